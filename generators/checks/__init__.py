@@ -1,0 +1,37 @@
+"""Stage 5, check: cross-record rules, one module each, listed explicitly in REGISTRY.
+
+The runner owns iteration and crash isolation: a check that raises becomes a problem naming
+the check, and the other checks still run.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..problems import Problem
+from . import (benchmark_baseline, contested_resolution, disjoint_support, matrix_shape, published_explained,
+               scheme_candidates, target_members)
+from .base import Check
+
+if TYPE_CHECKING:
+    from ..build import Atlas
+
+REGISTRY: tuple[Check, ...] = (
+    disjoint_support.CHECK,
+    matrix_shape.CHECK,
+    published_explained.CHECK,
+    target_members.CHECK,
+    benchmark_baseline.CHECK,
+    scheme_candidates.CHECK,
+    contested_resolution.CHECK,
+)
+
+
+def run_checks(atlas: "Atlas", registry: tuple[Check, ...] = REGISTRY) -> list[Problem]:
+    problems: list[Problem] = []
+    for check in registry:
+        try:
+            problems.extend(check.run(atlas))
+        except Exception as error:  # a broken check must not hide the others' findings
+            problems.append(Problem("generators/checks", 1, 1, check.name,
+                                    f"check crashed: {type(error).__name__}: {error}"))
+    return problems

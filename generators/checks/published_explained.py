@@ -1,0 +1,35 @@
+"""Every published cell that disagrees with its derived cell is explained by a finding, and every finding's explained cell exists and still disagrees."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..problems import Problem
+from .base import Check, at
+
+NAME = "published-explained"
+
+
+def run(atlas) -> Iterator[Problem]:
+    explained: dict[tuple[str, str, str], tuple[object, int]] = {}
+    for finding in atlas.index.all("finding"):
+        for n, cell in enumerate(finding.data.get("explains", [])):
+            explained[(cell["matrix"], cell["row"], cell["column"])] = (finding, n)
+    published = {(p.matrix, p.row, p.column): p for p in atlas.views.published}
+    for (matrix_id, row, column), (finding, n) in sorted(explained.items()):
+        cell = published.get((matrix_id, row, column))
+        if cell is None:
+            yield at(finding, ("explains", n), NAME,
+                     f"{matrix_id} has no cell at row {row!r}, column {column!r}; fix the labels")
+        elif cell.agrees:
+            yield at(finding, ("explains", n), NAME,
+                     f"stale explanation: {matrix_id} [{row!r}, {column!r}] is published {cell.symbol!r} "
+                     f"and derived {cell.derived!r}, which agree; remove this entry")
+    for cell in atlas.views.published:
+        if not cell.agrees and (cell.matrix, cell.row, cell.column) not in explained:
+            matrix = atlas.index.get("support-matrix", cell.matrix)
+            yield at(matrix, ("cells", cell.row_index, cell.column_index), NAME,
+                     f"published {cell.symbol!r} ({cell.published}) at [{cell.row!r}, {cell.column!r}] but the dispatch "
+                     f"rules derive {cell.derived!r}; fix the mapping or add a finding whose explains names this cell")
+
+
+CHECK = Check(NAME, __doc__.strip(), "tree", run)

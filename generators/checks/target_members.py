@@ -1,0 +1,34 @@
+"""An accelerator listed under an NVIDIA hardware target has that compute capability, and one under a CPU target is a CPU."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..problems import Problem
+from .base import Check, at
+
+NAME = "target-members"
+
+
+def run(atlas) -> Iterator[Problem]:
+    for target in atlas.index.all("hardware-target"):
+        capability = target.data.get("compute_capability")
+        for n, accelerator_id in enumerate(target.data.get("accelerators", [])):
+            accelerator = atlas.index.get("accelerator", accelerator_id)
+            if accelerator is None:
+                continue
+            stated = accelerator.data.get("compute_capability")
+            if capability is not None and stated is not None and _as_int(stated) // 10 != capability // 10:
+                yield at(target, ("accelerators", n), NAME,
+                         f"{accelerator_id!r} has compute capability {stated} ({accelerator.path}) "
+                         f"but this target is {capability}")
+            if target.data["platform"] == "cpu" and accelerator.data.get("category") != "cpu":
+                yield at(target, ("accelerators", n), NAME,
+                         f"{accelerator_id!r} is a {accelerator.data.get('category')}, not a cpu, but this is a CPU target")
+
+
+def _as_int(capability: str) -> int:
+    major, _, minor = capability.partition(".")
+    return int(major) * 10 + int(minor or 0)
+
+
+CHECK = Check(NAME, __doc__.strip(), "record:hardware-target", run)

@@ -1,0 +1,147 @@
+"""Command line: `python -m generators check|build|explain|cells|diff|new`. Only this module prints."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from .problems import Problem
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return EXIT_USAGE
+    root = Path(args.root).resolve()
+    if not (root / "records").is_dir() or not (root / "schema").is_dir():
+        print(f"error: {root} has no records/ and schema/ folders; pass --root", file=sys.stderr)
+        return EXIT_USAGE
+    return int(args.handler(args, root))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m generators",
+                                     description="Validate the atlas records and generate the site's pages.")
+    parser.add_argument("--root", default=".", help="project root holding records/, schema/ and docs/ (default: .)")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="load, validate, link, derive and check; print every problem")
+    check.add_argument("--format", choices=("text", "github", "json"), default="text",
+                       help="text (file:line:col), github (Actions annotations) or json")
+    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check.add_argument("paths", nargs="*", help="only report problems in these files (the whole tree is still checked)")
+    check.set_defaults(handler=_check)
+
+    build = sub.add_parser("build", help="write the complete Markdown tree (hand-written and generated pages)")
+    build.add_argument("--out", required=True, help="output folder; must be empty or absent")
+    build.set_defaults(handler=_build)
+
+    explain = sub.add_parser("explain", help="print the derivation trace of one support cell")
+    explain.add_argument("scheme", help="scheme id, e.g. vllm-ct-w4a8-int")
+    explain.add_argument("target", help="hardware-target id, e.g. x86-cpu-avx512")
+    explain.set_defaults(handler=_explain)
+
+    cells = sub.add_parser("cells", help="print every derived support cell")
+    cells.add_argument("--format", choices=("text", "json"), default="text", help="text table or json")
+    cells.set_defaults(handler=_cells)
+
+    diff = sub.add_parser("diff", help="what a change does to the site, between two git revisions")
+    diff.add_argument("base", help="base revision (e.g. origin/main, HEAD~1)")
+    diff.add_argument("head", nargs="?", default=None, help="head revision (default: the working tree)")
+    diff.add_argument("--format", choices=("markdown", "json"), default="markdown", help="markdown or json")
+    diff.set_defaults(handler=_diff)
+
+    new = sub.add_parser("new", help="write a skeleton record with every required field")
+    new.add_argument("kind", help="record kind, e.g. format")
+    new.add_argument("id", help="record id (the file stem)")
+    new.set_defaults(handler=_new)
+    return parser
+
+
+def _print_problems(problems: list[Problem], fmt: str = "text") -> None:
+    if fmt == "json":
+        print(json.dumps([p.as_dict() for p in problems], indent=2, ensure_ascii=False))
+        return
+    for problem in problems:
+        print(problem.as_github() if fmt == "github" else str(problem))
+
+
+def _failed(problems: list[Problem], strict: bool = False) -> bool:
+    return any(p.severity == "error" or strict for p in problems)
+
+
+def _check(args: argparse.Namespace, root: Path) -> int:
+    from .build import check_tree
+    atlas, problems = check_tree(root)
+    if args.paths:
+        wanted = {Path(p).resolve().relative_to(root).as_posix() if Path(p).is_absolute() or Path(p).exists() else p
+                  for p in args.paths}
+        problems = [p for p in problems if p.file in wanted]
+    _print_problems(problems, args.format)
+    if args.format == "text":
+        count = sum(len(v) for v in atlas.index.by_kind.values()) if atlas else "?"
+        print(f"{count} records checked, {len(problems)} problem(s)", file=sys.stderr)
+    return EXIT_PROBLEMS if _failed(problems, args.strict) else EXIT_OK
+
+
+def _build(args: argparse.Namespace, root: Path) -> int:
+    from .output import write_markdown_tree
+    problems = write_markdown_tree(root, Path(args.out))
+    _print_problems(problems)
+    return EXIT_PROBLEMS if _failed(problems) else EXIT_OK
+
+
+def _atlas_or_report(root: Path):
+    from .build import check_tree
+    atlas, problems = check_tree(root)
+    if atlas is None or _failed(problems):
+        _print_problems(problems)
+        return None
+    return atlas
+
+
+def _explain(args: argparse.Namespace, root: Path) -> int:
+    from .explain import explain_text
+    atlas = _atlas_or_report(root)
+    if atlas is None:
+        return EXIT_PROBLEMS
+    text, ok = explain_text(atlas, args.scheme, args.target)
+    print(text, file=sys.stdout if ok else sys.stderr)
+    return EXIT_OK if ok else EXIT_USAGE
+
+
+def _cells(args: argparse.Namespace, root: Path) -> int:
+    from .explain import cells_json, cells_text
+    atlas = _atlas_or_report(root)
+    if atlas is None:
+        return EXIT_PROBLEMS
+    print(cells_json(atlas) if args.format == "json" else cells_text(atlas))
+    return EXIT_OK
+
+
+def _diff(args: argparse.Namespace, root: Path) -> int:
+    from .diff import diff_revisions, DiffError
+    try:
+        report = diff_revisions(root, args.base, args.head)
+    except DiffError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(report.to_json() if args.format == "json" else report.to_markdown())
+    return EXIT_OK
+
+
+def _new(args: argparse.Namespace, root: Path) -> int:
+    from .skeleton import SkeletonError, write_skeleton
+    try:
+        path = write_skeleton(root, args.kind, args.id)
+    except SkeletonError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(path.relative_to(root).as_posix())
+    return EXIT_OK

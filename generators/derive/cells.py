@@ -1,0 +1,204 @@
+"""Support cells derived from dispatch rules: a scheme on a hardware target, walked the way the engine walks it.
+
+The scheme's capability gate is applied first; then the candidate kernels for the target's
+platform are tried in order. A kernel's requirements are evaluated in order and the first that
+fails is its reason (as `can_implement()` returns one). Requirements the records cannot decide
+for a target (an optional package, an environment switch, an activation dtype the model chooses)
+make an acceptance conditional; the walk then goes on, because the engine would fall through to
+the next candidate when the condition does not hold. Pure functions of records; no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..link import Index
+
+YES, CONDITIONAL, NO = "yes", "conditional", "no"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One candidate kernel as tried: accepted, accepted under conditions, or rejected with a reason."""
+
+    kernel: str
+    outcome: str
+    reason: str = ""
+    conditions: tuple[str, ...] = ()
+    routes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The derived verdict for one (scheme, hardware target)."""
+
+    engine: str
+    scheme: str
+    target: str
+    verdict: str
+    kernel: str | None
+    conditions: tuple[str, ...]
+    attempts: tuple[Attempt, ...]
+    gate: str = ""
+    failure_message: str = ""
+    reasons: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine, "scheme": self.scheme, "target": self.target, "verdict": self.verdict,
+            "kernel": self.kernel, "conditions": list(self.conditions), "gate": self.gate,
+            "reasons": list(self.reasons), "failure_message": self.failure_message,
+            "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
+                          "conditions": list(a.conditions), "routes": list(a.routes)} for a in self.attempts],
+        }
+
+
+def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
+    """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
+    kernels = {r.id: r.data for r in index.all("kernel")}
+    return {
+        (scheme.id, target.id): derive_cell(scheme.id, scheme.data, target.id, target.data, kernels)
+        for scheme in index.all("scheme")
+        for target in index.all("hardware-target")
+    }
+
+
+def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: dict[str, Any],
+                kernels: dict[str, dict[str, Any]]) -> Cell:
+    engine = scheme.get("engine", "")
+    gate = _gate_failure(scheme.get("capability_gate") or {}, target)
+    if gate:
+        return Cell(engine, scheme_id, target_id, NO, None, (), (), gate=gate, reasons=(gate,))
+    candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
+    if candidates is None:
+        reason = f"no candidate kernels for platform {target['platform']!r}"
+        return Cell(engine, scheme_id, target_id, NO, None, (), (), reasons=(reason,))
+    attempts = []
+    for kernel_id in candidates["kernels"]:
+        attempt = try_kernel(kernel_id, kernels.get(kernel_id, {}), scheme.get("config", {}), target)
+        attempts.append(attempt)
+        if attempt.outcome == YES:
+            break
+    return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""))
+
+
+def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str) -> Cell:
+    accepted = [a for a in attempts if a.outcome != NO]
+    reasons = tuple(f"{a.kernel}: {a.reason}" for a in attempts if a.outcome == NO)
+    if not accepted:
+        return Cell(engine, scheme_id, target_id, NO, None, (), attempts, failure_message=failure, reasons=reasons)
+    first = accepted[0]
+    verdict = YES if first.outcome == YES else CONDITIONAL
+    return Cell(engine, scheme_id, target_id, verdict, first.kernel, first.conditions, attempts, reasons=reasons)
+
+
+def _gate_failure(gate: dict[str, Any], target: dict[str, Any]) -> str:
+    platforms = gate.get("platforms")
+    if not gate or (platforms and target["platform"] not in platforms):
+        return ""
+    capability = target.get("compute_capability")
+    if capability is None:
+        return ""
+    reason = gate.get("reason", "")
+    if "exact" in gate and capability != gate["exact"]:
+        return reason or f"scheme requires compute capability exactly {gate['exact']}, target has {capability}"
+    if "min" in gate and capability < gate["min"]:
+        return reason or f"scheme requires compute capability >= {gate['min']}, target has {capability}"
+    return ""
+
+
+def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> Attempt:
+    """Evaluate one kernel's requirements in order against a scheme configuration and a target."""
+    if not kernel:
+        return Attempt(kernel_id, NO, "kernel record missing")
+    conditions: list[str] = []
+    for requirement in kernel.get("requirements", []):
+        if not applies(requirement.get("when"), target, config):
+            continue
+        outcome = evaluate(requirement, config, target)
+        if outcome is False:
+            return Attempt(kernel_id, NO, requirement["reason"])
+        if isinstance(outcome, str):
+            conditions.append(outcome)
+    for gate in kernel.get("external_gates", []):
+        if gate.get("effect") == "excludes" and gate.get("when") and applies(gate["when"], target, config):
+            return Attempt(kernel_id, NO, gate["description"])
+    routes = tuple(route["name"] for route in kernel.get("routes", []) if applies(route.get("when"), target, config))
+    return Attempt(kernel_id, CONDITIONAL if conditions else YES, "", tuple(conditions), routes)
+
+
+def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[str, Any]) -> bool:
+    """Whether a `when` restriction matches the target (activation dtypes match if any overlap)."""
+    if not when:
+        return True
+    if "platform" in when and target["platform"] not in when["platform"]:
+        return False
+    if "cpu_arch" in when and target.get("cpu_arch") not in when["cpu_arch"]:
+        return False
+    if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
+        return False
+    if "activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])):
+        return False
+    return True
+
+
+def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> bool | str:
+    """True (met), False (fails: the kernel declines), or a condition text the records cannot decide."""
+    check = requirement["check"]
+    values = requirement.get("values", [])
+    value = requirement.get("value")
+    capability = target.get("compute_capability")
+    if check == "platform":
+        return target["platform"] in values
+    if check.startswith("capability-"):
+        if capability is None:
+            return False
+        return {"capability-min": capability >= (value or 0), "capability-exact": capability == value,
+                "capability-max": capability <= (value or 0),
+                "capability-family": capability // 10 == (value or 0) // 10}[check]
+    if check == "cpu-arch":
+        return target.get("cpu_arch") in values
+    if check == "isa":
+        return set(values) <= set(target.get("isa_features", []))
+    if check == "weight-type":
+        return config.get("weight_type") in values
+    if check == "activation-type":
+        return _overlap("activation dtype", config.get("activation_types"), values)
+    if check == "group-size":
+        return _overlap("group size", config.get("group_sizes"), values)
+    if check == "zero-points":
+        if "zero_points" not in config:
+            return f"zero points {'present' if value else 'absent'}"
+        return config["zero_points"] == value
+    if check == "weight-only":
+        return not config.get("activation_quantized", False)
+    if check == "activation-quantized":
+        return bool(config.get("activation_quantized", False))
+    return _condition_text(requirement)
+
+
+def _overlap(label: str, have: list[Any] | None, accepted: list[Any]) -> bool | str:
+    if not have:
+        return f"{label} in {_show(accepted)}"
+    common = [v for v in have if v in accepted]
+    if not common:
+        return False
+    if len(common) == len(have):
+        return True
+    return f"{label} in {_show(common)}"
+
+
+def _show(values: list[Any]) -> str:
+    return "{" + ", ".join(str(v) for v in values) + "}"
+
+
+def _condition_text(requirement: dict[str, Any]) -> str:
+    check, value = requirement["check"], requirement.get("value")
+    if check == "package":
+        return f"package {value} installed"
+    if check == "op":
+        return f"op {value} available"
+    if check == "env":
+        default = requirement.get("default")
+        return f"{value}" + (f" (default {default})" if default is not None else "")
+    return requirement["reason"]

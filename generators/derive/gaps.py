@@ -1,0 +1,50 @@
+"""What the records cannot answer, computed: every gap the site must show rather than hide."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..link import DeclaredGap, Index
+from .published import PublishedCell
+from .tallies import Tally
+
+
+@dataclass(frozen=True)
+class Contest:
+    record: str
+    field: str
+    claims: int
+    resolution: str
+
+
+@dataclass(frozen=True)
+class Gaps:
+    formats_without_benchmarks: tuple[str, ...]
+    unlisted_accelerators: tuple[str, ...]
+    contested: tuple[Contest, ...]
+    declared: tuple[DeclaredGap, ...]
+    stated_mismatches: tuple[tuple[str, str, int, int, str], ...]
+    underived_published: tuple[PublishedCell, ...]
+    targets_without_accelerators: tuple[str, ...]
+
+
+def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: dict[str, list[str]],
+                published: list[PublishedCell]) -> Gaps:
+    contested = tuple(
+        Contest(record.ref, entry["field"], len(entry["claims"]), entry.get("resolution", ""))
+        for kind in sorted(index.by_kind) for record in index.all(kind)
+        for entry in record.data.get("contested", [])
+    )
+    mismatches = tuple(
+        (tally.accelerator, which, stated, derived, entry["source"])
+        for tally in tallies.values() for which, stated, derived, entry in tally.stated_mismatches()
+    )
+    return Gaps(
+        formats_without_benchmarks=tuple(f.id for f in index.all("format")
+                                         if not benchmarks_by_format.get(f.id) and f.data["family"] != "category"),
+        unlisted_accelerators=tuple(t.accelerator for t in tallies.values() if not t.listed),
+        contested=contested,
+        declared=tuple(sorted(index.gaps, key=lambda g: (g.record, g.path))),
+        stated_mismatches=tuple(sorted(mismatches)),
+        underived_published=tuple(p for p in published if not p.comparable),
+        targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not t.data.get("accelerators")),
+    )

@@ -1,0 +1,52 @@
+"""Plain-text and JSON views of derived cells, for `explain` and `cells` on the command line."""
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from .derive.cells import Cell
+
+
+def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]:
+    """The derivation trace of one cell, or an error naming the close match."""
+    for kind, wanted in (("scheme", scheme_id), ("hardware-target", target_id)):
+        if atlas.index.get(kind, wanted) is None:
+            known = sorted(atlas.index.by_kind[kind])
+            close = difflib.get_close_matches(wanted, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(known)}"
+            return f"error: {wanted!r} is not a {kind} id{hint}", False
+    cell = atlas.views.cells[(scheme_id, target_id)]
+    scheme = atlas.index.get("scheme", scheme_id).data
+    lines = [f"{scheme_id} on {target_id}: {cell.verdict.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")]
+    gate = scheme.get("capability_gate")
+    if gate:
+        lines.append(f"  capability gate {gate}: " + (f"FAILS: {cell.gate}" if cell.gate else "passes or does not apply"))
+    for n, attempt in enumerate(cell.attempts, start=1):
+        line = f"  {n}. {attempt.kernel}: {attempt.outcome.upper()}"
+        if attempt.reason:
+            line += f": {attempt.reason}"
+        if attempt.conditions:
+            line += f" (conditions: {'; '.join(attempt.conditions)})"
+        if attempt.routes:
+            line += f" (routes: {', '.join(attempt.routes)})"
+        lines.append(line)
+    if not cell.attempts and cell.reasons and not cell.gate:
+        lines.append(f"  {cell.reasons[0]}")
+    if cell.verdict == "no" and cell.failure_message:
+        lines.append(f"  engine raises: {cell.failure_message}")
+    return "\n".join(lines), True
+
+
+def cells_json(atlas: Any) -> str:
+    return json.dumps([cell.as_dict() for _, cell in sorted(atlas.views.cells.items())], indent=2, ensure_ascii=False)
+
+
+def cells_text(atlas: Any) -> str:
+    rows = [_row(cell) for _, cell in sorted(atlas.views.cells.items())]
+    return "\n".join(rows)
+
+
+def _row(cell: Cell) -> str:
+    detail = cell.kernel or (cell.reasons[0] if cell.reasons else "")
+    return f"{cell.scheme}\t{cell.target}\t{cell.verdict}\t{detail}"

@@ -1,0 +1,129 @@
+"""Stage 3, link: resolve every reference field, report dangling ones, build the reverse index.
+
+A reference to an id with no record is an error with a close-match suggestion, unless the
+referring record declares it in `known_gaps` (the source names an id that does not exist). A
+declared gap that no longer dangles, or that nothing references, is itself an error.
+"""
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .kinds import KINDS
+from .paths import dotted
+from .problems import Problem
+from .records import Record
+from .schemas import Schemas, values_at
+
+RULE = "refs"
+
+
+@dataclass(frozen=True)
+class Link:
+    """One reference: from record `source` (kind/id) at `path` to record `target` (kind/id)."""
+
+    source: str
+    path: str
+    target: str
+
+
+@dataclass(frozen=True)
+class DeclaredGap:
+    """A dangling reference a record declares on purpose."""
+
+    record: str
+    kind: str
+    id: str
+    reason: str
+    path: str
+
+
+@dataclass
+class Index:
+    """Every record by kind and id, every link, the backlinks, and the declared gaps."""
+
+    by_kind: dict[str, dict[str, Record]]
+    links: list[Link] = field(default_factory=list)
+    backlinks: dict[str, list[Link]] = field(default_factory=dict)
+    gaps: list[DeclaredGap] = field(default_factory=list)
+
+    def get(self, kind: str, record_id: str) -> Record | None:
+        return self.by_kind.get(kind, {}).get(record_id)
+
+    def all(self, kind: str) -> list[Record]:
+        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
+
+    def by_ref(self, ref: str) -> Record | None:
+        kind, _, record_id = ref.partition("/")
+        return self.get(kind, record_id)
+
+
+def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
+    records = list(records)
+    by_kind: dict[str, dict[str, Record]] = {kind: {} for kind in KINDS}
+    for record in records:
+        by_kind[record.kind][record.id] = record
+    index = Index(by_kind)
+    problems: list[Problem] = []
+    backlinks: dict[str, list[Link]] = defaultdict(list)
+    for record in records:
+        declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(record.data.get("known_gaps") or [])}
+        used: set[tuple[str, str]] = set()
+        for ref_field in schemas.ref_fields[record.kind]:
+            for path, value in values_at(record.data, ref_field.pattern):
+                if not isinstance(value, str):
+                    continue
+                kind, target_id = _split(ref_field.target, value)
+                if kind in by_kind and target_id in by_kind[kind]:
+                    link = Link(record.ref, dotted(path), f"{kind}/{target_id}")
+                    index.links.append(link)
+                    backlinks[link.target].append(link)
+                elif (kind, target_id) in declared:
+                    used.add((kind, target_id))
+                    gap = record.data["known_gaps"][declared[(kind, target_id)]]
+                    index.gaps.append(DeclaredGap(record.ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
+                else:
+                    problems.append(_dangling(record, path, kind, target_id, by_kind))
+        problems.extend(_stale_gaps(record, declared, used, by_kind))
+    index.backlinks = {target: sorted(links, key=lambda l: (l.source, l.path)) for target, links in sorted(backlinks.items())}
+    return index, problems
+
+
+def _split(target: str, value: str) -> tuple[str, str]:
+    if target == "*":
+        kind, _, record_id = value.partition("/")
+        return kind, record_id
+    return target, value
+
+
+def _dangling(record: Record, path: tuple[Any, ...], kind: str, target_id: str,
+              by_kind: dict[str, dict[str, Record]]) -> Problem:
+    line, column = record.position(path)
+    if kind not in by_kind:
+        message = f"{dotted(path)}: {kind!r} is not a record kind (write kind/id, e.g. 'format/nvfp4')"
+    else:
+        close = difflib.get_close_matches(target_id, list(by_kind[kind]), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        message = f"{dotted(path)}: {target_id!r} is not {_article(kind)} {kind} id{hint}"
+    return Problem(record.path, line, column, RULE, message)
+
+
+def _stale_gaps(record: Record, declared: dict[tuple[Any, Any], int], used: set[tuple[str, str]],
+                by_kind: dict[str, dict[str, Record]]) -> list[Problem]:
+    problems = []
+    for (kind, target_id), n in sorted(declared.items(), key=lambda item: item[1]):
+        if (kind, target_id) in used:
+            continue
+        line, column = record.position(("known_gaps", n))
+        if kind in by_kind and target_id in by_kind[kind]:
+            why = f"{kind} {target_id!r} now exists; remove the known gap"
+        else:
+            why = f"nothing in this record references {kind} {target_id!r}; remove the known gap"
+        problems.append(Problem(record.path, line, column, RULE, f"known_gaps[{n}]: stale known gap: {why}"))
+    return problems
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"

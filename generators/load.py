@@ -1,0 +1,194 @@
+"""Stage 1, load: parse every records/<kind>/<id>.yaml into Records, rejecting what YAML lets through silently.
+
+Parsing uses libyaml (PyYAML's C loader) at the node level so every value keeps its line and
+column. Rejected, each as a Problem with a location: syntax errors, duplicate keys, anchors and
+aliases, explicit tags, non-string keys, a top level that is not a mapping, empty files,
+non-UTF-8 bytes, YAML 1.1 booleans spelled other than true/false, a file name that is not a
+valid id or an `id:` that differs from it, unknown kind folders and files that are not `.yaml`.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from .kinds import KIND_OF_FOLDER
+from .problems import Problem
+from .records import Record
+
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+RULE = "load"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_T = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_T + "str", _T + "int", _T + "float", _T + "bool", _T + "null", _T + "timestamp"}
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+class _Reject(Exception):
+    def __init__(self, line: int, column: int, message: str):
+        super().__init__(message)
+        self.line, self.column, self.message = line, column, message
+
+
+def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], list[Problem]]:
+    """Load every record under root/records_dir. Returns records (sorted by kind, id) and problems."""
+    base = root / records_dir
+    records: list[Record] = []
+    problems: list[Problem] = []
+    if not base.is_dir():
+        return [], [Problem(records_dir, 1, 1, RULE, f"no records folder at {records_dir!r}")]
+    for path in sorted(base.rglob("*")):
+        if path.is_dir() or any(part.startswith(".") for part in path.relative_to(base).parts):
+            continue
+        record, file_problems = load_file(root, path)
+        problems.extend(file_problems)
+        if record is not None:
+            records.append(record)
+    records.sort(key=lambda r: (r.kind, r.id))
+    return records, problems
+
+
+def load_file(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
+    """Load one record file; any problem makes the record unusable and returns None."""
+    rel = path.relative_to(root).as_posix()
+    parts = path.relative_to(root).parts
+    located = _kind_and_id(rel, parts)
+    if isinstance(located, Problem):
+        return None, [located]
+    kind, record_id = located
+    try:
+        text = _decode(path.read_bytes())
+        node = _compose(text)
+        data = _to_mapping(node)
+    except _Reject as reject:
+        return None, [Problem(rel, reject.line, reject.column, RULE, reject.message)]
+    declared = data.pop("id", record_id)
+    if declared != record_id:
+        line, column = _key_position(node, "id")
+        return None, [Problem(rel, line, column, RULE,
+                              f"id {declared!r} differs from the file stem {record_id!r}; rename the file or fix the id")]
+    return Record(kind, record_id, rel, data, node), []
+
+
+def _kind_and_id(rel: str, parts: tuple[str, ...]) -> tuple[str, str] | Problem:
+    if len(parts) != 3:
+        return Problem(rel, 1, 1, RULE, "records live at records/<kind folder>/<id>.yaml; move this file into a kind folder")
+    folder, filename = parts[1], parts[2]
+    if folder not in KIND_OF_FOLDER:
+        close = difflib.get_close_matches(folder, KIND_OF_FOLDER, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else f"; expected one of: {', '.join(sorted(KIND_OF_FOLDER))}"
+        return Problem(rel, 1, 1, RULE, f"unknown record folder {folder!r}{hint}")
+    if not filename.endswith(".yaml"):
+        return Problem(rel, 1, 1, RULE, f"{filename!r} is not a .yaml file; records are records/<kind>/<id>.yaml")
+    stem = filename[: -len(".yaml")]
+    if not ID_PATTERN.match(stem):
+        return Problem(rel, 1, 1, RULE,
+                       f"file name {stem!r} is not a valid id (lowercase letters and digits in groups joined by single hyphens)")
+    return KIND_OF_FOLDER[folder], stem
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise _Reject(line, column, f"file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); save it as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise _Reject(1, 1, "file is empty; a record needs at least the fields its schema requires")
+    return text
+
+
+def _compose(text: str) -> yaml.Node:
+    try:
+        if "&" in text or "*" in text or "!" in text:
+            _reject_anchors_and_tags(text)
+        node = yaml.compose(text, Loader=_LOADER)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        detail = " ".join(str(s) for s in (error.context, error.problem) if s)
+        raise _Reject(mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, f"YAML syntax error: {detail}") from None
+    if node is None:
+        raise _Reject(1, 1, "file is empty; a record needs at least the fields its schema requires")
+    return node
+
+
+def _reject_anchors_and_tags(text: str) -> None:
+    for event in yaml.parse(text, Loader=_LOADER):
+        mark = event.start_mark
+        if isinstance(event, yaml.AliasEvent):
+            raise _Reject(mark.line + 1, mark.column + 1,
+                          f"aliases are not allowed (found '*{event.anchor}'); write the value out in full")
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise _Reject(mark.line + 1, mark.column + 1,
+                          f"anchors are not allowed (found '&{anchor}'); write the value out in full")
+        tag = getattr(event, "tag", None)
+        if tag is not None and not (isinstance(event, yaml.ScalarEvent) and event.implicit[0] and tag == "!"):
+            raise _Reject(mark.line + 1, mark.column + 1,
+                          f"YAML tags are not allowed (found {tag!r}); records hold plain data only")
+
+
+def _to_mapping(node: yaml.Node) -> dict[str, Any]:
+    if not isinstance(node, yaml.MappingNode):
+        found = "list" if isinstance(node, yaml.SequenceNode) else "single value"
+        raise _Reject(node.start_mark.line + 1, node.start_mark.column + 1,
+                      f"a record must be a mapping of field names to values, found a {found}")
+    return _convert(node)
+
+
+def _convert(node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        return dict(_pairs(node))
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(child) for child in node.value]
+    return _scalar(node)
+
+
+def _pairs(node: yaml.MappingNode) -> Iterator[tuple[str, Any]]:
+    seen: dict[str, int] = {}
+    for key_node, value_node in node.value:
+        mark = key_node.start_mark
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _T + "str":
+            shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a " + type(key_node).__name__[:-4].lower()
+            raise _Reject(mark.line + 1, mark.column + 1,
+                          f"keys must be strings, found {shown!r} read as {_type_name(key_node)}; quote it or rename it")
+        key = key_node.value
+        if key in seen:
+            raise _Reject(mark.line + 1, mark.column + 1,
+                          f"duplicate key {key!r} (first defined at line {seen[key]}); a key may appear once per mapping")
+        seen[key] = mark.line + 1
+        yield key, _convert(value_node)
+
+
+def _type_name(node: yaml.Node) -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        return "a " + type(node).__name__[:-4].lower()
+    return {"int": "an integer", "float": "a number", "bool": "a boolean", "null": "null",
+            "timestamp": "a date"}.get(node.tag.rsplit(":", 1)[-1], node.tag)
+
+
+def _scalar(node: yaml.ScalarNode) -> Any:
+    tag = node.tag
+    mark = node.start_mark
+    if tag not in _SCALAR_TAGS:
+        raise _Reject(mark.line + 1, mark.column + 1, f"YAML tags are not allowed (found {tag!r}); records hold plain data only")
+    if tag in (_T + "str", _T + "timestamp"):
+        return node.value
+    if tag == _T + "bool" and node.value.lower() not in ("true", "false"):
+        raise _Reject(mark.line + 1, mark.column + 1,
+                      f"{node.value!r} is read as a boolean by YAML 1.1; write true or false, or quote it if you mean text")
+    return _CONSTRUCTOR.construct_object(node)
+
+
+def _key_position(node: yaml.MappingNode, key: str) -> tuple[int, int]:
+    for key_node, _ in node.value:
+        if key_node.value == key:
+            return key_node.start_mark.line + 1, key_node.start_mark.column + 1
+    return 1, 1

@@ -1,0 +1,42 @@
+"""MkDocs glue: run the pipeline on each build, hand generated pages to MkDocs in memory, watch the data.
+
+Nothing generated is written into the repository, so `mkdocs serve` has no rebuild loop; any
+problem fails the build with the full list.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from .build import render_tree
+from .render import TEMPLATE_SUFFIX, LAYOUTS
+
+log = logging.getLogger("mkdocs.plugins.atlas")
+
+
+class AtlasPlugin(BasePlugin):
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        root = Path(config.config_file_path).parent
+        pages, problems = render_tree(root, Path(config.docs_dir).relative_to(root).as_posix())
+        errors = [p for p in problems if p.severity == "error"]
+        if errors:
+            raise PluginError(f"{len(errors)} problem(s) in the atlas:\n" + "\n".join(str(p) for p in problems))
+        for problem in problems:
+            log.warning(str(problem))
+        for file in list(files):
+            if file.src_uri.endswith(TEMPLATE_SUFFIX) or file.src_uri.startswith(LAYOUTS + "/"):
+                files.remove(file)
+        for path, content in pages.items():
+            files.append(File.generated(config, path, content=content))
+        return files
+
+    def on_serve(self, server, config: MkDocsConfig, builder):
+        root = Path(config.config_file_path).parent
+        for folder in ("records", "schema"):
+            server.watch(str(root / folder))
+        return server

@@ -1,0 +1,55 @@
+"""Problems: every error or warning the pipeline reports, as a value with a location."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One finding of the pipeline, printed as `file:line:col: severity: [rule] message`."""
+
+    file: str
+    line: int
+    column: int
+    rule: str
+    message: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}: [{self.rule}] {self.message}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity,
+            "rule": self.rule,
+            "message": self.message,
+        }
+
+    def as_github(self) -> str:
+        level = "error" if self.severity == "error" else "warning"
+        message = self.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{level} file={self.file},line={self.line},col={self.column},title={self.rule}::{message}"
+
+
+def sorted_problems(problems: Iterable[Problem]) -> list[Problem]:
+    """Problems in a stable order: by file, line, column, then rule and message; duplicates dropped."""
+    return sorted(set(problems))
+
+
+def has_errors(problems: Iterable[Problem], strict: bool = False) -> bool:
+    return any(p.severity == "error" or strict for p in problems)
+
+
+class PipelineFailed(Exception):
+    """Raised by build() when problems stop the pipeline; carries them all."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(f"{len(problems)} problem(s)")
+        self.problems = problems
+
+    def report(self) -> str:
+        return "\n".join(str(p) for p in self.problems)

@@ -1,0 +1,107 @@
+"""Stage 6, render: Jinja2 templates (prose) filled from records and derived views (data).
+
+Templates live with the site sources: every `docs/**/*.md.j2` renders to the same path without
+`.j2`, and `docs/_templates/` holds the record-page and kind-index layouts. StrictUndefined makes
+a missing value an error; `finalize` escapes every value that is not already trusted Markup, so
+record text never becomes markup or template source.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from ..kinds import FOLDER_OF_KIND, KINDS
+from ..problems import Problem
+from .context import RenderContext, calling_template_line
+from .functions import TemplateFunctions
+from .literals import literal_problems
+from .markdown import escape_text, page_of
+from .pages import cells_table, kind_index, names_of, record_page, verdict_markup, why_markup
+from .values import ValueRenderer
+
+TEMPLATE_SUFFIX = ".md.j2"
+LAYOUTS = "_templates"
+FILTERS = {"e": escape_text, "verdict": verdict_markup}
+
+
+def environment(docs_dir: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(docs_dir)),
+        undefined=jinja2.StrictUndefined,
+        finalize=escape_text,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+def chapter_templates(docs_dir: Path) -> list[str]:
+    """Docs-relative paths of every page template outside the layouts folder, sorted."""
+    return sorted(p.relative_to(docs_dir).as_posix() for p in docs_dir.rglob("*" + TEMPLATE_SUFFIX)
+                  if LAYOUTS not in p.relative_to(docs_dir).parts)
+
+
+def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Problem]]:
+    """Every generated page as {docs-relative path: Markdown}, and every render problem."""
+    env = environment(docs_dir)
+    names = names_of(atlas)
+    pages: dict[str, str] = {}
+    problems: list[Problem] = []
+    for template_path in chapter_templates(docs_dir):
+        page = template_path[: -len(".j2")]
+        source = (docs_dir / template_path).read_text(encoding="utf-8")
+        problems += literal_problems(f"docs/{template_path}", source)
+        pages[page] = render_page(env, atlas, template_path, page, names, {}, problems)
+    for kind in KINDS:
+        title, entries = kind_index(atlas, kind)
+        index_page = f"{FOLDER_OF_KIND[kind]}/index.md"
+        pages[index_page] = render_page(env, atlas, f"{LAYOUTS}/kind-index.md.j2", index_page, names,
+                                        {"title": title, "entries": entries, "kind": kind}, problems)
+        for record in atlas.index.all(kind):
+            page = page_of(kind, record.id)
+            view = record_page(atlas, record, names)
+            pages[page] = render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
+    return dict(sorted(pages.items())), problems
+
+
+def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: str, names: dict[str, str],
+                extra: dict[str, Any], problems: list[Problem]) -> str:
+    context = RenderContext(page, f"docs/{template_path}")
+    functions = TemplateFunctions(atlas, context)
+    values = ValueRenderer({}, names, page)
+    variables = {**functions.exports(), "views": atlas.views, "link_to": values.ref,
+                 "why": lambda cell: why_markup(cell, values), **extra}
+    try:
+        text = env.get_template(template_path).render(variables)
+    except jinja2.TemplateSyntaxError as error:
+        problems.append(Problem(f"docs/{template_path}", error.lineno, 1, "template", f"template syntax error: {error.message}"))
+        return ""
+    except jinja2.UndefinedError as error:
+        problems.append(Problem(f"docs/{template_path}", _error_line(error), 1, "template", f"undefined value: {error.message}"))
+        return ""
+    except Exception as error:  # a template bug must report, not crash the build
+        problems.append(Problem(f"docs/{template_path}", _error_line(error), 1, "template",
+                                f"{type(error).__name__}: {error}"))
+        return ""
+    problems += context.problems
+    return text
+
+
+def _error_line(error: BaseException) -> int:
+    traceback = error.__traceback__
+    line = 1
+    while traceback is not None:
+        template = traceback.tb_frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            line = template.get_corresponding_lineno(traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return line
+
+
+__all__ = ["render_site", "environment", "chapter_templates", "calling_template_line", "cells_table", "Markup"]

@@ -1,0 +1,121 @@
+"""Claims: named predicates a chapter asserts next to the sentence they back.
+
+Each takes the atlas and the claim's arguments and returns (holds, explanation). The
+explanation says what the records show, so the build error tells the author what changed.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+Result = tuple[bool, str]
+
+
+def _native(atlas: Any, accelerator: str) -> tuple[str, ...]:
+    tally = atlas.views.tallies.get(accelerator)
+    return tally.native if tally else ()
+
+
+def most_native(atlas: Any, accelerator: str) -> Result:
+    """The accelerator has the most native formats of all (ties allowed)."""
+    ranked = atlas.views.ranked_native
+    top = ranked[0].native_count if ranked else 0
+    mine = len(_native(atlas, accelerator))
+    leaders = [t.accelerator for t in ranked if t.native_count == top]
+    return mine == top and top > 0, f"{accelerator} has {mine} native formats; the most is {top} ({', '.join(leaders)})"
+
+
+def native_rank(atlas: Any, accelerator: str, rank: int) -> Result:
+    """The accelerator's native-format count is the rank-th largest distinct count (1 = largest)."""
+    counts = sorted({t.native_count for t in atlas.views.ranked_native}, reverse=True)
+    mine = len(_native(atlas, accelerator))
+    actual = counts.index(mine) + 1 if mine in counts else 0
+    return actual == rank, f"{accelerator} has {mine} native formats, rank {actual} among distinct counts {counts}"
+
+
+def native_empty(atlas: Any, fmt: str) -> Result:
+    """The format's native_support list is empty."""
+    record = atlas.index.get("format", fmt)
+    native = record.data.get("native_support", []) if record else ["(no record)"]
+    return not native, f"{fmt} native_support is {native}"
+
+
+def in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
+    """The accelerator is on the format's native_support list."""
+    record = atlas.index.get("format", fmt)
+    native = record.data.get("native_support", []) if record else []
+    return accelerator in native, f"{fmt} native_support is {native}"
+
+
+def not_in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
+    """The accelerator is not on the format's native_support list."""
+    holds, explanation = in_native(atlas, fmt, accelerator)
+    return not holds, explanation
+
+
+def in_emulated(atlas: Any, fmt: str, accelerator: str) -> Result:
+    """The accelerator is on the format's emulated_support list."""
+    record = atlas.index.get("format", fmt)
+    emulated = record.data.get("emulated_support", []) if record else []
+    return accelerator in emulated, f"{fmt} emulated_support is {emulated}"
+
+
+def unlisted(atlas: Any, accelerator: str) -> Result:
+    """No format lists the accelerator as native or emulated."""
+    tally = atlas.views.tallies.get(accelerator)
+    listed = (tally.native + tally.emulated) if tally else ("(no record)",)
+    return not listed, f"{accelerator} appears for {list(listed)}"
+
+
+def verdict(atlas: Any, scheme: str, target: str, expected: str) -> Result:
+    """The derived cell of scheme on target has this verdict (yes, conditional or no)."""
+    cell = atlas.views.cells.get((scheme, target))
+    actual = cell.verdict if cell else "(no cell)"
+    kernel = f" via {cell.kernel}" if cell and cell.kernel else ""
+    return actual == expected, f"{scheme} on {target} derives {actual!r}{kernel}"
+
+
+def accepted_by(atlas: Any, scheme: str, target: str, kernel: str) -> Result:
+    """The derived cell of scheme on target is served by this kernel."""
+    cell = atlas.views.cells.get((scheme, target))
+    actual = cell.kernel if cell else None
+    return actual == kernel, f"{scheme} on {target} is served by {actual!r}"
+
+
+def difference(atlas: Any, first: str, second: str, margin: float, tolerance: float = 0.005) -> Result:
+    """Benchmark `first` minus benchmark `second` equals margin (within tolerance)."""
+    a, b = atlas.index.get("benchmark", first), atlas.index.get("benchmark", second)
+    if a is None or b is None:
+        return False, f"missing benchmark record {first if a is None else second!r}"
+    actual = round(a.data["value"] - b.data["value"], 6)
+    return abs(actual - margin) <= tolerance, f"{first} - {second} = {actual}"
+
+
+def published_disagrees(atlas: Any, matrix: str, row: str, column: str) -> Result:
+    """The published cell disagrees with the derived one."""
+    for cell in atlas.views.published:
+        if (cell.matrix, cell.row, cell.column) == (matrix, row, column):
+            return not cell.agrees, f"published {cell.symbol!r} ({cell.published}), derived {cell.derived!r}"
+    return False, f"{matrix} has no cell [{row!r}, {column!r}]"
+
+
+def field_equals(atlas: Any, kind: str, record_id: str, field: str, expected: Any) -> Result:
+    """A record's top-level field equals the expected value."""
+    record = atlas.index.get(kind, record_id)
+    actual = record.data.get(field) if record else "(no record)"
+    return actual == expected, f"{kind}/{record_id} {field} is {actual!r}"
+
+
+CLAIMS: dict[str, Callable[..., Result]] = {
+    "most_native": most_native,
+    "native_rank": native_rank,
+    "native_empty": native_empty,
+    "in_native": in_native,
+    "not_in_native": not_in_native,
+    "in_emulated": in_emulated,
+    "unlisted": unlisted,
+    "verdict": verdict,
+    "accepted_by": accepted_by,
+    "difference": difference,
+    "published_disagrees": published_disagrees,
+    "field_equals": field_equals,
+}

@@ -1,0 +1,34 @@
+"""The rendering context: the page being rendered and the problems its template functions report.
+
+Template functions never raise for a data problem: they record a Problem located at the
+template line that called them and render nothing, so one run reports every failing sentence.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from ..problems import Problem
+
+
+@dataclass
+class RenderContext:
+    """Which page is being rendered (for relative links) and which template file produces it."""
+
+    page: str
+    template: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def report(self, rule: str, message: str) -> None:
+        self.problems.append(Problem(self.template, calling_template_line(), 1, rule, message))
+
+
+def calling_template_line() -> int:
+    """The template line executing now: found from the Jinja frame on the call stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            return template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return 1

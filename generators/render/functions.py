@@ -1,0 +1,155 @@
+"""Template functions: everything a chapter states about data goes through one of these.
+
+Registered in FUNCTIONS (one explicit table). Each is documented for chapter authors on the
+contributor page `contributing/template-functions.md`, whose examples the test suite renders.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from markupsafe import Markup
+
+from ..derive.cells import Cell
+from ..derive.tallies import Tally
+from ..link import Index
+from ..records import Record
+from .context import RenderContext
+from .markdown import escape_text, link, page_of
+from .claims import CLAIMS
+
+_SPACE = re.compile(r"\s+")
+
+
+class TemplateFunctions:
+    """Bound to one atlas and one page; the methods are what templates call."""
+
+    def __init__(self, atlas: Any, context: RenderContext):
+        self.atlas = atlas
+        self.index: Index = atlas.index
+        self.views = atlas.views
+        self.context = context
+
+    def _record(self, kind: str, record_id: str, rule: str) -> Record | None:
+        record = self.index.get(kind, record_id)
+        if record is None:
+            self.context.report(rule, f"{kind} {record_id!r} has no record (records/{kind}s/{record_id}.yaml)")
+        return record
+
+    def ref(self, kind: str, record_id: str, text: str | None = None) -> Markup:
+        """A link to a record's page, showing its name (or `text`). Fails on an unknown id."""
+        record = self._record(kind, record_id, "ref")
+        if record is None:
+            return Markup("")
+        return link(text if text is not None else record.name, page_of(kind, record_id), self.context.page)
+
+    def refs(self, kind: str, record_ids: Any, separator: str = ", ") -> Markup:
+        """Links to several records, in the order given, joined by `separator`."""
+        return Markup(separator).join(self.ref(kind, record_id) for record_id in record_ids)
+
+    def quote(self, kind: str, record_id: str, field: str, text: str) -> Markup:
+        """`text` in quotation marks, only if it appears verbatim (whitespace-normalised) in the record's field."""
+        record = self._record(kind, record_id, "quote")
+        if record is None:
+            return Markup("")
+        haystack = _SPACE.sub(" ", " ".join(_strings(record.data.get(field))))
+        needle = _SPACE.sub(" ", text).strip()
+        if not needle or needle not in haystack:
+            self.context.report("quote", f"quotation {needle[:60]!r} is not in {field!r} of {record.path}; "
+                                         f"quote the record verbatim or change the record")
+            return Markup("")
+        return Markup("“") + escape_text(needle) + Markup("”")
+
+    def field(self, kind: str, record_id: str, path: str, unit: str = "") -> Markup:
+        """A record's field value (dotted path, `a.b[0].c`), with an optional unit. Fails if absent."""
+        record = self._record(kind, record_id, "field")
+        if record is None:
+            return Markup("")
+        value, ok = _lookup(record.data, path)
+        if not ok:
+            self.context.report("field", f"{record.path} has no field {path!r}")
+            return Markup("")
+        shown = escape_text(_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value)
+        return shown + (Markup(" ") + escape_text(unit) if unit else Markup(""))
+
+    def name(self, kind: str, record_id: str) -> Markup:
+        """A record's display name, without a link."""
+        record = self._record(kind, record_id, "name")
+        return escape_text(record.name) if record else Markup("")
+
+    def tally(self, accelerator_id: str) -> Tally | None:
+        """The computed native/emulated tally of an accelerator (.native, .emulated, .native_count, .emulated_count)."""
+        tally = self.views.tallies.get(accelerator_id)
+        if tally is None:
+            self.context.report("tally", f"accelerator {accelerator_id!r} has no record")
+        return tally
+
+    def cell(self, scheme_id: str, target_id: str) -> Cell | None:
+        """The derived support cell of a scheme on a hardware target (.verdict, .kernel, .conditions, .reasons)."""
+        cell = self.views.cells.get((scheme_id, target_id))
+        if cell is None:
+            self.context.report("cell", f"no derived cell for scheme {scheme_id!r} on target {target_id!r}")
+        return cell
+
+    def records(self, kind: str) -> list[Record]:
+        """Every record of a kind, sorted by id."""
+        return self.index.all(kind)
+
+    def count(self, items: Any) -> int:
+        """How many items a computed view holds (so templates never call len themselves)."""
+        return len(list(items))
+
+    def number(self, value: float, digits: int = 2) -> str:
+        """A computed number for prose: integers without decimals, others rounded to `digits`."""
+        return _number(round(value, digits))
+
+    def claim(self, name: str, *args: Any) -> Markup:
+        """Assert a registered claim about the data next to the sentence it backs; false fails the build here."""
+        predicate = CLAIMS.get(name)
+        if predicate is None:
+            self.context.report("claim", f"unknown claim {name!r}; known claims: {', '.join(sorted(CLAIMS))}")
+            return Markup("")
+        holds, explanation = predicate(self.atlas, *args)
+        if not holds:
+            shown = ", ".join(repr(a) for a in args)
+            self.context.report("claim", f"claim {name}({shown}) no longer holds: {explanation}")
+        return Markup("")
+
+    def exports(self) -> dict[str, Callable[..., Any]]:
+        return {name: getattr(self, name) for name in FUNCTIONS}
+
+
+FUNCTIONS: tuple[str, ...] = ("ref", "refs", "quote", "field", "name", "tally", "cell", "records", "count", "number", "claim")
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    return []
+
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _lookup(data: Any, path: str) -> tuple[Any, bool]:
+    for name, index in _PATH_PART.findall(path):
+        if name:
+            if not isinstance(data, dict) or name not in data:
+                return None, False
+            data = data[name]
+        else:
+            position = int(index)
+            if not isinstance(data, list) or position >= len(data):
+                return None, False
+            data = data[position]
+    return data, True
+
+
+def _number(value: float) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:,}" if isinstance(value, int) and abs(value) >= 10000 else str(value)

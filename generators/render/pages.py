@@ -1,0 +1,174 @@
+"""Views of record pages and kind indexes: plain rows of escaped Markdown, built from records and derived views."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from ..derive.cells import Cell
+from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
+from ..records import Record
+from .markdown import escape_text, link, page_of
+from .values import ValueRenderer
+
+PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
+VERDICT_LABEL = {"yes": "YES", "conditional": "YES, if", "no": "NO"}
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list[Markup]]
+    note: str = ""
+
+
+@dataclass
+class RecordPage:
+    record: Record
+    kind_title: str
+    summary: Markup
+    facts: list[tuple[str, Markup]]
+    tables: list[Table]
+    notes: Markup
+    sources: list[Markup]
+    backlinks: list[tuple[Markup, str]]
+    contested: list[Table] = field(default_factory=list)
+    gaps: list[Markup] = field(default_factory=list)
+
+
+def names_of(atlas: Any) -> dict[str, str]:
+    return {record.ref: record.name for kind in atlas.index.by_kind for record in atlas.index.all(kind)}
+
+
+def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage:
+    page = page_of(record.kind, record.id)
+    links = {l.path: l.target for l in atlas.index.links if l.source == record.ref}
+    values = ValueRenderer(links, names, page)
+    properties = list(atlas.schemas.schema_of(record.kind)["properties"])
+    facts, tables = [], []
+    for key in properties:
+        if key in PROSE_FIELDS or key not in record.data:
+            continue
+        value = record.data[key]
+        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+            tables.append(_object_table(key, value, values))
+        else:
+            facts.append((key.replace("_", " ").capitalize(), values.render(value, (key,))))
+    tables += kind_tables(atlas, record, values)
+    sources = [values.render(citation, ("sources", n)) for n, citation in enumerate(record.data.get("sources", []))]
+    backlinks = [(values.ref(l.source), l.path) for l in atlas.index.backlinks.get(record.ref, [])]
+    contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
+    gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
+    return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
+                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps)
+
+
+def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
+    columns: list[str] = []
+    for item in items:
+        columns += [k for k in item if k not in columns]
+    rows = [[values.render(item[c], (key, n, c)) if c in item else Markup("") for c in columns]
+            for n, item in enumerate(items)]
+    return Table(key.replace("_", " ").capitalize(), [c.replace("_", " ") for c in columns], rows)
+
+
+def _contest_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Table:
+    rows = [[values.render(claim["value"], ("contested", n, "claims", k, "value")),
+             values.render(claim["sources"], ("contested", n, "claims", k, "sources"))]
+            for k, claim in enumerate(entry["claims"])]
+    resolution = entry.get("resolution")
+    note = "resolved by a finding" if resolution else "unresolved: the site shows every claim"
+    table = Table(f"Contested: {entry['field']}", ["claimed value", "sources"], rows, note)
+    if resolution:
+        table.rows.append([Markup("resolution"), values.render(resolution, ("contested", n, "resolution"))])
+    return table
+
+
+def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table]:
+    """Computed sections a kind's page carries beyond its own fields."""
+    if record.kind == "accelerator":
+        return [_tally_table(atlas, record, values)]
+    if record.kind == "scheme":
+        return [cells_table(atlas, [c for (s, _), c in sorted(atlas.views.cells.items()) if s == record.id], values, "target")]
+    if record.kind == "hardware-target":
+        return [cells_table(atlas, [c for (_, t), c in sorted(atlas.views.cells.items()) if t == record.id], values, "scheme")]
+    if record.kind == "support-matrix":
+        return [published_table(atlas, record, values)]
+    return []
+
+
+def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    tally = atlas.views.tallies[record.id]
+    rows = [[Markup("native (from format records)"), escape_text(tally.native_count),
+             Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
+            [Markup("emulated (from format records)"), escape_text(tally.emulated_count),
+             Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
+    for entry in tally.stated:
+        for which in ("native", "emulated"):
+            if entry.get(which) is not None:
+                rows.append([escape_text(f"{which} (stated by source)"), escape_text(entry[which]),
+                             values.ref(f"source/{entry['source']}")])
+    return Table("Native and emulated formats", ["list", "count", "formats or source"], rows,
+                 "Counts are computed from the format records; a stated count that differs is listed on the gaps page.")
+
+
+def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str) -> Table:
+    rows = []
+    for cell in cells:
+        other = f"hardware-target/{cell.target}" if axis == "target" else f"scheme/{cell.scheme}"
+        rows.append([values.ref(other), verdict_markup(cell), why_markup(cell, values)])
+    return Table("Derived support", [axis, "verdict", "why"], rows,
+                 "Derived from the scheme's candidate kernels and each kernel's requirements, in the engine's order.")
+
+
+def verdict_markup(cell: Cell) -> Markup:
+    return Markup(f"**{VERDICT_LABEL[cell.verdict]}**")
+
+
+def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
+    if cell.gate:
+        return escape_text(f"capability gate: {cell.gate}")
+    if cell.verdict == "no":
+        if not cell.attempts:
+            return escape_text("; ".join(cell.reasons))
+        return Markup("<br>").join(values.ref(f"kernel/{a.kernel}") + Markup(": ") + escape_text(a.reason)
+                                   for a in cell.attempts)
+    parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
+    accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
+    if cell.conditions:
+        parts.append(escape_text("when " + "; ".join(cell.conditions)))
+    if accepted.routes:
+        parts.append(escape_text("routes: " + ", ".join(accepted.routes)))
+    declined = [a for a in cell.attempts if a.outcome == "no"]
+    if declined:
+        parts.append(escape_text(f"after {len(declined)} candidate(s) declined"))
+    return Markup("; ").join(parts)
+
+
+def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    explained = {(c["matrix"], c["row"], c["column"]): f.id for f in atlas.index.all("finding") for c in f.data.get("explains", [])}
+    columns = [c["label"] for c in record.data["columns"]]
+    rows = []
+    for row in record.data["rows"]:
+        line = [escape_text(row["label"])]
+        for cell in (p for p in atlas.views.published if p.matrix == record.id and p.row == row["label"]):
+            shown = escape_text(cell.symbol)
+            if not cell.comparable:
+                shown += Markup(" <small>(no derivation)</small>")
+            elif not cell.agrees:
+                finding = explained.get((cell.matrix, cell.row, cell.column))
+                shown += Markup(" <small>derived: ") + escape_text(cell.derived.upper())
+                if finding:
+                    shown += Markup(", ") + values.ref(f"finding/{finding}")
+                shown += Markup("</small>")
+            line.append(shown)
+        rows.append(line)
+    return Table("As published, with derived cells where they differ", ["row"] + columns, rows)
+
+
+def kind_index(atlas: Any, kind: str) -> tuple[str, list[tuple[Markup, Markup]]]:
+    page = f"{FOLDER_OF_KIND[kind]}/index.md"
+    return TITLE_OF_KIND[kind], [(link(r.name, page_of(kind, r.id), page), escape_text(r.data.get("summary", "")))
+                                 for r in atlas.index.all(kind)]

@@ -1,0 +1,35 @@
+"""Turning record values into escaped Markdown: references become links, lists are joined, mappings flattened."""
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from ..paths import dotted
+from .markdown import escape_text, link, page_of
+
+
+class ValueRenderer:
+    """Renders values of one record on one page; knows which paths of the record are references."""
+
+    def __init__(self, links: dict[str, str], names: dict[str, str], page: str):
+        self.links = links  # dotted path in the record -> target kind/id
+        self.names = names  # kind/id -> display name
+        self.page = page
+
+    def render(self, value: Any, path: tuple[Any, ...]) -> Markup:
+        target = self.links.get(dotted(path))
+        if target is not None:
+            return self.ref(target)
+        if isinstance(value, list):
+            return Markup(", ").join(self.render(item, path + (n,)) for n, item in enumerate(value))
+        if isinstance(value, dict):
+            return Markup("; ").join(Markup(f"{escape_text(k.replace('_', ' '))}: ") + self.render(v, path + (k,))
+                                     for k, v in value.items())
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return escape_text(value)
+
+    def ref(self, target: str) -> Markup:
+        kind, _, record_id = target.partition("/")
+        return link(self.names.get(target, record_id), page_of(kind, record_id), self.page)

@@ -1,0 +1,147 @@
+"""The JSON Schemas: loaded and checked once, one compiled validator per kind, and where references live.
+
+A string property whose schema carries the custom keyword `x-ref: <kind>` holds the id of a
+record of that kind (`x-ref: "*"` holds `kind/id`). Reference fields may sit under `properties`,
+`items` and local or cross-file `$ref`s, never under combinators (`anyOf`, `oneOf`, ...), so that
+the link stage can find every reference from the schema alone.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from referencing import Registry, Resource
+
+from .kinds import KINDS
+from .problems import Problem
+
+DEFS = "defs.schema.json"
+_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
+
+
+@dataclass(frozen=True)
+class RefField:
+    """Where a reference lives in records of one kind: a path pattern ('*' = every list item) and the target kind."""
+
+    pattern: tuple[str, ...]
+    target: str
+
+
+@dataclass
+class Schemas:
+    documents: dict[str, dict[str, Any]]
+    validators: dict[str, Draft202012Validator]
+    ref_fields: dict[str, list[RefField]]
+
+    def schema_of(self, kind: str) -> dict[str, Any]:
+        return self.documents[f"{kind}.schema.json"]
+
+    def resolve(self, schema: dict[str, Any], base: str) -> tuple[dict[str, Any], str]:
+        """Follow a `$ref` (local or to another file) to the schema it names; returns it and its document."""
+        ref = schema["$ref"]
+        doc_name, _, fragment = ref.partition("#")
+        doc_name = doc_name or base
+        target: Any = self.documents[doc_name]
+        for part in fragment.strip("/").split("/") if fragment.strip("/") else []:
+            target = target[part]
+        return target, doc_name
+
+    def properties_of(self, schema: dict[str, Any], base: str) -> dict[str, Any]:
+        while "$ref" in schema and "properties" not in schema:
+            schema, base = self.resolve(schema, base)
+        return schema.get("properties", {})
+
+
+def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
+    """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
+    problems: list[Problem] = []
+    documents: dict[str, dict[str, Any]] = {}
+    for path in sorted(schema_dir.glob("*.schema.json")):
+        rel = f"{schema_dir.name}/{path.name}"
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+            Draft202012Validator.check_schema(document)
+        except json.JSONDecodeError as error:
+            problems.append(Problem(rel, error.lineno, error.colno, "schema", f"invalid JSON: {error.msg}"))
+            continue
+        except SchemaError as error:
+            where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+            problems.append(Problem(rel, 1, 1, "schema", f"{where}: not a valid draft 2020-12 schema: {error.message}"))
+            continue
+        documents[path.name] = document
+    for kind in KINDS:
+        if f"{kind}.schema.json" not in documents and not problems:
+            problems.append(Problem(f"{schema_dir.name}/{kind}.schema.json", 1, 1, "schema", f"missing schema for kind {kind!r}"))
+    if problems:
+        return None, problems
+    registry = Registry().with_resources((name, Resource.from_contents(doc)) for name, doc in documents.items())
+    validators = {
+        kind: Draft202012Validator(documents[f"{kind}.schema.json"], registry=registry,
+                                   format_checker=Draft202012Validator.FORMAT_CHECKER)
+        for kind in KINDS
+    }
+    schemas = Schemas(documents, validators, {})
+    for kind in KINDS:
+        found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), f"{kind}.schema.json", (), set())
+        schemas.ref_fields[kind] = sorted(set(found), key=lambda r: r.pattern)
+        problems.extend(Problem(f"{schema_dir.name}/{kind}.schema.json", 1, 1, "schema",
+                                f"{where}: x-ref under a combinator cannot be linked; move it out of anyOf/oneOf/allOf")
+                        for where in misplaced)
+    return (None if problems else schemas), problems
+
+
+def _find_ref_fields(schemas: Schemas, schema: dict[str, Any], base: str, pattern: tuple[str, ...],
+                     visiting: set[str]) -> tuple[list[RefField], list[str]]:
+    found: list[RefField] = []
+    misplaced: list[str] = []
+    if "$ref" in schema:
+        key = f"{base}#{schema['$ref']}:{pattern}"
+        if key not in visiting:
+            target, doc = schemas.resolve(schema, base)
+            sub = _find_ref_fields(schemas, target, doc, pattern, visiting | {key})
+            found += sub[0]
+            misplaced += sub[1]
+    if "x-ref" in schema:
+        found.append(RefField(pattern, schema["x-ref"]))
+    for name, sub_schema in schema.get("properties", {}).items():
+        sub = _find_ref_fields(schemas, sub_schema, base, pattern + (name,), visiting)
+        found += sub[0]
+        misplaced += sub[1]
+    if isinstance(schema.get("items"), dict):
+        sub = _find_ref_fields(schemas, schema["items"], base, pattern + ("*",), visiting)
+        found += sub[0]
+        misplaced += sub[1]
+    for keyword in _COMBINATORS:
+        for branch in _branches(schema.get(keyword)):
+            if _mentions_ref(branch):
+                misplaced.append("/".join(pattern) or "(top level)")
+    return found, misplaced
+
+
+def _branches(value: Any) -> Iterator[Any]:
+    if isinstance(value, list):
+        yield from value
+    elif isinstance(value, dict):
+        yield value
+
+
+def _mentions_ref(schema: Any) -> bool:
+    return "x-ref" in json.dumps(schema)
+
+
+def values_at(data: Any, pattern: tuple[str, ...], prefix: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every (concrete path, value) in `data` matching a RefField pattern."""
+    if not pattern:
+        yield prefix, data
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        if isinstance(data, list):
+            for index, item in enumerate(data):
+                yield from values_at(item, rest, prefix + (index,))
+    elif isinstance(data, dict) and head in data:
+        yield from values_at(data[head], rest, prefix + (head,))

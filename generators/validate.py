@@ -1,0 +1,78 @@
+"""Stage 2, validate: each record against its kind's JSON Schema, every error mapped to file:line:column."""
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+from jsonschema.exceptions import ValidationError
+
+from .paths import dotted
+from .problems import Problem
+from .records import Record
+from .schemas import Schemas
+
+RULE = "schema"
+
+
+def validate_records(records: Iterable[Record], schemas: Schemas) -> list[Problem]:
+    """All schema problems of all records (never stops at the first)."""
+    problems: list[Problem] = []
+    for record in records:
+        validator = schemas.validators[record.kind]
+        for error in validator.iter_errors(record.data):
+            problems.extend(_problems_for(record, error, schemas))
+    return problems
+
+
+def _problems_for(record: Record, error: ValidationError, schemas: Schemas) -> list[Problem]:
+    path = tuple(error.absolute_path)
+    where = dotted(path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        return [_at(record, path + (extra,), f"{dotted(path + (extra,))}: unknown field {extra!r}{_suggest(extra, allowed)}", key=True)
+                for extra in sorted(set(error.instance) - set(allowed))]
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return [_at(record, path, f"{where}: missing required field {missing!r}")]
+    if error.validator == "enum":
+        options = [str(o) for o in error.validator_value]
+        shown = ", ".join(repr(o) for o in error.validator_value)
+        return [_at(record, path, f"{where}: {error.instance!r} is not one of {shown}{_suggest(str(error.instance), options)}")]
+    if error.validator == "anyOf" and all(set(branch) == {"required"} for branch in error.validator_value):
+        fields = " or ".join(repr(f) for branch in error.validator_value for f in branch["required"])
+        return [_at(record, path, f"{where}: needs at least one of the fields {fields}")]
+    if error.validator == "type":
+        return [_at(record, path, f"{where}: expected {_expected(error.validator_value)}, found {_describe(error.instance)}")]
+    return [_at(record, path, f"{where}: {error.message}")]
+
+
+def _at(record: Record, path: tuple[Any, ...], message: str, key: bool = False) -> Problem:
+    line, column = record.position(path, key=key)
+    return Problem(record.path, line, column, RULE, message)
+
+
+def _suggest(value: str, options: list[str]) -> str:
+    close = difflib.get_close_matches(value, options, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _expected(types: Any) -> str:
+    names = {"string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
+             "array": "a list", "object": "a mapping", "null": "null"}
+    if isinstance(types, list):
+        return " or ".join(names.get(t, t) for t in types)
+    return names.get(types, str(types))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"the boolean {value!r}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "null" if value is None else repr(value)
