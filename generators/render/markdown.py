@@ -6,11 +6,12 @@ template syntax into a page.
 """
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND
 
@@ -26,8 +27,8 @@ def escape_text(value: Any) -> Markup:
     if isinstance(value, bool):
         value = "yes" if value else "no"
     text = _WHITESPACE.sub(" ", str(value)).strip()
-    text = str(escape(text))  # &, <, >, quotes -> entities first
-    text = _MARKDOWN_SPECIALS.sub(r"\\\1", text).replace("|", "&#124;")
+    text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+    text = html.escape(text, quote=False).replace("|", "&#124;")
     text = _LIST_START.sub(r"\1\\.\2", text)
     if text.startswith("-"):
         text = "\\" + text

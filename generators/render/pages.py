@@ -91,7 +91,9 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "accelerator":
         return [_tally_table(atlas, record, values)]
     if record.kind == "scheme":
-        return [cells_table(atlas, [c for (s, _), c in sorted(atlas.views.cells.items()) if s == record.id], values, "target")]
+        order = {t.id: (t.data["order"], t.id) for t in atlas.index.all("hardware-target")}
+        cells = sorted((c for (s, _), c in atlas.views.cells.items() if s == record.id), key=lambda c: order[c.target])
+        return [cells_table(atlas, cells, values, "target")]
     if record.kind == "hardware-target":
         return [cells_table(atlas, [c for (_, t), c in sorted(atlas.views.cells.items()) if t == record.id], values, "scheme")]
     if record.kind == "support-matrix":

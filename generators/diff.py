@@ -1,0 +1,425 @@
+"""What a change does to the site: records, derived cells, counts, pages and problems between two revisions.
+
+`diff_revisions(root, base, head)` materialises each side (a git revision, or the working tree
+when head is None) into a temporary directory, runs the pipeline on both, and compares the
+results. A side that does not build still contributes its records and problems; views and pages
+are compared only when both sides produced them. Temporary directories are always removed.
+"""
+from __future__ import annotations
+
+import difflib
+import io
+import json
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from . import load, render
+from .build import Atlas, check_tree
+from .problems import Problem, sorted_problems
+
+SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
+PAGE_DIFF_LINES = 40
+_ABSENT = "(absent)"
+
+
+class DiffError(Exception):
+    """A user error: not a git repository, or a revision git does not know."""
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of a record that differs; `old`/`new` are None when the field is absent on that side."""
+
+    field: str
+    old: Any
+    new: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class RecordChange:
+    """A record added, removed, changed (with its field changes) or renamed (same content, new id)."""
+
+    kind: str
+    id: str
+    status: str
+    fields: tuple[FieldChange, ...] = ()
+    renamed_from: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "status": self.status, "renamed_from": self.renamed_from,
+                "fields": [f.as_dict() for f in self.fields]}
+
+
+@dataclass(frozen=True)
+class CellChange:
+    """A derived support cell whose verdict (or deciding kernel) changes; detail is the kernel or first reason."""
+
+    scheme: str
+    target: str
+    old: str
+    new: str
+    old_detail: str
+    new_detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"scheme": self.scheme, "target": self.target, "old": self.old, "new": self.new,
+                "old_detail": self.old_detail, "new_detail": self.new_detail}
+
+
+@dataclass(frozen=True)
+class CountChange:
+    """A computed count or agreement that moves: subject (accelerator or matrix cell), what, old -> new."""
+
+    subject: str
+    what: str
+    old: Any
+    new: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"subject": self.subject, "what": self.what, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class PageChange:
+    """A generated or hand-written page whose Markdown changes, with a (possibly cut) unified diff."""
+
+    path: str
+    status: str
+    diff: tuple[str, ...]
+    cut: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "status": self.status, "diff": list(self.diff), "cut": self.cut}
+
+
+@dataclass(frozen=True)
+class DiffReport:
+    """Everything that differs between base and head; empty when the change does nothing to the site."""
+
+    base: str
+    head: str
+    records: tuple[RecordChange, ...] = ()
+    cells: tuple[CellChange, ...] = ()
+    counts: tuple[CountChange, ...] = ()
+    pages: tuple[PageChange, ...] = ()
+    introduced: tuple[str, ...] = ()
+    fixed: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def empty(self) -> bool:
+        return not (self.records or self.cells or self.counts or self.pages or self.introduced or self.fixed)
+
+    def summary(self) -> str:
+        """One line: what moves, e.g. '1 record changed, 1 cell flips, 2 pages change'; or 'No changes to the site.'"""
+        if self.empty:
+            return "No changes to the site."
+        parts: list[str] = []
+        for status in ("added", "removed", "renamed", "changed"):
+            n = sum(1 for r in self.records if r.status == status)
+            if n:
+                parts.append(f"{_plural(n, 'record')} {status}")
+        if self.cells:
+            parts.append(f"{_plural(len(self.cells), 'cell')} {'flips' if len(self.cells) == 1 else 'flip'}")
+        if self.counts:
+            parts.append(f"{_plural(len(self.counts), 'count')} {'moves' if len(self.counts) == 1 else 'move'}")
+        if self.pages:
+            parts.append(f"{_plural(len(self.pages), 'page')} {'changes' if len(self.pages) == 1 else 'change'}")
+        if self.introduced:
+            parts.append(f"{_plural(len(self.introduced), 'problem')} introduced")
+        if self.fixed:
+            parts.append(f"{_plural(len(self.fixed), 'problem')} fixed")
+        return ", ".join(parts)
+
+    def to_markdown(self) -> str:
+        """A PR comment: the summary line first, then one section per kind of change; one line when empty."""
+        if self.empty:
+            return self.summary()
+        out = [f"**Atlas diff** `{self.base}` → `{self.head}`: {self.summary()}", ""]
+        out += [f"> {note}" for note in self.notes]
+        if self.notes:
+            out.append("")
+        if self.introduced or self.fixed:
+            out.append("### Problems")
+            out += [f"- introduced: `{p}`" for p in self.introduced]
+            out += [f"- fixed: `{p}`" for p in self.fixed]
+            out.append("")
+        if self.records:
+            out.append("### Records")
+            for r in self.records:
+                if r.status == "renamed":
+                    out.append(f"- {r.kind} `{r.renamed_from}` renamed to `{r.id}`")
+                    continue
+                out.append(f"- {r.kind} `{r.id}` {r.status}")
+                for f in r.fields:
+                    out.append(f"  - `{f.field}`: {_show(f.old)} → {_show(f.new)}")
+            out.append("")
+        if self.cells:
+            out.append("### Support cells")
+            out.append("| scheme | target | before | after |")
+            out.append("| --- | --- | --- | --- |")
+            for c in self.cells:
+                out.append(f"| `{c.scheme}` | `{c.target}` | {_cell_text(c.old, c.old_detail)} | {_cell_text(c.new, c.new_detail)} |")
+            out.append("")
+        if self.counts:
+            out.append("### Counts")
+            for c in self.counts:
+                out.append(f"- {c.subject}, {c.what}: {_show(c.old)} → {_show(c.new)}")
+            out.append("")
+        if self.pages:
+            out.append("### Pages")
+            for p in self.pages:
+                out.append(f"<details><summary><code>{p.path}</code> {p.status}</summary>")
+                out.append("")
+                out.append("```diff")
+                out += list(p.diff)
+                if p.cut:
+                    out.append(f"... {p.cut} more line(s) cut")
+                out.append("```")
+                out.append("</details>")
+                out.append("")
+        return "\n".join(out).rstrip("\n") + "\n"
+
+    def to_json(self) -> str:
+        """Machine-readable report: sorted keys, deterministic order."""
+        data = {
+            "base": self.base, "head": self.head, "summary": self.summary(), "empty": self.empty,
+            "notes": list(self.notes),
+            "records": [r.as_dict() for r in self.records],
+            "cells": [c.as_dict() for c in self.cells],
+            "counts": [c.as_dict() for c in self.counts],
+            "pages": [p.as_dict() for p in self.pages],
+            "problems": {"introduced": list(self.introduced), "fixed": list(self.fixed)},
+        }
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the diff, built: its records, atlas (None if it did not build), pages and problems."""
+
+    records: dict[tuple[str, str], dict[str, Any]]
+    atlas: Atlas | None
+    pages: dict[str, str] | None
+    problems: tuple[Problem, ...]
+
+
+def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
+    """Compare the site built from revision `base` with `head` (None: the working tree). Raises DiffError."""
+    root = Path(root).resolve()
+    prefix = _git_prefix(root)
+    base_sha = _verify(root, base)
+    head_sha = _verify(root, head) if head is not None else None
+    with tempfile.TemporaryDirectory(prefix="atlas-diff-") as tmp:
+        base_side = build_side(_materialise(root, base_sha, prefix, Path(tmp) / "base"))
+        if head_sha is None:
+            head_side = build_side(root)
+        else:
+            head_side = build_side(_materialise(root, head_sha, prefix, Path(tmp) / "head"))
+    return compare(base_side, head_side, base, head if head is not None else "working tree")
+
+
+def build_side(root: Path) -> Side:
+    """Run the pipeline on one tree; never raises for a tree that does not build."""
+    records, _ = load.load_tree(root)
+    atlas, problems = check_tree(root)
+    pages: dict[str, str] | None = None
+    if atlas is not None and not any(p.severity == "error" for p in problems):
+        rendered, render_problems = render.render_site(atlas, root / "docs")
+        problems = sorted_problems(problems + render_problems)
+        if not any(p.severity == "error" for p in problems):
+            pages = {**_hand_written(root / "docs"), **rendered}
+    return Side({(r.kind, r.id): r.data for r in records}, atlas, pages, tuple(problems))
+
+
+def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffReport:
+    """The report between two built sides (pure)."""
+    notes: list[str] = []
+    for name, side in (("base", base), ("head", head)):
+        if side.atlas is None or side.pages is None:
+            errors = sum(1 for p in side.problems if p.severity == "error")
+            notes.append(f"The {name} side does not build ({_plural(errors, 'error')}); "
+                         "cells, counts and pages are compared only when both sides build.")
+    cells: tuple[CellChange, ...] = ()
+    counts: tuple[CountChange, ...] = ()
+    if base.atlas is not None and head.atlas is not None:
+        cells = tuple(cell_changes(base.atlas, head.atlas))
+        counts = tuple(count_changes(base.atlas, head.atlas))
+    pages: tuple[PageChange, ...] = ()
+    if base.pages is not None and head.pages is not None:
+        pages = tuple(page_changes(base.pages, head.pages))
+    old_problems = {str(p) for p in base.problems}
+    new_problems = {str(p) for p in head.problems}
+    return DiffReport(
+        base=base_name, head=head_name,
+        records=tuple(record_changes(base.records, head.records)),
+        cells=cells, counts=counts, pages=pages,
+        introduced=tuple(sorted(new_problems - old_problems)),
+        fixed=tuple(sorted(old_problems - new_problems)),
+        notes=tuple(notes),
+    )
+
+
+def record_changes(old: dict[tuple[str, str], dict[str, Any]],
+                   new: dict[tuple[str, str], dict[str, Any]]) -> Iterator[RecordChange]:
+    """Added, removed, renamed (same kind and content under a new id) and changed records, sorted by kind and id."""
+    removed = sorted(set(old) - set(new))
+    added = sorted(set(new) - set(old))
+    changes: list[RecordChange] = []
+    for key in added:
+        twin = next((r for r in removed if r[0] == key[0] and old[r] == new[key]), None)
+        if twin is not None:
+            removed.remove(twin)
+            changes.append(RecordChange(key[0], key[1], "renamed", renamed_from=twin[1]))
+        else:
+            changes.append(RecordChange(key[0], key[1], "added"))
+    changes += [RecordChange(kind, rid, "removed") for kind, rid in removed]
+    for key in sorted(set(old) & set(new)):
+        fields = tuple(field_changes(old[key], new[key]))
+        if fields:
+            changes.append(RecordChange(key[0], key[1], "changed", fields))
+    yield from sorted(changes, key=lambda c: (c.kind, c.id))
+
+
+def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
+    """Field-by-field differences; nested mappings are walked with dotted paths, lists compared whole."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            sub = f"{path}.{key}" if path else key
+            if key not in old:
+                yield FieldChange(sub, None, new[key])
+            elif key not in new:
+                yield FieldChange(sub, old[key], None)
+            elif old[key] != new[key]:
+                yield from field_changes(old[key], new[key], sub)
+    elif old != new:
+        yield FieldChange(path, old, new)
+
+
+def cell_changes(old: Atlas, new: Atlas) -> Iterator[CellChange]:
+    """Derived cells whose verdict or deciding kernel changes, or that appear or disappear."""
+    before, after = old.views.cells, new.views.cells
+    for key in sorted(set(before) | set(after)):
+        a, b = before.get(key), after.get(key)
+        old_verdict, new_verdict = (a.verdict if a else _ABSENT), (b.verdict if b else _ABSENT)
+        old_kernel, new_kernel = (a.kernel if a else None), (b.kernel if b else None)
+        if old_verdict == new_verdict and old_kernel == new_kernel:
+            continue
+        yield CellChange(key[0], key[1], old_verdict, new_verdict, _cell_detail(a), _cell_detail(b))
+
+
+def count_changes(old: Atlas, new: Atlas) -> Iterator[CountChange]:
+    """Per-accelerator native/emulated tallies, and published-vs-derived agreement of support-matrix cells."""
+    before, after = old.views.tallies, new.views.tallies
+    for acc in sorted(set(before) | set(after)):
+        for what in ("native", "emulated"):
+            a = getattr(before[acc], f"{what}_count") if acc in before else None
+            b = getattr(after[acc], f"{what}_count") if acc in after else None
+            if a != b:
+                yield CountChange(acc, f"{what} formats", a, b)
+    old_pub = {(p.matrix, p.row, p.column): _agreement(p) for p in old.views.published}
+    new_pub = {(p.matrix, p.row, p.column): _agreement(p) for p in new.views.published}
+    for key in sorted(set(old_pub) | set(new_pub)):
+        a, b = old_pub.get(key), new_pub.get(key)
+        if a != b:
+            yield CountChange(f"{key[0]} [{key[1]} × {key[2]}]", "published vs derived", a, b)
+    old_agree = sum(1 for p in old.views.published if p.comparable and p.agrees)
+    new_agree = sum(1 for p in new.views.published if p.comparable and p.agrees)
+    if old_agree != new_agree:
+        yield CountChange("support matrices", "published cells agreeing with derivation", old_agree, new_agree)
+
+
+def page_changes(old: dict[str, str], new: dict[str, str], limit: int = PAGE_DIFF_LINES) -> Iterator[PageChange]:
+    """Pages added, removed or changed, each with a unified diff cut to `limit` lines."""
+    for path in sorted(set(old) | set(new)):
+        a, b = old.get(path), new.get(path)
+        if a == b:
+            continue
+        status = "added" if a is None else "removed" if b is None else "changed"
+        lines = list(difflib.unified_diff((a or "").splitlines(), (b or "").splitlines(),
+                                          fromfile=f"a/{path}", tofile=f"b/{path}", lineterm=""))
+        yield PageChange(path, status, tuple(lines[:limit]), max(0, len(lines) - limit))
+
+
+def _agreement(p: Any) -> str:
+    if not p.comparable:
+        return f"not comparable (published {p.published})"
+    return f"{'agrees' if p.agrees else 'disagrees'} (published {p.published}, derived {p.derived})"
+
+
+def _cell_detail(cell: Any) -> str:
+    if cell is None:
+        return ""
+    if cell.kernel:
+        return f"via {cell.kernel}"
+    return cell.reasons[0] if cell.reasons else cell.failure_message
+
+
+def _cell_text(verdict: str, detail: str) -> str:
+    return f"{verdict} ({detail})".replace("|", "\\|") if detail else verdict
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return _ABSENT
+    return "`" + json.dumps(value, ensure_ascii=False, sort_keys=True, default=str) + "`"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _hand_written(docs: Path) -> dict[str, str]:
+    if not docs.is_dir():
+        return {}
+    return {p.relative_to(docs).as_posix(): p.read_text(encoding="utf-8", errors="replace")
+            for p in sorted(docs.rglob("*.md")) if "_templates" not in p.relative_to(docs).parts}
+
+
+def _git(root: Path, *args: str, binary: bool = False) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=not binary, check=False)
+    except FileNotFoundError:
+        raise DiffError("git is not installed or not on PATH") from None
+
+
+def _git_prefix(root: Path) -> str:
+    result = _git(root, "rev-parse", "--show-prefix")
+    if result.returncode != 0:
+        raise DiffError(f"{root} is not a git repository (or git cannot read it); diff compares git revisions")
+    return result.stdout.strip()
+
+
+def _verify(root: Path, rev: str) -> str:
+    result = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    if result.returncode != 0 or not result.stdout.strip():
+        raise DiffError(f"unknown revision {rev!r}; give a commit, branch or tag git knows "
+                        f"(for a remote branch, fetch it first: git fetch origin)")
+    return result.stdout.strip()
+
+
+def _materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:
+    """Extract the site paths of commit `sha` into dest; return the project root inside it."""
+    wanted = [prefix + p for p in SITE_PATHS]
+    listed = _git(root, "ls-tree", "--name-only", sha, "--", *wanted)
+    present = [p for p in listed.stdout.splitlines() if p] if listed.returncode == 0 else []
+    dest.mkdir(parents=True)
+    if present:
+        archive = _git(root, "archive", "--format=tar", sha, "--", *present, binary=True)
+        if archive.returncode != 0:
+            raise DiffError(f"git archive failed for {sha[:12]}: {archive.stderr.decode(errors='replace').strip()}")
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            try:
+                tar.extractall(dest, filter="data")
+            except TypeError:  # Python without extraction filters
+                tar.extractall(dest)  # noqa: S202 -- archive comes from the local repository
+    project = dest / prefix if prefix else dest
+    project.mkdir(parents=True, exist_ok=True)
+    return project

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MINI = ROOT / "tests" / "fixtures" / "mini"
+
+
+def make_tree(destination: Path, records: Path = MINI) -> Path:
+    """A self-contained project tree: the mini records and docs, the real schemas and page layouts."""
+    shutil.copytree(records, destination, dirs_exist_ok=True)
+    shutil.copytree(ROOT / "schema", destination / "schema")
+    shutil.copytree(ROOT / "docs" / "_templates", destination / "docs" / "_templates")
+    return destination
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    return make_tree(tmp_path / "tree")
+
+
+def write(root: Path, relative: str, text: str | bytes) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path

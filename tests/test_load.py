@@ -1,0 +1,103 @@
+"""One test per YAML hazard: the exact message and location."""
+from __future__ import annotations
+
+import pytest
+
+from generators.build import check_tree
+from generators.load import load_tree
+
+from .conftest import write
+
+VALID = "name: X\nsummary: S\ncategory: calibration\nsources:\n  - source: src-doc\n"
+
+
+def only_problem(root, relative: str) -> str:
+    _, problems = load_tree(root)
+    mine = [str(p) for p in problems if p.file == relative]
+    assert len(mine) == 1, mine
+    return mine[0]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("name: X\nsummary: [unclosed\n", "3:1: error: [load] YAML syntax error: while parsing a flow sequence did not find expected ',' or ']'"),
+    ("name: X\nname: Y\n", "2:1: error: [load] duplicate key 'name' (first defined at line 1); a key may appear once per mapping"),
+    ("name: &a X\nsummary: *a\n", "1:7: error: [load] anchors are not allowed (found '&a'); write the value out in full"),
+    ("name: !!python/object:os.system X\n", "1:7: error: [load] YAML tags are not allowed (found 'tag:yaml.org,2002:python/object:os.system'); records hold plain data only"),
+    ("name: !custom X\n", "1:7: error: [load] YAML tags are not allowed (found '!custom'); records hold plain data only"),
+    ("name: X\n1: one\n", "2:1: error: [load] keys must be strings, found '1' read as an integer; quote it or rename it"),
+    ("name: X\n? [a, b]\n: v\n", "2:3: error: [load] keys must be strings, found 'a sequence' read as a sequence; quote it or rename it"),
+    ("- a\n- b\n", "1:1: error: [load] a record must be a mapping of field names to values, found a list"),
+    ("just text\n", "1:1: error: [load] a record must be a mapping of field names to values, found a single value"),
+    ("", "1:1: error: [load] file is empty; a record needs at least the fields its schema requires"),
+    ("\n# only a comment\n", "1:1: error: [load] file is empty; a record needs at least the fields its schema requires"),
+    ("name: X\nsilent: yes\n", "2:9: error: [load] 'yes' is read as a boolean by YAML 1.1; write true or false, or quote it if you mean text"),
+    ("id: other\n" + VALID, "1:1: error: [load] id 'other' differs from the file stem 'calib2'; rename the file or fix the id"),
+])
+def test_yaml_hazards(tree, text, expected):
+    write(tree, "records/techniques/calib2.yaml", text)
+    assert only_problem(tree, "records/techniques/calib2.yaml") == f"records/techniques/calib2.yaml:{expected}"
+
+
+def test_alias_without_anchor_in_same_document_is_rejected_at_the_alias(tree):
+    write(tree, "records/techniques/calib2.yaml", "name: X\nsummary: *missing\n")
+    problem = only_problem(tree, "records/techniques/calib2.yaml")
+    assert problem.startswith("records/techniques/calib2.yaml:2:10: error: [load] aliases are not allowed (found '*missing')")
+
+
+def test_non_utf8_reports_the_byte_and_its_position(tree):
+    write(tree, "records/techniques/calib2.yaml", b"name: X\nsummary: caf\xe9\n")
+    assert only_problem(tree, "records/techniques/calib2.yaml") == (
+        "records/techniques/calib2.yaml:2:13: error: [load] file is not valid UTF-8 (byte 0xe9); save it as UTF-8")
+
+
+def test_unknown_kind_folder_suggests_the_close_one(tree):
+    write(tree, "records/format/x.yaml", VALID)
+    assert only_problem(tree, "records/format/x.yaml") == (
+        "records/format/x.yaml:1:1: error: [load] unknown record folder 'format' (did you mean 'formats'?)")
+
+
+def test_file_that_is_not_yaml(tree):
+    write(tree, "records/formats/notes.txt", "hello")
+    assert only_problem(tree, "records/formats/notes.txt") == (
+        "records/formats/notes.txt:1:1: error: [load] 'notes.txt' is not a .yaml file; records are records/<kind>/<id>.yaml")
+
+
+def test_yml_extension_is_rejected(tree):
+    write(tree, "records/formats/x.yml", VALID)
+    assert "is not a .yaml file" in only_problem(tree, "records/formats/x.yml")
+
+
+def test_file_name_that_is_not_an_id(tree):
+    write(tree, "records/techniques/Bad_Name.yaml", VALID)
+    assert only_problem(tree, "records/techniques/Bad_Name.yaml") == (
+        "records/techniques/Bad_Name.yaml:1:1: error: [load] file name 'Bad_Name' is not a valid id "
+        "(lowercase letters and digits in groups joined by single hyphens)")
+
+
+def test_matching_id_field_is_accepted_and_dropped(tree):
+    write(tree, "records/techniques/calib2.yaml", "id: calib2\n" + VALID)
+    records, problems = load_tree(tree)
+    assert problems == []
+    record = next(r for r in records if r.id == "calib2")
+    assert "id" not in record.data and record.kind == "technique"
+
+
+def test_dates_stay_text_and_positions_are_kept(tree):
+    records, _ = load_tree(tree)
+    finding = next(r for r in records if r.id == "cpu-cell-wrong")
+    assert finding.data["verified_on"] == "2026-11-29"
+    assert finding.position(("explains", 0, "column")) == (10, 54)
+
+
+def test_every_hazard_is_reported_in_one_run(tree):
+    write(tree, "records/techniques/a.yaml", "name: X\nname: Y\n")
+    write(tree, "records/techniques/b.yaml", "")
+    write(tree, "records/techniques/c.yaml", "x: !tag 1\n")
+    _, problems = check_tree(tree)
+    assert [p.file for p in problems] == ["records/techniques/a.yaml", "records/techniques/b.yaml", "records/techniques/c.yaml"]
+
+
+def test_the_mini_tree_loads_clean(tree):
+    records, problems = load_tree(tree)
+    assert problems == []
+    assert len(records) == 22

@@ -1,0 +1,92 @@
+"""Schema errors and references, each mapped to file:line:column with the full message."""
+from __future__ import annotations
+
+from generators.build import check_tree
+
+from .conftest import write
+
+
+def messages(root, relative):
+    _, problems = check_tree(root)
+    return [str(p) for p in problems if p.file == relative]
+
+
+def test_unknown_field_points_at_the_key_and_suggests(tree):
+    path = tree / "records/formats/fmt-fp4.yaml"
+    path.write_text(path.read_text().replace("native_support:", "native_suport:"))
+    assert messages(tree, "records/formats/fmt-fp4.yaml") == [
+        "records/formats/fmt-fp4.yaml:7:1: error: [schema] native_suport: unknown field 'native_suport' "
+        "(did you mean 'native_support'?)"]
+
+
+def test_missing_required_field_points_at_the_mapping(tree):
+    write(tree, "records/techniques/t2.yaml", "name: X\nsummary: S\nsources:\n  - source: src-doc\n")
+    assert messages(tree, "records/techniques/t2.yaml") == [
+        "records/techniques/t2.yaml:1:1: error: [schema] (record): missing required field 'category'"]
+
+
+def test_enum_value_suggests_the_close_option(tree):
+    write(tree, "records/techniques/t2.yaml", "name: X\nsummary: S\ncategory: calibrate\nsources:\n  - source: src-doc\n")
+    [message] = messages(tree, "records/techniques/t2.yaml")
+    assert message.startswith("records/techniques/t2.yaml:3:11: error: [schema] category: 'calibrate' is not one of 'calibration'")
+    assert message.endswith("(did you mean 'calibration'?)")
+
+
+def test_wrong_type_says_what_was_expected_and_found(tree):
+    path = tree / "records/formats/fmt-fp4.yaml"
+    path.write_text(path.read_text().replace("weight_bits: 4", "weight_bits: four"))
+    assert messages(tree, "records/formats/fmt-fp4.yaml") == [
+        "records/formats/fmt-fp4.yaml:5:14: error: [schema] weight_bits: expected a number or null, found the text 'four'"]
+
+
+def test_date_format_is_checked(tree):
+    path = tree / "records/findings/cpu-cell-wrong.yaml"
+    path.write_text(path.read_text().replace("verified_on: 2026-11-29", "verified_on: 2026-13-45"))
+    assert messages(tree, "records/findings/cpu-cell-wrong.yaml") == [
+        "records/findings/cpu-cell-wrong.yaml:6:14: error: [schema] verified_on: '2026-13-45' is not a 'date'"]
+
+
+def test_source_needs_a_locator_field(tree):
+    write(tree, "records/sources/s2.yaml", "name: X\nsummary: S\ntype: web\nsources:\n  - source: s2\n")
+    assert messages(tree, "records/sources/s2.yaml") == [
+        "records/sources/s2.yaml:1:1: error: [schema] (record): needs at least one of the fields 'url' or 'repository' or 'package' or 'path'"]
+
+
+def test_dangling_reference_suggests_the_close_id(tree):
+    path = tree / "records/formats/fmt-fp4.yaml"
+    path.write_text(path.read_text().replace("native_support: [acc-big]", "native_support: [acc-bigg]"))
+    assert messages(tree, "records/formats/fmt-fp4.yaml") == [
+        "records/formats/fmt-fp4.yaml:7:18: error: [refs] native_support[0]: 'acc-bigg' is not an accelerator id "
+        "(did you mean 'acc-big'?)"]
+
+
+def test_declared_known_gap_is_not_an_error_and_is_listed(tree):
+    path = tree / "records/benchmarks/b-ref.yaml"
+    path.write_text(path.read_text().replace("format: fmt-int4", "format: mlx-q4")
+                    + "known_gaps:\n  - {id: mlx-q4, kind: format, reason: The engine label has no format record.}\n")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    assert [(g.record, g.id, g.path) for g in atlas.index.gaps] == [("benchmark/b-ref", "mlx-q4", "format")]
+
+
+def test_stale_known_gap_is_an_error(tree):
+    path = tree / "records/benchmarks/b-ref.yaml"
+    path.write_text(path.read_text() + "known_gaps:\n  - {id: fmt-int4, kind: format, reason: Old gap.}\n")
+    assert messages(tree, "records/benchmarks/b-ref.yaml") == [
+        "records/benchmarks/b-ref.yaml:12:5: error: [refs] known_gaps[0]: stale known gap: format 'fmt-int4' now exists; "
+        "remove the known gap"]
+
+
+def test_backlinks_name_the_referring_field(tree):
+    atlas, _ = check_tree(tree)
+    links = [(l.source, l.path) for l in atlas.index.backlinks["accelerator/acc-big"]]
+    assert links == [("format/fmt-fp4", "native_support[0]"), ("format/fmt-int4", "emulated_support[0]"),
+                     ("hardware-target/gpu-sm90", "accelerators[0]")]
+
+
+def test_all_errors_of_all_records_at_once(tree):
+    for name in ("fmt-fp4", "fmt-int4"):
+        path = tree / f"records/formats/{name}.yaml"
+        path.write_text(path.read_text().replace("family:", "familly:"))
+    _, problems = check_tree(tree)
+    assert len([p for p in problems if "familly" in p.message]) == 2
