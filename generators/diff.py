@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from . import load, render
 from .build import Atlas, check_tree
+from .kinds import KIND_OF_FOLDER
 from .problems import Problem, sorted_problems
 
 SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
@@ -44,7 +45,7 @@ class FieldChange:
 
 @dataclass(frozen=True)
 class RecordChange:
-    """A record added, removed, changed (with its field changes) or renamed (same content, new id)."""
+    """A record added, removed, changed (with its field changes), renamed (same content, new id), broken or repaired."""
 
     kind: str
     id: str
@@ -122,7 +123,7 @@ class DiffReport:
         if self.empty:
             return "No changes to the site."
         parts: list[str] = []
-        for status in ("added", "removed", "renamed", "changed"):
+        for status in ("added", "removed", "renamed", "changed", "broken", "repaired"):
             n = sum(1 for r in self.records if r.status == status)
             if n:
                 parts.append(f"{_plural(n, 'record')} {status}")
@@ -178,11 +179,12 @@ class DiffReport:
             for p in self.pages:
                 out.append(f"<details><summary><code>{p.path}</code> {p.status}</summary>")
                 out.append("")
-                out.append("```diff")
+                fence = "`" * max(3, 1 + max((_backtick_run(line) for line in p.diff), default=0))
+                out.append(fence + "diff")
                 out += list(p.diff)
                 if p.cut:
                     out.append(f"... {p.cut} more line(s) cut")
-                out.append("```")
+                out.append(fence)
                 out.append("</details>")
                 out.append("")
         return "\n".join(out).rstrip("\n") + "\n"
@@ -206,6 +208,7 @@ class Side:
     """One side of the diff, built: its records, atlas (None if it did not build), pages and problems."""
 
     records: dict[tuple[str, str], dict[str, Any]]
+    unreadable: frozenset[tuple[str, str]]
     atlas: Atlas | None
     pages: dict[str, str] | None
     problems: tuple[Problem, ...]
@@ -236,17 +239,27 @@ def build_side(root: Path) -> Side:
         problems = sorted_problems(problems + render_problems)
         if not any(p.severity == "error" for p in problems):
             pages = {**_hand_written(root / "docs"), **rendered}
-    return Side({(r.kind, r.id): r.data for r in records}, atlas, pages, tuple(problems))
+    unreadable = frozenset(key for key in map(_record_key, {p.file for p in problems if p.rule == load.RULE}) if key)
+    return Side({(r.kind, r.id): r.data for r in records}, unreadable, atlas, pages, tuple(problems))
+
+
+def _record_key(path: str) -> tuple[str, str] | None:
+    parts = path.split("/")
+    if len(parts) == 3 and parts[0] == "records" and parts[1] in KIND_OF_FOLDER and parts[2].endswith(".yaml"):
+        return KIND_OF_FOLDER[parts[1]], parts[2][: -len(".yaml")]
+    return None
 
 
 def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffReport:
     """The report between two built sides (pure)."""
     notes: list[str] = []
     for name, side in (("base", base), ("head", head)):
-        if side.atlas is None or side.pages is None:
-            errors = sum(1 for p in side.problems if p.severity == "error")
-            notes.append(f"The {name} side does not build ({_plural(errors, 'error')}); "
-                         "cells, counts and pages are compared only when both sides build.")
+        errors = _plural(sum(1 for p in side.problems if p.severity == "error"), "error")
+        if side.atlas is None:
+            notes.append(f"The {name} side does not build ({errors}): records and problems are compared; "
+                         "cells, counts and pages are not.")
+        elif side.pages is None:
+            notes.append(f"The {name} side has {errors}, so it renders no pages: pages are not compared.")
     cells: tuple[CellChange, ...] = ()
     counts: tuple[CountChange, ...] = ()
     if base.atlas is not None and head.atlas is not None:
@@ -259,7 +272,7 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     new_problems = {str(p) for p in head.problems}
     return DiffReport(
         base=base_name, head=head_name,
-        records=tuple(record_changes(base.records, head.records)),
+        records=tuple(record_changes(base.records, head.records, base.unreadable, head.unreadable)),
         cells=cells, counts=counts, pages=pages,
         introduced=tuple(sorted(new_problems - old_problems)),
         fixed=tuple(sorted(old_problems - new_problems)),
@@ -267,9 +280,14 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     )
 
 
-def record_changes(old: dict[tuple[str, str], dict[str, Any]],
-                   new: dict[tuple[str, str], dict[str, Any]]) -> Iterator[RecordChange]:
-    """Added, removed, renamed (same kind and content under a new id) and changed records, sorted by kind and id."""
+def record_changes(old: dict[tuple[str, str], dict[str, Any]], new: dict[tuple[str, str], dict[str, Any]],
+                   old_unreadable: frozenset[tuple[str, str]] = frozenset(),
+                   new_unreadable: frozenset[tuple[str, str]] = frozenset()) -> Iterator[RecordChange]:
+    """Added, removed, renamed (same kind and content under a new id) and changed records, sorted by kind and id.
+
+    A record whose file could not be loaded on one side is `repaired` (unreadable in base) or `broken`
+    (unreadable in head) rather than added or removed.
+    """
     removed = sorted(set(old) - set(new))
     added = sorted(set(new) - set(old))
     changes: list[RecordChange] = []
@@ -279,8 +297,8 @@ def record_changes(old: dict[tuple[str, str], dict[str, Any]],
             removed.remove(twin)
             changes.append(RecordChange(key[0], key[1], "renamed", renamed_from=twin[1]))
         else:
-            changes.append(RecordChange(key[0], key[1], "added"))
-    changes += [RecordChange(kind, rid, "removed") for kind, rid in removed]
+            changes.append(RecordChange(key[0], key[1], "repaired" if key in old_unreadable else "added"))
+    changes += [RecordChange(kind, rid, "broken" if (kind, rid) in new_unreadable else "removed") for kind, rid in removed]
     for key in sorted(set(old) & set(new)):
         fields = tuple(field_changes(old[key], new[key]))
         if fields:
@@ -289,7 +307,7 @@ def record_changes(old: dict[tuple[str, str], dict[str, Any]],
 
 
 def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
-    """Field-by-field differences; nested mappings are walked with dotted paths, lists compared whole."""
+    """Field-by-field differences; mappings are walked as `a.b`, equal-length lists as `a[0]`, others compared whole."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(set(old) | set(new)):
             sub = f"{path}.{key}" if path else key
@@ -299,6 +317,10 @@ def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
                 yield FieldChange(sub, old[key], None)
             elif old[key] != new[key]:
                 yield from field_changes(old[key], new[key], sub)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            if a != b:
+                yield from field_changes(a, b, f"{path}[{i}]")
     elif old != new:
         yield FieldChange(path, old, new)
 
@@ -370,6 +392,14 @@ def _show(value: Any) -> str:
     if value is None:
         return _ABSENT
     return "`" + json.dumps(value, ensure_ascii=False, sort_keys=True, default=str) + "`"
+
+
+def _backtick_run(line: str) -> int:
+    longest = run = 0
+    for char in line:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return longest
 
 
 def _plural(n: int, word: str) -> str:

@@ -63,8 +63,9 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     for path in sorted(schema_dir.glob("*.schema.json")):
         rel = f"{schema_dir.name}/{path.name}"
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-            Draft202012Validator.check_schema(document)
+            text = path.read_text(encoding="utf-8")
+            document = json.loads(text)
+            _check_schema_once(text, document)
         except json.JSONDecodeError as error:
             problems.append(Problem(rel, error.lineno, error.colno, "schema", f"invalid JSON: {error.msg}"))
             continue
@@ -92,6 +93,16 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
                                 f"{where}: x-ref under a combinator cannot be linked; move it out of anyOf/oneOf/allOf")
                         for where in misplaced)
     return (None if problems else schemas), problems
+
+
+_CHECKED: set[str] = set()
+
+
+def _check_schema_once(text: str, document: dict[str, Any]) -> None:
+    """Validate a schema against the draft 2020-12 metaschema, once per distinct text in this process."""
+    if text not in _CHECKED:
+        Draft202012Validator.check_schema(document)
+        _CHECKED.add(text)
 
 
 def _find_ref_fields(schemas: Schemas, schema: dict[str, Any], base: str, pattern: tuple[str, ...],

@@ -19,7 +19,9 @@ from .context import RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
 from .markdown import escape_text, page_of
-from .pages import cells_table, kind_index, names_of, record_page, verdict_markup, why_markup
+from .reference_docs import check_docs, claim_docs, kind_docs
+from .pages import (cells_table, kind_index, names_of, published_table, record_page, support_grid, verdict_markup,
+                    why_markup)
 from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
@@ -76,7 +78,11 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
     functions = TemplateFunctions(atlas, context)
     values = ValueRenderer({}, names, page)
     variables = {**functions.exports(), "views": atlas.views, "link_to": values.ref,
-                 "why": lambda cell: why_markup(cell, values), **extra}
+                 "why": lambda cell: why_markup(cell, values), "kind_docs": kind_docs(atlas.schemas),
+                 "check_docs": check_docs(), "claim_docs": claim_docs(),
+                 "support_grid": lambda: support_grid(atlas, page, names),
+                 "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
+                 **extra}
     try:
         text = env.get_template(template_path).render(variables)
     except jinja2.TemplateSyntaxError as error:
@@ -97,9 +103,8 @@ def _error_line(error: BaseException) -> int:
     traceback = error.__traceback__
     line = 1
     while traceback is not None:
-        template = traceback.tb_frame.f_globals.get("__jinja_template__")
-        if template is not None:
-            line = template.get_corresponding_lineno(traceback.tb_lineno)
+        if traceback.tb_frame.f_code.co_filename.endswith(".j2"):  # Jinja rewrites frames to template lines
+            line = traceback.tb_lineno
         traceback = traceback.tb_next
     return line
 

@@ -119,3 +119,26 @@ CLAIMS: dict[str, Callable[..., Result]] = {
     "published_disagrees": published_disagrees,
     "field_equals": field_equals,
 }
+
+
+# --- appended for chapter 04 (quantization regimes) ---
+
+def contested(atlas: Any, kind: str, record_id: str, field: str) -> Result:
+    """The record carries a `contested:` entry for this field (the sources disagree on it)."""
+    record = atlas.index.get(kind, record_id)
+    fields = [entry.get("field") for entry in record.data.get("contested", [])] if record else ["(no record)"]
+    return field in fields, f"{kind}/{record_id} contests {fields}"
+
+
+def stated_differs(atlas: Any, accelerator: str, which: str) -> Result:
+    """A source's stated native/emulated count for the accelerator differs from what the format records list."""
+    tally = atlas.views.tallies.get(accelerator)
+    if tally is None:
+        return False, f"accelerator {accelerator!r} has no record"
+    mismatches = [(stated, derived) for kind, stated, derived, _ in tally.stated_mismatches() if kind == which]
+    return bool(mismatches), (f"{accelerator} {which}: stated vs records {mismatches}" if mismatches
+                              else f"{accelerator} {which}: every stated count matches the records ({tally.stated})")
+
+
+CLAIMS["contested"] = contested
+CLAIMS["stated_differs"] = stated_differs

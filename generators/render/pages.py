@@ -174,3 +174,21 @@ def kind_index(atlas: Any, kind: str) -> tuple[str, list[tuple[Markup, Markup]]]
     page = f"{FOLDER_OF_KIND[kind]}/index.md"
     return TITLE_OF_KIND[kind], [(link(r.name, page_of(kind, r.id), page), escape_text(r.data.get("summary", "")))
                                  for r in atlas.index.all(kind)]
+
+
+def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
+    """Every scheme (rows) on every hardware target (columns, in target order): verdict and serving kernel."""
+    values = ValueRenderer({}, names, page)
+    targets = sorted(atlas.index.all("hardware-target"), key=lambda t: (t.data["order"], t.id))
+    rows = []
+    for scheme in atlas.index.all("scheme"):
+        row = [values.ref(scheme.ref)]
+        for target in targets:
+            cell = atlas.views.cells[(scheme.id, target.id)]
+            shown = verdict_markup(cell)
+            if cell.kernel:
+                shown += Markup("<br><small>") + values.ref(f"kernel/{cell.kernel}") + Markup("</small>")
+            row.append(shown)
+        rows.append(row)
+    return Table("Derived support: scheme × hardware target", ["scheme"] + [t.name for t in targets], rows,
+                 "YES, if: accepted only under the conditions listed on the scheme's page. Follow a scheme for every reason.")

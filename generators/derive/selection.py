@@ -1,0 +1,175 @@
+"""Selection views: per-accelerator hardware rows and the per-target quantization decision.
+
+Pure functions from the linked index and already-derived views to plain rows, in a stable
+order, so the hardware-selection and quantization-selection chapters only loop and print.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..link import Index
+from ..records import Record
+from .cells import NO, Cell
+from .tallies import Tally
+
+CATEGORY_ORDER = ("datacenter-gpu", "workstation-gpu", "consumer-gpu", "rack-system", "apple-silicon", "cpu", "tpu",
+                  "ai-asic", "wafer-scale")
+PRECISION_ORDER = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4", "mxfp8", "mxfp6", "mxfp4", "int4")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One sourced number (memory, bandwidth) as the record gives it."""
+
+    value: float
+    source: str
+    estimate: bool
+    note: str
+
+
+@dataclass(frozen=True)
+class HardwareRow:
+    """What one accelerator record offers a buyer: memory, bandwidth, format tallies, peak precisions."""
+
+    accelerator: str
+    category: str
+    memory_gb: tuple[Figure, ...]
+    memory_type: str
+    bandwidth_gbs: tuple[Figure, ...]
+    native_count: int
+    emulated_count: int
+    dense_precisions: tuple[str, ...]
+    sparse_precisions: tuple[str, ...]
+    listed: bool
+
+
+@dataclass(frozen=True)
+class HardwareGroup:
+    category: str
+    rows: tuple[HardwareRow, ...]
+
+
+@dataclass(frozen=True)
+class Served:
+    """A scheme that derives YES or conditional on a target: what it serves, through what."""
+
+    scheme: str
+    engine: str
+    formats: tuple[str, ...]
+    verdict: str
+    kernel: str
+    conditions: tuple[str, ...]
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class TargetSelection:
+    """The decision for one hardware target, from derived cells, tallies and traps."""
+
+    target: str
+    platform: str
+    accelerators: tuple[str, ...]
+    native: tuple[str, ...]
+    served: tuple[Served, ...]
+    refused: tuple[Cell, ...]
+    traps: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UncoveredAccelerator:
+    """An accelerator that no hardware target contains: no derived cell exists for it."""
+
+    accelerator: str
+    category: str
+    native: tuple[str, ...]
+    emulated: tuple[str, ...]
+    traps: tuple[str, ...]
+
+
+def _figures(values: list[dict[str, Any]]) -> tuple[Figure, ...]:
+    return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", "")) for v in values)
+
+
+def _precisions(record: Record, sparsity: str) -> tuple[str, ...]:
+    present = {p["precision"] for p in record.data.get("peak_compute", []) if (p["sparsity"] == "dense") == (sparsity == "dense")}
+    return tuple(p for p in PRECISION_ORDER if p in present)
+
+
+def _category_key(category: str) -> tuple[int, str]:
+    return (CATEGORY_ORDER.index(category) if category in CATEGORY_ORDER else len(CATEGORY_ORDER), category)
+
+
+def hardware_groups(index: Index, tallies: dict[str, Tally]) -> list[HardwareGroup]:
+    """Accelerators grouped by category (schema order), by id within a group."""
+    groups: dict[str, list[HardwareRow]] = {}
+    for record in index.all("accelerator"):
+        tally = tallies[record.id]
+        groups.setdefault(record.data["category"], []).append(HardwareRow(
+            record.id, record.data["category"], _figures(record.data.get("memory_gb", [])),
+            record.data.get("memory_type", ""), _figures(record.data.get("memory_bandwidth_gbs", [])),
+            tally.native_count, tally.emulated_count, _precisions(record, "dense"), _precisions(record, "sparse"),
+            tally.listed))
+    return [HardwareGroup(c, tuple(groups[c])) for c in sorted(groups, key=_category_key)]
+
+
+def accelerators_without_dense_peaks(index: Index) -> tuple[str, ...]:
+    """Accelerators whose record has no dense peak-compute figure (no ratio or ridge can be derived)."""
+    return tuple(r.id for r in index.all("accelerator") if not _precisions(r, "dense"))
+
+
+def accumulate_dependent(index: Index) -> tuple[str, ...]:
+    """Accelerators whose dense figures are stated per accumulate precision."""
+    return tuple(r.id for r in index.all("accelerator")
+                 if any(p["sparsity"] == "dense" and p.get("accumulate") for p in r.data.get("peak_compute", [])))
+
+
+def targets_in_order(index: Index) -> list[Record]:
+    """Hardware targets by their `order` field, then id."""
+    return sorted(index.all("hardware-target"), key=lambda t: (t.data["order"], t.id))
+
+
+def _traps_for(traps: list[Record], accelerators: set[str], kernels: set[str]) -> tuple[str, ...]:
+    return tuple(t.id for t in traps
+                 if accelerators & set(t.data.get("accelerators", [])) or kernels & set(t.data.get("kernels", [])))
+
+
+def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies: dict[str, Tally],
+                      traps: list[Record]) -> list[TargetSelection]:
+    """For each target in order: schemes that run (with kernel and conditions), schemes refused, native formats, traps.
+
+    A trap applies when it names one of the target's accelerators or the kernel that serves a scheme there;
+    traps keep the reading order of `traps` (silent first, then by severity).
+    """
+    schemes = {s.id: s for s in index.all("scheme")}
+    out = []
+    for target in targets_in_order(index):
+        accelerators = tuple(target.data.get("accelerators", []))
+        target_cells = [cells[(s, target.id)] for s in sorted(schemes) if (s, target.id) in cells]
+        served = tuple(Served(c.scheme, c.engine, tuple(schemes[c.scheme].data.get("formats", [])), c.verdict,
+                              c.kernel or "", c.conditions, c)
+                       for c in target_cells if c.verdict != NO)
+        refused = tuple(c for c in target_cells if c.verdict == NO)
+        native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
+        kernels = {s.kernel for s in served if s.kernel}
+        out.append(TargetSelection(target.id, target.data["platform"], accelerators, native, served, refused,
+                                   _traps_for(traps, set(accelerators), kernels)))
+    return out
+
+
+@dataclass(frozen=True)
+class UncoveredGroup:
+    category: str
+    rows: tuple[UncoveredAccelerator, ...]
+
+
+def uncovered_accelerators(index: Index, tallies: dict[str, Tally], traps: list[Record]) -> list[UncoveredGroup]:
+    """Accelerators in no hardware target, grouped by category (schema order), with tallies and the traps naming them."""
+    covered = {a for t in index.all("hardware-target") for a in t.data.get("accelerators", [])}
+    rows = [UncoveredAccelerator(r.id, r.data["category"], tallies[r.id].native, tallies[r.id].emulated,
+                                 _traps_for(traps, {r.id}, set()))
+            for r in index.all("accelerator") if r.id not in covered]
+    groups: dict[str, list[UncoveredAccelerator]] = {}
+    for row in rows:
+        groups.setdefault(row.category, []).append(row)
+    return [UncoveredGroup(c, tuple(groups[c])) for c in sorted(groups, key=_category_key)]

@@ -1,0 +1,130 @@
+"""Every check with a passing and a failing case, asserting the full message."""
+from __future__ import annotations
+
+from generators.build import check_tree
+from generators.checks import REGISTRY, run_checks
+from generators.checks.base import Check
+
+from .conftest import write
+
+
+def problems_of(tree, rule):
+    atlas, problems = check_tree(tree)
+    return [str(p) for p in problems if p.rule == rule]
+
+
+def edit(tree, relative, old, new):
+    path = tree / relative
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new))
+
+
+def test_mini_tree_passes_every_check(tree):
+    atlas, problems = check_tree(tree)
+    assert problems == []
+
+
+def test_disjoint_support(tree):
+    edit(tree, "records/formats/fmt-fp4.yaml", "emulated_support: [acc-old]", "emulated_support: [acc-old, acc-big]")
+    assert problems_of(tree, "disjoint-support") == [
+        "records/formats/fmt-fp4.yaml:8:29: error: [disjoint-support] emulated_support[1]: 'acc-big' is listed as both "
+        "native (native_support[0]) and emulated; keep it in one list"]
+
+
+def test_matrix_shape_row_length_and_legend(tree):
+    edit(tree, "records/support-matrices/pub-table.yaml", '["✅", "✅", "❌"]', '["✅", "?"]')
+    assert problems_of(tree, "matrix-shape") == [
+        "records/support-matrices/pub-table.yaml:13:5: error: [matrix-shape] cells[0]: row 'INT4 (W4A16)' has 2 cells for 3 columns",
+        "records/support-matrices/pub-table.yaml:13:11: error: [matrix-shape] cells[0][1]: symbol '?' has no legend entry; "
+        "add it to legend with its verdict"]
+
+
+def test_unexplained_disagreement_fails(tree):
+    (tree / "records/findings/cpu-cell-wrong.yaml").unlink()
+    assert problems_of(tree, "published-explained") == [
+        "records/support-matrices/pub-table.yaml:13:16: error: [published-explained] cells[0][2]: published '❌' (no) at "
+        "['INT4 (W4A16)', 'x86 CPU'] but the dispatch rules derive 'yes'; fix the mapping or add a finding whose explains "
+        "names this cell"]
+
+
+def test_stale_finding_fails(tree):
+    edit(tree, "records/support-matrices/pub-table.yaml", '["✅", "✅", "❌"]', '["✅", "✅", "✅"]')
+    assert problems_of(tree, "published-explained") == [
+        "records/findings/cpu-cell-wrong.yaml:10:5: error: [published-explained] explains[0]: stale explanation: pub-table "
+        "['INT4 (W4A16)', 'x86 CPU'] is published '✅' and derived 'yes', which agree; remove this entry"]
+
+
+def test_finding_naming_a_cell_that_does_not_exist(tree):
+    edit(tree, "records/findings/cpu-cell-wrong.yaml", "column: x86 CPU", "column: Arm CPU")
+    messages = problems_of(tree, "published-explained")
+    assert ("records/findings/cpu-cell-wrong.yaml:10:5: error: [published-explained] explains[0]: pub-table has no cell "
+            "at row 'INT4 (W4A16)', column 'Arm CPU'; fix the labels") in messages
+
+
+def test_target_members_capability(tree):
+    edit(tree, "records/hardware-targets/gpu-sm90.yaml", "accelerators: [acc-big]", "accelerators: [acc-big, acc-old]")
+    assert problems_of(tree, "target-members") == [
+        "records/hardware-targets/gpu-sm90.yaml:5:25: error: [target-members] accelerators[1]: 'acc-old' has compute "
+        "capability 8.0 (records/accelerators/acc-old.yaml) but this target is 90"]
+
+
+def test_target_members_cpu(tree):
+    edit(tree, "records/hardware-targets/cpu-avx512.yaml", "accelerators: [acc-cpu]", "accelerators: [acc-cpu, acc-old]")
+    assert problems_of(tree, "target-members") == [
+        "records/hardware-targets/cpu-avx512.yaml:6:25: error: [target-members] accelerators[1]: 'acc-old' is a "
+        "datacenter-gpu, not a cpu, but this is a CPU target"]
+
+
+def test_benchmark_baseline_unit(tree):
+    edit(tree, "records/benchmarks/b-ref.yaml", "unit: points", "unit: percent")
+    assert problems_of(tree, "benchmark-baseline") == [
+        "records/benchmarks/b-quant.yaml:9:23: error: [benchmark-baseline] baseline.benchmark: baseline 'b-ref' has unit "
+        "'percent' (records/benchmarks/b-ref.yaml), this benchmark 'points'; compare like with like"]
+
+
+def test_benchmark_is_not_its_own_baseline(tree):
+    edit(tree, "records/benchmarks/b-quant.yaml", "baseline: {benchmark: b-ref}", "baseline: {benchmark: b-quant}")
+    assert problems_of(tree, "benchmark-baseline") == [
+        "records/benchmarks/b-quant.yaml:9:23: error: [benchmark-baseline] baseline.benchmark: a benchmark cannot be its own baseline"]
+
+
+def test_scheme_candidates_duplicate_platform(tree):
+    edit(tree, "records/schemes/sch-w4a16.yaml", "  - platform: cpu\n", "  - platform: cuda\n")
+    assert problems_of(tree, "scheme-candidates") == [
+        "records/schemes/sch-w4a16.yaml:15:15: error: [scheme-candidates] candidates[1].platform: platform 'cuda' already "
+        "has a candidate list at candidates[0]"]
+
+
+def test_contested_resolution_must_concern_the_record(tree):
+    path = tree / "records/formats/fmt-int4.yaml"
+    path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    claims:\n"
+                    "      - {value: a, sources: [{source: src-doc}]}\n      - {value: b, sources: [{source: src-code}]}\n")
+    assert problems_of(tree, "contested-resolution") == [
+        "records/formats/fmt-int4.yaml:13:17: error: [contested-resolution] contested[0].resolution: finding "
+        "'cpu-cell-wrong' does not list 'format/fmt-int4' in its concerns (records/findings/cpu-cell-wrong.yaml); "
+        "add it there or pick the finding that does"]
+
+
+def test_a_crashing_check_becomes_a_problem_and_others_still_run(tree):
+    atlas, _ = check_tree(tree)
+
+    def boom(_atlas):
+        raise RuntimeError("bad data shape")
+
+    problems = run_checks(atlas, (Check("boom", "Always crashes.", "tree", boom),) + REGISTRY)
+    assert [str(p) for p in problems] == [
+        "generators/checks:1:1: error: [boom] check crashed: RuntimeError: bad data shape"]
+
+
+def test_every_check_has_a_name_a_rule_and_a_scope():
+    names = [c.name for c in REGISTRY]
+    assert len(names) == len(set(names))
+    for check in REGISTRY:
+        assert check.description.endswith(".") and check.scope
+
+
+def test_every_check_has_a_sibling_test():
+    source = open(__file__, encoding="utf-8").read()
+    for check in REGISTRY:
+        assert f'"{check.name}"' in source, f"no test names check {check.name!r}"

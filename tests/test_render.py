@@ -1,0 +1,139 @@
+"""Rendering: template functions pass and fail with the full message, escaping, literals, determinism."""
+from __future__ import annotations
+
+from generators.build import render_tree
+from generators.render.literals import literal_problems
+from generators.render.markdown import escape_text
+
+from .conftest import write
+
+CHAPTER = "docs/chapters/demo.md.j2"
+
+
+def render(tree, template: str | None = None):
+    if template is not None:
+        write(tree, CHAPTER, template)
+    pages, problems = render_tree(tree)
+    return pages, [str(p) for p in problems]
+
+
+def test_demo_chapter_renders_computed_values(tree):
+    pages, problems = render(tree)
+    assert problems == []
+    assert pages["chapters/demo.md"] == (
+        "# Demo chapter (2026)\n\n"
+        "[Big GPU](../accelerators/acc-big.md) has 1 native formats.\n"
+        "[INT4 weight-only](../formats/fmt-int4.md) is “Four-bit integer weights”.\n"
+        "On x86 the scheme is **YES**.\n"
+        "The drop is 82.36 to 78.16 points.\n")
+
+
+def test_ref_unknown_id_fails_at_the_template_line(tree):
+    _, problems = render(tree, "# T\n\nSee {{ ref('format', 'fmt-fp8') }}.\n")
+    assert problems == [f"{CHAPTER}:3:1: error: [ref] format 'fmt-fp8' has no record (records/formats/fmt-fp8.yaml)"]
+
+
+def test_quote_must_be_verbatim(tree):
+    pages, problems = render(tree, "# T\n\n{{ quote('format', 'fmt-int4', 'summary', 'Four-bit   integer\nweights') }}\n")
+    assert problems == [] and "“Four-bit integer weights”" in pages["chapters/demo.md"]
+    _, problems = render(tree, "# T\n\n{{ quote('format', 'fmt-int4', 'summary', 'Five-bit integer weights') }}\n")
+    assert problems == [f"{CHAPTER}:3:1: error: [quote] quotation 'Five-bit integer weights' is not in 'summary' of "
+                        "records/formats/fmt-int4.yaml; quote the record verbatim or change the record"]
+
+
+def test_field_with_unit_and_missing_field(tree):
+    pages, problems = render(tree, "# T\n\n{{ field('accelerator', 'acc-big', 'memory_bandwidth_gbs[0].value', 'GB/s') }}\n")
+    assert problems == [] and "4000 GB/s" in pages["chapters/demo.md"]
+    _, problems = render(tree, "# T\n\n{{ field('accelerator', 'acc-big', 'memory_gb[0].value') }}\n")
+    assert problems == [f"{CHAPTER}:3:1: error: [field] records/accelerators/acc-big.yaml has no field 'memory_gb[0].value'"]
+
+
+def test_false_claim_fails_quoting_the_claim(tree):
+    _, problems = render(tree, "# T\n\nOld GPU leads.{{ claim('most_native', 'acc-old') }}\n")
+    assert problems == [f"{CHAPTER}:3:1: error: [claim] claim most_native('acc-old') no longer holds: acc-old has 0 "
+                        "native formats; the most is 1 (acc-big)"]
+
+
+def test_claims_pass_and_fail(tree):
+    ok = ("{{ claim('native_empty', 'fmt-int4') }}{{ claim('in_native', 'fmt-fp4', 'acc-big') }}"
+          "{{ claim('in_emulated', 'fmt-int4', 'acc-old') }}{{ claim('unlisted', 'acc-cpu') }}"
+          "{{ claim('verdict', 'sch-w4a16', 'gpu-sm80', 'conditional') }}{{ claim('accepted_by', 'sch-w4a16', 'gpu-sm90', 'k-hopper') }}"
+          "{{ claim('difference', 'b-ref', 'b-quant', 4.2) }}{{ claim('published_disagrees', 'pub-table', 'INT4 (W4A16)', 'x86 CPU') }}"
+          "{{ claim('native_rank', 'acc-big', 1) }}{{ claim('field_equals', 'gotcha', 'trap-silent', 'silent', true) }}\n")
+    assert render(tree, ok)[1] == []
+    _, problems = render(tree, "{{ claim('difference', 'b-ref', 'b-quant', 7.58) }}\n{{ claim('nonsense') }}\n")
+    assert problems[0] == f"{CHAPTER}:1:1: error: [claim] claim difference('b-ref', 'b-quant', 7.58) no longer holds: b-ref - b-quant = 4.2"
+    assert problems[1].startswith(f"{CHAPTER}:2:1: error: [claim] unknown claim 'nonsense'; known claims: accepted_by, ")
+
+
+def test_all_failures_of_a_template_are_reported_together(tree):
+    _, problems = render(tree, "{{ ref('format', 'nope') }}\n{{ claim('unlisted', 'acc-big') }}\n")
+    assert [p.split(": error: ")[0] for p in problems] == [f"{CHAPTER}:1:1", f"{CHAPTER}:2:1"]
+
+
+def test_undefined_variable_is_an_error_with_line(tree):
+    _, problems = render(tree, "# T\n\n{{ no_such_thing }}\n")
+    assert problems == [f"{CHAPTER}:3:1: error: [template] undefined value: 'no_such_thing' is undefined"]
+
+
+def test_template_syntax_error(tree):
+    _, problems = render(tree, "# T\n{% for x in %}\n")
+    assert problems[0].startswith(f"{CHAPTER}:2:1: error: [template] template syntax error:")
+
+
+def test_record_text_cannot_inject_markup_or_template_syntax(tree):
+    path = tree / "records/formats/fmt-int4.yaml"
+    evil = "<script>alert(1)</script> [x](javascript:alert(1)) {{ 7*7 }} {% raw %} | col | **bold**"
+    path.write_text(path.read_text().replace("summary: Four-bit integer weights with 16-bit activations.",
+                                             f"summary: '{evil}'"))
+    pages, problems = render(tree, "# T\n")
+    assert problems == []
+    page = pages["formats/fmt-int4.md"]
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert "\\[x\\]\\(javascript:alert\\(1\\)\\)" in page
+    assert "49" not in page and "\\{\\{ 7\\*7 \\}\\}" in page
+    assert "&#124; col &#124;" in page and "\\*\\*bold\\*\\*" in page
+
+
+def test_escape_text_leaves_plain_text_alone():
+    assert escape_text("Q4_K_M on H100 SXM, 4-bit") == "Q4\\_K\\_M on H100 SXM, 4-bit"
+    assert escape_text("1. starts a list") == "1\\. starts a list"
+
+
+def test_literal_numbers_in_prose():
+    source = ("{# allow-literal: 2026 -- year #}\n{# allow-literal: 1999 -- stale #}\n"
+              "W4A16 on SM90, E4M3, Q4_K_M, Llama-3.1-8B, 4-bit, §3.2 in 2026.\n"
+              "It lost 7.58 points, 25x energy, a 7.58-point drop, ~20% of it. {{ field('a', 'b', 'c') }}\n")
+    assert [str(p) for p in literal_problems("t.md.j2", source)] == [
+        "t.md.j2:4:9: error: [literal-number] hand-typed number '7.58' in prose; compute it with a template function or "
+        "declare it with {# allow-literal: 7.58 -- reason #}",
+        "t.md.j2:4:22: error: [literal-number] hand-typed number '25x' in prose; compute it with a template function or "
+        "declare it with {# allow-literal: 25x -- reason #}",
+        "t.md.j2:4:36: error: [literal-number] hand-typed number '7.58-point' in prose; compute it with a template function "
+        "or declare it with {# allow-literal: 7.58-point -- reason #}",
+        "t.md.j2:4:53: error: [literal-number] hand-typed number '~20%' in prose; compute it with a template function or "
+        "declare it with {# allow-literal: ~20% -- reason #}",
+        "t.md.j2:2:1: error: [literal-number] allowed literal '1999' no longer occurs in the prose; remove the allow-literal",
+    ]
+
+
+def test_literal_numbers_fail_the_render(tree):
+    _, problems = render(tree, "# T\n\nIt has 13 formats.\n")
+    assert problems == [f"{CHAPTER}:3:8: error: [literal-number] hand-typed number '13' in prose; compute it with a "
+                        "template function or declare it with {# allow-literal: 13 -- reason #}"]
+
+
+def test_output_is_byte_identical_across_runs(tree):
+    first, _ = render(tree)
+    second, _ = render(tree)
+    assert first == second and list(first) == sorted(first)
+
+
+def test_record_page_has_backlinks_sources_and_derived_cells(tree):
+    pages, _ = render(tree)
+    scheme = pages["schemes/sch-w4a16.md"]
+    assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | **YES, if** | via [Generic kernel](../kernels/k-generic.md); " \
+           "when activation dtype in \\{float16\\}; after 1 candidate\\(s\\) declined |" in scheme
+    assert "- [Example published table](../support-matrices/pub-table.md)" in scheme
+    matrix = pages["support-matrices/pub-table.md"]
+    assert "❌ <small>derived: YES, [The x86 CPU cell is wrong](../findings/cpu-cell-wrong.md)</small>" in matrix
