@@ -30,3 +30,7 @@ def write(root: Path, relative: str, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8")
     return path
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", help="rewrite golden files; review the diff before committing")

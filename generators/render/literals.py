@@ -18,11 +18,13 @@ _ALLOW = re.compile(r"\{#\s*allow-literal:\s*(\S+)\s*--\s*(.+?)\s*#\}")
 _TOKEN = re.compile(r"[^\s()\[\],;:!?\"'“”/*|`]+")
 _NUMBER = re.compile(r"^[~≈≥≤<>+±−-]?\$?\d+(?:[.,]\d+)*(?:%|x|×|k|M|B)?\.?$")
 _HYPHENATED = re.compile(r"^(\d+(?:\.\d+)?)-([a-z]+)$")
+_RAW = re.compile(r"\{%\s*raw\s*%\}.*?\{%\s*endraw\s*%\}", re.S)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
 
 def literal_problems(template_path: str, source: str) -> list[Problem]:
-    allowed = {m.group(1): m for m in _ALLOW.finditer(source)}
+    declarations = _RAW.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)  # examples are not declarations
+    allowed = {m.group(1): m for m in _ALLOW.finditer(declarations)}
     prose = _TAG.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
     prose = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), prose)
     problems: list[Problem] = []

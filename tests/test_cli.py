@@ -1,0 +1,80 @@
+"""The command line: exit codes, output formats, no tracebacks, nothing half-written."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import write
+
+
+def run(tree: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generators", "--root", str(tree), *args],
+                          capture_output=True, text=True)
+
+
+def test_check_clean_tree_exits_zero(tree):
+    result = run(tree, "check")
+    assert result.returncode == 0 and result.stdout == ""
+    assert "22 records checked, 0 problem(s)" in result.stderr
+
+
+def test_check_reports_all_problems_and_exits_one(tree):
+    write(tree, "records/techniques/a.yaml", "name: X\nname: Y\n")
+    write(tree, "records/techniques/b.yaml", "name: !!python/object:os.system x\n")
+    result = run(tree, "check")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "records/techniques/a.yaml:2:1: error: [load] duplicate key 'name' (first defined at line 1); a key may appear once per mapping",
+        "records/techniques/b.yaml:1:7: error: [load] YAML tags are not allowed (found 'tag:yaml.org,2002:python/object:os.system'); "
+        "records hold plain data only"]
+    assert "Traceback" not in result.stderr
+
+
+def test_check_formats(tree):
+    write(tree, "records/techniques/a.yaml", "name: X\nname: Y\n")
+    github = run(tree, "check", "--format", "github").stdout.strip()
+    assert github == ("::error file=records/techniques/a.yaml,line=2,col=1,title=load::duplicate key 'name' "
+                      "(first defined at line 1); a key may appear once per mapping")
+    [problem] = json.loads(run(tree, "check", "--format", "json").stdout)
+    assert problem == {"file": "records/techniques/a.yaml", "line": 2, "column": 1, "severity": "error", "rule": "load",
+                       "message": "duplicate key 'name' (first defined at line 1); a key may appear once per mapping"}
+
+
+def test_usage_errors_exit_two(tree):
+    assert run(tree, "frobnicate").returncode == 2
+    assert run(tree / "nowhere", "check").returncode == 2
+    result = run(tree, "explain", "sch-w4a16", "cpu-avx51")
+    assert result.returncode == 2 and "did you mean 'cpu-avx512'?" in result.stderr
+
+
+def test_help_on_every_command(tree):
+    for command in ("check", "build", "explain", "cells", "diff", "new"):
+        result = run(tree, command, "--help")
+        assert result.returncode == 0 and "usage:" in result.stdout
+
+
+def test_build_writes_the_whole_tree(tree, tmp_path):
+    out = tmp_path / "out"
+    assert run(tree, "build", "--out", str(out)).returncode == 0
+    assert (out / "index.md").is_file() and (out / "chapters/demo.md").is_file() and (out / "formats/fmt-int4.md").is_file()
+    assert not list(out.rglob("*.j2")) and not (out / "_templates").exists()
+
+
+def test_build_with_problems_writes_nothing(tree, tmp_path):
+    write(tree, "records/techniques/a.yaml", "")
+    out = tmp_path / "out"
+    result = run(tree, "build", "--out", str(out))
+    assert result.returncode == 1 and not out.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".atlas-build-")]
+
+
+def test_explain_and_cells(tree):
+    result = run(tree, "explain", "sch-w4a16", "gpu-sm80")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[0] == "sch-w4a16 on gpu-sm80: CONDITIONAL via k-generic"
+    assert "1. k-hopper: NO: Hopper kernel requires compute capability of 90" in result.stdout
+    cells = json.loads(run(tree, "cells", "--format", "json").stdout)
+    assert {(c["scheme"], c["target"], c["verdict"]) for c in cells} == {
+        ("sch-w4a16", "cpu-avx512", "yes"), ("sch-w4a16", "gpu-sm80", "conditional"), ("sch-w4a16", "gpu-sm90", "yes")}

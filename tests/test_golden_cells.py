@@ -1,0 +1,37 @@
+"""Golden derivation: every modelled scheme on every hardware target, from the real records.
+
+Regenerate with `python3 -m pytest tests/test_golden_cells.py --update-golden` and review the diff:
+a changed line is a support cell that flipped or whose reasons changed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from generators.build import check_tree
+from generators.explain import cells_text
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "cells.tsv"
+
+
+def test_every_derived_cell_matches_the_golden_file(request):
+    atlas, _ = check_tree(ROOT)
+    text = cells_text(atlas) + "\n"
+    if request.config.getoption("--update-golden"):
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_the_cells_the_issue_names(request):
+    atlas, _ = check_tree(ROOT)
+    cells = atlas.views.cells
+    # W4A8 with INT8 activations runs on x86 and Arm CPUs through the KleidiAI-described kernel.
+    for target in ("x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx", "arm-cpu"):
+        assert cells[("vllm-ct-w4a8-int", target)].kernel == "vllm-dynamic-4bit"
+        assert cells[("vllm-ct-w4a8-int", target)].verdict != "no"
+    # W4A8 with FP8 activations: SM90 only.
+    assert [t for (s, t), c in sorted(cells.items()) if s == "vllm-ct-w4a8-fp8" and c.verdict != "no"] == ["nvidia-sm90"]
+    # The published x86 CPU cell for W4A8 is contradicted and explained by a finding.
+    cell = next(p for p in atlas.views.published if p.matrix == "vllm-quantization-hardware-table"
+                and p.row == "llm-compressor INT8 (W4A8)" and p.column == "x86 CPU")
+    assert cell.published == "no" and not cell.agrees

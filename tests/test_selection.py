@@ -1,0 +1,74 @@
+"""Selection and engine views on the mini fixture: concrete rows, stable order."""
+from __future__ import annotations
+
+from generators.build import check_tree
+from generators.derive.engines import SupportRow, cell_grids, engine_support, formats_without_engine
+from generators.derive.selection import (accelerators_without_dense_peaks, hardware_groups, target_selections,
+                                         targets_in_order, uncovered_accelerators)
+
+
+def _atlas(tree):
+    atlas, problems = check_tree(tree)
+    assert atlas is not None, problems
+    return atlas
+
+
+def test_hardware_groups_by_category_with_dense_and_sparse_apart(tree):
+    atlas = _atlas(tree)
+    groups = hardware_groups(atlas.index, atlas.views.tallies)
+    assert [(g.category, [r.accelerator for r in g.rows]) for g in groups] == [
+        ("datacenter-gpu", ["acc-big", "acc-old"]), ("cpu", ["acc-cpu"])]
+    big = groups[0].rows[0]
+    assert (big.native_count, big.emulated_count) == (1, 1)
+    assert big.dense_precisions == ("bf16", "fp8")
+    assert big.sparse_precisions == ("fp8",)
+    assert [(f.value, f.source) for f in big.bandwidth_gbs] == [(4000, "src-doc")]
+    assert accelerators_without_dense_peaks(atlas.index) == ("acc-cpu", "acc-old")
+
+
+def test_targets_follow_order_field(tree):
+    atlas = _atlas(tree)
+    assert [t.id for t in targets_in_order(atlas.index)] == ["gpu-sm90", "gpu-sm80", "cpu-avx512"]
+
+
+def test_target_selection_rows(tree):
+    atlas = _atlas(tree)
+    views = atlas.views
+    rows = target_selections(atlas.index, views.cells, views.tallies, views.traps)
+    assert [r.target for r in rows] == ["gpu-sm90", "gpu-sm80", "cpu-avx512"]
+    sm90, sm80, cpu = rows
+    assert [(s.scheme, s.verdict, s.kernel, s.formats) for s in sm90.served] == [
+        ("sch-w4a16", "yes", "k-hopper", ("fmt-int4",))]
+    assert sm90.native == ("fmt-fp4",)
+    assert [(s.scheme, s.verdict, s.kernel, s.conditions) for s in sm80.served] == [
+        ("sch-w4a16", "conditional", "k-generic", ("activation dtype in {float16}",))]
+    assert [(s.kernel, s.verdict) for s in cpu.served] == [("k-cpu", "yes")]
+    assert all(not r.refused and not r.traps for r in rows)
+
+
+def test_uncovered_accelerators_empty_when_every_part_has_a_target(tree):
+    atlas = _atlas(tree)
+    assert uncovered_accelerators(atlas.index, atlas.views.tallies, atlas.views.traps) == []
+
+
+def test_engine_rows_and_grid(tree):
+    atlas = _atlas(tree)
+    support = engine_support(atlas.index)
+    assert [(e.engine, e.category) for e in support] == [("eng", "serving-engine")]
+    assert support[0].rows == (SupportRow("fmt-int4", "yes", ("CUDA", "CPU"), "", "src-doc"),)
+    assert formats_without_engine(atlas.index) == ("fmt-fp4",)
+    grids = cell_grids(atlas.index, atlas.views.cells)
+    assert [(g.engine, g.targets) for g in grids] == [("eng", ("gpu-sm90", "gpu-sm80", "cpu-avx512"))]
+    assert [(c.target, c.verdict) for c in grids[0].rows[0].cells] == [
+        ("gpu-sm90", "yes"), ("gpu-sm80", "conditional"), ("cpu-avx512", "yes")]
+
+
+def test_traps_apply_by_accelerator_or_serving_kernel(tree):
+    from tests.conftest import write
+    write(tree, "records/gotchas/trap-kernel.yaml", "name: Kernel trap\nsummary: s.\nseverity: minor\nsilent: false\n"
+          "regime: weight-only\ntrigger: t.\nsymptom: s.\nkernels: [k-hopper]\nsources:\n  - source: src-doc\n")
+    write(tree, "records/gotchas/trap-part.yaml", "name: Part trap\nsummary: s.\nseverity: major\nsilent: true\n"
+          "regime: backend\ntrigger: t.\nsymptom: s.\naccelerators: [acc-old]\nsources:\n  - source: src-doc\n")
+    atlas = _atlas(tree)
+    rows = {r.target: r.traps for r in atlas.views.target_selections}
+    assert rows == {"gpu-sm90": ("trap-kernel",), "gpu-sm80": ("trap-part",), "cpu-avx512": ()}

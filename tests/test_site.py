@@ -1,0 +1,42 @@
+"""End to end: the real records pass check, and `mkdocs build --strict` builds the site; bad input fails cleanly."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from generators.build import check_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_real_records_check_clean():
+    atlas, problems = check_tree(ROOT)
+    assert [str(p) for p in problems] == []
+    assert atlas is not None
+
+
+def test_mkdocs_build_strict_on_the_real_records(tmp_path):
+    site = tmp_path / "site"
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    for page in ("chapters/04-quantization-regimes/index.html", "chapters/support-tables/index.html",
+                 "formats/nvfp4/index.html", "search/search_index.json"):
+        assert (site / page).is_file(), page
+    assert not list(ROOT.glob("docs/**/*.md.j2.md")), "generated pages must not be written into the repository"
+
+
+def test_mkdocs_build_fails_with_the_problem_list_and_no_traceback(tmp_path):
+    project = tmp_path / "project"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(project)], check=True)
+    subprocess.run(["cp", "-r", str(ROOT / "records"), str(ROOT / "docs"), str(ROOT / "schema"), str(project)], check=True)
+    bad = project / "records/formats/nvfp4.yaml"
+    bad.write_text(bad.read_text().replace("native_support:", "native_support:\n- h100\n", 1) + "name: dup\n")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                            cwd=project, capture_output=True, text=True)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "records/formats/nvfp4.yaml:" in output and "duplicate key 'name'" in output
+    assert "Traceback" not in output
+    assert not (tmp_path / "site" / "index.html").exists()
