@@ -1,16 +1,17 @@
 """The pipeline in one place: load -> validate -> link -> derive -> check -> render.
 
-Nothing is written here: `check_tree` and `render_tree` return values; callers (the command
-line, the MkDocs plugin) decide what to print or write, and only when no error was found.
+Nothing is written here: `run_pipeline` returns values; callers (the command line, the MkDocs
+plugin, the diff) decide what to print or write, and only when no error was found.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import checks, derive, load, render, schemas, validate
 from .link import Index, link_records
 from .problems import Problem, sorted_problems
+from .records import Record
 
 
 @dataclass
@@ -23,34 +24,53 @@ class Atlas:
     views: derive.Views
 
 
-def check_tree(root: Path) -> tuple[Atlas | None, list[Problem]]:
-    """Run load..check. Returns the atlas (None if an early stage failed) and every problem found."""
+@dataclass
+class Run:
+    """One run of the pipeline: what loaded, the atlas if it linked, every problem, and the pages if all is clean."""
+
+    records: list[Record]
+    atlas: Atlas | None
+    problems: list[Problem]
+    pages: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+
+def run_pipeline(root: Path, docs_dir: str | None = "docs") -> Run:
+    """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
+
+    Pages are returned only when there is no error, so a failed run never yields half a site.
+    """
     schema_set, problems = schemas.load_schemas(root / "schema")
     records, load_problems = load.load_tree(root)
     problems += load_problems
     if schema_set is None:
-        return None, sorted_problems(problems)
+        return Run(records, None, sorted_problems(problems))
     problems += validate.validate_records(records, schema_set)
     index, link_problems = link_records(records, schema_set)
     problems += link_problems
     if any(p.severity == "error" for p in problems):
-        return None, sorted_problems(problems)
-    views = derive.derive_views(index)
-    atlas = Atlas(root, schema_set, index, views)
+        return Run(records, None, sorted_problems(problems))
+    atlas = Atlas(root, schema_set, index, derive.derive_views(index))
     problems += checks.run_checks(atlas)
-    return atlas, sorted_problems(problems)
+    run = Run(records, atlas, sorted_problems(problems))
+    if docs_dir is None or run.failed:
+        return run
+    pages, render_problems = render.render_site(atlas, root / docs_dir)
+    run.problems = sorted_problems(run.problems + render_problems)
+    run.pages = {} if run.failed else pages
+    return run
+
+
+def check_tree(root: Path) -> tuple[Atlas | None, list[Problem]]:
+    """Run load..check. Returns the atlas (None if an early stage failed) and every problem found."""
+    run = run_pipeline(root, docs_dir=None)
+    return run.atlas, run.problems
 
 
 def render_tree(root: Path, docs_dir: str = "docs") -> tuple[dict[str, str], list[Problem]]:
-    """Run the whole pipeline; return {page path: Markdown} for every generated page, and all problems.
-
-    Pages are returned only when there is no error, so a failed run never yields half a site.
-    """
-    atlas, problems = check_tree(root)
-    if atlas is None or any(p.severity == "error" for p in problems):
-        return {}, problems
-    pages, render_problems = render.render_site(atlas, root / docs_dir)
-    problems = sorted_problems(problems + render_problems)
-    if any(p.severity == "error" for p in problems):
-        return {}, problems
-    return pages, problems
+    """Run the whole pipeline; return {page path: Markdown} for every generated page, and all problems."""
+    run = run_pipeline(root, docs_dir)
+    return run.pages, run.problems

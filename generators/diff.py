@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import load, render
-from .build import Atlas, check_tree
+from .build import Atlas, run_pipeline
 from .kinds import KIND_OF_FOLDER
-from .problems import Problem, sorted_problems
+from .problems import Problem
 
 SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
 PAGE_DIFF_LINES = 40
@@ -231,14 +231,11 @@ def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
 
 def build_side(root: Path) -> Side:
     """Run the pipeline on one tree; never raises for a tree that does not build."""
-    records, _ = load.load_tree(root)
-    atlas, problems = check_tree(root)
+    run = run_pipeline(root)
+    records, atlas, problems = run.records, run.atlas, run.problems
     pages: dict[str, str] | None = None
-    if atlas is not None and not any(p.severity == "error" for p in problems):
-        rendered, render_problems = render.render_site(atlas, root / "docs")
-        problems = sorted_problems(problems + render_problems)
-        if not any(p.severity == "error" for p in problems):
-            pages = {**_hand_written(root / "docs"), **rendered}
+    if run.pages:
+        pages = {**_hand_written(root / "docs"), **run.pages}
     unreadable = frozenset(key for key in map(_record_key, {p.file for p in problems if p.rule == load.RULE}) if key)
     return Side({(r.kind, r.id): r.data for r in records}, unreadable, atlas, pages, tuple(problems))
 
@@ -410,7 +407,7 @@ def _hand_written(docs: Path) -> dict[str, str]:
     if not docs.is_dir():
         return {}
     return {p.relative_to(docs).as_posix(): p.read_text(encoding="utf-8", errors="replace")
-            for p in sorted(docs.rglob("*.md")) if "_templates" not in p.relative_to(docs).parts}
+            for p in render.hand_written_files(docs) if p.suffix == ".md"}
 
 
 def _git(root: Path, *args: str, binary: bool = False) -> subprocess.CompletedProcess:

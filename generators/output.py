@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .build import render_tree
 from .problems import Problem
-from .render import LAYOUTS, TEMPLATE_SUFFIX
+from .render import hand_written_files
 
 
 def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[Problem]:
@@ -20,10 +20,8 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
     staging = Path(tempfile.mkdtemp(prefix=".atlas-build-", dir=out.parent if out.parent.exists() else None))
     try:
         source = root / docs_dir
-        for path in sorted(source.rglob("*")):
+        for path in hand_written_files(source):
             rel = path.relative_to(source)
-            if path.is_dir() or rel.parts[0] == LAYOUTS or path.name.endswith(TEMPLATE_SUFFIX):
-                continue
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, staging / rel)
         for page, content in pages.items():

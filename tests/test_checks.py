@@ -5,7 +5,6 @@ from generators.build import check_tree
 from generators.checks import REGISTRY, run_checks
 from generators.checks.base import Check
 
-from .conftest import write
 
 
 def problems_of(tree, rule):

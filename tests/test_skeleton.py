@@ -13,7 +13,6 @@ from generators.kinds import FOLDER_OF_KIND, KINDS
 from generators.load import load_file
 from generators.skeleton import SkeletonError, dump_yaml, skeleton_data, write_skeleton
 
-from .conftest import make_tree
 
 
 def _required(tree: Path, kind: str) -> list[str]:

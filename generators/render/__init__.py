@@ -43,6 +43,12 @@ def environment(docs_dir: Path) -> jinja2.Environment:
     return env
 
 
+def hand_written_files(docs_dir: Path) -> list[Path]:
+    """Every file under docs_dir that is site content as it stands: not a template, not a layout."""
+    return sorted(p for p in docs_dir.rglob("*") if p.is_file() and not p.name.endswith(TEMPLATE_SUFFIX)
+                  and LAYOUTS not in p.relative_to(docs_dir).parts)
+
+
 def chapter_templates(docs_dir: Path) -> list[str]:
     """Docs-relative paths of every page template outside the layouts folder, sorted."""
     return sorted(p.relative_to(docs_dir).as_posix() for p in docs_dir.rglob("*" + TEMPLATE_SUFFIX)
