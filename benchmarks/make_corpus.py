@@ -1,6 +1,9 @@
 """Write a synthetic atlas of N records (every kind, realistic cross-references) for timing `check`.
 
 Usage: python3 benchmarks/make_corpus.py N OUT_DIR   (OUT_DIR gets records/ and a copy of schema/)
+
+Most kinds get N/12 records each; schemes (N/50) and hardware targets (20) are capped, as in a
+real atlas, because derived cells are every scheme on every target.
 """
 from __future__ import annotations
 
@@ -42,7 +45,8 @@ def make(n: int, out: Path) -> None:
         write(records / f"kernels/k-{i}.yaml", f"name: Kernel {i}\nsummary: Synthetic kernel.\nengine: eng-{i}\n"
               f"registry: mixed-precision-linear\nrequirements:\n  - {{check: capability-min, value: 80, reason: needs 80}}\n"
               f"  - {{check: weight-type, values: [int4], reason: bad type}}\nsources:\n  - source: src-{i}\n")
-        write(records / f"schemes/sch-{i}.yaml", f"name: Scheme {i}\nsummary: Synthetic scheme.\nengine: eng-{i}\n"
+        if i < max(n // 50, 1):  # an engine has tens of schemes, not thousands
+            write(records / f"schemes/sch-{i}.yaml", f"name: Scheme {i}\nsummary: Synthetic scheme.\nengine: eng-{i}\n"
               f"config: {{weight_type: int4, activation_types: [float16], activation_quantized: false}}\n"
               f"candidates:\n  - {{platform: cuda, kernels: [k-{i}]}}\ncode: {{source: src-{i}}}\nsources:\n  - source: src-{i}\n")
         write(records / f"gotchas/trap-{i}.yaml", f"name: Trap {i}\nsummary: Synthetic trap.\nseverity: major\nsilent: true\n"
@@ -56,7 +60,8 @@ def make(n: int, out: Path) -> None:
               f"concerns: [format/fmt-{i}]\nsources:\n  - source: src-{i}\n")
         write(records / f"techniques/tech-{i}.yaml", f"name: Technique {i}\nsummary: Synthetic technique.\n"
               f"category: calibration\napplies_to: [fmt-{i}]\nsources:\n  - source: src-{i}\n")
-        write(records / f"hardware-targets/t-{i}.yaml", f"name: Target {i}\nsummary: Synthetic target.\nplatform: cuda\n"
+        if i < 20:  # support tables have a score of columns however many records there are
+            write(records / f"hardware-targets/t-{i}.yaml", f"name: Target {i}\nsummary: Synthetic target.\nplatform: cuda\n"
               f"compute_capability: 90\naccelerators: [acc-{i}]\norder: {i}\nsources:\n  - source: src-{i}\n")
 
 

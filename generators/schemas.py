@@ -80,12 +80,12 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     if problems:
         return None, problems
     registry = Registry().with_resources((name, Resource.from_contents(doc)) for name, doc in documents.items())
-    validators = {
-        kind: Draft202012Validator(documents[f"{kind}.schema.json"], registry=registry,
-                                   format_checker=Draft202012Validator.FORMAT_CHECKER)
-        for kind in KINDS
-    }
-    schemas = Schemas(documents, validators, {})
+    schemas = Schemas(documents, {}, {})
+    for kind in KINDS:  # references are inlined once so validation does no registry look-ups per record
+        name = f"{kind}.schema.json"
+        schemas.validators[kind] = Draft202012Validator(_inlined(schemas, documents[name], name, frozenset()),
+                                                        registry=registry,
+                                                        format_checker=Draft202012Validator.FORMAT_CHECKER)
     for kind in KINDS:
         found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), f"{kind}.schema.json", (), set())
         schemas.ref_fields[kind] = sorted(set(found), key=lambda r: r.pattern)
@@ -96,6 +96,21 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
 
 
 _CHECKED: set[str] = set()
+
+
+def _inlined(schemas: Schemas, schema: Any, base: str, visiting: frozenset[str]) -> Any:
+    """The schema with every non-recursive `$ref` replaced by its target (sibling keywords win)."""
+    if isinstance(schema, list):
+        return [_inlined(schemas, item, base, visiting) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if isinstance(schema.get("$ref"), str):
+        key = f"{base}#{schema['$ref']}"
+        if key not in visiting:
+            target, doc = schemas.resolve(schema, base)
+            siblings = {k: _inlined(schemas, v, base, visiting) for k, v in schema.items() if k != "$ref"}
+            return {**_inlined(schemas, target, doc, visiting | {key}), **siblings}
+    return {k: (v if k in ("enum", "const", "required") else _inlined(schemas, v, base, visiting)) for k, v in schema.items()}
 
 
 def _check_schema_once(text: str, document: dict[str, Any]) -> None:
