@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
-from .context import RenderContext, calling_template_line
+from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
 from .markdown import escape_text, page_of
@@ -79,7 +79,8 @@ def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Proble
 
 
 def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: str, names: dict[str, str],
-                extra: dict[str, Any], problems: list[Problem]) -> str:
+                extra: dict[str, Any], problems: list[Problem], reads: list[Read] | None = None) -> str:
+    """Render one page; problems are appended to `problems`, and what the template read to `reads` if given."""
     context = RenderContext(page, f"docs/{template_path}")
     functions = TemplateFunctions(atlas, context)
     values = ValueRenderer({}, names, page)
@@ -102,6 +103,8 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
                                 f"{type(error).__name__}: {error}"))
         return ""
     problems += context.problems
+    if reads is not None:
+        reads += context.reads
     return text
 
 

@@ -11,13 +11,27 @@ from dataclasses import dataclass, field
 from ..problems import Problem
 
 
+@dataclass(frozen=True)
+class Read:
+    """One datum a template function read: which function, which record (or view key), which field."""
+
+    function: str
+    kind: str
+    id: str
+    detail: str = ""
+
+
 @dataclass
 class RenderContext:
-    """Which page is being rendered (for relative links) and which template file produces it."""
+    """Which page is being rendered (for relative links), which template produces it, and what it read."""
 
     page: str
     template: str
     problems: list[Problem] = field(default_factory=list)
+    reads: list[Read] = field(default_factory=list)
+
+    def read(self, function: str, kind: str, record_id: str, detail: str = "") -> None:
+        self.reads.append(Read(function, kind, record_id, detail))
 
     def report(self, rule: str, message: str) -> None:
         self.problems.append(Problem(self.template, calling_template_line(), 1, rule, message))

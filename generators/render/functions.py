@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from ..derive.cells import Cell
 from ..derive.tallies import Tally
+from ..kinds import FOLDER_OF_KIND
 from ..link import Index
 from ..records import Record
 from .context import RenderContext
@@ -30,15 +31,18 @@ class TemplateFunctions:
         self.views = atlas.views
         self.context = context
 
-    def _record(self, kind: str, record_id: str, rule: str) -> Record | None:
+    def _record(self, kind: str, record_id: str, rule: str, detail: str = "") -> Record | None:
         record = self.index.get(kind, record_id)
         if record is None:
-            self.context.report(rule, f"{kind} {record_id!r} has no record (records/{kind}s/{record_id}.yaml)")
+            folder = FOLDER_OF_KIND.get(kind, kind)
+            self.context.report(rule, f"{kind} {record_id!r} has no record (records/{folder}/{record_id}.yaml)")
+        else:
+            self.context.read(rule, kind, record_id, detail)
         return record
 
     def ref(self, kind: str, record_id: str, text: str | None = None) -> Markup:
         """A link to a record's page, showing its name (or `text`). Fails on an unknown id."""
-        record = self._record(kind, record_id, "ref")
+        record = self._record(kind, record_id, "ref", "" if text is None else "fixed text")
         if record is None:
             return Markup("")
         return link(text if text is not None else record.name, page_of(kind, record_id), self.context.page)
@@ -49,7 +53,7 @@ class TemplateFunctions:
 
     def quote(self, kind: str, record_id: str, field: str, text: str) -> Markup:
         """`text` in quotation marks, only if it appears verbatim (whitespace-normalised) in the record's field."""
-        record = self._record(kind, record_id, "quote")
+        record = self._record(kind, record_id, "quote", field)
         if record is None:
             return Markup("")
         haystack = _SPACE.sub(" ", " ".join(_strings(record.data.get(field))))
@@ -62,7 +66,7 @@ class TemplateFunctions:
 
     def field(self, kind: str, record_id: str, path: str, unit: str = "") -> Markup:
         """A record's field value (dotted path, `a.b[0].c`), with an optional unit. Fails if absent."""
-        record = self._record(kind, record_id, "field")
+        record = self._record(kind, record_id, "field", path)
         if record is None:
             return Markup("")
         value, ok = _lookup(record.data, path)
@@ -80,6 +84,7 @@ class TemplateFunctions:
     def tally(self, accelerator_id: str) -> Tally | None:
         """The computed native/emulated tally of an accelerator (.native, .emulated, .native_count, .emulated_count)."""
         tally = self.views.tallies.get(accelerator_id)
+        self.context.read("tally", "accelerator", accelerator_id)
         if tally is None:
             self.context.report("tally", f"accelerator {accelerator_id!r} has no record")
         return tally
@@ -87,6 +92,7 @@ class TemplateFunctions:
     def cell(self, scheme_id: str, target_id: str) -> Cell | None:
         """The derived support cell of a scheme on a hardware target (.verdict, .kernel, .conditions, .reasons)."""
         cell = self.views.cells.get((scheme_id, target_id))
+        self.context.read("cell", "scheme", scheme_id, target_id)
         if cell is None:
             self.context.report("cell", f"no derived cell for scheme {scheme_id!r} on target {target_id!r}")
         return cell

@@ -1,0 +1,197 @@
+"""Mutation test over the real chapters: every datum a chapter reads is changed in the records,
+and the chapter must render differently or fail. A value that can change without the page
+noticing would be prose that drifts from the data.
+
+Records are mutated in memory (link and derive are re-run, load and validate are not), so the
+whole sweep takes seconds.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generators.build import Atlas, check_tree
+from generators.derive import derive_views
+from generators.kinds import KIND_OF_FOLDER
+from generators.link import link_records
+from generators.render import chapter_templates, environment, render_page
+from generators.render.context import Read
+from generators.render.markdown import escape_text
+from generators.render.pages import names_of
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = [t for t in chapter_templates(ROOT / "docs") if t.startswith("chapters/")]
+_PATH = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+@pytest.fixture(scope="module")
+def atlas() -> Atlas:
+    atlas, problems = check_tree(ROOT)
+    assert atlas is not None and problems == []
+    return atlas
+
+
+ENVIRONMENT = environment(ROOT / "docs")  # compiled templates are cached across the sweep
+
+
+def render(atlas: Atlas, template: str, reads: list[Read] | None = None) -> tuple[str, list]:
+    problems: list = []
+    text = render_page(ENVIRONMENT, atlas, template, template[: -len(".j2")], names_of(atlas), {}, problems, reads)
+    return text, problems
+
+
+def with_changes(atlas: Atlas, changes: dict[str, dict[str, Any]]) -> Atlas:
+    """A new atlas whose records at the given kind/id refs carry new data; the rest is shared."""
+    records = [dataclasses.replace(r, data=changes[r.ref]) if r.ref in changes else r
+               for kind in atlas.index.by_kind for r in atlas.index.all(kind)]
+    index, problems = link_records(records, atlas.schemas)
+    return Atlas(atlas.root, atlas.schemas, index, derive_views(index))
+
+
+def mutated(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value * 2 + 1
+    if isinstance(value, str):
+        return value + " (mutated)"
+    if isinstance(value, list):
+        return value[:-1] if value else ["mutated"]
+    return {"mutated": True}
+
+
+REFERENCE_KEYS = {"source", "benchmark", "format", "accelerator", "kernel", "engine", "resolution", "matrix"}
+
+
+def blanked(value: Any) -> Any:
+    """Every string inside the value replaced, so no quotation from it survives; the shape is kept."""
+    if isinstance(value, str):
+        return "mutated"
+    if isinstance(value, list):
+        return [blanked(item) for item in value]
+    if isinstance(value, dict):
+        return {key: item if key in REFERENCE_KEYS else blanked(item) for key, item in value.items()}
+    return value
+
+
+def set_path(data: dict[str, Any], path: str, change) -> None:
+    parts = [name or int(index) for name, index in _PATH.findall(path)]
+    target: Any = data
+    for part in parts[:-1]:
+        target = target[part]
+    target[parts[-1]] = change(target[parts[-1]])
+
+
+def mutations(atlas: Atlas, read: Read) -> dict[str, dict[str, Any]] | None:
+    """The record changes that must alter what this read returned; None when no mutation applies."""
+    index = atlas.index
+    if read.function in ("field", "quote"):
+        data = copy.deepcopy(index.get(read.kind, read.id).data)
+        set_path(data, read.detail, mutated if read.function == "field" else blanked)
+        return {f"{read.kind}/{read.id}": data}
+    if read.function == "ref" and read.detail:  # the chapter chose the link text; only the target is data
+        return None
+    if read.function in ("ref", "name"):
+        data = copy.deepcopy(index.get(read.kind, read.id).data)
+        data["name"] = str(data.get("name", read.id)) + " (mutated)"
+        return {f"{read.kind}/{read.id}": data}
+    if read.function == "tally":
+        changes = {}
+        for field in ("native_support", "emulated_support"):
+            fmt = next(f for f in index.all("format") if read.id not in f.data.get(field, [])
+                       and f.ref not in changes)
+            data = copy.deepcopy(fmt.data)
+            data[field] = data.get(field, []) + [read.id]
+            changes[fmt.ref] = data
+        return changes
+    if read.function == "cell":
+        cell = atlas.views.cells[(read.id, read.detail)]
+        if cell.kernel:  # make the accepting kernel decline
+            kernel = index.get("kernel", cell.kernel)
+            data = copy.deepcopy(kernel.data)
+            data["requirements"] = [{"check": "platform", "values": ["other"], "reason": "mutated"}]
+            return {kernel.ref: data}
+        if cell.attempts:  # make the first declining kernel accept
+            kernel = index.get("kernel", cell.attempts[0].kernel)
+            data = copy.deepcopy(kernel.data)
+            data["requirements"] = []
+            return {kernel.ref: data}
+        return None
+    return None
+
+
+def unique_reads(atlas: Atlas, template: str) -> list[Read]:
+    reads: list[Read] = []
+    render(atlas, template, reads)
+    return sorted(set(reads), key=lambda r: (r.function, r.kind, r.id, r.detail))
+
+
+@pytest.mark.parametrize("template", CHAPTERS)
+def test_every_datum_a_chapter_reads_changes_the_chapter(atlas, template):
+    original, problems = render(atlas, template)
+    assert problems == []
+    reads = unique_reads(atlas, template)
+    survivors = []
+    for read in reads:
+        changes = mutations(atlas, read)
+        if changes is None:
+            continue
+        text, problems = render(with_changes(atlas, changes), template)
+        if text == original and not problems:
+            survivors.append(read)
+    assert survivors == [], f"{len(survivors)} of {len(reads)} reads can change without {template} noticing"
+
+
+def test_the_sweep_covers_the_chapters(atlas):
+    functions = {r.function for t in CHAPTERS for r in unique_reads(atlas, t)}
+    assert {"ref", "field", "tally", "quote"} <= functions
+
+
+_LINK = re.compile(r"\[([^\]]*(?:\\\][^\]]*)*)\]\(\.\./([a-z-]+)/([a-z0-9-]+)\.md\)")
+
+
+def linked_records(atlas: Atlas, text: str) -> list[str]:
+    """Records the page links to by their name (links with a chosen text, like 'source', are the author's)."""
+    refs = set()
+    for shown, folder, record_id in _LINK.findall(text):
+        record = atlas.index.get(KIND_OF_FOLDER.get(folder, ""), record_id)
+        if record is not None and shown == escape_text(record.name):
+            refs.add(record.ref)
+    return sorted(refs)
+
+
+@pytest.mark.parametrize("template", CHAPTERS)
+def test_every_record_a_chapter_links_to_shows_its_current_name(atlas, template):
+    """Tables built from views (not template functions) must also follow the records."""
+    original, _ = render(atlas, template)
+    survivors = []
+    for ref in linked_records(atlas, original):
+        data = copy.deepcopy(atlas.index.by_ref(ref).data)
+        data["name"] = str(data.get("name")) + " (mutated)"
+        text, problems = render(with_changes(atlas, {ref: data}), template)
+        if text == original and not problems:
+            survivors.append(ref)
+    assert survivors == []
+
+
+CELL_PAGES = ["chapters/support-tables.md.j2", "chapters/23-quantization-selection.md.j2", "chapters/03-engine-selection.md.j2"]
+
+
+def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas):
+    """A support cell that flips (its kernel declines, or a declining kernel accepts) changes every cell page."""
+    originals = {page: render(atlas, page)[0] for page in CELL_PAGES}
+    survivors = []
+    for scheme, target in sorted(atlas.views.cells):
+        changes = mutations(atlas, Read("cell", "scheme", scheme, target))
+        if changes is None:
+            continue
+        changed = with_changes(atlas, changes)
+        assert changed.views.cells[(scheme, target)].verdict != atlas.views.cells[(scheme, target)].verdict or \
+            changed.views.cells[(scheme, target)].kernel != atlas.views.cells[(scheme, target)].kernel
+        survivors += [(scheme, target, page) for page in CELL_PAGES if render(changed, page)[0] == originals[page]]
+    assert survivors == []
