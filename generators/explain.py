@@ -21,7 +21,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")]
     gate = scheme.get("capability_gate")
     if gate:
-        lines.append(f"  capability gate {gate}: " + (f"FAILS: {cell.gate}" if cell.gate else "passes or does not apply"))
+        bound = f"exactly {gate['exact']}" if "exact" in gate else f">= {gate.get('min')}"
+        where = f" on {', '.join(gate['platforms'])}" if gate.get("platforms") else ""
+        lines.append(f"  capability gate {bound}{where}: " + (f"FAILS: {cell.gate}" if cell.gate else "passes or does not apply"))
     for n, attempt in enumerate(cell.attempts, start=1):
         line = f"  {n}. {attempt.kernel}: {attempt.outcome.upper()}"
         if attempt.reason:

@@ -194,6 +194,8 @@ def _show(values: list[Any]) -> str:
 
 def _condition_text(requirement: dict[str, Any]) -> str:
     check, value = requirement["check"], requirement.get("value")
+    if "condition" in requirement:
+        return requirement["condition"]
     if check == "package":
         return f"package {value} installed"
     if check == "op":
@@ -201,4 +203,4 @@ def _condition_text(requirement: dict[str, Any]) -> str:
     if check == "env":
         default = requirement.get("default")
         return f"{value}" + (f" (default {default})" if default is not None else "")
-    return requirement["reason"]
+    return f"the {'layer shape' if check == 'shape' else 'checkpoint'} passes the check that otherwise refuses with “{requirement['reason']}”"
