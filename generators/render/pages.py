@@ -13,6 +13,7 @@ from .markdown import escape_text, link, page_of
 from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
+SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",)}  # the computed table presents these fields
 VERDICT_LABEL = {"yes": "YES", "conditional": "YES, if", "no": "NO"}
 
 
@@ -49,14 +50,14 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
     facts, tables = [], []
     for key in properties:
-        if key in PROSE_FIELDS or key not in record.data:
+        if key in PROSE_FIELDS or key in SHOWN_BY_KIND_TABLES.get(record.kind, ()) or key not in record.data:
             continue
         value = record.data[key]
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             tables.append(_object_table(key, value, values))
         else:
             facts.append((key.replace("_", " ").capitalize(), values.render(value, (key,))))
-    tables += kind_tables(atlas, record, values)
+    tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
     sources = [values.render(citation, ("sources", n)) for n, citation in enumerate(record.data.get("sources", []))]
     backlinks = [(values.ref(l.source), l.path) for l in atlas.index.backlinks.get(record.ref, [])]
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
