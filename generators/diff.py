@@ -171,8 +171,8 @@ class DiffReport:
             out.append("")
         if self.counts:
             out.append("### Counts")
-            for c in self.counts:
-                out.append(f"- {c.subject}, {c.what}: {_show(c.old)} → {_show(c.new)}")
+            for count in self.counts:
+                out.append(f"- {count.subject}, {count.what}: {_show(count.old)} → {_show(count.new)}")
             out.append("")
         if self.pages:
             out.append("### Pages")

@@ -67,9 +67,10 @@ def load_file(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
         return None, [Problem(rel, reject.line, reject.column, RULE, reject.message)]
     declared = data.pop("id", record_id)
     if declared != record_id:
-        line, column = _key_position(node, "id")
+        line, column = _key_position(node, "id")  # type: ignore[arg-type]
         return None, [Problem(rel, line, column, RULE,
                               f"id {declared!r} differs from the file stem {record_id!r}; rename the file or fix the id")]
+    assert isinstance(node, yaml.MappingNode)  # _to_mapping rejected anything else
     return Record(kind, record_id, rel, data, node), []
 
 
@@ -121,7 +122,7 @@ def _compose(text: str) -> yaml.Node:
 
 def _reject_anchors_and_tags(text: str) -> None:
     for event in yaml.parse(text, Loader=_LOADER):
-        mark = event.start_mark
+        mark: Any = event.start_mark
         if isinstance(event, yaml.AliasEvent):
             raise _Reject(mark.line + 1, mark.column + 1,
                           f"aliases are not allowed (found '*{event.anchor}'); write the value out in full")
@@ -148,6 +149,7 @@ def _convert(node: yaml.Node) -> Any:
         return dict(_pairs(node))
     if isinstance(node, yaml.SequenceNode):
         return [_convert(child) for child in node.value]
+    assert isinstance(node, yaml.ScalarNode)
     return _scalar(node)
 
 

@@ -60,7 +60,7 @@ def _expected(types: Any) -> str:
     names = {"string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
              "array": "a list", "object": "a mapping", "null": "null"}
     if isinstance(types, list):
-        return " or ".join(names.get(t, t) for t in types)
+        return " or ".join(names.get(t, str(t)) for t in types)
     return names.get(types, str(types))
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..problems import Problem
+from ..records import Record
 from .base import Check, at
 
 NAME = "published-explained"
 
 
 def run(atlas) -> Iterator[Problem]:
-    explained: dict[tuple[str, str, str], tuple[object, int]] = {}
+    explained: dict[tuple[str, str, str], tuple[Record, int]] = {}
     for finding in atlas.index.all("finding"):
         for n, cell in enumerate(finding.data.get("explains", [])):
             explained[(cell["matrix"], cell["row"], cell["column"])] = (finding, n)

@@ -6,6 +6,7 @@ template line that called them and render nothing, so one run reports every fail
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from dataclasses import dataclass, field
 
 from ..problems import Problem
@@ -39,7 +40,7 @@ class RenderContext:
 
 def calling_template_line() -> int:
     """The template line executing now: found from the Jinja frame on the call stack."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
