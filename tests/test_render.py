@@ -137,3 +137,22 @@ def test_record_page_has_backlinks_sources_and_derived_cells(tree):
     assert "- [Example published table](../support-matrices/pub-table.md)" in scheme
     matrix = pages["support-matrices/pub-table.md"]
     assert "❌ <small>derived: YES, [The x86 CPU cell is wrong](../findings/cpu-cell-wrong.md)</small>" in matrix
+
+
+def test_view_functions_fail_on_unknown_ids(tree):
+    _, problems = render(tree, "{{ tally('acc-huge') }}\n{{ cell('sch-w4a16', 'gpu-sm99') }}\n{{ name('engine', 'nope') }}\n"
+                               "{{ refs('support-matrix', ['pub-table', 'pub-tabel']) }}\n")
+    assert problems == [
+        f"{CHAPTER}:1:1: error: [tally] accelerator 'acc-huge' has no record",
+        f"{CHAPTER}:2:1: error: [cell] no derived cell for scheme 'sch-w4a16' on target 'gpu-sm99'",
+        f"{CHAPTER}:3:1: error: [name] engine 'nope' has no record (records/engines/nope.yaml)",
+        f"{CHAPTER}:4:1: error: [ref] support-matrix 'pub-tabel' has no record (records/support-matrices/pub-tabel.yaml)",
+    ]
+
+
+def test_view_functions_pass(tree):
+    pages, problems = render(tree, "{{ name('engine', 'eng') }}|{{ refs('format', ['fmt-int4', 'fmt-fp4']) }}|"
+                                   "{{ count(records('gotcha')) }}|{{ number(82.3649) }}|{{ tally('acc-old').emulated_count }}\n")
+    assert problems == []
+    assert pages["chapters/demo.md"] == ("Example Engine|[INT4 weight-only](../formats/fmt-int4.md), "
+                                         "[FP4 block format](../formats/fmt-fp4.md)|2|82.36|2\n")

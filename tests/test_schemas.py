@@ -1,0 +1,83 @@
+"""The schemas themselves: valid, every property described, every reference findable, docs generated from them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from generators.build import check_tree
+from generators.kinds import KINDS
+from generators.render.reference_docs import kind_docs
+from generators.schemas import load_schemas
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def properties(schema: Any, where: str) -> Iterator[tuple[str, dict]]:
+    if isinstance(schema, dict):
+        for name, prop in schema.get("properties", {}).items():
+            yield f"{where}.{name}", prop
+        for key, value in schema.items():
+            yield from properties(value, f"{where}/{key}")
+    elif isinstance(schema, list):
+        for n, item in enumerate(schema):
+            yield from properties(item, f"{where}[{n}]")
+
+
+def test_schemas_load_and_cover_every_kind():
+    schemas, problems = load_schemas(ROOT / "schema")
+    assert problems == [] and schemas is not None
+    assert set(schemas.validators) == set(KINDS)
+
+
+def test_every_schema_property_has_a_description():
+    schemas, _ = load_schemas(ROOT / "schema")
+    undescribed = []
+    for path in sorted((ROOT / "schema").glob("*.schema.json")):
+        for where, prop in properties(json.loads(path.read_text()), path.name):
+            described = "description" in prop or ("$ref" in prop and "description" in schemas.resolve(prop, path.name)[0])
+            if not described:
+                undescribed.append(where)
+    assert undescribed == []
+
+
+def test_a_property_without_description_is_caught(tmp_path):
+    (tmp_path / "x.schema.json").write_text(json.dumps({"properties": {"a": {"type": "string"}}}))
+    assert [w for w, p in properties(json.loads((tmp_path / "x.schema.json").read_text()), "x") if "description" not in p] == ["x.a"]
+
+
+def test_a_reference_under_a_combinator_is_refused(tmp_path):
+    schema_dir = tmp_path / "schema"
+    schema_dir.mkdir()
+    for path in (ROOT / "schema").glob("*.schema.json"):
+        (schema_dir / path.name).write_text(path.read_text())
+    technique = json.loads((schema_dir / "technique.schema.json").read_text())
+    technique["properties"]["category"] = {"description": "x", "anyOf": [{"type": "string", "x-ref": "format"}]}
+    (schema_dir / "technique.schema.json").write_text(json.dumps(technique))
+    schemas, problems = load_schemas(schema_dir)
+    assert schemas is None
+    assert [str(p) for p in problems] == [
+        "schema/technique.schema.json:1:1: error: [schema] category: x-ref under a combinator cannot be linked; "
+        "move it out of anyOf/oneOf/allOf"]
+
+
+def test_a_broken_schema_is_reported_not_raised(tmp_path):
+    schema_dir = tmp_path / "schema"
+    schema_dir.mkdir()
+    for path in (ROOT / "schema").glob("*.schema.json"):
+        (schema_dir / path.name).write_text(path.read_text())
+    (schema_dir / "format.schema.json").write_text('{"type": "object",\n "properties": }')
+    (schema_dir / "engine.schema.json").write_text('{"type": 12}')
+    _, problems = load_schemas(schema_dir)
+    assert [str(p) for p in problems] == [
+        "schema/engine.schema.json:1:1: error: [schema] type: not a valid draft 2020-12 schema: 12 is not valid under any of the given schemas",
+        "schema/format.schema.json:2:16: error: [schema] invalid JSON: Expecting value",
+    ]
+
+
+def test_fields_page_lists_every_property_of_every_kind():
+    atlas, _ = check_tree(ROOT)
+    docs = {d.kind: {f.name for f in d.fields} for d in kind_docs(atlas.schemas)}
+    for kind in KINDS:
+        schema = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text())
+        assert docs[kind] == set(schema["properties"])
