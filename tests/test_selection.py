@@ -72,3 +72,16 @@ def test_traps_apply_by_accelerator_or_serving_kernel(tree):
     atlas = _atlas(tree)
     rows = {r.target: r.traps for r in atlas.views.target_selections}
     assert rows == {"gpu-sm90": ("trap-kernel",), "gpu-sm80": ("trap-part",), "cpu-avx512": ()}
+
+
+def test_a_trap_tied_to_other_parts_does_not_follow_its_kernel(tree):
+    base = "severity: minor\nsilent: false\nregime: backend\ntrigger: T.\nsymptom: S.\nsources:\n  - source: src-doc\n"
+    (tree / "records/gotchas/kernel-only.yaml").write_text("name: K\nsummary: S.\nkernels: [k-generic]\n" + base)
+    (tree / "records/gotchas/kernel-on-big.yaml").write_text(
+        "name: KB\nsummary: S.\nkernels: [k-generic]\naccelerators: [acc-big]\n" + base)
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    sm80 = next(s for s in atlas.views.target_selections if s.target == "gpu-sm80")
+    assert "kernel-only" in sm80.traps and "kernel-on-big" not in sm80.traps
+    sm90 = next(s for s in atlas.views.target_selections if s.target == "gpu-sm90")
+    assert "kernel-on-big" in sm90.traps

@@ -131,14 +131,16 @@ def targets_in_order(index: Index) -> list[Record]:
 
 def _traps_for(traps: list[Record], accelerators: set[str], kernels: set[str]) -> tuple[str, ...]:
     return tuple(t.id for t in traps
-                 if accelerators & set(t.data.get("accelerators", [])) or kernels & set(t.data.get("kernels", [])))
+                 if accelerators & set(t.data.get("accelerators", []))
+                 or (kernels & set(t.data.get("kernels", [])) and not t.data.get("accelerators")))
 
 
 def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies: dict[str, Tally],
                       traps: list[Record]) -> list[TargetSelection]:
     """For each target in order: schemes that run (with kernel and conditions), schemes refused, native formats, traps.
 
-    A trap applies when it names one of the target's accelerators or the kernel that serves a scheme there;
+    A trap applies when it names one of the target's accelerators, or when it names the kernel that serves a
+    scheme there and no accelerator at all (a trap tied to other parts does not follow its kernel);
     traps keep the reading order of `traps` (silent first, then by severity).
     """
     schemes = {s.id: s for s in index.all("scheme")}
