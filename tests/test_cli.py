@@ -78,3 +78,13 @@ def test_explain_and_cells(tree):
     cells = json.loads(run(tree, "cells", "--format", "json").stdout)
     assert {(c["scheme"], c["target"], c["verdict"]) for c in cells} == {
         ("sch-w4a16", "cpu-avx512", "yes"), ("sch-w4a16", "gpu-sm80", "conditional"), ("sch-w4a16", "gpu-sm90", "yes")}
+
+
+def test_check_limited_to_paths_reports_only_those_files(tree):
+    write(tree, "records/techniques/a.yaml", "name: X\nname: Y\n")
+    write(tree, "records/techniques/b.yaml", "")
+    result = subprocess.run([sys.executable, "-m", "generators", "check", "records/techniques/b.yaml"],
+                            cwd=tree, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "records/techniques/b.yaml:1:1: error: [load] file is empty; a record needs at least the fields its schema requires"]
