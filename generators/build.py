@@ -38,10 +38,11 @@ class Run:
         return any(p.severity == "error" for p in self.problems)
 
 
-def run_pipeline(root: Path, docs_dir: str | None = "docs") -> Run:
+def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
     """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
 
-    Pages are returned only when there is no error, so a failed run never yields half a site.
+    Pages are returned only when there is no error, so a failed run never yields half a site; a
+    reviewer's diff may ask for them anyway (`pages_despite_errors`) whenever the records linked.
     """
     schema_set, problems = schemas.load_schemas(root / "schema")
     records, load_problems = load.load_tree(root)
@@ -56,11 +57,11 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs") -> Run:
     atlas = Atlas(root, schema_set, index, derive.derive_views(index))
     problems += checks.run_checks(atlas)
     run = Run(records, atlas, sorted_problems(problems))
-    if docs_dir is None or run.failed:
+    if docs_dir is None or (run.failed and not pages_despite_errors):
         return run
     pages, render_problems = render.render_site(atlas, root / docs_dir)
     run.problems = sorted_problems(run.problems + render_problems)
-    run.pages = {} if run.failed else pages
+    run.pages = {} if run.failed and not pages_despite_errors else pages
     return run
 
 

@@ -231,7 +231,7 @@ def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
 
 def build_side(root: Path) -> Side:
     """Run the pipeline on one tree; never raises for a tree that does not build."""
-    run = run_pipeline(root)
+    run = run_pipeline(root, pages_despite_errors=True)
     records, atlas, problems = run.records, run.atlas, run.problems
     pages: dict[str, str] | None = None
     if run.pages:

@@ -224,3 +224,12 @@ def test_page_diff_fence_survives_code_blocks() -> None:
     (page,) = diff_module.page_changes({"p.md": "```\na\n```"}, {"p.md": "```\nb\n```"})
     markdown = DiffReport("a", "b", pages=(page,)).to_markdown()
     assert "````diff" in markdown and markdown.count("\n````\n") == 1
+
+
+def test_a_broken_chapter_claim_still_shows_the_page_diff(repo: Path) -> None:
+    base = git(repo, "rev-parse", "HEAD")
+    edit(repo, "records/formats/fmt-int4.yaml", "native_support: []", "native_support: [acc-old, acc-cpu]")
+    head = commit(repo, "int4 native on old parts")
+    report = diff_revisions(repo, base, head)
+    assert any("[claim] claim native_empty('fmt-int4') no longer holds" in p for p in report.introduced)
+    assert "formats/fmt-int4.md" in {p.path for p in report.pages}
