@@ -127,3 +127,21 @@ def test_every_check_has_a_sibling_test():
     source = open(__file__, encoding="utf-8").read()
     for check in REGISTRY:
         assert f'"{check.name}"' in source, f"no test names check {check.name!r}"
+
+
+def test_dispatch_provenance(tree):
+    edit(tree, "records/kernels/k-generic.yaml", "code: {source: src-code, locator: GenericKernel}\n", "")
+    edit(tree, "records/sources/src-code.yaml", "revision: v1.0\n", "")
+    edit(tree, "records/sources/src-code.yaml", "package: exampleengine==1.0\n", "")
+    pinned = ("names no revision or package version; dispatch rules change between releases, "
+              "so pin the one that was read")
+    assert problems_of(tree, "dispatch-provenance") == [
+        f"records/kernels/k-cpu.yaml:5:16: error: [dispatch-provenance] code.source: source 'src-code' "
+        f"(records/sources/src-code.yaml) {pinned}",
+        "records/kernels/k-generic.yaml:1:1: error: [dispatch-provenance] kernel 'k-generic' is used in dispatch but "
+        "has no code citation; add code: {source: <source id>, locator: <class or function>}",
+        f"records/kernels/k-hopper.yaml:5:16: error: [dispatch-provenance] code.source: source 'src-code' "
+        f"(records/sources/src-code.yaml) {pinned}",
+        f"records/schemes/sch-w4a16.yaml:17:16: error: [dispatch-provenance] code.source: source 'src-code' "
+        f"(records/sources/src-code.yaml) {pinned}",
+    ]

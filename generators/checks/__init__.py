@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
-from . import (benchmark_baseline, contested_resolution, disjoint_support, matrix_shape, published_explained,
-               scheme_candidates, target_members)
+from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
+               published_explained, scheme_candidates, target_members)
 from .base import Check
 
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ REGISTRY: tuple[Check, ...] = (
     benchmark_baseline.CHECK,
     scheme_candidates.CHECK,
     contested_resolution.CHECK,
+    dispatch_provenance.CHECK,
 )
 
 
