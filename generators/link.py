@@ -47,6 +47,7 @@ class Index:
     by_kind: dict[str, dict[str, Record]]
     links: list[Link] = field(default_factory=list)
     backlinks: dict[str, list[Link]] = field(default_factory=dict)
+    outgoing: dict[str, list[Link]] = field(default_factory=dict)
     gaps: list[DeclaredGap] = field(default_factory=list)
 
     def get(self, kind: str, record_id: str) -> Record | None:
@@ -80,6 +81,7 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
                     link = Link(record.ref, dotted(path), f"{kind}/{target_id}")
                     index.links.append(link)
                     backlinks[link.target].append(link)
+                    index.outgoing.setdefault(link.source, []).append(link)
                 elif (kind, target_id) in declared:
                     used.add((kind, target_id))
                     gap = record.data["known_gaps"][declared[(kind, target_id)]]

@@ -85,8 +85,8 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
     functions = TemplateFunctions(atlas, context)
     values = ValueRenderer({}, names, page)
     variables = {**functions.exports(), "views": atlas.views, "link_to": values.ref,
-                 "why": lambda cell: why_markup(cell, values), "kind_docs": kind_docs(atlas.schemas),
-                 "check_docs": check_docs(), "claim_docs": claim_docs(),
+                 "why": lambda cell: why_markup(cell, values), "kind_docs": lambda: kind_docs(atlas.schemas),
+                 "check_docs": check_docs, "claim_docs": claim_docs,
                  "support_grid": lambda: support_grid(atlas, page, names),
                  "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
                  **extra}

@@ -45,7 +45,7 @@ def names_of(atlas: Any) -> dict[str, str]:
 
 def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage:
     page = page_of(record.kind, record.id)
-    links = {l.path: l.target for l in atlas.index.links if l.source == record.ref}
+    links = {l.path: l.target for l in atlas.index.outgoing.get(record.ref, [])}
     values = ValueRenderer(links, names, page)
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
     facts, tables = [], []
