@@ -41,6 +41,9 @@ def _problems_for(record: Record, error: ValidationError, schemas: Schemas) -> l
     if error.validator == "anyOf" and all(set(branch) == {"required"} for branch in error.validator_value):
         fields = " or ".join(repr(f) for branch in error.validator_value for f in branch["required"])
         return [_at(record, path, f"{where}: needs at least one of the fields {fields}")]
+    if error.validator == "not" and set(error.validator_value) == {"required"}:
+        fields = " and ".join(repr(f) for f in error.validator_value["required"])
+        return [_at(record, path, f"{where}: the fields {fields} exclude each other; keep one")]
     if error.validator == "type":
         return [_at(record, path, f"{where}: expected {_expected(error.validator_value)}, found {_describe(error.instance)}")]
     return [_at(record, path, f"{where}: {error.message}")]

@@ -90,3 +90,13 @@ def test_all_errors_of_all_records_at_once(tree):
         path.write_text(path.read_text().replace("family:", "familly:"))
     _, problems = check_tree(tree)
     assert len([p for p in problems if "familly" in p.message]) == 2
+
+
+def test_benchmark_needs_a_value_or_the_reason_it_has_none(tree):
+    path = tree / "records/benchmarks/b-ref.yaml"
+    path.write_text(path.read_text().replace("value: 82.36\n", ""))
+    assert messages(tree, "records/benchmarks/b-ref.yaml") == [
+        "records/benchmarks/b-ref.yaml:1:1: error: [schema] (record): needs at least one of the fields 'value' or 'missing_value'"]
+    path.write_text(path.read_text() + "value: 1\nmissing_value: not published\n")
+    assert messages(tree, "records/benchmarks/b-ref.yaml") == [
+        "records/benchmarks/b-ref.yaml:1:1: error: [schema] (record): the fields 'value' and 'missing_value' exclude each other; keep one"]

@@ -25,6 +25,7 @@ class Gaps:
     stated_mismatches: tuple[tuple[str, str, int, int, str], ...]
     underived_published: tuple[PublishedCell, ...]
     targets_without_accelerators: tuple[str, ...]
+    benchmarks_without_value: tuple[str, ...] = ()
 
 
 def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: dict[str, list[str]],
@@ -39,12 +40,14 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         for tally in tallies.values() for which, stated, derived, entry in tally.stated_mismatches()
     )
     return Gaps(
-        formats_without_benchmarks=tuple(f.id for f in index.all("format")
-                                         if not benchmarks_by_format.get(f.id) and f.data["family"] != "category"),
+        formats_without_benchmarks=tuple(f.id for f in index.all("format") if f.data["family"] != "category"
+                                         and not any("value" in index.by_kind["benchmark"][b].data
+                                                     for b in benchmarks_by_format.get(f.id, []))),
         unlisted_accelerators=tuple(t.accelerator for t in tallies.values() if not t.listed),
         contested=contested,
         declared=tuple(sorted(index.gaps, key=lambda g: (g.record, g.path))),
         stated_mismatches=tuple(sorted(mismatches)),
         underived_published=tuple(p for p in published if not p.comparable),
         targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not t.data.get("accelerators")),
+        benchmarks_without_value=tuple(b.id for b in index.all("benchmark") if "value" not in b.data),
     )

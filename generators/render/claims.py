@@ -86,6 +86,8 @@ def difference(atlas: Any, first: str, second: str, margin: float, tolerance: fl
     a, b = atlas.index.get("benchmark", first), atlas.index.get("benchmark", second)
     if a is None or b is None:
         return False, f"missing benchmark record {first if a is None else second!r}"
+    if "value" not in a.data or "value" not in b.data:
+        return False, f"{first if 'value' not in a.data else second} records no value"
     actual = round(a.data["value"] - b.data["value"], 6)
     return abs(actual - margin) <= tolerance, f"{first} - {second} = {actual}"
 
