@@ -26,7 +26,7 @@ def make(n: int, out: Path) -> None:
     records = out / "records"
     for i in range(share):
         write(records / f"sources/src-{i}.yaml", f"name: Source {i}\nsummary: Synthetic source.\ntype: docs\n"
-              f"url: https://example.org/{i}\nsources:\n  - source: src-{i}\n")
+              f"url: https://example.org/{i}\nrevision: v1\nsources:\n  - source: src-{i}\n")
         write(records / f"accelerators/acc-{i}.yaml",
               f"name: Accelerator {i}\nsummary: Synthetic part.\nvendor: Example\ncategory: datacenter-gpu\n"
               f"compute_capability: \"9.0\"\nmemory_bandwidth_gbs:\n  - {{value: {1000 + i}, source: src-{i}}}\n"
@@ -43,7 +43,7 @@ def make(n: int, out: Path) -> None:
         write(records / f"engines/eng-{i}.yaml", f"name: Engine {i}\nsummary: Synthetic engine.\ncategory: serving-engine\n"
               f"format_support:\n  - {{format: fmt-{i}, status: \"yes\", source: src-{i}}}\nsources:\n  - source: src-{i}\n")
         write(records / f"kernels/k-{i}.yaml", f"name: Kernel {i}\nsummary: Synthetic kernel.\nengine: eng-{i}\n"
-              f"registry: mixed-precision-linear\nrequirements:\n  - {{check: capability-min, value: 80, reason: needs 80}}\n"
+              f"registry: mixed-precision-linear\ncode: {{source: src-{i}}}\nrequirements:\n  - {{check: capability-min, value: 80, reason: needs 80}}\n"
               f"  - {{check: weight-type, values: [int4], reason: bad type}}\nsources:\n  - source: src-{i}\n")
         if i < max(n // 50, 1):  # an engine has tens of schemes, not thousands
             write(records / f"schemes/sch-{i}.yaml", f"name: Scheme {i}\nsummary: Synthetic scheme.\nengine: eng-{i}\n"
