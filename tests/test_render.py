@@ -156,3 +156,18 @@ def test_view_functions_pass(tree):
     assert problems == []
     assert pages["chapters/demo.md"] == ("Example Engine|[INT4 weight-only](../formats/fmt-int4.md), "
                                          "[FP4 block format](../formats/fmt-fp4.md)|2|82.36|2\n")
+
+
+def test_ridge_chart_draws_every_value_and_escapes_names():
+    from generators.derive.flops import Ridge
+    from generators.render.charts import ridge_chart
+    ridges = [Ridge("a", "bf16", 1000, 4000, 250.0, "s1", "s1", "", False),
+              Ridge("a", "bf16", 1000, 8000, 125.0, "s1", "s2", "", False),
+              Ridge("b", "bf16", 100, 1000, 100.0, "s1", "s1", "", True),
+              Ridge("b", "fp8", 200, 1000, 200.0, "s1", "s1", "", True)]
+    svg = ridge_chart(ridges, {"accelerator/a": "A <fast>", "accelerator/b": "B"}, "bf16")
+    assert svg.startswith("<svg") and svg.count("<circle") == 3
+    assert "A &lt;fast&gt;" in svg and "<fast>" not in svg
+    assert svg.index("A &lt;fast&gt;") < svg.index(">B<")  # highest ridge first
+    assert svg == ridge_chart(list(reversed(ridges)), {"accelerator/a": "A <fast>", "accelerator/b": "B"}, "bf16")
+    assert ridge_chart(ridges, {}, "fp4") == ""

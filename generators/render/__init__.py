@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
+from .charts import ridge_chart
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
@@ -88,6 +89,7 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
                  "why": lambda cell: why_markup(cell, values), "kind_docs": lambda: kind_docs(atlas.schemas),
                  "check_docs": check_docs, "claim_docs": claim_docs,
                  "support_grid": lambda: support_grid(atlas, page, names),
+                 "ridge_chart": lambda precision: ridge_chart(atlas.views.ridges, names, precision),
                  "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
                  **extra}
     try:
