@@ -43,12 +43,27 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
     for path in sorted(base.rglob("*")):
         if path.is_dir() or any(part.startswith(".") for part in path.relative_to(base).parts):
             continue
-        record, file_problems = load_file(root, path)
+        record, file_problems = _load_file_cached(root, path)
         problems.extend(file_problems)
         if record is not None:
             records.append(record)
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems
+
+
+_CACHE: dict[Path, tuple[tuple[int, int, int], Record | None, list[Problem]]] = {}
+
+
+def _load_file_cached(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
+    """load_file, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
+    stat = path.stat()
+    key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    cached = _CACHE.get(path.absolute())
+    if cached is not None and cached[0] == key:
+        return cached[1], list(cached[2])
+    record, problems = load_file(root, path)
+    _CACHE[path.absolute()] = (key, record, list(problems))
+    return record, problems
 
 
 def load_file(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:

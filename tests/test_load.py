@@ -101,3 +101,17 @@ def test_the_mini_tree_loads_clean(tree):
     records, problems = load_tree(tree)
     assert problems == []
     assert len(records) == 22
+
+
+def test_an_edited_file_is_reparsed_and_an_unchanged_one_reused(tree):
+    path = write(tree, "records/techniques/calib2.yaml", VALID)
+    first, _ = load_tree(tree)
+    again, _ = load_tree(tree)
+    assert next(r for r in again if r.id == "calib2") is next(r for r in first if r.id == "calib2")
+    write(tree, "records/techniques/calib2.yaml", VALID.replace("name: X", "name: Changed"))
+    edited, _ = load_tree(tree)
+    assert next(r for r in edited if r.id == "calib2").name == "Changed"
+    write(tree, "records/techniques/calib2.yaml", "name: X\nname: Y\n")
+    _, problems = load_tree(tree)
+    assert [p.file for p in problems] == ["records/techniques/calib2.yaml"]
+    assert path.exists()
