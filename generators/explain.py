@@ -25,17 +25,23 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         where = f" on {', '.join(gate['platforms'])}" if gate.get("platforms") else ""
         lines.append(f"  capability gate {bound}{where}: " + (f"FAILS: {cell.gate}" if cell.gate else "passes or does not apply"))
     for n, attempt in enumerate(cell.attempts, start=1):
-        line = f"  {n}. {attempt.kernel}: {attempt.outcome.upper()}"
+        stage = " (accepted by can_implement, fails after selection)" if attempt.after_selection else ""
+        line = f"  {n}. {attempt.kernel}: {attempt.outcome.upper()}{stage}"
         if attempt.reason:
             line += f": {attempt.reason}"
         if attempt.conditions:
             line += f" (conditions: {'; '.join(attempt.conditions)})"
         if attempt.routes:
             line += f" (routes: {', '.join(attempt.routes)})"
+        if attempt.limits:
+            line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
-    if cell.verdict == "no" and cell.failure_message:
+    if cell.verdict == "no" and any(a.after_selection for a in cell.attempts):
+        chosen = next(a.kernel for a in cell.attempts if a.after_selection)
+        lines.append(f"  the engine selects {chosen} (its can_implement accepts) and then fails at run time, as the gate says")
+    elif cell.verdict == "no" and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
     return "\n".join(lines), True
 

@@ -5,7 +5,9 @@ platform are tried in order. A kernel's requirements are evaluated in order and 
 fails is its reason (as `can_implement()` returns one). Requirements the records cannot decide
 for a target (an optional package, an environment switch, an activation dtype the model chooses)
 make an acceptance conditional; the walk then goes on, because the engine would fall through to
-the next candidate when the condition does not hold. Pure functions of records; no I/O.
+the next candidate when the condition does not hold. Shape checks (dimensions divisible by a tile or
+group size) do not make a cell conditional: every kernel has them and they depend on the model, not on
+the scheme or the part; they are kept as the accepting kernel's `limits`. Pure functions of records; no I/O.
 """
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ class Attempt:
     reason: str = ""
     conditions: tuple[str, ...] = ()
     routes: tuple[str, ...] = ()
+    limits: tuple[str, ...] = ()
+    after_selection: bool = False  # rejected by a gate outside can_implement: selected, then fails at run time
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,8 @@ class Cell:
             "kernel": self.kernel, "conditions": list(self.conditions), "gate": self.gate,
             "reasons": list(self.reasons), "failure_message": self.failure_message,
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
-                          "conditions": list(a.conditions), "routes": list(a.routes)} for a in self.attempts],
+                          "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
+                         for a in self.attempts],
         }
 
 
@@ -112,6 +117,7 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
     if not kernel:
         return Attempt(kernel_id, NO, "kernel record missing")
     conditions: list[str] = []
+    limits: list[str] = []
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config):
             continue
@@ -119,12 +125,22 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
         if outcome is False:
             return Attempt(kernel_id, NO, requirement["reason"])
         if isinstance(outcome, str):
-            conditions.append(outcome)
+            (limits if requirement["check"] == "shape" else conditions).append(outcome)
     for gate in kernel.get("external_gates", []):
-        if gate.get("effect") == "excludes" and gate.get("when") and applies(gate["when"], target, config):
-            return Attempt(kernel_id, NO, gate["description"])
+        if _gate_blocks(gate, target, config):
+            return Attempt(kernel_id, NO, gate["description"], after_selection=True)
     routes = tuple(route["name"] for route in kernel.get("routes", []) if applies(route.get("when"), target, config))
-    return Attempt(kernel_id, CONDITIONAL if conditions else YES, "", tuple(conditions), routes)
+    return Attempt(kernel_id, CONDITIONAL if conditions else YES, "", tuple(conditions), routes, tuple(limits))
+
+
+def _gate_blocks(gate: dict[str, Any], target: dict[str, Any], config: dict[str, Any]) -> bool:
+    when = gate.get("when") or {}
+    if gate.get("effect") == "excludes":
+        return bool(when) and applies(when, target, config)
+    if gate.get("effect") == "requires":
+        scope = {k: v for k, v in when.items() if k in ("platform", "cpu_arch")}
+        return applies(scope, target, config) and not applies(when, target, config)
+    return False
 
 
 def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[str, Any]) -> bool:

@@ -136,7 +136,9 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.verdict == "no":
         if not cell.attempts:
             return escape_text("; ".join(cell.reasons))
-        return Markup("<br>").join(values.ref(f"kernel/{a.kernel}") + Markup(": ") + escape_text(a.reason)
+        return Markup("<br>").join(values.ref(f"kernel/{a.kernel}") + Markup(": ")
+                                   + escape_text(("selected, then fails at run time: " if a.after_selection else "")
+                                                 + a.reason)
                                    for a in cell.attempts)
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
@@ -144,6 +146,8 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
     if accepted.routes:
         parts.append(escape_text("routes: " + ", ".join(accepted.routes)))
+    if accepted.limits:
+        parts.append(escape_text(f"{len(accepted.limits)} shape limit(s), see the kernel's requirements"))
     declined = [a for a in cell.attempts if a.outcome == "no"]
     if declined:
         parts.append(escape_text(f"after {len(declined)} candidate(s) declined"))

@@ -1,0 +1,89 @@
+"""Derivation of one support cell from dispatch rules, case by case."""
+from __future__ import annotations
+
+from generators.derive.cells import derive_cell
+
+GPU90 = {"platform": "cuda", "compute_capability": 90}
+GPU80 = {"platform": "cuda", "compute_capability": 80}
+X86_AVX2 = {"platform": "cpu", "cpu_arch": "x86_64", "isa_features": ["avx2"]}
+X86_AVX512 = {"platform": "cpu", "cpu_arch": "x86_64", "isa_features": ["avx2", "avx512f"]}
+CONFIG = {"weight_type": "int4", "activation_types": ["float16", "bfloat16"], "group_sizes": [128],
+          "activation_quantized": False}
+
+
+def scheme(*kernels: str, platform: str = "cuda", gate: dict | None = None) -> dict:
+    data = {"engine": "e", "config": CONFIG, "candidates": [{"platform": platform, "kernels": list(kernels),
+                                                            "failure_message": "no kernel"}]}
+    if gate:
+        data["capability_gate"] = gate
+    return data
+
+
+def req(check: str, reason: str, **kw) -> dict:
+    return {"check": check, "reason": reason, **kw}
+
+
+def test_first_accepting_kernel_wins_and_earlier_reasons_are_kept():
+    kernels = {"a": {"requirements": [req("capability-exact", "needs 90", value=90)]},
+               "b": {"requirements": [req("capability-min", "needs 80", value=80)]}}
+    cell = derive_cell("s", scheme("a", "b"), "t", GPU80, kernels)
+    assert (cell.verdict, cell.kernel, cell.reasons) == ("yes", "b", ("a: needs 90",))
+
+
+def test_every_candidate_declines_gives_no_with_every_reason_in_order():
+    kernels = {"a": {"requirements": [req("weight-type", "bad weight", values=["uint4b8"])]},
+               "b": {"requirements": [req("activation-quantized", "needs quantized activations")]}}
+    cell = derive_cell("s", scheme("a", "b"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.reasons, cell.failure_message) == ("no", ("a: bad weight", "b: needs quantized activations"), "no kernel")
+
+
+def test_partial_activation_overlap_and_packages_make_it_conditional_then_fall_through():
+    kernels = {"a": {"requirements": [req("package", "needs pkg", value="pkg")]},
+               "b": {"requirements": [req("activation-type", "fp16 only", values=["float16"])]},
+               "c": {"requirements": []}}
+    cell = derive_cell("s", scheme("a", "b", "c"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("conditional", "a", ("package pkg installed",))
+    assert [(a.kernel, a.outcome, a.conditions) for a in cell.attempts] == [
+        ("a", "conditional", ("package pkg installed",)), ("b", "conditional", ("activation dtype in {float16}",)),
+        ("c", "yes", ())]
+
+
+def test_shape_checks_are_limits_not_conditions():
+    kernels = {"a": {"requirements": [req("shape", "K must divide by 128")]}}
+    cell = derive_cell("s", scheme("a"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.attempts[0].limits[0]) == (
+        "yes", "the layer shape passes the check that otherwise refuses with “K must divide by 128”")
+
+
+def test_capability_gate_exact_and_min():
+    kernels = {"a": {"requirements": []}}
+    assert derive_cell("s", scheme("a", gate={"exact": 90, "reason": "not 90"}), "t", GPU80, kernels).gate == "not 90"
+    assert derive_cell("s", scheme("a", gate={"exact": 90}), "t", GPU90, kernels).verdict == "yes"
+    assert derive_cell("s", scheme("a", gate={"min": 89}), "t", GPU80, kernels).reasons == (
+        "scheme requires compute capability >= 89, target has 80",)
+
+
+def test_requirements_scoped_by_when_apply_only_there():
+    kernels = {"a": {"requirements": [req("platform", "cpu only", values=["cpu"]),
+                                      req("op", "arm op", value="dyn_quant", when={"cpu_arch": ["aarch64"]})]}}
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX2, kernels).verdict == "yes"
+    arm = {"platform": "cpu", "cpu_arch": "aarch64", "isa_features": ["neon"]}
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", arm, kernels).conditions == ("op dyn_quant available",)
+
+
+def test_gate_outside_can_implement_fails_after_selection():
+    gate = {"description": "op only in AVX512 builds", "when": {"cpu_arch": ["x86_64"], "isa_features": ["avx512f"]},
+            "effect": "requires"}
+    kernels = {"a": {"requirements": [], "external_gates": [gate]}}
+    cell = derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX2, kernels)
+    assert (cell.verdict, cell.attempts[0].reason, cell.attempts[0].after_selection) == (
+        "no", "op only in AVX512 builds", True)
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "yes"
+    excludes = {"description": "not on x86", "when": {"cpu_arch": ["x86_64"]}, "effect": "excludes"}
+    kernels = {"a": {"requirements": [], "external_gates": [excludes]}}
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "no"
+
+
+def test_no_candidate_list_for_the_platform():
+    cell = derive_cell("s", scheme("a"), "t", X86_AVX2, {"a": {"requirements": []}})
+    assert (cell.verdict, cell.reasons) == ("no", ("no candidate kernels for platform 'cpu'",))
