@@ -20,7 +20,7 @@ from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
 from .markdown import escape_text, page_of
-from .reference_docs import check_docs, claim_docs, kind_docs
+from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .pages import (cells_table, kind_index, names_of, published_table, record_page, support_grid, verdict_markup,
                     why_markup)
 from .values import ValueRenderer
@@ -87,6 +87,7 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
     values = ValueRenderer({}, names, page)
     variables = {**functions.exports(), "views": atlas.views, "link_to": values.ref,
                  "why": lambda cell: why_markup(cell, values), "kind_docs": lambda: kind_docs(atlas.schemas),
+                 "shared_docs": lambda: shared_docs(atlas.schemas),
                  "check_docs": check_docs, "claim_docs": claim_docs,
                  "support_grid": lambda: support_grid(atlas, page, names),
                  "ridge_chart": lambda precision: ridge_chart(atlas.views.ridges, names, precision),

@@ -26,15 +26,44 @@ class KindDoc:
 
 
 def kind_docs(schemas: Schemas) -> list[KindDoc]:
-    """Every kind's top-level fields with type, requiredness and description, in schema order."""
+    """Every kind's fields, nested ones included (`requirements[].check`), with type, requiredness and description."""
     docs = []
     for kind in KINDS:
         schema = schemas.schema_of(kind)
-        required = set(schema.get("required", []))
-        fields = tuple(FieldDoc(name, _type_of(schemas, prop, f"{kind}.schema.json"), name in required,
-                                _description(schemas, prop, f"{kind}.schema.json"))
-                       for name, prop in schema["properties"].items())
+        fields = tuple(_fields(schemas, schema, f"{kind}.schema.json", ""))
         docs.append(KindDoc(kind, FOLDER_OF_KIND[kind], schema.get("description", ""), fields))
+    return docs
+
+
+_SHARED_BLOCKS = ("citation", "sources", "contested", "known-gaps", "sourced-number")
+
+
+def _fields(schemas: Schemas, schema: dict[str, Any], base: str, prefix: str) -> list[FieldDoc]:
+    out = []
+    required = set(schema.get("required", []))
+    for name, prop in schema.get("properties", {}).items():
+        out.append(FieldDoc(prefix + name, _type_of(schemas, prop, base), name in required,
+                            _description(schemas, prop, base)))
+        if any(prop.get("$ref", "").endswith(block) for block in _SHARED_BLOCKS):
+            continue  # shared blocks are documented once, under every kind's first use would repeat them
+        target, doc = _resolved(schemas, prop, base)
+        if target.get("type") == "array" and isinstance(target.get("items"), dict):
+            target, doc = _resolved(schemas, target["items"], doc)
+            out += _fields(schemas, target, doc, f"{prefix}{name}[].")
+        elif target.get("type") == "object":
+            out += _fields(schemas, target, doc, f"{prefix}{name}.")
+    return out
+
+
+def shared_docs(schemas: Schemas) -> list[KindDoc]:
+    """The blocks every kind reuses (citations, contested values, known gaps, sourced numbers), documented once."""
+    defs = schemas.documents["defs.schema.json"]["$defs"]
+    docs = []
+    for block in _SHARED_BLOCKS:
+        target, doc = _resolved(schemas, defs[block], "defs.schema.json")
+        if target.get("type") == "array":
+            target, doc = _resolved(schemas, target["items"], doc)
+        docs.append(KindDoc(block, "", defs[block].get("description", ""), tuple(_fields(schemas, target, doc, ""))))
     return docs
 
 
@@ -60,7 +89,8 @@ def _description(schemas: Schemas, prop: dict[str, Any], base: str) -> str:
 def _type_of(schemas: Schemas, prop: dict[str, Any], base: str) -> str:
     target, base = _resolved(schemas, prop, base)
     if "x-ref" in target:
-        return "id of " + ("any record (kind/id)" if target["x-ref"] == "*" else f"a {target['x-ref']}")
+        kind = target["x-ref"]
+        return "id of " + ("any record (kind/id)" if kind == "*" else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}")
     if "enum" in target:
         return "one of " + ", ".join(str(v) for v in target["enum"])
     kind = target.get("type", "any")
