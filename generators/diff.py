@@ -8,10 +8,7 @@ are compared only when both sides produced them. Temporary directories are alway
 from __future__ import annotations
 
 import difflib
-import io
 import json
-import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,14 +18,12 @@ from . import load, render
 from .build import Atlas, run_pipeline
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
+from .revisions import DiffError, materialise, project_prefix, verify_revision
 
-SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
+__all__ = ["DiffError", "DiffReport", "diff_revisions"]
+
 PAGE_DIFF_LINES = 40
 _ABSENT = "(absent)"
-
-
-class DiffError(Exception):
-    """A user error: not a git repository, or a revision git does not know."""
 
 
 @dataclass(frozen=True)
@@ -217,15 +212,15 @@ class Side:
 def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
     """Compare the site built from revision `base` with `head` (None: the working tree). Raises DiffError."""
     root = Path(root).resolve()
-    prefix = _git_prefix(root)
-    base_sha = _verify(root, base)
-    head_sha = _verify(root, head) if head is not None else None
+    prefix = project_prefix(root)
+    base_sha = verify_revision(root, base)
+    head_sha = verify_revision(root, head) if head is not None else None
     with tempfile.TemporaryDirectory(prefix="atlas-diff-") as tmp:
-        base_side = build_side(_materialise(root, base_sha, prefix, Path(tmp) / "base"))
+        base_side = build_side(materialise(root, base_sha, prefix, Path(tmp) / "base"))
         if head_sha is None:
             head_side = build_side(root)
         else:
-            head_side = build_side(_materialise(root, head_sha, prefix, Path(tmp) / "head"))
+            head_side = build_side(materialise(root, head_sha, prefix, Path(tmp) / "head"))
     return compare(base_side, head_side, base, head if head is not None else "working tree")
 
 
@@ -408,45 +403,3 @@ def _hand_written(docs: Path) -> dict[str, str]:
         return {}
     return {p.relative_to(docs).as_posix(): p.read_text(encoding="utf-8", errors="replace")
             for p in render.hand_written_files(docs) if p.suffix == ".md"}
-
-
-def _git(root: Path, *args: str, binary: bool = False) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=not binary, check=False)
-    except FileNotFoundError:
-        raise DiffError("git is not installed or not on PATH") from None
-
-
-def _git_prefix(root: Path) -> str:
-    result = _git(root, "rev-parse", "--show-prefix")
-    if result.returncode != 0:
-        raise DiffError(f"{root} is not a git repository (or git cannot read it); diff compares git revisions")
-    return result.stdout.strip()
-
-
-def _verify(root: Path, rev: str) -> str:
-    result = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
-    if result.returncode != 0 or not result.stdout.strip():
-        raise DiffError(f"unknown revision {rev!r}; give a commit, branch or tag git knows "
-                        f"(for a remote branch, fetch it first: git fetch origin)")
-    return result.stdout.strip()
-
-
-def _materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:
-    """Extract the site paths of commit `sha` into dest; return the project root inside it."""
-    wanted = [prefix + p for p in SITE_PATHS]
-    listed = _git(root, "ls-tree", "--name-only", sha, "--", *wanted)
-    present = [p for p in listed.stdout.splitlines() if p] if listed.returncode == 0 else []
-    dest.mkdir(parents=True)
-    if present:
-        archive = _git(root, "archive", "--format=tar", sha, "--", *present, binary=True)
-        if archive.returncode != 0:
-            raise DiffError(f"git archive failed for {sha[:12]}: {archive.stderr.decode(errors='replace').strip()}")
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            try:
-                tar.extractall(dest, filter="data")
-            except TypeError:  # Python without extraction filters
-                tar.extractall(dest)  # noqa: S202 -- archive comes from the local repository
-    project = dest / prefix if prefix else dest
-    project.mkdir(parents=True, exist_ok=True)
-    return project
