@@ -24,6 +24,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         bound = f"exactly {gate['exact']}" if "exact" in gate else f">= {gate.get('min')}"
         where = f" on {', '.join(gate['platforms'])}" if gate.get("platforms") else ""
         lines.append(f"  capability gate {bound}{where}: " + (f"FAILS: {cell.gate}" if cell.gate else "passes or does not apply"))
+        if cell.gate and cell.gate_fallback:
+            lines.append(f"  instead: {cell.gate_fallback}")
     for n, attempt in enumerate(cell.attempts, start=1):
         stage = " (accepted by can_implement, fails after selection)" if attempt.after_selection else ""
         line = f"  {n}. {attempt.kernel}: {attempt.outcome.upper()}{stage}"

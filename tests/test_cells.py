@@ -87,3 +87,9 @@ def test_gate_outside_can_implement_fails_after_selection():
 def test_no_candidate_list_for_the_platform():
     cell = derive_cell("s", scheme("a"), "t", X86_AVX2, {"a": {"requirements": []}})
     assert (cell.verdict, cell.reasons) == ("no", ("no candidate kernels for platform 'cpu'",))
+
+
+def test_a_gate_that_falls_back_to_another_scheme_says_so():
+    gate = {"min": 89, "reason": "not supported", "on_failure": "a weight-only scheme is chosen instead"}
+    cell = derive_cell("s", scheme("a", gate=gate), "t", GPU80, {"a": {"requirements": []}})
+    assert (cell.verdict, cell.gate, cell.gate_fallback) == ("no", "not supported", "a weight-only scheme is chosen instead")

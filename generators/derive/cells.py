@@ -44,6 +44,7 @@ class Cell:
     conditions: tuple[str, ...]
     attempts: tuple[Attempt, ...]
     gate: str = ""
+    gate_fallback: str = ""
     failure_message: str = ""
     reasons: tuple[str, ...] = field(default=())
 
@@ -51,6 +52,7 @@ class Cell:
         return {
             "engine": self.engine, "scheme": self.scheme, "target": self.target, "verdict": self.verdict,
             "kernel": self.kernel, "conditions": list(self.conditions), "gate": self.gate,
+            "gate_fallback": self.gate_fallback,
             "reasons": list(self.reasons), "failure_message": self.failure_message,
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
@@ -73,7 +75,8 @@ def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: 
     engine = scheme.get("engine", "")
     gate = _gate_failure(scheme.get("capability_gate") or {}, target)
     if gate:
-        return Cell(engine, scheme_id, target_id, NO, None, (), (), gate=gate, reasons=(gate,))
+        fallback = (scheme.get("capability_gate") or {}).get("on_failure", "")
+        return Cell(engine, scheme_id, target_id, NO, None, (), (), gate=gate, gate_fallback=fallback, reasons=(gate,))
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
     if candidates is None:
         reason = f"no candidate kernels for platform {target['platform']!r}"

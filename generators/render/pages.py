@@ -132,7 +132,7 @@ def verdict_markup(cell: Cell) -> Markup:
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.gate:
-        return escape_text(f"capability gate: {cell.gate}")
+        return escape_text(f"capability gate: {cell.gate}" + (f" Instead: {cell.gate_fallback}" if cell.gate_fallback else ""))
     if cell.verdict == "no":
         if not cell.attempts:
             return escape_text("; ".join(cell.reasons))
