@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..link import Index
 from .cells import Cell
+from .order import rank, targets_in_order
 
 CATEGORY_ORDER = ("serving-engine", "local-runtime", "kernel-library", "compiler", "quantization-toolkit",
                   "format-library", "research-harness")
@@ -51,10 +52,6 @@ class CellGrid:
     rows: tuple[GridRow, ...]
 
 
-def _category_key(category: str) -> tuple[int, str]:
-    return (CATEGORY_ORDER.index(category) if category in CATEGORY_ORDER else len(CATEGORY_ORDER), category)
-
-
 def engine_support(index: Index) -> list[EngineSupport]:
     """Engines with format_support entries, by category then id; rows by status (runs first), then format id."""
     out = []
@@ -65,7 +62,7 @@ def engine_support(index: Index) -> list[EngineSupport]:
         rows = sorted((SupportRow(e["format"], e["status"], tuple(e.get("backends", [])), e.get("note", ""), e["source"])
                        for e in entries), key=lambda r: (STATUS_ORDER.get(r.status, len(STATUS_ORDER)), r.format))
         out.append(EngineSupport(record.id, record.data["category"], tuple(record.data.get("backends", [])), tuple(rows)))
-    return sorted(out, key=lambda e: (_category_key(e.category), e.engine))
+    return sorted(out, key=lambda e: (rank(e.category, CATEGORY_ORDER), e.engine))
 
 
 def engines_without_format_support(index: Index) -> tuple[str, ...]:
@@ -82,7 +79,7 @@ def formats_without_engine(index: Index) -> tuple[str, ...]:
 
 def cell_grids(index: Index, cells: dict[tuple[str, str], Cell]) -> list[CellGrid]:
     """One grid per engine that has scheme records, engines by id; every target is a column."""
-    targets = tuple(t.id for t in sorted(index.all("hardware-target"), key=lambda t: (t.data["order"], t.id)))
+    targets = tuple(t.id for t in targets_in_order(index))
     by_engine: dict[str, list[GridRow]] = {}
     for scheme in index.all("scheme"):
         row = GridRow(scheme.id, tuple(scheme.data.get("formats", [])),

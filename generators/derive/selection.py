@@ -11,6 +11,7 @@ from typing import Any
 from ..link import Index
 from ..records import Record
 from .cells import NO, Cell
+from .order import rank, targets_in_order
 from .tallies import Tally
 
 CATEGORY_ORDER = ("datacenter-gpu", "workstation-gpu", "consumer-gpu", "rack-system", "apple-silicon", "cpu", "tpu",
@@ -96,10 +97,6 @@ def _precisions(record: Record, sparsity: str) -> tuple[str, ...]:
     return tuple(p for p in PRECISION_ORDER if p in present)
 
 
-def _category_key(category: str) -> tuple[int, str]:
-    return (CATEGORY_ORDER.index(category) if category in CATEGORY_ORDER else len(CATEGORY_ORDER), category)
-
-
 def hardware_groups(index: Index, tallies: dict[str, Tally]) -> list[HardwareGroup]:
     """Accelerators grouped by category (schema order), by id within a group."""
     groups: dict[str, list[HardwareRow]] = {}
@@ -110,7 +107,7 @@ def hardware_groups(index: Index, tallies: dict[str, Tally]) -> list[HardwareGro
             record.data.get("memory_type", ""), _figures(record.data.get("memory_bandwidth_gbs", [])),
             tally.native_count, tally.emulated_count, _precisions(record, "dense"), _precisions(record, "sparse"),
             tally.listed))
-    return [HardwareGroup(c, tuple(groups[c])) for c in sorted(groups, key=_category_key)]
+    return [HardwareGroup(c, tuple(groups[c])) for c in sorted(groups, key=lambda c: rank(c, CATEGORY_ORDER))]
 
 
 def accelerators_without_dense_peaks(index: Index) -> tuple[str, ...]:
@@ -122,11 +119,6 @@ def accumulate_dependent(index: Index) -> tuple[str, ...]:
     """Accelerators whose dense figures are stated per accumulate precision."""
     return tuple(r.id for r in index.all("accelerator")
                  if any(p["sparsity"] == "dense" and p.get("accumulate") for p in r.data.get("peak_compute", [])))
-
-
-def targets_in_order(index: Index) -> list[Record]:
-    """Hardware targets by their `order` field, then id."""
-    return sorted(index.all("hardware-target"), key=lambda t: (t.data["order"], t.id))
 
 
 def _traps_for(traps: list[Record], accelerators: set[str], kernels: set[str]) -> tuple[str, ...]:
@@ -174,4 +166,4 @@ def uncovered_accelerators(index: Index, tallies: dict[str, Tally], traps: list[
     groups: dict[str, list[UncoveredAccelerator]] = {}
     for row in rows:
         groups.setdefault(row.category, []).append(row)
-    return [UncoveredGroup(c, tuple(groups[c])) for c in sorted(groups, key=_category_key)]
+    return [UncoveredGroup(c, tuple(groups[c])) for c in sorted(groups, key=lambda c: rank(c, CATEGORY_ORDER))]

@@ -7,6 +7,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.cells import Cell
+from ..derive.order import targets_in_order
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..records import Record
 from .markdown import escape_text, link, page_of
@@ -92,8 +93,7 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "accelerator":
         return [_tally_table(atlas, record, values)]
     if record.kind == "scheme":
-        order = {t.id: (t.data["order"], t.id) for t in atlas.index.all("hardware-target")}
-        cells = sorted((c for (s, _), c in atlas.views.cells.items() if s == record.id), key=lambda c: order[c.target])
+        cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
         return [cells_table(atlas, cells, values, "target")]
     if record.kind == "hardware-target":
         return [cells_table(atlas, [c for (_, t), c in sorted(atlas.views.cells.items()) if t == record.id], values, "scheme")]
@@ -184,7 +184,7 @@ def kind_index(atlas: Any, kind: str) -> tuple[str, list[tuple[Markup, Markup]]]
 def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
     """Every scheme (rows) on every hardware target (columns, in target order): verdict and serving kernel."""
     values = ValueRenderer({}, names, page)
-    targets = sorted(atlas.index.all("hardware-target"), key=lambda t: (t.data["order"], t.id))
+    targets = targets_in_order(atlas.index)
     rows = []
     for scheme in atlas.index.all("scheme"):
         row = [values.ref(scheme.ref)]
