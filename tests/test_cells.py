@@ -93,3 +93,12 @@ def test_a_gate_that_falls_back_to_another_scheme_says_so():
     gate = {"min": 89, "reason": "not supported", "on_failure": "a weight-only scheme is chosen instead"}
     cell = derive_cell("s", scheme("a", gate=gate), "t", GPU80, {"a": {"requirements": []}})
     assert (cell.verdict, cell.gate, cell.gate_fallback) == ("no", "not supported", "a weight-only scheme is chosen instead")
+
+
+def test_capability_placeholders_are_filled_as_the_engine_would():
+    kernels = {"a": {"requirements": [req("capability-min", "A requires capability 90, current compute capability is "
+                                                          "{compute_capability}; {other}", value=90)]}}
+    cell = derive_cell("s", scheme("a"), "t", GPU80, kernels)
+    assert cell.reasons == ("a: A requires capability 90, current compute capability is 80; {other}",)
+    gate = {"min": 89, "reason": "Min capability: {min_capability}. Current capability: {capability}."}
+    assert derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels).gate == "Min capability: 89. Current capability: 80."

@@ -107,7 +107,7 @@ def _gate_failure(gate: dict[str, Any], target: dict[str, Any]) -> str:
     capability = target.get("compute_capability")
     if capability is None:
         return ""
-    reason = gate.get("reason", "")
+    reason = with_known_values(gate.get("reason", ""), target, gate.get("min", gate.get("exact")))
     if "exact" in gate and capability != gate["exact"]:
         return reason or f"scheme requires compute capability exactly {gate['exact']}, target has {capability}"
     if "min" in gate and capability < gate["min"]:
@@ -126,7 +126,8 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
             continue
         outcome = evaluate(requirement, config, target)
         if outcome is False:
-            return Attempt(kernel_id, NO, requirement["reason"])
+            bound = requirement.get("value") if requirement["check"].startswith("capability-") else None
+            return Attempt(kernel_id, NO, with_known_values(requirement["reason"], target, bound))
         if isinstance(outcome, str):
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
     for gate in kernel.get("external_gates", []):
@@ -134,6 +135,24 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
             return Attempt(kernel_id, NO, gate["description"], after_selection=True)
     routes = tuple(route["name"] for route in kernel.get("routes", []) if applies(route.get("when"), target, config))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, "", tuple(conditions), routes, tuple(limits))
+
+
+_CAPABILITY_FIELDS = ("{compute_capability}", "{device_capability}", "{capability}")
+
+
+def with_known_values(reason: str, target: dict[str, Any], bound: Any = None) -> str:
+    """The engine's message with the capability placeholders filled as the engine would fill them for this target.
+
+    Only the integers the atlas knows exactly are filled (the target's capability and the bound being
+    checked); other placeholders stay as the source spells them.
+    """
+    capability = target.get("compute_capability")
+    if capability is not None:
+        for placeholder in _CAPABILITY_FIELDS:
+            reason = reason.replace(placeholder, str(capability))
+    if isinstance(bound, int) and not isinstance(bound, bool):
+        reason = reason.replace("{min_capability}", str(bound))
+    return reason
 
 
 def _gate_blocks(gate: dict[str, Any], target: dict[str, Any], config: dict[str, Any]) -> bool:
