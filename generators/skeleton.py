@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,10 @@ def _existing_ids(root: Path) -> dict[str, list[str]]:
         base = root / "records" / folder
         if base.is_dir():
             out[kind] = sorted(p.stem for p in base.glob("*.yaml") if ID_PATTERN.match(p.stem))
+    # a skeleton cites a pinned source first, so a scheme's or kernel's code citation passes dispatch-provenance
+    pinned = {p.stem for p in (root / "records" / "sources").glob("*.yaml")
+              if re.search(r"^(revision|package):", p.read_text(encoding="utf-8", errors="replace"), re.M)}
+    out["source"] = sorted(out.get("source", []), key=lambda source_id: (source_id not in pinned, source_id))
     return out
 
 

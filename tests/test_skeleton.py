@@ -94,3 +94,13 @@ def test_cli_new(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--root", str(tree), "new", "gotcha", "my-trap"]) == 2
     assert "already exists" in capsys.readouterr().err
     assert main(["--root", str(tree), "check"]) == 0
+
+
+def test_a_new_scheme_cites_a_pinned_source_so_it_passes_dispatch_provenance(tree):
+    (tree / "records/sources/aaa-unpinned.yaml").write_text(
+        "name: A\nsummary: S.\ntype: web\nurl: https://example.org/a\nsources:\n  - source: aaa-unpinned\n")
+    write_skeleton(tree, "scheme", "fresh-scheme")
+    data = yaml.safe_load((tree / "records/schemes/fresh-scheme.yaml").read_text())
+    assert data["code"]["source"] == "src-code"
+    _, problems = check_tree(tree)
+    assert [str(p) for p in problems if "fresh-scheme" in p.file] == []
