@@ -90,4 +90,4 @@ def test_fields_page_documents_nested_fields_and_shared_blocks():
     check = next(f for f in kernel.fields if f.name == "requirements[].check")
     assert check.required and check.type.startswith("one of platform, capability-min")
     citation = next(d for d in shared_docs(atlas.schemas) if d.kind == "citation")
-    assert [(f.name, f.required) for f in citation.fields] == [("source", True), ("locator", False), ("quote", False)]
+    assert [(f.name, f.required) for f in citation.fields] == [("source", True), ("locator", False), ("quote", False), ("value", False)]
