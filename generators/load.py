@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from . import tree_files
 from .cache import ContentCache, content_key
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
@@ -58,16 +59,14 @@ class _Reject(Exception):
 
 def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], list[Problem]]:
     """Load every record under root/records_dir. Returns records (sorted by kind, id) and problems."""
-    base = root / records_dir
     records: list[Record] = []
-    problems: list[Problem] = []
-    if not base.is_dir():
+    if not (root / records_dir).is_dir() and not (root / records_dir).is_symlink():
         return [], [Problem(records_dir, 1, 1, RULE, f"no records folder at {records_dir!r}")]
+    listing = tree_files.list_tree(root, records_dir)
+    problems: list[Problem] = list(listing.problems)
     parsed = parse_cache()
-    for path in sorted(base.rglob("*")):
-        if path.is_dir() or any(part.startswith(".") for part in path.relative_to(base).parts):
-            continue
-        record, file_problems = _load_file_cached(root, path, parsed)
+    for rel in listing.files:
+        record, file_problems = _load_file_cached(root, root / rel, parsed)
         problems.extend(file_problems)
         if record is not None:
             records.append(record)
@@ -81,7 +80,10 @@ _CACHE: dict[Path, tuple[tuple[int, int, int], Record | None, list[Problem], tup
 
 def _load_file_cached(root: Path, path: Path, parsed: ContentCache) -> tuple[Record | None, list[Problem]]:
     """load_file, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
-    stat = path.stat()
+    try:
+        stat = path.lstat()
+    except OSError:
+        return None, []  # vanished since listing
     key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
     cached = _CACHE.get(path.absolute())
     if cached is not None and cached[0] == key:
@@ -113,7 +115,12 @@ def load_file(root: Path, path: Path, parsed: ContentCache | None = None,
         return None, [located]
     kind, record_id = located
     try:
-        raw = path.read_bytes()
+        raw = tree_files.read_bytes(root, rel)
+    except tree_files.Vanished:
+        return None, []  # deleted since the tree was listed: the tree as it is now does not hold it
+    except tree_files.Refused as refused:
+        return None, [refused.problem()]
+    try:
         text, data = parse(raw, parsed, entry)
     except _Reject as reject:
         return None, [Problem(rel, reject.line, reject.column, RULE, reject.message)]
