@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from ..derive.provenance import is_primary
 from ..problems import Problem
-from ..records import Record
+from ..model.records import Record
 from .base import Check, at
 
 NAME = "quoted-value"

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from ..derive.provenance import is_primary
 from ..problems import Problem
-from ..records import Record
+from ..model.records import Record
 from .base import Check, at
 
 NAME = "trap-scope"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..link import Index, Link
-from ..records import Record
+from ..model.index import Index, Link
+from ..model.records import Record
 
 SECONDARY_TYPES = frozenset({"seed"})
 
