@@ -76,7 +76,7 @@ def test_explain_and_cells(tree):
     assert result.stdout.splitlines()[0] == "sch-w4a16 on gpu-sm80: CONDITIONAL via k-generic"
     assert "1. k-hopper: NO: Hopper kernel requires compute capability of 90" in result.stdout
     cells = json.loads(run(tree, "cells", "--format", "json").stdout)
-    assert {(c["scheme"], c["target"], c["verdict"]) for c in cells} == {
+    assert {(c["scheme"], c["target"], c["verdict"]) for c in cells["cells"]} == {
         ("sch-w4a16", "cpu-avx512", "yes"), ("sch-w4a16", "gpu-sm80", "conditional"), ("sch-w4a16", "gpu-sm90", "yes")}
 
 
