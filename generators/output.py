@@ -9,6 +9,7 @@ from .build import run_pipeline
 from .problems import Problem
 from .render import hand_written_files
 from .render.api import api_files
+from .tree_files import DOCS_MAX_BYTES, read_bytes
 
 
 def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[Problem]:
@@ -26,7 +27,7 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
         for path in hand_written_files(source):
             rel = path.relative_to(source)
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, staging / rel)
+            (staging / rel).write_bytes(read_bytes(source, rel.as_posix(), limit=DOCS_MAX_BYTES))
         for page, content in pages.items():
             (staging / page).parent.mkdir(parents=True, exist_ok=True)
             (staging / page).write_text(content, encoding="utf-8")
