@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..link import Index
-from ..records import Record
-from .cells import NO, Cell
+from ..model.index import Index
+from ..model.records import Record
+from .cells import Cell
 from .published import PublishedCell
 
 
@@ -81,7 +81,7 @@ def _applies(trap: dict[str, Any], cell: Cell, tried: set[str], formats: set[str
 
 
 def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...]) -> tuple[str, ...]:
-    kernels = [cell.kernel] if cell.verdict != NO and cell.kernel else [a.kernel for a in cell.attempts]
+    kernels = [cell.kernel] if cell.verdict.loads and cell.kernel else [a.kernel for a in cell.attempts]
     records = [scheme] + [index.get("kernel", k) for k in kernels]
     records += [index.get("finding", c.finding) for c in claims if c.finding]
     records += [index.get("support-matrix", c.matrix) for c in claims]

@@ -20,7 +20,7 @@ from ..derive.answers import Answer, derive_answers
 from ..derive.order import targets_in_order
 from ..derive.source_links import source_link
 from ..kinds import FOLDER_OF_KIND, KINDS
-from ..records import Record
+from ..model.records import Record
 from .api_schemas import SCHEMAS
 
 API_VERSION = 1
@@ -140,7 +140,7 @@ def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer])
 
 def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], Answer]) -> list[dict[str, Any]]:
     schemes = {s.id for s in atlas.index.all("scheme") if format_id in s.data.get("formats", [])}
-    return [_run(a) for (s, _), a in answers.items() if s in schemes and a.cell.verdict != "no"]
+    return [_run(a) for (s, _), a in answers.items() if s in schemes and a.cell.verdict.loads]
 
 
 def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
