@@ -158,7 +158,8 @@
       facts.appendChild(el("dt", { text: "Kernel" }));
       facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.kernel], cell.kernel)]));
     }
-    var computes = cell.computes_as || (cell.verdict === "no" || cell.verdict === "refused" ? "" :
+    var asSpecified = ["runs", "runs-if", "yes", "conditional"].indexOf(cell.verdict) >= 0;
+    var computes = cell.computes_as || (!asSpecified ? "" :
       (scheme && scheme.formats.length ? scheme.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(", ") : ""));
     if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
@@ -168,7 +169,7 @@
     if (cell.conditions && cell.conditions.length) {
       card.appendChild(section("Conditions", [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
     }
-    if (cell.reasons && cell.reasons.length && !cell.kernel) {
+    if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       card.appendChild(section("Why not (in the engine's order)", [el("ol", {}, cell.reasons.map(function (r) { return el("li", { text: r }); }))]));
     }
     cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
