@@ -102,3 +102,15 @@ def test_every_api_document_is_documented() -> None:
     page = (ROOT / "docs/data-api.md").read_text(encoding="utf-8")
     for name in SCHEMAS:
         assert f"api/schema/{name}" in page, f"{name} is not documented on docs/data-api.md"
+
+
+def test_record_pages_link_every_cited_source_that_has_an_address() -> None:
+    from generators.render.pages import names_of, record_page
+    atlas, _ = check_tree(ROOT)
+    names = names_of(atlas)
+    finding = record_page(atlas, atlas.index.get("finding", "vllm-w4a8-x86-cpu-cell"), names)
+    linked = [s for s in finding.sources if 'href="https://' in s]
+    assert linked and all("checked 20" in s for s in linked)
+    code = record_page(atlas, atlas.index.get("source", "vllm-src-ct-w4a8-int"), names)
+    [table] = [t for t in code.tables if t.title == "Where to read it"]
+    assert 'href="https://github.com/vllm-project/vllm/blob/v0.33.0/' in table.rows[0][0]
