@@ -139,3 +139,44 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(Markup(". Traps: {}").format(Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
     parts.append(Markup(". {}").format(html.ref(f"scheme/{c.scheme}", "Every reason")))
     return Markup('<li id="{}">{}</li>').format(cell.note, Markup("").join(parts))
+
+
+PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
+
+
+def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, str]) -> Markup:
+    """A published table as its publisher prints it, coloured by its own legend, with the derived verdict beside
+    every cell that disagrees (and the finding that explains it)."""
+    record = atlas.index.get("support-matrix", matrix_id)
+    html = _Html(names, page)
+    explained = {(e["matrix"], e["row"], e["column"]): f.id for f in atlas.index.all("finding") for e in f.data.get("explains", [])}
+    cells: dict[tuple[int, int], Any] = {(p.row_index, p.column_index): p for p in atlas.views.published if p.matrix == matrix_id}
+    columns = record.data["columns"]
+    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(c["label"]) for c in columns)
+    rows = []
+    for r, row in enumerate(record.data["rows"]):
+        tds = Markup("").join(_published_cell(cells[(r, c)], explained, html) if (r, c) in cells else Markup("<td></td>")
+                              for c in range(len(columns)))
+        rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(row["label"], tds))
+    return Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
+                  '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
+                  'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
+                  '</tr></thead><tbody>{}</tbody></table></div>').format(
+        record.name, html.ref(f"support-matrix/{matrix_id}"), heads, Markup("").join(rows))
+
+
+def _published_cell(cell: Any, explained: dict[tuple[str, str, str], str], html: _Html) -> Markup:
+    css = PUBLISHED_CLASS.get(cell.published, "unknown")
+    title = f"published: {cell.published}"
+    extra = Markup("")
+    if not cell.comparable:
+        title += "; the records cannot derive this cell"
+    elif not cell.agrees:
+        verdicts = list(dict.fromkeys(c.verdict for c in cell.cells))
+        title += "; derived: " + ", ".join(v.label for v in verdicts)
+        extra = Markup('<span class="atlas-derived">derived {}</span>').format(
+            Markup(" ").join(verdict_badge(v, short=True) for v in verdicts))
+        finding = explained.get((cell.matrix, cell.row, cell.column))
+        if finding:
+            extra += Markup(" ") + html.ref(f"finding/{finding}", MARK_DISAGREES, "atlas-mark")
+    return Markup('<td class="atlas-grid__cell verdict-{}" title="{}">{}{}</td>').format(css, title, cell.symbol, extra)
