@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checks, derive, load, render, schemas, validate
+from . import checks, derive, load, render, schemas, tree_files, validate
 from .link import Index, link_records
 from .problems import Problem, sorted_problems
 from .records import Record
@@ -39,6 +39,16 @@ class Run:
 
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
+    """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices)."""
+    run = _run_stages(root, docs_dir, pages_despite_errors)
+    refused = tree_files.list_tree(root, docs_dir).problems if docs_dir is not None else []
+    if refused:
+        run.problems = sorted_problems(run.problems + refused)
+        run.pages = run.pages if pages_despite_errors else {}
+    return run
+
+
+def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
     """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
 
     Pages are returned only when there is no error, so a failed run never yields half a site; a

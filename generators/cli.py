@@ -12,7 +12,19 @@ from .problems import Problem
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; Ctrl-C anywhere prints one line and exits 130, never a traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "handler"):
@@ -77,8 +89,9 @@ def _failed(problems: list[Problem], strict: bool = False) -> bool:
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
-    from .build import check_tree
-    atlas, problems = check_tree(root)
+    from .build import run_pipeline
+    run = run_pipeline(root, "docs")  # chapters render too: claims, literal numbers, undefined names
+    atlas, problems = run.atlas, run.problems
     if args.paths:
         wanted = {Path(p).resolve().relative_to(root).as_posix() if Path(p).is_absolute() or Path(p).exists() else p
                   for p in args.paths}

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from . import tree_files
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
 from .records import Record
@@ -35,15 +36,13 @@ class _Reject(Exception):
 
 def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], list[Problem]]:
     """Load every record under root/records_dir. Returns records (sorted by kind, id) and problems."""
-    base = root / records_dir
     records: list[Record] = []
-    problems: list[Problem] = []
-    if not base.is_dir():
+    if not (root / records_dir).is_dir() and not (root / records_dir).is_symlink():
         return [], [Problem(records_dir, 1, 1, RULE, f"no records folder at {records_dir!r}")]
-    for path in sorted(base.rglob("*")):
-        if path.is_dir() or any(part.startswith(".") for part in path.relative_to(base).parts):
-            continue
-        record, file_problems = _load_file_cached(root, path)
+    listing = tree_files.list_tree(root, records_dir)
+    problems: list[Problem] = list(listing.problems)
+    for rel in listing.files:
+        record, file_problems = _load_file_cached(root, root / rel)
         problems.extend(file_problems)
         if record is not None:
             records.append(record)
@@ -56,7 +55,10 @@ _CACHE: dict[Path, tuple[tuple[int, int, int], Record | None, list[Problem]]] = 
 
 def _load_file_cached(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
     """load_file, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
-    stat = path.stat()
+    try:
+        stat = path.lstat()
+    except OSError:
+        return None, []  # vanished since listing
     key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
     cached = _CACHE.get(path.absolute())
     if cached is not None and cached[0] == key:
@@ -75,7 +77,13 @@ def load_file(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
         return None, [located]
     kind, record_id = located
     try:
-        text = _decode(path.read_bytes())
+        raw = tree_files.read_bytes(root, rel)
+    except tree_files.Vanished:
+        return None, []  # deleted since the tree was listed: the tree as it is now does not hold it
+    except tree_files.Refused as refused:
+        return None, [refused.problem()]
+    try:
+        text = _decode(raw)
         node = _compose(text)
         data = _to_mapping(node)
     except _Reject as reject:

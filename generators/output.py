@@ -8,6 +8,7 @@ from pathlib import Path
 from .build import render_tree
 from .problems import Problem
 from .render import hand_written_files
+from .tree_files import DOCS_MAX_BYTES, read_bytes
 
 
 def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[Problem]:
@@ -23,7 +24,7 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
         for path in hand_written_files(source):
             rel = path.relative_to(source)
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, staging / rel)
+            (staging / rel).write_bytes(read_bytes(source, rel.as_posix(), limit=DOCS_MAX_BYTES))
         for page, content in pages.items():
             (staging / page).parent.mkdir(parents=True, exist_ok=True)
             (staging / page).write_text(content, encoding="utf-8")

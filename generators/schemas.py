@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from referencing import Registry, Resource
 
+from . import tree_files
 from .kinds import KINDS
 from .problems import Problem
 
@@ -60,14 +61,20 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
     problems: list[Problem] = []
     documents: dict[str, dict[str, Any]] = {}
-    for path in sorted(schema_dir.glob("*.schema.json")):
-        rel = f"{schema_dir.name}/{path.name}"
+    listing = tree_files.list_tree(schema_dir.parent, schema_dir.name,
+                                   keep=lambda rel: rel.count("/") == 1 and rel.endswith(".schema.json"))
+    problems += listing.problems
+    for rel in listing.files:
+        path = schema_dir.parent / rel
         try:
-            text = path.read_text(encoding="utf-8")
+            text = tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)
             document = json.loads(text)
             _check_schema_once(text, document)
         except json.JSONDecodeError as error:
             problems.append(Problem(rel, error.lineno, error.colno, "schema", f"invalid JSON: {error.msg}"))
+            continue
+        except tree_files.Refused as refused:
+            problems.append(refused.problem())
             continue
         except SchemaError as error:
             where = "/".join(str(p) for p in error.absolute_path) or "(top level)"

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
+from ..tree_files import DOCS_MAX_BYTES, Refused, TreeLoader, list_tree, read_text
 from .charts import ridge_chart
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
@@ -32,7 +33,7 @@ FILTERS = {"e": escape_text, "verdict": verdict_markup}
 
 def environment(docs_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(docs_dir)),
+        loader=TreeLoader(docs_dir),
         undefined=jinja2.StrictUndefined,
         finalize=escape_text,
         autoescape=False,
@@ -46,14 +47,16 @@ def environment(docs_dir: Path) -> jinja2.Environment:
 
 def hand_written_files(docs_dir: Path) -> list[Path]:
     """Every file under docs_dir that is site content as it stands: not a template, not a layout."""
-    return sorted(p for p in docs_dir.rglob("*") if p.is_file() and not p.name.endswith(TEMPLATE_SUFFIX)
-                  and LAYOUTS not in p.relative_to(docs_dir).parts)
+    listing = list_tree(docs_dir.parent, docs_dir.name)  # regular files only: links and devices are refused
+    return [docs_dir.parent / rel for rel in listing.files
+            if not rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
 def chapter_templates(docs_dir: Path) -> list[str]:
     """Docs-relative paths of every page template outside the layouts folder, sorted."""
-    return sorted(p.relative_to(docs_dir).as_posix() for p in docs_dir.rglob("*" + TEMPLATE_SUFFIX)
-                  if LAYOUTS not in p.relative_to(docs_dir).parts)
+    listing = list_tree(docs_dir.parent, docs_dir.name)  # regular files only: links and devices are refused
+    return [rel.split("/", 1)[1] for rel in listing.files
+            if rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
 def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Problem]]:
@@ -64,7 +67,11 @@ def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Proble
     problems: list[Problem] = []
     for template_path in chapter_templates(docs_dir):
         page = template_path[: -len(".j2")]
-        source = (docs_dir / template_path).read_text(encoding="utf-8")
+        try:
+            source = read_text(docs_dir, template_path, limit=DOCS_MAX_BYTES)
+        except Refused as refused:
+            problems.append(Problem(f"docs/{template_path}", 1, 1, "template", refused.message))
+            continue
         problems += literal_problems(f"docs/{template_path}", source)
         pages[page] = render_page(env, atlas, template_path, page, names, {}, problems)
     for kind in KINDS:
