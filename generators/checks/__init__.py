@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
-from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
+from . import (stated_support, stated_tallies, benchmark_baseline, contested_resolution, dispatch_provenance, matrix_shape,
                published_explained, scheme_candidates, target_members)
 from .base import Check
 
@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from ..model.atlas import Atlas
 
 REGISTRY: tuple[Check, ...] = (
-    disjoint_support.CHECK,
+    stated_support.CHECK,
+    stated_tallies.CHECK,
     matrix_shape.CHECK,
     published_explained.CHECK,
     target_members.CHECK,

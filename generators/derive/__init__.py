@@ -17,7 +17,7 @@ from .gaps import Gaps, derive_gaps
 from .published import PublishedCell, compare_matrices
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
-from .tallies import Tally, derive_tallies, ranked_by_native
+from .tallies import FormatParts, Tally, derive_tallies, parts_by_format, ranked_by_native
 from .traps import ordered_traps, traps_by_regime
 
 
@@ -31,6 +31,11 @@ class Views:
     def tallies(self) -> dict[str, Tally]:
         """Native and emulated formats per accelerator."""
         return derive_tallies(self.index)
+
+    @cached_property
+    def parts_by_format(self) -> dict[str, FormatParts]:
+        """Per format, the accelerators it is derived native and emulated on."""
+        return parts_by_format(self.index, self.tallies)
 
     @cached_property
     def ranked_native(self) -> list[Tally]:
