@@ -18,7 +18,8 @@ from .published import PublishedCell, compare_matrices
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
 from .tallies import FormatParts, Tally, derive_tallies, parts_by_format, ranked_by_native
-from .traps import ordered_traps, traps_by_regime
+from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
+from .traps import ordered_traps, trap_details, traps_by_regime
 
 
 class Views:
@@ -58,7 +59,27 @@ class Views:
         return ordered_traps(self.index)
 
     @cached_property
-    def traps_by_regime(self) -> dict[str, list[Record]]:
+    def trap_details(self) -> list[TrapDetail]:
+        """Every gotcha's fields as chapters show them, in reading order."""
+        return trap_details(self.index)
+
+    @cached_property
+    def benchmark_rows(self) -> list[BenchmarkRow]:
+        """Every benchmark's headline figure and baseline."""
+        return benchmark_rows(self.index)
+
+    @cached_property
+    def format_rows(self) -> list[FormatRow]:
+        """Every format's class, family, regime, bits-per-weight figures and contested fields."""
+        return format_rows(self.index)
+
+    @cached_property
+    def finding_rows(self) -> list[FindingRow]:
+        """Every finding's verdict and the claim it checked."""
+        return finding_rows(self.index)
+
+    @cached_property
+    def traps_by_regime(self) -> dict[str, list[TrapDetail]]:
         """Gotchas grouped by the quantization regime they poison."""
         return traps_by_regime(self.index)
 
