@@ -100,7 +100,7 @@ def test_contested_resolution_must_concern_the_record(tree):
     path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    claims:\n"
                     "      - {value: a, sources: [{source: src-doc}]}\n      - {value: b, sources: [{source: src-code}]}\n")
     assert problems_of(tree, "contested-resolution") == [
-        "records/formats/fmt-int4.yaml:13:17: error: [contested-resolution] contested[0].resolution: finding "
+        "records/formats/fmt-int4.yaml:14:17: error: [contested-resolution] contested[0].resolution: finding "
         "'cpu-cell-wrong' does not list 'format/fmt-int4' in its concerns (records/findings/cpu-cell-wrong.yaml); "
         "add it there or pick the finding that does"]
 
