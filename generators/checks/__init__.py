@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
-from . import (stated_support, stated_tallies, benchmark_baseline, contested_resolution, dispatch_provenance, matrix_shape,
-               published_explained, scheme_candidates, target_members)
+from . import (benchmark_baseline, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+               quoted_value, scheme_candidates, stated_support, stated_tallies, target_members, trap_scope,
+               unverified_declared)
 from .base import Check
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ REGISTRY: tuple[Check, ...] = (
     scheme_candidates.CHECK,
     contested_resolution.CHECK,
     dispatch_provenance.CHECK,
+    unverified_declared.CHECK,
+    quoted_value.CHECK,
+    trap_scope.CHECK,
 )
 
 
