@@ -17,7 +17,7 @@ from .gaps import Gaps, derive_gaps
 from .published import PublishedCell, compare_matrices
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
-from .tallies import FormatParts, Tally, derive_tallies, parts_by_format, ranked_by_native
+from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
 
@@ -37,6 +37,11 @@ class Views:
     def parts_by_format(self) -> dict[str, FormatParts]:
         """Per format, the accelerators it is derived native and emulated on."""
         return parts_by_format(self.index, self.tallies)
+
+    @cached_property
+    def most_native(self) -> tuple[str, ...]:
+        """The accelerators with the most derived native hardware formats."""
+        return most_native(self.tallies)
 
     @cached_property
     def ranked_native(self) -> list[Tally]:

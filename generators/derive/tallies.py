@@ -79,13 +79,26 @@ class FormatParts:
     format: str
     native: tuple[str, ...]
     emulated: tuple[str, ...]
+    stated_native: tuple[str, ...] = ()  # every accelerator a source lists as native (a claim, checked)
+    stated_emulated: tuple[str, ...] = ()
 
 
 def parts_by_format(index: Index, tallies: dict[str, Tally]) -> dict[str, FormatParts]:
     """For every format, the parts it is derived native and emulated on (empty for checkpoint formats)."""
     return {f.id: FormatParts(f.id, tuple(a for a, t in sorted(tallies.items()) if f.id in t.native),
-                              tuple(a for a, t in sorted(tallies.items()) if f.id in t.emulated))
+                              tuple(a for a, t in sorted(tallies.items()) if f.id in t.emulated),
+                              _stated(f.data.get("stated_native", [])), _stated(f.data.get("stated_emulated", [])))
             for f in index.all("format")}
+
+
+def _stated(claims: list[dict[str, Any]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(a for claim in claims for a in claim["accelerators"]))
+
+
+def most_native(tallies: dict[str, Tally]) -> tuple[str, ...]:
+    """The accelerators with the largest derived native count (ties kept, by id); empty when none is native."""
+    top = max((t.native_count for t in tallies.values()), default=0)
+    return tuple(sorted(a for a, t in tallies.items() if top and t.native_count == top))
 
 
 def ranked_by_native(tallies: dict[str, Tally]) -> list[Tally]:
