@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
@@ -17,7 +18,7 @@ NAME = "stated-support"
 PEAKS_UNDER_AUDIT = True
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     tallies = atlas.views.tallies
     for fmt in atlas.index.all("format"):
         hardware = fmt.data.get("format_class") == "hardware"

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "stated-tallies"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for accelerator in atlas.index.all("accelerator"):
         tally = atlas.views.tallies[accelerator.id]
         for n, entry in enumerate(accelerator.data.get("stated_tallies", [])):
