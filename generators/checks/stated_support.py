@@ -5,7 +5,6 @@ category disagrees by definition. An explanation attached to a list that agrees 
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterator
 
 from ..model.atlas import Atlas
@@ -15,7 +14,7 @@ from .base import Check, at
 NAME = "stated-support"
 # While the accelerator peaks are being audited against datasheets, a hardware format's stated list that the
 # peaks do not yet reproduce is reported as a warning (shown on the gaps page); checkpoint formats always fail.
-PEAKS_UNDER_AUDIT = True
+PEAKS_UNDER_AUDIT = False
 
 
 def run(atlas: Atlas) -> Iterator[Problem]:
@@ -32,10 +31,9 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                            "formats can be native or emulated" if not hardware else
                            f"the accelerators' own peak figures make {fmt.id!r} {which} on "
                            f"{sorted(derived) or 'no part'}")
-                    problem = at(fmt, (field, n), NAME,
-                                 f"the source lists {wrong} as {which}, but {why}; correct the accelerator's peaks, or "
-                                 f"add `explained_by:` naming a finding that explains the disagreement")
-                    yield replace(problem, severity="warning") if hardware and PEAKS_UNDER_AUDIT else problem
+                    yield at(fmt, (field, n), NAME,
+                             f"the source lists {wrong} as {which}, but {why}; correct the accelerator's peaks, or "
+                             f"add `explained_by:` naming a finding that explains the disagreement")
                 elif explained and not wrong:
                     yield at(fmt, (field, n, "explained_by"), NAME,
                              f"stale explanation: every accelerator listed is derived {which}; remove explained_by")
