@@ -11,6 +11,7 @@ from typing import Any, Callable
 from ..model.atlas import Atlas
 from .charts import ridge_chart
 from .functions import TemplateFunctions
+from .matrix import published_grid_html, support_matrices_html
 from .pages import published_table, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .values import ValueRenderer
@@ -59,6 +60,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: lambda cell: why_markup(cell, scope.values)),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("support_matrices", "support_matrices()",
+                   "The derived support matrices as coloured HTML grids, one per engine, with a legend and note markers.",
+                   lambda scope: lambda: support_matrices_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("published_grid", "published_grid(matrix_id)",
+                   "A published support matrix as a coloured grid, with the derived cell beside the published one where they differ.",
+                   lambda scope: lambda matrix_id: published_grid_html(scope.atlas, matrix_id, scope.page, scope.names)),
     TemplateGlobal("ridge_chart", "ridge_chart(precision)", "An inline SVG chart of the dense ridge points for one precision.",
                    lambda scope: lambda precision: ridge_chart(scope.atlas.views.ridges, scope.names, precision)),
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",
