@@ -21,8 +21,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from .build import render_tree
+from .build import run_pipeline
 from .render import TEMPLATE_SUFFIX, LAYOUTS
+from .render.api import api_files
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 _BUILT: dict[str, dict[str, str]] = {}  # config file -> {page: hash of its Markdown} of the last finished build
@@ -37,8 +38,9 @@ class GeneratedPage(File):
         return self.changed
 
 
-def _digest(content: str) -> str:
-    return hashlib.blake2b(content.encode("utf-8"), digest_size=16).hexdigest()
+def _digest(content: str | bytes) -> str:
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 class AtlasPlugin(BasePlugin):
@@ -46,7 +48,8 @@ class AtlasPlugin(BasePlugin):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
-        pages, problems = render_tree(root, Path(config.docs_dir).relative_to(root).as_posix())
+        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix())
+        pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             raise PluginError(f"{len(errors)} problem(s) in the atlas:\n" + "\n".join(str(p) for p in problems))
@@ -57,7 +60,8 @@ class AtlasPlugin(BasePlugin):
                 files.remove(file)
         previous = _BUILT.get(config.config_file_path, {})
         self.pending = {}
-        for path, content in pages.items():
+        static = api_files(run.atlas) if run.atlas is not None else {}
+        for path, content in {**pages, **static}.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)
             page.changed = previous.get(path) != self.pending[path]

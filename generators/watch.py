@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .build import render_tree
+from .build import run_pipeline
 from .problems import Problem
 from .render import hand_written_files
+from .render.api import api_files
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
@@ -36,10 +37,12 @@ class Synced:
 
 
 def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], list[Problem]]:
-    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files and generated pages."""
-    pages, problems = render_tree(root, docs_dir)
-    if any(p.severity == "error" for p in problems):
-        return {}, problems
+    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API."""
+    run = run_pipeline(root, docs_dir)
+    if run.failed or run.atlas is None:
+        return {}, run.problems
+    problems = list(run.problems)
+    pages = {**run.pages, **api_files(run.atlas)}
     source = root / docs_dir
     files: dict[str, bytes] = {}
     for path in hand_written_files(source):
