@@ -69,4 +69,4 @@ def test_the_format_map_lists_every_part_with_a_format(built_site: Path) -> None
     listed = [a for a in document["accelerators"] if a["native"] or a["emulated"]]
     assert listed and all(f'href="../../accelerators/{a["id"]}/"' in page for a in listed)
     natives = sum(len(a["native"]) for a in listed)
-    assert page.count("atlas-map__cell--native\"") == natives
+    assert page.count('class="atlas-map__cell atlas-map__cell--native"') == natives
