@@ -20,6 +20,7 @@ from .charts import ridge_chart
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
+from .matrix import published_grid_html, support_matrices_html
 from .markdown import escape_text, page_of
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .pages import (cells_table, kind_index, names_of, published_table, record_page, support_grid, verdict_markup,
@@ -97,6 +98,8 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
                  "shared_docs": lambda: shared_docs(atlas.schemas),
                  "check_docs": check_docs, "claim_docs": claim_docs,
                  "support_grid": lambda: support_grid(atlas, page, names),
+                 "support_matrices": lambda: support_matrices_html(atlas, page, names),
+                 "published_grid": lambda matrix_id: published_grid_html(atlas, matrix_id, page, names),
                  "ridge_chart": lambda precision: ridge_chart(atlas.views.ridges, names, precision),
                  "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
                  **extra}
