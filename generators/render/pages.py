@@ -112,6 +112,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         return [_tally_table(atlas, record, values)]
+    if record.kind == "format":
+        return [_format_parts_table(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
@@ -122,6 +124,20 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
+
+
+def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    parts = atlas.views.parts_by_format[record.id]
+    if record.data.get("format_class") != "hardware":
+        note = ("A checkpoint format or category is native nowhere: it runs on a part through a kernel that computes in "
+                "a hardware format (see the support tables).")
+        return Table("Where it computes natively", ["status", "accelerators"],
+                     [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
+    rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
+            for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
+    return Table("Where it computes natively", ["status", "accelerators"], rows,
+                 "Derived from each accelerator's dense peak figures: native where the part states a peak in this "
+                 "format's precision, emulated where it states one only in a wider precision the format converts to.")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
