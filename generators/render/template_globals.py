@@ -12,6 +12,7 @@ from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
+from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .format_map import format_map_html
 from .matrix import published_grid_html, support_matrices_html
@@ -79,6 +80,9 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("stale_sources", "stale_sources()",
                    "Sources not checked for a long time, or pinned to an engine release older than the newest one cited.",
                    lambda scope: lambda: stale_sources(scope.atlas.index)),
+    TemplateGlobal("ridge_table", "ridge_table()",
+                   "The ridge points folded to one row per part: per precision the value, or its range when sources disagree.",
+                   lambda scope: lambda: ridge_table(scope.atlas.views.ridges)),
     TemplateGlobal("ridge_chart", "ridge_chart(precision)", "An inline SVG chart of the dense ridge points for one precision.",
                    lambda scope: lambda precision: ridge_chart(scope.atlas.views.ridges, scope.names, precision)),
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",
