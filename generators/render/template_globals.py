@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..model.atlas import Atlas
+from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
 from ..derive.ridge_rows import ridge_table
@@ -96,9 +97,17 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: check_docs),
     TemplateGlobal("claim_docs", "claim_docs()", "Every registered claim with what it asserts (contributor pages).",
                    lambda scope: claim_docs),
+    TemplateGlobal("verdict_docs", "verdict_docs()", "The verdict vocabulary and how a verdict is known, with meanings.",
+                   lambda scope: verdict_docs),
     TemplateGlobal("global_docs", "global_docs()", "This table: every template global with its signature and purpose.",
                    lambda scope: global_docs),
 )
+
+
+def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
+    """(value, label, meaning) of every verdict and of every way a verdict is known."""
+    return {"verdicts": [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict],
+            "known_by": [(k.value, k.value, KNOWN_BY_MEANINGS[k]) for k in KnownBy]}
 
 
 def global_docs() -> list[tuple[str, str, str]]:
