@@ -1,4 +1,4 @@
-"""A record of a checked kind (KINDS) with no primary citation declares `unverified`; one that cites a primary source does not."""
+"""A kernel, benchmark, gotcha, engine, technique or support-matrix record with no primary citation declares `unverified`; one that cites a primary source does not."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -6,10 +6,10 @@ from typing import Iterator
 from ..derive.provenance import citations, primary_citations
 from ..model.atlas import Atlas
 from ..problems import Problem
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "unverified-declared"
-KINDS: tuple[str, ...] = ("benchmark", "gotcha", "support-matrix")
+KINDS: tuple[str, ...] = ("kernel", "benchmark", "gotcha", "engine", "technique", "support-matrix")
 
 
 def run(atlas: Atlas) -> Iterator[Problem]:
@@ -29,4 +29,4 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                          f"{primary[0].target.partition('/')[2]!r} at {primary[0].path}; remove unverified")
 
 
-CHECK = Check(NAME, __doc__.strip(), "record:" + ",".join(KINDS), run)
+CHECK = Check(NAME, __doc__.strip(), "record:" + ",".join(KINDS), run, stage=SHAPE)
