@@ -97,7 +97,7 @@ def route(name: str, edits: int) -> list[tuple[float, float | None]]:
         processes = []
         out = Path(tmp) / "tree" / "docs"
         if name in ("serve", "serve-dirty"):
-            command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload"]
+            command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]  # (--no-livereload also stops watching)
             processes.append(start(command + (["--dirty"] if name == "serve-dirty" else []), project))
         else:
             command = [sys.executable, "-m", "generators", "build", "--out", str(out),
