@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .problems import Problem
+from .verify.cli import register as register_verify
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -61,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("kind", help="record kind, e.g. format")
     new.add_argument("id", help="record id (the file stem)")
     new.set_defaults(handler=_new)
+    register_verify(sub)
     return parser
 
 

@@ -145,3 +145,9 @@ def test_dispatch_provenance(tree):
         f"records/schemes/sch-w4a16.yaml:17:16: error: [dispatch-provenance] code.source: source 'src-code' "
         f"(records/sources/src-code.yaml) {pinned}",
     ]
+
+
+def test_observed_cells_agreeing_observation(tree):
+    from tests.test_observed_cells import _observe
+    _observe(tree)
+    assert problems_of(tree, "observed-cells") == []  # failing cases: tests/test_observed_cells.py

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
-               published_explained, scheme_candidates, target_members)
+               observed_cells, published_explained, scheme_candidates, target_members)
 from .base import Check
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ REGISTRY: tuple[Check, ...] = (
     scheme_candidates.CHECK,
     contested_resolution.CHECK,
     dispatch_provenance.CHECK,
+    observed_cells.CHECK,
 )
 
 
