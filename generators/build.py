@@ -8,20 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checks, derive, load, render, schemas, validate
-from .link import Index, link_records
+from . import checks, derive, load, render, schemas, tree_files, validate
+from .link import link_records
+from .model.atlas import Atlas
 from .problems import Problem, sorted_problems
 from .records import Record
-
-
-@dataclass
-class Atlas:
-    """Everything read and computed from one tree: the linked records and the derived views."""
-
-    root: Path
-    schemas: schemas.Schemas
-    index: Index
-    views: derive.Views
 
 
 @dataclass
@@ -39,6 +30,16 @@ class Run:
 
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
+    """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices)."""
+    run = _run_stages(root, docs_dir, pages_despite_errors)
+    refused = tree_files.list_tree(root, docs_dir).problems if docs_dir is not None else []
+    if refused:
+        run.problems = sorted_problems(run.problems + refused)
+        run.pages = run.pages if pages_despite_errors else {}
+    return run
+
+
+def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
     """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
 
     Pages are returned only when there is no error, so a failed run never yields half a site; a
@@ -55,6 +56,10 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     if any(p.severity == "error" for p in problems):
         return Run(records, None, sorted_problems(problems))
     atlas = Atlas(root, schema_set, index, derive.derive_views(index))
+    problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
+                 for name, error in derive.compute_all(atlas.views)]
+    if any(p.severity == "error" for p in problems):
+        return Run(records, None, sorted_problems(problems))
     problems += checks.run_checks(atlas)
     run = Run(records, atlas, sorted_problems(problems))
     if docs_dir is None or (run.failed and not pages_despite_errors):

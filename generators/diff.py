@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import load, render
+from . import load, render, tree_files
 from .build import Atlas, run_pipeline
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
@@ -399,7 +399,14 @@ def _plural(n: int, word: str) -> str:
 
 
 def _hand_written(docs: Path) -> dict[str, str]:
-    if not docs.is_dir():
-        return {}
-    return {p.relative_to(docs).as_posix(): p.read_text(encoding="utf-8", errors="replace")
-            for p in render.hand_written_files(docs) if p.suffix == ".md"}
+    pages: dict[str, str] = {}
+    for path in render.hand_written_files(docs):  # regular files only: links are refused, never followed
+        if path.suffix != ".md":
+            continue
+        rel = path.relative_to(docs).as_posix()
+        try:
+            raw = tree_files.read_bytes(docs, rel, limit=tree_files.DOCS_MAX_BYTES)
+        except tree_files.Refused:
+            continue  # reported by the pipeline as a problem of the side
+        pages[rel] = raw.decode("utf-8", errors="replace")
+    return pages

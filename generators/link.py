@@ -8,57 +8,16 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .kinds import KINDS
 from .paths import dotted
 from .problems import Problem
-from .records import Record
+from .model.index import DeclaredGap, Index, Link
+from .model.records import Record
 from .schemas import Schemas, values_at
 
 RULE = "refs"
-
-
-@dataclass(frozen=True)
-class Link:
-    """One reference: from record `source` (kind/id) at `path` to record `target` (kind/id)."""
-
-    source: str
-    path: str
-    target: str
-
-
-@dataclass(frozen=True)
-class DeclaredGap:
-    """A dangling reference a record declares on purpose."""
-
-    record: str
-    kind: str
-    id: str
-    reason: str
-    path: str
-
-
-@dataclass
-class Index:
-    """Every record by kind and id, every link, the backlinks, and the declared gaps."""
-
-    by_kind: dict[str, dict[str, Record]]
-    links: list[Link] = field(default_factory=list)
-    backlinks: dict[str, list[Link]] = field(default_factory=dict)
-    outgoing: dict[str, list[Link]] = field(default_factory=dict)
-    gaps: list[DeclaredGap] = field(default_factory=list)
-
-    def get(self, kind: str, record_id: str) -> Record | None:
-        return self.by_kind.get(kind, {}).get(record_id)
-
-    def all(self, kind: str) -> list[Record]:
-        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
-
-    def by_ref(self, ref: str) -> Record | None:
-        kind, _, record_id = ref.partition("/")
-        return self.get(kind, record_id)
 
 
 def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
@@ -70,25 +29,33 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
     problems: list[Problem] = []
     backlinks: dict[str, list[Link]] = defaultdict(list)
     for record in records:
-        declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(record.data.get("known_gaps") or [])}
+        data = record.data
+        known_gaps = data.get("known_gaps")
+        declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
         used: set[tuple[str, str]] = set()
+        outgoing: list[Link] = []
         for ref_field in schemas.ref_fields[record.kind]:
-            for path, value in values_at(record.data, ref_field.pattern):
+            if ref_field.pattern and ref_field.pattern[0] not in data:
+                continue
+            for path, value in values_at(data, ref_field.pattern):
                 if not isinstance(value, str):
                     continue
                 kind, target_id = _split(ref_field.target, value)
-                if kind in by_kind and target_id in by_kind[kind]:
+                if target_id in by_kind.get(kind, ()):
                     link = Link(record.ref, dotted(path), f"{kind}/{target_id}")
-                    index.links.append(link)
+                    outgoing.append(link)
                     backlinks[link.target].append(link)
-                    index.outgoing.setdefault(link.source, []).append(link)
                 elif (kind, target_id) in declared:
                     used.add((kind, target_id))
-                    gap = record.data["known_gaps"][declared[(kind, target_id)]]
+                    gap = known_gaps[declared[(kind, target_id)]]
                     index.gaps.append(DeclaredGap(record.ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
                 else:
                     problems.append(_dangling(record, path, kind, target_id, by_kind))
-        problems.extend(_stale_gaps(record, declared, used, by_kind))
+        if outgoing:
+            index.links.extend(outgoing)
+            index.outgoing[record.ref] = outgoing
+        if declared:
+            problems.extend(_stale_gaps(record, declared, used, by_kind))
     index.backlinks = {target: sorted(links, key=lambda l: (l.source, l.path)) for target, links in sorted(backlinks.items())}
     return index, problems
 

@@ -5,25 +5,29 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .build import render_tree
+from .build import run_pipeline
 from .problems import Problem
 from .render import hand_written_files
+from .render.api import api_files
+from .tree_files import DOCS_MAX_BYTES, read_bytes
 
 
 def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[Problem]:
-    """Render everything, then write it all at once; on any error nothing is written."""
+    """Render everything (pages and the data API under api/), then write it all at once; on any error nothing is written."""
     if out.exists() and any(out.iterdir()):
         return [Problem(str(out), 1, 1, "output", "output folder is not empty; choose an empty or new folder")]
-    pages, problems = render_tree(root, docs_dir)
-    if any(p.severity == "error" for p in problems):
-        return problems
+    run = run_pipeline(root, docs_dir)
+    if run.failed or run.atlas is None:
+        return run.problems
+    problems = run.problems
+    pages = {**run.pages, **api_files(run.atlas)}
     staging = Path(tempfile.mkdtemp(prefix=".atlas-build-", dir=out.parent if out.parent.exists() else None))
     try:
         source = root / docs_dir
         for path in hand_written_files(source):
             rel = path.relative_to(source)
             (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, staging / rel)
+            (staging / rel).write_bytes(read_bytes(source, rel.as_posix(), limit=DOCS_MAX_BYTES))
         for page, content in pages.items():
             (staging / page).parent.mkdir(parents=True, exist_ok=True)
             (staging / page).write_text(content, encoding="utf-8")

@@ -1,9 +1,8 @@
 """Git revisions as project trees: resolve a revision, and unpack the site's inputs at it into a folder."""
 from __future__ import annotations
 
-import io
+import os
 import subprocess
-import tarfile
 from pathlib import Path
 
 SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
@@ -38,20 +37,65 @@ def verify_revision(root: Path, rev: str) -> str:
 
 
 def materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:
-    """Extract the site paths of commit `sha` into dest; return the project root inside it."""
-    wanted = [prefix + p for p in SITE_PATHS]
-    listed = _git(root, "ls-tree", "--name-only", sha, "--", *wanted)
-    present = [p for p in listed.stdout.splitlines() if p] if listed.returncode == 0 else []
+    """Write the site paths of commit `sha` into dest from git's object database; return the project root in it.
+
+    Only blobs are written as files. A symbolic link (mode 120000) is recreated as a link to a name
+    that does not exist, never to its recorded target, so the pipeline refuses it by name exactly
+    as it refuses a link in the working tree, and nothing it pointed at is ever read. Submodules
+    (mode 160000) are skipped.
+    """
+    listed = _git(root, "ls-tree", "-r", "-z", "--full-tree", sha, binary=True)
+    if listed.returncode != 0:
+        raise DiffError(f"git ls-tree failed for {sha[:12]}: {listed.stderr.decode(errors='replace').strip()}")
+    wanted = tuple(prefix + p for p in SITE_PATHS)
+    blobs: list[tuple[str, str]] = []
+    links: list[str] = []
+    for entry in listed.stdout.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, kind, obj = meta.decode("ascii").split(" ")
+        path = raw_path.decode("utf-8", errors="surrogateescape")
+        if not any(path == w or path.startswith(w + "/") for w in wanted) or any(
+                part in ("", ".", "..", ".git") for part in path.split("/")):
+            continue
+        if mode == "120000":
+            links.append(path)
+        elif kind == "blob":
+            blobs.append((path, obj))
     dest.mkdir(parents=True)
-    if present:
-        archive = _git(root, "archive", "--format=tar", sha, "--", *present, binary=True)
-        if archive.returncode != 0:
-            raise DiffError(f"git archive failed for {sha[:12]}: {archive.stderr.decode(errors='replace').strip()}")
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            try:
-                tar.extractall(dest, filter="data")
-            except TypeError:  # Python without extraction filters
-                tar.extractall(dest)  # noqa: S202 -- archive comes from the local repository
+    for path, content in zip((p for p, _ in blobs), _blob_contents(root, [o for _, o in blobs])):
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    for path in links:
+        target = dest / path
+        if not target.exists() and not target.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(".refused-symbolic-link", target)
     project = dest / prefix if prefix else dest
     project.mkdir(parents=True, exist_ok=True)
     return project
+
+
+def _blob_contents(root: Path, objects: list[str]) -> list[bytes]:
+    """The contents of blobs, read in one `git cat-file --batch`."""
+    if not objects:
+        return []
+    try:
+        result = subprocess.run(["git", "-C", str(root), "cat-file", "--batch"], input="\n".join(objects).encode() + b"\n",
+                                capture_output=True, check=False)
+    except FileNotFoundError:
+        raise DiffError("git is not installed or not on PATH") from None
+    if result.returncode != 0:
+        raise DiffError(f"git cat-file failed: {result.stderr.decode(errors='replace').strip()}")
+    out, at, contents = result.stdout, 0, []
+    for _ in objects:
+        header_end = out.index(b"\n", at)
+        header = out[at:header_end].split(b" ")
+        if len(header) != 3:
+            raise DiffError(f"git cat-file could not read object {header[0].decode(errors='replace')}")
+        size = int(header[2])
+        contents.append(out[header_end + 1: header_end + 1 + size])
+        at = header_end + 1 + size + 1
+    return contents

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,12 @@ def make_tree(destination: Path, records: Path = MINI) -> Path:
     shutil.copytree(ROOT / "schema", destination / "schema")
     shutil.copytree(ROOT / "docs" / "_templates", destination / "docs" / "_templates")
     return destination
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory):
+    """The suite never reads or writes the user's on-disk cache (generators/cache.py)."""
+    os.environ["ATLAS_CACHE_DIR"] = str(tmp_path_factory.mktemp("atlas-cache"))
 
 
 @pytest.fixture
@@ -34,3 +43,15 @@ def write(root: Path, relative: str, text: str | bytes) -> Path:
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files; review the diff before committing")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real site, built once per test session with the project's own `python -m generators site` (mkdocs build
+    --strict), shared by the site and browser tests; what the build printed is kept beside it in build.log."""
+    site = tmp_path_factory.mktemp("built") / "site"
+    result = subprocess.run([sys.executable, "-m", "generators", "site", "-d", str(site)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (site.parent / "build.log").write_text(result.stdout + result.stderr, encoding="utf-8")
+    return site

@@ -16,11 +16,8 @@ def test_real_records_check_clean():
     assert atlas is not None
 
 
-def test_mkdocs_build_strict_on_the_real_records(tmp_path):
-    site = tmp_path / "site"
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
+def test_mkdocs_build_strict_on_the_real_records(built_site):
+    site = built_site
     for page in ("chapters/04-quantization-regimes/index.html", "chapters/support-tables/index.html",
                  "formats/nvfp4/index.html", "search/search_index.json"):
         assert (site / page).is_file(), page

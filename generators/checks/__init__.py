@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
-               observed_cells, published_explained, scheme_candidates, target_members)
+               observed_cells, published_explained, quoted_value, scheme_candidates, target_members, trap_scope,
+               unverified_declared)
 from .base import Check
 
 if TYPE_CHECKING:
-    from ..build import Atlas
+    from ..model.atlas import Atlas
 
 REGISTRY: tuple[Check, ...] = (
     disjoint_support.CHECK,
@@ -24,6 +25,9 @@ REGISTRY: tuple[Check, ...] = (
     scheme_candidates.CHECK,
     contested_resolution.CHECK,
     dispatch_provenance.CHECK,
+    unverified_declared.CHECK,
+    quoted_value.CHECK,
+    trap_scope.CHECK,
     observed_cells.CHECK,
 )
 

@@ -15,10 +15,12 @@ from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
+from ..tree_files import DOCS_MAX_BYTES, Refused, TreeLoader, list_tree, read_text
 from .charts import ridge_chart
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
+from .matrix import published_grid_html, support_matrices_html
 from .markdown import escape_text, page_of
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .pages import (cells_table, kind_index, names_of, published_table, record_page, support_grid, verdict_markup,
@@ -32,7 +34,7 @@ FILTERS = {"e": escape_text, "verdict": verdict_markup}
 
 def environment(docs_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(docs_dir)),
+        loader=TreeLoader(docs_dir),
         undefined=jinja2.StrictUndefined,
         finalize=escape_text,
         autoescape=False,
@@ -46,14 +48,16 @@ def environment(docs_dir: Path) -> jinja2.Environment:
 
 def hand_written_files(docs_dir: Path) -> list[Path]:
     """Every file under docs_dir that is site content as it stands: not a template, not a layout."""
-    return sorted(p for p in docs_dir.rglob("*") if p.is_file() and not p.name.endswith(TEMPLATE_SUFFIX)
-                  and LAYOUTS not in p.relative_to(docs_dir).parts)
+    listing = list_tree(docs_dir.parent, docs_dir.name)  # regular files only: links and devices are refused
+    return [docs_dir.parent / rel for rel in listing.files
+            if not rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
 def chapter_templates(docs_dir: Path) -> list[str]:
     """Docs-relative paths of every page template outside the layouts folder, sorted."""
-    return sorted(p.relative_to(docs_dir).as_posix() for p in docs_dir.rglob("*" + TEMPLATE_SUFFIX)
-                  if LAYOUTS not in p.relative_to(docs_dir).parts)
+    listing = list_tree(docs_dir.parent, docs_dir.name)  # regular files only: links and devices are refused
+    return [rel.split("/", 1)[1] for rel in listing.files
+            if rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
 def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Problem]]:
@@ -64,7 +68,11 @@ def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Proble
     problems: list[Problem] = []
     for template_path in chapter_templates(docs_dir):
         page = template_path[: -len(".j2")]
-        source = (docs_dir / template_path).read_text(encoding="utf-8")
+        try:
+            source = read_text(docs_dir, template_path, limit=DOCS_MAX_BYTES)
+        except Refused as refused:
+            problems.append(Problem(f"docs/{template_path}", 1, 1, "template", refused.message))
+            continue
         problems += literal_problems(f"docs/{template_path}", source)
         pages[page] = render_page(env, atlas, template_path, page, names, {}, problems)
     for kind in KINDS:
@@ -90,6 +98,8 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
                  "shared_docs": lambda: shared_docs(atlas.schemas),
                  "check_docs": check_docs, "claim_docs": claim_docs,
                  "support_grid": lambda: support_grid(atlas, page, names),
+                 "support_matrices": lambda: support_matrices_html(atlas, page, names),
+                 "published_grid": lambda matrix_id: published_grid_html(atlas, matrix_id, page, names),
                  "ridge_chart": lambda precision: ridge_chart(atlas.views.ridges, names, precision),
                  "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
                  **extra}

@@ -1,6 +1,8 @@
 """Views of record pages and kind indexes: plain rows of escaped Markdown, built from records and derived views."""
 from __future__ import annotations
 
+import html
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -8,14 +10,16 @@ from markupsafe import Markup
 
 from ..derive.cells import Cell
 from ..derive.order import targets_in_order
+from ..derive.provenance import unverified_reason
+from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
-from ..records import Record
+from ..model.records import Record
 from .markdown import escape_text, link, page_of
+from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
 SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",)}  # the computed table presents these fields
-VERDICT_LABEL = {"yes": "YES", "conditional": "YES, if", "no": "NO"}
 
 
 @dataclass
@@ -38,6 +42,8 @@ class RecordPage:
     backlinks: list[tuple[Markup, str]]
     contested: list[Table] = field(default_factory=list)
     gaps: list[Markup] = field(default_factory=list)
+    unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
+    description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -59,12 +65,26 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         else:
             facts.append((key.replace("_", " ").capitalize(), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
-    sources = [values.render(citation, ("sources", n)) for n, citation in enumerate(record.data.get("sources", []))]
+    sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
+               for n, citation in enumerate(record.data.get("sources", []))]
     backlinks = [(values.ref(l.source), l.path) for l in atlas.index.backlinks.get(record.ref, [])]
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
-                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps)
+                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
+                      escape_text(unverified_reason(atlas.index, record)),
+                      yaml_string(record.data.get("summary", "")))
+
+
+def yaml_string(text: Any, limit: int = 300) -> Markup:
+    """Plain text as one double-quoted YAML scalar (JSON string syntax), whitespace folded, cut at `limit` characters.
+
+    HTML-escaped as well: the theme writes the description into an attribute without escaping it.
+    """
+    folded = " ".join(str(text).split())
+    if len(folded) > limit:
+        folded = folded[: limit - 1].rstrip() + "…"
+    return Markup(json.dumps(html.escape(folded, quote=True), ensure_ascii=False))
 
 
 def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
@@ -92,6 +112,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         return [_tally_table(atlas, record, values)]
+    if record.kind == "source":
+        return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
         cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
         return [cells_table(atlas, cells, values, "target")]
@@ -127,20 +149,30 @@ def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str)
 
 
 def verdict_markup(cell: Cell) -> Markup:
-    return Markup(f"**{VERDICT_LABEL[cell.verdict]}**")
+    """The verdict as a coloured badge; its class names the verdict so a stylesheet can colour it."""
+    return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(
+        cell.verdict.value, VERDICT_MEANINGS[cell.verdict], cell.verdict.label)
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.gate:
         return escape_text(f"capability gate: {cell.gate}" + (f" Instead: {cell.gate_fallback}" if cell.gate_fallback else ""))
-    if cell.verdict == "no":
+    if cell.verdict is Verdict.FAILS_AT_RUNTIME:
+        chosen = next(a for a in cell.attempts if a.after_selection)
+        return (Markup("selects ") + values.ref(f"kernel/{chosen.kernel}")
+                + escape_text(f", then fails at run time: {chosen.reason}"))
+    if cell.verdict is Verdict.REFUSED:
         if not cell.attempts:
             return escape_text("; ".join(cell.reasons))
         return Markup("<br>").join(values.ref(f"kernel/{a.kernel}") + Markup(": ")
                                    + escape_text(("selected, then fails at run time: " if a.after_selection else "")
                                                  + a.reason)
                                    for a in cell.attempts)
+    if cell.kernel is None:  # a fallback decided by the scheme gate, before any kernel is tried
+        return escape_text(f"computes as: {cell.computes_as}; capability gate: {cell.gate}")
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
+    if cell.verdict is Verdict.FALLBACK:
+        parts.insert(0, escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
@@ -196,4 +228,5 @@ def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
             row.append(shown)
         rows.append(row)
     return Table("Derived support: scheme × hardware target", ["scheme"] + [t.name for t in targets], rows,
-                 "YES, if: accepted only under the conditions listed on the scheme's page. Follow a scheme for every reason.")
+                 "Runs if: runs as specified only under the conditions listed on the scheme's page. Fallback: loads, but "
+                 "computes at another precision. Follow a scheme for every reason.")

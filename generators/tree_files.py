@@ -1,0 +1,270 @@
+"""Reading the project tree: regular files inside the root only, each within a size limit.
+
+Every reader of the tree (load, the schema loader, the template loader, diff, `build --out`, the
+MkDocs plugin) lists and reads through this module, so nothing outside the repository is opened:
+
+- a path is opened one component at a time from the root with O_NOFOLLOW, so a symbolic link
+  anywhere on the way is refused, never followed (dangling links, loops and links to devices
+  included);
+- each entry is checked with lstat before it is opened, and the open descriptor with fstat, so a
+  FIFO, device or socket is refused and never hangs a read (the leaf is opened O_NONBLOCK too);
+- a file over MAX_BYTES is refused with its size; an unreadable one is a located error; a file
+  that vanished between listing and reading (editor temp files, branch switches) is skipped.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Callable, Iterator
+
+import jinja2
+
+from .problems import Problem
+
+RULE = "files"
+MAX_BYTES = 256 * 1024
+DOCS_MAX_BYTES = 1024 * 1024
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+class Refused(Exception):
+    """A path the atlas will not read; `message` says why and what to do, without any of the file's content."""
+
+    def __init__(self, rel: str, message: str):
+        super().__init__(f"{rel}: {message}")
+        self.rel, self.message = rel, message
+
+    def problem(self) -> Problem:
+        return Problem(self.rel, 1, 1, RULE, self.message)
+
+
+class Vanished(Refused):
+    """The file existed when the tree was listed and is gone now."""
+
+
+@dataclass
+class Listing:
+    """The regular files under a folder (root-relative POSIX paths, sorted) and every entry refused."""
+
+    files: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def describe_mode(mode: int) -> str | None:
+    """Why an entry of this mode is refused, or None for a regular file or a folder."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return ("is a symbolic link; the atlas reads only regular files inside the repository, "
+                "so replace the link with the file itself")
+    what = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a character device" if stat.S_ISCHR(mode)
+            else "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"is {what}, not a regular file; the atlas reads only regular files, so remove it"
+
+
+def too_large(size: int, limit: int = MAX_BYTES) -> str:
+    return (f"file is {size} bytes, over the limit of {limit} bytes per file; "
+            "split it into smaller records or shorten it")
+
+
+def _parts(rel: str) -> tuple[str, ...]:
+    parts = PurePosixPath(rel).parts
+    if not parts or PurePosixPath(rel).is_absolute() or any(p in ("", ".", "..") for p in parts):
+        raise Refused(rel, "is not a path inside the repository")
+    return parts
+
+
+def _os_refusal(rel: str, error: OSError) -> Refused:
+    if error.errno in (errno.ELOOP, errno.EMLINK):
+        return Refused(rel, describe_mode(stat.S_IFLNK) or "")
+    if isinstance(error, FileNotFoundError):
+        return Vanished(rel, "file vanished while the tree was read; run again")
+    if isinstance(error, PermissionError):
+        return Refused(rel, "cannot be read (permission denied); make it readable")
+    if error.errno == errno.ENOTDIR:
+        return Refused(rel, "a folder on its path is not a folder (or is a symbolic link)")
+    return Refused(rel, f"cannot be read ({error.strerror or type(error).__name__})")
+
+
+def _open_dir(root: Path, parts: tuple[str, ...], rel: str) -> int:
+    """A descriptor of root/parts, opened without following any symbolic link below the root."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for index, part in enumerate(parts):
+            try:
+                mode = os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode
+            except OSError as error:
+                raise _os_refusal("/".join(parts[: index + 1]), error) from None
+            if not stat.S_ISDIR(mode):
+                why = describe_mode(mode) or "is a file where a folder was expected"
+                raise Refused("/".join(parts[: index + 1]), why)
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as error:
+                raise _os_refusal("/".join(parts[: index + 1]), error) from None
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(root: Path, rel: str, limit: int = MAX_BYTES) -> bytes:
+    """The content of the regular file root/rel; raises Refused (or Vanished) otherwise."""
+    parts = _parts(rel)
+    dir_fd = _open_dir(Path(root), parts[:-1], rel)
+    try:
+        try:
+            before = os.stat(parts[-1], dir_fd=dir_fd, follow_symlinks=False)
+        except OSError as error:
+            raise _os_refusal(rel, error) from None
+        why = describe_mode(before.st_mode) if not stat.S_ISDIR(before.st_mode) else "is a folder, not a file"
+        if why:
+            raise Refused(rel, why)
+        if before.st_size > limit:
+            raise Refused(rel, too_large(before.st_size, limit))
+        try:
+            fd = os.open(parts[-1], _FILE_FLAGS, dir_fd=dir_fd)
+        except OSError as error:
+            raise _os_refusal(rel, error) from None
+    finally:
+        os.close(dir_fd)
+    try:
+        after = os.fstat(fd)
+        if not stat.S_ISREG(after.st_mode):  # swapped between lstat and open
+            raise Refused(rel, describe_mode(after.st_mode) or "is not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError as error:
+                raise _os_refusal(rel, error) from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise Refused(rel, too_large(size, limit))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_text(root: Path, rel: str, limit: int = MAX_BYTES) -> str:
+    """read_bytes decoded as UTF-8; a file that is not UTF-8 is Refused with the offending byte's line."""
+    raw = read_bytes(root, rel, limit)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise Refused(rel, f"line {line}: file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); save it as UTF-8") from None
+
+
+def regular_file(root: Path, rel: str) -> bool:
+    """True when root/rel is a regular file reached through folders only (no symbolic link on the way)."""
+    try:
+        parts = _parts(rel)
+        dir_fd = _open_dir(Path(root), parts[:-1], rel)
+    except Refused:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(parts[-1], dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+    finally:
+        os.close(dir_fd)
+
+
+def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel: True,
+              skip_hidden: bool = True) -> Listing:
+    """Every regular file under root/folder that `keep` accepts; every other entry kept by `keep` is a problem.
+
+    Hidden entries (a name starting with '.') are skipped when `skip_hidden`. A folder that is
+    absent gives an empty listing; a folder that is a symbolic link is refused.
+    """
+    listing = Listing()
+    try:
+        fd = _open_dir(Path(root), _parts(folder), folder)
+    except Vanished:
+        return listing
+    except Refused as refused:
+        listing.problems.append(refused.problem())
+        return listing
+    try:
+        for rel, mode in _walk(fd, folder, skip_hidden, listing):
+            if not keep(rel):
+                continue
+            why = describe_mode(mode)
+            if why:
+                listing.problems.append(Problem(rel, 1, 1, RULE, why))
+            else:
+                listing.files.append(rel)
+    finally:
+        os.close(fd)
+    listing.files.sort()
+    listing.problems.sort()
+    return listing
+
+
+def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, int]]:
+    try:
+        names = sorted(os.listdir(fd))
+    except OSError as error:
+        listing.problems.append(_os_refusal(prefix, error).problem())
+        return
+    for name in names:
+        if skip_hidden and name.startswith("."):
+            continue
+        rel = f"{prefix}/{name}"
+        try:
+            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            continue  # vanished since listing: the tree as it is now does not hold it
+        except OSError as error:
+            listing.problems.append(_os_refusal(rel, error).problem())
+            continue
+        if not stat.S_ISDIR(mode):
+            yield rel, mode
+            continue
+        try:
+            child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            listing.problems.append(_os_refusal(rel, error).problem())
+            continue
+        try:
+            yield from _walk(child, rel, skip_hidden, listing)
+        finally:
+            os.close(child)
+
+
+class TreeLoader(jinja2.BaseLoader):
+    """A Jinja loader for templates under one folder that reads through this module (no links followed)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            source = read_text(self.folder, template, limit=DOCS_MAX_BYTES)
+        except Vanished:
+            raise jinja2.TemplateNotFound(template) from None
+        except Refused as refused:
+            if not self._exists(template):
+                raise jinja2.TemplateNotFound(template) from None
+            raise jinja2.TemplateError(f"{template} {refused.message}") from None
+        return source, str(self.folder / template), lambda: True
+
+    def _exists(self, template: str) -> bool:
+        try:
+            os.lstat(self.folder / template)
+        except OSError:
+            return False
+        return True

@@ -1,0 +1,84 @@
+"""Every page type loads in a real browser without console errors or requests to other hosts; search finds aliases."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import PHONE, Browser
+
+PAGE_TYPES = {
+    "home": "",
+    "chapter": "chapters/05-known-traps/",
+    "support tables": "chapters/support-tables/",
+    "kind index": "formats/",
+    "format": "formats/nvfp4/",
+    "accelerator": "accelerators/h100-sxm/",
+    "scheme": "schemes/vllm-ct-w4a8-int/",
+    "support matrix": "support-matrices/vllm-quantization-hardware-table/",
+    "source": "sources/",
+    "contributing": "contributing/fields/",
+}
+
+
+def test_every_page_type_loads_clean_and_local(browser: Browser) -> None:
+    browser.console_errors(), browser.requested_hosts()  # drain what the start page logged
+    problems = []
+    for kind, path in PAGE_TYPES.items():
+        browser.open(path)
+        title = browser.js("return document.querySelector('h1') && document.querySelector('h1').textContent")
+        if not title:
+            problems.append(f"{kind} ({path}): no h1")
+        errors = browser.console_errors()
+        if errors:
+            problems.append(f"{kind} ({path}): console errors {errors}")
+        hosts = browser.requested_hosts() - {"127.0.0.1"}
+        if hosts:
+            problems.append(f"{kind} ({path}): requests to {sorted(hosts)}")
+    assert problems == []
+
+
+def test_phone_width_has_no_page_level_horizontal_scroll(browser: Browser) -> None:
+    browser.open("formats/nvfp4/", PHONE)
+    browser.screenshot("format-390")
+    assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+
+
+@pytest.mark.parametrize("alias, page", [("float8_e5m2", "formats/fp8-e5m2/"), ("ExLlamaV2", "formats/exl2/")])
+def test_search_finds_a_record_by_its_alias(browser: Browser, alias: str, page: str) -> None:
+    browser.open("")
+    browser.js("document.querySelector('.md-search__input').focus()")
+    browser.driver.switch_to.active_element.send_keys(alias)
+    hrefs: list[str] = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not any(h.endswith(page) for h in hrefs):
+        time.sleep(0.1)
+        hrefs = browser.js("return [...document.querySelectorAll('.md-search-result__link')].map(a => new URL(a.href).pathname)")
+    assert any(h.endswith(page) for h in hrefs), hrefs
+
+
+def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Browser) -> None:
+    browser.open("chapters/support-tables/")
+    browser.screenshot("support-tables-1440")
+    grid = browser.js("""const s = document.querySelector('.atlas-grid__scroll');
+        const heads = [...s.querySelectorAll('thead tr:last-child th')].map(th => th.getBoundingClientRect().right);
+        return {scroll: s.scrollWidth, client: s.clientWidth, page: document.documentElement.scrollWidth,
+                columns: heads.length, rightmost: Math.max(...heads), bottom: s.getBoundingClientRect().bottom,
+                rows: s.querySelectorAll('tbody tr').length, cells: s.querySelectorAll('tbody td').length}""")
+    targets = len(browser.js("return [...document.querySelectorAll('.atlas-target')]"))
+    assert grid["columns"] == targets > 10 and grid["cells"] == grid["rows"] * targets
+    assert grid["scroll"] <= grid["client"] and grid["page"] <= 1440 and grid["rightmost"] <= 1440
+    browser.resize(PHONE)
+    browser.screenshot("support-tables-390")
+    phone = browser.js("""return {page: document.documentElement.scrollWidth,
+        grid: getComputedStyle(document.querySelector('.atlas-grid__scroll')).display,
+        lists: [...document.querySelectorAll('.atlas-target')].filter(d => d.getBoundingClientRect().width > 0).length}""")
+    assert phone == {"page": PHONE[0], "grid": "none", "lists": targets}
+
+
+def test_a_cell_leads_to_its_note(browser: Browser) -> None:
+    browser.open("chapters/support-tables/")
+    note = browser.js("""const a = document.querySelector('.atlas-grid__cell.verdict-refused a'); a.click();
+        const li = document.querySelector(a.getAttribute('href'));
+        return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight}""")
+    assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"]
