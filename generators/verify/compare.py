@@ -26,11 +26,16 @@ class SelectionView:
 def selection_view(cell, class_of: dict[str, str]) -> SelectionView:
     """The derived cell reduced to selection: the kernels the walk accepts (conditionally or not) up to the first
     unconditional one, plus kernels an external gate rejects only after the engine selected them."""
-    verdict = getattr(cell, "verdict", "")
+    verdict = getattr(cell.verdict, "value", cell.verdict)
     accepted = [a.kernel for a in cell.attempts if a.outcome != "no" or getattr(a, "after_selection", False)]
     kernels = frozenset(class_of.get(k, k) for k in accepted)
     first = class_of.get(cell.kernel, cell.kernel) if cell.kernel else (next(iter(sorted(kernels)), None))
     return SelectionView(verdict in SELECTS or bool(kernels), kernels, first)
+
+
+def _other_scheme(cell) -> bool:
+    """A capability gate that hands the checkpoint to another scheme: its kernels are not modelled on this cell."""
+    return bool(getattr(cell, "gate_fallback", "")) and not cell.attempts
 
 
 def disagreement(cell, observed: dict[str, Any], class_of: dict[str, str]) -> str:
@@ -45,7 +50,7 @@ def disagreement(cell, observed: dict[str, Any], class_of: dict[str, str]) -> st
         return (f"the engine refuses ({first.get('error_type', '')}: {_short(first.get('message', ''))}) "
                 f"but the records derive {view.first}")
     unexpected = sorted(selected - view.kernels)
-    if unexpected:
+    if unexpected and not _other_scheme(cell):
         return (f"the engine selects {', '.join(unexpected)} ({_where(observed, set(unexpected))}), which the records' "
                 f"candidate walk does not accept (it accepts {', '.join(sorted(view.kernels)) or 'nothing'})")
     return ""

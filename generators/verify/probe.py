@@ -439,6 +439,9 @@ def main() -> int:
     if sys.argv[1:] == ["--imports"]:
         return discover_imports()
     request = json.load(sys.stdin)
+    results = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # whatever the engine prints goes to stderr; stdout carries only the JSON results
+    sys.stdout = sys.stderr
     os.environ.setdefault("VLLM_TARGET_DEVICE", "empty")
     for module in request.get("preload", []):  # shared, platform-independent imports, made once before forking
         try:
@@ -446,7 +449,8 @@ def main() -> int:
         except Exception:
             pass
     for job in request["jobs"]:
-        print(json.dumps(_in_child(job), default=str), flush=True)
+        results.write(json.dumps(_in_child(job), default=str) + "\n")
+        results.flush()
     return 0
 
 
