@@ -18,7 +18,7 @@ cells:
     verdict: runs
     kernel: k-hopper
     runs:
-      - {world: bare, variant: g128, outcome: selected, kernel: k-hopper, candidates: []}
+      - {worlds: [bare], variants: [g128], outcome: selected, kernel: k-hopper, candidates: []}
 sources:
   - source: src-code
 """

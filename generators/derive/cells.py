@@ -85,7 +85,11 @@ def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: 
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate:
-        fallback = (scheme.get("capability_gate") or {}).get("on_failure", "")
+        gate_record = scheme.get("capability_gate") or {}
+        fallback = gate_record.get("on_failure", "")
+        floor = gate_record.get("on_failure_min")
+        if fallback and floor is not None and (target.get("compute_capability") or 0) < floor:
+            fallback, gate = "", engine_message(gate_record.get("reason", ""), target, scheme, {"bound": floor})
         verdict = Verdict.FALLBACK if fallback else Verdict.REFUSED
         return Cell(engine, scheme_id, target_id, verdict, None, (), (), gate=gate, gate_fallback=fallback,
                     reasons=(gate,), computes_as=fallback)

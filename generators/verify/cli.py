@@ -12,6 +12,8 @@ def register(sub) -> None:
     verify = sub.add_parser("verify", help="run an engine release's own kernel selection and write its observation record")
     verify.add_argument("release", help="engine and release, e.g. vllm==0.33.0")
     verify.add_argument("--cache", default=None, help="environment cache (default $ATLAS_VERIFY_CACHE or ~/.cache/atlas-verify)")
+    verify.add_argument("--reuse", action="store_true",
+                        help="re-read the raw results of the last run when the jobs are unchanged (re-fold only)")
     verify.set_defaults(handler=handle)
 
 
@@ -35,6 +37,6 @@ def handle(args: argparse.Namespace, root: Path) -> int:
     except EnvironmentError_ as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    path = verify(root, atlas, match.group(1), match.group(2), env, log)
+    path = verify(root, atlas, match.group(1), match.group(2), env, log, reuse=args.reuse)
     print(path.relative_to(root).as_posix())
     return 0

@@ -57,8 +57,9 @@ def disagreement(cell, observed: dict[str, Any], class_of: dict[str, str]) -> st
 
 
 def _where(observed: dict[str, Any], kernels: set[str]) -> str:
-    places = sorted({"/".join(x for x in (r["world"], r.get("gfx", ""), r["variant"]) if x)
-                     for r in observed["runs"] if r.get("kernel") in kernels})
+    places = sorted({"/".join(x for x in (world, gfx, variant) if x)
+                     for r in observed["runs"] if r.get("kernel") in kernels
+                     for world in r["worlds"] for gfx in (r.get("gfx") or [""]) for variant in r["variants"]})
     return ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
 
 

@@ -40,7 +40,8 @@ DISTRIBUTION_OF = {"PIL": "pillow", "zmq": "pyzmq", "cv2": "opencv-python-headle
                    "typing_inspection": "typing-inspection", "annotated_types": "annotated-types",
                    "partial_json_parser": "partial-json-parser", "pydantic_extra_types": "pydantic-extra-types",
                    "charset_normalizer": "charset-normalizer", "opentelemetry": "opentelemetry-api",
-                   "huggingface_hub": "huggingface_hub", "compressed_tensors": "compressed-tensors"}
+                   "huggingface_hub": "huggingface_hub", "compressed_tensors": "compressed-tensors",
+                   "tvm_ffi": "apache-tvm-ffi"}
 # Never installed into an engine environment: GPU runtimes and the optional packages the worlds simulate.
 NEVER = {"torch", "triton", "humming", "humming-kernels", "flashinfer", "flashinfer-python", "conch", "aiter",
          "deep_gemm", "zentorch", "cuda-python", "cuda-bindings", "amdsmi", "pynvml", "nvidia-ml-py", "intel_extension_for_pytorch"}
@@ -170,10 +171,9 @@ def ensure_release(engine: str, version: str, cache: Path, probe: Path, log=prin
     log(f"installing {len(installed)} pure-Python distributions (no dependencies)")
     _pip(venv, "install", "-q", "--no-deps", *installed, constraint=constraint)
     python = venv / "bin" / "python"
-    for _ in range(25):
-        known = set(specs) | {_normal(n) for n in SEED}
+    for _ in range(40):  # each pass finds the next module whose absence stops the import
         missing = [m for m in _missing_modules(python, source, probe)
-                   if DISTRIBUTION_OF.get(m, m) not in NEVER and _normal(DISTRIBUTION_OF.get(m, m)) in known
+                   if DISTRIBUTION_OF.get(m, m) not in NEVER
                    and _requirement(DISTRIBUTION_OF.get(m, m), specs) not in installed]
         if not missing:
             break

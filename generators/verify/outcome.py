@@ -22,14 +22,42 @@ def run_entry(job: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     entry.update(variant=result.get("variant", ""), stage=result.get("stage", ""))
     if result.get("outcome") == "selected":
         entry.update(outcome="selected", kernel=result["kernel"])
+    elif result.get("outcome") == "loaded-without-selector":  # the linear method is its own kernel (no registry)
+        entry.update(outcome="selected", kernel=result.get("quant_method", ""))
     else:
         entry.update(outcome="refused", error_type=result.get("error_type", ""), message=result.get("message", ""))
     if result.get("scheme_class"):
         entry["scheme_class"] = result["scheme_class"]
-    entry["candidates"] = [{"kernel": c["kernel"], "check": c["check"], "ok": c["ok"],
-                            **({"reason": str(c["reason"])} if c.get("reason") not in (None, "") else {})}
-                           for c in result.get("candidates", [])]
+    entry["candidates"] = [candidate_text(c) for c in result.get("candidates", [])]
     return entry
+
+
+def candidate_text(candidate: dict[str, Any]) -> str:
+    """`Kernel.check accepted` or `Kernel.check refused: reason` (get_min_capability carries the value it returned)."""
+    head = f"{candidate['kernel']}.{candidate['check']}"
+    reason = candidate.get("reason")
+    if candidate["check"] == "get_min_capability":
+        return f"{head} {reason} {'accepted' if candidate['ok'] else 'refused'}"
+    if candidate["ok"]:
+        return f"{head} accepted"
+    return f"{head} refused" + (f": {' '.join(str(reason).split())}" if reason not in (None, "") else "")
+
+
+_MERGED = (("world", "worlds"), ("gfx", "gfx"), ("variant", "variants"))
+
+
+def merge_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Runs that did the same thing, asked the same questions and got the same answers, stored once with the
+    worlds, gfx ids and variants they cover (in first-seen order)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        body = {k: v for k, v in run.items() if k not in ("world", "gfx", "variant")}
+        key = repr(sorted(body.items()))
+        entry = merged.setdefault(key, {"worlds": [], **({"gfx": []} if "gfx" in run else {}), "variants": [], **body})
+        for single, plural in _MERGED:
+            if single in run and run[single] not in entry[plural]:
+                entry[plural].append(run[single])
+    return list(merged.values())
 
 
 def _dependence(runs: list[dict[str, Any]]) -> list[str]:
@@ -56,7 +84,7 @@ def fold_cell(scheme: str, target: str, runs: list[dict[str, Any]]) -> dict[str,
     else:
         cell.update(verdict="runs-if", kernel=_bare_choice(selected, kernels), kernels=kernels,
                     conditions=_dependence(runs))
-    cell["runs"] = runs
+    cell["runs"] = merge_runs(runs)
     return cell
 
 

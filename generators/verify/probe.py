@@ -22,11 +22,13 @@ import importlib.abc
 import importlib.machinery
 import json
 import os
+import re
 import sys
 import types
 from typing import Any
 
 STUBBED_COMPILED: list[str] = []
+PLATFORM_PACKAGES: dict[str, set[str]] = {"xpu": {"vllm_xpu_kernels"}}
 
 
 class _EmptyModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -55,7 +57,8 @@ class _EmptyModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module = types.ModuleType(spec.name)
         module.__path__ = []  # type: ignore[attr-defined]
         module.__file__ = f"<atlas-verify stand-in for {spec.name}>"
-        if self.permissive or (self.compiled_prefix and spec.name.startswith(self.compiled_prefix)):
+        if self.permissive or spec.name.split(".")[0] in self.names or (
+                self.compiled_prefix and spec.name.startswith(self.compiled_prefix)):
             def __getattr__(name: str, _module=spec.name):
                 if name.startswith("__"):
                     raise AttributeError(name)
@@ -87,6 +90,20 @@ def _simulate_cpu(facts: dict[str, Any]) -> None:
         setattr(torch.cpu, name, (lambda v: (lambda *a, **k: v))(value))
         if hasattr(torch._C, "_cpu") and hasattr(torch._C._cpu, name):
             setattr(torch._C._cpu, name, (lambda v: (lambda *a, **k: v))(value))
+
+
+class _AnyOps:
+    """torch.ops.zentorch as an installed zentorch leaves it: every op the engine asks about is registered."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *a, **k: None
+
+
+def _simulate_zentorch_ops() -> None:
+    import torch
+    setattr(torch.ops, "zentorch", _AnyOps())
 
 
 def _fake_amdsmi(gfx: str) -> types.ModuleType:
@@ -185,6 +202,8 @@ class _Selected(Exception):
 
 _TRIED: list[dict[str, Any]] = []
 _SELECTORS = ("choose_mp_linear_kernel", "choose_scaled_mm_linear_kernel")
+_SINGLE_DEVICE = {"get_tensor_model_parallel_rank": lambda *a, **k: 0,
+                  "get_tensor_model_parallel_world_size": lambda *a, **k: 1}
 
 
 def _wrap_selector(function, name: str):
@@ -237,6 +256,9 @@ def _instrument() -> list[str]:
     for module in list(sys.modules.values()):
         if module is None or not getattr(module, "__name__", "").startswith("vllm"):
             continue
+        for name, value in _SINGLE_DEVICE.items():  # one device, no tensor parallelism: no process group is needed
+            if callable(getattr(module, name, None)):
+                setattr(module, name, value)
         for name in _SELECTORS:
             function = getattr(module, name, None)
             if callable(function) and not getattr(function, "__wrapped_by_probe__", False):
@@ -338,34 +360,74 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         _capability_gate(quant_config, method, dtype)
         out["stage"] = "scheme"
         layer = _layer(cell, dtype)
-        quant_method = quant_config.get_quant_method(layer, prefix=cell["prefix"])
+        with _engine_config_context(dtype):
+            quant_method = quant_config.get_quant_method(layer, prefix=cell["prefix"])
         out["quant_method"] = type(quant_method).__name__
         scheme = getattr(layer, "scheme", None)
         if scheme is not None:
             out["scheme_class"] = type(scheme).__name__
         out["stage"] = "kernel-selection"
         k, n = cell.get("shape", [4096, 4096])
-        quant_method.create_weights(layer, input_size_per_partition=k, output_partition_sizes=[n], input_size=k,
-                                    output_size=n, params_dtype=dtype, weight_loader=lambda *a, **kw: None)
+        with _engine_config_context(dtype):
+            quant_method.create_weights(layer, input_size_per_partition=k, output_partition_sizes=[n], input_size=k,
+                                        output_size=n, params_dtype=dtype, weight_loader=lambda *a, **kw: None)
         out.update(outcome="loaded-without-selector", kernel=None)
     except _Selected as selected:
         out.update(outcome="selected", kernel=selected.kernel, selector=selected.selector)
     except BaseException as error:  # the engine's refusal, whatever its type, is the observation
-        out.update(outcome="error", kernel=None, error_type=type(error).__name__, message=str(error))
+        import traceback
+        out.update(outcome="error", kernel=None, error_type=type(error).__name__, message=str(error),
+                   raised_at=[f"{f.filename.rsplit('/vllm/', 1)[-1]}:{f.lineno} {f.name}"
+                              for f in traceback.extract_tb(error.__traceback__)[-4:]])
     out["candidates"] = list(_TRIED)
     out["compiled_queries"] = sorted({json.dumps(c, sort_keys=True) for c in OP_CALLS})
     OP_CALLS.clear()
     return out
 
 
+class _ModelFacts:
+    """The model facts a layer reads from the current config while it is built: only its dtype is known."""
+
+    def __init__(self, dtype) -> None:
+        self.dtype = dtype
+
+    def __getattr__(self, name: str):
+        return None
+
+
+def _engine_config_context(dtype):
+    """The engine's default configuration, with the checkpoint's model dtype, as the current one, and the model dtype
+    as torch's default dtype, as the model loader sets both while it builds layers."""
+    import contextlib
+    import torch
+
+    stack = contextlib.ExitStack()
+    try:
+        from vllm.config import VllmConfig, set_current_vllm_config
+        config = VllmConfig()
+        object.__setattr__(config, "model_config", _ModelFacts(dtype))
+        stack.enter_context(set_current_vllm_config(config))
+    except Exception:
+        pass
+    if hasattr(torch, "set_default_dtype") and hasattr(torch, "get_default_dtype"):
+        previous = torch.get_default_dtype()
+        torch.set_default_dtype(dtype)
+        stack.callback(torch.set_default_dtype, previous)
+    return stack
+
+
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
     facts = job["facts"]
     packages = set(job.get("packages") or [])
-    sys.meta_path.append(_EmptyModuleFinder(packages, compiled_prefix="vllm."))
+    # Packages every install of that platform carries (compiled kernels): present as stand-ins, like the engine's own.
+    platform_packages = PLATFORM_PACKAGES.get(facts["platform"], set())
+    sys.meta_path.append(_EmptyModuleFinder(packages | platform_packages, compiled_prefix="vllm."))
     if facts["platform"] == "rocm":
         sys.modules["amdsmi"] = _fake_amdsmi(facts.get("gfx", ""))
     if facts["platform"] == "cpu":
         _simulate_cpu(facts)
+        if "zentorch" in packages:
+            _simulate_zentorch_ops()
     if facts["platform"] == "cuda":
         _simulate_compiled_queries()
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
@@ -421,8 +483,8 @@ class _RecordingFinder(importlib.abc.MetaPathFinder):
 
 def discover_imports() -> int:
     """Print `missing: NAME` for every third-party module the selection path imports and this environment lacks."""
-    finder = _RecordingFinder()
-    sys.meta_path.append(finder)
+    if "--all" in sys.argv:
+        sys.meta_path.append(_RecordingFinder())
     jobs = [{"target": "discover-cuda", "world": "bare", "facts": {"platform": "cuda", "capability": 90}, "cells": []},
             {"target": "discover-cpu", "world": "bare",
              "facts": {"platform": "cpu", "cpu_arch": "x86_64", "isa": ["avx2", "avx512f"]}, "cells": []}]
@@ -431,12 +493,13 @@ def discover_imports() -> int:
         for name in result.get("missing", []):
             print(f"missing: {name}")
         if "job_error" in result:
-            print(f"error: {result['job_error']}")
+            fatal = re.match(r"ModuleNotFoundError: No module named '([^'.]+)", result["job_error"])
+            print(f"missing: {fatal.group(1)}" if fatal else f"error: {result['job_error']}")
     return 0
 
 
 def main() -> int:
-    if sys.argv[1:] == ["--imports"]:
+    if sys.argv[1:2] == ["--imports"]:
         return discover_imports()
     request = json.load(sys.stdin)
     results = os.fdopen(os.dup(1), "w")

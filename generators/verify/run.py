@@ -23,7 +23,8 @@ SIMULATED = (
     "the platform object the engine resolves (CUDA, ROCm, XPU, CPU or Zen CPU class), with the target's compute capability",
     "the CPU architecture string (platform.machine) and torch.cpu ISA probes (AVX2, AVX512, AVX512-BF16, VNNI, AMX)",
     "the AMD gfx id the ROCm platform reads through amdsmi at import (capability derived by the engine's own code)",
-    "optional packages importable or not (empty stand-in modules; zentorch also registers its op names)",
+    "optional packages importable or not (empty stand-in modules; zentorch also registers its op names), and on XPU "
+    "the vllm_xpu_kernels package every XPU install carries (a stand-in, its ops absent)",
     "compiled capability queries cutlass_scaled_mm_supports_fp8/_block_fp8/_fp4 and cutlass_group_gemm_supported, "
     "answered as the release's C++ entry points do for a CUDA 12.8+ build",
 )
@@ -79,7 +80,28 @@ def observation_record(engine: str, version: str, env: Environment, jobs: list[J
         "simulated": list(SIMULATED), "not_reached": list(NOT_REACHED),
         "stand_in_modules": stubbed, "platform_classes": platforms, "job_errors": errors,
         "cells": cells,
+        "sources": [{"source": source_id(engine, version), "locator": f"{engine}/ (Python source as unpacked; "
+                     "config loaders, scheme matching, platform classes and kernel selectors)"}],
     }
+
+
+def source_id(engine: str, release: str) -> str:
+    return f"{engine}-sdist-{release.replace('.', '-')}"
+
+
+def source_record(engine: str, release: str) -> dict[str, Any]:
+    """The source record for a release's published source distribution (what the probe ran)."""
+    return {"name": f"{engine} {release} source distribution",
+            "summary": f"The published source distribution of {engine} {release}, whose Python code the verify "
+                       "probe runs (no extension is built).",
+            "type": "code", "repository": "vllm-project/vllm", "package": f"{engine}=={release}", "path": ".",
+            "revision": f"v{release}", "accessed": _dt.date.today().isoformat(), "publisher": "vLLM project",
+            "sources": [{"source": source_id(engine, release), "locator": "whole archive"}]}
+
+
+def observation_id(engine: str, release: str) -> str:
+    """One record per (engine release, harness version): vllm 0.33.0 with harness 1 is vllm-0-33-0-h1."""
+    return f"{engine}-{release.replace('.', '-')}-h{HARNESS_VERSION}"
 
 
 class _NoAliases(yaml.SafeDumper):
@@ -88,17 +110,30 @@ class _NoAliases(yaml.SafeDumper):
 
 
 def write_observation(root: Path, data: dict[str, Any]) -> Path:
-    path = root / "records" / "observations" / f"{data['engine']}-{data['release']}.yaml"
+    source = root / "records" / "sources" / f"{source_id(data['engine'], data['release'])}.yaml"
+    if not source.exists():
+        source.write_text(yaml.dump(source_record(data["engine"], data["release"]), Dumper=_NoAliases,
+                                    sort_keys=False, allow_unicode=True, width=110))
+    path = root / "records" / "observations" / f"{observation_id(data['engine'], data['release'])}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.dump(data, Dumper=_NoAliases, sort_keys=False, allow_unicode=True, width=110))
     return path
 
 
 def verify(root: Path, atlas, engine: str, version: str, env: Environment,
-           log: Callable[[str], None] = print) -> Path:
+           log: Callable[[str], None] = print, reuse: bool = False) -> Path:
+    """Run (or, with reuse, re-read the raw results of the last run for the same jobs) and write the record."""
     schemes, targets, vendors = _inputs(atlas)
     jobs = build_jobs(schemes, targets, vendors, engine)
     log(f"{len(jobs)} simulated machines, {len(jobs[0].cells) if jobs else 0} checkpoints each")
+    raw = env.source.parent / f"results-h{HARNESS_VERSION}.json"
+    request = json.dumps([j.as_dict() for j in jobs], sort_keys=True)
     started = time.monotonic()
-    results = run_probe(env, jobs, log)
-    return write_observation(root, observation_record(engine, version, env, jobs, results, time.monotonic() - started))
+    if reuse and raw.exists() and json.loads(raw.read_text())["request"] == request:
+        saved = json.loads(raw.read_text())
+        results, seconds = saved["results"], saved["seconds"]
+    else:
+        results = run_probe(env, jobs, log)
+        seconds = time.monotonic() - started
+        raw.write_text(json.dumps({"request": request, "results": results, "seconds": seconds}))
+    return write_observation(root, observation_record(engine, version, env, jobs, results, seconds))
