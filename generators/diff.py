@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import load, render, tree_files
-from .build import Atlas, run_pipeline
+from .build import run_pipeline
+from .model.atlas import Atlas
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
 from .revisions import DiffError, materialise, project_prefix, verify_revision

@@ -24,11 +24,33 @@ def test_mini_tree_passes_every_check(tree):
     assert problems == []
 
 
-def test_disjoint_support(tree):
-    edit(tree, "records/formats/fmt-fp4.yaml", "emulated_support: [acc-old]", "emulated_support: [acc-old, acc-big]")
-    assert problems_of(tree, "disjoint-support") == [
-        "records/formats/fmt-fp4.yaml:8:29: error: [disjoint-support] emulated_support[1]: 'acc-big' is listed as both "
-        "native (native_support[0]) and emulated; keep it in one list"]
+def test_stated_support_is_checked_against_the_derivation(tree):
+    edit(tree, "records/formats/fmt-fp4.yaml", "  - accelerators: [acc-big]", "  - accelerators: [acc-big, acc-old]")
+    assert problems_of(tree, "stated-support") == [
+        "records/formats/fmt-fp4.yaml:11:5: error: [stated-support] stated_native[0]: the source lists ['acc-old'] as "
+        "native, but the accelerators' own peak figures make 'fmt-fp4' native on ['acc-big']; correct the accelerator's "
+        "peaks, or add `explained_by:` naming a finding that explains the disagreement"]
+
+
+def test_a_checkpoint_format_is_never_native_and_a_stale_explanation_fails(tree):
+    edit(tree, "records/formats/fmt-int4.yaml", "format_class: hardware\npeak_precision: int4\nemulated_via: [bf16]",
+         "format_class: checkpoint")
+    edit(tree, "records/formats/fmt-fp4.yaml", "    sources: [{source: src-doc}]\nstated_emulated",
+         "    sources: [{source: src-doc}]\n    explained_by: cpu-cell-wrong\nstated_emulated")
+    assert problems_of(tree, "stated-support") == [
+        "records/formats/fmt-fp4.yaml:13:19: error: [stated-support] stated_native[0].explained_by: stale explanation: "
+        "every accelerator listed is derived native; remove explained_by",
+        "records/formats/fmt-int4.yaml:8:5: error: [stated-support] stated_emulated[0]: the source lists ['acc-big', "
+        "'acc-old'] as emulated, but 'fmt-int4' is a checkpoint format, and only hardware formats can be native or "
+        "emulated; correct the accelerator's peaks, or add `explained_by:` naming a finding that explains the disagreement"]
+
+
+def test_stated_tallies_are_checked_against_the_derivation(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "{native: 1,", "{native: 2,")
+    assert problems_of(tree, "stated-tallies") == [
+        "records/accelerators/acc-big.yaml:13:5: error: [stated-tallies] stated_tallies[0]: 'src-doc' states counts the "
+        "peak figures do not give (native: stated 2, derived 1 ['fmt-fp4']); add `explained_by:` naming a finding that "
+        "explains the difference, or correct the peaks"]
 
 
 def test_matrix_shape_row_length_and_legend(tree):
@@ -100,7 +122,7 @@ def test_contested_resolution_must_concern_the_record(tree):
     path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    claims:\n"
                     "      - {value: a, sources: [{source: src-doc}]}\n      - {value: b, sources: [{source: src-code}]}\n")
     assert problems_of(tree, "contested-resolution") == [
-        "records/formats/fmt-int4.yaml:13:17: error: [contested-resolution] contested[0].resolution: finding "
+        "records/formats/fmt-int4.yaml:17:17: error: [contested-resolution] contested[0].resolution: finding "
         "'cpu-cell-wrong' does not list 'format/fmt-int4' in its concerns (records/findings/cpu-cell-wrong.yaml); "
         "add it there or pick the finding that does"]
 
@@ -146,6 +168,49 @@ def test_dispatch_provenance(tree):
         f"records/schemes/sch-w4a16.yaml:17:16: error: [dispatch-provenance] code.source: source 'src-code' "
         f"(records/sources/src-code.yaml) {pinned}",
     ]
+
+
+def test_parts_sharing_a_die_share_native_formats(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "category: datacenter-gpu\n", "category: datacenter-gpu\ndie: D1\n")
+    edit(tree, "records/accelerators/acc-old.yaml", "category: datacenter-gpu\n", "category: datacenter-gpu\ndie: D1\n")
+    assert problems_of(tree, "shared-die") == [
+        "records/accelerators/acc-old.yaml:5:6: error: [shared-die] die: shares die 'D1' with 'acc-big' but its peaks "
+        "make it native for nothing more and not for ['fmt-fp4']; record the missing peaks, or name the finding that "
+        "explains the difference in `die_difference`"]
+    edit(tree, "records/accelerators/acc-old.yaml", "die: D1\n", "die: D1\ndie_difference: cpu-cell-wrong\n")
+    assert problems_of(tree, "shared-die") == []
+    edit(tree, "records/accelerators/acc-old.yaml", "die: D1\n", "die: D2\n")
+    assert problems_of(tree, "shared-die") == [
+        "records/accelerators/acc-old.yaml:6:17: error: [shared-die] die_difference: stale explanation: no part sharing "
+        "this die differs in native formats; remove die_difference"]
+
+
+def test_memory_bandwidth_is_bounded_by_the_bus(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "memory_bandwidth_gbs:\n",
+         "memory_type: HBM3\nmemory_bus_bits:\n  - {value: 1024, source: src-doc}\nmemory_bandwidth_gbs:\n")
+    assert problems_of(tree, "memory-bandwidth") == [
+        "records/accelerators/acc-big.yaml:10:13: error: [memory-bandwidth] memory_bandwidth_gbs[0].value: 4000 GB/s is "
+        "more than a 1024-bit HBM3 bus can carry (819 GB/s at 6.4 Gbit/s per pin); if the source gives a link speed, "
+        "record it under interconnect_bandwidth_gbs"]
+    edit(tree, "records/accelerators/acc-big.yaml", "value: 1024", "value: 5120")
+    assert problems_of(tree, "memory-bandwidth") == []
+
+
+def test_ridge_points_stay_within_physical_bounds(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "tflops: 2000,", "tflops: 2000000,")
+    assert problems_of(tree, "ridge-bounds") == [
+        "records/accelerators/acc-big.yaml:10:47: error: [ridge-bounds] peak_compute[1].tflops: fp8 2e+06 TFLOPS over "
+        "4000 GB/s gives 500000 FLOP/byte, outside 1-10,000; check the units of both figures"]
+
+
+def test_a_kernel_taking_activations_as_given_lists_no_activation_quantized_format(tree):
+    edit(tree, "records/kernels/k-generic.yaml", "registry: mixed-precision-linear\n",
+         "registry: mixed-precision-linear\nactivation_handling: as-given\nformats: [fmt-int4, fmt-fp4]\n")
+    assert problems_of(tree, "kernel-operands") == [
+        "records/kernels/k-generic.yaml:6:21: error: [kernel-operands] formats[1]: the kernel takes activations as "
+        "given (16-bit), but 'fmt-fp4' quantizes activations (records/formats/fmt-fp4.yaml); a layer in that format "
+        "runs here only as a weight-only fallback, so list the format on a kernel that quantizes activations, or "
+        "correct activation_handling"]
 
 
 def test_observed_cells_agreeing_observation(tree):

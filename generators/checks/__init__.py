@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
-from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
-               observed_cells, published_explained, quoted_value, scheme_candidates, target_members, trap_scope,
+from . import (benchmark_baseline, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+               observed_cells, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared)
 from .base import Check
 
@@ -17,7 +17,12 @@ if TYPE_CHECKING:
     from ..model.atlas import Atlas
 
 REGISTRY: tuple[Check, ...] = (
-    disjoint_support.CHECK,
+    stated_support.CHECK,
+    stated_tallies.CHECK,
+    shared_die.CHECK,
+    memory_bandwidth.CHECK,
+    ridge_bounds.CHECK,
+    kernel_operands.CHECK,
     matrix_shape.CHECK,
     published_explained.CHECK,
     target_members.CHECK,

@@ -11,30 +11,52 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
 from ..tree_files import DOCS_MAX_BYTES, Refused, TreeLoader, list_tree, read_text
-from .charts import ridge_chart
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
+from .labels import label
 from .literals import literal_problems
-from .matrix import published_grid_html, support_matrices_html
 from .markdown import escape_text, page_of
-from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
-from .pages import (cells_table, kind_index, names_of, published_table, record_page, support_grid, verdict_markup,
-                    why_markup)
+from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
+from .template_globals import PageScope, bind_globals
 from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
 LAYOUTS = "_templates"
-FILTERS = {"e": escape_text, "verdict": verdict_markup}
+FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label}
+
+
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in memory for the process, found by template name and source checksum.
+
+    Jinja checks the checksum of the source it just read, so an edited template is compiled afresh;
+    a long-lived process (`mkdocs serve`, `build --watch`) stops recompiling every template per run.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
 
 
 def environment(docs_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=TreeLoader(docs_dir),
+        bytecode_cache=_COMPILED,
         undefined=jinja2.StrictUndefined,
         finalize=escape_text,
         autoescape=False,
@@ -93,16 +115,7 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
     context = RenderContext(page, f"docs/{template_path}")
     functions = TemplateFunctions(atlas, context)
     values = ValueRenderer({}, names, page)
-    variables = {**functions.exports(), "views": atlas.views, "link_to": values.ref,
-                 "why": lambda cell: why_markup(cell, values), "kind_docs": lambda: kind_docs(atlas.schemas),
-                 "shared_docs": lambda: shared_docs(atlas.schemas),
-                 "check_docs": check_docs, "claim_docs": claim_docs,
-                 "support_grid": lambda: support_grid(atlas, page, names),
-                 "support_matrices": lambda: support_matrices_html(atlas, page, names),
-                 "published_grid": lambda matrix_id: published_grid_html(atlas, matrix_id, page, names),
-                 "ridge_chart": lambda precision: ridge_chart(atlas.views.ridges, names, precision),
-                 "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
-                 **extra}
+    variables = {**bind_globals(PageScope(atlas, page, names, functions, values)), **extra}
     try:
         text = env.get_template(template_path).render(variables)
     except jinja2.TemplateSyntaxError as error:
