@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -48,6 +49,7 @@ class AtlasPlugin(BasePlugin):
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
+        began = time.perf_counter()
         run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix())
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
@@ -66,6 +68,8 @@ class AtlasPlugin(BasePlugin):
             self.pending[path] = _digest(content)
             page.changed = previous.get(path) != self.pending[path]
             files.append(page)
+        changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
+        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed) in {time.perf_counter() - began:.1f} s")
         return files
 
     def on_post_build(self, config: MkDocsConfig) -> None:

@@ -120,3 +120,21 @@ def test_plugin_marks_unchanged_generated_pages_as_not_modified(tmp_path):
     record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
     changed = {uri for uri, modified in generated().items() if modified}
     assert "formats/fmt-fp4.md" in changed and "index.md" not in changed
+
+
+def test_every_page_front_matter_is_valid_yaml_for_strict_engines():
+    """MkDocs ignores front matter it cannot parse; Zensical refuses the page. Every page's must parse."""
+    files, problems = site_files(ROOT)
+    assert problems == []
+    broken = []
+    for rel, content in files.items():
+        text = content.decode("utf-8", "replace") if rel.endswith(".md") else ""
+        if text.startswith("---\n"):
+            try:
+                meta = yaml.safe_load(text.split("---\n", 2)[1])
+            except yaml.YAMLError as error:
+                broken.append(f"{rel}: {str(error).splitlines()[0]}")
+                continue
+            if not isinstance(meta, dict):
+                broken.append(f"{rel}: front matter is not a mapping")
+    assert broken == []
