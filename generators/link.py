@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .kinds import KINDS
 from .paths import dotted
@@ -57,7 +58,7 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
             index.outgoing[record.ref] = outgoing
         if declared:
             problems.extend(_stale_gaps(record, declared, used, by_kind))
-    index.backlinks = {target: sorted(links, key=lambda l: (l.source, l.path)) for target, links in sorted(backlinks.items())}
+    index.backlinks = {target: sorted(links, key=lambda link: (link.source, link.path)) for target, links in sorted(backlinks.items())}
     return index, problems
 
 

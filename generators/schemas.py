@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib.metadata
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError

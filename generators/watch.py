@@ -10,13 +10,15 @@ error the tree is left as it was and the problems are reported.
 """
 from __future__ import annotations
 
+import contextlib
+
 import hashlib
 import os
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from .build import run_pipeline
 from .problems import Problem, has_errors
@@ -74,10 +76,8 @@ class TreeWriter:
             self.hashes[rel] = digest
             result.written.append(rel)
         for rel in sorted(set(self.hashes) - set(files)):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 (self.out / rel).unlink()
-            except FileNotFoundError:
-                pass
             del self.hashes[rel]
             result.removed.append(rel)
         return result

@@ -1,7 +1,7 @@
 """Every published cell that disagrees with its derived cell is explained by a finding, and every finding's explained cell exists and still disagrees."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem

@@ -1,7 +1,7 @@
 """Accelerators built on the same die compute natively in the same hardware formats, unless a finding explains the difference."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem

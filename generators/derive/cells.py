@@ -191,9 +191,7 @@ def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[st
         return False
     if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
         return False
-    if "activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])):
-        return False
-    return True
+    return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 
 def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> bool | str:

@@ -7,11 +7,11 @@ common case, a clean record, never pays for positions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import yaml
 
-PathPart = Union[str, int]
+PathPart = str | int
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

@@ -6,7 +6,7 @@ contributor page `contributing/template-functions.md`, whose examples the test s
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 from markupsafe import Markup
 
