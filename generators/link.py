@@ -31,7 +31,7 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
     backlinks: dict[str, list[Link]] = defaultdict(list)
     for record in records:
         data = record.data
-        known_gaps = data.get("known_gaps")
+        known_gaps = data.get("known_gaps") or []
         declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
         used: set[tuple[str, str]] = set()
         outgoing: list[Link] = []

@@ -22,7 +22,6 @@ from .kinds import KINDS
 from .model.schemas import RefField, Schemas
 from .problems import Problem
 
-DEFS = "defs.schema.json"
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from .build import run_pipeline
-from .problems import Problem
+from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.api import api_files
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
@@ -138,7 +138,7 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
 
 def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs") -> Synced:
     files, problems = site_files(root, docs_dir)
-    if any(p.severity == "error" for p in problems):
+    if has_errors(problems):
         return Synced(problems=problems)
     result = writer.sync(files)
     result.problems = problems

@@ -29,6 +29,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
     for cell in atlas.views.published:
         if not cell.agrees and (cell.matrix, cell.row, cell.column) not in explained:
             matrix = atlas.index.get("support-matrix", cell.matrix)
+            assert matrix is not None
             yield at(matrix, ("cells", cell.row_index, cell.column_index), NAME,
                      f"published {cell.symbol!r} ({cell.published}) at [{cell.row!r}, {cell.column!r}] but the dispatch "
                      f"rules derive {cell.derived!r}; fix the mapping or add a finding whose explains names this cell")

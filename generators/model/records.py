@@ -32,6 +32,7 @@ class Record:
         if node is None:
             node = yaml.compose(self.text, Loader=_LOADER)
             object.__setattr__(self, "_node", node)
+        assert isinstance(node, yaml.MappingNode)
         return node
 
     @property
