@@ -12,7 +12,8 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from . import load, render, tree_files
 from .build import run_pipeline

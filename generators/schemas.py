@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib.metadata
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -22,7 +23,6 @@ from .kinds import KINDS
 from .model.schemas import RefField, Schemas
 from .problems import Problem
 
-DEFS = "defs.schema.json"
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 
