@@ -1,7 +1,8 @@
 """For the engine release the scheme records model, every observed cell agrees with its derived cell unless a finding explains it; every explanation names an observed cell that still disagrees; a cell known by a run has an observation."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..problems import Problem
 from ..records import Record

@@ -6,7 +6,8 @@ scheme class, parameterised by the scheme record's `config` (group size, model d
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 PREFIX = "model.layers.0.mlp.down_proj"
 

@@ -26,6 +26,7 @@ import re
 import sys
 import types
 from typing import Any
+import contextlib
 
 STUBBED_COMPILED: list[str] = []
 PLATFORM_PACKAGES: dict[str, set[str]] = {"xpu": {"vllm_xpu_kernels"}}
@@ -103,7 +104,7 @@ class _AnyOps:
 
 def _simulate_zentorch_ops() -> None:
     import torch
-    setattr(torch.ops, "zentorch", _AnyOps())
+    torch.ops.zentorch = _AnyOps()
 
 
 def _fake_amdsmi(gfx: str) -> types.ModuleType:
@@ -185,10 +186,8 @@ def _simulate_compiled_queries() -> None:
             value = bool(_answer(int(capability)))
             OP_CALLS.append({"op": _name, "argument": int(capability), "answer": value})
             return value
-        try:
+        with contextlib.suppress(Exception):
             setattr(namespace, name, op)
-        except Exception:
-            pass
 
 
 class _Selected(Exception):
@@ -229,7 +228,7 @@ def _wrap_min_capability(cls) -> None:
         _TRIED.append({"kernel": klass.__name__, "check": "get_min_capability", "ok": ok, "reason": str(value)})
         return value
     wrapped.__probe__ = True  # type: ignore[attr-defined]
-    setattr(cls, "get_min_capability", classmethod(wrapped))
+    cls.get_min_capability = classmethod(wrapped)
 
 
 def _wrap_kernel_class(cls) -> None:
@@ -313,7 +312,7 @@ def _layer(cell: dict[str, Any], dtype):
     import torch
     from vllm.model_executor.layers import linear
 
-    cls = getattr(linear, "RowParallelLinear")
+    cls = linear.RowParallelLinear
     layer = cls.__new__(cls)
     torch.nn.Module.__init__(layer)
     k, n = cell.get("shape", [4096, 4096])
@@ -322,10 +321,8 @@ def _layer(cell: dict[str, Any], dtype):
                         ("tp_rank", 0), ("params_dtype", dtype), ("prefix", cell["prefix"]), ("quant_config", None),
                         ("skip_bias_add", False), ("return_bias", True), ("input_is_parallel", True),
                         ("reduce_results", True), ("bias", None)):
-        try:
+        with contextlib.suppress(Exception):
             object.__setattr__(layer, attr, value)
-        except Exception:
-            pass
     return layer
 
 
@@ -507,10 +504,8 @@ def main() -> int:
     sys.stdout = sys.stderr
     os.environ.setdefault("VLLM_TARGET_DEVICE", "empty")
     for module in request.get("preload", []):  # shared, platform-independent imports, made once before forking
-        try:
+        with contextlib.suppress(Exception):
             importlib.import_module(module)
-        except Exception:
-            pass
     for job in request["jobs"]:
         results.write(json.dumps(_in_child(job), default=str) + "\n")
         results.flush()
