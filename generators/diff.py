@@ -375,7 +375,7 @@ def _cell_detail(cell: Any) -> str:
         return ""
     if cell.kernel:
         return f"via {cell.kernel}"
-    return cell.reasons[0] if cell.reasons else cell.failure_message
+    return str(cell.reasons[0] if cell.reasons else cell.failure_message)
 
 
 def _cell_text(verdict: str, detail: str) -> str:

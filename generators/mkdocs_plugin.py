@@ -16,9 +16,12 @@ import hashlib
 import logging
 import time
 from pathlib import Path
+from typing import Any
+from collections.abc import Callable
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
@@ -44,7 +47,7 @@ def _digest(content: str | bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-class AtlasPlugin(BasePlugin):
+class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     pending: dict[str, str] | None = None
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -66,7 +69,7 @@ class AtlasPlugin(BasePlugin):
         for path, content in {**pages, **static}.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)
-            page.changed = previous.get(path) != self.pending[path]
+            page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
         log.info(f"atlas: {len(self.pending)} generated files ({changed} changed) in {time.perf_counter() - began:.1f} s")
@@ -76,7 +79,7 @@ class AtlasPlugin(BasePlugin):
         if self.pending is not None:
             _BUILT[config.config_file_path] = self.pending
 
-    def on_serve(self, server, config: MkDocsConfig, builder):
+    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]) -> LiveReloadServer:
         root = Path(config.config_file_path).parent
         for folder in ("records", "schema"):
             server.watch(str(root / folder))

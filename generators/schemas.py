@@ -65,7 +65,8 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
         schemas.validators[kind] = Draft202012Validator(_inlined(schemas, documents[name], name, frozenset()),
                                                         registry=registry,
                                                         format_checker=Draft202012Validator.FORMAT_CHECKER)
-        fast = _fast_validator(schemas.validators[kind].schema)
+        compiled = schemas.validators[kind].schema
+        fast = _fast_validator(dict(compiled)) if isinstance(compiled, dict) else None
         if fast is not None:
             schemas.fast[kind] = fast
     for kind in KINDS:
