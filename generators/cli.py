@@ -78,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _print_problems(problems: list[Problem], fmt: str = "text") -> None:
     if fmt == "json":
-        print(json.dumps([p.as_dict() for p in problems], indent=2, ensure_ascii=False))
+        print(json.dumps([p.as_dict() for p in problems], indent=2, ensure_ascii=False, allow_nan=False))
         return
     for problem in problems:
         print(problem.as_github() if fmt == "github" else str(problem))

@@ -49,7 +49,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
 
 
 def cells_json(atlas: Any) -> str:
-    return json.dumps([cell.as_dict() for _, cell in sorted(atlas.views.cells.items())], indent=2, ensure_ascii=False)
+    return json.dumps([cell.as_dict() for _, cell in sorted(atlas.views.cells.items())], indent=2, ensure_ascii=False, allow_nan=False)
 
 
 def cells_text(atlas: Any) -> str:

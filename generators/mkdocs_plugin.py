@@ -6,17 +6,32 @@ problem fails the build with the full list.
 from __future__ import annotations
 
 import logging
+from html import escape
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from .build import render_tree
 from .render import TEMPLATE_SUFFIX, LAYOUTS
 
 log = logging.getLogger("mkdocs.plugins.atlas")
+
+
+def theme_title(page: Page) -> str | None:
+    """The page title as the theme must receive it: HTML-escaped when it is the text of the page's first heading.
+
+    MkDocs takes a page's title from its first `#` heading as plain text (entities decoded), and the
+    theme writes it unescaped into `<title>`, the navigation and the search index; a record name such
+    as `</title><script>` would run. Titles given in `nav:` or front matter are the site's own HTML.
+    """
+    from_heading = getattr(page, "_title_from_render", None)
+    if from_heading and "title" not in vars(page) and "title" not in page.meta:
+        return escape(from_heading, quote=True)
+    return page.title
 
 
 class AtlasPlugin(BasePlugin):
@@ -34,6 +49,10 @@ class AtlasPlugin(BasePlugin):
         for path, content in pages.items():
             files.append(File.generated(config, path, content=content))
         return files
+
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        page.title = theme_title(page)
+        return html
 
     def on_serve(self, server, config: MkDocsConfig, builder):
         root = Path(config.config_file_path).parent
