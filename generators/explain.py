@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .derive.cells import Cell
+from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
 def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]:
@@ -18,7 +19,10 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             return f"error: {wanted!r} is not a {kind} id{hint}", False
     cell = atlas.views.cells[(scheme_id, target_id)]
     scheme = atlas.index.get("scheme", scheme_id).data
-    lines = [f"{scheme_id} on {target_id}: {cell.verdict.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")]
+    lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
+             + f" (known from {KNOWN_BY_MEANINGS[cell.known_by]})"]
+    if cell.computes_as:
+        lines.append(f"  computes as: {cell.computes_as}")
     gate = scheme.get("capability_gate")
     if gate:
         bound = f"exactly {gate['exact']}" if "exact" in gate else f">= {gate.get('min')}"
@@ -40,10 +44,10 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         lines.append(line)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
-    if cell.verdict == "no" and any(a.after_selection for a in cell.attempts):
+    if cell.verdict is Verdict.FAILS_AT_RUNTIME:
         chosen = next(a.kernel for a in cell.attempts if a.after_selection)
         lines.append(f"  the engine selects {chosen} (its can_implement accepts) and then fails at run time, as the gate says")
-    elif cell.verdict == "no" and cell.failure_message:
+    elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
     return "\n".join(lines), True
 

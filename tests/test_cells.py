@@ -27,14 +27,14 @@ def test_first_accepting_kernel_wins_and_earlier_reasons_are_kept():
     kernels = {"a": {"requirements": [req("capability-exact", "needs 90", value=90)]},
                "b": {"requirements": [req("capability-min", "needs 80", value=80)]}}
     cell = derive_cell("s", scheme("a", "b"), "t", GPU80, kernels)
-    assert (cell.verdict, cell.kernel, cell.reasons) == ("yes", "b", ("a: needs 90",))
+    assert (cell.verdict, cell.kernel, cell.reasons) == ("runs", "b", ("a: needs 90",))
 
 
 def test_every_candidate_declines_gives_no_with_every_reason_in_order():
     kernels = {"a": {"requirements": [req("weight-type", "bad weight", values=["uint4b8"])]},
                "b": {"requirements": [req("activation-quantized", "needs quantized activations")]}}
     cell = derive_cell("s", scheme("a", "b"), "t", GPU90, kernels)
-    assert (cell.verdict, cell.reasons, cell.failure_message) == ("no", ("a: bad weight", "b: needs quantized activations"), "no kernel")
+    assert (cell.verdict, cell.reasons, cell.failure_message) == ("refused", ("a: bad weight", "b: needs quantized activations"), "no kernel")
 
 
 def test_partial_activation_overlap_and_packages_make_it_conditional_then_fall_through():
@@ -42,7 +42,7 @@ def test_partial_activation_overlap_and_packages_make_it_conditional_then_fall_t
                "b": {"requirements": [req("activation-type", "fp16 only", values=["float16"])]},
                "c": {"requirements": []}}
     cell = derive_cell("s", scheme("a", "b", "c"), "t", GPU90, kernels)
-    assert (cell.verdict, cell.kernel, cell.conditions) == ("conditional", "a", ("package pkg installed",))
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs-if", "a", ("package pkg installed",))
     assert [(a.kernel, a.outcome, a.conditions) for a in cell.attempts] == [
         ("a", "conditional", ("package pkg installed",)), ("b", "conditional", ("activation dtype in {float16}",)),
         ("c", "yes", ())]
@@ -52,13 +52,13 @@ def test_shape_checks_are_limits_not_conditions():
     kernels = {"a": {"requirements": [req("shape", "K must divide by 128")]}}
     cell = derive_cell("s", scheme("a"), "t", GPU90, kernels)
     assert (cell.verdict, cell.attempts[0].limits[0]) == (
-        "yes", "the layer shape passes the check that otherwise refuses with “K must divide by 128”")
+        "runs", "the layer shape passes the check that otherwise refuses with “K must divide by 128”")
 
 
 def test_capability_gate_exact_and_min():
     kernels = {"a": {"requirements": []}}
     assert derive_cell("s", scheme("a", gate={"exact": 90, "reason": "not 90"}), "t", GPU80, kernels).gate == "not 90"
-    assert derive_cell("s", scheme("a", gate={"exact": 90}), "t", GPU90, kernels).verdict == "yes"
+    assert derive_cell("s", scheme("a", gate={"exact": 90}), "t", GPU90, kernels).verdict == "runs"
     assert derive_cell("s", scheme("a", gate={"min": 89}), "t", GPU80, kernels).reasons == (
         "scheme requires compute capability >= 89, target has 80",)
 
@@ -66,7 +66,7 @@ def test_capability_gate_exact_and_min():
 def test_requirements_scoped_by_when_apply_only_there():
     kernels = {"a": {"requirements": [req("platform", "cpu only", values=["cpu"]),
                                       req("op", "arm op", value="dyn_quant", when={"cpu_arch": ["aarch64"]})]}}
-    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX2, kernels).verdict == "yes"
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX2, kernels).verdict == "runs"
     arm = {"platform": "cpu", "cpu_arch": "aarch64", "isa_features": ["neon"]}
     assert derive_cell("s", scheme("a", platform="cpu"), "t", arm, kernels).conditions == ("op dyn_quant available",)
 
@@ -76,29 +76,44 @@ def test_gate_outside_can_implement_fails_after_selection():
             "effect": "requires"}
     kernels = {"a": {"requirements": [], "external_gates": [gate]}}
     cell = derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX2, kernels)
-    assert (cell.verdict, cell.attempts[0].reason, cell.attempts[0].after_selection) == (
-        "no", "op only in AVX512 builds", True)
-    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "yes"
+    assert (cell.verdict, cell.kernel, cell.attempts[0].reason, cell.attempts[0].after_selection) == (
+        "fails-at-runtime", "a", "op only in AVX512 builds", True)
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "runs"
     excludes = {"description": "not on x86", "when": {"cpu_arch": ["x86_64"]}, "effect": "excludes"}
     kernels = {"a": {"requirements": [], "external_gates": [excludes]}}
-    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "no"
+    assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "fails-at-runtime"
 
 
 def test_no_candidate_list_for_the_platform():
     cell = derive_cell("s", scheme("a"), "t", X86_AVX2, {"a": {"requirements": []}})
-    assert (cell.verdict, cell.reasons) == ("no", ("no candidate kernels for platform 'cpu'",))
+    assert (cell.verdict, cell.reasons) == ("refused", ("no candidate kernels for platform 'cpu'",))
 
 
 def test_a_gate_that_falls_back_to_another_scheme_says_so():
     gate = {"min": 89, "reason": "not supported", "on_failure": "a weight-only scheme is chosen instead"}
     cell = derive_cell("s", scheme("a", gate=gate), "t", GPU80, {"a": {"requirements": []}})
-    assert (cell.verdict, cell.gate, cell.gate_fallback) == ("no", "not supported", "a weight-only scheme is chosen instead")
+    assert (cell.verdict, cell.gate, cell.computes_as) == ("fallback", "not supported", "a weight-only scheme is chosen instead")
+    refused = derive_cell("s", scheme("a", gate={"min": 89, "reason": "not supported"}), "t", GPU80, {"a": {"requirements": []}})
+    assert (refused.verdict, refused.reasons) == ("refused", ("not supported",))
+
+
+def test_an_activation_quantized_scheme_on_a_kernel_that_takes_activations_as_given_is_a_fallback():
+    w4a8 = {**scheme("a", "b"), "config": {"weight_type": "int4", "activation_types": ["float16"], "activation_quantized": True}}
+    as_given = {"a": {"activation_handling": "as-given", "requirements": []}}
+    cell = derive_cell("s", w4a8, "t", GPU80, as_given)
+    assert (cell.verdict, cell.kernel, cell.computes_as) == (
+        "fallback", "a", "int4 weights with activations left at float16 (weight-only arithmetic, activations unquantized)")
+    quantizing = {"a": {"activation_handling": "quantized", "requirements": []}}
+    assert derive_cell("s", w4a8, "t", GPU80, quantizing).verdict == "runs"
+    undeclared = derive_cell("s", w4a8, "t", GPU80, {"a": {"requirements": []}})
+    assert undeclared.verdict == "fallback" and "does not say whether it quantizes" in undeclared.computes_as
 
 
 def test_capability_placeholders_are_filled_as_the_engine_would():
     kernels = {"a": {"requirements": [req("capability-min", "A requires capability 90, current compute capability is "
                                                           "{compute_capability}; {other}", value=90)]}}
     cell = derive_cell("s", scheme("a"), "t", GPU80, kernels)
-    assert cell.reasons == ("a: A requires capability 90, current compute capability is 80; {other}",)
+    assert cell.reasons == ("a: A requires capability 90, current compute capability is 80; ‹other›",)
+    assert cell.attempts[0].reason_template.endswith("is {compute_capability}; {other}")
     gate = {"min": 89, "reason": "Min capability: {min_capability}. Current capability: {capability}."}
     assert derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels).gate == "Min capability: 89. Current capability: 80."

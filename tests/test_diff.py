@@ -62,7 +62,7 @@ def test_cell_flip_when_a_kernel_floor_rises(repo: Path) -> None:
     edit(repo, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
     head = commit(repo, "raise the floor")
     report = diff_revisions(repo, base, head)
-    assert [(c.scheme, c.target, c.old, c.new) for c in report.cells] == [("sch-w4a16", "gpu-sm80", "conditional", "no")]
+    assert [(c.scheme, c.target, c.old, c.new) for c in report.cells] == [("sch-w4a16", "gpu-sm80", "runs-if", "refused")]
     assert report.cells[0].old_detail == "via k-generic"
     assert "k-hopper" in report.cells[0].new_detail
     change = next(r for r in report.records if r.id == "k-generic")
@@ -74,7 +74,7 @@ def test_cell_flip_when_a_kernel_floor_rises(repo: Path) -> None:
     markdown = report.to_markdown()
     first = markdown.splitlines()[0]
     assert "1 cell flips" in first and "1 record changed" in first and "1 problem introduced" in first
-    assert "`sch-w4a16` | `gpu-sm80` | conditional (`via k-generic`) | no (`" in markdown
+    assert "`sch-w4a16` | `gpu-sm80` | runs-if (`via k-generic`) | refused (`" in markdown
 
 
 def test_tally_change_moves_counts_and_pages(repo: Path) -> None:

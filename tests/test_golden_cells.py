@@ -28,9 +28,14 @@ def test_the_cells_the_issue_names(request):
     # W4A8 with INT8 activations runs on x86 and Arm CPUs through the KleidiAI-described kernel.
     for target in ("x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx", "arm-cpu"):
         assert cells[("vllm-ct-w4a8-int", target)].kernel == "vllm-dynamic-4bit"
-        assert cells[("vllm-ct-w4a8-int", target)].verdict != "no"
+        assert cells[("vllm-ct-w4a8-int", target)].verdict.runs_as_specified
     # W4A8 with FP8 activations: SM90 only.
-    assert [t for (s, t), c in sorted(cells.items()) if s == "vllm-ct-w4a8-fp8" and c.verdict != "no"] == ["nvidia-sm90"]
+    assert [t for (s, t), c in sorted(cells.items()) if s == "vllm-ct-w4a8-fp8" and c.verdict.loads] == ["nvidia-sm90"]
+    # W4A8 with INT8 activations on NVIDIA loads through Humming with 16-bit activations: a fallback, never a plain yes.
+    for target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+        cell = cells[("vllm-ct-w4a8-int", target)]
+        assert (cell.verdict, cell.kernel) == ("fallback", "vllm-humming")
+        assert "activations unquantized" in cell.computes_as
     # The published x86 CPU cell for W4A8 is contradicted and explained by a finding.
     cell = next(p for p in atlas.views.published if p.matrix == "vllm-quantization-hardware-table"
                 and p.row == "llm-compressor INT8 (W4A8)" and p.column == "x86 CPU")

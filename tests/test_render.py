@@ -24,7 +24,7 @@ def test_demo_chapter_renders_computed_values(tree):
         "# Demo chapter (2026)\n\n"
         "[Big GPU](../accelerators/acc-big.md) has 1 native formats.\n"
         "[INT4 weight-only](../formats/fmt-int4.md) is “Four-bit integer weights”.\n"
-        "On x86 the scheme is **YES**.\n"
+        "On x86 the scheme is <span class=\"verdict verdict-runs\" title=\"runs as specified: the named kernel computes at the scheme&#39;s precision\">Runs</span>.\n"
         "The drop is 82.36 to 78.16 points.\n")
 
 
@@ -57,7 +57,7 @@ def test_false_claim_fails_quoting_the_claim(tree):
 def test_claims_pass_and_fail(tree):
     ok = ("{{ claim('native_empty', 'fmt-int4') }}{{ claim('in_native', 'fmt-fp4', 'acc-big') }}"
           "{{ claim('in_emulated', 'fmt-int4', 'acc-old') }}{{ claim('unlisted', 'acc-cpu') }}"
-          "{{ claim('verdict', 'sch-w4a16', 'gpu-sm80', 'conditional') }}{{ claim('accepted_by', 'sch-w4a16', 'gpu-sm90', 'k-hopper') }}"
+          "{{ claim('verdict', 'sch-w4a16', 'gpu-sm80', 'runs-if') }}{{ claim('accepted_by', 'sch-w4a16', 'gpu-sm90', 'k-hopper') }}"
           "{{ claim('difference', 'b-ref', 'b-quant', 4.2) }}{{ claim('published_disagrees', 'pub-table', 'INT4 (W4A16)', 'x86 CPU') }}"
           "{{ claim('native_rank', 'acc-big', 1) }}{{ claim('field_equals', 'gotcha', 'trap-silent', 'silent', true) }}\n")
     assert render(tree, ok)[1] == []
@@ -132,7 +132,7 @@ def test_output_is_byte_identical_across_runs(tree):
 def test_record_page_has_backlinks_sources_and_derived_cells(tree):
     pages, _ = render(tree)
     scheme = pages["schemes/sch-w4a16.md"]
-    assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | **YES, if** | via [Generic kernel](../kernels/k-generic.md); " \
+    assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | <span class=\"verdict verdict-runs-if\" title=\"runs as specified only given the named optional package, build flag, setting or model property\">Runs if</span> | via [Generic kernel](../kernels/k-generic.md); " \
            "when activation dtype in \\{float16\\}; after 1 candidate\\(s\\) declined |" in scheme
     assert "- [Example published table](../support-matrices/pub-table.md)" in scheme
     matrix = pages["support-matrices/pub-table.md"]

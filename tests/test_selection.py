@@ -38,11 +38,11 @@ def test_target_selection_rows(tree):
     assert [r.target for r in rows] == ["gpu-sm90", "gpu-sm80", "cpu-avx512"]
     sm90, sm80, cpu = rows
     assert [(s.scheme, s.verdict, s.kernel, s.formats) for s in sm90.served] == [
-        ("sch-w4a16", "yes", "k-hopper", ("fmt-int4",))]
+        ("sch-w4a16", "runs", "k-hopper", ("fmt-int4",))]
     assert sm90.native == ("fmt-fp4",)
     assert [(s.scheme, s.verdict, s.kernel, s.conditions) for s in sm80.served] == [
-        ("sch-w4a16", "conditional", "k-generic", ("activation dtype in {float16}",))]
-    assert [(s.kernel, s.verdict) for s in cpu.served] == [("k-cpu", "yes")]
+        ("sch-w4a16", "runs-if", "k-generic", ("activation dtype in {float16}",))]
+    assert [(s.kernel, s.verdict) for s in cpu.served] == [("k-cpu", "runs")]
     assert all(not r.refused and not r.traps for r in rows)
 
 
@@ -60,7 +60,7 @@ def test_engine_rows_and_grid(tree):
     grids = cell_grids(atlas.index, atlas.views.cells)
     assert [(g.engine, g.targets) for g in grids] == [("eng", ("gpu-sm90", "gpu-sm80", "cpu-avx512"))]
     assert [(c.target, c.verdict) for c in grids[0].rows[0].cells] == [
-        ("gpu-sm90", "yes"), ("gpu-sm80", "conditional"), ("cpu-avx512", "yes")]
+        ("gpu-sm90", "runs"), ("gpu-sm80", "runs-if"), ("cpu-avx512", "runs")]
 
 
 def test_traps_apply_by_accelerator_or_serving_kernel(tree):

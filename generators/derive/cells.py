@@ -15,7 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..link import Index
+from ..model.verdicts import KnownBy, Verdict
+from .messages import engine_message
 
+# outcomes of one candidate kernel (not cell verdicts)
 YES, CONDITIONAL, NO = "yes", "conditional", "no"
 
 
@@ -26,6 +29,7 @@ class Attempt:
     kernel: str
     outcome: str
     reason: str = ""
+    reason_template: str = ""  # the engine's f-string as the source holds it, before filling
     conditions: tuple[str, ...] = ()
     routes: tuple[str, ...] = ()
     limits: tuple[str, ...] = ()
@@ -39,7 +43,7 @@ class Cell:
     engine: str
     scheme: str
     target: str
-    verdict: str
+    verdict: Verdict
     kernel: str | None
     conditions: tuple[str, ...]
     attempts: tuple[Attempt, ...]
@@ -47,14 +51,19 @@ class Cell:
     gate_fallback: str = ""
     failure_message: str = ""
     reasons: tuple[str, ...] = field(default=())
+    computes_as: str = ""  # for a fallback: what the engine really computes in
+    known_by: KnownBy = KnownBy.CODE
+    evidence: tuple[str, ...] = ()  # observation ids when known_by is RUN
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "engine": self.engine, "scheme": self.scheme, "target": self.target, "verdict": self.verdict,
-            "kernel": self.kernel, "conditions": list(self.conditions), "gate": self.gate,
-            "gate_fallback": self.gate_fallback,
+            "engine": self.engine, "scheme": self.scheme, "target": self.target, "verdict": self.verdict.value,
+            "kernel": self.kernel, "computes_as": self.computes_as, "conditions": list(self.conditions),
+            "gate": self.gate, "gate_fallback": self.gate_fallback,
             "reasons": list(self.reasons), "failure_message": self.failure_message,
+            "known_by": self.known_by.value, "evidence": list(self.evidence),
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
+                          "reason_template": a.reason_template, "after_selection": a.after_selection,
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
         }
@@ -73,41 +82,63 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
 def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: dict[str, Any],
                 kernels: dict[str, dict[str, Any]]) -> Cell:
     engine = scheme.get("engine", "")
-    gate = _gate_failure(scheme.get("capability_gate") or {}, target)
+    config = scheme.get("config", {})
+    gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate:
         fallback = (scheme.get("capability_gate") or {}).get("on_failure", "")
-        return Cell(engine, scheme_id, target_id, NO, None, (), (), gate=gate, gate_fallback=fallback, reasons=(gate,))
+        verdict = Verdict.FALLBACK if fallback else Verdict.REFUSED
+        return Cell(engine, scheme_id, target_id, verdict, None, (), (), gate=gate, gate_fallback=fallback,
+                    reasons=(gate,), computes_as=fallback)
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
     if candidates is None:
         reason = f"no candidate kernels for platform {target['platform']!r}"
-        return Cell(engine, scheme_id, target_id, NO, None, (), (), reasons=(reason,))
+        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,))
     attempts = []
     for kernel_id in candidates["kernels"]:
-        attempt = try_kernel(kernel_id, kernels.get(kernel_id, {}), scheme.get("config", {}), target)
+        attempt = try_kernel(kernel_id, kernels.get(kernel_id, {}), config, target, scheme)
         attempts.append(attempt)
-        if attempt.outcome == YES:
-            break
-    return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""))
+        if attempt.outcome == YES or attempt.after_selection:
+            break  # the engine takes the first kernel whose can_implement accepts
+    chosen = next((a for a in attempts if a.outcome != NO or a.after_selection), None)
+    handling = kernels.get(chosen.kernel, {}).get("activation_handling") if chosen else None
+    return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""),
+                    config, handling)
 
 
-def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str) -> Cell:
-    accepted = [a for a in attempts if a.outcome != NO]
+def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str,
+             config: dict[str, Any], handling: str | None) -> Cell:
     reasons = tuple(f"{a.kernel}: {a.reason}" for a in attempts if a.outcome == NO)
-    if not accepted:
-        return Cell(engine, scheme_id, target_id, NO, None, (), attempts, failure_message=failure, reasons=reasons)
-    first = accepted[0]
-    verdict = YES if first.outcome == YES else CONDITIONAL
+    first = next((a for a in attempts if a.outcome != NO or a.after_selection), None)
+    if first is None:
+        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), attempts, failure_message=failure,
+                    reasons=reasons)
+    if first.after_selection:
+        return Cell(engine, scheme_id, target_id, Verdict.FAILS_AT_RUNTIME, first.kernel, (), attempts,
+                    reasons=reasons)
+    if config.get("activation_quantized") and handling != "quantized":
+        return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, first.kernel, first.conditions, attempts,
+                    reasons=reasons, computes_as=_unquantized_activations(config, handling))
+    verdict = Verdict.RUNS if first.outcome == YES else Verdict.RUNS_IF
     return Cell(engine, scheme_id, target_id, verdict, first.kernel, first.conditions, attempts, reasons=reasons)
 
 
-def _gate_failure(gate: dict[str, Any], target: dict[str, Any]) -> str:
+def _unquantized_activations(config: dict[str, Any], handling: str | None) -> str:
+    weights = config.get("weight_type", "quantized")
+    activations = "/".join(config.get("activation_types", [])) or "the model dtype"
+    if handling is None:
+        return (f"{weights} weights; the kernel's page does not say whether it quantizes activations, "
+                f"so the scheme's activation precision is not shown to run")
+    return f"{weights} weights with activations left at {activations} (weight-only arithmetic, activations unquantized)"
+
+
+def _gate_failure(gate: dict[str, Any], target: dict[str, Any], scheme: dict[str, Any]) -> str:
     platforms = gate.get("platforms")
     if not gate or (platforms and target["platform"] not in platforms):
         return ""
     capability = target.get("compute_capability")
     if capability is None:
         return ""
-    reason = with_known_values(gate.get("reason", ""), target, gate.get("min", gate.get("exact")))
+    reason = engine_message(gate.get("reason", ""), target, scheme, {"bound": gate.get("min", gate.get("exact"))})
     if "exact" in gate and capability != gate["exact"]:
         return reason or f"scheme requires compute capability exactly {gate['exact']}, target has {capability}"
     if "min" in gate and capability < gate["min"]:
@@ -115,7 +146,8 @@ def _gate_failure(gate: dict[str, Any], target: dict[str, Any]) -> str:
     return ""
 
 
-def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> Attempt:
+def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], target: dict[str, Any],
+               scheme: dict[str, Any] | None = None) -> Attempt:
     """Evaluate one kernel's requirements in order against a scheme configuration and a target."""
     if not kernel:
         return Attempt(kernel_id, NO, "kernel record missing")
@@ -126,33 +158,17 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
             continue
         outcome = evaluate(requirement, config, target)
         if outcome is False:
-            bound = requirement.get("value") if requirement["check"].startswith("capability-") else None
-            return Attempt(kernel_id, NO, with_known_values(requirement["reason"], target, bound))
+            template = requirement["reason"]
+            return Attempt(kernel_id, NO, engine_message(template, target, scheme or {"config": config}, requirement),
+                           template)
         if isinstance(outcome, str):
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
     for gate in kernel.get("external_gates", []):
         if _gate_blocks(gate, target, config):
-            return Attempt(kernel_id, NO, gate["description"], after_selection=True)
+            return Attempt(kernel_id, NO, gate["description"], gate["description"], after_selection=True)
     routes = tuple(route["name"] for route in kernel.get("routes", []) if applies(route.get("when"), target, config))
-    return Attempt(kernel_id, CONDITIONAL if conditions else YES, "", tuple(conditions), routes, tuple(limits))
-
-
-_CAPABILITY_FIELDS = ("{compute_capability}", "{device_capability}", "{capability}")
-
-
-def with_known_values(reason: str, target: dict[str, Any], bound: Any = None) -> str:
-    """The engine's message with the capability placeholders filled as the engine would fill them for this target.
-
-    Only the integers the atlas knows exactly are filled (the target's capability and the bound being
-    checked); other placeholders stay as the source spells them.
-    """
-    capability = target.get("compute_capability")
-    if capability is not None:
-        for placeholder in _CAPABILITY_FIELDS:
-            reason = reason.replace(placeholder, str(capability))
-    if isinstance(bound, int) and not isinstance(bound, bool):
-        reason = reason.replace("{min_capability}", str(bound))
-    return reason
+    return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
+                   limits=tuple(limits))
 
 
 def _gate_blocks(gate: dict[str, Any], target: dict[str, Any], config: dict[str, Any]) -> bool:

@@ -2,8 +2,9 @@
 
 A published row or column maps to schemes and/or hardware targets. Where both a scheme and a
 target are known, every (scheme, target) pair is derived; the published cell agrees when it says
-yes and every pair is YES (conditional counts as yes), says no and every pair is NO, or says
-partial and the pairs differ. Anything else is a disagreement that a finding must explain.
+yes and every pair runs as specified (`runs`, or `runs-if` under named conditions), says no and
+no pair does (a fallback to another precision, a run-time failure or a refusal), or says partial and
+the pairs differ. Anything else is a disagreement that a finding must explain.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..link import Index
-from .cells import NO, Cell
+from .cells import Cell
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _cells_for(row: dict[str, Any], column: dict[str, Any], cells: dict[tuple[st
 def _aggregate(derived: tuple[Cell, ...]) -> str:
     if not derived:
         return "none"
-    verdicts = {c.verdict != NO for c in derived}
+    verdicts = {c.verdict.runs_as_specified for c in derived}
     if verdicts == {True}:
         return "yes"
     if verdicts == {False}:

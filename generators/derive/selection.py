@@ -10,7 +10,8 @@ from typing import Any
 
 from ..link import Index
 from ..records import Record
-from .cells import NO, Cell
+from ..model.verdicts import Verdict
+from .cells import Cell
 from .order import rank, targets_in_order
 from .tallies import Tally
 
@@ -53,12 +54,12 @@ class HardwareGroup:
 
 @dataclass(frozen=True)
 class Served:
-    """A scheme that derives YES or conditional on a target: what it serves, through what."""
+    """A scheme that loads on a target (runs, runs under conditions, or falls back): what it serves, through what."""
 
     scheme: str
     engine: str
     formats: tuple[str, ...]
-    verdict: str
+    verdict: Verdict
     kernel: str
     conditions: tuple[str, ...]
     cell: Cell
@@ -142,8 +143,8 @@ def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies:
         target_cells = [cells[(s, target.id)] for s in sorted(schemes) if (s, target.id) in cells]
         served = tuple(Served(c.scheme, c.engine, tuple(schemes[c.scheme].data.get("formats", [])), c.verdict,
                               c.kernel or "", c.conditions, c)
-                       for c in target_cells if c.verdict != NO)
-        refused = tuple(c for c in target_cells if c.verdict == NO)
+                       for c in target_cells if c.verdict.loads)
+        refused = tuple(c for c in target_cells if not c.verdict.loads)
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
         kernels = {s.kernel for s in served if s.kernel}
         out.append(TargetSelection(target.id, target.data["platform"], accelerators, native, served, refused,

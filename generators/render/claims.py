@@ -67,9 +67,9 @@ def unlisted(atlas: Any, accelerator: str) -> Result:
 
 
 def verdict(atlas: Any, scheme: str, target: str, expected: str) -> Result:
-    """The derived cell of scheme on target has this verdict (yes, conditional or no)."""
+    """The derived cell of scheme on target has this verdict (runs, runs-if, fallback, fails-at-runtime, refused)."""
     cell = atlas.views.cells.get((scheme, target))
-    actual = cell.verdict if cell else "(no cell)"
+    actual = cell.verdict.value if cell else "(no cell)"
     kernel = f" via {cell.kernel}" if cell and cell.kernel else ""
     return actual == expected, f"{scheme} on {target} derives {actual!r}{kernel}"
 

@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from ..derive.cells import Cell
 from ..derive.order import targets_in_order
+from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..records import Record
 from .markdown import escape_text, link, page_of
@@ -15,7 +16,6 @@ from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
 SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",)}  # the computed table presents these fields
-VERDICT_LABEL = {"yes": "YES", "conditional": "YES, if", "no": "NO"}
 
 
 @dataclass
@@ -127,20 +127,30 @@ def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str)
 
 
 def verdict_markup(cell: Cell) -> Markup:
-    return Markup(f"**{VERDICT_LABEL[cell.verdict]}**")
+    """The verdict as a coloured badge; its class names the verdict so a stylesheet can colour it."""
+    return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(
+        cell.verdict.value, VERDICT_MEANINGS[cell.verdict], cell.verdict.label)
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.gate:
         return escape_text(f"capability gate: {cell.gate}" + (f" Instead: {cell.gate_fallback}" if cell.gate_fallback else ""))
-    if cell.verdict == "no":
+    if cell.verdict is Verdict.FAILS_AT_RUNTIME:
+        chosen = next(a for a in cell.attempts if a.after_selection)
+        return (Markup("selects ") + values.ref(f"kernel/{chosen.kernel}")
+                + escape_text(f", then fails at run time: {chosen.reason}"))
+    if cell.verdict is Verdict.REFUSED:
         if not cell.attempts:
             return escape_text("; ".join(cell.reasons))
         return Markup("<br>").join(values.ref(f"kernel/{a.kernel}") + Markup(": ")
                                    + escape_text(("selected, then fails at run time: " if a.after_selection else "")
                                                  + a.reason)
                                    for a in cell.attempts)
+    if cell.kernel is None:  # a fallback decided by the scheme gate, before any kernel is tried
+        return escape_text(f"computes as: {cell.computes_as}; capability gate: {cell.gate}")
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
+    if cell.verdict is Verdict.FALLBACK:
+        parts.insert(0, escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
@@ -196,4 +206,5 @@ def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
             row.append(shown)
         rows.append(row)
     return Table("Derived support: scheme × hardware target", ["scheme"] + [t.name for t in targets], rows,
-                 "YES, if: accepted only under the conditions listed on the scheme's page. Follow a scheme for every reason.")
+                 "Runs if: runs as specified only under the conditions listed on the scheme's page. Fallback: loads, but "
+                 "computes at another precision. Follow a scheme for every reason.")

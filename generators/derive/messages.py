@@ -1,0 +1,63 @@
+"""Engine messages as the engine would print them for one cell: its f-string placeholders filled.
+
+Kernel and gate reasons are recorded verbatim, with the f-string placeholders the engine's source
+holds (`{c.weight_type}`, `{compute_capability}`, ...). For a given (scheme, target) the engine fills
+them from the layer configuration, the platform and the requirement's own accepted values; this
+module does the same from the records. A placeholder whose value the records do not hold is shown as
+‹expression›, never as a bare brace template.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_CAPABILITY = ("compute_capability", "device_capability", "capability")
+_SUPPORTED_LIST = re.compile(r"SUPPORTED|supported_types|quant_types|query_machete")
+
+
+def engine_message(template: str, target: dict[str, Any], scheme: dict[str, Any],
+                   requirement: dict[str, Any] | None = None) -> str:
+    """The message with every placeholder the records can fill replaced by what the engine would print."""
+    values = _known_values(target, scheme, requirement or {})
+    return _PLACEHOLDER.sub(lambda m: _fill(m.group(1), values, requirement or {}), template)
+
+
+def _known_values(target: dict[str, Any], scheme: dict[str, Any], requirement: dict[str, Any]) -> dict[str, str]:
+    config = scheme.get("config", {})
+    values: dict[str, str] = {}
+    capability = target.get("compute_capability")
+    if capability is not None:
+        values.update({name: str(capability) for name in _CAPABILITY})
+    bound = requirement.get("bound", requirement.get("value") if str(requirement.get("check", "")).startswith("capability-") else None)
+    if isinstance(bound, int) and not isinstance(bound, bool):
+        values["min_capability"] = str(bound)
+        values["quant_config.get_min_capability()"] = str(bound)
+    if "weight_type" in config:
+        values["c.weight_type"] = values["quant_type"] = str(config["weight_type"])
+    if config.get("group_sizes"):
+        group = str(config["group_sizes"][0])
+        values.update({"c.group_size": group, "group_size": group, "gs": group, "eff_gs": group})
+    if config.get("activation_types"):
+        act = f"torch.{config['activation_types'][0]}"
+        values.update({"c.act_type": act, "c.out_type=": f"c.out_type={act}"})
+    if "zero_points" in config:
+        values["has_zp"] = str(bool(config["zero_points"]))
+    if scheme.get("method"):
+        values["model_config.quantization"] = str(scheme["method"])
+    return values
+
+
+def _fill(expression: str, values: dict[str, str], requirement: dict[str, Any]) -> str:
+    expression = expression.strip()
+    if expression in values:
+        return values[expression]
+    if _SUPPORTED_LIST.search(expression) and requirement.get("values"):
+        return _python_list(requirement["check"], requirement["values"])
+    return f"‹{expression}›"
+
+
+def _python_list(check: str, accepted: list[Any]) -> str:
+    if check == "weight-type":
+        return "[" + ", ".join(f"ScalarType.{v}" for v in accepted) + "]"
+    return "[" + ", ".join(str(v) for v in accepted) + "]"

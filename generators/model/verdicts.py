@@ -1,0 +1,69 @@
+"""The verdict vocabulary: what really runs when an engine is given a scheme on a target, and how we know.
+
+One vocabulary for the support table, `explain`, record pages, `cells --format json`, the data API and
+`verify`. A verdict never rounds a fallback up to a plain yes.
+"""
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Verdict(str, Enum):
+    """What happens when the engine loads the scheme on the target."""
+
+    RUNS = "runs"  # the named kernel computes at the scheme's precision
+    RUNS_IF = "runs-if"  # as specified, given an optional package, build flag, setting or model property (named)
+    FALLBACK = "fallback"  # loads, but computes at another precision (e.g. activations left unquantized)
+    FAILS_AT_RUNTIME = "fails-at-runtime"  # a kernel is selected, then fails when it runs
+    REFUSED = "refused"  # the engine refuses at load, with every reason in order
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @property
+    def runs_as_specified(self) -> bool:
+        """True when the scheme's own arithmetic runs (possibly under named conditions)."""
+        return self in (Verdict.RUNS, Verdict.RUNS_IF)
+
+    @property
+    def loads(self) -> bool:
+        """True when a model in this scheme loads at all (even at another precision)."""
+        return self in (Verdict.RUNS, Verdict.RUNS_IF, Verdict.FALLBACK)
+
+
+_LABELS = {
+    Verdict.RUNS: "Runs",
+    Verdict.RUNS_IF: "Runs if",
+    Verdict.FALLBACK: "Fallback",
+    Verdict.FAILS_AT_RUNTIME: "Fails at run time",
+    Verdict.REFUSED: "Refused",
+}
+
+VERDICT_MEANINGS: dict[Verdict, str] = {
+    Verdict.RUNS: "runs as specified: the named kernel computes at the scheme's precision",
+    Verdict.RUNS_IF: "runs as specified only given the named optional package, build flag, setting or model property",
+    Verdict.FALLBACK: "loads, but computes at another precision (for example activations left unquantized); "
+                      "not the scheme's arithmetic",
+    Verdict.FAILS_AT_RUNTIME: "the engine selects a kernel, then fails at run time",
+    Verdict.REFUSED: "the engine refuses at load; every reason is listed in order",
+}
+
+
+class KnownBy(str, Enum):
+    """How a verdict is known."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    CODE = "code"  # read from the engine's dispatch code at a release
+    RUN = "run"  # verified by running the engine's own selection code (an observation is the evidence)
+
+
+KNOWN_BY_MEANINGS: dict[KnownBy, str] = {
+    KnownBy.CODE: "read from the engine's dispatch code at the cited release",
+    KnownBy.RUN: "verified by running the engine's own selection code; the observation is the evidence",
+}
