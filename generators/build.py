@@ -9,19 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import checks, derive, load, render, schemas, tree_files, validate
-from .link import Index, link_records
+from .link import link_records
+from .model.atlas import Atlas
 from .problems import Problem, sorted_problems
 from .records import Record
-
-
-@dataclass
-class Atlas:
-    """Everything read and computed from one tree: the linked records and the derived views."""
-
-    root: Path
-    schemas: schemas.Schemas
-    index: Index
-    views: derive.Views
 
 
 @dataclass
@@ -65,6 +56,10 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     if any(p.severity == "error" for p in problems):
         return Run(records, None, sorted_problems(problems))
     atlas = Atlas(root, schema_set, index, derive.derive_views(index))
+    problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
+                 for name, error in derive.compute_all(atlas.views)]
+    if any(p.severity == "error" for p in problems):
+        return Run(records, None, sorted_problems(problems))
     problems += checks.run_checks(atlas)
     run = Run(records, atlas, sorted_problems(problems))
     if docs_dir is None or (run.failed and not pages_despite_errors):

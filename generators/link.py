@@ -8,57 +8,16 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .kinds import KINDS
 from .paths import dotted
 from .problems import Problem
-from .records import Record
+from .model.index import DeclaredGap, Index, Link
+from .model.records import Record
 from .schemas import Schemas, values_at
 
 RULE = "refs"
-
-
-@dataclass(frozen=True)
-class Link:
-    """One reference: from record `source` (kind/id) at `path` to record `target` (kind/id)."""
-
-    source: str
-    path: str
-    target: str
-
-
-@dataclass(frozen=True)
-class DeclaredGap:
-    """A dangling reference a record declares on purpose."""
-
-    record: str
-    kind: str
-    id: str
-    reason: str
-    path: str
-
-
-@dataclass
-class Index:
-    """Every record by kind and id, every link, the backlinks, and the declared gaps."""
-
-    by_kind: dict[str, dict[str, Record]]
-    links: list[Link] = field(default_factory=list)
-    backlinks: dict[str, list[Link]] = field(default_factory=dict)
-    outgoing: dict[str, list[Link]] = field(default_factory=dict)
-    gaps: list[DeclaredGap] = field(default_factory=list)
-
-    def get(self, kind: str, record_id: str) -> Record | None:
-        return self.by_kind.get(kind, {}).get(record_id)
-
-    def all(self, kind: str) -> list[Record]:
-        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
-
-    def by_ref(self, ref: str) -> Record | None:
-        kind, _, record_id = ref.partition("/")
-        return self.get(kind, record_id)
 
 
 def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:

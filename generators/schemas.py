@@ -8,7 +8,6 @@ the link stage can find every reference from the schema alone.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -18,43 +17,11 @@ from referencing import Registry, Resource
 
 from . import tree_files
 from .kinds import KINDS
+from .model.schemas import RefField, Schemas
 from .problems import Problem
 
 DEFS = "defs.schema.json"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
-
-
-@dataclass(frozen=True)
-class RefField:
-    """Where a reference lives in records of one kind: a path pattern ('*' = every list item) and the target kind."""
-
-    pattern: tuple[str, ...]
-    target: str
-
-
-@dataclass
-class Schemas:
-    documents: dict[str, dict[str, Any]]
-    validators: dict[str, Draft202012Validator]
-    ref_fields: dict[str, list[RefField]]
-
-    def schema_of(self, kind: str) -> dict[str, Any]:
-        return self.documents[f"{kind}.schema.json"]
-
-    def resolve(self, schema: dict[str, Any], base: str) -> tuple[dict[str, Any], str]:
-        """Follow a `$ref` (local or to another file) to the schema it names; returns it and its document."""
-        ref = schema["$ref"]
-        doc_name, _, fragment = ref.partition("#")
-        doc_name = doc_name or base
-        target: Any = self.documents[doc_name]
-        for part in fragment.strip("/").split("/") if fragment.strip("/") else []:
-            target = target[part]
-        return target, doc_name
-
-    def properties_of(self, schema: dict[str, Any], base: str) -> dict[str, Any]:
-        while "$ref" in schema and "properties" not in schema:
-            schema, base = self.resolve(schema, base)
-        return schema.get("properties", {})
 
 
 def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:

@@ -13,7 +13,7 @@ from . import (benchmark_baseline, contested_resolution, disjoint_support, dispa
 from .base import Check
 
 if TYPE_CHECKING:
-    from ..build import Atlas
+    from ..model.atlas import Atlas
 
 REGISTRY: tuple[Check, ...] = (
     disjoint_support.CHECK,

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..paths import dotted
 from ..problems import Problem
-from ..records import Record
+from ..model.records import Record
 
 if TYPE_CHECKING:
-    from ..build import Atlas
+    from ..model.atlas import Atlas
 
 
 @dataclass(frozen=True)

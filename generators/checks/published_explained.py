@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..problems import Problem
-from ..records import Record
+from ..model.records import Record
 from .base import Check, at
 
 NAME = "published-explained"

@@ -1,73 +1,145 @@
-"""Stage 4, derive: pure functions from linked records to the views pages are rendered from."""
+"""Stage 4, derive: pure functions from linked records to the views pages are rendered from.
+
+`Views` is the one road from records to pages: each view is computed the first time something reads
+it and then kept, so a page (or a test, or the mutation sweep) that reads three views pays for three.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 
-from ..link import Index
-from ..records import Record
+from ..model.index import Index
+from ..model.records import Record
 from .cells import Cell, derive_cells
+from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
+                      formats_without_engine)
 from .flops import Ratio, Ridge, derive_ratios, derive_ridges
 from .gaps import Gaps, derive_gaps
 from .published import PublishedCell, compare_matrices
-from .tallies import Tally, derive_tallies, ranked_by_native
-from .traps import ordered_traps, traps_by_regime
-from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
-                      formats_without_engine)
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
+from .tallies import Tally, derive_tallies, ranked_by_native
+from .traps import ordered_traps, traps_by_regime
 
 
-@dataclass
 class Views:
-    """Every computed view; templates read these and never count, filter or sort themselves."""
+    """Every computed view of one index; templates read these and never count, filter or sort themselves."""
 
-    tallies: dict[str, Tally]
-    ranked_native: list[Tally]
-    cells: dict[tuple[str, str], Cell]
-    published: list[PublishedCell]
-    traps: list[Record]
-    traps_by_regime: dict[str, list[Record]]
-    benchmarks_by_format: dict[str, list[str]]
-    ratios: list[Ratio]
-    ridges: list[Ridge]
-    gaps: Gaps
-    hardware_groups: list[HardwareGroup]
-    without_dense_peaks: tuple[str, ...]
-    accumulate_dependent: tuple[str, ...]
-    target_selections: list[TargetSelection]
-    uncovered_accelerators: list[UncoveredGroup]
-    engine_support: list[EngineSupport]
-    engines_without_format_support: tuple[str, ...]
-    formats_without_engine: tuple[str, ...]
-    cell_grids: list[CellGrid]
+    def __init__(self, index: Index):
+        self.index = index
+
+    @cached_property
+    def tallies(self) -> dict[str, Tally]:
+        """Native and emulated formats per accelerator."""
+        return derive_tallies(self.index)
+
+    @cached_property
+    def ranked_native(self) -> list[Tally]:
+        """Accelerators by native-format count, most first."""
+        return ranked_by_native(self.tallies)
+
+    @cached_property
+    def cells(self) -> dict[tuple[str, str], Cell]:
+        """Every (scheme, hardware target) support cell derived from the dispatch rules."""
+        return derive_cells(self.index)
+
+    @cached_property
+    def published(self) -> list[PublishedCell]:
+        """Every published support-matrix cell beside the derived cells it claims."""
+        return compare_matrices(self.index, self.cells)
+
+    @cached_property
+    def traps(self) -> list[Record]:
+        """Every gotcha in reading order: silent corruption first, then by severity."""
+        return ordered_traps(self.index)
+
+    @cached_property
+    def traps_by_regime(self) -> dict[str, list[Record]]:
+        """Gotchas grouped by the quantization regime they poison."""
+        return traps_by_regime(self.index)
+
+    @cached_property
+    def benchmarks_by_format(self) -> dict[str, list[str]]:
+        """Benchmark ids per format id."""
+        benchmarks: dict[str, list[str]] = {}
+        for benchmark in self.index.all("benchmark"):
+            benchmarks.setdefault(benchmark.data["format"], []).append(benchmark.id)
+        return benchmarks
+
+    @cached_property
+    def ratios(self) -> list[Ratio]:
+        """FLOP-per-byte ratios per accelerator and precision."""
+        return derive_ratios(self.index)
+
+    @cached_property
+    def ridges(self) -> list[Ridge]:
+        """Ridge points: peak compute over memory bandwidth, from the same source and accumulate."""
+        return derive_ridges(self.index)
+
+    @cached_property
+    def gaps(self) -> Gaps:
+        """What the records cannot answer."""
+        return derive_gaps(self.index, self.tallies, self.benchmarks_by_format, self.published)
+
+    @cached_property
+    def hardware_groups(self) -> list[HardwareGroup]:
+        """Accelerators grouped by category for hardware selection."""
+        return hardware_groups(self.index, self.tallies)
+
+    @cached_property
+    def without_dense_peaks(self) -> tuple[str, ...]:
+        """Accelerators with no dense peak-compute figure."""
+        return accelerators_without_dense_peaks(self.index)
+
+    @cached_property
+    def accumulate_dependent(self) -> tuple[str, ...]:
+        """Accelerators whose peak depends on the accumulate precision."""
+        return accumulate_dependent(self.index)
+
+    @cached_property
+    def target_selections(self) -> list[TargetSelection]:
+        """Per hardware target: what runs, what is refused, native formats, the traps that apply."""
+        return target_selections(self.index, self.cells, self.tallies, self.traps)
+
+    @cached_property
+    def uncovered_accelerators(self) -> list[UncoveredGroup]:
+        """Accelerators in no hardware target, grouped by category."""
+        return uncovered_accelerators(self.index, self.tallies, self.traps)
+
+    @cached_property
+    def engine_support(self) -> list[EngineSupport]:
+        """What each engine record says it supports, per format."""
+        return engine_support(self.index)
+
+    @cached_property
+    def engines_without_format_support(self) -> tuple[str, ...]:
+        """Engines that state no format support."""
+        return engines_without_format_support(self.index)
+
+    @cached_property
+    def formats_without_engine(self) -> tuple[str, ...]:
+        """Formats no engine record names."""
+        return formats_without_engine(self.index)
+
+    @cached_property
+    def cell_grids(self) -> list[CellGrid]:
+        """Derived cells arranged as one grid per engine."""
+        return cell_grids(self.index, self.cells)
+
+
+VIEW_NAMES: tuple[str, ...] = tuple(name for name, value in vars(Views).items() if isinstance(value, cached_property))
 
 
 def derive_views(index: Index) -> Views:
-    tallies = derive_tallies(index)
-    cells = derive_cells(index)
-    published = compare_matrices(index, cells)
-    benchmarks: dict[str, list[str]] = {}
-    for benchmark in index.all("benchmark"):
-        benchmarks.setdefault(benchmark.data["format"], []).append(benchmark.id)
-    traps = ordered_traps(index)
-    return Views(
-        tallies=tallies,
-        ranked_native=ranked_by_native(tallies),
-        cells=cells,
-        published=published,
-        traps=traps,
-        traps_by_regime=traps_by_regime(index),
-        benchmarks_by_format=benchmarks,
-        ratios=derive_ratios(index),
-        ridges=derive_ridges(index),
-        gaps=derive_gaps(index, tallies, benchmarks, published),
-        hardware_groups=hardware_groups(index, tallies),
-        without_dense_peaks=accelerators_without_dense_peaks(index),
-        accumulate_dependent=accumulate_dependent(index),
-        target_selections=target_selections(index, cells, tallies, traps),
-        uncovered_accelerators=uncovered_accelerators(index, tallies, traps),
-        engine_support=engine_support(index),
-        engines_without_format_support=engines_without_format_support(index),
-        formats_without_engine=formats_without_engine(index),
-        cell_grids=cell_grids(index, cells),
-    )
+    """The views of an index, computed lazily on first read."""
+    return Views(index)
+
+
+def compute_all(views: Views) -> list[tuple[str, Exception]]:
+    """Compute every view now; a view that raises is returned with its error and the others still compute."""
+    failures = []
+    for name in VIEW_NAMES:
+        try:
+            getattr(views, name)
+        except Exception as error:  # a broken view must not hide the others, nor crash the build
+            failures.append((name, error))
+    return failures

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..link import Index
+from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from .messages import engine_message
 

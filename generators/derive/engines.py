@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..link import Index
+from ..model.index import Index
 from .cells import Cell
 from .order import rank, targets_in_order
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..link import DeclaredGap, Index
+from ..model.index import DeclaredGap, Index
 from .published import PublishedCell
 from .tallies import Tally
 

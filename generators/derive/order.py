@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..link import Index
-from ..records import Record
+from ..model.index import Index
+from ..model.records import Record
 
 
 def rank(value: str, order: Sequence[str]) -> tuple[int, str]:

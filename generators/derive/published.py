@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..link import Index
+from ..model.index import Index
 from .cells import Cell
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..link import Index
-from ..records import Record
+from ..model.index import Index
+from ..model.records import Record
 from ..model.verdicts import Verdict
 from .cells import Cell
 from .order import rank, targets_in_order

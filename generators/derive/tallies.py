@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..link import Index
+from ..model.index import Index
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Traps in reading order: silent corruption first, then by severity, then by name."""
 from __future__ import annotations
 
-from ..link import Index
-from ..records import Record
+from ..model.index import Index
+from ..model.records import Record
 
 SEVERITY_ORDER = {"blocker": 0, "major": 1, "minor": 2}
 

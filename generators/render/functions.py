@@ -13,8 +13,8 @@ from markupsafe import Markup
 from ..derive.cells import Cell
 from ..derive.tallies import Tally
 from ..kinds import FOLDER_OF_KIND
-from ..link import Index
-from ..records import Record
+from ..model.index import Index
+from ..model.records import Record
 from .context import RenderContext
 from .markdown import escape_text, link, page_of
 from .claims import CLAIMS

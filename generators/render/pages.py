@@ -10,7 +10,7 @@ from ..derive.cells import Cell
 from ..derive.order import targets_in_order
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
-from ..records import Record
+from ..model.records import Record
 from .markdown import escape_text, link, page_of
 from .values import ValueRenderer
 

@@ -1,0 +1,60 @@
+"""The Record value: a parsed YAML record with the positions of its nodes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import yaml
+
+PathPart = Union[str, int]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record: kind, id, repository-relative path, plain data, and the YAML node tree for positions."""
+
+    kind: str
+    id: str
+    path: str
+    data: dict[str, Any]
+    node: yaml.MappingNode = field(repr=False, compare=False)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}/{self.id}"
+
+    @property
+    def name(self) -> str:
+        return str(self.data.get("name", self.id))
+
+    def position(self, path: tuple[PathPart, ...] | list[PathPart], key: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of the value at `path`; of its key when `key` is true.
+
+        Walks as far as the path exists, so a missing leaf reports its parent's position.
+        """
+        return node_position(self.node, path, key)
+
+
+def node_position(root: yaml.Node, path: tuple[PathPart, ...] | list[PathPart], key: bool = False) -> tuple[int, int]:
+    node: yaml.Node = root
+    key_node: yaml.Node | None = None
+    for part in path:
+        child, child_key = _child(node, part)
+        if child is None:
+            break
+        node, key_node = child, child_key
+    else:
+        if key and key_node is not None:
+            node = key_node
+    mark = node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+def _child(node: yaml.Node, part: PathPart) -> tuple[yaml.Node | None, yaml.Node | None]:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if key_node.value == part:
+                return value_node, key_node
+    elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+        return node.value[part], None
+    return None, None

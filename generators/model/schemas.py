@@ -1,0 +1,40 @@
+"""The loaded JSON Schemas: documents, one compiled validator per kind, and where reference fields live."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+
+@dataclass(frozen=True)
+class RefField:
+    """Where a reference lives in records of one kind: a path pattern ('*' = every list item) and the target kind."""
+
+    pattern: tuple[str, ...]
+    target: str
+
+
+@dataclass
+class Schemas:
+    documents: dict[str, dict[str, Any]]
+    validators: dict[str, Draft202012Validator]
+    ref_fields: dict[str, list[RefField]]
+
+    def schema_of(self, kind: str) -> dict[str, Any]:
+        return self.documents[f"{kind}.schema.json"]
+
+    def resolve(self, schema: dict[str, Any], base: str) -> tuple[dict[str, Any], str]:
+        """Follow a `$ref` (local or to another file) to the schema it names; returns it and its document."""
+        ref = schema["$ref"]
+        doc_name, _, fragment = ref.partition("#")
+        doc_name = doc_name or base
+        target: Any = self.documents[doc_name]
+        for part in fragment.strip("/").split("/") if fragment.strip("/") else []:
+            target = target[part]
+        return target, doc_name
+
+    def properties_of(self, schema: dict[str, Any], base: str) -> dict[str, Any]:
+        while "$ref" in schema and "properties" not in schema:
+            schema, base = self.resolve(schema, base)
+        return schema.get("properties", {})
