@@ -13,10 +13,20 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import load, render, tree_files
-from .build import Atlas, run_pipeline
-from .diff_model import (ABSENT, CellChange, CountChange, DiffReport, FieldChange, PageChange, RecordChange, Side,
-                         plural)
+from .build import run_pipeline
+from .diff_model import (
+    ABSENT,
+    CellChange,
+    CountChange,
+    DiffReport,
+    FieldChange,
+    PageChange,
+    RecordChange,
+    Side,
+    plural,
+)
 from .kinds import KIND_OF_FOLDER
+from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
 
 __all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "PageChange",

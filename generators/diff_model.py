@@ -4,10 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .build import Atlas
+from . import diff_report
+from .diff_report import ABSENT
+from .model.atlas import Atlas
 from .problems import Problem
 
-ABSENT = "(absent)"
+__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "PageChange", "RecordChange", "Side"]
 
 
 def plural(n: int, word: str) -> str:
@@ -124,13 +126,11 @@ class DiffReport:
 
     def to_markdown(self) -> str:
         """A PR comment (see diff_report.to_markdown)."""
-        from .diff_report import to_markdown
-        return to_markdown(self)
+        return diff_report.to_markdown(self)
 
     def to_json(self) -> str:
         """Machine-readable report (see diff_report.to_json)."""
-        from .diff_report import to_json
-        return to_json(self)
+        return diff_report.to_json(self)
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,14 @@ JSON is strict: no NaN or Infinity.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import gfm
-from .diff_model import ABSENT, DiffReport
+
+if TYPE_CHECKING:
+    from .diff_model import DiffReport
+
+ABSENT = "(absent)"
 
 
 def to_markdown(report: DiffReport) -> str:
