@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError
 from referencing import Registry, Resource
 
@@ -19,10 +19,13 @@ from . import tree_files
 from .kinds import KINDS
 from .model.schemas import RefField, Schemas
 from .problems import Problem
+from .unique_items import unique_items
 
 DEFS = "defs.schema.json"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 
+
+_VALIDATOR = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})  # linear, located at the repeat
 
 def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
@@ -57,9 +60,9 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     schemas = Schemas(documents, {}, {})
     for kind in KINDS:  # references are inlined once so validation does no registry look-ups per record
         name = f"{kind}.schema.json"
-        schemas.validators[kind] = Draft202012Validator(_inlined(schemas, documents[name], name, frozenset()),
-                                                        registry=registry,
-                                                        format_checker=Draft202012Validator.FORMAT_CHECKER)
+        schemas.validators[kind] = _VALIDATOR(_inlined(schemas, documents[name], name, frozenset()),
+                                              registry=registry,
+                                              format_checker=Draft202012Validator.FORMAT_CHECKER)
     for kind in KINDS:
         found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), f"{kind}.schema.json", (), set())
         schemas.ref_fields[kind] = sorted(set(found), key=lambda r: r.pattern)
