@@ -47,7 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "github", "json"), default="text",
                        help="text (file:line:col), github (Actions annotations) or json")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check.add_argument("paths", nargs="*", help="only report problems in these files (the whole tree is still checked)")
+    check.add_argument("paths", nargs="*",
+                       help="report the problems in these files or folders and those they cause elsewhere; "
+                            "the exit code is still the whole tree's")
     check.set_defaults(handler=_check)
 
     build = sub.add_parser("build", help="write the complete Markdown tree (hand-written and generated pages)")
@@ -90,17 +92,22 @@ def _failed(problems: list[Problem], strict: bool = False) -> bool:
 
 def _check(args: argparse.Namespace, root: Path) -> int:
     from .build import run_pipeline
+    from .path_scope import PathError, in_scope, tree_paths
+    try:
+        paths = tree_paths(root, args.paths)
+    except PathError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     run = run_pipeline(root, "docs")  # chapters render too: claims, literal numbers, undefined names
-    atlas, problems = run.atlas, run.problems
-    if args.paths:
-        wanted = {Path(p).resolve().relative_to(root).as_posix() if Path(p).is_absolute() or Path(p).exists() else p
-                  for p in args.paths}
-        problems = [p for p in problems if p.file in wanted]
-    _print_problems(problems, args.format)
+    shown = in_scope(run.problems, paths) if paths else run.problems
+    _print_problems(shown, args.format)
+    hidden = len(run.problems) - len(shown)
+    if hidden:  # the exit code is the whole tree's: a partial check never turns a failing tree green
+        print(f"{hidden} more problem(s) elsewhere in the tree; run check without paths to list them", file=sys.stderr)
     if args.format == "text":
-        count = sum(len(v) for v in atlas.index.by_kind.values()) if atlas else "?"
-        print(f"{count} records checked, {len(problems)} problem(s)", file=sys.stderr)
-    return EXIT_PROBLEMS if _failed(problems, args.strict) else EXIT_OK
+        count = sum(len(v) for v in run.atlas.index.by_kind.values()) if run.atlas else "?"
+        print(f"{count} records checked, {len(shown)} problem(s)", file=sys.stderr)
+    return EXIT_PROBLEMS if _failed(run.problems, args.strict) else EXIT_OK
 
 
 def _build(args: argparse.Namespace, root: Path) -> int:
