@@ -29,25 +29,33 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
     problems: list[Problem] = []
     backlinks: dict[str, list[Link]] = defaultdict(list)
     for record in records:
-        declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(record.data.get("known_gaps") or [])}
+        data = record.data
+        known_gaps = data.get("known_gaps")
+        declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
         used: set[tuple[str, str]] = set()
+        outgoing: list[Link] = []
         for ref_field in schemas.ref_fields[record.kind]:
-            for path, value in values_at(record.data, ref_field.pattern):
+            if ref_field.pattern and ref_field.pattern[0] not in data:
+                continue
+            for path, value in values_at(data, ref_field.pattern):
                 if not isinstance(value, str):
                     continue
                 kind, target_id = _split(ref_field.target, value)
-                if kind in by_kind and target_id in by_kind[kind]:
+                if target_id in by_kind.get(kind, ()):
                     link = Link(record.ref, dotted(path), f"{kind}/{target_id}")
-                    index.links.append(link)
+                    outgoing.append(link)
                     backlinks[link.target].append(link)
-                    index.outgoing.setdefault(link.source, []).append(link)
                 elif (kind, target_id) in declared:
                     used.add((kind, target_id))
-                    gap = record.data["known_gaps"][declared[(kind, target_id)]]
+                    gap = known_gaps[declared[(kind, target_id)]]
                     index.gaps.append(DeclaredGap(record.ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
                 else:
                     problems.append(_dangling(record, path, kind, target_id, by_kind))
-        problems.extend(_stale_gaps(record, declared, used, by_kind))
+        if outgoing:
+            index.links.extend(outgoing)
+            index.outgoing[record.ref] = outgoing
+        if declared:
+            problems.extend(_stale_gaps(record, declared, used, by_kind))
     index.backlinks = {target: sorted(links, key=lambda l: (l.source, l.path)) for target, links in sorted(backlinks.items())}
     return index, problems
 

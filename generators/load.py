@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import yaml
 
 from . import tree_files
+from .cache import ContentCache, content_key
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
 from .records import Record
@@ -28,10 +29,32 @@ GENERATED_PAGE_NAMES = frozenset({"index"})  # <kind folder>/index.md is the kin
 RESERVED_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)),
                             *(f"lpt{n}" for n in range(1, 10))})
 RULE = "load"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
+    """The C loader with the implicit-tag resolver memoised: field names and enum values repeat in every file."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is not yaml.ScalarNode:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit)
+        tag = _RESOLVED.get(key)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(_RESOLVED) > 200_000:
+                _RESOLVED.clear()
+            _RESOLVED[key] = tag
+        return tag
+
+
+_LOADER = _Loader
 _T = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_T + "str", _T + "int", _T + "float", _T + "bool", _T + "null", _T + "timestamp"}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_STR, _TIMESTAMP = _T + "str", _T + "timestamp"
+_SCALAR, _MAPPING = yaml.ScalarNode, yaml.MappingNode
 
 
 class _Reject(Exception):
@@ -47,24 +70,26 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
         return [], [Problem(records_dir, 1, 1, RULE, f"no records folder at {records_dir!r}")]
     listing = tree_files.list_tree(root, records_dir)
     problems: list[Problem] = list(listing.problems)
+    parsed = parse_cache()
     clashes = _collisions(listing.files)
     for rel in listing.files:
         if rel in clashes:
             problems.append(Problem(rel, 1, 1, RULE, f"file name collides with {clashes[rel]} on file systems that ignore "
                                                      "case or Unicode normalisation (macOS, Windows); rename one"))
             continue
-        record, file_problems = _load_file_cached(root, root / rel)
+        record, file_problems = _load_file_cached(root, root / rel, parsed)
         problems.extend(file_problems)
         if record is not None:
             records.append(record)
+    parsed.save()
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems
 
 
-_CACHE: dict[Path, tuple[tuple[int, int, int], Record | None, list[Problem]]] = {}
+_CACHE: dict[Path, tuple[tuple[int, int, int], Record | None, list[Problem], tuple[str, Any] | None]] = {}
 
 
-def _load_file_cached(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
+def _load_file_cached(root: Path, path: Path, parsed: ContentCache) -> tuple[Record | None, list[Problem]]:
     """load_file, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
     try:
         stat = path.lstat()
@@ -73,16 +98,29 @@ def _load_file_cached(root: Path, path: Path) -> tuple[Record | None, list[Probl
     key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
     cached = _CACHE.get(path.absolute())
     if cached is not None and cached[0] == key:
+        if cached[3] is not None:
+            parsed.keep(*cached[3])
         return cached[1], list(cached[2])
-    record, problems = load_file(root, path)
-    _CACHE[path.absolute()] = (key, record, list(problems))
+    entry: list[tuple[str, Any]] = []
+    record, problems = load_file(root, path, parsed, entry)
+    _CACHE[path.absolute()] = (key, record, list(problems), entry[0] if entry else None)
     return record, problems
 
 
-def load_file(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
-    """Load one record file; any problem makes the record unusable and returns None."""
-    rel = path.relative_to(root).as_posix()
-    parts = path.relative_to(root).parts
+def parse_cache() -> ContentCache:
+    """The on-disk cache of parsed files, salted with this module's source (a parsing change empties it)."""
+    return ContentCache.for_code("parsed-records", __file__, extra=yaml.__version__)
+
+
+def load_file(root: Path, path: Path, parsed: ContentCache | None = None,
+              entry: list[tuple[str, Any]] | None = None) -> tuple[Record | None, list[Problem]]:
+    """Load one record file; any problem makes the record unusable and returns None.
+
+    With a cache of parsed files, a file whose bytes were parsed cleanly before is not parsed
+    again; its (content key, data) is appended to `entry` when given.
+    """
+    relative = path.relative_to(root)
+    rel, parts = relative.as_posix(), relative.parts
     located = _kind_and_id(rel, parts)
     if isinstance(located, Problem):
         return None, [located]
@@ -94,18 +132,33 @@ def load_file(root: Path, path: Path) -> tuple[Record | None, list[Problem]]:
     except tree_files.Refused as refused:
         return None, [refused.problem()]
     try:
-        text = _decode(raw)
-        node = _compose(text)
-        data = _to_mapping(node)
+        text, data = parse(raw, parsed, entry)
     except _Reject as reject:
         return None, [Problem(rel, reject.line, reject.column, RULE, reject.message)]
     declared = data.pop("id", record_id)
     if declared != record_id:
-        line, column = _key_position(node, "id")  # type: ignore[arg-type]
+        line, column = _key_position(_compose(text), "id")  # type: ignore[arg-type]
         return None, [Problem(rel, line, column, RULE,
                               f"id {declared!r} differs from the file stem {record_id!r}; rename the file or fix the id")]
-    assert isinstance(node, yaml.MappingNode)  # _to_mapping rejected anything else
-    return Record(kind, record_id, rel, data, node), []
+    return Record(kind, record_id, rel, data, text), []
+
+
+def parse(raw: bytes, parsed: ContentCache | None = None,
+          entry: list[tuple[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
+    """A record file's text and its data (a fresh top-level dict), or _Reject with the first problem's position."""
+    text = _decode(raw)
+    key = content_key(raw) if parsed is not None else ""
+    data = parsed.get(key) if parsed is not None else None
+    if not isinstance(data, dict):
+        node = _compose(text)
+        if "\\" in text:  # only an escape in a double-quoted scalar can put a control character in a value
+            _reject_escaped_controls(node)
+        data = _to_mapping(node)
+        if parsed is not None:
+            parsed.put(key, data)
+    if entry is not None and parsed is not None:
+        entry.append((key, data))
+    return text, dict(data)
 
 
 def _kind_and_id(rel: str, parts: tuple[str, ...]) -> tuple[str, str] | Problem:
@@ -205,6 +258,22 @@ def _reject_anchors_and_tags(text: str) -> None:
                           f"YAML tags are not allowed (found {tag!r}); records hold plain data only")
 
 
+def _reject_escaped_controls(node: yaml.Node) -> None:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            bad = _CONTROL.search(current.value)
+            if bad:
+                mark = current.start_mark
+                raise _Reject(mark.line + 1, mark.column + 1,
+                              f"text contains the control character U+{ord(bad.group()):04X}; remove it")
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(part for pair in reversed(current.value) for part in reversed(pair))
+        else:
+            stack.extend(reversed(current.value))
+
+
 def _to_mapping(node: yaml.Node) -> dict[str, Any]:
     if not isinstance(node, yaml.MappingNode):
         found = "list" if isinstance(node, yaml.SequenceNode) else "single value"
@@ -214,30 +283,39 @@ def _to_mapping(node: yaml.Node) -> dict[str, Any]:
 
 
 def _convert(node: yaml.Node) -> Any:
-    if isinstance(node, yaml.MappingNode):
-        return dict(_pairs(node))
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(child) for child in node.value]
-    assert isinstance(node, yaml.ScalarNode)
-    return _scalar(node)
+    """Plain data from a node tree; one tight recursive pass (this is the hot loop of `check`)."""
+    cls = node.__class__
+    if cls is _SCALAR:
+        tag = node.tag
+        if tag == _STR or tag == _TIMESTAMP:
+            return node.value
+        return _scalar(node)  # type: ignore[arg-type]
+    if cls is _MAPPING:
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.__class__ is not _SCALAR or key_node.tag != _STR:
+                _reject_key(key_node)
+            key = key_node.value
+            if key in out:
+                _reject_duplicate(node, key_node)  # type: ignore[arg-type]
+            out[key] = _convert(value_node)
+        return out
+    return [_convert(child) for child in node.value]
 
 
-def _pairs(node: yaml.MappingNode) -> Iterator[tuple[str, Any]]:
-    seen: dict[str, int] = {}
-    for key_node, value_node in node.value:
-        mark = key_node.start_mark
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _T + "str":
-            shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a " + type(key_node).__name__[:-4].lower()
-            raise _Reject(mark.line + 1, mark.column + 1,
-                          f"keys must be strings, found {shown!r} read as {_type_name(key_node)}; quote it or rename it")
-        key = key_node.value
-        if _CONTROL.search(key):
-            raise _Reject(mark.line + 1, mark.column + 1, "a key contains a control character; remove it")
-        if key in seen:
-            raise _Reject(mark.line + 1, mark.column + 1,
-                          f"duplicate key {key!r} (first defined at line {seen[key]}); a key may appear once per mapping")
-        seen[key] = mark.line + 1
-        yield key, _convert(value_node)
+def _reject_key(key_node: yaml.Node) -> None:
+    mark = key_node.start_mark
+    shown = key_node.value if isinstance(key_node, yaml.ScalarNode) else "a " + type(key_node).__name__[:-4].lower()
+    raise _Reject(mark.line + 1, mark.column + 1,
+                  f"keys must be strings, found {shown!r} read as {_type_name(key_node)}; quote it or rename it")
+
+
+def _reject_duplicate(node: yaml.MappingNode, key_node: yaml.ScalarNode) -> None:
+    first = next(k for k, _ in node.value if k.__class__ is _SCALAR and k.value == key_node.value)
+    mark = key_node.start_mark
+    raise _Reject(mark.line + 1, mark.column + 1,
+                  f"duplicate key {key_node.value!r} (first defined at line {first.start_mark.line + 1}); "
+                  "a key may appear once per mapping")
 
 
 def _type_name(node: yaml.Node) -> str:
@@ -248,15 +326,12 @@ def _type_name(node: yaml.Node) -> str:
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
+    """A scalar other than text or a date (those stay text): its value, or a rejection."""
     tag = node.tag
     mark = node.start_mark
     if tag not in _SCALAR_TAGS:
         raise _Reject(mark.line + 1, mark.column + 1, f"YAML tags are not allowed (found {tag!r}); records hold plain data only")
-    if tag in (_T + "str", _T + "timestamp"):
-        bad = _CONTROL.search(node.value)
-        if bad:
-            raise _Reject(mark.line + 1, mark.column + 1,
-                          f"text contains the control character U+{ord(bad.group()):04X}; remove it")
+    if tag in (_STR, _TIMESTAMP):
         return node.value
     if tag == _T + "bool" and node.value.lower() not in ("true", "false"):
         raise _Reject(mark.line + 1, mark.column + 1,

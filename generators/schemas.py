@@ -7,6 +7,7 @@ the link stage can find every reference from the schema alone.
 """
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,6 +17,7 @@ from jsonschema.exceptions import SchemaError
 from referencing import Registry, Resource
 
 from . import tree_files
+from .cache import ContentCache, content_key
 from .kinds import KINDS
 from .model.schemas import RefField, Schemas
 from .problems import Problem
@@ -31,6 +33,7 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
     problems: list[Problem] = []
     documents: dict[str, dict[str, Any]] = {}
+    checked = ContentCache.for_code("checked-schemas", extra=_version("jsonschema"))
     listing = tree_files.list_tree(schema_dir.parent, schema_dir.name,
                                    keep=lambda rel: rel.count("/") == 1 and rel.endswith(".schema.json"))
     problems += listing.problems
@@ -39,7 +42,7 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
         try:
             text = tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)
             document = json.loads(text)
-            _check_schema_once(text, document)
+            _check_schema_once(text, document, checked)
         except json.JSONDecodeError as error:
             problems.append(Problem(rel, error.lineno, error.colno, "schema", f"invalid JSON: {error.msg}"))
             continue
@@ -51,6 +54,7 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
             problems.append(Problem(rel, 1, 1, "schema", f"{where}: not a valid draft 2020-12 schema: {error.message}"))
             continue
         documents[path.name] = document
+    checked.save()
     for kind in KINDS:
         if f"{kind}.schema.json" not in documents and not problems:
             problems.append(Problem(f"{schema_dir.name}/{kind}.schema.json", 1, 1, "schema", f"missing schema for kind {kind!r}"))
@@ -63,6 +67,9 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
         schemas.validators[kind] = _VALIDATOR(_inlined(schemas, documents[name], name, frozenset()),
                                               registry=registry,
                                               format_checker=Draft202012Validator.FORMAT_CHECKER)
+        fast = _fast_validator(schemas.validators[kind].schema)
+        if fast is not None:
+            schemas.fast[kind] = fast
     for kind in KINDS:
         found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), f"{kind}.schema.json", (), set())
         schemas.ref_fields[kind] = sorted(set(found), key=lambda r: r.pattern)
@@ -73,6 +80,23 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
 
 
 _CHECKED: set[str] = set()
+
+
+def _fast_validator(schema: dict[str, Any]) -> Any:
+    """The same (inlined) schema compiled by jsonschema-rs, to answer "valid?" fast; None if it cannot be compiled.
+
+    Formats are checked by jsonschema's own format functions, so both validators agree on them.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # optional speed-up: jsonschema alone gives the same answers, slower
+        return None
+    checker = Draft202012Validator.FORMAT_CHECKER
+    formats = {name: (lambda value, name=name: checker.conforms(value, name)) for name in checker.checkers}
+    try:
+        return jsonschema_rs.Draft202012Validator(schema, formats=formats, validate_formats=True)
+    except Exception:  # noqa: BLE001 - a schema it cannot compile is validated by jsonschema alone
+        return None
 
 
 def _inlined(schemas: Schemas, schema: Any, base: str, visiting: frozenset[str]) -> Any:
@@ -90,11 +114,22 @@ def _inlined(schemas: Schemas, schema: Any, base: str, visiting: frozenset[str])
     return {k: (v if k in ("enum", "const", "required") else _inlined(schemas, v, base, visiting)) for k, v in schema.items()}
 
 
-def _check_schema_once(text: str, document: dict[str, Any]) -> None:
-    """Validate a schema against the draft 2020-12 metaschema, once per distinct text in this process."""
-    if text not in _CHECKED:
-        Draft202012Validator.check_schema(document)
+def _check_schema_once(text: str, document: dict[str, Any], checked: ContentCache) -> None:
+    """Validate a schema against the draft 2020-12 metaschema, once per distinct text (in this process and on disk)."""
+    key = content_key(text.encode("utf-8"))
+    if text in _CHECKED or checked.get(key):
         _CHECKED.add(text)
+        return
+    Draft202012Validator.check_schema(document)
+    _CHECKED.add(text)
+    checked.put(key, True)
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
 
 
 def _find_ref_fields(schemas: Schemas, schema: dict[str, Any], base: str, pattern: tuple[str, ...],
@@ -136,15 +171,18 @@ def _mentions_ref(schema: Any) -> bool:
     return "x-ref" in json.dumps(schema)
 
 
-def values_at(data: Any, pattern: tuple[str, ...], prefix: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every (concrete path, value) in `data` matching a RefField pattern."""
-    if not pattern:
-        yield prefix, data
-        return
-    head, rest = pattern[0], pattern[1:]
-    if head == "*":
-        if isinstance(data, list):
-            for index, item in enumerate(data):
-                yield from values_at(item, rest, prefix + (index,))
-    elif isinstance(data, dict) and head in data:
-        yield from values_at(data[head], rest, prefix + (head,))
+def values_at(data: Any, pattern: tuple[str, ...]) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every (concrete path, value) in `data` matching a RefField pattern, in document order."""
+    found: list[tuple[tuple[Any, ...], Any]] = [((), data)]
+    for head in pattern:
+        deeper: list[tuple[tuple[Any, ...], Any]] = []
+        for prefix, value in found:
+            if head == "*":
+                if value.__class__ is list:
+                    deeper.extend((prefix + (index,), item) for index, item in enumerate(value))
+            elif value.__class__ is dict and head in value:
+                deeper.append((prefix + (head,), value[head]))
+        if not deeper:
+            return deeper
+        found = deeper
+    return found

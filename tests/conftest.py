@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,12 @@ def make_tree(destination: Path, records: Path = MINI) -> Path:
     shutil.copytree(ROOT / "schema", destination / "schema")
     shutil.copytree(ROOT / "docs" / "_templates", destination / "docs" / "_templates")
     return destination
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory):
+    """The suite never reads or writes the user's on-disk cache (generators/cache.py)."""
+    os.environ["ATLAS_CACHE_DIR"] = str(tmp_path_factory.mktemp("atlas-cache"))
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
-               published_explained, scheme_candidates, target_members)
+               published_explained, quoted_value, scheme_candidates, target_members, trap_scope, unverified_declared)
 from .base import Check
 
 if TYPE_CHECKING:
@@ -24,6 +24,9 @@ REGISTRY: tuple[Check, ...] = (
     scheme_candidates.CHECK,
     contested_resolution.CHECK,
     dispatch_provenance.CHECK,
+    unverified_declared.CHECK,
+    quoted_value.CHECK,
+    trap_scope.CHECK,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.index import DeclaredGap, Index
+from .provenance import Unverified, unverified_records
 from .published import PublishedCell
 from .tallies import Tally
 
@@ -26,6 +27,7 @@ class Gaps:
     underived_published: tuple[PublishedCell, ...]
     targets_without_accelerators: tuple[str, ...]
     benchmarks_without_value: tuple[str, ...] = ()
+    unverified: tuple[Unverified, ...] = ()
 
 
 def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: dict[str, list[str]],
@@ -50,4 +52,5 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         underived_published=tuple(p for p in published if not p.comparable),
         targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not t.data.get("accelerators")),
         benchmarks_without_value=tuple(b.id for b in index.all("benchmark") if "value" not in b.data),
+        unverified=unverified_records(index),
     )

@@ -122,10 +122,24 @@ def accumulate_dependent(index: Index) -> tuple[str, ...]:
                  if any(p["sparsity"] == "dense" and p.get("accumulate") for p in r.data.get("peak_compute", [])))
 
 
-def _traps_for(traps: list[Record], accelerators: set[str], kernels: set[str]) -> tuple[str, ...]:
-    return tuple(t.id for t in traps
-                 if accelerators & set(t.data.get("accelerators", []))
-                 or (kernels & set(t.data.get("kernels", [])) and not t.data.get("accelerators")))
+class _TrapLookup:
+    """Which traps name an accelerator, and which name a kernel and no accelerator; built once, so a look-up is not a scan."""
+
+    def __init__(self, traps: list[Record]):
+        self.ids = [t.id for t in traps]
+        self.by_accelerator: dict[str, list[int]] = {}
+        self.by_kernel: dict[str, list[int]] = {}
+        for n, trap in enumerate(traps):
+            for accelerator in trap.data.get("accelerators", []):
+                self.by_accelerator.setdefault(accelerator, []).append(n)
+            if not trap.data.get("accelerators"):
+                for kernel in trap.data.get("kernels", []):
+                    self.by_kernel.setdefault(kernel, []).append(n)
+
+    def __call__(self, accelerators: set[str], kernels: set[str]) -> tuple[str, ...]:
+        hits = {n for a in accelerators for n in self.by_accelerator.get(a, ())}
+        hits.update(n for k in kernels for n in self.by_kernel.get(k, ()))
+        return tuple(self.ids[n] for n in sorted(hits))
 
 
 def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies: dict[str, Tally],
@@ -137,6 +151,7 @@ def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies:
     traps keep the reading order of `traps` (silent first, then by severity).
     """
     schemes = {s.id: s for s in index.all("scheme")}
+    traps_for = _TrapLookup(traps)
     out = []
     for target in targets_in_order(index):
         accelerators = tuple(target.data.get("accelerators", []))
@@ -148,7 +163,7 @@ def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies:
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
         kernels = {s.kernel for s in served if s.kernel}
         out.append(TargetSelection(target.id, target.data["platform"], accelerators, native, served, refused,
-                                   _traps_for(traps, set(accelerators), kernels)))
+                                   traps_for(set(accelerators), kernels)))
     return out
 
 
@@ -161,8 +176,9 @@ class UncoveredGroup:
 def uncovered_accelerators(index: Index, tallies: dict[str, Tally], traps: list[Record]) -> list[UncoveredGroup]:
     """Accelerators in no hardware target, grouped by category (schema order), with tallies and the traps naming them."""
     covered = {a for t in index.all("hardware-target") for a in t.data.get("accelerators", [])}
+    traps_for = _TrapLookup(traps)
     rows = [UncoveredAccelerator(r.id, r.data["category"], tallies[r.id].native, tallies[r.id].emulated,
-                                 _traps_for(traps, {r.id}, set()))
+                                 traps_for({r.id}, set()))
             for r in index.all("accelerator") if r.id not in covered]
     groups: dict[str, list[UncoveredAccelerator]] = {}
     for row in rows:

@@ -1,4 +1,9 @@
-"""The Record value: a parsed YAML record with the positions of its nodes."""
+"""The Record value: a parsed YAML record, and the positions of its nodes when a message needs one.
+
+Loading keeps only the plain data and the file's text; the node tree (with line and column of
+every value) is composed again from that text the first time a position is asked for, so the
+common case, a clean record, never pays for positions.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,17 +12,27 @@ from typing import Any, Union
 import yaml
 
 PathPart = Union[str, int]
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
 class Record:
-    """One record: kind, id, repository-relative path, plain data, and the YAML node tree for positions."""
+    """One record: kind, id, repository-relative path, plain data, and the YAML text it was read from."""
 
     kind: str
     id: str
     path: str
     data: dict[str, Any]
-    node: yaml.MappingNode = field(repr=False, compare=False)
+    text: str = field(repr=False, compare=False)
+
+    @property
+    def node(self) -> yaml.MappingNode:
+        """The record's YAML node tree, composed from its text on first use and kept."""
+        node = self.__dict__.get("_node")
+        if node is None:
+            node = yaml.compose(self.text, Loader=_LOADER)
+            object.__setattr__(self, "_node", node)
+        return node
 
     @property
     def ref(self) -> str:

@@ -1,7 +1,7 @@
 """The loaded JSON Schemas: documents, one compiled validator per kind, and where reference fields live."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -20,6 +20,7 @@ class Schemas:
     documents: dict[str, dict[str, Any]]
     validators: dict[str, Draft202012Validator]
     ref_fields: dict[str, list[RefField]]
+    fast: dict[str, Any] = field(default_factory=dict)  # kind -> compiled jsonschema-rs validator (yes/no only)
 
     def schema_of(self, kind: str) -> dict[str, Any]:
         return self.documents[f"{kind}.schema.json"]

@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from ..derive.cells import Cell
 from ..derive.order import targets_in_order
+from ..derive.provenance import unverified_reason
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
@@ -38,6 +39,7 @@ class RecordPage:
     backlinks: list[tuple[Markup, str]]
     contested: list[Table] = field(default_factory=list)
     gaps: list[Markup] = field(default_factory=list)
+    unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -64,7 +66,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
-                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps)
+                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
+                      escape_text(unverified_reason(atlas.index, record)))
 
 
 def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:

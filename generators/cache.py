@@ -1,0 +1,112 @@
+"""On-disk cache of work that depends only on a file's bytes: parsed records, schemas already checked.
+
+Entries are keyed by a hash of the content (never by name or time), salted with the source of the
+code that produced them, so an entry is either exactly right or never found. The cache lives
+outside the repository (`$ATLAS_CACHE_DIR`, else `$XDG_CACHE_HOME/quantization-atlas`, else
+`~/.cache/quantization-atlas`): a pull request cannot ship a cache that changes what a record
+says. `ATLAS_CACHE=off` turns it off. Each save writes the entries this run used to a temporary
+file and renames it over the old one, so concurrent runs never see half a file; entries no run
+used are dropped then (stale entries cannot pile up). Anything unreadable is treated as empty.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+
+
+def content_key(raw: bytes) -> str:
+    """The key of a file's bytes."""
+    return hashlib.blake2b(raw, digest_size=20).hexdigest()
+
+
+def cache_dir() -> Path | None:
+    """Where the cache lives, or None when it is turned off."""
+    if os.environ.get("ATLAS_CACHE", "").lower() in ("0", "off", "no", "false"):
+        return None
+    if os.environ.get("ATLAS_CACHE_DIR"):
+        return Path(os.environ["ATLAS_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "quantization-atlas"
+
+
+class ContentCache:
+    """One named table of {content key: JSON value}, read whole at open and written whole at save."""
+
+    def __init__(self, name: str, salt: str, folder: Path | None = None):
+        self.folder = folder if folder is not None else cache_dir()
+        self.name = name
+        self.salt = salt
+        self.entries: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}
+        self.changed = False
+        if self.folder is not None:
+            self.entries = self._read()
+
+    @classmethod
+    def for_code(cls, name: str, *sources: str, extra: str = "", folder: Path | None = None) -> ContentCache:
+        """A cache salted with the given source files' bytes (the code whose output it keeps) and versions (`extra`)."""
+        digest = hashlib.blake2b(f"{FORMAT}|{sys.version}|{extra}".encode(), digest_size=20)
+        for source in sources:
+            try:
+                digest.update(Path(source).read_bytes())
+            except OSError:
+                digest.update(b"?")
+        return cls(name, digest.hexdigest(), folder)
+
+    @property
+    def path(self) -> Path | None:
+        return None if self.folder is None else self.folder / f"{self.name}.json"
+
+    def get(self, key: str) -> Any:
+        """The value stored under key, or None."""
+        value = self.entries.get(key)
+        if value is not None:
+            self.used[key] = value
+        return value
+
+    def keep(self, key: str, value: Any) -> None:
+        """Mark an entry as still in use (it was found by other means, e.g. an in-memory cache)."""
+        self.used[key] = value
+
+    def put(self, key: str, value: Any) -> None:
+        if self.used.get(key) != value:
+            self.changed = True
+        self.used[key] = value
+
+    def save(self) -> None:
+        """Write the entries used by this run (atomically); silently skipped when the folder cannot be written."""
+        path = self.path
+        if path is None or (not self.changed and len(self.used) == len(self.entries)):
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{self.name}-", suffix=".tmp", dir=path.parent)
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as out:
+                    json.dump({"salt": self.salt, "entries": self.used}, out, ensure_ascii=False, separators=(",", ":"))
+                os.replace(temporary, path)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except OSError:
+            return
+        self.entries, self.changed = dict(self.used), False
+
+    def _read(self) -> dict[str, Any]:
+        path = self.path
+        try:
+            if path is None or path.is_symlink():
+                return {}
+            document = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(document, dict) or document.get("salt") != self.salt or not isinstance(document.get("entries"), dict):
+            return {}
+        return document["entries"]

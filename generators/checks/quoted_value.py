@@ -1,0 +1,75 @@
+"""A citation carrying `value` quotes the text that number appears in, and a primary source's value is the record's `value`.
+
+The number must appear in `quote` verbatim in one of its usual textual forms (19.1 in "19.1 points",
+22.0 as "22", 1234 as "1,234", the magnitude of a negative value whose sign the text says in words).
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Iterator
+
+from ..derive.provenance import is_primary
+from ..problems import Problem
+from ..model.records import Record
+from .base import Check, at
+
+NAME = "quoted-value"
+
+
+def textual_forms(value: float) -> list[str]:
+    """The ways a text may write the number: as given, without a trailing .0, with thousands separators."""
+    magnitude = abs(value)
+    plain = repr(float(magnitude))
+    forms = {plain}
+    if plain.endswith(".0"):
+        forms.add(plain[:-2])
+    whole, _, fraction = (f"{magnitude:,.{len(plain.split('.')[1])}f}").partition(".")
+    forms.add(whole + ("." + fraction if fraction.strip("0") else ""))
+    return sorted(forms, key=lambda f: (-len(f), f))
+
+
+def appears_in(value: float, quote: str) -> bool:
+    """True when one of the number's textual forms stands in the quote as a whole number (2.5 matches "2.50x")."""
+    for form in textual_forms(value):
+        padding = "0*" if "." in form else ""
+        if re.search(r"(?<![\d.,])" + re.escape(form) + padding + r"(?![\d]|[.,]\d)", quote):
+            return True
+    return False
+
+
+def _cited_values(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+    for n, citation in enumerate(record.data.get("sources", [])):
+        yield ("sources", n), citation
+    for n, entry in enumerate(record.data.get("contested", [])):
+        for k, claim in enumerate(entry.get("claims", [])):
+            for m, citation in enumerate(claim.get("sources", [])):
+                yield ("contested", n, "claims", k, "sources", m), citation
+
+
+def run(atlas) -> Iterator[Problem]:
+    for kind in sorted(atlas.index.by_kind):
+        for record in atlas.index.all(kind):
+            for path, citation in _cited_values(record):
+                if "value" not in citation:
+                    continue
+                cited = citation["value"]
+                quote = citation.get("quote")
+                if quote is None:
+                    yield at(record, path + ("value",), NAME,
+                             f"cites {cited!r} from {citation['source']!r} without a quote; add the verbatim text that states it")
+                elif not appears_in(cited, quote):
+                    yield at(record, path + ("quote",), NAME,
+                             f"the quote {quote!r} does not contain {cited!r}; quote the text that states the number verbatim")
+                elif path[0] == "sources" and _differs(record.data.get("value"), cited) and is_primary(atlas.index, citation["source"]):
+                    yield at(record, ("value",), NAME,
+                             f"value {record.data['value']!r} differs from {cited!r} quoted from the primary source "
+                             f"{citation['source']!r} at {'.'.join(map(str, path))}; publish the source's figure "
+                             f"(keep the other as a contested claim)")
+
+
+def _differs(value: Any, cited: float) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isclose(value, cited, rel_tol=1e-9, abs_tol=1e-12)
+
+
+CHECK = Check(NAME, __doc__.strip().splitlines()[0], "record", run)

@@ -1,0 +1,31 @@
+"""A record of a checked kind (KINDS) with no primary citation declares `unverified`; one that cites a primary source does not."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..derive.provenance import citations, primary_citations
+from ..problems import Problem
+from .base import Check, at
+
+NAME = "unverified-declared"
+KINDS: tuple[str, ...] = ("benchmark", "gotcha", "support-matrix")
+
+
+def run(atlas) -> Iterator[Problem]:
+    for kind in KINDS:
+        for record in atlas.index.all(kind):
+            primary = primary_citations(atlas.index, record)
+            declared = "unverified" in record.data
+            if not primary and not declared:
+                cited = sorted({link.target.partition("/")[2] for link in citations(atlas.index, record)})
+                yield at(record, (), NAME,
+                         f"{kind} {record.id!r} cites no primary source (only {', '.join(map(repr, cited)) or 'nothing'}; "
+                         f"a seed draft is not evidence); cite the engine code, datasheet, paper or thread that "
+                         f"states it, or declare unverified: <why no primary source exists>")
+            elif primary and declared:
+                yield at(record, ("unverified",), NAME,
+                         f"stale declaration: {record.id!r} cites the primary source "
+                         f"{primary[0].target.partition('/')[2]!r} at {primary[0].path}; remove unverified")
+
+
+CHECK = Check(NAME, __doc__.strip(), "record:" + ",".join(KINDS), run)

@@ -1,0 +1,103 @@
+"""The provenance checks (unverified-declared, quoted-value, trap-scope), each failing and passing, full messages."""
+from __future__ import annotations
+
+from generators.derive.provenance import unverified_records
+from generators.build import check_tree
+
+from .conftest import write
+from .test_checks import edit, problems_of
+
+SEED = ("name: A seed draft\nsummary: Working notes.\ntype: seed\nurl: https://example.org/seed\n"
+        "sources:\n  - source: src-seed\n")
+
+
+def _seed_only(tree, relative):
+    write(tree, "records/sources/src-seed.yaml", SEED)
+    edit(tree, relative, "  - source: src-doc\n", "  - source: src-seed\n")
+
+
+def test_unverified_declared_missing(tree):
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    assert problems_of(tree, "unverified-declared") == [
+        "records/benchmarks/b-ref.yaml:1:1: error: [unverified-declared] benchmark 'b-ref' cites no primary source "
+        "(only 'src-seed'; a seed draft is not evidence); cite the engine code, datasheet, paper or thread that "
+        "states it, or declare unverified: <why no primary source exists>"]
+
+
+def test_unverified_declared_passes_when_declared_and_is_listed_as_a_gap(tree):
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    edit(tree, "records/benchmarks/b-ref.yaml", "grade: measured\n", "grade: measured\nunverified: Only the seed states it.\n")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule == "unverified-declared"] == []
+    listed = [(u.record, u.reason, u.declared) for u in unverified_records(atlas.index, ("benchmark",))]
+    assert listed == [("benchmark/b-ref", "Only the seed states it.", True)]
+
+
+def test_unverified_declared_stale(tree):
+    edit(tree, "records/benchmarks/b-quant.yaml", "grade: measured\n", "grade: measured\nunverified: Only the seed.\n")
+    assert problems_of(tree, "unverified-declared") == [
+        "records/benchmarks/b-quant.yaml:9:13: error: [unverified-declared] unverified: stale declaration: 'b-quant' "
+        "cites the primary source 'src-doc' at sources[0].source; remove unverified"]
+
+
+def test_quoted_value_needs_a_quote_containing_the_number(tree):
+    edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
+         "  - source: src-doc\n    value: 78.16\n  - source: src-code\n    quote: scored 78.2 points\n    value: 78.16\n")
+    assert problems_of(tree, "quoted-value") == [
+        "records/benchmarks/b-quant.yaml:12:12: error: [quoted-value] sources[0].value: cites 78.16 from 'src-doc' "
+        "without a quote; add the verbatim text that states it",
+        "records/benchmarks/b-quant.yaml:14:12: error: [quoted-value] sources[1].quote: the quote 'scored 78.2 points' "
+        "does not contain 78.16; quote the text that states the number verbatim"]
+
+
+def test_quoted_value_primary_source_sets_the_value(tree):
+    edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
+         "  - source: src-doc\n    quote: averages 78.10 points\n    value: 78.1\n")
+    assert problems_of(tree, "quoted-value") == [
+        "records/benchmarks/b-quant.yaml:6:8: error: [quoted-value] value: value 78.16 differs from 78.1 quoted from "
+        "the primary source 'src-doc' at sources.0; publish the source's figure (keep the other as a contested claim)"]
+    edit(tree, "records/benchmarks/b-quant.yaml", "value: 78.16\n", "value: 78.1\n")
+    assert problems_of(tree, "quoted-value") == []
+
+
+def test_quoted_value_seed_figure_may_differ(tree):
+    write(tree, "records/sources/src-seed.yaml", SEED)
+    edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
+         "  - source: src-doc\n  - source: src-seed\n    quote: 1,078.2 points\n    value: 1078.2\n")
+    assert problems_of(tree, "quoted-value") == []
+
+
+def test_trap_scope_word_without_scope(tree):
+    path = tree / "records/gotchas/trap-silent.yaml"
+    path.write_text(path.read_text().split("scope:\n")[0])
+    assert problems_of(tree, "trap-scope") == [
+        "records/gotchas/trap-silent.yaml:7:10: error: [trap-scope] symptom: says 'Every' but the trap declares no "
+        "scope; narrow the wording to what the evidence shows, or add scope: {statement, affected, fixed_in, sources} "
+        "citing a primary source whose locator or quote backs it"]
+
+
+def test_trap_scope_needs_a_primary_source_with_a_locator(tree):
+    write(tree, "records/sources/src-seed.yaml", SEED)
+    edit(tree, "records/gotchas/trap-silent.yaml", "    - source: src-doc\n      locator: FP4 row\n",
+         "    - source: src-seed\n      locator: FP4 row\n    - source: src-code\n")
+    assert problems_of(tree, "trap-scope") == [
+        "records/gotchas/trap-silent.yaml:15:5: error: [trap-scope] scope.sources: symptom says 'Every' but no scope "
+        "source is a primary source with a locator or quote; cite the code, issue or paper passage that shows the scope",
+        "records/gotchas/trap-silent.yaml:15:15: error: [trap-scope] scope.sources[0].source: 'src-seed' is a seed "
+        "draft; a scope rests on primary sources only (cite it in sources instead)"]
+
+
+def test_unverified_record_page_and_gaps_row(tree):
+    from generators.build import render_tree
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    edit(tree, "records/benchmarks/b-ref.yaml", "grade: measured\n", "grade: measured\nunverified: Only the <seed> states it.\n")
+    write(tree, "docs/chapters/unverified.md.j2",
+          "{% for u in views.gaps.unverified %}{{ link_to(u.record) }}: {{ u.reason }}\n{% endfor %}")
+    pages, problems = render_tree(tree)
+    assert [str(p) for p in problems] == []
+    assert pages["benchmarks/b-ref.md"].split("\n")[4:7] == [
+        '!!! warning "Unverified"',
+        "    No primary source backs this record yet: Only the &lt;seed&gt; states it.", ""]
+    assert "Unverified" not in pages["benchmarks/b-quant.md"]
+    assert pages["chapters/unverified.md"].splitlines() == [
+        "[Reference accuracy](../benchmarks/b-ref.md): Only the &lt;seed&gt; states it."]

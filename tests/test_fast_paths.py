@@ -1,0 +1,119 @@
+"""The fast paths of `check` give the answers of the slow ones: the compiled validator agrees with jsonschema
+on every schema (real records and crafted bad ones), and the on-disk parse cache changes nothing but time."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from generators import load
+from generators.cache import ContentCache, content_key
+from generators.kinds import FOLDER_OF_KIND
+from generators.schemas import load_schemas
+
+from .conftest import write
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS, _ = load_schemas(ROOT / "schema")
+PER_KIND = 3  # records per kind whose every field is mutated (keeps the sweep to a few seconds)
+WRONG_VALUES: tuple[Any, ...] = (None, True, 0, -1, 1.5, "", "x", "2026-13-45", "not a uri", [], ["x"], [1, 1], {}, {"x": 1})
+
+
+def real_records(kind: str) -> list[dict[str, Any]]:
+    folder = ROOT / "records" / FOLDER_OF_KIND[kind]
+    records = []
+    for path in sorted(folder.glob("*.yaml")):
+        record, problems = load.load_file(ROOT, path)
+        assert record is not None, problems
+        records.append(record.data)
+    return records
+
+
+def mutations(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Each field removed; each field (and each first list item's fields) replaced by wrong values; an unknown field."""
+    yield {**data, "no_such_field": 1}
+    for key, value in data.items():
+        yield {k: v for k, v in data.items() if k != key}
+        for wrong in WRONG_VALUES:
+            yield {**data, key: wrong}
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            for field in value[0]:
+                for wrong in WRONG_VALUES[:6]:
+                    changed = copy.deepcopy(data)
+                    changed[key][0][field] = wrong
+                    yield changed
+            changed = copy.deepcopy(data)
+            changed[key].append(copy.deepcopy(value[0]))  # a duplicate item (uniqueItems)
+            yield changed
+
+
+@pytest.mark.parametrize("kind", sorted(FOLDER_OF_KIND))
+def test_fast_validator_agrees_with_jsonschema(kind):
+    assert SCHEMAS is not None and kind in SCHEMAS.fast, "jsonschema-rs compiles every schema"
+    slow, fast = SCHEMAS.validators[kind], SCHEMAS.fast[kind]
+    records = real_records(kind)
+    cases = records + [m for data in records[:PER_KIND] for m in mutations(data)]
+    disagreements = []
+    valid = invalid = 0
+    for case in cases:
+        expected = not any(True for _ in slow.iter_errors(case))
+        valid, invalid = valid + expected, invalid + (not expected)
+        if fast.is_valid(case) != expected:
+            disagreements.append((expected, json.dumps(case, default=str)[:300]))
+    assert disagreements == []
+    assert valid >= len(records) and invalid > 0  # the sweep exercised both answers
+
+
+def test_parse_cache_is_used_and_changes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "tree"
+    good = write(tree, "records/formats/one.yaml", "name: One\nweight_bits: 4\nnotes: [a, b]\n")
+    write(tree, "records/formats/two.yaml", "name: Two\nname: again\n")
+    first, first_problems = load.load_tree(tree)
+    cached = ContentCache.for_code("parsed-records", load.__file__, extra=load.yaml.__version__)
+    assert list(cached.entries) == [content_key(good.read_bytes())]  # only clean parses are kept
+    load._CACHE.clear()
+    second, second_problems = load.load_tree(tree)
+    assert [r.data for r in second] == [r.data for r in first] == [{"name": "One", "weight_bits": 4, "notes": ["a", "b"]}]
+    assert second_problems == first_problems and "duplicate key" in first_problems[0].message
+    assert second[0].position(("notes", 1)) == (3, 12)  # positions come back from the text, not the cache
+
+
+def test_parse_cache_entry_for_other_bytes_is_never_used(tmp_path, monkeypatch):
+    """A cached value is found only by the exact bytes it came from; edits and stale entries are parsed afresh."""
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "tree"
+    path = write(tree, "records/formats/one.yaml", "name: One\n")
+    load.load_tree(tree)
+    load._CACHE.clear()
+    path.write_text("name: One\nname: Two\n", encoding="utf-8")
+    records, problems = load.load_tree(tree)
+    assert records == [] and "duplicate key" in problems[0].message
+    cached = ContentCache.for_code("parsed-records", load.__file__, extra=load.yaml.__version__)
+    assert cached.entries == {}  # the entry of the old bytes was not used, so it was dropped
+
+
+def test_parse_cache_ignores_a_broken_or_foreign_file(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / "t.json").write_text("{not json", encoding="utf-8")
+    assert ContentCache("t", "salt", folder).entries == {}
+    (folder / "t.json").write_text(json.dumps({"salt": "other", "entries": {"k": 1}}), encoding="utf-8")
+    assert ContentCache("t", "salt", folder).entries == {}
+    cache = ContentCache("t", "salt", folder)
+    cache.put("k", {"a": 1})
+    cache.save()
+    assert ContentCache("t", "salt", folder).entries == {"k": {"a": 1}}
+    assert [p.name for p in folder.iterdir()] == ["t.json"]  # no temporary file left behind
+
+
+def test_parse_cache_can_be_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "tree"
+    write(tree, "records/formats/one.yaml", "name: One\n")
+    load.load_tree(tree)
+    assert not (tmp_path / "cache").exists()

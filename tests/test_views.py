@@ -1,0 +1,51 @@
+"""The rules each view family states in its docstring, on crafted in-memory records: break a rule, fail here."""
+from __future__ import annotations
+
+from tests.memory_atlas import atlas_of
+
+
+def peak(precision: str, tflops: float, source: str, accumulate: str | None = None) -> dict:
+    figure = {"precision": precision, "sparsity": "dense", "tflops": tflops, "source": source}
+    return {**figure, "accumulate": accumulate} if accumulate else figure
+
+
+def test_a_precision_ratio_pairs_only_figures_from_the_same_source_and_accumulate():
+    atlas = atlas_of({"accelerator/gpu": {"peak_compute": [
+        peak("bf16", 100, "vendor", "fp32"), peak("fp8", 400, "vendor", "fp32"),
+        peak("fp8", 300, "blog", "fp32"), peak("fp8", 200, "vendor", "fp16")]}})
+    assert [(r.precision, r.ratio, r.source, r.accumulate) for r in atlas.views.ratios] == [("fp8", 4.0, "vendor", "fp32")]
+
+
+def test_ridges_never_mix_dense_and_sparse_and_divide_by_the_bandwidth():
+    sparse = {**peak("fp8", 800, "vendor"), "sparsity": "sparse"}
+    atlas = atlas_of({"accelerator/gpu": {"peak_compute": [peak("fp8", 400, "vendor"), sparse],
+                                          "memory_bandwidth_gbs": [{"value": 2000, "source": "vendor"}]}})
+    assert [(r.precision, r.tflops, r.flop_per_byte) for r in atlas.views.ridges] == [("fp8", 400, 200.0)]
+
+
+def trap(name: str, silent: bool, severity: str, regime: str = "weight-only") -> dict:
+    return {"name": name, "silent": silent, "severity": severity, "regime": regime}
+
+
+def test_traps_read_silent_first_then_by_severity_then_by_name():
+    atlas = atlas_of({"gotcha/loud-blocker": trap("A loud blocker", False, "blocker"),
+                      "gotcha/silent-minor": trap("B silent minor", True, "minor"),
+                      "gotcha/silent-major": trap("C silent major", True, "major"),
+                      "gotcha/silent-major-2": trap("A silent major", True, "major", "kv-cache")})
+    assert [t.id for t in atlas.views.traps] == ["silent-major-2", "silent-major", "silent-minor", "loud-blocker"]
+    assert {regime: [t.id for t in traps] for regime, traps in atlas.views.traps_by_regime.items()} == {
+        "kv-cache": ["silent-major-2"], "weight-only": ["silent-major", "silent-minor", "loud-blocker"]}
+
+
+def fmt(family: str = "integer") -> dict:
+    return {"name": "f", "family": family, "regime": "weight-only"}
+
+
+def test_formats_without_benchmarks_are_those_with_no_measured_value():
+    atlas = atlas_of({"format/measured": fmt(), "format/unmeasured": fmt(), "format/named-only": fmt(),
+                      "format/a-category": fmt("category"),
+                      "benchmark/b1": {"format": "measured", "value": 1.0},
+                      "benchmark/b2": {"format": "named-only"}})
+    gaps = atlas.views.gaps
+    assert gaps.formats_without_benchmarks == ("named-only", "unmeasured")
+    assert gaps.benchmarks_without_value == ("b2",)
