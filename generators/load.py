@@ -14,7 +14,7 @@ import math
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 

@@ -69,7 +69,7 @@ def test_zero_bandwidth_is_a_schema_error_not_a_division_by_zero(tree):
     ("name: X\x00\n", "1:8", "control character U+0000 is not allowed in a record; remove it"),
     ("name: X\nsummary: a\x1b[31mred\n", "2:11", "control character U+001B is not allowed in a record; remove it"),
     ('name: "a\\x1bb"\n', "1:7", "text contains the control character U+001B; remove it"),
-    ('"k\\x07": v\n', "1:1", "a key contains a control character; remove it"),
+    ('"k\\x07": v\n', "1:1", "text contains the control character U+0007; remove it"),
 ])
 def test_control_characters_are_located_errors(tree, text, where, message):
     write(tree, CALIB, text)
