@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .problems import Problem
 
@@ -15,13 +17,38 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised like Ctrl-C so every `finally` (staging folders) runs."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; Ctrl-C anywhere prints one line and exits 130, never a traceback."""
+    """Run one command; Ctrl-C (or SIGTERM, SIGHUP) anywhere prints one line and exits 128+signal, never a traceback."""
+    previous = _raise_on_termination()
     try:
         return _main(argv)
+    except Terminated as terminated:
+        print("terminated", file=sys.stderr)
+        return 128 + terminated.signum
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_on_termination() -> dict[int, Any]:
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, terminate)
+    return previous
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -53,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     check.set_defaults(handler=_check)
 
     build = sub.add_parser("build", help="write the complete Markdown tree (hand-written and generated pages)")
-    build.add_argument("--out", required=True, help="output folder; must be empty or absent")
+    build.add_argument("--out", required=True,
+                       help="output folder: absent (parents are created), empty, or an earlier output, which is replaced whole")
     build.set_defaults(handler=_build)
 
     explain = sub.add_parser("explain", help="print the derivation trace of one support cell")
@@ -146,7 +174,7 @@ def _cells(args: argparse.Namespace, root: Path) -> int:
 
 
 def _diff(args: argparse.Namespace, root: Path) -> int:
-    from .diff import diff_revisions, DiffError
+    from .diff import DiffError, diff_revisions
     try:
         report = diff_revisions(root, args.base, args.head)
     except DiffError as error:
