@@ -25,9 +25,9 @@ def real_schemas() -> Any:
 
 
 def record(kind: str, record_id: str, data: dict[str, Any]) -> Record:
-    """A Record whose node positions come from composing the data as YAML, as the loader would."""
-    node = yaml.compose(yaml.safe_dump(data, sort_keys=False), Loader=yaml.SafeLoader)
-    return Record(kind, record_id, f"records/{FOLDER_OF_KIND[kind]}/{record_id}.yaml", data, node)
+    """A Record whose node positions come from the data written as YAML, as the loader would keep it."""
+    text = yaml.safe_dump(data, sort_keys=False)
+    return Record(kind, record_id, f"records/{FOLDER_OF_KIND[kind]}/{record_id}.yaml", data, text)
 
 
 def atlas_of(records: dict[str, dict[str, Any]]) -> Atlas:
