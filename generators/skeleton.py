@@ -11,12 +11,14 @@ from __future__ import annotations
 import datetime
 import difflib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import tree_files
 from .kinds import FOLDER_OF_KIND
 from .load import ID_PATTERN, id_problem
 
@@ -39,13 +41,15 @@ def write_skeleton(root: Path, kind: str, record_id: str) -> Path:
     why = id_problem(record_id)
     if why:
         raise SkeletonError(f"invalid id: {why}" + (", e.g. my-format" if not ID_PATTERN.fullmatch(record_id) else ""))
-    path = root / "records" / FOLDER_OF_KIND[kind] / f"{record_id}.yaml"
-    if path.exists():
-        raise SkeletonError(f"{path.relative_to(root).as_posix()} already exists; edit it or choose another id")
+    rel = f"records/{FOLDER_OF_KIND[kind]}/{record_id}.yaml"
+    if os.path.lexists(root / rel):
+        raise SkeletonError(f"{rel} already exists; edit it or choose another id")
     data = skeleton_data(root, kind, record_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(HEADER.format(kind=kind, id=record_id) + dump_yaml(data), encoding="utf-8")
-    return path
+    try:  # never through a symbolic link: a linked kind folder would write outside the repository
+        tree_files.write_new_file(root, rel, (HEADER.format(kind=kind, id=record_id) + dump_yaml(data)).encode("utf-8"))
+    except tree_files.Refused as refused:
+        raise SkeletonError(str(refused)) from None
+    return root / rel
 
 
 def skeleton_data(root: Path, kind: str, record_id: str) -> dict[str, Any]:
