@@ -19,6 +19,7 @@ import shutil
 import signal
 import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -31,6 +32,7 @@ from .tree_files import DOCS_MAX_BYTES, Refused, read_bytes
 RULE = "output"
 MARKER = ".atlas-output"
 _SWAP_ATTEMPTS = 20
+_HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[Problem]:
@@ -67,13 +69,28 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, so a swap or a clean-up is never cut in half."""
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, so a swap or a clean-up is never cut in half.
+
+    Python runs signal handlers in the main thread whichever thread the signal reaches, so the
+    handlers are swapped for a recorder (a thread mask would not stop them) and the first signal
+    held is handed to the original handler afterwards. Outside the main thread nothing can be held.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: pending.append(signum)) for signum in _HELD}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if pending:
+            handler = previous[pending[0]]
+            if callable(handler):
+                handler(pending[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(pending[0])
 
 
 def target_problem(out: Path) -> str | None:
