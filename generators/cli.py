@@ -1,4 +1,4 @@
-"""Command line: `python -m generators check|build|explain|cells|diff|new`. Only this module prints."""
+"""Command line: `python -m generators check|build|explain|cells|diff|new|serve|site`. Only this module (and MkDocs, for serve and site) prints."""
 from __future__ import annotations
 
 import argparse
@@ -53,7 +53,11 @@ def _raise_on_termination() -> dict[int, Any]:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and getattr(args, "handler", None) is not _site:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if unknown:
+        args.mkdocs_args = unknown  # passed on to mkdocs in order, e.g. `serve -a 127.0.0.1:8001`
     if not hasattr(args, "handler"):
         parser.print_help()
         return EXIT_USAGE
@@ -98,6 +102,11 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("head", nargs="?", default=None, help="head revision (default: the working tree)")
     diff.add_argument("--format", choices=("markdown", "json"), default="markdown", help="markdown or json")
     diff.set_defaults(handler=_diff)
+
+    for name, what in (("serve", "serve the site with live reload (mkdocs serve, without the theme's banner)"),
+                       ("site", "build the static site (mkdocs build --strict, without the theme's banner)")):
+        site = sub.add_parser(name, help=what)
+        site.set_defaults(handler=_site, mkdocs_command="serve" if name == "serve" else "build", mkdocs_args=[])
 
     new = sub.add_parser("new", help="write a skeleton record with every required field")
     new.add_argument("kind", help="record kind, e.g. format")
@@ -193,3 +202,11 @@ def _new(args: argparse.Namespace, root: Path) -> int:
         return EXIT_USAGE
     print(path.relative_to(root).as_posix())
     return EXIT_OK
+
+
+def _site(args: argparse.Namespace, root: Path) -> int:
+    from .site_commands import run_mkdocs
+    extra = list(args.mkdocs_args)
+    if args.mkdocs_command == "build" and "--strict" not in extra:
+        extra.insert(0, "--strict")
+    return run_mkdocs(args.mkdocs_command, ["-f", str(root / "mkdocs.yml"), *extra])

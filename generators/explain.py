@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import difflib
-import json
 from typing import Any
 
 from .derive.cells import Cell
@@ -53,7 +52,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
 
 
 def cells_json(atlas: Any) -> str:
-    return json.dumps([cell.as_dict() for _, cell in sorted(atlas.views.cells.items())], indent=2, ensure_ascii=False, allow_nan=False)
+    """The data API's cells document (api/cells.json without its final newline)."""
+    from .render.api import cells_json as api_cells_json
+    return api_cells_json(atlas)
 
 
 def cells_text(atlas: Any) -> str:

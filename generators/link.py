@@ -15,7 +15,8 @@ from .paths import dotted
 from .problems import Problem
 from .model.index import DeclaredGap, Index, Link
 from .model.records import Record
-from .schemas import Schemas, values_at
+from .model.schemas import Schemas
+from .schemas import values_at
 
 RULE = "refs"
 

@@ -15,8 +15,9 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from .build import render_tree
+from .build import run_pipeline
 from .render import TEMPLATE_SUFFIX, LAYOUTS
+from .render.api import api_files
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 
@@ -37,7 +38,8 @@ def theme_title(page: Page) -> str | None:
 class AtlasPlugin(BasePlugin):
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
-        pages, problems = render_tree(root, Path(config.docs_dir).relative_to(root).as_posix())
+        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix())
+        pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             raise PluginError(f"{len(errors)} problem(s) in the atlas:\n" + "\n".join(str(p) for p in problems))
@@ -46,7 +48,8 @@ class AtlasPlugin(BasePlugin):
         for file in list(files):
             if file.src_uri.endswith(TEMPLATE_SUFFIX) or file.src_uri.startswith(LAYOUTS + "/"):
                 files.remove(file)
-        for path, content in pages.items():
+        static = api_files(run.atlas) if run.atlas is not None else {}
+        for path, content in {**pages, **static}.items():
             files.append(File.generated(config, path, content=content))
         return files
 

@@ -24,9 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from .build import render_tree
+from .build import run_pipeline
 from .problems import Problem
 from .render import hand_written_files
+from .render.api import api_files
 from .tree_files import DOCS_MAX_BYTES, Refused, read_bytes
 
 RULE = "output"
@@ -41,9 +42,11 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
     refusal = target_problem(out)
     if refusal:
         return [Problem(str(out), 1, 1, RULE, refusal)]
-    pages, problems = render_tree(root, docs_dir)
-    if any(p.severity == "error" for p in problems):
-        return problems
+    run = run_pipeline(root, docs_dir)
+    if run.failed or run.atlas is None:
+        return run.problems
+    problems = run.problems
+    pages = {**run.pages, **api_files(run.atlas)}  # the pages and the data API under api/
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:

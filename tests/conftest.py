@@ -47,9 +47,11 @@ def pytest_addoption(parser):
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real site, built once per test session with `mkdocs build --strict` (shared by the site and browser tests)."""
+    """The real site, built once per test session with the project's own `python -m generators site` (mkdocs build
+    --strict), shared by the site and browser tests; what the build printed is kept beside it in build.log."""
     site = tmp_path_factory.mktemp("built") / "site"
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
+    result = subprocess.run([sys.executable, "-m", "generators", "site", "-d", str(site)],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
+    (site.parent / "build.log").write_text(result.stdout + result.stderr, encoding="utf-8")
     return site

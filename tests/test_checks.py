@@ -24,11 +24,33 @@ def test_mini_tree_passes_every_check(tree):
     assert problems == []
 
 
-def test_disjoint_support(tree):
-    edit(tree, "records/formats/fmt-fp4.yaml", "emulated_support: [acc-old]", "emulated_support: [acc-old, acc-big]")
-    assert problems_of(tree, "disjoint-support") == [
-        "records/formats/fmt-fp4.yaml:8:29: error: [disjoint-support] emulated_support[1]: 'acc-big' is listed as both "
-        "native (native_support[0]) and emulated; keep it in one list"]
+def test_stated_support_is_checked_against_the_derivation(tree):
+    edit(tree, "records/formats/fmt-fp4.yaml", "  - accelerators: [acc-big]", "  - accelerators: [acc-big, acc-old]")
+    assert problems_of(tree, "stated-support") == [
+        "records/formats/fmt-fp4.yaml:11:5: error: [stated-support] stated_native[0]: the source lists ['acc-old'] as "
+        "native, but the accelerators' own peak figures make 'fmt-fp4' native on ['acc-big']; correct the accelerator's "
+        "peaks, or add `explained_by:` naming a finding that explains the disagreement"]
+
+
+def test_a_checkpoint_format_is_never_native_and_a_stale_explanation_fails(tree):
+    edit(tree, "records/formats/fmt-int4.yaml", "format_class: hardware\npeak_precision: int4\nemulated_via: [bf16]",
+         "format_class: checkpoint")
+    edit(tree, "records/formats/fmt-fp4.yaml", "    sources: [{source: src-doc}]\nstated_emulated",
+         "    sources: [{source: src-doc}]\n    explained_by: cpu-cell-wrong\nstated_emulated")
+    assert problems_of(tree, "stated-support") == [
+        "records/formats/fmt-fp4.yaml:13:19: error: [stated-support] stated_native[0].explained_by: stale explanation: "
+        "every accelerator listed is derived native; remove explained_by",
+        "records/formats/fmt-int4.yaml:8:5: error: [stated-support] stated_emulated[0]: the source lists ['acc-big', "
+        "'acc-old'] as emulated, but 'fmt-int4' is a checkpoint format, and only hardware formats can be native or "
+        "emulated; correct the accelerator's peaks, or add `explained_by:` naming a finding that explains the disagreement"]
+
+
+def test_stated_tallies_are_checked_against_the_derivation(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "{native: 1,", "{native: 2,")
+    assert problems_of(tree, "stated-tallies") == [
+        "records/accelerators/acc-big.yaml:13:5: error: [stated-tallies] stated_tallies[0]: 'src-doc' states counts the "
+        "peak figures do not give (native: stated 2, derived 1 ['fmt-fp4']); add `explained_by:` naming a finding that "
+        "explains the difference, or correct the peaks"]
 
 
 def test_matrix_shape_row_length_and_legend(tree):
@@ -100,7 +122,7 @@ def test_contested_resolution_must_concern_the_record(tree):
     path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    claims:\n"
                     "      - {value: a, sources: [{source: src-doc}]}\n      - {value: b, sources: [{source: src-code}]}\n")
     assert problems_of(tree, "contested-resolution") == [
-        "records/formats/fmt-int4.yaml:13:17: error: [contested-resolution] contested[0].resolution: finding "
+        "records/formats/fmt-int4.yaml:17:17: error: [contested-resolution] contested[0].resolution: finding "
         "'cpu-cell-wrong' does not list 'format/fmt-int4' in its concerns (records/findings/cpu-cell-wrong.yaml); "
         "add it there or pick the finding that does"]
 

@@ -95,7 +95,7 @@ def test_unverified_record_page_and_gaps_row(tree):
           "{% for u in views.gaps.unverified %}{{ link_to(u.record) }}: {{ u.reason }}\n{% endfor %}")
     pages, problems = render_tree(tree)
     assert [str(p) for p in problems] == []
-    assert pages["benchmarks/b-ref.md"].split("\n")[4:7] == [
+    assert pages["benchmarks/b-ref.md"].split("\n")[7:10] == [  # after the front matter, the title and the id line
         '!!! warning "Unverified"',
         "    No primary source backs this record yet: Only the &lt;seed&gt; states it.", ""]
     assert "Unverified" not in pages["benchmarks/b-quant.md"]

@@ -76,7 +76,7 @@ def test_explain_and_cells(tree):
     assert result.stdout.splitlines()[0] == "sch-w4a16 on gpu-sm80: RUNS IF via k-generic (known from read from the engine's dispatch code at the cited release)"
     assert "1. k-hopper: NO: Hopper kernel requires compute capability of 90" in result.stdout
     cells = json.loads(run(tree, "cells", "--format", "json").stdout)
-    assert {(c["scheme"], c["target"], c["verdict"]) for c in cells} == {
+    assert {(c["scheme"], c["target"], c["verdict"]) for c in cells["cells"]} == {
         ("sch-w4a16", "cpu-avx512", "runs"), ("sch-w4a16", "gpu-sm80", "runs-if"), ("sch-w4a16", "gpu-sm90", "runs")}
 
 

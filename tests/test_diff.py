@@ -79,8 +79,9 @@ def test_cell_flip_when_a_kernel_floor_rises(repo: Path) -> None:
 
 def test_tally_change_moves_counts_and_pages(repo: Path) -> None:
     base = git(repo, "rev-parse", "HEAD")
-    edit(repo, "records/formats/fmt-fp4.yaml", "native_support: [acc-big]", "native_support: [acc-big, acc-cpu]")
-    head = commit(repo, "fp4 on the cpu")
+    edit(repo, "records/accelerators/acc-cpu.yaml", "category: cpu\n",
+         "category: cpu\npeak_compute:\n  - {precision: fp8, sparsity: dense, tflops: 10, source: src-doc}\n")
+    head = commit(repo, "the cpu computes in fp8")
     report = diff_revisions(repo, base, head)
     assert ("acc-cpu", "native formats", 0, 1) in [(c.subject, c.what, c.old, c.new) for c in report.counts]
     assert report.cells == ()
@@ -103,7 +104,7 @@ def test_page_diff_is_cut_and_says_so() -> None:
 
 def test_dangling_reference_is_a_new_problem(repo: Path) -> None:
     base = git(repo, "rev-parse", "HEAD")
-    edit(repo, "records/formats/fmt-fp4.yaml", "native_support: [acc-big]", "native_support: [acc-big, acc-gone]")
+    edit(repo, "records/formats/fmt-fp4.yaml", "accelerators: [acc-big]", "accelerators: [acc-big, acc-gone]")
     head = commit(repo, "dangling")
     report = diff_revisions(repo, base, head)
     assert len(report.introduced) >= 1 and any("acc-gone" in p for p in report.introduced)
@@ -114,9 +115,9 @@ def test_dangling_reference_is_a_new_problem(repo: Path) -> None:
 
 
 def test_fixed_problem(repo: Path) -> None:
-    edit(repo, "records/formats/fmt-fp4.yaml", "native_support: [acc-big]", "native_support: [acc-big, acc-gone]")
+    edit(repo, "records/formats/fmt-fp4.yaml", "accelerators: [acc-big]", "accelerators: [acc-big, acc-gone]")
     base = commit(repo, "dangling")
-    edit(repo, "records/formats/fmt-fp4.yaml", "native_support: [acc-big, acc-gone]", "native_support: [acc-big]")
+    edit(repo, "records/formats/fmt-fp4.yaml", "accelerators: [acc-big, acc-gone]", "accelerators: [acc-big]")
     head = commit(repo, "fixed")
     report = diff_revisions(repo, base, head)
     assert report.introduced == ()
@@ -228,7 +229,9 @@ def test_page_diff_fence_survives_code_blocks() -> None:
 
 def test_a_broken_chapter_claim_still_shows_the_page_diff(repo: Path) -> None:
     base = git(repo, "rev-parse", "HEAD")
-    edit(repo, "records/formats/fmt-int4.yaml", "native_support: []", "native_support: [acc-old, acc-cpu]")
+    edit(repo, "records/accelerators/acc-old.yaml", "  - {precision: bf16, sparsity: dense, tflops: 300, source: src-doc}\n",
+         "  - {precision: bf16, sparsity: dense, tflops: 300, source: src-doc}\n"
+         "  - {precision: int4, sparsity: dense, tflops: 600, source: src-doc}\n")
     head = commit(repo, "int4 native on old parts")
     report = diff_revisions(repo, base, head)
     assert any("[claim] claim native_empty('fmt-int4') no longer holds" in p for p in report.introduced)

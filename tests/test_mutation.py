@@ -100,15 +100,15 @@ def mutations(atlas: Atlas, read: Read) -> dict[str, dict[str, Any]] | None:
         data = copy.deepcopy(index.get(read.kind, read.id).data)
         data["name"] = str(data.get("name", read.id)) + " (mutated)"
         return {f"{read.kind}/{read.id}": data}
-    if read.function == "tally":
-        changes = {}
-        for field in ("native_support", "emulated_support"):
-            fmt = next(f for f in index.all("format") if read.id not in f.data.get(field, [])
-                       and f.ref not in changes)
-            data = copy.deepcopy(fmt.data)
-            data[field] = data.get(field, []) + [read.id]
-            changes[fmt.ref] = data
-        return changes
+    if read.function == "tally":  # give the part a dense peak in a hardware precision it lacks: its native list grows
+        data = copy.deepcopy(index.get("accelerator", read.id).data)
+        have = {p["precision"] for p in data.get("peak_compute", []) if p["sparsity"] == "dense"}
+        fmt = next(f for f in index.all("format")
+                   if f.data.get("format_class") == "hardware" and f.data["peak_precision"] not in have)
+        source = data["sources"][0]["source"]
+        data["peak_compute"] = data.get("peak_compute", []) + [
+            {"precision": fmt.data["peak_precision"], "sparsity": "dense", "tflops": 1.0, "source": source}]
+        return {f"accelerator/{read.id}": data}
     if read.function == "cell":
         cell = atlas.views.cells[(read.id, read.detail)]
         if cell.kernel:  # make the accepting kernel decline

@@ -5,7 +5,7 @@ from generators.build import render_tree
 from generators.render.literals import literal_problems
 from generators.render.markdown import escape_text
 
-from .conftest import write
+from .conftest import ROOT, write
 
 CHAPTER = "docs/chapters/demo.md.j2"
 
@@ -171,3 +171,15 @@ def test_ridge_chart_draws_every_value_and_escapes_names():
     assert svg.index("A &lt;fast&gt;") < svg.index(">B<")  # highest ridge first
     assert svg == ridge_chart(list(reversed(ridges)), {"accelerator/a": "A <fast>", "accelerator/b": "B"}, "bf16")
     assert ridge_chart(ridges, {}, "fp4") == ""
+
+
+def test_every_template_global_is_documented_on_the_contributor_page(tree):
+    from generators.render.template_globals import TEMPLATE_GLOBALS
+    source = (ROOT / "docs" / "contributing" / "template-functions.md.j2").read_text(encoding="utf-8")
+    section = source[source.index("## Every template global"):]
+    pages, problems = render(tree, "# T\n\n" + section)
+    assert problems == []
+    for template_global in TEMPLATE_GLOBALS:
+        assert template_global.doc, f"{template_global.name} has no description"
+        row = f"`{template_global.name}` | `{template_global.signature}` | "
+        assert row in pages["chapters/demo.md"].replace("\\", ""), f"{template_global.name} is not on the contributor page"

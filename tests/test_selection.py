@@ -23,7 +23,7 @@ def test_hardware_groups_by_category_with_dense_and_sparse_apart(tree):
     assert big.dense_precisions == ("bf16", "fp8")
     assert big.sparse_precisions == ("fp8",)
     assert [(f.value, f.source) for f in big.bandwidth_gbs] == [(4000, "src-doc")]
-    assert accelerators_without_dense_peaks(atlas.index) == ("acc-cpu", "acc-old")
+    assert accelerators_without_dense_peaks(atlas.index) == ("acc-cpu",)
 
 
 def test_targets_follow_order_field(tree):

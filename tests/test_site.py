@@ -29,7 +29,7 @@ def test_mkdocs_build_fails_with_the_problem_list_and_no_traceback(tmp_path):
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(project)], check=True)
     subprocess.run(["cp", "-r", str(ROOT / "records"), str(ROOT / "docs"), str(ROOT / "schema"), str(project)], check=True)
     bad = project / "records/formats/nvfp4.yaml"
-    bad.write_text(bad.read_text().replace("native_support:", "native_support:\n- h100\n", 1) + "name: dup\n")
+    bad.write_text(bad.read_text().replace("stated_native:", "stated_native:\n- h100\n", 1) + "name: dup\n")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
                             cwd=project, capture_output=True, text=True)
     assert result.returncode != 0

@@ -13,10 +13,11 @@ def messages(root, relative):
 
 def test_unknown_field_points_at_the_key_and_suggests(tree):
     path = tree / "records/formats/fmt-fp4.yaml"
-    path.write_text(path.read_text().replace("native_support:", "native_suport:"))
+    path.write_text(path.read_text().replace("peak_precision:", "peak_precison:"))
     assert messages(tree, "records/formats/fmt-fp4.yaml") == [
-        "records/formats/fmt-fp4.yaml:7:1: error: [schema] native_suport: unknown field 'native_suport' "
-        "(did you mean 'native_support'?)"]
+        "records/formats/fmt-fp4.yaml:1:1: error: [schema] (record): missing required field 'peak_precision'",
+        "records/formats/fmt-fp4.yaml:8:1: error: [schema] peak_precison: unknown field 'peak_precison' "
+        "(did you mean 'peak_precision'?)"]
 
 
 def test_missing_required_field_points_at_the_mapping(tree):
@@ -54,9 +55,9 @@ def test_source_needs_a_locator_field(tree):
 
 def test_dangling_reference_suggests_the_close_id(tree):
     path = tree / "records/formats/fmt-fp4.yaml"
-    path.write_text(path.read_text().replace("native_support: [acc-big]", "native_support: [acc-bigg]"))
+    path.write_text(path.read_text().replace("accelerators: [acc-big]", "accelerators: [acc-bigg]"))
     assert messages(tree, "records/formats/fmt-fp4.yaml") == [
-        "records/formats/fmt-fp4.yaml:7:18: error: [refs] native_support[0]: 'acc-bigg' is not an accelerator id "
+        "records/formats/fmt-fp4.yaml:11:20: error: [refs] stated_native[0].accelerators[0]: 'acc-bigg' is not an accelerator id "
         "(did you mean 'acc-big'?)"]
 
 
@@ -80,7 +81,7 @@ def test_stale_known_gap_is_an_error(tree):
 def test_backlinks_name_the_referring_field(tree):
     atlas, _ = check_tree(tree)
     links = [(l.source, l.path) for l in atlas.index.backlinks["accelerator/acc-big"]]
-    assert links == [("format/fmt-fp4", "native_support[0]"), ("format/fmt-int4", "emulated_support[0]"),
+    assert links == [("format/fmt-fp4", "stated_native[0].accelerators[0]"), ("format/fmt-int4", "stated_emulated[0].accelerators[0]"),
                      ("hardware-target/gpu-sm90", "accelerators[0]")]
 
 

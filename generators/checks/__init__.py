@@ -8,15 +8,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
-from . import (benchmark_baseline, contested_resolution, disjoint_support, dispatch_provenance, matrix_shape,
-               published_explained, quoted_value, scheme_candidates, target_members, trap_scope, unverified_declared)
+from . import (benchmark_baseline, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+               quoted_value, scheme_candidates, stated_support, stated_tallies, target_members, trap_scope,
+               unverified_declared)
 from .base import Check
 
 if TYPE_CHECKING:
     from ..model.atlas import Atlas
 
 REGISTRY: tuple[Check, ...] = (
-    disjoint_support.CHECK,
+    stated_support.CHECK,
+    stated_tallies.CHECK,
     matrix_shape.CHECK,
     published_explained.CHECK,
     target_members.CHECK,

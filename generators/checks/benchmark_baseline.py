@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "benchmark-baseline"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for benchmark in atlas.index.all("benchmark"):
         baseline_id = (benchmark.data.get("baseline") or {}).get("benchmark")
         if baseline_id is None:

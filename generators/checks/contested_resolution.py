@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "contested-resolution"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for kind in sorted(atlas.index.by_kind):
         for record in atlas.index.all(kind):
             for n, entry in enumerate(record.data.get("contested", [])):

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "dispatch-provenance"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     candidates = {k for s in atlas.index.all("scheme") for c in s.data["candidates"] for k in c["kernels"]}
     records = atlas.index.all("scheme") + [k for k in atlas.index.all("kernel") if k.id in candidates]
     for record in records:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "matrix-shape"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for matrix in atlas.index.all("support-matrix"):
         data = matrix.data
         rows, columns, cells = data["rows"], data["columns"], data["cells"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
 from .base import Check, at
@@ -10,7 +11,7 @@ from .base import Check, at
 NAME = "published-explained"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     explained: dict[tuple[str, str, str], tuple[Record, int]] = {}
     for finding in atlas.index.all("finding"):
         for n, cell in enumerate(finding.data.get("explains", [])):

@@ -10,6 +10,7 @@ import re
 from typing import Any, Iterator
 
 from ..derive.provenance import is_primary
+from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
 from .base import Check, at
@@ -47,7 +48,7 @@ def _cited_values(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, A
                 yield ("contested", n, "claims", k, "sources", m), citation
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for kind in sorted(atlas.index.by_kind):
         for record in atlas.index.all(kind):
             for path, citation in _cited_values(record):

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "scheme-candidates"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for scheme in atlas.index.all("scheme"):
         seen: dict[str, int] = {}
         for n, candidates in enumerate(scheme.data["candidates"]):

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
 NAME = "target-members"
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for target in atlas.index.all("hardware-target"):
         capability = target.data.get("compute_capability")
         for n, accelerator_id in enumerate(target.data.get("accelerators", [])):

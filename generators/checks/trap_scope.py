@@ -5,6 +5,7 @@ import re
 from typing import Iterator
 
 from ..derive.provenance import is_primary
+from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
 from .base import Check, at
@@ -23,7 +24,7 @@ def scope_words(text: str) -> list[str]:
     return list(found.values())
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for trap in atlas.index.all("gotcha"):
         scope = trap.data.get("scope")
         yield from _seed_scope_sources(atlas, trap)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..derive.provenance import citations, primary_citations
+from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import Check, at
 
@@ -11,7 +12,7 @@ NAME = "unverified-declared"
 KINDS: tuple[str, ...] = ("benchmark", "gotcha", "support-matrix")
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     for kind in KINDS:
         for record in atlas.index.all(kind):
             primary = primary_citations(atlas.index, record)

@@ -17,8 +17,9 @@ from .gaps import Gaps, derive_gaps
 from .published import PublishedCell, compare_matrices
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
-from .tallies import Tally, derive_tallies, ranked_by_native
-from .traps import ordered_traps, traps_by_regime
+from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
+from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
+from .traps import ordered_traps, trap_details, traps_by_regime
 
 
 class Views:
@@ -31,6 +32,16 @@ class Views:
     def tallies(self) -> dict[str, Tally]:
         """Native and emulated formats per accelerator."""
         return derive_tallies(self.index)
+
+    @cached_property
+    def parts_by_format(self) -> dict[str, FormatParts]:
+        """Per format, the accelerators it is derived native and emulated on."""
+        return parts_by_format(self.index, self.tallies)
+
+    @cached_property
+    def most_native(self) -> tuple[str, ...]:
+        """The accelerators with the most derived native hardware formats."""
+        return most_native(self.tallies)
 
     @cached_property
     def ranked_native(self) -> list[Tally]:
@@ -53,7 +64,27 @@ class Views:
         return ordered_traps(self.index)
 
     @cached_property
-    def traps_by_regime(self) -> dict[str, list[Record]]:
+    def trap_details(self) -> list[TrapDetail]:
+        """Every gotcha's fields as chapters show them, in reading order."""
+        return trap_details(self.index)
+
+    @cached_property
+    def benchmark_rows(self) -> list[BenchmarkRow]:
+        """Every benchmark's headline figure and baseline."""
+        return benchmark_rows(self.index)
+
+    @cached_property
+    def format_rows(self) -> list[FormatRow]:
+        """Every format's class, family, regime, bits-per-weight figures and contested fields."""
+        return format_rows(self.index)
+
+    @cached_property
+    def finding_rows(self) -> list[FindingRow]:
+        """Every finding's verdict and the claim it checked."""
+        return finding_rows(self.index)
+
+    @cached_property
+    def traps_by_regime(self) -> dict[str, list[TrapDetail]]:
         """Gotchas grouped by the quantization regime they poison."""
         return traps_by_regime(self.index)
 

@@ -17,7 +17,7 @@ from .tallies import Tally
 
 CATEGORY_ORDER = ("datacenter-gpu", "workstation-gpu", "consumer-gpu", "rack-system", "apple-silicon", "cpu", "tpu",
                   "ai-asic", "wafer-scale")
-PRECISION_ORDER = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp6", "fp4", "mxfp8", "mxfp6", "mxfp4", "int4")
+PRECISION_ORDER = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "fp8-fnuz", "int8", "fp6", "fp4", "nvfp4", "mxfp8", "mxfp6", "mxfp4", "int4")
 
 
 @dataclass(frozen=True)

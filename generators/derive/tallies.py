@@ -1,20 +1,30 @@
-"""Native/emulated formats per accelerator, computed from the format records' support lists."""
+"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures.
+
+A hardware format (format_class `hardware`) is native on a part when the part states a dense
+matrix-engine peak in the format's `peak_precision`; it is emulated when the part has no such peak
+but has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
+Checkpoint formats and categories are never native: they run through kernels (see the support cells).
+What sources state (native lists on format records, counts on accelerators) are claims checked
+against this derivation, never inputs to it.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
 from ..model.index import Index
+from ..model.records import Record
 
 
 @dataclass(frozen=True)
 class Tally:
-    """What the format records say runs natively or emulated on one accelerator, and what sources state."""
+    """The hardware formats one accelerator computes natively or by conversion, and the counts sources state."""
 
     accelerator: str
     native: tuple[str, ...]
     emulated: tuple[str, ...]
     stated: tuple[dict[str, Any], ...]
+    dense_precisions: tuple[str, ...] = ()
 
     @property
     def native_count(self) -> int:
@@ -29,7 +39,7 @@ class Tally:
         return bool(self.native or self.emulated)
 
     def stated_mismatches(self) -> list[tuple[str, int, int, dict[str, Any]]]:
-        """(which list, stated count, derived count, stated entry) for every stated count the records do not reproduce."""
+        """(which list, stated count, derived count, stated entry) for every stated count the derivation does not reproduce."""
         out = []
         for entry in self.stated:
             for which, derived in (("native", self.native_count), ("emulated", self.emulated_count)):
@@ -39,19 +49,56 @@ class Tally:
         return out
 
 
+def hardware_formats(index: Index) -> list[Record]:
+    """Format records that are hardware number formats (the only ones that can be native)."""
+    return [f for f in index.all("format") if f.data.get("format_class") == "hardware"]
+
+
+def dense_precisions(accelerator: dict[str, Any]) -> tuple[str, ...]:
+    """The precisions for which the part states a dense peak, sorted."""
+    return tuple(sorted({p["precision"] for p in accelerator.get("peak_compute", []) if p.get("sparsity") == "dense"}))
+
+
 def derive_tallies(index: Index) -> dict[str, Tally]:
-    native: dict[str, list[str]] = {a.id: [] for a in index.all("accelerator")}
-    emulated: dict[str, list[str]] = {a.id: [] for a in index.all("accelerator")}
-    for fmt in index.all("format"):
-        for accelerator in fmt.data.get("native_support", []):
-            native.setdefault(accelerator, []).append(fmt.id)
-        for accelerator in fmt.data.get("emulated_support", []):
-            emulated.setdefault(accelerator, []).append(fmt.id)
-    return {
-        a.id: Tally(a.id, tuple(sorted(native[a.id])), tuple(sorted(emulated[a.id])),
-                    tuple(a.data.get("stated_tallies", [])))
-        for a in index.all("accelerator")
-    }
+    formats = hardware_formats(index)
+    tallies = {}
+    for accelerator in index.all("accelerator"):
+        dense = set(dense_precisions(accelerator.data))
+        native = tuple(f.id for f in formats if f.data.get("peak_precision") in dense)
+        emulated = tuple(f.id for f in formats
+                         if f.id not in native and dense & set(f.data.get("emulated_via", [])))
+        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, tuple(accelerator.data.get("stated_tallies", [])),
+                                        tuple(sorted(dense)))
+    return tallies
+
+
+@dataclass(frozen=True)
+class FormatParts:
+    """Where one hardware format is derived native, and where emulated (accelerator ids, sorted)."""
+
+    format: str
+    native: tuple[str, ...]
+    emulated: tuple[str, ...]
+    stated_native: tuple[str, ...] = ()  # every accelerator a source lists as native (a claim, checked)
+    stated_emulated: tuple[str, ...] = ()
+
+
+def parts_by_format(index: Index, tallies: dict[str, Tally]) -> dict[str, FormatParts]:
+    """For every format, the parts it is derived native and emulated on (empty for checkpoint formats)."""
+    return {f.id: FormatParts(f.id, tuple(a for a, t in sorted(tallies.items()) if f.id in t.native),
+                              tuple(a for a, t in sorted(tallies.items()) if f.id in t.emulated),
+                              _stated(f.data.get("stated_native", [])), _stated(f.data.get("stated_emulated", [])))
+            for f in index.all("format")}
+
+
+def _stated(claims: list[dict[str, Any]]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(a for claim in claims for a in claim["accelerators"]))
+
+
+def most_native(tallies: dict[str, Tally]) -> tuple[str, ...]:
+    """The accelerators with the largest derived native count (ties kept, by id); empty when none is native."""
+    top = max((t.native_count for t in tallies.values()), default=0)
+    return tuple(sorted(a for a, t in tallies.items() if top and t.native_count == top))
 
 
 def ranked_by_native(tallies: dict[str, Tally]) -> list[Tally]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..model.index import Index
 from ..model.records import Record
+from .rows import TrapDetail, trap_detail
 
 SEVERITY_ORDER = {"blocker": 0, "major": 1, "minor": 2}
 
@@ -12,8 +13,14 @@ def ordered_traps(index: Index) -> list[Record]:
                   key=lambda r: (not r.data["silent"], SEVERITY_ORDER[r.data["severity"]], r.name.lower(), r.id))
 
 
-def traps_by_regime(index: Index) -> dict[str, list[Record]]:
-    grouped: dict[str, list[Record]] = {}
-    for trap in ordered_traps(index):
-        grouped.setdefault(trap.data["regime"], []).append(trap)
+def trap_details(index: Index) -> list[TrapDetail]:
+    """Every gotcha's detail, in reading order."""
+    return [trap_detail(r) for r in ordered_traps(index)]
+
+
+def traps_by_regime(index: Index) -> dict[str, list[TrapDetail]]:
+    """Trap details grouped by regime (in the order regimes first appear in reading order)."""
+    grouped: dict[str, list[TrapDetail]] = {}
+    for trap in trap_details(index):
+        grouped.setdefault(trap.regime, []).append(trap)
     return grouped

@@ -16,14 +16,12 @@ from markupsafe import Markup
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
 from ..tree_files import DOCS_MAX_BYTES, Refused, TreeLoader, list_tree, read_text
-from .charts import ridge_chart
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .literals import literal_problems
 from .markdown import escape_text, page_of
-from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
-from .pages import (cells_table, kind_index, names_of, published_table, record_page, support_grid, verdict_markup,
-                    why_markup)
+from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
+from .template_globals import PageScope, bind_globals
 from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
@@ -92,14 +90,7 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
     context = RenderContext(page, f"docs/{template_path}")
     functions = TemplateFunctions(atlas, context)
     values = ValueRenderer({}, names, page)
-    variables = {**functions.exports(), "views": atlas.views, "link_to": values.ref,
-                 "why": lambda cell: why_markup(cell, values), "kind_docs": lambda: kind_docs(atlas.schemas),
-                 "shared_docs": lambda: shared_docs(atlas.schemas),
-                 "check_docs": check_docs, "claim_docs": claim_docs,
-                 "support_grid": lambda: support_grid(atlas, page, names),
-                 "ridge_chart": lambda precision: ridge_chart(atlas.views.ridges, names, precision),
-                 "matrix_table": lambda matrix_id: published_table(atlas, atlas.index.get("support-matrix", matrix_id), values),
-                 **extra}
+    variables = {**bind_globals(PageScope(atlas, page, names, functions, values)), **extra}
     try:
         text = env.get_template(template_path).render(variables)
     except jinja2.TemplateSyntaxError as error:

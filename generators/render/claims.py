@@ -32,35 +32,36 @@ def native_rank(atlas: Any, accelerator: str, rank: int) -> Result:
     return actual == rank, f"{accelerator} has {mine} native formats, rank {actual} among distinct counts {counts}"
 
 
+def _parts_where(atlas: Any, fmt: str, which: str) -> list[str]:
+    return sorted(a for a, t in atlas.views.tallies.items() if fmt in getattr(t, which))
+
+
 def native_empty(atlas: Any, fmt: str) -> Result:
-    """The format's native_support list is empty."""
-    record = atlas.index.get("format", fmt)
-    native = record.data.get("native_support", []) if record else ["(no record)"]
-    return not native, f"{fmt} native_support is {native}"
+    """The format is native on no part (always so for checkpoint formats and categories)."""
+    native = _parts_where(atlas, fmt, "native")
+    return not native, f"{fmt} is derived native on {native}"
 
 
 def in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
-    """The accelerator is on the format's native_support list."""
-    record = atlas.index.get("format", fmt)
-    native = record.data.get("native_support", []) if record else []
-    return accelerator in native, f"{fmt} native_support is {native}"
+    """The format is derived native on the accelerator (the part states a dense peak in its precision)."""
+    native = _parts_where(atlas, fmt, "native")
+    return accelerator in native, f"{fmt} is derived native on {native}"
 
 
 def not_in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
-    """The accelerator is not on the format's native_support list."""
+    """The format is not derived native on the accelerator."""
     holds, explanation = in_native(atlas, fmt, accelerator)
     return not holds, explanation
 
 
 def in_emulated(atlas: Any, fmt: str, accelerator: str) -> Result:
-    """The accelerator is on the format's emulated_support list."""
-    record = atlas.index.get("format", fmt)
-    emulated = record.data.get("emulated_support", []) if record else []
-    return accelerator in emulated, f"{fmt} emulated_support is {emulated}"
+    """The format is derived emulated on the accelerator (no native peak, but a peak in a wider precision)."""
+    emulated = _parts_where(atlas, fmt, "emulated")
+    return accelerator in emulated, f"{fmt} is derived emulated on {emulated}"
 
 
 def unlisted(atlas: Any, accelerator: str) -> Result:
-    """No format lists the accelerator as native or emulated."""
+    """The accelerator states no dense peak, so no hardware format is derived native or emulated on it."""
     tally = atlas.views.tallies.get(accelerator)
     listed = (tally.native + tally.emulated) if tally else ("(no record)",)
     return not listed, f"{accelerator} appears for {list(listed)}"

@@ -1,6 +1,6 @@
 """Template functions: everything a chapter states about data goes through one of these.
 
-Registered in FUNCTIONS (one explicit table). Each is documented for chapter authors on the
+Bound into templates through the one table in `template_globals.py`. Each is documented for chapter authors on the
 contributor page `contributing/template-functions.md`, whose examples the test suite renders.
 """
 from __future__ import annotations
@@ -121,11 +121,6 @@ class TemplateFunctions:
             self.context.report("claim", f"claim {name}({shown}) no longer holds: {explanation}")
         return Markup("")
 
-    def exports(self) -> dict[str, Callable[..., Any]]:
-        return {name: getattr(self, name) for name in FUNCTIONS}
-
-
-FUNCTIONS: tuple[str, ...] = ("ref", "refs", "quote", "field", "name", "tally", "cell", "records", "count", "number", "claim")
 
 
 def _strings(value: Any) -> list[str]:

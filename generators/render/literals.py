@@ -1,6 +1,7 @@
 """Literal numbers in chapter prose: a number typed outside a template expression is an error.
 
-Numbers belong in records and reach prose through template functions. A template may declare
+Numbers belong in records and reach prose through template functions. The prose is what Jinja's own
+lexer calls `data` (outside tags, comments and raw blocks), so no regular expression guesses at tags. A template may declare
 an allowed literal with a reason in a comment, `{# allow-literal: 2026 -- year of the snapshot #}`;
 an allowed literal that no longer occurs in the prose is itself an error. Identifiers that
 contain digits (W4A16, SM90, E4M3, Q4_K_M, Llama-3.1-8B) are not numbers, nor are bit widths
@@ -10,42 +11,63 @@ from __future__ import annotations
 
 import re
 
+import jinja2
+
 from ..problems import Problem
 
 RULE = "literal-number"
-_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
-_ALLOW = re.compile(r"\{#\s*allow-literal:\s*(\S+)\s*--\s*(.+?)\s*#\}")
+_ALLOW = re.compile(r"^\s*allow-literal:\s*(\S+)\s*--\s*(.+?)\s*$", re.S)
 _TOKEN = re.compile(r"[^\s()\[\],;:!?\"'“”/*|`]+")
 _NUMBER = re.compile(r"^[~≈≥≤<>+±−-]?\$?\d+(?:[.,]\d+)*(?:%|x|×|k|M|B)?\.?$")
 _HYPHENATED = re.compile(r"^(\d+(?:\.\d+)?)-([a-z]+)$")
-_RAW = re.compile(r"\{%\s*raw\s*%\}.*?\{%\s*endraw\s*%\}", re.S)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_LEXER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)  # only its lexer is used, never a template
 
 
 def literal_problems(template_path: str, source: str) -> list[Problem]:
-    declarations = _RAW.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)  # examples are not declarations
-    allowed = {m.group(1): m for m in _ALLOW.finditer(declarations)}
-    prose = _TAG.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
-    prose = _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), prose)
+    """Every number typed in the template's prose (Jinja's own `data` tokens, outside raw blocks), and stale allowances."""
+    try:
+        tokens = list(_LEXER.lex(source))
+    except jinja2.TemplateSyntaxError:
+        return []  # rendering reports the syntax error with its line
+    allowed: dict[str, int] = {}
+    prose: list[tuple[int, str]] = []  # (offset in source, text)
+    cursor, in_raw = 0, False
+    for line, kind, value in tokens:
+        if kind in ("raw_begin", "raw_end"):
+            in_raw = kind == "raw_begin"
+        offset = source.find(value, cursor) if value else cursor
+        if offset >= 0:
+            cursor = offset + len(value)
+        if in_raw:
+            continue
+        if kind == "comment" and (declared := _ALLOW.match(value)):
+            allowed.setdefault(declared.group(1), line)
+        elif kind == "data" and offset >= 0:
+            prose.append((offset, _LINK_TARGET.sub(lambda m: " " * len(m.group(0)), value)))
     problems: list[Problem] = []
     used: set[str] = set()
-    for line_number, line in enumerate(prose.splitlines(), start=1):
-        for match in _TOKEN.finditer(line):
+    for offset, text in prose:
+        for match in _TOKEN.finditer(text):
             token = match.group(0).rstrip(".")
             if not _is_number(token):
                 continue
             if token in allowed:
                 used.add(token)
                 continue
-            problems.append(Problem(template_path, line_number, match.start() + 1, RULE,
+            line_number, column = _position(source, offset + match.start())
+            problems.append(Problem(template_path, line_number, column, RULE,
                                     f"hand-typed number {token!r} in prose; compute it with a template function "
                                     f"or declare it with {{# allow-literal: {token} -- reason #}}"))
-    for token, match in allowed.items():
-        if token not in used:
-            line_number = source.count("\n", 0, match.start()) + 1
-            problems.append(Problem(template_path, line_number, 1, RULE,
-                                    f"allowed literal {token!r} no longer occurs in the prose; remove the allow-literal"))
+    problems += [Problem(template_path, line_number, 1, RULE,
+                         f"allowed literal {token!r} no longer occurs in the prose; remove the allow-literal")
+                 for token, line_number in allowed.items() if token not in used]
     return problems
+
+
+def _position(source: str, offset: int) -> tuple[int, int]:
+    line_start = source.rfind("\n", 0, offset) + 1
+    return source.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 def _is_number(token: str) -> bool:

@@ -1,6 +1,8 @@
 """Views of record pages and kind indexes: plain rows of escaped Markdown, built from records and derived views."""
 from __future__ import annotations
 
+import html
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +15,7 @@ from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, link, page_of
+from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
@@ -40,6 +43,7 @@ class RecordPage:
     contested: list[Table] = field(default_factory=list)
     gaps: list[Markup] = field(default_factory=list)
     unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
+    description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -61,13 +65,26 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         else:
             facts.append((key.replace("_", " ").capitalize(), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
-    sources = [values.render(citation, ("sources", n)) for n, citation in enumerate(record.data.get("sources", []))]
+    sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
+               for n, citation in enumerate(record.data.get("sources", []))]
     backlinks = [(values.ref(l.source), l.path) for l in atlas.index.backlinks.get(record.ref, [])]
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
                       escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
-                      escape_text(unverified_reason(atlas.index, record)))
+                      escape_text(unverified_reason(atlas.index, record)),
+                      yaml_string(record.data.get("summary", "")))
+
+
+def yaml_string(text: Any, limit: int = 300) -> Markup:
+    """Plain text as one double-quoted YAML scalar (JSON string syntax), whitespace folded, cut at `limit` characters.
+
+    HTML-escaped as well: the theme writes the description into an attribute without escaping it.
+    """
+    folded = " ".join(str(text).split())
+    if len(folded) > limit:
+        folded = folded[: limit - 1].rstrip() + "…"
+    return Markup(json.dumps(html.escape(folded, quote=True), ensure_ascii=False))
 
 
 def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
@@ -95,6 +112,10 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         return [_tally_table(atlas, record, values)]
+    if record.kind == "format":
+        return [_format_parts_table(atlas, record, values)]
+    if record.kind == "source":
+        return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
         cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
         return [cells_table(atlas, cells, values, "target")]
@@ -103,6 +124,20 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
+
+
+def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    parts = atlas.views.parts_by_format[record.id]
+    if record.data.get("format_class") != "hardware":
+        note = ("A checkpoint format or category is native nowhere: it runs on a part through a kernel that computes in "
+                "a hardware format (see the support tables).")
+        return Table("Where it computes natively", ["status", "accelerators"],
+                     [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
+    rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
+            for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
+    return Table("Where it computes natively", ["status", "accelerators"], rows,
+                 "Derived from each accelerator's dense peak figures: native where the part states a peak in this "
+                 "format's precision, emulated where it states one only in a wider precision the format converts to.")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:

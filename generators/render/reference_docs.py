@@ -6,7 +6,7 @@ from typing import Any
 
 from ..checks import REGISTRY
 from ..kinds import FOLDER_OF_KIND, KINDS
-from ..schemas import Schemas
+from ..model.schemas import Schemas
 
 
 @dataclass(frozen=True)

@@ -55,3 +55,30 @@ def test_search_finds_a_record_by_its_alias(browser: Browser, alias: str, page: 
         time.sleep(0.1)
         hrefs = browser.js("return [...document.querySelectorAll('.md-search-result__link')].map(a => new URL(a.href).pathname)")
     assert any(h.endswith(page) for h in hrefs), hrefs
+
+
+def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Browser) -> None:
+    browser.open("chapters/support-tables/")
+    browser.screenshot("support-tables-1440")
+    grid = browser.js("""const s = document.querySelector('.atlas-grid__scroll');
+        const heads = [...s.querySelectorAll('thead tr:last-child th')].map(th => th.getBoundingClientRect().right);
+        return {scroll: s.scrollWidth, client: s.clientWidth, page: document.documentElement.scrollWidth,
+                columns: heads.length, rightmost: Math.max(...heads), bottom: s.getBoundingClientRect().bottom,
+                rows: s.querySelectorAll('tbody tr').length, cells: s.querySelectorAll('tbody td').length}""")
+    targets = len(browser.js("return [...document.querySelectorAll('.atlas-target')]"))
+    assert grid["columns"] == targets > 10 and grid["cells"] == grid["rows"] * targets
+    assert grid["scroll"] <= grid["client"] and grid["page"] <= 1440 and grid["rightmost"] <= 1440
+    browser.resize(PHONE)
+    browser.screenshot("support-tables-390")
+    phone = browser.js("""return {page: document.documentElement.scrollWidth,
+        grid: getComputedStyle(document.querySelector('.atlas-grid__scroll')).display,
+        lists: [...document.querySelectorAll('.atlas-target')].filter(d => d.getBoundingClientRect().width > 0).length}""")
+    assert phone == {"page": PHONE[0], "grid": "none", "lists": targets}
+
+
+def test_a_cell_leads_to_its_note(browser: Browser) -> None:
+    browser.open("chapters/support-tables/")
+    note = browser.js("""const a = document.querySelector('.atlas-grid__cell.verdict-refused a'); a.click();
+        const li = document.querySelector(a.getAttribute('href'));
+        return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight}""")
+    assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"]

@@ -1,0 +1,221 @@
+/* "Can I run it?": reads the atlas data API (relative URLs only) and renders one answer card.
+   Record text is only ever set with textContent or as attribute values, never parsed as HTML. */
+(function () {
+  "use strict";
+
+  var VERDICTS = {
+    "runs": ["Runs", "as specified by the scheme"],
+    "yes": ["Runs", "as specified by the scheme"],
+    "runs-if": ["Runs, if", "only given the conditions below"],
+    "conditional": ["Runs, if", "only given the conditions below"],
+    "fallback": ["Falls back", "loads, but computes at another precision"],
+    "fails-at-runtime": ["Fails at run time", "a kernel is selected, then fails"],
+    "refused": ["Refused", "the engine refuses at load"],
+    "no": ["Refused", "no candidate kernel accepts"]
+  };
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") { node.textContent = attrs[key]; } else { node.setAttribute(key, attrs[key]); }
+    });
+    (children || []).forEach(function (child) {
+      if (child !== null && child !== undefined) {
+        node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+      }
+    });
+    return node;
+  }
+
+  function verdictClass(verdict) {
+    return "atlas-verdict atlas-verdict--" + String(verdict).toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  }
+
+  function start(root) {
+    var api = root.getAttribute("data-api");
+    var site = api.replace(/api\/$/, "");
+    Promise.all([fetch(api + "index.json"), fetch(api + "cells.json")]).then(function (responses) {
+      return Promise.all(responses.map(function (r) {
+        if (!r.ok) { throw new Error(r.url + ": " + r.status); }
+        return r.json();
+      }));
+    }).then(function (docs) {
+      setUp(root, site, docs[0], docs[1]);
+    }).catch(function (error) {
+      var answer = root.querySelector("#atlas-answer");
+      answer.textContent = "";
+      answer.appendChild(el("p", { text: "Could not load the atlas data: " + error.message }));
+    });
+  }
+
+  function byId(list) {
+    var map = {};
+    list.forEach(function (entry) { map[entry.id] = entry; });
+    return map;
+  }
+
+  function setUp(root, site, index, cellsDoc) {
+    var records = {};
+    Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
+    var cells = {};
+    cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
+    var schemes = index.records["scheme"];
+    var targets = index.records["hardware-target"].slice().sort(function (a, b) { return a.order - b.order; });
+    var targetOfPart = {};
+    targets.forEach(function (t) {
+      t.accelerators.forEach(function (a) { if (!(a in targetOfPart)) { targetOfPart[a] = t.id; } });
+    });
+    var engineSelect = root.querySelector("#atlas-engine");
+    var schemeSelect = root.querySelector("#atlas-scheme");
+    var hardwareSelect = root.querySelector("#atlas-hardware");
+    var engines = [];
+    schemes.forEach(function (s) { if (engines.indexOf(s.engine) < 0) { engines.push(s.engine); } });
+    engines.forEach(function (id) {
+      var engine = records["engine"][id];
+      engineSelect.appendChild(el("option", { value: id, text: engine ? engine.name : id }));
+    });
+    fillHardware(hardwareSelect, records, targets, targetOfPart);
+
+    function fillSchemes() {
+      var keep = schemeSelect.value;
+      schemeSelect.textContent = "";
+      schemes.filter(function (s) { return s.engine === engineSelect.value; }).forEach(function (s) {
+        var formats = s.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; });
+        schemeSelect.appendChild(el("option", { value: s.id, text: s.name + (formats.length ? " — " + formats.join(", ") : "") }));
+      });
+      if (keep) { schemeSelect.value = keep; }
+      if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
+    }
+
+    var params = new URLSearchParams(window.location.search);
+    if (params.get("engine")) { engineSelect.value = params.get("engine"); }
+    if (!engineSelect.value && engineSelect.options.length) { engineSelect.selectedIndex = 0; }
+    fillSchemes();
+    if (params.get("scheme")) { schemeSelect.value = params.get("scheme"); }
+    if (params.get("hardware")) { hardwareSelect.value = params.get("hardware"); }
+    if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
+    if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
+
+    function update() {
+      var query = new URLSearchParams({ engine: engineSelect.value, scheme: schemeSelect.value, hardware: hardwareSelect.value });
+      window.history.replaceState(null, "", "?" + query.toString() + window.location.hash);
+      render(root.querySelector("#atlas-answer"), site, records, cells, schemeSelect.value, hardwareSelect.value, targetOfPart);
+    }
+    engineSelect.addEventListener("change", function () { fillSchemes(); update(); });
+    schemeSelect.addEventListener("change", update);
+    hardwareSelect.addEventListener("change", update);
+    update();
+  }
+
+  function fillHardware(select, records, targets, targetOfPart) {
+    var targetGroup = el("optgroup", { label: "Hardware targets (what the engine checks)" });
+    targets.forEach(function (t) { targetGroup.appendChild(el("option", { value: "target:" + t.id, text: t.name })); });
+    var vendors = {};
+    var order = [];
+    index_accelerators(records).forEach(function (a) {
+      if (!(a.id in targetOfPart)) { return; }
+      if (!(a.vendor in vendors)) { vendors[a.vendor] = el("optgroup", { label: a.vendor + " parts" }); order.push(a.vendor); }
+      vendors[a.vendor].appendChild(el("option", { value: "part:" + a.id, text: a.name }));
+    });
+    order.forEach(function (v) { select.appendChild(vendors[v]); });
+    select.appendChild(targetGroup);
+  }
+
+  function index_accelerators(records) {
+    return Object.keys(records["accelerator"]).map(function (id) { return records["accelerator"][id]; });
+  }
+
+  function link(site, record, fallback) {
+    if (!record) { return el("span", { text: fallback }); }
+    return el("a", { href: site + record.page, text: record.name });
+  }
+
+  function section(title, body) {
+    return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
+  }
+
+  function render(answer, site, records, cells, schemeId, hardware, targetOfPart) {
+    answer.textContent = "";
+    var kind = hardware.split(":")[0];
+    var id = hardware.slice(kind.length + 1);
+    var targetId = kind === "part" ? targetOfPart[id] : id;
+    var cell = cells[schemeId + "|" + targetId];
+    if (!cell) {
+      answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
+      return;
+    }
+    var scheme = records["scheme"][schemeId];
+    var target = records["hardware-target"][targetId];
+    var label = VERDICTS[cell.verdict] || [cell.verdict, ""];
+    var card = el("article", { "class": "atlas-card", "data-verdict": cell.verdict });
+    var where = [link(site, target, targetId)];
+    if (kind === "part") { where = [link(site, records["accelerator"][id], id), " (", link(site, target, targetId), ")"]; }
+    card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(where)));
+    card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
+      el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
+    var facts = el("dl", { "class": "atlas-card__facts" });
+    if (cell.kernel) {
+      facts.appendChild(el("dt", { text: "Kernel" }));
+      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.kernel], cell.kernel)]));
+    }
+    var asSpecified = ["runs", "runs-if", "yes", "conditional"].indexOf(cell.verdict) >= 0;
+    var computes = cell.computes_as || (!asSpecified ? "" :
+      (scheme && scheme.formats.length ? scheme.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(", ") : ""));
+    if (computes) {
+      facts.appendChild(el("dt", { text: "Computes in" }));
+      facts.appendChild(el("dd", { text: computes }));
+    }
+    if (facts.childNodes.length) { card.appendChild(facts); }
+    if (cell.conditions && cell.conditions.length) {
+      card.appendChild(section("Conditions", [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
+    }
+    if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
+      card.appendChild(section("Why not (in the engine's order)", [el("ol", {}, cell.reasons.map(function (r) { return el("li", { text: r }); }))]));
+    }
+    cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
+      var matrix = records["support-matrix"][p.matrix];
+      var finding = p.finding ? records["finding"][p.finding] : null;
+      var body = [el("p", {}, [link(site, matrix, p.matrix), " says ", el("strong", { text: p.symbol + " (" + p.says + ")" }),
+        " for “" + p.row + "” × “" + p.column + "”; the derivation disagrees."])];
+      if (finding) {
+        var findingLink = link(site, finding, p.finding);
+        findingLink.setAttribute("class", "atlas-finding-link");
+        body.push(el("p", {}, [el("strong", {}, [findingLink]), ": ", finding.conclusion]));
+      }
+      card.appendChild(el("aside", { "class": "atlas-card__finding" }, [section("The publisher disagrees", body)]));
+    });
+    var agreeing = cell.published.filter(function (p) { return p.agrees; });
+    if (agreeing.length) {
+      card.appendChild(el("p", { "class": "atlas-card__agrees" }, ["Agrees with "].concat(agreeing.map(function (p, n) {
+        return el("span", {}, [n ? "; " : "", link(site, records["support-matrix"][p.matrix], p.matrix), " (" + p.symbol + ")"]);
+      }))));
+    }
+    if (cell.traps.length) {
+      card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, cell.traps.map(function (t) {
+        var trap = records["gotcha"][t];
+        return el("li", {}, [
+          el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
+          trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
+          " ", link(site, trap, t)]);
+      }))]));
+    }
+    if (cell.sources.length) {
+      card.appendChild(section("Sources", [el("ul", { "class": "atlas-card__sources" }, cell.sources.map(function (s) {
+        var source = records["source"][s];
+        var item = [link(site, source, s)];
+        if (source && source.link) { item.push(" · ", el("a", { href: source.link, rel: "noopener", text: "read the source" })); }
+        if (source && source.accessed) { item.push(el("small", { text: " (checked " + source.accessed + ")" })); }
+        return el("li", {}, item);
+      }))]));
+    }
+    card.appendChild(el("p", { "class": "atlas-card__more" }, ["Every candidate kernel and its reason: ",
+      link(site, scheme, schemeId), "'s page, or ", el("code", { text: "python -m generators explain " + schemeId + " " + targetId })]));
+    answer.appendChild(card);
+  }
+
+  function boot() {
+    var root = document.querySelector(".atlas-selector[data-api]");
+    if (root) { start(root); }
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", boot); } else { boot(); }
+})();

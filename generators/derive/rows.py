@@ -1,0 +1,105 @@
+"""Record rows for chapter tables: the fields a chapter shows of each trap, benchmark, format and finding, typed.
+
+Templates read these instead of a record's raw data, so a field a chapter shows is named once, here,
+and an absent optional field is an empty value rather than a test inside the template.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..model.index import Index
+from ..model.records import Record
+
+
+@dataclass(frozen=True)
+class TrapDetail:
+    """A gotcha as chapters show it: what happens, how to tell, what to do, and what it concerns."""
+
+    id: str
+    name: str
+    summary: str
+    severity: str
+    silent: bool
+    regime: str
+    trigger: str
+    symptom: str
+    detection: str
+    workaround: str
+    messages: tuple[str, ...]
+    formats: tuple[str, ...]
+    accelerators: tuple[str, ...]
+    engines: tuple[str, ...]
+    kernels: tuple[str, ...]
+    benchmarks: tuple[str, ...]
+
+
+def trap_detail(record: Record) -> TrapDetail:
+    data = record.data
+    return TrapDetail(record.id, record.name, data.get("summary", ""), data["severity"], bool(data["silent"]),
+                      data["regime"], data.get("trigger", ""), data.get("symptom", ""), data.get("detection", ""),
+                      data.get("workaround", ""), tuple(data.get("messages", [])), *_refs(data, "formats", "accelerators",
+                                                                                          "engines", "kernels", "benchmarks"))
+
+
+def _refs(data: dict[str, Any], *fields: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(data.get(f, [])) for f in fields)
+
+
+@dataclass(frozen=True)
+class BenchmarkRow:
+    """A benchmark's headline: model, metric, value with unit (None when only named), and its baseline."""
+
+    id: str
+    model: str
+    metric: str
+    value: float | None
+    unit: str
+    baseline_value: float | None
+    baseline: str
+
+
+def benchmark_rows(index: Index) -> list[BenchmarkRow]:
+    rows = []
+    for record in index.all("benchmark"):
+        data, baseline = record.data, record.data.get("baseline") or {}
+        rows.append(BenchmarkRow(record.id, data.get("model", ""), data.get("metric", ""), data.get("value"),
+                                 data.get("unit", ""), baseline.get("value"), baseline.get("description", "")))
+    return rows
+
+
+@dataclass(frozen=True)
+class BitsPerWeight:
+    value: float
+    basis: str
+    model: str
+
+
+@dataclass(frozen=True)
+class FormatRow:
+    """A format's family, regime, class, bits-per-weight figures and contested fields."""
+
+    id: str
+    format_class: str
+    family: str
+    regime: str
+    bits_per_weight: tuple[BitsPerWeight, ...]
+    contested: tuple[str, ...]
+
+
+def format_rows(index: Index) -> list[FormatRow]:
+    return [FormatRow(f.id, f.data.get("format_class", ""), f.data["family"], f.data["regime"],
+                      tuple(BitsPerWeight(b["value"], b["basis"], b.get("model", "")) for b in f.data.get("bits_per_weight", [])),
+                      tuple(c["field"] for c in f.data.get("contested", [])))
+            for f in index.all("format")]
+
+
+@dataclass(frozen=True)
+class FindingRow:
+    id: str
+    verdict: str
+    claim: str
+
+
+def finding_rows(index: Index) -> list[FindingRow]:
+    return [FindingRow(f.id, f.data["verdict"], f.data["claim"]) for f in index.all("finding")]

@@ -1,0 +1,167 @@
+"""The data API: the atlas as JSON documents under api/, each with a version field and a JSON Schema.
+
+Written beside the pages by the MkDocs plugin and by `python -m generators build --out`:
+
+- `api/index.json` — every record by kind, with the file holding its document and its page;
+- `api/records/<folder>/<id>.json` — one record: validated data, derived views, backlinks;
+- `api/cells.json` — every derived support cell with the publisher's claims, findings, traps and
+  sources (byte for byte what `python -m generators cells --format json` prints, plus a newline);
+- `api/format-map.json` — hardware formats per accelerator, and where each format runs;
+- `api/schema/` — the JSON Schema of each document, and the record schemas under `records/`.
+
+Serialised with sorted keys and without NaN, so the same records give the same bytes.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..derive.answers import Answer, derive_answers
+from ..derive.order import targets_in_order
+from ..derive.source_links import source_link
+from ..kinds import FOLDER_OF_KIND, KINDS
+from ..model.records import Record
+from .api_schemas import SCHEMAS
+
+API_VERSION = 1
+ROOT = "api"
+VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
+
+
+def dump(document: Any) -> str:
+    """The canonical JSON text of a document: sorted keys, no NaN, two-space indent, UTF-8 as is."""
+    return json.dumps(document, sort_keys=True, allow_nan=False, ensure_ascii=False, indent=2)
+
+
+def api_files(atlas: Any) -> dict[str, str]:
+    """Every API file as {site-relative path: text}, sorted by path."""
+    answers = answers_of(atlas)
+    files = {f"{ROOT}/index.json": index_document(atlas),
+             f"{ROOT}/cells.json": cells_document(atlas, answers),
+             f"{ROOT}/format-map.json": format_map_document(atlas, answers)}
+    for kind in KINDS:
+        for record in atlas.index.all(kind):
+            files[f"{ROOT}/{record_file(record)}"] = record_document(atlas, record, answers)
+    texts = {path: dump(document) + "\n" for path, document in files.items()}
+    for name, schema in SCHEMAS.items():
+        texts[f"{ROOT}/schema/{name}"] = dump(schema) + "\n"
+    for name, schema in atlas.schemas.documents.items():
+        texts[f"{ROOT}/schema/records/{name}"] = dump(schema) + "\n"
+    return dict(sorted(texts.items()))
+
+
+def answers_of(atlas: Any) -> dict[tuple[str, str], Answer]:
+    views = atlas.views
+    return derive_answers(atlas.index, views.cells, views.published, views.traps)
+
+
+def cells_json(atlas: Any) -> str:
+    """The cells document as text, for the command line (`cells --format json`)."""
+    return dump(cells_document(atlas, answers_of(atlas)))
+
+
+def record_file(record: Record) -> str:
+    return f"records/{FOLDER_OF_KIND[record.kind]}/{record.id}.json"
+
+
+def record_page_url(kind: str, record_id: str) -> str:
+    return f"{FOLDER_OF_KIND[kind]}/{record_id}/"
+
+
+def index_document(atlas: Any) -> dict[str, Any]:
+    records = {kind: [{"id": r.id, "name": r.name, "file": record_file(r), "page": record_page_url(kind, r.id),
+                       **_brief(atlas, r)} for r in atlas.index.all(kind)] for kind in KINDS}
+    documents = {"cells": "cells.json", "format_map": "format-map.json", "schema": "schema/"}
+    return {"version": API_VERSION, "documents": documents, "records": records}
+
+
+def _brief(atlas: Any, record: Record) -> dict[str, Any]:
+    """The few fields a client needs to list and label records without fetching each one."""
+    data = record.data
+    if record.kind == "source":
+        return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type")}
+    if record.kind == "gotcha":
+        return {"severity": data["severity"], "silent": data["silent"], "summary": data.get("summary", "")}
+    if record.kind == "accelerator":
+        return {"vendor": data.get("vendor", ""), "category": data.get("category", "")}
+    if record.kind == "hardware-target":
+        order = [t.id for t in targets_in_order(atlas.index)]
+        return {"platform": data["platform"], "accelerators": data.get("accelerators", []), "order": order.index(record.id)}
+    if record.kind == "scheme":
+        return {"engine": data.get("engine", ""), "formats": data.get("formats", [])}
+    if record.kind == "finding":
+        return {"verdict": data.get("verdict", ""), "conclusion": data.get("conclusion", "")}
+    if record.kind == "engine":
+        return {"version_read": data.get("version_read")}
+    if record.kind == "format":
+        return {"aliases": data.get("aliases", [])}
+    return {}
+
+
+def cell_entry(answer: Answer) -> dict[str, Any]:
+    return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
+            "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources)}
+
+
+def cells_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+    return {"version": API_VERSION, "cells": [cell_entry(answers[key]) for key in sorted(answers)]}
+
+
+def record_document(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+    backlinks = [{"record": link.source, "field": link.path} for link in atlas.index.backlinks.get(record.ref, [])]
+    return {"version": API_VERSION, "kind": record.kind, "id": record.id, "name": record.name,
+            "page": record_page_url(record.kind, record.id), "data": record.data,
+            "derived": _derived(atlas, record, answers), "backlinks": backlinks}
+
+
+def _run(answer: Answer) -> dict[str, Any]:
+    cell = answer.cell
+    return {"scheme": cell.scheme, "target": cell.target, "engine": cell.engine, "verdict": cell.verdict,
+            "kernel": cell.kernel}
+
+
+def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+    if record.kind == "accelerator":
+        tally = atlas.views.tallies[record.id]
+        targets = [t.id for t in targets_in_order(atlas.index) if record.id in t.data.get("accelerators", [])]
+        cells = [_run(a) for t in targets for (s, tt), a in answers.items() if tt == t]
+        return {"native_formats": list(tally.native), "emulated_formats": list(tally.emulated),
+                "hardware_targets": targets, "cells": cells}
+    if record.kind == "scheme":
+        return {"cells": [_run(a) for (s, _), a in answers.items() if s == record.id]}
+    if record.kind == "hardware-target":
+        return {"cells": [_run(a) for (_, t), a in answers.items() if t == record.id]}
+    if record.kind == "format":
+        return {"runs_on": _runs_of_format(atlas, record.id, answers)}
+    if record.kind == "source":
+        return {"link": source_link(record.data)}
+    return {}
+
+
+def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], Answer]) -> list[dict[str, Any]]:
+    schemes = {s.id for s in atlas.index.all("scheme") if format_id in s.data.get("formats", [])}
+    return [_run(a) for (s, _), a in answers.items() if s in schemes and a.cell.verdict.loads]
+
+
+def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+    accelerators = sorted(atlas.index.all("accelerator"), key=_vendor_key)
+    rows = [{"id": a.id, "name": a.name, "vendor": a.data.get("vendor", ""), "category": a.data.get("category", ""),
+             "architecture": str(a.data.get("architecture", "")),
+             "native": list(atlas.views.tallies[a.id].native), "emulated": list(atlas.views.tallies[a.id].emulated)}
+            for a in accelerators]
+    native_on: dict[str, list[str]] = {}
+    emulated_on: dict[str, list[str]] = {}
+    for row in rows:
+        for f in row["native"]:
+            native_on.setdefault(f, []).append(row["id"])
+        for f in row["emulated"]:
+            emulated_on.setdefault(f, []).append(row["id"])
+    formats = [{"id": f.id, "name": f.name, "native_on": native_on.get(f.id, []), "emulated_on": emulated_on.get(f.id, []),
+                "runs_on": _runs_of_format(atlas, f.id, answers)} for f in atlas.index.all("format")]
+    return {"version": API_VERSION, "accelerators": rows, "formats": formats}
+
+
+def _vendor_key(record: Record) -> tuple[int, str, str]:
+    vendor = str(record.data.get("vendor", ""))
+    rank = VENDOR_ORDER.index(vendor) if vendor in VENDOR_ORDER else len(VENDOR_ORDER)
+    return (rank, vendor, record.id)

@@ -1,0 +1,73 @@
+"""JSON Schemas of the data API documents, published under api/schema/ beside the documents they describe."""
+from __future__ import annotations
+
+from typing import Any
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+_VERSION = {"type": "integer", "minimum": 1, "description": "Version of the API document format; bumped on incompatible change."}
+_IDS = {"type": "array", "items": {"type": "string"}}
+_REF = {"type": "string", "pattern": "^[a-z-]+/[A-Za-z0-9_.-]+$", "description": "A record as kind/id."}
+
+
+def _document(title: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"$schema": DIALECT, "title": title, "description": description, "type": "object",
+            "properties": {"version": _VERSION, **properties}, "required": ["version", *required]}
+
+
+_ENTRY = {"type": "object", "required": ["id", "name", "file", "page"],
+          "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                         "file": {"type": "string", "description": "This record's API document, relative to api/."},
+                         "page": {"type": "string", "description": "This record's page, relative to the site root."}}}
+
+_PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol", "says", "agrees", "finding"],
+              "properties": {"matrix": {"type": "string"}, "row": {"type": "string"}, "column": {"type": "string"},
+                             "symbol": {"type": "string", "description": "The cell as the publisher prints it."},
+                             "says": {"type": "string", "description": "The publisher's verdict read through its legend."},
+                             "agrees": {"type": "boolean"},
+                             "finding": {"type": ["string", "null"],
+                                         "description": "Finding id explaining a disagreement; null when the cell agrees."}}}
+
+_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "published", "findings", "traps", "sources"],
+         "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
+                        "verdict": {"type": "string", "description": "The derived verdict (see the verdict vocabulary)."},
+                        "kernel": {"type": ["string", "null"]},
+                        "published": {"type": "array", "items": _PUBLISHED,
+                                      "description": "Every published cell that claims this (scheme, target)."},
+                        "findings": {**_IDS, "description": "Findings that explain a published disagreement."},
+                        "traps": {**_IDS, "description": "Traps that apply, silent first, then by severity."},
+                        "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."}}}
+
+_RUN = {"type": "object", "required": ["scheme", "target", "verdict", "kernel"],
+        "properties": {"scheme": {"type": "string"}, "target": {"type": "string"}, "engine": {"type": "string"},
+                       "verdict": {"type": "string"}, "kernel": {"type": ["string", "null"]}}}
+
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "index.schema.json": _document(
+        "Atlas API index", "Every record by kind, with the file holding its API document, and the other documents.",
+        {"documents": {"type": "object", "additionalProperties": {"type": "string"}},
+         "records": {"type": "object", "additionalProperties": {"type": "array", "items": _ENTRY}}},
+        ["documents", "records"]),
+    "record.schema.json": _document(
+        "Atlas API record", "One record: its validated data (see records/<kind>.schema.json), derived views and backlinks.",
+        {"kind": {"type": "string"}, "id": {"type": "string"}, "name": {"type": "string"}, "page": {"type": "string"},
+         "data": {"type": "object", "description": "The record as validated against api/schema/records/<kind>.schema.json."},
+         "derived": {"type": "object", "description": "Views computed from the records (native formats, cells, links)."},
+         "backlinks": {"type": "array", "items": {"type": "object", "required": ["record", "field"],
+                                                   "properties": {"record": _REF, "field": {"type": "string"}}}}},
+        ["kind", "id", "name", "page", "data", "derived", "backlinks"]),
+    "cells.schema.json": _document(
+        "Atlas API derived support cells", "Every derived (scheme, hardware target) cell with its published claims.",
+        {"cells": {"type": "array", "items": _CELL}}, ["cells"]),
+    "format-map.schema.json": _document(
+        "Atlas API format map", "Hardware formats per accelerator, and where each format runs through which kernel.",
+        {"accelerators": {"type": "array", "items": {
+            "type": "object", "required": ["id", "name", "vendor", "native", "emulated"],
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "vendor": {"type": "string"},
+                           "category": {"type": "string"}, "architecture": {"type": "string"},
+                           "native": _IDS, "emulated": _IDS}}},
+         "formats": {"type": "array", "items": {
+             "type": "object", "required": ["id", "name", "native_on", "emulated_on", "runs_on"],
+             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "native_on": _IDS,
+                            "emulated_on": _IDS, "runs_on": {"type": "array", "items": _RUN}}}}},
+        ["accelerators", "formats"]),
+}

@@ -1,0 +1,182 @@
+"""The support matrix as HTML: coloured verdict cells, grouped sticky headers, a legend, a note per cell.
+
+A raw HTML block inside the Markdown page, so links are written as site URLs (directory URLs,
+relative to the page), not as .md paths. Every record text is HTML-escaped with markupsafe.
+At phone width a stylesheet swaps the grid for one short list per hardware target.
+"""
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from ..derive.answers import derive_answers
+from ..derive.matrix import Matrix, MatrixCell, matrices
+from ..kinds import FOLDER_OF_KIND
+from ..model.verdicts import VERDICT_MEANINGS, Verdict
+
+SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
+MARK_DISAGREES, MARK_TRAPS = "‡", "!"
+
+
+def page_url(page: str) -> str:
+    """The directory URL MkDocs gives a docs-relative Markdown page ('a/b.md' -> 'a/b/', 'a/index.md' -> 'a/')."""
+    stem = page[: -len(".md")]
+    if stem == "index" or stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def href(target_page: str, current_page: str) -> str:
+    rel = posixpath.relpath(page_url(target_page) or ".", page_url(current_page) or ".")
+    return "./" if rel == "." else rel + "/"
+
+
+class _Html:
+    """Links and labels for one page."""
+
+    def __init__(self, names: dict[str, str], page: str):
+        self.names, self.page = names, page
+
+    def ref(self, ref: str, text: str | None = None, cls: str = "") -> Markup:
+        kind, _, record_id = ref.partition("/")
+        url = href(f"{FOLDER_OF_KIND[kind]}/{record_id}.md", self.page)
+        attrs = Markup(' class="{}"').format(cls) if cls else Markup("")
+        return Markup('<a href="{}"{}>{}</a>').format(url, attrs, text if text is not None else self.names.get(ref, record_id))
+
+
+def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
+    label = SHORT_LABEL.get(verdict, verdict.label) if short else verdict.label
+    return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(verdict.value, VERDICT_MEANINGS[verdict], label)
+
+
+def support_matrices_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
+    """Every engine's matrix with its legend and notes, as one HTML block."""
+    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
+    html = _Html(names, page)
+    return Markup("\n").join(_matrix(m, html) for m in matrices(atlas.index, answers))
+
+
+def legend() -> Markup:
+    items = [Markup("<li>{} {}</li>").format(verdict_badge(v), VERDICT_MEANINGS[v]) for v in Verdict]
+    items.append(Markup('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>').format(MARK_DISAGREES))
+    items.append(Markup('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>').format(MARK_TRAPS))
+    return Markup('<ul class="atlas-legend">{}</ul>').format(Markup("").join(items))
+
+
+def _matrix(matrix: Matrix, html: _Html) -> Markup:
+    title = f"{matrix.engine_name} {matrix.release}".strip()
+    caption = Markup("{}: derived support, scheme × hardware target").format(
+        html.ref(f"engine/{matrix.engine}", title))
+    groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(g.span, g.vendor)
+                             for g in matrix.groups)
+    heads = Markup("").join(
+        Markup('<th scope="col" title="{}"><a href="{}">{}<br><small>{}</small></a></th>').format(
+            c.title, href(f"hardware-targets/{c.target}.md", html.page), c.short, c.detail) for c in matrix.columns)
+    body = Markup("").join(
+        Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
+            row.title, html.ref(f"scheme/{row.scheme}", row.label), Markup("").join(_cell(c) for c in row.cells))
+        for row in matrix.rows)
+    grid = Markup('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
+                  '<caption>{}</caption><thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">Scheme</th>{}</tr>'
+                  '<tr>{}</tr></thead><tbody>{}</tbody></table></div>').format(title, caption, groups, heads, body)
+    return Markup('<div class="atlas-matrix">\n{}\n{}\n{}\n<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}\n</div>').format(
+        legend(), grid, _per_target(matrix, html), matrix.engine, title, _notes(matrix, html))
+
+
+def _cell(cell: MatrixCell) -> Markup:
+    c = cell.answer.cell
+    hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
+    if c.conditions:
+        hover += " — if " + "; ".join(c.conditions)
+    marks = Markup("")
+    if cell.disagrees:
+        marks += Markup('<span class="atlas-mark" title="a published table says otherwise">{}</span>').format(MARK_DISAGREES)
+    if cell.traps:
+        marks += Markup('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>').format(cell.traps, MARK_TRAPS)
+    return Markup('<td class="atlas-grid__cell verdict-{}"><a href="#{}" title="{}">{}</a>{}</td>').format(
+        c.verdict.value, cell.note, hover, SHORT_LABEL.get(c.verdict, c.verdict.label), marks)
+
+
+def _per_target(matrix: Matrix, html: _Html) -> Markup:
+    blocks = []
+    for n, column in enumerate(matrix.columns):
+        items = Markup("").join(Markup("<li>{} {}</li>").format(verdict_badge(row.cells[n].answer.cell.verdict),
+                                                                 html.ref(f"scheme/{row.scheme}", row.label))
+                                for row in matrix.rows)
+        blocks.append(Markup('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>').format(
+            column.short, column.detail, column.vendor, items))
+    return Markup('<div class="atlas-matrix__per-target">{}</div>').format(Markup("").join(blocks))
+
+
+def _notes(matrix: Matrix, html: _Html) -> Markup:
+    items = []
+    for row in matrix.rows:
+        for column, cell in zip(matrix.columns, row.cells):
+            items.append(_note(row.label, column.title, cell, html))
+    return Markup('<ol class="atlas-notes">{}</ol>').format(Markup("").join(items))
+
+
+def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
+    answer, c = cell.answer, cell.answer.cell
+    parts = [Markup("<b>{}</b> on <b>{}</b>: {}").format(row, column, verdict_badge(c.verdict))]
+    if c.kernel and c.verdict.loads:
+        parts.append(Markup(" via {}").format(html.ref(f"kernel/{c.kernel}")))
+    if c.computes_as:
+        parts.append(Markup("; computes as {}").format(c.computes_as))
+    if c.conditions:
+        parts.append(Markup("; only if {}").format("; ".join(c.conditions)))
+    if not c.verdict.loads and c.reasons:
+        more = len(c.reasons) - 1
+        parts.append(Markup(". {}{}").format(c.reasons[0], f" (and {more} more reason(s) on the scheme's page)" if more else ""))
+    for claim in answer.published:
+        if not claim.agrees:
+            finding = Markup(", explained by {}").format(html.ref(f"finding/{claim.finding}")) if claim.finding else Markup("")
+            parts.append(Markup(". {} says {} for “{}” × “{}”{}").format(
+                html.ref(f"support-matrix/{claim.matrix}"), claim.symbol, claim.row, claim.column, finding))
+    if answer.traps:
+        parts.append(Markup(". Traps: {}").format(Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
+    parts.append(Markup(". {}").format(html.ref(f"scheme/{c.scheme}", "Every reason")))
+    return Markup('<li id="{}">{}</li>').format(cell.note, Markup("").join(parts))
+
+
+PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
+
+
+def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, str]) -> Markup:
+    """A published table as its publisher prints it, coloured by its own legend, with the derived verdict beside
+    every cell that disagrees (and the finding that explains it)."""
+    record = atlas.index.get("support-matrix", matrix_id)
+    html = _Html(names, page)
+    explained = {(e["matrix"], e["row"], e["column"]): f.id for f in atlas.index.all("finding") for e in f.data.get("explains", [])}
+    cells: dict[tuple[int, int], Any] = {(p.row_index, p.column_index): p for p in atlas.views.published if p.matrix == matrix_id}
+    columns = record.data["columns"]
+    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(c["label"]) for c in columns)
+    rows = []
+    for r, row in enumerate(record.data["rows"]):
+        tds = Markup("").join(_published_cell(cells[(r, c)], explained, html) if (r, c) in cells else Markup("<td></td>")
+                              for c in range(len(columns)))
+        rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(row["label"], tds))
+    return Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
+                  '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
+                  'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
+                  '</tr></thead><tbody>{}</tbody></table></div>').format(
+        record.name, html.ref(f"support-matrix/{matrix_id}"), heads, Markup("").join(rows))
+
+
+def _published_cell(cell: Any, explained: dict[tuple[str, str, str], str], html: _Html) -> Markup:
+    css = PUBLISHED_CLASS.get(cell.published, "unknown")
+    title = f"published: {cell.published}"
+    extra = Markup("")
+    if not cell.comparable:
+        title += "; the records cannot derive this cell"
+    elif not cell.agrees:
+        verdicts = list(dict.fromkeys(c.verdict for c in cell.cells))
+        title += "; derived: " + ", ".join(v.label for v in verdicts)
+        extra = Markup('<span class="atlas-derived">derived {}</span>').format(
+            Markup(" ").join(verdict_badge(v, short=True) for v in verdicts))
+        finding = explained.get((cell.matrix, cell.row, cell.column))
+        if finding:
+            extra += Markup(" ") + html.ref(f"finding/{finding}", MARK_DISAGREES, "atlas-mark")
+    return Markup('<td class="atlas-grid__cell verdict-{}" title="{}">{}{}</td>').format(css, title, cell.symbol, extra)

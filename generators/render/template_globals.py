@@ -1,0 +1,95 @@
+"""Every name a template can use, in one table: what it is and what it does (the contributor page lists this table).
+
+Template functions that state facts (ref, quote, field, claim, ...) are methods of `TemplateFunctions`;
+the rest are views and formatted tables. A name missing here does not exist in templates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..model.atlas import Atlas
+from .charts import ridge_chart
+from .functions import TemplateFunctions
+from .matrix import published_grid_html, support_matrices_html
+from .pages import published_table, support_grid, why_markup
+from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
+from .values import ValueRenderer
+
+
+@dataclass(frozen=True)
+class PageScope:
+    """What one page render binds the globals to."""
+
+    atlas: Atlas
+    page: str
+    names: dict[str, str]
+    functions: TemplateFunctions
+    values: ValueRenderer
+
+
+@dataclass(frozen=True)
+class TemplateGlobal:
+    name: str
+    signature: str
+    doc: str
+    bind: Callable[[PageScope], Any]
+
+
+def _method(name: str) -> Callable[[PageScope], Any]:
+    return lambda scope: getattr(scope.functions, name)
+
+
+def _doc_of(name: str) -> str:
+    return (getattr(TemplateFunctions, name).__doc__ or "").strip().splitlines()[0]
+
+
+_FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None)"), ("refs", "refs(kind, ids, separator=', ')"),
+                   ("quote", "quote(kind, id, field, text)"), ("field", "field(kind, id, path, unit='')"),
+                   ("name", "name(kind, id)"), ("tally", "tally(accelerator)"), ("cell", "cell(scheme, target)"),
+                   ("records", "records(kind)"), ("count", "count(items)"), ("number", "number(value, digits=2)"),
+                   ("claim", "claim(name, *args)"))
+
+TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
+    *(TemplateGlobal(name, signature, _doc_of(name), _method(name)) for name, signature in _FACT_FUNCTIONS),
+    TemplateGlobal("views", "views", "Every computed view of the atlas (see the views recipe); templates loop over them.",
+                   lambda scope: scope.atlas.views),
+    TemplateGlobal("link_to", "link_to(ref)", "A link to the record written `kind/id`, showing its name.",
+                   lambda scope: scope.values.ref),
+    TemplateGlobal("why", "why(cell)", "Why a derived support cell has its verdict: the kernel and conditions, or every reason.",
+                   lambda scope: lambda cell: why_markup(cell, scope.values)),
+    TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
+                   lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("support_matrices", "support_matrices()",
+                   "The derived support matrices as coloured HTML grids, one per engine, with a legend and note markers.",
+                   lambda scope: lambda: support_matrices_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("published_grid", "published_grid(matrix_id)",
+                   "A published support matrix as a coloured grid, with the derived cell beside the published one where they differ.",
+                   lambda scope: lambda matrix_id: published_grid_html(scope.atlas, matrix_id, scope.page, scope.names)),
+    TemplateGlobal("ridge_chart", "ridge_chart(precision)", "An inline SVG chart of the dense ridge points for one precision.",
+                   lambda scope: lambda precision: ridge_chart(scope.atlas.views.ridges, scope.names, precision)),
+    TemplateGlobal("matrix_table", "matrix_table(matrix_id)",
+                   "A published support matrix as its publisher shows it, with the derived cell where they differ.",
+                   lambda scope: lambda matrix_id: published_table(
+                       scope.atlas, scope.atlas.index.get("support-matrix", matrix_id), scope.values)),
+    TemplateGlobal("kind_docs", "kind_docs()", "Every record kind's fields, from the schemas (contributor pages).",
+                   lambda scope: lambda: kind_docs(scope.atlas.schemas)),
+    TemplateGlobal("shared_docs", "shared_docs()", "The shared field blocks, from the schemas (contributor pages).",
+                   lambda scope: lambda: shared_docs(scope.atlas.schemas)),
+    TemplateGlobal("check_docs", "check_docs()", "Every registered check: name, scope and rule (contributor pages).",
+                   lambda scope: check_docs),
+    TemplateGlobal("claim_docs", "claim_docs()", "Every registered claim with what it asserts (contributor pages).",
+                   lambda scope: claim_docs),
+    TemplateGlobal("global_docs", "global_docs()", "This table: every template global with its signature and purpose.",
+                   lambda scope: global_docs),
+)
+
+
+def global_docs() -> list[tuple[str, str, str]]:
+    """(name, signature, doc) of every template global, in table order."""
+    return [(g.name, g.signature, g.doc) for g in TEMPLATE_GLOBALS]
+
+
+def bind_globals(scope: PageScope) -> dict[str, Any]:
+    """The variables one page render sees."""
+    return {g.name: g.bind(scope) for g in TEMPLATE_GLOBALS}

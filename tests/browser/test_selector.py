@@ -1,0 +1,104 @@
+"""The "Can I run it?" page: the answer card for a pick says what api/cells.json says, and the pick is in the URL."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+from .conftest import PHONE, Browser
+
+PAGE = "can-i-run-it/"
+CARD = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent.trim());
+return {verdict: card.dataset.verdict, title: card.querySelector('h2').textContent,
+        kernel: texts('dt + dd a')[0] || null, findings: [...card.querySelectorAll('.atlas-finding-link')].map(a => a.pathname),
+        traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
+        sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href)};
+"""
+
+
+@pytest.fixture(scope="module")
+def cells(built_site: Path) -> dict[tuple[str, str], dict]:
+    document = json.loads((built_site / "api/cells.json").read_text(encoding="utf-8"))
+    return {(c["scheme"], c["target"]): c for c in document["cells"]}
+
+
+@pytest.fixture(scope="module")
+def names(built_site: Path) -> dict[str, str]:
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    return {f"{kind}/{e['id']}": e["name"] for kind, entries in index["records"].items() for e in entries}
+
+
+def _card(browser: Browser) -> dict:
+    deadline = time.monotonic() + 5
+    card = None
+    while card is None and time.monotonic() < deadline:
+        card = browser.js(CARD)
+        if card is None:
+            time.sleep(0.05)
+    assert card is not None, "no answer card"
+    return card
+
+
+@pytest.mark.parametrize("scheme, hardware, target", [
+    ("vllm-ct-w4a8-int", "part:amd-epyc-genoa", "x86-cpu-avx512"),
+    ("vllm-ct-w4a8-int", "part:h100-sxm", "nvidia-sm90"),
+    ("vllm-ct-w8a8-fp8", "part:v100", "nvidia-sm70"),
+    ("vllm-gptq-marlin", "target:amd-gpu", "amd-gpu"),
+])
+def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: dict, scheme: str, hardware: str,
+                                          target: str) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme={scheme}&hardware={hardware}")
+    card = _card(browser)
+    cell = cells[(scheme, target)]
+    assert card["verdict"] == cell["verdict"]
+    assert names[f"scheme/{scheme}"] in card["title"]
+    assert card["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else None)
+    assert card["findings"] == [f"/findings/{f}/" for f in cell["findings"]]
+    assert card["traps"] == [f"/gotchas/{t}/" for t in cell["traps"]]
+    assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])
+    assert browser.console_errors() == []
+
+
+def test_w4a8_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=part:amd-epyc-genoa")
+    card = _card(browser)
+    assert card["verdict"] not in ("no", "refused")
+    assert card["findings"] == ["/findings/vllm-w4a8-x86-cpu-cell/"]
+    assert any(s.startswith("https://github.com/vllm-project/vllm/blob/") for s in card["sources"])
+    browser.screenshot("selector-x86-1440")
+    browser.resize(PHONE)
+    browser.screenshot("selector-x86-390")
+    assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+
+
+def test_changing_a_pick_updates_the_card_and_the_url(browser: Browser, cells: dict) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=part:amd-epyc-genoa")
+    _card(browser)
+    browser.js("const s = document.querySelector('#atlas-hardware'); s.value = 'part:h100-sxm';"
+               "s.dispatchEvent(new Event('change'));")
+    card = _card(browser)
+    assert card["verdict"] == cells[("vllm-ct-w4a8-int", "nvidia-sm90")]["verdict"]
+    query = parse_qs(urlsplit(browser.driver.current_url).query)
+    assert query == {"engine": ["vllm"], "scheme": ["vllm-ct-w4a8-int"], "hardware": ["part:h100-sxm"]}
+
+
+def test_tab_reaches_every_control_in_order(browser: Browser) -> None:
+    browser.open(PAGE)
+    _card(browser)
+    browser.js("[...document.querySelectorAll('.md-content a')].filter("
+               "a => a.compareDocumentPosition(document.querySelector('.atlas-selector')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+               ".pop().focus()")
+    reached = []
+    for _ in range(3):
+        browser.driver.switch_to.active_element.send_keys(Keys.TAB)
+        reached.append(browser.js("return document.activeElement.id"))
+    assert reached == ["atlas-engine", "atlas-scheme", "atlas-hardware"]
+    browser.driver.switch_to.active_element.send_keys(Keys.END)  # a keyboard pick changes the answer too
+    assert "hardware=target%3A" in browser.driver.current_url or "hardware=target:" in browser.driver.current_url

@@ -1,0 +1,116 @@
+"""The data API: every document matches its published schema, is deterministic, and says what the site says."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from generators.build import check_tree
+from generators.derive.source_links import permalink, source_link
+from generators.render.api import API_VERSION, api_files
+
+from .test_cli import run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, str]:
+    atlas, problems = check_tree(ROOT)
+    assert atlas is not None, problems
+    return api_files(atlas)
+
+
+def _schema_for(path: str) -> str:
+    if path.startswith("api/records/"):
+        return "record.schema.json"
+    return path.removeprefix("api/").replace(".json", ".schema.json")
+
+
+def test_every_document_has_a_version_and_matches_its_schema(files: dict[str, str]) -> None:
+    schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
+    documents = {p: json.loads(t) for p, t in files.items() if not p.startswith("api/schema/")}
+    assert {"api/index.json", "api/cells.json", "api/format-map.json", "api/records/formats/nvfp4.json"} <= set(documents)
+    for path, document in documents.items():
+        assert document["version"] == API_VERSION, path
+        errors = [e.message for e in Draft202012Validator(schemas[_schema_for(path)]).iter_errors(document)]
+        assert errors == [], path
+    for name in ("format.schema.json", "defs.schema.json"):
+        assert f"records/{name}" in schemas
+
+
+def test_index_lists_every_record_file(files: dict[str, str]) -> None:
+    index = json.loads(files["api/index.json"])
+    listed = {f"api/{entry['file']}" for entries in index["records"].values() for entry in entries}
+    assert listed == {p for p in files if p.startswith("api/records/")}
+
+
+def test_output_is_deterministic_and_canonical(files: dict[str, str]) -> None:
+    atlas, _ = check_tree(ROOT)
+    assert api_files(atlas) == files
+    text = files["api/format-map.json"]
+    assert text == json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_the_x86_w4a8_cell_carries_the_publishers_cell_and_the_finding(files: dict[str, str]) -> None:
+    cells = {(c["scheme"], c["target"]): c for c in json.loads(files["api/cells.json"])["cells"]}
+    cell = cells[("vllm-ct-w4a8-int", "x86-cpu-avx512")]
+    assert cell["verdict"] not in ("no", "refused")
+    [claim] = [p for p in cell["published"] if p["matrix"] == "vllm-quantization-hardware-table"]
+    assert claim["agrees"] is False and claim["says"] == "no"
+    assert claim["finding"] == "vllm-w4a8-x86-cpu-cell" and cell["findings"] == ["vllm-w4a8-x86-cpu-cell"]
+    agreeing = [c for c in cells.values() if c["published"] and all(p["agrees"] for p in c["published"])]
+    assert agreeing and all(c["findings"] == [] for c in agreeing)
+
+
+def test_record_documents_carry_derived_views_and_backlinks(files: dict[str, str]) -> None:
+    h100 = json.loads(files["api/records/accelerators/h100-sxm.json"])
+    assert "fp8-e4m3" in h100["derived"]["native_formats"] and "nvidia-sm90" in h100["derived"]["hardware_targets"]
+    assert h100["data"]["vendor"] == "NVIDIA" and h100["backlinks"]
+    source = json.loads(files["api/records/sources/vllm-src-ct-w4a8-int.json"])
+    assert source["derived"]["link"].startswith("https://github.com/vllm-project/vllm/blob/v0.33.0/")
+
+
+def test_cells_json_is_what_the_command_line_prints_and_build_writes_it(tree: Path, tmp_path: Path) -> None:
+    printed = run(tree, "cells", "--format", "json").stdout
+    out = tmp_path / "out"
+    assert run(tree, "build", "--out", str(out)).returncode == 0
+    assert (out / "api/cells.json").read_text(encoding="utf-8") == printed
+    assert (out / "api/index.json").is_file() and (out / "api/schema/cells.schema.json").is_file()
+
+
+@pytest.mark.parametrize("source, expected", [
+    ({"type": "code", "repository": "o/r", "path": "a/b.py", "revision": "0123abcd", "url": "https://x.org/"},
+     "https://github.com/o/r/blob/0123abcd/a/b.py"),
+    ({"type": "code", "repository": "o/r", "path": "a b.py", "revision": "v0.33.0"}, "https://github.com/o/r/blob/v0.33.0/a%20b.py"),
+    ({"type": "docs", "repository": "o/r", "path": "README.md", "revision": "rendered page; commit not exposed",
+      "url": "https://x.org/doc"}, "https://x.org/doc"),
+    ({"type": "seed", "path": "seeds/x.md"}, None),
+])
+def test_source_links(source: dict, expected: str | None) -> None:
+    assert source_link(source) == expected
+
+
+def test_no_permalink_without_a_revision_that_names_a_commit_or_tag() -> None:
+    assert permalink({"repository": "o/r", "path": "p", "revision": "main (raw copy; commit hash not exposed)"}) is None
+
+
+def test_every_api_document_is_documented() -> None:
+    from generators.render.api_schemas import SCHEMAS
+    page = (ROOT / "docs/data-api.md").read_text(encoding="utf-8")
+    for name in SCHEMAS:
+        assert f"api/schema/{name}" in page, f"{name} is not documented on docs/data-api.md"
+
+
+def test_record_pages_link_every_cited_source_that_has_an_address() -> None:
+    from generators.render.pages import names_of, record_page
+    atlas, _ = check_tree(ROOT)
+    names = names_of(atlas)
+    finding = record_page(atlas, atlas.index.get("finding", "vllm-w4a8-x86-cpu-cell"), names)
+    linked = [s for s in finding.sources if 'href="https://' in s]
+    assert linked and all("checked 20" in s for s in linked)
+    code = record_page(atlas, atlas.index.get("source", "vllm-src-ct-w4a8-int"), names)
+    [table] = [t for t in code.tables if t.title == "Where to read it"]
+    assert 'href="https://github.com/vllm-project/vllm/blob/v0.33.0/' in table.rows[0][0]

@@ -1,0 +1,62 @@
+"""Site configuration for readers: every kind in the nav under its title, a light/dark toggle, a site URL, a quiet build."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from generators.kinds import FOLDER_OF_KIND, TITLE_OF_KIND
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _config() -> dict:
+    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+
+
+def _entries(nav: list) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for item in nav:
+        if isinstance(item, dict):
+            for title, value in item.items():
+                out += _entries(value) if isinstance(value, list) else [(title, value)]
+        else:
+            out.append(("", item))
+    return out
+
+
+def test_every_kind_is_in_the_nav_under_its_title() -> None:
+    entries = dict((page, title) for title, page in _entries(_config()["nav"]))
+    for kind, folder in FOLDER_OF_KIND.items():
+        assert entries.get(f"{folder}/index.md") == TITLE_OF_KIND[kind], kind
+    assert "navigation.indexes" not in _config()["theme"]["features"], "a section index would swallow the first kind"
+
+
+def test_record_pages_are_declared_outside_the_nav() -> None:
+    patterns = set(_config()["not_in_nav"].split())
+    assert patterns == {f"/{folder}/*.md" for folder in FOLDER_OF_KIND.values()}
+
+
+def test_light_and_dark_palettes_with_a_toggle_and_a_site_url() -> None:
+    config = _config()
+    palettes = config["theme"]["palette"]
+    assert {p["scheme"] for p in palettes} == {"default", "slate"} and all(p["toggle"]["name"] for p in palettes)
+    assert config["site_url"].startswith("https://") and config["site_url"].endswith("/")
+    for asset in config["extra_css"] + config["extra_javascript"]:
+        assert (ROOT / "docs" / asset).is_file(), asset
+
+
+def test_the_projects_build_is_quiet(built_site: Path) -> None:
+    log = (built_site.parent / "build.log").read_text(encoding="utf-8")
+    assert "end of life" not in log and "NO_MKDOCS_2_WARNING" not in log
+    assert "not included in the" not in log
+    assert "Documentation built" in log and len(log.splitlines()) <= 6, log
+
+
+def test_every_page_has_its_own_description(built_site: Path) -> None:
+    descriptions = {}
+    for page in ("index.html", "can-i-run-it/index.html", "chapters/support-tables/index.html", "data-api/index.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        start = html.index('<meta name="description" content="') + len('<meta name="description" content="')
+        descriptions[page] = html[start:html.index('"', start)]
+    assert len(set(descriptions.values())) == len(descriptions), descriptions
