@@ -154,7 +154,7 @@ def _build(args: argparse.Namespace, root: Path) -> int:
     return EXIT_PROBLEMS if _failed(problems) else EXIT_OK
 
 
-def _atlas_or_report(root: Path):
+def _atlas_or_report(root: Path) -> Any:
     from .build import check_tree
     atlas, problems = check_tree(root)
     if atlas is None:  # records that do not load, validate or link cannot be derived from

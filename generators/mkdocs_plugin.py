@@ -31,8 +31,8 @@ def theme_title(page: Page) -> str | None:
     """
     from_heading = getattr(page, "_title_from_render", None)
     if from_heading and "title" not in vars(page) and "title" not in page.meta:
-        return escape(from_heading, quote=True)
-    return page.title
+        return escape(str(from_heading), quote=True)
+    return None if page.title is None else str(page.title)
 
 
 class AtlasPlugin(BasePlugin):

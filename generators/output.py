@@ -22,7 +22,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from .build import run_pipeline
 from .problems import Problem
@@ -82,7 +82,7 @@ def signals_deferred() -> Iterator[None]:
         yield
         return
     pending: list[int] = []
-    previous = {signum: signal.signal(signum, lambda signum, frame: pending.append(signum)) for signum in _HELD}
+    previous: dict[int, Any] = {signum: signal.signal(signum, lambda signum, frame: pending.append(signum)) for signum in _HELD}
     try:
         yield
     finally:
