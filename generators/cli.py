@@ -74,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--root", default=".", help="project root holding records/, schema/ and docs/ (default: .)")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    check = sub.add_parser("check", help="load, validate, link, derive and check; print every problem")
+    check = sub.add_parser("check", help="load, validate, link, derive, check and render the chapters; print every problem")
     check.add_argument("--format", choices=("text", "github", "json"), default="text",
                        help="text (file:line:col), github (Actions annotations) or json")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
