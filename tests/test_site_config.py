@@ -60,3 +60,13 @@ def test_every_page_has_its_own_description(built_site: Path) -> None:
         start = html.index('<meta name="description" content="') + len('<meta name="description" content="')
         descriptions[page] = html[start:html.index('"', start)]
     assert len(set(descriptions.values())) == len(descriptions), descriptions
+
+
+def test_the_format_map_lists_every_part_with_a_format(built_site: Path) -> None:
+    import json
+    page = (built_site / "chapters/format-map/index.html").read_text(encoding="utf-8")
+    document = json.loads((built_site / "api/format-map.json").read_text(encoding="utf-8"))
+    listed = [a for a in document["accelerators"] if a["native"] or a["emulated"]]
+    assert listed and all(f'href="../../accelerators/{a["id"]}/"' in page for a in listed)
+    natives = sum(len(a["native"]) for a in listed)
+    assert page.count('class="atlas-map__cell atlas-map__cell--native"') == natives

@@ -15,6 +15,7 @@ from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, link, page_of
+from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
@@ -44,6 +45,7 @@ class RecordPage:
     gaps: list[Markup] = field(default_factory=list)
     unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
     description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
+    backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -61,19 +63,21 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             continue
         value = record.data[key]
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
-            tables.append(_object_table(key, value, values))
+            folded = folded_rows(key, value, values)
+            tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
         else:
-            facts.append((key.replace("_", " ").capitalize(), values.render(value, (key,))))
+            facts.append((field_label(key), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
     backlinks = [(values.ref(l.source), l.path) for l in atlas.index.backlinks.get(record.ref, [])]
+    groups = backlink_groups(atlas, record, values)
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
                       escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
                       escape_text(unverified_reason(atlas.index, record)),
-                      yaml_string(record.data.get("summary", "")))
+                      yaml_string(record.data.get("summary", "")), groups)
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -93,7 +97,7 @@ def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) 
         columns += [k for k in item if k not in columns]
     rows = [[values.render(item[c], (key, n, c)) if c in item else Markup("") for c in columns]
             for n, item in enumerate(items)]
-    return Table(key.replace("_", " ").capitalize(), [c.replace("_", " ") for c in columns], rows)
+    return Table(field_label(key), [field_label(c).lower() for c in columns], rows)
 
 
 def _contest_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Table:
@@ -111,9 +115,11 @@ def _contest_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Tabl
 def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table]:
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
-        return [_tally_table(atlas, record, values)]
+        columns, rows = accelerator_cells(atlas, record, values)
+        return [_tally_table(atlas, record, values), Table("Support cells of its hardware targets", columns, rows)]
     if record.kind == "format":
-        return [_format_parts_table(atlas, record, values)]
+        return [_format_parts_table(atlas, record, values)] + [
+            Table(title, columns, rows, note) for title, columns, rows, note in format_sections(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":

@@ -11,9 +11,11 @@ from typing import Any, Callable
 from ..model.atlas import Atlas
 from .charts import ridge_chart
 from .functions import TemplateFunctions
+from .format_map import format_map_html
 from .matrix import published_grid_html, support_matrices_html
 from .pages import published_table, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
+from .trap_index import trap_table_html
 from .values import ValueRenderer
 
 
@@ -66,6 +68,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("published_grid", "published_grid(matrix_id)",
                    "A published support matrix as a coloured grid, with the derived cell beside the published one where they differ.",
                    lambda scope: lambda matrix_id: published_grid_html(scope.atlas, matrix_id, scope.page, scope.names)),
+    TemplateGlobal("format_map", "format_map()",
+                   "The format × hardware map (accelerators by vendor × formats) and where each checkpoint format runs.",
+                   lambda scope: lambda: format_map_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("trap_table", "trap_table()",
+                   "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
+                   lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("ridge_chart", "ridge_chart(precision)", "An inline SVG chart of the dense ridge points for one precision.",
                    lambda scope: lambda precision: ridge_chart(scope.atlas.views.ridges, scope.names, precision)),
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",

@@ -11,6 +11,10 @@ PAGE_TYPES = {
     "home": "",
     "chapter": "chapters/05-known-traps/",
     "support tables": "chapters/support-tables/",
+    "format map": "chapters/format-map/",
+    "trap index": "gotchas/",
+    "selector": "can-i-run-it/",
+    "data API": "data-api/",
     "kind index": "formats/",
     "format": "formats/nvfp4/",
     "accelerator": "accelerators/h100-sxm/",
@@ -82,3 +86,25 @@ def test_a_cell_leads_to_its_note(browser: Browser) -> None:
         const li = document.querySelector(a.getAttribute('href'));
         return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight}""")
     assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"]
+
+
+def test_the_trap_index_filters_and_sorts(browser: Browser) -> None:
+    browser.open("gotchas/")
+    result = browser.js("""const table = document.querySelector('#atlas-traps');
+        const rows = () => [...table.tBodies[0].rows];
+        const all = rows().length;
+        const select = document.querySelector('#atlas-traps-filter-severity');
+        select.value = 'blocker'; select.dispatchEvent(new Event('change'));
+        const shown = rows().filter(r => !r.hidden).map(r => r.cells[1].dataset.values);
+        select.value = ''; select.dispatchEvent(new Event('change'));
+        const silent = document.querySelector('#atlas-traps-filter-silent');
+        silent.value = 'silent'; silent.dispatchEvent(new Event('change'));
+        const silentShown = rows().filter(r => !r.hidden).map(r => r.cells[2].dataset.values);
+        silent.value = ''; silent.dispatchEvent(new Event('change'));
+        const head = table.tHead.rows[0].cells[1]; head.click(); head.click();
+        const order = rows().map(r => Number(r.cells[1].dataset.sort));
+        return {all, shown, silentShown, order, filters: document.querySelectorAll('.atlas-table-tools select').length}""")
+    assert result["filters"] == 5 and result["all"] > 5
+    assert result["shown"] and set(result["shown"]) == {"blocker"} and len(result["shown"]) < result["all"]
+    assert result["silentShown"] and set(result["silentShown"]) == {"silent"}
+    assert result["order"] == sorted(result["order"], reverse=True)

@@ -1,0 +1,110 @@
+"""Record-page sections written for readers: field labels for people, backlinks grouped by kind, and what a
+format or an accelerator page answers first (where it runs, its traps, its benchmarks, its hardware targets' cells).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markupsafe import Markup
+
+from ..derive.answers import derive_answers
+from ..kinds import KINDS, TITLE_OF_KIND
+from ..model.records import Record
+from .markdown import escape_text
+from .matrix import verdict_badge
+from .values import ValueRenderer
+
+UNITS = {"gb": "GB", "gbs": "GB/s", "w": "W", "tflops": "TFLOPS", "tops": "TOPS", "mb": "MB", "kb": "KB", "gbps": "Gb/s",
+         "pct": "%", "ms": "ms", "us": "µs", "bits": "bits"}
+WORDS = {"id": "ID", "isa": "ISA", "cpu": "CPU", "gpu": "GPU", "gfx": "GFX", "url": "URL", "kv": "KV"}
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def field_label(key: str) -> str:
+    """A schema field name as a person would write it: `memory_bandwidth_gbs` -> 'Memory bandwidth (GB/s)'."""
+    words = key.split("_")
+    unit = UNITS.get(words[-1]) if len(words) > 1 else None
+    if unit:
+        words = words[:-1]
+    text = " ".join(WORDS.get(w, w) for w in words)
+    text = text[:1].upper() + text[1:]
+    return f"{text} ({unit})" if unit else text
+
+
+def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[Markup]]]:
+    """Records referencing this one, grouped by kind (kind order), each once, with the fields that refer, in words."""
+    fields: dict[str, list[str]] = {}
+    for link in atlas.index.backlinks.get(record.ref, []):
+        label = field_label(_INDEX.sub("", link.path).split(".")[0]).lower()
+        if label not in fields.setdefault(link.source, []):
+            fields[link.source].append(label)
+    groups = []
+    for kind in KINDS:
+        refs = sorted((r for r in fields if r.startswith(kind + "/")), key=lambda r: values.names.get(r, r).lower())
+        if refs:
+            groups.append((TITLE_OF_KIND[kind], [values.ref(r) + Markup(" <small>({})</small>").format(", ".join(fields[r]))
+                                                 for r in refs]))
+    return groups
+
+
+def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
+    """(title, columns, rows, note) for a format page: where it runs, its traps (silent first), its benchmarks."""
+    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
+    schemes = {s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])}
+    runs = [[values.ref(f"hardware-target/{a.cell.target}"), verdict_badge(a.cell.verdict),
+             values.ref(f"kernel/{a.cell.kernel}") if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
+            for (s, _), a in answers.items() if s in schemes and a.cell.verdict.loads]
+    traps = [[Markup('<span class="atlas-severity atlas-severity--{0}">{0}</span>').format(t.data["severity"])
+              + (Markup(' <span class="atlas-silent">silent</span>') if t.data["silent"] else Markup("")), values.ref(t.ref)]
+             for t in atlas.views.traps if record.id in t.data.get("formats", [])]
+    benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
+    return [s for s in (
+        ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs,
+         "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page."),
+        ("Traps", ["severity", "trap"], traps, "Silent corruption first, then by severity."),
+        ("Benchmarks", ["benchmark"], benchmarks, "")) if s[2]]
+
+
+def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
+    """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to."""
+    targets = [t.id for t in atlas.index.all("hardware-target") if record.id in t.data.get("accelerators", [])]
+    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), verdict_badge(c.verdict),
+             values.ref(f"kernel/{c.kernel}") if c.kernel and c.verdict.loads else escape_text("")]
+            for (s, t), c in sorted(atlas.views.cells.items()) if t in targets]
+    return ["hardware target", "scheme", "verdict", "kernel"], rows
+
+
+CITATION_KEYS = ("source", "locator", "note", "quote")
+
+
+def folded_rows(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> tuple[list[str], list[list[Markup]]] | None:
+    """Sourced figures with sources that agree folded into one row with several source links, or None when the
+    items are not sourced figures. A row whose dimensions (the text fields) match another row's but whose numbers
+    differ is flagged: the sources disagree."""
+    if not items or not all(isinstance(i, dict) and "source" in i for i in items):
+        return None
+    identity = [k for item in items for k in item if k not in CITATION_KEYS]
+    identity = list(dict.fromkeys(identity))
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for n, item in enumerate(items):
+        groups.setdefault(tuple(_hashable(item.get(k)) for k in identity), []).append(n)
+    dimension = [n for n, k in enumerate(identity) if not all(isinstance(i.get(k), (int, float)) for i in items if k in i)]
+    seen: dict[tuple[Any, ...], int] = {}
+    for ident in groups:
+        dims = tuple(ident[n] for n in dimension)
+        seen[dims] = seen.get(dims, 0) + 1
+    rows = []
+    for ident, members in groups.items():
+        first = items[members[0]]
+        cells = [values.render(first[k], (key, members[0], k)) if k in first else Markup("") for k in identity]
+        links = Markup(", ").join(values.render(items[n]["source"], (key, n, "source")) for n in members)
+        flag = seen[tuple(ident[n] for n in dimension)] > 1
+        notes = Markup("; ").join(escape_text(items[n]["note"]) for n in members if items[n].get("note"))
+        rows.append(cells + [links + (Markup(' <span class="atlas-disagree">⚠ sources disagree</span>') if flag else Markup("")),
+                             notes])
+    return [field_label(k).lower() for k in identity] + ["sources", "notes"], rows
+
+
+def _hashable(value: Any) -> Any:
+    return repr(value) if isinstance(value, (list, dict)) else value

@@ -1,0 +1,29 @@
+"""Record pages for readers: field labels for people, agreeing sources folded, disagreeing ones flagged."""
+from __future__ import annotations
+
+import pytest
+
+from generators.render.reader_views import field_label, folded_rows
+from generators.render.values import ValueRenderer
+
+
+@pytest.mark.parametrize("key, label", [("memory_gb", "Memory (GB)"), ("memory_bandwidth_gbs", "Memory bandwidth (GB/s)"),
+                                        ("power_w", "Power (W)"), ("isa_features", "ISA features"), ("name", "Name")])
+def test_field_labels(key: str, label: str) -> None:
+    assert field_label(key) == label
+
+
+def test_agreeing_sources_fold_into_one_row_and_disagreeing_ones_are_flagged() -> None:
+    values = ValueRenderer({"peak[0].source": "source/a", "peak[1].source": "source/b", "peak[2].source": "source/c",
+                            "peak[3].source": "source/d"}, {"source/a": "A", "source/b": "B", "source/c": "C", "source/d": "D"},
+                           "accelerators/x.md")
+    items = [{"precision": "fp8", "tflops": 1979, "source": "a"}, {"precision": "fp8", "tflops": 1979, "source": "b"},
+             {"precision": "fp8", "tflops": 1978, "source": "c", "note": "written as 1978"},
+             {"precision": "bf16", "tflops": 989, "source": "d"}]
+    columns, rows = folded_rows("peak", items, values)
+    assert columns == ["precision", "tflops", "sources", "notes"]
+    assert [r[:2] for r in rows] == [["fp8", "1979"], ["fp8", "1978"], ["bf16", "989"]]
+    assert "[A](../sources/a.md), [B](../sources/b.md)" in rows[0][2] and "sources disagree" in rows[0][2]
+    assert "sources disagree" in rows[1][2] and "sources disagree" not in rows[2][2]
+    assert rows[1][3] == "written as 1978"
+    assert folded_rows("cells", [{"row": 1}], values) is None
