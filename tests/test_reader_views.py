@@ -27,3 +27,21 @@ def test_agreeing_sources_fold_into_one_row_and_disagreeing_ones_are_flagged() -
     assert "sources disagree" in rows[1][2] and "sources disagree" not in rows[2][2]
     assert rows[1][3] == "written as 1978"
     assert folded_rows("cells", [{"row": 1}], values) is None
+
+
+def test_sources_to_check_again_are_old_checks_and_older_pins() -> None:
+    from generators.derive.source_freshness import stale_sources
+
+    from .memory_atlas import atlas_of
+    base = {"name": "S", "summary": "s", "type": "code", "repository": "o/r", "path": "p.py"}
+    atlas = atlas_of({
+        "source/new": {**base, "revision": "v0.33.0", "accessed": "2026-11-30"},
+        "source/old-pin": {**base, "revision": "v0.9.1", "accessed": "2026-11-29"},
+        "source/old-check": {**base, "type": "docs", "url": "https://x.org/", "accessed": "2026-01-01"},
+        "source/pkg-new": {**base, "package": "vllm==0.33.0", "accessed": "2026-11-30"},
+        "source/undated": {**base, "type": "web", "url": "https://y.org/"}})
+    report = stale_sources(atlas.index, max_age_days=180)
+    assert {s.source: s.reason for s in report.items} == {
+        "old-check": "last checked 2026-01-01, 333 days before the newest check",
+        "old-pin": "pinned to o/r v0.9.1; the records also cite v0.33.0",
+        "undated": "no check date recorded"}

@@ -70,3 +70,14 @@ def test_the_format_map_lists_every_part_with_a_format(built_site: Path) -> None
     assert listed and all(f'href="../../accelerators/{a["id"]}/"' in page for a in listed)
     natives = sum(len(a["native"]) for a in listed)
     assert page.count('class="atlas-map__cell atlas-map__cell--native"') == natives
+
+
+def test_chapters_have_their_own_descriptions() -> None:
+    seen = {}
+    for template in sorted((ROOT / "docs").rglob("*.md.j2")):
+        if "_templates" in template.parts or "contributing" in template.parts or template.name == "index.md.j2":
+            continue
+        text = template.read_text(encoding="utf-8")
+        assert text.startswith("---\ndescription: "), f"{template.name} has no description front matter"
+        seen[template.name] = text.split("\n", 2)[1]
+    assert len(set(seen.values())) == len(seen)

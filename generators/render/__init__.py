@@ -18,6 +18,7 @@ from ..problems import Problem
 from ..tree_files import DOCS_MAX_BYTES, Refused, TreeLoader, list_tree, read_text
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
+from .labels import label
 from .literals import literal_problems
 from .markdown import escape_text, page_of
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
@@ -26,7 +27,7 @@ from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
 LAYOUTS = "_templates"
-FILTERS = {"e": escape_text, "verdict": verdict_markup}
+FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label}
 
 
 def environment(docs_dir: Path) -> jinja2.Environment:

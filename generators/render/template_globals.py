@@ -11,6 +11,7 @@ from typing import Any, Callable
 from ..model.atlas import Atlas
 from .charts import ridge_chart
 from .functions import TemplateFunctions
+from ..derive.source_freshness import stale_sources
 from .format_map import format_map_html
 from .matrix import published_grid_html, support_matrices_html
 from .pages import published_table, support_grid, why_markup
@@ -74,6 +75,9 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("trap_table", "trap_table()",
                    "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
                    lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("stale_sources", "stale_sources()",
+                   "Sources not checked for a long time, or pinned to an engine release older than the newest one cited.",
+                   lambda scope: lambda: stale_sources(scope.atlas.index)),
     TemplateGlobal("ridge_chart", "ridge_chart(precision)", "An inline SVG chart of the dense ridge points for one precision.",
                    lambda scope: lambda precision: ridge_chart(scope.atlas.views.ridges, scope.names, precision)),
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",

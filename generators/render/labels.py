@@ -1,0 +1,22 @@
+"""Words for readers in place of schema enum slugs (`datacenter-gpu` -> 'Data-center GPUs')."""
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from .markdown import escape_text
+
+LABELS = {
+    "datacenter-gpu": "Data-center GPUs", "workstation-gpu": "Workstation GPUs", "consumer-gpu": "Consumer GPUs",
+    "rack-system": "Rack-scale systems", "apple-silicon": "Apple silicon", "cpu": "CPUs", "tpu": "TPUs",
+    "ai-asic": "AI accelerators (ASICs)", "wafer-scale": "Wafer-scale engines",
+    "compiler": "compiler", "kernel-library": "kernel library", "local-runtime": "local runtime",
+    "quantization-toolkit": "quantization toolkit", "research-harness": "research harness", "serving-engine": "serving engine",
+}
+
+
+def label(value: Any) -> Markup:
+    """The reader's word for a slug; an unknown slug is written with spaces for hyphens."""
+    text = str(value)
+    return escape_text(LABELS.get(text, text.replace("-", " ")))
