@@ -1,59 +1,96 @@
-"""Time `check` (load..check stages) and peak memory on synthetic corpora of 1,000 and 10,000 records.
+"""Time `check` against the floor (a bare C-loader parse of the same files), as whole processes, in one run.
 
-Run by hand: python3 benchmarks/check_speed.py [SIZES...]. Not part of the test suite.
-Derive computes every (scheme, target) cell, so the corpus caps schemes and targets (see make_corpus).
+Run by hand: python3 benchmarks/check_speed.py [--runs N] [--cli] [SIZES...]   (default sizes 1000 10000)
+
+For each size a synthetic corpus is written (benchmarks/make_corpus.py), then these commands run in
+turn, N times each, interleaved so a change in the machine's load hits all of them alike:
+
+  bare         benchmarks/bare_parse.py: read and yaml.load(CSafeLoader) every record file, nothing else
+  stages       load, validate, link, derive and checks (generators.build.check_tree), no on-disk cache
+  stages+cache the same with the on-disk cache filled by an earlier run
+  cli          `python -m generators check` (also renders every page), no cache   [with --cli]
+
+Printed per command: median user+sys CPU seconds, median wall seconds, largest peak RSS, and the
+ratio of its CPU time to bare's. CPU time is the figure to quote on a shared machine (wall time
+includes waiting for other people's processes); `uptime` is printed with the results.
 """
 from __future__ import annotations
 
+import os
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
-import time
-import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from benchmarks.make_corpus import make  # noqa: E402
-from generators import load, schemas, validate  # noqa: E402
-from generators.build import check_tree  # noqa: E402
-from generators.link import link_records  # noqa: E402
+
+STAGES = "import sys; from pathlib import Path; from generators.build import check_tree; " \
+         "atlas, problems = check_tree(Path(sys.argv[1])); print(len(problems), 'problems')"
 
 
-def measure(n: int) -> None:
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(user+sys CPU seconds, wall seconds, peak RSS KiB) of one whole-process run, from /usr/bin/time."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *command], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        user, system, wall, peak = report.read().split()[-4:]
+    return float(user) + float(system), float(wall), int(peak)
+
+
+def commands(corpus: Path, cache: Path, cli: bool) -> dict[str, tuple[list[str], dict[str, str]]]:
+    base = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cold = {**base, "ATLAS_CACHE": "off"}
+    warm = {**base, "ATLAS_CACHE_DIR": str(cache)}
+    out = {
+        "bare": ([sys.executable, str(ROOT / "benchmarks" / "bare_parse.py"), str(corpus)], base),
+        "stages": ([sys.executable, "-c", STAGES, str(corpus)], cold),
+        "stages+cache": ([sys.executable, "-c", STAGES, str(corpus)], warm),
+    }
+    if cli:
+        out["cli"] = ([sys.executable, "-m", "generators", "--root", str(corpus), "check"], cold)
+    return out
+
+
+def measure(n: int, runs: int, cli: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "corpus"
-        make(n, root)
-        count = sum(1 for _ in (root / "records").rglob("*.yaml"))
-        schemas.load_schemas(root / "schema")  # schema meta-check is cached per process, as in a long-lived serve
-        stages = {}
-        load._CACHE.clear()
-        start = time.perf_counter()
-        records, _ = load.load_tree(root)
-        stages["load"] = time.perf_counter() - start
-        schema_set, _ = schemas.load_schemas(root / "schema")
-        start = time.perf_counter()
-        validate.validate_records(records, schema_set)
-        stages["validate"] = time.perf_counter() - start
-        start = time.perf_counter()
-        link_records(records, schema_set)
-        stages["link"] = time.perf_counter() - start
-        load._CACHE.clear()  # a cold run, as on the command line
-        start = time.perf_counter()
-        _, problems = check_tree(root)
-        total = time.perf_counter() - start
-        start = time.perf_counter()
-        check_tree(root)  # a warm run, as on a `mkdocs serve` rebuild with no file changed
-        warm = time.perf_counter() - start
-        load._CACHE.clear()
-        tracemalloc.start()
-        check_tree(root)
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
-        detail = ", ".join(f"{k} {v:.2f}s" for k, v in stages.items())
-        print(f"{count:>6} records: check {total:.2f}s cold, {warm:.2f}s warm ({detail}); peak traced memory {peak:.0f} MiB; "
-              f"{len(problems)} problems")
+        corpus, cache = Path(tmp) / "corpus", Path(tmp) / "cache"
+        make(n, corpus)
+        count = sum(1 for _ in (corpus / "records").rglob("*.yaml"))
+        todo = commands(corpus, cache, cli)
+        subprocess.run(todo["stages+cache"][0], env=todo["stages+cache"][1], stdout=subprocess.DEVNULL, check=False)
+        results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in todo}
+        for _ in range(runs):
+            for name, (command, env) in todo.items():
+                results[name].append(timed(command, env))
+        floor = statistics.median(r[0] for r in results["bare"])
+        print(f"{count} records ({n} requested), {runs} run(s) each:")
+        for name, rows in results.items():
+            cpu = statistics.median(r[0] for r in rows)
+            wall = statistics.median(r[1] for r in rows)
+            peak = max(r[2] for r in rows) / 1024
+            print(f"  {name:<13} cpu {cpu:6.2f} s  wall {wall:6.2f} s  peak {peak:6.0f} MiB  cpu/bare {cpu / floor:5.2f}")
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def main(argv: list[str]) -> None:
+    runs, cli, sizes = 3, False, []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--runs":
+            runs = int(next(args))
+        elif arg == "--cli":
+            cli = True
+        else:
+            sizes.append(int(arg))
+    for size in sizes or [1000, 10000]:
+        measure(size, runs, cli)
+    print("load:", os.getloadavg(), f"on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
-    for size in [int(a) for a in sys.argv[1:]] or [1000, 10000]:
-        measure(size)
+    main(sys.argv[1:])

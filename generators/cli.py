@@ -86,6 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     build = sub.add_parser("build", help="write the complete Markdown tree (hand-written and generated pages)")
     build.add_argument("--out", required=True,
                        help="output folder: absent (parents are created), empty, or an earlier output, which is replaced whole")
+    build.add_argument("--watch", action="store_true",
+                       help="keep running: after each change to records, schemas or docs rewrite only the files that changed")
+    build.add_argument("--engine-config", metavar="FILE",
+                       help="also write a config for other engines (Zensical) in a folder containing --out")
     build.set_defaults(handler=_build)
 
     explain = sub.add_parser("explain", help="print the derivation trace of one support cell")
@@ -149,9 +153,25 @@ def _check(args: argparse.Namespace, root: Path) -> int:
 
 def _build(args: argparse.Namespace, root: Path) -> int:
     from .output import write_markdown_tree
-    problems = write_markdown_tree(root, Path(args.out))
-    _print_problems(problems)
-    return EXIT_PROBLEMS if _failed(problems) else EXIT_OK
+    from .watch import watch
+    if args.engine_config:
+        from .portable import ConfigError, write_portable_config
+        try:
+            write_portable_config(root, Path(args.out), Path(args.engine_config))
+        except ConfigError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    if not args.watch:
+        problems = write_markdown_tree(root, Path(args.out))
+        _print_problems(problems)
+        return EXIT_PROBLEMS if _failed(problems) else EXIT_OK
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        print(f"error: {out} is not an empty folder; choose an empty or new folder", file=sys.stderr)
+        return EXIT_USAGE
+    watch(root, out, lambda synced: (_print_problems(synced.problems), print(
+        f"{len(synced.written)} file(s) written, {len(synced.removed)} removed", file=sys.stderr, flush=True)))
+    return EXIT_OK
 
 
 def _atlas_or_report(root: Path) -> Any:

@@ -2,10 +2,19 @@
 
 Nothing generated is written into the repository, so `mkdocs serve` has no rebuild loop; any
 problem fails the build with the full list.
+
+Incremental rebuilds: MkDocs 1.6 rebuilds the whole site on every change; under
+`mkdocs serve --dirty` it skips pages whose file says it is not modified. A generated page says so
+when its Markdown is byte-identical to the one the last finished build of this process produced,
+so after a one-record edit only the pages whose text changed are converted and written (the
+pipeline itself re-runs, re-parsing only the edited files). Known limits of `--dirty`, from
+MkDocs: navigation and the search index of skipped pages are not refreshed until a full build.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
+import time
 from html import escape
 from pathlib import Path
 
@@ -16,10 +25,25 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .build import run_pipeline
-from .render import TEMPLATE_SUFFIX, LAYOUTS
+from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
 
 log = logging.getLogger("mkdocs.plugins.atlas")
+_BUILT: dict[str, dict[str, str]] = {}  # config file -> {page: hash of its Markdown} of the last finished build
+
+
+class GeneratedPage(File):
+    """A generated page that knows whether its Markdown differs from the last finished build's."""
+
+    changed = True
+
+    def is_modified(self) -> bool:
+        return self.changed
+
+
+def _digest(content: str | bytes) -> str:
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def theme_title(page: Page) -> str | None:
@@ -36,8 +60,11 @@ def theme_title(page: Page) -> str | None:
 
 
 class AtlasPlugin(BasePlugin):
+    pending: dict[str, str] | None = None
+
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
+        began = time.perf_counter()
         run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix())
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
@@ -48,14 +75,25 @@ class AtlasPlugin(BasePlugin):
         for file in list(files):
             if file.src_uri.endswith(TEMPLATE_SUFFIX) or file.src_uri.startswith(LAYOUTS + "/"):
                 files.remove(file)
+        previous = _BUILT.get(config.config_file_path, {})
+        self.pending = {}
         static = api_files(run.atlas) if run.atlas is not None else {}
         for path, content in {**pages, **static}.items():
-            files.append(File.generated(config, path, content=content))
+            page = GeneratedPage.generated(config, path, content=content)
+            self.pending[path] = _digest(content)
+            page.changed = previous.get(path) != self.pending[path]
+            files.append(page)
+        changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
+        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed) in {time.perf_counter() - began:.1f} s")
         return files
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         page.title = theme_title(page)
         return html
+
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        if self.pending is not None:
+            _BUILT[config.config_file_path] = self.pending
 
     def on_serve(self, server, config: MkDocsConfig, builder):
         root = Path(config.config_file_path).parent

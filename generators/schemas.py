@@ -24,6 +24,7 @@ from .problems import Problem
 from .unique_items import unique_items
 
 DEFS = "defs.schema.json"
+_DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 
 
@@ -120,9 +121,21 @@ def _check_schema_once(text: str, document: dict[str, Any], checked: ContentCach
     if text in _CHECKED or checked.get(key):
         _CHECKED.add(text)
         return
-    Draft202012Validator.check_schema(document)
+    if not meta_valid_fast(document):  # jsonschema decides, and says why
+        Draft202012Validator.check_schema(document)
     _CHECKED.add(text)
     checked.put(key, True)
+
+
+def meta_valid_fast(document: Any) -> bool:
+    """True when jsonschema-rs finds a draft 2020-12 schema valid against its metaschema; False means "ask jsonschema"."""
+    if not isinstance(document, dict) or document.get("$schema") != _DRAFT_2020_12:
+        return False
+    try:
+        import jsonschema_rs
+        return bool(jsonschema_rs.meta.is_valid(document))
+    except Exception:  # noqa: BLE001 - not installed or cannot tell: jsonschema checks it
+        return False
 
 
 def _version(package: str) -> str:

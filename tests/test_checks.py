@@ -168,3 +168,46 @@ def test_dispatch_provenance(tree):
         f"records/schemes/sch-w4a16.yaml:17:16: error: [dispatch-provenance] code.source: source 'src-code' "
         f"(records/sources/src-code.yaml) {pinned}",
     ]
+
+
+def test_parts_sharing_a_die_share_native_formats(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "category: datacenter-gpu\n", "category: datacenter-gpu\ndie: D1\n")
+    edit(tree, "records/accelerators/acc-old.yaml", "category: datacenter-gpu\n", "category: datacenter-gpu\ndie: D1\n")
+    assert problems_of(tree, "shared-die") == [
+        "records/accelerators/acc-old.yaml:5:6: error: [shared-die] die: shares die 'D1' with 'acc-big' but its peaks "
+        "make it native for nothing more and not for ['fmt-fp4']; record the missing peaks, or name the finding that "
+        "explains the difference in `die_difference`"]
+    edit(tree, "records/accelerators/acc-old.yaml", "die: D1\n", "die: D1\ndie_difference: cpu-cell-wrong\n")
+    assert problems_of(tree, "shared-die") == []
+    edit(tree, "records/accelerators/acc-old.yaml", "die: D1\n", "die: D2\n")
+    assert problems_of(tree, "shared-die") == [
+        "records/accelerators/acc-old.yaml:6:17: error: [shared-die] die_difference: stale explanation: no part sharing "
+        "this die differs in native formats; remove die_difference"]
+
+
+def test_memory_bandwidth_is_bounded_by_the_bus(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "memory_bandwidth_gbs:\n",
+         "memory_type: HBM3\nmemory_bus_bits:\n  - {value: 1024, source: src-doc}\nmemory_bandwidth_gbs:\n")
+    assert problems_of(tree, "memory-bandwidth") == [
+        "records/accelerators/acc-big.yaml:10:13: error: [memory-bandwidth] memory_bandwidth_gbs[0].value: 4000 GB/s is "
+        "more than a 1024-bit HBM3 bus can carry (819 GB/s at 6.4 Gbit/s per pin); if the source gives a link speed, "
+        "record it under interconnect_bandwidth_gbs"]
+    edit(tree, "records/accelerators/acc-big.yaml", "value: 1024", "value: 5120")
+    assert problems_of(tree, "memory-bandwidth") == []
+
+
+def test_ridge_points_stay_within_physical_bounds(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "tflops: 2000,", "tflops: 2000000,")
+    assert problems_of(tree, "ridge-bounds") == [
+        "records/accelerators/acc-big.yaml:10:47: error: [ridge-bounds] peak_compute[1].tflops: fp8 2e+06 TFLOPS over "
+        "4000 GB/s gives 500000 FLOP/byte, outside 1-10,000; check the units of both figures"]
+
+
+def test_a_kernel_taking_activations_as_given_lists_no_activation_quantized_format(tree):
+    edit(tree, "records/kernels/k-generic.yaml", "registry: mixed-precision-linear\n",
+         "registry: mixed-precision-linear\nactivation_handling: as-given\nformats: [fmt-int4, fmt-fp4]\n")
+    assert problems_of(tree, "kernel-operands") == [
+        "records/kernels/k-generic.yaml:6:21: error: [kernel-operands] formats[1]: the kernel takes activations as "
+        "given (16-bit), but 'fmt-fp4' quantizes activations (records/formats/fmt-fp4.yaml); a layer in that format "
+        "runs here only as a weight-only fallback, so list the format on a kernel that quantizes activations, or "
+        "correct activation_handling"]

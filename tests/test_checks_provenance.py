@@ -101,3 +101,11 @@ def test_unverified_record_page_and_gaps_row(tree):
     assert "Unverified" not in pages["benchmarks/b-quant.md"]
     assert pages["chapters/unverified.md"].splitlines() == [
         "[Reference accuracy](../benchmarks/b-ref.md): Only the &lt;seed&gt; states it."]
+
+
+def test_unverified_declared_covers_techniques_and_kernels(tree):
+    _seed_only(tree, "records/techniques/calib.yaml")
+    assert problems_of(tree, "unverified-declared") == [
+        "records/techniques/calib.yaml:1:1: error: [unverified-declared] technique 'calib' cites no primary source "
+        "(only 'src-seed'; a seed draft is not evidence); cite the engine code, datasheet, paper or thread that "
+        "states it, or declare unverified: <why no primary source exists>"]

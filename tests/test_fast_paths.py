@@ -12,7 +12,8 @@ import pytest
 from generators import load
 from generators.cache import ContentCache, content_key
 from generators.kinds import FOLDER_OF_KIND
-from generators.schemas import load_schemas
+from generators.schemas import load_schemas, meta_valid_fast
+from jsonschema import Draft202012Validator
 
 from .conftest import write
 
@@ -65,6 +66,23 @@ def test_fast_validator_agrees_with_jsonschema(kind):
             disagreements.append((expected, json.dumps(case, default=str)[:300]))
     assert disagreements == []
     assert valid >= len(records) and invalid > 0  # the sweep exercised both answers
+
+
+def schema_cases() -> Iterator[Any]:
+    for path in sorted((ROOT / "schema").glob("*.schema.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        yield document
+        for broken in ({"type": "strin"}, {"minLength": -1}, {"required": "name"}, {"properties": []},
+                       {"enum": "a"}, {"items": 3}, {"$defs": {"x": {"type": 1}}}, {"pattern": 5}):
+            yield {**document, **broken}
+
+
+def test_fast_metaschema_check_agrees_with_jsonschema():
+    disagreements = [case for case in schema_cases()
+                     if meta_valid_fast(case) and any(True for _ in Draft202012Validator(
+                         Draft202012Validator.META_SCHEMA).iter_errors(case))]
+    assert disagreements == []
+    assert sum(meta_valid_fast(case) for case in schema_cases()) == len(list((ROOT / "schema").glob("*.schema.json")))
 
 
 def test_parse_cache_is_used_and_changes_nothing(tmp_path, monkeypatch):

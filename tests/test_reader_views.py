@@ -45,3 +45,18 @@ def test_sources_to_check_again_are_old_checks_and_older_pins() -> None:
         "old-check": "last checked 2026-01-01, 333 days before the newest check",
         "old-pin": "pinned to o/r v0.9.1; the records also cite v0.33.0",
         "undated": "no check date recorded"}
+
+
+def test_ridges_fold_to_one_row_per_part_with_ranges() -> None:
+    from generators.derive.flops import Ridge
+    from generators.derive.ridge_rows import ridge_table
+    ridges = [Ridge("h100", "bf16", 989, 3350, 295.2, "a", "b", "", False),
+              Ridge("h100", "bf16", 989, 3000, 329.7, "a", "c", "", True),
+              Ridge("h100", "fp8", 1979, 3350, 590.7, "a", "b", "", False),
+              Ridge("a10", "fp16", 125, 600, 208.3, "d", "d", "", False)]
+    table = ridge_table(ridges)
+    assert table.precisions == ("fp16", "bf16", "fp8")
+    assert [p.accelerator for p in table.parts] == ["h100", "a10"]
+    h100 = table.parts[0].spans
+    assert h100[0] is None and (h100[1].low, h100[1].high, h100[1].pairings, h100[1].estimate) == (295.2, 329.7, 2, True)
+    assert h100[2].single and h100[2].pairings == 1

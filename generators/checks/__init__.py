@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
-from . import (benchmark_baseline, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
-               quoted_value, scheme_candidates, stated_support, stated_tallies, target_members, trap_scope,
+from . import (benchmark_baseline, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+               quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared)
 from .base import Check
 
@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 REGISTRY: tuple[Check, ...] = (
     stated_support.CHECK,
     stated_tallies.CHECK,
+    shared_die.CHECK,
+    memory_bandwidth.CHECK,
+    ridge_bounds.CHECK,
+    kernel_operands.CHECK,
     matrix_shape.CHECK,
     published_explained.CHECK,
     target_members.CHECK,

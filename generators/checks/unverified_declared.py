@@ -1,4 +1,4 @@
-"""A record of a checked kind (KINDS) with no primary citation declares `unverified`; one that cites a primary source does not."""
+"""A kernel, benchmark, gotcha, engine, technique or support-matrix record with no primary citation declares `unverified`; one that cites a primary source does not."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -9,7 +9,7 @@ from ..problems import Problem
 from .base import Check, at
 
 NAME = "unverified-declared"
-KINDS: tuple[str, ...] = ("benchmark", "gotcha", "support-matrix")
+KINDS: tuple[str, ...] = ("kernel", "benchmark", "gotcha", "engine", "technique", "support-matrix")
 
 
 def run(atlas: Atlas) -> Iterator[Problem]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
@@ -30,9 +31,32 @@ LAYOUTS = "_templates"
 FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label}
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in memory for the process, found by template name and source checksum.
+
+    Jinja checks the checksum of the source it just read, so an edited template is compiled afresh;
+    a long-lived process (`mkdocs serve`, `build --watch`) stops recompiling every template per run.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
+
+
 def environment(docs_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=TreeLoader(docs_dir),
+        bytecode_cache=_COMPILED,
         undefined=jinja2.StrictUndefined,
         finalize=escape_text,
         autoescape=False,

@@ -40,8 +40,17 @@ def page_of(kind: str, record_id: str) -> str:
 
 
 def relative(target: str, current: str) -> str:
-    """Link from page `current` to page `target`, both docs-relative paths."""
-    return posixpath.relpath(target, posixpath.dirname(current) or ".")
+    """Link from page `current` to page `target`, both docs-relative paths (posixpath.relpath without its getcwd)."""
+    start = posixpath.normpath(posixpath.dirname(current) or ".")
+    goal = posixpath.normpath(target)
+    if start.startswith("..") or goal.startswith("..") or start.startswith("/") or goal.startswith("/"):
+        return posixpath.relpath(target, posixpath.dirname(current) or ".")
+    base = [] if start == "." else start.split("/")
+    parts = [] if goal == "." else goal.split("/")
+    common = 0
+    while common < len(base) and common < len(parts) and base[common] == parts[common]:
+        common += 1
+    return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
 
 
 def link(text: Any, target: str, current: str) -> Markup:

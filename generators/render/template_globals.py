@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..model.atlas import Atlas
+from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
+from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .format_map import format_map_html
 from .matrix import published_grid_html, support_matrices_html
@@ -78,6 +80,9 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("stale_sources", "stale_sources()",
                    "Sources not checked for a long time, or pinned to an engine release older than the newest one cited.",
                    lambda scope: lambda: stale_sources(scope.atlas.index)),
+    TemplateGlobal("ridge_table", "ridge_table()",
+                   "The ridge points folded to one row per part: per precision the value, or its range when sources disagree.",
+                   lambda scope: lambda: ridge_table(scope.atlas.views.ridges)),
     TemplateGlobal("ridge_chart", "ridge_chart(precision)", "An inline SVG chart of the dense ridge points for one precision.",
                    lambda scope: lambda precision: ridge_chart(scope.atlas.views.ridges, scope.names, precision)),
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",
@@ -92,9 +97,17 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: check_docs),
     TemplateGlobal("claim_docs", "claim_docs()", "Every registered claim with what it asserts (contributor pages).",
                    lambda scope: claim_docs),
+    TemplateGlobal("verdict_docs", "verdict_docs()", "The verdict vocabulary and how a verdict is known, with meanings.",
+                   lambda scope: verdict_docs),
     TemplateGlobal("global_docs", "global_docs()", "This table: every template global with its signature and purpose.",
                    lambda scope: global_docs),
 )
+
+
+def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
+    """(value, label, meaning) of every verdict and of every way a verdict is known."""
+    return {"verdicts": [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict],
+            "known_by": [(k.value, k.value, KNOWN_BY_MEANINGS[k]) for k in KnownBy]}
 
 
 def global_docs() -> list[tuple[str, str, str]]:

@@ -1,0 +1,148 @@
+"""Edit -> visible: seconds from writing one record to the server serving the changed page, per route.
+
+Run by hand: python3 benchmarks/edit_latency.py [--edits N] [ROUTE ...]
+Routes (default: all):
+  serve        `mkdocs serve` (MkDocs rebuilds the whole site on each change)
+  serve-dirty  `mkdocs serve --dirty` (only pages whose Markdown changed are converted and written)
+  watch        `python -m generators build --out DIR --watch`, and Zensical's own server on DIR;
+               also prints when the Markdown file itself changed (the generator's share)
+
+A copy of the project (mkdocs.yml, records, schema, docs) is made in a temporary folder; one record's
+summary is edited N times; the page is fetched over HTTP until it shows the edit. Wall-clock times
+on a shared machine: print `uptime` next to them.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = "records/formats/bitnet-b1-58.yaml"
+PAGE = "formats/bitnet-b1-58/"
+ORIGINAL = "ternary weights."
+TIMEOUT = 300.0
+
+
+def project_copy(into: Path) -> Path:
+    project = into / "project"
+    project.mkdir()
+    shutil.copy2(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    for folder in ("records", "schema", "docs"):
+        shutil.copytree(ROOT / folder, project / folder)
+    return project
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def wait_for(predicate, timeout: float = TIMEOUT, step: float = 0.02) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        if predicate():
+            return time.perf_counter() - start
+        time.sleep(step)
+    raise TimeoutError("the change never showed")
+
+
+def edit(project: Path, n: int) -> str:
+    path = project / RECORD
+    marker = f"edit number {n}"
+    text = path.read_text(encoding="utf-8").replace(ORIGINAL, f"ternary weights, {marker}.")
+    if n > 1:
+        text = path.read_text(encoding="utf-8").replace(f"edit number {n - 1}", marker)
+    path.write_text(text, encoding="utf-8")
+    return marker
+
+
+def start(command: list[str], cwd: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def stop(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def route(name: str, edits: int) -> list[tuple[float, float | None]]:
+    """[(seconds until served, seconds until the Markdown was written or None)] per edit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        project = project_copy(Path(tmp))
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/{PAGE}"
+        processes = []
+        out = Path(tmp) / "tree" / "docs"
+        if name in ("serve", "serve-dirty"):
+            command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload"]
+            processes.append(start(command + (["--dirty"] if name == "serve-dirty" else []), project))
+        else:
+            command = [sys.executable, "-m", "generators", "build", "--out", str(out),
+                       "--engine-config", str(out.parent / "mkdocs.yml"), "--watch"]
+            processes.append(start(command, project))
+            wait_for(lambda: (out / "index.md").exists())
+            processes.append(start(["zensical", "serve", "-f", "mkdocs.yml", "-a", f"127.0.0.1:{port}"], out.parent))
+        try:
+            wait_for(lambda: "ternary" in fetch(url), step=0.5)
+            results = []
+            for n in range(1, edits + 1):
+                time.sleep(1.0)  # let the server settle after the previous rebuild
+                marker = edit(project, n)
+                began = time.perf_counter()
+                markdown = None
+                if name == "watch":
+                    page = out / "formats" / "bitnet-b1-58.md"
+                    wait_for(lambda: marker in page.read_text(encoding="utf-8"), step=0.005)
+                    markdown = time.perf_counter() - began
+                wait_for(lambda: marker in fetch(url))
+                results.append((time.perf_counter() - began, markdown))
+            return results
+        finally:
+            for process in processes:
+                stop(process)
+
+
+def main(argv: list[str]) -> None:
+    edits, routes = 3, []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--edits":
+            edits = int(next(args))
+        else:
+            routes.append(arg)
+    for name in routes or ["serve", "serve-dirty", "watch"]:
+        results = route(name, edits)
+        served = [r[0] for r in results]
+        line = f"{name:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"
+        written = [r[1] for r in results if r[1] is not None]
+        if written:
+            line += f"; edit->Markdown written median {statistics.median(written):.2f} s"
+        print(line, flush=True)
+    print("load:", os.getloadavg(), f"on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

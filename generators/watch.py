@@ -1,0 +1,145 @@
+"""`build --out DIR --watch`: keep a written Markdown tree up to date, rewriting only files whose content changed.
+
+Any site engine's own live server (Zensical's, MkDocs' without our plugin, ...) watches DIR and
+reloads what changed, so this route needs no engine plugin. The sources (records/, schema/, the
+docs folder) are polled by modification time and size with os.scandir; a change re-runs the
+pipeline (loading re-parses only the files that changed) and each output file is compared with
+what was last written, so an edit to one record rewrites only the pages whose text it changes.
+Each file is replaced atomically (temporary file, then rename). When the pipeline reports an
+error the tree is left as it was and the problems are reported.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .build import run_pipeline
+from .problems import Problem
+from .render import hand_written_files
+from .render.api import api_files
+from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
+
+WATCHED = ("records", "schema")
+
+
+@dataclass
+class Synced:
+    """What one round wrote: changed and removed paths (relative to the output folder), and any problems."""
+
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], list[Problem]]:
+    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API."""
+    run = run_pipeline(root, docs_dir)
+    if run.failed or run.atlas is None:
+        return {}, run.problems
+    problems = list(run.problems)
+    pages = {**run.pages, **api_files(run.atlas)}
+    source = root / docs_dir
+    files: dict[str, bytes] = {}
+    for path in hand_written_files(source):
+        rel = path.relative_to(source).as_posix()
+        try:
+            files[rel] = read_bytes(source, rel, limit=DOCS_MAX_BYTES)
+        except Vanished:
+            continue
+        except Refused as refused:
+            problems.append(refused.problem())
+    files.update((page, content.encode("utf-8")) for page, content in pages.items())
+    return files, problems
+
+
+class TreeWriter:
+    """Writes a tree into `out`, remembering each file's hash, so the next sync touches only what changed."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.hashes: dict[str, str] = {}
+
+    def sync(self, files: dict[str, bytes]) -> Synced:
+        result = Synced()
+        for rel, content in sorted(files.items()):
+            digest = hashlib.blake2b(content, digest_size=16).hexdigest()
+            if self.hashes.get(rel) == digest:
+                continue
+            _replace(self.out / rel, content)
+            self.hashes[rel] = digest
+            result.written.append(rel)
+        for rel in sorted(set(self.hashes) - set(files)):
+            try:
+                (self.out / rel).unlink()
+            except FileNotFoundError:
+                pass
+            del self.hashes[rel]
+            result.removed.append(rel)
+        return result
+
+
+def _replace(path: Path, content: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(content)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def snapshot(root: Path, folders: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """{path: (mtime_ns, size)} of every file under the folders (hidden entries skipped), without following links."""
+    seen: dict[str, tuple[int, int]] = {}
+    pending = [str(root / folder) for folder in folders]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                    continue
+                stat = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            seen[entry.path] = (stat.st_mtime_ns, stat.st_size)
+    return seen
+
+
+def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str = "docs", interval: float = 0.1,
+          rounds: int | None = None) -> None:
+    """Build into `out`, then poll the sources and sync after every change (for `rounds` changes, or forever)."""
+    writer = TreeWriter(out)
+    folders = WATCHED + (docs_dir,)
+    state = snapshot(root, folders)
+    report(sync_once(root, writer, docs_dir))
+    done = 0
+    while rounds is None or done < rounds:
+        time.sleep(interval)
+        now = snapshot(root, folders)
+        if now == state:
+            continue
+        state = now
+        report(sync_once(root, writer, docs_dir))
+        done += 1
+
+
+def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs") -> Synced:
+    files, problems = site_files(root, docs_dir)
+    if any(p.severity == "error" for p in problems):
+        return Synced(problems=problems)
+    result = writer.sync(files)
+    result.problems = problems
+    return result

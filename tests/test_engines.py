@@ -1,0 +1,140 @@
+"""Engine independence and incremental output: the written tree builds with Zensical, `--watch` rewrites
+only what changed, and the MkDocs plugin marks unchanged generated pages as not modified."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from generators.cli import main
+from generators.portable import portable_config
+from generators.watch import TreeWriter, site_files, sync_once
+
+from .conftest import make_tree, write
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def small_project(tmp_path: Path) -> Path:
+    """The mini tree with the project's mkdocs.yml, its nav dropped (the nav names the real chapters)."""
+    tree = make_tree(tmp_path / "tree")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config.pop("nav", None)
+    (tree / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return tree
+
+
+def test_portable_config_keeps_the_site_settings_and_drops_our_plugin():
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    config = yaml.safe_load(portable_config(text, "docs"))
+    original = yaml.safe_load(text)
+    assert "atlas" not in config["plugins"] and "search" in config["plugins"]
+    assert config["nav"] == original["nav"] and config["theme"] == original["theme"]
+    assert config["docs_dir"] == "docs" and "strict" not in config
+
+
+def test_engine_config_must_sit_above_the_tree(tmp_path, capsys):
+    tree = small_project(tmp_path)
+    code = main(["--root", str(tree), "build", "--out", str(tmp_path / "out" / "docs"),
+                 "--engine-config", str(tmp_path / "elsewhere" / "mkdocs.yml")])
+    assert code == 2
+    assert "must be in a folder that contains" in capsys.readouterr().err
+
+
+def test_zensical_builds_the_written_tree(tmp_path):
+    tree = small_project(tmp_path)
+    out = tmp_path / "site-source"
+    assert main(["--root", str(tree), "build", "--out", str(out / "docs"), "--engine-config", str(out / "mkdocs.yml")]) == 0
+    zensical = shutil.which("zensical")
+    assert zensical, "zensical is a test dependency (pyproject [test])"
+    done = subprocess.run([zensical, "build", "-f", "mkdocs.yml"], cwd=out, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = out / "site" / "formats" / "fmt-fp4" / "index.html"
+    assert page.is_file()
+    name = yaml.safe_load((tree / "records" / "formats" / "fmt-fp4.yaml").read_text(encoding="utf-8"))["name"]
+    assert name.split(" ")[0] in page.read_text(encoding="utf-8")
+
+
+def test_sync_rewrites_only_changed_files_and_removes_gone_ones(tmp_path):
+    tree = small_project(tmp_path)
+    out = tmp_path / "out"
+    writer = TreeWriter(out)
+    first = sync_once(tree, writer)
+    assert first.problems == [] and "formats/fmt-fp4.md" in first.written and "index.md" in first.written
+    assert sync_once(tree, writer).written == []  # nothing changed, nothing written
+    record = tree / "records" / "formats" / "fmt-fp4.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    second = sync_once(tree, writer)
+    assert "formats/fmt-fp4.md" in second.written and "index.md" not in second.written
+    assert len(second.written) < len(first.written) / 2
+    assert "Edited." in (out / "formats" / "fmt-fp4.md").read_text(encoding="utf-8")
+    write(tree, "docs/extra.md", "# Extra\n")
+    assert sync_once(tree, writer).written == ["extra.md"]
+    (tree / "docs" / "extra.md").unlink()
+    gone = sync_once(tree, writer)
+    assert gone.removed == ["extra.md"] and not (out / "extra.md").exists()
+
+
+def test_sync_keeps_the_old_tree_when_the_records_break(tmp_path):
+    tree = small_project(tmp_path)
+    out = tmp_path / "out"
+    writer = TreeWriter(out)
+    sync_once(tree, writer)
+    before = (out / "formats" / "fmt-fp4.md").read_text(encoding="utf-8")
+    write(tree, "records/formats/fmt-fp4.yaml", "name: [unclosed\n")
+    broken = sync_once(tree, writer)
+    assert broken.written == [] and any(p.file == "records/formats/fmt-fp4.yaml" for p in broken.problems)
+    assert (out / "formats" / "fmt-fp4.md").read_text(encoding="utf-8") == before
+
+
+def test_site_files_are_the_build_output(tmp_path):
+    tree = small_project(tmp_path)
+    files, problems = site_files(tree)
+    assert problems == []
+    out = tmp_path / "built"
+    assert main(["--root", str(tree), "build", "--out", str(out)]) == 0
+    written = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert written == files
+
+
+def test_plugin_marks_unchanged_generated_pages_as_not_modified(tmp_path):
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import Files
+
+    from generators import mkdocs_plugin
+
+    tree = small_project(tmp_path)
+    config = load_config(str(tree / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+
+    def generated() -> dict[str, bool]:
+        files = config.plugins.on_files(Files([]), config=config)
+        config.plugins["atlas"].on_post_build(config=config)
+        return {f.src_uri: f.is_modified() for f in files if isinstance(f, mkdocs_plugin.GeneratedPage)}
+
+    mkdocs_plugin._BUILT.clear()
+    assert all(generated().values())  # first build: everything is new
+    assert not any(generated().values())  # same inputs: nothing to rebuild
+    record = tree / "records" / "formats" / "fmt-fp4.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    changed = {uri for uri, modified in generated().items() if modified}
+    assert "formats/fmt-fp4.md" in changed and "index.md" not in changed
+
+
+def test_every_page_front_matter_is_valid_yaml_for_strict_engines():
+    """MkDocs ignores front matter it cannot parse; Zensical refuses the page. Every page's must parse."""
+    files, problems = site_files(ROOT)
+    assert problems == []
+    broken = []
+    for rel, content in files.items():
+        text = content.decode("utf-8", "replace") if rel.endswith(".md") else ""
+        if text.startswith("---\n"):
+            try:
+                meta = yaml.safe_load(text.split("---\n", 2)[1])
+            except yaml.YAMLError as error:
+                broken.append(f"{rel}: {str(error).splitlines()[0]}")
+                continue
+            if not isinstance(meta, dict):
+                broken.append(f"{rel}: front matter is not a mapping")
+    assert broken == []
