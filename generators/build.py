@@ -60,11 +60,14 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     if any(p.severity == "error" for p in problems):
         return Run(records, None, sorted_problems(problems))
     atlas = Atlas(root, schema_set, index, derive.derive_views(index))
+    problems += checks.run_checks(atlas, checks.REGISTRY, checks.SHAPE)  # shapes first: views may trust them
+    if any(p.severity == "error" for p in problems):
+        return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
                  for name, error in derive.compute_all(atlas.views)]
     if any(p.severity == "error" for p in problems):
         return Run(records, None, sorted_problems(problems))
-    problems += checks.run_checks(atlas)
+    problems += checks.run_checks(atlas, checks.REGISTRY, checks.VIEWS)
     run = Run(records, atlas, sorted_problems(problems))
     if docs_dir is None or (run.failed and not pages_despite_errors):
         return run

@@ -211,3 +211,24 @@ def test_a_kernel_taking_activations_as_given_lists_no_activation_quantized_form
         "given (16-bit), but 'fmt-fp4' quantizes activations (records/formats/fmt-fp4.yaml); a layer in that format "
         "runs here only as a weight-only fallback, so list the format on a kernel that quantizes activations, or "
         "correct activation_handling"]
+
+
+def test_a_record_check_that_crashes_is_isolated_to_the_record(tree):
+    from generators.checks import Check, run_checks
+    atlas, _ = check_tree(tree)
+
+    def picky(atlas, record):
+        if record.id == "acc-old":
+            raise ValueError("odd record")
+        return iter(())
+
+    problems = run_checks(atlas, (Check("picky", "Crashes on one record.", "record:accelerator", check_record=picky),))
+    assert [str(p) for p in problems] == [
+        "records/accelerators/acc-old.yaml:1:1: error: [picky] check crashed on this record: ValueError: odd record"]
+
+
+def test_shape_checks_run_before_views_and_stop_the_build(tree):
+    edit(tree, "records/hardware-targets/gpu-sm90.yaml", "accelerators: [acc-big]", "accelerators: [acc-big, acc-old]")
+    edit(tree, "records/accelerators/acc-big.yaml", "{native: 1,", "{native: 2,")  # a views problem, not reported
+    atlas, problems = check_tree(tree)
+    assert atlas is None and {p.rule for p in problems} == {"target-members"}

@@ -85,3 +85,14 @@ def test_chapters_have_their_own_descriptions() -> None:
         assert isinstance(front, dict) and isinstance(front["description"], str), template.name
         seen[template.name] = front["description"]
     assert len(set(seen.values())) == len(seen)
+
+
+def test_every_source_with_an_address_is_a_link_on_its_page(built_site: Path) -> None:
+    import html
+    import json
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    with_link = [s for s in index["records"]["source"] if s["link"]]
+    assert len(with_link) > len(index["records"]["source"]) // 2
+    missing = [s["id"] for s in with_link
+               if f'href="{html.escape(s["link"])}"' not in (built_site / s["page"] / "index.html").read_text(encoding="utf-8")]
+    assert missing == []

@@ -1,20 +1,19 @@
 """Stage 5, check: cross-record rules, one module each, listed explicitly in REGISTRY.
 
-The runner owns iteration and crash isolation: a check that raises becomes a problem naming
-the check, and the other checks still run.
+The runner (`runner.py`) owns iteration and crash isolation: it walks a record-scoped check over the
+records of its kinds, and a check that raises becomes a problem located at the record (or naming the check),
+while the other checks still run. `shape` checks run before derive, `views` checks after.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from . import (benchmark_baseline, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
                quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared)
-from .base import Check
+from .base import SHAPE, VIEWS, Check
+from .runner import run_checks
 
-if TYPE_CHECKING:
-    from ..model.atlas import Atlas
 
 REGISTRY: tuple[Check, ...] = (
     stated_support.CHECK,
@@ -35,13 +34,4 @@ REGISTRY: tuple[Check, ...] = (
     trap_scope.CHECK,
 )
 
-
-def run_checks(atlas: "Atlas", registry: tuple[Check, ...] = REGISTRY) -> list[Problem]:
-    problems: list[Problem] = []
-    for check in registry:
-        try:
-            problems.extend(check.run(atlas))
-        except Exception as error:  # a broken check must not hide the others' findings
-            problems.append(Problem("generators/checks", 1, 1, check.name,
-                                    f"check crashed: {type(error).__name__}: {error}"))
-    return problems
+__all__ = ["REGISTRY", "SHAPE", "VIEWS", "Check", "run_checks"]

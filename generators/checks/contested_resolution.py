@@ -5,7 +5,7 @@ from typing import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "contested-resolution"
 
@@ -22,4 +22,4 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                              f"add it there or pick the finding that does")
 
 
-CHECK = Check(NAME, __doc__.strip(), "tree", run)
+CHECK = Check(NAME, __doc__.strip(), "tree", run, stage=SHAPE)

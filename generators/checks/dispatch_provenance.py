@@ -5,7 +5,7 @@ from typing import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "dispatch-provenance"
 
@@ -26,4 +26,4 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                      f"dispatch rules change between releases, so pin the one that was read")
 
 
-CHECK = Check(NAME, __doc__.strip(), "tree", run)
+CHECK = Check(NAME, __doc__.strip(), "tree", run, stage=SHAPE)

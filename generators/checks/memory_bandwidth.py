@@ -10,8 +10,9 @@ import re
 from typing import Iterator
 
 from ..model.atlas import Atlas
+from ..model.records import Record
 from ..problems import Problem
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "memory-bandwidth"
 
@@ -29,21 +30,20 @@ def memory_generation(memory_type: str) -> str | None:
     return next((w for w in words if w in PIN_RATE_GBPS), None)
 
 
-def run(atlas: Atlas) -> Iterator[Problem]:
-    for accelerator in atlas.index.all("accelerator"):
-        data = accelerator.data
-        generation = memory_generation(data.get("memory_type", ""))
-        buses = data.get("memory_bus_bits") or []
-        if generation is None or not buses:
-            continue
-        widest = max(bus["value"] for bus in buses)
-        bound = widest / 8 * PIN_RATE_GBPS[generation]
-        for n, bandwidth in enumerate(data.get("memory_bandwidth_gbs", [])):
-            if bandwidth["value"] > bound * 1.01:
-                yield at(accelerator, ("memory_bandwidth_gbs", n, "value"), NAME,
-                         f"{bandwidth['value']} GB/s is more than a {widest:g}-bit {generation.upper()} bus can carry "
-                         f"({bound:,.0f} GB/s at {PIN_RATE_GBPS[generation]} Gbit/s per pin); if the source gives a "
-                         f"link speed, record it under interconnect_bandwidth_gbs")
+def check(atlas: Atlas, accelerator: Record) -> Iterator[Problem]:
+    data = accelerator.data
+    generation = memory_generation(data.get("memory_type", ""))
+    buses = data.get("memory_bus_bits") or []
+    if generation is None or not buses:
+        return
+    widest = max(bus["value"] for bus in buses)
+    bound = widest / 8 * PIN_RATE_GBPS[generation]
+    for n, bandwidth in enumerate(data.get("memory_bandwidth_gbs", [])):
+        if bandwidth["value"] > bound * 1.01:
+            yield at(accelerator, ("memory_bandwidth_gbs", n, "value"), NAME,
+                     f"{bandwidth['value']} GB/s is more than a {widest:g}-bit {generation.upper()} bus can carry "
+                     f"({bound:,.0f} GB/s at {PIN_RATE_GBPS[generation]} Gbit/s per pin); if the source gives a "
+                     f"link speed, record it under interconnect_bandwidth_gbs")
 
 
-CHECK = Check(NAME, __doc__.strip().splitlines()[0], "record:accelerator", run)
+CHECK = Check(NAME, __doc__.strip().splitlines()[0], "record:accelerator", check_record=check, stage=SHAPE)

@@ -13,7 +13,7 @@ from ..derive.provenance import is_primary
 from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "quoted-value"
 
@@ -73,4 +73,4 @@ def _differs(value: Any, cited: float) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isclose(value, cited, rel_tol=1e-9, abs_tol=1e-12)
 
 
-CHECK = Check(NAME, __doc__.strip().splitlines()[0], "record", run)
+CHECK = Check(NAME, __doc__.strip().splitlines()[0], "record", run, stage=SHAPE)

@@ -4,27 +4,27 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..model.atlas import Atlas
+from ..model.records import Record
 from ..problems import Problem
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "target-members"
 
 
-def run(atlas: Atlas) -> Iterator[Problem]:
-    for target in atlas.index.all("hardware-target"):
-        capability = target.data.get("compute_capability")
-        for n, accelerator_id in enumerate(target.data.get("accelerators", [])):
-            accelerator = atlas.index.get("accelerator", accelerator_id)
-            if accelerator is None:
-                continue
-            stated = accelerator.data.get("compute_capability")
-            if capability is not None and stated is not None and _as_int(stated) // 10 != capability // 10:
-                yield at(target, ("accelerators", n), NAME,
-                         f"{accelerator_id!r} has compute capability {stated} ({accelerator.path}) "
-                         f"but this target is {capability}")
-            if target.data["platform"] == "cpu" and accelerator.data.get("category") != "cpu":
-                yield at(target, ("accelerators", n), NAME,
-                         f"{accelerator_id!r} is a {accelerator.data.get('category')}, not a cpu, but this is a CPU target")
+def check(atlas: Atlas, target: Record) -> Iterator[Problem]:
+    capability = target.data.get("compute_capability")
+    for n, accelerator_id in enumerate(target.data.get("accelerators", [])):
+        accelerator = atlas.index.get("accelerator", accelerator_id)
+        if accelerator is None:
+            continue
+        stated = accelerator.data.get("compute_capability")
+        if capability is not None and stated is not None and _as_int(stated) // 10 != capability // 10:
+            yield at(target, ("accelerators", n), NAME,
+                     f"{accelerator_id!r} has compute capability {stated} ({accelerator.path}) "
+                     f"but this target is {capability}")
+        if target.data["platform"] == "cpu" and accelerator.data.get("category") != "cpu":
+            yield at(target, ("accelerators", n), NAME,
+                     f"{accelerator_id!r} is a {accelerator.data.get('category')}, not a cpu, but this is a CPU target")
 
 
 def _as_int(capability: str) -> int:
@@ -32,4 +32,4 @@ def _as_int(capability: str) -> int:
     return int(major) * 10 + int(minor or 0)
 
 
-CHECK = Check(NAME, __doc__.strip(), "record:hardware-target", run)
+CHECK = Check(NAME, __doc__.strip(), "record:hardware-target", check_record=check, stage=SHAPE)

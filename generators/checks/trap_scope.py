@@ -8,7 +8,7 @@ from ..derive.provenance import is_primary
 from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "trap-scope"
 TEXT_FIELDS = ("summary", "trigger", "symptom", "detection", "workaround")
@@ -24,25 +24,24 @@ def scope_words(text: str) -> list[str]:
     return list(found.values())
 
 
-def run(atlas: Atlas) -> Iterator[Problem]:
-    for trap in atlas.index.all("gotcha"):
-        scope = trap.data.get("scope")
-        yield from _seed_scope_sources(atlas, trap)
-        if scope is not None and _backed(atlas, scope):
+def check(atlas: Atlas, trap: Record) -> Iterator[Problem]:
+    scope = trap.data.get("scope")
+    yield from _seed_scope_sources(atlas, trap)
+    if scope is not None and _backed(atlas, scope):
+        return
+    for field in TEXT_FIELDS:
+        words = scope_words(str(trap.data.get(field, "")))
+        if not words:
             continue
-        for field in TEXT_FIELDS:
-            words = scope_words(str(trap.data.get(field, "")))
-            if not words:
-                continue
-            if scope is None:
-                yield at(trap, (field,), NAME,
-                         f"says {', '.join(map(repr, words))} but the trap declares no scope; narrow the wording to what "
-                         f"the evidence shows, or add scope: {{statement, affected, fixed_in, sources}} citing a "
-                         f"primary source whose locator or quote backs it")
-            else:
-                yield at(trap, ("scope", "sources"), NAME,
-                         f"{field} says {', '.join(map(repr, words))} but no scope source is a primary source with a "
-                         f"locator or quote; cite the code, issue or paper passage that shows the scope")
+        if scope is None:
+            yield at(trap, (field,), NAME,
+                     f"says {', '.join(map(repr, words))} but the trap declares no scope; narrow the wording to what "
+                     f"the evidence shows, or add scope: {{statement, affected, fixed_in, sources}} citing a "
+                     f"primary source whose locator or quote backs it")
+        else:
+            yield at(trap, ("scope", "sources"), NAME,
+                     f"{field} says {', '.join(map(repr, words))} but no scope source is a primary source with a "
+                     f"locator or quote; cite the code, issue or paper passage that shows the scope")
 
 
 def _backed(atlas, scope: dict) -> bool:
@@ -56,4 +55,4 @@ def _seed_scope_sources(atlas, trap: Record) -> Iterator[Problem]:
                      f"{citation['source']!r} is a seed draft; a scope rests on primary sources only (cite it in sources instead)")
 
 
-CHECK = Check(NAME, __doc__.strip(), "record:gotcha", run)
+CHECK = Check(NAME, __doc__.strip(), "record:gotcha", check_record=check, stage=SHAPE)

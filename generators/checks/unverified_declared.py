@@ -6,7 +6,7 @@ from typing import Iterator
 from ..derive.provenance import citations, primary_citations
 from ..model.atlas import Atlas
 from ..problems import Problem
-from .base import Check, at
+from .base import SHAPE, Check, at
 
 NAME = "unverified-declared"
 KINDS: tuple[str, ...] = ("kernel", "benchmark", "gotcha", "engine", "technique", "support-matrix")
@@ -29,4 +29,4 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                          f"{primary[0].target.partition('/')[2]!r} at {primary[0].path}; remove unverified")
 
 
-CHECK = Check(NAME, __doc__.strip(), "record:" + ",".join(KINDS), run)
+CHECK = Check(NAME, __doc__.strip(), "record:" + ",".join(KINDS), run, stage=SHAPE)
