@@ -5,7 +5,7 @@ staging folder next to the target and renamed into place, so the target holds ei
 output or the new one, never half of each:
 
 - the target may be absent (missing parents are created), empty, or an earlier output of this
-  command (it holds the marker file MARKER); anything else is refused, as are a file or a symbolic
+  command (it holds the marker file watch.MARKER); anything else is refused, as are a file or a symbolic
   link given as the target;
 - a replaced target keeps its permissions;
 - the staging folder (and a previous output being swapped out) is removed or restored however
@@ -24,14 +24,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from .build import run_pipeline
 from .problems import Problem
-from .render import hand_written_files
-from .render.api import api_files
-from .tree_files import DOCS_MAX_BYTES, Refused, read_bytes
+from .tree_files import Refused
+from .watch import MARKER, site_files
 
 RULE = "output"
-MARKER = ".atlas-output"
 _SWAP_ATTEMPTS = 20
 _HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -42,11 +39,9 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
     refusal = target_problem(out)
     if refusal:
         return [Problem(str(out), 1, 1, RULE, refusal)]
-    run = run_pipeline(root, docs_dir)
-    if run.failed or run.atlas is None:
-        return run.problems
-    problems = run.problems
-    pages = {**run.pages, **api_files(run.atlas)}  # the pages and the data API under api/
+    files, problems = site_files(root, docs_dir)  # hand-written files, generated pages, the data API, the marker
+    if not files or any(p.severity == "error" for p in problems):
+        return problems
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -56,7 +51,7 @@ def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[P
     except OSError as error:
         return [Problem(str(out), 1, 1, RULE, f"cannot write next to the output folder ({error.strerror})")]
     try:
-        _fill(staging, root / docs_dir, pages)
+        _fill(staging, files)
         _set_mode(staging, out)
         with signals_deferred():
             _swap_into_place(staging, out)
@@ -114,16 +109,10 @@ def target_problem(out: Path) -> str | None:
     return None
 
 
-def _fill(staging: Path, source: Path, pages: dict[str, str]) -> None:
-    for path in hand_written_files(source):
-        rel = path.relative_to(source)
+def _fill(staging: Path, files: dict[str, bytes]) -> None:
+    for rel, content in files.items():
         (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-        (staging / rel).write_bytes(read_bytes(source, rel.as_posix(), limit=DOCS_MAX_BYTES))
-    for page, content in pages.items():
-        (staging / page).parent.mkdir(parents=True, exist_ok=True)
-        (staging / page).write_text(content, encoding="utf-8")
-    (staging / MARKER).write_text("Written by `python -m generators build --out`; the whole folder is replaced "
-                                  "on the next build.\n", encoding="utf-8")
+        (staging / rel).write_bytes(content)
 
 
 def _set_mode(staging: Path, out: Path) -> None:

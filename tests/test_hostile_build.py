@@ -67,8 +67,8 @@ def test_signal_while_writing_leaves_the_old_output_and_no_staging(tree, tmp_pat
     (out / "old.md").write_text("the old output")
     real_fill = output._fill
 
-    def fill_then_signal(staging, source, pages):
-        real_fill(staging, source, pages)
+    def fill_then_signal(staging, files):
+        real_fill(staging, files)
         os.kill(os.getpid(), signum)
     monkeypatch.setattr(output, "_fill", fill_then_signal)
     assert build(tree, out, capsys) == (code, "", f"{line}\n")
