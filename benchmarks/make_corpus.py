@@ -2,8 +2,9 @@
 
 Usage: python3 benchmarks/make_corpus.py N OUT_DIR   (OUT_DIR gets records/ and a copy of schema/)
 
-Most kinds get N/12 records each; schemes (N/50) and hardware targets (20) are capped, as in a
-real atlas, because derived cells are every scheme on every target.
+Most kinds get N/12 records each; schemes (N/50), hardware targets (20) and hardware number
+formats (24; the other formats are checkpoint formats) are capped, as in a real atlas, because
+derived cells are every scheme on every target and tallies every number format on every part.
 """
 from __future__ import annotations
 
@@ -33,13 +34,11 @@ def make(n: int, out: Path) -> None:
               f"peak_compute:\n  - {{precision: bf16, sparsity: dense, tflops: {100 + i}, source: src-{i}}}\n"
               f"  - {{precision: fp8, sparsity: dense, tflops: {200 + i}, source: src-{i}}}\n"
               f"sources:\n  - source: src-{i}\n")
+        hardware = ("format_class: hardware\npeak_precision: fp8\nemulated_via: [bf16]\n" if i < 24 else
+                    "format_class: checkpoint\n")  # number formats are a few dozen; checkpoint formats grow
         write(records / f"formats/fmt-{i}.yaml",
-              f"name: Format {i}\nsummary: Synthetic format.\nfamily: integer\nregime: weight-only\nweight_bits: 4\n"
-              f"native_support: [acc-{i}]\nemulated_support: [acc-{(i + 1) % share}]\n" if share > 1 else
-              f"name: Format {i}\nsummary: Synthetic format.\nfamily: integer\nregime: weight-only\nweight_bits: 4\n"
-              f"native_support: [acc-{i}]\n")
-        (records / f"formats/fmt-{i}.yaml").write_text((records / f"formats/fmt-{i}.yaml").read_text()
-                                                        + f"sources:\n  - source: src-{i}\n    locator: table {i}\n")
+              f"name: Format {i}\nsummary: Synthetic format.\n{hardware}family: integer\nregime: weight-only\n"
+              f"weight_bits: 4\nsources:\n  - source: src-{i}\n    locator: table {i}\n")
         write(records / f"engines/eng-{i}.yaml", f"name: Engine {i}\nsummary: Synthetic engine.\ncategory: serving-engine\n"
               f"format_support:\n  - {{format: fmt-{i}, status: \"yes\", source: src-{i}}}\nsources:\n  - source: src-{i}\n")
         write(records / f"kernels/k-{i}.yaml", f"name: Kernel {i}\nsummary: Synthetic kernel.\nengine: eng-{i}\n"

@@ -90,7 +90,8 @@ class ContentCache:
             handle, temporary = tempfile.mkstemp(prefix=f".{self.name}-", suffix=".tmp", dir=path.parent)
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    json.dump({"salt": self.salt, "entries": self.used}, out, ensure_ascii=False, separators=(",", ":"))
+                    out.write(json.dumps({"salt": self.salt, "entries": self.used}, ensure_ascii=False,
+                                         separators=(",", ":")))  # one C-encoded string: json.dump streams in Python
                 os.replace(temporary, path)
             except BaseException:
                 os.unlink(temporary)

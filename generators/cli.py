@@ -7,7 +7,8 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .problems import Problem
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from . import load, render, tree_files
 from .build import run_pipeline
@@ -199,7 +200,7 @@ def _cell_detail(cell: Any) -> str:
         return ""
     if cell.kernel:
         return f"via {cell.kernel}"
-    return cell.reasons[0] if cell.reasons else cell.failure_message
+    return str(cell.reasons[0] if cell.reasons else cell.failure_message)
 
 
 def _hand_written(docs: Path) -> dict[str, str]:

@@ -287,7 +287,7 @@ def _convert(node: yaml.Node) -> Any:
     cls = node.__class__
     if cls is _SCALAR:
         tag = node.tag
-        if tag == _STR or tag == _TIMESTAMP:
+        if tag in (_STR, _TIMESTAMP):
             return node.value
         return _scalar(node)  # type: ignore[arg-type]
     if cls is _MAPPING:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib.metadata
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError
@@ -23,7 +24,6 @@ from .model.schemas import RefField, Schemas
 from .problems import Problem
 from .unique_items import unique_items
 
-DEFS = "defs.schema.json"
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 

@@ -168,7 +168,8 @@ def _existing_ids(root: Path) -> dict[str, list[str]]:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return document
     except (OSError, ValueError) as error:
         raise SkeletonError(f"cannot read schema {path.name}: {error}") from None
 

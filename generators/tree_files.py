@@ -18,7 +18,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import jinja2
 

@@ -7,7 +7,8 @@ points at the repeated item and names the first occurrence, instead of printing 
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from jsonschema.exceptions import ValidationError
 

@@ -7,7 +7,8 @@ the two disagree jsonschema decides (tests assert they agree on every schema).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from jsonschema.exceptions import ValidationError
 

@@ -191,9 +191,7 @@ def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[st
         return False
     if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
         return False
-    if "activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])):
-        return False
-    return True
+    return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 
 def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> bool | str:
@@ -203,13 +201,13 @@ def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[s
     value = requirement.get("value")
     capability = target.get("compute_capability")
     if check == "platform":
-        return target["platform"] in values
+        return bool(target["platform"] in values)
     if check.startswith("capability-"):
         if capability is None:
             return False
-        return {"capability-min": capability >= (value or 0), "capability-exact": capability == value,
-                "capability-max": capability <= (value or 0),
-                "capability-family": capability // 10 == (value or 0) // 10}[check]
+        return bool({"capability-min": capability >= (value or 0), "capability-exact": capability == value,
+                     "capability-max": capability <= (value or 0),
+                     "capability-family": capability // 10 == (value or 0) // 10}[check])
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
     if check == "isa":
@@ -223,7 +221,7 @@ def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[s
     if check == "zero-points":
         if "zero_points" not in config:
             return f"zero points {'present' if value else 'absent'}"
-        return config["zero_points"] == value
+        return bool(config["zero_points"] == value)
     if check == "weight-only":
         return not config.get("activation_quantized", False)
     if check == "activation-quantized":
@@ -249,7 +247,7 @@ def _show(values: list[Any]) -> str:
 def _condition_text(requirement: dict[str, Any]) -> str:
     check, value = requirement["check"], requirement.get("value")
     if "condition" in requirement:
-        return requirement["condition"]
+        return str(requirement["condition"])
     if check == "package":
         return f"package {value} installed"
     if check == "op":

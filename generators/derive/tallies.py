@@ -85,8 +85,14 @@ class FormatParts:
 
 def parts_by_format(index: Index, tallies: dict[str, Tally]) -> dict[str, FormatParts]:
     """For every format, the parts it is derived native and emulated on (empty for checkpoint formats)."""
-    return {f.id: FormatParts(f.id, tuple(a for a, t in sorted(tallies.items()) if f.id in t.native),
-                              tuple(a for a, t in sorted(tallies.items()) if f.id in t.emulated),
+    native: dict[str, list[str]] = {}
+    emulated: dict[str, list[str]] = {}
+    for accelerator, tally in sorted(tallies.items()):  # one pass over the tallies, not one per format
+        for fmt in tally.native:
+            native.setdefault(fmt, []).append(accelerator)
+        for fmt in tally.emulated:
+            emulated.setdefault(fmt, []).append(accelerator)
+    return {f.id: FormatParts(f.id, tuple(native.get(f.id, ())), tuple(emulated.get(f.id, ())),
                               _stated(f.data.get("stated_native", [])), _stated(f.data.get("stated_emulated", [])))
             for f in index.all("format")}
 

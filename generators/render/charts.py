@@ -6,7 +6,7 @@ A chart shows the same numbers as the table beside it; where sources disagree it
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 

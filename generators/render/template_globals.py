@@ -6,7 +6,8 @@ the rest are views and formatted tables. A name missing here does not exist in t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
@@ -88,7 +89,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",
                    "A published support matrix as its publisher shows it, with the derived cell where they differ.",
                    lambda scope: lambda matrix_id: published_table(
-                       scope.atlas, scope.atlas.index.get("support-matrix", matrix_id), scope.values)),
+                       scope.atlas, scope.atlas.index.must("support-matrix", matrix_id), scope.values)),
     TemplateGlobal("kind_docs", "kind_docs()", "Every record kind's fields, from the schemas (contributor pages).",
                    lambda scope: lambda: kind_docs(scope.atlas.schemas)),
     TemplateGlobal("shared_docs", "shared_docs()", "The shared field blocks, from the schemas (contributor pages).",
