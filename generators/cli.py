@@ -10,7 +10,13 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from .problems import Problem
+
+if TYPE_CHECKING:
+    from .model.atlas import Atlas
+    from .watch import Synced
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -170,12 +176,16 @@ def _build(args: argparse.Namespace, root: Path) -> int:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         print(f"error: {out} is not an empty folder; choose an empty or new folder", file=sys.stderr)
         return EXIT_USAGE
-    watch(root, out, lambda synced: (_print_problems(synced.problems), print(
-        f"{len(synced.written)} file(s) written, {len(synced.removed)} removed", file=sys.stderr, flush=True)))
+    watch(root, out, _report_sync)
     return EXIT_OK
 
 
-def _atlas_or_report(root: Path) -> Any:
+def _report_sync(synced: Synced) -> None:
+    _print_problems(synced.problems)
+    print(f"{len(synced.written)} file(s) written, {len(synced.removed)} removed", file=sys.stderr, flush=True)
+
+
+def _atlas_or_report(root: Path) -> Atlas | None:
     from .build import check_tree
     atlas, problems = check_tree(root)
     if atlas is None:  # records that do not load, validate or link cannot be derived from

@@ -38,7 +38,7 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)
+            return str(super().resolve(kind, value, implicit))
         key = (value, implicit)
         tag = _RESOLVED.get(key)
         if tag is None:
@@ -279,7 +279,8 @@ def _to_mapping(node: yaml.Node) -> dict[str, Any]:
         found = "list" if isinstance(node, yaml.SequenceNode) else "single value"
         raise _Reject(node.start_mark.line + 1, node.start_mark.column + 1,
                       f"a record must be a mapping of field names to values, found a {found}")
-    return _convert(node)
+    data: dict[str, Any] = _convert(node)
+    return data
 
 
 def _convert(node: yaml.Node) -> Any:

@@ -17,9 +17,12 @@ import logging
 import time
 from html import escape
 from pathlib import Path
+from typing import Any
+from collections.abc import Callable
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -59,7 +62,7 @@ def theme_title(page: Page) -> str | None:
     return None if page.title is None else str(page.title)
 
 
-class AtlasPlugin(BasePlugin):
+class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     pending: dict[str, str] | None = None
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -81,7 +84,7 @@ class AtlasPlugin(BasePlugin):
         for path, content in {**pages, **static}.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)
-            page.changed = previous.get(path) != self.pending[path]
+            page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
         log.info(f"atlas: {len(self.pending)} generated files ({changed} changed) in {time.perf_counter() - began:.1f} s")
@@ -95,7 +98,7 @@ class AtlasPlugin(BasePlugin):
         if self.pending is not None:
             _BUILT[config.config_file_path] = self.pending
 
-    def on_serve(self, server, config: MkDocsConfig, builder):
+    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]) -> LiveReloadServer:
         root = Path(config.config_file_path).parent
         for folder in ("records", "schema"):
             server.watch(str(root / folder))

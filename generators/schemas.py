@@ -28,7 +28,8 @@ _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 
 
-_VALIDATOR = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})  # linear, located at the repeat
+_VALIDATOR = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})  # type: ignore[no-untyped-call]  # linear
+
 
 def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
@@ -68,7 +69,8 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
         schemas.validators[kind] = _VALIDATOR(_inlined(schemas, documents[name], name, frozenset()),
                                               registry=registry,
                                               format_checker=Draft202012Validator.FORMAT_CHECKER)
-        fast = _fast_validator(schemas.validators[kind].schema)
+        compiled = schemas.validators[kind].schema
+        fast = _fast_validator(dict(compiled)) if isinstance(compiled, dict) else None
         if fast is not None:
             schemas.fast[kind] = fast
     for kind in KINDS:
