@@ -126,3 +126,29 @@ def test_record_name_with_script_is_text_in_title_toc_and_search(tree: Path, tmp
     index = json.loads((tmp_path / "site/search/search_index.json").read_text())
     titles = [doc["title"] for doc in index["docs"] if doc["location"].startswith("formats/fmt-fp4/")]
     assert titles and all("<script>" not in t for t in titles)
+
+
+def test_diff_comment_end_to_end_with_a_hostile_record(tree: Path, capsys):
+    import shutil
+    import subprocess
+
+    from generators.cli import main
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false",
+                        *args], cwd=tree, check=True, capture_output=True)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    record = tree / "records/formats/fmt-fp4.yaml"
+    record.write_text(record.read_text().replace("name: FP4 block format", f"name: {json.dumps(HOSTILE)}")
+                      + f"{json.dumps(HOSTILE)}: x\n")
+    assert main(["--root", str(tree), "diff", "HEAD"]) == 0
+    markdown = capsys.readouterr().out
+    assert "fmt-fp4" in markdown and "unknown field" in markdown
+    page = github_html(markdown)
+    assert page.tags <= OUR_TAGS, page.tags - OUR_TAGS
+    outside = "".join(page.outside)
+    assert "@octocat" not in outside and "e.example" not in outside

@@ -221,3 +221,19 @@ def test_new_never_writes_through_a_linked_kind_folder(tree, tmp_path):
         write_skeleton(tree, "technique", "my-technique")
     assert str(error.value) == f"records/techniques: {LINK}"
     assert list(elsewhere.iterdir()) == []
+
+
+def test_mkdocs_plugin_refuses_a_linked_page_before_mkdocs_reads_it(tree, outside, tmp_path):
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+    os.symlink(outside, tree / "docs/leak.md")
+    write(tree, "mkdocs.yml", "site_name: Mini\ndocs_dir: docs\ntheme:\n  name: material\nplugins:\n  - atlas\n")
+    config = load_config(config_file=str(tree / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    with pytest.raises(Abort) as error:
+        build(config)
+    cause = error.value.__context__
+    assert f"docs/leak.md:1:1: error: [files] {LINK}" in str(cause)
+    assert SECRET not in str(cause)
+    site = tmp_path / "site"
+    assert not site.exists() or all(SECRET not in p.read_text(errors="replace") for p in site.rglob("*") if p.is_file())
