@@ -30,8 +30,12 @@ class Run:
 
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
-    """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices)."""
+    """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
+
+    References to a record that failed to load are not reported again as dangling (load.without_cascade).
+    """
     run = _run_stages(root, docs_dir, pages_despite_errors)
+    run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir).problems if docs_dir is not None else []
     if refused:
         run.problems = sorted_problems(run.problems + refused)

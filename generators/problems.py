@@ -30,9 +30,19 @@ class Problem:
         }
 
     def as_github(self) -> str:
+        """A GitHub Actions workflow command; data and property values escaped so nothing can inject a property."""
         level = "error" if self.severity == "error" else "warning"
-        message = self.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return f"::{level} file={self.file},line={self.line},col={self.column},title={self.rule}::{message}"
+        props = ",".join(f"{name}={_property(value)}" for name, value in
+                         (("file", self.file), ("line", self.line), ("col", self.column), ("title", self.rule)))
+        return f"::{level} {props}::{_data(self.message)}"
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(value: object) -> str:
+    return _data(str(value)).replace(":", "%3A").replace(",", "%2C")
 
 
 def sorted_problems(problems: Iterable[Problem]) -> list[Problem]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
 
@@ -12,7 +13,7 @@ class DiffError(Exception):
     """A user error: not a git repository, or a revision git does not know."""
 
 
-def _git(root: Path, *args: str, binary: bool = False) -> subprocess.CompletedProcess:
+def _git(root: Path, *args: str, binary: bool = False) -> subprocess.CompletedProcess[Any]:
     try:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=not binary, check=False)
     except FileNotFoundError:
@@ -24,7 +25,7 @@ def project_prefix(root: Path) -> str:
     result = _git(root, "rev-parse", "--show-prefix")
     if result.returncode != 0:
         raise DiffError(f"{root} is not a git repository (or git cannot read it); diff compares git revisions")
-    return result.stdout.strip()
+    return str(result.stdout).strip()
 
 
 def verify_revision(root: Path, rev: str) -> str:
@@ -33,7 +34,7 @@ def verify_revision(root: Path, rev: str) -> str:
     if result.returncode != 0 or not result.stdout.strip():
         raise DiffError(f"unknown revision {rev!r}; give a commit, branch or tag git knows "
                         f"(for a remote branch, fetch it first: git fetch origin)")
-    return result.stdout.strip()
+    return str(result.stdout).strip()
 
 
 def materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:

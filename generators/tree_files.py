@@ -166,6 +166,40 @@ def read_text(root: Path, rel: str, limit: int = MAX_BYTES) -> str:
         raise Refused(rel, f"line {line}: file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); save it as UTF-8") from None
 
 
+def write_new_file(root: Path, rel: str, content: bytes) -> None:
+    """Create root/rel (missing folders too) without following any link; Refused if it exists or a link is in the way."""
+    parts = _parts(rel)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for index, part in enumerate(parts[:-1]):
+            try:
+                os.mkdir(part, dir_fd=fd)
+            except FileExistsError:
+                pass
+            except OSError as error:
+                raise _os_refusal("/".join(parts[: index + 1]), error) from None
+            mode = os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode
+            if not stat.S_ISDIR(mode):
+                raise Refused("/".join(parts[: index + 1]), describe_mode(mode) or "is a file where a folder was expected")
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as error:
+                raise _os_refusal("/".join(parts[: index + 1]), error) from None
+            os.close(fd)
+            fd = child
+        try:
+            out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                          0o666, dir_fd=fd)
+        except FileExistsError:
+            raise Refused(rel, "already exists; edit it or choose another id") from None
+        except OSError as error:
+            raise _os_refusal(rel, error) from None
+        with os.fdopen(out, "wb") as handle:
+            handle.write(content)
+    finally:
+        os.close(fd)
+
+
 def regular_file(root: Path, rel: str) -> bool:
     """True when root/rel is a regular file reached through folders only (no symbolic link on the way)."""
     try:

@@ -27,6 +27,8 @@ from .render.api import api_files
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
+MARKER = ".atlas-output"  # in every written tree: `build --out` replaces only a folder that holds it (or an empty one)
+MARKER_TEXT = b"Written by `python -m generators build --out`; the whole folder is replaced on the next build.\n"
 
 
 @dataclass
@@ -56,6 +58,7 @@ def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], li
         except Refused as refused:
             problems.append(refused.problem())
     files.update((page, content.encode("utf-8")) for page, content in pages.items())
+    files[MARKER] = MARKER_TEXT
     return files, problems
 
 

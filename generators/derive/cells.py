@@ -63,7 +63,7 @@ class Cell:
             "reasons": list(self.reasons), "failure_message": self.failure_message,
             "known_by": self.known_by.value, "evidence": list(self.evidence),
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
-                          "reason_template": a.reason_template, "after_selection": a.after_selection,
+                          "after_selection": a.after_selection,
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
         }
@@ -166,6 +166,9 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
             return Attempt(kernel_id, NO, engine_message(template, target, scheme or {"config": config}, requirement),
                            template)
         if isinstance(outcome, str):
+            if "reason" in requirement:  # the quoted engine message as this cell would print it
+                filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
+                outcome = outcome.replace(requirement["reason"], filled)
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
     for gate in kernel.get("external_gates", []):
         if _gate_blocks(gate, target, config):
