@@ -13,6 +13,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from .problems import Problem
+from .verify.cli import register as register_verify
 
 if TYPE_CHECKING:
     from .model.atlas import Atlas
@@ -123,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("kind", help="record kind, e.g. format")
     new.add_argument("id", help="record id (the file stem)")
     new.set_defaults(handler=_new)
+    register_verify(sub)
     return parser
 
 
