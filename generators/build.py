@@ -11,7 +11,7 @@ from pathlib import Path
 from . import checks, derive, load, render, schemas, tree_files, validate
 from .link import link_records
 from .model.atlas import Atlas
-from .problems import Problem, sorted_problems
+from .problems import Problem, has_errors, sorted_problems
 from .records import Record
 
 
@@ -26,13 +26,17 @@ class Run:
 
     @property
     def failed(self) -> bool:
-        return any(p.severity == "error" for p in self.problems)
+        return has_errors(self.problems)
 
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
-    """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices)."""
+    """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
+
+    References to a record that failed to load are not reported again as dangling (load.without_cascade).
+    """
     run = _run_stages(root, docs_dir, pages_despite_errors)
-    refused = tree_files.list_tree(root, docs_dir).problems if docs_dir is not None else []
+    run.problems = load.without_cascade(run.problems)
+    refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
         run.problems = sorted_problems(run.problems + refused)
         run.pages = run.pages if pages_despite_errors else {}
@@ -53,15 +57,15 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     problems += validate.validate_records(records, schema_set)
     index, link_problems = link_records(records, schema_set)
     problems += link_problems
-    if any(p.severity == "error" for p in problems):
+    if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     atlas = Atlas(root, schema_set, index, derive.derive_views(index))
     problems += checks.run_checks(atlas, checks.REGISTRY, checks.SHAPE)  # shapes first: views may trust them
-    if any(p.severity == "error" for p in problems):
+    if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
                  for name, error in derive.compute_all(atlas.views)]
-    if any(p.severity == "error" for p in problems):
+    if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += checks.run_checks(atlas, checks.REGISTRY, checks.VIEWS)
     run = Run(records, atlas, sorted_problems(problems))

@@ -110,4 +110,5 @@ class ContentCache:
             return {}
         if not isinstance(document, dict) or document.get("salt") != self.salt or not isinstance(document.get("entries"), dict):
             return {}
-        return document["entries"]
+        entries: dict[str, Any] = document["entries"]
+        return entries

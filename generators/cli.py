@@ -3,11 +3,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
+
+from typing import TYPE_CHECKING
 
 from .problems import Problem
+from .verify.cli import register as register_verify
+
+if TYPE_CHECKING:
+    from .model.atlas import Atlas
+    from .watch import Synced
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -15,13 +25,38 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised like Ctrl-C so every `finally` (staging folders) runs."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; Ctrl-C anywhere prints one line and exits 130, never a traceback."""
+    """Run one command; Ctrl-C (or SIGTERM, SIGHUP) anywhere prints one line and exits 128+signal, never a traceback."""
+    previous = _raise_on_termination()
     try:
         return _main(argv)
+    except Terminated as terminated:
+        print("terminated", file=sys.stderr)
+        return 128 + terminated.signum
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_on_termination() -> dict[int, Any]:
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            previous[signum] = signal.signal(signum, terminate)
+    return previous
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
@@ -47,15 +82,18 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--root", default=".", help="project root holding records/, schema/ and docs/ (default: .)")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    check = sub.add_parser("check", help="load, validate, link, derive and check; print every problem")
+    check = sub.add_parser("check", help="load, validate, link, derive, check and render the chapters; print every problem")
     check.add_argument("--format", choices=("text", "github", "json"), default="text",
                        help="text (file:line:col), github (Actions annotations) or json")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check.add_argument("paths", nargs="*", help="only report problems in these files (the whole tree is still checked)")
+    check.add_argument("paths", nargs="*",
+                       help="report the problems in these files or folders and those they cause elsewhere; "
+                            "the exit code is still the whole tree's")
     check.set_defaults(handler=_check)
 
     build = sub.add_parser("build", help="write the complete Markdown tree (hand-written and generated pages)")
-    build.add_argument("--out", required=True, help="output folder; must be empty or absent")
+    build.add_argument("--out", required=True,
+                       help="output folder: absent (parents are created), empty, or an earlier output, which is replaced whole")
     build.add_argument("--watch", action="store_true",
                        help="keep running: after each change to records, schemas or docs rewrite only the files that changed")
     build.add_argument("--engine-config", metavar="FILE",
@@ -86,12 +124,13 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("kind", help="record kind, e.g. format")
     new.add_argument("id", help="record id (the file stem)")
     new.set_defaults(handler=_new)
+    register_verify(sub)
     return parser
 
 
 def _print_problems(problems: list[Problem], fmt: str = "text") -> None:
     if fmt == "json":
-        print(json.dumps([p.as_dict() for p in problems], indent=2, ensure_ascii=False))
+        print(json.dumps([p.as_dict() for p in problems], indent=2, ensure_ascii=False, allow_nan=False))
         return
     for problem in problems:
         print(problem.as_github() if fmt == "github" else str(problem))
@@ -103,17 +142,22 @@ def _failed(problems: list[Problem], strict: bool = False) -> bool:
 
 def _check(args: argparse.Namespace, root: Path) -> int:
     from .build import run_pipeline
+    from .path_scope import PathError, in_scope, tree_paths
+    try:
+        paths = tree_paths(root, args.paths)
+    except PathError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
     run = run_pipeline(root, "docs")  # chapters render too: claims, literal numbers, undefined names
-    atlas, problems = run.atlas, run.problems
-    if args.paths:
-        wanted = {Path(p).resolve().relative_to(root).as_posix() if Path(p).is_absolute() or Path(p).exists() else p
-                  for p in args.paths}
-        problems = [p for p in problems if p.file in wanted]
-    _print_problems(problems, args.format)
+    shown = in_scope(run.problems, paths) if paths else run.problems
+    _print_problems(shown, args.format)
+    hidden = len(run.problems) - len(shown)
+    if hidden:  # the exit code is the whole tree's: a partial check never turns a failing tree green
+        print(f"{hidden} more problem(s) elsewhere in the tree; run check without paths to list them", file=sys.stderr)
     if args.format == "text":
-        count = sum(len(v) for v in atlas.index.by_kind.values()) if atlas else "?"
-        print(f"{count} records checked, {len(problems)} problem(s)", file=sys.stderr)
-    return EXIT_PROBLEMS if _failed(problems, args.strict) else EXIT_OK
+        count = sum(len(v) for v in run.atlas.index.by_kind.values()) if run.atlas else "?"
+        print(f"{count} records checked, {len(shown)} problem(s)", file=sys.stderr)
+    return EXIT_PROBLEMS if _failed(run.problems, args.strict) else EXIT_OK
 
 
 def _build(args: argparse.Namespace, root: Path) -> int:
@@ -134,12 +178,16 @@ def _build(args: argparse.Namespace, root: Path) -> int:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         print(f"error: {out} is not an empty folder; choose an empty or new folder", file=sys.stderr)
         return EXIT_USAGE
-    watch(root, out, lambda synced: (_print_problems(synced.problems), print(
-        f"{len(synced.written)} file(s) written, {len(synced.removed)} removed", file=sys.stderr, flush=True)))
+    watch(root, out, _report_sync)
     return EXIT_OK
 
 
-def _atlas_or_report(root: Path):
+def _report_sync(synced: Synced) -> None:
+    _print_problems(synced.problems)
+    print(f"{len(synced.written)} file(s) written, {len(synced.removed)} removed", file=sys.stderr, flush=True)
+
+
+def _atlas_or_report(root: Path) -> Atlas | None:
     from .build import check_tree
     atlas, problems = check_tree(root)
     if atlas is None:  # records that do not load, validate or link cannot be derived from
@@ -168,7 +216,7 @@ def _cells(args: argparse.Namespace, root: Path) -> int:
 
 
 def _diff(args: argparse.Namespace, root: Path) -> int:
-    from .diff import diff_revisions, DiffError
+    from .diff import DiffError, diff_revisions
     try:
         report = diff_revisions(root, args.base, args.head)
     except DiffError as error:

@@ -8,206 +8,32 @@ are compared only when both sides produced them. Temporary directories are alway
 from __future__ import annotations
 
 import difflib
-import json
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from . import load, render, tree_files
 from .build import run_pipeline
-from .model.atlas import Atlas
+from .diff_model import (
+    ABSENT,
+    CellChange,
+    CountChange,
+    DiffReport,
+    FieldChange,
+    PageChange,
+    RecordChange,
+    Side,
+    plural,
+)
 from .kinds import KIND_OF_FOLDER
-from .problems import Problem
+from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
 
-__all__ = ["DiffError", "DiffReport", "diff_revisions"]
+__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "PageChange",
+           "RecordChange", "Side"]
 
 PAGE_DIFF_LINES = 40
-_ABSENT = "(absent)"
-
-
-@dataclass(frozen=True)
-class FieldChange:
-    """One field of a record that differs; `old`/`new` are None when the field is absent on that side."""
-
-    field: str
-    old: Any
-    new: Any
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "old": self.old, "new": self.new}
-
-
-@dataclass(frozen=True)
-class RecordChange:
-    """A record added, removed, changed (with its field changes), renamed (same content, new id), broken or repaired."""
-
-    kind: str
-    id: str
-    status: str
-    fields: tuple[FieldChange, ...] = ()
-    renamed_from: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "id": self.id, "status": self.status, "renamed_from": self.renamed_from,
-                "fields": [f.as_dict() for f in self.fields]}
-
-
-@dataclass(frozen=True)
-class CellChange:
-    """A derived support cell whose verdict (or deciding kernel) changes; detail is the kernel or first reason."""
-
-    scheme: str
-    target: str
-    old: str
-    new: str
-    old_detail: str
-    new_detail: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"scheme": self.scheme, "target": self.target, "old": self.old, "new": self.new,
-                "old_detail": self.old_detail, "new_detail": self.new_detail}
-
-
-@dataclass(frozen=True)
-class CountChange:
-    """A computed count or agreement that moves: subject (accelerator or matrix cell), what, old -> new."""
-
-    subject: str
-    what: str
-    old: Any
-    new: Any
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"subject": self.subject, "what": self.what, "old": self.old, "new": self.new}
-
-
-@dataclass(frozen=True)
-class PageChange:
-    """A generated or hand-written page whose Markdown changes, with a (possibly cut) unified diff."""
-
-    path: str
-    status: str
-    diff: tuple[str, ...]
-    cut: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "status": self.status, "diff": list(self.diff), "cut": self.cut}
-
-
-@dataclass(frozen=True)
-class DiffReport:
-    """Everything that differs between base and head; empty when the change does nothing to the site."""
-
-    base: str
-    head: str
-    records: tuple[RecordChange, ...] = ()
-    cells: tuple[CellChange, ...] = ()
-    counts: tuple[CountChange, ...] = ()
-    pages: tuple[PageChange, ...] = ()
-    introduced: tuple[str, ...] = ()
-    fixed: tuple[str, ...] = ()
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def empty(self) -> bool:
-        return not (self.records or self.cells or self.counts or self.pages or self.introduced or self.fixed)
-
-    def summary(self) -> str:
-        """One line: what moves, e.g. '1 record changed, 1 cell flips, 2 pages change'; or 'No changes to the site.'"""
-        if self.empty:
-            return "No changes to the site."
-        parts: list[str] = []
-        for status in ("added", "removed", "renamed", "changed", "broken", "repaired"):
-            n = sum(1 for r in self.records if r.status == status)
-            if n:
-                parts.append(f"{_plural(n, 'record')} {status}")
-        if self.cells:
-            parts.append(f"{_plural(len(self.cells), 'cell')} {'flips' if len(self.cells) == 1 else 'flip'}")
-        if self.counts:
-            parts.append(f"{_plural(len(self.counts), 'count')} {'moves' if len(self.counts) == 1 else 'move'}")
-        if self.pages:
-            parts.append(f"{_plural(len(self.pages), 'page')} {'changes' if len(self.pages) == 1 else 'change'}")
-        if self.introduced:
-            parts.append(f"{_plural(len(self.introduced), 'problem')} introduced")
-        if self.fixed:
-            parts.append(f"{_plural(len(self.fixed), 'problem')} fixed")
-        return ", ".join(parts)
-
-    def to_markdown(self) -> str:
-        """A PR comment: the summary line first, then one section per kind of change; one line when empty."""
-        if self.empty:
-            return self.summary()
-        out = [f"**Atlas diff** `{self.base}` → `{self.head}`: {self.summary()}", ""]
-        out += [f"> {note}" for note in self.notes]
-        if self.notes:
-            out.append("")
-        if self.introduced or self.fixed:
-            out.append("### Problems")
-            out += [f"- introduced: `{p}`" for p in self.introduced]
-            out += [f"- fixed: `{p}`" for p in self.fixed]
-            out.append("")
-        if self.records:
-            out.append("### Records")
-            for r in self.records:
-                if r.status == "renamed":
-                    out.append(f"- {r.kind} `{r.renamed_from}` renamed to `{r.id}`")
-                    continue
-                out.append(f"- {r.kind} `{r.id}` {r.status}")
-                for f in r.fields:
-                    out.append(f"  - `{f.field}`: {_show(f.old)} → {_show(f.new)}")
-            out.append("")
-        if self.cells:
-            out.append("### Support cells")
-            out.append("| scheme | target | before | after |")
-            out.append("| --- | --- | --- | --- |")
-            for c in self.cells:
-                out.append(f"| `{c.scheme}` | `{c.target}` | {_cell_text(c.old, c.old_detail)} | {_cell_text(c.new, c.new_detail)} |")
-            out.append("")
-        if self.counts:
-            out.append("### Counts")
-            for count in self.counts:
-                out.append(f"- {count.subject}, {count.what}: {_show(count.old)} → {_show(count.new)}")
-            out.append("")
-        if self.pages:
-            out.append("### Pages")
-            for p in self.pages:
-                out.append(f"<details><summary><code>{p.path}</code> {p.status}</summary>")
-                out.append("")
-                fence = "`" * max(3, 1 + max((_backtick_run(line) for line in p.diff), default=0))
-                out.append(fence + "diff")
-                out += list(p.diff)
-                if p.cut:
-                    out.append(f"... {p.cut} more line(s) cut")
-                out.append(fence)
-                out.append("</details>")
-                out.append("")
-        return "\n".join(out).rstrip("\n") + "\n"
-
-    def to_json(self) -> str:
-        """Machine-readable report: sorted keys, deterministic order."""
-        data = {
-            "base": self.base, "head": self.head, "summary": self.summary(), "empty": self.empty,
-            "notes": list(self.notes),
-            "records": [r.as_dict() for r in self.records],
-            "cells": [c.as_dict() for c in self.cells],
-            "counts": [c.as_dict() for c in self.counts],
-            "pages": [p.as_dict() for p in self.pages],
-            "problems": {"introduced": list(self.introduced), "fixed": list(self.fixed)},
-        }
-        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str)
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side of the diff, built: its records, atlas (None if it did not build), pages and problems."""
-
-    records: dict[tuple[str, str], dict[str, Any]]
-    unreadable: frozenset[tuple[str, str]]
-    atlas: Atlas | None
-    pages: dict[str, str] | None
-    problems: tuple[Problem, ...]
 
 
 def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
@@ -247,7 +73,7 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     """The report between two built sides (pure)."""
     notes: list[str] = []
     for name, side in (("base", base), ("head", head)):
-        errors = _plural(sum(1 for p in side.problems if p.severity == "error"), "error")
+        errors = plural(sum(1 for p in side.problems if p.severity == "error"), "error")
         if side.atlas is None:
             notes.append(f"The {name} side does not build ({errors}): records and problems are compared; "
                          "cells, counts and pages are not.")
@@ -323,7 +149,7 @@ def cell_changes(old: Atlas, new: Atlas) -> Iterator[CellChange]:
     before, after = old.views.cells, new.views.cells
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key), after.get(key)
-        old_verdict, new_verdict = (a.verdict if a else _ABSENT), (b.verdict if b else _ABSENT)
+        old_verdict, new_verdict = (a.verdict if a else ABSENT), (b.verdict if b else ABSENT)
         old_kernel, new_kernel = (a.kernel if a else None), (b.kernel if b else None)
         if old_verdict == new_verdict and old_kernel == new_kernel:
             continue
@@ -374,29 +200,7 @@ def _cell_detail(cell: Any) -> str:
         return ""
     if cell.kernel:
         return f"via {cell.kernel}"
-    return cell.reasons[0] if cell.reasons else cell.failure_message
-
-
-def _cell_text(verdict: str, detail: str) -> str:
-    return f"{verdict} ({detail})".replace("|", "\\|") if detail else verdict
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return _ABSENT
-    return "`" + json.dumps(value, ensure_ascii=False, sort_keys=True, default=str) + "`"
-
-
-def _backtick_run(line: str) -> int:
-    longest = run = 0
-    for char in line:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return longest
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return str(cell.reasons[0] if cell.reasons else cell.failure_message)
 
 
 def _hand_written(docs: Path) -> dict[str, str]:

@@ -14,6 +14,7 @@ FOLDER_OF_KIND: dict[str, str] = {
     "finding": "findings",
     "technique": "techniques",
     "source": "sources",
+    "observation": "observations",
 }
 KIND_OF_FOLDER: dict[str, str] = {folder: kind for kind, folder in FOLDER_OF_KIND.items()}
 KINDS: tuple[str, ...] = tuple(FOLDER_OF_KIND)
@@ -31,4 +32,5 @@ TITLE_OF_KIND: dict[str, str] = {
     "finding": "Findings",
     "technique": "Techniques",
     "source": "Sources",
+    "observation": "Observations",
 }

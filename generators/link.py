@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from .kinds import KINDS
 from .paths import dotted
@@ -31,7 +32,7 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
     backlinks: dict[str, list[Link]] = defaultdict(list)
     for record in records:
         data = record.data
-        known_gaps = data.get("known_gaps")
+        known_gaps = data.get("known_gaps") or []
         declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
         used: set[tuple[str, str]] = set()
         outgoing: list[Link] = []
@@ -57,7 +58,7 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
             index.outgoing[record.ref] = outgoing
         if declared:
             problems.extend(_stale_gaps(record, declared, used, by_kind))
-    index.backlinks = {target: sorted(links, key=lambda l: (l.source, l.path)) for target, links in sorted(backlinks.items())}
+    index.backlinks = {target: sorted(links, key=lambda link: (link.source, link.path)) for target, links in sorted(backlinks.items())}
     return index, problems
 
 

@@ -9,9 +9,12 @@ valid id or an `id:` that differs from it, unknown kind folders and files that a
 from __future__ import annotations
 
 import difflib
+import json
+import math
 import re
+import unicodedata
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 
@@ -21,7 +24,10 @@ from .kinds import KIND_OF_FOLDER
 from .problems import Problem
 from .records import Record
 
-ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # always used with fullmatch: no trailing newline slips through
+GENERATED_PAGE_NAMES = frozenset({"index"})  # <kind folder>/index.md is the kind's index page
+RESERVED_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{n}" for n in range(1, 10)),
+                            *(f"lpt{n}" for n in range(1, 10))})
 RULE = "load"
 _BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
@@ -32,7 +38,7 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)
+            return str(super().resolve(kind, value, implicit))
         key = (value, implicit)
         tag = _RESOLVED.get(key)
         if tag is None:
@@ -65,7 +71,12 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
     listing = tree_files.list_tree(root, records_dir)
     problems: list[Problem] = list(listing.problems)
     parsed = parse_cache()
+    clashes = _collisions(listing.files)
     for rel in listing.files:
+        if rel in clashes:
+            problems.append(Problem(rel, 1, 1, RULE, f"file name collides with {clashes[rel]} on file systems that ignore "
+                                                     "case or Unicode normalisation (macOS, Windows); rename one"))
+            continue
         record, file_problems = _load_file_cached(root, root / rel, parsed)
         problems.extend(file_problems)
         if record is not None:
@@ -139,7 +150,10 @@ def parse(raw: bytes, parsed: ContentCache | None = None,
     key = content_key(raw) if parsed is not None else ""
     data = parsed.get(key) if parsed is not None else None
     if not isinstance(data, dict):
-        data = _to_mapping(_compose(text))
+        node = _compose(text)
+        if "\\" in text:  # only an escape in a double-quoted scalar can put a control character in a value
+            _reject_escaped_controls(node)
+        data = _to_mapping(node)
         if parsed is not None:
             parsed.put(key, data)
     if entry is not None and parsed is not None:
@@ -158,10 +172,40 @@ def _kind_and_id(rel: str, parts: tuple[str, ...]) -> tuple[str, str] | Problem:
     if not filename.endswith(".yaml"):
         return Problem(rel, 1, 1, RULE, f"{filename!r} is not a .yaml file; records are records/<kind>/<id>.yaml")
     stem = filename[: -len(".yaml")]
-    if not ID_PATTERN.match(stem):
-        return Problem(rel, 1, 1, RULE,
-                       f"file name {stem!r} is not a valid id (lowercase letters and digits in groups joined by single hyphens)")
+    why = id_problem(stem)
+    if why:
+        return Problem(rel, 1, 1, RULE, f"file name {why}")
     return KIND_OF_FOLDER[folder], stem
+
+
+def id_problem(record_id: str) -> str | None:
+    """Why `record_id` cannot be a record id (a sentence starting with the id), or None when it can."""
+    if not ID_PATTERN.fullmatch(record_id):
+        return f"{record_id!r} is not a valid id (lowercase letters and digits in groups joined by single hyphens)"
+    if record_id in GENERATED_PAGE_NAMES:
+        return (f"{record_id!r} is the name of the page the site generates for every kind ({record_id}.md); "
+                "choose another id")
+    if record_id in RESERVED_NAMES:
+        return (f"{record_id!r} is a reserved file name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9); "
+                "choose another id")
+    return None
+
+
+def _collisions(files: list[str]) -> dict[str, str]:
+    """Files whose names collide with another's on file systems that ignore case or Unicode normalisation.
+
+    Maps each colliding file to the one it collides with; the file whose name is a valid id is kept.
+    """
+    groups: dict[str, list[str]] = {}
+    for rel in files:
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", rel).casefold())
+        groups.setdefault(folded, []).append(rel)
+    clashes: dict[str, str] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            members.sort(key=lambda rel: (not ID_PATTERN.fullmatch(rel.rsplit("/", 1)[-1].removesuffix(".yaml")), rel))
+            clashes.update({rel: members[0] for rel in members[1:]})
+    return clashes
 
 
 def _decode(raw: bytes) -> str:
@@ -174,6 +218,11 @@ def _decode(raw: bytes) -> str:
         raise _Reject(line, column, f"file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); save it as UTF-8") from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    bad = _CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise _Reject(line, column, f"control character U+{ord(bad.group()):04X} is not allowed in a record; remove it")
     if not text.strip():
         raise _Reject(1, 1, "file is empty; a record needs at least the fields its schema requires")
     return text
@@ -209,12 +258,29 @@ def _reject_anchors_and_tags(text: str) -> None:
                           f"YAML tags are not allowed (found {tag!r}); records hold plain data only")
 
 
+def _reject_escaped_controls(node: yaml.Node) -> None:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            bad = _CONTROL.search(current.value)
+            if bad:
+                mark = current.start_mark
+                raise _Reject(mark.line + 1, mark.column + 1,
+                              f"text contains the control character U+{ord(bad.group()):04X}; remove it")
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(part for pair in reversed(current.value) for part in reversed(pair))
+        else:
+            stack.extend(reversed(current.value))
+
+
 def _to_mapping(node: yaml.Node) -> dict[str, Any]:
     if not isinstance(node, yaml.MappingNode):
         found = "list" if isinstance(node, yaml.SequenceNode) else "single value"
         raise _Reject(node.start_mark.line + 1, node.start_mark.column + 1,
                       f"a record must be a mapping of field names to values, found a {found}")
-    return _convert(node)
+    data: dict[str, Any] = _convert(node)
+    return data
 
 
 def _convert(node: yaml.Node) -> Any:
@@ -222,7 +288,7 @@ def _convert(node: yaml.Node) -> Any:
     cls = node.__class__
     if cls is _SCALAR:
         tag = node.tag
-        if tag == _STR or tag == _TIMESTAMP:
+        if tag in (_STR, _TIMESTAMP):
             return node.value
         return _scalar(node)  # type: ignore[arg-type]
     if cls is _MAPPING:
@@ -271,7 +337,62 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     if tag == _T + "bool" and node.value.lower() not in ("true", "false"):
         raise _Reject(mark.line + 1, mark.column + 1,
                       f"{node.value!r} is read as a boolean by YAML 1.1; write true or false, or quote it if you mean text")
+    if tag in (_T + "int", _T + "float"):
+        return _number(node)
     return _CONSTRUCTOR.construct_object(node)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_DECIMAL_FLOAT = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
+MAX_MAGNITUDE = 10**15
+
+
+def _number(node: yaml.ScalarNode) -> int | float:
+    """A YAML number written the way YAML 1.2 and JSON read it too: decimal, finite, at most MAX_MAGNITUDE.
+
+    YAML 1.1 reads some plain scalars as numbers that nobody writing them means (010 is 8, 1:30 is
+    90, 1_000 is 1000, 0x10 is 16, .nan and .inf are not numbers at all); each is rejected with how
+    to write the value.
+    """
+    text, mark = node.value, node.start_mark
+    where = (mark.line + 1, mark.column + 1)
+    if node.tag == _T + "int" and _DECIMAL_INT.fullmatch(text):
+        if len(text.lstrip("+-")) > 16:
+            raise _Reject(*where, f"the number {_shorten(text)} is out of range; "
+                                  f"numbers in a record are at most 10^15 in magnitude")
+        value: int | float = int(text)
+    elif node.tag == _T + "float" and _DECIMAL_FLOAT.fullmatch(text):
+        value = float(text)
+    else:
+        raise _Reject(*where, _yaml11_number(text))
+    if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
+        raise _Reject(*where, f"the number {_shorten(text)} is out of range; numbers in a record are at most 10^15 in magnitude")
+    return value
+
+
+def _yaml11_number(text: str) -> str:
+    quoted = f"quote it ({json.dumps(text)}) if you mean text" if len(text) <= 24 else "quote it if you mean text"
+    plain = text.lstrip("+-").lower()
+    text = _shorten(text)
+    if plain in (".nan", ".inf"):
+        return (f"{text!r} is not a finite number; write a number, or leave the field out "
+                "(and record the gap) if the value is unknown")
+    if "_" in text:
+        return f"{text!r} is read by YAML 1.1 with its underscores dropped; write the number without underscores, or {quoted}"
+    if ":" in text:
+        return f"{text!r} is read as a base-60 (sexagesimal) number by YAML 1.1; {quoted}, or write the number in decimal"
+    if plain.startswith("0x"):
+        return f"{text!r} is a hexadecimal number; write it in decimal, or {quoted}"
+    if plain.startswith("0b"):
+        return f"{text!r} is read as a binary number by YAML 1.1; write it in decimal, or {quoted}"
+    if plain.startswith("0") and len(plain) > 1:
+        return f"{text!r} is read as an octal number by YAML 1.1; write it in decimal without the leading zero, or {quoted}"
+    return f"{text!r} is not a plain decimal number; write it in decimal, or {quoted}"
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:12]}…{text[-4:]} ({len(text)} characters)"
 
 
 def _key_position(node: yaml.MappingNode, key: str) -> tuple[int, int]:
@@ -279,3 +400,28 @@ def _key_position(node: yaml.MappingNode, key: str) -> tuple[int, int]:
         if key_node.value == key:
             return key_node.start_mark.line + 1, key_node.start_mark.column + 1
     return 1, 1
+
+
+_DANGLING = re.compile(r": '([^']*)' is not an? ([a-z-]+) id\b")
+
+
+def without_cascade(problems: list[Problem]) -> list[Problem]:
+    """The problems without "'x' is not a <kind> id" errors for records that failed to load.
+
+    A record that does not load is reported once, by its load error; every reference to it would
+    otherwise be reported as dangling too (one syntax error used to print a dozen errors).
+    """
+    failed: set[tuple[str, str]] = set()
+    for problem in problems:
+        parts = problem.file.split("/")
+        if (problem.rule in (RULE, tree_files.RULE) and len(parts) == 3 and parts[1] in KIND_OF_FOLDER
+                and parts[2].endswith(".yaml")):
+            failed.add((KIND_OF_FOLDER[parts[1]], parts[2][: -len(".yaml")]))
+    if not failed:
+        return problems
+    kept = []
+    for problem in problems:
+        match = _DANGLING.search(problem.message) if problem.rule == "refs" else None
+        if match is None or (match.group(2), match.group(1)) not in failed:
+            kept.append(problem)
+    return kept

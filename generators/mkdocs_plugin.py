@@ -15,15 +15,20 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from html import escape
 from pathlib import Path
+from typing import Any
+from collections.abc import Callable
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from .build import run_pipeline
-from .render import TEMPLATE_SUFFIX, LAYOUTS
+from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -44,7 +49,20 @@ def _digest(content: str | bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-class AtlasPlugin(BasePlugin):
+def theme_title(page: Page) -> str | None:
+    """The page title as the theme must receive it: HTML-escaped when it is the text of the page's first heading.
+
+    MkDocs takes a page's title from its first `#` heading as plain text (entities decoded), and the
+    theme writes it unescaped into `<title>`, the navigation and the search index; a record name such
+    as `</title><script>` would run. Titles given in `nav:` or front matter are the site's own HTML.
+    """
+    from_heading = getattr(page, "_title_from_render", None)
+    if from_heading and "title" not in vars(page) and "title" not in page.meta:
+        return escape(str(from_heading), quote=True)
+    return None if page.title is None else str(page.title)
+
+
+class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     pending: dict[str, str] | None = None
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -66,17 +84,21 @@ class AtlasPlugin(BasePlugin):
         for path, content in {**pages, **static}.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)
-            page.changed = previous.get(path) != self.pending[path]
+            page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
         log.info(f"atlas: {len(self.pending)} generated files ({changed} changed) in {time.perf_counter() - began:.1f} s")
         return files
 
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+        page.title = theme_title(page)
+        return html
+
     def on_post_build(self, config: MkDocsConfig) -> None:
         if self.pending is not None:
             _BUILT[config.config_file_path] = self.pending
 
-    def on_serve(self, server, config: MkDocsConfig, builder):
+    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]) -> LiveReloadServer:
         root = Path(config.config_file_path).parent
         for folder in ("records", "schema"):
             server.watch(str(root / folder))

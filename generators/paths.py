@@ -1,7 +1,8 @@
 """How a location inside a record is written in messages: `native_support[2].source`."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 
 def dotted(path: Iterable[Any]) -> str:

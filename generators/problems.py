@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 
 @dataclass(frozen=True, order=True)
@@ -30,9 +30,19 @@ class Problem:
         }
 
     def as_github(self) -> str:
+        """A GitHub Actions workflow command; data and property values escaped so nothing can inject a property."""
         level = "error" if self.severity == "error" else "warning"
-        message = self.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return f"::{level} file={self.file},line={self.line},col={self.column},title={self.rule}::{message}"
+        props = ",".join(f"{name}={_property(value)}" for name, value in
+                         (("file", self.file), ("line", self.line), ("col", self.column), ("title", self.rule)))
+        return f"::{level} {props}::{_data(self.message)}"
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(value: object) -> str:
+    return _data(str(value)).replace(":", "%3A").replace(",", "%2C")
 
 
 def sorted_problems(problems: Iterable[Problem]) -> list[Problem]:
@@ -40,16 +50,6 @@ def sorted_problems(problems: Iterable[Problem]) -> list[Problem]:
     return sorted(set(problems))
 
 
-def has_errors(problems: Iterable[Problem], strict: bool = False) -> bool:
-    return any(p.severity == "error" or strict for p in problems)
-
-
-class PipelineFailed(Exception):
-    """Raised by build() when problems stop the pipeline; carries them all."""
-
-    def __init__(self, problems: list[Problem]):
-        super().__init__(f"{len(problems)} problem(s)")
-        self.problems = problems
-
-    def report(self) -> str:
-        return "\n".join(str(p) for p in self.problems)
+def has_errors(problems: Iterable[Problem]) -> bool:
+    """The one rule for a failed run: any problem of severity error (warnings fail only `--strict` callers)."""
+    return any(p.severity == "error" for p in problems)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import importlib.metadata
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import SchemaError
 from referencing import Registry, Resource
 
@@ -21,10 +22,13 @@ from .cache import ContentCache, content_key
 from .kinds import KINDS
 from .model.schemas import RefField, Schemas
 from .problems import Problem
+from .unique_items import unique_items
 
-DEFS = "defs.schema.json"
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
+
+
+_VALIDATOR = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})  # type: ignore[no-untyped-call]  # linear
 
 
 def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
@@ -62,10 +66,11 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     schemas = Schemas(documents, {}, {})
     for kind in KINDS:  # references are inlined once so validation does no registry look-ups per record
         name = f"{kind}.schema.json"
-        schemas.validators[kind] = Draft202012Validator(_inlined(schemas, documents[name], name, frozenset()),
-                                                        registry=registry,
-                                                        format_checker=Draft202012Validator.FORMAT_CHECKER)
-        fast = _fast_validator(schemas.validators[kind].schema)
+        schemas.validators[kind] = _VALIDATOR(_inlined(schemas, documents[name], name, frozenset()),
+                                              registry=registry,
+                                              format_checker=Draft202012Validator.FORMAT_CHECKER)
+        compiled = schemas.validators[kind].schema
+        fast = _fast_validator(dict(compiled)) if isinstance(compiled, dict) else None
         if fast is not None:
             schemas.fast[kind] = fast
     for kind in KINDS:

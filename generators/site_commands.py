@@ -7,7 +7,7 @@ so the first lines a maintainer sees are MkDocs's own ("Serving on ...").
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def run_mkdocs(command: str, extra: Sequence[str]) -> int:

@@ -11,14 +11,16 @@ from __future__ import annotations
 import datetime
 import difflib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import tree_files
 from .kinds import FOLDER_OF_KIND
-from .load import ID_PATTERN
+from .load import ID_PATTERN, id_problem
 
 HEADER = "# Skeleton written by `python -m generators new {kind} {id}`: replace every TODO, then run `python -m generators check`.\n"
 _FIRST_KEYS = ("name", "summary")
@@ -36,16 +38,18 @@ def write_skeleton(root: Path, kind: str, record_id: str) -> Path:
         close = difflib.get_close_matches(kind, list(FOLDER_OF_KIND) + list(FOLDER_OF_KIND.values()), n=1)
         hint = f" (did you mean {_kind_of(close[0])!r}?)" if close else ""
         raise SkeletonError(f"unknown kind {kind!r}{hint}; kinds are: {', '.join(sorted(FOLDER_OF_KIND))}")
-    if not ID_PATTERN.match(record_id):
-        raise SkeletonError(f"invalid id {record_id!r}: use lowercase letters and digits in groups joined by "
-                            "single hyphens, e.g. my-format")
-    path = root / "records" / FOLDER_OF_KIND[kind] / f"{record_id}.yaml"
-    if path.exists():
-        raise SkeletonError(f"{path.relative_to(root).as_posix()} already exists; edit it or choose another id")
+    why = id_problem(record_id)
+    if why:
+        raise SkeletonError(f"invalid id: {why}" + (", e.g. my-format" if not ID_PATTERN.fullmatch(record_id) else ""))
+    rel = f"records/{FOLDER_OF_KIND[kind]}/{record_id}.yaml"
+    if os.path.lexists(root / rel):
+        raise SkeletonError(f"{rel} already exists; edit it or choose another id")
     data = skeleton_data(root, kind, record_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(HEADER.format(kind=kind, id=record_id) + dump_yaml(data), encoding="utf-8")
-    return path
+    try:  # never through a symbolic link: a linked kind folder would write outside the repository
+        tree_files.write_new_file(root, rel, (HEADER.format(kind=kind, id=record_id) + dump_yaml(data)).encode("utf-8"))
+    except tree_files.Refused as refused:
+        raise SkeletonError(str(refused)) from None
+    return root / rel
 
 
 def skeleton_data(root: Path, kind: str, record_id: str) -> dict[str, Any]:
@@ -154,7 +158,7 @@ def _existing_ids(root: Path) -> dict[str, list[str]]:
     for kind, folder in FOLDER_OF_KIND.items():
         base = root / "records" / folder
         if base.is_dir():
-            out[kind] = sorted(p.stem for p in base.glob("*.yaml") if ID_PATTERN.match(p.stem))
+            out[kind] = sorted(p.stem for p in base.glob("*.yaml") if ID_PATTERN.fullmatch(p.stem))
     # a skeleton cites a pinned source first, so a scheme's or kernel's code citation passes dispatch-provenance
     pinned = {p.stem for p in (root / "records" / "sources").glob("*.yaml")
               if re.search(r"^(revision|package):", p.read_text(encoding="utf-8", errors="replace"), re.M)}
@@ -164,7 +168,8 @@ def _existing_ids(root: Path) -> dict[str, list[str]]:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return document
     except (OSError, ValueError) as error:
         raise SkeletonError(f"cannot read schema {path.name}: {error}") from None
 

@@ -18,7 +18,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import jinja2
 
@@ -166,6 +166,40 @@ def read_text(root: Path, rel: str, limit: int = MAX_BYTES) -> str:
         raise Refused(rel, f"line {line}: file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); save it as UTF-8") from None
 
 
+def write_new_file(root: Path, rel: str, content: bytes) -> None:
+    """Create root/rel (missing folders too) without following any link; Refused if it exists or a link is in the way."""
+    parts = _parts(rel)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        for index, part in enumerate(parts[:-1]):
+            try:
+                os.mkdir(part, dir_fd=fd)
+            except FileExistsError:
+                pass
+            except OSError as error:
+                raise _os_refusal("/".join(parts[: index + 1]), error) from None
+            mode = os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode
+            if not stat.S_ISDIR(mode):
+                raise Refused("/".join(parts[: index + 1]), describe_mode(mode) or "is a file where a folder was expected")
+            try:
+                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as error:
+                raise _os_refusal("/".join(parts[: index + 1]), error) from None
+            os.close(fd)
+            fd = child
+        try:
+            out = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                          0o666, dir_fd=fd)
+        except FileExistsError:
+            raise Refused(rel, "already exists; edit it or choose another id") from None
+        except OSError as error:
+            raise _os_refusal(rel, error) from None
+        with os.fdopen(out, "wb") as handle:
+            handle.write(content)
+    finally:
+        os.close(fd)
+
+
 def regular_file(root: Path, rel: str) -> bool:
     """True when root/rel is a regular file reached through folders only (no symbolic link on the way)."""
     try:
@@ -182,11 +216,12 @@ def regular_file(root: Path, rel: str) -> bool:
 
 
 def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel: True,
-              skip_hidden: bool = True) -> Listing:
+              skip_hidden: bool = True, limit: int | None = None) -> Listing:
     """Every regular file under root/folder that `keep` accepts; every other entry kept by `keep` is a problem.
 
     Hidden entries (a name starting with '.') are skipped when `skip_hidden`. A folder that is
-    absent gives an empty listing; a folder that is a symbolic link is refused.
+    absent gives an empty listing; a folder that is a symbolic link is refused. With `limit`, a
+    file larger than it is refused too (it is not listed).
     """
     listing = Listing()
     try:
@@ -197,10 +232,12 @@ def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel:
         listing.problems.append(refused.problem())
         return listing
     try:
-        for rel, mode in _walk(fd, folder, skip_hidden, listing):
+        for rel, entry in _walk(fd, folder, skip_hidden, listing):
             if not keep(rel):
                 continue
-            why = describe_mode(mode)
+            why = describe_mode(entry.st_mode)
+            if why is None and limit is not None and entry.st_size > limit:
+                why = too_large(entry.st_size, limit)
             if why:
                 listing.problems.append(Problem(rel, 1, 1, RULE, why))
             else:
@@ -212,7 +249,7 @@ def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel:
     return listing
 
 
-def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, int]]:
+def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, os.stat_result]]:
     try:
         names = sorted(os.listdir(fd))
     except OSError as error:
@@ -223,14 +260,14 @@ def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator
             continue
         rel = f"{prefix}/{name}"
         try:
-            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+            entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
         except FileNotFoundError:
             continue  # vanished since listing: the tree as it is now does not hold it
         except OSError as error:
             listing.problems.append(_os_refusal(rel, error).problem())
             continue
-        if not stat.S_ISDIR(mode):
-            yield rel, mode
+        if not stat.S_ISDIR(entry.st_mode):
+            yield rel, entry
             continue
         try:
             child = os.open(name, _DIR_FLAGS, dir_fd=fd)

@@ -7,7 +7,8 @@ the two disagree jsonschema decides (tests assert they agree on every schema).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable
+from typing import Any, cast
+from collections.abc import Iterable
 
 from jsonschema.exceptions import ValidationError
 
@@ -41,6 +42,11 @@ def _fast_says_valid(fast: Any, data: dict[str, Any]) -> bool:
 
 
 def _problems_for(record: Record, error: ValidationError, schemas: Schemas) -> list[Problem]:
+    return _problems_from(record, cast(Any, error), schemas)
+
+
+def _problems_from(record: Record, error: Any, schemas: Schemas) -> list[Problem]:
+    """The located problems of one jsonschema error (typed Any: its fields are Unset until jsonschema fills them)."""
     path = tuple(error.absolute_path)
     where = dotted(path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):

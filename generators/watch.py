@@ -10,21 +10,25 @@ error the tree is left as it was and the problems are reported.
 """
 from __future__ import annotations
 
+import contextlib
+
 import hashlib
 import os
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from .build import run_pipeline
-from .problems import Problem
+from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.api import api_files
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
+MARKER = ".atlas-output"  # in every written tree: `build --out` replaces only a folder that holds it (or an empty one)
+MARKER_TEXT = b"Written by `python -m generators build --out`; the whole folder is replaced on the next build.\n"
 
 
 @dataclass
@@ -54,6 +58,7 @@ def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], li
         except Refused as refused:
             problems.append(refused.problem())
     files.update((page, content.encode("utf-8")) for page, content in pages.items())
+    files[MARKER] = MARKER_TEXT
     return files, problems
 
 
@@ -74,10 +79,8 @@ class TreeWriter:
             self.hashes[rel] = digest
             result.written.append(rel)
         for rel in sorted(set(self.hashes) - set(files)):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 (self.out / rel).unlink()
-            except FileNotFoundError:
-                pass
             del self.hashes[rel]
             result.removed.append(rel)
         return result
@@ -138,7 +141,7 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
 
 def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs") -> Synced:
     files, problems = site_files(root, docs_dir)
-    if any(p.severity == "error" for p in problems):
+    if has_errors(problems):
         return Synced(problems=problems)
     result = writer.sync(files)
     result.problems = problems

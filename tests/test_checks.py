@@ -232,3 +232,9 @@ def test_shape_checks_run_before_views_and_stop_the_build(tree):
     edit(tree, "records/accelerators/acc-big.yaml", "{native: 1,", "{native: 2,")  # a views problem, not reported
     atlas, problems = check_tree(tree)
     assert atlas is None and {p.rule for p in problems} == {"target-members"}
+
+
+def test_observed_cells_agreeing_observation(tree):
+    from tests.test_observed_cells import _observe
+    _observe(tree)
+    assert problems_of(tree, "observed-cells") == []  # failing cases: tests/test_observed_cells.py

@@ -74,7 +74,7 @@ def test_cell_flip_when_a_kernel_floor_rises(repo: Path) -> None:
     markdown = report.to_markdown()
     first = markdown.splitlines()[0]
     assert "1 cell flips" in first and "1 record changed" in first and "1 problem introduced" in first
-    assert "`sch-w4a16` | `gpu-sm80` | runs-if (via k-generic) | refused (" in markdown
+    assert "`sch-w4a16` | `gpu-sm80` | runs-if (`via k-generic`) | refused (`" in markdown
 
 
 def test_tally_change_moves_counts_and_pages(repo: Path) -> None:

@@ -8,6 +8,7 @@ import errno
 import os
 import shutil
 import signal
+import stat
 import subprocess
 from pathlib import Path
 
@@ -199,3 +200,54 @@ def test_diff_against_a_base_holding_an_absolute_symlink(repo, capsys):
     assert code == 0
     assert "docs/passwd.md:1:1: error: [files] is a symbolic link" in out  # fixed by the working tree
     assert "root:" not in out
+
+
+def test_device_node_is_refused(tree):
+    try:
+        os.mknod(tree / "records/techniques/zero.yaml", 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+    except PermissionError:
+        pytest.skip("creating a device node needs privileges")
+    assert ("records/techniques/zero.yaml:1:1: error: [files] is a character device, not a regular file; "
+            "the atlas reads only regular files, so remove it") in problems_of(tree)
+
+
+def test_new_never_writes_through_a_linked_kind_folder(tree, tmp_path):
+    from generators.skeleton import SkeletonError, write_skeleton
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(tree / "records/techniques")
+    os.symlink(elsewhere, tree / "records/techniques")
+    with pytest.raises(SkeletonError) as error:
+        write_skeleton(tree, "technique", "my-technique")
+    assert str(error.value) == f"records/techniques: {LINK}"
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_mkdocs_plugin_refuses_a_linked_page_before_mkdocs_reads_it(tree, outside, tmp_path):
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+    os.symlink(outside, tree / "docs/leak.md")
+    write(tree, "mkdocs.yml", "site_name: Mini\ndocs_dir: docs\ntheme:\n  name: material\nplugins:\n  - atlas\n")
+    config = load_config(config_file=str(tree / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    with pytest.raises(Abort) as error:
+        build(config)
+    cause = error.value.__context__
+    assert f"docs/leak.md:1:1: error: [files] {LINK}" in str(cause)
+    assert SECRET not in str(cause)
+    site = tmp_path / "site"
+    assert not site.exists() or all(SECRET not in p.read_text(errors="replace") for p in site.rglob("*") if p.is_file())
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_diff_never_reads_an_oversized_blob_of_the_base(repo, capsys):
+    big = repo / "docs/big.md"
+    big.write_bytes(b"# big\n" + b"x" * (tree_files.DOCS_MAX_BYTES + 10))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "big page")
+    size = big.stat().st_size
+    big.unlink()
+    assert main(["--root", str(repo), "diff", "HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert (f"docs/big.md:1:1: error: [files] file is {size} bytes, over the limit of {tree_files.DOCS_MAX_BYTES} "
+            "bytes per file; split it into smaller records or shorten it") in out  # fixed by the working tree

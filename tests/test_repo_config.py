@@ -88,3 +88,11 @@ def test_vscode_maps_every_kind_to_its_schema() -> None:
         assert (ROOT / schema).is_file()
     extensions = json.loads((ROOT / ".vscode" / "extensions.json").read_text(encoding="utf-8"))
     assert "redhat.vscode-yaml" in extensions["recommendations"]
+
+
+def test_the_code_passes_the_configured_linter() -> None:
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "generators", "tests"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:]

@@ -80,7 +80,7 @@ def test_stale_known_gap_is_an_error(tree):
 
 def test_backlinks_name_the_referring_field(tree):
     atlas, _ = check_tree(tree)
-    links = [(l.source, l.path) for l in atlas.index.backlinks["accelerator/acc-big"]]
+    links = [(link.source, link.path) for link in atlas.index.backlinks["accelerator/acc-big"]]
     assert links == [("format/fmt-fp4", "stated_native[0].accelerators[0]"), ("format/fmt-int4", "stated_emulated[0].accelerators[0]"),
                      ("hardware-target/gpu-sm90", "accelerators[0]")]
 

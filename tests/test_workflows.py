@@ -7,7 +7,8 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 import yaml
@@ -23,6 +24,7 @@ MARKER = "<!-- atlas-diff -->"
 PRIVILEGED_JOBS = {
     ("pr-diff-comment.yml", "comment"): {"actions": "read", "pull-requests": "write"},
     ("pages.yml", "deploy"): {"pages": "write", "id-token": "write"},
+    ("verify.yml", "propose"): {"contents": "write", "pull-requests": "write"},
 }
 # zizmor findings silenced in place, each with its reason in the same comment: (file, audit)
 ALLOWED_IGNORES = {("pr-diff-comment.yml", "dangerous-triggers")}

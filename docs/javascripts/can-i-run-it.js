@@ -14,6 +14,11 @@
     "no": ["Refused", "no candidate kernel accepts"]
   };
 
+  var KNOWN_BY = {
+    "code": "the engine's dispatch code, read at the cited release",
+    "run": "running the engine's own selection code (the observation is the evidence)"
+  };
+
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (key) {
@@ -164,6 +169,10 @@
     if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
       facts.appendChild(el("dd", { text: computes }));
+    }
+    if (cell.known_by) {
+      facts.appendChild(el("dt", { text: "Known from" }));
+      facts.appendChild(el("dd", { text: KNOWN_BY[cell.known_by] || cell.known_by }));
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
     if (cell.conditions && cell.conditions.length) {

@@ -7,9 +7,9 @@ while the other checks still run. `shape` checks run before derive, `views` chec
 from __future__ import annotations
 
 
-from ..problems import Problem
+
 from . import (benchmark_baseline, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
-               quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
+               observed_cells, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared)
 from .base import SHAPE, VIEWS, Check
 from .runner import run_checks
@@ -32,6 +32,7 @@ REGISTRY: tuple[Check, ...] = (
     unverified_declared.CHECK,
     quoted_value.CHECK,
     trap_scope.CHECK,
+    observed_cells.CHECK,
 )
 
 __all__ = ["REGISTRY", "SHAPE", "VIEWS", "Check", "run_checks"]

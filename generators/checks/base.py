@@ -8,7 +8,8 @@ only and run before the views are derived, so views can trust the shapes; `views
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
 
 from ..paths import dotted
 from ..problems import Problem
@@ -31,8 +32,8 @@ class Check:
     name: str
     description: str
     scope: str
-    run: Callable[["Atlas"], Iterable[Problem]] | None = None
-    check_record: Callable[["Atlas", Record], Iterable[Problem]] | None = None
+    run: Callable[[Atlas], Iterable[Problem]] | None = None
+    check_record: Callable[[Atlas, Record], Iterable[Problem]] | None = None
     stage: str = VIEWS
 
     @property

@@ -1,7 +1,7 @@
 """A benchmark whose baseline is another benchmark record shares its unit and metric and is not itself."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

@@ -1,7 +1,7 @@
 """A contested value resolved by a finding names a finding that concerns the contested record."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem

@@ -1,7 +1,7 @@
 """Every scheme, and every kernel a scheme lists as a candidate, cites the code it was read from at a release or commit."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem

@@ -1,7 +1,7 @@
 """A kernel's declared activation handling agrees with the formats it lists: one that takes activations as given lists no format that quantizes activations."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

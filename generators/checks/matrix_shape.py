@@ -1,7 +1,7 @@
 """A support matrix has one cell list per row, one cell per column, and a legend entry for every symbol it uses."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

@@ -7,7 +7,7 @@ type not in the table below, are not checked.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

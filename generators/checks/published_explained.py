@@ -1,7 +1,7 @@
 """Every published cell that disagrees with its derived cell is explained by a finding, and every finding's explained cell exists and still disagrees."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem
@@ -29,6 +29,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
     for cell in atlas.views.published:
         if not cell.agrees and (cell.matrix, cell.row, cell.column) not in explained:
             matrix = atlas.index.get("support-matrix", cell.matrix)
+            assert matrix is not None
             yield at(matrix, ("cells", cell.row_index, cell.column_index), NAME,
                      f"published {cell.symbol!r} ({cell.published}) at [{cell.row!r}, {cell.column!r}] but the dispatch "
                      f"rules derive {cell.derived!r}; fix the mapping or add a finding whose explains names this cell")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..derive.provenance import is_primary
 from ..model.atlas import Atlas

@@ -1,7 +1,8 @@
 """The check runner: iterates each check's scope, isolates a crash to the record (or check) that caused it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 from ..problems import Problem
 from .base import Check
@@ -10,7 +11,7 @@ if TYPE_CHECKING:
     from ..model.atlas import Atlas
 
 
-def run_checks(atlas: "Atlas", registry: Iterable[Check], stage: str | None = None) -> list[Problem]:
+def run_checks(atlas: Atlas, registry: Iterable[Check], stage: str | None = None) -> list[Problem]:
     """Every problem the checks of `stage` (all stages when None) find; a crashing check becomes a problem too."""
     problems: list[Problem] = []
     for check in registry:
@@ -23,7 +24,7 @@ def run_checks(atlas: "Atlas", registry: Iterable[Check], stage: str | None = No
     return problems
 
 
-def _per_record(atlas: "Atlas", check: Check) -> list[Problem]:
+def _per_record(atlas: Atlas, check: Check) -> list[Problem]:
     assert check.check_record is not None
     problems: list[Problem] = []
     for kind in check.kinds:
@@ -36,7 +37,7 @@ def _per_record(atlas: "Atlas", check: Check) -> list[Problem]:
     return problems
 
 
-def _whole_tree(atlas: "Atlas", check: Check) -> list[Problem]:
+def _whole_tree(atlas: Atlas, check: Check) -> list[Problem]:
     assert check.run is not None
     try:
         return list(check.run(atlas))

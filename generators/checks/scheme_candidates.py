@@ -1,7 +1,7 @@
 """A scheme's candidate kernels belong to the scheme's engine, and no platform has two candidate lists."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

@@ -1,7 +1,7 @@
 """Accelerators built on the same die compute natively in the same hardware formats, unless a finding explains the difference."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem
@@ -16,7 +16,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
         if accelerator.data.get("die"):
             by_die.setdefault(accelerator.data["die"], []).append(accelerator.id)
     tallies = atlas.views.tallies
-    for die, members in sorted(by_die.items()):
+    for die_name, members in sorted(by_die.items()):
         reference = members[0]
         for member in members[1:]:
             record = atlas.index.get("accelerator", member)
@@ -25,13 +25,12 @@ def run(atlas: Atlas) -> Iterator[Problem]:
             if ours == theirs or record.data.get("die_difference"):
                 continue
             yield at(record, ("die",), NAME,
-                     f"shares die {die!r} with {reference!r} but its peaks make it native for "
+                     f"shares die {die_name!r} with {reference!r} but its peaks make it native for "
                      f"{sorted(ours - theirs) or 'nothing more'} and not for {sorted(theirs - ours) or 'nothing less'}; "
                      f"record the missing peaks, or name the finding that explains the difference in `die_difference`")
     for accelerator in atlas.index.all("accelerator"):
         if accelerator.data.get("die_difference"):
-            die = accelerator.data.get("die")
-            siblings = [m for m in by_die.get(die or "", []) if m != accelerator.id]
+            siblings = [m for m in by_die.get(str(accelerator.data.get("die", "")), []) if m != accelerator.id]
             if not siblings or all(set(tallies[m].native) == set(tallies[accelerator.id].native) for m in siblings):
                 yield at(accelerator, ("die_difference",), NAME,
                          "stale explanation: no part sharing this die differs in native formats; remove die_difference")

@@ -5,7 +5,7 @@ category disagrees by definition. An explanation attached to a list that agrees 
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem

@@ -1,7 +1,7 @@
 """A native or emulated count a source states for an accelerator equals the derived count, or a finding explains why not; an explanation of a count that agrees is stale."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

@@ -1,7 +1,7 @@
 """An accelerator listed under an NVIDIA hardware target has that compute capability, and one under a CPU target is a CPU."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ..derive.provenance import is_primary
 from ..model.atlas import Atlas
@@ -44,11 +45,11 @@ def check(atlas: Atlas, trap: Record) -> Iterator[Problem]:
                      f"locator or quote; cite the code, issue or paper passage that shows the scope")
 
 
-def _backed(atlas, scope: dict) -> bool:
+def _backed(atlas: Atlas, scope: dict[str, Any]) -> bool:
     return any(is_primary(atlas.index, c["source"]) and (c.get("locator") or c.get("quote")) for c in scope["sources"])
 
 
-def _seed_scope_sources(atlas, trap: Record) -> Iterator[Problem]:
+def _seed_scope_sources(atlas: Atlas, trap: Record) -> Iterator[Problem]:
     for n, citation in enumerate((trap.data.get("scope") or {}).get("sources", [])):
         if atlas.index.get("source", citation["source"]) is not None and not is_primary(atlas.index, citation["source"]):
             yield at(trap, ("scope", "sources", n, "source"), NAME,

@@ -1,7 +1,7 @@
 """A kernel, benchmark, gotcha, engine, technique or support-matrix record with no primary citation declares `unverified`; one that cites a primary source does not."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..derive.provenance import citations, primary_citations
 from ..model.atlas import Atlas

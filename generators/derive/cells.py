@@ -63,7 +63,7 @@ class Cell:
             "reasons": list(self.reasons), "failure_message": self.failure_message,
             "known_by": self.known_by.value, "evidence": list(self.evidence),
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
-                          "reason_template": a.reason_template, "after_selection": a.after_selection,
+                          "after_selection": a.after_selection,
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
         }
@@ -85,7 +85,11 @@ def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: 
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate:
-        fallback = (scheme.get("capability_gate") or {}).get("on_failure", "")
+        gate_record = scheme.get("capability_gate") or {}
+        fallback = gate_record.get("on_failure", "")
+        floor = gate_record.get("on_failure_min")
+        if fallback and floor is not None and (target.get("compute_capability") or 0) < floor:
+            fallback, gate = "", engine_message(gate_record.get("reason", ""), target, scheme, {"bound": floor})
         verdict = Verdict.FALLBACK if fallback else Verdict.REFUSED
         return Cell(engine, scheme_id, target_id, verdict, None, (), (), gate=gate, gate_fallback=fallback,
                     reasons=(gate,), computes_as=fallback)
@@ -162,6 +166,9 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
             return Attempt(kernel_id, NO, engine_message(template, target, scheme or {"config": config}, requirement),
                            template)
         if isinstance(outcome, str):
+            if "reason" in requirement:  # the quoted engine message as this cell would print it
+                filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
+                outcome = outcome.replace(requirement["reason"], filled)
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
     for gate in kernel.get("external_gates", []):
         if _gate_blocks(gate, target, config):
@@ -191,9 +198,7 @@ def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[st
         return False
     if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
         return False
-    if "activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])):
-        return False
-    return True
+    return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 
 def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> bool | str:
@@ -203,13 +208,13 @@ def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[s
     value = requirement.get("value")
     capability = target.get("compute_capability")
     if check == "platform":
-        return target["platform"] in values
+        return bool(target["platform"] in values)
     if check.startswith("capability-"):
         if capability is None:
             return False
-        return {"capability-min": capability >= (value or 0), "capability-exact": capability == value,
-                "capability-max": capability <= (value or 0),
-                "capability-family": capability // 10 == (value or 0) // 10}[check]
+        return bool({"capability-min": capability >= (value or 0), "capability-exact": capability == value,
+                     "capability-max": capability <= (value or 0),
+                     "capability-family": capability // 10 == (value or 0) // 10}[check])
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
     if check == "isa":
@@ -223,7 +228,7 @@ def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[s
     if check == "zero-points":
         if "zero_points" not in config:
             return f"zero points {'present' if value else 'absent'}"
-        return config["zero_points"] == value
+        return bool(config["zero_points"] == value)
     if check == "weight-only":
         return not config.get("activation_quantized", False)
     if check == "activation-quantized":
@@ -249,7 +254,7 @@ def _show(values: list[Any]) -> str:
 def _condition_text(requirement: dict[str, Any]) -> str:
     check, value = requirement["check"], requirement.get("value")
     if "condition" in requirement:
-        return requirement["condition"]
+        return str(requirement["condition"])
     if check == "package":
         return f"package {value} installed"
     if check == "op":

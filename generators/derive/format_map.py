@@ -60,7 +60,7 @@ def vendor_rank(vendor: str) -> tuple[int, str]:
 
 def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str, str], Answer]) -> FormatMap:
     used = sorted({f for t in tallies.values() for f in t.native + t.emulated})
-    columns = tuple(MapColumn(f, short_name(index.get("format", f).name if index.get("format", f) else f)) for f in used)
+    columns = tuple(MapColumn(f, short_name(index.must("format", f).name)) for f in used)
     groups: dict[str, list[MapRow]] = {}
     unlisted = []
     for record in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id)):

@@ -1,7 +1,7 @@
 """Stable orderings shared by the views: an explicit order where the data defines one, then ids."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..model.index import Index
 from ..model.records import Record

@@ -39,6 +39,13 @@ class Index:
     def get(self, kind: str, record_id: str) -> Record | None:
         return self.by_kind.get(kind, {}).get(record_id)
 
+    def must(self, kind: str, record_id: str) -> Record:
+        """The record, which the caller knows exists (a KeyError names it otherwise)."""
+        record = self.get(kind, record_id)
+        if record is None:
+            raise KeyError(f"{kind}/{record_id}")
+        return record
+
     def all(self, kind: str) -> list[Record]:
         return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
 

@@ -7,11 +7,11 @@ common case, a clean record, never pays for positions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import yaml
 
-PathPart = Union[str, int]
+PathPart = str | int
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -32,6 +32,7 @@ class Record:
         if node is None:
             node = yaml.compose(self.text, Loader=_LOADER)
             object.__setattr__(self, "_node", node)
+        assert isinstance(node, yaml.MappingNode)
         return node
 
     @property

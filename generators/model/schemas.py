@@ -34,8 +34,3 @@ class Schemas:
         for part in fragment.strip("/").split("/") if fragment.strip("/") else []:
             target = target[part]
         return target, doc_name
-
-    def properties_of(self, schema: dict[str, Any], base: str) -> dict[str, Any]:
-        while "$ref" in schema and "properties" not in schema:
-            schema, base = self.resolve(schema, base)
-        return schema.get("properties", {})

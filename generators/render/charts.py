@@ -6,7 +6,7 @@ A chart shows the same numbers as the table beside it; where sources disagree it
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 from markupsafe import Markup, escape
 
@@ -19,13 +19,13 @@ def ridge_chart(ridges: Iterable[Ridge], names: dict[str, str], precision: str) 
     """Horizontal log-scale chart of dense FLOP-per-byte ridge points for one precision, one row per part."""
     by_part: dict[str, list[float]] = {}
     for ridge in ridges:
-        if ridge.precision == precision:
+        if ridge.precision == precision and ridge.flop_per_byte > 0:  # a log scale has no place for 0
             by_part.setdefault(ridge.accelerator, []).append(ridge.flop_per_byte)
     if not by_part:
         return Markup("")
     rows = sorted(by_part.items(), key=lambda item: (-max(item[1]), item[0]))
     low = 10 ** math.floor(math.log10(min(v for _, vs in rows for v in vs)))
-    high = 10 ** math.ceil(math.log10(max(v for _, vs in rows for v in vs)))
+    high = max(10 ** math.ceil(math.log10(max(v for _, vs in rows for v in vs))), low * 10)  # never a zero-width axis
     plot = WIDTH - LABEL - 2 * PAD
 
     def x(value: float) -> float:

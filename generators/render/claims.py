@@ -5,7 +5,8 @@ explanation says what the records show, so the build error tells the author what
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 Result = tuple[bool, str]
 

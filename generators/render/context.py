@@ -44,6 +44,6 @@ def calling_template_line() -> int:
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            return template.get_corresponding_lineno(frame.f_lineno)
+            return int(template.get_corresponding_lineno(frame.f_lineno))
         frame = frame.f_back
     return 1

@@ -6,7 +6,7 @@ contributor page `contributing/template-functions.md`, whose examples the test s
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 from markupsafe import Markup
 
@@ -83,7 +83,7 @@ class TemplateFunctions:
 
     def tally(self, accelerator_id: str) -> Tally | None:
         """The computed native/emulated tally of an accelerator (.native, .emulated, .native_count, .emulated_count)."""
-        tally = self.views.tallies.get(accelerator_id)
+        tally: Tally | None = self.views.tallies.get(accelerator_id)
         self.context.read("tally", "accelerator", accelerator_id)
         if tally is None:
             self.context.report("tally", f"accelerator {accelerator_id!r} has no record")
@@ -91,7 +91,7 @@ class TemplateFunctions:
 
     def cell(self, scheme_id: str, target_id: str) -> Cell | None:
         """The derived support cell of a scheme on a hardware target (.verdict, .kernel, .conditions, .reasons)."""
-        cell = self.views.cells.get((scheme_id, target_id))
+        cell: Cell | None = self.views.cells.get((scheme_id, target_id))
         self.context.read("cell", "scheme", scheme_id, target_id)
         if cell is None:
             self.context.report("cell", f"no derived cell for scheme {scheme_id!r} on target {target_id!r}")

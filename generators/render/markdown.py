@@ -55,8 +55,3 @@ def relative(target: str, current: str) -> str:
 
 def link(text: Any, target: str, current: str) -> Markup:
     return Markup(f"[{escape_text(text)}]({relative(target, current)})")
-
-
-def cell_text(value: Any) -> Markup:
-    """Escape for a table cell (pipes are already escaped by escape_text)."""
-    return escape_text(value)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..derive.answers import derive_answers
 from ..derive.matrix import Matrix, MatrixCell, matrices

@@ -54,7 +54,7 @@ def names_of(atlas: Any) -> dict[str, str]:
 
 def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage:
     page = page_of(record.kind, record.id)
-    links = {l.path: l.target for l in atlas.index.outgoing.get(record.ref, [])}
+    links = {link.path: link.target for link in atlas.index.outgoing.get(record.ref, [])}
     values = ValueRenderer(links, names, page)
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
     facts, tables = [], []
@@ -70,7 +70,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
-    backlinks = [(values.ref(l.source), l.path) for l in atlas.index.backlinks.get(record.ref, [])]
+    backlinks = [(values.ref(link.source), link.path) for link in atlas.index.backlinks.get(record.ref, [])]
     groups = backlink_groups(atlas, record, values)
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]

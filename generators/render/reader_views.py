@@ -41,7 +41,7 @@ def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[t
             fields[link.source].append(label)
     groups = []
     for kind in KINDS:
-        refs = sorted((r for r in fields if r.startswith(kind + "/")), key=lambda r: values.names.get(r, r).lower())
+        refs = sorted((r for r in fields if r.startswith(kind + "/")), key=lambda r: (values.names.get(r) or r).lower())
         if refs:
             groups.append((TITLE_OF_KIND[kind], [values.ref(r) + Markup(" <small>({})</small>").format(", ".join(fields[r]))
                                                  for r in refs]))

@@ -83,7 +83,7 @@ def _resolved(schemas: Schemas, prop: dict[str, Any], base: str) -> tuple[dict[s
 
 
 def _description(schemas: Schemas, prop: dict[str, Any], base: str) -> str:
-    return prop.get("description") or _resolved(schemas, prop, base)[0].get("description", "")
+    return str(prop.get("description") or _resolved(schemas, prop, base)[0].get("description", ""))
 
 
 def _type_of(schemas: Schemas, prop: dict[str, Any], base: str) -> str:

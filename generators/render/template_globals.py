@@ -6,12 +6,16 @@ the rest are views and formatted tables. A name missing here does not exist in t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
+
+from markupsafe import Markup
 
 from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
+from .markdown import escape_text
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .format_map import format_map_html
@@ -57,6 +61,9 @@ _FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None)"), ("refs", "refs(kind, ids
 
 TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     *(TemplateGlobal(name, signature, _doc_of(name), _method(name)) for name, signature in _FACT_FUNCTIONS),
+    TemplateGlobal("listing", "listing(items, empty='none', separator=', ')",
+                   "Plain values (not records) written as one escaped, comma-separated phrase; `empty` when there are none.",
+                   lambda scope: listing),
     TemplateGlobal("views", "views", "Every computed view of the atlas (see the views recipe); templates loop over them.",
                    lambda scope: scope.atlas.views),
     TemplateGlobal("link_to", "link_to(ref)", "A link to the record written `kind/id`, showing its name.",
@@ -88,7 +95,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("matrix_table", "matrix_table(matrix_id)",
                    "A published support matrix as its publisher shows it, with the derived cell where they differ.",
                    lambda scope: lambda matrix_id: published_table(
-                       scope.atlas, scope.atlas.index.get("support-matrix", matrix_id), scope.values)),
+                       scope.atlas, scope.atlas.index.must("support-matrix", matrix_id), scope.values)),
     TemplateGlobal("kind_docs", "kind_docs()", "Every record kind's fields, from the schemas (contributor pages).",
                    lambda scope: lambda: kind_docs(scope.atlas.schemas)),
     TemplateGlobal("shared_docs", "shared_docs()", "The shared field blocks, from the schemas (contributor pages).",
@@ -108,6 +115,12 @@ def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
     """(value, label, meaning) of every verdict and of every way a verdict is known."""
     return {"verdicts": [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict],
             "known_by": [(k.value, k.value, KNOWN_BY_MEANINGS[k]) for k in KnownBy]}
+
+
+def listing(items: Any, empty: str = "none", separator: str = ", ") -> Markup:
+    """Plain values joined for prose, each escaped; `empty` when there are none."""
+    shown = [escape_text(item) for item in items]
+    return Markup(escape_text(separator)).join(shown) if shown else escape_text(empty)
 
 
 def global_docs() -> list[tuple[str, str, str]]:

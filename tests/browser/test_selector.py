@@ -72,6 +72,7 @@ def test_w4a8_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser) ->
     assert card["verdict"] not in ("no", "refused")
     assert card["findings"] == ["/findings/vllm-w4a8-x86-cpu-cell/"]
     assert any(s.startswith("https://github.com/vllm-project/vllm/blob/") for s in card["sources"])
+    assert "Known from" in browser.js("return document.querySelector('.atlas-card').textContent")
     browser.screenshot("selector-x86-1440")
     browser.resize(PHONE)
     browser.screenshot("selector-x86-390")

@@ -1,0 +1,144 @@
+"""The diff's model: what changed between two built sides, as plain frozen values (no comparison, no output)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import diff_report
+from .diff_report import ABSENT
+from .model.atlas import Atlas
+from .problems import Problem
+
+__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "PageChange", "RecordChange", "Side"]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of a record that differs; `old`/`new` are None when the field is absent on that side."""
+
+    field: str
+    old: Any
+    new: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class RecordChange:
+    """A record added, removed, changed (with its field changes), renamed (same content, new id), broken or repaired."""
+
+    kind: str
+    id: str
+    status: str
+    fields: tuple[FieldChange, ...] = ()
+    renamed_from: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "status": self.status, "renamed_from": self.renamed_from,
+                "fields": [f.as_dict() for f in self.fields]}
+
+
+@dataclass(frozen=True)
+class CellChange:
+    """A derived support cell whose verdict (or deciding kernel) changes; detail is the kernel or first reason."""
+
+    scheme: str
+    target: str
+    old: str
+    new: str
+    old_detail: str
+    new_detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"scheme": self.scheme, "target": self.target, "old": self.old, "new": self.new,
+                "old_detail": self.old_detail, "new_detail": self.new_detail}
+
+
+@dataclass(frozen=True)
+class CountChange:
+    """A computed count or agreement that moves: subject (accelerator or matrix cell), what, old -> new."""
+
+    subject: str
+    what: str
+    old: Any
+    new: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"subject": self.subject, "what": self.what, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class PageChange:
+    """A generated or hand-written page whose Markdown changes, with a (possibly cut) unified diff."""
+
+    path: str
+    status: str
+    diff: tuple[str, ...]
+    cut: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "status": self.status, "diff": list(self.diff), "cut": self.cut}
+
+
+@dataclass(frozen=True)
+class DiffReport:
+    """Everything that differs between base and head; empty when the change does nothing to the site."""
+
+    base: str
+    head: str
+    records: tuple[RecordChange, ...] = ()
+    cells: tuple[CellChange, ...] = ()
+    counts: tuple[CountChange, ...] = ()
+    pages: tuple[PageChange, ...] = ()
+    introduced: tuple[str, ...] = ()
+    fixed: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def empty(self) -> bool:
+        return not (self.records or self.cells or self.counts or self.pages or self.introduced or self.fixed)
+
+    def summary(self) -> str:
+        """One line: what moves, e.g. '1 record changed, 1 cell flips, 2 pages change'; or 'No changes to the site.'"""
+        if self.empty:
+            return "No changes to the site."
+        parts: list[str] = []
+        for status in ("added", "removed", "renamed", "changed", "broken", "repaired"):
+            n = sum(1 for r in self.records if r.status == status)
+            if n:
+                parts.append(f"{plural(n, 'record')} {status}")
+        if self.cells:
+            parts.append(f"{plural(len(self.cells), 'cell')} {'flips' if len(self.cells) == 1 else 'flip'}")
+        if self.counts:
+            parts.append(f"{plural(len(self.counts), 'count')} {'moves' if len(self.counts) == 1 else 'move'}")
+        if self.pages:
+            parts.append(f"{plural(len(self.pages), 'page')} {'changes' if len(self.pages) == 1 else 'change'}")
+        if self.introduced:
+            parts.append(f"{plural(len(self.introduced), 'problem')} introduced")
+        if self.fixed:
+            parts.append(f"{plural(len(self.fixed), 'problem')} fixed")
+        return ", ".join(parts)
+
+    def to_markdown(self) -> str:
+        """A PR comment (see diff_report.to_markdown)."""
+        return diff_report.to_markdown(self)
+
+    def to_json(self) -> str:
+        """Machine-readable report (see diff_report.to_json)."""
+        return diff_report.to_json(self)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the diff, built: its records, atlas (None if it did not build), pages and problems."""
+
+    records: dict[tuple[str, str], dict[str, Any]]
+    unreadable: frozenset[tuple[str, str]]
+    atlas: Atlas | None
+    pages: dict[str, str] | None
+    problems: tuple[Problem, ...]

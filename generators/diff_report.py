@@ -1,0 +1,109 @@
+"""The diff's output: the PR comment (GitHub-flavoured Markdown) and the JSON report.
+
+Every piece of contributor text goes through `gfm` (see its docstring), so a value, key, id, file
+name or problem message shows as text and never as markup, an image, a link or an @-mention.
+JSON is strict: no NaN or Infinity.
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from . import gfm
+
+if TYPE_CHECKING:
+    from .diff_model import DiffReport
+
+ABSENT = "(absent)"
+
+
+def to_markdown(report: DiffReport) -> str:
+    """A PR comment: the summary line first, then one section per kind of change; one line when empty."""
+    if report.empty:
+        return report.summary()
+    out = [f"**Atlas diff** {gfm.code(report.base)} → {gfm.code(report.head)}: {report.summary()}", ""]
+    out += [f"> {note}" for note in report.notes]
+    if report.notes:
+        out.append("")
+    if report.introduced or report.fixed:
+        out.append("### Problems")
+        out += [f"- introduced: {gfm.code(p)}" for p in report.introduced]
+        out += [f"- fixed: {gfm.code(p)}" for p in report.fixed]
+        out.append("")
+    if report.records:
+        out += _records(report)
+    if report.cells:
+        out.append("### Support cells")
+        out.append("| scheme | target | before | after |")
+        out.append("| --- | --- | --- | --- |")
+        for c in report.cells:
+            row = (gfm.code(c.scheme), gfm.code(c.target), _cell_text(c.old, c.old_detail), _cell_text(c.new, c.new_detail))
+            out.append("| " + " | ".join(gfm.cell(part) for part in row) + " |")
+        out.append("")
+    if report.counts:
+        out.append("### Counts")
+        for count in report.counts:
+            out.append(f"- {gfm.code(count.subject)}, {count.what}: {show(count.old)} → {show(count.new)}")
+        out.append("")
+    if report.pages:
+        out += _pages(report)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _records(report: DiffReport) -> list[str]:
+    out = ["### Records"]
+    for r in report.records:
+        if r.status == "renamed":
+            out.append(f"- {r.kind} {gfm.code(r.renamed_from)} renamed to {gfm.code(r.id)}")
+            continue
+        out.append(f"- {r.kind} {gfm.code(r.id)} {r.status}")
+        for f in r.fields:
+            out.append(f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}")
+    out.append("")
+    return out
+
+
+def _pages(report: DiffReport) -> list[str]:
+    out = ["### Pages"]
+    for p in report.pages:
+        out.append(f"<details><summary><code>{gfm.html(p.path)}</code> {p.status}</summary>")
+        out.append("")
+        fence = gfm.fence_for(p.diff)
+        out.append(fence + "diff")
+        out += [gfm.one_line(line) for line in p.diff]
+        if p.cut:
+            out.append(f"... {p.cut} more line(s) cut")
+        out.append(fence)
+        out.append("</details>")
+        out.append("")
+    return out
+
+
+def show(value: Any) -> str:
+    """A value as a code span of its JSON form; `(absent)` for a field that is not there."""
+    if value is None:
+        return ABSENT
+    return gfm.code(dumps(value))
+
+
+def _cell_text(verdict: str, detail: str) -> str:
+    return f"{verdict} ({gfm.code(detail)})" if detail else verdict
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """Strict JSON: NaN and Infinity are refused (load rejects them; this keeps every JSON output valid)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False, default=str, **options)
+
+
+def to_json(report: DiffReport) -> str:
+    """Machine-readable report: sorted keys, deterministic order."""
+    data = {
+        "base": report.base, "head": report.head, "summary": report.summary(), "empty": report.empty,
+        "notes": list(report.notes),
+        "records": [r.as_dict() for r in report.records],
+        "cells": [c.as_dict() for c in report.cells],
+        "counts": [c.as_dict() for c in report.counts],
+        "pages": [p.as_dict() for p in report.pages],
+        "problems": {"introduced": list(report.introduced), "fixed": list(report.fixed)},
+    }
+    return dumps(data, indent=2)

@@ -1,0 +1,96 @@
+"""Checkpoint configurations: the `quantization_config` a checkpoint of each modelled scheme carries.
+
+The probe hands these dictionaries to the engine's own config loader (`from_config`), exactly as the engine
+reads them from a model's config.json; nothing here decides what the engine does with them. One builder per
+scheme class, parameterised by the scheme record's `config` (group size, model dtype).
+"""
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Callable
+
+PREFIX = "model.layers.0.mlp.down_proj"
+
+
+def _weights(num_bits: int, kind: str, group_size: int, symmetric: bool = True) -> dict[str, Any]:
+    strategy = "channel" if group_size == -1 else "group"
+    weights: dict[str, Any] = {"num_bits": num_bits, "type": kind, "symmetric": symmetric, "strategy": strategy,
+                               "dynamic": False}
+    if strategy == "group":
+        weights["group_size"] = group_size
+    return weights
+
+
+def _compressed_tensors(fmt: str, weights: dict[str, Any], inputs: dict[str, Any] | None) -> dict[str, Any]:
+    group: dict[str, Any] = {"targets": ["Linear"], "weights": weights}
+    if inputs is not None:
+        group["input_activations"] = inputs
+    return {"quant_method": "compressed-tensors", "format": fmt, "ignore": ["lm_head"],
+            "config_groups": {"group_0": group}}
+
+
+def _ct_w4a8_int(group_size: int) -> dict[str, Any]:
+    inputs = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "token", "dynamic": True}
+    return _compressed_tensors("int-quantized", _weights(4, "int", group_size), inputs)
+
+
+def _ct_w4a8_fp8(group_size: int) -> dict[str, Any]:
+    inputs = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "token", "dynamic": True}
+    return _compressed_tensors("float-quantized", _weights(4, "int", group_size), inputs)
+
+
+def _ct_w8a8_fp8(group_size: int) -> dict[str, Any]:
+    weights = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "channel", "dynamic": False}
+    inputs = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "token", "dynamic": True}
+    return _compressed_tensors("float-quantized", weights, inputs)
+
+
+def _ct_w8a8_int8(group_size: int) -> dict[str, Any]:
+    weights = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel", "dynamic": False}
+    inputs = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "token", "dynamic": True}
+    return _compressed_tensors("int-quantized", weights, inputs)
+
+
+def _ct_wna16(group_size: int) -> dict[str, Any]:
+    return _compressed_tensors("pack-quantized", _weights(4, "int", group_size), None)
+
+
+def _awq(group_size: int) -> dict[str, Any]:
+    return {"quant_method": "awq", "bits": 4, "group_size": group_size, "zero_point": True, "version": "gemm",
+            "modules_to_not_convert": None}
+
+
+def _gptq(group_size: int) -> dict[str, Any]:
+    return {"quant_method": "gptq", "bits": 4, "group_size": group_size, "desc_act": False, "sym": True,
+            "lm_head": False, "checkpoint_format": "gptq"}
+
+
+BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
+    "CompressedTensorsW4A8Int": _ct_w4a8_int,
+    "CompressedTensorsW4A8Fp8": _ct_w4a8_fp8,
+    "CompressedTensorsW8A8Fp8": _ct_w8a8_fp8,
+    "CompressedTensorsW8A8Int8": _ct_w8a8_int8,
+    "CompressedTensorsWNA16": _ct_wna16,
+    "AutoAWQMarlinLinearMethod": _awq,
+    "AutoGPTQLinearMethod": _gptq,
+}
+
+# Older releases name the same schemes' classes differently; the checkpoint is the same.
+ALIASES: dict[str, str] = {"AWQMarlinLinearMethod": "AutoAWQMarlinLinearMethod",
+                           "GPTQMarlinLinearMethod": "AutoGPTQLinearMethod"}
+
+
+def checkpoint_configs(class_name: str, config: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
+    """(variant label, quantization_config, model dtype) for each modelled group size, with the preferred dtype.
+
+    The dtype is bfloat16 when the scheme accepts it (the usual checkpoint dtype), else the first listed.
+    """
+    builder = BUILDERS.get(ALIASES.get(class_name, class_name))
+    if builder is None:
+        return []
+    dtypes = [d for d in config.get("activation_types", []) if d in ("bfloat16", "float16", "float32")]
+    dtype = "bfloat16" if "bfloat16" in dtypes or not dtypes else dtypes[0]
+    sizes = config.get("group_sizes") or [-1]
+    preferred = [s for s in sizes if s == 128] or sizes[:1]
+    variants = preferred + [s for s in sizes if s == -1 and s not in preferred]
+    return [(f"g{size}" if size != -1 else "channel", builder(size), dtype) for size in variants]

@@ -1,0 +1,77 @@
+"""Probe jobs from records: one job per (hardware target, simulated world), each listing every scheme's checkpoints.
+
+Pure functions of records. A target's platform facts come from its hardware-target record (platform, compute
+capability, CPU architecture, ISA features, the AMD gfx ids named in `gpu_arch`, whether its CPUs are AMD Zen parts).
+A world says which optional packages are importable; where a kernel route depends on one, both worlds are run.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .configs import PREFIX, checkpoint_configs
+
+# Optional packages whose presence changes a linear-kernel route in the modelled releases (kernel records name them).
+OPTIONAL_PACKAGES: tuple[str, ...] = ("humming", "conch", "flashinfer", "aiter", "deep_gemm", "zentorch")
+WORLDS: dict[str, tuple[str, ...]] = {"bare": (), "optional-packages": OPTIONAL_PACKAGES}
+SHAPE = (4096, 4096)
+GFX = re.compile(r"gfx[0-9a-f]+")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One simulated machine: a target (and gfx id on ROCm), a world, and the checkpoints to load on it."""
+
+    target: str
+    world: str
+    facts: dict[str, Any]
+    packages: tuple[str, ...]
+    cells: tuple[dict[str, Any], ...]
+
+    @property
+    def key(self) -> str:
+        gfx = self.facts.get("gfx")
+        return f"{self.target}@{gfx}" if gfx else self.target
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"target": self.key, "world": self.world, "facts": self.facts, "packages": list(self.packages),
+                "cells": list(self.cells)}
+
+
+def target_facts(target: dict[str, Any], vendors: dict[str, str]) -> list[dict[str, Any]]:
+    """The platform facts the probe simulates for a target; one entry per gfx id on ROCm."""
+    facts: dict[str, Any] = {"platform": target["platform"]}
+    if target["platform"] == "cuda":
+        facts["capability"] = target.get("compute_capability")
+    if target["platform"] == "cpu":
+        facts.update(cpu_arch=target.get("cpu_arch"), isa=list(target.get("isa_features", [])),
+                     zen=any(vendors.get(a) == "AMD" for a in target.get("accelerators", [])))
+    if target["platform"] == "rocm":
+        return [dict(facts, gfx=gfx) for gfx in GFX.findall(target.get("gpu_arch", ""))] or [facts]
+    return [facts]
+
+
+def scheme_cells(scheme_id: str, scheme: dict[str, Any]) -> list[dict[str, Any]]:
+    """One probe cell per modelled checkpoint variant of a scheme (group size), in the engine's config format."""
+    return [{"scheme": scheme_id, "variant": variant, "hf_config": config, "dtype": dtype, "prefix": PREFIX,
+             "shape": list(SHAPE), "quantization": config["quant_method"],
+             "override_order": ["auto_gptq", "gptq", "gptq_marlin", "auto_awq", "awq", "awq_marlin"]}
+            for variant, config, dtype in checkpoint_configs(scheme.get("class_name", ""), scheme.get("config", {}))]
+
+
+def _worlds(facts: dict[str, Any]) -> list[str]:
+    if facts["platform"] == "cpu" and not facts.get("zen"):
+        return ["bare"]
+    if facts["platform"] == "xpu":
+        return ["bare"]
+    return list(WORLDS)
+
+
+def build_jobs(schemes: dict[str, dict[str, Any]], targets: dict[str, dict[str, Any]],
+               vendors: dict[str, str], engine: str = "vllm") -> list[Job]:
+    """Every (target, world) job for the engine's schemes, in target then world order."""
+    cells = tuple(c for sid in sorted(schemes) if schemes[sid].get("engine") == engine
+                  for c in scheme_cells(sid, schemes[sid]))
+    return [Job(tid, world, facts, WORLDS[world], cells)
+            for tid in sorted(targets) for facts in target_facts(targets[tid], vendors) for world in _worlds(facts)]

@@ -1,0 +1,154 @@
+"""Every output channel escapes for its context (issue 11, class 2).
+
+The PR comment is rendered with GitHub's own cmark fork (cmarkgfm) and inspected as HTML; the site
+is built for real with MkDocs and the Material theme.
+"""
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from generators import gfm
+from generators.diff import CellChange, CountChange, DiffReport, FieldChange, PageChange, RecordChange
+from generators.problems import Problem
+
+from .conftest import write
+
+cmarkgfm = pytest.importorskip("cmarkgfm")
+from cmarkgfm.cmark import Options  # noqa: E402
+
+HOSTILE = ("x`` <img src=https://e.example/x.png> ![i](https://e.example/i.png) [l](https://e.example) "
+           "@octocat <script>alert(1)</script> www.e.example\n# heading\n| a | b")
+OUR_TAGS = {"p", "strong", "code", "ul", "li", "h3", "blockquote", "table", "thead", "tbody", "tr", "th", "td",
+            "details", "summary", "pre"}
+
+
+class _Inspector(HTMLParser):
+    """Collects every tag, and the text that is outside <code>/<pre>."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.depth = 0
+        self.outside: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.depth += tag in ("code", "pre")
+
+    def handle_endtag(self, tag):
+        self.depth -= tag in ("code", "pre")
+
+    def handle_data(self, data):
+        if self.depth == 0:
+            self.outside.append(data)
+
+
+def github_html(markdown: str) -> _Inspector:
+    inspector = _Inspector()
+    inspector.feed(cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE))
+    return inspector
+
+
+def hostile_report() -> DiffReport:
+    return DiffReport(
+        base=HOSTILE, head="working tree",
+        records=(RecordChange("format", HOSTILE, "changed", (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),)),
+                 RecordChange("format", "b", "renamed", renamed_from=HOSTILE)),
+        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE),),
+        counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
+        pages=(PageChange(HOSTILE, "changed", ("```", "</details>", HOSTILE.replace("\n", " "), "~~~~")),),
+        introduced=(f"records/formats/{HOSTILE}.yaml:1:1: error: [load] {HOSTILE}",),
+        fixed=(HOSTILE,),
+    )
+
+
+def test_diff_comment_shows_contributor_text_only_as_text():
+    markdown = hostile_report().to_markdown()
+    page = github_html(markdown)
+    assert page.tags <= OUR_TAGS, page.tags - OUR_TAGS  # no img, a, script, h1 from the contributor
+    outside = "".join(page.outside)
+    assert "@octocat" not in outside and "e.example" not in outside and "heading" not in outside
+    assert len([line for line in markdown.splitlines() if line.startswith("| ")]) == 3  # header + one row: no injected row
+
+
+def test_code_span_fence_is_longer_than_any_backtick_run():
+    assert gfm.code("a``b") == "```a``b```"
+    assert gfm.code("`x") == "`` `x ``"
+    assert gfm.code("plain") == "`plain`"
+    assert gfm.code("a\nb") == "`a\\nb`"
+    assert gfm.cell(gfm.code("a|b")) == "`a\\|b`"
+    assert gfm.text("@octocat [l](u)") == "@\u200boctocat \\[l\\]\\(u\\)"
+    assert gfm.html("<b>&") == "&lt;b&gt;&amp;"
+
+
+def test_diff_json_is_strict_and_round_trips():
+    text = hostile_report().to_json()
+    data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
+    assert data["base"] == HOSTILE
+    with pytest.raises(ValueError):
+        DiffReport("a", "b", records=(RecordChange("format", "x", "changed", (FieldChange("v", 1, float("nan")),)),)).to_json()
+
+
+def test_github_annotation_properties_cannot_be_injected():
+    problem = Problem("records/a,line=99,title=x:y.yaml", 3, 4, "load", "50% done\r\nnext")
+    assert problem.as_github() == ("::error file=records/a%2Cline=99%2Ctitle=x%3Ay.yaml,line=3,col=4,title=load"
+                                   "::50%25 done%0D%0Anext")
+
+
+MKDOCS_YML = """site_name: Mini
+docs_dir: docs
+theme:
+  name: material
+plugins:
+  - search
+  - atlas
+"""
+
+
+def test_record_name_with_script_is_text_in_title_toc_and_search(tree: Path, tmp_path: Path):
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    name = "</title><script>alert(1)</script> & <b>bold</b>"
+    record = tree / "records/formats/fmt-fp4.yaml"
+    record.write_text(record.read_text().replace("name: FP4 block format", f"name: {json.dumps(name)}"))
+    write(tree, "mkdocs.yml", MKDOCS_YML)
+    config = load_config(config_file=str(tree / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    build(config)
+    html = (tmp_path / "site/formats/fmt-fp4/index.html").read_text()
+    assert "<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt; - Mini</title>" in html
+    for page in (tmp_path / "site").rglob("*.html"):
+        text = page.read_text()
+        assert "<script>alert(1)" not in text and "<b>bold</b>" not in text, page
+    index = json.loads((tmp_path / "site/search/search_index.json").read_text())
+    titles = [doc["title"] for doc in index["docs"] if doc["location"].startswith("formats/fmt-fp4/")]
+    assert titles and all("<script>" not in t for t in titles)
+
+
+def test_diff_comment_end_to_end_with_a_hostile_record(tree: Path, capsys):
+    import shutil
+    import subprocess
+
+    from generators.cli import main
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false",
+                        *args], cwd=tree, check=True, capture_output=True)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    record = tree / "records/formats/fmt-fp4.yaml"
+    record.write_text(record.read_text().replace("name: FP4 block format", f"name: {json.dumps(HOSTILE)}")
+                      + f"{json.dumps(HOSTILE)}: x\n")
+    assert main(["--root", str(tree), "diff", "HEAD"]) == 0
+    markdown = capsys.readouterr().out
+    assert "fmt-fp4" in markdown and "unknown field" in markdown
+    page = github_html(markdown)
+    assert page.tags <= OUR_TAGS, page.tags - OUR_TAGS
+    outside = "".join(page.outside)
+    assert "@octocat" not in outside and "e.example" not in outside
