@@ -3,7 +3,8 @@
 Run by hand: python3 benchmarks/site_build.py [--runs N] [real] [SIZES...]   (default: real 1000 10000 20000)
 
 `real` is the project's own records and chapters; a number is a synthetic corpus of that many records
-(benchmarks/make_corpus.py) with the page layouts and a one-line home page, and no chapters.
+(benchmarks/make_corpus.py) with the page layouts, a one-line home page, no chapters, and a nav of the
+home page and the kind indexes (without a nav, MkDocs lists every record page on every page: quadratic).
 Routes, each as whole processes timed by /usr/bin/time (CPU = user + sys, wall, peak RSS):
   mkdocs     `mkdocs build` with the atlas plugin; also the CPU seconds spent inside the plugin (the
              generator), measured in the same process, and its share of the build's CPU time
@@ -40,7 +41,8 @@ def project(kind: str, into: Path) -> Path:
         make(int(kind), target)
         shutil.copytree(ROOT / "docs" / "_templates", target / "docs" / "_templates")
         (target / "docs" / "index.md").write_text("# Synthetic atlas\n", encoding="utf-8")
-        config.pop("nav", None)
+        from generators.kinds import FOLDER_OF_KIND  # a nav like the real one: home and the kind indexes
+        config["nav"] = ["index.md"] + [f"{folder}/index.md" for folder in FOLDER_OF_KIND.values()]
         config["strict"] = False
         config["validation"] = {"nav": {"omitted_files": "ignore"}, "links": {"not_found": "ignore"}}
     (target / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
