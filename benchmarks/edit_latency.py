@@ -3,7 +3,8 @@
 Run by hand: python3 benchmarks/edit_latency.py [--edits N] [ROUTE ...]
 Routes (default: all):
   serve        `mkdocs serve` (MkDocs rebuilds the whole site on each change)
-  serve-dirty  `mkdocs serve --dirty` (only pages whose Markdown changed are converted and written)
+  serve-dirty  `mkdocs serve --dirty --no-strict` (only pages whose Markdown changed are converted and
+               written; --no-strict because MkDocs warns on every dirty build and strict aborts on warnings)
   watch        `python -m generators build --out DIR --watch`, and Zensical's own server on DIR;
                also prints when the Markdown file itself changed (the generator's share)
 
@@ -97,8 +98,8 @@ def route(name: str, edits: int) -> list[tuple[float, float | None]]:
         processes = []
         out = Path(tmp) / "tree" / "docs"
         if name in ("serve", "serve-dirty"):
-            command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--no-livereload"]
-            processes.append(start(command + (["--dirty"] if name == "serve-dirty" else []), project))
+            command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]  # (--no-livereload also stops watching)
+            processes.append(start(command + (["--dirty", "--no-strict"] if name == "serve-dirty" else []), project))
         else:
             command = [sys.executable, "-m", "generators", "build", "--out", str(out),
                        "--engine-config", str(out.parent / "mkdocs.yml"), "--watch"]

@@ -36,7 +36,7 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     """
     run = _run_stages(root, docs_dir, pages_despite_errors)
     run.problems = load.without_cascade(run.problems)
-    refused = tree_files.list_tree(root, docs_dir).problems if docs_dir is not None else []
+    refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
         run.problems = sorted_problems(run.problems + refused)
         run.pages = run.pages if pages_despite_errors else {}

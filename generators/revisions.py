@@ -6,7 +6,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from .tree_files import DOCS_MAX_BYTES
+
 SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
+MAX_BLOB_BYTES = DOCS_MAX_BYTES  # the largest file any reader accepts; a larger blob is never read
 
 
 class DiffError(Exception):
@@ -45,26 +48,34 @@ def materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:
     as it refuses a link in the working tree, and nothing it pointed at is ever read. Submodules
     (mode 160000) are skipped.
     """
-    listed = _git(root, "ls-tree", "-r", "-z", "--full-tree", sha, binary=True)
+    listed = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha, binary=True)
     if listed.returncode != 0:
         raise DiffError(f"git ls-tree failed for {sha[:12]}: {listed.stderr.decode(errors='replace').strip()}")
     wanted = tuple(prefix + p for p in SITE_PATHS)
     blobs: list[tuple[str, str]] = []
+    oversized: list[tuple[str, int]] = []
     links: list[str] = []
     for entry in listed.stdout.split(b"\0"):
         if not entry:
             continue
         meta, _, raw_path = entry.partition(b"\t")
-        mode, kind, obj = meta.decode("ascii").split(" ")
+        mode, kind, obj, size = meta.decode("ascii").split()
         path = raw_path.decode("utf-8", errors="surrogateescape")
         if not any(path == w or path.startswith(w + "/") for w in wanted) or any(
                 part in ("", ".", "..", ".git") for part in path.split("/")):
             continue
         if mode == "120000":
             links.append(path)
+        elif kind == "blob" and int(size) > MAX_BLOB_BYTES:
+            oversized.append((path, int(size)))
         elif kind == "blob":
             blobs.append((path, obj))
     dest.mkdir(parents=True)
+    for path, length in oversized:  # never read into memory: a sparse file of its size, refused by the pipeline
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.truncate(length)
     for path, content in zip((p for p, _ in blobs), _blob_contents(root, [o for _, o in blobs])):
         target = dest / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -216,11 +216,12 @@ def regular_file(root: Path, rel: str) -> bool:
 
 
 def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel: True,
-              skip_hidden: bool = True) -> Listing:
+              skip_hidden: bool = True, limit: int | None = None) -> Listing:
     """Every regular file under root/folder that `keep` accepts; every other entry kept by `keep` is a problem.
 
     Hidden entries (a name starting with '.') are skipped when `skip_hidden`. A folder that is
-    absent gives an empty listing; a folder that is a symbolic link is refused.
+    absent gives an empty listing; a folder that is a symbolic link is refused. With `limit`, a
+    file larger than it is refused too (it is not listed).
     """
     listing = Listing()
     try:
@@ -231,10 +232,12 @@ def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel:
         listing.problems.append(refused.problem())
         return listing
     try:
-        for rel, mode in _walk(fd, folder, skip_hidden, listing):
+        for rel, entry in _walk(fd, folder, skip_hidden, listing):
             if not keep(rel):
                 continue
-            why = describe_mode(mode)
+            why = describe_mode(entry.st_mode)
+            if why is None and limit is not None and entry.st_size > limit:
+                why = too_large(entry.st_size, limit)
             if why:
                 listing.problems.append(Problem(rel, 1, 1, RULE, why))
             else:
@@ -246,7 +249,7 @@ def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel:
     return listing
 
 
-def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, int]]:
+def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, os.stat_result]]:
     try:
         names = sorted(os.listdir(fd))
     except OSError as error:
@@ -257,14 +260,14 @@ def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator
             continue
         rel = f"{prefix}/{name}"
         try:
-            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+            entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
         except FileNotFoundError:
             continue  # vanished since listing: the tree as it is now does not hold it
         except OSError as error:
             listing.problems.append(_os_refusal(rel, error).problem())
             continue
-        if not stat.S_ISDIR(mode):
-            yield rel, mode
+        if not stat.S_ISDIR(entry.st_mode):
+            yield rel, entry
             continue
         try:
             child = os.open(name, _DIR_FLAGS, dir_fd=fd)

@@ -237,3 +237,17 @@ def test_mkdocs_plugin_refuses_a_linked_page_before_mkdocs_reads_it(tree, outsid
     assert SECRET not in str(cause)
     site = tmp_path / "site"
     assert not site.exists() or all(SECRET not in p.read_text(errors="replace") for p in site.rglob("*") if p.is_file())
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_diff_never_reads_an_oversized_blob_of_the_base(repo, capsys):
+    big = repo / "docs/big.md"
+    big.write_bytes(b"# big\n" + b"x" * (tree_files.DOCS_MAX_BYTES + 10))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "big page")
+    size = big.stat().st_size
+    big.unlink()
+    assert main(["--root", str(repo), "diff", "HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert (f"docs/big.md:1:1: error: [files] file is {size} bytes, over the limit of {tree_files.DOCS_MAX_BYTES} "
+            "bytes per file; split it into smaller records or shorten it") in out  # fixed by the working tree

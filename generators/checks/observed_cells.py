@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterator
 
+from ..model.atlas import Atlas
 from ..problems import Problem
 from ..records import Record
 from ..verify.compare import disagreement
@@ -12,12 +13,12 @@ from .base import Check, at
 NAME = "observed-cells"
 
 
-def _modelled_release(atlas, engine: str) -> str | None:
+def _modelled_release(atlas: Atlas, engine: str) -> str | None:
     record = atlas.index.get("engine", engine)
     return record.data.get("version_read") if record else None
 
 
-def _explanations(atlas) -> dict[tuple[str, str, str], tuple[Record, int]]:
+def _explanations(atlas: Atlas) -> dict[tuple[str, str, str], tuple[Record, int]]:
     explained: dict[tuple[str, str, str], tuple[Record, int]] = {}
     for finding in atlas.index.all("finding"):
         for n, entry in enumerate(finding.data.get("explains_observations", [])):
@@ -25,11 +26,11 @@ def _explanations(atlas) -> dict[tuple[str, str, str], tuple[Record, int]]:
     return explained
 
 
-def _class_names(atlas) -> dict[str, str]:
+def _class_names(atlas: Atlas) -> dict[str, str]:
     return {r.id: r.data.get("class_name", r.id) for r in atlas.index.all("kernel")}
 
 
-def run(atlas) -> Iterator[Problem]:
+def run(atlas: Atlas) -> Iterator[Problem]:
     explained = _explanations(atlas)
     class_of = _class_names(atlas)
     derived = atlas.views.cells
@@ -60,10 +61,11 @@ def run(atlas) -> Iterator[Problem]:
     yield from _known_by_run_without_observation(atlas, derived, observed_pairs)
 
 
-def _known_by_run_without_observation(atlas, derived: dict[tuple[str, str], Any], observed: set[tuple[str, str]]):
+def _known_by_run_without_observation(atlas: Atlas, derived: dict[tuple[str, str], Any],
+                                      observed: set[tuple[str, str]]) -> Iterator[Problem]:
     for (scheme, target), cell in sorted(derived.items()):
         if getattr(cell, "known_by", "") == "run" and (scheme, target) not in observed:
-            yield at(atlas.index.get("scheme", scheme), (), NAME,
+            yield at(atlas.index.must("scheme", scheme), (), NAME,
                      f"{scheme} on {target} is marked known by a run, but no observation of the modelled release covers it")
 
 

@@ -1,13 +1,15 @@
 """The `verify` subcommand: run an engine release's own kernel selection for every modelled cell and record it."""
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 import re
 import sys
 from pathlib import Path
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:
     """Add `verify ENGINE==X.Y.Z` to the command line's subparsers."""
     verify = sub.add_parser("verify", help="run an engine release's own kernel selection and write its observation record")
     verify.add_argument("release", help="engine and release, e.g. vllm==0.33.0")

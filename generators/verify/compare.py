@@ -7,6 +7,11 @@ vocabulary is absorbed there.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..derive.cells import Cell
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +28,7 @@ class SelectionView:
     first: str | None
 
 
-def selection_view(cell, class_of: dict[str, str]) -> SelectionView:
+def selection_view(cell: Cell, class_of: dict[str, str]) -> SelectionView:
     """The derived cell reduced to selection: the kernels the walk accepts (conditionally or not) up to the first
     unconditional one, plus kernels an external gate rejects only after the engine selected them."""
     verdict = getattr(cell.verdict, "value", cell.verdict)
@@ -33,12 +38,12 @@ def selection_view(cell, class_of: dict[str, str]) -> SelectionView:
     return SelectionView(verdict in SELECTS or bool(kernels), kernels, first)
 
 
-def _other_scheme(cell) -> bool:
+def _other_scheme(cell: Cell) -> bool:
     """A capability gate that hands the checkpoint to another scheme: its kernels are not modelled on this cell."""
     return bool(getattr(cell, "gate_fallback", "")) and not cell.attempts
 
 
-def disagreement(cell, observed: dict[str, Any], class_of: dict[str, str]) -> str:
+def disagreement(cell: Cell, observed: dict[str, Any], class_of: dict[str, str]) -> str:
     """Empty when the observation and the derived cell agree; otherwise what differs, in one sentence."""
     view = selection_view(cell, class_of)
     selected = {r["kernel"] for r in observed["runs"] if r["outcome"] == "selected"}

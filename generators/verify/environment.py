@@ -10,6 +10,9 @@ Only pip is used, through its ordinary command line. torch is pinned by a constr
 """
 from __future__ import annotations
 
+from typing import Any
+from collections.abc import Callable
+
 import json
 import os
 import re
@@ -57,7 +60,7 @@ class Environment:
 
     python: Path
     source: Path
-    manifest: dict
+    manifest: dict[str, Any]
 
 
 def cache_dir(override: str | None = None) -> Path:
@@ -149,7 +152,8 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
 
 
-def ensure_release(engine: str, version: str, cache: Path, probe: Path, log=print) -> Environment:
+def ensure_release(engine: str, version: str, cache: Path, probe: Path,
+                   log: Callable[[str], None] = print) -> Environment:
     """Prepare (or reuse) the environment for one engine release; the manifest records what it took."""
     release = cache / f"{engine}-{version}"
     manifest_path = release / "manifest.json"

@@ -1,6 +1,11 @@
 """`verify ENGINE==X.Y.Z`: prepare the engine environment, run the probe for every job, write the observation record."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..model.atlas import Atlas
+
 import datetime as _dt
 import json
 import os
@@ -55,7 +60,7 @@ def run_probe(env: Environment, jobs: list[Job], log: Callable[[str], None] = pr
     return results
 
 
-def _inputs(atlas) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
+def _inputs(atlas: Atlas) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
     index = atlas.index
     return ({r.id: r.data for r in index.all("scheme")}, {r.id: r.data for r in index.all("hardware-target")},
             {r.id: r.data.get("vendor", "") for r in index.all("accelerator")})
@@ -121,7 +126,7 @@ def write_observation(root: Path, data: dict[str, Any]) -> Path:
     return path
 
 
-def verify(root: Path, atlas, engine: str, version: str, env: Environment,
+def verify(root: Path, atlas: Atlas, engine: str, version: str, env: Environment,
            log: Callable[[str], None] = print, reuse: bool = False) -> Path:
     """Run (or, with reuse, re-read the raw results of the last run for the same jobs) and write the record."""
     schemes, targets, vendors = _inputs(atlas)
