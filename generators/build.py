@@ -12,7 +12,7 @@ from . import checks, derive, load, render, schemas, tree_files, validate
 from .link import link_records
 from .model.atlas import Atlas
 from .problems import Problem, has_errors, sorted_problems
-from .records import Record
+from .model.records import Record
 
 
 @dataclass

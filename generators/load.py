@@ -22,7 +22,7 @@ from . import tree_files
 from .cache import ContentCache, content_key
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
-from .records import Record
+from .model.records import Record
 
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # always used with fullmatch: no trailing newline slips through
 GENERATED_PAGE_NAMES = frozenset({"index"})  # <kind folder>/index.md is the kind's index page

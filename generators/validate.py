@@ -14,7 +14,7 @@ from jsonschema.exceptions import ValidationError
 
 from .paths import dotted
 from .problems import Problem
-from .records import Record
+from .model.records import Record
 from .model.schemas import Schemas
 
 RULE = "schema"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ..model.atlas import Atlas
 from ..problems import Problem
-from ..records import Record
+from ..model.records import Record
 from ..verify.compare import disagreement
 from .base import Check, at
 
