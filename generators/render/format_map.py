@@ -5,7 +5,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..derive.answers import derive_answers
 from ..derive.format_map import FormatMap, format_map
 from .matrix import _Html, verdict_badge
 
@@ -13,7 +12,7 @@ MARK = {"native": "N", "emulated": "E", "none": ""}
 
 
 def format_map_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
-    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
+    answers = atlas.views.answers
     view = format_map(atlas.index, atlas.views.tallies, answers)
     html = _Html(names, page)
     return Markup("\n").join([_grid(view, html), _unlisted(view, html), _runs(view, html)])
