@@ -1,6 +1,6 @@
 """Reading the project tree: regular files inside the root only, each within a size limit.
 
-Every reader of the tree (load, the schema loader, the template loader, diff, `build --out`, the
+Every reader of the tree (load, the schema loader, the template loader in render.tree_loader, diff, `build --out`, the
 MkDocs plugin) lists and reads through this module, so nothing outside the repository is opened:
 
 - a path is opened one component at a time from the root with O_NOFOLLOW, so a symbolic link
@@ -325,11 +325,3 @@ def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator
             yield from _walk(child, rel, skip_hidden, listing)
         finally:
             os.close(child)
-
-
-def __getattr__(name: str) -> object:
-    """`TreeLoader` lives in render.tree_loader (Jinja is imported only by the runs that render); the old name still works."""
-    if name == "TreeLoader":
-        from .render.tree_loader import TreeLoader
-        return TreeLoader
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
