@@ -215,6 +215,9 @@ def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[s
         return bool({"capability-min": capability >= (value or 0), "capability-exact": capability == value,
                      "capability-max": capability <= (value or 0),
                      "capability-family": capability // 10 == (value or 0) // 10}[check])
+    if check in ("gfx", "gfx-excluded"):  # vLLM's on_gfx* helpers test substrings of the arch name
+        named = any(str(v) in target.get("gfx", "") for v in values)
+        return named if check == "gfx" else bool(target.get("gfx")) and not named
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
     if check == "isa":
