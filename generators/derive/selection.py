@@ -6,7 +6,6 @@ order, so the hardware-selection and quantization-selection chapters only loop a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
@@ -15,6 +14,7 @@ from .cells import Cell
 from .members import members
 from .order import rank, targets_in_order
 from .tallies import Tally
+from ..model.fields import SourcedNumber
 
 CATEGORY_ORDER = ("datacenter-gpu", "workstation-gpu", "consumer-gpu", "rack-system", "apple-silicon", "cpu", "tpu",
                   "ai-asic", "wafer-scale")
@@ -90,7 +90,7 @@ class UncoveredAccelerator:
     traps: tuple[str, ...]
 
 
-def _figures(values: list[dict[str, Any]]) -> tuple[Figure, ...]:
+def _figures(values: list[SourcedNumber]) -> tuple[Figure, ...]:
     return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", "")) for v in values)
 
 
