@@ -9,10 +9,10 @@ the pairs differ. Anything else is a disagreement that a finding must explain.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.index import Index
 from .cells import Cell
+from ..model.fields import SupportMatrixColumns, SupportMatrixRows
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def compare_matrices(index: Index, cells: dict[tuple[str, str], Cell]) -> list[P
     return out
 
 
-def _cells_for(row: dict[str, Any], column: dict[str, Any], cells: dict[tuple[str, str], Cell]) -> tuple[Cell, ...]:
+def _cells_for(row: SupportMatrixRows, column: SupportMatrixColumns, cells: dict[tuple[str, str], Cell]) -> tuple[Cell, ...]:
     schemes = row.get("schemes", []) + column.get("schemes", [])
     targets = row.get("targets", []) + column.get("targets", [])
     return tuple(cells[(s, t)] for s in schemes for t in targets if (s, t) in cells)
