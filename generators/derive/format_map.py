@@ -12,6 +12,7 @@ the tallies view, so it follows however native support is derived. Pure; no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,7 +158,7 @@ def _row_key(record: Record, generation_rank: dict[tuple[str, str], int]) -> tup
     return (vendor_rank(vendor), generation_rank[(vendor, generation)], generation == "", generation, record.id)
 
 
-def _cell(accelerator: dict[str, Any], fmt: Record, tally: Tally) -> MapCell:
+def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally) -> MapCell:
     if fmt.id in tally.native:
         status, precisions = NATIVE, {fmt.data.get("peak_precision")}
     elif fmt.id in tally.emulated:

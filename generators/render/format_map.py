@@ -18,7 +18,7 @@ from ..derive.format_map import FormatMap, FormatRun, MapCell, MapColumn, Vendor
 from ..derive.matrix import Column, by_vendor, column_of, group_columns
 from ..derive.order import targets_in_order
 from ..model.verdicts import Verdict
-from .matrix import _Html, href, verdict_badge
+from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
 PANELS = 2
@@ -139,7 +139,7 @@ def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
         html.names.get(f"format/{f}", f), html.ref(f"format/{f}", _format_label(html.names.get(f"format/{f}", f))))
         for f in formats)
     rows = []
-    for vendor, span in group_columns(columns):
+    for vendor, _ in group_columns(columns):
         rows.append(Markup('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(
             len(formats) + 1, vendor))
         for column in [c for c in columns if c.vendor == vendor]:
