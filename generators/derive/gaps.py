@@ -39,8 +39,8 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         for entry in record.data.get("contested", [])
     )
     mismatches = tuple(
-        (tally.accelerator, which, stated, derived, entry["source"])
-        for tally in tallies.values() for which, stated, derived, entry in tally.stated_mismatches()
+        (tally.accelerator, s.which, s.count, s.derived, s.source)
+        for tally in tallies.values() for s in tally.stated_mismatches()
     )
     return Gaps(
         formats_without_benchmarks=tuple(f.id for f in index.all("format") if f.data["family"] != "category"
