@@ -15,6 +15,7 @@ from typing import Any
 from ..model.index import Index
 from ..model.records import Record
 from .cells import Cell
+from .members import members
 from .published import PublishedCell
 
 
@@ -61,7 +62,8 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
         for cell in p.cells:
             claims.setdefault((cell.scheme, cell.target), []).append(claim)
     concerns = _TrapIndex(traps)
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), concerns) for key, cell in sorted(cells.items())}
+    parts = {t.id: frozenset(members(index, t)) for t in index.all("hardware-target")}
+    return {key: _answer(index, cell, tuple(claims.get(key, ())), concerns, parts) for key, cell in sorted(cells.items())}
 
 
 @dataclass(frozen=True)
@@ -96,18 +98,18 @@ class _TrapIndex:
         return [found[position] for position in sorted(found)]  # the reading order of the traps list
 
 
-def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex) -> Answer:
+def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
+            parts: dict[str, frozenset[str]]) -> Answer:
     scheme = index.get("scheme", cell.scheme)
-    target = index.get("hardware-target", cell.target)
     formats = set(scheme.data.get("formats", [])) if scheme else set()
-    accelerators = set(target.data.get("accelerators", [])) if target else set()
+    accelerators = parts.get(cell.target, frozenset())
     tried = {a.kernel for a in cell.attempts}
     applying = tuple(t.id for t in traps.concerning(cell.kernel, formats)
                      if _applies(t, cell, tried, formats, accelerators))
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims))
 
 
-def _applies(trap: _Trap, cell: Cell, tried: set[str], formats: set[str], accelerators: set[str]) -> bool:
+def _applies(trap: _Trap, cell: Cell, tried: set[str], formats: set[str], accelerators: frozenset[str]) -> bool:
     by_format = bool(formats & trap.formats) and (not trap.kernels or bool(trap.kernels & tried))
     named = cell.kernel in trap.kernels or by_format
     return named and (not trap.engines or cell.engine in trap.engines) and (not trap.parts or bool(trap.parts & accelerators))

@@ -8,6 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text
@@ -67,7 +68,7 @@ def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[t
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
     """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to."""
-    targets = [t.id for t in atlas.index.all("hardware-target") if record.id in t.data.get("accelerators", [])]
+    targets = targets_of(atlas.index, record.id)
     cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
     rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), verdict_badge(c.verdict),
              values.ref(f"kernel/{c.kernel}") if c.kernel and c.verdict.loads else escape_text("")]
