@@ -24,6 +24,7 @@ from .build import run_pipeline
 from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.api import api_files
+from .render.memo import PageMemo
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
@@ -40,9 +41,12 @@ class Synced:
     problems: list[Problem] = field(default_factory=list)
 
 
-def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], list[Problem]]:
-    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API."""
-    run = run_pipeline(root, docs_dir)
+def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None) -> tuple[dict[str, bytes], list[Problem]]:
+    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API.
+
+    With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again.
+    """
+    run = run_pipeline(root, docs_dir, memo=memo)
     if run.failed or run.atlas is None:
         return {}, run.problems
     problems = list(run.problems)
@@ -125,9 +129,10 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
           rounds: int | None = None) -> None:
     """Build into `out`, then poll the sources and sync after every change (for `rounds` changes, or forever)."""
     writer = TreeWriter(out)
+    memo = PageMemo()
     folders = WATCHED + (docs_dir,)
     state = snapshot(root, folders)
-    report(sync_once(root, writer, docs_dir))
+    report(sync_once(root, writer, docs_dir, memo))
     done = 0
     while rounds is None or done < rounds:
         time.sleep(interval)
@@ -135,12 +140,12 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
         if now == state:
             continue
         state = now
-        report(sync_once(root, writer, docs_dir))
+        report(sync_once(root, writer, docs_dir, memo))
         done += 1
 
 
-def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs") -> Synced:
-    files, problems = site_files(root, docs_dir)
+def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs", memo: PageMemo | None = None) -> Synced:
+    files, problems = site_files(root, docs_dir, memo)
     if has_errors(problems):
         return Synced(problems=problems)
     result = writer.sync(files)
