@@ -9,6 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.cells import Cell
+from ..derive.members import members
 from ..derive.order import targets_in_order
 from ..derive.provenance import unverified_reason
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
@@ -126,10 +127,17 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
         return [cells_table(atlas, cells, values, "target")]
     if record.kind == "hardware-target":
-        return [cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")]
+        cells = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
+        return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [cells]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
+
+
+def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    rows = [[values.ref(f"accelerator/{a}")] for a in members(atlas.index, record)]
+    return Table("Accelerators", ["accelerator"], rows or [[Markup("none recorded")]],
+                 f"Every accelerator record whose gfx_target is {record.data['gfx']} (derived, not listed).")
 
 
 def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
