@@ -120,3 +120,9 @@ def test_the_format_map_groups_parts_by_vendor_and_generation_and_keeps_the_peak
     assert view.unlisted == ("none",)
     assert [(p.precision, p.tflops, p.source) for p in view.vendors[0].generations[1].rows[0].cells[1].peaks] == [("bf16", 100.0, "s")]
     assert [[v.vendor for v in panel] for panel in split_panels(view.vendors, 2)] == [["NVIDIA"], ["Google"]]
+
+
+def test_listing_keeps_the_spaces_of_its_separator() -> None:
+    from generators.render.template_globals import listing
+    assert str(listing(["fp8", "a|b"])) == "fp8, a&#124;b"
+    assert str(listing(["x", "y"], separator=" or ")) == "x or y" and str(listing([], "none recorded")) == "none recorded"

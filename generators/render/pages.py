@@ -15,6 +15,7 @@ from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, link, page_of
+from .labels import label
 from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
@@ -65,6 +66,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
+        elif key == "category" and isinstance(value, str):
+            facts.append((field_label(key), label(value)))  # the reader's word, not the schema's slug
         else:
             facts.append((field_label(key), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
