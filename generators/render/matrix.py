@@ -11,7 +11,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..derive.answers import derive_answers
 from ..derive.matrix import Matrix, MatrixCell, matrices
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
@@ -56,7 +55,7 @@ def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
 
 def support_matrices_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
     """Every engine's matrix with its legend and notes, as one HTML block."""
-    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
+    answers = atlas.views.answers
     html = _Html(names, page)
     return Markup("\n").join(_matrix(m, html) for m in matrices(atlas.index, answers))
 
