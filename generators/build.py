@@ -29,12 +29,16 @@ class Run:
         return has_errors(self.problems)
 
 
-def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
+def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
+                 history: bool = False) -> Run:
     """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
+
+    With `history`, the recent commits that touched records/ are compared in git (record_history.py) before
+    rendering, for the changelog page and feed; without it the changelog lists engine releases only.
 
     References to a record that failed to load are not reported again as dangling (load.without_cascade).
     """
-    run = _run_stages(root, docs_dir, pages_despite_errors)
+    run = _run_stages(root, docs_dir, pages_despite_errors, history)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
@@ -43,7 +47,8 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     return run
 
 
-def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False) -> Run:
+def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
+                history: bool = False) -> Run:
     """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
 
     Pages are returned only when there is no error, so a failed run never yields half a site; a
@@ -71,6 +76,9 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     run = Run(records, atlas, sorted_problems(problems))
     if docs_dir is None or (run.failed and not pages_despite_errors):
         return run
+    if history:
+        from .record_history import record_history
+        atlas.commits = record_history(root)
     pages, render_problems = render.render_site(atlas, root / docs_dir)
     run.problems = sorted_problems(run.problems + render_problems)
     run.pages = {} if run.failed and not pages_despite_errors else pages
