@@ -30,6 +30,7 @@ from mkdocs.structure.pages import Page
 from .build import run_pipeline
 from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
+from .record_history import record_history
 from .render.changelog import changelog_files
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -69,7 +70,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
         began = time.perf_counter()
-        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), history=True)
+        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root))
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:

@@ -135,9 +135,10 @@ def _name(index: Index, ref: str) -> str:
 
 def changelog(index: Index, flips: list[Flip], claims: list[ReleaseClaim],
               commits: tuple[CommitChange, ...]) -> list[ChangelogEntry]:
-    """Every entry, newest first (ties by key, so the order is stable)."""
-    entries = release_entries(index, flips, claims) + [commit_entry(index, c) for c in commits]
-    return sorted(entries, key=lambda e: (e.moment, e.key), reverse=True)
+    """Every entry, newest first; entries of the same moment keep their own order (newer release first, then the
+    commits as git lists them), so the order never depends on anything but the data."""
+    entries = [commit_entry(index, c) for c in commits] + release_entries(index, flips, claims)[::-1]
+    return sorted(entries, key=lambda e: e.moment, reverse=True)
 
 
 __all__ = ["ChangeItem", "ChangelogEntry", "changelog", "commit_entry", "release_entries", "release_dates",

@@ -20,4 +20,4 @@ class Atlas:
     schemas: Schemas
     index: Index
     views: Views
-    commits: tuple[Any, ...] = ()  # diff_model.CommitChange of recent commits that touched records/, when gathered
+    commits: tuple[Any, ...] = ()  # diff_model.CommitChange of recent commits that touched records/, when given
