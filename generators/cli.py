@@ -1,4 +1,4 @@
-"""Command line: `python -m generators check|build|explain|cells|diff|new|serve|site`. Only this module (and MkDocs, for serve and site) prints."""
+"""Command line: `python -m generators check|build|explain|cells|diff|new|serve|site|types|verify`. Only this module (and MkDocs, for serve and site) prints."""
 from __future__ import annotations
 
 import argparse
@@ -124,6 +124,9 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("kind", help="record kind, e.g. format")
     new.add_argument("id", help="record id (the file stem)")
     new.set_defaults(handler=_new)
+    types = sub.add_parser("types", help="regenerate the record types (generators/model/fields.py) from schema/")
+    types.add_argument("--check", action="store_true", help="only report whether the module is current (exit 1 if stale)")
+    types.set_defaults(handler=_types)
     register_verify(sub)
     return parser
 
@@ -185,6 +188,18 @@ def _build(args: argparse.Namespace, root: Path) -> int:
 def _report_sync(synced: Synced) -> None:
     _print_problems(synced.problems)
     print(f"{len(synced.written)} file(s) written, {len(synced.removed)} removed", file=sys.stderr, flush=True)
+
+
+def _types(args: argparse.Namespace, root: Path) -> int:
+    from . import typegen
+    if args.check:
+        if typegen.is_current(root / "schema"):
+            return EXIT_OK
+        print(f"{typegen.MODULE.name} is stale: run `python -m generators types`", file=sys.stderr)
+        return EXIT_PROBLEMS
+    changed = typegen.write(root / "schema")
+    print(f"{typegen.MODULE.name} {'rewritten' if changed else 'already current'}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _atlas_or_report(root: Path) -> Atlas | None:

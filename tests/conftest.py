@@ -41,6 +41,17 @@ def write(root: Path, relative: str, text: str | bytes) -> Path:
     return path
 
 
+SITE_FIXTURES = {"built_site", "site_url", "browser"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items):
+    """Tests that read the built site share one worker, so the site is built once per run (pytest-xdist)."""
+    for item in items:
+        if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("built-site"))
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files; review the diff before committing")
 

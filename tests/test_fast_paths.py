@@ -34,6 +34,12 @@ def real_records(kind: str) -> list[dict[str, Any]]:
     return records
 
 
+def shortened(data: dict[str, Any], keep: int = 2) -> dict[str, Any]:
+    """The record with its long lists cut to their first items: mutating a 3,000-line observation costs
+    a deep copy and a full slow validation per mutant, and the later items add no new field to mutate."""
+    return {key: value[:keep] if isinstance(value, list) else value for key, value in data.items()}
+
+
 def mutations(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Each field removed; each field (and each first list item's fields) replaced by wrong values; an unknown field."""
     yield {**data, "no_such_field": 1}
@@ -57,7 +63,7 @@ def test_fast_validator_agrees_with_jsonschema(kind):
     assert SCHEMAS is not None and kind in SCHEMAS.fast, "jsonschema-rs compiles every schema"
     slow, fast = SCHEMAS.validators[kind], SCHEMAS.fast[kind]
     records = real_records(kind)
-    cases = records + [m for data in records[:PER_KIND] for m in mutations(data)]
+    cases = records + [m for data in records[:PER_KIND] for m in mutations(shortened(data))]
     disagreements = []
     valid = invalid = 0
     for case in cases:

@@ -15,8 +15,8 @@ NAME = "published-explained"
 def run(atlas: Atlas) -> Iterator[Problem]:
     explained: dict[tuple[str, str, str], tuple[Record, int]] = {}
     for finding in atlas.index.all("finding"):
-        for n, cell in enumerate(finding.data.get("explains", [])):
-            explained[(cell["matrix"], cell["row"], cell["column"])] = (finding, n)
+        for n, entry in enumerate(finding.data.get("explains", [])):
+            explained[(entry["matrix"], entry["row"], entry["column"])] = (finding, n)
     published = {(p.matrix, p.row, p.column): p for p in atlas.views.published}
     for (matrix_id, row, column), (finding, n) in sorted(explained.items()):
         matrix = atlas.index.get("support-matrix", matrix_id)

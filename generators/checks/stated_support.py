@@ -21,8 +21,9 @@ def run(atlas: Atlas) -> Iterator[Problem]:
     tallies = atlas.views.tallies
     for fmt in atlas.index.all("format"):
         hardware = fmt.data.get("format_class") == "hardware"
-        for field, which in (("stated_native", "native"), ("stated_emulated", "emulated")):
-            for n, claim in enumerate(fmt.data.get(field, [])):
+        for field, which, claims in (("stated_native", "native", fmt.data.get("stated_native", [])),
+                                     ("stated_emulated", "emulated", fmt.data.get("stated_emulated", []))):
+            for n, claim in enumerate(claims):
                 derived = {a for a, t in tallies.items() if fmt.id in getattr(t, which)}
                 wrong = [a for a in claim["accelerators"] if not hardware or a not in derived]
                 explained = claim.get("explained_by")

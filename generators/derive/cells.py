@@ -11,11 +11,13 @@ the scheme or the part; they are kept as the accepting kernel's `limits`. Pure f
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
+from ..model.fields import HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .messages import engine_message
 
 # outcomes of one candidate kernel (not cell verdicts)
@@ -79,8 +81,8 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     }
 
 
-def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: dict[str, Any],
-                kernels: dict[str, dict[str, Any]]) -> Cell:
+def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
+                kernels: dict[str, KernelFields]) -> Cell:
     engine = scheme.get("engine", "")
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
@@ -99,18 +101,19 @@ def derive_cell(scheme_id: str, scheme: dict[str, Any], target_id: str, target: 
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,))
     attempts = []
     for kernel_id in candidates["kernels"]:
-        attempt = try_kernel(kernel_id, kernels.get(kernel_id, {}), config, target, scheme)
+        attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme)
         attempts.append(attempt)
         if attempt.outcome == YES or attempt.after_selection:
             break  # the engine takes the first kernel whose can_implement accepts
     chosen = next((a for a in attempts if a.outcome != NO or a.after_selection), None)
-    handling = kernels.get(chosen.kernel, {}).get("activation_handling") if chosen else None
+    chosen_kernel = kernels.get(chosen.kernel) if chosen else None
+    handling = chosen_kernel.get("activation_handling") if chosen_kernel else None
     return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""),
                     config, handling)
 
 
 def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str,
-             config: dict[str, Any], handling: str | None) -> Cell:
+             config: Mapping[str, Any], handling: str | None) -> Cell:
     reasons = tuple(f"{a.kernel}: {a.reason}" for a in attempts if a.outcome == NO)
     first = next((a for a in attempts if a.outcome != NO or a.after_selection), None)
     if first is None:
@@ -126,7 +129,7 @@ def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attemp
     return Cell(engine, scheme_id, target_id, verdict, first.kernel, first.conditions, attempts, reasons=reasons)
 
 
-def _unquantized_activations(config: dict[str, Any], handling: str | None) -> str:
+def _unquantized_activations(config: Mapping[str, Any], handling: str | None) -> str:
     weights = config.get("weight_type", "quantized")
     activations = "/".join(config.get("activation_types", [])) or "the model dtype"
     if handling is None:
@@ -135,7 +138,7 @@ def _unquantized_activations(config: dict[str, Any], handling: str | None) -> st
     return f"{weights} weights with activations left at {activations} (weight-only arithmetic, activations unquantized)"
 
 
-def _gate_failure(gate: dict[str, Any], target: dict[str, Any], scheme: dict[str, Any]) -> str:
+def _gate_failure(gate: SchemeCapabilityGate | Mapping[str, Any], target: HardwareTargetFields, scheme: SchemeFields) -> str:
     platforms = gate.get("platforms")
     if not gate or (platforms and target["platform"] not in platforms):
         return ""
@@ -150,8 +153,8 @@ def _gate_failure(gate: dict[str, Any], target: dict[str, Any], scheme: dict[str
     return ""
 
 
-def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], target: dict[str, Any],
-               scheme: dict[str, Any] | None = None) -> Attempt:
+def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str, Any], target: HardwareTargetFields,
+               scheme: SchemeFields | None = None) -> Attempt:
     """Evaluate one kernel's requirements in order against a scheme configuration and a target."""
     if not kernel:
         return Attempt(kernel_id, NO, "kernel record missing")
@@ -178,7 +181,7 @@ def try_kernel(kernel_id: str, kernel: dict[str, Any], config: dict[str, Any], t
                    limits=tuple(limits))
 
 
-def _gate_blocks(gate: dict[str, Any], target: dict[str, Any], config: dict[str, Any]) -> bool:
+def _gate_blocks(gate: KernelExternalGates, target: HardwareTargetFields, config: Mapping[str, Any]) -> bool:
     when = gate.get("when") or {}
     if gate.get("effect") == "excludes":
         return bool(when) and applies(when, target, config)
@@ -188,7 +191,7 @@ def _gate_blocks(gate: dict[str, Any], target: dict[str, Any], config: dict[str,
     return False
 
 
-def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[str, Any]) -> bool:
+def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config: Mapping[str, Any]) -> bool:
     """Whether a `when` restriction matches the target (activation dtypes match if any overlap)."""
     if not when:
         return True
@@ -201,7 +204,7 @@ def applies(when: dict[str, Any] | None, target: dict[str, Any], config: dict[st
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 
-def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[str, Any]) -> bool | str:
+def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target: HardwareTargetFields) -> bool | str:
     """True (met), False (fails: the kernel declines), or a condition text the records cannot decide."""
     check = requirement["check"]
     values = requirement.get("values", [])
@@ -212,9 +215,10 @@ def evaluate(requirement: dict[str, Any], config: dict[str, Any], target: dict[s
     if check.startswith("capability-"):
         if capability is None:
             return False
-        return bool({"capability-min": capability >= (value or 0), "capability-exact": capability == value,
-                     "capability-max": capability <= (value or 0),
-                     "capability-family": capability // 10 == (value or 0) // 10}[check])
+        bound = _capability_bound(requirement)
+        return bool({"capability-min": capability >= bound, "capability-exact": capability == bound,
+                     "capability-max": capability <= bound,
+                     "capability-family": capability // 10 == bound // 10}[check])
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
     if check == "isa":
@@ -251,7 +255,14 @@ def _show(values: list[Any]) -> str:
     return "{" + ", ".join(str(v) for v in values) + "}"
 
 
-def _condition_text(requirement: dict[str, Any]) -> str:
+def _capability_bound(requirement: KernelRequirements) -> int:
+    value = requirement.get("value", 0)
+    if not isinstance(value, int):  # the schema allows strings for other checks; a capability is a number
+        raise TypeError(f"{requirement['check']} needs an integer value, not {value!r}")
+    return value
+
+
+def _condition_text(requirement: KernelRequirements) -> str:
     check, value = requirement["check"], requirement.get("value")
     if "condition" in requirement:
         return str(requirement["condition"])

@@ -7,9 +7,9 @@ divides one vendor's number by another's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.index import Index
+from ..model.fields import AcceleratorFields, AcceleratorPeakCompute
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Ridge:
     estimate: bool
 
 
-def dense(accelerator: dict[str, Any]) -> list[dict[str, Any]]:
+def dense(accelerator: AcceleratorFields) -> list[AcceleratorPeakCompute]:
     return [p for p in accelerator.get("peak_compute", []) if p["sparsity"] == "dense"]
 
 

@@ -9,21 +9,24 @@ module does the same from the records. A placeholder whose value the records do 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
+
+from ..model.fields import HardwareTargetFields
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _CAPABILITY = ("compute_capability", "device_capability", "capability")
 _SUPPORTED_LIST = re.compile(r"SUPPORTED|supported_types|quant_types|query_machete")
 
 
-def engine_message(template: str, target: dict[str, Any], scheme: dict[str, Any],
-                   requirement: dict[str, Any] | None = None) -> str:
+def engine_message(template: str, target: HardwareTargetFields, scheme: Mapping[str, Any],
+                   requirement: Mapping[str, Any] | None = None) -> str:
     """The message with every placeholder the records can fill replaced by what the engine would print."""
     values = _known_values(target, scheme, requirement or {})
     return _PLACEHOLDER.sub(lambda m: _fill(m.group(1), values, requirement or {}), template)
 
 
-def _known_values(target: dict[str, Any], scheme: dict[str, Any], requirement: dict[str, Any]) -> dict[str, str]:
+def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requirement: Mapping[str, Any]) -> dict[str, str]:
     config = scheme.get("config", {})
     values: dict[str, str] = {}
     capability = target.get("compute_capability")
@@ -48,7 +51,7 @@ def _known_values(target: dict[str, Any], scheme: dict[str, Any], requirement: d
     return values
 
 
-def _fill(expression: str, values: dict[str, str], requirement: dict[str, Any]) -> str:
+def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any]) -> str:
     expression = expression.strip()
     if expression in values:
         return values[expression]

@@ -11,10 +11,10 @@ the others are checked against observations (published_history.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.index import Index
 from .cells import Cell
+from ..model.fields import SupportMatrixColumns, SupportMatrixFields, SupportMatrixRows
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def compare_matrices(index: Index, cells: dict[tuple[str, str], Cell]) -> list[P
     return out
 
 
-def models_release(index: Index, data: dict[str, Any]) -> bool:
+def models_release(index: Index, data: SupportMatrixFields) -> bool:
     """A table is compared with the derived cells when it lists no releases or lists the one the records model."""
     releases = data.get("releases")
     if not releases:
@@ -66,7 +66,7 @@ def models_release(index: Index, data: dict[str, Any]) -> bool:
     return engine is not None and engine.data.get("version_read") in releases
 
 
-def _cells_for(row: dict[str, Any], column: dict[str, Any], cells: dict[tuple[str, str], Cell]) -> tuple[Cell, ...]:
+def _cells_for(row: SupportMatrixRows, column: SupportMatrixColumns, cells: dict[tuple[str, str], Cell]) -> tuple[Cell, ...]:
     schemes = row.get("schemes", []) + column.get("schemes", [])
     targets = row.get("targets", []) + column.get("targets", [])
     return tuple(cells[(s, t)] for s in schemes for t in targets if (s, t) in cells)

@@ -6,7 +6,6 @@ order, so the hardware-selection and quantization-selection chapters only loop a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
@@ -14,6 +13,7 @@ from ..model.verdicts import Verdict
 from .cells import Cell
 from .order import rank, targets_in_order
 from .tallies import Tally
+from ..model.fields import SourcedNumber
 
 CATEGORY_ORDER = ("datacenter-gpu", "workstation-gpu", "consumer-gpu", "rack-system", "apple-silicon", "cpu", "tpu",
                   "ai-asic", "wafer-scale")
@@ -89,7 +89,7 @@ class UncoveredAccelerator:
     traps: tuple[str, ...]
 
 
-def _figures(values: list[dict[str, Any]]) -> tuple[Figure, ...]:
+def _figures(values: list[SourcedNumber]) -> tuple[Figure, ...]:
     return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", "")) for v in values)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.index import Index
+from ..model.fields import SourceFields
 
 MAX_AGE_DAYS = 180
 _VERSION = re.compile(r"^v?(\d+(?:\.\d+)*)$")
@@ -38,7 +39,7 @@ def _date(value: Any) -> dt.date | None:
         return None
 
 
-def _pin(data: dict[str, Any]) -> tuple[str, tuple[int, ...], str] | None:
+def _pin(data: SourceFields) -> tuple[str, tuple[int, ...], str] | None:
     """(what is pinned, version as numbers, version as written) from `package` (name==version) or a tag revision."""
     package = str(data.get("package", ""))
     if "==" in package:

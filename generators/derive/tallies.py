@@ -10,10 +10,10 @@ against this derivation, never inputs to it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
+from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, StatedSupportItem
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Tally:
     accelerator: str
     native: tuple[str, ...]
     emulated: tuple[str, ...]
-    stated: tuple[dict[str, Any], ...]
+    stated: tuple[AcceleratorStatedTallies, ...]
     dense_precisions: tuple[str, ...] = ()
 
     @property
@@ -38,12 +38,12 @@ class Tally:
     def listed(self) -> bool:
         return bool(self.native or self.emulated)
 
-    def stated_mismatches(self) -> list[tuple[str, int, int, dict[str, Any]]]:
+    def stated_mismatches(self) -> list[tuple[str, int, int, AcceleratorStatedTallies]]:
         """(which list, stated count, derived count, stated entry) for every stated count the derivation does not reproduce."""
         out = []
         for entry in self.stated:
-            for which, derived in (("native", self.native_count), ("emulated", self.emulated_count)):
-                stated = entry.get(which)
+            for which, stated, derived in (("native", entry.get("native"), self.native_count),
+                                           ("emulated", entry.get("emulated"), self.emulated_count)):
                 if stated is not None and stated != derived:
                     out.append((which, stated, derived, entry))
         return out
@@ -54,7 +54,7 @@ def hardware_formats(index: Index) -> list[Record]:
     return [f for f in index.all("format") if f.data.get("format_class") == "hardware"]
 
 
-def dense_precisions(accelerator: dict[str, Any]) -> tuple[str, ...]:
+def dense_precisions(accelerator: AcceleratorFields) -> tuple[str, ...]:
     """The precisions for which the part states a dense peak, sorted."""
     return tuple(sorted({p["precision"] for p in accelerator.get("peak_compute", []) if p.get("sparsity") == "dense"}))
 
@@ -97,7 +97,7 @@ def parts_by_format(index: Index, tallies: dict[str, Tally]) -> dict[str, Format
             for f in index.all("format")}
 
 
-def _stated(claims: list[dict[str, Any]]) -> tuple[str, ...]:
+def _stated(claims: list[StatedSupportItem]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a for claim in claims for a in claim["accelerators"]))
 
 

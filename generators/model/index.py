@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+
+from .fields import TypedLookups
 from .records import Record
 
 
@@ -27,7 +29,7 @@ class DeclaredGap:
 
 
 @dataclass
-class Index:
+class Index(TypedLookups):
     """Every record by kind and id, every link, the backlinks, and the declared gaps."""
 
     by_kind: dict[str, dict[str, Record]]
@@ -35,19 +37,6 @@ class Index:
     backlinks: dict[str, list[Link]] = field(default_factory=dict)
     outgoing: dict[str, list[Link]] = field(default_factory=dict)
     gaps: list[DeclaredGap] = field(default_factory=list)
-
-    def get(self, kind: str, record_id: str) -> Record | None:
-        return self.by_kind.get(kind, {}).get(record_id)
-
-    def must(self, kind: str, record_id: str) -> Record:
-        """The record, which the caller knows exists (a KeyError names it otherwise)."""
-        record = self.get(kind, record_id)
-        if record is None:
-            raise KeyError(f"{kind}/{record_id}")
-        return record
-
-    def all(self, kind: str) -> list[Record]:
-        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
 
     def by_ref(self, ref: str) -> Record | None:
         kind, _, record_id = ref.partition("/")

@@ -6,23 +6,29 @@ common case, a clean record, never pays for positions.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import yaml
 
 PathPart = str | int
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+Fields = TypeVar("Fields", bound=Mapping[str, Any])
 
 
 @dataclass(frozen=True)
-class Record:
-    """One record: kind, id, repository-relative path, plain data, and the YAML text it was read from."""
+class TypedRecord(Generic[Fields]):
+    """One record: kind, id, repository-relative path, plain data, and the YAML text it was read from.
+
+    `Fields` is the kind's generated TypedDict (model/fields.py) when the record came from a typed
+    look-up such as `index.all("format")`; a `Record` holds any mapping.
+    """
 
     kind: str
     id: str
     path: str
-    data: dict[str, Any]
+    data: Fields
     text: str = field(repr=False, compare=False)
 
     @property
@@ -49,6 +55,9 @@ class Record:
         Walks as far as the path exists, so a missing leaf reports its parent's position.
         """
         return node_position(self.node, path, key)
+
+
+Record = TypedRecord[Any]  # a record of any kind (loading, validation, linking, diff)
 
 
 def node_position(root: yaml.Node, path: tuple[PathPart, ...] | list[PathPart], key: bool = False) -> tuple[int, int]:

@@ -7,13 +7,12 @@ vocabulary is absorbed there.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..derive.cells import Cell
-
-from dataclasses import dataclass
-from typing import Any
+    from ..model.fields import ObservationCells
 
 # Derived verdicts that mean "the engine selects a kernel" (current and forthcoming vocabulary).
 SELECTS = {"yes", "conditional", "runs", "runs-if", "fallback", "fails-at-runtime"}
@@ -43,7 +42,7 @@ def _other_scheme(cell: Cell) -> bool:
     return bool(getattr(cell, "gate_fallback", "")) and not cell.attempts
 
 
-def disagreement(cell: Cell, observed: dict[str, Any], class_of: dict[str, str]) -> str:
+def disagreement(cell: Cell, observed: ObservationCells, class_of: dict[str, str]) -> str:
     """Empty when the observation and the derived cell agree; otherwise what differs, in one sentence."""
     view = selection_view(cell, class_of)
     selected = {r["kernel"] for r in observed["runs"] if r["outcome"] == "selected"}
@@ -61,7 +60,7 @@ def disagreement(cell: Cell, observed: dict[str, Any], class_of: dict[str, str])
     return ""
 
 
-def _where(observed: dict[str, Any], kernels: set[str]) -> str:
+def _where(observed: ObservationCells, kernels: set[str]) -> str:
     places = sorted({"/".join(x for x in (world, gfx, variant) if x)
                      for r in observed["runs"] if r.get("kernel") in kernels
                      for world in r["worlds"] for gfx in (r.get("gfx") or [""]) for variant in r["variants"]})

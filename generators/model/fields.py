@@ -1,0 +1,822 @@
+"""Record types, one TypedDict per kind: GENERATED from schema/ by `python -m generators types`; do not edit.
+
+`Index.all/get/must("<kind>", ...)` return records whose `.data` is the kind's TypedDict, so mypy checks
+every key a stage reads against the schema.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, overload
+
+if TYPE_CHECKING:
+    from typing_extensions import NotRequired
+
+    from .records import Record, TypedRecord
+else:
+    NotRequired = Any
+
+
+Name: TypeAlias = str
+
+
+Text: TypeAlias = str
+
+
+RefSource: TypeAlias = str
+
+
+class Citation(TypedDict):
+    """Where a fact comes from: a source record plus where in it."""
+
+    source: RefSource
+    locator: NotRequired[str]
+    quote: NotRequired[str]
+    value: NotRequired[float]
+
+
+Sources: TypeAlias = list[Citation]
+
+
+class ContestedItemClaims(TypedDict):
+    value: str | float | bool | list[Any]
+    sources: Sources
+
+
+RefFinding: TypeAlias = str
+
+
+class ContestedItem(TypedDict):
+    field: str
+    claims: list[ContestedItemClaims]
+    resolution: NotRequired[RefFinding]
+
+
+Contested: TypeAlias = list[ContestedItem]
+
+
+class KnownGapsItem(TypedDict):
+    id: str
+    kind: Literal['format', 'accelerator', 'hardware-target', 'kernel', 'engine', 'scheme', 'support-matrix', 'gotcha', 'benchmark', 'finding', 'technique', 'source']
+    reason: Text
+
+
+KnownGaps: TypeAlias = list[KnownGapsItem]
+
+
+class Maturity(TypedDict):
+    """How settled the record is."""
+
+    status: Literal['draft', 'reviewed', 'deprecated', 'archived-upstream']
+    confidence: NotRequired[float]
+
+
+Unverified: TypeAlias = Text
+
+
+Precision: TypeAlias = Literal['fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4']
+
+
+RefFormat: TypeAlias = str
+
+
+class FormatBitsPerWeight(TypedDict):
+    """A bits-per-weight figure with its basis and source."""
+
+    value: float
+    basis: Literal['struct', 'measured', 'nominal']
+    model: NotRequired[str]
+    source: RefSource
+    locator: NotRequired[str]
+
+
+RefAccelerator: TypeAlias = str
+
+
+class StatedSupportItem(TypedDict):
+    """One source's list."""
+
+    accelerators: list[RefAccelerator]
+    sources: Sources
+    explained_by: NotRequired[RefFinding]
+
+
+StatedSupport: TypeAlias = list[StatedSupportItem]
+
+
+class FormatFields(TypedDict):
+    """A quantized number format or checkpoint layout."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    aliases: NotRequired[list[str]]
+    format_class: Literal['checkpoint', 'hardware', 'category']
+    peak_precision: NotRequired[Precision]
+    emulated_via: NotRequired[list[Precision]]
+    computes_in: NotRequired[list[RefFormat]]
+    computes_in_sources: NotRequired[Sources]
+    family: Literal['floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category']
+    regime: Literal['weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category']
+    weight_bits: NotRequired[float | None]
+    activation_bits: NotRequired[float | None]
+    element_format: NotRequired[str]
+    scale_format: NotRequired[str]
+    group_size: NotRequired[int]
+    bits_per_weight: NotRequired[list[FormatBitsPerWeight]]
+    stated_native: NotRequired[StatedSupport]
+    stated_emulated: NotRequired[StatedSupport]
+    quality_note: NotRequired[Text]
+    related: NotRequired[list[RefFormat]]
+
+
+class SourcedNumber(TypedDict):
+    """A positive quantity (a capacity, bandwidth or power) with the source it was read from."""
+
+    value: float
+    source: RefSource
+    locator: NotRequired[str]
+    estimate: NotRequired[bool]
+    note: NotRequired[Text]
+
+
+class AcceleratorPeakCompute(TypedDict):
+    """A peak-throughput figure."""
+
+    precision: Precision
+    sparsity: Literal['dense', 'sparse-2:4']
+    tflops: float
+    accumulate: NotRequired[Literal['fp32', 'fp16']]
+    source: RefSource
+    locator: NotRequired[str]
+    estimate: NotRequired[bool]
+    note: NotRequired[Text]
+
+
+class AcceleratorStatedTallies(TypedDict):
+    """A per-accelerator native/emulated tally that a source states, kept to compare with the tally the records give."""
+
+    native: NotRequired[int | None]
+    emulated: NotRequired[int | None]
+    source: RefSource
+    locator: NotRequired[str]
+    explained_by: NotRequired[RefFinding]
+
+
+class AcceleratorFields(TypedDict):
+    """A chip, board or system that runs inference."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    vendor: str
+    category: Literal['datacenter-gpu', 'workstation-gpu', 'consumer-gpu', 'rack-system', 'apple-silicon', 'cpu', 'tpu', 'ai-asic', 'wafer-scale']
+    architecture: NotRequired[str]
+    compute_capability: NotRequired[str]
+    gfx_target: NotRequired[str]
+    die: NotRequired[str]
+    die_difference: NotRequired[RefFinding]
+    memory_gb: NotRequired[list[SourcedNumber]]
+    memory_type: NotRequired[str]
+    memory_bandwidth_gbs: NotRequired[list[SourcedNumber]]
+    memory_bus_bits: NotRequired[list[SourcedNumber]]
+    interconnect_bandwidth_gbs: NotRequired[list[SourcedNumber]]
+    power_w: NotRequired[list[SourcedNumber]]
+    peak_compute: NotRequired[list[AcceleratorPeakCompute]]
+    stated_tallies: NotRequired[list[AcceleratorStatedTallies]]
+
+
+Platform: TypeAlias = Literal['cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other']
+
+
+CpuArch: TypeAlias = Literal['x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x']
+
+
+IsaFeature: TypeAlias = Literal['avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe']
+
+
+class HardwareTargetFields(TypedDict):
+    """A column people ask about in a support table: a device class an engine's dispatch rules are tested against."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    platform: Platform
+    compute_capability: NotRequired[int]
+    gpu_arch: NotRequired[str]
+    cpu_arch: NotRequired[CpuArch]
+    isa_features: NotRequired[list[IsaFeature]]
+    accelerators: NotRequired[list[RefAccelerator]]
+    order: int
+
+
+RefEngine: TypeAlias = str
+
+
+Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3']
+
+
+class KernelRequirementsWhen(TypedDict):
+    """Restricts where a requirement or route applies; every listed condition must hold."""
+
+    platform: NotRequired[list[Platform]]
+    cpu_arch: NotRequired[list[CpuArch]]
+    isa_features: NotRequired[list[IsaFeature]]
+    activation_types: NotRequired[list[Dtype]]
+
+
+class KernelRequirements(TypedDict):
+    """One requirement of a kernel, evaluated in order as the engine evaluates it."""
+
+    check: Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']
+    values: NotRequired[list[str | int]]
+    value: NotRequired[int | bool | str]
+    default: NotRequired[str]
+    reason: str
+    reason_verbatim: NotRequired[bool]
+    when: NotRequired[KernelRequirementsWhen]
+    locator: NotRequired[str]
+    condition: NotRequired[str]
+
+
+class KernelRoutesWhen(TypedDict):
+    """Restricts where a requirement or route applies; every listed condition must hold."""
+
+    platform: NotRequired[list[Platform]]
+    cpu_arch: NotRequired[list[CpuArch]]
+    isa_features: NotRequired[list[IsaFeature]]
+    activation_types: NotRequired[list[Dtype]]
+
+
+class KernelRoutes(TypedDict):
+    """A code path inside an accepting kernel, chosen after can_implement."""
+
+    name: str
+    when: NotRequired[KernelRoutesWhen]
+    conditions: NotRequired[list[str]]
+    op: NotRequired[str]
+    description: Text
+    locator: NotRequired[str]
+
+
+class KernelExternalGatesWhen(TypedDict):
+    """Restricts where a requirement or route applies; every listed condition must hold."""
+
+    platform: NotRequired[list[Platform]]
+    cpu_arch: NotRequired[list[CpuArch]]
+    isa_features: NotRequired[list[IsaFeature]]
+    activation_types: NotRequired[list[Dtype]]
+
+
+class KernelExternalGates(TypedDict):
+    """A gate that lives outside can_implement: an op compiled only under some ISA flags, a library without a kernel for some capability."""
+
+    description: Text
+    when: NotRequired[KernelExternalGatesWhen]
+    effect: Literal['excludes', 'requires', 'informational']
+    locator: NotRequired[str]
+    source: NotRequired[RefSource]
+
+
+class KernelFields(TypedDict):
+    """A GEMM or attention kernel an engine can dispatch to, with what it requires."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    engine: NotRequired[RefEngine]
+    class_name: NotRequired[str]
+    registry: NotRequired[Literal['mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other']]
+    activation_handling: NotRequired[Literal['as-given', 'quantized']]
+    code: NotRequired[Citation]
+    requirements: NotRequired[list[KernelRequirements]]
+    routes: NotRequired[list[KernelRoutes]]
+    external_gates: NotRequired[list[KernelExternalGates]]
+    formats: NotRequired[list[RefFormat]]
+    accelerators: NotRequired[list[RefAccelerator]]
+
+
+class EngineFormatSupport(TypedDict):
+    """Whether the engine runs a format, and on which backends."""
+
+    format: RefFormat
+    backends: NotRequired[list[str]]
+    status: Literal['yes', 'partial', 'no', 'writes']
+    note: NotRequired[Text]
+    source: RefSource
+
+
+class EngineFields(TypedDict):
+    """An inference engine, quantization toolkit, library or research harness."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    category: Literal['serving-engine', 'local-runtime', 'quantization-toolkit', 'kernel-library', 'compiler', 'research-harness', 'format-library']
+    organization: NotRequired[str]
+    repository: NotRequired[str]
+    version_read: NotRequired[str]
+    backends: NotRequired[list[str]]
+    format_support: NotRequired[list[EngineFormatSupport]]
+
+
+class SchemeConfig(TypedDict):
+    """The layer configuration the scheme hands to kernel selection."""
+
+    weight_type: Dtype
+    activation_types: list[Dtype]
+    group_sizes: NotRequired[list[int]]
+    zero_points: NotRequired[bool]
+    activation_quantized: bool
+
+
+class SchemeCapabilityGate(TypedDict):
+    """The scheme's capability gate, applied before kernel selection."""
+
+    min: NotRequired[int]
+    exact: NotRequired[int]
+    platforms: NotRequired[list[Platform]]
+    reason: NotRequired[str]
+    locator: NotRequired[str]
+    on_failure: NotRequired[str]
+    on_failure_min: NotRequired[int]
+
+
+RefKernel: TypeAlias = str
+
+
+class SchemeCandidates(TypedDict):
+    """An ordered candidate list for one platform."""
+
+    platform: Platform
+    selector: NotRequired[str]
+    kernels: list[RefKernel]
+    failure_message: NotRequired[str]
+    locator: NotRequired[str]
+
+
+class SchemeFields(TypedDict):
+    """An engine's quantization scheme: what checkpoint it matches and which kernels it can use."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    engine: RefEngine
+    class_name: NotRequired[str]
+    method: NotRequired[str]
+    predicate: NotRequired[str]
+    predicate_order: NotRequired[int]
+    matches: NotRequired[Text]
+    formats: NotRequired[list[RefFormat]]
+    config: SchemeConfig
+    capability_gate: NotRequired[SchemeCapabilityGate]
+    candidates: list[SchemeCandidates]
+    code: Citation
+
+
+Date: TypeAlias = str
+
+
+RefScheme: TypeAlias = str
+
+
+RefHardwareTarget: TypeAlias = str
+
+
+class SupportMatrixRows(TypedDict):
+    """A published row or column heading and what it maps to."""
+
+    label: str
+    schemes: NotRequired[list[RefScheme]]
+    targets: NotRequired[list[RefHardwareTarget]]
+    formats: NotRequired[list[RefFormat]]
+    note: NotRequired[Text]
+
+
+class SupportMatrixColumns(TypedDict):
+    """A published row or column heading and what it maps to."""
+
+    label: str
+    schemes: NotRequired[list[RefScheme]]
+    targets: NotRequired[list[RefHardwareTarget]]
+    formats: NotRequired[list[RefFormat]]
+    note: NotRequired[Text]
+
+
+class SupportMatrixLegend(TypedDict):
+    """One legend entry."""
+
+    symbol: str
+    verdict: Literal['yes', 'no', 'partial', 'unknown']
+    text: NotRequired[str]
+
+
+class SupportMatrixFields(TypedDict):
+    """A support table as an engine vendor publishes it: claims with their source, compared with derived cells."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    publisher: RefEngine
+    published_in: Citation
+    read_on: NotRequired[Date]
+    releases: NotRequired[list[str]]
+    rows: list[SupportMatrixRows]
+    columns: list[SupportMatrixColumns]
+    cells: list[list[str]]
+    legend: list[SupportMatrixLegend]
+    footnotes: NotRequired[list[Text]]
+
+
+RefBenchmark: TypeAlias = str
+
+
+class GotchaScope(TypedDict):
+    """How far the trap reaches, as its evidence bounds it. Required when summary, trigger, symptom, detection or workaround uses a scope word (every, always, all GPUs, any model, never, no fix, ...): the trap-scope check then needs a primary citation here whose locator or quote backs the scope."""
+
+    statement: Text
+    affected: NotRequired[str]
+    fixed_in: NotRequired[str]
+    sources: Sources
+
+
+class GotchaFields(TypedDict):
+    """A trap: a configuration that fails, misleads, or silently corrupts output."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    severity: Literal['blocker', 'major', 'minor']
+    silent: bool
+    regime: Literal['weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion']
+    trigger: Text
+    symptom: Text
+    detection: NotRequired[Text]
+    workaround: NotRequired[Text]
+    messages: NotRequired[list[str]]
+    formats: NotRequired[list[RefFormat]]
+    accelerators: NotRequired[list[RefAccelerator]]
+    engines: NotRequired[list[RefEngine]]
+    kernels: NotRequired[list[RefKernel]]
+    benchmarks: NotRequired[list[RefBenchmark]]
+    scope: NotRequired[GotchaScope]
+
+
+class BenchmarkBaseline(TypedDict):
+    """What the value is compared against."""
+
+    benchmark: NotRequired[RefBenchmark]
+    description: NotRequired[str]
+    value: NotRequired[float]
+
+
+class BenchmarkFields(TypedDict):
+    """A measured or vendor-claimed value, with its baseline and grade."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    format: RefFormat
+    model: str
+    metric: str
+    value: NotRequired[float]
+    missing_value: NotRequired[str]
+    unit: str
+    higher_is_better: NotRequired[bool]
+    baseline: NotRequired[BenchmarkBaseline]
+    grade: Literal['measured', 'paper', 'vendor-claim', 'community', 'marketing']
+    accelerator: NotRequired[RefAccelerator]
+    engine: NotRequired[RefEngine]
+    kernel: NotRequired[RefKernel]
+    conditions: NotRequired[Text]
+    date: NotRequired[Date]
+
+
+RefSupportMatrix: TypeAlias = str
+
+
+class FindingExplains(TypedDict):
+    """A published cell this finding explains."""
+
+    matrix: RefSupportMatrix
+    row: str
+    column: str
+
+
+RefAny: TypeAlias = str
+
+
+class FindingExplainsObservations(TypedDict):
+    """One observed cell this finding explains."""
+
+    observation: str
+    scheme: RefScheme
+    target: RefHardwareTarget
+
+
+class FindingFields(TypedDict):
+    """A verified claim with evidence and a date, possibly correcting another record or explaining why a published cell is wrong."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    claim: Text
+    verdict: Literal['confirmed', 'refuted', 'corrected', 'partially-confirmed', 'unresolved']
+    conclusion: Text
+    verified_on: Date
+    evidence: list[Citation]
+    explains: NotRequired[list[FindingExplains]]
+    concerns: NotRequired[list[RefAny]]
+    explains_observations: NotRequired[list[FindingExplainsObservations]]
+
+
+class TechniqueFields(TypedDict):
+    """A method used with quantization that is not itself a number format (calibration, rotation, search)."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    category: Literal['calibration', 'rotation', 'rounding', 'mixed-precision', 'training', 'sparsity', 'kernel-design', 'evaluation']
+    applies_to: NotRequired[list[RefFormat]]
+    engines: NotRequired[list[RefEngine]]
+
+
+class SourceFields(TypedDict):
+    """A citable document or code file at a revision."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+    type: Literal['seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes']
+    url: NotRequired[str]
+    repository: NotRequired[str]
+    package: NotRequired[str]
+    path: NotRequired[str]
+    revision: NotRequired[str]
+    published: NotRequired[Date]
+    accessed: NotRequired[Date]
+    publisher: NotRequired[str]
+
+
+class ObservationEnvironment(TypedDict):
+    """The environment the engine's code ran in."""
+
+    torch: NotRequired[str]
+    python: NotRequired[str]
+    installed: NotRequired[list[str]]
+    setup_seconds: NotRequired[float]
+    probe_seconds: NotRequired[float]
+    release_megabytes: NotRequired[float]
+    base_megabytes: NotRequired[float]
+
+
+class ObservationCellsRuns(TypedDict):
+    """Simulated loads that did the same thing (same outcome, same candidate answers), with the worlds, gfx ids and checkpoint variants they cover."""
+
+    worlds: list[str]
+    gfx: NotRequired[list[str]]
+    variants: list[str]
+    stage: NotRequired[str]
+    outcome: Literal['selected', 'refused']
+    kernel: NotRequired[str]
+    scheme_class: NotRequired[str]
+    error_type: NotRequired[str]
+    message: NotRequired[str]
+    candidates: list[str]
+
+
+class ObservationCells(TypedDict):
+    """The observed outcome of one (scheme, hardware target) cell."""
+
+    scheme: RefScheme
+    target: RefHardwareTarget
+    verdict: Literal['runs', 'runs-if', 'refused']
+    kernel: NotRequired[str]
+    kernels: NotRequired[list[str]]
+    conditions: NotRequired[list[str]]
+    reasons: NotRequired[list[str]]
+    runs: list[ObservationCellsRuns]
+
+
+class ObservationFields(TypedDict):
+    """What an engine release's own selection code did for every modelled (scheme, hardware target) cell, run with only platform facts simulated; one record per (engine release, harness version)."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    sources: Sources
+    maturity: NotRequired[Maturity]
+    engine: RefEngine
+    release: str
+    harness_version: int
+    observed_on: Date
+    environment: NotRequired[ObservationEnvironment]
+    simulated: list[str]
+    not_reached: list[str]
+    stand_in_modules: NotRequired[list[str]]
+    platform_classes: NotRequired[list[str]]
+    job_errors: NotRequired[list[str]]
+    cells: list[ObservationCells]
+
+
+class TypedLookups:
+    """Index look-ups typed per kind (generated: one overload per kind)."""
+
+    by_kind: dict[str, dict[str, Record]]
+
+    @overload
+    def all(self, kind: Literal['format']) -> list[TypedRecord[FormatFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['accelerator']) -> list[TypedRecord[AcceleratorFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['hardware-target']) -> list[TypedRecord[HardwareTargetFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['kernel']) -> list[TypedRecord[KernelFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['engine']) -> list[TypedRecord[EngineFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['scheme']) -> list[TypedRecord[SchemeFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['support-matrix']) -> list[TypedRecord[SupportMatrixFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['gotcha']) -> list[TypedRecord[GotchaFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['benchmark']) -> list[TypedRecord[BenchmarkFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['finding']) -> list[TypedRecord[FindingFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['technique']) -> list[TypedRecord[TechniqueFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['source']) -> list[TypedRecord[SourceFields]]: ...
+
+    @overload
+    def all(self, kind: Literal['observation']) -> list[TypedRecord[ObservationFields]]: ...
+
+    @overload
+    def all(self, kind: str) -> list[TypedRecord[Any]]: ...
+
+    def all(self, kind: str) -> list[TypedRecord[Any]]:
+        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
+
+    @overload
+    def get(self, kind: Literal['format'], record_id: str) -> TypedRecord[FormatFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['accelerator'], record_id: str) -> TypedRecord[AcceleratorFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['hardware-target'], record_id: str) -> TypedRecord[HardwareTargetFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['kernel'], record_id: str) -> TypedRecord[KernelFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['engine'], record_id: str) -> TypedRecord[EngineFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['scheme'], record_id: str) -> TypedRecord[SchemeFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['support-matrix'], record_id: str) -> TypedRecord[SupportMatrixFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['gotcha'], record_id: str) -> TypedRecord[GotchaFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['benchmark'], record_id: str) -> TypedRecord[BenchmarkFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['finding'], record_id: str) -> TypedRecord[FindingFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['technique'], record_id: str) -> TypedRecord[TechniqueFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['source'], record_id: str) -> TypedRecord[SourceFields] | None: ...
+
+    @overload
+    def get(self, kind: Literal['observation'], record_id: str) -> TypedRecord[ObservationFields] | None: ...
+
+    @overload
+    def get(self, kind: str, record_id: str) -> TypedRecord[Any] | None: ...
+
+    def get(self, kind: str, record_id: str) -> TypedRecord[Any] | None:
+        return self.by_kind.get(kind, {}).get(record_id)
+
+    @overload
+    def must(self, kind: Literal['format'], record_id: str) -> TypedRecord[FormatFields]: ...
+
+    @overload
+    def must(self, kind: Literal['accelerator'], record_id: str) -> TypedRecord[AcceleratorFields]: ...
+
+    @overload
+    def must(self, kind: Literal['hardware-target'], record_id: str) -> TypedRecord[HardwareTargetFields]: ...
+
+    @overload
+    def must(self, kind: Literal['kernel'], record_id: str) -> TypedRecord[KernelFields]: ...
+
+    @overload
+    def must(self, kind: Literal['engine'], record_id: str) -> TypedRecord[EngineFields]: ...
+
+    @overload
+    def must(self, kind: Literal['scheme'], record_id: str) -> TypedRecord[SchemeFields]: ...
+
+    @overload
+    def must(self, kind: Literal['support-matrix'], record_id: str) -> TypedRecord[SupportMatrixFields]: ...
+
+    @overload
+    def must(self, kind: Literal['gotcha'], record_id: str) -> TypedRecord[GotchaFields]: ...
+
+    @overload
+    def must(self, kind: Literal['benchmark'], record_id: str) -> TypedRecord[BenchmarkFields]: ...
+
+    @overload
+    def must(self, kind: Literal['finding'], record_id: str) -> TypedRecord[FindingFields]: ...
+
+    @overload
+    def must(self, kind: Literal['technique'], record_id: str) -> TypedRecord[TechniqueFields]: ...
+
+    @overload
+    def must(self, kind: Literal['source'], record_id: str) -> TypedRecord[SourceFields]: ...
+
+    @overload
+    def must(self, kind: Literal['observation'], record_id: str) -> TypedRecord[ObservationFields]: ...
+
+    @overload
+    def must(self, kind: str, record_id: str) -> TypedRecord[Any]: ...
+
+    def must(self, kind: str, record_id: str) -> TypedRecord[Any]:
+        """The record, which the caller knows exists (a KeyError names it otherwise)."""
+        record = self.by_kind.get(kind, {}).get(record_id)
+        if record is None:
+            raise KeyError(f"{kind}/{record_id}")
+        return record
