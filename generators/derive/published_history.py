@@ -17,6 +17,7 @@ disagreed: computed from the records, never typed.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,14 +73,14 @@ class DisagreementSpan:
         return scheme in self.claims[0].lineage[1] and target in self.claims[0].lineage[2]
 
 
-def _selected_kernels(cell: dict[str, Any], scheme_class: str) -> list[str]:
+def _selected_kernels(cell: Mapping[str, Any], scheme_class: str) -> list[str]:
     """Kernels selected by runs that stayed in the scheme's own class (a run the engine handed to another scheme
     class, such as a weight-only one, is a fallback whatever kernel it then chose)."""
     return [run["kernel"] for run in cell.get("runs", []) if run.get("outcome") == "selected" and run.get("kernel")
             and (not scheme_class or run.get("scheme_class", scheme_class) == scheme_class)]
 
 
-def observed_verdict(cell: dict[str, Any] | None, scheme: dict[str, Any], handling: dict[str, str | None]) -> str:
+def observed_verdict(cell: Mapping[str, Any] | None, scheme: Mapping[str, Any], handling: Mapping[str, str | None]) -> str:
     """yes, no or unknown for one observed cell: does a selected kernel keep the scheme's arithmetic."""
     if cell is None:
         return "none"
