@@ -112,10 +112,30 @@ def render_module(schema_dir: Path) -> str:
     """The source of `generators/model/fields.py`, from the schemas in `schema_dir`."""
     defs = json.loads((schema_dir / DEFS_FILE).read_text(encoding="utf-8"))["$defs"]
     writer = _Writer(defs)
+    enums = {f"defs.{name}": definition["enum"] for name, definition in defs.items() if "enum" in definition}
     for kind in KINDS:
         schema = json.loads((schema_dir / f"{kind}.schema.json").read_text(encoding="utf-8"))
         writer.object(schema, kind_type_name(kind), prefix=camel(kind))
-    return _HEADER + "\n\n".join(writer.blocks) + "\n\n" + _accessor()
+        enums.update(_enums(schema, kind))
+    return (_HEADER + "\n\n".join(writer.blocks) + "\n\n" + _enum_table(enums) + "\n\n" + _accessor())
+
+
+def _enums(schema: dict[str, Any], path: str) -> dict[str, list[str]]:
+    """Every inline enum under `schema`, keyed by its dotted field path (`engine.format_support.status`)."""
+    found = {path: schema["enum"]} if "enum" in schema and "." in path else {}
+    for key, sub in schema.get("properties", {}).items():
+        found.update(_enums(sub, f"{path}.{key}"))
+    if isinstance(schema.get("items"), dict):
+        found.update(_enums(schema["items"], path))
+    return found
+
+
+def _enum_table(enums: dict[str, list[str]]) -> str:
+    rows = "".join(f"    {key!r}: ({', '.join(repr(v) for v in values)}{',' if len(values) == 1 else ''}),\n"
+                   for key, values in sorted(enums.items()))
+    return ("# Every enum of the schemas, in the schema's order, which is the order the site sorts by:\n"
+            "# `kind.field[.subfield]` for a field's own enum, `defs.name` for a shared definition.\n"
+            f"ENUMS: dict[str, tuple[str, ...]] = {{\n{rows}}}\n")
 
 
 _HEADER = '''"""Record types, one TypedDict per kind: GENERATED from schema/ by `python -m generators types`; do not edit.

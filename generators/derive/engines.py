@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model.fields import ENUMS
 from ..model.index import Index
 from .cells import Cell
 from .order import rank, targets_in_order
 
-CATEGORY_ORDER = ("serving-engine", "local-runtime", "kernel-library", "compiler", "quantization-toolkit",
-                  "format-library", "research-harness")
-STATUS_ORDER = {"yes": 0, "partial": 1, "writes": 2, "no": 3}
+CATEGORY_ORDER = ENUMS["engine.category"]
+STATUS_ORDER = {status: n for n, status in enumerate(ENUMS["engine.format_support.status"])}
 
 
 @dataclass(frozen=True)

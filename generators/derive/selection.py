@@ -13,11 +13,10 @@ from ..model.verdicts import Verdict
 from .cells import Cell
 from .order import rank, targets_in_order
 from .tallies import Tally
-from ..model.fields import SourcedNumber
+from ..model.fields import ENUMS, SourcedNumber
 
-CATEGORY_ORDER = ("datacenter-gpu", "workstation-gpu", "consumer-gpu", "rack-system", "apple-silicon", "cpu", "tpu",
-                  "ai-asic", "wafer-scale")
-PRECISION_ORDER = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "fp8-fnuz", "int8", "fp6", "fp4", "nvfp4", "mxfp8", "mxfp6", "mxfp4", "int4")
+CATEGORY_ORDER = ENUMS["accelerator.category"]
+PRECISION_ORDER = ENUMS["defs.precision"]
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """Traps in reading order: silent corruption first, then by severity, then by name."""
 from __future__ import annotations
 
+from ..model.fields import ENUMS
 from ..model.index import Index
 from ..model.records import Record
 from .rows import TrapDetail, trap_detail
 
-SEVERITY_ORDER = {"blocker": 0, "major": 1, "minor": 2}
+SEVERITY_ORDER = {severity: n for n, severity in enumerate(ENUMS["gotcha.severity"])}
 
 
 def ordered_traps(index: Index) -> list[Record]:

@@ -319,7 +319,7 @@ class EngineFormatSupport(TypedDict):
 
     format: RefFormat
     backends: NotRequired[list[str]]
-    status: Literal['yes', 'partial', 'no', 'writes']
+    status: Literal['yes', 'partial', 'writes', 'no']
     note: NotRequired[Text]
     source: RefSource
 
@@ -335,7 +335,7 @@ class EngineFields(TypedDict):
     known_gaps: NotRequired[KnownGaps]
     maturity: NotRequired[Maturity]
     unverified: NotRequired[Unverified]
-    category: Literal['serving-engine', 'local-runtime', 'quantization-toolkit', 'kernel-library', 'compiler', 'research-harness', 'format-library']
+    category: Literal['serving-engine', 'local-runtime', 'kernel-library', 'compiler', 'quantization-toolkit', 'format-library', 'research-harness']
     organization: NotRequired[str]
     repository: NotRequired[str]
     version_read: NotRequired[str]
@@ -675,6 +675,39 @@ class ObservationFields(TypedDict):
     platform_classes: NotRequired[list[str]]
     job_errors: NotRequired[list[str]]
     cells: list[ObservationCells]
+
+
+# Every enum of the schemas, in the schema's order, which is the order the site sorts by:
+# `kind.field[.subfield]` for a field's own enum, `defs.name` for a shared definition.
+ENUMS: dict[str, tuple[str, ...]] = {
+    'accelerator.category': ('datacenter-gpu', 'workstation-gpu', 'consumer-gpu', 'rack-system', 'apple-silicon', 'cpu', 'tpu', 'ai-asic', 'wafer-scale'),
+    'accelerator.peak_compute.accumulate': ('fp32', 'fp16'),
+    'accelerator.peak_compute.sparsity': ('dense', 'sparse-2:4'),
+    'benchmark.grade': ('measured', 'paper', 'vendor-claim', 'community', 'marketing'),
+    'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
+    'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3'),
+    'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
+    'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),
+    'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),
+    'engine.category': ('serving-engine', 'local-runtime', 'kernel-library', 'compiler', 'quantization-toolkit', 'format-library', 'research-harness'),
+    'engine.format_support.status': ('yes', 'partial', 'writes', 'no'),
+    'finding.verdict': ('confirmed', 'refuted', 'corrected', 'partially-confirmed', 'unresolved'),
+    'format.bits_per_weight.basis': ('struct', 'measured', 'nominal'),
+    'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),
+    'format.format_class': ('checkpoint', 'hardware', 'category'),
+    'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
+    'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
+    'gotcha.severity': ('blocker', 'major', 'minor'),
+    'kernel.activation_handling': ('as-given', 'quantized'),
+    'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
+    'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),
+    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
+    'observation.cells.runs.outcome': ('selected', 'refused'),
+    'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
+    'source.type': ('seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes'),
+    'support-matrix.legend.verdict': ('yes', 'no', 'partial', 'unknown'),
+    'technique.category': ('calibration', 'rotation', 'rounding', 'mixed-precision', 'training', 'sparsity', 'kernel-design', 'evaluation'),
+}
 
 
 class TypedLookups:

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from ..derive.answers import Answer, derive_answers
+from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
 from ..derive.order import targets_in_order
 from ..derive.source_links import source_link
@@ -26,7 +27,6 @@ from .api_schemas import SCHEMAS
 
 API_VERSION = 1
 ROOT = "api"
-VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 
 
 def dump(document: Any) -> str:
@@ -177,6 +177,4 @@ def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> d
 
 
 def _vendor_key(record: Record) -> tuple[int, str, str]:
-    vendor = str(record.data.get("vendor", ""))
-    rank = VENDOR_ORDER.index(vendor) if vendor in VENDOR_ORDER else len(VENDOR_ORDER)
-    return (rank, vendor, record.id)
+    return (*vendor_rank(str(record.data.get("vendor", ""))), record.id)
