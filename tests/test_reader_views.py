@@ -60,3 +60,63 @@ def test_ridges_fold_to_one_row_per_part_with_ranges() -> None:
     h100 = table.parts[0].spans
     assert h100[0] is None and (h100[1].low, h100[1].high, h100[1].pairings, h100[1].estimate) == (295.2, 329.7, 2, True)
     assert h100[2].single and h100[2].pairings == 1
+
+
+def _part(vendor: str, architecture: str, **extra: object) -> dict:
+    return {"name": f"{vendor} part", "summary": "s", "vendor": vendor, "category": "cpu", "architecture": architecture,
+            "sources": [{"source": "s"}], **extra}
+
+
+def test_cpu_columns_sit_under_their_members_vendor_with_the_generation() -> None:
+    from generators.derive.matrix import by_vendor, column_of, group_columns
+
+    from .memory_atlas import atlas_of
+    target = {"summary": "s", "sources": [{"source": "s"}]}
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "accelerator/epyc": _part("AMD", "Zen 4 (x86-64)"), "accelerator/xeon": _part("Intel", "Sapphire Rapids"),
+        "accelerator/mi": _part("AMD", "CDNA3"),
+        "hardware-target/amd-gpu": {**target, "name": "AMD GPU (ROCm)", "platform": "rocm", "order": 1, "accelerators": ["mi"]},
+        "hardware-target/intel-gpu": {**target, "name": "Intel GPU (XPU)", "platform": "xpu", "order": 2},
+        "hardware-target/avx2": {**target, "name": "x86 AVX2", "platform": "cpu", "cpu_arch": "x86_64",
+                                 "isa_features": ["avx2"], "order": 3},
+        "hardware-target/avx512": {**target, "name": "x86 AVX512", "platform": "cpu", "cpu_arch": "x86_64", "order": 4,
+                                   "isa_features": ["avx2", "avx512f"], "accelerators": ["epyc"]},
+        "hardware-target/amx": {**target, "name": "x86 AMX", "platform": "cpu", "cpu_arch": "x86_64", "order": 5,
+                                "isa_features": ["avx512f", "amx_tile"], "accelerators": ["xeon"]}})
+    targets = sorted(atlas.index.all("hardware-target"), key=lambda t: t.data["order"])
+    columns = by_vendor([column_of(t, atlas.index) for t in targets])
+    assert [(c.target, c.vendor, c.short, c.detail) for c in columns] == [
+        ("amd-gpu", "AMD", "GPU", "ROCm"), ("avx512", "AMD", "CPU", "AVX512 · Zen 4"),
+        ("intel-gpu", "Intel", "GPU", "XPU"), ("amx", "Intel", "CPU", "AMX · Sapphire Rapids"),
+        ("avx2", "x86", "CPU", "AVX2")]
+    assert group_columns(columns) == [("AMD", 2), ("Intel", 2), ("x86", 1)]
+
+
+def test_the_format_map_groups_parts_by_vendor_and_generation_and_keeps_the_peaks() -> None:
+    from generators.derive.format_map import format_map
+    from generators.render.format_map import split_panels
+
+    from .memory_atlas import atlas_of
+    peak = {"sparsity": "dense", "tflops": 100, "source": "s"}
+    fmt = {"summary": "s", "sources": [{"source": "s"}], "format_class": "hardware"}
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "format/bf16": {**fmt, "name": "BF16", "peak_precision": "bf16"},
+        "format/fp8": {**fmt, "name": "FP8 (E4M3)", "peak_precision": "fp8", "emulated_via": ["bf16"]},
+        "accelerator/new": _part("NVIDIA", "Hopper", name="NVIDIA New (80GB)", peak_compute=[{**peak, "precision": "bf16"}]),
+        "accelerator/old": _part("NVIDIA", "Ampere (GA102)", name="NVIDIA Old", peak_compute=[{**peak, "precision": "fp8"}]),
+        "accelerator/tpu": _part("Google", "", name="Google TPU", peak_compute=[{**peak, "precision": "bf16"}]),
+        "accelerator/none": _part("NVIDIA", "Hopper"),
+        "hardware-target/t-old": {"name": "Old", "summary": "s", "sources": [{"source": "s"}], "platform": "cuda",
+                                  "order": 1, "accelerators": ["old"]},
+        "hardware-target/t-new": {"name": "New", "summary": "s", "sources": [{"source": "s"}], "platform": "cuda",
+                                  "order": 2, "accelerators": ["new"]}})
+    view = format_map(atlas.index, atlas.views.tallies, {})
+    assert [c.short for c in view.columns] == ["BF16", "FP8"]
+    assert [(v.vendor, [(g.name, [(r.short, r.statuses) for r in g.rows]) for g in v.generations]) for v in view.vendors] == [
+        ("NVIDIA", [("Ampere", [("Old", ("none", "native"))]), ("Hopper", [("New", ("native", "emulated"))])]),
+        ("Google", [("", [("TPU", ("native", "emulated"))])])]
+    assert view.unlisted == ("none",)
+    assert [(p.precision, p.tflops, p.source) for p in view.vendors[0].generations[1].rows[0].cells[1].peaks] == [("bf16", 100.0, "s")]
+    assert [[v.vendor for v in panel] for panel in split_panels(view.vendors, 2)] == [["NVIDIA"], ["Google"]]

@@ -1,34 +1,80 @@
-"""The format × hardware map: which formats each accelerator computes natively or emulates, grouped by vendor.
+"""The format × hardware map: which formats each accelerator computes natively or emulates, by vendor and generation.
 
-Rows are accelerators with at least one native or emulated format (vendors in a fixed reading
-order, then by id); columns are the formats that are native or emulated somewhere, by id. The
-status comes from the tallies view, so it follows however native support is derived. Pure; no I/O.
+Rows are accelerators with at least one native or emulated format, grouped by the record's
+`vendor` (vendors in a fixed reading order) and, within a vendor, by generation: the record's
+`architecture` without its parenthetical (`Ampere (GA102)` is Ampere). Generations are ordered by
+the earliest hardware target any of their parts belongs to (the targets' own `order`), so NVIDIA
+reads Volta to Blackwell; parts of no target come after, by generation name. Columns are the
+formats that are native or emulated somewhere, by id. Every non-empty cell carries the dense
+peaks it is derived from (precision, TFLOPS, source), so a reader sees why. The status comes from
+the tallies view, so it follows however native support is derived. Pure; no I/O.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.index import Index
+from ..model.records import Record
 from .answers import Answer
 from .tallies import Tally
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
+_NO_TARGET = 1 << 30
+
+
+@dataclass(frozen=True)
+class Peak:
+    """One dense peak figure behind a map cell: the precision, the figure and its source record."""
+
+    precision: str
+    tflops: float
+    source: str
+
+
+@dataclass(frozen=True)
+class MapCell:
+    status: str  # native, emulated or none
+    peaks: tuple[Peak, ...]  # the dense peaks the status is derived from (empty for none)
 
 
 @dataclass(frozen=True)
 class MapRow:
     accelerator: str
     vendor: str
-    statuses: tuple[str, ...]  # one per column
+    generation: str  # the architecture without its parenthetical; "" when the record has none
+    short: str  # the name without the vendor in front and without a parenthetical
+    cells: tuple[MapCell, ...]  # one per column
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        return tuple(c.status for c in self.cells)
 
 
 @dataclass(frozen=True)
 class MapColumn:
     format: str
     short: str
+
+
+@dataclass(frozen=True)
+class Generation:
+    name: str
+    rows: tuple[MapRow, ...]
+
+
+@dataclass(frozen=True)
+class VendorGroup:
+    vendor: str
+    generations: tuple[Generation, ...]
+
+    @property
+    def rows(self) -> tuple[MapRow, ...]:
+        return tuple(r for g in self.generations for r in g.rows)
 
 
 @dataclass(frozen=True)
@@ -40,18 +86,36 @@ class FormatRun:
     target: str
     kernel: str
     answer: Answer
+    engine: str = ""
 
 
 @dataclass(frozen=True)
 class FormatMap:
     columns: tuple[MapColumn, ...]
-    groups: tuple[tuple[str, tuple[MapRow, ...]], ...]
+    vendors: tuple[VendorGroup, ...]
     unlisted: tuple[str, ...]  # accelerators with nothing recorded
     runs: tuple[FormatRun, ...]
+
+    @property
+    def groups(self) -> tuple[tuple[str, tuple[MapRow, ...]], ...]:
+        """(vendor, rows) pairs, generations flattened."""
+        return tuple((v.vendor, v.rows) for v in self.vendors)
 
 
 def short_name(name: str) -> str:
     return _PARENTHETICAL.sub("", name) or name
+
+
+def part_name(name: str, vendor: str) -> str:
+    """A part's name as a row label under its vendor: no vendor in front, no parenthetical ('NVIDIA H100 SXM (80GB)' -> 'H100 SXM')."""
+    short = short_name(name)
+    if vendor and short.lower().startswith(vendor.lower() + " "):
+        short = short[len(vendor) + 1:]
+    return short or name
+
+
+def generation_of(record: Record) -> str:
+    return short_name(str(record.data.get("architecture", "") or "")).strip()
 
 
 def vendor_rank(vendor: str) -> tuple[int, str]:
@@ -60,24 +124,56 @@ def vendor_rank(vendor: str) -> tuple[int, str]:
 
 def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str, str], Answer]) -> FormatMap:
     used = sorted({f for t in tallies.values() for f in t.native + t.emulated})
-    columns = tuple(MapColumn(f, short_name(index.must("format", f).name)) for f in used)
-    groups: dict[str, list[MapRow]] = {}
-    unlisted = []
-    for record in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id)):
-        tally = tallies[record.id]
-        if not tally.listed:
-            unlisted.append(record.id)
-            continue
-        statuses = tuple(NATIVE if f in tally.native else EMULATED if f in tally.emulated else NONE for f in used)
+    formats = [index.must("format", f) for f in used]
+    columns = tuple(MapColumn(f.id, short_name(f.name)) for f in formats)
+    first_target = _first_target(index)
+    listed = [r for r in index.all("accelerator") if tallies[r.id].listed]
+    generation_rank: dict[tuple[str, str], int] = {}
+    for record in listed:
+        key = (str(record.data.get("vendor", "")), generation_of(record))
+        generation_rank[key] = min(generation_rank.get(key, _NO_TARGET), first_target.get(record.id, _NO_TARGET))
+    vendors: dict[str, dict[str, list[MapRow]]] = {}
+    for record in sorted(listed, key=lambda r: _row_key(r, generation_rank)):
         vendor = str(record.data.get("vendor", ""))
-        groups.setdefault(vendor, []).append(MapRow(record.id, vendor, statuses))
-    return FormatMap(columns, tuple((v, tuple(rows)) for v, rows in groups.items()), tuple(unlisted),
-                     _runs(index, answers))
+        cells = tuple(_cell(record.data, f, tallies[record.id]) for f in formats)
+        row = MapRow(record.id, vendor, generation_of(record), part_name(record.name, vendor), cells)
+        vendors.setdefault(vendor, {}).setdefault(row.generation, []).append(row)
+    unlisted = tuple(r.id for r in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id))
+                     if not tallies[r.id].listed)
+    groups = tuple(VendorGroup(v, tuple(Generation(g, tuple(rows)) for g, rows in gens.items())) for v, gens in vendors.items())
+    return FormatMap(columns, groups, unlisted, _runs(index, answers))
+
+
+def _first_target(index: Index) -> dict[str, int]:
+    """For each accelerator, the smallest `order` of the hardware targets that list it."""
+    first: dict[str, int] = {}
+    for target in index.all("hardware-target"):
+        for accelerator in target.data.get("accelerators", []):
+            first[accelerator] = min(first.get(accelerator, _NO_TARGET), int(target.data["order"]))
+    return first
+
+
+def _row_key(record: Record, generation_rank: dict[tuple[str, str], int]) -> tuple[Any, ...]:
+    vendor, generation = str(record.data.get("vendor", "")), generation_of(record)
+    return (vendor_rank(vendor), generation_rank[(vendor, generation)], generation == "", generation, record.id)
+
+
+def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally) -> MapCell:
+    if fmt.id in tally.native:
+        status, precisions = NATIVE, {fmt.data.get("peak_precision")}
+    elif fmt.id in tally.emulated:
+        status, precisions = EMULATED, set(fmt.data.get("emulated_via", []))
+    else:
+        return MapCell(NONE, ())
+    peaks = tuple(Peak(str(p["precision"]), float(p["tflops"]), str(p.get("source", "")))
+                  for p in accelerator.get("peak_compute", [])
+                  if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p)
+    return MapCell(status, peaks)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:
     order = {t.id: n for n, t in enumerate(sorted(index.all("hardware-target"), key=lambda t: (t.data["order"], t.id)))}
-    runs = [FormatRun(f, s.id, target, a.cell.kernel or "", a)
+    runs = [FormatRun(f, s.id, target, a.cell.kernel or "", a, str(s.data.get("engine", "")))
             for s in index.all("scheme") for f in s.data.get("formats", [])
             for (scheme, target), a in answers.items() if scheme == s.id and a.cell.verdict.loads]
     return tuple(sorted(runs, key=lambda r: (r.format, order.get(r.target, 0), r.scheme)))

@@ -2,8 +2,11 @@
 
 Pure functions from the index and the answers (derived cells with published claims, traps and
 sources) to plain rows; the render stage only writes them out. Column order is the target order;
-groups are consecutive columns of one vendor. Labels are shortened from the records' own fields
-(compute capability, CPU architecture and ISA), never typed by hand.
+groups are columns of one vendor. A target's vendor is the `vendor` of the accelerator records it
+lists (an x86 AVX512 profile listing an AMD EPYC sits under AMD, next to AMD's GPUs), else its
+platform's vendor, else its CPU architecture; vendors keep the order of their first target.
+Labels are shortened from the records' own fields (compute capability, CPU architecture and ISA,
+the members' architecture as the generation), never typed by hand.
 """
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ from ..model.records import Record
 from .answers import Answer
 from .order import targets_in_order
 
-VENDOR_OF_PLATFORM = {"cuda": "NVIDIA", "rocm": "AMD", "xpu": "Intel", "cpu": "CPU", "tpu": "Google", "hpu": "Intel Gaudi"}
+VENDOR_OF_PLATFORM = {"cuda": "NVIDIA", "rocm": "AMD", "xpu": "Intel", "tpu": "Google", "hpu": "Intel Gaudi"}
+ARCH_NAME = {"x86_64": "x86", "aarch64": "Arm"}
 _PARENTHETICAL = re.compile(r"\s*\(([^)]*)\)\s*$")
 
 
@@ -60,11 +64,12 @@ class Matrix:
     rows: tuple[MatrixRow, ...]
 
 
-def column_of(target: Record) -> Column:
-    """Short two-line header for a hardware target, from its platform, capability, CPU architecture and ISA."""
+def column_of(target: Record, index: Index | None = None) -> Column:
+    """Short two-line header for a hardware target, from its platform, capability, CPU architecture, ISA and members."""
     data = target.data
     platform = data["platform"]
-    vendor = VENDOR_OF_PLATFORM.get(platform, platform)
+    members = _members(target, index)
+    vendor = target_vendor(target, members)
     found = _PARENTHETICAL.search(target.name)
     detail = found.group(1).replace(",", " ").split()[0] if found else ""  # the full name is the header's title
     capability = data.get("compute_capability")
@@ -72,14 +77,57 @@ def column_of(target: Record) -> Column:
         short = f"SM {capability // 10}.{capability % 10}"
     elif platform == "cpu":
         isa = set(data.get("isa_features", []))
-        arch = "x86" if data.get("cpu_arch") == "x86_64" else "Arm" if data.get("cpu_arch") == "aarch64" else str(data.get("cpu_arch", "CPU"))
-        short = arch
-        detail = ("AMX" if any(f.startswith("amx") for f in isa) else "AVX512" if any(f.startswith("avx512") for f in isa)
-                  else "AVX2" if "avx2" in isa else detail or "")
+        level = ("AMX" if any(f.startswith("amx") for f in isa) else "AVX512" if any(f.startswith("avx512") for f in isa)
+                 else "AVX2" if "avx2" in isa else str(data.get("cpu_arch", "")))
+        generations = list(dict.fromkeys(g for g in (_generation(m) for m in members) if g))
+        short = "CPU"
+        detail = " · ".join([level, *generations]) if level else " · ".join(generations)
     else:
         short = _PARENTHETICAL.sub("", target.name).replace(vendor, "").strip(" ,") or target.name
         detail = detail or platform.upper()
     return Column(target.id, vendor, short, detail, target.name)
+
+
+def target_vendor(target: Record, members: list[Record]) -> str:
+    """The vendors of the target's accelerators ('AMD', or 'AMD / Intel'); else the platform's; else the CPU architecture."""
+    vendors = list(dict.fromkeys(str(m.data["vendor"]) for m in members if m.data.get("vendor")))
+    if vendors:
+        return " / ".join(vendors)
+    platform = str(target.data["platform"])
+    if platform in VENDOR_OF_PLATFORM:
+        return VENDOR_OF_PLATFORM[platform]
+    arch = str(target.data.get("cpu_arch", ""))
+    return ARCH_NAME.get(arch, arch) or platform.upper()
+
+
+def _members(target: Record, index: Index | None) -> list[Record]:
+    if index is None:
+        return []
+    found = (index.get("accelerator", a) for a in target.data.get("accelerators", []))
+    return [m for m in found if m is not None]
+
+
+def _generation(accelerator: Record) -> str:
+    return _PARENTHETICAL.sub("", str(accelerator.data.get("architecture", "") or "")).strip()
+
+
+def by_vendor(columns: list[Column]) -> list[Column]:
+    """Columns regrouped so each vendor's are adjacent: vendors in the order of their first column, then column order."""
+    first: dict[str, int] = {}
+    for n, column in enumerate(columns):
+        first.setdefault(column.vendor, n)
+    return sorted(columns, key=lambda c: first[c.vendor])
+
+
+def group_columns(columns: list[Column] | tuple[Column, ...]) -> list[tuple[str, int]]:
+    """(vendor, span) for each run of consecutive columns of one vendor."""
+    groups: list[tuple[str, int]] = []
+    for column in columns:
+        if groups and groups[-1][0] == column.vendor:
+            groups[-1] = (column.vendor, groups[-1][1] + 1)
+        else:
+            groups.append((column.vendor, 1))
+    return groups
 
 
 def row_label(scheme: Record, engine_name: str) -> str:
@@ -96,14 +144,8 @@ def note_id(scheme: str, target: str) -> str:
 
 def matrices(index: Index, answers: dict[tuple[str, str], Answer]) -> list[Matrix]:
     """One matrix per engine that has schemes, engines by id; rows are the engine's schemes by id."""
-    targets = targets_in_order(index)
-    columns = tuple(column_of(t) for t in targets)
-    groups: list[Group] = []
-    for column in columns:
-        if groups and groups[-1].vendor == column.vendor:
-            groups[-1] = Group(column.vendor, groups[-1].span + 1)
-        else:
-            groups.append(Group(column.vendor, 1))
+    columns = tuple(by_vendor([column_of(t, index) for t in targets_in_order(index)]))
+    groups = [Group(vendor, span) for vendor, span in group_columns(columns)]
     by_engine: dict[str, list[Record]] = {}
     for scheme in index.all("scheme"):
         by_engine.setdefault(scheme.data.get("engine", ""), []).append(scheme)

@@ -1,62 +1,171 @@
-"""The format × hardware map as HTML: accelerators (rows, by vendor) × formats (columns), and where each format runs."""
+"""The format × hardware map as HTML: accelerators (rows, by vendor and generation) × formats, and where each format runs.
+
+The map is laid out in side-by-side panels (whole vendors per panel, rows balanced) so that it
+fits one 1440 × 900 screen; at phone width the panels stack. Each non-empty cell links to the
+part's peak figures and names, on hover, the dense peaks and sources its status is derived from.
+The runs table follows each checkpoint format through the engines' dispatch: per hardware target,
+the kernel that serves it, coloured by verdict.
+"""
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..derive.answers import derive_answers
-from ..derive.format_map import FormatMap, format_map
-from .matrix import _Html, verdict_badge
+from ..derive.format_map import FormatMap, FormatRun, MapCell, MapColumn, VendorGroup, format_map
+from ..derive.matrix import Column, by_vendor, column_of, group_columns
+from ..derive.order import targets_in_order
+from ..model.verdicts import Verdict
+from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
+PANELS = 2
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def format_map_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
-    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
-    view = format_map(atlas.index, atlas.views.tallies, answers)
+    """The legend, the map panels and the parts nothing is recorded for."""
+    view = _view(atlas)
     html = _Html(names, page)
-    return Markup("\n").join([_grid(view, html), _unlisted(view, html), _runs(view, html)])
+    return Markup("\n").join([_legend(), _panels(view, html), _unlisted(view, html)])
 
 
-def _grid(view: FormatMap, html: _Html) -> Markup:
+def format_runs_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
+    """Checkpoint formats × hardware targets: the kernel that serves each, coloured by verdict."""
+    columns = by_vendor([column_of(t, atlas.index) for t in targets_in_order(atlas.index)])
+    return _runs(_view(atlas), columns, _Html(names, page))
+
+
+def _view(atlas: Any) -> FormatMap:
+    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
+    return format_map(atlas.index, atlas.views.tallies, answers)
+
+
+def _legend() -> Markup:
+    return Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix engines '
+                  'compute in the format · <span class="atlas-map__cell--emulated">E</span> emulated: runs, converted to a '
+                  'wider precision · blank: no peak recorded. Hover a cell for the peak figures and sources it is derived '
+                  'from; click it for the part\'s peak table.</p>')
+
+
+def split_panels(vendors: tuple[VendorGroup, ...], panels: int = PANELS) -> list[list[VendorGroup]]:
+    """Whole vendors into at most `panels` consecutive panels, each about the same number of lines."""
+    lines = [1 + len(v.rows) + sum(1 for g in v.generations if g.name) for v in vendors]
+    target = sum(lines) / panels
+    out: list[list[VendorGroup]] = [[]]
+    filled = 0
+    for vendor, count in zip(vendors, lines):
+        if out[-1] and len(out) < panels and filled + count / 2 > target * len(out):
+            out.append([])
+        out[-1].append(vendor)
+        filled += count
+    return out
+
+
+def _panels(view: FormatMap, html: _Html) -> Markup:
     heads = Markup("").join(Markup('<th scope="col" class="atlas-map__format" title="{}">{}</th>').format(
         html.names.get(f"format/{c.format}", c.format), html.ref(f"format/{c.format}", c.short)) for c in view.columns)
-    body = []
-    for vendor, rows in view.groups:
-        body.append(Markup('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(
-            len(view.columns) + 1, vendor))
-        for row in rows:
+    tables = []
+    for panel in split_panels(view.vendors):
+        body = Markup("").join(_vendor(v, view.columns, html) for v in panel)
+        tables.append(Markup('<table class="atlas-grid atlas-map"><thead><tr><th scope="col" class="atlas-grid__corner">'
+                             'Accelerator</th>{}</tr></thead>{}</table>').format(heads, body))
+    return Markup('<div class="atlas-map__panels" role="region" aria-label="Format by hardware map" tabindex="0">{}</div>').format(
+        Markup("").join(tables))
+
+
+def _vendor(vendor: VendorGroup, columns: tuple[MapColumn, ...], html: _Html) -> Markup:
+    span = len(columns) + 1
+    lines = [Markup('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(span, vendor.vendor)]
+    for generation in vendor.generations:
+        if generation.name:
+            lines.append(Markup('<tr class="atlas-map__generation"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(
+                span, generation.name))
+        for row in generation.rows:
             name = html.names.get(f"accelerator/{row.accelerator}", row.accelerator)
-            cells = Markup("").join(
-                Markup('<td class="atlas-map__cell atlas-map__cell--{}" title="{} on {}: {}">{}</td>').format(
-                    status, html.names.get(f"format/{c.format}", c.format), name, status, MARK[status])
-                for c, status in zip(view.columns, row.statuses))
-            body.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(html.ref(f"accelerator/{row.accelerator}"), cells))
-    legend = Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix '
-                    'engines compute in the format · <span class="atlas-map__cell--emulated">E</span> emulated: runs, '
-                    'converted to another precision · blank: nothing recorded. Hover a cell for its format and part; '
-                    'the format\'s page cites the sources.</p>')
-    return Markup('{}<div class="atlas-grid__scroll" role="region" aria-label="Format by hardware map" tabindex="0">'
-                  '<table class="atlas-grid atlas-map"><thead><tr><th scope="col" class="atlas-grid__corner">Accelerator</th>'
-                  '{}</tr></thead><tbody>{}</tbody></table></div>').format(legend, heads, Markup("").join(body))
+            peaks = href(f"accelerators/{row.accelerator}.md", html.page) + "#peak-compute"
+            cells = Markup("").join(_cell(cell, html.names.get(f"format/{c.format}", c.format), name, peaks, html)
+                                    for c, cell in zip(columns, row.cells))
+            lines.append(Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
+                name, html.ref(f"accelerator/{row.accelerator}", row.short), cells))
+    return Markup('<tbody>{}</tbody>').format(Markup("").join(lines))
+
+
+def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Markup:
+    if cell.status == "none":
+        return Markup('<td class="atlas-map__cell atlas-map__cell--none" title="{} on {}: no peak recorded"></td>').format(fmt, part)
+    return Markup('<td class="atlas-map__cell atlas-map__cell--{}"><a href="{}" title="{}">{}</a></td>').format(
+        cell.status, peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}", MARK[cell.status])
+
+
+def _evidence(cell: MapCell, html: _Html) -> str:
+    """'dense BF16 peak 989 TFLOPS (Source A; Source B)', one phrase per distinct figure."""
+    figures: dict[tuple[str, float], list[str]] = {}
+    for peak in cell.peaks:
+        figures.setdefault((peak.precision, peak.tflops), []).append(html.names.get(f"source/{peak.source}", peak.source))
+    return "; ".join(f"dense {precision.upper()} peak {_number(tflops)} TFLOPS ({', '.join(dict.fromkeys(sources))})"
+                     for (precision, tflops), sources in figures.items())
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else str(value)
 
 
 def _unlisted(view: FormatMap, html: _Html) -> Markup:
     if not view.unlisted:
         return Markup("")
-    return Markup('<p class="atlas-map__unlisted">No format record lists these parts yet: {}.</p>').format(
-        Markup(", ").join(html.ref(f"accelerator/{a}") for a in view.unlisted))
+    return Markup('<details class="atlas-map__unlisted"><summary>{} parts have no dense peak recorded yet, so no format '
+                  'is derived for them</summary><p>{}.</p></details>').format(
+        len(view.unlisted), Markup(", ").join(html.ref(f"accelerator/{a}") for a in view.unlisted))
 
 
-def _runs(view: FormatMap, html: _Html) -> Markup:
-    by_format: dict[str, list[Markup]] = {}
+def kernel_label(name: str, engine: str) -> str:
+    """A kernel's name short enough for a table cell: no engine in front, no 'LinearKernel' or parenthetical behind."""
+    label = re.sub(r"\s*\([^)]*\)\s*$", "", name)
+    if label.lower().startswith(engine.lower() + " "):
+        label = label[len(engine) + 1:]
+    return re.sub(r"(LinearKernel|LinearMethod|Kernel)$", "", label) or name
+
+
+def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
+    """Hardware targets (rows, by vendor) × checkpoint formats (columns); a cell names the kernel(s), coloured by verdict."""
+    by_cell: dict[tuple[str, str], dict[tuple[Verdict, str], list[FormatRun]]] = {}
     for run in view.runs:
-        kernel = html.ref(f"kernel/{run.kernel}") if run.kernel else Markup("")
-        by_format.setdefault(run.format, []).append(Markup("<li>{} {} via {} <small>({})</small></li>").format(
-            verdict_badge(run.answer.cell.verdict, short=True), html.ref(f"hardware-target/{run.target}"), kernel,
-            html.ref(f"scheme/{run.scheme}")))
-    items = Markup("").join(Markup('<li id="runs-{}"><b>{}</b><ul>{}</ul></li>').format(
-        f, html.ref(f"format/{f}"), Markup("").join(lines)) for f, lines in by_format.items())
-    return Markup('<h2 id="where-each-checkpoint-format-runs">Where each checkpoint format runs</h2>'
-                  '<ul class="atlas-runs">{}</ul>').format(items)
+        by_cell.setdefault((run.format, run.target), {}).setdefault((run.answer.cell.verdict, run.kernel), []).append(run)
+    formats = list(dict.fromkeys(run.format for run in view.runs))
+    heads = Markup("").join(Markup('<th scope="col" title="{}">{}</th>').format(
+        html.names.get(f"format/{f}", f), html.ref(f"format/{f}", _format_label(html.names.get(f"format/{f}", f))))
+        for f in formats)
+    rows = []
+    for vendor, _ in group_columns(columns):
+        rows.append(Markup('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(
+            len(formats) + 1, vendor))
+        for column in [c for c in columns if c.vendor == vendor]:
+            label = Markup('<a href="{}">{} <small>{}</small></a>').format(
+                href(f"hardware-targets/{column.target}.md", html.page), column.short, column.detail)
+            cells = Markup("").join(_run_cell(by_cell.get((f, column.target), {}), column, html) for f in formats)
+            rows.append(Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(column.title, label, cells))
+    return Markup('<div class="atlas-grid__scroll atlas-runs" role="region" aria-label="Checkpoint formats by hardware target" '
+                  'tabindex="0"><table class="atlas-grid"><thead><tr><th scope="col" class="atlas-grid__corner">'
+                  'Hardware target</th>{}</tr></thead><tbody>{}</tbody></table></div>').format(heads, Markup("").join(rows))
+
+
+def _format_label(name: str) -> str:
+    return re.sub(r"\s*\([^)]*\)", "", name).strip() or name
+
+
+def _run_cell(kernels: dict[tuple[Verdict, str], list[FormatRun]], column: Column, html: _Html) -> Markup:
+    if not kernels:
+        return Markup('<td class="atlas-grid__cell atlas-runs__none" title="no scheme loads it on {}">–</td>').format(column.title)
+    lines = []
+    for (verdict, kernel), runs in kernels.items():
+        name = html.names.get(f"kernel/{kernel}", kernel)
+        schemes = ", ".join(html.names.get(f"scheme/{r.scheme}", r.scheme) for r in runs)
+        engine = html.names.get(f"engine/{runs[0].engine}", runs[0].engine)
+        label = Markup("<wbr>").join(_CAMEL.split(kernel_label(name, engine))) if kernel else escape(verdict.label)
+        title = f"{verdict.label} via {name} ({schemes})" if kernel else f"{verdict.label} ({schemes})"
+        link = html.ref(f"kernel/{kernel}", label) if kernel else label
+        lines.append(Markup('<span class="atlas-runs__kernel verdict-{}" title="{}">{}</span>').format(verdict.value, title, link))
+    return Markup('<td class="atlas-grid__cell atlas-runs__cell">{}</td>').format(Markup("").join(lines))

@@ -19,7 +19,7 @@ from .markdown import escape_text
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .changelog import entries_of, item_markup
-from .format_map import format_map_html
+from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
 from .matrix import published_grid_html, support_matrices_html
 from .pages import published_table, support_grid, why_markup
@@ -81,8 +81,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "A published support matrix as a coloured grid, with the derived cell beside the published one where they differ.",
                    lambda scope: lambda matrix_id: published_grid_html(scope.atlas, matrix_id, scope.page, scope.names)),
     TemplateGlobal("format_map", "format_map()",
-                   "The format × hardware map (accelerators by vendor × formats) and where each checkpoint format runs.",
+                   "The format × hardware map: accelerators by vendor and generation × hardware formats, native or emulated.",
                    lambda scope: lambda: format_map_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("format_runs", "format_runs()",
+                   "Checkpoint formats × hardware targets: the kernel that serves each format, coloured by verdict.",
+                   lambda scope: lambda: format_runs_html(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("trap_table", "trap_table()",
                    "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
                    lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from .conftest import PHONE, Browser
+from .conftest import DESKTOP, PHONE, Browser
 
 PAGE_TYPES = {
     "home": "",
@@ -108,3 +108,24 @@ def test_the_trap_index_filters_and_sorts(browser: Browser) -> None:
     assert result["shown"] and set(result["shown"]) == {"blocker"} and len(result["shown"]) < result["all"]
     assert result["silentShown"] and set(result["silentShown"]) == {"silent"}
     assert result["order"] == sorted(result["order"], reverse=True)
+
+
+def test_the_format_map_fits_one_1440_by_900_screen_and_cites_its_peaks(browser: Browser, built_site) -> None:
+    import json
+    document = json.loads((built_site / "api/format-map.json").read_text(encoding="utf-8"))
+    listed = [a for a in document["accelerators"] if a["native"] or a["emulated"]]
+    browser.open("chapters/format-map/")
+    browser.screenshot("format-map-1440")
+    found = browser.js("""const panels = document.querySelector('.atlas-map__panels'); const box = panels.getBoundingClientRect();
+        const native = document.querySelector('.atlas-map__cell--native a');
+        return {top: box.top, bottom: box.bottom, right: box.right, scroll: panels.scrollWidth, client: panels.clientWidth,
+                page: document.documentElement.scrollHeight > innerHeight ? scrollY : 0, height: innerHeight,
+                parts: panels.querySelectorAll('tbody tr:not([class])').length, title: native.title,
+                vendors: [...panels.querySelectorAll('.atlas-map__vendor th')].map(th => th.textContent)}""")
+    assert found["parts"] == len(listed) > 20
+    assert found["page"] == 0 and found["top"] > 0 and found["bottom"] <= found["height"] == DESKTOP[1]
+    assert found["right"] <= DESKTOP[0] and found["scroll"] <= found["client"]
+    assert "native" in found["title"] and "TFLOPS" in found["title"], found["title"]
+    assert len(found["vendors"]) == len(set(found["vendors"])) == len({a["vendor"] for a in listed})
+    browser.resize(PHONE)
+    assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
