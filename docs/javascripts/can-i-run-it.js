@@ -114,7 +114,7 @@
 
   function fillHardware(select, records, targets, targetOfPart) {
     var targetGroup = el("optgroup", { label: "Hardware targets (what the engine checks)" });
-    targets.forEach(function (t) { targetGroup.appendChild(el("option", { value: "target:" + t.id, text: t.name })); });
+    targets.forEach(function (t) { targetGroup.appendChild(el("option", { value: "target:" + t.id, text: t.label || t.name })); });
     var vendors = {};
     var order = [];
     index_accelerators(records).forEach(function (a) {

@@ -15,6 +15,7 @@ from typing import Any
 from ..model.index import Index
 from ..model.records import Record
 from .cells import Cell
+from .members import members
 from .published import PublishedCell
 
 
@@ -67,7 +68,7 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     scheme = index.get("scheme", cell.scheme)
     target = index.get("hardware-target", cell.target)
     formats = set(scheme.data.get("formats", [])) if scheme else set()
-    accelerators = set(target.data.get("accelerators", [])) if target else set()
+    accelerators = set(members(index, target)) if target else set()
     tried = {a.kernel for a in cell.attempts}
     applying = tuple(t.id for t in traps if _applies(t.data, cell, tried, formats, accelerators))
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims))

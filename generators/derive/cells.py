@@ -219,6 +219,9 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return bool({"capability-min": capability >= bound, "capability-exact": capability == bound,
                      "capability-max": capability <= bound,
                      "capability-family": capability // 10 == bound // 10}[check])
+    if check in ("gfx", "gfx-excluded"):  # vLLM's on_gfx* helpers test substrings of the arch name
+        named = any(str(v) in target.get("gfx", "") for v in values)
+        return named if check == "gfx" else bool(target.get("gfx")) and not named
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
     if check == "isa":

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.index import DeclaredGap, Index
+from .members import members
 from .provenance import Unverified, unverified_records
 from .published import PublishedCell
 from .tallies import Tally
@@ -38,8 +39,8 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         for entry in record.data.get("contested", [])
     )
     mismatches = tuple(
-        (tally.accelerator, which, stated, derived, entry["source"])
-        for tally in tallies.values() for which, stated, derived, entry in tally.stated_mismatches()
+        (tally.accelerator, s.which, s.count, s.derived, s.source)
+        for tally in tallies.values() for s in tally.stated_mismatches()
     )
     return Gaps(
         formats_without_benchmarks=tuple(f.id for f in index.all("format") if f.data["family"] != "category"
@@ -50,7 +51,7 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         declared=tuple(sorted(index.gaps, key=lambda g: (g.record, g.path))),
         stated_mismatches=tuple(sorted(mismatches)),
         underived_published=tuple(p for p in published if not p.comparable),
-        targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not t.data.get("accelerators")),
+        targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not members(index, t)),
         benchmarks_without_value=tuple(b.id for b in index.all("benchmark") if "value" not in b.data),
         unverified=unverified_records(index),
     )

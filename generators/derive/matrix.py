@@ -5,8 +5,10 @@ sources) to plain rows; the render stage only writes them out. Column order is t
 groups are columns of one vendor. A target's vendor is the `vendor` of the accelerator records it
 lists (an x86 AVX512 profile listing an AMD EPYC sits under AMD, next to AMD's GPUs), else its
 platform's vendor, else its CPU architecture; vendors keep the order of their first target.
-Labels are shortened from the records' own fields (compute capability, CPU architecture and ISA,
-the members' architecture as the generation), never typed by hand.
+Labels are shortened from the records' own fields (compute capability, gfx id and the parts it stands for,
+CPU architecture and ISA, the members' architecture as the generation), never typed by hand. AMD columns, one
+per gfx id, are compact (a narrow column with a verdict symbol), so the grid keeps the width it had when AMD
+was one column.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
+from .members import members as target_members
 from .order import targets_in_order
 
 VENDOR_OF_PLATFORM = {"cuda": "NVIDIA", "rocm": "AMD", "xpu": "Intel", "tpu": "Google", "hpu": "Intel Gaudi"}
@@ -30,6 +33,7 @@ class Column:
     short: str
     detail: str
     title: str
+    compact: bool = False  # a narrow column: one per AMD gfx id, so the grid keeps its width
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,11 @@ class Matrix:
 
 
 def column_of(target: Record, index: Index | None = None) -> Column:
-    """Short two-line header for a hardware target, from its platform, capability, CPU architecture, ISA and members."""
+    """Short two-line header for a hardware target, from its platform, capability, gfx id, CPU architecture, ISA and members.
+
+    An AMD column is labelled by its gfx id over the members' short product names (gfx942 over MI300X/MI325X),
+    because the gfx id is what vLLM's ROCm gates test.
+    """
     data = target.data
     platform = data["platform"]
     members = _members(target, index)
@@ -73,8 +81,13 @@ def column_of(target: Record, index: Index | None = None) -> Column:
     found = _PARENTHETICAL.search(target.name)
     detail = found.group(1).replace(",", " ").split()[0] if found else ""  # the full name is the header's title
     capability = data.get("compute_capability")
+    gfx = data.get("gfx")
+    title = f"{target.name}: {', '.join(m.name for m in members)}" if gfx and members else target.name
     if platform == "cuda" and isinstance(capability, int):
         short = f"SM {capability // 10}.{capability % 10}"
+    elif platform == "rocm" and gfx:
+        short = str(gfx)
+        detail = "/".join(product_name(m.name, vendor) for m in members) or detail
     elif platform == "cpu":
         isa = set(data.get("isa_features", []))
         level = ("AMX" if any(f.startswith("amx") for f in isa) else "AVX512" if any(f.startswith("avx512") for f in isa)
@@ -85,7 +98,23 @@ def column_of(target: Record, index: Index | None = None) -> Column:
     else:
         short = _PARENTHETICAL.sub("", target.name).replace(vendor, "").strip(" ,") or target.name
         detail = detail or platform.upper()
-    return Column(target.id, vendor, short, detail, target.name)
+    return Column(target.id, vendor, short, detail, title, compact=platform == "rocm" and bool(gfx))
+
+
+def target_label(index: Index, target: Record) -> str:
+    """A one-line label for pickers: an AMD target reads 'AMD gfx942 · MI300X/MI325X'; others keep their name."""
+    column = column_of(target, index)
+    if column.compact:
+        return f"{column.vendor} {column.short} · {column.detail}"
+    return target.name
+
+
+def product_name(name: str, vendor: str) -> str:
+    """An accelerator's name without its vendor, product line or parenthetical: 'AMD Instinct MI300X' -> 'MI300X'."""
+    words = _PARENTHETICAL.sub("", name).split()
+    while words and words[0] in (vendor, "Instinct"):
+        words = words[1:]
+    return " ".join(words) or name
 
 
 def target_vendor(target: Record, members: list[Record]) -> str:
@@ -103,7 +132,7 @@ def target_vendor(target: Record, members: list[Record]) -> str:
 def _members(target: Record, index: Index | None) -> list[Record]:
     if index is None:
         return []
-    found = (index.get("accelerator", a) for a in target.data.get("accelerators", []))
+    found = (index.get("accelerator", a) for a in target_members(index, target))
     return [m for m in found if m is not None]
 
 

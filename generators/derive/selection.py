@@ -11,6 +11,7 @@ from ..model.index import Index
 from ..model.records import Record
 from ..model.verdicts import Verdict
 from .cells import Cell
+from .members import members
 from .order import rank, targets_in_order
 from .tallies import Tally
 from ..model.fields import ENUMS, SourcedNumber
@@ -153,7 +154,7 @@ def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies:
     traps_for = _TrapLookup(traps)
     out = []
     for target in targets_in_order(index):
-        accelerators = tuple(target.data.get("accelerators", []))
+        accelerators = members(index, target)
         target_cells = [cells[(s, target.id)] for s in sorted(schemes) if (s, target.id) in cells]
         served = tuple(Served(c.scheme, c.engine, tuple(schemes[c.scheme].data.get("formats", [])), c.verdict,
                               c.kernel or "", c.conditions, c)
@@ -174,7 +175,7 @@ class UncoveredGroup:
 
 def uncovered_accelerators(index: Index, tallies: dict[str, Tally], traps: list[Record]) -> list[UncoveredGroup]:
     """Accelerators in no hardware target, grouped by category (schema order), with tallies and the traps naming them."""
-    covered = {a for t in index.all("hardware-target") for a in t.data.get("accelerators", [])}
+    covered = {a for t in index.all("hardware-target") for a in members(index, t)}
     traps_for = _TrapLookup(traps)
     rows = [UncoveredAccelerator(r.id, r.data["category"], tallies[r.id].native, tallies[r.id].emulated,
                                  traps_for({r.id}, set()))

@@ -17,13 +17,29 @@ from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, StatedSu
 
 
 @dataclass(frozen=True)
+class StatedCount:
+    """One count a source states for a part (`which` list: native or emulated), beside the derived count."""
+
+    which: str
+    count: int
+    derived: int
+    source: str
+    locator: str = ""
+    explained_by: str = ""
+
+    @property
+    def agrees(self) -> bool:
+        return self.count == self.derived
+
+
+@dataclass(frozen=True)
 class Tally:
     """The hardware formats one accelerator computes natively or by conversion, and the counts sources state."""
 
     accelerator: str
     native: tuple[str, ...]
     emulated: tuple[str, ...]
-    stated: tuple[AcceleratorStatedTallies, ...]
+    stated: tuple[StatedCount, ...]
     dense_precisions: tuple[str, ...] = ()
 
     @property
@@ -38,15 +54,23 @@ class Tally:
     def listed(self) -> bool:
         return bool(self.native or self.emulated)
 
-    def stated_mismatches(self) -> list[tuple[str, int, int, AcceleratorStatedTallies]]:
-        """(which list, stated count, derived count, stated entry) for every stated count the derivation does not reproduce."""
-        out = []
-        for entry in self.stated:
-            for which, stated, derived in (("native", entry.get("native"), self.native_count),
-                                           ("emulated", entry.get("emulated"), self.emulated_count)):
-                if stated is not None and stated != derived:
-                    out.append((which, stated, derived, entry))
-        return out
+    def stated_mismatches(self) -> tuple[StatedCount, ...]:
+        """Every stated count the derivation does not reproduce."""
+        return tuple(s for s in self.stated if not s.agrees)
+
+    def first_stated(self, which: str) -> int | None:
+        """The first count a source states for the `which` list, if any does."""
+        return next((s.count for s in self.stated if s.which == which), None)
+
+
+def stated_counts(entries: list[AcceleratorStatedTallies], native: int, emulated: int) -> tuple[StatedCount, ...]:
+    counts = []
+    for entry in entries:
+        for which, count, derived in (("native", entry.get("native"), native), ("emulated", entry.get("emulated"), emulated)):
+            if count is not None:
+                counts.append(StatedCount(which, count, derived, entry["source"], entry.get("locator", ""),
+                                          entry.get("explained_by", "")))
+    return tuple(counts)
 
 
 def hardware_formats(index: Index) -> list[Record]:
@@ -67,8 +91,8 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
         native = tuple(f.id for f in formats if f.data.get("peak_precision") in dense)
         emulated = tuple(f.id for f in formats
                          if f.id not in native and dense & set(f.data.get("emulated_via", [])))
-        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, tuple(accelerator.data.get("stated_tallies", [])),
-                                        tuple(sorted(dense)))
+        stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))
+        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)))
     return tallies
 
 

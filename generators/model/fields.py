@@ -216,6 +216,7 @@ class HardwareTargetFields(TypedDict):
     unverified: NotRequired[Unverified]
     platform: Platform
     compute_capability: NotRequired[int]
+    gfx: NotRequired[str]
     gpu_arch: NotRequired[str]
     cpu_arch: NotRequired[CpuArch]
     isa_features: NotRequired[list[IsaFeature]]
@@ -241,7 +242,7 @@ class KernelRequirementsWhen(TypedDict):
 class KernelRequirements(TypedDict):
     """One requirement of a kernel, evaluated in order as the engine evaluates it."""
 
-    check: Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']
+    check: Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']
     values: NotRequired[list[str | int]]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
@@ -629,10 +630,9 @@ class ObservationEnvironment(TypedDict):
 
 
 class ObservationCellsRuns(TypedDict):
-    """Simulated loads that did the same thing (same outcome, same candidate answers), with the worlds, gfx ids and checkpoint variants they cover."""
+    """Simulated loads that did the same thing (same outcome, same candidate answers), with the worlds and checkpoint variants they cover."""
 
     worlds: list[str]
-    gfx: NotRequired[list[str]]
     variants: list[str]
     stage: NotRequired[str]
     outcome: Literal['selected', 'refused']
@@ -701,7 +701,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.activation_handling': ('as-given', 'quantized'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),
-    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
+    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
     'source.type': ('seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes'),

@@ -19,6 +19,8 @@ from typing import Any
 from ..derive.answers import Answer, derive_answers
 from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
+from ..derive.matrix import target_label
+from ..derive.members import members, targets_of
 from ..derive.order import targets_in_order
 from ..derive.source_links import source_link
 from ..kinds import FOLDER_OF_KIND, KINDS
@@ -87,7 +89,8 @@ def _brief(atlas: Any, record: Record) -> dict[str, Any]:
         return {"vendor": data.get("vendor", ""), "category": data.get("category", "")}
     if record.kind == "hardware-target":
         order = [t.id for t in targets_in_order(atlas.index)]
-        return {"platform": data["platform"], "accelerators": data.get("accelerators", []), "order": order.index(record.id)}
+        return {"platform": data["platform"], "label": target_label(atlas.index, record),
+                "accelerators": list(members(atlas.index, record)), "order": order.index(record.id)}
     if record.kind == "scheme":
         return {"engine": data.get("engine", ""), "formats": data.get("formats", [])}
     if record.kind == "finding":
@@ -138,7 +141,7 @@ def _run(answer: Answer) -> dict[str, Any]:
 def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
     if record.kind == "accelerator":
         tally = atlas.views.tallies[record.id]
-        targets = [t.id for t in targets_in_order(atlas.index) if record.id in t.data.get("accelerators", [])]
+        targets = targets_of(atlas.index, record.id, targets_in_order(atlas.index))
         cells = [_run(a) for t in targets for (s, tt), a in answers.items() if tt == t]
         return {"native_formats": list(tally.native), "emulated_formats": list(tally.emulated),
                 "hardware_targets": targets, "cells": cells}

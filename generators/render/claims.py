@@ -139,7 +139,7 @@ def stated_differs(atlas: Any, accelerator: str, which: str) -> Result:
     tally = atlas.views.tallies.get(accelerator)
     if tally is None:
         return False, f"accelerator {accelerator!r} has no record"
-    mismatches = [(stated, derived) for kind, stated, derived, _ in tally.stated_mismatches() if kind == which]
+    mismatches = [(s.count, s.derived) for s in tally.stated_mismatches() if s.which == which]
     return bool(mismatches), (f"{accelerator} {which}: stated vs records {mismatches}" if mismatches
                               else f"{accelerator} {which}: every stated count matches the records ({tally.stated})")
 

@@ -17,6 +17,9 @@ from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 
 SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
+# verdict symbols of the compact (narrow) columns; the legend lists them and each cell's title spells the verdict out
+COMPACT_LABEL = {Verdict.RUNS: "✓", Verdict.RUNS_IF: "✓?", Verdict.FALLBACK: "≈", Verdict.FAILS_AT_RUNTIME: "✗!",
+                 Verdict.REFUSED: "✗"}
 MARK_DISAGREES, MARK_TRAPS = "‡", "!"
 
 
@@ -58,8 +61,12 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str]) -> Marku
     return Markup("\n").join(_matrix(m, html) for m in matrices(atlas.index, answers))
 
 
-def legend() -> Markup:
+def legend(compact: bool = False) -> Markup:
     items = [Markup("<li>{} {}</li>").format(verdict_badge(v), VERDICT_MEANINGS[v]) for v in Verdict]
+    if compact:
+        items.append(Markup("<li>narrow columns (one per AMD gfx id) write the verdict as a symbol: {}</li>").format(
+            Markup(", ").join(Markup('<span class="verdict verdict-{}">{}</span> {}').format(v.value, COMPACT_LABEL[v], v.label.lower())
+                              for v in Verdict)))
     items.append(Markup('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>').format(MARK_DISAGREES))
     items.append(Markup('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>').format(MARK_TRAPS))
     return Markup('<ul class="atlas-legend">{}</ul>').format(Markup("").join(items))
@@ -72,20 +79,34 @@ def _matrix(matrix: Matrix, html: _Html) -> Markup:
     groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(g.span, g.vendor)
                              for g in matrix.groups)
     heads = Markup("").join(
-        Markup('<th scope="col" title="{}"><a href="{}">{}<br><small>{}</small></a></th>').format(
-            c.title, href(f"hardware-targets/{c.target}.md", html.page), c.short, c.detail) for c in matrix.columns)
+        Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
+            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", html.page), c.short,
+            Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
+        for c in matrix.columns)
+    cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
+        Markup('<col{}>').format(_compact_class(c.compact)) for c in matrix.columns))
     body = Markup("").join(
         Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
-            row.title, html.ref(f"scheme/{row.scheme}", row.label), Markup("").join(_cell(c) for c in row.cells))
+            row.title, html.ref(f"scheme/{row.scheme}", row.label),
+            Markup("").join(_cell(c, column.compact) for c, column in zip(row.cells, matrix.columns)))
         for row in matrix.rows)
     grid = Markup('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
-                  '<caption>{}</caption><thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">Scheme</th>{}</tr>'
-                  '<tr>{}</tr></thead><tbody>{}</tbody></table></div>').format(title, caption, groups, heads, body)
+                  '<caption>{}</caption>{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">Scheme</th>{}</tr>'
+                  '<tr>{}</tr></thead><tbody>{}</tbody></table></div>').format(title, caption, cols, groups, heads, body)
     return Markup('<div class="atlas-matrix">\n{}\n{}\n{}\n<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}\n</div>').format(
-        legend(), grid, _per_target(matrix, html), matrix.engine, title, _notes(matrix, html))
+        legend(any(c.compact for c in matrix.columns)), grid, _per_target(matrix, html), matrix.engine, title, _notes(matrix, html))
 
 
-def _cell(cell: MatrixCell) -> Markup:
+def _breakable(detail: str) -> Markup:
+    """A header detail that may wrap after each slash (MI300X/MI325X), so a narrow column stays narrow."""
+    return Markup("/<wbr>").join(detail.split("/"))
+
+
+def _compact_class(compact: bool) -> Markup:
+    return Markup(' class="atlas-grid__compact"') if compact else Markup("")
+
+
+def _cell(cell: MatrixCell, compact: bool = False) -> Markup:
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
@@ -95,8 +116,9 @@ def _cell(cell: MatrixCell) -> Markup:
         marks += Markup('<span class="atlas-mark" title="a published table says otherwise">{}</span>').format(MARK_DISAGREES)
     if cell.traps:
         marks += Markup('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>').format(cell.traps, MARK_TRAPS)
-    return Markup('<td class="atlas-grid__cell verdict-{}"><a href="#{}" title="{}">{}</a>{}</td>').format(
-        c.verdict.value, cell.note, hover, SHORT_LABEL.get(c.verdict, c.verdict.label), marks)
+    label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
+    return Markup('<td class="atlas-grid__cell verdict-{}{}"><a href="#{}" title="{}">{}</a>{}</td>').format(
+        c.verdict.value, " atlas-grid__compact" if compact else "", cell.note, hover, label, marks)
 
 
 def _per_target(matrix: Matrix, html: _Html) -> Markup:

@@ -150,17 +150,16 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     tally = atlas.views.tallies[record.id]
-    rows = [[Markup("native (from format records)"), escape_text(tally.native_count),
+    unknown = Markup("no dense peak recorded")  # a part without peak figures has no count, not a count of zero
+    rows = [[Markup("native (derived from its peaks)"), escape_text(tally.native_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
-            [Markup("emulated (from format records)"), escape_text(tally.emulated_count),
+            [Markup("emulated (derived from its peaks)"), escape_text(tally.emulated_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
-    for entry in tally.stated:
-        for which in ("native", "emulated"):
-            if entry.get(which) is not None:
-                rows.append([escape_text(f"{which} (stated by source)"), escape_text(entry[which]),
-                             values.ref(f"source/{entry['source']}")])
+    for stated in tally.stated:
+        rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
+                     values.ref(f"source/{stated.source}")])
     return Table("Native and emulated formats", ["list", "count", "formats or source"], rows,
-                 "Counts are computed from the format records; a stated count that differs is listed on the gaps page.")
+                 "Counts are derived from the part's dense peaks; a stated count that differs is listed on the gaps page.")
 
 
 def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str) -> Table:

@@ -9,6 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.answers import derive_answers
+from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text
@@ -68,7 +69,7 @@ def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[t
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
     """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to."""
-    targets = [t.id for t in atlas.index.all("hardware-target") if record.id in t.data.get("accelerators", [])]
+    targets = targets_of(atlas.index, record.id)
     rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), verdict_badge(c.verdict),
              values.ref(f"kernel/{c.kernel}") if c.kernel and c.verdict.loads else escape_text("")]
             for (s, t), c in sorted(atlas.views.cells.items()) if t in targets]

@@ -61,9 +61,9 @@ def disagreement(cell: Cell, observed: ObservationCells, class_of: dict[str, str
 
 
 def _where(observed: ObservationCells, kernels: set[str]) -> str:
-    places = sorted({"/".join(x for x in (world, gfx, variant) if x)
+    places = sorted({"/".join(x for x in (world, variant) if x)
                      for r in observed["runs"] if r.get("kernel") in kernels
-                     for world in r["worlds"] for gfx in (r.get("gfx") or [""]) for variant in r["variants"]})
+                     for world in r["worlds"] for variant in r["variants"]})
     return ", ".join(places[:4]) + (" ..." if len(places) > 4 else "")
 
 

@@ -1,12 +1,11 @@
 """Probe jobs from records: one job per (hardware target, simulated world), each listing every scheme's checkpoints.
 
 Pure functions of records. A target's platform facts come from its hardware-target record (platform, compute
-capability, CPU architecture, ISA features, the AMD gfx ids named in `gpu_arch`, whether its CPUs are AMD Zen parts).
+capability, CPU architecture, ISA features, the AMD gfx id of a ROCm target, whether its CPUs are AMD Zen parts).
 A world says which optional packages are importable; where a kernel route depends on one, both worlds are run.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,12 +15,11 @@ from .configs import PREFIX, checkpoint_configs, checkpoint_tensors
 OPTIONAL_PACKAGES: tuple[str, ...] = ("humming", "conch", "flashinfer", "aiter", "deep_gemm", "zentorch")
 WORLDS: dict[str, tuple[str, ...]] = {"bare": (), "optional-packages": OPTIONAL_PACKAGES}
 SHAPE = (4096, 4096)
-GFX = re.compile(r"gfx[0-9a-f]+")
 
 
 @dataclass(frozen=True)
 class Job:
-    """One simulated machine: a target (and gfx id on ROCm), a world, and the checkpoints to load on it."""
+    """One simulated machine: a target, a world, and the checkpoints to load on it."""
 
     target: str
     world: str
@@ -29,18 +27,13 @@ class Job:
     packages: tuple[str, ...]
     cells: tuple[dict[str, Any], ...]
 
-    @property
-    def key(self) -> str:
-        gfx = self.facts.get("gfx")
-        return f"{self.target}@{gfx}" if gfx else self.target
-
     def as_dict(self) -> dict[str, Any]:
-        return {"target": self.key, "world": self.world, "facts": self.facts, "packages": list(self.packages),
+        return {"target": self.target, "world": self.world, "facts": self.facts, "packages": list(self.packages),
                 "cells": list(self.cells)}
 
 
-def target_facts(target: dict[str, Any], vendors: dict[str, str]) -> list[dict[str, Any]]:
-    """The platform facts the probe simulates for a target; one entry per gfx id on ROCm."""
+def target_facts(target: dict[str, Any], vendors: dict[str, str]) -> dict[str, Any]:
+    """The platform facts the probe simulates for a target (a ROCm target names its one gfx id)."""
     facts: dict[str, Any] = {"platform": target["platform"]}
     if target["platform"] == "cuda":
         facts["capability"] = target.get("compute_capability")
@@ -48,8 +41,8 @@ def target_facts(target: dict[str, Any], vendors: dict[str, str]) -> list[dict[s
         facts.update(cpu_arch=target.get("cpu_arch"), isa=list(target.get("isa_features", [])),
                      zen=any(vendors.get(a) == "AMD" for a in target.get("accelerators", [])))
     if target["platform"] == "rocm":
-        return [dict(facts, gfx=gfx) for gfx in GFX.findall(target.get("gpu_arch", ""))] or [facts]
-    return [facts]
+        facts["gfx"] = target.get("gfx", "")
+    return facts
 
 
 def scheme_cells(scheme_id: str, scheme: dict[str, Any]) -> list[dict[str, Any]]:
@@ -78,8 +71,8 @@ def build_jobs(schemes: dict[str, dict[str, Any]], targets: dict[str, dict[str, 
     tell a hard import of the release from an optional route: see probe._hard_imports."""
     cells = tuple(c for sid in sorted(schemes) if schemes[sid].get("engine") == engine
                   for c in scheme_cells(sid, schemes[sid]))
-    return [Job(tid, world, _with_pins(facts, pinned or {}), WORLDS[world], cells)
-            for tid in sorted(targets) for facts in target_facts(targets[tid], vendors) for world in _worlds(facts)]
+    facts = {tid: _with_pins(target_facts(targets[tid], vendors), pinned or {}) for tid in sorted(targets)}
+    return [Job(tid, world, facts[tid], WORLDS[world], cells) for tid in facts for world in _worlds(facts[tid])]
 
 
 def _with_pins(facts: dict[str, Any], pinned: dict[str, tuple[str, ...]]) -> dict[str, Any]:

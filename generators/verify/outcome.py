@@ -1,8 +1,8 @@
 """Observed outcomes: probe results folded into one cell per (scheme, target), in the verdict vocabulary.
 
-Pure functions. A probe run is one (world, gfx id, checkpoint variant) load; a cell's observed verdict is
+Pure functions. A probe run is one (world, checkpoint variant) load; a cell's observed verdict is
 `runs` when every run selected the same kernel, `runs-if` when the kernel or the refusal depends on the world
-(an optional package), the gfx id or the checkpoint variant (each named in `conditions`), and `refused` when
+(an optional package) or the checkpoint variant (each named in `conditions`), and `refused` when
 every run raised (its distinct messages are the `reasons`, in order). Selection cannot observe what a kernel
 computes at run time, so `fallback` and `fails-at-runtime` are never observed; they stay readings from code.
 """
@@ -15,10 +15,7 @@ HARNESS_VERSION = 2
 
 def run_entry(job: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """One probe run as stored: where it ran and what the engine did."""
-    target, _, gfx = job["target"].partition("@")
     entry: dict[str, Any] = {"world": job["world"]}
-    if gfx:
-        entry["gfx"] = gfx
     entry.update(variant=result.get("variant", ""), stage=result.get("stage", ""))
     if result.get("outcome") == "selected":
         entry.update(outcome="selected", kernel=result["kernel"])
@@ -43,17 +40,17 @@ def candidate_text(candidate: dict[str, Any]) -> str:
     return f"{head} refused" + (f": {' '.join(str(reason).split())}" if reason not in (None, "") else "")
 
 
-_MERGED = (("world", "worlds"), ("gfx", "gfx"), ("variant", "variants"))
+_MERGED = (("world", "worlds"), ("variant", "variants"))
 
 
 def merge_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Runs that did the same thing, asked the same questions and got the same answers, stored once with the
-    worlds, gfx ids and variants they cover (in first-seen order)."""
+    worlds and variants they cover (in first-seen order)."""
     merged: dict[str, dict[str, Any]] = {}
     for run in runs:
-        body = {k: v for k, v in run.items() if k not in ("world", "gfx", "variant")}
+        body = {k: v for k, v in run.items() if k not in ("world", "variant")}
         key = repr(sorted(body.items()))
-        entry = merged.setdefault(key, {"worlds": [], **({"gfx": []} if "gfx" in run else {}), "variants": [], **body})
+        entry = merged.setdefault(key, {"worlds": [], "variants": [], **body})
         for single, plural in _MERGED:
             if single in run and run[single] not in entry[plural]:
                 entry[plural].append(run[single])
@@ -62,7 +59,7 @@ def merge_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _dependence(runs: list[dict[str, Any]]) -> list[str]:
     conditions = []
-    for axis, label in (("world", "world"), ("gfx", "gfx id"), ("variant", "checkpoint variant")):
+    for axis, label in (("world", "world"), ("variant", "checkpoint variant")):
         by_axis: dict[str, set[str]] = {}
         for run in runs:
             by_axis.setdefault(run.get(axis, ""), set()).add(run.get("kernel") or "refused")
@@ -101,7 +98,6 @@ def fold(jobs: list[dict[str, Any]], results: list[dict[str, Any]]) -> tuple[lis
         if "job_error" in result:
             errors.append(f"{job['target']} ({job['world']}): {result['job_error']}")
             continue
-        target = job["target"].partition("@")[0]
         for cell in result["cells"]:
-            runs.setdefault((cell["scheme"], target), []).append(run_entry(job, cell))
+            runs.setdefault((cell["scheme"], job["target"]), []).append(run_entry(job, cell))
     return [fold_cell(s, t, r) for (s, t), r in sorted(runs.items())], errors

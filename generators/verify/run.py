@@ -97,7 +97,7 @@ def observation_record(engine: str, version: str, env: Environment, jobs: list[J
 def hard_import_notes(jobs: list[Job], results: list[dict[str, Any]]) -> list[str]:
     """One line per (package, platform) the release imports unconditionally and pins for that platform: the probe
     made it importable in every world there, as every install of the release on that platform has it."""
-    platform_of = {j.key: j.facts["platform"] for j in jobs}
+    platform_of = {j.target: j.facts["platform"] for j in jobs}
     found = sorted({(p, platform_of.get(r.get("target", ""), "")) for r in results for p in r.get("hard_imports", [])})
     return [f"{package} importable in every world on {platform}: the release pins it in requirements/{platform}.txt "
             "and its quantization config modules import it unconditionally there (a hard dependency, not an "

@@ -50,7 +50,8 @@ def _card(browser: Browser) -> dict:
     ("vllm-ct-w4a8-int", "part:amd-epyc-genoa", "x86-cpu-avx512"),
     ("vllm-ct-w4a8-int", "part:h100-sxm", "nvidia-sm90"),
     ("vllm-ct-w8a8-fp8", "part:v100", "nvidia-sm70"),
-    ("vllm-gptq-marlin", "target:amd-gpu", "amd-gpu"),
+    ("vllm-gptq-marlin", "target:amd-gfx1151", "amd-gfx1151"),
+    ("vllm-ct-w8a8-fp8", "part:mi300x", "amd-gfx942"),
 ])
 def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: dict, scheme: str, hardware: str,
                                           target: str) -> None:
