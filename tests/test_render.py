@@ -95,6 +95,18 @@ def test_record_text_cannot_inject_markup_or_template_syntax(tree):
     assert "&#124; col &#124;" in page and "\\*\\*bold\\*\\*" in page
 
 
+def test_a_macro_passes_its_links_through_and_still_escapes_record_text(tree):
+    path = tree / "records/formats/fmt-int4.yaml"
+    path.write_text(path.read_text().replace("summary: Four-bit integer weights with 16-bit activations.",
+                                             "summary: '[x](javascript:alert(1))'"))
+    template = ("# T\n\n{% macro part(id) %}{{ ref('accelerator', id) }} says {{ field('format', 'fmt-int4', 'summary') }}"
+                "{% endmacro %}{{ part('acc-big') }}\n")
+    pages, problems = render(tree, template)
+    assert problems == []
+    assert pages["chapters/demo.md"] == (
+        "# T\n\n[Big GPU](../accelerators/acc-big.md) says \\[x\\]\\(javascript:alert\\(1\\)\\)\n")
+
+
 def test_escape_text_leaves_plain_text_alone():
     assert escape_text("Q4_K_M on H100 SXM, 4-bit") == "Q4\\_K\\_M on H100 SXM, 4-bit"
     assert escape_text("1. starts a list") == "1\\. starts a list"

@@ -59,7 +59,7 @@ def environment(docs_dir: Path) -> jinja2.Environment:
         bytecode_cache=_COMPILED,
         undefined=jinja2.StrictUndefined,
         finalize=escape_text,
-        autoescape=False,
+        autoescape=True,  # finalize escapes each value for Markdown; autoescape makes a macro's output trusted Markup
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
