@@ -118,7 +118,8 @@ HOSTILE = 'A </title><script>alert(1)</script> & "trap" \x01'
 def entries(records: dict) -> list:
     atlas = atlas_of(records)
     commit = CommitChange("a" * 40, "2026-12-01T10:00:00+01:00", HOSTILE,
-                          (CellChange("sch", "gpu", "refused", "runs", "", "via k-hopper"),), (),
+                          (CellChange("sch", "gpu", "refused", "runs", "", "via k-hopper"),
+                           CellChange("sch", "gone", "runs", "(absent)", "via k-hopper", "")), (),
                           (RecordChange("gotcha", "hostile", "added"),))
     return changelog(atlas.index, atlas.views.flips, atlas.views.release_claims, (commit,))
 
@@ -134,6 +135,7 @@ def test_changelog_lists_commits_and_releases_newest_first_with_dates_from_the_d
         ("release-eng-1.9.0", "2026-10-01", "engine release")]
     assert [(i.kind, i.text, i.refs) for i in got[0].items] == [
         ("flip", "sch on gpu: refused → runs (via k-hopper)", ("scheme/sch", "hardware-target/gpu")),
+        ("flip", "sch on gone: runs → (absent)", ("scheme/sch",)),  # a target removed since links nowhere
         ("trap", f"new trap: {HOSTILE}", ("gotcha/hostile",)),
         ("record", "1 record(s) added, removed or edited (gotcha)", ())]
     assert [i.text for i in got[1].items if i.kind == "flip"] == [

@@ -109,14 +109,14 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
     """One entry for a commit that touched records/."""
     items = [ChangeItem("flip", f"{c.scheme} on {c.target}: {c.old} → {c.new}"
                         + (f" ({c.new_detail})" if c.new_detail else ""),
-                        (f"scheme/{c.scheme}", f"hardware-target/{c.target}")) for c in change.cells]
+                        _existing(index, f"scheme/{c.scheme}", f"hardware-target/{c.target}")) for c in change.cells]
     items += [ChangeItem("count", f"{c.subject}, {c.what}: {c.old} → {c.new}") for c in change.counts]
     for record in change.records:
         if record.status in ("added", "renamed") and record.kind in ("gotcha", "finding"):
             label = "new trap" if record.kind == "gotcha" else "new finding"
             ref = f"{record.kind}/{record.id}"
             items.append(ChangeItem("trap" if record.kind == "gotcha" else "finding", f"{label}: {_name(index, ref)}",
-                                    (ref,) if index.get(record.kind, record.id) else ()))
+                                    _existing(index, ref)))
     changed = len(change.records)
     if changed:
         kinds = sorted({r.kind for r in change.records})
@@ -125,6 +125,11 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
         items.append(ChangeItem("record", change.note))
     return ChangelogEntry(f"commit-{change.sha[:12]}", change.subject or change.sha[:12], change.date, "records",
                           tuple(items), change.sha[:12])
+
+
+def _existing(index: Index, *refs: str) -> tuple[str, ...]:
+    """The refs whose records still exist (a commit may name a record renamed or removed since): only those link."""
+    return tuple(ref for ref in refs if index.by_ref(ref) is not None)
 
 
 def _name(index: Index, ref: str) -> str:
