@@ -1,6 +1,7 @@
 """Write a synthetic atlas of N records (every kind, realistic cross-references) for timing `check`.
 
-Usage: python3 benchmarks/make_corpus.py N OUT_DIR   (OUT_DIR gets records/ and a copy of schema/)
+Usage: python3 benchmarks/make_corpus.py N OUT_DIR   (OUT_DIR gets records/, a copy of schema/, and docs/ with the
+page layouts and a one-line home page: no chapters, whose claims are about the real records)
 
 Most kinds get N/12 records each; schemes (N/50), hardware targets (20) and hardware number
 formats (24; the other formats are checkpoint formats) are capped, as in a real atlas, because
@@ -23,6 +24,8 @@ def write(path: Path, text: str) -> None:
 def make(n: int, out: Path) -> None:
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(ROOT / "schema", out / "schema")
+    shutil.copytree(ROOT / "docs" / "_templates", out / "docs" / "_templates")
+    write(out / "docs" / "index.md", "# Synthetic atlas\n")
     share = max(n // 12, 1)
     records = out / "records"
     for i in range(share):

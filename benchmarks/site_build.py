@@ -38,9 +38,7 @@ def project(kind: str, into: Path) -> Path:
         for folder in ("records", "schema", "docs"):
             shutil.copytree(ROOT / folder, target / folder)
     else:
-        make(int(kind), target)
-        shutil.copytree(ROOT / "docs" / "_templates", target / "docs" / "_templates")
-        (target / "docs" / "index.md").write_text("# Synthetic atlas\n", encoding="utf-8")
+        make(int(kind), target)  # with the page layouts and a one-line home page
         from generators.kinds import FOLDER_OF_KIND  # a nav like the real one: home and the kind indexes
         config["nav"] = ["index.md"] + [f"{folder}/index.md" for folder in FOLDER_OF_KIND.values()]
         config["strict"] = False

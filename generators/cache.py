@@ -61,6 +61,11 @@ class ContentCache:
         return cls(name, digest.hexdigest(), folder)
 
     @property
+    def enabled(self) -> bool:
+        """False when caching is turned off (nothing is read or kept)."""
+        return self.folder is not None
+
+    @property
     def path(self) -> Path | None:
         return None if self.folder is None else self.folder / f"{self.name}.json"
 

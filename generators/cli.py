@@ -83,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     check = sub.add_parser("check", help="load, validate, link, derive, check and render the chapters; print every problem")
+    check.add_argument("--all-pages", action="store_true",
+                       help="also render every record page and kind index, as the site build does (slower on large atlases)")
     check.add_argument("--format", choices=("text", "github", "json"), default="text",
                        help="text (file:line:col), github (Actions annotations) or json")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
@@ -151,7 +153,7 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     except PathError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    run = run_pipeline(root, "docs")  # chapters render too: claims, literal numbers, undefined names
+    run = run_pipeline(root, "docs", record_pages=args.all_pages)  # chapters render: claims, literal numbers, undefined names
     shown = in_scope(run.problems, paths) if paths else run.problems
     _print_problems(shown, args.format)
     hidden = len(run.problems) - len(shown)

@@ -34,11 +34,17 @@ _RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
 
 
 class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
-    """The C loader with the implicit-tag resolver memoised: field names and enum values repeat in every file."""
+    """The C loader with a faster implicit-tag resolver; it gives exactly the tags PyYAML's resolver gives.
+
+    A quoted scalar, and a plain one whose first character starts no implicit pattern (most text), is a
+    string without a look-up; the rest (numbers, booleans, nulls, dates: short, repeated) are memoised.
+    """
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
         if kind is not yaml.ScalarNode:
             return str(super().resolve(kind, value, implicit))
+        if not implicit[0] or (value and value[0] not in _STARTS):
+            return _STR
         key = (value, implicit)
         tag = _RESOLVED.get(key)
         if tag is None:
@@ -49,6 +55,8 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
         return tag
 
 
+_STARTS = frozenset(k for k in _BASE_LOADER.yaml_implicit_resolvers if k)  # first characters with a pattern
+assert None not in _BASE_LOADER.yaml_implicit_resolvers and not _BASE_LOADER.yaml_path_resolvers  # no wildcard, no path rules
 _LOADER = _Loader
 _T = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_T + "str", _T + "int", _T + "float", _T + "bool", _T + "null", _T + "timestamp"}
@@ -72,38 +80,41 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
     problems: list[Problem] = list(listing.problems)
     parsed = parse_cache()
     clashes = _collisions(listing.files)
-    for rel in listing.files:
-        if rel in clashes:
-            problems.append(Problem(rel, 1, 1, RULE, f"file name collides with {clashes[rel]} on file systems that ignore "
-                                                     "case or Unicode normalisation (macOS, Windows); rename one"))
-            continue
-        record, file_problems = _load_file_cached(root, root / rel, parsed)
-        problems.extend(file_problems)
-        if record is not None:
-            records.append(record)
+    with tree_files.Reader(root) as reader:
+        for rel in listing.files:
+            if rel in clashes:
+                problems.append(Problem(rel, 1, 1, RULE, f"file name collides with {clashes[rel]} on file systems that ignore "
+                                                         "case or Unicode normalisation (macOS, Windows); rename one"))
+                continue
+            record, file_problems = _load_file_cached(reader, rel, parsed)
+            problems.extend(file_problems)
+            if record is not None:
+                records.append(record)
     parsed.save()
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems
 
 
-_CACHE: dict[Path, tuple[tuple[int, int, int], Record | None, list[Problem], tuple[str, Any] | None]] = {}
+_CACHE: dict[str, tuple[tuple[int, int, int], Record | None, list[Problem], tuple[str, Any] | None]] = {}
 
 
-def _load_file_cached(root: Path, path: Path, parsed: ContentCache) -> tuple[Record | None, list[Problem]]:
-    """load_file, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
+def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache) -> tuple[Record | None, list[Problem]]:
+    """_load_rel, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
     try:
-        stat = path.lstat()
-    except OSError:
-        return None, []  # vanished since listing
-    key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-    cached = _CACHE.get(path.absolute())
-    if cached is not None and cached[0] == key:
+        stat = reader.lstat(rel)
+    except tree_files.Refused:
+        stat = None  # vanished since listing, or refused: reading says which
+    key = (stat.st_mtime_ns, stat.st_size, stat.st_ino) if stat is not None else None
+    where = f"{reader.absolute}/{rel}"
+    cached = _CACHE.get(where)
+    if key is not None and cached is not None and cached[0] == key:
         if cached[3] is not None:
             parsed.keep(*cached[3])
         return cached[1], list(cached[2])
     entry: list[tuple[str, Any]] = []
-    record, problems = load_file(root, path, parsed, entry)
-    _CACHE[path.absolute()] = (key, record, list(problems), entry[0] if entry else None)
+    record, problems = _load_rel(reader, rel, parsed, entry)
+    if key is not None:
+        _CACHE[where] = (key, record, list(problems), entry[0] if entry else None)
     return record, problems
 
 
@@ -119,14 +130,19 @@ def load_file(root: Path, path: Path, parsed: ContentCache | None = None,
     With a cache of parsed files, a file whose bytes were parsed cleanly before is not parsed
     again; its (content key, data) is appended to `entry` when given.
     """
-    relative = path.relative_to(root)
-    rel, parts = relative.as_posix(), relative.parts
+    with tree_files.Reader(root) as reader:
+        return _load_rel(reader, path.relative_to(root).as_posix(), parsed, entry)
+
+
+def _load_rel(reader: tree_files.Reader, rel: str, parsed: ContentCache | None,
+              entry: list[tuple[str, Any]] | None) -> tuple[Record | None, list[Problem]]:
+    parts = tuple(rel.split("/"))
     located = _kind_and_id(rel, parts)
     if isinstance(located, Problem):
         return None, [located]
     kind, record_id = located
     try:
-        raw = tree_files.read_bytes(root, rel)
+        raw = reader.read_bytes(rel)
     except tree_files.Vanished:
         return None, []  # deleted since the tree was listed: the tree as it is now does not hold it
     except tree_files.Refused as refused:
@@ -147,6 +163,7 @@ def parse(raw: bytes, parsed: ContentCache | None = None,
           entry: list[tuple[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
     """A record file's text and its data (a fresh top-level dict), or _Reject with the first problem's position."""
     text = _decode(raw)
+    parsed = parsed if parsed is not None and parsed.enabled else None
     key = content_key(raw) if parsed is not None else ""
     data = parsed.get(key) if parsed is not None else None
     if not isinstance(data, dict):

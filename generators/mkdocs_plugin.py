@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import time
 from html import escape
 from pathlib import Path
@@ -32,8 +33,10 @@ from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
 from .record_history import record_history
 from .render.changelog import changelog_files
+from .site_address import site_address
 
 log = logging.getLogger("mkdocs.plugins.atlas")
+SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
 _BUILT: dict[str, dict[str, str]] = {}  # config file -> {page: hash of its Markdown} of the last finished build
 
 
@@ -67,6 +70,13 @@ def theme_title(page: Page) -> str | None:
 class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     pending: dict[str, str] | None = None
 
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        address, error = site_address(config.site_url, os.environ)
+        if error:
+            raise PluginError(error)
+        config.site_url = address
+        return config
+
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
         began = time.perf_counter()
@@ -97,6 +107,9 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         return html
 
     def on_post_build(self, config: MkDocsConfig) -> None:
+        if not config.site_url:  # a sitemap needs absolute URLs; MkDocs would list bare paths
+            for name in SITEMAPS:
+                (Path(config.site_dir) / name).unlink(missing_ok=True)
         if self.pending is not None:
             _BUILT[config.config_file_path] = self.pending
 

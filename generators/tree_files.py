@@ -1,6 +1,6 @@
 """Reading the project tree: regular files inside the root only, each within a size limit.
 
-Every reader of the tree (load, the schema loader, the template loader, diff, `build --out`, the
+Every reader of the tree (load, the schema loader, the template loader in render.tree_loader, diff, `build --out`, the
 MkDocs plugin) lists and reads through this module, so nothing outside the repository is opened:
 
 - a path is opened one component at a time from the root with O_NOFOLLOW, so a symbolic link
@@ -19,8 +19,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from collections.abc import Callable, Iterator
-
-import jinja2
 
 from .problems import Problem
 
@@ -72,6 +70,9 @@ def too_large(size: int, limit: int = MAX_BYTES) -> str:
 
 
 def _parts(rel: str) -> tuple[str, ...]:
+    parts = tuple(rel.split("/"))
+    if parts and not rel.startswith("/") and all(p and p != "." and p != ".." for p in parts):
+        return parts  # the common case, without building path objects
     parts = PurePosixPath(rel).parts
     if not parts or PurePosixPath(rel).is_absolute() or any(p in ("", ".", "..") for p in parts):
         raise Refused(rel, "is not a path inside the repository")
@@ -119,21 +120,65 @@ def read_bytes(root: Path, rel: str, limit: int = MAX_BYTES) -> bytes:
     parts = _parts(rel)
     dir_fd = _open_dir(Path(root), parts[:-1], rel)
     try:
-        try:
-            before = os.stat(parts[-1], dir_fd=dir_fd, follow_symlinks=False)
-        except OSError as error:
-            raise _os_refusal(rel, error) from None
-        why = describe_mode(before.st_mode) if not stat.S_ISDIR(before.st_mode) else "is a folder, not a file"
-        if why:
-            raise Refused(rel, why)
-        if before.st_size > limit:
-            raise Refused(rel, too_large(before.st_size, limit))
-        try:
-            fd = os.open(parts[-1], _FILE_FLAGS, dir_fd=dir_fd)
-        except OSError as error:
-            raise _os_refusal(rel, error) from None
+        return _read_in(dir_fd, parts[-1], rel, limit)
     finally:
         os.close(dir_fd)
+
+
+class Reader:
+    """Reads many files under one root like read_bytes, opening each folder on the way once, not once per file.
+
+    Use as a context manager (the folders' descriptors are closed at exit). A folder is opened
+    component by component without following links, as read_bytes does; a folder swapped for a
+    link after it was opened is not followed either, since its descriptor is kept.
+    """
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.absolute = os.path.abspath(root)
+        self.folders: dict[tuple[str, ...], int] = {}
+
+    def __enter__(self) -> Reader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for fd in self.folders.values():
+            os.close(fd)
+        self.folders.clear()
+
+    def _folder(self, parts: tuple[str, ...], rel: str) -> int:
+        fd = self.folders.get(parts)
+        if fd is None:
+            fd = self.folders[parts] = _open_dir(self.root, parts, rel)
+        return fd
+
+    def lstat(self, rel: str) -> os.stat_result:
+        """The entry's own status (a link is not followed); raises Refused or Vanished."""
+        parts = _parts(rel)
+        try:
+            return os.stat(parts[-1], dir_fd=self._folder(parts[:-1], rel), follow_symlinks=False)
+        except OSError as error:
+            raise _os_refusal(rel, error) from None
+
+    def read_bytes(self, rel: str, limit: int = MAX_BYTES) -> bytes:
+        parts = _parts(rel)
+        return _read_in(self._folder(parts[:-1], rel), parts[-1], rel, limit)
+
+
+def _read_in(dir_fd: int, name: str, rel: str, limit: int) -> bytes:
+    try:
+        before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError as error:
+        raise _os_refusal(rel, error) from None
+    why = describe_mode(before.st_mode) if not stat.S_ISDIR(before.st_mode) else "is a folder, not a file"
+    if why:
+        raise Refused(rel, why)
+    if before.st_size > limit:
+        raise Refused(rel, too_large(before.st_size, limit))
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
+    except OSError as error:
+        raise _os_refusal(rel, error) from None
     try:
         after = os.fstat(fd)
         if not stat.S_ISREG(after.st_mode):  # swapped between lstat and open
@@ -280,28 +325,3 @@ def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator
             yield from _walk(child, rel, skip_hidden, listing)
         finally:
             os.close(child)
-
-
-class TreeLoader(jinja2.BaseLoader):
-    """A Jinja loader for templates under one folder that reads through this module (no links followed)."""
-
-    def __init__(self, folder: Path):
-        self.folder = Path(folder)
-
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        try:
-            source = read_text(self.folder, template, limit=DOCS_MAX_BYTES)
-        except Vanished:
-            raise jinja2.TemplateNotFound(template) from None
-        except Refused as refused:
-            if not self._exists(template):
-                raise jinja2.TemplateNotFound(template) from None
-            raise jinja2.TemplateError(f"{template} {refused.message}") from None
-        return source, str(self.folder / template), lambda: True
-
-    def _exists(self, template: str) -> bool:
-        try:
-            os.lstat(self.folder / template)
-        except OSError:
-            return False
-        return True

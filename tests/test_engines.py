@@ -2,10 +2,12 @@
 only what changed, and the MkDocs plugin marks unchanged generated pages as not modified."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 
 from generators.cli import main
@@ -122,10 +124,24 @@ def test_plugin_marks_unchanged_generated_pages_as_not_modified(tmp_path):
     assert "formats/fmt-fp4.md" in changed and "index.md" not in changed
 
 
-def test_every_page_front_matter_is_valid_yaml_for_strict_engines():
-    """MkDocs ignores front matter it cannot parse; Zensical refuses the page. Every page's must parse."""
+@pytest.fixture(scope="module")
+def real_site_files() -> dict[str, bytes]:
     files, problems = site_files(ROOT)
     assert problems == []
+    return files
+
+
+def test_no_page_shows_a_link_as_escaped_text(real_site_files):
+    """A link a template builds must reach the reader as a link, never as literal `[name](path)` text."""
+    escaped_link = re.compile(r"\\\[[^\]\n]{1,200}\\\]\\\(\.\./")
+    shown = [f"{rel}: {match.group(0)[:80]}" for rel, content in sorted(real_site_files.items()) if rel.endswith(".md")
+             for match in [escaped_link.search(content.decode("utf-8", "replace"))] if match]
+    assert shown == []
+
+
+def test_every_page_front_matter_is_valid_yaml_for_strict_engines(real_site_files):
+    """MkDocs ignores front matter it cannot parse; Zensical refuses the page. Every page's must parse."""
+    files = real_site_files
     broken = []
     for rel, content in files.items():
         text = content.decode("utf-8", "replace") if rel.endswith(".md") else ""

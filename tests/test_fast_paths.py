@@ -9,6 +9,7 @@ from typing import Any
 from collections.abc import Iterator
 
 import pytest
+import yaml
 
 from generators import load
 from generators.cache import ContentCache, content_key
@@ -142,3 +143,31 @@ def test_parse_cache_can_be_turned_off(tmp_path, monkeypatch):
     write(tree, "records/formats/one.yaml", "name: One\n")
     load.load_tree(tree)
     assert not (tmp_path / "cache").exists()
+
+
+SCALARS = ("", "a", "Synthetic text", "yes", "Yes", "NO", "on", "Off", "true", "False", "~", "null", "Null", "1", "-1", "+1",
+           "0x1f", "0o7", "0b101", "07", "1_000", "1.5", ".5", "-.inf", ".NaN", "1e3", "1.0e+3", "2024-01-01",
+           "2024-1-1 10:00:00", "12:30", "190:20:30", "=", "<<", "-", ".", "n", "y", "Y", "?", "!x", "&a", "*a")
+
+
+@pytest.mark.parametrize("implicit", [(True, False), (False, True), (False, False), (True, True)])
+def test_the_fast_tag_resolver_gives_pyyaml_s_tags(implicit):
+    ours, theirs = load._Loader(""), yaml.SafeLoader("")
+    assert [ours.resolve(yaml.ScalarNode, v, implicit) for v in SCALARS] == \
+           [theirs.resolve(yaml.ScalarNode, v, implicit) for v in SCALARS]
+
+
+class _DatesAsText(yaml.SafeLoader):
+    """PyYAML's pure-Python loader, keeping dates as their text (as records do)."""
+
+
+_DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: node.value)
+
+
+def test_every_real_record_loads_to_what_pyyaml_builds():
+    for path in sorted((ROOT / "records").rglob("*.yaml")):
+        record, problems = load.load_file(ROOT, path)
+        assert record is not None, problems
+        expected = yaml.load(path.read_text(encoding="utf-8"), Loader=_DatesAsText)
+        expected.pop("id", None)
+        assert record.data == expected, path

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from generators.kinds import FOLDER_OF_KIND, TITLE_OF_KIND
@@ -37,11 +38,11 @@ def test_record_pages_are_declared_outside_the_nav() -> None:
     assert patterns == {f"/{folder}/*.md" for folder in FOLDER_OF_KIND.values()}
 
 
-def test_light_and_dark_palettes_with_a_toggle_and_a_site_url() -> None:
+def test_light_and_dark_palettes_with_a_toggle_and_no_made_up_address() -> None:
     config = _config()
     palettes = config["theme"]["palette"]
     assert {p["scheme"] for p in palettes} == {"default", "slate"} and all(p["toggle"]["name"] for p in palettes)
-    assert config["site_url"].startswith("https://") and config["site_url"].endswith("/")
+    assert "site_url" not in config, "the address comes from ATLAS_SITE_URL at deploy time"
     for asset in config["extra_css"] + config["extra_javascript"]:
         assert (ROOT / "docs" / asset).is_file(), asset
 
@@ -96,3 +97,23 @@ def test_every_source_with_an_address_is_a_link_on_its_page(built_site: Path) ->
     missing = [s["id"] for s in with_link
                if f'href="{html.escape(s["link"])}"' not in (built_site / s["page"] / "index.html").read_text(encoding="utf-8")]
     assert missing == []
+
+
+def test_the_site_address_comes_from_the_environment_and_is_checked() -> None:
+    from generators.site_address import site_address
+    assert site_address(None, {}) == (None, "")
+    assert site_address(None, {"ATLAS_SITE_URL": " https://a.example.net/atlas "}) == ("https://a.example.net/atlas/", "")
+    assert site_address("https://b.example.net/", {}) == ("https://b.example.net/", "")
+    assert site_address("https://b.example.net/", {"ATLAS_SITE_URL": "https://a.example.net/"})[0] == "https://a.example.net/"
+    address, error = site_address(None, {"ATLAS_SITE_URL": "atlas.example.net"})
+    assert address is None and error.startswith("ATLAS_SITE_URL='atlas.example.net': The URL isn't valid")
+
+
+def test_without_an_address_no_page_claims_one(built_site: Path) -> None:
+    import os
+    if os.environ.get("ATLAS_SITE_URL"):
+        pytest.skip("ATLAS_SITE_URL is set for this run")
+    assert not (built_site / "sitemap.xml").exists() and not (built_site / "sitemap.xml.gz").exists()
+    for page in ("index.html", "formats/nvfp4/index.html"):
+        html = (built_site / page).read_text(encoding="utf-8")
+        assert 'rel="canonical"' not in html and "example.org" not in html

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 
-from . import (benchmark_baseline, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+from . import (benchmark_baseline, gfx_capability, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
                observed_cells, published_observed, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared)
 from .base import SHAPE, VIEWS, Check
@@ -25,6 +25,7 @@ REGISTRY: tuple[Check, ...] = (
     matrix_shape.CHECK,
     published_explained.CHECK,
     target_members.CHECK,
+    gfx_capability.CHECK,
     benchmark_baseline.CHECK,
     scheme_candidates.CHECK,
     contested_resolution.CHECK,

@@ -9,6 +9,7 @@ from functools import cached_property
 
 from ..model.index import Index
 from ..model.records import Record
+from .answers import Answer, derive_answers
 from .cells import Cell, derive_cells
 from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
                       formats_without_engine)
@@ -79,6 +80,36 @@ class Views:
     def disagreement_spans(self) -> list[DisagreementSpan]:
         """Per published cell that disagreed with the engine: first release disagreeing, last checked, counts."""
         return disagreement_spans(self.release_claims, explaining_findings(self.index))
+
+    @cached_property
+    def answers(self) -> dict[tuple[str, str], Answer]:
+        """Every cell with its published claims, the traps that apply and the sources behind it."""
+        return derive_answers(self.index, self.cells, self.published, self.traps)
+
+    @cached_property
+    def answers_by_scheme(self) -> dict[str, list[Answer]]:
+        """The answers grouped by scheme id, each group in target id order (the order of `answers`)."""
+        grouped: dict[str, list[Answer]] = {}
+        for (scheme, _), answer in self.answers.items():
+            grouped.setdefault(scheme, []).append(answer)
+        return grouped
+
+    @cached_property
+    def cells_by_target(self) -> dict[str, list[Cell]]:
+        """The cells grouped by hardware target id, each group in scheme id order."""
+        grouped: dict[str, list[Cell]] = {}
+        for (_, target), cell in sorted(self.cells.items()):
+            grouped.setdefault(target, []).append(cell)
+        return grouped
+
+    @cached_property
+    def traps_by_format(self) -> dict[str, list[Record]]:
+        """The gotchas naming each format id, in reading order (that of `traps`)."""
+        grouped: dict[str, list[Record]] = {}
+        for trap in self.traps:
+            for format_id in dict.fromkeys(trap.data.get("formats", [])):
+                grouped.setdefault(format_id, []).append(trap)
+        return grouped
 
     @cached_property
     def traps(self) -> list[Record]:

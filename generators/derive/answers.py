@@ -61,24 +61,58 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
                                None if p.agrees else explained.get((p.matrix, p.row, p.column)))
         for cell in p.cells:
             claims.setdefault((cell.scheme, cell.target), []).append(claim)
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), traps) for key, cell in sorted(cells.items())}
+    concerns = _TrapIndex(traps)
+    parts = {t.id: frozenset(members(index, t)) for t in index.all("hardware-target")}
+    return {key: _answer(index, cell, tuple(claims.get(key, ())), concerns, parts) for key, cell in sorted(cells.items())}
 
 
-def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: list[Record]) -> Answer:
+@dataclass(frozen=True)
+class _Trap:
+    position: int
+    id: str
+    kernels: frozenset[str]
+    engines: frozenset[str]
+    parts: frozenset[str]
+    formats: frozenset[str]
+
+
+class _TrapIndex:
+    """The traps by the kernels and formats they name, so a cell looks at the traps that concern it, not at all of them."""
+
+    def __init__(self, traps: list[Record]):
+        self.by_kernel: dict[str, list[_Trap]] = {}
+        self.by_format: dict[str, list[_Trap]] = {}
+        for position, record in enumerate(traps):
+            data = record.data
+            trap = _Trap(position, record.id, frozenset(data.get("kernels", [])), frozenset(data.get("engines", [])),
+                         frozenset(data.get("accelerators", [])), frozenset(data.get("formats", [])))
+            for kernel in trap.kernels:
+                self.by_kernel.setdefault(kernel, []).append(trap)
+            for name in trap.formats:
+                self.by_format.setdefault(name, []).append(trap)
+
+    def concerning(self, kernel: str | None, formats: set[str]) -> list[_Trap]:
+        found = {t.position: t for t in self.by_kernel.get(kernel or "", [])}
+        for name in formats:
+            found.update((t.position, t) for t in self.by_format.get(name, []))
+        return [found[position] for position in sorted(found)]  # the reading order of the traps list
+
+
+def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
+            parts: dict[str, frozenset[str]]) -> Answer:
     scheme = index.get("scheme", cell.scheme)
-    target = index.get("hardware-target", cell.target)
     formats = set(scheme.data.get("formats", [])) if scheme else set()
-    accelerators = set(members(index, target)) if target else set()
+    accelerators = parts.get(cell.target, frozenset())
     tried = {a.kernel for a in cell.attempts}
-    applying = tuple(t.id for t in traps if _applies(t.data, cell, tried, formats, accelerators))
+    applying = tuple(t.id for t in traps.concerning(cell.kernel, formats)
+                     if _applies(t, cell, tried, formats, accelerators))
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims))
 
 
-def _applies(trap: dict[str, Any], cell: Cell, tried: set[str], formats: set[str], accelerators: set[str]) -> bool:
-    kernels, engines, parts = set(trap.get("kernels", [])), set(trap.get("engines", [])), set(trap.get("accelerators", []))
-    by_format = bool(formats & set(trap.get("formats", []))) and (not kernels or bool(kernels & tried))
-    named = cell.kernel in kernels or by_format
-    return named and (not engines or cell.engine in engines) and (not parts or bool(parts & accelerators))
+def _applies(trap: _Trap, cell: Cell, tried: set[str], formats: set[str], accelerators: frozenset[str]) -> bool:
+    by_format = bool(formats & trap.formats) and (not trap.kernels or bool(trap.kernels & tried))
+    named = cell.kernel in trap.kernels or by_format
+    return named and (not trap.engines or cell.engine in trap.engines) and (not trap.parts or bool(trap.parts & accelerators))
 
 
 def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...]) -> tuple[str, ...]:

@@ -14,6 +14,8 @@ def members(index: Index, target: Record) -> tuple[str, ...]:
     """The accelerator ids of a target: its `accelerators` list, then every accelerator whose gfx_target is its gfx."""
     listed = list(target.data.get("accelerators", []))
     gfx = target.data.get("gfx")
+    if not gfx:
+        return tuple(listed)  # without a scan of every accelerator (this runs once per cell)
     derived = [a.id for a in index.all("accelerator") if gfx and a.data.get("gfx_target") == gfx and a.id not in listed]
     return tuple(listed + derived)
 

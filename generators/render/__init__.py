@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
-from ..tree_files import DOCS_MAX_BYTES, Refused, TreeLoader, list_tree, read_text
+from ..tree_files import DOCS_MAX_BYTES, Refused, list_tree, read_text
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .labels import label
@@ -24,6 +24,7 @@ from .literals import literal_problems
 from .markdown import escape_text, page_of
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
 from .template_globals import PageScope, bind_globals
+from .tree_loader import TreeLoader
 from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
@@ -82,8 +83,11 @@ def chapter_templates(docs_dir: Path) -> list[str]:
             if rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
-def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Problem]]:
-    """Every generated page as {docs-relative path: Markdown}, and every render problem."""
+def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True) -> tuple[dict[str, str], list[Problem]]:
+    """Every generated page as {docs-relative path: Markdown}, and every render problem.
+
+    With `record_pages=False` only the chapters render (the page templates, where prose states facts).
+    """
     env = environment(docs_dir)
     names = names_of(atlas)
     pages: dict[str, str] = {}
@@ -97,7 +101,7 @@ def render_site(atlas: Any, docs_dir: Path) -> tuple[dict[str, str], list[Proble
             continue
         problems += literal_problems(f"docs/{template_path}", source)
         pages[page] = render_page(env, atlas, template_path, page, names, {}, problems)
-    for kind in KINDS:
+    for kind in KINDS if record_pages else ():
         title, entries = kind_index(atlas, kind)
         index_page = f"{FOLDER_OF_KIND[kind]}/index.md"
         pages[index_page] = render_page(env, atlas, f"{LAYOUTS}/kind-index.md.j2", index_page, names,

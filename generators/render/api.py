@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..derive.answers import Answer, derive_answers
+from ..derive.answers import Answer
 from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
 from ..derive.matrix import target_label
@@ -54,8 +54,8 @@ def api_files(atlas: Any) -> dict[str, str]:
 
 
 def answers_of(atlas: Any) -> dict[tuple[str, str], Answer]:
-    views = atlas.views
-    return derive_answers(atlas.index, views.cells, views.published, views.traps)
+    answers: dict[tuple[str, str], Answer] = atlas.views.answers
+    return answers
 
 
 def cells_json(atlas: Any) -> str:

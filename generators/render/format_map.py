@@ -13,7 +13,6 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ..derive.answers import derive_answers
 from ..derive.format_map import FormatMap, FormatRun, MapCell, MapColumn, VendorGroup, format_map
 from ..derive.matrix import Column, by_vendor, column_of, group_columns
 from ..derive.order import targets_in_order
@@ -39,8 +38,7 @@ def format_runs_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
 
 
 def _view(atlas: Any) -> FormatMap:
-    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
-    return format_map(atlas.index, atlas.views.tallies, answers)
+    return format_map(atlas.index, atlas.views.tallies, atlas.views.answers)
 
 
 def _legend() -> Markup:

@@ -11,7 +11,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..derive.answers import derive_answers
 from ..derive.matrix import Matrix, MatrixCell, matrices
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
@@ -56,7 +55,7 @@ def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
 
 def support_matrices_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
     """Every engine's matrix with its legend and notes, as one HTML block."""
-    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
+    answers = atlas.views.answers
     html = _Html(names, page)
     return Markup("\n").join(_matrix(m, html) for m in matrices(atlas.index, answers))
 
@@ -180,11 +179,39 @@ def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, 
         tds = Markup("").join(_published_cell(cells[(r, c)], explained, html) if (r, c) in cells else Markup("<td></td>")
                               for c in range(len(columns)))
         rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(row["label"], tds))
-    return Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
+    grid = Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
                   '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
                   'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
                   '</tr></thead><tbody>{}</tbody></table></div>').format(
         record.name, html.ref(f"support-matrix/{matrix_id}"), heads, Markup("").join(rows))
+    return Markup('<div class="atlas-published">{}{}</div>').format(grid, _published_per_column(record.data, cells, explained, html))
+
+
+def _published_per_column(data: Any, cells: dict[tuple[int, int], Any], explained: dict[tuple[str, str, str], str],
+                          html: _Html) -> Markup:
+    """The phone layout: one short list per published column, the derived verdict beside each cell that differs."""
+    blocks = []
+    for c, column in enumerate(data["columns"]):
+        items = Markup("").join(
+            Markup("<li>{} {}</li>").format(_published_badge(cells[(r, c)], explained, html), row["label"])
+            for r, row in enumerate(data["rows"]) if (r, c) in cells)
+        differs = any(cells[(r, c)].comparable and not cells[(r, c)].agrees for r in range(len(data["rows"])) if (r, c) in cells)
+        blocks.append(Markup('<details class="atlas-target"{}><summary>{}</summary><ul>{}</ul></details>').format(
+            Markup(" open") if differs else Markup(""), column["label"], items))
+    return Markup('<div class="atlas-published__per-column">{}</div>').format(Markup("").join(blocks))
+
+
+def _published_badge(cell: Any, explained: dict[tuple[str, str, str], str], html: _Html) -> Markup:
+    css = PUBLISHED_CLASS.get(cell.published, "unknown")
+    badge = Markup('<span class="verdict verdict-{}" title="published: {}">{}</span>').format(css, cell.published, cell.symbol)
+    if cell.comparable and not cell.agrees:
+        verdicts = list(dict.fromkeys(c.verdict for c in cell.cells))
+        badge += Markup(' <span class="atlas-derived-inline">derived {}</span>').format(
+            Markup(" ").join(verdict_badge(v, short=True) for v in verdicts))
+        finding = explained.get((cell.matrix, cell.row, cell.column))
+        if finding:
+            badge += Markup(" ") + html.ref(f"finding/{finding}", MARK_DISAGREES, "atlas-mark")
+    return badge
 
 
 def _published_cell(cell: Any, explained: dict[tuple[str, str, str], str], html: _Html) -> Markup:

@@ -128,7 +128,7 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         title, columns, rows, note = history_table(atlas, record.id, values)
         return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
-        return [cells_table(atlas, [c for (_, t), c in sorted(atlas.views.cells.items()) if t == record.id], values, "scheme")]
+        return [cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []

@@ -8,7 +8,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..derive.answers import derive_answers
 from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
@@ -51,14 +50,14 @@ def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[t
 
 def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
     """(title, columns, rows, note) for a format page: where it runs, its traps (silent first), its benchmarks."""
-    answers = derive_answers(atlas.index, atlas.views.cells, atlas.views.published, atlas.views.traps)
-    schemes = {s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])}
+    schemes = [s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])]
+    answers = sorted(((a.cell.scheme, a.cell.target), a) for s in schemes for a in atlas.views.answers_by_scheme.get(s, []))
     runs = [[values.ref(f"hardware-target/{a.cell.target}"), verdict_badge(a.cell.verdict),
              values.ref(f"kernel/{a.cell.kernel}") if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
-            for (s, _), a in answers.items() if s in schemes and a.cell.verdict.loads]
+            for _, a in answers if a.cell.verdict.loads]
     traps = [[Markup('<span class="atlas-severity atlas-severity--{0}">{0}</span>').format(t.data["severity"])
               + (Markup(' <span class="atlas-silent">silent</span>') if t.data["silent"] else Markup("")), values.ref(t.ref)]
-             for t in atlas.views.traps if record.id in t.data.get("formats", [])]
+             for t in atlas.views.traps_by_format.get(record.id, [])]
     benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
     return [s for s in (
         ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs,
@@ -70,9 +69,10 @@ def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[t
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
     """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to."""
     targets = targets_of(atlas.index, record.id)
+    cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
     rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), verdict_badge(c.verdict),
              values.ref(f"kernel/{c.kernel}") if c.kernel and c.verdict.loads else escape_text("")]
-            for (s, t), c in sorted(atlas.views.cells.items()) if t in targets]
+            for s, t, c in cells]
     return ["hardware target", "scheme", "verdict", "kernel"], rows
 
 

@@ -1,6 +1,8 @@
 """Turning record values into escaped Markdown: references become links, lists are joined, mappings flattened."""
 from __future__ import annotations
 
+import posixpath
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -32,4 +34,10 @@ class ValueRenderer:
 
     def ref(self, target: str) -> Markup:
         kind, _, record_id = target.partition("/")
-        return link(self.names.get(target, record_id), page_of(kind, record_id), self.page)
+        return _link(self.names.get(target, record_id), page_of(kind, record_id), posixpath.dirname(self.page))
+
+
+@lru_cache(maxsize=1 << 16, typed=True)
+def _link(name: str, target: str, folder: str) -> Markup:
+    """A link to a record page from any page in `folder`: the same few thousand are written on every page of a folder."""
+    return link(name, target, posixpath.join(folder, "page.md"))

@@ -6,6 +6,7 @@ unless ATLAS_REQUIRE_BROWSER=1 (set by `.ci/run`), which turns the skip into a f
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -39,20 +40,54 @@ def _unavailable() -> str:
     return f"{', '.join(missing)} missing (apt-get install chromium chromium-driver)" if missing else ""
 
 
+SEARCH_INDEX = "/search/search_index.json"
+
+
+class _SiteServer(http.server.ThreadingHTTPServer):
+    """Serves the built site. Unless `full_search` is set, the search index is served with no documents: the theme's
+    search worker would otherwise load and index the whole site (megabytes) on every page a test opens."""
+
+    full_search = False
+    empty_index = b""
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    server: _SiteServer
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
 
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")  # a page never sees the index another test was served
+        super().end_headers()
+
+    def do_GET(self) -> None:
+        if urlsplit(self.path).path != SEARCH_INDEX or self.server.full_search:
+            return super().do_GET()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(self.server.empty_index)))
+        self.end_headers()
+        self.wfile.write(self.server.empty_index)
+
 
 @pytest.fixture(scope="session")
-def site_url(built_site: Path) -> Iterator[str]:
-    """The built site served by http.server in a thread; yields its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(built_site)))
+def site_server(built_site: Path) -> Iterator[_SiteServer]:
+    """The built site served by http.server in a thread."""
+    server = _SiteServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(built_site)))
+    index = json.loads((built_site / SEARCH_INDEX.lstrip("/")).read_text(encoding="utf-8"))
+    server.empty_index = json.dumps({**index, "docs": []}).encode()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    yield server
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url(site_server: _SiteServer) -> str:
+    """The served site's base URL."""
+    return f"http://127.0.0.1:{site_server.server_address[1]}/"
 
 
 @dataclass
@@ -61,6 +96,17 @@ class Browser:
 
     driver: Any
     base: str
+    server: _SiteServer | None = None
+
+    @contextlib.contextmanager
+    def full_search(self) -> Iterator[None]:
+        """Serve the real search index for the pages opened inside the block."""
+        assert self.server is not None
+        self.server.full_search = True
+        try:
+            yield
+        finally:
+            self.server.full_search = False
 
     def open(self, path: str, size: tuple[int, int] = DESKTOP) -> None:
         self.resize(size)
@@ -97,7 +143,7 @@ class Browser:
 
 
 @pytest.fixture(scope="session")
-def browser(site_url: str) -> Iterator[Browser]:
+def browser(site_server: _SiteServer, site_url: str) -> Iterator[Browser]:
     reason = _unavailable()
     if reason:
         if os.environ.get("ATLAS_REQUIRE_BROWSER") == "1":
@@ -115,7 +161,7 @@ def browser(site_url: str) -> Iterator[Browser]:
     driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     driver.set_page_load_timeout(20)
     try:
-        yield Browser(driver, site_url)
+        yield Browser(driver, site_url, site_server)
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)

@@ -50,14 +50,15 @@ def test_phone_width_has_no_page_level_horizontal_scroll(browser: Browser) -> No
 
 @pytest.mark.parametrize("alias, page", [("float8_e5m2", "formats/fp8-e5m2/"), ("ExLlamaV2", "formats/exl2/")])
 def test_search_finds_a_record_by_its_alias(browser: Browser, alias: str, page: str) -> None:
-    browser.open("")
-    browser.js("document.querySelector('.md-search__input').focus()")
-    browser.driver.switch_to.active_element.send_keys(alias)
-    hrefs: list[str] = []
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not any(h.endswith(page) for h in hrefs):
-        time.sleep(0.1)
-        hrefs = browser.js("return [...document.querySelectorAll('.md-search-result__link')].map(a => new URL(a.href).pathname)")
+    with browser.full_search():  # the worker fetches the index after the page has loaded
+        browser.open("")
+        browser.js("document.querySelector('.md-search__input').focus()")
+        browser.driver.switch_to.active_element.send_keys(alias)
+        hrefs: list[str] = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not any(h.endswith(page) for h in hrefs):
+            time.sleep(0.1)
+            hrefs = browser.js("return [...document.querySelectorAll('.md-search-result__link')].map(a => new URL(a.href).pathname)")
     assert any(h.endswith(page) for h in hrefs), hrefs
 
 
@@ -69,14 +70,14 @@ def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser
         return {scroll: s.scrollWidth, client: s.clientWidth, page: document.documentElement.scrollWidth,
                 columns: heads.length, rightmost: Math.max(...heads), bottom: s.getBoundingClientRect().bottom,
                 rows: s.querySelectorAll('tbody tr').length, cells: s.querySelectorAll('tbody td').length}""")
-    targets = len(browser.js("return [...document.querySelectorAll('.atlas-target')]"))
+    targets = len(browser.js("return [...document.querySelectorAll('.atlas-matrix__per-target .atlas-target')]"))
     assert grid["columns"] == targets > 10 and grid["cells"] == grid["rows"] * targets
     assert grid["scroll"] <= grid["client"] and grid["page"] <= 1440 and grid["rightmost"] <= 1440
     browser.resize(PHONE)
     browser.screenshot("support-tables-390")
     phone = browser.js("""return {page: document.documentElement.scrollWidth,
         grid: getComputedStyle(document.querySelector('.atlas-grid__scroll')).display,
-        lists: [...document.querySelectorAll('.atlas-target')].filter(d => d.getBoundingClientRect().width > 0).length}""")
+        lists: [...document.querySelectorAll('.atlas-matrix__per-target .atlas-target')].filter(d => d.getBoundingClientRect().width > 0).length}""")
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets}
 
 
@@ -129,3 +130,18 @@ def test_the_format_map_fits_one_1440_by_900_screen_and_cites_its_peaks(browser:
     assert len(found["vendors"]) == len(set(found["vendors"])) == len({a["vendor"] for a in listed})
     browser.resize(PHONE)
     assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+
+
+def test_published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser: Browser) -> None:
+    browser.open("chapters/support-tables/", PHONE)
+    found = browser.js("""const shown = e => e.getBoundingClientRect().width > 0;
+        const blocks = [...document.querySelectorAll('.atlas-published__per-column details')];
+        return {page: document.documentElement.scrollWidth,
+                grids: [...document.querySelectorAll('.atlas-grid__scroll--published')].filter(shown).length,
+                columns: document.querySelectorAll('.atlas-grid--published thead th:not(.atlas-grid__corner)').length,
+                blocks: blocks.filter(shown).length,
+                differing: document.querySelectorAll('.atlas-grid--published .atlas-derived').length,
+                beside: blocks.filter(d => d.open).flatMap(d => [...d.querySelectorAll('.atlas-derived-inline')]).filter(shown).length}""")
+    assert found["page"] <= PHONE[0] and found["grids"] == 0
+    assert found["blocks"] == found["columns"] > 10
+    assert found["beside"] == found["differing"] > 0
