@@ -14,6 +14,7 @@ from ..derive.provenance import unverified_reason
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
+from .history import history_table
 from .markdown import escape_text, link, page_of
 from .labels import label
 from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
@@ -127,7 +128,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
         cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
-        return [cells_table(atlas, cells, values, "target")]
+        title, columns, rows, note = history_table(atlas, record.id, values)
+        return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
         return [cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")]
     if record.kind == "support-matrix":
