@@ -33,8 +33,10 @@ from mkdocs.structure.pages import Page
 from .build import run_pipeline
 from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
-from .render.memo import PageMemo
+from .record_history import record_history
 from .render import COMPILED_TEMPLATES
+from .render.changelog import changelog_files
+from .render.memo import PageMemo
 from .site_address import site_address
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -88,7 +90,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         root = Path(config.config_file_path).parent
         began = time.perf_counter()
         memo = _MEMOS.setdefault(config.config_file_path, PageMemo()) if _SERVING[0] else None
-        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), memo=memo)
+        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root), memo=memo)
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
@@ -100,7 +102,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 files.remove(file)
         previous = _BUILT.get(config.config_file_path, {})
         self.pending = {}
-        static = api_files(run.atlas) if run.atlas is not None else {}
+        static = {**api_files(run.atlas), **changelog_files(run.atlas)} if run.atlas is not None else {}
         for path, content in {**pages, **static}.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)

@@ -24,6 +24,8 @@ from .build import run_pipeline
 from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.api import api_files
+from .record_history import record_history
+from .render.changelog import changelog_files
 from .render.memo import PageMemo
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
@@ -46,11 +48,11 @@ def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None)
 
     With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again.
     """
-    run = run_pipeline(root, docs_dir, memo=memo)
+    run = run_pipeline(root, docs_dir, commits=record_history(root), memo=memo)
     if run.failed or run.atlas is None:
         return {}, run.problems
     problems = list(run.problems)
-    pages = {**run.pages, **api_files(run.atlas)}
+    pages = {**run.pages, **api_files(run.atlas), **changelog_files(run.atlas)}
     source = root / docs_dir
     files: dict[str, bytes] = {}
     for path in hand_written_files(source):
