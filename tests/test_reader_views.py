@@ -122,6 +122,12 @@ def test_the_format_map_groups_parts_by_vendor_and_generation_and_keeps_the_peak
     assert [[v.vendor for v in panel] for panel in split_panels(view.vendors, 2)] == [["NVIDIA"], ["Google"]]
 
 
+def test_listing_keeps_the_spaces_of_its_separator() -> None:
+    from generators.render.template_globals import listing
+    assert str(listing(["fp8", "a|b"])) == "fp8, a&#124;b"
+    assert str(listing(["x", "y"], separator=" or ")) == "x or y" and str(listing([], "none recorded")) == "none recorded"
+
+
 def test_an_amd_target_stands_for_the_parts_of_its_gfx_id_and_is_labelled_by_it() -> None:
     from generators.derive.matrix import column_of, target_label
     from generators.derive.members import members, targets_of

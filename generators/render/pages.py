@@ -9,6 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.cells import Cell
+from ..derive.members import members
 from ..derive.order import targets_in_order
 from ..derive.provenance import unverified_reason
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
@@ -16,6 +17,7 @@ from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
 from .markdown import escape_text, link, page_of
+from .labels import label
 from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
@@ -66,6 +68,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
+        elif key == "category" and isinstance(value, str):
+            facts.append((field_label(key), label(value)))  # the reader's word, not the schema's slug
         else:
             facts.append((field_label(key), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
@@ -128,10 +132,17 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         title, columns, rows, note = history_table(atlas, record.id, values)
         return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
-        return [cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")]
+        cells = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
+        return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [cells]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
+
+
+def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    rows = [[values.ref(f"accelerator/{a}")] for a in members(atlas.index, record)]
+    return Table("Accelerators", ["accelerator"], rows or [[Markup("none recorded")]],
+                 f"Every accelerator record whose gfx_target is {record.data['gfx']} (derived, not listed).")
 
 
 def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:

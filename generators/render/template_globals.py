@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
@@ -56,6 +56,7 @@ def _doc_of(name: str) -> str:
 
 
 _FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None)"), ("refs", "refs(kind, ids, separator=', ')"),
+                   ("figures", "figures(values)"),
                    ("quote", "quote(kind, id, field, text)"), ("field", "field(kind, id, path, unit='')"),
                    ("name", "name(kind, id)"), ("tally", "tally(accelerator)"), ("cell", "cell(scheme, target)"),
                    ("records", "records(kind)"), ("count", "count(items)"), ("number", "number(value, digits=2)"),
@@ -153,7 +154,7 @@ def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
 def listing(items: Any, empty: str = "none", separator: str = ", ") -> Markup:
     """Plain values joined for prose, each escaped; `empty` when there are none."""
     shown = [escape_text(item) for item in items]
-    return Markup(escape_text(separator)).join(shown) if shown else escape_text(empty)
+    return escape(separator).join(shown) if shown else escape_text(empty)  # the separator keeps its spaces
 
 
 def global_docs() -> list[tuple[str, str, str]]:
