@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import checks, derive, load, schemas, tree_files, validate
+from .diff_model import CommitChange
 from .link import link_records
 from .model.atlas import Atlas
 from .problems import Problem, has_errors, sorted_problems
@@ -30,14 +31,17 @@ class Run:
 
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
-                 record_pages: bool = True) -> Run:
+                 record_pages: bool = True, commits: tuple[CommitChange, ...] = ()) -> Run:
     """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
+
+    `commits` are the recent changes to the records in git (record_history.py, gathered by the caller) that the
+    changelog page and feed list beside the engine releases; without them the changelog lists releases only.
 
     References to a record that failed to load are not reported again as dangling (load.without_cascade).
     `record_pages=False` renders the chapters (every page template: the prose) but not the record
     pages and kind indexes, which the layouts fill from views without prose of their own (`check`).
     """
-    run = _run_stages(root, docs_dir, pages_despite_errors, record_pages)
+    run = _run_stages(root, docs_dir, pages_despite_errors, record_pages, commits)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
@@ -47,7 +51,7 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
 
 
 def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
-                record_pages: bool = True) -> Run:
+                record_pages: bool = True, commits: tuple[CommitChange, ...] = ()) -> Run:
     """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
 
     Pages are returned only when there is no error, so a failed run never yields half a site; a
@@ -75,6 +79,7 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     run = Run(records, atlas, sorted_problems(problems))
     if docs_dir is None or (run.failed and not pages_despite_errors):
         return run
+    atlas.commits = commits
     from . import render  # Jinja is imported only by the runs that render
     pages, render_problems = render.render_site(atlas, root / docs_dir, record_pages=record_pages)
     run.problems = sorted_problems(run.problems + render_problems)

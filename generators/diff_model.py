@@ -142,3 +142,16 @@ class Side:
     atlas: Atlas | None
     pages: dict[str, str] | None
     problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True)
+class CommitChange:
+    """What one commit did to the site's data: derived cells, counts, and records added, removed or changed."""
+
+    sha: str
+    date: str  # the committer date, ISO 8601
+    subject: str
+    cells: tuple[CellChange, ...]
+    counts: tuple[CountChange, ...]
+    records: tuple[RecordChange, ...]
+    note: str = ""  # why the comparison is incomplete (a side that does not build)

@@ -31,6 +31,8 @@ from mkdocs.structure.pages import Page
 from .build import run_pipeline
 from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
+from .record_history import record_history
+from .render.changelog import changelog_files
 from .site_address import site_address
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -78,7 +80,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
         began = time.perf_counter()
-        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix())
+        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root))
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
@@ -90,7 +92,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 files.remove(file)
         previous = _BUILT.get(config.config_file_path, {})
         self.pending = {}
-        static = api_files(run.atlas) if run.atlas is not None else {}
+        static = {**api_files(run.atlas), **changelog_files(run.atlas)} if run.atlas is not None else {}
         for path, content in {**pages, **static}.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)

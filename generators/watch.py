@@ -24,6 +24,8 @@ from .build import run_pipeline
 from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.api import api_files
+from .record_history import record_history
+from .render.changelog import changelog_files
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
@@ -42,11 +44,11 @@ class Synced:
 
 def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], list[Problem]]:
     """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API."""
-    run = run_pipeline(root, docs_dir)
+    run = run_pipeline(root, docs_dir, commits=record_history(root))
     if run.failed or run.atlas is None:
         return {}, run.problems
     problems = list(run.problems)
-    pages = {**run.pages, **api_files(run.atlas)}
+    pages = {**run.pages, **api_files(run.atlas), **changelog_files(run.atlas)}
     source = root / docs_dir
     files: dict[str, bytes] = {}
     for path in hand_written_files(source):

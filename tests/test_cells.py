@@ -117,3 +117,26 @@ def test_capability_placeholders_are_filled_as_the_engine_would():
     assert cell.attempts[0].reason_template.endswith("is {compute_capability}; {other}")
     gate = {"min": 89, "reason": "Min capability: {min_capability}. Current capability: {capability}."}
     assert derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels).gate == "Min capability: 89. Current capability: 80."
+
+
+def test_gfx_checks_test_substrings_of_the_targets_gfx_id_as_vllm_does():
+    kernels = {"skinny": {"requirements": [req("gfx-excluded", "not on gfx1250", values=["gfx1250"]),
+                                           req("gfx", "needs CDNA3+ or gfx12", values=["gfx942", "gfx950", "gfx12"])]},
+               "triton": {"requirements": []}}
+    rocm = scheme("skinny", "triton", platform="rocm")
+    picks = {gfx: derive_cell("s", rocm, "t", {"platform": "rocm", "gfx": gfx, "compute_capability": cap}, kernels)
+             for gfx, cap in (("gfx90a", 90), ("gfx942", 94), ("gfx1201", 120), ("gfx1250", 125))}
+    assert {gfx: (cell.kernel, cell.reasons) for gfx, cell in picks.items()} == {
+        "gfx90a": ("triton", ("skinny: needs CDNA3+ or gfx12",)), "gfx942": ("skinny", ()),
+        "gfx1201": ("skinny", ()), "gfx1250": ("triton", ("skinny: not on gfx1250",))}
+    # A target without a gfx id (another platform) never passes a gfx test, nor a gfx-excluded one.
+    no_gfx = {"platform": "rocm", "compute_capability": 90}
+    assert derive_cell("s", rocm, "t", no_gfx, kernels).reasons == ("skinny: not on gfx1250",)
+
+
+def test_a_rocm_target_fills_the_capability_vllm_derives_from_its_gfx_id():
+    kernels = {"a": {"requirements": [req("capability-min", "A requires capability 100, current compute  capability is "
+                                                          "{compute_capability}", value=100)]}}
+    cell = derive_cell("s", scheme("a", platform="rocm"), "t", {"platform": "rocm", "gfx": "gfx942", "compute_capability": 94},
+                       kernels)
+    assert cell.reasons == ("a: A requires capability 100, current compute  capability is 94",)

@@ -238,3 +238,15 @@ def test_observed_cells_agreeing_observation(tree):
     from tests.test_observed_cells import _observe
     _observe(tree)
     assert problems_of(tree, "observed-cells") == []  # failing cases: tests/test_observed_cells.py
+
+
+def test_gfx_capability_is_the_one_vllm_derives_from_the_gfx_id(tree):
+    target = ("name: AMD gfx{gfx}\nsummary: s.\nplatform: rocm\ngfx: gfx{gfx}\ncompute_capability: {cap}\norder: 50\n"
+              "sources:\n  - source: src-code\n")
+    (tree / "records/hardware-targets/amd-a.yaml").write_text(target.format(gfx="90a", cap=90))
+    (tree / "records/hardware-targets/amd-b.yaml").write_text(target.format(gfx="1151", cap=115))
+    assert problems_of(tree, "gfx-capability") == []
+    (tree / "records/hardware-targets/amd-b.yaml").write_text(target.format(gfx="1151", cap=111))
+    assert problems_of(tree, "gfx-capability") == [
+        "records/hardware-targets/amd-b.yaml:5:21: error: [gfx-capability] compute_capability: vLLM derives capability "
+        "115 from 'gfx1151', but this target states 111; state 115"]

@@ -120,3 +120,33 @@ def test_the_format_map_groups_parts_by_vendor_and_generation_and_keeps_the_peak
     assert view.unlisted == ("none",)
     assert [(p.precision, p.tflops, p.source) for p in view.vendors[0].generations[1].rows[0].cells[1].peaks] == [("bf16", 100.0, "s")]
     assert [[v.vendor for v in panel] for panel in split_panels(view.vendors, 2)] == [["NVIDIA"], ["Google"]]
+
+
+def test_listing_keeps_the_spaces_of_its_separator() -> None:
+    from generators.render.template_globals import listing
+    assert str(listing(["fp8", "a|b"])) == "fp8, a&#124;b"
+    assert str(listing(["x", "y"], separator=" or ")) == "x or y" and str(listing([], "none recorded")) == "none recorded"
+
+
+def test_an_amd_target_stands_for_the_parts_of_its_gfx_id_and_is_labelled_by_it() -> None:
+    from generators.derive.matrix import column_of, target_label
+    from generators.derive.members import members, targets_of
+
+    from .memory_atlas import atlas_of
+    target = {"summary": "s", "sources": [{"source": "s"}], "platform": "rocm"}
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "accelerator/mi300x": _part("AMD", "CDNA3", name="AMD Instinct MI300X", category="datacenter-gpu", gfx_target="gfx942"),
+        "accelerator/mi325x": _part("AMD", "CDNA3", name="AMD Instinct MI325X", category="datacenter-gpu", gfx_target="gfx942"),
+        "accelerator/igpu": _part("AMD", "RDNA 3.5", name="AMD Radeon 8060S (Strix Halo iGPU, gfx1151)",
+                                  category="consumer-gpu", gfx_target="gfx1151"),
+        "hardware-target/amd-gfx942": {**target, "name": "AMD gfx942 (CDNA 3)", "gfx": "gfx942", "compute_capability": 94,
+                                       "order": 1},
+        "hardware-target/amd-gfx1151": {**target, "name": "AMD gfx1151 (RDNA 3.5)", "gfx": "gfx1151",
+                                        "compute_capability": 115, "order": 2}})
+    cdna3 = atlas.index.must("hardware-target", "amd-gfx942")
+    assert members(atlas.index, cdna3) == ("mi300x", "mi325x")
+    assert targets_of(atlas.index, "igpu") == ["amd-gfx1151"]
+    column = column_of(cdna3, atlas.index)
+    assert (column.vendor, column.short, column.detail, column.compact) == ("AMD", "gfx942", "MI300X/MI325X", True)
+    assert target_label(atlas.index, atlas.index.must("hardware-target", "amd-gfx1151")) == "AMD gfx1151 · Radeon 8060S"

@@ -195,3 +195,20 @@ def test_every_template_global_is_documented_on_the_contributor_page(tree):
         assert template_global.doc, f"{template_global.name} has no description"
         row = f"`{template_global.name}` | `{template_global.signature}` | "
         assert row in pages["chapters/demo.md"].replace("\\", ""), f"{template_global.name} is not on the contributor page"
+
+
+def test_figures_fold_agreeing_sources_into_numbered_links_named_on_hover(tree):
+    path = tree / "records/accelerators/acc-big.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  - {value: 4000, source: src-doc}\n",
+        "  - {value: 4000, source: src-doc}\n  - {value: 4000, source: src-code}\n  - {value: 3900, source: src-doc, estimate: true}\n"),
+        encoding="utf-8")
+    pages, problems = render(tree, "# T\n\n{% for g in views.hardware_groups %}{% for r in g.rows %}"
+                                   "{% if r.accelerator == 'acc-big' %}{{ figures(r.bandwidth_gbs) }}|{{ figures([]) }}{% endif %}"
+                                   "{% endfor %}{% endfor %}\n")
+    assert problems == []
+    names = {s: (tree / f"records/sources/{s}.yaml").read_text(encoding="utf-8").split("\n")[0].removeprefix("name: ").strip("'\"")
+             for s in ("src-doc", "src-code")}
+    assert pages["chapters/demo.md"] == (
+        f'# T\n\n4000 ([1](../sources/src-doc.md "{names["src-doc"]}"), [2](../sources/src-code.md "{names["src-code"]}")); '
+        f'3900 *estimate* ([3](../sources/src-doc.md "{names["src-doc"]}"))|not recorded')

@@ -83,3 +83,20 @@ def test_agreement_and_each_kind_of_disagreement(observed):
     assert disagreement(only_slow, observed["cpu"], CLASS_OF).startswith(
         "the engine refuses (ValueError: No kernel can implement the layer.")
     assert disagreement(_derived("no", Attempt("slow", "no", "x")), observed["cpu"], CLASS_OF) == ""
+
+
+def test_each_amd_target_is_one_simulated_machine_with_its_gfx_id() -> None:
+    from generators.verify.jobs import build_jobs
+
+    targets = {"amd-gfx942": {"platform": "rocm", "gfx": "gfx942", "compute_capability": 94},
+               "amd-gfx90a": {"platform": "rocm", "gfx": "gfx90a", "compute_capability": 90},
+               "nvidia-sm90": {"platform": "cuda", "compute_capability": 90}}
+    jobs = build_jobs({}, targets, {})
+    assert [(j.target, j.world, j.facts) for j in jobs] == [
+        ("amd-gfx90a", "bare", {"platform": "rocm", "gfx": "gfx90a"}),
+        ("amd-gfx90a", "optional-packages", {"platform": "rocm", "gfx": "gfx90a"}),
+        ("amd-gfx942", "bare", {"platform": "rocm", "gfx": "gfx942"}),
+        ("amd-gfx942", "optional-packages", {"platform": "rocm", "gfx": "gfx942"}),
+        ("nvidia-sm90", "bare", {"platform": "cuda", "capability": 90}),
+        ("nvidia-sm90", "optional-packages", {"platform": "cuda", "capability": 90})]
+    assert {j.as_dict()["target"] for j in jobs} == set(targets)  # observed cells carry the target id itself

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 
 
-from . import (benchmark_baseline, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
-               observed_cells, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
+from . import (benchmark_baseline, gfx_capability, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+               observed_cells, published_observed, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared)
 from .base import SHAPE, VIEWS, Check
 from .runner import run_checks
@@ -25,6 +25,7 @@ REGISTRY: tuple[Check, ...] = (
     matrix_shape.CHECK,
     published_explained.CHECK,
     target_members.CHECK,
+    gfx_capability.CHECK,
     benchmark_baseline.CHECK,
     scheme_candidates.CHECK,
     contested_resolution.CHECK,
@@ -33,6 +34,7 @@ REGISTRY: tuple[Check, ...] = (
     quoted_value.CHECK,
     trap_scope.CHECK,
     observed_cells.CHECK,
+    published_observed.CHECK,
 )
 
 __all__ = ["REGISTRY", "SHAPE", "VIEWS", "Check", "run_checks"]

@@ -1,4 +1,4 @@
-"""For the engine release the scheme records model, every observed cell agrees with its derived cell unless a finding explains it; every explanation names an observed cell that still disagrees; a cell known by a run has an observation."""
+"""For the engine release the scheme records model, every observed cell (of the newest harness version observing that release) agrees with its derived cell unless a finding explains it; every explanation names an observed cell that still disagrees; a cell known by a run has an observation."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,6 +8,7 @@ from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
 from ..verify.compare import disagreement
+from ..derive.history import current_observations
 from .base import Check, at
 
 NAME = "observed-cells"
@@ -36,7 +37,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
     derived = atlas.views.cells
     seen: dict[tuple[str, str, str], str] = {}
     observed_pairs: set[tuple[str, str]] = set()
-    for observation in atlas.index.all("observation"):
+    for observation in current_observations(atlas.index).values():
         modelled = observation.data["release"] == _modelled_release(atlas, observation.data["engine"])
         for n, observed in enumerate(observation.data.get("cells", [])):
             key = (observed["scheme"], observed["target"])

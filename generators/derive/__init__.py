@@ -15,7 +15,9 @@ from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engin
                       formats_without_engine)
 from .flops import Ratio, Ridge, derive_ratios, derive_ridges
 from .gaps import Gaps, derive_gaps
+from .history import CellHistory, Flip, all_flips, cell_histories
 from .published import PublishedCell, compare_matrices
+from .published_history import DisagreementSpan, ReleaseClaim, disagreement_spans, explaining_findings, release_claims
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
 from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
@@ -58,6 +60,26 @@ class Views:
     def published(self) -> list[PublishedCell]:
         """Every published support-matrix cell beside the derived cells it claims."""
         return compare_matrices(self.index, self.cells)
+
+    @cached_property
+    def history(self) -> dict[tuple[str, str], CellHistory]:
+        """Every observed (scheme, target) cell's outcome per engine release (newest harness) and its flips."""
+        return cell_histories(self.index)
+
+    @cached_property
+    def flips(self) -> list[Flip]:
+        """Every observed cell flip between consecutive releases, newest release first."""
+        return all_flips(self.history)
+
+    @cached_property
+    def release_claims(self) -> list[ReleaseClaim]:
+        """Every mapped cell of each release-scoped published table, per release, beside that release's observation."""
+        return release_claims(self.index)
+
+    @cached_property
+    def disagreement_spans(self) -> list[DisagreementSpan]:
+        """Per published cell that disagreed with the engine: first release disagreeing, last checked, counts."""
+        return disagreement_spans(self.release_claims, explaining_findings(self.index))
 
     @cached_property
     def answers(self) -> dict[tuple[str, str], Answer]:

@@ -19,6 +19,7 @@ from typing import Any
 from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
+from .members import members
 from .tallies import Tally
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
@@ -148,7 +149,7 @@ def _first_target(index: Index) -> dict[str, int]:
     """For each accelerator, the smallest `order` of the hardware targets that list it."""
     first: dict[str, int] = {}
     for target in index.all("hardware-target"):
-        for accelerator in target.data.get("accelerators", []):
+        for accelerator in members(index, target):
             first[accelerator] = min(first.get(accelerator, _NO_TARGET), int(target.data["order"]))
     return first
 

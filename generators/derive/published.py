@@ -4,7 +4,9 @@ A published row or column maps to schemes and/or hardware targets. Where both a 
 target are known, every (scheme, target) pair is derived; the published cell agrees when it says
 yes and every pair runs as specified (`runs`, or `runs-if` under named conditions), says no and
 no pair does (a fallback to another precision, a run-time failure or a refusal), or says partial and
-the pairs differ. Anything else is a disagreement that a finding must explain.
+the pairs differ. Anything else is a disagreement that a finding must explain. A table that lists the releases
+it applies to is compared here only if one of them is the release the records model (the engine's version_read);
+the others are checked against observations (published_history.py).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 
 from ..model.index import Index
 from .cells import Cell
-from ..model.fields import SupportMatrixColumns, SupportMatrixRows
+from ..model.fields import SupportMatrixColumns, SupportMatrixFields, SupportMatrixRows
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ def compare_matrices(index: Index, cells: dict[tuple[str, str], Cell]) -> list[P
     out = []
     for matrix in index.all("support-matrix"):
         data = matrix.data
+        if not models_release(index, data):
+            continue
         legend = {entry["symbol"].strip(): entry["verdict"] for entry in data["legend"]}
         for r, row in enumerate(data["rows"]):
             row_cells = data["cells"][r] if r < len(data["cells"]) else []
@@ -51,6 +55,15 @@ def compare_matrices(index: Index, cells: dict[tuple[str, str], Cell]) -> list[P
                 out.append(PublishedCell(matrix.id, row["label"], column["label"], r, c, symbol,
                                          legend.get(symbol.strip(), "unknown"), _aggregate(derived_cells), derived_cells))
     return out
+
+
+def models_release(index: Index, data: SupportMatrixFields) -> bool:
+    """A table is compared with the derived cells when it lists no releases or lists the one the records model."""
+    releases = data.get("releases")
+    if not releases:
+        return True
+    engine = index.get("engine", data["publisher"])
+    return engine is not None and engine.data.get("version_read") in releases
 
 
 def _cells_for(row: SupportMatrixRows, column: SupportMatrixColumns, cells: dict[tuple[str, str], Cell]) -> tuple[Cell, ...]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .index import Index
 from .schemas import Schemas
@@ -20,3 +20,4 @@ class Atlas:
     schemas: Schemas
     index: Index
     views: Views
+    commits: tuple[Any, ...] = ()  # diff_model.CommitChange of recent commits that touched records/, when given

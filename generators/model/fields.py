@@ -454,6 +454,7 @@ class SupportMatrixFields(TypedDict):
     publisher: RefEngine
     published_in: Citation
     read_on: NotRequired[Date]
+    releases: NotRequired[list[str]]
     rows: list[SupportMatrixRows]
     columns: list[SupportMatrixColumns]
     cells: list[list[str]]

@@ -4,8 +4,8 @@ Written beside the pages by the MkDocs plugin and by `python -m generators build
 
 - `api/index.json` — every record by kind, with the file holding its document and its page;
 - `api/records/<folder>/<id>.json` — one record: validated data, derived views, backlinks;
-- `api/cells.json` — every derived support cell with the publisher's claims, findings, traps and
-  sources (byte for byte what `python -m generators cells --format json` prints, plus a newline);
+- `api/cells.json` — every derived support cell with the publisher's claims, findings, traps,
+  sources and its observed history per engine release (byte for byte what `python -m generators cells --format json` prints, plus a newline);
 - `api/format-map.json` — hardware formats per accelerator, and where each format runs;
 - `api/schema/` — the JSON Schema of each document, and the record schemas under `records/`.
 
@@ -18,6 +18,7 @@ from typing import Any
 
 from ..derive.answers import Answer
 from ..derive.format_map import vendor_rank
+from ..derive.history import CellHistory
 from ..derive.matrix import target_label
 from ..derive.members import members, targets_of
 from ..derive.order import targets_in_order
@@ -101,13 +102,27 @@ def _brief(atlas: Any, record: Record) -> dict[str, Any]:
     return {}
 
 
-def cell_entry(answer: Answer) -> dict[str, Any]:
+def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
-            "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources)}
+            "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
+            "history": history_entry(history)}
+
+
+def history_entry(history: CellHistory | None) -> dict[str, Any]:
+    """A cell's observed outcome per engine release (oldest first) and its flips between consecutive releases."""
+    if history is None:
+        return {"outcomes": [], "flips": []}
+    outcomes = [{"release": o.release, "observation": o.observation, "verdict": o.verdict, "kernel": o.kernel,
+                 "kernels": list(o.kernels), "conditions": list(o.conditions), "refusal": o.refusal}
+                for o in history.outcomes]
+    flips = [{"from_release": f.before.release, "to_release": f.after.release, "from": f.before.summary,
+              "to": f.after.summary, "why": list(f.why)} for f in history.flips]
+    return {"outcomes": outcomes, "flips": flips}
 
 
 def cells_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
-    return {"version": API_VERSION, "cells": [cell_entry(answers[key]) for key in sorted(answers)]}
+    history = atlas.views.history
+    return {"version": API_VERSION, "cells": [cell_entry(answers[key], history.get(key)) for key in sorted(answers)]}
 
 
 def record_document(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:

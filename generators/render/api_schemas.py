@@ -27,7 +27,22 @@ _PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol"
                              "finding": {"type": ["string", "null"],
                                          "description": "Finding id explaining a disagreement; null when the cell agrees."}}}
 
-_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "published", "findings", "traps", "sources"],
+_OUTCOME = {"type": "object", "required": ["release", "observation", "verdict", "kernel", "kernels", "refusal"],
+            "properties": {"release": {"type": "string"}, "observation": {"type": "string", "description": "Observation record id."},
+                           "verdict": {"type": "string", "description": "Observed verdict: runs, runs-if or refused."},
+                           "kernel": {"type": ["string", "null"]}, "kernels": _IDS, "conditions": _IDS,
+                           "refusal": {"type": "string", "description": "`stage: ErrorType: message` of the first refusal; empty when none."}}}
+_FLIP = {"type": "object", "required": ["from_release", "to_release", "from", "to", "why"],
+         "properties": {"from_release": {"type": "string"}, "to_release": {"type": "string"},
+                        "from": {"type": "string"}, "to": {"type": "string"},
+                        "why": {**_IDS, "description": "What changed: verdict, kernel, the selector's answer, the refusing gate."}}}
+_HISTORY = {"type": "object", "required": ["outcomes", "flips"],
+            "description": "The cell as each observed engine release's own selection code did it (newest harness per release).",
+            "properties": {"outcomes": {"type": "array", "items": _OUTCOME, "description": "Oldest release first."},
+                           "flips": {"type": "array", "items": _FLIP, "description": "Changes between consecutive observed releases."}}}
+
+_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "published", "findings", "traps", "sources",
+                                        "history"],
          "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
                         "verdict": {"type": "string", "description": "The derived verdict (see the verdict vocabulary)."},
                         "kernel": {"type": ["string", "null"]},
@@ -35,7 +50,8 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},
                         "traps": {**_IDS, "description": "Traps that apply, silent first, then by severity."},
-                        "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."}}}
+                        "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
+                        "history": _HISTORY}}
 
 _RUN = {"type": "object", "required": ["scheme", "target", "verdict", "kernel"],
         "properties": {"scheme": {"type": "string"}, "target": {"type": "string"}, "engine": {"type": "string"},

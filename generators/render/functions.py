@@ -5,6 +5,7 @@ contributor page `contributing/template-functions.md`, whose examples the test s
 """
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -46,6 +47,27 @@ class TemplateFunctions:
         if record is None:
             return Markup("")
         return link(text if text is not None else record.name, page_of(kind, record_id), self.context.page)
+
+    def figures(self, values: Any) -> Markup:
+        """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""
+        groups: dict[tuple[Any, bool], list[str]] = {}
+        for figure in values:
+            groups.setdefault((figure.value, bool(figure.estimate)), []).append(figure.source)
+        parts, numbered = [], 0
+        for (value, estimate), sources in groups.items():
+            links = Markup(", ").join(self._source_link(source, numbered + n) for n, source in enumerate(sources, 1))
+            numbered += len(sources)
+            parts.append(escape_text(_number(value)) + (Markup(" *estimate*") if estimate else Markup("")) + Markup(" (") + links
+                         + Markup(")"))
+        return Markup("; ").join(parts) if parts else escape_text("not recorded")
+
+    def _source_link(self, source: str, n: int) -> Markup:
+        record = self._record("source", source, "figures")
+        if record is None:
+            return Markup("")
+        target = link(n, page_of("source", source), self.context.page)
+        title = html.escape(record.name.replace("\\", "/"), quote=True).replace("|", "&#124;")
+        return Markup("{} \"{}\")").format(Markup(target[:-1]), Markup(title))
 
     def refs(self, kind: str, record_ids: Any, separator: str = ", ") -> Markup:
         """Links to several records, in the order given, joined by `separator`."""

@@ -14,7 +14,9 @@ from ..derive.provenance import unverified_reason
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
+from .history import history_table
 from .markdown import escape_text, link, page_of
+from .labels import label
 from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
@@ -65,6 +67,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
+        elif key == "category" and isinstance(value, str):
+            facts.append((field_label(key), label(value)))  # the reader's word, not the schema's slug
         else:
             facts.append((field_label(key), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
@@ -124,7 +128,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
         cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
-        return [cells_table(atlas, cells, values, "target")]
+        title, columns, rows, note = history_table(atlas, record.id, values)
+        return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
         return [cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")]
     if record.kind == "support-matrix":

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
@@ -18,7 +18,9 @@ from .functions import TemplateFunctions
 from .markdown import escape_text
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
+from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
+from .history import flip_why, outcome_markup, release_rows, span_sentence
 from .matrix import published_grid_html, support_matrices_html
 from .pages import published_table, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
@@ -54,6 +56,7 @@ def _doc_of(name: str) -> str:
 
 
 _FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None)"), ("refs", "refs(kind, ids, separator=', ')"),
+                   ("figures", "figures(values)"),
                    ("quote", "quote(kind, id, field, text)"), ("field", "field(kind, id, path, unit='')"),
                    ("name", "name(kind, id)"), ("tally", "tally(accelerator)"), ("cell", "cell(scheme, target)"),
                    ("records", "records(kind)"), ("count", "count(items)"), ("number", "number(value, digits=2)"),
@@ -99,6 +102,24 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "A published support matrix as its publisher shows it, with the derived cell where they differ.",
                    lambda scope: lambda matrix_id: published_table(
                        scope.atlas, scope.atlas.index.must("support-matrix", matrix_id), scope.values)),
+    TemplateGlobal("history_releases", "history_releases()",
+                   "Every observed engine release, oldest first: its current observation, harness, date and counts.",
+                   lambda scope: lambda: release_rows(scope.atlas)),
+    TemplateGlobal("outcome", "outcome(outcome)", "One observed outcome as a compact badge with its kernel or refusing stage.",
+                   lambda scope: outcome_markup),
+    TemplateGlobal("flip_why", "flip_why(flip)", "Why an observed cell flipped between two releases, one reason a line.",
+                   lambda scope: flip_why),
+    TemplateGlobal("published_span", "published_span(scheme, target)",
+                   "How long the published cell claiming (scheme, target) disagreed with the engine; none if it never did.",
+                   lambda scope: lambda scheme, target: published_span(scope.atlas, scheme, target)),
+    TemplateGlobal("span_text", "span_text(span)",
+                   "A disagreement span in words: releases published, checked, disagreeing, first and last.",
+                   lambda scope: span_sentence),
+    TemplateGlobal("changelog", "changelog()",
+                   "Every changelog entry, newest first: engine releases (flips, count moves) and recent commits to the records.",
+                   lambda scope: lambda: entries_of(scope.atlas)),
+    TemplateGlobal("change_item", "change_item(item)", "One changelog item: its text, escaped, and links to its records.",
+                   lambda scope: lambda item: item_markup(item, scope.values)),
     TemplateGlobal("kind_docs", "kind_docs()", "Every record kind's fields, from the schemas (contributor pages).",
                    lambda scope: lambda: kind_docs(scope.atlas.schemas)),
     TemplateGlobal("shared_docs", "shared_docs()", "The shared field blocks, from the schemas (contributor pages).",
@@ -114,6 +135,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
 )
 
 
+def published_span(atlas: Atlas, scheme: str, target: str) -> Any:
+    """The disagreement span whose published cell maps to (scheme, target), or None."""
+    return next((s for s in atlas.views.disagreement_spans if s.covers(scheme, target)), None)
+
+
 def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
     """(value, label, meaning) of every verdict and of every way a verdict is known."""
     return {"verdicts": [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict],
@@ -123,7 +149,7 @@ def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
 def listing(items: Any, empty: str = "none", separator: str = ", ") -> Markup:
     """Plain values joined for prose, each escaped; `empty` when there are none."""
     shown = [escape_text(item) for item in items]
-    return Markup(escape_text(separator)).join(shown) if shown else escape_text(empty)
+    return escape(separator).join(shown) if shown else escape_text(empty)  # the separator keeps its spaces
 
 
 def global_docs() -> list[tuple[str, str, str]]:

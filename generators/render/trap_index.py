@@ -11,6 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.traps import SEVERITY_ORDER
+from .labels import label
 from .matrix import _Html
 
 FILTERS = ("severity", "silent", "format", "engine")
@@ -24,13 +25,15 @@ def trap_table_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
         silent = "silent" if data["silent"] else "reported"
         formats = data.get("formats", [])
         engines = data.get("engines", [])
+        regime = label(data["regime"])
         rows.append(Markup(
             '<tr><td data-sort="{}">{}</td>'
             '<td data-values="{}" data-sort="{}"><span class="atlas-severity atlas-severity--{}">{}</span></td>'
-            '<td data-values="{}">{}</td><td data-values="{}">{}</td><td data-values="{}" data-sort="{}">{}</td>'
-            '<td data-values="{}" data-sort="{}">{}</td></tr>').format(
+            '<td data-values="{}">{}</td><td data-values="{}" data-label="Regime">{}</td>'
+            '<td data-values="{}" data-sort="{}" data-label="Formats">{}</td>'
+            '<td data-values="{}" data-sort="{}" data-label="Engines">{}</td></tr>').format(
             f"{n:04d}", html.ref(trap.ref), data["severity"], SEVERITY_ORDER[data["severity"]], data["severity"], data["severity"],
-            silent, Markup('<span class="atlas-silent">silent</span>') if data["silent"] else "no", data["regime"], data["regime"],
+            silent, Markup('<span class="atlas-silent">silent</span>') if data["silent"] else "no", regime, regime,
             "|".join(names.get(f"format/{f}", f) for f in formats), names.get(f"format/{formats[0]}", formats[0]) if formats else "~",
             Markup(", ").join(html.ref(f"format/{f}") for f in formats),
             "|".join(names.get(f"engine/{e}", e) for e in engines), names.get(f"engine/{engines[0]}", engines[0]) if engines else "~",

@@ -75,9 +75,27 @@ BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "AutoGPTQLinearMethod": _gptq,
 }
 
+# The tensors a checkpoint of each scheme class stores for one linear layer (safetensors dtype per name suffix);
+# the engine reads their dtypes from the checkpoint header to learn which layers are quantized.
+_PACKED_INT4 = {"qweight": "I32", "qzeros": "I32", "scales": "F16"}
+TENSORS: dict[str, dict[str, str]] = {
+    "CompressedTensorsW4A8Int": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
+    "CompressedTensorsW4A8Fp8": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
+    "CompressedTensorsW8A8Fp8": {"weight": "F8_E4M3", "weight_scale": "F32"},
+    "CompressedTensorsW8A8Int8": {"weight": "I8", "weight_scale": "F32"},
+    "CompressedTensorsWNA16": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
+    "AutoAWQMarlinLinearMethod": _PACKED_INT4,
+    "AutoGPTQLinearMethod": {**_PACKED_INT4, "g_idx": "I32"},
+}
+
 # Older releases name the same schemes' classes differently; the checkpoint is the same.
 ALIASES: dict[str, str] = {"AWQMarlinLinearMethod": "AutoAWQMarlinLinearMethod",
                            "GPTQMarlinLinearMethod": "AutoGPTQLinearMethod"}
+
+
+def checkpoint_tensors(class_name: str) -> dict[str, str]:
+    """The layer's tensors and their safetensors dtypes in a checkpoint of this scheme class."""
+    return dict(TENSORS.get(ALIASES.get(class_name, class_name), {}))
 
 
 def checkpoint_configs(class_name: str, config: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:

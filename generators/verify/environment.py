@@ -50,6 +50,26 @@ NEVER = {"torch", "triton", "humming", "humming-kernels", "flashinfer", "flashin
          "deep_gemm", "zentorch", "cuda-python", "cuda-bindings", "amdsmi", "pynvml", "nvidia-ml-py", "intel_extension_for_pytorch"}
 
 
+# Distribution names of the optional packages the worlds simulate, as a release's requirements files pin them.
+OPTIONAL_DISTRIBUTIONS = {"humming-kernels": "humming", "conch-triton-kernels": "conch", "flashinfer-python": "flashinfer",
+                          "amd-aiter": "aiter", "aiter": "aiter", "deep-gemm": "deep_gemm", "zentorch": "zentorch"}
+PLATFORM_REQUIREMENTS = {"cuda": "cuda.txt", "rocm": "rocm.txt", "cpu": "cpu.txt", "xpu": "xpu.txt"}
+
+
+def platform_pins(source: Path) -> dict[str, tuple[str, ...]]:
+    """Platform -> the simulated optional packages the release's requirements file for that platform pins."""
+    pins: dict[str, tuple[str, ...]] = {}
+    for platform, name in PLATFORM_REQUIREMENTS.items():
+        path = source / "requirements" / name
+        lines = path.read_text().splitlines() if path.is_file() else []
+        found = {OPTIONAL_DISTRIBUTIONS[_normal(m.group(1))] for line in lines
+                 if (m := re.match(r"\s*([A-Za-z0-9_.\-]+)", line.split("#", 1)[0]))
+                 and _normal(m.group(1)) in OPTIONAL_DISTRIBUTIONS}
+        if found:
+            pins[platform] = tuple(sorted(found))
+    return pins
+
+
 class EnvironmentError_(RuntimeError):
     """An engine environment could not be prepared; the message says which step failed."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .configs import PREFIX, checkpoint_configs
+from .configs import PREFIX, checkpoint_configs, checkpoint_tensors
 
 # Optional packages whose presence changes a linear-kernel route in the modelled releases (kernel records name them).
 OPTIONAL_PACKAGES: tuple[str, ...] = ("humming", "conch", "flashinfer", "aiter", "deep_gemm", "zentorch")
@@ -47,8 +47,9 @@ def target_facts(target: dict[str, Any], vendors: dict[str, str]) -> dict[str, A
 
 def scheme_cells(scheme_id: str, scheme: dict[str, Any]) -> list[dict[str, Any]]:
     """One probe cell per modelled checkpoint variant of a scheme (group size), in the engine's config format."""
+    tensors = checkpoint_tensors(scheme.get("class_name", ""))
     return [{"scheme": scheme_id, "variant": variant, "hf_config": config, "dtype": dtype, "prefix": PREFIX,
-             "shape": list(SHAPE), "quantization": config["quant_method"],
+             "tensors": tensors, "shape": list(SHAPE), "quantization": config["quant_method"],
              "override_order": ["auto_gptq", "gptq", "gptq_marlin", "auto_awq", "awq", "awq_marlin"]}
             for variant, config, dtype in checkpoint_configs(scheme.get("class_name", ""), scheme.get("config", {}))]
 
@@ -62,9 +63,18 @@ def _worlds(facts: dict[str, Any]) -> list[str]:
 
 
 def build_jobs(schemes: dict[str, dict[str, Any]], targets: dict[str, dict[str, Any]],
-               vendors: dict[str, str], engine: str = "vllm") -> list[Job]:
-    """Every (target, world) job for the engine's schemes, in target then world order."""
+               vendors: dict[str, str], engine: str = "vllm",
+               pinned: dict[str, tuple[str, ...]] | None = None) -> list[Job]:
+    """Every (target, world) job for the engine's schemes, in target then world order.
+
+    `pinned` (platform -> optional packages the release's requirements for that platform pin) lets the probe
+    tell a hard import of the release from an optional route: see probe._hard_imports."""
     cells = tuple(c for sid in sorted(schemes) if schemes[sid].get("engine") == engine
                   for c in scheme_cells(sid, schemes[sid]))
-    facts = {tid: target_facts(targets[tid], vendors) for tid in sorted(targets)}
+    facts = {tid: _with_pins(target_facts(targets[tid], vendors), pinned or {}) for tid in sorted(targets)}
     return [Job(tid, world, facts[tid], WORLDS[world], cells) for tid in facts for world in _worlds(facts[tid])]
+
+
+def _with_pins(facts: dict[str, Any], pinned: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    pins = [p for p in pinned.get(facts["platform"], ()) if p in OPTIONAL_PACKAGES]
+    return dict(facts, pinned=pins) if pins else facts

@@ -23,7 +23,9 @@ import importlib.machinery
 import json
 import os
 import re
+import struct
 import sys
+import tempfile
 import types
 from typing import Any
 import contextlib
@@ -342,6 +344,47 @@ def _capability_gate(quant_config, method: str, dtype) -> None:
         raise ValueError(f"{dtype} is not supported for quantization method {method}. Supported dtypes: {supported}")
 
 
+_DTYPE_BYTES = {"I64": 8, "I32": 4, "F32": 4, "F16": 2, "BF16": 2, "I8": 1, "U8": 1, "F8_E4M3": 1}
+
+
+def _checkpoint_dir(cell: dict[str, Any]) -> str:
+    """A folder holding a one-file checkpoint whose safetensors header lists the layer's tensors with their dtypes
+    (one element each): what the engine's maybe_update_config reads to learn which layers are quantized."""
+    folder = tempfile.mkdtemp(prefix="atlas-checkpoint-")
+    header: dict[str, Any] = {}
+    offset = 0
+    for suffix, dtype in (cell.get("tensors") or {}).items():
+        size = _DTYPE_BYTES[dtype]
+        header[f"{cell['prefix']}.{suffix}"] = {"dtype": dtype, "shape": [1], "data_offsets": [offset, offset + size]}
+        offset += size
+    blob = json.dumps(header).encode()
+    blob += b" " * (-len(blob) % 8)
+    with open(os.path.join(folder, "model.safetensors"), "wb") as stream:
+        stream.write(struct.pack("<Q", len(blob)) + blob + b"\0" * offset)
+    return folder
+
+
+def _hard_imports(finder: _EmptyModuleFinder, pinned: set[str]) -> list[str]:
+    """Import the engine's selection modules and every quantization config module (as its config loader does);
+    a pinned optional package whose absence stops that import is a hard dependency of the release on this
+    platform, so it is made importable in every world. Returns those packages, in the order found."""
+    found: list[str] = []
+    while True:
+        try:
+            _import_engine_modules()
+            from vllm.model_executor.layers.quantization import get_quantization_config
+            get_quantization_config("compressed-tensors")
+            return found
+        except ModuleNotFoundError as error:
+            top = (error.name or "").split(".")[0]
+            if top not in pinned or top in found:
+                return found
+            finder.names.add(top)
+            found.append(top)
+        except Exception:
+            return found  # any other failure is observed by the cells themselves
+
+
 def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
     import torch
     from vllm.model_executor.layers.quantization import get_quantization_config
@@ -355,6 +398,9 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         quant_config = get_quantization_config(method).from_config(cell["hf_config"])
         out["stage"] = "config-gate"
         _capability_gate(quant_config, method, dtype)
+        update = getattr(quant_config, "maybe_update_config", None)
+        if callable(update):  # the engine's config step that reads the checkpoint's safetensors header
+            update(_checkpoint_dir(cell), hf_config=None)
         out["stage"] = "scheme"
         layer = _layer(cell, dtype)
         with _engine_config_context(dtype):
@@ -418,7 +464,8 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     packages = set(job.get("packages") or [])
     # Packages every install of that platform carries (compiled kernels): present as stand-ins, like the engine's own.
     platform_packages = PLATFORM_PACKAGES.get(facts["platform"], set())
-    sys.meta_path.append(_EmptyModuleFinder(packages | platform_packages, compiled_prefix="vllm."))
+    finder = _EmptyModuleFinder(packages | platform_packages, compiled_prefix="vllm.")
+    sys.meta_path.append(finder)
     if facts["platform"] == "rocm":
         sys.modules["amdsmi"] = _fake_amdsmi(facts.get("gfx", ""))
     if facts["platform"] == "cpu":
@@ -430,11 +477,12 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
     platform_class = _install_platform(facts, packages)
     CAPABILITY[0] = facts.get("capability")
+    hard = _hard_imports(finder, set(facts.get("pinned") or []) - packages)
     _import_engine_modules()
     wrapped = _instrument()
     cells = [_run_cell(cell) for cell in job["cells"]]
     missing = sorted(next((f.missing for f in sys.meta_path if isinstance(f, _RecordingFinder)), set()))
-    return {"missing": missing,"target": job["target"], "world": job["world"], "platform_class": platform_class,
+    return {"missing": missing,"target": job["target"], "world": job["world"], "platform_class": platform_class, "hard_imports": hard,
             "selectors_wrapped": sorted(set(w.rsplit(".", 1)[1] for w in wrapped)),
             "stubbed_compiled_modules": sorted(set(STUBBED_COMPILED)), "cells": cells}
 

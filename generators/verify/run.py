@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import yaml
 
-from .environment import Environment
+from .environment import Environment, platform_pins
 from .jobs import Job, build_jobs
 from .outcome import HARNESS_VERSION, fold
 
@@ -33,6 +33,8 @@ SIMULATED = (
     "the vllm_xpu_kernels package every XPU install carries (a stand-in, its ops absent)",
     "compiled capability queries cutlass_scaled_mm_supports_fp8/_block_fp8/_fp4 and cutlass_group_gemm_supported, "
     "answered as the release's C++ entry points do for a CUDA 12.8+ build",
+    "the checkpoint's safetensors header (the layer's tensors and their dtypes, one element each), which the engine's "
+    "maybe_update_config reads after the capability gate to learn which layers are quantized",
 )
 NOT_REACHED = (
     "compiled kernels: every engine extension module is an empty stand-in, so ops registered by them are absent",
@@ -72,6 +74,7 @@ def observation_record(engine: str, version: str, env: Environment, jobs: list[J
     cells, errors = fold([j.as_dict() for j in jobs], results)
     stubbed = sorted({m for r in results for m in r.get("stubbed_compiled_modules", [])})
     platforms = sorted({f"{r['target']}: {r['platform_class']}" for r in results if "platform_class" in r})
+    simulated = list(SIMULATED) + hard_import_notes(jobs, results)
     return {
         "name": f"{engine} {version} linear-kernel selection, observed (harness {HARNESS_VERSION})",
         "summary": f"Every modelled scheme loaded on every hardware target by {engine} {version}'s own config loader, "
@@ -83,12 +86,22 @@ def observation_record(engine: str, version: str, env: Environment, jobs: list[J
                         "setup_seconds": env.manifest.get("setup_seconds", 0), "probe_seconds": round(seconds, 1),
                         "release_megabytes": round(env.manifest.get("release_bytes", 0) / 1e6, 1),
                         "base_megabytes": round(env.manifest.get("base_bytes", 0) / 1e6, 1)},
-        "simulated": list(SIMULATED), "not_reached": list(NOT_REACHED),
+        "simulated": simulated, "not_reached": list(NOT_REACHED),
         "stand_in_modules": stubbed, "platform_classes": platforms, "job_errors": errors,
         "cells": cells,
         "sources": [{"source": source_id(engine, version), "locator": f"{engine}/ (Python source as unpacked; "
                      "config loaders, scheme matching, platform classes and kernel selectors)"}],
     }
+
+
+def hard_import_notes(jobs: list[Job], results: list[dict[str, Any]]) -> list[str]:
+    """One line per (package, platform) the release imports unconditionally and pins for that platform: the probe
+    made it importable in every world there, as every install of the release on that platform has it."""
+    platform_of = {j.target: j.facts["platform"] for j in jobs}
+    found = sorted({(p, platform_of.get(r.get("target", ""), "")) for r in results for p in r.get("hard_imports", [])})
+    return [f"{package} importable in every world on {platform}: the release pins it in requirements/{platform}.txt "
+            "and its quantization config modules import it unconditionally there (a hard dependency, not an "
+            "optional route)" for package, platform in found]
 
 
 def source_id(engine: str, release: str) -> str:
@@ -130,7 +143,7 @@ def verify(root: Path, atlas: Atlas, engine: str, version: str, env: Environment
            log: Callable[[str], None] = print, reuse: bool = False) -> Path:
     """Run (or, with reuse, re-read the raw results of the last run for the same jobs) and write the record."""
     schemes, targets, vendors = _inputs(atlas)
-    jobs = build_jobs(schemes, targets, vendors, engine)
+    jobs = build_jobs(schemes, targets, vendors, engine, platform_pins(env.source))
     log(f"{len(jobs)} simulated machines, {len(jobs[0].cells) if jobs else 0} checkpoints each")
     raw = env.source.parent / f"results-h{HARNESS_VERSION}.json"
     request = json.dumps([j.as_dict() for j in jobs], sort_keys=True)

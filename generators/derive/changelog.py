@@ -1,0 +1,150 @@
+"""The semantic changelog: what moved, newest first, across engine releases and across commits to the records.
+
+Two kinds of entry, both computed:
+- an engine release (from its observation, the newest harness): the cells that flipped since the previous
+  observed release, the observed counts that moved (cells that run, run only if, are refused) and the published
+  cells that disagree with the engine; dated by the release's publication date in a source record whose
+  `package` is that release (else the day it was observed);
+- a commit that touched records/ (from record_history.py, built on the diff): derived cells that changed,
+  counts that moved, traps and findings added; dated by the commit.
+Every item names the records it links to as `kind/id`; texts are plain (record text is escaped by the page and
+the feed, never here).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from ..diff_model import CommitChange
+from ..model.index import Index
+from .history import Flip, current_observations, release_key
+from .published_history import ReleaseClaim
+
+
+@dataclass(frozen=True)
+class ChangeItem:
+    """One change: what moved, in words, and the records it concerns."""
+
+    kind: str  # flip, count, trap, finding, record
+    text: str
+    refs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChangelogEntry:
+    """One release or one commit, with everything that moved in it."""
+
+    key: str  # stable anchor and feed id: release-<engine>-<release> or commit-<sha>
+    title: str
+    date: str  # ISO 8601 date or date-time, from the data
+    origin: str  # "engine release" or "records"
+    items: tuple[ChangeItem, ...]
+    link: str = ""  # the commit or the observation it came from, as `kind/id` or a short sha
+
+    @property
+    def moment(self) -> dt.datetime:
+        """The date as an aware datetime (a bare date is midnight UTC)."""
+        value = dt.datetime.fromisoformat(self.date.replace("Z", "+00:00"))
+        return value if value.tzinfo else value.replace(tzinfo=dt.timezone.utc)
+
+    @property
+    def atom_date(self) -> str:
+        """RFC 3339 in UTC, as Atom wants it."""
+        return self.moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def release_dates(index: Index) -> dict[str, str]:
+    """`engine==release` -> the earliest `published` date of a source record for that package."""
+    dates: dict[str, str] = {}
+    for source in index.all("source"):
+        package, published = source.data.get("package"), source.data.get("published")
+        if package and published and (package not in dates or str(published) < dates[package]):
+            dates[package] = str(published)
+    return dates
+
+
+def _counts(cells: list[dict[str, Any]]) -> dict[str, int]:
+    return {verdict: sum(1 for c in cells if c["verdict"] == verdict) for verdict in ("runs", "runs-if", "refused")}
+
+
+def _flip_item(flip: Flip) -> ChangeItem:
+    why = f" ({flip.why[0]})" if flip.why else ""
+    return ChangeItem("flip", f"{flip.scheme} on {flip.target}: {flip.before.summary} → {flip.after.summary}{why}",
+                      (f"scheme/{flip.scheme}", f"hardware-target/{flip.target}"))
+
+
+def release_entries(index: Index, flips: list[Flip], claims: list[ReleaseClaim]) -> list[ChangelogEntry]:
+    """One entry per observed engine release."""
+    dates = release_dates(index)
+    entries = []
+    previous: dict[str, dict[str, int]] = {}
+    disagreeing_before: dict[str, int] = {}
+    for (engine, release), observation in current_observations(index).items():
+        counts = _counts(observation.data.get("cells", []))
+        items = [_flip_item(f) for f in flips if f.engine == engine and f.after.release == release]
+        before = previous.get(engine)
+        if before is None:
+            items.insert(0, ChangeItem("count", f"first observed release: {counts['runs']} cells run, "
+                                                 f"{counts['runs-if']} run only if, {counts['refused']} refused",
+                                       (f"observation/{observation.id}",)))
+        else:
+            items += [ChangeItem("count", f"cells observed {verdict}: {before[verdict]} → {counts[verdict]}",
+                                 (f"observation/{observation.id}",))
+                      for verdict in counts if counts[verdict] != before[verdict]]
+        disagreeing = [c for c in claims if c.release == release and c.lineage[0] == engine and not c.agrees]
+        if len(disagreeing) != disagreeing_before.get(engine, 0) or (before is None and disagreeing):
+            matrices = tuple(dict.fromkeys(f"support-matrix/{c.matrix}" for c in disagreeing))
+            items.append(ChangeItem("count", f"published cells disagreeing with the engine: "
+                                             f"{disagreeing_before.get(engine, 0)} → {len(disagreeing)}", matrices))
+        disagreeing_before[engine] = len(disagreeing)
+        previous[engine] = counts
+        date = dates.get(f"{engine}=={release}") or str(observation.data.get("observed_on", ""))
+        entries.append(ChangelogEntry(f"release-{engine}-{release}", f"{engine} {release}", date, "engine release",
+                                      tuple(items), f"observation/{observation.id}"))
+    return entries
+
+
+def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
+    """One entry for a commit that touched records/."""
+    items = [ChangeItem("flip", f"{c.scheme} on {c.target}: {c.old} → {c.new}"
+                        + (f" ({c.new_detail})" if c.new_detail else ""),
+                        _existing(index, f"scheme/{c.scheme}", f"hardware-target/{c.target}")) for c in change.cells]
+    items += [ChangeItem("count", f"{c.subject}, {c.what}: {c.old} → {c.new}") for c in change.counts]
+    for record in change.records:
+        if record.status in ("added", "renamed") and record.kind in ("gotcha", "finding"):
+            label = "new trap" if record.kind == "gotcha" else "new finding"
+            ref = f"{record.kind}/{record.id}"
+            items.append(ChangeItem("trap" if record.kind == "gotcha" else "finding", f"{label}: {_name(index, ref)}",
+                                    _existing(index, ref)))
+    changed = len(change.records)
+    if changed:
+        kinds = sorted({r.kind for r in change.records})
+        items.append(ChangeItem("record", f"{changed} record(s) added, removed or edited ({', '.join(kinds)})"))
+    if change.note:
+        items.append(ChangeItem("record", change.note))
+    return ChangelogEntry(f"commit-{change.sha[:12]}", change.subject or change.sha[:12], change.date, "records",
+                          tuple(items), change.sha[:12])
+
+
+def _existing(index: Index, *refs: str) -> tuple[str, ...]:
+    """The refs whose records still exist (a commit may name a record renamed or removed since): only those link."""
+    return tuple(ref for ref in refs if index.by_ref(ref) is not None)
+
+
+def _name(index: Index, ref: str) -> str:
+    kind, _, record_id = ref.partition("/")
+    record = index.get(kind, record_id)
+    return record.name if record is not None else record_id
+
+
+def changelog(index: Index, flips: list[Flip], claims: list[ReleaseClaim],
+              commits: tuple[CommitChange, ...]) -> list[ChangelogEntry]:
+    """Every entry, newest first; entries of the same moment keep their own order (newer release first, then the
+    commits as git lists them), so the order never depends on anything but the data."""
+    entries = [commit_entry(index, c) for c in commits] + release_entries(index, flips, claims)[::-1]
+    return sorted(entries, key=lambda e: e.moment, reverse=True)
+
+
+__all__ = ["ChangeItem", "ChangelogEntry", "changelog", "commit_entry", "release_entries", "release_dates",
+           "release_key"]

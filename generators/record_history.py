@@ -1,0 +1,103 @@
+"""Changes to the records in git history: for a bounded number of recent commits that touched records/, what each did
+to the derived cells, the computed counts and the traps, built on the diff's comparison.
+
+Each side is unpacked from git's object database the way `diff` does it (revisions.materialise: blobs only, links
+refused by name, oversized blobs never read) and run through the pipeline without rendering. Sides are kept in
+memory for the life of the process by the git tree ids of records/ and schema/ (consecutive commits share one),
+and so are results per commit (`mkdocs serve` rebuilds pay once). Record text carried here (commit
+subjects, record names) is untrusted: the page and the feed escape it.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .build import run_pipeline
+from .diff import cell_changes, count_changes, record_changes
+from .diff_model import CommitChange
+from .model.atlas import Atlas
+from .revisions import DiffError, materialise, project_prefix
+
+COMMITS = 5  # how many recent commits that touched records/ the changelog walks (ATLAS_CHANGELOG_COMMITS overrides)
+
+
+_MEMO: dict[tuple[str, str], CommitChange] = {}
+
+
+def commit_limit() -> int:
+    """The number of commits to walk: ATLAS_CHANGELOG_COMMITS when it is a number, else COMMITS."""
+    value = os.environ.get("ATLAS_CHANGELOG_COMMITS", "")
+    return int(value) if value.isdigit() else COMMITS
+
+
+def recent_commits(root: Path, limit: int) -> list[tuple[str, str, str, str]]:
+    """(sha, first parent, committer date, subject) of the newest non-merge commits touching records/, newest first."""
+    if limit <= 0:
+        return []
+    try:
+        prefix = project_prefix(root)
+    except DiffError:
+        return []
+    result = subprocess.run(["git", "-C", str(root), "log", "--no-merges", f"-n{limit}", "--format=%H%x00%P%x00%cI%x00%s",
+                             "--", f":(top){prefix}records"], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        return []
+    commits = []
+    for line in result.stdout.splitlines():
+        sha, parents, date, subject = (line.split("\0") + ["", "", "", ""])[:4]
+        if sha and parents:
+            commits.append((sha, parents.split()[0], date, subject))
+    return commits
+
+
+Side = tuple[Atlas | None, dict[tuple[str, str], dict[str, Any]]]
+_SIDES: dict[str, Side] = {}
+
+
+def _inputs_id(root: Path, prefix: str, sha: str) -> str:
+    """The git tree ids of records/ and schema/ at a commit: commits with the same inputs build the same atlas."""
+    result = subprocess.run(["git", "-C", str(root), "rev-parse", f"{sha}:{prefix}records", f"{sha}:{prefix}schema"],
+                            capture_output=True, text=True, check=False)
+    return result.stdout.replace("\n", " ").strip() if result.returncode == 0 else sha
+
+
+def _side(root: Path, prefix: str, sha: str, folder: Path) -> Side:
+    key = _inputs_id(root, prefix, sha)
+    if key not in _SIDES:
+        run = run_pipeline(materialise(root, sha, prefix, folder), docs_dir=None)
+        _SIDES[key] = (run.atlas, {(r.kind, r.id): r.data for r in run.records})
+    return _SIDES[key]
+
+
+def commit_change(root: Path, sha: str, parent: str, date: str, subject: str) -> CommitChange:
+    """The change one commit made, compared with its first parent."""
+    key = (sha, parent)
+    if key in _MEMO:
+        return _MEMO[key]
+    prefix = project_prefix(root)
+    with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
+        before, old_records = _side(root, prefix, parent, Path(tmp) / "before")
+        after, new_records = _side(root, prefix, sha, Path(tmp) / "after")
+    records = tuple(record_changes(old_records, new_records))
+    if before is None or after is None:
+        change = CommitChange(sha, date, subject, (), (), records,
+                              "one side does not build, so only its records are compared")
+    else:
+        change = CommitChange(sha, date, subject, tuple(cell_changes(before, after)),
+                              tuple(count_changes(before, after)), records)
+    _MEMO[key] = change
+    return change
+
+
+def record_history(root: Path, limit: int | None = None) -> tuple[CommitChange, ...]:
+    """The changes of the newest commits that touched records/, newest first; empty outside a git work tree."""
+    changes = []
+    for sha, parent, date, subject in recent_commits(root, commit_limit() if limit is None else limit):
+        try:
+            changes.append(commit_change(root, sha, parent, date, subject))
+        except DiffError:
+            continue
+    return tuple(changes)

@@ -1,0 +1,103 @@
+"""History views formatted for pages: per-cell outcomes across engine releases, flips, and published-cell spans.
+
+Formatting only: the rows come from derive/history.py and derive/published_history.py; record text and engine
+messages are escaped here, links go through the value renderer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from ..derive.history import CellHistory, Flip, Outcome, current_observations
+from ..derive.order import targets_in_order
+from ..derive.published_history import DisagreementSpan
+from .markdown import escape_text
+from .values import ValueRenderer
+
+MESSAGE_LIMIT = 220
+
+
+@dataclass(frozen=True)
+class ReleaseRow:
+    """One observed engine release as the history page lists it."""
+
+    engine: str
+    release: str
+    observation: str
+    harness: int
+    observed_on: str
+    superseded: tuple[str, ...]  # older harness observations of the same release
+    cells: int
+    refused: int
+    flips: int
+
+
+def short(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One line, cut at `limit` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def release_rows(atlas: Any) -> list[ReleaseRow]:
+    """Every (engine, release) with its current observation, oldest first."""
+    current = current_observations(atlas.index)
+    flips: dict[str, int] = {}
+    for flip in atlas.views.flips:
+        flips[flip.after.release] = flips.get(flip.after.release, 0) + 1
+    rows = []
+    for (engine, release), record in current.items():
+        older = tuple(sorted(o.id for o in atlas.index.all("observation")
+                             if (o.data["engine"], str(o.data["release"])) == (engine, release) and o.id != record.id))
+        cells = record.data.get("cells", [])
+        rows.append(ReleaseRow(engine, release, record.id, record.data["harness_version"],
+                               str(record.data.get("observed_on", "")), older, len(cells),
+                               sum(1 for c in cells if c["verdict"] == "refused"), flips.get(release, 0)))
+    return rows
+
+
+def outcome_markup(outcome: Outcome) -> Markup:
+    """A compact outcome: the verdict and the kernel(s), or where it was refused."""
+    if outcome.verdict == "refused":
+        stage = outcome.refusal.split(":", 1)[0]
+        return Markup('<span class="verdict verdict-refused" title="{}">refused</span> <small>at {}</small>').format(
+            short(outcome.refusal), stage)
+    kernels = ", ".join(outcome.kernels or ((outcome.kernel,) if outcome.kernel else ()))
+    return Markup('<span class="verdict verdict-{}">{}</span> <small>{}</small>').format(
+        outcome.verdict, outcome.verdict, kernels)
+
+
+def flip_why(flip: Flip) -> Markup:
+    return Markup("<br>").join(escape_text(short(reason)) for reason in flip.why)
+
+
+def history_table(atlas: Any, scheme_id: str, values: ValueRenderer) -> tuple[str, list[str], list[list[Markup]], str]:
+    """(title, columns, rows, note) of a scheme's observed history: one row per target, one column per release."""
+    releases = [r.release for r in release_rows(atlas)]
+    histories = atlas.views.history
+    rows = []
+    for target in targets_in_order(atlas.index):
+        history: CellHistory | None = histories.get((scheme_id, target.id))
+        if history is None:
+            continue
+        by_release = {o.release: o for o in history.outcomes}
+        row = [values.ref(target.ref)]
+        row += [outcome_markup(by_release[r]) if r in by_release else Markup("not observed") for r in releases]
+        row.append(Markup("<br>").join(
+            escape_text(f"{f.before.release} → {f.after.release}: ") + escape_text(short("; ".join(f.why), 160))
+            for f in history.flips) or Markup("none"))
+        rows.append(row)
+    note = ("What each release's own selection code did, observed by running it with only platform facts simulated "
+            "(the newest harness per release); a flip is a change between consecutive observed releases. "
+            "The full history is on the history page.")
+    return "Observed across releases", ["target", *releases, "flips"], rows, note
+
+
+def span_sentence(span: DisagreementSpan) -> str:
+    """The span in words, every figure computed."""
+    return (f"{span.publisher}'s table marked [{span.row} × {span.column}] "
+            f"{' then '.join(span.symbols)} in {span.published_releases} release(s) ({span.first_published} to "
+            f"{span.last_published}); checked against the engine's own selection code in {span.checked} of them, "
+            f"it disagreed in {span.disagreeing}, first in {span.first_disagreeing}, last checked {span.last_checked}"
+            + (" (still disagrees)." if span.disagrees_now else " (agrees since)."))

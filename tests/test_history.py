@@ -1,0 +1,157 @@
+"""Per-cell history, published tables per release and the changelog, on crafted in-memory records (golden-style:
+the whole expected view is written out, so a broken rule fails here)."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from generators.derive.changelog import changelog
+from generators.derive.history import release_key
+from generators.diff_model import CellChange, CommitChange, RecordChange
+from generators.render.changelog import ATOM, atom_feed
+from tests.memory_atlas import atlas_of
+
+SELECTS = "k.can_implement accepted"
+
+
+def run(kernel: str | None = None, message: str = "", stage: str = "kernel-selection", worlds=("bare",),
+        scheme_class: str = "") -> dict:
+    if kernel:
+        entry = {"worlds": list(worlds), "variants": ["g128"], "stage": stage, "outcome": "selected", "kernel": kernel,
+                 "candidates": [f"{kernel}.can_implement accepted"]}
+    else:
+        entry = {"worlds": list(worlds), "variants": ["g128"], "stage": stage, "outcome": "refused",
+                 "error_type": "ValueError", "message": message,
+                 "candidates": ["KHopper.can_implement refused: needs capability 90"]}
+    return {**entry, "scheme_class": scheme_class} if scheme_class else entry
+
+
+def cell(target: str, verdict: str, runs: list[dict], kernel: str | None = None, scheme: str = "sch") -> dict:
+    data = {"scheme": scheme, "target": target, "verdict": verdict, "runs": runs}
+    return {**data, "kernel": kernel} if kernel else data
+
+
+def observation(release: str, harness: int, cells: list[dict]) -> dict:
+    return {"name": f"eng {release} h{harness}", "engine": "eng", "release": release, "harness_version": harness,
+            "observed_on": "2026-11-30", "cells": cells}
+
+
+RECORDS = {
+    "engine/eng": {"name": "Engine"},
+    "scheme/sch": {"name": "Scheme", "engine": "eng", "class_name": "SchemeW4A8", "config": {"activation_quantized": True}},
+    "hardware-target/gpu": {"name": "GPU"},
+    "hardware-target/cpu": {"name": "CPU"},
+    "kernel/k-hopper": {"name": "KHopper", "class_name": "KHopper", "activation_handling": "quantized"},
+    "kernel/k-weight-only": {"name": "KWeightOnly", "class_name": "KWeightOnly", "activation_handling": "as-given"},
+    # 1.9.0 was observed by harness 1 only; 1.10.0 by harness 1 and 2 (2 wins); release order is numeric.
+    "observation/eng-1-10-0-h1": observation("1.10.0", 1, [cell("gpu", "refused", [run(message="harness-1 artifact")])]),
+    "observation/eng-1-10-0-h2": observation("1.10.0", 2, [
+        cell("gpu", "refused", [run(message="needs capability 90")]),
+        cell("cpu", "runs", [run("KWeightOnly")], "KWeightOnly")]),
+    "observation/eng-1-9-0-h1": observation("1.9.0", 1, [
+        cell("gpu", "runs", [run("KHopper")], "KHopper"),
+        cell("cpu", "runs", [run("KHopper")], "KHopper")]),
+}
+
+
+def test_history_uses_the_newest_harness_per_release_and_orders_releases_numerically():
+    history = atlas_of(RECORDS).views.history
+    assert {key: [(o.release, o.observation, o.verdict, o.kernels, o.refusal) for o in h.outcomes]
+            for key, h in history.items()} == {
+        ("sch", "cpu"): [("1.9.0", "eng-1-9-0-h1", "runs", ("KHopper",), ""),
+                         ("1.10.0", "eng-1-10-0-h2", "runs", ("KWeightOnly",), "")],
+        ("sch", "gpu"): [("1.9.0", "eng-1-9-0-h1", "runs", ("KHopper",), ""),
+                         ("1.10.0", "eng-1-10-0-h2", "refused", (),
+                          "kernel-selection: ValueError: needs capability 90")]}
+
+
+def test_a_flip_names_what_the_newer_selector_answered_for_the_kernel_chosen_before():
+    flips = atlas_of(RECORDS).views.flips
+    assert [(f.scheme, f.target, f.before.summary, f.after.summary, f.why) for f in flips] == [
+        ("sch", "cpu", "runs via KHopper", "runs via KWeightOnly", ("KHopper is no longer asked in 1.10.0",)),
+        ("sch", "gpu", "runs via KHopper", "refused (kernel-selection)",
+         ("1.10.0 refuses KHopper.can_implement refused: needs capability 90",
+          "1.10.0 refuses at kernel-selection: ValueError: needs capability 90"))]
+
+
+def test_a_reworded_refusal_at_the_same_stage_is_not_a_flip():
+    records = {**RECORDS, "observation/eng-1-11-0-h1": observation("1.11.0", 1, [
+        cell("gpu", "refused", [run(message="reworded: capability 90 needed")]),
+        cell("cpu", "runs", [run("KWeightOnly")], "KWeightOnly")])}
+    assert [f.after.release for f in atlas_of(records).views.flips] == ["1.10.0", "1.10.0"]
+    assert release_key("1.10.0") > release_key("1.9.0")
+
+
+def matrix(releases: list[str], symbol: str) -> dict:
+    return {"name": "Published", "publisher": "eng", "releases": releases,
+            "rows": [{"label": "W4A8", "schemes": ["sch"]}], "columns": [{"label": "CPU", "targets": ["cpu"]},
+                                                                         {"label": "GPU", "targets": ["gpu"]}],
+            "cells": [[symbol, symbol]], "legend": [{"symbol": "Y", "verdict": "yes"}, {"symbol": "N", "verdict": "no"}]}
+
+
+def test_published_tables_per_release_are_checked_against_that_releases_observation():
+    records = {**RECORDS, "support-matrix/old": matrix(["1.9.0"], "N"), "support-matrix/new": matrix(["1.10.0"], "N"),
+               "finding/explained": {"name": "Explained", "explains": [{"matrix": "new", "row": "W4A8", "column": "GPU"}]}}
+    views = atlas_of(records).views
+    assert [(c.matrix, c.release, c.column, c.published, c.observed, c.agrees) for c in views.release_claims] == [
+        ("old", "1.9.0", "CPU", "no", "yes", False), ("old", "1.9.0", "GPU", "no", "yes", False),
+        # a weight-only kernel under an activation-quantized scheme is a fallback, not a yes
+        ("new", "1.10.0", "CPU", "no", "no", True), ("new", "1.10.0", "GPU", "no", "no", True)]
+    assert [(s.row, s.column, s.first_published, s.first_disagreeing, s.last_checked, s.checked, s.disagreeing,
+             s.disagrees_now, s.findings) for s in views.disagreement_spans] == [
+        ("W4A8", "CPU", "1.9.0", "1.9.0", "1.10.0", 2, 1, False, ()),
+        ("W4A8", "GPU", "1.9.0", "1.9.0", "1.10.0", 2, 1, False, ("explained",))]
+
+
+def test_a_run_handed_to_another_scheme_class_is_not_the_scheme_as_specified():
+    records = {**RECORDS, "scheme/sch": {**RECORDS["scheme/sch"], "class_name": "CompressedTensorsW4A8"},
+               "observation/eng-1-9-0-h1": observation("1.9.0", 1, [
+                   cell("gpu", "runs", [run("KHopper", scheme_class="CompressedTensorsW4A16")], "KHopper")]),
+               "support-matrix/old": matrix(["1.9.0"], "N")}
+    claims = atlas_of(records).views.release_claims
+    assert [(c.release, c.column, c.observed) for c in claims if c.release == "1.9.0"] == [
+        ("1.9.0", "CPU", "none"), ("1.9.0", "GPU", "no")]
+
+
+HOSTILE = 'A </title><script>alert(1)</script> & "trap" \x01'
+
+
+def entries(records: dict) -> list:
+    atlas = atlas_of(records)
+    commit = CommitChange("a" * 40, "2026-12-01T10:00:00+01:00", HOSTILE,
+                          (CellChange("sch", "gpu", "refused", "runs", "", "via k-hopper"),
+                           CellChange("sch", "gone", "runs", "(absent)", "via k-hopper", "")), (),
+                          (RecordChange("gotcha", "hostile", "added"),))
+    return changelog(atlas.index, atlas.views.flips, atlas.views.release_claims, (commit,))
+
+
+def test_changelog_lists_commits_and_releases_newest_first_with_dates_from_the_data():
+    records = {**RECORDS, "gotcha/hostile": {"name": HOSTILE},
+               "source/sdist": {"name": "sdist", "package": "eng==1.10.0", "published": "2026-11-02"},
+               "source/older": {"name": "older sdist", "package": "eng==1.9.0", "published": "2026-10-01"}}
+    got = entries(records)
+    assert [(e.key, e.date, e.origin) for e in got] == [
+        ("commit-aaaaaaaaaaaa", "2026-12-01T10:00:00+01:00", "records"),
+        ("release-eng-1.10.0", "2026-11-02", "engine release"),
+        ("release-eng-1.9.0", "2026-10-01", "engine release")]
+    assert [(i.kind, i.text, i.refs) for i in got[0].items] == [
+        ("flip", "sch on gpu: refused → runs (via k-hopper)", ("scheme/sch", "hardware-target/gpu")),
+        ("flip", "sch on gone: runs → (absent)", ("scheme/sch",)),  # a target removed since links nowhere
+        ("trap", f"new trap: {HOSTILE}", ("gotcha/hostile",)),
+        ("record", "1 record(s) added, removed or edited (gotcha)", ())]
+    assert [i.text for i in got[1].items if i.kind == "flip"] == [
+        "sch on cpu: runs via KHopper → runs via KWeightOnly (KHopper is no longer asked in 1.10.0)",
+        "sch on gpu: runs via KHopper → refused (kernel-selection) "
+        "(1.10.0 refuses KHopper.can_implement refused: needs capability 90)"]
+
+
+def test_the_feed_is_atom_with_every_entry_and_the_hostile_text_escaped():
+    feed = atom_feed(entries({**RECORDS, "gotcha/hostile": {"name": HOSTILE}}))
+    root = ET.fromstring(feed.encode("utf-8"))  # parses: nothing from the records broke the XML
+    assert root.tag == f"{{{ATOM}}}feed"
+    assert root.findtext(f"{{{ATOM}}}updated") == "2026-12-01T09:00:00Z"  # the newest entry's date, not the build's
+    titles = [e.findtext(f"{{{ATOM}}}title") for e in root.iter(f"{{{ATOM}}}entry")]
+    assert titles == ["records: " + HOSTILE.replace("\x01", ""), "engine release: eng 1.10.0", "engine release: eng 1.9.0"]
+    content = next(root.iter(f"{{{ATOM}}}entry")).findtext(f"{{{ATOM}}}content")
+    assert "sch on gpu: refused → runs" in content and "<script>" not in content and "&lt;script&gt;" in content
+    assert "<script>" not in feed and "\x01" not in feed
+    assert feed == atom_feed(entries({**RECORDS, "gotcha/hostile": {"name": HOSTILE}}))  # deterministic
