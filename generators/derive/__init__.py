@@ -16,7 +16,7 @@ from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engin
 from .flops import Ratio, Ridge, derive_ratios, derive_ridges
 from .gaps import Gaps, derive_gaps
 from .history import CellHistory, Flip, all_flips, cell_histories
-from .published import PublishedCell, compare_matrices
+from .published import PublishedCell, compare_matrices, models_release
 from .published_history import DisagreementSpan, ReleaseClaim, disagreement_spans, explaining_findings, release_claims
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
@@ -60,6 +60,11 @@ class Views:
     def published(self) -> list[PublishedCell]:
         """Every published support-matrix cell beside the derived cells it claims."""
         return compare_matrices(self.index, self.cells)
+
+    @cached_property
+    def derived_matrices(self) -> tuple[str, ...]:
+        """Support matrices compared with the derived cells (no releases listed, or the one the records model)."""
+        return tuple(m.id for m in self.index.all("support-matrix") if models_release(self.index, m.data))
 
     @cached_property
     def history(self) -> dict[tuple[str, str], CellHistory]:

@@ -94,9 +94,9 @@ def history_table(atlas: Any, scheme_id: str, values: ValueRenderer) -> tuple[st
     return "Observed across releases", ["target", *releases, "flips"], rows, note
 
 
-def span_sentence(span: DisagreementSpan) -> str:
+def span_sentence(span: DisagreementSpan, publisher: str) -> str:
     """The span in words, every figure computed."""
-    return (f"{span.publisher}'s table marked [{span.row} × {span.column}] "
+    return (f"{publisher}'s table marked [{span.row} × {span.column}] "
             f"{' then '.join(span.symbols)} in {span.published_releases} release(s) ({span.first_published} to "
             f"{span.last_published}); checked against the engine's own selection code in {span.checked} of them, "
             f"it disagreed in {span.disagreeing}, first in {span.first_disagreeing}, last checked {span.last_checked}"

@@ -9,6 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.cells import Cell
+from ..derive.members import members
 from ..derive.order import targets_in_order
 from ..derive.provenance import unverified_reason
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
@@ -131,10 +132,17 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         title, columns, rows, note = history_table(atlas, record.id, values)
         return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
-        return [cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")]
+        cells = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
+        return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [cells]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
+
+
+def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    rows = [[values.ref(f"accelerator/{a}")] for a in members(atlas.index, record)]
+    return Table("Accelerators", ["accelerator"], rows or [[Markup("none recorded")]],
+                 f"Every accelerator record whose gfx_target is {record.data['gfx']} (derived, not listed).")
 
 
 def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
@@ -213,24 +221,40 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
 
 
 def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    """The table as published; beside a cell, the derived verdict where it differs (tables of the modelled release)
+    and every release whose own selection code disagreed (tables that list their releases)."""
     explained = {(c["matrix"], c["row"], c["column"]): f.id for f in atlas.index.all("finding") for c in f.data.get("explains", [])}
-    columns = [c["label"] for c in record.data["columns"]]
+    derived = {(p.row_index, p.column_index): p for p in atlas.views.published if p.matrix == record.id}
+    observed: dict[tuple[str, str], list[str]] = {}
+    for claim in atlas.views.release_claims:
+        if claim.matrix == record.id and not claim.agrees:
+            observed.setdefault((claim.row, claim.column), []).append(f"{claim.observed.upper()} in {claim.release}")
+    data = record.data
     rows = []
-    for row in record.data["rows"]:
+    for r, row in enumerate(data["rows"]):
         line = [escape_text(row["label"])]
-        for cell in (p for p in atlas.views.published if p.matrix == record.id and p.row == row["label"]):
-            shown = escape_text(cell.symbol)
-            if not cell.comparable:
-                shown += Markup(" <small>(no derivation)</small>")
-            elif not cell.agrees:
-                finding = explained.get((cell.matrix, cell.row, cell.column))
-                shown += Markup(" <small>derived: ") + escape_text(cell.derived.upper())
-                if finding:
-                    shown += Markup(", ") + values.ref(f"finding/{finding}")
-                shown += Markup("</small>")
+        for c, column in enumerate(data["columns"]):
+            cell = derived.get((r, c))
+            symbol = data["cells"][r][c] if r < len(data["cells"]) and c < len(data["cells"][r]) else ""
+            shown = escape_text(symbol)
+            notes: list[Markup] = []
+            if cell is not None and not cell.comparable and not data.get("releases"):
+                notes.append(Markup("(no derivation)"))
+            elif cell is not None and not cell.agrees:
+                notes.append(Markup("derived: ") + escape_text(cell.derived.upper()))
+            if (row["label"], column["label"]) in observed:
+                notes.append(escape_text("observed: " + ", ".join(observed[(row["label"], column["label"])])))
+            finding = explained.get((record.id, row["label"], column["label"]))
+            if notes and finding:
+                notes.append(values.ref(f"finding/{finding}"))
+            if notes:
+                shown += Markup(" <small>") + Markup(", ").join(notes) + Markup("</small>")
             line.append(shown)
         rows.append(line)
-    return Table("As published, with derived cells where they differ", ["row"] + columns, rows)
+    note = ("Each listed release's cells are checked against that release's observation (observed: what its own "
+            "selection code did, where it differs)." if data.get("releases") else "")
+    return Table("As published, with derived cells where they differ", ["row"] + [c["label"] for c in data["columns"]],
+                 rows, note)
 
 
 def kind_index(atlas: Any, kind: str) -> tuple[str, list[tuple[Markup, Markup]]]:

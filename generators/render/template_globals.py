@@ -114,7 +114,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: lambda scheme, target: published_span(scope.atlas, scheme, target)),
     TemplateGlobal("span_text", "span_text(span)",
                    "A disagreement span in words: releases published, checked, disagreeing, first and last.",
-                   lambda scope: span_sentence),
+                   lambda scope: lambda span: span_sentence(span, _engine_name(scope.atlas, span.publisher))),
     TemplateGlobal("changelog", "changelog()",
                    "Every changelog entry, newest first: engine releases (flips, count moves) and recent commits to the records.",
                    lambda scope: lambda: entries_of(scope.atlas)),
@@ -133,6 +133,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("global_docs", "global_docs()", "This table: every template global with its signature and purpose.",
                    lambda scope: global_docs),
 )
+
+
+def _engine_name(atlas: Atlas, engine: str) -> str:
+    record = atlas.index.get("engine", engine)
+    return record.name if record is not None else engine
 
 
 def published_span(atlas: Atlas, scheme: str, target: str) -> Any:
