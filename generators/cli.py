@@ -13,6 +13,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from .problems import Problem
+from .progress import Progress
 from .verify.cli import register as register_verify
 
 if TYPE_CHECKING:
@@ -153,7 +154,11 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     except PathError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    run = run_pipeline(root, "docs", record_pages=args.all_pages)  # chapters render: claims, literal numbers, undefined names
+    progress = Progress("check: rendering pages")
+    try:  # chapters render: claims, literal numbers, undefined names
+        run = run_pipeline(root, "docs", record_pages=args.all_pages, progress=progress.update)
+    finally:
+        progress.close()
     shown = in_scope(run.problems, paths) if paths else run.problems
     _print_problems(shown, args.format)
     hidden = len(run.problems) - len(shown)
@@ -176,7 +181,11 @@ def _build(args: argparse.Namespace, root: Path) -> int:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_USAGE
     if not args.watch:
-        problems = write_markdown_tree(root, Path(args.out))
+        progress = Progress("build: rendering pages")
+        try:
+            problems = write_markdown_tree(root, Path(args.out), progress=progress.update)
+        finally:
+            progress.close()
         _print_problems(problems)
         return EXIT_PROBLEMS if _failed(problems) else EXIT_OK
     out = Path(args.out)

@@ -37,6 +37,7 @@ from .record_history import record_history
 from .render import COMPILED_TEMPLATES
 from .render.changelog import changelog_files
 from .render.memo import PageMemo
+from .progress import Progress
 from .site_address import site_address
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -75,6 +76,8 @@ def theme_title(page: Page) -> str | None:
 
 class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     pending: dict[str, str] | None = None
+    building: Progress | None = None
+    converted = pages = 0
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         _SERVING[0] = command == "serve"
@@ -90,7 +93,12 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         root = Path(config.config_file_path).parent
         began = time.perf_counter()
         memo = _MEMOS.setdefault(config.config_file_path, PageMemo()) if _SERVING[0] else None
-        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root), memo=memo)
+        rendering = Progress("atlas: rendering pages")
+        try:
+            run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root), memo=memo,
+                               progress=rendering.update)
+        finally:
+            rendering.close()
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
@@ -122,9 +130,20 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         page.title = theme_title(page)
+        if self.building is not None:
+            self.converted += 1
+            self.building.update(self.converted, self.pages)
         return html
 
+    def on_nav(self, nav: Any, config: MkDocsConfig, files: Files) -> Any:
+        """Before MkDocs converts the pages: a progress line over them on a terminal (long builds only)."""
+        self.building, self.converted = Progress("mkdocs: converting pages"), 0
+        self.pages = len(files.documentation_pages())  # once: the call walks every file
+        return nav
+
     def on_post_build(self, config: MkDocsConfig) -> None:
+        if self.building is not None:
+            self.building.close()
         if not config.site_url:  # a sitemap needs absolute URLs; MkDocs would list bare paths
             for name in SITEMAPS:
                 (Path(config.site_dir) / name).unlink(missing_ok=True)

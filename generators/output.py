@@ -23,7 +23,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .problems import Problem
 from .tree_files import Refused
@@ -34,13 +34,14 @@ _SWAP_ATTEMPTS = 20
 _HELD = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs") -> list[Problem]:
+def write_markdown_tree(root: Path, out: Path, docs_dir: str = "docs",
+                        progress: Callable[[int, int], None] | None = None) -> list[Problem]:
     """Render everything, then write it all at once into `out`; on any error nothing is written."""
     out = Path(os.path.abspath(out))
     refusal = target_problem(out)
     if refusal:
         return [Problem(str(out), 1, 1, RULE, refusal)]
-    files, problems = site_files(root, docs_dir)  # hand-written files, generated pages, the data API, the marker
+    files, problems = site_files(root, docs_dir, progress=progress)  # hand-written files, generated pages, the API, the marker
     if not files or any(p.severity == "error" for p in problems):
         return problems
     try:

@@ -43,12 +43,13 @@ class Synced:
     problems: list[Problem] = field(default_factory=list)
 
 
-def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None) -> tuple[dict[str, bytes], list[Problem]]:
+def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
+               progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, bytes], list[Problem]]:
     """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API.
 
     With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again.
     """
-    run = run_pipeline(root, docs_dir, commits=record_history(root), memo=memo)
+    run = run_pipeline(root, docs_dir, commits=record_history(root), memo=memo, progress=progress)
     if run.failed or run.atlas is None:
         return {}, run.problems
     problems = list(run.problems)

@@ -85,12 +85,13 @@ def chapter_templates(docs_dir: Path) -> list[str]:
             if rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
-def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True,
-                memo: PageMemo | None = None) -> tuple[dict[str, str], list[Problem]]:
+def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True, memo: PageMemo | None = None,
+                progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, str], list[Problem]]:
     """Every generated page as {docs-relative path: Markdown}, and every render problem.
 
     With `record_pages=False` only the chapters render (the page templates, where prose states facts).
     With a memo (a long-lived process), a page whose reads are unchanged since the memo's last run is reused.
+    `progress(done, total)` is called after each page.
     """
     env = environment(docs_dir)
     names = names_of(atlas)
@@ -104,8 +105,13 @@ def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True,
             problems.append(Problem(f"docs/{template_path}", 1, 1, "template", refused.message))
     round_ = memo.begin(atlas, names, {**sources, **_layouts(docs_dir)}) if memo is not None else None
 
+    total = len(sources) + (sum(len(atlas.index.by_kind.get(kind, {})) + 1 for kind in KINDS) if record_pages else 0)
+
     def rendered(page: str, render: Callable[[Any, Any, list[Problem]], str]) -> str:
-        return render(atlas, names, problems) if round_ is None else round_.page(page, render, problems)
+        text = render(atlas, names, problems) if round_ is None else round_.page(page, render, problems)
+        if progress is not None:
+            progress(len(pages) + 1, total)
+        return text
 
     for template_path, source in sources.items():
         page = template_path[: -len(".j2")]
