@@ -152,3 +152,13 @@ def test_diff_comment_end_to_end_with_a_hostile_record(tree: Path, capsys):
     assert page.tags <= OUR_TAGS, page.tags - OUR_TAGS
     outside = "".join(page.outside)
     assert "@octocat" not in outside and "e.example" not in outside
+
+
+def test_escape_text_matches_its_rules_on_every_hostile_character():
+    """The one-pass escaper states its rules in its docstring; check them on text holding every special character."""
+    from generators.render.markdown import escape_text
+    assert escape_text("  a\t\nb  ") == "a b"
+    assert escape_text("\\`*_{}[]()#+!") == "\\\\\\`\\*\\_\\{\\}\\[\\]\\(\\)\\#\\+\\!"
+    assert escape_text("<b>&amp;|</b>") == "&lt;b&gt;&amp;amp;&#124;&lt;/b&gt;"
+    assert escape_text("12. item") == "12\\. item" and escape_text("- item") == "\\- item"
+    assert escape_text(True) == "yes" and escape_text(1.5) == "1.5"

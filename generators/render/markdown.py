@@ -6,7 +6,6 @@ template syntax into a page.
 """
 from __future__ import annotations
 
-import html
 import posixpath
 import re
 from typing import Any
@@ -15,21 +14,23 @@ from markupsafe import Markup
 
 from ..kinds import FOLDER_OF_KIND
 
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+!])")
+_ESCAPES = str.maketrans({**{c: "\\" + c for c in "\\`*_{}[]()#+!"}, "&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"})
 _LIST_START = re.compile(r"^(\d+)\.(\s)")
-_WHITESPACE = re.compile(r"\s+")
 
 
 def escape_text(value: Any) -> Markup:
-    """Escape any value for inline Markdown+HTML; Markup passes through untouched."""
+    """Escape any value for inline Markdown+HTML; Markup passes through untouched.
+
+    Whitespace runs fold to one space; Markdown's inline syntax characters get a backslash; `&`, `<`,
+    `>` become entities and `|` (a table cell's end) `&#124;`; a leading `1.` or `-` cannot start a list.
+    """
     if isinstance(value, Markup):
         return value
     if isinstance(value, bool):
         value = "yes" if value else "no"
-    text = _WHITESPACE.sub(" ", str(value)).strip()
-    text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
-    text = html.escape(text, quote=False).replace("|", "&#124;")
-    text = _LIST_START.sub(r"\1\\.\2", text)
+    text = " ".join(str(value).split()).translate(_ESCAPES)  # one pass over the text for every character rule
+    if text[:1].isdigit():
+        text = _LIST_START.sub(r"\1\\.\2", text)
     if text.startswith("-"):
         text = "\\" + text
     return Markup(text)
