@@ -7,6 +7,7 @@ record text never becomes markup or template source.
 """
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import jinja2
 import jinja2.bccache
 from markupsafe import Markup
 
+from ..cache import cache_dir
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
 from ..tree_files import DOCS_MAX_BYTES, Refused, list_tree, read_text
@@ -35,22 +37,50 @@ FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label}
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept in memory for the process, found by template name and source checksum.
+    """Compiled templates kept in memory for the process and on disk beside the parse cache, found by template
+    name and source checksum.
 
     Jinja checks the checksum of the source it just read, so an edited template is compiled afresh;
-    a long-lived process (`mkdocs serve`, `build --watch`) stops recompiling every template per run.
+    a long-lived process (`mkdocs serve`, `build --watch`) stops recompiling every template per run,
+    and a new process (`mkdocs build`, `check`) loads what an earlier one compiled. The disk copy lives
+    in the user's cache folder (generators/cache.py: outside the repository, `ATLAS_CACHE=off` turns it
+    off); Jinja refuses bytecode of another Jinja or Python version and writes each file atomically.
     """
 
     def __init__(self) -> None:
         self.compiled: dict[str, bytes] = {}
+        self.folders: dict[Path, jinja2.FileSystemBytecodeCache | None] = {}
+
+    def _disk(self) -> jinja2.FileSystemBytecodeCache | None:
+        folder = cache_dir()
+        if folder is None:
+            return None
+        if folder not in self.folders:
+            try:
+                (folder / "templates").mkdir(parents=True, exist_ok=True)
+                self.folders[folder] = jinja2.FileSystemBytecodeCache(str(folder / "templates"))
+            except OSError:
+                self.folders[folder] = None
+        return self.folders[folder]
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self.compiled.get(bucket.key)
         if code is not None:
             bucket.bytecode_from_string(code)
+            return
+        disk = self._disk()
+        if disk is not None:
+            with contextlib.suppress(Exception):  # unreadable or foreign: compile instead
+                disk.load_bytecode(bucket)
+            if bucket.code is not None:
+                self.compiled[bucket.key] = bucket.bytecode_to_string()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.compiled[bucket.key] = bucket.bytecode_to_string()
+        disk = self._disk()
+        if disk is not None:
+            with contextlib.suppress(OSError):
+                disk.dump_bytecode(bucket)
 
 
 _COMPILED = COMPILED_TEMPLATES = _CompiledTemplates()  # also the theme's, under mkdocs serve (mkdocs_plugin.on_env)
