@@ -131,9 +131,9 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
-        cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
+        scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
         title, columns, rows, note = history_table(atlas, record.id, values)
-        return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
+        return [cells_table(atlas, scheme_cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
         by_scheme = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
         return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [by_scheme]
