@@ -84,6 +84,16 @@ def test_gate_outside_can_implement_fails_after_selection():
     assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "fails-at-runtime"
 
 
+def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
+    # cutlass_scaled_mm has no INT8 path from SM100 on: selected by can_implement, then the op raises.
+    gate = {"description": "no INT8 from SM100", "when": {"platform": ["cuda"], "capability_min": 100}, "effect": "excludes"}
+    kernels = {"a": {"requirements": [], "external_gates": [gate]}}
+    blackwell = {"platform": "cuda", "compute_capability": 100}
+    assert (derive_cell("s", scheme("a"), "t", blackwell, kernels).verdict,
+            derive_cell("s", scheme("a"), "t", {**blackwell, "compute_capability": 120}, kernels).verdict,
+            derive_cell("s", scheme("a"), "t", GPU90, kernels).verdict) == ("fails-at-runtime", "fails-at-runtime", "runs")
+
+
 def test_no_candidate_list_for_the_platform():
     cell = derive_cell("s", scheme("a"), "t", X86_AVX2, {"a": {"requirements": []}})
     assert (cell.verdict, cell.reasons) == ("refused", ("no candidate kernels for platform 'cpu'",))

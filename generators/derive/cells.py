@@ -201,6 +201,8 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
         return False
     if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
         return False
+    if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
+        return False
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 

@@ -280,6 +280,7 @@ class KernelExternalGatesWhen(TypedDict):
     cpu_arch: NotRequired[list[CpuArch]]
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
+    capability_min: NotRequired[int]
 
 
 class KernelExternalGates(TypedDict):

@@ -146,16 +146,24 @@ def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True, memo: Pag
     for template_path, source in sources.items():
         page = template_path[: -len(".j2")]
         problems += literal_problems(f"docs/{template_path}", source)
-        pages[page] = rendered(page, lambda a, n, p, t=template_path, pg=page: render_page(env, a, t, pg, n, {}, p))
+        pages[page] = rendered(page, _page_renderer(render_page, env, template_path, page, {}))
     for kind in KINDS if record_pages else ():
         index_page = f"{FOLDER_OF_KIND[kind]}/index.md"
-        pages[index_page] = rendered(index_page, lambda a, n, p, k=kind, pg=index_page: _kind_index_page(env, a, k, pg, n, p))
+        pages[index_page] = rendered(index_page, _page_renderer(_kind_index_page, env, kind, index_page))
         for record in atlas.index.all(kind):
             page = page_of(kind, record.id)
-            pages[page] = rendered(page, lambda a, n, p, r=record, pg=page: _record_page(env, a, r, pg, n, p))
+            pages[page] = rendered(page, _page_renderer(_record_page, env, record, page))
     if round_ is not None:
         round_.finish()
     return dict(sorted(pages.items())), problems
+
+
+def _page_renderer(render: Callable[..., str], env: jinja2.Environment, subject: Any, page: str,
+                   *extra: Any) -> Callable[[Any, Any, list[Problem]], str]:
+    """render(env, atlas, subject, page, names, *extra, problems) as a function of (atlas, names, problems)."""
+    def rendered(atlas: Any, names: Any, problems: list[Problem]) -> str:
+        return render(env, atlas, subject, page, names, *extra, problems)
+    return rendered
 
 
 def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, names: Any, problems: list[Problem]) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..derive.matrix import Matrix, MatrixCell, matrices
+from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 
@@ -53,11 +53,16 @@ def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
     return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(verdict.value, VERDICT_MEANINGS[verdict], label)
 
 
-def support_matrices_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
-    """Every engine's matrix with its legend and notes, as one HTML block."""
+NOTES_PAGE = "chapters/support-tables.md"
+
+
+def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: bool = True) -> Markup:
+    """Every engine's matrix with its legend and notes, as one HTML block; without notes, cells link to the notes on
+    the support tables page."""
     answers = atlas.views.answers
     html = _Html(names, page)
-    return Markup("\n").join(_matrix(m, html) for m in matrices(atlas.index, answers))
+    notes_at = "" if notes else href(NOTES_PAGE, page)
+    return Markup("\n").join(_matrix(m, html, notes_at) for m in matrices(atlas.index, answers))
 
 
 def legend(compact: bool = False) -> Markup:
@@ -71,29 +76,37 @@ def legend(compact: bool = False) -> Markup:
     return Markup('<ul class="atlas-legend">{}</ul>').format(Markup("").join(items))
 
 
-def _matrix(matrix: Matrix, html: _Html) -> Markup:
+def _matrix(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
     title = f"{matrix.engine_name} {matrix.release}".strip()
     caption = Markup("{}: derived support, scheme × hardware target").format(
         html.ref(f"engine/{matrix.engine}", title))
-    groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(g.span, g.vendor)
-                             for g in matrix.groups)
-    heads = Markup("").join(
-        Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
-            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", html.page), c.short,
-            Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
-        for c in matrix.columns)
-    cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
-        Markup('<col{}>').format(_compact_class(c.compact)) for c in matrix.columns))
     body = Markup("").join(
         Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
             row.title, html.ref(f"scheme/{row.scheme}", row.label),
-            Markup("").join(_cell(c, column.compact) for c, column in zip(row.cells, matrix.columns)))
+            Markup("").join(_cell(c, column.compact, notes_at) for c, column in zip(row.cells, matrix.columns)))
         for row in matrix.rows)
     grid = Markup('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
-                  '<caption>{}</caption>{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">Scheme</th>{}</tr>'
-                  '<tr>{}</tr></thead><tbody>{}</tbody></table></div>').format(title, caption, cols, groups, heads, body)
-    return Markup('<div class="atlas-matrix">\n{}\n{}\n{}\n<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}\n</div>').format(
-        legend(any(c.compact for c in matrix.columns)), grid, _per_target(matrix, html), matrix.engine, title, _notes(matrix, html))
+                  '<caption>{}</caption>{}<tbody>{}</tbody></table></div>').format(
+        title, caption, grid_head(matrix.columns, html.page), body)
+    notes = Markup('<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}').format(
+        matrix.engine, title, _notes(matrix, html)) if not notes_at else Markup("")
+    return Markup('<div class="atlas-matrix">\n{}\n{}\n{}\n{}\n</div>').format(
+        legend(any(c.compact for c in matrix.columns)), grid, _per_target(matrix, html), notes)
+
+
+def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str = "Scheme") -> Markup:
+    """The column group and the two header rows of a scheme × target grid: vendors over targets, AMD gfx columns narrow."""
+    groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(span, vendor)
+                             for vendor, span in group_columns(columns))
+    heads = Markup("").join(
+        Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
+            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", page), c.short,
+            Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
+        for c in columns)
+    cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
+        Markup('<col{}>').format(_compact_class(c.compact)) for c in columns))
+    return Markup('{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">{}</th>{}</tr><tr>{}</tr></thead>').format(
+        cols, corner, groups, heads)
 
 
 def _breakable(detail: str) -> Markup:
@@ -105,7 +118,7 @@ def _compact_class(compact: bool) -> Markup:
     return Markup(' class="atlas-grid__compact"') if compact else Markup("")
 
 
-def _cell(cell: MatrixCell, compact: bool = False) -> Markup:
+def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup:
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
@@ -116,8 +129,8 @@ def _cell(cell: MatrixCell, compact: bool = False) -> Markup:
     if cell.traps:
         marks += Markup('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>').format(cell.traps, MARK_TRAPS)
     label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
-    return Markup('<td class="atlas-grid__cell verdict-{}{}"><a href="#{}" title="{}">{}</a>{}</td>').format(
-        c.verdict.value, " atlas-grid__compact" if compact else "", cell.note, hover, label, marks)
+    return Markup('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>').format(
+        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
 
 
 def _per_target(matrix: Matrix, html: _Html) -> Markup:

@@ -75,9 +75,10 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: lambda cell: why_markup(cell, scope.values)),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
-    TemplateGlobal("support_matrices", "support_matrices()",
-                   "The derived support matrices as coloured HTML grids, one per engine, with a legend and note markers.",
-                   lambda scope: lambda: support_matrices_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("support_matrices", "support_matrices(notes=True)",
+                   "The derived support matrices as coloured HTML grids, one per engine, with a legend and note markers; "
+                   "without notes, cells link to the notes on the support tables page.",
+                   lambda scope: lambda notes=True: support_matrices_html(scope.atlas, scope.page, scope.names, notes)),
     TemplateGlobal("published_grid", "published_grid(matrix_id)",
                    "A published support matrix as a coloured grid, with the derived cell beside the published one where they differ.",
                    lambda scope: lambda matrix_id: published_grid_html(scope.atlas, matrix_id, scope.page, scope.names)),
