@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import checks, derive, load, schemas, tree_files, validate
 from .diff_model import CommitChange
@@ -14,6 +15,9 @@ from .link import link_records
 from .model.atlas import Atlas
 from .problems import Problem, has_errors, sorted_problems
 from .model.records import Record
+
+if TYPE_CHECKING:
+    from .render.memo import PageMemo
 
 
 @dataclass
@@ -31,7 +35,7 @@ class Run:
 
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
-                 record_pages: bool = True, commits: tuple[CommitChange, ...] = ()) -> Run:
+                 record_pages: bool = True, commits: tuple[CommitChange, ...] = (), memo: PageMemo | None = None) -> Run:
     """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
 
     `commits` are the recent changes to the records in git (record_history.py, gathered by the caller) that the
@@ -40,8 +44,9 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     References to a record that failed to load are not reported again as dangling (load.without_cascade).
     `record_pages=False` renders the chapters (every page template: the prose) but not the record
     pages and kind indexes, which the layouts fill from views without prose of their own (`check`).
+    A memo (kept by a long-lived process) reuses the pages whose reads did not change since its last run.
     """
-    run = _run_stages(root, docs_dir, pages_despite_errors, record_pages, commits)
+    run = _run_stages(root, docs_dir, pages_despite_errors, record_pages, commits, memo)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
@@ -51,7 +56,7 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
 
 
 def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
-                record_pages: bool = True, commits: tuple[CommitChange, ...] = ()) -> Run:
+                record_pages: bool = True, commits: tuple[CommitChange, ...] = (), memo: PageMemo | None = None) -> Run:
     """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
 
     Pages are returned only when there is no error, so a failed run never yields half a site; a
@@ -81,7 +86,7 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
         return run
     atlas.commits = commits
     from . import render  # Jinja is imported only by the runs that render
-    pages, render_problems = render.render_site(atlas, root / docs_dir, record_pages=record_pages)
+    pages, render_problems = render.render_site(atlas, root / docs_dir, record_pages=record_pages, memo=memo)
     run.problems = sorted_problems(run.problems + render_problems)
     run.pages = {} if run.failed and not pages_despite_errors else pages
     return run

@@ -7,8 +7,9 @@ Incremental rebuilds: MkDocs 1.6 rebuilds the whole site on every change; under
 `mkdocs serve --dirty` it skips pages whose file says it is not modified. A generated page says so
 when its Markdown is byte-identical to the one the last finished build of this process produced,
 so after a one-record edit only the pages whose text changed are converted and written (the
-pipeline itself re-runs, re-parsing only the edited files). Known limits of `--dirty`, from
-MkDocs: navigation and the search index of skipped pages are not refreshed until a full build.
+pipeline itself re-runs, re-parsing only the edited files and re-rendering only the pages whose
+reads changed: render/memo.py). Known limits of `--dirty`, from MkDocs: navigation and the search
+index of skipped pages are not refreshed until a full build.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
@@ -32,12 +34,16 @@ from .build import run_pipeline
 from .render import LAYOUTS, TEMPLATE_SUFFIX
 from .render.api import api_files
 from .record_history import record_history
+from .render import COMPILED_TEMPLATES
 from .render.changelog import changelog_files
+from .render.memo import PageMemo
 from .site_address import site_address
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
 _BUILT: dict[str, dict[str, str]] = {}  # config file -> {page: hash of its Markdown} of the last finished build
+_MEMOS: dict[str, PageMemo] = {}  # config file -> the pages of the last build with what each read (serve re-renders the rest)
+_SERVING: list[bool] = [False]  # set by on_startup: only `mkdocs serve` rebuilds in the same process, so only it keeps a memo
 
 
 class GeneratedPage(File):
@@ -70,6 +76,9 @@ def theme_title(page: Page) -> str | None:
 class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     pending: dict[str, str] | None = None
 
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        _SERVING[0] = command == "serve"
+
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         address, error = site_address(config.site_url, os.environ)
         if error:
@@ -80,7 +89,8 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
         began = time.perf_counter()
-        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root))
+        memo = _MEMOS.setdefault(config.config_file_path, PageMemo()) if _SERVING[0] else None
+        run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root), memo=memo)
         pages, problems = run.pages, run.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
@@ -99,8 +109,16 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
-        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed) in {time.perf_counter() - began:.1f} s")
+        reused = f"; {memo.rendered} pages rendered, {memo.reused} reused" if memo is not None else ""
+        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.1f} s")
         return files
+
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        """Keep the theme's compiled templates for the process: MkDocs makes a new environment per build, and
+        compiling the theme's templates again is a large part of a `mkdocs serve` rebuild."""
+        if env.bytecode_cache is None:
+            env.bytecode_cache = COMPILED_TEMPLATES
+        return env
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         page.title = theme_title(page)

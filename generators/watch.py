@@ -26,6 +26,7 @@ from .render import hand_written_files
 from .render.api import api_files
 from .record_history import record_history
 from .render.changelog import changelog_files
+from .render.memo import PageMemo
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
@@ -42,9 +43,12 @@ class Synced:
     problems: list[Problem] = field(default_factory=list)
 
 
-def site_files(root: Path, docs_dir: str = "docs") -> tuple[dict[str, bytes], list[Problem]]:
-    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API."""
-    run = run_pipeline(root, docs_dir, commits=record_history(root))
+def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None) -> tuple[dict[str, bytes], list[Problem]]:
+    """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API.
+
+    With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again.
+    """
+    run = run_pipeline(root, docs_dir, commits=record_history(root), memo=memo)
     if run.failed or run.atlas is None:
         return {}, run.problems
     problems = list(run.problems)
@@ -127,9 +131,10 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
           rounds: int | None = None) -> None:
     """Build into `out`, then poll the sources and sync after every change (for `rounds` changes, or forever)."""
     writer = TreeWriter(out)
+    memo = PageMemo()
     folders = WATCHED + (docs_dir,)
     state = snapshot(root, folders)
-    report(sync_once(root, writer, docs_dir))
+    report(sync_once(root, writer, docs_dir, memo))
     done = 0
     while rounds is None or done < rounds:
         time.sleep(interval)
@@ -137,12 +142,12 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
         if now == state:
             continue
         state = now
-        report(sync_once(root, writer, docs_dir))
+        report(sync_once(root, writer, docs_dir, memo))
         done += 1
 
 
-def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs") -> Synced:
-    files, problems = site_files(root, docs_dir)
+def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs", memo: PageMemo | None = None) -> Synced:
+    files, problems = site_files(root, docs_dir, memo)
     if has_errors(problems):
         return Synced(problems=problems)
     result = writer.sync(files)

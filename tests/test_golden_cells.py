@@ -40,3 +40,17 @@ def test_the_cells_the_issue_names(request):
     cell = next(p for p in atlas.views.published if p.matrix == "vllm-quantization-hardware-table"
                 and p.row == "llm-compressor INT8 (W4A8)" and p.column == "x86 CPU")
     assert cell.published == "no" and not cell.agrees
+
+
+def test_amd_cells_are_per_gfx_id_and_print_the_capability_vllm_derives():
+    atlas, _ = check_tree(ROOT)
+    targets = {t.id: t.data for t in atlas.index.all("hardware-target")}
+    amd = sorted(t for t, data in targets.items() if data["platform"] == "rocm")
+    assert amd and all(targets[t].get("gfx") and targets[t].get("compute_capability") for t in amd)
+    for (scheme, target), cell in atlas.views.cells.items():
+        if target in amd:
+            text = " ".join((*cell.reasons, cell.gate, *(a.reason for a in cell.attempts)))
+            assert "‹compute_capability›" not in text and "‹capability›" not in text, (scheme, target)
+    # The capability is printed as vLLM derives it from the gfx id: gfx906 and gfx90a report 90, as Hopper does.
+    cell = atlas.views.cells[("vllm-ct-w4a8-fp8", "amd-gfx90a")]
+    assert not cell.gate and cell.verdict == "refused" and cell.attempts

@@ -100,3 +100,11 @@ def test_each_amd_target_is_one_simulated_machine_with_its_gfx_id() -> None:
         ("nvidia-sm90", "bare", {"platform": "cuda", "capability": 90}),
         ("nvidia-sm90", "optional-packages", {"platform": "cuda", "capability": 90})]
     assert {j.as_dict()["target"] for j in jobs} == set(targets)  # observed cells carry the target id itself
+
+
+def test_pip_check_conflicts_name_the_bound_to_reinstall_within():
+    from generators.verify.environment import _CONFLICT
+    report = ("transformers 5.17.0 has requirement huggingface-hub<2.0,>=1.5.0, but you have huggingface-hub 2.4.0.\n"
+              "xgrammar 0.2.9 requires triton, which is not installed.\n")
+    assert [(m.group(2), m.group(3)) for m in _CONFLICT.finditer(report)] == [("huggingface-hub<2.0,>=1.5.0",
+                                                                               "huggingface-hub")]

@@ -118,10 +118,10 @@ def flip_reasons(before: Outcome, after: Outcome) -> tuple[str, ...]:
         why.append(f"{after.release} refuses at {after.refusal}")
     elif before.refusal and not after.refusal:
         why.append(f"{before.release} refused at {before.refusal}")
-    if before.conditions != after.conditions and before.verdict == after.verdict == "runs-if":
-        why.append("conditions: " + "; ".join(after.conditions))
+    if before.conditions != after.conditions and after.verdict == "runs-if":
+        why.append("now depends on " + "; ".join(after.conditions))
     if not why and (before.verdict != after.verdict or before.kernels != after.kernels):
-        why.append(f"{before.summary} → {after.summary}; the selector's answers do not say why")
+        why.append("the selector's answers do not say why")
     return tuple(why)
 
 

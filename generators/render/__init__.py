@@ -7,6 +7,7 @@ record text never becomes markup or template source.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from .functions import TemplateFunctions
 from .labels import label
 from .literals import literal_problems
 from .markdown import escape_text, page_of
+from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
 from .template_globals import PageScope, bind_globals
 from .tree_loader import TreeLoader
@@ -51,7 +53,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         self.compiled[bucket.key] = bucket.bytecode_to_string()
 
 
-_COMPILED = _CompiledTemplates()
+_COMPILED = COMPILED_TEMPLATES = _CompiledTemplates()  # also the theme's, under mkdocs serve (mkdocs_plugin.on_env)
 
 
 def environment(docs_dir: Path) -> jinja2.Environment:
@@ -83,34 +85,66 @@ def chapter_templates(docs_dir: Path) -> list[str]:
             if rel.endswith(TEMPLATE_SUFFIX) and LAYOUTS not in rel.split("/")[1:]]
 
 
-def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True) -> tuple[dict[str, str], list[Problem]]:
+def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True,
+                memo: PageMemo | None = None) -> tuple[dict[str, str], list[Problem]]:
     """Every generated page as {docs-relative path: Markdown}, and every render problem.
 
     With `record_pages=False` only the chapters render (the page templates, where prose states facts).
+    With a memo (a long-lived process), a page whose reads are unchanged since the memo's last run is reused.
     """
     env = environment(docs_dir)
     names = names_of(atlas)
     pages: dict[str, str] = {}
     problems: list[Problem] = []
+    sources: dict[str, str] = {}
     for template_path in chapter_templates(docs_dir):
-        page = template_path[: -len(".j2")]
         try:
-            source = read_text(docs_dir, template_path, limit=DOCS_MAX_BYTES)
+            sources[template_path] = read_text(docs_dir, template_path, limit=DOCS_MAX_BYTES)
         except Refused as refused:
             problems.append(Problem(f"docs/{template_path}", 1, 1, "template", refused.message))
-            continue
+    round_ = memo.begin(atlas, names, {**sources, **_layouts(docs_dir)}) if memo is not None else None
+
+    def rendered(page: str, render: Callable[[Any, Any, list[Problem]], str]) -> str:
+        return render(atlas, names, problems) if round_ is None else round_.page(page, render, problems)
+
+    for template_path, source in sources.items():
+        page = template_path[: -len(".j2")]
         problems += literal_problems(f"docs/{template_path}", source)
-        pages[page] = render_page(env, atlas, template_path, page, names, {}, problems)
+        pages[page] = rendered(page, lambda a, n, p, t=template_path, pg=page: render_page(env, a, t, pg, n, {}, p))
     for kind in KINDS if record_pages else ():
-        title, entries = kind_index(atlas, kind)
         index_page = f"{FOLDER_OF_KIND[kind]}/index.md"
-        pages[index_page] = render_page(env, atlas, f"{LAYOUTS}/kind-index.md.j2", index_page, names,
-                                        {"title": title, "entries": entries, "kind": kind}, problems)
+        pages[index_page] = rendered(index_page, lambda a, n, p, k=kind, pg=index_page: _kind_index_page(env, a, k, pg, n, p))
         for record in atlas.index.all(kind):
             page = page_of(kind, record.id)
-            view = record_page(atlas, record, names)
-            pages[page] = render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
+            pages[page] = rendered(page, lambda a, n, p, r=record, pg=page: _record_page(env, a, r, pg, n, p))
+    if round_ is not None:
+        round_.finish()
     return dict(sorted(pages.items())), problems
+
+
+def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, names: Any, problems: list[Problem]) -> str:
+    title, entries = kind_index(atlas, kind)
+    return render_page(env, atlas, f"{LAYOUTS}/kind-index.md.j2", page, names,
+                       {"title": title, "entries": entries, "kind": kind}, problems)
+
+
+def _record_page(env: jinja2.Environment, atlas: Any, record: Any, page: str, names: Any, problems: list[Problem]) -> str:
+    record = atlas.index.must(record.kind, record.id)  # through the atlas, so a memo notes that the page read it
+    view = record_page(atlas, record, names)
+    return render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
+
+
+def _layouts(docs_dir: Path) -> dict[str, str]:
+    """The layout templates' sources (a change to any of them renders every page again)."""
+    listing = list_tree(docs_dir.parent, docs_dir.name)
+    out: dict[str, str] = {}
+    for rel in listing.files:
+        if rel.endswith(".j2") and LAYOUTS in rel.split("/")[1:]:
+            try:
+                out[rel] = read_text(docs_dir.parent, rel, limit=DOCS_MAX_BYTES)
+            except Refused as refused:
+                out[rel] = refused.message
+    return out
 
 
 def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: str, names: dict[str, str],

@@ -45,12 +45,28 @@ def api_files(atlas: Any) -> dict[str, str]:
     for kind in KINDS:
         for record in atlas.index.all(kind):
             files[f"{ROOT}/{record_file(record)}"] = record_document(atlas, record, answers)
-    texts = {path: dump(document) + "\n" for path, document in files.items()}
+    texts = {path: _dump_once(path, document) for path, document in files.items()}
     for name, schema in SCHEMAS.items():
         texts[f"{ROOT}/schema/{name}"] = dump(schema) + "\n"
     for name, schema in atlas.schemas.documents.items():
         texts[f"{ROOT}/schema/records/{name}"] = dump(schema) + "\n"
     return dict(sorted(texts.items()))
+
+
+_DUMPED: dict[str, tuple[str, str]] = {}  # path -> (compact JSON, canonical text) of the last api_files call
+
+
+def _dump_once(path: str, document: Any) -> str:
+    """dump(document) + newline; the last call's text when the document is the same (compared by its compact
+    JSON, which the C encoder writes fast and which tells 1, 1.0 and true apart). `mkdocs serve` and
+    `build --watch` call api_files after every edit; the indented form is written by Python's slow encoder."""
+    compact = json.dumps(document, sort_keys=True, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    known = _DUMPED.get(path)
+    if known is not None and known[0] == compact:
+        return known[1]
+    text = dump(document) + "\n"
+    _DUMPED[path] = (compact, text)
+    return text
 
 
 def answers_of(atlas: Any) -> dict[tuple[str, str], Answer]:

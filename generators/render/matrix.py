@@ -11,7 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..derive.matrix import Matrix, MatrixCell, matrices
+from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 
@@ -75,25 +75,31 @@ def _matrix(matrix: Matrix, html: _Html) -> Markup:
     title = f"{matrix.engine_name} {matrix.release}".strip()
     caption = Markup("{}: derived support, scheme × hardware target").format(
         html.ref(f"engine/{matrix.engine}", title))
-    groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(g.span, g.vendor)
-                             for g in matrix.groups)
-    heads = Markup("").join(
-        Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
-            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", html.page), c.short,
-            Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
-        for c in matrix.columns)
-    cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
-        Markup('<col{}>').format(_compact_class(c.compact)) for c in matrix.columns))
     body = Markup("").join(
         Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
             row.title, html.ref(f"scheme/{row.scheme}", row.label),
             Markup("").join(_cell(c, column.compact) for c, column in zip(row.cells, matrix.columns)))
         for row in matrix.rows)
     grid = Markup('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
-                  '<caption>{}</caption>{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">Scheme</th>{}</tr>'
-                  '<tr>{}</tr></thead><tbody>{}</tbody></table></div>').format(title, caption, cols, groups, heads, body)
+                  '<caption>{}</caption>{}<tbody>{}</tbody></table></div>').format(
+        title, caption, grid_head(matrix.columns, html.page), body)
     return Markup('<div class="atlas-matrix">\n{}\n{}\n{}\n<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}\n</div>').format(
         legend(any(c.compact for c in matrix.columns)), grid, _per_target(matrix, html), matrix.engine, title, _notes(matrix, html))
+
+
+def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str = "Scheme") -> Markup:
+    """The column group and the two header rows of a scheme × target grid: vendors over targets, AMD gfx columns narrow."""
+    groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(span, vendor)
+                             for vendor, span in group_columns(columns))
+    heads = Markup("").join(
+        Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
+            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", page), c.short,
+            Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
+        for c in columns)
+    cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
+        Markup('<col{}>').format(_compact_class(c.compact)) for c in columns))
+    return Markup('{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">{}</th>{}</tr><tr>{}</tr></thead>').format(
+        cols, corner, groups, heads)
 
 
 def _breakable(detail: str) -> Markup:

@@ -18,12 +18,13 @@ from ..model.records import Record
 from .history import history_table
 from .markdown import escape_text, link, page_of
 from .labels import label
+from .observation_grid import observation_grid_html
 from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
-SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",)}  # the computed table presents these fields
+SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",)}  # the computed table or grid presents these
 
 
 @dataclass
@@ -49,6 +50,7 @@ class RecordPage:
     unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
     description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
     backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
+    grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -82,7 +84,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
                       escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
                       escape_text(unverified_reason(atlas.index, record)),
-                      yaml_string(record.data.get("summary", "")), groups)
+                      yaml_string(record.data.get("summary", "")), groups,
+                      observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""))
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -128,12 +131,12 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
-        cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
+        scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
         title, columns, rows, note = history_table(atlas, record.id, values)
-        return [cells_table(atlas, cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
+        return [cells_table(atlas, scheme_cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
-        cells = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
-        return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [cells]
+        by_scheme = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
+        return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [by_scheme]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []

@@ -172,6 +172,28 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
 
 
+_CONFLICT = re.compile(r"^(\S+) \S+ has requirement (([A-Za-z0-9_.\-]+)[^,]*(?:,[^,]+)*?), but you have \S+ \S+\.$", re.M)
+
+
+def repair_versions(venv: Path, installed: list[str], log: Callable[[str], None] = print) -> list[str]:
+    """Reinstall, within the bounds an installed distribution states, any of our distributions pip check finds
+    outside them (installing without dependencies can pick a version another one rejects); returns what it fixed."""
+    fixed: list[str] = []
+    ours = {_normal(re.split(r"[<>=!~;\[ ]", name, maxsplit=1)[0]) for name in installed}
+    for _ in range(5):
+        result = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "check", "--disable-pip-version-check"],
+                                capture_output=True, text=True)
+        wanted = [m.group(2).replace(" ", "") for m in _CONFLICT.finditer(result.stdout)
+                  if _normal(m.group(3)) in ours and _normal(m.group(3)) not in {_normal(n) for n in NEVER}]
+        wanted = [w for w in wanted if w not in fixed]
+        if not wanted:
+            break
+        log(f"reinstalling within stated bounds: {', '.join(wanted)}")
+        _pip(venv, "install", "-q", "--no-deps", *wanted)
+        fixed += wanted
+    return fixed
+
+
 def ensure_release(engine: str, version: str, cache: Path, probe: Path,
                    log: Callable[[str], None] = print) -> Environment:
     """Prepare (or reuse) the environment for one engine release; the manifest records what it took."""
@@ -179,6 +201,10 @@ def ensure_release(engine: str, version: str, cache: Path, probe: Path,
     manifest_path = release / "manifest.json"
     if manifest_path.exists():
         manifest = json.loads(manifest_path.read_text())
+        fixed = repair_versions(release / "venv", manifest.get("installed", []), log)
+        if fixed:
+            manifest["repaired"] = sorted(set(manifest.get("repaired", [])) | set(fixed))
+            manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
         return Environment(release / "venv" / "bin" / "python", release / "src", manifest)
     started = time.monotonic()
     base = ensure_base(cache)
@@ -205,7 +231,9 @@ def ensure_release(engine: str, version: str, cache: Path, probe: Path,
         log(f"installing imported modules: {', '.join(wanted)}")
         _pip(venv, "install", "-q", "--no-deps", *wanted, constraint=constraint)
         installed += wanted
+    repaired = repair_versions(venv, installed, log)
     manifest = {"engine": engine, "version": version, "torch": (base / ".ready").read_text().strip(),
+                "repaired": repaired,
                 "installed": sorted(set(installed), key=str.lower),
                 "setup_seconds": round(time.monotonic() - started, 1),
                 "release_bytes": _size(release), "base_bytes": _size(base)}

@@ -82,7 +82,9 @@ def observation_record(engine: str, version: str, env: Environment, jobs: list[J
         "engine": engine, "release": version, "harness_version": HARNESS_VERSION,
         "observed_on": _dt.date.today().isoformat(),
         "environment": {"torch": env.manifest.get("torch", ""), "python": platform.python_version(),
-                        "installed": env.manifest.get("installed", []),
+                        "installed": env.manifest.get("installed", []) + [
+                            f"{spec} (reinstalled within another installed distribution's stated bounds)"
+                            for spec in env.manifest.get("repaired", [])],
                         "setup_seconds": env.manifest.get("setup_seconds", 0), "probe_seconds": round(seconds, 1),
                         "release_megabytes": round(env.manifest.get("release_bytes", 0) / 1e6, 1),
                         "base_megabytes": round(env.manifest.get("base_bytes", 0) / 1e6, 1)},

@@ -25,6 +25,13 @@ PAGE_TYPES = {
     "hardware target": "hardware-targets/x86-cpu-avx512/",
     "trap": "gotchas/nvfp4-bf16-dtype-garbled-without-native-fp4/",
     "gaps": "chapters/gaps/",
+    "history": "chapters/history/",
+    "kernel": "kernels/vllm-marlin/",
+    "engine": "engines/vllm/",
+    "benchmark": "benchmarks/deepseek-r1-0528-nvfp4-aime-2024/",
+    "finding": "findings/vllm-w4a8-x86-cpu-cell/",
+    "technique": "techniques/gguf-imatrix/",
+    "observation": "observations/vllm-0-33-0-h1/",
     "contributing": "contributing/fields/",
 }
 
@@ -146,3 +153,13 @@ def test_published_tables_read_per_column_at_390_with_the_derived_verdict_beside
     assert found["page"] <= PHONE[0] and found["grids"] == 0
     assert found["blocks"] == found["columns"] > 10
     assert found["beside"] == found["differing"] > 0
+
+
+def test_an_observation_leads_with_its_verdict_grid(browser: Browser) -> None:
+    browser.open("observations/vllm-0-33-0-h1/")
+    found = browser.js("""const grid = document.querySelector('.atlas-observed');
+        return {cells: grid.querySelectorAll('tbody td.atlas-grid__cell').length, rows: grid.querySelectorAll('tbody tr').length,
+                fits: grid.scrollWidth <= grid.clientWidth, before: grid.compareDocumentPosition(document.querySelector('.md-typeset table:not(.atlas-grid)')) & Node.DOCUMENT_POSITION_FOLLOWING,
+                page: document.documentElement.scrollHeight}""")
+    assert found["rows"] > 5 and found["cells"] > found["rows"] * 10 and found["fits"] and found["before"]
+    assert found["page"] < 4 * DESKTOP[1]  # the raw runs stay in the record file, not on the page

@@ -1,0 +1,66 @@
+"""The page memo of long-lived processes (render/memo.py) changes nothing but time: after each edit, the pages
+rendered with the memo equal a fresh render of the same tree, and only pages that read the edit render again."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generators.build import run_pipeline
+from generators.render.memo import PageMemo
+
+from .conftest import make_tree
+
+# (file, old text, new text): a summary (its own page), a name (the pages linking to it), a kernel's
+# requirement (cells: scheme, target and format pages, chapters), a layout (every page), a new record.
+EDITS = [
+    ("records/formats/fmt-fp4.yaml", "summary: ", "summary: Edited. "),
+    ("records/kernels/k-cpu.yaml", "name: CPU kernel", "name: CPU kernel, renamed"),
+    ("records/kernels/k-generic.yaml", "value: 80,", "value: 90,"),
+    ("docs/_templates/record.md.j2", "\n", "\n<!-- layout edited -->\n"),
+]
+
+
+def edit(tree: Path, rel: str, old: str, new: str) -> None:
+    path = tree / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, rel
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_pages_with_the_memo_equal_a_fresh_render_after_every_edit(tmp_path):
+    tree = make_tree(tmp_path / "tree")
+    memo = PageMemo()
+    first = run_pipeline(tree, memo=memo)
+    assert first.pages and not first.failed and memo.reused == 0
+    again = run_pipeline(tree, memo=memo)
+    assert again.pages == first.pages and memo.rendered == 0  # nothing changed: every page reused
+    for rel, old, new in EDITS:
+        edit(tree, rel, old, new)
+        with_memo = run_pipeline(tree, memo=memo)
+        fresh = run_pipeline(tree)
+        assert with_memo.pages == fresh.pages, rel
+        assert [str(p) for p in with_memo.problems] == [str(p) for p in fresh.problems], rel
+        assert memo.rendered > 0, rel
+    (tree / "records/sources/src-new.yaml").write_text(
+        "name: New source\nsummary: A new one.\ntype: docs\nurl: https://example.org/new\n", encoding="utf-8")
+    assert run_pipeline(tree, memo=memo).pages == run_pipeline(tree).pages
+
+
+def test_a_summary_edit_renders_only_the_pages_that_read_the_record(tmp_path):
+    tree = make_tree(tmp_path / "tree")
+    memo = PageMemo()
+    total = len(run_pipeline(tree, memo=memo).pages)
+    edit(tree, *EDITS[0])
+    run_pipeline(tree, memo=memo)
+    assert 0 < memo.rendered < total / 2 and memo.rendered + memo.reused == total
+
+
+@pytest.mark.parametrize("record_pages", [False, True])
+def test_problems_of_a_reused_page_are_reported_again(tmp_path, record_pages):
+    tree = make_tree(tmp_path / "tree")
+    edit(tree, "docs/chapters/demo.md.j2", "\n", "\n{{ no_such_name }}\n")
+    memo = PageMemo()
+    first = [str(p) for p in run_pipeline(tree, record_pages=record_pages, memo=memo).problems]
+    assert any("no_such_name" in line for line in first)
+    assert [str(p) for p in run_pipeline(tree, record_pages=record_pages, memo=memo).problems] == first
