@@ -13,9 +13,19 @@ from generators.cache import ContentCache
 from generators.diff_model import CommitChange, FieldChange, RecordChange
 from generators.render.changelog import changelog_files
 
-from .test_diff import commit, edit, git, repo  # noqa: F401  (repo is a fixture)
+from .conftest import make_tree
+from .test_diff import commit, edit, git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository holding the mini fixture, the real schemas and page layouts; one commit."""
+    root = make_tree(tmp_path / "repo")
+    git(root, "init", "-q")
+    commit(root, "base")
+    return root
 
 
 @pytest.fixture
@@ -48,7 +58,7 @@ def _two_commits(root: Path) -> None:
 
 
 def test_a_second_run_reads_every_commit_from_disk_and_the_feed_is_byte_identical(
-        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _two_commits(repo)
     cold = history(repo)
     assert [c.subject for c in cold] == ["the cpu computes in fp8", "raise the floor <script>"]
@@ -64,7 +74,7 @@ def test_a_second_run_reads_every_commit_from_disk_and_the_feed_is_byte_identica
 
 
 def test_with_the_cache_off_nothing_is_written_and_the_pipeline_runs_again(
-        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _two_commits(repo)
     monkeypatch.setenv("ATLAS_CACHE", "off")
     first = history(repo)
@@ -76,7 +86,7 @@ def test_with_the_cache_off_nothing_is_written_and_the_pipeline_runs_again(
 
 
 def test_a_code_change_empties_the_table(repo: Path, fresh: Path, tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
     _two_commits(repo)
     history(repo)
     stored = json.loads((fresh / "commit-changes.json").read_text(encoding="utf-8"))
