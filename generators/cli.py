@@ -165,8 +165,10 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     if hidden:  # the exit code is the whole tree's: a partial check never turns a failing tree green
         print(f"{hidden} more problem(s) elsewhere in the tree; run check without paths to list them", file=sys.stderr)
     if args.format == "text":
-        count = sum(len(v) for v in run.atlas.index.by_kind.values()) if run.atlas else "?"
-        print(f"{count} records checked, {len(shown)} problem(s)", file=sys.stderr)
+        count = len(run.records)  # every record that loaded, whether or not the tree linked
+        warnings = sum(1 for p in shown if p.severity != "error")
+        strict = " (--strict fails on warnings)" if warnings and not args.strict else ""
+        print(f"{count} records checked, {len(shown) - warnings} error(s), {warnings} warning(s){strict}", file=sys.stderr)
     return EXIT_PROBLEMS if _failed(run.problems, args.strict) else EXIT_OK
 
 

@@ -99,8 +99,8 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             raise PluginError(f"{len(errors)} problem(s) in the atlas:\n" + "\n".join(str(p) for p in problems))
-        for problem in problems:
-            log.warning(str(problem))
+        if problems:  # warnings mark records unverified on the site; they do not fail `mkdocs build --strict`
+            log.info(f"atlas: {len(problems)} warning(s); `python -m generators check` lists them")
         for file in list(files):
             if file.src_uri.endswith(TEMPLATE_SUFFIX) or file.src_uri.startswith(LAYOUTS + "/"):
                 files.remove(file)

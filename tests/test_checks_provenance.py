@@ -94,7 +94,7 @@ def test_unverified_record_page_and_gaps_row(tree):
     write(tree, "docs/chapters/unverified.md.j2",
           "{% for u in views.gaps.unverified %}{{ link_to(u.record) }}: {{ u.reason }}\n{% endfor %}")
     pages, problems = render_tree(tree)
-    assert [str(p) for p in problems] == []
+    assert [p.rule for p in problems] == ["unverified-record"]
     assert pages["benchmarks/b-ref.md"].split("\n")[7:10] == [  # after the front matter, the title and the id line
         '!!! warning "Unverified"',
         "    No primary source backs this record yet: Only the &lt;seed&gt; states it.", ""]
@@ -109,3 +109,15 @@ def test_unverified_declared_covers_techniques_and_kernels(tree):
         "records/techniques/calib.yaml:1:1: error: [unverified-declared] technique 'calib' cites no primary source "
         "(only 'src-seed'; a seed draft is not evidence); cite the engine code, datasheet, paper or thread that "
         "states it, or declare unverified: <why no primary source exists>"]
+
+
+def test_unverified_record_is_a_warning_located_at_its_declaration(tree):
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    edit(tree, "records/benchmarks/b-ref.yaml", "grade: measured\n", "grade: measured\nunverified: Only the seed states it.\n")
+    assert problems_of(tree, "unverified-record") == [
+        "records/benchmarks/b-ref.yaml:9:13: warning: [unverified-record] unverified: benchmark 'b-ref' rests on no "
+        "primary source, so the site marks it unverified (see the reason declared here); cite one to clear this warning"]
+
+
+def test_unverified_record_spares_findings_and_verified_records(tree):
+    assert problems_of(tree, "unverified-record") == []

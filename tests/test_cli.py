@@ -17,7 +17,7 @@ def run(tree: Path, *args: str) -> subprocess.CompletedProcess:
 def test_check_clean_tree_exits_zero(tree):
     result = run(tree, "check")
     assert result.returncode == 0 and result.stdout == ""
-    assert "22 records checked, 0 problem(s)" in result.stderr
+    assert "22 records checked, 0 error(s), 0 warning(s)" in result.stderr
 
 
 def test_check_reports_all_problems_and_exits_one(tree):
@@ -88,3 +88,17 @@ def test_check_limited_to_paths_reports_only_those_files(tree):
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "records/techniques/b.yaml:1:1: error: [load] file is empty; a record needs at least the fields its schema requires"]
+
+
+def test_warnings_pass_check_and_fail_strict(tree):
+    write(tree, "records/sources/src-seed.yaml", "name: A seed draft\nsummary: Notes.\ntype: seed\nurl: https://example.org/seed\n"
+          "sources:\n  - source: src-seed\n")
+    path = tree / "records/benchmarks/b-ref.yaml"
+    text = path.read_text().replace("  - source: src-doc\n", "  - source: src-seed\n")
+    path.write_text(text.replace("grade: measured\n", "grade: measured\nunverified: Only the seed states it.\n"))
+    plain, strict = run(tree, "check"), run(tree, "check", "--strict")
+    assert plain.returncode == 0 and strict.returncode == 1
+    assert plain.stdout == strict.stdout and "warning: [unverified-record]" in plain.stdout
+    assert "0 error(s), 1 warning(s) (--strict fails on warnings)" in plain.stderr
+    github = run(tree, "check", "--format", "github").stdout
+    assert github.startswith("::warning file=records/benchmarks/b-ref.yaml,")

@@ -127,7 +127,7 @@ def test_plugin_marks_unchanged_generated_pages_as_not_modified(tmp_path):
 @pytest.fixture(scope="module")
 def real_site_files() -> dict[str, bytes]:
     files, problems = site_files(ROOT)
-    assert problems == []
+    assert [p for p in problems if p.severity == "error"] == []
     return files
 
 

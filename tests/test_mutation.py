@@ -32,7 +32,7 @@ _PATH = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 @pytest.fixture(scope="module")
 def atlas() -> Atlas:
     atlas, problems = check_tree(ROOT)
-    assert atlas is not None and problems == []
+    assert atlas is not None and [p for p in problems if p.severity == "error"] == []
     return atlas
 
 

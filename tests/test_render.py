@@ -1,6 +1,8 @@
 """Rendering: template functions pass and fail with the full message, escaping, literals, determinism."""
 from __future__ import annotations
 
+import pytest
+
 from generators.build import render_tree
 from generators.render.literals import literal_problems
 from generators.render.markdown import escape_text
@@ -79,6 +81,14 @@ def test_undefined_variable_is_an_error_with_line(tree):
 def test_template_syntax_error(tree):
     _, problems = render(tree, "# T\n{% for x in %}\n")
     assert problems[0].startswith(f"{CHAPTER}:2:1: error: [template] template syntax error:")
+
+
+@pytest.mark.parametrize("expression", ["views.traps | length", "views.traps | sort", "views.traps | selectattr('id')",
+                                        "views.traps | map(attribute='id') | join"])
+def test_templates_cannot_count_sort_or_filter(tree, expression):
+    """Counting, sorting and filtering are views in derive/; a template that tries it fails at its line."""
+    _, problems = render(tree, "# T\n\n{{ " + expression + " }}\n")
+    assert len(problems) == 1 and problems[0].startswith(f"{CHAPTER}:3:1: error: [template] template syntax error: No filter named")
 
 
 def test_record_text_cannot_inject_markup_or_template_syntax(tree):

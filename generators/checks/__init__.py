@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import (benchmark_baseline, gfx_capability, kernel_operands, memory_bandwidth, ridge_bounds, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
                observed_cells, published_observed, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
-               unverified_declared)
+               unverified_declared, unverified_record)
 from .base import SHAPE, VIEWS, Check
 from .runner import run_checks
 
@@ -31,6 +31,7 @@ REGISTRY: tuple[Check, ...] = (
     contested_resolution.CHECK,
     dispatch_provenance.CHECK,
     unverified_declared.CHECK,
+    unverified_record.CHECK,
     quoted_value.CHECK,
     trap_scope.CHECK,
     observed_cells.CHECK,

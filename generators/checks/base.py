@@ -42,7 +42,7 @@ class Check:
         return tuple(self.scope.partition(":")[2].split(",")) if self.scope.startswith("record:") else ()
 
 
-def at(record: Record, path: tuple[Any, ...], rule: str, message: str) -> Problem:
+def at(record: Record, path: tuple[Any, ...], rule: str, message: str, severity: str = "error") -> Problem:
     line, column = record.position(path)
     prefix = f"{dotted(path)}: " if path else ""
-    return Problem(record.path, line, column, rule, prefix + message)
+    return Problem(record.path, line, column, rule, prefix + message, severity)

@@ -1,4 +1,4 @@
-"""A kernel, benchmark, gotcha, engine, technique or support-matrix record with no primary citation declares `unverified`; one that cites a primary source does not."""
+"""An accelerator, format, kernel, benchmark, gotcha, engine, technique or support-matrix record with no primary citation declares `unverified`; one that cites a primary source does not."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -9,7 +9,7 @@ from ..problems import Problem
 from .base import SHAPE, Check, at
 
 NAME = "unverified-declared"
-KINDS: tuple[str, ...] = ("kernel", "benchmark", "gotcha", "engine", "technique", "support-matrix")
+KINDS: tuple[str, ...] = ("accelerator", "format", "kernel", "benchmark", "gotcha", "engine", "technique", "support-matrix")
 
 
 def run(atlas: Atlas) -> Iterator[Problem]:

@@ -97,7 +97,7 @@ def environment(docs_dir: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(FILTERS)
+    env.filters = dict(FILTERS)  # only ours: templates loop, branch and write prose; sorting, counting and filtering are views
     return env
 
 

@@ -63,7 +63,7 @@ def test_search_finds_a_record_by_its_alias(browser: Browser, alias: str, page: 
         browser.js("document.querySelector('.md-search__input').focus()")
         browser.driver.switch_to.active_element.send_keys(alias)
         hrefs: list[str] = []
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15  # the search worker indexes ~600 pages; slow on a loaded machine
         while time.monotonic() < deadline and not any(h.endswith(page) for h in hrefs):
             time.sleep(0.1)
             hrefs = browser.js("return [...document.querySelectorAll('.md-search-result__link')].map(a => new URL(a.href).pathname)")
