@@ -31,35 +31,91 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
     problems: list[Problem] = []
     backlinks: dict[str, list[Link]] = defaultdict(list)
     for record in records:
-        data = record.data
-        known_gaps = data.get("known_gaps") or []
-        declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
-        used: set[tuple[str, str]] = set()
-        outgoing: list[Link] = []
-        for ref_field in schemas.ref_fields[record.kind]:
-            if ref_field.pattern and ref_field.pattern[0] not in data:
-                continue
-            for path, value in values_at(data, ref_field.pattern):
-                if not isinstance(value, str):
-                    continue
-                kind, target_id = _split(ref_field.target, value)
-                if target_id in by_kind.get(kind, ()):
-                    link = Link(record.ref, dotted(path), f"{kind}/{target_id}")
-                    outgoing.append(link)
-                    backlinks[link.target].append(link)
-                elif (kind, target_id) in declared:
-                    used.add((kind, target_id))
-                    gap = known_gaps[declared[(kind, target_id)]]
-                    index.gaps.append(DeclaredGap(record.ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
-                else:
-                    problems.append(_dangling(record, path, kind, target_id, by_kind))
+        outgoing, gaps = _link_record(record, schemas, by_kind, problems)
+        index.gaps.extend(gaps)
         if outgoing:
             index.links.extend(outgoing)
             index.outgoing[record.ref] = outgoing
-        if declared:
-            problems.extend(_stale_gaps(record, declared, used, by_kind))
-    index.backlinks = {target: sorted(links, key=lambda link: (link.source, link.path)) for target, links in sorted(backlinks.items())}
+            for link in outgoing:
+                backlinks[link.target].append(link)
+    index.backlinks = {target: sorted(links, key=_link_order) for target, links in sorted(backlinks.items())}
     return index, problems
+
+
+def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
+    """The index with some records replaced by new versions of the same kind and id, and the replaced records' problems.
+
+    Equal to `link_records` over the index's records in their order (kind, then insertion) with the replacements,
+    at the cost of linking the replaced records only: a record's links depend on its own data and on which ids
+    exist, and replacing a record keeps every id. The mutation sweeps in the tests re-link the atlas this way.
+    """
+    new_versions = {record.ref: record for record in replaced}
+    by_kind = {kind: dict(records) for kind, records in index.by_kind.items()}
+    for record in new_versions.values():
+        if record.id not in by_kind.get(record.kind, {}):
+            raise ValueError(f"relink replaces records; {record.ref} is not in the index")
+        by_kind[record.kind][record.id] = record
+    problems: list[Problem] = []
+    outgoing = dict(index.outgoing)
+    gaps_of: dict[str, list[DeclaredGap]] = {}
+    for gap in index.gaps:
+        gaps_of.setdefault(gap.record, []).append(gap)
+    touched: set[str] = set()
+    for ref, record in new_versions.items():
+        touched.update(link.target for link in outgoing.pop(ref, []))
+        links, gaps = _link_record(record, schemas, by_kind, problems)
+        if links:
+            outgoing[ref] = links
+            touched.update(link.target for link in links)
+        gaps_of[ref] = gaps
+    backlinks = dict(index.backlinks)
+    for target in touched:
+        links = [link for link in backlinks.get(target, []) if link.source not in new_versions]
+        links += [link for ref in new_versions for link in outgoing.get(ref, []) if link.target == target]
+        if links:
+            backlinks[target] = sorted(links, key=_link_order)
+        else:
+            backlinks.pop(target, None)
+    order = [record.ref for records in by_kind.values() for record in records.values()]
+    new = Index(by_kind)
+    new.links = [link for ref in order for link in outgoing.get(ref, [])]
+    new.outgoing = {ref: outgoing[ref] for ref in order if ref in outgoing}
+    new.gaps = [gap for ref in order for gap in gaps_of.get(ref, [])]
+    new.backlinks = dict(sorted(backlinks.items()))
+    return new, problems
+
+
+def _link_order(link: Link) -> tuple[str, str]:
+    return link.source, link.path
+
+
+def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, Record]],
+                 problems: list[Problem]) -> tuple[list[Link], list[DeclaredGap]]:
+    """One record's outgoing links and declared gaps; its dangling references and stale gaps go to `problems`."""
+    data = record.data
+    known_gaps = data.get("known_gaps") or []
+    declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
+    used: set[tuple[str, str]] = set()
+    outgoing: list[Link] = []
+    gaps: list[DeclaredGap] = []
+    for ref_field in schemas.ref_fields[record.kind]:
+        if ref_field.pattern and ref_field.pattern[0] not in data:
+            continue
+        for path, value in values_at(data, ref_field.pattern):
+            if not isinstance(value, str):
+                continue
+            kind, target_id = _split(ref_field.target, value)
+            if target_id in by_kind.get(kind, ()):
+                outgoing.append(Link(record.ref, dotted(path), f"{kind}/{target_id}"))
+            elif (kind, target_id) in declared:
+                used.add((kind, target_id))
+                gap = known_gaps[declared[(kind, target_id)]]
+                gaps.append(DeclaredGap(record.ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
+            else:
+                problems.append(_dangling(record, path, kind, target_id, by_kind))
+    if declared:
+        problems.extend(_stale_gaps(record, declared, used, by_kind))
+    return outgoing, gaps
 
 
 def _split(target: str, value: str) -> tuple[str, str]:

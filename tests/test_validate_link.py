@@ -1,7 +1,13 @@
 """Schema errors and references, each mapped to file:line:column with the full message."""
 from __future__ import annotations
 
+import copy
+import dataclasses
+
+import pytest
+
 from generators.build import check_tree
+from generators.link import link_records, relink
 
 from .conftest import write
 
@@ -101,3 +107,56 @@ def test_benchmark_needs_a_value_or_the_reason_it_has_none(tree):
     path.write_text(path.read_text() + "value: 1\nmissing_value: not published\n")
     assert messages(tree, "records/benchmarks/b-ref.yaml") == [
         "records/benchmarks/b-ref.yaml:1:1: error: [schema] (record): the fields 'value' and 'missing_value' exclude each other; keep one"]
+
+
+def _replaced(atlas, ref, edit):
+    record = atlas.index.by_ref(ref)
+    data = copy.deepcopy(record.data)
+    edit(data)
+    return dataclasses.replace(record, data=data)
+
+
+def _edits(atlas):
+    """Replacements that move, drop, add and break references, and that declare or orphan a known gap."""
+    def retarget(data):
+        data["stated_native"][0]["accelerators"] = ["acc-cpu"]
+
+    def drop_all(data):
+        data.pop("stated_native")
+        data.pop("stated_emulated", None)
+
+    def dangle(data):
+        data["format"] = "no-such-format"
+
+    def declare_gap(data):
+        data["format"] = "mlx-q4"
+        data["known_gaps"] = [{"id": "mlx-q4", "kind": "format", "reason": "No record."}]
+
+    def stale_gap(data):
+        data["known_gaps"] = [{"id": "fmt-int4", "kind": "format", "reason": "Old gap."}]
+
+    return [[("format/fmt-fp4", retarget)], [("format/fmt-fp4", drop_all)], [("benchmark/b-ref", dangle)],
+            [("benchmark/b-ref", declare_gap), ("format/fmt-fp4", retarget)], [("benchmark/b-ref", stale_gap)],
+            [("hardware-target/gpu-sm90", lambda data: data.update(accelerators=[]))]]
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_relink_is_link_records_with_the_replacements(tree, case):
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    replaced = [_replaced(atlas, ref, edit) for ref, edit in _edits(atlas)[case]]
+    changed = {r.ref: r for r in replaced}
+    records = [changed.get(r.ref, r) for kind in atlas.index.by_kind for r in atlas.index.all(kind)]
+    expected, expected_problems = link_records(records, atlas.schemas)
+    index, problems = relink(atlas.index, replaced, atlas.schemas)
+    assert index == expected
+    assert list(index.backlinks) == list(expected.backlinks) and list(index.outgoing) == list(expected.outgoing)
+    assert problems == expected_problems
+    assert index != atlas.index  # every case changes a link or a gap
+
+
+def test_relink_refuses_a_new_record(tree):
+    atlas, _ = check_tree(tree)
+    record = dataclasses.replace(atlas.index.by_ref("format/fmt-fp4"), id="fmt-new")
+    with pytest.raises(ValueError, match="format/fmt-new is not in the index"):
+        relink(atlas.index, [record], atlas.schemas)
