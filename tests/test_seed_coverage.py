@@ -86,9 +86,10 @@ def test_other_names_occur_in_the_record_they_map_to():
         if entry["kind"] in NAMED_BY_SENTENCE | {"format"} or not entry.get("record"):
             continue
         data = _record(entry["kind"], entry["record"]) or {}
-        haystack = " ".join([entry["record"], data.get("name", ""), data.get("class_name", "")]).casefold()
+        ops = [route.get("op", "") for route in data.get("routes", [])]
+        haystack = " ".join([entry["record"], data.get("name", ""), data.get("class_name", ""), *ops]).casefold()
         if entry["name"].casefold() not in haystack:
-            wrong.append(f"{_label(seed, entry)} is not in {entry['record']!r}'s id, name or class_name")
+            wrong.append(f"{_label(seed, entry)} is not in {entry['record']!r}'s id, name, class_name or route ops")
     assert not wrong, "\n".join(wrong)
 
 
