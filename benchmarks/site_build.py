@@ -7,7 +7,7 @@ Run by hand: python3 benchmarks/site_build.py [--runs N] [--states cold,warm,edi
 touched records/, as a build in the repository does; uncommitted changes are not in it). A number is a synthetic
 corpus of that many records (benchmarks/make_corpus.py) with the page layouts, a one-line home page, no chapters,
 and a nav of the home page and the kind indexes (without a nav, MkDocs lists every record page on every page).
-Each run measures, in the same project folder with its own empty cache folder (ATLAS_CACHE_DIR), in this order:
+Each run measures, in the same project folder with an empty cache folder (ATLAS_CACHE_DIR) per route, in this order:
   cold   nothing cached: what a fresh machine or CI pays (parse, schema, commit, template and page caches empty)
   warm   the same inputs again: the generated files come from the on-disk copy (generators/site_cache.py)
   edit   one record changed (a comment appended to it): parse and commit caches warm, the page copy misses, so the
@@ -106,15 +106,15 @@ Figures = dict[str, list[tuple[float, float, int, float]]]  # route -> [(cpu, wa
 
 
 def one_state(folder: Path, cache: Path, tmp: Path, zensical: bool) -> Figures:
-    cpu, wall, peak, out = timed([sys.executable, __file__, "--mkdocs-in-process", str(folder)], folder, cache)
+    cpu, wall, peak, out = timed([sys.executable, __file__, "--mkdocs-in-process", str(folder)], folder, cache / "mkdocs")
     generator, total = (float(x) for x in out.split()[1::2])
     figures: Figures = {"mkdocs": [(cpu, wall, peak, generator / total)]}
     if zensical:
         tree = tmp / "z"
         shutil.rmtree(tree, ignore_errors=True)
         first = timed([sys.executable, "-m", "generators", "build", "--out", str(tree / "docs"),
-                       "--engine-config", str(tree / "mkdocs.yml")], folder, cache)
-        second = timed(["zensical", "build", "-f", "mkdocs.yml"], tree, cache)
+                       "--engine-config", str(tree / "mkdocs.yml")], folder, cache / "zensical")
+        second = timed(["zensical", "build", "-f", "mkdocs.yml"], tree, cache / "zensical")
         figures["zensical"] = [(first[0] + second[0], first[1] + second[1], max(first[2], second[2]),
                                 first[0] / (first[0] + second[0]))]
     return figures
