@@ -56,7 +56,8 @@ def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser
     assert problems == []
 
 
-@pytest.mark.parametrize("alias, page", [("float8_e5m2", "formats/fp8-e5m2/"), ("FP8_KV_CACHE", "formats/fp8-kv-cache/")])
+@pytest.mark.parametrize("alias, page", [("float8_e5m2", "formats/fp8-e5m2/"), ("FP8_KV_CACHE", "formats/fp8-kv-cache/"),
+                                         ("ExLlamaV2", "formats/exl2/")])  # source pages named after the package rank lower
 def test_search_finds_a_record_by_its_alias(browser: Browser, alias: str, page: str) -> None:
     with browser.full_search():  # the worker fetches the index after the page has loaded
         browser.open("")
