@@ -11,6 +11,7 @@ turn, N times each, interleaved so a change in the machine's load hits all of th
   cli          `python -m generators check`, no cache: the stages, plus the chapters rendered (the synthetic
                corpus has the page layouts and no chapters). This is the figure the target is about.
   cli+cache    the same with the on-disk cache filled by an earlier run
+  cli+cache+1  the same after one record was edited since (a comment appended): that file is parsed again
   all-pages    `python -m generators check --all-pages` (every record page rendered too), no cache  [with --all-pages]
 
 Printed per command: median user+sys CPU seconds, median wall seconds, largest peak RSS, and the
@@ -61,6 +62,7 @@ def commands(corpus: Path, cache: Path, cli: bool) -> dict[str, tuple[list[str],
     }
     out["cli"] = ([sys.executable, "-m", "generators", "--root", str(corpus), "check"], cold)
     out["cli+cache"] = ([sys.executable, "-m", "generators", "--root", str(corpus), "check"], warm)
+    out["cli+cache+1"] = out["cli+cache"]  # measure() edits one record before each of these runs
     if cli:
         out["all-pages"] = ([sys.executable, "-m", "generators", "--root", str(corpus), "check", "--all-pages"], cold)
     return out
@@ -76,8 +78,12 @@ def measure(n: int, runs: int, cli: bool) -> None:
             subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in todo}
-        for _ in range(runs):
+        edited = sorted((corpus / "records" / "benchmarks").glob("*.yaml"))[0]
+        for run in range(runs):
             for name, (command, env) in todo.items():
+                if name == "cli+cache+1":
+                    with edited.open("a", encoding="utf-8") as handle:
+                        handle.write(f"# edit {run}\n")
                 results[name].append(timed(command, env))
         floor = statistics.median(r[0] for r in results["bare"])
         print(f"{count} records ({n} requested), {runs} run(s) each:")
