@@ -82,6 +82,22 @@ def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser
     targets = len(browser.js("return [...document.querySelectorAll('.atlas-matrix__per-target .atlas-target')]"))
     assert grid["columns"] == targets > 10 and grid["cells"] == grid["rows"] * targets
     assert grid["scroll"] <= grid["client"] and grid["page"] <= 1440 and grid["rightmost"] <= 1440
+    broken = browser.js("""const broken = [];  // a header word drawn on two lines ('Blackwe' / 'll') or past its column
+        for (const th of document.querySelectorAll('.atlas-grid__scroll thead th')) {
+          const edge = th.getBoundingClientRect();
+          const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.data.matchAll(/[^\\s·/]+/g)) {
+              const range = document.createRange();
+              range.setStart(node, match.index); range.setEnd(node, match.index + match[0].length);
+              const rects = [...range.getClientRects()];
+              const wide = rects.some(r => r.left < edge.left - 1 || r.right > edge.right + 1);
+              if (rects.length > 1 || wide) broken.push(match[0]);
+            }
+          }
+        }
+        return broken;""")
+    assert broken == []
     browser.resize(PHONE)
     browser.screenshot("support-tables-390")
     phone = browser.js("""return {page: document.documentElement.scrollWidth,
