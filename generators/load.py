@@ -1,8 +1,9 @@
 """Stage 1, load: parse every records/<kind>/<id>.yaml into Records, rejecting what YAML lets through silently.
 
-Parsing uses libyaml (PyYAML's C loader) at the node level so every value keeps its line and
-column. Rejected, each as a Problem with a location: syntax errors, duplicate keys, anchors and
-aliases, explicit tags, non-string keys, a top level that is not a mapping, empty files,
+A text that yaml-rs can read with the same result is read by it (fast_yaml.py: no positions, five times faster);
+any other is parsed by libyaml (PyYAML's C loader) at the node level so every value keeps its line and column
+for the message, and load's rules below are written against those nodes. Rejected, each as a Problem with a
+location: syntax errors, duplicate keys, anchors and aliases, explicit tags, non-string keys, a top level that is not a mapping, empty files,
 non-UTF-8 bytes, YAML 1.1 booleans spelled other than true/false, a file name that is not a
 valid id or an `id:` that differs from it, unknown kind folders and files that are not `.yaml`.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 import re
 import unicodedata
 from pathlib import Path
@@ -18,11 +20,11 @@ from typing import Any
 
 import yaml
 
-from . import tree_files
+from . import fast_yaml, tree_files
 from .cache import ContentCache, content_key
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
-from .model.records import Record
+from .model.records import Record, TypedRecord
 
 ID_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # always used with fullmatch: no trailing newline slips through
 GENERATED_PAGE_NAMES = frozenset({"index"})  # <kind folder>/index.md is the kind's index page
@@ -112,7 +114,7 @@ def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache)
             parsed.keep(*cached[3])
         return cached[1], list(cached[2])
     entry: list[tuple[str, Any]] = []
-    record, problems = _load_rel(reader, rel, parsed, entry)
+    record, problems = _load_rel(reader, rel, parsed, entry, stat)
     if key is not None:
         _CACHE[where] = (key, record, list(problems), entry[0] if entry else None)
     return record, problems
@@ -135,14 +137,14 @@ def load_file(root: Path, path: Path, parsed: ContentCache | None = None,
 
 
 def _load_rel(reader: tree_files.Reader, rel: str, parsed: ContentCache | None,
-              entry: list[tuple[str, Any]] | None) -> tuple[Record | None, list[Problem]]:
+              entry: list[tuple[str, Any]] | None, stat: os.stat_result | None = None) -> tuple[Record | None, list[Problem]]:
     parts = tuple(rel.split("/"))
     located = _kind_and_id(rel, parts)
     if isinstance(located, Problem):
         return None, [located]
     kind, record_id = located
     try:
-        raw = reader.read_bytes(rel)
+        raw = reader.read_bytes(rel, before=stat)
     except tree_files.Vanished:
         return None, []  # deleted since the tree was listed: the tree as it is now does not hold it
     except tree_files.Refused as refused:
@@ -156,7 +158,7 @@ def _load_rel(reader: tree_files.Reader, rel: str, parsed: ContentCache | None,
         line, column = _key_position(_compose(text), "id")  # type: ignore[arg-type]
         return None, [Problem(rel, line, column, RULE,
                               f"id {declared!r} differs from the file stem {record_id!r}; rename the file or fix the id")]
-    return Record(kind, record_id, rel, data, text), []
+    return TypedRecord(kind, record_id, rel, data, text), []  # (the alias Record costs a typing call per record)
 
 
 def parse(raw: bytes, parsed: ContentCache | None = None,
@@ -167,15 +169,20 @@ def parse(raw: bytes, parsed: ContentCache | None = None,
     key = content_key(raw) if parsed is not None else ""
     data = parsed.get(key) if parsed is not None else None
     if not isinstance(data, dict):
-        node = _compose(text)
-        if "\\" in text:  # only an escape in a double-quoted scalar can put a control character in a value
-            _reject_escaped_controls(node)
-        data = _to_mapping(node)
+        data = fast_yaml.parse(text) or _parse_with_positions(text)
         if parsed is not None:
             parsed.put(key, data)
     if entry is not None and parsed is not None:
         entry.append((key, data))
     return text, dict(data)
+
+
+def _parse_with_positions(text: str) -> dict[str, Any]:
+    """libyaml's node tree, checked node by node: the data, or _Reject with the first problem's line and column."""
+    node = _compose(text)
+    if "\\" in text:  # only an escape in a double-quoted scalar can put a control character in a value
+        _reject_escaped_controls(node)
+    return _to_mapping(node)
 
 
 def _kind_and_id(rel: str, parts: tuple[str, ...]) -> tuple[str, str] | Problem:

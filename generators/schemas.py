@@ -10,32 +10,27 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
-from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Mapping
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import SchemaError
-from referencing import Registry, Resource
-
-from . import tree_files
+from . import formats, tree_files
 from .cache import ContentCache, content_key
 from .kinds import KINDS
 from .model.schemas import RefField, Schemas
 from .problems import Problem
-from .unique_items import unique_items
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
-
-
-_VALIDATOR = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})  # type: ignore[no-untyped-call]  # linear
 
 
 def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
     problems: list[Problem] = []
     documents: dict[str, dict[str, Any]] = {}
-    checked = ContentCache.for_code("checked-schemas", extra=_version("jsonschema"))
+    checked = ContentCache.for_code("checked-schemas", extra=_version("jsonschema") + _version("jsonschema_rs"))
     listing = tree_files.list_tree(schema_dir.parent, schema_dir.name,
                                    keep=lambda rel: rel.count("/") == 1 and rel.endswith(".schema.json"))
     problems += listing.problems
@@ -44,16 +39,15 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
         try:
             text = tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)
             document = json.loads(text)
-            _check_schema_once(text, document, checked)
         except json.JSONDecodeError as error:
             problems.append(Problem(rel, error.lineno, error.colno, "schema", f"invalid JSON: {error.msg}"))
             continue
         except tree_files.Refused as refused:
             problems.append(refused.problem())
             continue
-        except SchemaError as error:
-            where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-            problems.append(Problem(rel, 1, 1, "schema", f"{where}: not a valid draft 2020-12 schema: {error.message}"))
+        invalid = _check_schema_once(text, document, checked)
+        if invalid is not None:
+            problems.append(Problem(rel, 1, 1, "schema", invalid))
             continue
         documents[path.name] = document
     checked.save()
@@ -62,15 +56,13 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
             problems.append(Problem(f"{schema_dir.name}/{kind}.schema.json", 1, 1, "schema", f"missing schema for kind {kind!r}"))
     if problems:
         return None, problems
-    registry = Registry().with_resources((name, Resource.from_contents(doc)) for name, doc in documents.items())
-    schemas = Schemas(documents, {}, {})
+    inlined: dict[str, Any] = {}
+    schemas = Schemas(documents, _SlowValidators(documents, inlined), {})
+    checks = formats.checks_for(documents.values())
     for kind in KINDS:  # references are inlined once so validation does no registry look-ups per record
         name = f"{kind}.schema.json"
-        schemas.validators[kind] = _VALIDATOR(_inlined(schemas, documents[name], name, frozenset()),
-                                              registry=registry,
-                                              format_checker=Draft202012Validator.FORMAT_CHECKER)
-        compiled = schemas.validators[kind].schema
-        fast = _fast_validator(dict(compiled)) if isinstance(compiled, dict) else None
+        inlined[kind] = _inlined(schemas, documents[name], name, frozenset())
+        fast = _fast_validator(inlined[kind], checks) if isinstance(inlined[kind], dict) else None
         if fast is not None:
             schemas.fast[kind] = fast
     for kind in KINDS:
@@ -85,19 +77,50 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
 _CHECKED: set[str] = set()
 
 
-def _fast_validator(schema: dict[str, Any]) -> Any:
+class _SlowValidators(Mapping[str, "Draft202012Validator"]):
+    """jsonschema's validator per kind, built on first use: only a record the fast validator calls invalid needs one
+    (its errors are the messages), so a clean `check` never imports jsonschema."""
+
+    def __init__(self, documents: dict[str, dict[str, Any]], inlined: dict[str, Any]):
+        self._documents, self._inlined = documents, inlined
+        self._built: dict[str, Draft202012Validator] = {}
+
+    def __getitem__(self, kind: str) -> Draft202012Validator:
+        if kind not in self._built:
+            if kind not in self._inlined:
+                raise KeyError(kind)
+            self._built[kind] = _slow_validator(self._inlined[kind], self._documents)
+        return self._built[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._inlined)
+
+    def __len__(self) -> int:
+        return len(self._inlined)
+
+
+def _slow_validator(schema: Any, documents: dict[str, dict[str, Any]]) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator, validators
+    from referencing import Registry, Resource
+
+    from .unique_items import unique_items
+    cls = validators.extend(Draft202012Validator, {"uniqueItems": unique_items})  # type: ignore[no-untyped-call]  # linear
+    registry: Registry[Any] = Registry().with_resources((name, Resource.from_contents(doc)) for name, doc in documents.items())
+    validator: Draft202012Validator = cls(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return validator
+
+
+def _fast_validator(schema: dict[str, Any], checks: Mapping[str, Callable[[Any], bool]]) -> Any:
     """The same (inlined) schema compiled by jsonschema-rs, to answer "valid?" fast; None if it cannot be compiled.
 
-    Formats are checked by jsonschema's own format functions, so both validators agree on them.
+    Formats are checked by the functions in formats.py (each gives jsonschema's answer), so both validators agree.
     """
     try:
         import jsonschema_rs
     except ImportError:  # optional speed-up: jsonschema alone gives the same answers, slower
         return None
-    checker = Draft202012Validator.FORMAT_CHECKER
-    formats = {name: (lambda value, name=name: checker.conforms(value, name)) for name in checker.checkers}
     try:
-        return jsonschema_rs.Draft202012Validator(schema, formats=formats, validate_formats=True)
+        return jsonschema_rs.Draft202012Validator(schema, formats=dict(checks), validate_formats=True)
     except Exception:  # noqa: BLE001 - a schema it cannot compile is validated by jsonschema alone
         return None
 
@@ -117,16 +140,23 @@ def _inlined(schemas: Schemas, schema: Any, base: str, visiting: frozenset[str])
     return {k: (v if k in ("enum", "const", "required") else _inlined(schemas, v, base, visiting)) for k, v in schema.items()}
 
 
-def _check_schema_once(text: str, document: dict[str, Any], checked: ContentCache) -> None:
-    """Validate a schema against the draft 2020-12 metaschema, once per distinct text (in this process and on disk)."""
+def _check_schema_once(text: str, document: dict[str, Any], checked: ContentCache) -> str | None:
+    """Why a schema is not a valid draft 2020-12 schema, or None; checked once per distinct text (here and on disk)."""
     key = content_key(text.encode("utf-8"))
     if text in _CHECKED or checked.get(key):
         _CHECKED.add(text)
-        return
+        return None
     if not meta_valid_fast(document):  # jsonschema decides, and says why
-        Draft202012Validator.check_schema(document)
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
+        try:
+            Draft202012Validator.check_schema(document)
+        except SchemaError as error:
+            where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+            return f"{where}: not a valid draft 2020-12 schema: {error.message}"
     _CHECKED.add(text)
     checked.put(key, True)
+    return None
 
 
 def meta_valid_fast(document: Any) -> bool:
@@ -142,9 +172,10 @@ def meta_valid_fast(document: Any) -> bool:
 
 def _version(package: str) -> str:
     """Where the package is installed and when its files were written: changes with every install (importlib.metadata
-    costs more to import than the whole schema stage takes)."""
-    module = __import__(package)
-    folder = os.path.dirname(module.__file__ or "")
+    costs more to import than the whole schema stage takes; the package itself is found, not imported)."""
+    import importlib.util
+    spec = importlib.util.find_spec(package)
+    folder = os.path.dirname(spec.origin or "") if spec is not None else ""
     try:
         stamps = sorted((entry.name, entry.stat().st_mtime_ns, entry.stat().st_size) for entry in os.scandir(folder)
                         if entry.name.endswith(".py"))

@@ -71,8 +71,8 @@ def too_large(size: int, limit: int = MAX_BYTES) -> str:
 
 def _parts(rel: str) -> tuple[str, ...]:
     parts = tuple(rel.split("/"))
-    if parts and not rel.startswith("/") and all(p and p != "." and p != ".." for p in parts):
-        return parts  # the common case, without building path objects
+    if "" not in parts and "." not in parts and ".." not in parts:
+        return parts  # the common case (a relative path has no empty part), without building path objects
     parts = PurePosixPath(rel).parts
     if not parts or PurePosixPath(rel).is_absolute() or any(p in ("", ".", "..") for p in parts):
         raise Refused(rel, "is not a path inside the repository")
@@ -160,16 +160,18 @@ class Reader:
         except OSError as error:
             raise _os_refusal(rel, error) from None
 
-    def read_bytes(self, rel: str, limit: int = MAX_BYTES) -> bytes:
+    def read_bytes(self, rel: str, limit: int = MAX_BYTES, before: os.stat_result | None = None) -> bytes:
+        """The file's content, as read_bytes; `before` is its lstat from this reader a moment ago, if the caller has it."""
         parts = _parts(rel)
-        return _read_in(self._folder(parts[:-1], rel), parts[-1], rel, limit)
+        return _read_in(self._folder(parts[:-1], rel), parts[-1], rel, limit, before)
 
 
-def _read_in(dir_fd: int, name: str, rel: str, limit: int) -> bytes:
-    try:
-        before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except OSError as error:
-        raise _os_refusal(rel, error) from None
+def _read_in(dir_fd: int, name: str, rel: str, limit: int, before: os.stat_result | None = None) -> bytes:
+    if before is None:
+        try:
+            before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError as error:
+            raise _os_refusal(rel, error) from None
     why = describe_mode(before.st_mode) if not stat.S_ISDIR(before.st_mode) else "is a folder, not a file"
     if why:
         raise Refused(rel, why)
@@ -184,10 +186,10 @@ def _read_in(dir_fd: int, name: str, rel: str, limit: int) -> bytes:
         if not stat.S_ISREG(after.st_mode):  # swapped between lstat and open
             raise Refused(rel, describe_mode(after.st_mode) or "is not a regular file")
         chunks: list[bytes] = []
-        size = 0
+        size, want = 0, min(after.st_size, limit) + 1  # one read for a file that keeps its size; more if it grows
         while True:
             try:
-                chunk = os.read(fd, 65536)
+                chunk = os.read(fd, want)
             except OSError as error:
                 raise _os_refusal(rel, error) from None
             if not chunk:
@@ -196,6 +198,9 @@ def _read_in(dir_fd: int, name: str, rel: str, limit: int) -> bytes:
             size += len(chunk)
             if size > limit:
                 raise Refused(rel, too_large(size, limit))
+            if len(chunk) < want:
+                break  # a short read of a regular file is its end
+            want = 65536
         return b"".join(chunks)
     finally:
         os.close(fd)

@@ -7,15 +7,16 @@ the two disagree jsonschema decides (tests assert they agree on every schema).
 from __future__ import annotations
 
 import difflib
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from collections.abc import Iterable
-
-from jsonschema.exceptions import ValidationError
 
 from .paths import dotted
 from .problems import Problem
 from .model.records import Record
 from .model.schemas import Schemas
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 RULE = "schema"
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
@@ -176,3 +179,18 @@ def test_every_real_record_loads_to_what_pyyaml_builds():
         expected = yaml.load(path.read_text(encoding="utf-8"), Loader=_DatesAsText)
         expected.pop("id", None)
         assert record.data == expected, path
+
+
+def test_a_clean_check_never_imports_jsonschema(tree):
+    """jsonschema builds the messages of records that fail; a clean tree is checked by jsonschema-rs alone (it costs
+    a tenth of a second to import). A record that fails brings it in, and its message."""
+    program = ("import sys; from pathlib import Path; from generators.build import check_tree; "
+               "_, problems = check_tree(Path(sys.argv[1])); "
+               "print(len(problems), any(m == 'jsonschema' or m.startswith('jsonschema.') for m in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ATLAS_CACHE": "off"}
+    clean = subprocess.run([sys.executable, "-c", program, str(tree)], env=env, capture_output=True, text=True, check=True)
+    assert clean.stdout.split() == ["0", "False"]
+    write(tree, "records/techniques/bad.yaml", "name: X\nsummary: S\ncategory: 7\nsources:\n  - source: src-doc\n")
+    failing = subprocess.run([sys.executable, "-c", program, str(tree)], env=env, capture_output=True, text=True, check=True)
+    count, imported = failing.stdout.split()
+    assert int(count) > 0 and imported == "True"

@@ -150,3 +150,19 @@ def test_an_amd_target_stands_for_the_parts_of_its_gfx_id_and_is_labelled_by_it(
     column = column_of(cdna3, atlas.index)
     assert (column.vendor, column.short, column.detail, column.compact) == ("AMD", "gfx942", "MI300X/MI325X", True)
     assert target_label(atlas.index, atlas.index.must("hardware-target", "amd-gfx1151")) == "AMD gfx1151 · Radeon 8060S"
+
+
+def test_a_cuda_column_names_every_capability_its_members_state() -> None:
+    from generators.derive.matrix import column_of
+
+    from .memory_atlas import atlas_of
+    target = {"summary": "s", "sources": [{"source": "s"}], "platform": "cuda", "compute_capability": 120}
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "accelerator/rtx": _part("NVIDIA", "Blackwell", compute_capability="12.0"),
+        "accelerator/spark": _part("NVIDIA", "Blackwell", compute_capability="12.1"),
+        "hardware-target/both": {**target, "name": "NVIDIA SM 12.x", "order": 1, "accelerators": ["spark", "rtx"]},
+        "hardware-target/one": {**target, "name": "NVIDIA SM 12.0", "order": 2, "accelerators": ["rtx"]},
+        "hardware-target/none": {**target, "name": "NVIDIA SM 12.0 (none listed)", "order": 3}})
+    shorts = {t.id: column_of(t, atlas.index).short for t in atlas.index.all("hardware-target")}
+    assert shorts == {"both": "SM 12.0/12.1", "one": "SM 12.0", "none": "SM 12.0"}

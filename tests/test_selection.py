@@ -34,7 +34,7 @@ def test_targets_follow_order_field(tree):
 def test_target_selection_rows(tree):
     atlas = _atlas(tree)
     views = atlas.views
-    rows = target_selections(atlas.index, views.cells, views.tallies, views.traps)
+    rows = target_selections(atlas.index, views.answers, views.tallies, views.traps)
     assert [r.target for r in rows] == ["gpu-sm90", "gpu-sm80", "cpu-avx512"]
     sm90, sm80, cpu = rows
     assert [(s.scheme, s.verdict, s.kernel, s.formats) for s in sm90.served] == [

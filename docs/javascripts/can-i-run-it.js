@@ -163,9 +163,9 @@
       facts.appendChild(el("dt", { text: "Kernel" }));
       facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.kernel], cell.kernel)]));
     }
-    var asSpecified = ["runs", "runs-if", "yes", "conditional"].indexOf(cell.verdict) >= 0;
-    var computes = cell.computes_as || (!asSpecified ? "" :
-      (scheme && scheme.formats.length ? scheme.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(", ") : ""));
+    var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
+      return records["format"][f] ? records["format"][f].name : f;
+    }).join(" or ");
     if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
       facts.appendChild(el("dd", { text: computes }));
@@ -199,8 +199,12 @@
         return el("span", {}, [n ? "; " : "", link(site, records["support-matrix"][p.matrix], p.matrix), " (" + p.symbol + ")"]);
       }))));
     }
-    if (cell.traps.length) {
-      card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, cell.traps.map(function (t) {
+    var traps = cell.traps.filter(function (t) {
+      var parts = records["gotcha"][t] ? records["gotcha"][t].accelerators : [];
+      return kind !== "part" || !parts || !parts.length || parts.indexOf(id) >= 0;
+    });
+    if (traps.length) {
+      card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, traps.map(function (t) {
         var trap = records["gotcha"][t];
         return el("li", {}, [
           el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),

@@ -187,7 +187,7 @@ class Views:
     @cached_property
     def target_selections(self) -> list[TargetSelection]:
         """Per hardware target: what runs, what is refused, native formats, the traps that apply."""
-        return target_selections(self.index, self.cells, self.tallies, self.traps)
+        return target_selections(self.index, self.answers, self.tallies, self.traps)
 
     @cached_property
     def uncovered_accelerators(self) -> list[UncoveredGroup]:

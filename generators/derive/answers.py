@@ -3,9 +3,8 @@
 For each (scheme, hardware target): the published cells that claim it (with the finding that
 explains a disagreement), the traps that apply (silent first, then by severity, the order of
 `ordered_traps`), and the sources behind the verdict (the scheme, the kernels it tried, the findings).
-A trap applies when it concerns the cell and nothing excludes it: it names the serving kernel, or one of
-the scheme's formats (and then, if it names kernels, one the walk tried for this cell), and the engines and accelerators
-it names, if any, include the cell's engine and one of the target's accelerators. Pure functions; no I/O.
+A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
+scheme formats, serving kernel, target members and engine release. Pure functions; no I/O.
 """
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from ..model.records import Record
 from .cells import Cell
 from .members import members
 from .published import PublishedCell
+from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Answer:
     published: tuple[PublishedClaim, ...]
     traps: tuple[str, ...]
     sources: tuple[str, ...]
+    computes_in: tuple[str, ...] = ()  # hardware format ids, when the cell runs at the scheme's precision
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -61,58 +62,44 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
                                None if p.agrees else explained.get((p.matrix, p.row, p.column)))
         for cell in p.cells:
             claims.setdefault((cell.scheme, cell.target), []).append(claim)
-    concerns = _TrapIndex(traps)
-    parts = {t.id: frozenset(members(index, t)) for t in index.all("hardware-target")}
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), concerns, parts) for key, cell in sorted(cells.items())}
+    scopes = [trap_scope(t) for t in traps]
+    targets = {t.id: (str(t.data["platform"]), frozenset(members(index, t))) for t in index.all("hardware-target")}
+    releases = engine_releases(index)
+    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases)
+            for key, cell in sorted(cells.items())}
 
 
-@dataclass(frozen=True)
-class _Trap:
-    position: int
-    id: str
-    kernels: frozenset[str]
-    engines: frozenset[str]
-    parts: frozenset[str]
-    formats: frozenset[str]
+def engine_releases(index: Index) -> dict[str, str]:
+    """The release each engine's cells are derived at (`version_read`), by engine id."""
+    return {e.id: str(e.data["version_read"]) for e in index.all("engine") if e.data.get("version_read")}
 
 
-class _TrapIndex:
-    """The traps by the kernels and formats they name, so a cell looks at the traps that concern it, not at all of them."""
-
-    def __init__(self, traps: list[Record]):
-        self.by_kernel: dict[str, list[_Trap]] = {}
-        self.by_format: dict[str, list[_Trap]] = {}
-        for position, record in enumerate(traps):
-            data = record.data
-            trap = _Trap(position, record.id, frozenset(data.get("kernels", [])), frozenset(data.get("engines", [])),
-                         frozenset(data.get("accelerators", [])), frozenset(data.get("formats", [])))
-            for kernel in trap.kernels:
-                self.by_kernel.setdefault(kernel, []).append(trap)
-            for name in trap.formats:
-                self.by_format.setdefault(name, []).append(trap)
-
-    def concerning(self, kernel: str | None, formats: set[str]) -> list[_Trap]:
-        found = {t.position: t for t in self.by_kernel.get(kernel or "", [])}
-        for name in formats:
-            found.update((t.position, t) for t in self.by_format.get(name, []))
-        return [found[position] for position in sorted(found)]  # the reading order of the traps list
-
-
-def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
-            parts: dict[str, frozenset[str]]) -> Answer:
+def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: list[TrapScope],
+            targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str]) -> Answer:
     scheme = index.get("scheme", cell.scheme)
-    formats = set(scheme.data.get("formats", [])) if scheme else set()
-    accelerators = parts.get(cell.target, frozenset())
-    tried = {a.kernel for a in cell.attempts}
-    applying = tuple(t.id for t in traps.concerning(cell.kernel, formats)
-                     if _applies(t, cell, tried, formats, accelerators))
-    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims))
+    formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
+    platform, parts = targets.get(cell.target, ("", frozenset()))
+    scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
+    applying = tuple(t.id for t in traps if applies(t, scope))
+    computes_in = scheme_computes_in(index, scheme) if scheme and cell.verdict.runs_as_specified else ()
+    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims), computes_in)
 
 
-def _applies(trap: _Trap, cell: Cell, tried: set[str], formats: set[str], accelerators: frozenset[str]) -> bool:
-    by_format = bool(formats & trap.formats) and (not trap.kernels or bool(trap.kernels & tried))
-    named = cell.kernel in trap.kernels or by_format
-    return named and (not trap.engines or cell.engine in trap.engines) and (not trap.parts or bool(trap.parts & accelerators))
+def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
+    """The hardware formats a scheme computes in: what all its formats allow (a hardware format is itself, a
+    checkpoint format its `computes_in`), in the order the first one lists them; empty when the records disagree."""
+    allowed: list[tuple[str, ...]] = []
+    for format_id in scheme.data.get("formats", []):
+        record = index.get("format", format_id)
+        if record is None:
+            continue
+        if record.data.get("format_class") == "hardware":
+            allowed.append((record.id,))
+        elif record.data.get("computes_in"):
+            allowed.append(tuple(record.data["computes_in"]))
+    if not allowed:
+        return ()
+    return tuple(f for f in allowed[0] if all(f in other for other in allowed[1:]))
 
 
 def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...]) -> tuple[str, ...]:

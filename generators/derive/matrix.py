@@ -71,7 +71,9 @@ class Matrix:
 def column_of(target: Record, index: Index | None = None) -> Column:
     """Short two-line header for a hardware target, from its platform, capability, gfx id, CPU architecture, ISA and members.
 
-    An AMD column is labelled by its gfx id over the members' short product names (gfx942 over MI300X/MI325X),
+    A CUDA column is labelled by the compute capabilities its members state (SM 12.0/12.1 when GB10 sits beside the
+    RTX 50 parts), the target's own only when no member states one. An AMD column is labelled by its gfx id over the
+    members' short product names (gfx942 over MI300X/MI325X),
     because the gfx id is what vLLM's ROCm gates test.
     """
     data = target.data
@@ -84,7 +86,7 @@ def column_of(target: Record, index: Index | None = None) -> Column:
     gfx = data.get("gfx")
     title = f"{target.name}: {', '.join(m.name for m in members)}" if gfx and members else target.name
     if platform == "cuda" and isinstance(capability, int):
-        short = f"SM {capability // 10}.{capability % 10}"
+        short = "SM " + "/".join(member_capabilities(members) or (f"{capability // 10}.{capability % 10}",))
     elif platform == "rocm" and gfx:
         short = str(gfx)
         detail = "/".join(product_name(m.name, vendor) for m in members) or detail
@@ -127,6 +129,12 @@ def target_vendor(target: Record, members: list[Record]) -> str:
         return VENDOR_OF_PLATFORM[platform]
     arch = str(target.data.get("cpu_arch", ""))
     return ARCH_NAME.get(arch, arch) or platform.upper()
+
+
+def member_capabilities(members: list[Record]) -> tuple[str, ...]:
+    """The compute capabilities the members state ('12.0', '12.1'), each once, in numeric order."""
+    stated = {str(m.data["compute_capability"]) for m in members if m.data.get("compute_capability")}
+    return tuple(sorted(stated, key=lambda c: tuple(int(p) for p in c.split("."))))
 
 
 def _members(target: Record, index: Index | None) -> list[Record]:

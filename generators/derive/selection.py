@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from ..model.index import Index
 from ..model.records import Record
 from ..model.verdicts import Verdict
+from .answers import Answer, engine_releases
 from .cells import Cell
 from .members import members
 from .order import rank, targets_in_order
 from .tallies import Tally
+from .trap_scope import in_releases, trap_scope
 from ..model.fields import ENUMS, SourcedNumber
 
 CATEGORY_ORDER = ENUMS["accelerator.category"]
@@ -123,35 +125,35 @@ def accumulate_dependent(index: Index) -> tuple[str, ...]:
 
 
 class _TrapLookup:
-    """Which traps name an accelerator, and which name a kernel and no accelerator; built once, so a look-up is not a scan."""
+    """Which traps name an accelerator (and, if they bound an engine's releases, include the release read)."""
 
-    def __init__(self, traps: list[Record]):
+    def __init__(self, traps: list[Record], releases: dict[str, str]):
         self.ids = [t.id for t in traps]
         self.by_accelerator: dict[str, list[int]] = {}
-        self.by_kernel: dict[str, list[int]] = {}
         for n, trap in enumerate(traps):
-            for accelerator in trap.data.get("accelerators", []):
+            scope = trap_scope(trap)
+            if not in_releases(scope, scope.release_engine, releases.get(scope.release_engine, "")):
+                continue
+            for accelerator in scope.accelerators:
                 self.by_accelerator.setdefault(accelerator, []).append(n)
-            if not trap.data.get("accelerators"):
-                for kernel in trap.data.get("kernels", []):
-                    self.by_kernel.setdefault(kernel, []).append(n)
 
-    def __call__(self, accelerators: set[str], kernels: set[str]) -> tuple[str, ...]:
+    def __call__(self, accelerators: set[str], answered: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
         hits = {n for a in accelerators for n in self.by_accelerator.get(a, ())}
-        hits.update(n for k in kernels for n in self.by_kernel.get(k, ()))
+        hits.update(n for n, trap in enumerate(self.ids) if trap in answered)
         return tuple(self.ids[n] for n in sorted(hits))
 
 
-def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies: dict[str, Tally],
+def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tallies: dict[str, Tally],
                       traps: list[Record]) -> list[TargetSelection]:
     """For each target in order: schemes that run (with kernel and conditions), schemes refused, native formats, traps.
 
-    A trap applies when it names one of the target's accelerators, or when it names the kernel that serves a
-    scheme there and no accelerator at all (a trap tied to other parts does not follow its kernel);
-    traps keep the reading order of `traps` (silent first, then by severity).
+    A trap applies to a target when it applies to one of the target's answers (its whole scope matches, see
+    `trap_scope`), or when it names one of the target's accelerators and, if it bounds an engine's releases, the
+    release read is among them; traps keep the reading order of `traps` (silent first, then by severity).
     """
     schemes = {s.id: s for s in index.all("scheme")}
-    traps_for = _TrapLookup(traps)
+    cells = {key: answer.cell for key, answer in answers.items()}
+    traps_for = _TrapLookup(traps, engine_releases(index))
     out = []
     for target in targets_in_order(index):
         accelerators = members(index, target)
@@ -161,9 +163,9 @@ def target_selections(index: Index, cells: dict[tuple[str, str], Cell], tallies:
                        for c in target_cells if c.verdict.loads)
         refused = tuple(c for c in target_cells if not c.verdict.loads)
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
-        kernels = {s.kernel for s in served if s.kernel}
+        answered = {t for c in target_cells for t in answers[(c.scheme, target.id)].traps}
         out.append(TargetSelection(target.id, target.data["platform"], accelerators, native, served, refused,
-                                   traps_for(set(accelerators), kernels)))
+                                   traps_for(set(accelerators), answered)))
     return out
 
 
@@ -176,9 +178,9 @@ class UncoveredGroup:
 def uncovered_accelerators(index: Index, tallies: dict[str, Tally], traps: list[Record]) -> list[UncoveredGroup]:
     """Accelerators in no hardware target, grouped by category (schema order), with tallies and the traps naming them."""
     covered = {a for t in index.all("hardware-target") for a in members(index, t)}
-    traps_for = _TrapLookup(traps)
+    traps_for = _TrapLookup(traps, engine_releases(index))
     rows = [UncoveredAccelerator(r.id, r.data["category"], tallies[r.id].native, tallies[r.id].emulated,
-                                 traps_for({r.id}, set()))
+                                 traps_for({r.id}))
             for r in index.all("accelerator") if r.id not in covered]
     groups: dict[str, list[UncoveredAccelerator]] = {}
     for row in rows:

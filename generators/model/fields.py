@@ -466,12 +466,21 @@ class SupportMatrixFields(TypedDict):
 RefBenchmark: TypeAlias = str
 
 
+class GotchaScopeReleases(TypedDict):
+    """The affected releases of one engine as a range, for the site to match: a support answer derived at a release of this engine outside the range does not list the trap. The same range `affected` and `fixed_in` state in words."""
+
+    engine: RefEngine
+    first: str
+    last: NotRequired[str]
+
+
 class GotchaScope(TypedDict):
     """How far the trap reaches, as its evidence bounds it. Required when summary, trigger, symptom, detection or workaround uses a scope word (every, always, all GPUs, any model, never, no fix, ...): the trap-scope check then needs a primary citation here whose locator or quote backs the scope."""
 
     statement: Text
     affected: NotRequired[str]
     fixed_in: NotRequired[str]
+    releases: NotRequired[GotchaScopeReleases]
     sources: Sources
 
 
@@ -496,6 +505,7 @@ class GotchaFields(TypedDict):
     messages: NotRequired[list[str]]
     formats: NotRequired[list[RefFormat]]
     accelerators: NotRequired[list[RefAccelerator]]
+    platforms: NotRequired[list[Platform]]
     engines: NotRequired[list[RefEngine]]
     kernels: NotRequired[list[RefKernel]]
     benchmarks: NotRequired[list[RefBenchmark]]

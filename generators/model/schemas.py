@@ -1,10 +1,12 @@
 """The loaded JSON Schemas: documents, one compiled validator per kind, and where reference fields live."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,7 @@ class RefField:
 @dataclass
 class Schemas:
     documents: dict[str, dict[str, Any]]
-    validators: dict[str, Draft202012Validator]
+    validators: Mapping[str, Draft202012Validator]  # built on first use (validate asks only for records that fail)
     ref_fields: dict[str, list[RefField]]
     fast: dict[str, Any] = field(default_factory=dict)  # kind -> compiled jsonschema-rs validator (yes/no only)
 

@@ -100,7 +100,8 @@ def _brief(atlas: Any, record: Record) -> dict[str, Any]:
     if record.kind == "source":
         return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type")}
     if record.kind == "gotcha":
-        return {"severity": data["severity"], "silent": data["silent"], "summary": data.get("summary", "")}
+        return {"severity": data["severity"], "silent": data["silent"], "summary": data.get("summary", ""),
+                "accelerators": data.get("accelerators", [])}
     if record.kind == "accelerator":
         return {"vendor": data.get("vendor", ""), "category": data.get("category", "")}
     if record.kind == "hardware-target":
@@ -121,7 +122,7 @@ def _brief(atlas: Any, record: Record) -> dict[str, Any]:
 def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
             "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
-            "history": history_entry(history)}
+            "computes_in": list(answer.computes_in), "history": history_entry(history)}
 
 
 def history_entry(history: CellHistory | None) -> dict[str, Any]:

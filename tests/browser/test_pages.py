@@ -56,7 +56,7 @@ def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser
     assert problems == []
 
 
-ALIASES = {"float8_e5m2": "formats/fp8-e5m2/", "ExLlamaV2": "formats/exl2/"}
+ALIASES = {"float8_e5m2": "formats/fp8-e5m2/", "FP8_KV_CACHE": "formats/fp8-kv-cache/"}
 
 
 def test_search_finds_records_by_their_aliases(browser: Browser) -> None:

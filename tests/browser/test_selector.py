@@ -19,6 +19,7 @@ const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent.trim
 return {verdict: card.dataset.verdict, title: card.querySelector('h2').textContent,
         kernel: texts('dt + dd a')[0] || null, findings: [...card.querySelectorAll('.atlas-finding-link')].map(a => a.pathname),
         traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
+        facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
         sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href)};
 """
 
@@ -65,6 +66,25 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     assert card["traps"] == [f"/gotchas/{t}/" for t in cell["traps"]]
     assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])
     assert browser.console_errors() == []
+
+
+def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(browser: Browser, cells: dict,
+                                                                            names: dict) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
+    card = _card(browser)
+    cell = cells[("vllm-awq-marlin", "nvidia-sm86")]
+    assert card["traps"] == [] and cell["traps"] == []
+    assert card["facts"]["Computes in"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
+    assert "AWQ" not in card["facts"]["Computes in"]
+    browser.screenshot("selector-awq-a10-1440")
+
+
+@pytest.mark.parametrize("part, listed", [("rtx-5090", False), ("gb10-dgx-spark", True)])
+def test_a_trap_on_one_part_shows_only_for_that_part(browser: Browser, part: str, listed: bool) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-wna16&hardware=part:{part}")
+    card = _card(browser)
+    assert ("/gotchas/vllm-marlin-input-dtype-fp8-sm121a-garbage/" in card["traps"]) is listed
+    assert "/gotchas/machete-not-on-blackwell-w4a16-to-marlin/" in card["traps"]
 
 
 def test_w4a8_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser) -> None:

@@ -1,0 +1,102 @@
+"""Whether a trap applies to a support answer: every part of its scope it declares matches the answer.
+
+A trap's scope is what its record names: engines, formats, kernels, platforms, accelerators and (under
+`scope.releases`) the engine releases it affects. A trap concerns answers only if it names formats or kernels
+(a trap naming only an engine or a part is about no scheme: it is listed on the part, not on every answer);
+then each dimension the trap declares must match, and one it leaves out does not narrow it.
+
+- engines: the answer's engine is one of them;
+- formats: one of the scheme's formats is one of them;
+- kernels: for an answer that loads or is selected and then fails, the kernel that serves it (or one that
+  accepts under a condition, which then may serve) is one of them; for a refusal, one of them was tried and
+  one of the trap's verbatim `messages` is what the engine prints (a trap about a kernel's running behaviour
+  says nothing about a refusal);
+- platforms: the target's platform is one of them;
+- accelerators: one of them is a member of the answer's hardware target (a trap on one part of a target is
+  listed for the target, and the site keeps it to that part when a part is picked);
+- releases: the release the answer is derived at (the engine record's `version_read`) is in the range.
+
+Pure functions; no I/O.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model.records import Record
+from .cells import CONDITIONAL, YES, Cell
+from .history import release_key
+
+
+@dataclass(frozen=True)
+class TrapScope:
+    """The dimensions a trap declares (an empty set: not declared, so not narrowing)."""
+
+    id: str
+    engines: frozenset[str]
+    formats: frozenset[str]
+    kernels: frozenset[str]
+    platforms: frozenset[str]
+    accelerators: frozenset[str]
+    messages: tuple[str, ...]
+    release_engine: str
+    first: str
+    last: str
+
+
+@dataclass(frozen=True)
+class AnswerScope:
+    """What a support answer is about: engine and its release read, scheme formats, target members, the cell."""
+
+    cell: Cell
+    formats: frozenset[str]
+    platform: str
+    accelerators: frozenset[str]
+    release: str  # the engine's version_read; "" when the engine record has none
+
+
+def trap_scope(record: Record) -> TrapScope:
+    """The scope a gotcha record declares."""
+    data = record.data
+    releases: Mapping[str, Any] = (data.get("scope") or {}).get("releases") or {}
+    return TrapScope(record.id, frozenset(data.get("engines", [])), frozenset(data.get("formats", [])),
+                     frozenset(data.get("kernels", [])), frozenset(data.get("platforms", [])),
+                     frozenset(data.get("accelerators", [])),
+                     tuple(data.get("messages", [])), str(releases.get("engine", "")),
+                     str(releases.get("first", "")), str(releases.get("last", "")))
+
+
+def applies(trap: TrapScope, answer: AnswerScope) -> bool:
+    """True when every dimension the trap declares matches the answer."""
+    cell = answer.cell
+    return ((bool(trap.formats) or bool(trap.kernels))
+            and (not trap.engines or cell.engine in trap.engines)
+            and (not trap.formats or bool(trap.formats & answer.formats))
+            and (not trap.kernels or _kernel_matches(trap, cell))
+            and (not trap.platforms or answer.platform in trap.platforms)
+            and (not trap.accelerators or bool(trap.accelerators & answer.accelerators))
+            and in_releases(trap, cell.engine, answer.release))
+
+
+def in_releases(trap: TrapScope, engine: str, release: str) -> bool:
+    """True unless the trap bounds this engine's releases and `release` is outside the bounds."""
+    if not trap.first or engine != trap.release_engine or not release:
+        return True
+    key = release_key(release)
+    return release_key(trap.first) <= key and (not trap.last or key <= release_key(trap.last))
+
+
+def serving_kernels(cell: Cell) -> frozenset[str]:
+    """The kernels that serve a cell: the selected one, and every one that accepts outright or under a condition."""
+    accepting = {a.kernel for a in cell.attempts if a.outcome in (YES, CONDITIONAL) and not a.after_selection}
+    return frozenset(accepting | ({cell.kernel} if cell.kernel else set()))
+
+
+def _kernel_matches(trap: TrapScope, cell: Cell) -> bool:
+    serving = serving_kernels(cell)
+    if serving:
+        return bool(trap.kernels & serving)
+    tried = {a.kernel for a in cell.attempts}
+    printed = " ".join((cell.failure_message, *cell.reasons))
+    return bool(trap.kernels & tried) and any(message in printed for message in trap.messages)

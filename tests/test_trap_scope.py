@@ -1,0 +1,96 @@
+"""A trap is listed on a support answer only when every part of its declared scope matches that answer."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generators.build import check_tree
+from generators.derive.history import release_key
+from generators.derive.members import members
+from generators.model.atlas import Atlas
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@lru_cache(maxsize=1)
+def _real() -> Atlas:
+    atlas, problems = check_tree(ROOT)
+    assert atlas is not None, problems
+    return atlas
+
+
+def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, Any]) -> list[str]:
+    """Every declared scope dimension of `trap` that the answer (scheme, target) does not match, restated from the
+    records themselves (not from the code under test)."""
+    cell = atlas.views.cells[(scheme_id, target_id)]
+    scheme = atlas.index.must("scheme", scheme_id).data
+    target = atlas.index.must("hardware-target", target_id)
+    engine = atlas.index.must("engine", cell.engine).data
+    wrong = []
+    if not trap.get("formats") and not trap.get("kernels"):
+        wrong.append("names no format or kernel")
+    if trap.get("engines") and cell.engine not in trap["engines"]:
+        wrong.append(f"engine {cell.engine}")
+    if trap.get("formats") and not set(trap["formats"]) & set(scheme["formats"]):
+        wrong.append(f"formats {scheme['formats']}")
+    if trap.get("platforms") and target.data["platform"] not in trap["platforms"]:
+        wrong.append(f"platform {target.data['platform']}")
+    if trap.get("accelerators") and not set(trap["accelerators"]) & set(members(atlas.index, target)):
+        wrong.append("no named accelerator in the target")
+    if trap.get("kernels"):
+        serving = {a.kernel for a in cell.attempts if a.outcome in ("yes", "conditional") and not a.after_selection}
+        serving |= {cell.kernel} if cell.kernel else set()
+        printed = " ".join([cell.failure_message, *cell.reasons])
+        refusal = (not serving and set(trap["kernels"]) & {a.kernel for a in cell.attempts}
+                   and any(m in printed for m in trap.get("messages", [])))
+        if not (set(trap["kernels"]) & serving or refusal):
+            wrong.append(f"kernel {cell.kernel}")
+    releases = (trap.get("scope") or {}).get("releases")
+    if releases and releases["engine"] == cell.engine:
+        read = release_key(str(engine["version_read"]))
+        if read < release_key(releases["first"]) or ("last" in releases and read > release_key(releases["last"])):
+            wrong.append(f"release {engine['version_read']}")
+    return wrong
+
+
+def test_every_trap_listed_on_an_answer_matches_its_whole_scope():
+    atlas = _real()
+    wrong = {(s, t, trap): why for (s, t), answer in atlas.views.answers.items() for trap in answer.traps
+             if (why := _mismatches(atlas, s, t, atlas.index.must("gotcha", trap).data))}
+    assert wrong == {}
+
+
+def test_every_trap_whose_scope_matches_an_answer_is_listed():
+    atlas = _real()
+    missing = [(s, t, g.id) for (s, t), answer in atlas.views.answers.items() for g in atlas.index.all("gotcha")
+               if not _mismatches(atlas, s, t, g.data) and g.id not in answer.traps]
+    assert missing == []
+
+
+def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit():
+    answer = _real().views.answers[("vllm-awq-marlin", "nvidia-sm86")]
+    assert answer.traps == ()
+    assert answer.computes_in == ("fp16", "bf16")
+
+
+@pytest.mark.parametrize("scheme, computes_in", [
+    ("vllm-ct-w4a8-int", ("int8-w8a8",)), ("vllm-ct-w8a8-fp8", ("fp8-e4m3",)), ("vllm-ct-wna16", ("fp16", "bf16"))])
+def test_computes_in_is_a_hardware_format_every_scheme_format_allows(scheme: str, computes_in: tuple[str, ...]):
+    answers = [a for (s, _), a in _real().views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
+    assert answers and {a.computes_in for a in answers} == {computes_in}
+
+
+def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10():
+    answers = _real().views.answers
+    holding = [t for (s, t), a in answers.items() if "vllm-marlin-input-dtype-fp8-sm121a-garbage" in a.traps]
+    assert holding == ["nvidia-sm120"]
+
+
+def test_a_trap_past_its_last_affected_release_is_not_listed():
+    answers = _real().views.answers
+    assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in answers[("vllm-ct-w4a8-fp8", "nvidia-sm90")].traps
+    sm90 = next(t for t in _real().views.target_selections if t.target == "nvidia-sm90")
+    assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in sm90.traps
