@@ -11,6 +11,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer, derive_answers
 from .cells import Cell, derive_cells
+from .printed import as_printed, printed_lines
 from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
                       formats_without_engine)
 from .flops import Ratio, Ridge, derive_ratios, derive_ridges
@@ -53,8 +54,10 @@ class Views:
 
     @cached_property
     def cells(self) -> dict[tuple[str, str], Cell]:
-        """Every (scheme, hardware target) support cell derived from the dispatch rules."""
-        return derive_cells(self.index)
+        """Every (scheme, hardware target) support cell derived from the dispatch rules; a message the records cannot
+        fill reads as the observation of the modelled release printed it (`printed`)."""
+        lines = printed_lines(self.index)
+        return {key: as_printed(cell, lines.get(key, ())) for key, cell in derive_cells(self.index).items()}
 
     @cached_property
     def published(self) -> list[PublishedCell]:

@@ -32,6 +32,8 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
     capability = target.get("compute_capability")
     if capability is not None:
         values.update({name: str(capability) for name in _CAPABILITY})
+    if target.get("fp8_dtype"):
+        values["fp8_dtype"] = f"torch.{target['fp8_dtype']}"  # a torch dtype prints with its module
     bound = requirement.get("bound", requirement.get("value") if str(requirement.get("check", "")).startswith("capability-") else None)
     if isinstance(bound, int) and not isinstance(bound, bool):
         values["min_capability"] = str(bound)
@@ -55,6 +57,8 @@ def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any
     expression = expression.strip()
     if expression in values:
         return values[expression]
+    if expression in (requirement.get("constants") or {}):
+        return str(requirement["constants"][expression])
     if _SUPPORTED_LIST.search(expression) and requirement.get("values"):
         return _python_list(requirement["check"], requirement["values"])
     return f"‹{expression}›"

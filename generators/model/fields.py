@@ -217,6 +217,7 @@ class HardwareTargetFields(TypedDict):
     platform: Platform
     compute_capability: NotRequired[int]
     gfx: NotRequired[str]
+    fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
     gpu_arch: NotRequired[str]
     cpu_arch: NotRequired[CpuArch]
     isa_features: NotRequired[list[IsaFeature]]
@@ -248,6 +249,7 @@ class KernelRequirements(TypedDict):
     default: NotRequired[str]
     reason: str
     reason_verbatim: NotRequired[bool]
+    constants: NotRequired[dict[str, str]]
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]
     condition: NotRequired[str]
@@ -709,6 +711,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
+    'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
     'kernel.activation_handling': ('as-given', 'quantized'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),

@@ -49,7 +49,12 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "published": {"type": "array", "items": _PUBLISHED,
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},
-                        "traps": {**_IDS, "description": "Traps that apply, silent first, then by severity."},
+                        "traps": {**_IDS, "description": "Traps whose whole declared scope (engine, formats, serving kernel, "
+                                                          "platform, target members, engine release) matches the cell, "
+                                                          "silent first, then by severity. A trap naming accelerators "
+                                                          "concerns only those members of the target."},
+                        "computes_in": {**_IDS, "description": "Hardware formats the cell computes in when it runs as "
+                                                                "specified: those every format of the scheme allows."},
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
                         "history": _HISTORY}}
 

@@ -100,7 +100,7 @@ def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str
                              for vendor, span in group_columns(columns))
     heads = Markup("").join(
         Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
-            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", page), c.short,
+            c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", page), _breakable(c.short),
             Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
         for c in columns)
     cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
@@ -110,7 +110,7 @@ def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str
 
 
 def _breakable(detail: str) -> Markup:
-    """A header detail that may wrap after each slash (MI300X/MI325X), so a narrow column stays narrow."""
+    """A header label that may wrap after each slash (MI300X/MI325X, SM 12.0/12.1), so a narrow column stays narrow."""
     return Markup("/<wbr>").join(detail.split("/"))
 
 

@@ -1,0 +1,53 @@
+"""Engine messages read as the engine prints them: what the records or the observation hold is filled in, and only
+a model's layer shape is left as a ‹placeholder›."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from generators.build import check_tree
+from generators.derive.printed import resolve
+from generators.model.atlas import Atlas
+
+ROOT = Path(__file__).resolve().parent.parent
+# what a model decides: a layer's dimensions as the kernels name them
+SHAPES = re.compile(r"‹(N|K|n|in_features|in_size|out_size|c\.partition_weight_shape(\[[01]\])?|c\.full_weight_shape\[0\])›")
+
+
+@lru_cache(maxsize=1)
+def _real() -> Atlas:
+    atlas, problems = check_tree(ROOT)
+    assert atlas is not None, problems
+    return atlas
+
+
+def test_gptq_refused_on_sm70_reads_as_vllm_0_33_0_printed_it():
+    cell = _real().views.cells[("vllm-gptq-marlin", "nvidia-sm70")]
+    printed = ("Marlin does not support weight_bits = uint4b8. Only types = [] are supported (for group_size = -1, "
+               "device_capability = 70, zp = False).")
+    assert cell.reasons == (printed,) and cell.gate == printed
+
+
+def test_aiter_names_the_fp8_type_of_the_platform():
+    cells = _real().views.cells
+    for target, dtype in (("amd-gfx942", "torch.float8_e4m3fnuz"), ("amd-gfx950", "torch.float8_e4m3fn")):
+        texts = [c for a in cells[("vllm-ct-w8a8-fp8", target)].attempts for c in a.conditions if "tuned configuration" in c]
+        assert texts and all(f"fp8 dtype {dtype}." in t for t in texts)
+
+
+def test_no_refusal_keeps_a_placeholder_and_only_layer_shapes_stay_elsewhere():
+    cells = _real().views.cells.values()
+    refusals = [r for c in cells for r in (c.gate, *c.reasons, *(a.reason for a in c.attempts)) if "‹" in r]
+    assert refusals == []
+    left = {p for c in cells for a in c.attempts for text in (*a.conditions, *a.limits)
+            for p in re.findall(r"‹[^›]*›", text)}
+    assert left and all(SHAPES.fullmatch(p) for p in left), sorted(p for p in left if not SHAPES.fullmatch(p))
+
+
+def test_a_placeholder_takes_the_printed_text_only_when_the_rest_matches():
+    lines = ("Only types = [] are supported (for group_size = -1)", "Only types = [x] are supported (for group_size = 128)")
+    assert resolve("Only types = ‹t› are supported (for group_size = 128)", lines) == lines[1]
+    assert resolve("Only types = ‹t› are supported (for group_size = 64)", lines) == (
+        "Only types = ‹t› are supported (for group_size = 64)")
+    assert resolve("no placeholder", lines) == "no placeholder"
