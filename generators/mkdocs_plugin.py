@@ -30,13 +30,9 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from .build import run_pipeline
-from .render import LAYOUTS, TEMPLATE_SUFFIX
-from .render.api import api_files
-from .record_history import record_history
-from .render import COMPILED_TEMPLATES
-from .render.changelog import changelog_files
+from .render import COMPILED_TEMPLATES, LAYOUTS, TEMPLATE_SUFFIX
 from .render.memo import PageMemo
+from .site_cache import generate
 from .progress import Progress
 from .site_address import site_address
 
@@ -95,11 +91,11 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         memo = _MEMOS.setdefault(config.config_file_path, PageMemo()) if _SERVING[0] else None
         rendering = Progress("atlas: rendering pages")
         try:
-            run = run_pipeline(root, Path(config.docs_dir).relative_to(root).as_posix(), commits=record_history(root), memo=memo,
-                               progress=rendering.update)
+            generated = generate(root, Path(config.docs_dir).relative_to(root).as_posix(), memo=memo,
+                                 progress=rendering.update)
         finally:
             rendering.close()
-        pages, problems = run.pages, run.problems
+        problems = generated.problems
         errors = [p for p in problems if p.severity == "error"]
         if errors:
             raise PluginError(f"{len(errors)} problem(s) in the atlas:\n" + "\n".join(str(p) for p in problems))
@@ -110,14 +106,14 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 files.remove(file)
         previous = _BUILT.get(config.config_file_path, {})
         self.pending = {}
-        static = {**api_files(run.atlas), **changelog_files(run.atlas)} if run.atlas is not None else {}
-        for path, content in {**pages, **static}.items():
+        for path, content in generated.files.items():
             page = GeneratedPage.generated(config, path, content=content)
             self.pending[path] = _digest(content)
             page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
-        reused = f"; {memo.rendered} pages rendered, {memo.reused} reused" if memo is not None else ""
+        reused = (f"; {memo.rendered} pages rendered, {memo.reused} reused" if memo is not None
+                  else "; read from the cache" if generated.cached else "")
         log.info(f"atlas: {len(self.pending)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.1f} s")
         return files
 

@@ -1,11 +1,13 @@
 """Changes to the records in git history: for a bounded number of recent commits that touched records/, what each did
 to the derived cells, the computed counts and the traps, built on the diff's comparison.
 
-Each side is unpacked from git's object database the way `diff` does it (revisions.materialise: blobs only, links
-refused by name, oversized blobs never read) and run through the pipeline without rendering. Sides are kept in
-memory for the life of the process by the git tree ids of records/ and schema/ (consecutive commits share one),
-and so are results per commit (`mkdocs serve` rebuilds pay once). Record text carried here (commit
-subjects, record names) is untrusted: the page and the feed escape it.
+Each side's records/ and schema/ are unpacked from git's object database the way `diff` does it
+(revisions.materialise: blobs only, links refused by name, oversized blobs never read) and run through the pipeline
+without rendering. Sides are kept in memory for the life of the process by the git tree ids of records/ and
+schema/ (consecutive commits share one), and results per commit are kept in memory and on disk
+(commit_cache.py: keyed by the commit and its parent, emptied by any code change), so a commit is compared once,
+not on every build. Record text carried here (commit subjects, record names) is untrusted: the page and the feed
+escape it.
 """
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from . import commit_cache
 from .build import run_pipeline
 from .diff import cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix
+
+HISTORY_PATHS = ("records", "schema")  # all a side without pages reads
 
 COMMITS = 5  # how many recent commits that touched records/ the changelog walks (ATLAS_CHANGELOG_COMMITS overrides)
 
@@ -67,7 +72,7 @@ def _inputs_id(root: Path, prefix: str, sha: str) -> str:
 def _side(root: Path, prefix: str, sha: str, folder: Path) -> Side:
     key = _inputs_id(root, prefix, sha)
     if key not in _SIDES:
-        run = run_pipeline(materialise(root, sha, prefix, folder), docs_dir=None)
+        run = run_pipeline(materialise(root, sha, prefix, folder, HISTORY_PATHS), docs_dir=None)
         _SIDES[key] = (run.atlas, {(r.kind, r.id): r.data for r in run.records})
     return _SIDES[key]
 
@@ -93,11 +98,24 @@ def commit_change(root: Path, sha: str, parent: str, date: str, subject: str) ->
 
 
 def record_history(root: Path, limit: int | None = None) -> tuple[CommitChange, ...]:
-    """The changes of the newest commits that touched records/, newest first; empty outside a git work tree."""
+    """The changes of the newest commits that touched records/, newest first; empty outside a git work tree.
+
+    Each comes from this process's memory, else from the on-disk table, else is computed (and kept in both).
+    """
+    commits = recent_commits(root, commit_limit() if limit is None else limit)
+    if all((sha, parent) in _MEMO for sha, parent, _, _ in commits):
+        return tuple(_MEMO[(sha, parent)] for sha, parent, _, _ in commits)
+    table = commit_cache.open_table()
     changes = []
-    for sha, parent, date, subject in recent_commits(root, commit_limit() if limit is None else limit):
-        try:
-            changes.append(commit_change(root, sha, parent, date, subject))
-        except DiffError:
-            continue
+    for sha, parent, date, subject in commits:
+        change = _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
+        if change is None:
+            try:
+                change = commit_change(root, sha, parent, date, subject)
+            except DiffError:
+                continue
+        commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
+        _MEMO[(sha, parent)] = change
+        changes.append(change)
+    table.save()
     return tuple(changes)

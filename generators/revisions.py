@@ -40,8 +40,9 @@ def verify_revision(root: Path, rev: str) -> str:
     return str(result.stdout).strip()
 
 
-def materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:
-    """Write the site paths of commit `sha` into dest from git's object database; return the project root in it.
+def materialise(root: Path, sha: str, prefix: str, dest: Path, paths: tuple[str, ...] = SITE_PATHS) -> Path:
+    """Write the site paths of commit `sha` (or only `paths` of them) into dest from git's object database; return
+    the project root in it.
 
     Only blobs are written as files. A symbolic link (mode 120000) is recreated as a link to a name
     that does not exist, never to its recorded target, so the pipeline refuses it by name exactly
@@ -51,7 +52,7 @@ def materialise(root: Path, sha: str, prefix: str, dest: Path) -> Path:
     listed = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha, binary=True)
     if listed.returncode != 0:
         raise DiffError(f"git ls-tree failed for {sha[:12]}: {listed.stderr.decode(errors='replace').strip()}")
-    wanted = tuple(prefix + p for p in SITE_PATHS)
+    wanted = tuple(prefix + p for p in paths)
     blobs: list[tuple[str, str]] = []
     oversized: list[tuple[str, int]] = []
     links: list[str] = []

@@ -20,13 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 
-from .build import run_pipeline
 from .problems import Problem, has_errors
 from .render import hand_written_files
-from .render.api import api_files
-from .record_history import record_history
-from .render.changelog import changelog_files
 from .render.memo import PageMemo
+from .site_cache import generate
 from .tree_files import DOCS_MAX_BYTES, Refused, Vanished, read_bytes
 
 WATCHED = ("records", "schema")
@@ -47,13 +44,13 @@ def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
                progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, bytes], list[Problem]]:
     """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API.
 
-    With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again.
+    With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again; without
+    one, a build whose inputs and code are those of an earlier one reads its files from disk (site_cache.py).
     """
-    run = run_pipeline(root, docs_dir, commits=record_history(root), memo=memo, progress=progress)
-    if run.failed or run.atlas is None:
-        return {}, run.problems
-    problems = list(run.problems)
-    pages = {**run.pages, **api_files(run.atlas), **changelog_files(run.atlas)}
+    generated = generate(root, docs_dir, memo, progress)
+    if generated.failed:
+        return {}, generated.problems
+    problems, pages = list(generated.problems), generated.files
     source = root / docs_dir
     files: dict[str, bytes] = {}
     for path in hand_written_files(source):

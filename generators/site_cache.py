@@ -1,0 +1,198 @@
+"""The generated files of a site (pages, data API, feed), kept on disk for the next process that builds the same inputs.
+
+A one-off build (`mkdocs build`, `build --out`) that finds the files of an earlier run with exactly the same inputs
+reads them instead of running the pipeline. The key is a hash of every byte the pipeline reads: each file under
+records/, schema/ and the docs folder (path and content), the changelog's commits, the options, and the code
+(every source of this package, the Python version and the versions of the libraries that shape the output).
+A tree holding anything but folders and regular files (a link, a pipe) is never served from the cache: the pipeline
+reports it. Only runs without errors are kept.
+
+Entries live in the user's cache folder (generators/cache.py: outside the repository, `ATLAS_CACHE=off` turns it
+off), one file per key, written to a temporary file and renamed, checked against its own hash when read; the
+newest few are kept and older ones removed. Long-lived processes (`mkdocs serve`, `build --watch`) use their
+in-memory page memo instead (render/memo.py).
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import commit_cache
+from .cache import cache_dir
+from .diff_model import CommitChange
+from .problems import Problem, has_errors
+
+if TYPE_CHECKING:
+    from .render.memo import PageMemo
+
+FORMAT = b"atlas-site-files 1\n"
+KEEP = 4  # entries kept in the folder (several worktrees or branches built in turn)
+LIBRARIES = ("jinja2", "markupsafe", "pyyaml", "jsonschema")
+SOURCES = ("records", "schema")
+
+
+@dataclass
+class Generated:
+    """The generated files of one build ({docs-relative path: text}, empty when it failed) and every problem."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    atlas: Any = None  # the run's atlas, None when the files came from the cache or the run failed
+    cached: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return has_errors(self.problems)
+
+
+def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
+             progress: Callable[[int, int], None] | None = None) -> Generated:
+    """Every generated file of the site and every problem: from the on-disk copy when an earlier run had the same
+    inputs and code (and no memo is given), else by running the pipeline (and keeping its files when it is clean)."""
+    from .build import run_pipeline
+    from .record_history import record_history
+    commits = record_history(root)
+    key = site_key(root, docs_dir, commits) if memo is None else None
+    if key is not None:
+        found = read(key)
+        if found is not None:
+            return found
+    run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
+    if run.failed or run.atlas is None:
+        return Generated({}, list(run.problems))
+    from .render.api import api_files
+    from .render.changelog import changelog_files
+    generated = Generated({**run.pages, **api_files(run.atlas), **changelog_files(run.atlas)}, list(run.problems),
+                          run.atlas)
+    if key is not None:
+        write(key, generated)
+    return generated
+
+
+def code_salt() -> bytes:
+    """The code that shapes the output: this package's sources, Python, and the libraries' versions."""
+    digest = hashlib.blake2b(FORMAT + sys.version.encode(), digest_size=20)
+    for name in LIBRARIES:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            digest.update(f"{name}=={metadata.version(name)}\n".encode())
+    for source in commit_cache.code_files():
+        digest.update(Path(source).read_bytes())
+    return digest.digest()
+
+
+def site_key(root: Path, docs_dir: str, commits: tuple[CommitChange, ...]) -> str | None:
+    """The hash of everything a build reads, or None (caching off, or a tree the cache does not take)."""
+    if cache_dir() is None:
+        return None
+    digest = hashlib.blake2b(code_salt(), digest_size=20)
+    try:
+        digest.update(json.dumps([docs_dir, [[c.sha, c.date, c.subject, commit_cache.as_value(c)] for c in commits]],
+                                 ensure_ascii=False, sort_keys=True).encode())
+    except (TypeError, ValueError):
+        return None
+    for folder in (*SOURCES, docs_dir):
+        if not _hash_tree(root / folder, f"{folder}/", digest):
+            return None
+    return digest.hexdigest()
+
+
+def _hash_tree(folder: Path, prefix: str, digest: Any) -> bool:
+    """Add every file's path and bytes under folder to digest; False on anything but folders and regular files."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return False
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if not _hash_tree(Path(entry.path), f"{prefix}{entry.name}/", digest):
+                    return False
+                continue
+            if not entry.is_file(follow_symlinks=False):
+                return False
+            with open(entry.path, "rb") as handle:
+                content = handle.read()
+        except OSError:
+            return False
+        digest.update(f"{prefix}{entry.name}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
+        digest.update(content)
+    return True
+
+
+def _folder() -> Path | None:
+    folder = cache_dir()
+    return None if folder is None else folder / "site-files"
+
+
+def read(key: str) -> Generated | None:
+    """The files kept under key, or None (not there, unreadable, or not what was written)."""
+    folder = _folder()
+    if folder is None:
+        return None
+    path = folder / f"{key}.files"
+    try:
+        if path.is_symlink():
+            return None
+        data = path.read_bytes()
+        header_end = data.index(b"\n", len(FORMAT))
+        if not data.startswith(FORMAT):
+            return None
+        header = json.loads(data[len(FORMAT):header_end])
+        blob = memoryview(data)[header_end + 1:]
+        if hashlib.blake2b(blob, digest_size=20).hexdigest() != header["blob"]:
+            return None
+        files, at = {}, 0
+        for name, size in zip(header["paths"], header["sizes"]):
+            files[name] = str(blob[at:at + size], "utf-8")
+            at += size
+        problems = [Problem(**p) for p in header["problems"]]
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: kept when older entries are removed
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return Generated(files, problems, None, True) if at == len(blob) else None
+
+
+def write(key: str, generated: Generated) -> None:
+    """Keep the files under key (atomically), then remove all but the newest KEEP entries; silent on failure."""
+    folder = _folder()
+    if folder is None:
+        return
+    names = sorted(generated.files)
+    contents = [generated.files[n].encode("utf-8") for n in names]
+    blob = b"".join(contents)
+    header = {"paths": names, "sizes": [len(c) for c in contents], "problems": [p.as_dict() for p in generated.problems],
+              "blob": hashlib.blake2b(blob, digest_size=20).hexdigest()}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".site-", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(FORMAT + json.dumps(header, ensure_ascii=True).encode() + b"\n")
+                out.write(blob)
+            os.replace(temporary, folder / f"{key}.files")
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        _prune(folder)
+    except OSError:
+        return
+
+
+def _prune(folder: Path) -> None:
+    entries = []
+    for path in folder.glob("*.files"):
+        with contextlib.suppress(OSError):
+            entries.append((path.stat().st_mtime_ns, path))
+    for _, path in sorted(entries, reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            path.unlink()

@@ -1,0 +1,115 @@
+"""The changelog's per-commit comparisons kept on disk (generators/commit_cache.py): the same changes, the same feed,
+without running the pipeline again; off with ATLAS_CACHE=off; emptied by a code change."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generators import build, commit_cache, record_history
+from generators.cache import ContentCache
+from generators.diff_model import CommitChange, FieldChange, RecordChange
+from generators.render.changelog import changelog_files
+
+from .conftest import make_tree
+from .test_diff import commit, edit, git
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository holding the mini fixture, the real schemas and page layouts; one commit."""
+    root = make_tree(tmp_path / "repo")
+    git(root, "init", "-q")
+    commit(root, "base")
+    return root
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private cache folder and no process memory of earlier comparisons."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(folder))
+    monkeypatch.delenv("ATLAS_CACHE", raising=False)
+    monkeypatch.setattr(record_history, "_MEMO", {})
+    monkeypatch.setattr(record_history, "_SIDES", {})
+    return folder
+
+
+def history(root: Path) -> tuple[CommitChange, ...]:
+    record_history._MEMO.clear()
+    record_history._SIDES.clear()
+    return record_history.record_history(root, limit=5)
+
+
+def _refuse(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the pipeline ran although every commit was on disk")
+
+
+def _two_commits(root: Path) -> None:
+    edit(root, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
+    commit(root, "raise the floor <script>")
+    edit(root, "records/accelerators/acc-cpu.yaml", "category: cpu\n",
+         "category: cpu\npeak_compute:\n  - {precision: fp8, sparsity: dense, tflops: 10, source: src-doc}\n")
+    commit(root, "the cpu computes in fp8")
+
+
+def test_a_second_run_reads_every_commit_from_disk_and_the_feed_is_byte_identical(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_commits(repo)
+    cold = history(repo)
+    assert [c.subject for c in cold] == ["the cpu computes in fp8", "raise the floor <script>"]
+    assert cold[1].cells and cold[0].counts  # something moved in each, so the comparison is not vacuous
+    atlas = build.run_pipeline(repo, docs_dir=None).atlas
+    atlas.commits = cold
+    feed_cold = changelog_files(atlas)
+    monkeypatch.setattr(record_history, "run_pipeline", _refuse)
+    warm = history(repo)
+    assert warm == cold
+    atlas.commits = warm
+    assert changelog_files(atlas) == feed_cold
+
+
+def test_with_the_cache_off_nothing_is_written_and_the_pipeline_runs_again(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_commits(repo)
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    first = history(repo)
+    assert not fresh.exists()
+    runs = []
+    real = record_history.run_pipeline
+    monkeypatch.setattr(record_history, "run_pipeline", lambda *a, **k: runs.append(1) or real(*a, **k))
+    assert history(repo) == first and runs
+
+
+def test_a_code_change_empties_the_table(repo: Path, fresh: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_commits(repo)
+    history(repo)
+    stored = json.loads((fresh / "commit-changes.json").read_text(encoding="utf-8"))
+    assert len(stored["entries"]) == 2
+    original = commit_cache.code_files()
+    assert len(commit_cache.open_table().entries) == 2  # the same code finds them
+    changed = tmp_path / "code.py"
+    changed.write_text("# another version of the code\n", encoding="utf-8")
+    monkeypatch.setattr(commit_cache, "code_files", lambda: [*original, str(changed)])
+    assert commit_cache.open_table().entries == {}
+
+
+def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
+    table = ContentCache("t", "salt", tmp_path)
+    kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (), (),
+                        (RecordChange("format", "f", "changed", (FieldChange("x", [1, {"y": "</li>"}], None),)),))
+    commit_cache.keep(table, kept, "b" * 40)
+    table.save()
+    table = ContentCache("t", "salt", tmp_path)
+    assert commit_cache.lookup(table, "a" * 40, "b" * 40, kept.date, "s") == kept
+    altered = CommitChange("c" * 40, "2026-12-01T10:00:00+00:00", "s", (), (),
+                           (RecordChange("format", "f", "changed", (FieldChange("x", (1, 2), None),)),))
+    commit_cache.keep(table, altered, "b" * 40)  # a tuple would come back as a list
+    table.save()
+    table = ContentCache("t", "salt", tmp_path)
+    assert commit_cache.lookup(table, "c" * 40, "b" * 40, altered.date, "s") is None

@@ -1,0 +1,96 @@
+"""Generated files kept on disk across processes (generators/site_cache.py): the same inputs give the same bytes
+without running the pipeline; any input change, a link in the tree, a damaged entry or ATLAS_CACHE=off builds."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generators import build, site_cache
+
+from .conftest import write
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(cache))
+    monkeypatch.delenv("ATLAS_CACHE", raising=False)
+    return cache / "site-files"
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the pipeline runs."""
+    counted: list[int] = []
+    real = build.run_pipeline
+
+    def counting(*args: object, **kwargs: object) -> build.Run:
+        counted.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build, "run_pipeline", counting)
+    return counted
+
+
+def test_the_same_inputs_give_the_same_files_without_a_pipeline_run(tree: Path, folder: Path, runs: list[int]) -> None:
+    first = site_cache.generate(tree)
+    assert not first.cached and first.files and runs == [1]
+    again = site_cache.generate(tree)
+    assert again.cached and runs == [1]
+    assert again.files == first.files and again.problems == first.problems
+    assert [p.name for p in folder.iterdir()] == [f"{site_cache.site_key(tree, 'docs', ())}.files"]
+
+
+def test_an_edit_to_a_record_or_a_template_builds_again(tree: Path, folder: Path, runs: list[int]) -> None:
+    first = site_cache.generate(tree)
+    record = next((tree / "records" / "formats").glob("*.yaml"))
+    record.write_text(record.read_text(encoding="utf-8").replace("name: ", "name: Edited ", 1), encoding="utf-8")
+    edited = site_cache.generate(tree)
+    assert not edited.cached and runs == [1, 1] and edited.files != first.files
+    write(tree, "docs/_templates/extra.txt", "a new file under docs")
+    assert not site_cache.generate(tree).cached and len(runs) == 3
+
+
+def test_a_link_in_the_tree_is_never_served_from_the_cache(tree: Path, folder: Path, runs: list[int]) -> None:
+    site_cache.generate(tree)
+    os.symlink("elsewhere", tree / "docs" / "link.md")
+    assert site_cache.site_key(tree, "docs", ()) is None
+    site_cache.generate(tree)
+    assert len(runs) == 2
+
+
+def test_a_damaged_entry_is_not_read(tree: Path, folder: Path, runs: list[int]) -> None:
+    site_cache.generate(tree)
+    (entry,) = folder.iterdir()
+    data = bytearray(entry.read_bytes())
+    data[-5] ^= 1
+    entry.write_bytes(bytes(data))
+    again = site_cache.generate(tree)
+    assert not again.cached and len(runs) == 2
+
+
+def test_off_means_nothing_is_read_or_written(tree: Path, folder: Path, runs: list[int],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    site_cache.generate(tree)
+    site_cache.generate(tree)
+    assert len(runs) == 2 and not folder.exists()
+
+
+def test_a_failing_run_is_not_kept(tree: Path, folder: Path, runs: list[int]) -> None:
+    write(tree, "records/formats/broken.yaml", "id: [unclosed\n")
+    assert site_cache.generate(tree).failed
+    assert site_cache.generate(tree).failed and len(runs) == 2
+    assert not folder.exists() or not list(folder.iterdir())
+
+
+def test_only_the_newest_entries_are_kept(tmp_path: Path, folder: Path) -> None:
+    for n in range(site_cache.KEEP + 3):
+        site_cache.write(f"{n:040x}", site_cache.Generated({"a.md": f"page {n}"}))
+        os.utime(folder / f"{n:040x}.files", ns=(n * 10**9, n * 10**9))
+    site_cache.write("f" * 40, site_cache.Generated({"a.md": "last"}))
+    kept = sorted(p.name for p in folder.iterdir())
+    assert len(kept) == site_cache.KEEP and f"{'f' * 40}.files" in kept
+    assert site_cache.read("f" * 40).files == {"a.md": "last"}  # type: ignore[union-attr]
