@@ -15,7 +15,11 @@ turn, N times each, interleaved so a change in the machine's load hits all of th
 
 Printed per command: median user+sys CPU seconds, median wall seconds, largest peak RSS, and the
 ratio of its CPU time to bare's. CPU time is the figure to quote on a shared machine (wall time
-includes waiting for other people's processes); `uptime` is printed with the results.
+includes waiting for other people's processes); the load average is printed before and after.
+
+"cold" is a new process with no on-disk cache (ATLAS_CACHE=off) and the package's bytecode compiled, as on a
+contributor's machine: PYTHONDONTWRITEBYTECODE is dropped from the commands' environment, and every command runs
+once untimed first (which also fills the cache the +cache commands read).
 """
 from __future__ import annotations
 
@@ -46,7 +50,8 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
 
 
 def commands(corpus: Path, cache: Path, cli: bool) -> dict[str, tuple[list[str], dict[str, str]]]:
-    base = {**os.environ, "PYTHONPATH": str(ROOT)}
+    base = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    base["PYTHONPATH"] = str(ROOT)
     cold = {**base, "ATLAS_CACHE": "off"}
     warm = {**base, "ATLAS_CACHE_DIR": str(cache)}
     out = {
@@ -67,7 +72,9 @@ def measure(n: int, runs: int, cli: bool) -> None:
         make(n, corpus)
         count = sum(1 for _ in (corpus / "records").rglob("*.yaml"))
         todo = commands(corpus, cache, cli)
-        subprocess.run(todo["stages+cache"][0], env=todo["stages+cache"][1], stdout=subprocess.DEVNULL, check=False)
+        for command, env in todo.values():  # bytecode written, cache filled
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in todo}
         for _ in range(runs):
             for name, (command, env) in todo.items():
@@ -94,7 +101,7 @@ def main(argv: list[str]) -> None:
             sizes.append(int(arg))
     for size in sizes or [1000, 10000]:
         measure(size, runs, cli)
-    print("load:", os.getloadavg(), f"on {os.cpu_count()} cores")
+        print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

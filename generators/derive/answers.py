@@ -62,11 +62,34 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
                                None if p.agrees else explained.get((p.matrix, p.row, p.column)))
         for cell in p.cells:
             claims.setdefault((cell.scheme, cell.target), []).append(claim)
-    scopes = [trap_scope(t) for t in traps]
+    scopes = _TrapIndex([trap_scope(t) for t in traps])
     targets = {t.id: (str(t.data["platform"]), frozenset(members(index, t))) for t in index.all("hardware-target")}
     releases = engine_releases(index)
     return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases)
             for key, cell in sorted(cells.items())}
+
+
+class _TrapIndex:
+    """The traps in their order, looked up by what an answer must share with a trap for it to apply: one of the
+    scheme's formats (a trap naming formats), else a kernel the cell tried or selected (a trap naming only kernels).
+    A trap naming neither applies to no answer. Each answer then tests only these candidates (not every trap)."""
+
+    def __init__(self, scopes: list[TrapScope]):
+        self.by_format: dict[str, list[tuple[int, TrapScope]]] = {}
+        self.by_kernel: dict[str, list[tuple[int, TrapScope]]] = {}
+        for order, scope in enumerate(scopes):
+            keys, table = (scope.formats, self.by_format) if scope.formats else (scope.kernels, self.by_kernel)
+            for key in keys:
+                table.setdefault(key, []).append((order, scope))
+
+    def candidates(self, cell: Cell, formats: frozenset[str]) -> list[TrapScope]:
+        found: dict[int, TrapScope] = {}
+        for format_id in formats:
+            found.update(self.by_format.get(format_id, ()))
+        if self.by_kernel:
+            for kernel in {cell.kernel, *(a.kernel for a in cell.attempts)}:
+                found.update(self.by_kernel.get(kernel, ()) if kernel else ())
+        return [found[order] for order in sorted(found)]
 
 
 def engine_releases(index: Index) -> dict[str, str]:
@@ -74,13 +97,13 @@ def engine_releases(index: Index) -> dict[str, str]:
     return {e.id: str(e.data["version_read"]) for e in index.all("engine") if e.data.get("version_read")}
 
 
-def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: list[TrapScope],
+def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
             targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str]) -> Answer:
     scheme = index.get("scheme", cell.scheme)
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
     platform, parts = targets.get(cell.target, ("", frozenset()))
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
-    applying = tuple(t.id for t in traps if applies(t, scope))
+    applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
     computes_in = scheme_computes_in(index, scheme) if scheme and cell.verdict.runs_as_specified else ()
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims), computes_in)
 
