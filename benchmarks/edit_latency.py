@@ -11,6 +11,13 @@ Routes (default: all):
 A copy of the project (mkdocs.yml, records, schema, docs) is made in a temporary folder; one record's
 summary is edited N times; the page is fetched over HTTP until it shows the edit. Wall-clock times
 on a shared machine: print `uptime` next to them.
+
+Where the time goes under `mkdocs serve` (from its log lines, each stamped when it arrives):
+  detect    write -> "Detected file changes": MkDocs 1.6 watches with a polling observer that walks the
+            watched folders every 0.5 s (its LiveReloadServer's default; `mkdocs serve` has no option for it)
+  settle    -> "Building documentation...": MkDocs waits until no change came for 0.1 s (build_delay)
+  rebuild   -> "Reloading browsers": the whole build (our generator's part is its own log line, `atlas`)
+  serve     -> the page fetched with the edit
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -75,10 +83,36 @@ def edit(project: Path, n: int) -> str:
     return marker
 
 
-def start(command: list[str], cwd: Path) -> subprocess.Popen:
+def start(command: list[str], cwd: Path, log: list[tuple[float, str]] | None = None) -> subprocess.Popen:
+    """Start a server; with `log`, its stderr lines are kept with the moment each arrived."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL if log is None else subprocess.PIPE, text=True,
+                               start_new_session=True)
+    if log is not None:
+        def read() -> None:
+            for text in process.stderr:
+                log.append((time.perf_counter(), text.strip()))
+        threading.Thread(target=read, daemon=True).start()
+    return process
+
+
+STEPS = (("detect", "Detected file changes"), ("settle", "Building documentation"), ("rebuild", "Reloading browsers"))
+
+
+def breakdown(log: list[tuple[float, str]], began: float, served: float) -> dict[str, float]:
+    """Seconds per step of one rebuild, from the log lines after `began`; plus the generator's own figure."""
+    steps, at = {}, began
+    for name, text in STEPS:
+        moment = next((t for t, line in log if t >= at and text in line), None)
+        if moment is None:
+            return {}
+        steps[name], at = moment - at, moment
+    steps["serve"] = served - at
+    atlas = [line for t, line in log if began <= t <= at and "atlas:" in line and " in " in line]
+    if atlas:
+        steps["atlas"] = float(atlas[-1].rsplit(" in ", 1)[1].split()[0])
+    return steps
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -89,17 +123,18 @@ def stop(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def route(name: str, edits: int) -> list[tuple[float, float | None]]:
-    """[(seconds until served, seconds until the Markdown was written or None)] per edit."""
+def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, float]]]:
+    """[(seconds until served, seconds until the Markdown was written or None, steps)] per edit."""
     with tempfile.TemporaryDirectory() as tmp:
         project = project_copy(Path(tmp))
         port = free_port()
         url = f"http://127.0.0.1:{port}/{PAGE}"
         processes = []
+        log: list[tuple[float, str]] = []
         out = Path(tmp) / "tree" / "docs"
         if name in ("serve", "serve-dirty"):
             command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]  # (--no-livereload also stops watching)
-            processes.append(start(command + (["--dirty", "--no-strict"] if name == "serve-dirty" else []), project))
+            processes.append(start(command + (["--dirty", "--no-strict"] if name == "serve-dirty" else []), project, log))
         else:
             command = [sys.executable, "-m", "generators", "build", "--out", str(out),
                        "--engine-config", str(out.parent / "mkdocs.yml"), "--watch"]
@@ -116,10 +151,12 @@ def route(name: str, edits: int) -> list[tuple[float, float | None]]:
                 markdown = None
                 if name == "watch":
                     page = out / "formats" / "bitnet-b1-58.md"
-                    wait_for(lambda: marker in page.read_text(encoding="utf-8"), step=0.005)
+                    wait_for(lambda m=marker, p=page: m in p.read_text(encoding="utf-8"), step=0.005)
                     markdown = time.perf_counter() - began
-                wait_for(lambda: marker in fetch(url))
-                results.append((time.perf_counter() - began, markdown))
+                wait_for(lambda m=marker: m in fetch(url))
+                served = time.perf_counter()
+                time.sleep(0.2)  # the log lines of this rebuild arrive
+                results.append((served - began, markdown, breakdown(log, began, served)))
             return results
         finally:
             for process in processes:
@@ -142,7 +179,13 @@ def main(argv: list[str]) -> None:
         if written:
             line += f"; edit->Markdown written median {statistics.median(written):.2f} s"
         print(line, flush=True)
-    print("load:", os.getloadavg(), f"on {os.cpu_count()} cores")
+        steps = [r[2] for r in results if r[2]]
+        if steps:
+            print("             where it went, median s: " + ", ".join(
+                f"{k} {statistics.median(s[k] for s in steps if k in s):.3f}" for k in (*dict(STEPS), "serve", "atlas")
+                if any(k in s for s in steps)), flush=True)
+    print("load:", os.getloadavg(), f"on {os.cpu_count()} cores;",
+          subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
 if __name__ == "__main__":

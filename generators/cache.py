@@ -10,6 +10,7 @@ used are dropped then (stale entries cannot pile up). Anything unreadable is tre
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 FORMAT = 1
+_READ: dict[Path, tuple[tuple[int, int, int], str, dict[str, Any]]] = {}  # path -> (stat, salt, entries) last read or written
 
 
 def content_key(raw: bytes) -> str:
@@ -104,16 +106,30 @@ class ContentCache:
         except OSError:
             return
         self.entries, self.changed = dict(self.used), False
+        with contextlib.suppress(OSError):
+            _READ[path] = (_stat_key(path), self.salt, self.entries)
 
     def _read(self) -> dict[str, Any]:
+        """The table's entries; a long-lived process (`mkdocs serve`) parses the file again only when it changed
+        since this process last read or wrote it (same size, modification time and inode: the same file)."""
         path = self.path
         try:
             if path is None or path.is_symlink():
                 return {}
+            stat = _stat_key(path)
+            known = _READ.get(path)
+            if known is not None and known[0] == stat and known[1] == self.salt:
+                return known[2]  # never mutated: save() replaces self.entries with a new dict
             document = json.loads(path.read_bytes())
         except (OSError, ValueError):
             return {}
         if not isinstance(document, dict) or document.get("salt") != self.salt or not isinstance(document.get("entries"), dict):
             return {}
         entries: dict[str, Any] = document["entries"]
+        _READ[path] = (stat, self.salt, entries)
         return entries
+
+
+def _stat_key(path: Path) -> tuple[int, int, int]:
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size, stat.st_ino

@@ -114,7 +114,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
         reused = (f"; {memo.rendered} pages rendered, {memo.reused} reused" if memo is not None
                   else "; read from the cache" if generated.cached else "")
-        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.1f} s")
+        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.2f} s")
         return files
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:

@@ -185,6 +185,19 @@ def test_parts_sharing_a_die_share_native_formats(tree):
         "this die differs in native formats; remove die_difference"]
 
 
+def test_parts_sharing_a_die_name_one_architecture(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "category: datacenter-gpu\n",
+         "category: datacenter-gpu\ndie: D1\narchitecture: Xe2-HPG (D1)\n")
+    edit(tree, "records/accelerators/acc-old.yaml", "category: datacenter-gpu\n",
+         "category: datacenter-gpu\ndie: D1\ndie_difference: cpu-cell-wrong\narchitecture: Xe2 (D1)\n")
+    assert problems_of(tree, "die-architecture") == [
+        "records/accelerators/acc-old.yaml:7:15: error: [die-architecture] architecture: shares die 'D1' with 'acc-big', "
+        "whose architecture is 'Xe2-HPG', but names 'Xe2'; name the die's architecture the same way on both (cite the "
+        "vendor's name for it)"]
+    edit(tree, "records/accelerators/acc-old.yaml", "architecture: Xe2 (D1)\n", "architecture: Xe2-HPG\n")
+    assert problems_of(tree, "die-architecture") == []
+
+
 def test_memory_bandwidth_is_bounded_by_the_bus(tree):
     edit(tree, "records/accelerators/acc-big.yaml", "memory_bandwidth_gbs:\n",
          "memory_type: HBM3\nmemory_bus_bits:\n  - {value: 1024, source: src-doc}\nmemory_bandwidth_gbs:\n")

@@ -2,12 +2,14 @@
 without running the pipeline; any input change, a link in the tree, a damaged entry or ATLAS_CACHE=off builds."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 from generators import build, site_cache
+from generators.cache import ContentCache
 
 from .conftest import write
 
@@ -94,3 +96,28 @@ def test_only_the_newest_entries_are_kept(tmp_path: Path, folder: Path) -> None:
     kept = sorted(p.name for p in folder.iterdir())
     assert len(kept) == site_cache.KEEP and f"{'f' * 40}.files" in kept
     assert site_cache.read("f" * 40).files == {"a.md": "last"}  # type: ignore[union-attr]
+
+
+def test_a_table_unchanged_on_disk_is_not_parsed_again_but_a_replaced_one_is(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    table = ContentCache("t", "salt", tmp_path)
+    table.put("k", {"a": 1})
+    table.save()
+    parsed: list[int] = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda raw: parsed.append(1) or real(raw))
+    assert ContentCache("t", "salt", tmp_path).entries == {"k": {"a": 1}} and parsed == []
+    assert ContentCache("t", "other salt", tmp_path).entries == {}
+    other = tmp_path / "written-by-another-process"
+    other.write_text(json.dumps({"salt": "salt", "entries": {"k": 2}}), encoding="utf-8")
+    os.replace(other, tmp_path / "t.json")
+    assert ContentCache("t", "salt", tmp_path).entries == {"k": 2} and parsed
+
+
+def test_literal_problems_are_the_same_when_asked_again() -> None:
+    from generators.render.literals import literal_problems
+    source = "We tested 17 parts.\n"
+    first = literal_problems("docs/x.md.j2", source)
+    assert first and literal_problems("docs/x.md.j2", source) == first
+    first.clear()  # a caller's list is its own
+    assert literal_problems("docs/x.md.j2", source)

@@ -9,6 +9,7 @@ written `4-bit`, nor section marks written `§3.2`.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 import jinja2
@@ -25,11 +26,18 @@ _LEXER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)  # only its le
 
 
 def literal_problems(template_path: str, source: str) -> list[Problem]:
-    """Every number typed in the template's prose (Jinja's own `data` tokens, outside raw blocks), and stale allowances."""
+    """Every number typed in the template's prose (Jinja's own `data` tokens, outside raw blocks), and stale allowances.
+
+    A pure function of its arguments, kept for the process (`mkdocs serve` asks again after every edit)."""
+    return list(_literal_problems(template_path, source))
+
+
+@functools.lru_cache(maxsize=256)
+def _literal_problems(template_path: str, source: str) -> tuple[Problem, ...]:
     try:
         tokens = list(_LEXER.lex(source))
     except jinja2.TemplateSyntaxError:
-        return []  # rendering reports the syntax error with its line
+        return ()  # rendering reports the syntax error with its line
     allowed: dict[str, int] = {}
     prose: list[tuple[int, str]] = []  # (offset in source, text)
     cursor, in_raw = 0, False
@@ -62,7 +70,7 @@ def literal_problems(template_path: str, source: str) -> list[Problem]:
     problems += [Problem(template_path, line_number, 1, RULE,
                          f"allowed literal {token!r} no longer occurs in the prose; remove the allow-literal")
                  for token, line_number in allowed.items() if token not in used]
-    return problems
+    return tuple(problems)
 
 
 def _position(source: str, offset: int) -> tuple[int, int]:

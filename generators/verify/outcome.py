@@ -40,21 +40,31 @@ def candidate_text(candidate: dict[str, Any]) -> str:
     return f"{head} refused" + (f": {' '.join(str(reason).split())}" if reason not in (None, "") else "")
 
 
-_MERGED = (("world", "worlds"), ("variant", "variants"))
-
-
 def merge_runs(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Runs that did the same thing, asked the same questions and got the same answers, stored once with the
-    worlds and variants they cover (in first-seen order)."""
-    merged: dict[str, dict[str, Any]] = {}
+    worlds and variants they cover (in first-seen order).
+
+    A stored run claims every (world, variant) pair of its two lists, so runs are merged only into entries whose
+    pairs all ran: within one outcome, the worlds that ran the same variants share an entry, and a world that ran
+    other variants gets its own (no combination is claimed that was not run).
+    """
+    groups: dict[str, tuple[dict[str, Any], dict[Any, list[Any]]]] = {}
     for run in runs:
         body = {k: v for k, v in run.items() if k not in ("world", "variant")}
-        key = repr(sorted(body.items()))
-        entry = merged.setdefault(key, {"worlds": [], "variants": [], **body})
-        for single, plural in _MERGED:
-            if single in run and run[single] not in entry[plural]:
-                entry[plural].append(run[single])
-    return list(merged.values())
+        _, variants_by_world = groups.setdefault(repr(sorted(body.items())), (body, {}))
+        variants = variants_by_world.setdefault(run.get("world"), [])
+        if run.get("variant") not in variants:
+            variants.append(run.get("variant"))
+    merged: list[dict[str, Any]] = []
+    for body, variants_by_world in groups.values():
+        entries: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for world, variants in variants_by_world.items():
+            entry = entries.setdefault(tuple(sorted(map(repr, variants))), {
+                "worlds": [], "variants": [v for v in variants if v is not None], **body})
+            if world is not None:
+                entry["worlds"].append(world)
+        merged.extend(entries.values())
+    return merged
 
 
 def _dependence(runs: list[dict[str, Any]]) -> list[str]:

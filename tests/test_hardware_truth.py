@@ -1,0 +1,33 @@
+"""Hardware facts the site shows as facts agree across records, and a figure no primary source settles is shown as
+contested, not as a single value."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generators.build import check_tree
+from generators.derive.format_map import short_name
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _text(page: Path) -> str:
+    html = re.sub(r"<script.*?</script>", "", page.read_text(encoding="utf-8"), flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_two_bmg_g21_cards_name_one_architecture():
+    atlas, _ = check_tree(ROOT)
+    names = {a: atlas.index.must("accelerator", a).data for a in ("arc-b580", "arc-pro-b60")}
+    assert {d["die"] for d in names.values()} == {"BMG-G21"}
+    assert {short_name(d["architecture"]).strip() for d in names.values()} == {"Xe2-HPG"}
+
+
+def test_the_l40s_int4_figure_is_contested_on_its_page(built_site: Path):
+    text = _text(built_site / "accelerators/l40s/index.html")
+    rows = re.findall(r"int4 dense (\d+(?:\.\d+)?) [^⚠]*?⚠ sources disagree", text)
+    assert len(set(rows)) >= 2, rows
+    assert "Contested: peak_compute int4 dense" in text and "unresolved" in text
+    flop = _text(built_site / "chapters/02-flop-map/index.html")
+    folded = re.search(r"NVIDIA L40S((?: [\d.–]+ \(\d+\))+)", flop)
+    assert folded and "848.4–1709.3" in folded.group(1)  # int4 ridge as the range of the two figures, not one value
