@@ -194,3 +194,19 @@ def test_a_clean_check_never_imports_jsonschema(tree):
     failing = subprocess.run([sys.executable, "-c", program, str(tree)], env=env, capture_output=True, text=True, check=True)
     count, imported = failing.stdout.split()
     assert int(count) > 0 and imported == "True"
+
+
+def test_the_plain_url_shortcut_agrees_with_rfc3986_validator():
+    """formats.is_uri answers plain http(s) addresses itself; each such answer is rfc3986-validator's too."""
+    from rfc3986_validator import validate_rfc3986
+
+    from generators import formats
+    urls = sorted({r.data["url"] for r in (load.load_file(ROOT, p)[0] for p in (ROOT / "records" / "sources").glob("*.yaml"))
+                   if r is not None and "url" in r.data})
+    crafted = ["https://a.example/x?y=1#z", "http://h:80/", "https://h/a b", "https://h/%zz", "https://h/%41", "https://[::1]/",
+               "https://h/<x>", "https://h/a\"b", "https://h\\x", "http://", "https://h:x/", "https://h/é", "https://h/a|b",
+               "https://h/{x}", "https://h/a^b", "https://h/`x`", "https://u@h/", "HTTPS://H/", "mailto:a@b", "x", ""]
+    shortcut = [url for url in urls + crafted if formats._PLAIN_URL.fullmatch(url)]
+    assert len(shortcut) > len(urls) // 2  # most real addresses take the shortcut
+    assert [url for url in shortcut if not validate_rfc3986(url, rule="URI")] == []
+    assert [url for url in urls + crafted if formats.is_uri(url) != bool(validate_rfc3986(url, rule="URI"))] == []

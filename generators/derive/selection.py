@@ -129,6 +129,7 @@ class _TrapLookup:
 
     def __init__(self, traps: list[Record], releases: dict[str, str]):
         self.ids = [t.id for t in traps]
+        self.order = {trap_id: n for n, trap_id in enumerate(self.ids)}  # ids are unique (one record per id)
         self.by_accelerator: dict[str, list[int]] = {}
         for n, trap in enumerate(traps):
             scope = trap_scope(trap)
@@ -139,7 +140,7 @@ class _TrapLookup:
 
     def __call__(self, accelerators: set[str], answered: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
         hits = {n for a in accelerators for n in self.by_accelerator.get(a, ())}
-        hits.update(n for n, trap in enumerate(self.ids) if trap in answered)
+        hits.update(self.order[trap] for trap in answered if trap in self.order)
         return tuple(self.ids[n] for n in sorted(hits))
 
 
