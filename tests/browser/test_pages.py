@@ -56,7 +56,8 @@ def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser
     assert problems == []
 
 
-ALIASES = {"float8_e5m2": "formats/fp8-e5m2/", "FP8_KV_CACHE": "formats/fp8-kv-cache/"}
+ALIASES = {"float8_e5m2": "formats/fp8-e5m2/", "FP8_KV_CACHE": "formats/fp8-kv-cache/",
+           "ExLlamaV2": "formats/exl2/"}  # source pages named after the package rank lower
 
 
 def test_search_finds_records_by_their_aliases(browser: Browser) -> None:
