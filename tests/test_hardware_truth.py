@@ -31,3 +31,9 @@ def test_the_l40s_int4_figure_is_contested_on_its_page(built_site: Path):
     flop = _text(built_site / "chapters/02-flop-map/index.html")
     folded = re.search(r"NVIDIA L40S((?: [\d.–]+ \(\d+\))+)", flop)
     assert folded and "848.4–1709.3" in folded.group(1)  # int4 ridge as the range of the two figures, not one value
+
+
+def test_a_cuda_target_page_lists_each_members_capability(built_site: Path):
+    text = _text(built_site / "hardware-targets/nvidia-sm120/index.html")
+    table = text[text.index("Accelerators &para;"):text.index("Derived support &para;")]
+    assert "NVIDIA GeForce RTX 5090 12.0" in table and "NVIDIA GB10 (DGX Spark) 12.1" in table

@@ -136,7 +136,9 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         return [cells_table(atlas, scheme_cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
         by_scheme = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
-        return ([_gfx_members_table(atlas, record, values)] if record.data.get("gfx") else []) + [by_scheme]
+        members_table = (_gfx_members_table(atlas, record, values) if record.data.get("gfx")
+                         else _cuda_members_table(atlas, record, values) if record.data["platform"] == "cuda" else None)
+        return ([members_table] if members_table else []) + [by_scheme]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
@@ -146,6 +148,18 @@ def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Tab
     rows = [[values.ref(f"accelerator/{a}")] for a in members(atlas.index, record)]
     return Table("Accelerators", ["accelerator"], rows or [[Markup("none recorded")]],
                  f"Every accelerator record whose gfx_target is {record.data['gfx']} (derived, not listed).")
+
+
+def _cuda_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table | None:
+    parts = [atlas.index.get("accelerator", a) for a in members(atlas.index, record)]
+    rows = [[values.ref(f"accelerator/{p.id}"), Markup(escape_text(str(p.data.get("compute_capability", "not recorded"))))]
+            for p in parts if p is not None]
+    if not rows:
+        return None
+    capability = record.data.get("compute_capability")
+    note = (f"Each part's compute capability as its record states it. The derivation tests the engine's gates with "
+            f"{capability}, the value this target records for all of them." if capability is not None else "")
+    return Table("Accelerators", ["accelerator", "compute capability"], rows, note)
 
 
 def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
