@@ -22,7 +22,7 @@ from .build import run_pipeline
 from .diff import cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
-from .revisions import DiffError, materialise, project_prefix
+from .revisions import Checkout, DiffError, project_prefix
 
 HISTORY_PATHS = ("records", "schema")  # all a side without pages reads
 
@@ -69,23 +69,30 @@ def _inputs_id(root: Path, prefix: str, sha: str) -> str:
     return result.stdout.replace("\n", " ").strip() if result.returncode == 0 else sha
 
 
-def _side(root: Path, prefix: str, sha: str, folder: Path) -> Side:
+def _side(root: Path, prefix: str, sha: str, checkout: Checkout) -> Side:
     key = _inputs_id(root, prefix, sha)
     if key not in _SIDES:
-        run = run_pipeline(materialise(root, sha, prefix, folder, HISTORY_PATHS), docs_dir=None)
+        run = run_pipeline(checkout.move_to(sha), docs_dir=None)
         _SIDES[key] = (run.atlas, {(r.kind, r.id): r.data for r in run.records})
     return _SIDES[key]
 
 
-def commit_change(root: Path, sha: str, parent: str, date: str, subject: str) -> CommitChange:
-    """The change one commit made, compared with its first parent."""
+def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
+                  checkout: Checkout | None = None) -> CommitChange:
+    """The change one commit made, compared with its first parent.
+
+    A checkout shared by the commits of one walk is moved from side to side, rewriting only the files that differ,
+    so loading re-parses only those (revisions.Checkout)."""
     key = (sha, parent)
     if key in _MEMO:
         return _MEMO[key]
     prefix = project_prefix(root)
-    with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
-        before, old_records = _side(root, prefix, parent, Path(tmp) / "before")
-        after, new_records = _side(root, prefix, sha, Path(tmp) / "after")
+    if checkout is None:
+        with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
+            return commit_change(root, sha, parent, date, subject, Checkout(root, prefix, Path(tmp) / "side",
+                                                                            HISTORY_PATHS))
+    before, old_records = _side(root, prefix, parent, checkout)
+    after, new_records = _side(root, prefix, sha, checkout)
     records = tuple(record_changes(old_records, new_records))
     if before is None or after is None:
         change = CommitChange(sha, date, subject, (), (), records,
@@ -107,15 +114,20 @@ def record_history(root: Path, limit: int | None = None) -> tuple[CommitChange, 
         return tuple(_MEMO[(sha, parent)] for sha, parent, _, _ in commits)
     table = commit_cache.open_table()
     changes = []
-    for sha, parent, date, subject in commits:
-        change = _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
-        if change is None:
-            try:
-                change = commit_change(root, sha, parent, date, subject)
-            except DiffError:
-                continue
-        commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
-        _MEMO[(sha, parent)] = change
-        changes.append(change)
+    with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
+        checkout: Checkout | None = None
+        for sha, parent, date, subject in commits:
+            change = _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
+            if change is None:
+                try:
+                    checkout = checkout or Checkout(root, project_prefix(root), Path(tempfile.mkdtemp(dir=tmp)) / "side",
+                                                   HISTORY_PATHS)
+                    change = commit_change(root, sha, parent, date, subject, checkout)
+                except DiffError:
+                    checkout = None  # a failed move may leave the folder half-written: start afresh
+                    continue
+            commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
+            _MEMO[(sha, parent)] = change
+            changes.append(change)
     table.save()
     return tuple(changes)

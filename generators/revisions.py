@@ -1,10 +1,12 @@
 """Git revisions as project trees: resolve a revision, and unpack the site's inputs at it into a folder."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .tree_files import DOCS_MAX_BYTES
 
@@ -49,13 +51,56 @@ def materialise(root: Path, sha: str, prefix: str, dest: Path, paths: tuple[str,
     as it refuses a link in the working tree, and nothing it pointed at is ever read. Submodules
     (mode 160000) are skipped.
     """
+    return Checkout(root, prefix, dest, paths).move_to(sha)
+
+
+Entry = tuple[str, str, str, str]  # mode, kind, object id, size
+
+
+class Checkout:
+    """A folder that holds the site paths of one commit at a time (written as `materialise` describes).
+
+    Moving it to another commit writes only the entries that differ. A changed file is written under a temporary
+    name and renamed over the old one, so it never keeps the old file's inode: a reader that knows a file by its
+    inode, size and modification time (load's in-memory cache) sees every change, and reuses what did not change.
+    """
+
+    def __init__(self, root: Path, prefix: str, dest: Path, paths: tuple[str, ...] = SITE_PATHS):
+        self.root, self.prefix, self.dest, self.paths = root, prefix, dest, paths
+        self.entries: dict[str, Entry] | None = None
+
+    def move_to(self, sha: str) -> Path:
+        """Make the folder hold commit `sha`; return the project root in it."""
+        new = _listing(self.root, sha, self.prefix, self.paths)
+        old = self.entries
+        if old is None:
+            self.dest.mkdir(parents=True)
+            _write_entries(self.root, self.dest, new, replace=False)
+        else:
+            for path in sorted(set(old) - set(new), reverse=True):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.dest / path)
+                for folder in (self.dest / path).parents:  # a folder left empty goes too, as in a fresh checkout
+                    if folder == self.dest:
+                        break
+                    try:
+                        folder.rmdir()
+                    except OSError:
+                        break
+            _write_entries(self.root, self.dest, {p: e for p, e in new.items() if old.get(p) != e}, replace=True)
+        self.entries = new
+        project = self.dest / self.prefix if self.prefix else self.dest
+        project.mkdir(parents=True, exist_ok=True)
+        return project
+
+
+def _listing(root: Path, sha: str, prefix: str, paths: tuple[str, ...]) -> dict[str, Entry]:
+    """{path: entry} of the commit's files under the wanted paths (no `.`, `..` or `.git` parts), submodules left out."""
     listed = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha, binary=True)
     if listed.returncode != 0:
         raise DiffError(f"git ls-tree failed for {sha[:12]}: {listed.stderr.decode(errors='replace').strip()}")
     wanted = tuple(prefix + p for p in paths)
-    blobs: list[tuple[str, str]] = []
-    oversized: list[tuple[str, int]] = []
-    links: list[str] = []
+    entries: dict[str, Entry] = {}
     for entry in listed.stdout.split(b"\0"):
         if not entry:
             continue
@@ -65,30 +110,44 @@ def materialise(root: Path, sha: str, prefix: str, dest: Path, paths: tuple[str,
         if not any(path == w or path.startswith(w + "/") for w in wanted) or any(
                 part in ("", ".", "..", ".git") for part in path.split("/")):
             continue
-        if mode == "120000":
-            links.append(path)
-        elif kind == "blob" and int(size) > MAX_BLOB_BYTES:
-            oversized.append((path, int(size)))
-        elif kind == "blob":
-            blobs.append((path, obj))
-    dest.mkdir(parents=True)
+        if mode == "120000" or kind == "blob":
+            entries[path] = (mode, kind, obj, size)
+    return entries
+
+
+def _write_entries(root: Path, dest: Path, entries: dict[str, Entry], replace: bool) -> None:
+    links = [p for p, e in entries.items() if e[0] == "120000"]
+    oversized = [(p, int(e[3])) for p, e in entries.items() if e[0] != "120000" and int(e[3]) > MAX_BLOB_BYTES]
+    blobs = [(p, e[2]) for p, e in entries.items() if e[0] != "120000" and int(e[3]) <= MAX_BLOB_BYTES]
     for path, length in oversized:  # never read into memory: a sparse file of its size, refused by the pipeline
-        target = dest / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as handle:
+        with _new_file(dest / path, replace) as handle:
             handle.truncate(length)
     for path, content in zip((p for p, _ in blobs), _blob_contents(root, [o for _, o in blobs])):
-        target = dest / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
+        with _new_file(dest / path, replace) as handle:
+            handle.write(content)
     for path in links:
         target = dest / path
-        if not target.exists() and not target.is_symlink():
-            target.parent.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if replace:
+            temporary = target.with_name(f".{target.name}.atlas-new")
+            os.symlink(".refused-symbolic-link", temporary)
+            os.replace(temporary, target)
+        elif not target.exists() and not target.is_symlink():
             os.symlink(".refused-symbolic-link", target)
-    project = dest / prefix if prefix else dest
-    project.mkdir(parents=True, exist_ok=True)
-    return project
+
+
+@contextlib.contextmanager
+def _new_file(target: Path, replace: bool) -> Iterator[BinaryIO]:
+    """A file to write at target: directly, or (replace) under a temporary name renamed over target when done."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not replace:
+        with open(target, "wb") as handle:
+            yield handle
+        return
+    temporary = target.with_name(f".{target.name}.atlas-new")
+    with open(temporary, "wb") as handle:
+        yield handle
+    os.replace(temporary, target)
 
 
 def _blob_contents(root: Path, objects: list[str]) -> list[bytes]:

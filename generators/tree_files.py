@@ -285,9 +285,19 @@ def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel:
         for rel, entry in _walk(fd, folder, skip_hidden, listing):
             if not keep(rel):
                 continue
-            why = describe_mode(entry.st_mode)
-            if why is None and limit is not None and entry.st_size > limit:
-                why = too_large(entry.st_size, limit)
+            if limit is None and entry.is_file(follow_symlinks=False):
+                listing.files.append(rel)  # a regular file, known from the folder listing without a stat
+                continue
+            try:
+                status = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # vanished since listing: the tree as it is now does not hold it
+            except OSError as error:
+                listing.problems.append(_os_refusal(rel, error).problem())
+                continue
+            why = describe_mode(status.st_mode)
+            if why is None and limit is not None and status.st_size > limit:
+                why = too_large(status.st_size, limit)
             if why:
                 listing.problems.append(Problem(rel, 1, 1, RULE, why))
             else:
@@ -299,24 +309,24 @@ def list_tree(root: Path, folder: str, keep: Callable[[str], bool] = lambda rel:
     return listing
 
 
-def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, os.stat_result]]:
+def _walk(fd: int, prefix: str, skip_hidden: bool, listing: Listing) -> Iterator[tuple[str, os.DirEntry[str]]]:
     try:
-        names = sorted(os.listdir(fd))
+        with os.scandir(fd) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
     except OSError as error:
         listing.problems.append(_os_refusal(prefix, error).problem())
         return
-    for name in names:
+    for entry in entries:
+        name = entry.name
         if skip_hidden and name.startswith("."):
             continue
         rel = f"{prefix}/{name}"
         try:
-            entry = os.stat(name, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            continue  # vanished since listing: the tree as it is now does not hold it
+            folder = entry.is_dir(follow_symlinks=False)  # the folder listing's type, or lstat where it gives none
         except OSError as error:
             listing.problems.append(_os_refusal(rel, error).problem())
             continue
-        if not stat.S_ISDIR(entry.st_mode):
+        if not folder:
             yield rel, entry
             continue
         try:

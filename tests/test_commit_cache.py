@@ -3,17 +3,18 @@ without running the pipeline again; off with ATLAS_CACHE=off; emptied by a code 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from generators import build, commit_cache, record_history
+from generators import build, commit_cache, record_history, revisions
 from generators.cache import ContentCache
 from generators.diff_model import CommitChange, FieldChange, RecordChange
 from generators.render.changelog import changelog_files
 
-from .conftest import make_tree
+from .conftest import make_tree, write
 from .test_diff import commit, edit, git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -113,3 +114,37 @@ def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
     table.save()
     table = ContentCache("t", "salt", tmp_path)
     assert commit_cache.lookup(table, "c" * 40, "b" * 40, altered.date, "s") is None
+
+
+def _tree_of(folder: Path) -> dict[str, object]:
+    """{path: bytes, or ('link', target), or 'folder'} of everything under folder."""
+    found: dict[str, object] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            found[rel] = ("link", os.readlink(path))
+        elif path.is_dir():
+            found[rel] = "folder"
+        else:
+            found[rel] = path.read_bytes()
+    return found
+
+
+def test_a_checkout_moved_between_commits_holds_what_a_fresh_one_holds(repo: Path, tmp_path: Path) -> None:
+    first = git(repo, "rev-parse", "HEAD")
+    kernel = repo / "records/kernels/k-generic.yaml"
+    kernel.write_text(kernel.read_text(encoding="utf-8").replace("value: 80,", "value: 90,"), encoding="utf-8")  # same size
+    write(repo, "records/findings/new-one.yaml", "name: new\n")
+    (repo / "records" / "sources").rename(repo / "records" / "gone")  # a folder emptied, another filled
+    os.symlink("../kernels/k-generic.yaml", repo / "records" / "formats" / "linked.yaml")
+    second = commit(repo, "many kinds of change")
+    moved = revisions.Checkout(repo, "", tmp_path / "moved", ("records", "schema"))
+    moved.move_to(first)
+    inode = (tmp_path / "moved" / "records/kernels/k-generic.yaml").stat().st_ino
+    moved.move_to(second)
+    fresh = revisions.materialise(repo, second, "", tmp_path / "fresh", ("records", "schema"))
+    assert _tree_of(tmp_path / "moved") == _tree_of(fresh)
+    assert (tmp_path / "moved" / "records/kernels/k-generic.yaml").stat().st_ino != inode  # a reader sees the change
+    moved.move_to(first)
+    assert _tree_of(tmp_path / "moved") == _tree_of(revisions.materialise(repo, first, "", tmp_path / "again",
+                                                                           ("records", "schema")))
