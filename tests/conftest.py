@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from generators.build import Atlas, check_tree
+from generators.problems import Problem
+
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "mini"
 
@@ -26,6 +29,21 @@ def _private_cache(tmp_path_factory):
     os.environ["ATLAS_CACHE_DIR"] = str(tmp_path_factory.mktemp("atlas-cache"))
 
 
+@pytest.fixture(scope="session")
+def real_check() -> tuple[Atlas, list[Problem]]:
+    """`check_tree` of the repository's own records, once per worker: tests read the atlas (its views are computed
+    on first read and kept) and never change it; a test that needs another atlas builds its own."""
+    atlas, problems = check_tree(ROOT)
+    assert atlas is not None, [str(p) for p in problems]
+    return atlas, problems
+
+
+@pytest.fixture
+def real_atlas(real_check: tuple[Atlas, list[Problem]]) -> Atlas:
+    """The atlas of the repository's own records (see real_check)."""
+    return real_check[0]
+
+
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     return make_tree(tmp_path / "tree")
@@ -41,12 +59,14 @@ def write(root: Path, relative: str, text: str | bytes) -> Path:
     return path
 
 
-SITE_FIXTURES = {"built_site", "site_url", "browser"}
+# The real site built by mkdocs, and the pages it is built from (tests/test_engines.py): generating them runs the
+# changelog's pipeline over past commits, which the site build keeps in the worker's cache folder for the second.
+SITE_FIXTURES = {"built_site", "site_url", "browser", "real_site_files"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
-    """Tests that read the built site share one worker, so the site is built once per run (pytest-xdist)."""
+    """Tests that read the built site or its pages share one worker, so the site is built once per run (pytest-xdist)."""
     for item in items:
         if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.xdist_group("built-site"))

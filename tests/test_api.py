@@ -17,10 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def files() -> dict[str, str]:
-    atlas, problems = check_tree(ROOT)
-    assert atlas is not None, problems
-    return api_files(atlas)
+def files(real_check) -> dict[str, str]:
+    return api_files(real_check[0])
 
 
 def _schema_for(path: str) -> str:
@@ -104,9 +102,9 @@ def test_every_api_document_is_documented() -> None:
         assert f"api/schema/{name}" in page, f"{name} is not documented on docs/data-api.md"
 
 
-def test_record_pages_link_every_cited_source_that_has_an_address() -> None:
+def test_record_pages_link_every_cited_source_that_has_an_address(real_atlas) -> None:
     from generators.render.pages import names_of, record_page
-    atlas, _ = check_tree(ROOT)
+    atlas = real_atlas
     names = names_of(atlas)
     finding = record_page(atlas, atlas.index.get("finding", "vllm-w4a8-x86-cpu-cell"), names)
     linked = [s for s in finding.sources if 'href="https://' in s]

@@ -7,23 +7,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generators.build import check_tree
 from generators.explain import cells_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "cells.tsv"
 
 
-def test_every_derived_cell_matches_the_golden_file(request):
-    atlas, _ = check_tree(ROOT)
+def test_every_derived_cell_matches_the_golden_file(request, real_atlas):
+    atlas = real_atlas
     text = cells_text(atlas) + "\n"
     if request.config.getoption("--update-golden"):
         GOLDEN.write_text(text, encoding="utf-8")
     assert text == GOLDEN.read_text(encoding="utf-8")
 
 
-def test_the_cells_the_issue_names(request):
-    atlas, _ = check_tree(ROOT)
+def test_the_cells_the_issue_names(request, real_atlas):
+    atlas = real_atlas
     cells = atlas.views.cells
     # W4A8 with INT8 activations runs on x86 and Arm CPUs through the KleidiAI-described kernel.
     for target in ("x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx", "arm-cpu"):
@@ -42,8 +41,8 @@ def test_the_cells_the_issue_names(request):
     assert cell.published == "no" and not cell.agrees
 
 
-def test_amd_cells_are_per_gfx_id_and_print_the_capability_vllm_derives():
-    atlas, _ = check_tree(ROOT)
+def test_amd_cells_are_per_gfx_id_and_print_the_capability_vllm_derives(real_atlas):
+    atlas = real_atlas
     targets = {t.id: t.data for t in atlas.index.all("hardware-target")}
     amd = sorted(t for t, data in targets.items() if data["platform"] == "rocm")
     assert amd and all(targets[t].get("gfx") and targets[t].get("compute_capability") for t in amd)

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
 
-from generators.build import check_tree
 from generators.kinds import KINDS
 from generators.render.reference_docs import kind_docs
 from generators.schemas import load_schemas
@@ -76,17 +75,17 @@ def test_a_broken_schema_is_reported_not_raised(tmp_path):
     ]
 
 
-def test_fields_page_lists_every_property_of_every_kind():
-    atlas, _ = check_tree(ROOT)
+def test_fields_page_lists_every_property_of_every_kind(real_atlas):
+    atlas = real_atlas
     docs = {d.kind: {f.name for f in d.fields if "." not in f.name and "[" not in f.name} for d in kind_docs(atlas.schemas)}
     for kind in KINDS:
         schema = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text())
         assert docs[kind] == set(schema["properties"])
 
 
-def test_fields_page_documents_nested_fields_and_shared_blocks():
+def test_fields_page_documents_nested_fields_and_shared_blocks(real_atlas):
     from generators.render.reference_docs import shared_docs
-    atlas, _ = check_tree(ROOT)
+    atlas = real_atlas
     kernel = next(d for d in kind_docs(atlas.schemas) if d.kind == "kernel")
     check = next(f for f in kernel.fields if f.name == "requirements[].check")
     assert check.required and check.type.startswith("one of platform, capability-min")

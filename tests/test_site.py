@@ -6,13 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generators.build import check_tree
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_real_records_check_clean():
-    atlas, problems = check_tree(ROOT)
+def test_real_records_check_clean(real_check):
+    atlas, problems = real_check
     assert [str(p) for p in problems if p.severity == "error"] == []  # warnings: records marked unverified
     assert atlas is not None
 

@@ -7,9 +7,10 @@ At phone width a stylesheet swaps the grid for one short list per hardware targe
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..kinds import FOLDER_OF_KIND
@@ -178,6 +179,12 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
 PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
 
 
+def breakable(label: str) -> Markup:
+    """The label escaped, with a line-break opportunity before '(' and after '/', so a narrow column wraps a
+    verbatim header such as 'FP8(rowwise)' between its parts instead of inside a word."""
+    return Markup("<wbr>").join(escape(part) for part in re.split(r"(?=\()|(?<=/)", label))
+
+
 def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, str]) -> Markup:
     """A published table as its publisher prints it, coloured by its own legend, with the derived verdict beside
     every cell that disagrees (and the finding that explains it)."""
@@ -186,12 +193,12 @@ def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, 
     explained = {(e["matrix"], e["row"], e["column"]): f.id for f in atlas.index.all("finding") for e in f.data.get("explains", [])}
     cells: dict[tuple[int, int], Any] = {(p.row_index, p.column_index): p for p in atlas.views.published if p.matrix == matrix_id}
     columns = record.data["columns"]
-    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(c["label"]) for c in columns)
+    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(breakable(c["label"])) for c in columns)
     rows = []
     for r, row in enumerate(record.data["rows"]):
         tds = Markup("").join(_published_cell(cells[(r, c)], explained, html) if (r, c) in cells else Markup("<td></td>")
                               for c in range(len(columns)))
-        rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(row["label"], tds))
+        rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(breakable(row["label"]), tds))
     grid = Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
                   '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
                   'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
