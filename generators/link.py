@@ -92,7 +92,7 @@ def _link_order(link: Link) -> tuple[str, str]:
 def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, Record]],
                  problems: list[Problem]) -> tuple[list[Link], list[DeclaredGap]]:
     """One record's outgoing links and declared gaps; its dangling references and stale gaps go to `problems`."""
-    data = record.data
+    data, ref = record.data, record.ref
     known_gaps = data.get("known_gaps") or []
     declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
     used: set[tuple[str, str]] = set()
@@ -106,11 +106,11 @@ def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, 
                 continue
             kind, target_id = _split(ref_field.target, value)
             if target_id in by_kind.get(kind, ()):
-                outgoing.append(Link(record.ref, dotted(path), f"{kind}/{target_id}"))
+                outgoing.append(Link(ref, dotted(path), f"{kind}/{target_id}"))
             elif (kind, target_id) in declared:
                 used.add((kind, target_id))
                 gap = known_gaps[declared[(kind, target_id)]]
-                gaps.append(DeclaredGap(record.ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
+                gaps.append(DeclaredGap(ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
             else:
                 problems.append(_dangling(record, path, kind, target_id, by_kind))
     if declared:
