@@ -1,7 +1,10 @@
 """On-disk cache of work that depends only on a file's bytes: parsed records, schemas already checked.
 
 Entries are keyed by a hash of the content (never by name or time), salted with the source of the
-code that produced them, so an entry is either exactly right or never found. The cache lives
+code that produced them, so an entry is either exactly right or never found. One table is keyed by
+path instead (load.py's seen-records: a record file's text and content key, used only while the
+file's status, its times to the nanosecond, size and inode, is what it was when the file was read
+cleanly, and never for a file changed within the last seconds). The cache lives
 outside the repository (`$ATLAS_CACHE_DIR`, else `$XDG_CACHE_HOME/quantization-atlas`, else
 `~/.cache/quantization-atlas`): a pull request cannot ship a cache that changes what a record
 says. `ATLAS_CACHE=off` turns it off. Each save writes the entries this run used to a temporary

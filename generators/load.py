@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import time
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,7 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
         return [], [Problem(records_dir, 1, 1, RULE, f"no records folder at {records_dir!r}")]
     listing = tree_files.list_tree(root, records_dir)
     problems: list[Problem] = list(listing.problems)
-    parsed = parse_cache()
+    parsed, seen = parse_cache(), seen_cache()
     clashes = _collisions(listing.files)
     with tree_files.Reader(root) as reader:
         for rel in listing.files:
@@ -88,20 +89,23 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
                 problems.append(Problem(rel, 1, 1, RULE, f"file name collides with {clashes[rel]} on file systems that ignore "
                                                          "case or Unicode normalisation (macOS, Windows); rename one"))
                 continue
-            record, file_problems = _load_file_cached(reader, rel, parsed)
+            record, file_problems = _load_file_cached(reader, rel, parsed, seen)
             problems.extend(file_problems)
             if record is not None:
                 records.append(record)
     parsed.save()
+    seen.save()
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems
 
 
-_CACHE: dict[str, tuple[tuple[int, int, int], Record | None, list[Problem], tuple[str, Any] | None]] = {}
+_CACHE: dict[str, tuple[tuple[int, int, int], Record | None, list[Problem], tuple[str, Any] | None, Any]] = {}
 
 
-def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache) -> tuple[Record | None, list[Problem]]:
-    """_load_rel, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits)."""
+def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache,
+                      seen: ContentCache) -> tuple[Record | None, list[Problem]]:
+    """_load_rel, reusing the last result while the file is unchanged (mkdocs serve rebuilds reparse only edits),
+    and, in a new process, the on-disk cache's text and data of a file whose status says it is unchanged."""
     try:
         stat = reader.lstat(rel)
     except tree_files.Refused:
@@ -112,12 +116,56 @@ def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache)
     if key is not None and cached is not None and cached[0] == key:
         if cached[3] is not None:
             parsed.keep(*cached[3])
+        if cached[4] is not None:
+            seen.keep(where, cached[4])
         return cached[1], list(cached[2])
     entry: list[tuple[str, Any]] = []
-    record, problems = _load_rel(reader, rel, parsed, entry, stat)
+    record, problems = _unchanged_file(rel, where, stat, parsed, seen, entry) if stat is not None else (None, None)
+    if problems is None:
+        record, problems = _load_rel(reader, rel, parsed, entry, stat)
+        if record is not None and entry and stat is not None and _settled(stat):
+            seen.put(where, [*_signature(stat), entry[0][0], record.text])
+    known = seen.used.get(where)
     if key is not None:
-        _CACHE[where] = (key, record, list(problems), entry[0] if entry else None)
+        _CACHE[where] = (key, record, list(problems), entry[0] if entry else None, known)
     return record, problems
+
+
+SETTLED_NS = 3_000_000_000  # a file changed less than this long ago may change again within its timestamp's tick
+
+
+def seen_cache() -> ContentCache:
+    """The on-disk cache of files read cleanly: {absolute path: [status signature, content key, text]}."""
+    return ContentCache.for_code("seen-records", __file__, extra=yaml.__version__)
+
+
+def _signature(stat: os.stat_result) -> list[int]:
+    """What changes when a file's content can have changed: times to the nanosecond (the change time cannot be
+    set back by a program), size and inode."""
+    return [stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino, stat.st_mode]
+
+
+def _settled(stat: os.stat_result) -> bool:
+    return time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > SETTLED_NS
+
+
+def _unchanged_file(rel: str, where: str, stat: os.stat_result, parsed: ContentCache, seen: ContentCache,
+                    entry: list[tuple[str, Any]]) -> tuple[Record | None, list[Problem] | None]:
+    """The record of a file whose status matches the one it had when it was last read cleanly, from the on-disk
+    cache (not read again); (None, None) when it must be read."""
+    known = seen.get(where)
+    if not isinstance(known, list) or len(known) != 7 or known[:5] != _signature(stat) or not _settled(stat):
+        seen.used.pop(where, None)  # changed since: forget it unless it is read cleanly and settled now
+        return None, None
+    parsed_data, text = parsed.get(known[5]), known[6]
+    located = _kind_and_id(rel, tuple(rel.split("/")))
+    if not isinstance(parsed_data, dict) or not isinstance(text, str) or isinstance(located, Problem):
+        return None, None
+    data = dict(parsed_data)
+    if data.pop("id", located[1]) != located[1]:
+        return None, None
+    entry.append((known[5], parsed_data))
+    return TypedRecord(located[0], located[1], rel, data, text), []
 
 
 def parse_cache() -> ContentCache:

@@ -210,3 +210,45 @@ def test_the_plain_url_shortcut_agrees_with_rfc3986_validator():
     assert len(shortcut) > len(urls) // 2  # most real addresses take the shortcut
     assert [url for url in shortcut if not validate_rfc3986(url, rule="URI")] == []
     assert [url for url in urls + crafted if formats.is_uri(url) != bool(validate_rfc3986(url, rule="URI"))] == []
+
+
+def test_a_file_whose_status_is_unchanged_is_not_read_again(tmp_path, monkeypatch):
+    """A new process finds an unchanged file's text and data in the on-disk cache by its status (times to the
+    nanosecond, size, inode): a second check after one edit reads that file alone."""
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(load, "SETTLED_NS", -10**12)  # files written just now count as settled
+    tree = tmp_path / "tree"
+    for n in range(3):
+        write(tree, f"records/formats/f{n}.yaml", f"name: F{n}\nweight_bits: {n}\nnotes: [a]\n")
+    reads: list[str] = []
+    original = load.tree_files.Reader.read_bytes
+
+    def counting(self, rel, *args, **kwargs):
+        reads.append(rel)
+        return original(self, rel, *args, **kwargs)
+
+    monkeypatch.setattr(load.tree_files.Reader, "read_bytes", counting)
+    first, _ = load.load_tree(tree)
+    assert len(reads) == 3
+    load._CACHE.clear()  # as in a new process
+    reads.clear()
+    second, problems = load.load_tree(tree)
+    assert reads == [] and problems == []
+    assert [(r.id, r.data, r.text) for r in second] == [(r.id, r.data, r.text) for r in first]
+    assert second[1].position(("notes", 0)) == (3, 9)  # positions come from the cached text
+    write(tree, "records/formats/f1.yaml", "name: G1\nweight_bits: 1\nnotes: [a]\n")  # same size, new content
+    load._CACHE.clear()
+    reads.clear()
+    third, _ = load.load_tree(tree)
+    assert reads == ["records/formats/f1.yaml"] and third[1].data["name"] == "G1"
+
+
+def test_a_file_changed_just_now_is_read_again_next_time(tmp_path, monkeypatch):
+    """A file whose status is younger than its timestamps' resolution can change again unseen: it is not
+    remembered by status (only by content), so the next run reads it."""
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "tree"
+    write(tree, "records/formats/f.yaml", "name: F\n")
+    load.load_tree(tree)
+    load._CACHE.clear()
+    assert load.seen_cache().entries == {}
