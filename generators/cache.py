@@ -51,6 +51,7 @@ class ContentCache:
         self.entries: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
         self.changed = False
+        self.changes = 0  # entries put with a new value since the last save
         if self.folder is not None:
             self.entries = self._read()
 
@@ -88,6 +89,7 @@ class ContentCache:
     def put(self, key: str, value: Any) -> None:
         if self.used.get(key) != value:
             self.changed = True
+            self.changes += 1
         self.used[key] = value
 
     def save(self) -> None:
@@ -108,9 +110,16 @@ class ContentCache:
                 raise
         except OSError:
             return
-        self.entries, self.changed = dict(self.used), False
+        self.entries, self.changed, self.changes = dict(self.used), False, 0
         with contextlib.suppress(OSError):
             _READ[path] = (_stat_key(path), self.salt, self.entries)
+
+    def save_unless_small(self, share: int = 32) -> None:
+        """save(), unless the entries put or dropped are under 1/share of the table: rewriting a large table for one
+        edited file costs more than finding that file's entry missing next time (it is then read again)."""
+        churn = self.changes + max(0, len(self.entries) - len(self.used))
+        if not self.entries or churn * share > len(self.used):
+            self.save()
 
     def _read(self) -> dict[str, Any]:
         """The table's entries; a long-lived process (`mkdocs serve`) parses the file again only when it changed

@@ -93,8 +93,8 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
             problems.extend(file_problems)
             if record is not None:
                 records.append(record)
-    parsed.save()
-    seen.save()
+    parsed.save_unless_small()  # after a small edit the next run reads and parses the edited files again
+    seen.save_unless_small()
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems
 

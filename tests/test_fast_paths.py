@@ -252,3 +252,21 @@ def test_a_file_changed_just_now_is_read_again_next_time(tmp_path, monkeypatch):
     load.load_tree(tree)
     load._CACHE.clear()
     assert load.seen_cache().entries == {}
+
+
+def test_one_edit_does_not_rewrite_a_large_cache(tmp_path, monkeypatch):
+    """After one edit in a large tree the cache files are not rewritten (that costs more than reading the one file
+    again next time); the edited file is read and parsed again on each run until more has changed."""
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(load, "SETTLED_NS", -10**12)
+    tree = tmp_path / "tree"
+    for n in range(40):
+        write(tree, f"records/formats/f{n}.yaml", f"name: F{n}\n")
+    load.load_tree(tree)
+    saved = {path.name: path.read_bytes() for path in (tmp_path / "cache").iterdir()}
+    write(tree, "records/formats/f7.yaml", "name: G7\n")
+    for _ in range(2):
+        load._CACHE.clear()
+        records, problems = load.load_tree(tree)
+        assert problems == [] and records[[r.id for r in records].index("f7")].data == {"name": "G7"}
+        assert {path.name: path.read_bytes() for path in (tmp_path / "cache").iterdir()} == saved
