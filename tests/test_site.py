@@ -15,7 +15,9 @@ def test_real_records_check_clean(real_check):
     assert atlas is not None
 
 
-def test_mkdocs_build_strict_on_the_real_records(built_site):
+def test_mkdocs_build_strict_on_the_real_records(built_site, request):
+    if getattr(request.config.option, "loadgroup", False):  # a worker of a --dist=loadgroup run (pytest-xdist)
+        assert request.node.nodeid.endswith("@built-site"), "pytest-xdist did not group the built-site tests"
     site = built_site
     for page in ("chapters/04-quantization-regimes/index.html", "chapters/support-tables/index.html",
                  "formats/nvfp4/index.html", "search/search_index.json"):
