@@ -49,6 +49,29 @@ def tree(tmp_path: Path) -> Path:
     return make_tree(tmp_path / "tree")
 
 
+def git(root: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", "-c", "user.name=Atlas Test", "-c", "user.email=atlas@example.org", "-c", "commit.gpgsign=false",
+         "-c", "init.defaultBranch=main", *args],
+        cwd=root, capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def commit(root: Path, message: str) -> str:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", message)
+    return git(root, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository holding the mini fixture, the real schemas and page layouts; one commit."""
+    root = make_tree(tmp_path / "repo")
+    git(root, "init", "-q")
+    commit(root, "base")
+    return root
+
+
 def write(root: Path, relative: str, text: str | bytes) -> Path:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,19 +14,12 @@ from generators.cache import ContentCache
 from generators.diff_model import CommitChange, FieldChange, RecordChange
 from generators.render.changelog import changelog_files
 
-from .conftest import make_tree, write
-from .test_diff import commit, edit, git
+from .conftest import commit, git, write
+from .test_diff import edit
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A git repository holding the mini fixture, the real schemas and page layouts; one commit."""
-    root = make_tree(tmp_path / "repo")
-    git(root, "init", "-q")
-    commit(root, "base")
-    return root
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -12,23 +11,9 @@ import pytest
 from generators import diff as diff_module
 from generators.diff import DiffError, DiffReport, diff_revisions
 
-from .conftest import MINI, make_tree
+from .conftest import MINI, commit, git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-
-
-def git(root: Path, *args: str) -> str:
-    result = subprocess.run(
-        ["git", "-c", "user.name=Atlas Test", "-c", "user.email=atlas@example.org", "-c", "commit.gpgsign=false",
-         "-c", "init.defaultBranch=main", *args],
-        cwd=root, capture_output=True, text=True, check=True)
-    return result.stdout.strip()
-
-
-def commit(root: Path, message: str) -> str:
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "--allow-empty", "-m", message)
-    return git(root, "rev-parse", "HEAD")
 
 
 def edit(root: Path, rel: str, old: str, new: str) -> None:
@@ -38,13 +23,6 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A git repository holding the mini fixture, the real schemas and page layouts; one commit."""
-    root = make_tree(tmp_path / "repo")
-    git(root, "init", "-q")
-    commit(root, "base")
-    return root
 
 
 @pytest.fixture(autouse=True)
