@@ -49,3 +49,13 @@ def test_formats_without_benchmarks_are_those_with_no_measured_value():
     gaps = atlas.views.gaps
     assert gaps.formats_without_benchmarks == ("named-only", "unmeasured")
     assert gaps.benchmarks_without_value == ("b2",)
+
+
+def test_an_engine_entry_stated_only_by_a_seed_is_not_primary():
+    atlas = atlas_of({"source/seed": {"type": "seed"}, "source/code": {"type": "code"},
+                      "format/f": fmt(),
+                      "engine/e": {"category": "serving-engine", "format_support": [
+                          {"format": "f", "status": "yes", "source": "seed"},
+                          {"format": "f", "status": "writes", "source": "code"}]}})
+    [engine] = atlas.views.engine_support
+    assert [(row.status, row.source, row.primary) for row in engine.rows] == [("yes", "seed", False), ("writes", "code", True)]

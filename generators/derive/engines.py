@@ -10,6 +10,7 @@ from ..model.fields import ENUMS
 from ..model.index import Index
 from .cells import Cell
 from .order import rank, targets_in_order
+from .provenance import is_primary
 
 CATEGORY_ORDER = ENUMS["engine.category"]
 STATUS_ORDER = {status: n for n, status in enumerate(ENUMS["engine.format_support.status"])}
@@ -17,13 +18,14 @@ STATUS_ORDER = {status: n for n, status in enumerate(ENUMS["engine.format_suppor
 
 @dataclass(frozen=True)
 class SupportRow:
-    """One format_support entry of an engine record."""
+    """One format_support entry of an engine record; `primary` is False when only a seed draft states it."""
 
     format: str
     status: str
     backends: tuple[str, ...]
     note: str
     source: str
+    primary: bool
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,8 @@ def engine_support(index: Index) -> list[EngineSupport]:
         entries = record.data.get("format_support", [])
         if not entries:
             continue
-        rows = sorted((SupportRow(e["format"], e["status"], tuple(e.get("backends", [])), e.get("note", ""), e["source"])
-                       for e in entries), key=lambda r: (STATUS_ORDER.get(r.status, len(STATUS_ORDER)), r.format))
+        rows = sorted((SupportRow(e["format"], e["status"], tuple(e.get("backends", [])), e.get("note", ""), e["source"],
+                                  is_primary(index, e["source"])) for e in entries), key=lambda r: (STATUS_ORDER.get(r.status, len(STATUS_ORDER)), r.format))
         out.append(EngineSupport(record.id, record.data["category"], tuple(record.data.get("backends", [])), tuple(rows)))
     return sorted(out, key=lambda e: (rank(e.category, CATEGORY_ORDER), e.engine))
 
