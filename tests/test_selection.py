@@ -55,7 +55,7 @@ def test_engine_rows_and_grid(tree):
     atlas = _atlas(tree)
     support = engine_support(atlas.index)
     assert [(e.engine, e.category) for e in support] == [("eng", "serving-engine")]
-    assert support[0].rows == (SupportRow("fmt-int4", "yes", ("CUDA", "CPU"), "", "src-doc"),)
+    assert support[0].rows == (SupportRow("fmt-int4", "yes", ("CUDA", "CPU"), "", "src-doc", True),)
     assert formats_without_engine(atlas.index) == ("fmt-fp4",)
     grids = cell_grids(atlas.index, atlas.views.cells)
     assert [(g.engine, g.targets) for g in grids] == [("eng", ("gpu-sm90", "gpu-sm80", "cpu-avx512"))]
