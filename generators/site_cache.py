@@ -76,12 +76,12 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
     run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))
-    if memo_table is not None and memo is not None:
-        _keep_memo(memo_table, docs_dir, memo)
     from .render.api import api_files
     from .render.changelog import changelog_files
-    generated = Generated({**run.pages, **api_files(run.atlas), **changelog_files(run.atlas)}, list(run.problems),
-                          run.atlas)
+    generated = Generated({**run.pages, **api_files(run.atlas, memo), **changelog_files(run.atlas)},
+                          list(run.problems), run.atlas)
+    if memo_table is not None and memo is not None:
+        _keep_memo(memo_table, docs_dir, memo)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused
     if key is not None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from generators.build import run_pipeline
+from generators.render.api import api_files
 from generators.render.memo import PageMemo
 
 from .conftest import make_tree
@@ -34,6 +35,7 @@ def test_pages_with_the_memo_equal_a_fresh_render_after_every_edit(tmp_path):
     memo = PageMemo()
     first = run_pipeline(tree, memo=memo)
     assert first.pages and not first.failed and memo.reused == 0
+    api_files(first.atlas, memo)
     again = run_pipeline(tree, memo=memo)
     assert again.pages == first.pages and memo.rendered == 0  # nothing changed: every page reused
     for rel, old, new in EDITS:
@@ -42,6 +44,7 @@ def test_pages_with_the_memo_equal_a_fresh_render_after_every_edit(tmp_path):
         fresh = run_pipeline(tree)
         assert fresh.pages and not fresh.failed, rel
         assert with_memo.pages == fresh.pages, rel
+        assert api_files(with_memo.atlas, memo) == api_files(fresh.atlas), rel
         assert [str(p) for p in with_memo.problems] == [str(p) for p in fresh.problems], rel
         assert memo.rendered > 0, rel
     (tree / "records/sources/src-new.yaml").write_text(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generators import build, site_cache
+from generators import build, cache, site_cache
 from generators.cache import ContentCache
 
 from .conftest import write
@@ -105,8 +105,8 @@ def test_a_table_unchanged_on_disk_is_not_parsed_again_but_a_replaced_one_is(tmp
     table.put("k", {"a": 1})
     table.save()
     parsed: list[int] = []
-    real = json.loads
-    monkeypatch.setattr(json, "loads", lambda raw: parsed.append(1) or real(raw))
+    real = cache.orjson.loads
+    monkeypatch.setattr(cache.orjson, "loads", lambda raw: parsed.append(1) or real(raw))
     assert ContentCache("t", "salt", tmp_path).entries == {"k": {"a": 1}} and parsed == []
     assert ContentCache("t", "other salt", tmp_path).entries == {}
     other = tmp_path / "written-by-another-process"

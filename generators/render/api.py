@@ -13,10 +13,12 @@ Serialised with sorted keys and without NaN, so the same records give the same b
 """
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 
 import orjson
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..derive.answers import Answer
 from ..derive.format_map import vendor_rank
@@ -28,6 +30,9 @@ from ..derive.source_links import source_link
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
+
+if TYPE_CHECKING:
+    from .memo import PageMemo
 
 API_VERSION = 1
 ROOT = "api"
@@ -52,21 +57,39 @@ def _indented(compacted: tuple[Any, str]) -> tuple[str, str]:
     return compact, orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode("utf-8")
 
 
-def api_files(atlas: Any) -> dict[str, str]:
-    """Every API file as {site-relative path: text}, sorted by path."""
-    answers = answers_of(atlas)
-    files = {f"{ROOT}/index.json": index_document(atlas),
-             f"{ROOT}/cells.json": cells_document(atlas, answers),
-             f"{ROOT}/format-map.json": format_map_document(atlas, answers)}
+def api_files(atlas: Any, memo: PageMemo | None = None) -> dict[str, str]:
+    """Every API file as {site-relative path: text}, sorted by path.
+
+    With a memo, a document whose reads of the atlas answer as they did when it was last written is not built again
+    (render/memo.py, the part "api")."""
+    documents: dict[str, Callable[[Any], dict[str, Any]]] = {
+        f"{ROOT}/index.json": index_document,
+        f"{ROOT}/cells.json": lambda seen: cells_document(seen, answers_of(seen)),
+        f"{ROOT}/format-map.json": lambda seen: format_map_document(seen, answers_of(seen))}
     for kind in KINDS:
         for record in atlas.index.all(kind):
-            files[f"{ROOT}/{record_file(record)}"] = record_document(atlas, record, answers)
-    texts = {path: _dump_once(path, document) for path, document in files.items()}
+            documents[f"{ROOT}/{record_file(record)}"] = functools.partial(_record_document_of, kind, record.id)
+    round_ = memo.begin(atlas, {}, {}, part="api") if memo is not None else None
+    texts = {}
+    for path, build in documents.items():
+        write = functools.partial(_written, path, build)
+        texts[path] = write(atlas, {}, []) if round_ is None else round_.page(path, write, [])
+    if round_ is not None:
+        round_.finish()
     for name, schema in SCHEMAS.items():
         texts[f"{ROOT}/schema/{name}"] = dump(schema) + "\n"
     for name, schema in atlas.schemas.documents.items():
         texts[f"{ROOT}/schema/records/{name}"] = dump(schema) + "\n"
     return dict(sorted(texts.items()))
+
+
+def _written(path: str, build: Callable[[Any], dict[str, Any]], atlas: Any, names: Any, problems: list[Any]) -> str:
+    return _dump_once(path, build(atlas))
+
+
+def _record_document_of(kind: str, record_id: str, atlas: Any) -> dict[str, Any]:
+    """A record's document, the record read through the atlas (so a memo notes the read)."""
+    return record_document(atlas, atlas.index.must(kind, record_id))
 
 
 _DUMPED: dict[str, tuple[str, str]] = {}  # path -> (compact JSON, canonical text) of the last api_files call
@@ -157,11 +180,11 @@ def cells_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[s
     return {"version": API_VERSION, "cells": [cell_entry(answers[key], history.get(key)) for key in sorted(answers)]}
 
 
-def record_document(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+def record_document(atlas: Any, record: Record) -> dict[str, Any]:
     backlinks = [{"record": link.source, "field": link.path} for link in atlas.index.backlinks.get(record.ref, [])]
     return {"version": API_VERSION, "kind": record.kind, "id": record.id, "name": record.name,
             "page": record_page_url(record.kind, record.id), "data": record.data,
-            "derived": _derived(atlas, record, answers), "backlinks": backlinks}
+            "derived": _derived(atlas, record), "backlinks": backlinks}
 
 
 def _run(answer: Answer) -> dict[str, Any]:
@@ -170,7 +193,13 @@ def _run(answer: Answer) -> dict[str, Any]:
             "kernel": cell.kernel}
 
 
-def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+def _derived(atlas: Any, record: Record) -> dict[str, Any]:
+    """The views of one record; only the kinds whose views come from the cells read them."""
+    if record.kind == "source":
+        return {"link": source_link(record.data)}
+    if record.kind not in ("accelerator", "scheme", "hardware-target", "format"):
+        return {}
+    answers = answers_of(atlas)
     if record.kind == "accelerator":
         tally = atlas.views.tallies[record.id]
         targets = targets_of(atlas.index, record.id, targets_in_order(atlas.index))
@@ -181,11 +210,7 @@ def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer])
         return {"cells": [_run(a) for (s, _), a in answers.items() if s == record.id]}
     if record.kind == "hardware-target":
         return {"cells": [_run(a) for (_, t), a in answers.items() if t == record.id]}
-    if record.kind == "format":
-        return {"runs_on": _runs_of_format(atlas, record.id, answers)}
-    if record.kind == "source":
-        return {"link": source_link(record.data)}
-    return {}
+    return {"runs_on": _runs_of_format(atlas, record.id, answers)}
 
 
 def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], Answer]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ that read the edit. A run without a memo (`check`) renders every page.
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -153,6 +154,7 @@ class _Page:
     text: str
     problems: list[Problem]
     templates: str  # the digest of the templates it rendered with
+    part: str = "pages"  # which round made it: the Markdown pages, or the API's files
 
 
 @dataclass
@@ -162,31 +164,32 @@ class PageMemo:
     Fingerprints (hashes of what each read answered) make a memo independent of the run that filled it, so a
     one-off build can keep its memo on disk (site_cache.py) and the next process reuses what it can."""
 
-    pages: dict[str, _Page] = field(default_factory=dict)
-    rendered: int = 0  # pages rendered (not reused) in the last run
+    pages: dict[str, _Page] = field(default_factory=dict)  # Markdown pages and API files (paths never collide)
+    rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
 
-    def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str]) -> Round:
-        """Start a run on a new atlas; pages of earlier runs stay usable until `finish`."""
+    def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
+        """Start a run on a new atlas: the Markdown pages (which starts the count), or another part of the site's files
+        such as the API's; files of earlier runs stay usable until the round's `finish`."""
         digest = hashlib.blake2b(repr(sorted(templates.items())).encode("utf-8"), digest_size=16).hexdigest()
-        self.rendered = self.reused = 0
-        return Round(self, _Prints(atlas, names), digest)
+        if part == "pages":
+            self.rendered = self.reused = 0
+        return Round(self, _Prints(atlas, names), digest, part)
 
     def as_values(self) -> dict[str, dict[str, Any]]:
         """The pages as JSON values ({page: value}), for a memo kept on disk."""
         return {page: {"reads": [[*read, found] for read, found in kept.reads.items()], "text": kept.text,
-                       "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates}
+                       "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates,
+                       "part": kept.part}
                 for page, kept in self.pages.items()}
 
     def add_values(self, values: dict[str, Any]) -> None:
         """Take pages as_values wrote; a value of another shape is left out (it would only render again)."""
-        for page, value in values.items():
+        for page, value in values.items():  # a read or fingerprint of another type only never matches (renders again)
             try:
-                reads = {tuple(str(part) for part in read[:-1]): read[-1] for read in value["reads"]}
-                if not all(found is None or isinstance(found, str) for found in reads.values()):
-                    continue
-                self.pages[page] = _Page(reads, str(value["text"]), [Problem(**p) for p in value["problems"]],
-                                         str(value["templates"]))
+                reads = {tuple(read[:-1]): read[-1] for read in value["reads"]}
+                problems = [Problem(**p) for p in value["problems"]] if value["problems"] else []
+                self.pages[page] = _Page(reads, str(value["text"]), problems, str(value["templates"]), str(value["part"]))
             except (KeyError, TypeError, IndexError):
                 continue
 
@@ -194,15 +197,15 @@ class PageMemo:
 class Round:
     """One run: a page is reused when every read it made answers with the same fingerprint now."""
 
-    def __init__(self, memo: PageMemo, prints: _Prints, templates: str):
-        self.memo, self.prints, self.templates = memo, prints, templates
+    def __init__(self, memo: PageMemo, prints: _Prints, templates: str, part: str):
+        self.memo, self.prints, self.templates, self.part = memo, prints, templates, part
         self.pages: dict[str, _Page] = {}
 
     def page(self, page: str, render: Callable[[Any, dict[str, str] | Any, list[Problem]], str],
              problems: list[Problem]) -> str:
         """The page's Markdown: an earlier run's when nothing it read changed, else `render(atlas, names, problems)`."""
         previous = self.memo.pages.get(page)
-        if previous is not None and previous.templates == self.templates and all(
+        if previous is not None and previous.part == self.part and previous.templates == self.templates and all(
                 found is not None and self.prints.of(read) == found for read, found in previous.reads.items()):
             self.pages[page] = previous
             problems += previous.problems
@@ -212,13 +215,15 @@ class Round:
         own: list[Problem] = []
         text = render(RecordingAtlas(self.prints.atlas, reads), _RecordingNames(self.prints.names, reads), own)
         problems += own
-        self.pages[page] = _Page({read: self.prints.of(read) for read in sorted(reads.found)}, text, own, self.templates)
+        self.pages[page] = _Page({read: self.prints.of(read) for read in sorted(reads.found)}, text, own, self.templates,
+                                 self.part)
         self.memo.rendered += 1
         return text
 
     def finish(self) -> None:
-        """This run's pages become the ones the next run compares with (pages it did not make are dropped)."""
-        self.memo.pages = self.pages
+        """This run's files of its part become the ones the next run compares with (those it did not make are dropped)."""
+        others = {path: kept for path, kept in self.memo.pages.items() if kept.part != self.part}
+        self.memo.pages = {**others, **self.pages}
 
 
 class _Prints:
@@ -263,7 +268,11 @@ def _record_print(record: Any) -> str:
 def _pickled(value: Any) -> Print:
     """The hash of a full serialisation of the value: values that differ never share it. Equal values may differ
     in it (a set's order, shared references), which only renders a page again. None when it cannot be serialised."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True  # no memo: how objects happen to be shared (a cold run parses, a warm run reads a cache) is left out
     try:
-        return _digest(pickle.dumps(value, protocol=5))
+        pickler.dump(value)
+        return _digest(buffer.getvalue())
     except Exception:  # noqa: BLE001 - an unpicklable view cannot be compared: the page renders every time
         return None
