@@ -94,6 +94,12 @@ class ContentCache:
             self.changes += 1
         self.used[key] = value
 
+    def replace(self, key: str, value: Any) -> None:
+        """put() for a value the caller knows is new, without comparing a large value with the old one."""
+        self.changed = True
+        self.changes += 1
+        self.used[key] = value
+
     def save(self) -> None:
         """Write the entries used by this run (atomically); silently skipped when the folder cannot be written."""
         path = self.path

@@ -67,12 +67,13 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
     from .record_history import record_history
     commits = record_history(root)
     key = site_key(root, docs_dir, commits) if memo is None else None
-    memo_table = None
+    memo_table, read_pages = None, 0
     if key is not None:
         found = read(key)
         if found is not None:
             return found
         memo, memo_table = _kept_memo(docs_dir)
+        read_pages = len(memo.pages) if memo is not None else 0
     run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))
@@ -81,7 +82,7 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
     generated = Generated({**run.pages, **api_files(run.atlas, memo), **changelog_files(run.atlas)},
                           list(run.problems), run.atlas)
     if memo_table is not None and memo is not None:
-        _keep_memo(memo_table, docs_dir, memo)
+        _keep_memo(memo_table, docs_dir, memo, read_pages)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused
     if key is not None:
@@ -102,9 +103,13 @@ def _kept_memo(docs_dir: str) -> tuple[PageMemo | None, ContentCache | None]:
     return memo, table
 
 
-def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo) -> None:
-    """Keep this run's pages and their reads for the next one-off build (one entry per docs folder)."""
-    table.put(docs_dir, memo.as_values())
+def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo, read: int) -> None:
+    """Keep this run's pages and their reads for the next one-off build (one entry per docs folder), unless every
+    page came from the `read` pages of the memo as it was on disk."""
+    if memo.rendered == 0 and len(memo.pages) == read:
+        table.keep(docs_dir, table.get(docs_dir))
+        return
+    table.replace(docs_dir, memo.as_values())
     table.save()
 
 

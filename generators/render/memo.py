@@ -155,6 +155,7 @@ class _Page:
     problems: list[Problem]
     templates: str  # the digest of the templates it rendered with
     part: str = "pages"  # which round made it: the Markdown pages, or the API's files
+    value: dict[str, Any] | None = None  # the JSON value it was read from (written back as is)
 
 
 @dataclass
@@ -178,9 +179,9 @@ class PageMemo:
 
     def as_values(self) -> dict[str, dict[str, Any]]:
         """The pages as JSON values ({page: value}), for a memo kept on disk."""
-        return {page: {"reads": [[*read, found] for read, found in kept.reads.items()], "text": kept.text,
-                       "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates,
-                       "part": kept.part}
+        return {page: kept.value if kept.value is not None else
+                {"reads": [[*read, found] for read, found in kept.reads.items()], "text": kept.text,
+                 "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates, "part": kept.part}
                 for page, kept in self.pages.items()}
 
     def add_values(self, values: dict[str, Any]) -> None:
@@ -189,7 +190,8 @@ class PageMemo:
             try:
                 reads = {tuple(read[:-1]): read[-1] for read in value["reads"]}
                 problems = [Problem(**p) for p in value["problems"]] if value["problems"] else []
-                self.pages[page] = _Page(reads, str(value["text"]), problems, str(value["templates"]), str(value["part"]))
+                self.pages[page] = _Page(reads, str(value["text"]), problems, str(value["templates"]), str(value["part"]),
+                                         value)
             except (KeyError, TypeError, IndexError):
                 continue
 
