@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,21 @@ def test_the_x86_w4a8_cell_carries_the_publishers_cell_and_the_finding(files: di
     assert claim["finding"] == "vllm-w4a8-x86-cpu-cell" and cell["findings"] == ["vllm-w4a8-x86-cpu-cell"]
     agreeing = [c for c in cells.values() if c["published"] and all(p["agrees"] for p in c["published"])]
     assert agreeing and all(c["findings"] == [] for c in agreeing)
+
+
+def test_index_labels_every_target_and_part_without_a_parenthesis_inside_another(files: dict[str, str]) -> None:
+    """The selector's titles come from these labels ('NVIDIA A10 — SM 8.6 · Ampere'); a part no target stands for
+    names none."""
+    records = json.loads(files["api/index.json"])["records"]
+    targets = {t["id"]: t for t in records["hardware-target"]}
+    parts = {a["id"]: a for a in records["accelerator"]}
+    assert parts["a10"]["target"] == "nvidia-sm86" and parts["a10"]["target_label"] == "SM 8.6 · Ampere"
+    assert targets["nvidia-sm86"]["label"] == "NVIDIA SM 8.6 · Ampere"
+    members = {a for t in targets.values() for a in t["accelerators"]}
+    assert {a for a, e in parts.items() if "target" in e} == members
+    labels = [t["label"] for t in targets.values()] + [f"{e['name']} — {e['target_label']}" for e in parts.values() if "target" in e]
+    nested = [label for label in labels if re.search(r"\([^)]*\(", label)]
+    assert len(labels) > 40 and nested == []
 
 
 def test_record_documents_carry_derived_views_and_backlinks(files: dict[str, str]) -> None:

@@ -166,3 +166,27 @@ def test_a_cuda_column_names_every_capability_its_members_state() -> None:
         "hardware-target/none": {**target, "name": "NVIDIA SM 12.0 (none listed)", "order": 3}})
     shorts = {t.id: column_of(t, atlas.index).short for t in atlas.index.all("hardware-target")}
     assert shorts == {"both": "SM 12.0/12.1", "one": "SM 12.0", "none": "SM 12.0"}
+
+
+def test_a_part_and_its_target_read_as_one_label_without_nested_parentheses() -> None:
+    """'NVIDIA A10 — SM 8.6 · Ampere', not 'NVIDIA A10 (NVIDIA SM 8.6 (Ampere))': the target's parenthetical follows
+    a middle dot and the vendor is said once; a part is answered through the first target (in order) standing for it."""
+    from generators.derive.matrix import part_label, part_targets, target_label
+
+    from .memory_atlas import atlas_of
+    target = {"summary": "s", "sources": [{"source": "s"}], "platform": "cuda", "compute_capability": 86}
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "accelerator/a10": _part("NVIDIA", "Ampere", name="NVIDIA A10", compute_capability="8.6"),
+        "accelerator/epyc": _part("AMD", "Zen 4", name="AMD EPYC Genoa"),
+        "hardware-target/sm86": {**target, "name": "NVIDIA SM 8.6 (Ampere)", "order": 2, "accelerators": ["a10"]},
+        "hardware-target/any": {**target, "name": "NVIDIA any (all of them)", "order": 3, "accelerators": ["a10"]},
+        "hardware-target/cpu": {"summary": "s", "sources": [{"source": "s"}], "platform": "cpu", "cpu_arch": "x86_64",
+                                "name": "x86 CPU, AVX512 (no AMX)", "order": 1, "accelerators": ["epyc"]}})
+    index = atlas.index
+    sm86, cpu = index.must("hardware-target", "sm86"), index.must("hardware-target", "cpu")
+    a10, epyc = index.must("accelerator", "a10"), index.must("accelerator", "epyc")
+    assert target_label(index, sm86) == "NVIDIA SM 8.6 · Ampere"
+    assert part_label(index, a10, sm86) == "NVIDIA A10 — SM 8.6 · Ampere"
+    assert part_label(index, epyc, cpu) == "AMD EPYC Genoa — x86 CPU, AVX512 · no AMX"
+    assert part_targets(index) == {"epyc": "cpu", "a10": "sm86"}

@@ -66,10 +66,6 @@
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
     var schemes = index.records["scheme"];
     var targets = index.records["hardware-target"].slice().sort(function (a, b) { return a.order - b.order; });
-    var targetOfPart = {};
-    targets.forEach(function (t) {
-      t.accelerators.forEach(function (a) { if (!(a in targetOfPart)) { targetOfPart[a] = t.id; } });
-    });
     var engineSelect = root.querySelector("#atlas-engine");
     var schemeSelect = root.querySelector("#atlas-scheme");
     var hardwareSelect = root.querySelector("#atlas-hardware");
@@ -79,7 +75,7 @@
       var engine = records["engine"][id];
       engineSelect.appendChild(el("option", { value: id, text: engine ? engine.name : id }));
     });
-    fillHardware(hardwareSelect, records, targets, targetOfPart);
+    fillHardware(hardwareSelect, records, targets);
 
     function fillSchemes() {
       var keep = schemeSelect.value;
@@ -104,7 +100,7 @@
     function update() {
       var query = new URLSearchParams({ engine: engineSelect.value, scheme: schemeSelect.value, hardware: hardwareSelect.value });
       window.history.replaceState(null, "", "?" + query.toString() + window.location.hash);
-      render(root.querySelector("#atlas-answer"), site, records, cells, schemeSelect.value, hardwareSelect.value, targetOfPart);
+      render(root.querySelector("#atlas-answer"), site, records, cells, schemeSelect.value, hardwareSelect.value);
     }
     engineSelect.addEventListener("change", function () { fillSchemes(); update(); });
     schemeSelect.addEventListener("change", update);
@@ -112,13 +108,13 @@
     update();
   }
 
-  function fillHardware(select, records, targets, targetOfPart) {
+  function fillHardware(select, records, targets) {
     var targetGroup = el("optgroup", { label: "Hardware targets (what the engine checks)" });
     targets.forEach(function (t) { targetGroup.appendChild(el("option", { value: "target:" + t.id, text: t.label || t.name })); });
     var vendors = {};
     var order = [];
     index_accelerators(records).forEach(function (a) {
-      if (!(a.id in targetOfPart)) { return; }
+      if (!a.target) { return; }  // a part no target stands for has no answer
       if (!(a.vendor in vendors)) { vendors[a.vendor] = el("optgroup", { label: a.vendor + " parts" }); order.push(a.vendor); }
       vendors[a.vendor].appendChild(el("option", { value: "part:" + a.id, text: a.name }));
     });
@@ -130,20 +126,21 @@
     return Object.keys(records["accelerator"]).map(function (id) { return records["accelerator"][id]; });
   }
 
-  function link(site, record, fallback) {
+  function link(site, record, fallback, text) {
     if (!record) { return el("span", { text: fallback }); }
-    return el("a", { href: site + record.page, text: record.name });
+    return el("a", { href: site + record.page, text: text || record.name });
   }
 
   function section(title, body) {
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
 
-  function render(answer, site, records, cells, schemeId, hardware, targetOfPart) {
+  function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
     var kind = hardware.split(":")[0];
     var id = hardware.slice(kind.length + 1);
-    var targetId = kind === "part" ? targetOfPart[id] : id;
+    var part = kind === "part" ? records["accelerator"][id] : null;
+    var targetId = part ? part.target : id;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
       answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
@@ -153,8 +150,9 @@
     var target = records["hardware-target"][targetId];
     var label = VERDICTS[cell.verdict] || [cell.verdict, ""];
     var card = el("article", { "class": "atlas-card", "data-verdict": cell.verdict });
-    var where = [link(site, target, targetId)];
-    if (kind === "part") { where = [link(site, records["accelerator"][id], id), " (", link(site, target, targetId), ")"]; }
+    // labels from the data API: 'NVIDIA A10 — SM 8.6 · Ampere', never a parenthesis inside another
+    var where = [link(site, target, targetId, target && target.label)];
+    if (part) { where = [link(site, part, id), " — ", link(site, target, targetId, part.target_label)]; }
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(where)));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
       el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));

@@ -103,12 +103,37 @@ def column_of(target: Record, index: Index | None = None) -> Column:
     return Column(target.id, vendor, short, detail, title, compact=platform == "rocm" and bool(gfx))
 
 
-def target_label(index: Index, target: Record) -> str:
-    """A one-line label for pickers: an AMD target reads 'AMD gfx942 · MI300X/MI325X'; others keep their name."""
+def target_label(index: Index, target: Record, part: Record | None = None) -> str:
+    """A one-line label for pickers and answer titles, with no parenthesis inside another when it is set beside a part.
+
+    An AMD target reads 'AMD gfx942 · MI300X/MI325X'; another its name with the trailing parenthetical after a middle
+    dot ('NVIDIA SM 8.6 · Ampere'). Beside a part whose name starts with the target's vendor, a GPU target named by
+    its compute capability or gfx id says the vendor once: 'NVIDIA A10 — SM 8.6 · Ampere' (see `part_label`); a
+    target named by a word keeps it ('Intel Arc B580 — Intel GPU · XPU').
+    """
     column = column_of(target, index)
-    if column.compact:
-        return f"{column.vendor} {column.short} · {column.detail}"
-    return target.name
+    found = _PARENTHETICAL.search(target.name)
+    label = (f"{column.vendor} {column.short} · {column.detail}" if column.compact
+             else f"{target.name[:found.start()]} · {found.group(1)}" if found else target.name)
+    vendor = column.vendor + " "
+    if (part is not None and target.data["platform"] in ("cuda", "rocm") and part.name.startswith(vendor)
+            and label.startswith(vendor)):
+        return label[len(vendor):]
+    return label
+
+
+def part_label(index: Index, part: Record, target: Record) -> str:
+    """A part with the target its answers come from: 'NVIDIA A10 — SM 8.6 · Ampere'."""
+    return f"{part.name} — {target_label(index, target, part)}"
+
+
+def part_targets(index: Index) -> dict[str, str]:
+    """Each accelerator's target for answers: the first target, in target order, that stands for it."""
+    found: dict[str, str] = {}
+    for target in targets_in_order(index):
+        for accelerator in target_members(index, target):
+            found.setdefault(accelerator, target.id)
+    return found
 
 
 def product_name(name: str, vendor: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from ..derive.answers import Answer
 from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
-from ..derive.matrix import target_label
+from ..derive.matrix import part_targets, target_label
 from ..derive.members import members, targets_of
 from ..derive.order import targets_in_order
 from ..derive.source_links import source_link
@@ -88,13 +88,14 @@ def record_page_url(kind: str, record_id: str) -> str:
 
 
 def index_document(atlas: Any) -> dict[str, Any]:
+    answered_by = part_targets(atlas.index)
     records = {kind: [{"id": r.id, "name": r.name, "file": record_file(r), "page": record_page_url(kind, r.id),
-                       **_brief(atlas, r)} for r in atlas.index.all(kind)] for kind in KINDS}
+                       **_brief(atlas, r, answered_by)} for r in atlas.index.all(kind)] for kind in KINDS}
     documents = {"cells": "cells.json", "format_map": "format-map.json", "schema": "schema/"}
     return {"version": API_VERSION, "documents": documents, "records": records}
 
 
-def _brief(atlas: Any, record: Record) -> dict[str, Any]:
+def _brief(atlas: Any, record: Record, answered_by: dict[str, str]) -> dict[str, Any]:
     """The few fields a client needs to list and label records without fetching each one."""
     data = record.data
     if record.kind == "source":
@@ -103,7 +104,9 @@ def _brief(atlas: Any, record: Record) -> dict[str, Any]:
         return {"severity": data["severity"], "silent": data["silent"], "summary": data.get("summary", ""),
                 "accelerators": data.get("accelerators", [])}
     if record.kind == "accelerator":
-        return {"vendor": data.get("vendor", ""), "category": data.get("category", "")}
+        target = atlas.index.get("hardware-target", answered_by.get(record.id, ""))
+        answered = {"target": target.id, "target_label": target_label(atlas.index, target, record)} if target else {}
+        return {"vendor": data.get("vendor", ""), "category": data.get("category", ""), **answered}
     if record.kind == "hardware-target":
         order = [t.id for t in targets_in_order(atlas.index)]
         return {"platform": data["platform"], "label": target_label(atlas.index, record),

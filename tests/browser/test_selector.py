@@ -76,6 +76,7 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     assert card["traps"] == [] and cell["traps"] == []
     assert card["facts"]["Computes in"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
     assert "AWQ" not in card["facts"]["Computes in"]
+    assert card["title"] == names["scheme/vllm-awq-marlin"] + " on NVIDIA A10 — SM 8.6 · Ampere"  # no '(… (Ampere))'
     browser.screenshot("selector-awq-a10-1440")
 
 
