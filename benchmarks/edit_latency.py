@@ -86,6 +86,7 @@ def edit(project: Path, n: int) -> str:
 def start(command: list[str], cwd: Path, log: list[tuple[float, str]] | None = None) -> subprocess.Popen:
     """Start a server; with `log`, its stderr lines are kept with the moment each arrived."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a contributor's machine: modules are compiled once, not per run
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL if log is None else subprocess.PIPE, text=True,
                                start_new_session=True)

@@ -10,11 +10,14 @@ reports it. Only runs without errors are kept.
 Entries live in the user's cache folder (generators/cache.py: outside the repository, `ATLAS_CACHE=off` turns it
 off), one file per key, written to a temporary file and renamed, checked against its own hash when read; the
 newest few are kept and older ones removed. Long-lived processes (`mkdocs serve`, `build --watch`) use their
-in-memory page memo instead (render/memo.py).
+in-memory page memo instead (render/memo.py). A one-off build that misses keeps its page memo on disk (one
+table of generators/cache.py, salted like the key), so the next build after a small edit renders only the pages
+that read it.
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -27,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import commit_cache
-from .cache import cache_dir
+from .cache import ContentCache, cache_dir
 from .diff_model import CommitChange
 from .problems import Problem, has_errors
 
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
 
 FORMAT = b"atlas-site-files 1\n"
 KEEP = 4  # entries kept in the folder (several worktrees or branches built in turn)
-LIBRARIES = ("jinja2", "markupsafe", "pyyaml", "jsonschema")
+LIBRARIES = ("jinja2", "markupsafe", "pyyaml", "jsonschema", "orjson")
 SOURCES = ("records", "schema")
 
 
@@ -48,6 +51,8 @@ class Generated:
     problems: list[Problem] = field(default_factory=list)
     atlas: Any = None  # the run's atlas, None when the files came from the cache or the run failed
     cached: bool = False
+    rendered: int | None = None  # with a page memo: pages rendered, and pages reused from an earlier run
+    reused: int = 0
 
     @property
     def failed(self) -> bool:
@@ -62,22 +67,53 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
     from .record_history import record_history
     commits = record_history(root)
     key = site_key(root, docs_dir, commits) if memo is None else None
+    memo_table, read_pages = None, 0
     if key is not None:
         found = read(key)
         if found is not None:
             return found
+        memo, memo_table = _kept_memo(docs_dir)
+        read_pages = len(memo.pages) if memo is not None else 0
     run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))
     from .render.api import api_files
     from .render.changelog import changelog_files
-    generated = Generated({**run.pages, **api_files(run.atlas), **changelog_files(run.atlas)}, list(run.problems),
-                          run.atlas)
+    generated = Generated({**run.pages, **api_files(run.atlas, memo), **changelog_files(run.atlas)},
+                          list(run.problems), run.atlas)
+    if memo_table is not None and memo is not None:
+        _keep_memo(memo_table, docs_dir, memo, read_pages)
+    if memo is not None:
+        generated.rendered, generated.reused = memo.rendered, memo.reused
     if key is not None:
         write(key, generated)
     return generated
 
 
+def _kept_memo(docs_dir: str) -> tuple[PageMemo | None, ContentCache | None]:
+    """The page memo the last one-off build of this docs folder kept on disk (with the table it came from)."""
+    from .render.memo import PageMemo
+    table = ContentCache("page-memo", code_salt().hex())
+    if not table.enabled:
+        return None, None
+    memo = PageMemo()
+    value = table.get(docs_dir)
+    if isinstance(value, dict):
+        memo.add_values(value)
+    return memo, table
+
+
+def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo, read: int) -> None:
+    """Keep this run's pages and their reads for the next one-off build (one entry per docs folder), unless every
+    page came from the `read` pages of the memo as it was on disk."""
+    if memo.rendered == 0 and len(memo.pages) == read:
+        table.keep(docs_dir, table.get(docs_dir))
+        return
+    table.replace(docs_dir, memo.as_values())
+    table.save()
+
+
+@functools.lru_cache(maxsize=1)
 def code_salt() -> bytes:
     """The code that shapes the output: this package's sources, Python, and the libraries' versions."""
     digest = hashlib.blake2b(FORMAT + sys.version.encode(), digest_size=20)

@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 
 from generators.build import check_tree
 from generators.derive.source_links import permalink, source_link
-from generators.render.api import API_VERSION, api_files
+from generators.render.api import API_VERSION, api_files, dump
 
 from .test_cli import run
 
@@ -49,8 +49,22 @@ def test_index_lists_every_record_file(files: dict[str, str]) -> None:
 def test_output_is_deterministic_and_canonical(files: dict[str, str]) -> None:
     atlas, _ = check_tree(ROOT)
     assert api_files(atlas) == files
-    text = files["api/format-map.json"]
-    assert text == json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False, indent=2) + "\n"
+    for path in ("api/format-map.json", "api/cells.json", "api/index.json"):
+        text = files[path]
+        assert text == json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False, indent=2) + "\n", path
+
+
+@pytest.mark.parametrize("value", [1e-05, 1e16, -0.0, 2**63 - 1, 5e-324, "\u2028</script>é", [[], {}], {"b": 1, "a": [True, None]}])
+def test_dump_writes_the_value_it_was_given_in_canonical_form(value: object) -> None:
+    text = dump({"x": value})
+    assert json.loads(text) == {"x": value} and dump(json.loads(text)) == text
+    assert text.startswith('{\n  "x": ')
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_dump_refuses_what_is_not_json(value: float) -> None:
+    with pytest.raises(ValueError):
+        dump({"figure": value})
 
 
 def test_the_x86_w4a8_cell_carries_the_publishers_cell_and_the_finding(files: dict[str, str]) -> None:

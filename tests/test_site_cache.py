@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
-from generators import build, site_cache
+from generators import build, cache, site_cache
 from generators.cache import ContentCache
 
 from .conftest import write
@@ -104,8 +105,8 @@ def test_a_table_unchanged_on_disk_is_not_parsed_again_but_a_replaced_one_is(tmp
     table.put("k", {"a": 1})
     table.save()
     parsed: list[int] = []
-    real = json.loads
-    monkeypatch.setattr(json, "loads", lambda raw: parsed.append(1) or real(raw))
+    real = cache.orjson.loads
+    monkeypatch.setattr(cache.orjson, "loads", lambda raw: parsed.append(1) or real(raw))
     assert ContentCache("t", "salt", tmp_path).entries == {"k": {"a": 1}} and parsed == []
     assert ContentCache("t", "other salt", tmp_path).entries == {}
     other = tmp_path / "written-by-another-process"
@@ -121,3 +122,47 @@ def test_literal_problems_are_the_same_when_asked_again() -> None:
     assert first and literal_problems("docs/x.md.j2", source) == first
     first.clear()  # a caller's list is its own
     assert literal_problems("docs/x.md.j2", source)
+
+
+def _fresh(tree: Path, monkeypatch: pytest.MonkeyPatch) -> site_cache.Generated:
+    with monkeypatch.context() as off:
+        off.setenv("ATLAS_CACHE", "off")
+        return site_cache.generate(tree)
+
+
+def test_a_one_off_build_after_an_edit_renders_only_the_pages_that_read_it(tree: Path, folder: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    first = site_cache.generate(tree)
+    assert first.reused == 0 and first.rendered
+    record = next((tree / "records" / "formats").glob("*.yaml"))
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    edited = site_cache.generate(tree)
+    assert not edited.cached and 0 < edited.rendered < edited.reused  # type: ignore[operator]
+    assert edited.files == _fresh(tree, monkeypatch).files and edited.files != first.files
+    site_cache.code_salt.cache_clear()  # as a new process would: the memo is read from its table on disk
+    record.write_text(record.read_text(encoding="utf-8").replace("Edited. ", "Edited twice. ", 1), encoding="utf-8")
+    again = site_cache.generate(tree)
+    assert again.reused and again.files == _fresh(tree, monkeypatch).files
+
+
+def test_a_page_memo_from_another_tree_or_a_damaged_one_changes_nothing(tree: Path, tmp_path: Path, folder: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    for name in ("records", "schema", "docs"):
+        shutil.copytree(tree / name, other / name)
+    for record in (other / "records" / "formats").glob("*.yaml"):
+        record.write_text(record.read_text(encoding="utf-8").replace("name: ", "name: Other ", 1), encoding="utf-8")
+    site_cache.generate(other)  # keeps its pages under the same docs folder name
+    assert site_cache.generate(tree).files == _fresh(tree, monkeypatch).files
+    (memo,) = folder.parent.glob("page-memo.json")
+    kept = json.loads(memo.read_text(encoding="utf-8"))
+    pages = kept["entries"]["docs"]
+    some, other_page = sorted(pages)[:2]
+    pages[some] = {"reads": 3}
+    pages[other_page]["reads"] = [[*read[:-1], 5] for read in pages[other_page]["reads"]]  # not a fingerprint
+    memo.write_text(json.dumps(kept), encoding="utf-8")
+    record = next((tree / "records" / "formats").glob("*.yaml"))  # new inputs: the whole-site copy misses
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    rebuilt = site_cache.generate(tree)
+    assert not rebuilt.cached and rebuilt.reused and rebuilt.files == _fresh(tree, monkeypatch).files

@@ -145,8 +145,7 @@ def render_site(atlas: Any, docs_dir: Path, record_pages: bool = True, memo: Pag
 
     for template_path, source in sources.items():
         page = template_path[: -len(".j2")]
-        problems += literal_problems(f"docs/{template_path}", source)
-        pages[page] = rendered(page, _page_renderer(render_page, env, template_path, page, {}))
+        pages[page] = rendered(page, _page_renderer(_chapter_page, env, template_path, page, source))
     for kind in KINDS if record_pages else ():
         index_page = f"{FOLDER_OF_KIND[kind]}/index.md"
         pages[index_page] = rendered(index_page, _page_renderer(_kind_index_page, env, kind, index_page))
@@ -164,6 +163,13 @@ def _page_renderer(render: Callable[..., str], env: jinja2.Environment, subject:
     def rendered(atlas: Any, names: Any, problems: list[Problem]) -> str:
         return render(env, atlas, subject, page, names, *extra, problems)
     return rendered
+
+
+def _chapter_page(env: jinja2.Environment, atlas: Any, template_path: str, page: str, names: Any, source: str,
+                  problems: list[Problem]) -> str:
+    """A page template rendered, with the numbers typed in its prose (a memo keeps both with the page)."""
+    problems += literal_problems(f"docs/{template_path}", source)
+    return render_page(env, atlas, template_path, page, names, {}, problems)
 
 
 def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, names: Any, problems: list[Problem]) -> str:

@@ -13,8 +13,12 @@ Serialised with sorted keys and without NaN, so the same records give the same b
 """
 from __future__ import annotations
 
+import functools
 import json
-from typing import Any
+from collections.abc import Callable
+
+import orjson
+from typing import TYPE_CHECKING, Any
 
 from ..derive.answers import Answer
 from ..derive.format_map import vendor_rank
@@ -27,25 +31,51 @@ from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
 
+if TYPE_CHECKING:
+    from .memo import PageMemo
+
 API_VERSION = 1
 ROOT = "api"
 
 
 def dump(document: Any) -> str:
     """The canonical JSON text of a document: sorted keys, no NaN, two-space indent, UTF-8 as is."""
-    return json.dumps(document, sort_keys=True, allow_nan=False, ensure_ascii=False, indent=2)
+    return _indented(_compact(document))[1]
 
 
-def api_files(atlas: Any) -> dict[str, str]:
-    """Every API file as {site-relative path: text}, sorted by path."""
-    answers = answers_of(atlas)
-    files = {f"{ROOT}/index.json": index_document(atlas),
-             f"{ROOT}/cells.json": cells_document(atlas, answers),
-             f"{ROOT}/format-map.json": format_map_document(atlas, answers)}
+def _compact(document: Any) -> tuple[Any, str]:
+    """The document with its compact JSON, written by the C encoder, which refuses NaN and infinities and tells
+    1, 1.0 and true apart."""
+    return document, json.dumps(document, sort_keys=True, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+
+
+def _indented(compacted: tuple[Any, str]) -> tuple[str, str]:
+    """(compact, indented) JSON of a document _compact accepted. orjson writes the two-space indented form ten times
+    as fast as Python's encoder (the one json uses whenever it indents), and as json.dumps(indent=2) would but for
+    the spelling of some floats (0.00001 for 1e-05): the same value, and the same bytes on every run."""
+    document, compact = compacted
+    return compact, orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode("utf-8")
+
+
+def api_files(atlas: Any, memo: PageMemo | None = None) -> dict[str, str]:
+    """Every API file as {site-relative path: text}, sorted by path.
+
+    With a memo, a document whose reads of the atlas answer as they did when it was last written is not built again
+    (render/memo.py, the part "api")."""
+    documents: dict[str, Callable[[Any], dict[str, Any]]] = {
+        f"{ROOT}/index.json": index_document,
+        f"{ROOT}/cells.json": lambda seen: cells_document(seen, answers_of(seen)),
+        f"{ROOT}/format-map.json": lambda seen: format_map_document(seen, answers_of(seen))}
     for kind in KINDS:
         for record in atlas.index.all(kind):
-            files[f"{ROOT}/{record_file(record)}"] = record_document(atlas, record, answers)
-    texts = {path: _dump_once(path, document) for path, document in files.items()}
+            documents[f"{ROOT}/{record_file(record)}"] = functools.partial(_record_document_of, kind, record.id)
+    round_ = memo.begin(atlas, {}, {}, part="api") if memo is not None else None
+    texts = {}
+    for path, build in documents.items():
+        write = functools.partial(_written, path, build)
+        texts[path] = write(atlas, {}, []) if round_ is None else round_.page(path, write, [])
+    if round_ is not None:
+        round_.finish()
     for name, schema in SCHEMAS.items():
         texts[f"{ROOT}/schema/{name}"] = dump(schema) + "\n"
     for name, schema in atlas.schemas.documents.items():
@@ -53,20 +83,28 @@ def api_files(atlas: Any) -> dict[str, str]:
     return dict(sorted(texts.items()))
 
 
+def _written(path: str, build: Callable[[Any], dict[str, Any]], atlas: Any, names: Any, problems: list[Any]) -> str:
+    return _dump_once(path, build(atlas))
+
+
+def _record_document_of(kind: str, record_id: str, atlas: Any) -> dict[str, Any]:
+    """A record's document, the record read through the atlas (so a memo notes the read)."""
+    return record_document(atlas, atlas.index.must(kind, record_id))
+
+
 _DUMPED: dict[str, tuple[str, str]] = {}  # path -> (compact JSON, canonical text) of the last api_files call
 
 
 def _dump_once(path: str, document: Any) -> str:
     """dump(document) + newline; the last call's text when the document is the same (compared by its compact
-    JSON, which the C encoder writes fast and which tells 1, 1.0 and true apart). `mkdocs serve` and
-    `build --watch` call api_files after every edit; the indented form is written by Python's slow encoder."""
-    compact = json.dumps(document, sort_keys=True, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    JSON). `mkdocs serve` and `build --watch` call api_files after every edit."""
+    compacted = _compact(document)
     known = _DUMPED.get(path)
-    if known is not None and known[0] == compact:
+    if known is not None and known[0] == compacted[1]:
         return known[1]
-    text = dump(document) + "\n"
-    _DUMPED[path] = (compact, text)
-    return text
+    compact, text = _indented(compacted)
+    _DUMPED[path] = (compact, text + "\n")
+    return text + "\n"
 
 
 def answers_of(atlas: Any) -> dict[tuple[str, str], Answer]:
@@ -145,11 +183,11 @@ def cells_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[s
     return {"version": API_VERSION, "cells": [cell_entry(answers[key], history.get(key)) for key in sorted(answers)]}
 
 
-def record_document(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+def record_document(atlas: Any, record: Record) -> dict[str, Any]:
     backlinks = [{"record": link.source, "field": link.path} for link in atlas.index.backlinks.get(record.ref, [])]
     return {"version": API_VERSION, "kind": record.kind, "id": record.id, "name": record.name,
             "page": record_page_url(record.kind, record.id), "data": record.data,
-            "derived": _derived(atlas, record, answers), "backlinks": backlinks}
+            "derived": _derived(atlas, record), "backlinks": backlinks}
 
 
 def _run(answer: Answer) -> dict[str, Any]:
@@ -158,7 +196,13 @@ def _run(answer: Answer) -> dict[str, Any]:
             "kernel": cell.kernel}
 
 
-def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
+def _derived(atlas: Any, record: Record) -> dict[str, Any]:
+    """The views of one record; only the kinds whose views come from the cells read them."""
+    if record.kind == "source":
+        return {"link": source_link(record.data)}
+    if record.kind not in ("accelerator", "scheme", "hardware-target", "format"):
+        return {}
+    answers = answers_of(atlas)
     if record.kind == "accelerator":
         tally = atlas.views.tallies[record.id]
         targets = targets_of(atlas.index, record.id, targets_in_order(atlas.index))
@@ -169,11 +213,7 @@ def _derived(atlas: Any, record: Record, answers: dict[tuple[str, str], Answer])
         return {"cells": [_run(a) for (s, _), a in answers.items() if s == record.id]}
     if record.kind == "hardware-target":
         return {"cells": [_run(a) for (_, t), a in answers.items() if t == record.id]}
-    if record.kind == "format":
-        return {"runs_on": _runs_of_format(atlas, record.id, answers)}
-    if record.kind == "source":
-        return {"link": source_link(record.data)}
-    return {}
+    return {"runs_on": _runs_of_format(atlas, record.id, answers)}
 
 
 def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], Answer]) -> list[dict[str, Any]]:

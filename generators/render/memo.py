@@ -1,17 +1,21 @@
-"""Page memo for long-lived processes (`mkdocs serve`, `build --watch`): a page is rendered again only when
-something it read changed.
+"""Page memo: a page is rendered again only when something it read changed.
 
 While a page renders, the atlas it sees records every read: a record by id, a whole kind, a view by
-name, a record's links and backlinks, a record's display name, the schemas. The next run reuses the
-page's Markdown (and its problems) when every read gives the same answer as before: same record
-text, same records of the kind, an equal view, equal links, the same name, equal schemas, and the
-same template sources. Anything read some other way (an attribute the recorder does not know)
-marks the page as reading everything, so it always renders. A run without a memo (`check`, a
-one-off build) renders every page, as before.
+name, a record's links and backlinks, a record's display name, the schemas. Each read is kept with its
+fingerprint, a hash of what it answered (a record's path and text; a view, links, a name or the schemas
+serialised whole). The next run reuses the page's Markdown (and its problems) when every read answers
+with the same fingerprint and the template sources are the same. Anything read some other way (an
+attribute the recorder does not know) marks the page as reading everything, so it always renders.
+
+Long-lived processes (`mkdocs serve`, `build --watch`) keep a memo in memory; one-off builds keep theirs
+on disk (site_cache.py), salted with the code, so the build after a one-record edit renders only the pages
+that read the edit. A run without a memo (`check`) renders every page.
 """
 from __future__ import annotations
 
 import hashlib
+import io
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -141,93 +145,136 @@ class RecordingAtlas:
         return getattr(self._atlas, name)
 
 
+Print = str | None  # a read's fingerprint; None when it cannot be compared (the page then always renders)
+
+
 @dataclass
 class _Page:
-    reads: frozenset[Read]
+    reads: dict[Read, Print]  # each read with what it answered when the page rendered
     text: str
     problems: list[Problem]
+    templates: str  # the digest of the templates it rendered with
+    part: str = "pages"  # which round made it: the Markdown pages, or the API's files
+    value: dict[str, Any] | None = None  # the JSON value it was read from (written back as is)
 
 
 @dataclass
 class PageMemo:
-    """The pages of the last run of one site (docs folder), with what each read, and that run's atlas."""
+    """The pages of earlier runs of one site (docs folder), each with the fingerprint of every read it made.
 
-    atlas: Any = None
-    names: dict[str, str] = field(default_factory=dict)
-    templates: str = ""
-    pages: dict[str, _Page] = field(default_factory=dict)
-    rendered: int = 0  # pages rendered (not reused) in the last run
+    Fingerprints (hashes of what each read answered) make a memo independent of the run that filled it, so a
+    one-off build can keep its memo on disk (site_cache.py) and the next process reuses what it can."""
+
+    pages: dict[str, _Page] = field(default_factory=dict)  # Markdown pages and API files (paths never collide)
+    rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
 
-    def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str]) -> Round:
-        """Start a run on a new atlas; pages of the last run stay usable until `finish`."""
+    def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
+        """Start a run on a new atlas: the Markdown pages (which starts the count), or another part of the site's files
+        such as the API's; files of earlier runs stay usable until the round's `finish`."""
         digest = hashlib.blake2b(repr(sorted(templates.items())).encode("utf-8"), digest_size=16).hexdigest()
-        usable = self.atlas is not None and digest == self.templates
-        round_ = Round(self, atlas, names, self.atlas if usable else None, self.names, self.pages if usable else {})
-        self.templates = digest
-        self.rendered = self.reused = 0
-        return round_
+        if part == "pages":
+            self.rendered = self.reused = 0
+        return Round(self, _Prints(atlas, names), digest, part)
+
+    def as_values(self) -> dict[str, dict[str, Any]]:
+        """The pages as JSON values ({page: value}), for a memo kept on disk."""
+        return {page: kept.value if kept.value is not None else
+                {"reads": [[*read, found] for read, found in kept.reads.items()], "text": kept.text,
+                 "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates, "part": kept.part}
+                for page, kept in self.pages.items()}
+
+    def add_values(self, values: dict[str, Any]) -> None:
+        """Take pages as_values wrote; a value of another shape is left out (it would only render again)."""
+        for page, value in values.items():  # a read or fingerprint of another type only never matches (renders again)
+            try:
+                reads = {tuple(read[:-1]): read[-1] for read in value["reads"]}
+                problems = [Problem(**p) for p in value["problems"]] if value["problems"] else []
+                self.pages[page] = _Page(reads, str(value["text"]), problems, str(value["templates"]), str(value["part"]),
+                                         value)
+            except (KeyError, TypeError, IndexError):
+                continue
 
 
 class Round:
-    """One run: decides, read by read, whether what a page read last time still reads the same."""
+    """One run: a page is reused when every read it made answers with the same fingerprint now."""
 
-    def __init__(self, memo: PageMemo, atlas: Any, names: dict[str, str], old: Any, old_names: dict[str, str],
-                 old_pages: dict[str, _Page]):
-        self.memo, self.atlas, self.names = memo, atlas, names
-        self.old, self.old_names, self.old_pages = old, old_names, old_pages
+    def __init__(self, memo: PageMemo, prints: _Prints, templates: str, part: str):
+        self.memo, self.prints, self.templates, self.part = memo, prints, templates, part
         self.pages: dict[str, _Page] = {}
-        self.same: dict[Read, bool] = {}
 
     def page(self, page: str, render: Callable[[Any, dict[str, str] | Any, list[Problem]], str],
              problems: list[Problem]) -> str:
-        """The page's Markdown: the last run's when nothing it read changed, else `render(atlas, names, problems)`."""
-        previous = self.old_pages.get(page)
-        if previous is not None and all(self._unchanged(read) for read in previous.reads):
+        """The page's Markdown: an earlier run's when nothing it read changed, else `render(atlas, names, problems)`."""
+        previous = self.memo.pages.get(page)
+        if previous is not None and previous.part == self.part and previous.templates == self.templates and all(
+                found is not None and self.prints.of(read) == found for read, found in previous.reads.items()):
             self.pages[page] = previous
             problems += previous.problems
             self.memo.reused += 1
             return previous.text
         reads = _Reads()
         own: list[Problem] = []
-        text = render(RecordingAtlas(self.atlas, reads), _RecordingNames(self.names, reads), own)
+        text = render(RecordingAtlas(self.prints.atlas, reads), _RecordingNames(self.prints.names, reads), own)
         problems += own
-        self.pages[page] = _Page(frozenset(reads.found), text, own)
+        self.pages[page] = _Page({read: self.prints.of(read) for read in sorted(reads.found)}, text, own, self.templates,
+                                 self.part)
         self.memo.rendered += 1
         return text
 
     def finish(self) -> None:
-        """This run's pages and atlas become the ones the next run compares with."""
-        self.memo.atlas, self.memo.names, self.memo.pages = self.atlas, self.names, self.pages
-
-    def _unchanged(self, read: Read) -> bool:
-        known = self.same.get(read)
-        if known is None:
-            known = self.same[read] = self._compare(read)
-        return known
-
-    def _compare(self, read: Read) -> bool:
-        old, new = self.old, self.atlas
-        what = read[0]
-        if what == "record":
-            return _same_record(old.index.get(read[1], read[2]), new.index.get(read[1], read[2]))
-        if what == "kind":
-            before, after = old.index.by_kind.get(read[1], {}), new.index.by_kind.get(read[1], {})
-            return before.keys() == after.keys() and all(_same_record(before[k], after[k]) for k in before)
-        if what == "view":
-            return bool(getattr(old.views, read[1]) == getattr(new.views, read[1]))
-        if what in ("backlinks", "outgoing"):
-            return bool(getattr(old.index, what).get(read[1]) == getattr(new.index, what).get(read[1]))
-        if what == "name":
-            return self.old_names.get(read[1]) == self.names.get(read[1])
-        if what == "schemas":
-            return bool(old.schemas.documents == new.schemas.documents)
-        return False  # everything, or a read this memo does not know how to compare
+        """This run's files of its part become the ones the next run compares with (those it did not make are dropped)."""
+        others = {path: kept for path, kept in self.memo.pages.items() if kept.part != self.part}
+        self.memo.pages = {**others, **self.pages}
 
 
-def _same_record(before: Any, after: Any) -> bool:
-    if before is after:  # an unchanged file loads to the same record object in a long-lived process
-        return True
-    if before is None or after is None:
-        return False
-    return bool(before.path == after.path and before.text == after.text)  # same text, same data: parsing is pure
+class _Prints:
+    """The fingerprint of each read against one atlas, each computed once per run."""
+
+    def __init__(self, atlas: Any, names: dict[str, str]):
+        self.atlas, self.names = atlas, names
+        self.known: dict[Read, Print] = {}
+
+    def of(self, read: Read) -> Print:
+        if read not in self.known:
+            self.known[read] = self._compute(read)
+        return self.known[read]
+
+    def _compute(self, read: Read) -> Print:
+        what, atlas = read[0], self.atlas
+        if what == "record" and len(read) == 3:
+            return _record_print(atlas.index.get(read[1], read[2]))
+        if what == "kind" and len(read) == 2:
+            records = atlas.index.by_kind.get(read[1], {})
+            return _digest("\0".join(f"{key}\0{_record_print(record)}" for key, record in records.items()).encode())
+        if what == "view" and len(read) == 2:
+            return _pickled(getattr(atlas.views, read[1], None))
+        if what in ("backlinks", "outgoing") and len(read) == 2:
+            return _pickled(getattr(atlas.index, what).get(read[1]))
+        if what == "name" and len(read) == 2:
+            return _pickled(self.names.get(read[1]))
+        if what == "schemas" and len(read) == 1:
+            return _pickled(atlas.schemas.documents)
+        return None  # everything, or a read this memo does not know how to compare
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _record_print(record: Any) -> str:
+    """A record is its path and text (parsing is pure, and the code that parses is part of the memo's key)."""
+    return "absent" if record is None else _digest(f"{record.path}\0{record.text}".encode("utf-8", "surrogatepass"))
+
+
+def _pickled(value: Any) -> Print:
+    """The hash of a full serialisation of the value: values that differ never share it. Equal values may differ
+    in it (a set's order, shared references), which only renders a page again. None when it cannot be serialised."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True  # no memo: how objects happen to be shared (a cold run parses, a warm run reads a cache) is left out
+    try:
+        pickler.dump(value)
+        return _digest(buffer.getvalue())
+    except Exception:  # noqa: BLE001 - an unpicklable view cannot be compared: the page renders every time
+        return None
