@@ -1,4 +1,4 @@
-"""The fast path of load: a record's text parsed by yaml-rs (Rust, no positions) when nothing in it can read otherwise.
+r"""The fast path of load: a record's text parsed by yaml-rs (Rust, no positions) when nothing in it can read otherwise.
 
 libyaml, read node by node (load.py), is the reference: it keeps every position, and load's rules (YAML 1.1 numbers,
 booleans and dates, tags, anchors, duplicate and non-text keys) are written against its nodes. yaml-rs reads YAML 1.2
@@ -8,26 +8,47 @@ the file goes the slow way, which then reports what is wrong (with its line and 
 fast path changes no outcome: a file it declines costs one extra fast parse, never a different answer.
 
 A text is declined when it holds any of (`_declined` below; false alarms only cost time):
-- a backslash (an escape can hide a control character), a byte order mark inside the text, a tab, a line starting
-  with `%` (a directive), a line of 1,000 characters or more (libyaml's implicit keys end at 1,024), a quoted key
-  whose quotes began on an earlier line;
-- at the start of a node: an anchor `&`, an alias `*` or a tag `!`;
+- a backslash that does not start one of the escapes both read alike (`_BAD_ESCAPE`, below), a byte order mark
+  inside the text, a tab, a line of 1,000 characters or more (libyaml's implicit keys end at 1,024), a quoted key
+  whose quotes began on an earlier line (its line's first quote, or a quote after an escaped one, before `: `);
+- at the start of a block node (after `:` or `?` and blanks, after `- `) or of a line: an anchor `&`, an alias
+  `*`, a tag `!`, a `?` or a `%` (at a line's start, a directive); at a line's start also `|` or `>`;
+- after the first `[` or `{` of the text (where a flow collection may be open): any of those, `|` or `>` right
+  after a `,`, `[` or `{`; a `:` right before `,`, `[`, `]`, `{` or `}` (`[a:]`: libyaml refuses it, yaml-rs
+  reads a key); a block scalar (inside a flow collection `|` is text to yaml-rs, an error to libyaml);
 - a plain scalar that either reader might take for a number and that is not a plain decimal (at most 15 digits
   before the point, no leading zero): YAML 1.1 reads `010` as octal, `1_000` without its underscore, `1e3` as text,
   `1:30` as 90, where YAML 1.2 (or yaml-rs) reads them otherwise, and load refuses some of them;
 - a plain scalar that YAML 1.1 reads as a boolean or a merge or value key (`yes`, `No`, `on`, `OFF`, `<<`, `=`);
-- an indicator starting a flow item or a line (`[?]`, `{|x}`), or a value right after a quoted key's colon
+- a `|` or `>` that opens no block scalar at the start of a node, or a value right after a quoted key's colon
   (`{"a":x}`): libyaml refuses some of them and yaml-rs reads them as text;
-- a plain key that is not text in either (a number, a date, a boolean, null, an empty key), a `?` key or a flow
-  collection used as a key.
-- a block scalar (`|`, `>`) in a text that also holds a flow collection (`[`, `{`), where it may sit inside one,
-  or in a text whose last line has no line break;
-Duplicate keys make yaml-rs raise, so the slow way reports them.
+- a plain key that is not text in either (a number, a date, a boolean, null, an empty key) before a `: `, a flow
+  collection used as a key;
+- a block scalar in a text whose last line has no line break, or the last block scalar when no indented line
+  (content) follows it: yaml-rs gives an empty one at the end a line break, libyaml gives it none.
+Duplicate keys make yaml-rs raise, so the slow way reports them. After a fast parse, the data is declined when
+(in a text holding a `[` or `{`) a key is not text, is text that YAML 1.1 reads as something else when plain, or
+holds a blank: a flow mapping's key may have no `: ` after it (`{1}`, `{2024-01-01, a: b}`) for the text rules to
+see, and a plain key folded from two lines in a flow mapping is read by yaml-rs and refused by libyaml.
+
+Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or refusal alike):
+- A `,` is an indicator only inside a flow collection, and one can be open only after a `[` or `{` of the text:
+  before the first of them, `x,!=1`, `a, &b` or `a,>b` are text to both readers.
+- The reserved indicators `@` and `` ` `` cannot start any token in either reader (both refuse one there, and the
+  fast path's refusal sends the file the slow way); anywhere else they are text to both.
+- In a double-quoted scalar both read these escapes alike (checked against libyaml 0.2.5 and yaml-rs):
+  `\0 \a \b \t \n \v \f \r \e \  \" \/ \\ \N \_ \L \P`, `\x` with 2, `\u` with 4 and `\U` with 8 hex digits,
+  and an escaped line break (LF or CRLF); outside a double-quoted scalar a backslash is text to both. Any other
+  backslash is declined. An escape can put a control character in a value, which load refuses with its position:
+  so after a fast parse of a text holding a backslash every key and string is searched for the characters load
+  refuses (`CONTROL`), and one found sends the file the slow way, which reports it.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
+
+import yaml
 
 _END = r"[ \t]*(?:$|#|[,\]}]|:(?:[ \t]|$))"  # where a plain scalar ends
 _DECIMAL = r"[-+]?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?"  # read alike by both, and within load's range
@@ -45,32 +66,67 @@ _SCALARS = re.compile(r"[\n:?\[{,-](?:(?<!-)|(?=[ \t]))[ \t]*(?=[-+.0-9~<=yYnNoO
     r"(?:[-+.0-9~<=][^\s,\[\]{}#]*?|(?i:y|n|yes|no|on|off|true|false|null))?[ \t]*:(?:[ \t]|$)",  # a key not text
     r"(?<=[\[{,\s]):(?![ \t\n])",  # a colon starting a node
 )) + ")", re.MULTILINE)
-_RARE = re.compile(r"[&*!?@`%|>\\\t\ufeff]")
-_INDICATORS = re.compile("|".join((  # searched when _RARE finds one of its characters
-    r"[\\\t\ufeff]",  # an escape (it can hide a control character), a tab, a byte order mark inside the text
-    r"^%",  # a directive
-    r"(?:^|[:?\[{,]|-[ \t])[ \t]*[&*!?@`%]",  # an anchor, alias or tag; a reserved or misplaced indicator
-    r"(?:^|[:?]|-[ \t])[ \t]*[|>](?![-+0-9]*[ \t]*(?:#[^\n]*)?$)",  # `|` or `>` that does not open a block scalar
-    r"(?:^|[\[{,])[ \t]*[|>]",  # `|` or `>` starting a flow item or a line
-)), re.MULTILINE)
-_BLOCK_SCALAR = re.compile(r"(?:^|[:?]|-[ \t])[ \t]*[|>][-+0-9]*[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+_MARKS = re.compile(r"[&*!?%|>]")  # an anchor, alias, tag, key, directive or block scalar where a node starts
+_HEADER = re.compile(r"[-+0-9]*[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of the line after `|` or `>` opening a block scalar
+_CONTENT = re.compile(r"^ +[^ \n#]", re.MULTILINE)  # an indented line that may be a block scalar's content
+_GLUED_COLON = re.compile(r":[,\[\]{}]")  # libyaml refuses a plain scalar's `:` right before a flow indicator
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:(?:[ \t]|$)", re.MULTILINE)  # a flow collection used as a key
-_QUOTED_KEY = re.compile(r"^[^\"'\n]*[\"'][ \t]*:(?:[ \t]|$)|[\"']:(?![ \t]|$)", re.MULTILINE)
-_LONG_LINE = re.compile(r"^[^\n]{1000}", re.MULTILINE)
+_QUOTE_COLON = re.compile(r"[\"'][ \t]*:")  # a quoted key's end, maybe
+_BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: group 1 matches (empty) when so
+    r"\\(?:[0abtnvfre \"/\\N_LP\n]|\r\n|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|())")
 
 
 def _declined(text: str) -> bool:
     """True when some scalar, key or indicator in the text may read differently in yaml-rs and in libyaml."""
-    if _SCALARS.search("\n" + text) or (_RARE.search(text) and _INDICATORS.search(text)):
+    if "\t" in text or "\ufeff" in text or _SCALARS.search("\n" + text):
         return True
-    flow, block = "[" in text or "{" in text, ("|" in text or ">" in text) and _BLOCK_SCALAR.search(text)
-    if flow and (_FLOW_KEY.search(text) or block):
-        return True  # inside a flow collection `|` and `>` are text to yaml-rs and an error to libyaml
-    if block and not text.endswith("\n"):
-        return True  # a block scalar on the last line: yaml-rs ends it with a line break that is not in the file
-    if ('"' in text or "'" in text) and _QUOTED_KEY.search(text):
-        return True  # a key whose quotes began on an earlier line, or a value right after a quoted key's colon
-    return len(text) >= 1000 and _LONG_LINE.search(text) is not None  # libyaml's implicit keys end at 1,024
+    flow = min((at for at in (text.find("["), text.find("{")) if at >= 0), default=len(text))  # none open before
+    block = _marks(text, flow)
+    if block is None or (block and (not text.endswith("\n") or not _CONTENT.search(text, block))):
+        return True  # a block scalar on the last line, or empty at the end: yaml-rs reads a line break libyaml does not
+    if flow < len(text) and (_GLUED_COLON.search(text, flow) or _FLOW_KEY.search(text, flow)):
+        return True
+    if "\\" in text and any(escape.group(1) is not None for escape in _BAD_ESCAPE.finditer(text)):
+        return True
+    if ('"' in text or "'" in text) and _quoted_key(text):
+        return True
+    return len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000  # libyaml's implicit keys end at 1,024
+
+
+def _marks(text: str, flow: int) -> int | None:
+    """None when `&`, `*`, `!`, `?`, `%`, or a `|` or `>` that opens no block scalar, starts a block node; when any
+    of them starts a line or (after `flow`) a flow item; or when a block scalar opens after `flow`. Else where the
+    last block scalar's header ends (0 when none). A block node starts after `:` or `?` and blanks, or after `-`
+    and a blank."""
+    block = 0
+    for mark in _MARKS.finditer(text):
+        at = before = mark.start()
+        while before and text[before - 1] in " \t":
+            before -= 1
+        previous = text[before - 1] if before else "\n"
+        if previous == "\n" or (previous in "[{," and before > flow):
+            return None
+        if previous in ":?" or (previous == "-" and before < at):
+            header = _HEADER.match(text, at + 1)
+            if mark.group() not in "|>" or not header or at > flow:
+                return None  # in a flow collection `|` and `>` are text to yaml-rs and an error to libyaml
+            block = header.end()
+    return block
+
+
+def _quoted_key(text: str) -> bool:
+    """True when a quote then `: ` may close a key whose quotes began on an earlier line (the line's first quote,
+    or one after an escaped quote), or a value is glued to a quoted key's colon (`{"a":x}`)."""
+    for hit in _QUOTE_COLON.finditer(text):
+        follows = text[hit.end():hit.end() + 1]
+        if follows not in ("", " ", "\t", "\n"):
+            if hit.end() - hit.start() == 2:
+                return True
+            continue
+        line = text[text.rfind("\n", 0, hit.start()) + 1:hit.start()]
+        if ('"' not in line and "'" not in line) or "\\\"" in line or "\\'" in line or "''" in line:
+            return True
+    return False
 
 
 try:
@@ -91,4 +147,48 @@ def parse(text: str) -> dict[str, Any] | None:
         if isinstance(error, (KeyboardInterrupt, SystemExit)):
             raise
         return None
-    return data if data.__class__ is dict and data else None
+    if data.__class__ is not dict or not data:
+        return None
+    escapes, flow = "\\" in text, "[" in text or "{" in text
+    if (escapes or flow) and _suspect(data, escapes, flow):
+        return None  # the slow path reports the control character or the key, or reads the key as libyaml does
+    return data
+
+
+_RESOLVER, _STR, _BLANK = yaml.resolver.Resolver(), "tag:yaml.org,2002:str", re.compile(r"\s")
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")  # load refuses these in a record
+
+
+def _suspect(data: dict[str, Any], controls: bool, keys: bool) -> bool:
+    """True when (controls) a key or a string holds a character load refuses, or (keys) a key is not text, is text
+    that YAML 1.1 reads as something else when plain (`{2024-01-01}`, `{1}`: a flow mapping's key without a value
+    has no `: ` for the text rules to see), or holds a blank (a plain key folded from two lines, which libyaml
+    refuses)."""
+    stack: list[Any] = [data]
+    while stack:
+        value = stack.pop()
+        if value.__class__ is dict:
+            for key in value:
+                if key.__class__ is not str:
+                    return True
+                if (controls and CONTROL.search(key)) or (keys and not _plain_text_key(key)):
+                    return True
+            stack.extend(value.values())
+        elif value.__class__ is list:
+            stack.extend(value)
+        elif controls and value.__class__ is str and CONTROL.search(value):
+            return True
+    return False
+
+
+_TEXT_KEYS: dict[str, bool] = {}
+
+
+def _plain_text_key(key: str) -> bool:
+    """True when the key holds no blank and YAML 1.1 reads it, written plain, as text (memoised: keys repeat)."""
+    known = _TEXT_KEYS.get(key)
+    if known is None:
+        known = not _BLANK.search(key) and _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) == _STR
+        if len(_TEXT_KEYS) < 100_000:
+            _TEXT_KEYS[key] = known
+    return known

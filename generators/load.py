@@ -414,7 +414,7 @@ def _scalar(node: yaml.ScalarNode) -> Any:
     return _CONSTRUCTOR.construct_object(node)
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_CONTROL = fast_yaml.CONTROL  # the characters a record may not hold, raw or escaped
 _DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 _DECIMAL_FLOAT = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?")
 MAX_MAGNITUDE = 10**15

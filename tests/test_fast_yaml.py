@@ -22,7 +22,11 @@ SCALARS = ["", "a", "Synthetic text", "yes", "Yes", "NO", "on", "Off", "y", "n",
            "8B", "=", "<<", "-", "--", ".", "?", "&a x", "*a", "!x", "!!str 1", "'quoted'", '"dq"', '"a\\tb"', "a#b",
            "a #c", "R&D", "x: y", "@x", "`x", "%x", "[1, 2]", "{a: 1}", "[1,000]", "[a, b,]", "{x: }", "|\n  x\n  y",
            ">\n  x\n  y", "\"x\n  y\"", "'it''s'", ":x", "-x", "- x", "? x", "|x", ">x", "@", "%", "#x", ",x", "]", "}",
-           "a: b", "a:b", "-1 x", "x\n  y", "x\n\n  y", "x\n-y", "'a\n\n  b'", "\u00e9t\u00e9", "\ufeffx", "\tx", "x\t"]
+           "a: b", "a:b", "-1 x", "x\n  y", "x\n\n  y", "x\n-y", "'a\n\n  b'", "\u00e9t\u00e9", "\ufeffx", "\tx", "x\t",
+           "x,!=1", "x, &y", "x,*y", "x, ?y", "x,%y", "x,>y", "x, |y", "x,`y`", "@x`", "b:,c", "b:]", "b:}", "b:[c]",
+           '"a\\nb"', '"a\\x01b"', '"\\u2028"', '"\\N"', '"a\\/b"', '"a\\qb"', '"a\\\n  b"', '"\\\\"', '"a\\"b"',
+           '"\\"": x', "|", ">-", "|+", "{1}", "{null}", "{~, a}", "{2024-01-01, a: b}",
+           "{a\n  b: c}", "{a\n  b}", "[a:]", "{a b}"]
 
 
 def strict(value: Any) -> Any:
@@ -70,7 +74,7 @@ def test_every_hazard_is_declined_or_read_alike(template):
 def test_the_hazards_are_declined():
     """The cases where YAML 1.1 and yaml-rs differ reach the slow path (which then reports or reads them)."""
     for value in ("yes", "Off", "010", "0x1f", "0o7", "1_000", "1e3", ".inf", "12:30", "-.5", "&a x", "*a", "!x", "<<",
-                  '"a\\tb"', "99999999999999999999"):
+                  '"a\\qb"', '"a\\x1"', "99999999999999999999", "[b:]", "{b:, c}", "[x, !y]", "[x,\n  !y]"):
         assert fast_yaml.parse(f"a: {value}\n") is None, value
     for text in ("1: x\n", "2024-01-01: x\n", "null: x\n", "? a\n: b\n", "[a]: b\n", "a: 1\na: 2\n", "- a\n",
                  "a: 1\n---\nb: 2\n", "%YAML 1.1\n---\na: 1\n"):
@@ -116,3 +120,120 @@ def documents(draw: st.DrawFn, depth: int = 0) -> str:
 @given(documents())
 def test_generated_documents_read_alike(text):
     assert agrees(text)
+
+
+def fast_and_alike(text: str) -> bool:
+    """True when the fast path reads the text, and reads it as the slow path does."""
+    fast = fast_yaml.parse(text)
+    return fast is not None and slow(text) == strict(fast)
+
+
+# Each escape in a double-quoted scalar, as libyaml 0.2.5 and yaml-rs decode it alike (the docstring's list).
+ESCAPES = ["\\0", "\\a", "\\b", "\\t", "\\n", "\\v", "\\f", "\\r", "\\e", "\\ ", '\\"', "\\/", "\\\\", "\\N", "\\_",
+           "\\L", "\\P", "\\x41", "\\xe9", "\\x1b", "\\u00e9", "\\u2028", "\\u0000", "\\U0001F600", "\\U0000007f",
+           "\\\n  ", "\\\r\n  ", "\\\n\n  "]
+ESCAPE_PLACES = ['a: "x{}y"\n', 'a:\n  - "x{}y"\n', 'a: ["x{}y", z]\n', 'a: {{b: "x{}y"}}\n', '"k{}": v\n',
+                 'a: "x\n  w{}y\n  z"\n', 'a: x{}y\n', "a: 'x{}y'\n", "a: |\n  x{}y\n"]
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+def test_every_escape_both_decode_alike_is_read_fast_or_refused_with_its_position(escape):
+    """An escape both readers decode alike takes the fast path, unless it makes a character load refuses: then the
+    file goes the slow way, which refuses it with the scalar's line and column."""
+    for place in ESCAPE_PLACES:
+        text = place.format(escape)
+        expected = slow(text)
+        if expected[0] == "rejected":
+            assert fast_yaml.parse(text) is None, text
+            assert "control character" in expected[1] or "YAML syntax error" in expected[1], (text, expected)
+        elif place.startswith('"k') and escape == '\\"':
+            assert agrees(text)  # an escaped quote before a quoted key's end: declined (it may close a longer key)
+        else:
+            assert fast_and_alike(text), text
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ('a: "x\\x01"\n', 1, 4), ('a:\n  b:\n    - c\n    - "\\e[31m"\n', 4, 7), ('"k\\0": v\n', 1, 1),
+    ('a: ["x", {b: "\\u0085"}]\n', 1, 14), ('a: 1\nb: "\\L"\n', 2, 4), ('a: "\\P"\n', 1, 4), ('a: "\\ufffe"\n', 1, 4)])
+def test_an_escaped_control_character_goes_the_slow_way_and_is_located(text, line, column):
+    assert fast_yaml.parse(text) is None
+    with pytest.raises(load._Reject) as caught:
+        load._parse_with_positions(text)
+    assert "control character" in caught.value.message
+    assert (caught.value.line, caught.value.column) == (line, column)
+
+
+@pytest.mark.parametrize("escape", [chr(c) for c in range(33, 127) if chr(c) not in '0abtnvfre"/\\NLP_xuU'] +
+                         ["x4", "xZZ", "u00e", "uD800", "uDFFF", "U00110000", "U0000D800", "\u0085", "\u2028", "\r", ""])
+def test_any_other_backslash_in_a_double_quoted_scalar_is_declined(escape):
+    for place in ('a: "x\\{}"\n', 'a: [x, "\\{}"]\n', '"\\{}": v\n'):
+        text = place.format(escape)
+        assert fast_yaml.parse(text) is None, text
+        assert agrees(text)
+
+
+def test_only_the_characters_load_refuses_are_searched():
+    assert fast_yaml.CONTROL is load._CONTROL
+
+
+@pytest.mark.parametrize("text", ["a: x,!=1\n", "a:\n  - protobuf>=5.29,!=6.30.*,!=6.31.*\n", "a: x, &y\n", "a: x,*y\n",
+                                  "a: x, ?y\n", "a: x,%y\n", "a: x,>=1\n", "a: x, |y\n", "a: 'x,\n  y, !z'\n",
+                                  "a: x\n  ,!y\n  , &z\n", "a: x,!y\nb: [1, 2]\n", "a: x,!y\nb: '[1, x'\n",
+                                  "a: b:,c\n", "a: b:]\n"])
+def test_a_comma_before_any_flow_collection_is_text(text):
+    """Before the first `[` or `{` no flow collection is open: `,` is no indicator and what follows it is text."""
+    assert fast_and_alike(text), text
+
+
+@pytest.mark.parametrize("text", ["a: [x, !y]\n", "a: [x,!y]\n", "a: {b: c, !y: d}\n", "a: [x, &y z]\n", "a: [x, *y]\n",
+                                  "a: [x, ?y]\n", "a: [x,\n  !y]\n", "a: [x, |y]\n", "a: {b: c, >y: d}\n", "a: [!y]\n",
+                                  "a: {!y: z}\n", "b: [1]\na: x,!=1\n", "a: [b:]\n", "a: {b:}\n", "a: [b:, c]\n",
+                                  "a: {b:, c: d}\n", "a: [b:[c]]\n", "a: [b:{c: d}]\n", "a: [\n  x\n  , !y]\n",
+                                  "a: [x, y]\nb: |\n  z\n", "a: {b: [x,\n  y]}\nc: x, &y\n"])
+def test_after_a_flow_collection_may_open_the_hazards_are_declined(text):
+    assert fast_yaml.parse(text) is None, text
+    assert agrees(text)
+
+
+@pytest.mark.parametrize("mark", ["@", "`"])
+def test_reserved_indicators_are_text_or_refused_by_both(mark):
+    """`@` and a backquote cannot start a token in either reader; anywhere else both read them as text."""
+    refused = [f"a: {mark}x\n", f"{mark}x: 1\n", f"a: [{mark}x]\n", f"a: [b, {mark}x]\n", f"a: {{{mark}x: 1}}\n",
+               f"a:\n  - {mark}x\n", f"a: b\n{mark}x\n", f"a:\n  {mark}x\n", f"? {mark}x\n"]
+    for text in refused:
+        assert slow(text)[0] == "rejected" and fast_yaml.parse(text) is None, text
+    text_ = [f"a: x{mark}y\n", f"a: x, {mark}y{mark}\n", f"a: x,{mark}y\n", f"a: b\n  {mark}x\n", f"a: 'b\n  {mark}x'\n",
+             f'a: "b\n  {mark}x"\n', f"a:\n  - b\n    {mark}x\n", f"a: x:{mark}y\n", f"a: [x{mark}, y]\n", f"a: |\n  {mark}x\n",
+             f"a: '{mark}x'\n", f"a: b # {mark}\n"]
+    for text in text_:
+        assert fast_and_alike(text), text
+
+
+@pytest.mark.parametrize("text", ['"a\n b\\"c": x\n', "'a\n b''c': x\n", 'k: "a\\"\n"b": x\n', 'a: {"b\\"":c}\n'])
+def test_a_quoted_key_that_may_close_after_an_escaped_quote_is_declined(text):
+    assert fast_yaml.parse(text) is None, text
+    assert agrees(text)
+
+
+def test_the_observation_records_take_the_fast_path():
+    """The largest real records (escapes in long engine messages, `,!=` version bounds) read fast, and alike."""
+    paths = sorted((ROOT / "records" / "observations").glob("*.yaml"))
+    texts = [path.read_text(encoding="utf-8") for path in paths]
+    assert texts and all(fast_and_alike(text) for text in texts)
+
+
+@pytest.mark.parametrize("text", ["k: |\n", "k: >\n", "k: |+\n\n\n", "k: |2\n", "k: |\n  \n", "k:\n  - |\n", "k: |\n# c\n",
+                                  "k:\n  - |\n  # c\n", "a: |\n  x\nk: |\n", "k: {1}\n", "k: {null}\n", "k: {~}\n", "k: {0.5}\n",
+                                  "k: {a: 1, 1}\n", "k: {a: ,1}\n", "k: {2024-01-01}\n", "k: [{yes}]\n", "k: {a\n  x: y}\n",
+                                  "k: {a\n- x: }\n", "k: {a\n  - x: y}\n", "k: [a:]\n", "k: {a:}\n", "k: [a:, b]\n"])
+def test_what_yaml_rs_reads_and_libyaml_does_not_is_declined(text):
+    """Found by fuzzing: an empty block scalar at the end (yaml-rs gives it a line break), a flow mapping's key with
+    no value (`{1}` is a number key) or folded from two lines (libyaml refuses it), a `:` before a flow indicator."""
+    assert fast_yaml.parse(text) is None, text
+    assert agrees(text)
+
+
+@pytest.mark.parametrize("text", ["k: |\n  x\n", "k: |\n  x\nb: 1\n", "k: >-\n  x\n\n  y\n", "k:\n  - |\n    x\n  - y\n",
+                                  "k: {a, b: c}\n", "k: [a, {b: c}]\n", "k: {a: [1, 2], b: x}\n"])
+def test_block_scalars_with_content_and_flow_keys_that_are_text_stay_fast(text):
+    assert fast_and_alike(text), text
