@@ -22,6 +22,8 @@ from .published_history import DisagreementSpan, ReleaseClaim, disagreement_span
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
 from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
+from .search_terms import SearchTerms, search_terms_by_record
+from .engine_traps import EngineTraps, traps_by_engine
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
 
@@ -120,6 +122,11 @@ class Views:
         return grouped
 
     @cached_property
+    def traps_by_engine(self) -> dict[str, EngineTraps]:
+        """Per engine id: its engine-wide traps (no narrower scope, so on no answer) and the others naming it."""
+        return traps_by_engine(self.index, self.traps)
+
+    @cached_property
     def traps(self) -> list[Record]:
         """Every gotcha in reading order: silent corruption first, then by severity."""
         return ordered_traps(self.index)
@@ -211,6 +218,11 @@ class Views:
     def formats_without_engine(self) -> tuple[str, ...]:
         """Formats no engine record names."""
         return formats_without_engine(self.index)
+
+    @cached_property
+    def search_terms(self) -> dict[str, SearchTerms]:
+        """Per format, kernel and engine record (by ref): the one-word terms that find its page first, and its boost."""
+        return search_terms_by_record(self.index)
 
     @cached_property
     def cell_grids(self) -> list[CellGrid]:

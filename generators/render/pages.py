@@ -19,7 +19,8 @@ from .history import history_table
 from .markdown import escape_text, link, page_of
 from .labels import label
 from .observation_grid import observation_grid_html
-from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
+from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
+                           format_sections)
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
@@ -51,6 +52,8 @@ class RecordPage:
     description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
     backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
     grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
+    search_tags: Markup = Markup("")  # the words that find this page first, as a YAML list; empty for none
+    search_boost: float | None = None  # the page's search boost (front matter `search: boost:`); None: default
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -85,7 +88,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
                       escape_text(unverified_reason(atlas.index, record)),
                       yaml_string(record.data.get("summary", "")), groups,
-                      observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""))
+                      observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
+                      *_search(atlas, record))
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -97,6 +101,16 @@ def yaml_string(text: Any, limit: int = 300) -> Markup:
     if len(folded) > limit:
         folded = folded[: limit - 1].rstrip() + "…"
     return Markup(json.dumps(html.escape(folded, quote=True), ensure_ascii=False))
+
+
+def _search(atlas: Any, record: Record) -> tuple[Markup, float | None]:
+    found = atlas.views.search_terms.get(record.ref)
+    return (yaml_list(found.terms), found.boost) if found else (Markup(""), None)
+
+
+def yaml_list(terms: tuple[str, ...]) -> Markup:
+    """Terms as one YAML flow sequence (JSON array syntax); empty when there are none."""
+    return Markup(json.dumps(list(terms), ensure_ascii=False)) if terms else Markup("")
 
 
 def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
@@ -128,6 +142,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note) for title, columns, rows, note in format_sections(atlas, record, values)]
+    if record.kind == "engine":
+        return [Table(title, columns, rows, note) for title, columns, rows, note in engine_trap_sections(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
