@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -174,6 +175,15 @@ def test_any_other_backslash_in_a_double_quoted_scalar_is_declined(escape):
 
 def test_only_the_characters_load_refuses_are_searched():
     assert fast_yaml.CONTROL is load._CONTROL
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+def test_every_escape_that_can_make_a_refused_character_triggers_the_search(escape):
+    """The search for control characters after a fast parse runs only on texts with one of _CONTROL_ESCAPE's escapes:
+    an escape outside it must decode to no character load refuses (hex escapes are in it: they can make any)."""
+    decoded = yaml.load(f'a: "x{escape}y"\n', Loader=yaml.CSafeLoader)["a"]  # libyaml's decoding
+    if fast_yaml.CONTROL.search(decoded) or escape[1] in "xuU":
+        assert fast_yaml._CONTROL_ESCAPE.search(escape), escape
 
 
 @pytest.mark.parametrize("text", ["a: x,!=1\n", "a:\n  - protobuf>=5.29,!=6.30.*,!=6.31.*\n", "a: x, &y\n", "a: x,*y\n",
