@@ -80,7 +80,9 @@ _BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: 
 
 def _declined(text: str) -> bool:
     """True when some scalar, key or indicator in the text may read differently in yaml-rs and in libyaml."""
-    if "\t" in text or "\ufeff" in text or _SCALARS.search("\n" + text):
+    if "\t" in text or "\ufeff" in text or (len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000):
+        return True  # (libyaml's implicit keys end at 1,024 characters; the rules below look back within a line)
+    if _SCALARS.search("\n" + text):
         return True
     flow = min((at for at in (text.find("["), text.find("{")) if at >= 0), default=len(text))  # none open before
     block = _marks(text, flow)
@@ -90,9 +92,7 @@ def _declined(text: str) -> bool:
         return True
     if "\\" in text and any(escape.group(1) is not None for escape in _BAD_ESCAPE.finditer(text)):
         return True
-    if ('"' in text or "'" in text) and _quoted_key(text):
-        return True
-    return len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000  # libyaml's implicit keys end at 1,024
+    return ('"' in text or "'" in text) and _quoted_key(text)
 
 
 def _marks(text: str, flow: int) -> int | None:
