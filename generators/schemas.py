@@ -26,24 +26,45 @@ _DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else")
 
 
+_LOADED: dict[tuple[tuple[str, str], ...], Schemas] = {}  # the schema files' (path, text) -> what they compiled to
+_LOADED_KEEP = 4
+
+
 def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
-    """Read and check every schema file; compile one validator per kind. None when a schema is broken."""
-    problems: list[Problem] = []
-    documents: dict[str, dict[str, Any]] = {}
-    checked = ContentCache.for_code("checked-schemas", extra=_version("jsonschema") + _version("jsonschema_rs"))
+    """Read and check every schema file; compile one validator per kind. None when a schema is broken.
+
+    Schema files read before in this process (the same paths and texts) give the same compiled schemas: the changelog
+    loads several past trees, and `mkdocs serve` loads the tree after every edit."""
     listing = tree_files.list_tree(schema_dir.parent, schema_dir.name,
                                    keep=lambda rel: rel.count("/") == 1 and rel.endswith(".schema.json"))
-    problems += listing.problems
+    texts: list[tuple[str, str]] = []
+    problems: list[Problem] = list(listing.problems)
     for rel in listing.files:
+        try:
+            texts.append((rel, tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)))
+        except tree_files.Refused as refused:
+            problems.append(refused.problem())
+    key = tuple(texts)
+    if not problems and key in _LOADED:
+        return _LOADED[key], []
+    schemas, problems = _compiled(schema_dir, texts, problems)
+    if schemas is not None and not problems:
+        while len(_LOADED) >= _LOADED_KEEP:
+            del _LOADED[next(iter(_LOADED))]
+        _LOADED[key] = schemas
+    return schemas, problems
+
+
+def _compiled(schema_dir: Path, texts: list[tuple[str, str]], problems: list[Problem]) -> tuple[Schemas | None, list[Problem]]:
+    """The schemas of the files' texts, checked and compiled; None with the problems when one is broken."""
+    documents: dict[str, dict[str, Any]] = {}
+    checked = ContentCache.for_code("checked-schemas", extra=_version("jsonschema") + _version("jsonschema_rs"))
+    for rel, text in texts:
         path = schema_dir.parent / rel
         try:
-            text = tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)
             document = json.loads(text)
         except json.JSONDecodeError as error:
             problems.append(Problem(rel, error.lineno, error.colno, "schema", f"invalid JSON: {error.msg}"))
-            continue
-        except tree_files.Refused as refused:
-            problems.append(refused.problem())
             continue
         invalid = _check_schema_once(text, document, checked)
         if invalid is not None:

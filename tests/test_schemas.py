@@ -91,3 +91,18 @@ def test_fields_page_documents_nested_fields_and_shared_blocks(real_atlas):
     assert check.required and check.type.startswith("one of platform, capability-min")
     citation = next(d for d in shared_docs(atlas.schemas) if d.kind == "citation")
     assert [(f.name, f.required) for f in citation.fields] == [("source", True), ("locator", False), ("quote", False), ("value", False)]
+
+
+def test_the_same_schema_texts_compile_once_and_a_changed_one_is_read_again(tree: Path) -> None:
+    from generators.build import check_tree
+    first, _ = load_schemas(tree / "schema")
+    again, _ = load_schemas(tree / "schema")
+    assert first is not None and again is first  # the changelog's past trees and serve's rebuilds reuse it
+    assert not check_tree(tree)[1] and first.valid  # records found valid are remembered with these schemas
+    path = tree / "schema" / "format.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["required"] = [*schema.get("required", []), "no_such_field"]
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    changed, _ = load_schemas(tree / "schema")
+    assert changed is not None and changed is not first and not changed.valid
+    assert any("no_such_field" in str(p) for p in check_tree(tree)[1])  # valid before, not under the new schema

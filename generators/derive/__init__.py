@@ -22,6 +22,7 @@ from .published_history import DisagreementSpan, ReleaseClaim, disagreement_span
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
 from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
+from .search_terms import SearchTerms, search_terms_by_record
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
 
@@ -211,6 +212,11 @@ class Views:
     def formats_without_engine(self) -> tuple[str, ...]:
         """Formats no engine record names."""
         return formats_without_engine(self.index)
+
+    @cached_property
+    def search_terms(self) -> dict[str, SearchTerms]:
+        """Per format, kernel and engine record (by ref): the one-word terms that find its page first, and its boost."""
+        return search_terms_by_record(self.index)
 
     @cached_property
     def cell_grids(self) -> list[CellGrid]:

@@ -23,6 +23,7 @@ class Schemas:
     validators: Mapping[str, Draft202012Validator]  # built on first use (validate asks only for records that fail)
     ref_fields: dict[str, list[RefField]]
     fast: dict[str, Any] = field(default_factory=dict)  # kind -> compiled jsonschema-rs validator (yes/no only)
+    valid: set[tuple[str, str]] = field(default_factory=set)  # (kind, record text) found valid against these schemas
 
     def schema_of(self, kind: str) -> dict[str, Any]:
         return self.documents[f"{kind}.schema.json"]

@@ -51,6 +51,8 @@ class RecordPage:
     description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
     backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
     grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
+    search_tags: Markup = Markup("")  # the words that find this page first, as a YAML list; empty for none
+    search_boost: float | None = None  # the page's search boost (front matter `search: boost:`); None: default
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -85,7 +87,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
                       escape_text(unverified_reason(atlas.index, record)),
                       yaml_string(record.data.get("summary", "")), groups,
-                      observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""))
+                      observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
+                      *_search(atlas, record))
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -97,6 +100,16 @@ def yaml_string(text: Any, limit: int = 300) -> Markup:
     if len(folded) > limit:
         folded = folded[: limit - 1].rstrip() + "…"
     return Markup(json.dumps(html.escape(folded, quote=True), ensure_ascii=False))
+
+
+def _search(atlas: Any, record: Record) -> tuple[Markup, float | None]:
+    found = atlas.views.search_terms.get(record.ref)
+    return (yaml_list(found.terms), found.boost) if found else (Markup(""), None)
+
+
+def yaml_list(terms: tuple[str, ...]) -> Markup:
+    """Terms as one YAML flow sequence (JSON array syntax); empty when there are none."""
+    return Markup(json.dumps(list(terms), ensure_ascii=False)) if terms else Markup("")
 
 
 def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
