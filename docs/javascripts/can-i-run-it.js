@@ -202,13 +202,15 @@
       return kind !== "part" || !parts || !parts.length || parts.indexOf(id) >= 0;
     });
     if (traps.length) {
-      card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, traps.map(function (t) {
-        var trap = records["gotcha"][t];
-        return el("li", {}, [
-          el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
-          trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
-          " ", link(site, trap, t)]);
-      }))]));
+      card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, traps.map(trapItem))]));
+    }
+    var engine = records["engine"][cell.engine];
+    var wide = engine && engine.engine_wide_traps ? engine.engine_wide_traps : [];
+    if (wide.length) {
+      card.appendChild(section("Engine-wide traps", [
+        el("p", { "class": "atlas-card__note", text: "Not specific to this format or hardware: they concern every answer of " +
+          engine.name + "." }),
+        el("ul", { "class": "atlas-card__engine-traps" }, wide.map(trapItem))]));
     }
     if (cell.sources.length) {
       card.appendChild(section("Sources", [el("ul", { "class": "atlas-card__sources" }, cell.sources.map(function (s) {
@@ -218,6 +220,13 @@
         if (source && source.accessed) { item.push(el("small", { text: " (checked " + source.accessed + ")" })); }
         return el("li", {}, item);
       }))]));
+    }
+    function trapItem(t) {
+      var trap = records["gotcha"][t];
+      return el("li", {}, [
+        el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
+        trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
+        " ", link(site, trap, t)]);
     }
     card.appendChild(el("p", { "class": "atlas-card__more" }, ["Every candidate kernel and its reason: ",
       link(site, scheme, schemeId), "'s page, or ", el("code", { text: "python -m generators explain " + schemeId + " " + targetId })]));

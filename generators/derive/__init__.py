@@ -23,6 +23,7 @@ from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelera
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
 from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
 from .search_terms import SearchTerms, search_terms_by_record
+from .engine_traps import EngineTraps, traps_by_engine
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
 
@@ -119,6 +120,11 @@ class Views:
             for format_id in dict.fromkeys(trap.data.get("formats", [])):
                 grouped.setdefault(format_id, []).append(trap)
         return grouped
+
+    @cached_property
+    def traps_by_engine(self) -> dict[str, EngineTraps]:
+        """Per engine id: its engine-wide traps (no narrower scope, so on no answer) and the others naming it."""
+        return traps_by_engine(self.index, self.traps)
 
     @cached_property
     def traps(self) -> list[Record]:

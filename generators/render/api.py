@@ -154,7 +154,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str]) -> dict[str,
     if record.kind == "finding":
         return {"verdict": data.get("verdict", ""), "conclusion": data.get("conclusion", "")}
     if record.kind == "engine":
-        return {"version_read": data.get("version_read")}
+        found = atlas.views.traps_by_engine.get(record.id)
+        return {"version_read": data.get("version_read"), "engine_wide_traps": list(found.engine_wide) if found else []}
     if record.kind == "format":
         return {"aliases": data.get("aliases", [])}
     return {}

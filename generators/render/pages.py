@@ -19,7 +19,8 @@ from .history import history_table
 from .markdown import escape_text, link, page_of
 from .labels import label
 from .observation_grid import observation_grid_html
-from .reader_views import accelerator_cells, backlink_groups, field_label, folded_rows, format_sections
+from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
+                           format_sections)
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
@@ -141,6 +142,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note) for title, columns, rows, note in format_sections(atlas, record, values)]
+    if record.kind == "engine":
+        return [Table(title, columns, rows, note) for title, columns, rows, note in engine_trap_sections(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":

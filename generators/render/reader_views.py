@@ -8,6 +8,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
@@ -55,15 +56,43 @@ def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[t
     runs = [[values.ref(f"hardware-target/{a.cell.target}"), verdict_badge(a.cell.verdict),
              values.ref(f"kernel/{a.cell.kernel}") if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
             for _, a in answers if a.cell.verdict.loads]
-    traps = [[Markup('<span class="atlas-severity atlas-severity--{0}">{0}</span>').format(t.data["severity"])
-              + (Markup(' <span class="atlas-silent">silent</span>') if t.data["silent"] else Markup("")), values.ref(t.ref)]
-             for t in atlas.views.traps_by_format.get(record.id, [])]
+    traps = [[_severity(atlas, t.id), values.ref(t.ref)] for t in atlas.views.traps_by_format.get(record.id, [])]
     benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
     return [s for s in (
         ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs,
          "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page."),
         ("Traps", ["severity", "trap"], traps, "Silent corruption first, then by severity."),
         ("Benchmarks", ["benchmark"], benchmarks, "")) if s[2]]
+
+
+def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
+    """(title, columns, rows, note) for an engine page: its engine-wide traps, then the traps naming it more narrowly."""
+    found = atlas.views.traps_by_engine.get(record.id)
+    if found is None:
+        return []
+    wide = [[_severity(atlas, t), values.ref(f"gotcha/{t}")] for t in found.engine_wide]
+    scoped = [[_severity(atlas, t.trap), values.ref(f"gotcha/{t.trap}"), _trap_scope(t, values)] for t in found.scoped]
+    return [s for s in (
+        ("Engine-wide traps", ["severity", "trap"], wide,
+         f"Not specific to a format, kernel or hardware: they concern every answer of {record.name}, so Can I run it? "
+         "shows them beside each answer, apart from the traps of the cell. Silent corruption first, then by severity."),
+        ("Traps in a narrower scope", ["severity", "trap", "where"], scoped,
+         "Each applies only where it says; a support answer lists it when its whole scope matches. "
+         "Silent corruption first, then by severity.")) if s[2]]
+
+
+def _severity(atlas: Any, trap_id: str) -> Markup:
+    data = atlas.index.must("gotcha", trap_id).data
+    return (Markup('<span class="atlas-severity atlas-severity--{0}">{0}</span>').format(data["severity"])
+            + (Markup(' <span class="atlas-silent">silent</span>') if data["silent"] else Markup("")))
+
+
+def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
+    parts = [(word, [values.ref(f"{kind}/{i}") for i in ids]) for word, kind, ids in (
+        ("formats", "format", trap.formats), ("kernels", "kernel", trap.kernels), ("parts", "accelerator", trap.accelerators))]
+    parts.append(("platforms", [escape_text(p) for p in trap.platforms]))
+    parts.append(("releases", [escape_text(trap.releases)] if trap.releases else []))
+    return Markup("; ").join(Markup("{}: {}").format(word, Markup(", ").join(refs)) for word, refs in parts if refs)
 
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:

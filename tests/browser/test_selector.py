@@ -19,6 +19,7 @@ const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent.trim
 return {verdict: card.dataset.verdict, title: card.querySelector('h2').textContent,
         kernel: texts('dt + dd a')[0] || null, findings: [...card.querySelectorAll('.atlas-finding-link')].map(a => a.pathname),
         traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
+        engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
         sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href)};
 """
@@ -34,6 +35,12 @@ def cells(built_site: Path) -> dict[tuple[str, str], dict]:
 def names(built_site: Path) -> dict[str, str]:
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     return {f"{kind}/{e['id']}": e["name"] for kind, entries in index["records"].items() for e in entries}
+
+
+@pytest.fixture(scope="module")
+def engine_wide(built_site: Path) -> dict[str, list[str]]:
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    return {e["id"]: e["engine_wide_traps"] for e in index["records"]["engine"]}
 
 
 def _card(browser: Browser) -> dict:
@@ -69,7 +76,7 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
 
 
 def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(browser: Browser, cells: dict,
-                                                                            names: dict) -> None:
+                                                                            names: dict, engine_wide: dict) -> None:
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
     card = _card(browser)
     cell = cells[("vllm-awq-marlin", "nvidia-sm86")]
@@ -77,6 +84,8 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     assert card["facts"]["Computes in"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
     assert "AWQ" not in card["facts"]["Computes in"]
     assert card["title"] == names["scheme/vllm-awq-marlin"] + " on NVIDIA A10 — SM 8.6 · Ampere"  # no '(… (Ampere))'
+    # traps naming only vLLM are on no cell; the card shows them under their own heading
+    assert card["engineTraps"] == [f"/gotchas/{t}/" for t in engine_wide["vllm"]] != []
     browser.screenshot("selector-awq-a10-1440")
 
 
