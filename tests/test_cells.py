@@ -150,3 +150,33 @@ def test_a_rocm_target_fills_the_capability_vllm_derives_from_its_gfx_id():
     cell = derive_cell("s", scheme("a", platform="rocm"), "t", {"platform": "rocm", "gfx": "gfx942", "compute_capability": 94},
                        kernels)
     assert cell.reasons == ("a: A requires capability 100, current compute  capability is 94",)
+
+
+def test_a_cpu_vendor_test_passes_fails_or_is_a_condition_by_the_vendors_a_profile_covers():
+    # vLLM's zentorch kernels need ZenCpuPlatform, which it picks only for AuthenticAMD: an Intel-only profile
+    # (AMX) refuses them, a profile spanning both vendors leaves the vendor as a condition, none listed refuses.
+    kernels = {"zen": {"requirements": [req("cpu-vendor", "requires AMD Zen CPU.", values=["AuthenticAMD"])]},
+               "generic": {"requirements": []}}
+    cpu = scheme("zen", "generic", platform="cpu")
+    intel = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["GenuineIntel"]}, kernels)
+    both = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["AuthenticAMD", "GenuineIntel"]}, kernels)
+    amd = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["AuthenticAMD"]}, kernels)
+    unknown = derive_cell("s", cpu, "t", X86_AVX512, kernels)
+    assert (intel.verdict, intel.kernel, intel.reasons) == ("runs", "generic", ("zen: requires AMD Zen CPU.",))
+    assert (both.verdict, both.kernel, both.conditions) == ("runs-if", "zen", ("CPU vendor AuthenticAMD",))
+    assert (amd.verdict, amd.kernel) == ("runs", "zen")
+    assert (unknown.kernel, unknown.reasons) == ("generic", ("zen: requires AMD Zen CPU.",))
+
+
+def test_out_type_is_not_filled_with_the_activation_type_a_scheme_quantizes_to():
+    # CutlassW4A8 prints f"{c.out_type=}", the model dtype; the W4A8-FP8 scheme's activation type is float8_e4m3fn.
+    fp8_config = {**CONFIG, "activation_types": ["float8_e4m3fn"], "activation_quantized": True}
+    data = {**scheme("b", "a"), "config": fp8_config}
+    kernels = {"a": {"requirements": [req("other", "Only bfloat16 output type currently supportedgot {c.out_type=}",
+                                          value="out_type == bfloat16")]},
+               "b": {"requirements": [req("activation-type", "act is {c.act_type}", values=["float16"])]}}
+    cell = derive_cell("s", data, "t", GPU90, kernels)
+    assert cell.conditions == (
+        "the checkpoint passes the check that otherwise refuses with "
+        "“Only bfloat16 output type currently supportedgot ‹c.out_type=›”",)
+    assert cell.reasons == ("b: act is torch.float8_e4m3fn",)

@@ -83,6 +83,13 @@ def test_template_syntax_error(tree):
     assert problems[0].startswith(f"{CHAPTER}:2:1: error: [template] template syntax error:")
 
 
+def test_only_j2_files_can_be_included(tree):
+    """A page memo knows a page's templates by the .j2 files: an included Markdown file would go stale unnoticed."""
+    (tree / "docs" / "snippet.md").write_text("included text\n", encoding="utf-8")
+    _, problems = render(tree, '# T\n\n{% include "snippet.md" %}\n')
+    assert len(problems) == 1 and "only .j2 templates can be included" in problems[0]
+
+
 @pytest.mark.parametrize("expression", ["views.traps | length", "views.traps | sort", "views.traps | selectattr('id')",
                                         "views.traps | map(attribute='id') | join"])
 def test_templates_cannot_count_sort_or_filter(tree, expression):

@@ -226,6 +226,8 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return named if check == "gfx" else bool(target.get("gfx")) and not named
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
+    if check == "cpu-vendor":
+        return _vendor(values, target.get("cpu_vendors", []))
     if check == "isa":
         return set(values) <= set(target.get("isa_features", []))
     if check == "weight-type":
@@ -243,6 +245,14 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
     if check == "activation-quantized":
         return bool(config.get("activation_quantized", False))
     return _condition_text(requirement)
+
+
+def _vendor(accepted: list[Any], vendors: list[str]) -> bool | str:
+    """A profile spanning several vendors leaves the vendor test to the reader's part; none listed never passes."""
+    common = [v for v in vendors if v in accepted]
+    if not common:
+        return False
+    return True if len(common) == len(vendors) else f"CPU vendor {' or '.join(common)}"
 
 
 def _overlap(label: str, have: list[Any] | None, accepted: list[Any]) -> bool | str:

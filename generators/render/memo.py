@@ -252,7 +252,8 @@ class _Prints:
         if what in ("backlinks", "outgoing") and len(read) == 2:
             return _pickled(getattr(atlas.index, what).get(read[1]))
         if what == "name" and len(read) == 2:
-            return _pickled(self.names.get(read[1]))
+            name = self.names.get(read[1])
+            return "no name" if name is None else f"name: {name}"  # the short text itself: cheaper than its hash
         if what == "schemas" and len(read) == 1:
             return _pickled(atlas.schemas.documents)
         return None  # everything, or a read this memo does not know how to compare

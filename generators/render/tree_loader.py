@@ -1,4 +1,8 @@
-"""The Jinja loader of the site sources: templates are read through tree_files (regular files inside the root only)."""
+"""The Jinja loader of the site sources: templates are read through tree_files (regular files inside the root only).
+
+Only `.j2` files are templates: a page memo takes every .j2 file's source as what its pages were rendered with, so
+a page that could include another kind of file would not be rendered again when that file changed.
+"""
 from __future__ import annotations
 
 import os
@@ -17,6 +21,8 @@ class TreeLoader(jinja2.BaseLoader):
         self.folder = Path(folder)
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        if not template.endswith(".j2"):  # the page memo knows a page's templates by the .j2 files (render/memo.py)
+            raise jinja2.TemplateError(f"{template}: only .j2 templates can be included, imported or extended")
         try:
             source = read_text(self.folder, template, limit=DOCS_MAX_BYTES)
         except Vanished:
