@@ -27,9 +27,10 @@ A text is declined when it holds any of (`_declined` below; false alarms only co
 - a block scalar in a text whose last line has no line break, or the last block scalar when no indented line
   (content) follows it: yaml-rs gives an empty one at the end a line break, libyaml gives it none.
 Duplicate keys make yaml-rs raise, so the slow way reports them. After a fast parse, the data is declined when
-(in a text holding a `[` or `{`) a key is not text, is text that YAML 1.1 reads as something else when plain, or
-holds a blank: a flow mapping's key may have no `: ` after it (`{1}`, `{2024-01-01, a: b}`) for the text rules to
-see, and a plain key folded from two lines in a flow mapping is read by yaml-rs and refused by libyaml.
+(in a text holding a `{`) a key is not text, is text that YAML 1.1 reads as something else when plain, or holds a
+blank: a flow mapping's key may have no `: ` after it (`{1}`, `{2024-01-01, a: b}`) for the text rules to see, and
+a plain key folded from two lines in a flow mapping is read by yaml-rs and refused by libyaml (in a block mapping
+or a flow sequence yaml-rs refuses one too).
 
 Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or refusal alike):
 - A `,` is an indicator only inside a flow collection, and one can be open only after a `[` or `{` of the text:
@@ -40,8 +41,9 @@ Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or r
   `\0 \a \b \t \n \v \f \r \e \  \" \/ \\ \N \_ \L \P`, `\x` with 2, `\u` with 4 and `\U` with 8 hex digits,
   and an escaped line break (LF or CRLF); outside a double-quoted scalar a backslash is text to both. Any other
   backslash is declined. An escape can put a control character in a value, which load refuses with its position:
-  so after a fast parse of a text holding a backslash every key and string is searched for the characters load
-  refuses (`CONTROL`), and one found sends the file the slow way, which reports it.
+  so after a fast parse of a text holding an escape that can make one (`_CONTROL_ESCAPE`: `\t`, `\n`, `\r`, `\_`
+  and the rest cannot) every key and string is searched for the characters load refuses (`CONTROL`), and one
+  found sends the file the slow way, which reports it.
 """
 from __future__ import annotations
 
@@ -78,7 +80,9 @@ _BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: 
 
 def _declined(text: str) -> bool:
     """True when some scalar, key or indicator in the text may read differently in yaml-rs and in libyaml."""
-    if "\t" in text or "\ufeff" in text or _SCALARS.search("\n" + text):
+    if "\t" in text or "\ufeff" in text or (len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000):
+        return True  # (libyaml's implicit keys end at 1,024 characters; the rules below look back within a line)
+    if _SCALARS.search("\n" + text):
         return True
     flow = min((at for at in (text.find("["), text.find("{")) if at >= 0), default=len(text))  # none open before
     block = _marks(text, flow)
@@ -88,9 +92,7 @@ def _declined(text: str) -> bool:
         return True
     if "\\" in text and any(escape.group(1) is not None for escape in _BAD_ESCAPE.finditer(text)):
         return True
-    if ('"' in text or "'" in text) and _quoted_key(text):
-        return True
-    return len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000  # libyaml's implicit keys end at 1,024
+    return ('"' in text or "'" in text) and _quoted_key(text)
 
 
 def _marks(text: str, flow: int) -> int | None:
@@ -149,12 +151,13 @@ def parse(text: str) -> dict[str, Any] | None:
         return None
     if data.__class__ is not dict or not data:
         return None
-    escapes, flow = "\\" in text, "[" in text or "{" in text
-    if (escapes or flow) and _suspect(data, escapes, flow):
+    controls, keys = "\\" in text and _CONTROL_ESCAPE.search(text) is not None, "{" in text
+    if (controls or keys) and _suspect(data, controls, keys):
         return None  # the slow path reports the control character or the key, or reads the key as libyaml does
     return data
 
 
+_CONTROL_ESCAPE = re.compile(r"\\[0abvfeNLPxuU]")  # the escapes that can make a character in CONTROL
 _RESOLVER, _STR, _BLANK = yaml.resolver.Resolver(), "tag:yaml.org,2002:str", re.compile(r"\s")
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")  # load refuses these in a record
 
