@@ -61,8 +61,9 @@ _NUMBER_LIKE = "|".join((  # whatever either reader might take for a number (gen
     r"[-+]?[0-9][0-9_]*(?::[0-9_]+)+(?:\.[0-9_]*)?",  # base 60 (YAML 1.1)
 ))
 # Searched in "\n" + text, each rule starting where a node can begin: a line, after an indicator or a flow delimiter
-# (the leading character set lets the search skip ahead fast).
-_SCALARS = re.compile(r"[\n:?\[{,-](?:(?<!-)|(?=[ \t]))[ \t]*(?=[-+.0-9~<=yYnNoOtTfF:])(?:" + "|".join((
+# (the leading character set lets the search skip ahead fast), and after any `- ` there (a block sequence entry opens
+# only at a line's start, after `? ` or `: ` or another `- `; in a flow collection both readers refuse one).
+_SCALARS = re.compile(r"[\n:?\[{,][ \t]*(?:-[ \t]+)*(?=[-+.0-9~<=yYnNoOtTfF:])(?:" + "|".join((
     rf"(?=[-+.0-9])(?!{_DECIMAL}{_END})(?:{_NUMBER_LIKE}){_END}",  # a number not written as a plain decimal
     r"(?:[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|<<|=)" + _END,  # a YAML 1.1 boolean, merge or value key
     r"(?:[-+.0-9~<=][^\s,\[\]{}#]*?|(?i:y|n|yes|no|on|off|true|false|null))?[ \t]*:(?:[ \t]|$)",  # a key not text

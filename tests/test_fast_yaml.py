@@ -255,3 +255,12 @@ def test_the_rules_take_linear_time_on_hostile_texts():
     for text in texts:
         fast_yaml.parse(text)
     assert time.process_time() - started < 5
+
+
+@pytest.mark.parametrize("text", ["a:\n  - - 010\n", "a:\n- yes\n", "? - 010\n: x\n", "a:\n  -   - - on\n", "a: [- 010]\n",
+                                  "a: [x, - yes]\n", "a: {b: - 010}\n", "a: - 1\n", "a: x\n  - 010\n", "a:\n  - x\n   - 010\n"])
+def test_a_scalar_after_a_sequence_entry_is_checked(text):
+    """A scalar after `- ` is checked where a block sequence entry can open (a line's start, `? `, `- `): in a flow
+    collection or after a key's `: ` both readers refuse `- `, and inside a plain scalar it is text to both (where
+    the slow path refuses the text, agreeing means the fast path declined it)."""
+    assert agrees(text)
