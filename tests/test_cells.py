@@ -180,3 +180,20 @@ def test_out_type_is_not_filled_with_the_activation_type_a_scheme_quantizes_to()
         "the checkpoint passes the check that otherwise refuses with "
         "“Only bfloat16 output type currently supportedgot ‹c.out_type=›”",)
     assert cell.reasons == ("b: act is torch.float8_e4m3fn",)
+
+
+def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
+    # vLLM's prioritize_humming: on capability 90 Humming is walked directly ahead of Marlin, elsewhere it stays last.
+    kernels = {"machete": {"requirements": [req("capability-exact", "needs 90", value=90)]},
+               "marlin": {"requirements": []},
+               "humming": {"requirements": [req("package", "not installed", value="humming")]}}
+    data = scheme("machete", "marlin", "humming")
+    data["candidates"][0]["promotions"] = [{"kernel": "humming", "before": "marlin", "capabilities": [90],
+                                            "locator": "prioritize_humming"}]
+    kernels["machete"]["requirements"].append(req("group-size", "bad group", values=[64]))
+    on90 = derive_cell("s", data, "t", GPU90, kernels)
+    on80 = derive_cell("s", data, "t", GPU80, kernels)
+    assert [a.kernel for a in on90.attempts] == ["machete", "humming", "marlin"]
+    assert (on90.verdict, on90.kernel, on90.conditions) == ("runs-if", "humming", ("package humming installed",))
+    assert [a.kernel for a in on80.attempts] == ["machete", "marlin"]
+    assert (on80.verdict, on80.kernel) == ("runs", "marlin")

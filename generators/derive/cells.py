@@ -100,7 +100,7 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
         reason = f"no candidate kernels for platform {target['platform']!r}"
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,))
     attempts = []
-    for kernel_id in candidates["kernels"]:
+    for kernel_id in candidate_order(candidates, target):
         attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme)
         attempts.append(attempt)
         if attempt.outcome == YES or attempt.after_selection:
@@ -110,6 +110,21 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     handling = chosen_kernel.get("activation_handling") if chosen_kernel else None
     return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""),
                     config, handling)
+
+
+def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
+    """The list the selector walks on this target: each promotion listing the target's capability moves its kernel
+    directly ahead of `before` when it stands after it (vLLM's prioritize_humming); the rest keep their order."""
+    order = list(candidates["kernels"])
+    capability = target.get("compute_capability")
+    for promotion in candidates.get("promotions", []):
+        if capability not in promotion["capabilities"]:
+            continue
+        kernel, before = promotion["kernel"], promotion["before"]
+        if kernel in order and before in order and order.index(kernel) > order.index(before):
+            order.remove(kernel)
+            order.insert(order.index(before), kernel)
+    return order
 
 
 def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str,

@@ -376,6 +376,15 @@ class SchemeCapabilityGate(TypedDict):
 RefKernel: TypeAlias = str
 
 
+class SchemeCandidatesPromotions(TypedDict):
+    """One reordering."""
+
+    kernel: RefKernel
+    before: RefKernel
+    capabilities: list[int]
+    locator: str
+
+
 class SchemeCandidates(TypedDict):
     """An ordered candidate list for one platform."""
 
@@ -384,6 +393,7 @@ class SchemeCandidates(TypedDict):
     kernels: list[RefKernel]
     failure_message: NotRequired[str]
     locator: NotRequired[str]
+    promotions: NotRequired[list[SchemeCandidatesPromotions]]
 
 
 class SchemeFields(TypedDict):
