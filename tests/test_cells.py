@@ -197,3 +197,17 @@ def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
     assert (on90.verdict, on90.kernel, on90.conditions) == ("runs-if", "humming", ("package humming installed",))
     assert [a.kernel for a in on80.attempts] == ["machete", "marlin"]
     assert (on80.verdict, on80.kernel) == ("runs", "marlin")
+
+
+def test_a_requirement_scoped_to_zero_points_applies_only_to_schemes_that_match_or_do_not_say():
+    # Marlin and Machete pick their supported weight types by zero points: uint4 only with zero points (AWQ).
+    kernels = {"marlin": {"requirements": [
+        req("weight-type", "gptq-style {c.weight_type}", values=["uint4b8"], when={"zero_points": False}),
+        req("weight-type", "awq-style {c.weight_type}", values=["uint4"], when={"zero_points": True})]}}
+    def cell(weight: str, **zero_points: bool):
+        config = {**CONFIG, "weight_type": weight, **zero_points}  # CONFIG itself does not say
+        return derive_cell("s", {**scheme("marlin"), "config": config}, "t", GPU80, kernels)
+    assert cell("uint4", zero_points=True).verdict == "runs"
+    assert cell("uint4", zero_points=False).reasons == ("marlin: gptq-style uint4",)
+    assert cell("uint4b8", zero_points=False).verdict == "runs"
+    assert cell("uint4b8").reasons == ("marlin: awq-style uint4b8",)  # unknown zero points: both lists apply

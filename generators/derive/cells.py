@@ -218,6 +218,8 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
         return False
     if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
         return False
+    if "zero_points" in when and "zero_points" in config and config["zero_points"] != when["zero_points"]:
+        return False
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 

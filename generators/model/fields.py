@@ -242,6 +242,7 @@ class KernelRequirementsWhen(TypedDict):
     cpu_arch: NotRequired[list[CpuArch]]
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
+    zero_points: NotRequired[bool]
 
 
 class KernelRequirements(TypedDict):
