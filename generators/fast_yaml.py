@@ -74,7 +74,8 @@ _HEADER = re.compile(r"[-+0-9]*[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of the 
 _CONTENT = re.compile(r"^ +[^ \n#]", re.MULTILINE)  # an indented line that may be a block scalar's content
 _GLUED_COLON = re.compile(r":[,\[\]{}]")  # libyaml refuses a plain scalar's `:` right before a flow indicator
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:(?:[ \t]|$)", re.MULTILINE)  # a flow collection used as a key
-_QUOTE_COLON = re.compile(r"[\"'][ \t]*:")  # a quoted key's end, maybe
+_QUOTE_COLONS = (re.compile(r'"[ \t]*:'), re.compile(r"'[ \t]*:"))  # a quoted key's end, maybe (a literal first
+# character lets the search skip ahead about ten times faster than a set of two)
 _BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: group 1 matches (empty) when so
     r"\\(?:[0abtnvfre \"/\\N_LP\n]|\r\n|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|())")
 
@@ -120,7 +121,7 @@ def _marks(text: str, flow: int) -> int | None:
 def _quoted_key(text: str) -> bool:
     """True when a quote then `: ` may close a key whose quotes began on an earlier line (the line's first quote,
     or one after an escaped quote), or a value is glued to a quoted key's colon (`{"a":x}`)."""
-    for hit in _QUOTE_COLON.finditer(text):
+    for hit in (hit for quote_colon in _QUOTE_COLONS for hit in quote_colon.finditer(text)):
         follows = text[hit.end():hit.end() + 1]
         if follows not in ("", " ", "\t", "\n"):
             if hit.end() - hit.start() == 2:
