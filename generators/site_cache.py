@@ -51,7 +51,7 @@ class Generated:
     problems: list[Problem] = field(default_factory=list)
     atlas: Any = None  # the run's atlas, None when the files came from the cache or the run failed
     cached: bool = False
-    rendered: int | None = None  # with a page memo: pages rendered, and pages reused from an earlier run
+    rendered: int | None = None  # with a page memo: files (pages, API) rendered, and reused from an earlier run
     reused: int = 0
 
     @property
