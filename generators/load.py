@@ -131,12 +131,16 @@ def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache,
     return record, problems
 
 
+_PARSERS = (__file__, fast_yaml.__file__)  # the code that turns a file into data: a change to either empties the caches
+_PARSER_VERSIONS = f"{yaml.__version__}|{getattr(fast_yaml.yaml_rs, '__version__', 'none')}"
+
+
 SETTLED_NS = 3_000_000_000  # a file changed less than this long ago may change again within its timestamp's tick
 
 
 def seen_cache() -> ContentCache:
     """The on-disk cache of files read cleanly: {absolute path: [status signature, content key, text]}."""
-    return ContentCache.for_code("seen-records", __file__, extra=yaml.__version__)
+    return ContentCache.for_code("seen-records", *_PARSERS, extra=_PARSER_VERSIONS)
 
 
 def _signature(stat: os.stat_result) -> list[int]:
@@ -169,8 +173,8 @@ def _unchanged_file(rel: str, where: str, stat: os.stat_result, parsed: ContentC
 
 
 def parse_cache() -> ContentCache:
-    """The on-disk cache of parsed files, salted with this module's source (a parsing change empties it)."""
-    return ContentCache.for_code("parsed-records", __file__, extra=yaml.__version__)
+    """The on-disk cache of parsed files, salted with the parsers' sources and versions (a parsing change empties it)."""
+    return ContentCache.for_code("parsed-records", *_PARSERS, extra=_PARSER_VERSIONS)
 
 
 def load_file(root: Path, path: Path, parsed: ContentCache | None = None,

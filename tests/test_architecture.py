@@ -79,3 +79,10 @@ def test_each_stage_module_imports_alone():
     result = subprocess.run([sys.executable, "-c", code, *(f"generators.{s}" for s in STAGES)],
                             capture_output=True, text=True, cwd=PACKAGE.parent)
     assert result.returncode == 0, result.stderr
+
+
+def test_render_reads_no_findings_explains_list():
+    """Which published cells a finding explains is derived once (derive/published_grid.py, published_history.py);
+    render formats the `published_grids` view and never walks findings' `explains` itself."""
+    readers = [p.name for p in (PACKAGE / "render").glob("*.py") if '"explains"' in p.read_text(encoding="utf-8")]
+    assert readers == []

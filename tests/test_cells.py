@@ -150,3 +150,64 @@ def test_a_rocm_target_fills_the_capability_vllm_derives_from_its_gfx_id():
     cell = derive_cell("s", scheme("a", platform="rocm"), "t", {"platform": "rocm", "gfx": "gfx942", "compute_capability": 94},
                        kernels)
     assert cell.reasons == ("a: A requires capability 100, current compute  capability is 94",)
+
+
+def test_a_cpu_vendor_test_passes_fails_or_is_a_condition_by_the_vendors_a_profile_covers():
+    # vLLM's zentorch kernels need ZenCpuPlatform, which it picks only for AuthenticAMD: an Intel-only profile
+    # (AMX) refuses them, a profile spanning both vendors leaves the vendor as a condition, none listed refuses.
+    kernels = {"zen": {"requirements": [req("cpu-vendor", "requires AMD Zen CPU.", values=["AuthenticAMD"])]},
+               "generic": {"requirements": []}}
+    cpu = scheme("zen", "generic", platform="cpu")
+    intel = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["GenuineIntel"]}, kernels)
+    both = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["AuthenticAMD", "GenuineIntel"]}, kernels)
+    amd = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["AuthenticAMD"]}, kernels)
+    unknown = derive_cell("s", cpu, "t", X86_AVX512, kernels)
+    assert (intel.verdict, intel.kernel, intel.reasons) == ("runs", "generic", ("zen: requires AMD Zen CPU.",))
+    assert (both.verdict, both.kernel, both.conditions) == ("runs-if", "zen", ("CPU vendor AuthenticAMD",))
+    assert (amd.verdict, amd.kernel) == ("runs", "zen")
+    assert (unknown.kernel, unknown.reasons) == ("generic", ("zen: requires AMD Zen CPU.",))
+
+
+def test_out_type_is_not_filled_with_the_activation_type_a_scheme_quantizes_to():
+    # CutlassW4A8 prints f"{c.out_type=}", the model dtype; the W4A8-FP8 scheme's activation type is float8_e4m3fn.
+    fp8_config = {**CONFIG, "activation_types": ["float8_e4m3fn"], "activation_quantized": True}
+    data = {**scheme("b", "a"), "config": fp8_config}
+    kernels = {"a": {"requirements": [req("other", "Only bfloat16 output type currently supportedgot {c.out_type=}",
+                                          value="out_type == bfloat16")]},
+               "b": {"requirements": [req("activation-type", "act is {c.act_type}", values=["float16"])]}}
+    cell = derive_cell("s", data, "t", GPU90, kernels)
+    assert cell.conditions == (
+        "the checkpoint passes the check that otherwise refuses with "
+        "“Only bfloat16 output type currently supportedgot ‹c.out_type=›”",)
+    assert cell.reasons == ("b: act is torch.float8_e4m3fn",)
+
+
+def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
+    # vLLM's prioritize_humming: on capability 90 Humming is walked directly ahead of Marlin, elsewhere it stays last.
+    kernels = {"machete": {"requirements": [req("capability-exact", "needs 90", value=90)]},
+               "marlin": {"requirements": []},
+               "humming": {"requirements": [req("package", "not installed", value="humming")]}}
+    data = scheme("machete", "marlin", "humming")
+    data["candidates"][0]["promotions"] = [{"kernel": "humming", "before": "marlin", "capabilities": [90],
+                                            "locator": "prioritize_humming"}]
+    kernels["machete"]["requirements"].append(req("group-size", "bad group", values=[64]))
+    on90 = derive_cell("s", data, "t", GPU90, kernels)
+    on80 = derive_cell("s", data, "t", GPU80, kernels)
+    assert [a.kernel for a in on90.attempts] == ["machete", "humming", "marlin"]
+    assert (on90.verdict, on90.kernel, on90.conditions) == ("runs-if", "humming", ("package humming installed",))
+    assert [a.kernel for a in on80.attempts] == ["machete", "marlin"]
+    assert (on80.verdict, on80.kernel) == ("runs", "marlin")
+
+
+def test_a_requirement_scoped_to_zero_points_applies_only_to_schemes_that_match_or_do_not_say():
+    # Marlin and Machete pick their supported weight types by zero points: uint4 only with zero points (AWQ).
+    kernels = {"marlin": {"requirements": [
+        req("weight-type", "gptq-style {c.weight_type}", values=["uint4b8"], when={"zero_points": False}),
+        req("weight-type", "awq-style {c.weight_type}", values=["uint4"], when={"zero_points": True})]}}
+    def cell(weight: str, **zero_points: bool):
+        config = {**CONFIG, "weight_type": weight, **zero_points}  # CONFIG itself does not say
+        return derive_cell("s", {**scheme("marlin"), "config": config}, "t", GPU80, kernels)
+    assert cell("uint4", zero_points=True).verdict == "runs"
+    assert cell("uint4", zero_points=False).reasons == ("marlin: gptq-style uint4",)
+    assert cell("uint4b8", zero_points=False).verdict == "runs"
+    assert cell("uint4b8").reasons == ("marlin: awq-style uint4b8",)  # unknown zero points: both lists apply

@@ -39,6 +39,8 @@ def test_the_engine_page_lists_engine_wide_traps_apart_from_the_narrower_ones() 
     page = record_page(atlas, atlas.index.must("engine", "eng"), names_of(atlas))
     tables = {t.title: t for t in page.tables}
     assert list(tables)[:2] == ["Engine-wide traps", "Traps in a narrower scope"]
+    assert tables["Engine-wide traps"].note.startswith("Not specific to a format, kernel or hardware: they concern every "
+                                                       "use of Eng. Silent")  # no scheme: no answer to show them beside
     assert [str(row[1]) for row in tables["Engine-wide traps"].rows] == ["[Wide silent](../gotchas/wide-silent.md)",
                                                                          "[Wide](../gotchas/wide.md)"]
     assert [str(row[2]) for row in tables["Traps in a narrower scope"].rows] == [
@@ -53,6 +55,7 @@ def test_the_real_engine_wide_traps_are_on_no_answer() -> None:
     assert {"mtp-spec-decode-prefix-caching-accuracy-loss", "vllm-extension-cxx11-abi-mismatch"} <= \
         set(atlas.views.traps_by_engine["vllm"].engine_wide)
     assert wide and not wide & {t for answer in atlas.views.answers.values() for t in answer.traps}
+    assert atlas.views.traps_by_engine["vllm"].answered and not atlas.views.traps_by_engine["llama-cpp"].answered
     for trap_id in wide:
         data = atlas.index.must("gotcha", trap_id).data
         assert not any(data.get(k) for k in ("formats", "kernels", "platforms", "accelerators")), trap_id

@@ -102,7 +102,7 @@ def test_parse_cache_is_used_and_changes_nothing(tmp_path, monkeypatch):
     good = write(tree, "records/formats/one.yaml", "name: One\nweight_bits: 4\nnotes: [a, b]\n")
     write(tree, "records/formats/two.yaml", "name: Two\nname: again\n")
     first, first_problems = load.load_tree(tree)
-    cached = ContentCache.for_code("parsed-records", load.__file__, extra=load.yaml.__version__)
+    cached = load.parse_cache()
     assert list(cached.entries) == [content_key(good.read_bytes())]  # only clean parses are kept
     load._CACHE.clear()
     second, second_problems = load.load_tree(tree)
@@ -121,8 +121,21 @@ def test_parse_cache_entry_for_other_bytes_is_never_used(tmp_path, monkeypatch):
     path.write_text("name: One\nname: Two\n", encoding="utf-8")
     records, problems = load.load_tree(tree)
     assert records == [] and "duplicate key" in problems[0].message
-    cached = ContentCache.for_code("parsed-records", load.__file__, extra=load.yaml.__version__)
+    cached = load.parse_cache()
     assert cached.entries == {}  # the entry of the old bytes was not used, so it was dropped
+
+
+def test_a_change_to_either_parser_empties_the_parse_caches(tmp_path, monkeypatch):
+    """The fast path decides the data of most files: a fix to it must not leave data it read before in the cache."""
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path / "cache"))
+    assert {Path(p) for p in load._PARSERS} == {Path(load.__file__), Path(load.fast_yaml.__file__)}
+    fast = tmp_path / "fast_yaml.py"
+    fast.write_bytes(Path(load.fast_yaml.__file__).read_bytes())
+    monkeypatch.setattr(load, "_PARSERS", (load.__file__, str(fast)))
+    before = (load.parse_cache().salt, load.seen_cache().salt)
+    fast.write_text(fast.read_text(encoding="utf-8") + "\n# a change\n", encoding="utf-8")
+    after = (load.parse_cache().salt, load.seen_cache().salt)
+    assert before[0] != after[0] and before[1] != after[1]
 
 
 def test_parse_cache_ignores_a_broken_or_foreign_file(tmp_path):

@@ -66,3 +66,18 @@ def test_the_mini_chapter_matches_the_golden_file(tmp_path, request):
 def test_the_golden_file_names_every_view():
     golden = json.loads((GOLDEN / "views-mini.json").read_text(encoding="utf-8"))
     assert sorted(golden) == view_names()
+
+
+def test_the_mini_published_table_renders_as_the_golden_file(tmp_path, request):
+    """The published grid (support tables chapter) and the support-matrix record page of the mini records: the
+    disagreeing cell carries its derived verdict and the finding that explains it."""
+    from generators.render.matrix import published_grid_html
+    from generators.render.pages import names_of
+
+    tree = make_tree(tmp_path / "tree")
+    atlas, problems = check_tree(tree)
+    assert atlas is not None, problems
+    pages, problems = render_tree(tree)
+    assert [p for p in problems if p.severity == "error"] == []
+    grid = published_grid_html(atlas, "pub-table", "chapters/support-tables.md", names_of(atlas))
+    compare(request, GOLDEN / "published-mini.md", f"{grid}\n\n{pages['support-matrices/pub-table.md']}")

@@ -18,6 +18,7 @@ from .flops import Ratio, Ridge, derive_ratios, derive_ridges
 from .gaps import Gaps, derive_gaps
 from .history import CellHistory, Flip, all_flips, cell_histories
 from .published import PublishedCell, compare_matrices, models_release
+from .published_grid import PublishedGrid, published_grids
 from .published_history import DisagreementSpan, ReleaseClaim, disagreement_spans, explaining_findings, release_claims
 from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelerators_without_dense_peaks,
                         accumulate_dependent, hardware_groups, target_selections, uncovered_accelerators)
@@ -65,6 +66,11 @@ class Views:
     def published(self) -> list[PublishedCell]:
         """Every published support-matrix cell beside the derived cells it claims."""
         return compare_matrices(self.index, self.cells)
+
+    @cached_property
+    def published_grids(self) -> dict[str, PublishedGrid]:
+        """Every published table cell by cell: symbol, publisher's verdict, agreement, derived verdicts, explaining finding."""
+        return published_grids(self.index, self.published)
 
     @cached_property
     def derived_matrices(self) -> tuple[str, ...]:

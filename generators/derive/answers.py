@@ -16,6 +16,7 @@ from ..model.records import Record
 from .cells import Cell
 from .members import members
 from .published import PublishedCell
+from .published_history import explaining_findings
 from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
 
 
@@ -54,8 +55,7 @@ class Answer:
 def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: list[PublishedCell],
                    traps: list[Record]) -> dict[tuple[str, str], Answer]:
     """Every cell's answer, keyed like `cells`."""
-    explained = {(e["matrix"], e["row"], e["column"]): f.id
-                 for f in index.all("finding") for e in f.data.get("explains", [])}
+    explained = {key: ids[-1] for key, ids in explaining_findings(index).items()}  # the last, as the grids show
     claims: dict[tuple[str, str], list[PublishedClaim]] = {}
     for p in published:
         claim = PublishedClaim(p.matrix, p.row, p.column, p.symbol, p.published, p.agrees,

@@ -100,7 +100,7 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
         reason = f"no candidate kernels for platform {target['platform']!r}"
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,))
     attempts = []
-    for kernel_id in candidates["kernels"]:
+    for kernel_id in candidate_order(candidates, target):
         attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme)
         attempts.append(attempt)
         if attempt.outcome == YES or attempt.after_selection:
@@ -110,6 +110,21 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     handling = chosen_kernel.get("activation_handling") if chosen_kernel else None
     return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""),
                     config, handling)
+
+
+def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
+    """The list the selector walks on this target: each promotion listing the target's capability moves its kernel
+    directly ahead of `before` when it stands after it (vLLM's prioritize_humming); the rest keep their order."""
+    order = list(candidates["kernels"])
+    capability = target.get("compute_capability")
+    for promotion in candidates.get("promotions", []):
+        if capability not in promotion["capabilities"]:
+            continue
+        kernel, before = promotion["kernel"], promotion["before"]
+        if kernel in order and before in order and order.index(kernel) > order.index(before):
+            order.remove(kernel)
+            order.insert(order.index(before), kernel)
+    return order
 
 
 def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str,
@@ -203,6 +218,8 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
         return False
     if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
         return False
+    if "zero_points" in when and "zero_points" in config and config["zero_points"] != when["zero_points"]:
+        return False
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 
 
@@ -226,6 +243,8 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return named if check == "gfx" else bool(target.get("gfx")) and not named
     if check == "cpu-arch":
         return target.get("cpu_arch") in values
+    if check == "cpu-vendor":
+        return _vendor(values, target.get("cpu_vendors", []))
     if check == "isa":
         return set(values) <= set(target.get("isa_features", []))
     if check == "weight-type":
@@ -243,6 +262,14 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
     if check == "activation-quantized":
         return bool(config.get("activation_quantized", False))
     return _condition_text(requirement)
+
+
+def _vendor(accepted: list[Any], vendors: list[str]) -> bool | str:
+    """A profile spanning several vendors leaves the vendor test to the reader's part; none listed never passes."""
+    common = [v for v in vendors if v in accepted]
+    if not common:
+        return False
+    return True if len(common) == len(vendors) else f"CPU vendor {' or '.join(common)}"
 
 
 def _overlap(label: str, have: list[Any] | None, accepted: list[Any]) -> bool | str:

@@ -35,6 +35,7 @@ class EngineTraps:
 
     engine_wide: tuple[str, ...]
     scoped: tuple[ScopedTrap, ...]
+    answered: bool = False  # the engine has schemes, so support answers (Can I run it?) to show its engine-wide traps
 
 
 def traps_by_engine(index: Index, traps: list[Record]) -> dict[str, EngineTraps]:
@@ -49,7 +50,9 @@ def traps_by_engine(index: Index, traps: list[Record]) -> dict[str, EngineTraps]
                 wide.setdefault(engine, []).append(trap.id)
             else:
                 scoped.setdefault(engine, []).append(_scoped(trap, scope, engine))
-    return {e.id: EngineTraps(tuple(wide.get(e.id, ())), tuple(scoped.get(e.id, ()))) for e in index.all("engine")}
+    answered = {str(s.data.get("engine", "")) for s in index.all("scheme")}
+    return {e.id: EngineTraps(tuple(wide.get(e.id, ())), tuple(scoped.get(e.id, ())), e.id in answered)
+            for e in index.all("engine")}
 
 
 def is_engine_wide(scope: TrapScope, engine: str, release: str) -> bool:

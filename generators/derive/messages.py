@@ -44,8 +44,9 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
         group = str(config["group_sizes"][0])
         values.update({"c.group_size": group, "group_size": group, "gs": group, "eff_gs": group})
     if config.get("activation_types"):
-        act = f"torch.{config['activation_types'][0]}"
-        values.update({"c.act_type": act, "c.out_type=": f"c.out_type={act}"})
+        values["c.act_type"] = f"torch.{config['activation_types'][0]}"
+    # `c.out_type` is the model's dtype (W4A8-FP8 sets it to params_dtype, others leave it None), never the
+    # activation type a scheme quantizes to; the records do not hold it, so it stays ‹c.out_type=›.
     if "zero_points" in config:
         values["has_zp"] = str(bool(config["zero_points"]))
     if scheme.get("method"):

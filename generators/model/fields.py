@@ -200,7 +200,10 @@ Platform: TypeAlias = Literal['cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuro
 CpuArch: TypeAlias = Literal['x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x']
 
 
-IsaFeature: TypeAlias = Literal['avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe']
+CpuVendor: TypeAlias = Literal['AuthenticAMD', 'GenuineIntel']
+
+
+IsaFeature: TypeAlias = Literal['avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe']
 
 
 class HardwareTargetFields(TypedDict):
@@ -220,6 +223,7 @@ class HardwareTargetFields(TypedDict):
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
     gpu_arch: NotRequired[str]
     cpu_arch: NotRequired[CpuArch]
+    cpu_vendors: NotRequired[list[CpuVendor]]
     isa_features: NotRequired[list[IsaFeature]]
     accelerators: NotRequired[list[RefAccelerator]]
     order: int
@@ -238,12 +242,13 @@ class KernelRequirementsWhen(TypedDict):
     cpu_arch: NotRequired[list[CpuArch]]
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
+    zero_points: NotRequired[bool]
 
 
 class KernelRequirements(TypedDict):
     """One requirement of a kernel, evaluated in order as the engine evaluates it."""
 
-    check: Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']
+    check: Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']
     values: NotRequired[list[str | int]]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
@@ -372,6 +377,15 @@ class SchemeCapabilityGate(TypedDict):
 RefKernel: TypeAlias = str
 
 
+class SchemeCandidatesPromotions(TypedDict):
+    """One reordering."""
+
+    kernel: RefKernel
+    before: RefKernel
+    capabilities: list[int]
+    locator: str
+
+
 class SchemeCandidates(TypedDict):
     """An ordered candidate list for one platform."""
 
@@ -380,6 +394,7 @@ class SchemeCandidates(TypedDict):
     kernels: list[RefKernel]
     failure_message: NotRequired[str]
     locator: NotRequired[str]
+    promotions: NotRequired[list[SchemeCandidatesPromotions]]
 
 
 class SchemeFields(TypedDict):
@@ -698,8 +713,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'accelerator.peak_compute.sparsity': ('dense', 'sparse-2:4'),
     'benchmark.grade': ('measured', 'paper', 'vendor-claim', 'community', 'marketing'),
     'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
+    'defs.cpu-vendor': ('AuthenticAMD', 'GenuineIntel'),
     'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3'),
-    'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
+    'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
     'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),
     'engine.category': ('serving-engine', 'local-runtime', 'kernel-library', 'compiler', 'quantization-toolkit', 'format-library', 'research-harness'),
@@ -715,7 +731,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.activation_handling': ('as-given', 'quantized'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),
-    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
+    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
     'source.type': ('seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes'),

@@ -13,6 +13,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
+from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 
@@ -187,65 +188,56 @@ def breakable(label: str) -> Markup:
 
 def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, str]) -> Markup:
     """A published table as its publisher prints it, coloured by its own legend, with the derived verdict beside
-    every cell that disagrees (and the finding that explains it)."""
+    every cell that disagrees (and the finding that explains it): the `published_grids` view, formatted."""
     record = atlas.index.get("support-matrix", matrix_id)
+    grid = atlas.views.published_grids[matrix_id]
     html = _Html(names, page)
-    explained = {(e["matrix"], e["row"], e["column"]): f.id for f in atlas.index.all("finding") for e in f.data.get("explains", [])}
-    cells: dict[tuple[int, int], Any] = {(p.row_index, p.column_index): p for p in atlas.views.published if p.matrix == matrix_id}
-    columns = record.data["columns"]
-    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(breakable(c["label"])) for c in columns)
+    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(breakable(c["label"])) for c in record.data["columns"])
     rows = []
-    for r, row in enumerate(record.data["rows"]):
-        tds = Markup("").join(_published_cell(cells[(r, c)], explained, html) if (r, c) in cells else Markup("<td></td>")
-                              for c in range(len(columns)))
+    for row, cells in zip(record.data["rows"], grid.rows):
+        tds = Markup("").join(_published_cell(cell, html) if cell.compared else Markup("<td></td>") for cell in cells)
         rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(breakable(row["label"]), tds))
-    grid = Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
-                  '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
-                  'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
-                  '</tr></thead><tbody>{}</tbody></table></div>').format(
+    table = Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
+                   '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
+                   'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
+                   '</tr></thead><tbody>{}</tbody></table></div>').format(
         record.name, html.ref(f"support-matrix/{matrix_id}"), heads, Markup("").join(rows))
-    return Markup('<div class="atlas-published">{}{}</div>').format(grid, _published_per_column(record.data, cells, explained, html))
+    return Markup('<div class="atlas-published">{}{}</div>').format(table, _published_per_column(record.data, grid, html))
 
 
-def _published_per_column(data: Any, cells: dict[tuple[int, int], Any], explained: dict[tuple[str, str, str], str],
-                          html: _Html) -> Markup:
+def _published_per_column(data: Any, grid: PublishedGrid, html: _Html) -> Markup:
     """The phone layout: one short list per published column, the derived verdict beside each cell that differs."""
     blocks = []
     for c, column in enumerate(data["columns"]):
         items = Markup("").join(
-            Markup("<li>{} {}</li>").format(_published_badge(cells[(r, c)], explained, html), row["label"])
-            for r, row in enumerate(data["rows"]) if (r, c) in cells)
-        differs = any(cells[(r, c)].comparable and not cells[(r, c)].agrees for r in range(len(data["rows"])) if (r, c) in cells)
+            Markup("<li>{} {}</li>").format(_published_badge(cells[c], html), row["label"])
+            for row, cells in zip(data["rows"], grid.rows) if cells[c].compared)
         blocks.append(Markup('<details class="atlas-target"{}><summary>{}</summary><ul>{}</ul></details>').format(
-            Markup(" open") if differs else Markup(""), column["label"], items))
+            Markup(" open") if grid.differs[c] else Markup(""), column["label"], items))
     return Markup('<div class="atlas-published__per-column">{}</div>').format(Markup("").join(blocks))
 
 
-def _published_badge(cell: Any, explained: dict[tuple[str, str, str], str], html: _Html) -> Markup:
+def _published_badge(cell: GridCell, html: _Html) -> Markup:
     css = PUBLISHED_CLASS.get(cell.published, "unknown")
     badge = Markup('<span class="verdict verdict-{}" title="published: {}">{}</span>').format(css, cell.published, cell.symbol)
-    if cell.comparable and not cell.agrees:
-        verdicts = list(dict.fromkeys(c.verdict for c in cell.cells))
+    if cell.disagrees:
         badge += Markup(' <span class="atlas-derived-inline">derived {}</span>').format(
-            Markup(" ").join(verdict_badge(v, short=True) for v in verdicts))
-        finding = explained.get((cell.matrix, cell.row, cell.column))
-        if finding:
-            badge += Markup(" ") + html.ref(f"finding/{finding}", MARK_DISAGREES, "atlas-mark")
+            Markup(" ").join(verdict_badge(v, short=True) for v in cell.verdicts))
+        if cell.finding:
+            badge += Markup(" ") + html.ref(f"finding/{cell.finding}", MARK_DISAGREES, "atlas-mark")
     return badge
 
 
-def _published_cell(cell: Any, explained: dict[tuple[str, str, str], str], html: _Html) -> Markup:
+def _published_cell(cell: GridCell, html: _Html) -> Markup:
     css = PUBLISHED_CLASS.get(cell.published, "unknown")
     title = f"published: {cell.published}"
     extra = Markup("")
     if not cell.comparable:
         title += "; the records cannot derive this cell"
-    elif not cell.agrees:
-        verdicts = list(dict.fromkeys(c.verdict for c in cell.cells))
-        title += "; derived: " + ", ".join(v.label for v in verdicts)
+    elif cell.disagrees:
+        title += "; derived: " + ", ".join(v.label for v in cell.verdicts)
         extra = Markup('<span class="atlas-derived">derived {}</span>').format(
-            Markup(" ").join(verdict_badge(v, short=True) for v in verdicts))
-        finding = explained.get((cell.matrix, cell.row, cell.column))
-        if finding:
-            extra += Markup(" ") + html.ref(f"finding/{finding}", MARK_DISAGREES, "atlas-mark")
+            Markup(" ").join(verdict_badge(v, short=True) for v in cell.verdicts))
+        if cell.finding:
+            extra += Markup(" ") + html.ref(f"finding/{cell.finding}", MARK_DISAGREES, "atlas-mark")
     return Markup('<td class="atlas-grid__cell verdict-{}" title="{}">{}{}</td>').format(css, title, cell.symbol, extra)

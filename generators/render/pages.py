@@ -256,30 +256,26 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
 def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     """The table as published; beside a cell, the derived verdict where it differs (tables of the modelled release)
     and every release whose own selection code disagreed (tables that list their releases)."""
-    explained = {(c["matrix"], c["row"], c["column"]): f.id for f in atlas.index.all("finding") for c in f.data.get("explains", [])}
-    derived = {(p.row_index, p.column_index): p for p in atlas.views.published if p.matrix == record.id}
+    grid = atlas.views.published_grids[record.id]
     observed: dict[tuple[str, str], list[str]] = {}
     for claim in atlas.views.release_claims:
         if claim.matrix == record.id and not claim.agrees:
             observed.setdefault((claim.row, claim.column), []).append(f"{claim.observed.upper()} in {claim.release}")
     data = record.data
     rows = []
-    for r, row in enumerate(data["rows"]):
+    for row, cells in zip(data["rows"], grid.rows):
         line = [escape_text(row["label"])]
-        for c, column in enumerate(data["columns"]):
-            cell = derived.get((r, c))
-            symbol = data["cells"][r][c] if r < len(data["cells"]) and c < len(data["cells"][r]) else ""
-            shown = escape_text(symbol)
+        for column, cell in zip(data["columns"], cells):
+            shown = escape_text(cell.symbol)
             notes: list[Markup] = []
-            if cell is not None and not cell.comparable and not data.get("releases"):
+            if cell.compared and not cell.comparable and not data.get("releases"):
                 notes.append(Markup("(no derivation)"))
-            elif cell is not None and not cell.agrees:
+            elif cell.compared and not cell.agrees:
                 notes.append(Markup("derived: ") + escape_text(cell.derived.upper()))
             if (row["label"], column["label"]) in observed:
                 notes.append(escape_text("observed: " + ", ".join(observed[(row["label"], column["label"])])))
-            finding = explained.get((record.id, row["label"], column["label"]))
-            if notes and finding:
-                notes.append(values.ref(f"finding/{finding}"))
+            if notes and cell.finding:
+                notes.append(values.ref(f"finding/{cell.finding}"))
             if notes:
                 shown += Markup(" <small>") + Markup(", ").join(notes) + Markup("</small>")
             line.append(shown)

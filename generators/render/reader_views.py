@@ -74,8 +74,9 @@ def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> l
     scoped = [[_severity(atlas, t.trap), values.ref(f"gotcha/{t.trap}"), _trap_scope(t, values)] for t in found.scoped]
     return [s for s in (
         ("Engine-wide traps", ["severity", "trap"], wide,
-         f"Not specific to a format, kernel or hardware: they concern every answer of {record.name}, so Can I run it? "
-         "shows them beside each answer, apart from the traps of the cell. Silent corruption first, then by severity."),
+         f"Not specific to a format, kernel or hardware: they concern every use of {record.name}"
+         + (", so Can I run it? shows them beside each of its answers, apart from the traps of the cell. " if found.answered
+            else ". ") + "Silent corruption first, then by severity."),
         ("Traps in a narrower scope", ["severity", "trap", "where"], scoped,
          "Each applies only where it says; a support answer lists it when its whole scope matches. "
          "Silent corruption first, then by severity.")) if s[2]]
