@@ -74,6 +74,9 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
             return found
         memo, memo_table = _kept_memo(docs_dir)
         read_pages = len(memo.pages) if memo is not None else 0
+    elif memo is not None and not memo.pages:  # a long-lived process's first build starts from what one-off builds kept
+        kept, _ = _kept_memo(docs_dir)
+        memo.pages = kept.pages if kept is not None else {}
     run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))
