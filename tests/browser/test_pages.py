@@ -82,9 +82,12 @@ def test_search_finds_records_by_their_aliases_and_the_named_record_first(browse
             assert _results(browser, lambda hrefs: not hrefs) == [], "results of the previous query stayed"
             browser.js(SEARCH_FOR, query)
             found[query] = _results(browser, lambda hrefs, page=page: any(h.endswith(page) for h in hrefs))
+        shown_tags = browser.js("return [...document.querySelectorAll('.md-search-result .md-tag')]"
+                                ".filter(e => e.offsetParent).map(e => e.textContent)")
     assert {alias: any(h.endswith(page) for h in found[alias]) for alias, page in ALIASES.items()} == \
         dict.fromkeys(ALIASES, True), found
     assert {query: found[query][0] for query in FIRST} == {query: "/" + page for query, page in FIRST.items()}, found
+    assert shown_tags == []  # the last results (vLLM's engine page, tagged 'vllm') show no search terms
 
 
 def _results(browser: Browser, done: Callable[[list[str]], bool]) -> list[str]:
