@@ -193,7 +193,7 @@ def _plain_text_key(key: str) -> bool:
     """True when the key holds no blank and YAML 1.1 reads it, written plain, as text (memoised: keys repeat)."""
     known = _TEXT_KEYS.get(key)
     if known is None:
-        known = not _BLANK.search(key) and _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) == _STR
+        known = not _BLANK.search(key) and _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) == _STR  # type: ignore[no-untyped-call]
         if len(_TEXT_KEYS) < 100_000:
             _TEXT_KEYS[key] = known
     return known

@@ -132,7 +132,7 @@ def _load_file_cached(reader: tree_files.Reader, rel: str, parsed: ContentCache,
 
 
 _PARSERS = (__file__, fast_yaml.__file__)  # the code that turns a file into data: a change to either empties the caches
-_PARSER_VERSIONS = f"{yaml.__version__}|{getattr(fast_yaml.yaml_rs, '__version__', 'none')}"
+_PARSER_VERSIONS = f"{yaml.__version__}|{getattr(getattr(fast_yaml, 'yaml_rs', None), '__version__', 'none')}"
 
 
 SETTLED_NS = 3_000_000_000  # a file changed less than this long ago may change again within its timestamp's tick

@@ -112,7 +112,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
         changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
-        reused = (f"; {generated.rendered} pages rendered, {generated.reused} reused" if generated.rendered is not None
+        reused = (f"; {generated.rendered} rendered, {generated.reused} reused" if generated.rendered is not None
                   else "; read from the cache" if generated.cached else "")
         log.info(f"atlas: {len(self.pending)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.2f} s")
         return files

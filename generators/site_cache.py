@@ -51,7 +51,7 @@ class Generated:
     problems: list[Problem] = field(default_factory=list)
     atlas: Any = None  # the run's atlas, None when the files came from the cache or the run failed
     cached: bool = False
-    rendered: int | None = None  # with a page memo: pages rendered, and pages reused from an earlier run
+    rendered: int | None = None  # with a page memo: files (pages, API) rendered, and reused from an earlier run
     reused: int = 0
 
     @property
@@ -74,6 +74,9 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
             return found
         memo, memo_table = _kept_memo(docs_dir)
         read_pages = len(memo.pages) if memo is not None else 0
+    elif memo is not None and not memo.pages:  # a long-lived process's first build starts from what one-off builds kept
+        kept, _ = _kept_memo(docs_dir)
+        memo.pages = kept.pages if kept is not None else {}
     run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))

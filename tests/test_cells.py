@@ -211,3 +211,13 @@ def test_a_requirement_scoped_to_zero_points_applies_only_to_schemes_that_match_
     assert cell("uint4", zero_points=False).reasons == ("marlin: gptq-style uint4",)
     assert cell("uint4b8", zero_points=False).verdict == "runs"
     assert cell("uint4b8").reasons == ("marlin: awq-style uint4b8",)  # unknown zero points: both lists apply
+
+
+def test_a_group_size_placeholder_is_filled_only_when_the_scheme_names_one_group_size():
+    # The engine prints the checkpoint's group size; a scheme admitting several cannot say which one that is.
+    kernels = {"a": {"requirements": [req("shape", "not divisible by group_size = {c.group_size}.")]}}
+    def limit(groups: list[int]) -> str:
+        config = {**CONFIG, "group_sizes": groups}
+        return derive_cell("s", {**scheme("a"), "config": config}, "t", GPU80, kernels).attempts[0].limits[0]
+    assert limit([128]).endswith("“not divisible by group_size = 128.”")
+    assert limit([-1, 128]).endswith("“not divisible by group_size = ‹c.group_size›.”")

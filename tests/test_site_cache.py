@@ -166,3 +166,15 @@ def test_a_page_memo_from_another_tree_or_a_damaged_one_changes_nothing(tree: Pa
     record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
     rebuilt = site_cache.generate(tree)
     assert not rebuilt.cached and rebuilt.reused and rebuilt.files == _fresh(tree, monkeypatch).files
+
+
+def test_a_long_lived_process_starts_from_the_pages_one_off_builds_kept(tree: Path, folder: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from generators.render.memo import PageMemo
+    site_cache.generate(tree)  # a one-off build keeps its pages on disk
+    record = next((tree / "records" / "formats").glob("*.yaml"))
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    memo = PageMemo()  # `mkdocs serve` or `build --watch` starting
+    first = site_cache.generate(tree, memo=memo)
+    assert first.reused and 0 < first.rendered < first.reused  # type: ignore[operator]
+    assert first.files == _fresh(tree, monkeypatch).files

@@ -11,7 +11,7 @@ the scheme or the part; they are kept as the accepting kernel's `limits`. Pure f
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -264,7 +264,7 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
     return _condition_text(requirement)
 
 
-def _vendor(accepted: list[Any], vendors: list[str]) -> bool | str:
+def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:
     """A profile spanning several vendors leaves the vendor test to the reader's part; none listed never passes."""
     common = [v for v in vendors if v in accepted]
     if not common:

@@ -40,7 +40,7 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
         values["quant_config.get_min_capability()"] = str(bound)
     if "weight_type" in config:
         values["c.weight_type"] = values["quant_type"] = str(config["weight_type"])
-    if config.get("group_sizes"):
+    if len(config.get("group_sizes") or []) == 1:  # several: the checkpoint's own size is printed, not known here
         group = str(config["group_sizes"][0])
         values.update({"c.group_size": group, "group_size": group, "gs": group, "eff_gs": group})
     if config.get("activation_types"):

@@ -270,7 +270,7 @@ def _record_print(record: Any) -> str:
 
 def _pickled(value: Any) -> Print:
     """The hash of a full serialisation of the value: values that differ never share it. Equal values may differ
-    in it (a set's order, shared references), which only renders a page again. None when it cannot be serialised."""
+    in it (a set's order), which only renders a page again. None when it cannot be serialised."""
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=5)
     pickler.fast = True  # no memo: how objects happen to be shared (a cold run parses, a warm run reads a cache) is left out
