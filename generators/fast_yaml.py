@@ -37,7 +37,7 @@ Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or r
   before the first of them, `x,!=1`, `a, &b` or `a,>b` are text to both readers.
 - The reserved indicators `@` and `` ` `` cannot start any token in either reader (both refuse one there, and the
   fast path's refusal sends the file the slow way); anywhere else they are text to both.
-- In a double-quoted scalar both read these escapes alike (checked against libyaml 0.2.5 and yaml-rs):
+- In a double-quoted scalar both read these escapes alike (checked against libyaml 0.2.5 and yaml-rs 0.1.6):
   `\0 \a \b \t \n \v \f \r \e \  \" \/ \\ \N \_ \L \P`, `\x` with 2, `\u` with 4 and `\U` with 8 hex digits,
   and an escaped line break (LF or CRLF); outside a double-quoted scalar a backslash is text to both. Any other
   backslash is declined. An escape can put a control character in a value, which load refuses with its position:
