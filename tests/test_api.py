@@ -9,6 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from generators.build import check_tree
+from generators.derive.order import targets_in_order
 from generators.derive.source_links import permalink, source_link
 from generators.render.api import API_VERSION, api_files, dump
 
@@ -142,3 +143,21 @@ def test_record_pages_link_every_cited_source_that_has_an_address(real_atlas) ->
     code = record_page(atlas, atlas.index.get("source", "vllm-src-ct-w4a8-int"), names)
     [table] = [t for t in code.tables if t.title == "Where to read it"]
     assert 'href="https://github.com/vllm-project/vllm/blob/v0.33.0/' in table.rows[0][0]
+
+
+def test_index_orders_hardware_targets_from_one_computation_of_the_order(real_check, monkeypatch) -> None:
+    """Each hardware target's `order` is its place in the support tables' columns, and the order is computed once per
+    document, not once per target (that was quadratic in the number of targets)."""
+    import generators.render.api as api
+    calls = []
+
+    def counted(index):
+        calls.append(index)
+        return targets_in_order(index)
+
+    monkeypatch.setattr(api, "targets_in_order", counted)
+    targets = api.index_document(real_check[0])["records"]["hardware-target"]
+    assert len(calls) == 1 and len(targets) > 10
+    expected = [t.id for t in targets_in_order(real_check[0].index)]
+    assert sorted(targets, key=lambda t: t["order"]) == sorted(targets, key=lambda t: expected.index(t["id"]))
+    assert sorted(t["order"] for t in targets) == list(range(len(targets)))

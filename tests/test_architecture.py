@@ -86,3 +86,11 @@ def test_render_reads_no_findings_explains_list():
     render formats the `published_grids` view and never walks findings' `explains` itself."""
     readers = [p.name for p in (PACKAGE / "render").glob("*.py") if '"explains"' in p.read_text(encoding="utf-8")]
     assert readers == []
+
+
+def test_render_builds_no_list_of_release_disagreements():
+    """Which releases' selection code disagreed with a published cell is derived once (derive/published_grid.py,
+    `GridCell.observed_otherwise`); render formats it and never walks the release claims itself."""
+    readers = [p.name for p in (PACKAGE / "render").glob("*.py")
+               if "release_claims" in p.read_text(encoding="utf-8") and p.name != "changelog.py"]
+    assert readers == []

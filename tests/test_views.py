@@ -59,3 +59,17 @@ def test_an_engine_entry_stated_only_by_a_seed_is_not_primary():
                           {"format": "f", "status": "writes", "source": "code"}]}})
     [engine] = atlas.views.engine_support
     assert [(row.status, row.source, row.primary) for row in engine.rows] == [("yes", "seed", False), ("writes", "code", True)]
+
+
+def test_release_disagreements_list_every_disagreeing_release_per_published_cell_in_claim_order():
+    from generators.derive.published_grid import ReleaseDisagreement, release_disagreements
+    from generators.derive.published_history import ReleaseClaim
+
+    def claim(release: str, row: str, published: str, observed: str) -> ReleaseClaim:
+        return ReleaseClaim("m", release, row, "x86", "✅" if published == "yes" else "❌", published, observed, "obs", ("p", (), ()))
+
+    claims = [claim("0.30.0", "W4A8", "no", "yes"), claim("0.30.0", "W8A8", "yes", "yes"),
+              claim("0.31.0", "W4A8", "no", "partial"), claim("0.31.0", "W8A8", "yes", "none"),
+              claim("0.33.0", "W4A8", "no", "no"), claim("0.33.0", "W8A8", "unknown", "no")]
+    assert release_disagreements(claims) == {
+        ("m", "W4A8", "x86"): (ReleaseDisagreement("0.30.0", "yes"), ReleaseDisagreement("0.31.0", "partial"))}

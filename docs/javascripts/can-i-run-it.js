@@ -131,6 +131,10 @@
     return el("a", { href: site + record.page, text: text || record.name });
   }
 
+  function targetLabel(node) {
+    return el("span", { "class": "atlas-card__target" }, [node]);
+  }
+
   function section(title, body) {
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
@@ -151,8 +155,9 @@
     var label = VERDICTS[cell.verdict] || [cell.verdict, ""];
     var card = el("article", { "class": "atlas-card", "data-verdict": cell.verdict });
     // labels from the data API: 'NVIDIA A10 — SM 8.6 · Ampere', never a parenthesis inside another
-    var where = [link(site, target, targetId, target && target.label)];
-    if (part) { where = [link(site, part, id), " — ", link(site, target, targetId, part.target_label)]; }
+    // the target's label is kept on one line where it fits (a line may break before it, not inside it)
+    var where = [targetLabel(link(site, target, targetId, target && target.label))];
+    if (part) { where = [link(site, part, id), " — ", targetLabel(link(site, target, targetId, part.target_label))]; }
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(where)));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
       el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));

@@ -69,8 +69,9 @@ class Views:
 
     @cached_property
     def published_grids(self) -> dict[str, PublishedGrid]:
-        """Every published table cell by cell: symbol, publisher's verdict, agreement, derived verdicts, explaining finding."""
-        return published_grids(self.index, self.published)
+        """Every published table cell by cell: symbol, publisher's verdict, agreement, derived verdicts, explaining finding,
+        and the listed releases whose own selection code disagreed."""
+        return published_grids(self.index, self.published, self.release_claims)
 
     @cached_property
     def derived_matrices(self) -> tuple[str, ...]:

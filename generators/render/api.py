@@ -127,14 +127,16 @@ def record_page_url(kind: str, record_id: str) -> str:
 
 def index_document(atlas: Any) -> dict[str, Any]:
     answered_by = part_targets(atlas.index)
+    position = {target.id: n for n, target in enumerate(targets_in_order(atlas.index))}
     records = {kind: [{"id": r.id, "name": r.name, "file": record_file(r), "page": record_page_url(kind, r.id),
-                       **_brief(atlas, r, answered_by)} for r in atlas.index.all(kind)] for kind in KINDS}
+                       **_brief(atlas, r, answered_by, position)} for r in atlas.index.all(kind)] for kind in KINDS}
     documents = {"cells": "cells.json", "format_map": "format-map.json", "schema": "schema/"}
     return {"version": API_VERSION, "documents": documents, "records": records}
 
 
-def _brief(atlas: Any, record: Record, answered_by: dict[str, str]) -> dict[str, Any]:
-    """The few fields a client needs to list and label records without fetching each one."""
+def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: dict[str, int]) -> dict[str, Any]:
+    """The few fields a client needs to list and label records without fetching each one (`position`: each hardware
+    target's place in the column order, computed once per document)."""
     data = record.data
     if record.kind == "source":
         return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type")}
@@ -146,9 +148,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str]) -> dict[str,
         answered = {"target": target.id, "target_label": target_label(atlas.index, target, record)} if target else {}
         return {"vendor": data.get("vendor", ""), "category": data.get("category", ""), **answered}
     if record.kind == "hardware-target":
-        order = [t.id for t in targets_in_order(atlas.index)]
         return {"platform": data["platform"], "label": target_label(atlas.index, record),
-                "accelerators": list(members(atlas.index, record)), "order": order.index(record.id)}
+                "accelerators": list(members(atlas.index, record)), "order": position[record.id]}
     if record.kind == "scheme":
         return {"engine": data.get("engine", ""), "formats": data.get("formats", [])}
     if record.kind == "finding":

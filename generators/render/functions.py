@@ -19,6 +19,7 @@ from ..model.records import Record
 from .context import RenderContext
 from .markdown import escape_text, link, page_of
 from .claims import CLAIMS
+from .labels import inline_name
 
 _SPACE = re.compile(r"\s+")
 
@@ -41,12 +42,13 @@ class TemplateFunctions:
             self.context.read(rule, kind, record_id, detail)
         return record
 
-    def ref(self, kind: str, record_id: str, text: str | None = None) -> Markup:
-        """A link to a record's page, showing its name (or `text`). Fails on an unknown id."""
+    def ref(self, kind: str, record_id: str, text: str | None = None, nested: bool = False) -> Markup:
+        """A link to a record's page, showing its name (or `text`); `nested` inside a parenthesis. Fails on an unknown id."""
         record = self._record(kind, record_id, "ref", "" if text is None else "fixed text")
         if record is None:
             return Markup("")
-        return link(text if text is not None else record.name, page_of(kind, record_id), self.context.page)
+        shown = text if text is not None else inline_name(record.name) if nested else record.name
+        return link(shown, page_of(kind, record_id), self.context.page)
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""
@@ -69,9 +71,9 @@ class TemplateFunctions:
         title = html.escape(record.name.replace("\\", "/"), quote=True).replace("|", "&#124;")
         return Markup("{} \"{}\")").format(Markup(target[:-1]), Markup(title))
 
-    def refs(self, kind: str, record_ids: Any, separator: str = ", ") -> Markup:
-        """Links to several records, in the order given, joined by `separator`."""
-        return Markup(separator).join(self.ref(kind, record_id) for record_id in record_ids)
+    def refs(self, kind: str, record_ids: Any, separator: str = ", ", nested: bool = False) -> Markup:
+        """Links to several records, in the order given, joined by `separator`; `nested` as for `ref`."""
+        return Markup(separator).join(self.ref(kind, record_id, nested=nested) for record_id in record_ids)
 
     def quote(self, kind: str, record_id: str, field: str, text: str) -> Markup:
         """`text` in quotation marks, only if it appears verbatim (whitespace-normalised) in the record's field."""

@@ -1,6 +1,7 @@
 """Words for readers in place of schema enum slugs (`datacenter-gpu` -> 'Data-center GPUs')."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from markupsafe import Markup
@@ -20,3 +21,16 @@ def label(value: Any) -> Markup:
     """The reader's word for a slug; an unknown slug is written with spaces for hyphens."""
     text = str(value)
     return escape_text(LABELS.get(text, text.replace("-", " ")))
+
+
+_ASIDE = re.compile(r"\s*\(([^()]*)\)")
+
+
+def inline_name(name: str) -> str:
+    """A name as it reads inside a parenthesis: its own asides become comma clauses ('A (B) C' -> 'A, B, C')."""
+    while (aside := _ASIDE.search(name)) is not None:
+        before, rest = name[:aside.start()], name[aside.end():]
+        lead = ", " if before else ""
+        tail = "," if rest and rest[0] not in ",;:.!?)" else ""
+        name = before + lead + aside.group(1).strip() + tail + rest
+    return name

@@ -257,23 +257,20 @@ def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     """The table as published; beside a cell, the derived verdict where it differs (tables of the modelled release)
     and every release whose own selection code disagreed (tables that list their releases)."""
     grid = atlas.views.published_grids[record.id]
-    observed: dict[tuple[str, str], list[str]] = {}
-    for claim in atlas.views.release_claims:
-        if claim.matrix == record.id and not claim.agrees:
-            observed.setdefault((claim.row, claim.column), []).append(f"{claim.observed.upper()} in {claim.release}")
     data = record.data
     rows = []
     for row, cells in zip(data["rows"], grid.rows):
         line = [escape_text(row["label"])]
-        for column, cell in zip(data["columns"], cells):
+        for cell in cells:
             shown = escape_text(cell.symbol)
             notes: list[Markup] = []
             if cell.compared and not cell.comparable and not data.get("releases"):
                 notes.append(Markup("(no derivation)"))
             elif cell.compared and not cell.agrees:
                 notes.append(Markup("derived: ") + escape_text(cell.derived.upper()))
-            if (row["label"], column["label"]) in observed:
-                notes.append(escape_text("observed: " + ", ".join(observed[(row["label"], column["label"])])))
+            if cell.observed_otherwise:
+                notes.append(escape_text("observed: " + ", ".join(f"{o.observed.upper()} in {o.release}"
+                                                                  for o in cell.observed_otherwise)))
             if notes and cell.finding:
                 notes.append(values.ref(f"finding/{cell.finding}"))
             if notes:

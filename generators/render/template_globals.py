@@ -55,7 +55,8 @@ def _doc_of(name: str) -> str:
     return (getattr(TemplateFunctions, name).__doc__ or "").strip().splitlines()[0]
 
 
-_FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None)"), ("refs", "refs(kind, ids, separator=', ')"),
+_FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None, nested=False)"),
+                   ("refs", "refs(kind, ids, separator=', ', nested=False)"),
                    ("figures", "figures(values)"),
                    ("quote", "quote(kind, id, field, text)"), ("field", "field(kind, id, path, unit='')"),
                    ("name", "name(kind, id)"), ("tally", "tally(accelerator)"), ("cell", "cell(scheme, target)"),

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from selenium.webdriver.common.keys import Keys
 
-from .conftest import PHONE, Browser
+from .conftest import DESKTOP, PHONE, Browser
 
 PAGE = "can-i-run-it/"
 CARD = """
@@ -95,6 +95,28 @@ def test_a_trap_on_one_part_shows_only_for_that_part(browser: Browser, part: str
     card = _card(browser)
     assert ("/gotchas/vllm-marlin-input-dtype-fp8-sm121a-garbage/" in card["traps"]) is listed
     assert "/gotchas/machete-not-on-blackwell-w4a16-to-marlin/" in card["traps"]
+
+
+TITLE_LINES = """
+const title = document.querySelector('#atlas-answer .atlas-card__title');
+const lines = node => new Set([...node.getClientRects()].map(r => Math.round(r.top))).size;
+const target = [...title.querySelectorAll('a')].pop();
+return {target: lines(target), label: target.textContent,
+        card: title.closest('.atlas-card').scrollWidth - title.closest('.atlas-card').clientWidth,
+        page: document.documentElement.scrollWidth};
+"""
+
+
+@pytest.mark.parametrize("part, size, target_lines", [("a10", DESKTOP, 1), ("intel-xeon-sapphire-rapids", PHONE, 2)])
+def test_a_long_card_title_breaks_before_the_target_label_not_inside_it(browser: Browser, part: str, size: tuple[int, int],
+                                                                       target_lines: int) -> None:
+    """At 1440 px 'SM 8.6 · Ampere' moves to the next line whole; at 390 px a label longer than the line wraps inside
+    it, and nothing is wider than the card or the page."""
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:{part}", size)
+    _card(browser)
+    found = browser.js(TITLE_LINES)
+    assert found["target"] == target_lines, found
+    assert found["card"] <= 0 and found["page"] <= size[0], found
 
 
 def test_w4a8_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser) -> None:
