@@ -1,9 +1,10 @@
 """Time `check` against the floor (a bare C-loader parse of the same files), as whole processes, in one run.
 
-Run by hand: python3 benchmarks/check_speed.py [--runs N] [--all-pages] [SIZES...]   (default sizes 1000 10000)
+Run by hand: python3 benchmarks/check_speed.py [--runs N] [--all-pages] [real] [SIZES...]   (default: 1000 10000)
 
-For each size a synthetic corpus is written (benchmarks/make_corpus.py), then these commands run in
-turn, N times each, interleaved so a change in the machine's load hits all of them alike:
+For each size a synthetic corpus is written (benchmarks/make_corpus.py); `real` copies this checkout's records/,
+schema/ and docs/ instead (the synthetic corpus holds no file the fast YAML path declines; the real records do).
+Then these commands run in turn, N times each, interleaved so a change in the machine's load hits all of them alike:
 
   bare         benchmarks/bare_parse.py: read and yaml.load(CSafeLoader) every record file, nothing else
   stages       load, validate, link, derive and checks (generators.build.check_tree), no on-disk cache
@@ -69,10 +70,14 @@ def commands(corpus: Path, cache: Path, cli: bool) -> dict[str, tuple[list[str],
     return out
 
 
-def measure(n: int, runs: int, cli: bool) -> None:
+def measure(n: int | str, runs: int, cli: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         corpus, cache = Path(tmp) / "corpus", Path(tmp) / "cache"
-        make(n, corpus)
+        if n == "real":
+            for folder in ("records", "schema", "docs"):
+                shutil.copytree(ROOT / folder, corpus / folder)
+        else:
+            make(int(n), corpus)
         time.sleep(3.1)  # files younger than load.SETTLED_NS are always read: a real tree's files are older
         count = sum(1 for _ in (corpus / "records").rglob("*.yaml"))
         todo = commands(corpus, cache, cli)
@@ -88,7 +93,7 @@ def measure(n: int, runs: int, cli: bool) -> None:
                         handle.write(f"# edit {run}\n")
                 results[name].append(timed(command, env))
         floor = statistics.median(r[0] for r in results["bare"])
-        print(f"{count} records ({n} requested), {runs} run(s) each:")
+        print(f"{count} records ({n}), {runs} run(s) each:")
         for name, rows in results.items():
             cpu = statistics.median(r[0] for r in rows)
             wall = statistics.median(r[1] for r in rows)
@@ -98,15 +103,21 @@ def measure(n: int, runs: int, cli: bool) -> None:
 
 
 def main(argv: list[str]) -> None:
-    runs, cli, sizes = 3, False, []
+    runs, cli = 3, False
+    sizes: list[int | str] = []
     args = iter(argv)
     for arg in args:
+        if arg in ("-h", "--help"):
+            print(__doc__)
+            return
         if arg == "--runs":
             runs = int(next(args))
         elif arg == "--all-pages":
             cli = True
+        elif arg == "real" or arg.isdigit():
+            sizes.append(arg if arg == "real" else int(arg))
         else:
-            sizes.append(int(arg))
+            sys.exit(f"unknown argument {arg!r}; see --help")
     for size in sizes or [1000, 10000]:
         measure(size, runs, cli)
         print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
