@@ -29,6 +29,14 @@ def _private_cache(tmp_path_factory):
     os.environ["ATLAS_CACHE_DIR"] = str(tmp_path_factory.mktemp("atlas-cache"))
 
 
+@pytest.fixture(autouse=True)
+def _cache_per_test(tmp_path_factory, monkeypatch):
+    """Each test starts with an empty on-disk cache: the whole-site copy and the page memo are keyed by the code's
+    files, not by what a test monkeypatches, so a test that patches the pipeline and builds the mini tree another test
+    built would otherwise read that test's pages. Session fixtures built before keep the session folder."""
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path_factory.mktemp("atlas-cache-test")))
+
+
 @pytest.fixture(scope="session")
 def real_check() -> tuple[Atlas, list[Problem]]:
     """`check_tree` of the repository's own records, once per worker: tests read the atlas (its views are computed
