@@ -1,6 +1,7 @@
 """End to end: the real records pass check, and `mkdocs build --strict` builds the site; bad input fails cleanly."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -86,3 +87,11 @@ def test_chapters_never_put_a_record_name_with_its_own_parenthesis_inside_anothe
         parser.feed(page.read_text(encoding="utf-8"))
         found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.found]
     assert found == []
+
+
+def test_support_table_notes_count_further_reasons_in_words(built_site):
+    """A cell's note ends '(and 2 more reasons on the scheme's page)': no 'reason(s)', a parenthesis inside another."""
+    text = (built_site / "chapters/support-tables/index.html").read_text(encoding="utf-8")
+    counted = re.findall(r"and (\d+) more (reasons?) on the scheme", text)
+    assert "reason(s)" not in text and counted
+    assert all((n == "1") == (word == "reason") for n, word in counted)

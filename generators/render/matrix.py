@@ -165,7 +165,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(Markup("; only if {}").format("; ".join(c.conditions)))
     if not c.verdict.loads and c.reasons:
         more = len(c.reasons) - 1
-        parts.append(Markup(". {}{}").format(c.reasons[0], f" (and {more} more reason(s) on the scheme's page)" if more else ""))
+        parts.append(Markup(". {}{}").format(c.reasons[0], f" (and {more} more {'reason' if more == 1 else 'reasons'} on the scheme's page)" if more else ""))
     for claim in answer.published:
         if not claim.agrees:
             finding = Markup(", explained by {}").format(html.ref(f"finding/{claim.finding}")) if claim.finding else Markup("")
