@@ -5,9 +5,12 @@ plugin, the diff) decide what to print or write, and only when no error was foun
 """
 from __future__ import annotations
 
+import contextlib
+import gc
+
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from . import checks, derive, load, schemas, tree_files, validate
@@ -95,6 +98,19 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     run.problems = sorted_problems(run.problems + render_problems)
     run.pages = {} if run.failed and not pages_despite_errors else pages
     return run
+
+
+@contextlib.contextmanager
+def cycle_collection_paused() -> Iterator[None]:
+    """Pause Python's cycle collector for one pipeline run: the run builds many objects that stay alive to its end, and
+    each collection would scan them, and in a host such as MkDocs everything the host holds, for no garbage."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def check_tree(root: Path) -> tuple[Atlas | None, list[Problem]]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import signal
 import sys
@@ -148,7 +147,7 @@ def _failed(problems: list[Problem], strict: bool = False) -> bool:
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
-    from .build import run_pipeline
+    from .build import cycle_collection_paused, run_pipeline
     from .path_scope import PathError, in_scope, tree_paths
     try:
         paths = tree_paths(root, args.paths)
@@ -156,14 +155,11 @@ def _check(args: argparse.Namespace, root: Path) -> int:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
     progress = Progress("check: rendering pages")
-    collecting = gc.isenabled()
-    gc.disable()  # one run over data that stays alive to the end: cycle scans of the records only cost time
     try:  # chapters render: claims, literal numbers, undefined names
-        run = run_pipeline(root, "docs", record_pages=args.all_pages, progress=progress.update)
+        with cycle_collection_paused():
+            run = run_pipeline(root, "docs", record_pages=args.all_pages, progress=progress.update)
     finally:
         progress.close()
-        if collecting:
-            gc.enable()
     shown = in_scope(run.problems, paths) if paths else run.problems
     _print_problems(shown, args.format)
     hidden = len(run.problems) - len(shown)

@@ -63,6 +63,13 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
              progress: Callable[[int, int], None] | None = None) -> Generated:
     """Every generated file of the site and every problem: from the on-disk copy when an earlier run had the same
     inputs and code (and no memo is given), else by running the pipeline (and keeping its files when it is clean)."""
+    from .build import cycle_collection_paused
+    with cycle_collection_paused():
+        return _generate(root, docs_dir, memo, progress)
+
+
+def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
+              progress: Callable[[int, int], None] | None) -> Generated:
     from .build import run_pipeline
     from .record_history import record_history
     commits = record_history(root)
