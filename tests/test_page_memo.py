@@ -69,3 +69,12 @@ def test_problems_of_a_reused_page_are_reported_again(tmp_path, record_pages):
     first = [str(p) for p in run_pipeline(tree, record_pages=record_pages, memo=memo).problems]
     assert any("no_such_name" in line for line in first)
     assert [str(p) for p in run_pipeline(tree, record_pages=record_pages, memo=memo).problems] == first
+
+
+def test_a_value_that_cannot_be_serialised_never_matches_and_the_next_one_still_does(tmp_path):
+    from generators.render.memo import _Prints
+    tree = make_tree(tmp_path / "tree")
+    prints = _Prints(run_pipeline(tree).atlas, {})
+    first = prints._pickled(["link", "a"])
+    assert prints._pickled([lambda: None]) is None  # the page that read it always renders
+    assert prints._pickled(["link", "a"]) == first and prints._pickled(["link", "b"]) != first

@@ -234,6 +234,8 @@ class _Prints:
     def __init__(self, atlas: Any, names: dict[str, str]):
         self.atlas, self.names = atlas, names
         self.known: dict[Read, Print] = {}
+        self.buffer = io.BytesIO()
+        self.pickler = _pickler(self.buffer)  # one for the run: most values are small lists of links
 
     def of(self, read: Read) -> Print:
         if read not in self.known:
@@ -248,15 +250,33 @@ class _Prints:
             records = atlas.index.by_kind.get(read[1], {})
             return _digest("\0".join(f"{key}\0{_record_print(record)}" for key, record in records.items()).encode())
         if what == "view" and len(read) == 2:
-            return _pickled(getattr(atlas.views, read[1], None))
+            return self._pickled(getattr(atlas.views, read[1], None))
         if what in ("backlinks", "outgoing") and len(read) == 2:
-            return _pickled(getattr(atlas.index, what).get(read[1]))
+            return self._pickled(getattr(atlas.index, what).get(read[1]))
         if what == "name" and len(read) == 2:
             name = self.names.get(read[1])
             return "no name" if name is None else f"name: {name}"  # the short text itself: cheaper than its hash
         if what == "schemas" and len(read) == 1:
-            return _pickled(atlas.schemas.documents)
+            return self._pickled(atlas.schemas.documents)
         return None  # everything, or a read this memo does not know how to compare
+
+    def _pickled(self, value: Any) -> Print:
+        """The hash of a full serialisation of the value: values that differ never share it. Equal values may differ
+        in it (a set's order), which only renders a page again. None when it cannot be serialised."""
+        self.buffer.seek(0)
+        self.buffer.truncate()
+        try:
+            self.pickler.dump(value)
+        except Exception:  # noqa: BLE001 - an unpicklable value cannot be compared: the page renders every time
+            self.pickler = _pickler(self.buffer)  # never reuse one that stopped half-way
+            return None
+        return _digest(self.buffer.getvalue())
+
+
+def _pickler(buffer: io.BytesIO) -> pickle.Pickler:
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True  # no memo: how objects happen to be shared (a cold run parses, a warm run reads a cache) is left out
+    return pickler
 
 
 def _digest(data: bytes) -> str:
@@ -268,14 +288,3 @@ def _record_print(record: Any) -> str:
     return "absent" if record is None else _digest(f"{record.path}\0{record.text}".encode("utf-8", "surrogatepass"))
 
 
-def _pickled(value: Any) -> Print:
-    """The hash of a full serialisation of the value: values that differ never share it. Equal values may differ
-    in it (a set's order), which only renders a page again. None when it cannot be serialised."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.fast = True  # no memo: how objects happen to be shared (a cold run parses, a warm run reads a cache) is left out
-    try:
-        pickler.dump(value)
-        return _digest(buffer.getvalue())
-    except Exception:  # noqa: BLE001 - an unpicklable view cannot be compared: the page renders every time
-        return None
