@@ -108,13 +108,15 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         self.pending = {}
         for path, content in generated.files.items():
             page = GeneratedPage.generated(config, path, content=content)
-            self.pending[path] = _digest(content)
-            page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
+            if _SERVING[0]:  # only a rebuild in the same process compares with the last build's pages
+                self.pending[path] = _digest(content)
+                page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
             files.append(page)
-        changed = sum(1 for path, digest in self.pending.items() if previous.get(path) != digest)
+        changed = (sum(1 for path, digest in self.pending.items() if previous.get(path) != digest) if _SERVING[0]
+                   else len(generated.files))
         reused = (f"; {generated.rendered} rendered, {generated.reused} reused" if generated.rendered is not None
                   else "; read from the cache" if generated.cached else "")
-        log.info(f"atlas: {len(self.pending)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.2f} s")
+        log.info(f"atlas: {len(generated.files)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.2f} s")
         return files
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
@@ -143,7 +145,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if not config.site_url:  # a sitemap needs absolute URLs; MkDocs would list bare paths
             for name in SITEMAPS:
                 (Path(config.site_dir) / name).unlink(missing_ok=True)
-        if self.pending is not None:
+        if self.pending:
             _BUILT[config.config_file_path] = self.pending
 
     def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]) -> LiveReloadServer:

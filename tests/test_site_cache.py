@@ -178,3 +178,13 @@ def test_a_long_lived_process_starts_from_the_pages_one_off_builds_kept(tree: Pa
     first = site_cache.generate(tree, memo=memo)
     assert first.reused and 0 < first.rendered < first.reused  # type: ignore[operator]
     assert first.files == _fresh(tree, monkeypatch).files
+
+
+def test_literal_problems_are_kept_on_disk_for_every_template(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generators.render import literals
+    sources = {f"docs/c{n}.md.j2": f"We tested {n + 10} parts.\n" for n in range(3)}
+    first = {path: literals.literal_problems(path, source) for path, source in sources.items()}
+    assert all(first.values())
+    literals._kept_literal_problems.cache_clear()  # as a new process: only the table on disk is left
+    monkeypatch.setattr(literals, "_literal_problems", lambda *_: pytest.fail("computed again"))
+    assert {path: literals.literal_problems(path, source) for path, source in sources.items()} == first

@@ -14,6 +14,7 @@ import re
 
 import jinja2
 
+from ..cache import ContentCache, content_key
 from ..problems import Problem
 
 RULE = "literal-number"
@@ -22,17 +23,36 @@ _TOKEN = re.compile(r"[^\s()\[\],;:!?\"'“”/*|`]+")
 _NUMBER = re.compile(r"^[~≈≥≤<>+±−-]?\$?\d+(?:[.,]\d+)*(?:%|x|×|k|M|B)?\.?$")
 _HYPHENATED = re.compile(r"^(\d+(?:\.\d+)?)-([a-z]+)$")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_KEPT = 256  # entries of the on-disk table: every template's source in its last few versions
 _LEXER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)  # only its lexer is used, never a template
 
 
 def literal_problems(template_path: str, source: str) -> list[Problem]:
     """Every number typed in the template's prose (Jinja's own `data` tokens, outside raw blocks), and stale allowances.
 
-    A pure function of its arguments, kept for the process (`mkdocs serve` asks again after every edit)."""
-    return list(_literal_problems(template_path, source))
+    A pure function of its arguments, kept for the process (`mkdocs serve` asks again after every edit) and in the
+    on-disk cache (generators/cache.py, salted with this module), keyed by the path and the source."""
+    return list(_kept_literal_problems(template_path, source))
 
 
 @functools.lru_cache(maxsize=256)
+def _kept_literal_problems(template_path: str, source: str) -> tuple[Problem, ...]:
+    table = ContentCache.for_code("literal-problems", __file__, extra=jinja2.__version__)
+    key = content_key(f"{template_path}\0{source}".encode("utf-8", "surrogatepass"))
+    kept = table.get(key)
+    if isinstance(kept, list):
+        try:
+            return tuple(Problem(**problem) for problem in kept)
+        except TypeError:
+            pass
+    found = _literal_problems(template_path, source)
+    for other, value in list(table.entries.items())[-_KEPT + 1:]:  # the other templates' entries stay, newest last
+        table.keep(other, value)
+    table.put(key, [problem.as_dict() for problem in found])
+    table.save()
+    return found
+
+
 def _literal_problems(template_path: str, source: str) -> tuple[Problem, ...]:
     try:
         tokens = list(_LEXER.lex(source))

@@ -248,7 +248,7 @@ class _Prints:
             return _record_print(atlas.index.get(read[1], read[2]))
         if what == "kind" and len(read) == 2:
             records = atlas.index.by_kind.get(read[1], {})
-            return _digest("\0".join(f"{key}\0{_record_print(record)}" for key, record in records.items()).encode())
+            return _digest("\0".join(f"{key}\0{self.of(('record', read[1], key))}" for key in records).encode())
         if what == "view" and len(read) == 2:
             return self._pickled(getattr(atlas.views, read[1], None))
         if what in ("backlinks", "outgoing") and len(read) == 2:
