@@ -117,7 +117,7 @@ def test_plugin_marks_unchanged_generated_pages_as_not_modified(tmp_path, monkey
 
     mkdocs_plugin._BUILT.clear()
     assert all(generated().values()) and all(generated().values())  # one-off builds: every page is written
-    monkeypatch.setitem(mkdocs_plugin._SERVING, 0, True)  # `mkdocs serve`: rebuilds in one process compare
+    monkeypatch.setattr(mkdocs_plugin, "_SERVING", [True])  # `mkdocs serve`: rebuilds in one process compare
     assert all(generated().values())  # first build: everything is new
     assert not any(generated().values())  # same inputs: nothing to rebuild
     record = tree / "records" / "formats" / "fmt-fp4.yaml"
