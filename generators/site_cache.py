@@ -62,7 +62,10 @@ class Generated:
 def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
              progress: Callable[[int, int], None] | None = None) -> Generated:
     """Every generated file of the site and every problem: from the on-disk copy when an earlier run had the same
-    inputs and code (and no memo is given), else by running the pipeline (and keeping its files when it is clean)."""
+    inputs and code (and no memo is given), else by running the pipeline (and keeping its files when it is clean).
+
+    The pipeline renders only the files whose reads changed: with the memo given (a long-lived process; its first
+    build starts from the copy one-off builds kept), or with the memo one-off builds keep on disk."""
     from .build import cycle_collection_paused
     with cycle_collection_paused():
         return _generate(root, docs_dir, memo, progress)
