@@ -16,9 +16,9 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from typing import TYPE_CHECKING, Any
 
 from ..derive.answers import Answer
 from ..derive.format_map import vendor_rank
