@@ -52,8 +52,7 @@ class RecordPage:
     description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
     backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
     grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
-    search_tags: Markup = Markup("")  # the words that find this page first, as a YAML list; empty for none
-    search_boost: float | None = None  # the page's search boost (front matter `search: boost:`); None: default
+    search_tags: Markup = Markup("")  # the names that find this page first, and their markers, as a YAML list; or empty
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -89,7 +88,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified_reason(atlas.index, record)),
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      *_search(atlas, record))
+                      _search_tags(atlas, record))
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -103,9 +102,9 @@ def yaml_string(text: Any, limit: int = 300) -> Markup:
     return Markup(json.dumps(html.escape(folded, quote=True), ensure_ascii=False))
 
 
-def _search(atlas: Any, record: Record) -> tuple[Markup, float | None]:
+def _search_tags(atlas: Any, record: Record) -> Markup:
     found = atlas.views.search_terms.get(record.ref)
-    return (yaml_list(found.terms), found.boost) if found else (Markup(""), None)
+    return yaml_list(found.tags) if found else Markup("")
 
 
 def yaml_list(terms: tuple[str, ...]) -> Markup:
