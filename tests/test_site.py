@@ -89,6 +89,45 @@ def test_chapters_never_put_a_record_name_with_its_own_parenthesis_inside_anothe
     assert found == []
 
 
+class _BlockTexts(HTMLParser):
+    """The text of each paragraph, list item and table cell of a page's article (an inner block starts afresh)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.article = 0
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.article += tag == "article"
+        if tag in _NamesInsideParentheses.BLOCKS:
+            self.texts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.article -= tag == "article"
+
+    def handle_data(self, data: str) -> None:
+        if self.article and self.texts:
+            self.texts[-1] += data
+
+
+def test_chapter_23_never_puts_an_engine_message_inside_a_parenthesis(built_site, real_atlas):
+    """The engine's messages carry their own parentheses ('(for group_size = 128, ...)'): chapter 23 lists each refused
+    scheme with its reasons after a colon, never inside '(...)' of its own."""
+    messages = {" ".join(text.split()) for row in real_atlas.views.target_selections for cell in row.refused
+                for text in (cell.gate, *cell.reasons, *(a.reason for a in cell.attempts)) if len(text) > 20}
+    parser = _BlockTexts()
+    parser.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
+    found, nested = set(), []
+    for text in (" ".join(t.split()) for t in parser.texts):
+        for message in messages:
+            at = text.find(message)
+            if at >= 0:
+                found.add(message)
+                if text[:at].count("(") > text[:at].count(")"):
+                    nested.append(f"...{text[max(0, at - 60):at + 40]}...")
+    assert len(found) > 10 and nested == []
+
+
 def test_support_table_notes_count_further_reasons_in_words(built_site):
     """A cell's note ends '(and 2 more reasons on the scheme's page)': no 'reason(s)', a parenthesis inside another."""
     text = (built_site / "chapters/support-tables/index.html").read_text(encoding="utf-8")
