@@ -54,7 +54,7 @@ class _NamesInsideParentheses(HTMLParser):
         self.article = self.skipped = 0
         self.sentence, self.before, self.name, self.href = "", "", None, ""
         self.found: list[str] = []
-        self.traps: list[str] = []  # links to a trap's page written inside a parenthesis
+        self.claims: list[str] = []  # links to a trap's or finding's page written inside a parenthesis
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         self.article += tag == "article"
@@ -71,8 +71,8 @@ class _NamesInsideParentheses(HTMLParser):
             inside = self.before.count("(") > self.before.count(")")
             if "(" in self.name and inside:
                 self.found.append(f"...{self.before[-40:]}[{self.name}]")
-            if inside and re.search(r"gotchas/[^/#]+/", self.href):
-                self.traps.append(f"...{self.before[-40:]}[{self.name}]")
+            if inside and re.search(r"(gotchas|findings)/[^/#]+/", self.href):
+                self.claims.append(f"...{self.before[-40:]}[{self.name}]")
             self.name = None
 
     def handle_data(self, data: str) -> None:
@@ -132,15 +132,15 @@ def test_chapter_23_never_puts_an_engine_message_inside_a_parenthesis(built_site
     assert len(found) > 10 and nested == []
 
 
-def test_chapters_never_put_a_trap_inside_a_parenthesis(built_site):
-    """A trap's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to Marlin or
-    gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled sentence after
-    the prose it backs (macros.md.j2, recorded_traps) or after a colon."""
+def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(built_site):
+    """A trap's or finding's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to
+    Marlin or gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled
+    sentence after the prose it backs (macros.md.j2: recorded_traps, findings) or after a colon."""
     found = []
     for page in sorted(built_site.glob("chapters/*/index.html")):
         parser = _NamesInsideParentheses()
         parser.feed(page.read_text(encoding="utf-8"))
-        found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.traps]
+        found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.claims]
     assert found == []
 
 
