@@ -40,7 +40,7 @@ class Run:
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
                  record_pages: bool = True, commits: tuple[CommitChange, ...] = (), memo: PageMemo | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> Run:
+                 progress: Callable[[int, int], None] | None = None, checked: Run | None = None) -> Run:
     """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
 
     `commits` are the recent changes to the records in git (record_history.py, gathered by the caller) that the
@@ -51,8 +51,10 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     pages and kind indexes, which the layouts fill from views without prose of their own (`check`).
     A memo (kept by a long-lived process) reuses the pages whose reads did not change since its last run;
     `progress(done, total)` hears of each rendered page (the command line draws a line on a terminal).
+    `checked` is this root's `check_stages` run when the caller already has it (the changelog may have needed it).
     """
-    run = _run_stages(root, docs_dir, pages_despite_errors, record_pages, commits, memo, progress)
+    run = _render_stages(checked if checked is not None else check_stages(root), root, docs_dir, pages_despite_errors,
+                         record_pages, commits, memo, progress)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
@@ -61,14 +63,8 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     return run
 
 
-def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
-                record_pages: bool = True, commits: tuple[CommitChange, ...] = (), memo: PageMemo | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Run:
-    """Run load..check, then render into docs_dir's templates unless docs_dir is None or a stage failed.
-
-    Pages are returned only when there is no error, so a failed run never yields half a site; a
-    reviewer's diff may ask for them anyway (`pages_despite_errors`) whenever the records linked.
-    """
+def check_stages(root: Path) -> Run:
+    """Run load..check: the records, the atlas if every stage passed, and every problem found."""
     schema_set, problems = schemas.load_schemas(root / "schema")
     records, load_problems = load.load_tree(root)
     problems += load_problems
@@ -88,8 +84,20 @@ def _run_stages(root: Path, docs_dir: str | None = "docs", pages_despite_errors:
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += checks.run_checks(atlas, checks.REGISTRY, checks.VIEWS)
-    run = Run(records, atlas, sorted_problems(problems))
-    if docs_dir is None or (run.failed and not pages_despite_errors):
+    return Run(records, atlas, sorted_problems(problems))
+
+
+def _render_stages(checked: Run, root: Path, docs_dir: str | None, pages_despite_errors: bool, record_pages: bool,
+                   commits: tuple[CommitChange, ...], memo: PageMemo | None,
+                   progress: Callable[[int, int], None] | None) -> Run:
+    """Render into docs_dir's templates unless docs_dir is None or a stage failed.
+
+    Pages are returned only when there is no error, so a failed run never yields half a site; a
+    reviewer's diff may ask for them anyway (`pages_despite_errors`) whenever the records linked.
+    """
+    atlas = checked.atlas
+    run = Run(checked.records, atlas, list(checked.problems))
+    if atlas is None or docs_dir is None or (run.failed and not pages_despite_errors):
         return run
     atlas.commits = commits
     from . import render  # Jinja is imported only by the runs that render

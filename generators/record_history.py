@@ -3,8 +3,10 @@ to the derived cells, the computed counts and the traps, built on the diff's com
 
 Each side's records/ and schema/ are unpacked from git's object database the way `diff` does it
 (revisions.materialise: blobs only, links refused by name, oversized blobs never read) and run through the pipeline
-without rendering. Sides are kept in memory for the life of the process by the git tree ids of records/ and
-schema/ (consecutive commits share one), and results per commit are kept in memory and on disk
+without rendering, except the side whose records/ and schema/ are exactly the working tree's (git status shows
+nothing in them, ignored files included): that one is the working tree's own run, which the site then renders.
+Sides are kept in memory for the life of the process by the git tree ids of records/ and schema/ (consecutive
+commits share one), and results per commit are kept in memory and on disk
 (commit_cache.py: keyed by the commit and its parent, emptied by any code change), so a commit is compared once,
 not on every build. Record text carried here (commit subjects, record names) is untrusted: the page and the feed
 escape it.
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import commit_cache
-from .build import run_pipeline
+from .build import Run, check_stages, run_pipeline
 from .diff import cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
@@ -69,16 +71,60 @@ def _inputs_id(root: Path, prefix: str, sha: str) -> str:
     return result.stdout.replace("\n", " ").strip() if result.returncode == 0 else sha
 
 
-def _side(root: Path, prefix: str, sha: str, checkout: Checkout) -> Side:
+def working_inputs_id(root: Path, prefix: str) -> str | None:
+    """The inputs id of HEAD when the working tree's records/ and schema/ are exactly HEAD's (nothing modified,
+    deleted, untracked or ignored in them), else None: then a side equal to HEAD's may be built from the working tree.
+    """
+    paths = [f":(top){prefix}{name}" for name in HISTORY_PATHS]
+    status = subprocess.run(["git", "--no-optional-locks", "-C", str(root), "status", "--porcelain", "-z",
+                             "--untracked-files=all", "--ignored=matching", "--", *paths],
+                            capture_output=True, check=False)
+    if status.returncode != 0 or status.stdout:
+        return None
+    return _inputs_id(root, prefix, "HEAD")
+
+
+def _side(root: Path, prefix: str, sha: str, checkout: Checkout, current: Current | None = None) -> Side:
     key = _inputs_id(root, prefix, sha)
     if key not in _SIDES:
-        run = run_pipeline(checkout.move_to(sha), docs_dir=None)
+        if current is not None and key == current.inputs_id():
+            run = current.run()
+        else:
+            run = run_pipeline(checkout.move_to(sha), docs_dir=None)
         _SIDES[key] = (run.atlas, {(r.kind, r.id): r.data for r in run.records})
     return _SIDES[key]
 
 
+class Current:
+    """The working tree's load..check run, made at most once and only when asked for: the side of a commit whose
+    records/ and schema/ are the working tree's is that run (its pages are rendered from the same run later)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._id: str | None | bool = False
+        self._run: Run | None = None
+
+    def inputs_id(self) -> str | None:
+        if self._id is False:
+            try:
+                self._id = working_inputs_id(self.root, project_prefix(self.root))
+            except DiffError:
+                self._id = None
+        return self._id if isinstance(self._id, str) else None
+
+    def run(self) -> Run:
+        if self._run is None:
+            self._run = check_stages(self.root)
+        return self._run
+
+    @property
+    def checked(self) -> Run | None:
+        """The run, when a side asked for it."""
+        return self._run
+
+
 def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
-                  checkout: Checkout | None = None) -> CommitChange:
+                  checkout: Checkout | None = None, current: Current | None = None) -> CommitChange:
     """The change one commit made, compared with its first parent.
 
     A checkout shared by the commits of one walk is moved from side to side, rewriting only the files that differ,
@@ -90,9 +136,9 @@ def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
     if checkout is None:
         with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
             return commit_change(root, sha, parent, date, subject, Checkout(root, prefix, Path(tmp) / "side",
-                                                                            HISTORY_PATHS))
-    before, old_records = _side(root, prefix, parent, checkout)
-    after, new_records = _side(root, prefix, sha, checkout)
+                                                                            HISTORY_PATHS), current)
+    before, old_records = _side(root, prefix, parent, checkout, current)
+    after, new_records = _side(root, prefix, sha, checkout, current)
     records = tuple(record_changes(old_records, new_records))
     if before is None or after is None:
         change = CommitChange(sha, date, subject, (), (), records,
@@ -104,10 +150,11 @@ def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
     return change
 
 
-def record_history(root: Path, limit: int | None = None) -> tuple[CommitChange, ...]:
+def record_history(root: Path, limit: int | None = None, current: Current | None = None) -> tuple[CommitChange, ...]:
     """The changes of the newest commits that touched records/, newest first; empty outside a git work tree.
 
     Each comes from this process's memory, else from the on-disk table, else is computed (and kept in both).
+    `current` lends the working tree's run to the side whose inputs are the working tree's (usually the newest).
     """
     commits = recent_commits(root, commit_limit() if limit is None else limit)
     if all((sha, parent) in _MEMO for sha, parent, _, _ in commits):
@@ -122,7 +169,7 @@ def record_history(root: Path, limit: int | None = None) -> tuple[CommitChange, 
                 try:
                     checkout = checkout or Checkout(root, project_prefix(root), Path(tempfile.mkdtemp(dir=tmp)) / "side",
                                                    HISTORY_PATHS)
-                    change = commit_change(root, sha, parent, date, subject, checkout)
+                    change = commit_change(root, sha, parent, date, subject, checkout, current)
                 except DiffError:
                     checkout = None  # a failed move may leave the folder half-written: start afresh
                     continue

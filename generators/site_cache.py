@@ -74,8 +74,9 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
 def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
               progress: Callable[[int, int], None] | None) -> Generated:
     from .build import run_pipeline
-    from .record_history import record_history
-    commits = record_history(root)
+    from .record_history import Current, record_history
+    current = Current(root)  # the changelog's newest side is usually the working tree: check it once for both
+    commits = record_history(root, current=current)
     key = site_key(root, docs_dir, commits) if memo is None else None
     memo_table, read_pages = None, 0
     if key is not None:
@@ -87,7 +88,7 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
     elif memo is not None and not memo.pages:  # a long-lived process's first build starts from what one-off builds kept
         kept, _ = _kept_memo(docs_dir)
         memo.pages = kept.pages if kept is not None else {}
-    run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress)
+    run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress, checked=current.checked)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))
     from .render.api import api_files

@@ -141,3 +141,52 @@ def test_a_checkout_moved_between_commits_holds_what_a_fresh_one_holds(repo: Pat
     moved.move_to(first)
     assert _tree_of(tmp_path / "moved") == _tree_of(revisions.materialise(repo, first, "", tmp_path / "again",
                                                                            ("records", "schema")))
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    runs: list[int] = []
+    real = record_history.run_pipeline
+    monkeypatch.setattr(record_history, "run_pipeline", lambda *a, **k: runs.append(1) or real(*a, **k))
+    return runs
+
+
+def _with_current(root: Path) -> tuple[tuple[CommitChange, ...], record_history.Current]:
+    record_history._MEMO.clear()
+    record_history._SIDES.clear()
+    current = record_history.Current(root)
+    return record_history.record_history(root, limit=5, current=current), current
+
+
+def test_the_working_tree_stands_in_for_head_when_its_inputs_are_heads(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _two_commits(repo)
+    expected = history(repo)
+    monkeypatch.setenv("ATLAS_CACHE", "off")  # compute every commit again
+    runs = _counting(monkeypatch)
+    changes, current = _with_current(repo)
+    assert changes == expected
+    assert current.checked is not None and current.checked.atlas is not None
+    assert len(runs) == 2  # three sides (two commits and the first one's parent); HEAD's is the working tree's run
+
+
+@pytest.mark.parametrize("change", ["modified", "untracked", "ignored", "deleted"])
+def test_a_working_tree_that_differs_from_head_never_stands_in_for_it(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    _two_commits(repo)
+    expected = history(repo)
+    kernel = repo / "records/kernels/k-generic.yaml"
+    if change == "modified":
+        edit(repo, "records/kernels/k-generic.yaml", "value: 90,", "value: 70,")
+    elif change == "untracked":
+        write(repo, "records/kernels/k-extra.yaml", kernel.read_text(encoding="utf-8").replace("k-generic", "k-extra"))
+    elif change == "ignored":
+        write(repo, ".gitignore", "*.bak\n")
+        commit(repo, "ignore backups")
+        write(repo, "records/kernels/k-generic.yaml.bak", "not a record\n")
+    else:
+        (repo / "records/accelerators/acc-cpu.yaml").unlink()
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    runs = _counting(monkeypatch)
+    changes, current = _with_current(repo)
+    assert changes == expected  # HEAD's side came from HEAD, not from the edited working tree
+    assert current.checked is None and len(runs) == 3

@@ -1,10 +1,17 @@
-"""Search terms: a format, kernel or engine page is found first by its one-word id, short name or alias."""
+"""Search terms: a format, kernel or engine page is found first by its name, short name or alias, one word or several,
+and only its own names weigh it up (derive/search_terms.py); no page boost lifts it for every other query."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from generators.derive.search_terms import PREFIX_BOOST, SearchTerms, search_terms_by_record
+import yaml
+
+from generators.build import render_tree
+from generators.derive.search_terms import SearchTerms, search_terms_by_record
+from generators.kinds import FOLDER_OF_KIND
+from generators.model.atlas import Atlas
 
 from .memory_atlas import atlas_of
 
@@ -17,34 +24,82 @@ def _terms() -> dict[str, SearchTerms]:
         "format/fp8-kv-cache": {"name": "FP8 KV cache", "aliases": ["FP8_KV_CACHE"]},
         "engine/exllamav2": {"name": "ExLlamaV2"},
         "engine/gptqmodel": {"name": "GPTQModel (GPT-QModel)"},
-        "kernel/vllm-marlin": {"name": "vLLM Marlin (MarlinLinearKernel)"},
+        "engine/onnxruntime": {"name": "ONNX Runtime"},
+        "engine/onnxruntime-genai": {"name": "ONNX Runtime GenAI"},
+        "engine/tensorrt-llm": {"name": "TensorRT-LLM"},
+        "engine/vllm": {"name": "vLLM"},
+        "kernel/vllm-marlin-moe": {"name": "vLLM MarlinExperts (Marlin fused MoE)", "class_name": "MarlinExperts"},
+        "kernel/hostile": {"name": "<img src=x onerror=alert(1)> kernel", "class_name": "Fine&Dandy"},
         "finding/exl2": {"name": "EXL2"}})
     return search_terms_by_record(atlas.index)
 
 
-def test_one_word_ids_names_and_aliases_are_the_terms_each_once_whatever_its_case() -> None:
+def test_names_of_several_words_are_terms_of_kernels_and_engines_and_one_word_names_of_formats() -> None:
     terms = _terms()
     assert {ref: t.terms for ref, t in terms.items()} == {
-        "format/exl2": ("exl2",), "format/gptq": ("gptq",), "format/fp8-e4m3": ("FP8", "float8_e4m3fn"),
-        "format/fp8-kv-cache": ("FP8_KV_CACHE",), "engine/exllamav2": ("exllamav2",),
-        "engine/gptqmodel": ("gptqmodel",)}  # 'vllm-marlin' and 'FP8 E4M3' would match every 'vllm' or 'e4m3' query
+        "format/exl2": ("EXL2",), "format/gptq": ("GPTQ",), "format/fp8-e4m3": ("FP8", "float8_e4m3fn"),
+        "format/fp8-kv-cache": ("FP8_KV_CACHE",), "kernel/vllm-marlin-moe": ("vLLM MarlinExperts", "MarlinExperts"),
+        "kernel/hostile": ("hostile",),
+        "engine/exllamav2": ("ExLlamaV2",), "engine/gptqmodel": ("GPTQModel",), "engine/onnxruntime": ("ONNX Runtime",
+                                                                                                       "onnxruntime"),
+        "engine/onnxruntime-genai": ("ONNX Runtime GenAI", "onnxruntime-genai"), "engine/tensorrt-llm": ("TensorRT-LLM",),
+        "engine/vllm": ("vLLM",)}
+    # a format's 'FP8 E4M3' or 'ExLlamaV2 format' would lift it for every 'e4m3' or 'format' query; the hostile
+    # kernel's name and class name would be written into the result list as HTML (its one-word id is kept); the
+    # finding is not a search kind
 
 
-def test_a_page_whose_term_begins_another_records_term_is_boosted_over_it() -> None:
-    """The search reads 'GPTQ' as a prefix, so GPTQModel's tag matches it too; the exact term's page is boosted."""
-    boosts = {ref: t.boost for ref, t in _terms().items() if t.boost}
-    assert boosts == {"format/gptq": PREFIX_BOOST, "format/fp8-e4m3": PREFIX_BOOST}
+def test_markers_weigh_a_name_only_against_the_names_it_begins() -> None:
+    """'GPTQ' begins 'GPTQModel' and its marker (two tags), 'FP8' begins 'FP8_KV_CACHE' and its marker: each gets
+    three markers, one more than those; 'vLLM', a word of the kernel's name but the beginning of none, one. A name
+    of several words gets one on its last word: 'ONNX Runtime' and 'ONNX Runtime GenAI' differ by it."""
+    markers = {ref: t.markers for ref, t in _terms().items()}
+    assert markers["format/gptq"] == ("gptq_", "gptq__", "gptq___")
+    assert markers["format/fp8-e4m3"] == ("fp8_", "fp8__", "fp8___", "float8_e4m3fn_")
+    assert markers["engine/vllm"] == ("vllm_",)
+    assert markers["engine/onnxruntime"] == ("runtime_", "onnxruntime_")
+    assert markers["engine/onnxruntime-genai"] == ("genai_",)
+    assert markers["kernel/vllm-marlin-moe"] == ("marlinexperts_",)
+    assert markers["engine/tensorrt-llm"] == ("llm_",)
 
 
-def test_the_built_search_index_carries_the_terms_and_boosts(built_site: Path) -> None:
-    """What the theme indexes: every section of the EXL2 format's page is tagged 'exl2'; GPTQ's page is boosted;
-    a source page keeps its lower boost and no tags."""
+def test_record_pages_carry_the_terms_and_markers_as_front_matter_tags_and_only_sources_a_boost(tree: Path) -> None:
+    """The mini engine and kernels are named in several words: each page lists them; no record page but a source's
+    sets the theme's page boost, which would lift it for every query."""
+    pages, problems = render_tree(tree)
+    assert [p for p in problems if p.severity == "error"] == []
+    front = {path: yaml.safe_load(text.split("---\n")[1]) for path, text in pages.items()
+             if path.count("/") == 1 and not path.endswith("index.md") and text.startswith("---\n")}
+    assert front["engines/eng.md"]["tags"] == ["Example Engine", "eng", "engine_", "eng_"]
+    assert front["kernels/k-hopper.md"]["tags"] == ["Hopper kernel", "kernel_"]
+    assert {path.split("/")[0] for path, matter in front.items() if "search" in matter} == {"sources"}
+    assert {matter["search"]["boost"] for matter in front.values() if "search" in matter} == {0.3}
+
+
+def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_the_sources(built_site: Path) -> None:
+    """What the theme indexes: every section of a page has its tags; only source pages keep a page boost (0.3)."""
     docs = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
     pages: dict[str, list[dict]] = {}
     for doc in docs:
         pages.setdefault(doc["location"].split("#")[0], []).append(doc)
-    assert {d.get("tags", None) == ["exl2"] for d in pages["formats/exl2/"]} == {True}
-    assert {d.get("tags", None) == ["exllamav2"] for d in pages["engines/exllamav2/"]} == {True}
-    assert {(d.get("boost"), tuple(d.get("tags", ()))) for d in pages["formats/gptq/"]} == {(PREFIX_BOOST, ("gptq",))}
-    sources = [d for page, found in pages.items() if page.startswith("sources/") and page != "sources/" for d in found]
-    assert sources and {(d.get("boost"), "tags" in d) for d in sources} == {(0.3, False)}
+
+    def tags(page: str) -> set[tuple[str, ...]]:
+        return {tuple(d.get("tags", ())) for d in pages[page]}
+
+    assert tags("engines/tensorrt-llm/") == {("TensorRT-LLM", "llm_")}
+    assert tags("engines/onnxruntime-genai/") == {("ONNX Runtime GenAI", "onnxruntime-genai", "genai_")}
+    assert tags("kernels/vllm-marlin-moe/") == {("vLLM MarlinExperts", "MarlinExperts", "marlinexperts_")}
+    assert tags("formats/exl2/") == {("EXL2", "exl2_")}
+    boosted = {page for page, found in pages.items() for d in found if "boost" in d}
+    assert boosted and {page.split("/")[0] for page in boosted} == {"sources"}
+    assert {d["boost"] for page in boosted for d in pages[page]} == {0.3}
+
+
+def test_every_kernel_and_engine_name_is_a_tag_of_its_page(real_atlas: Atlas, built_site: Path) -> None:
+    """The defect this replaces: names of several words ('ONNX Runtime', 'TensorRT-LLM', 'vLLM MarlinExperts') were
+    never tags, so those records were not found first by their names."""
+    docs = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    tags = {doc["location"]: doc.get("tags", []) for doc in docs if "#" not in doc["location"]}
+    untagged = [f"{r.ref}: {r.name!r}" for kind in ("kernel", "engine") for r in real_atlas.index.all(kind)
+                if re.sub(r"\s*\([^)]*\)\s*$", "", r.name) not in tags[f"{FOLDER_OF_KIND[kind]}/{r.id}/"]]
+    assert len(tags) > 100 and untagged == []

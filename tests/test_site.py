@@ -52,8 +52,9 @@ class _NamesInsideParentheses(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.article = self.skipped = 0
-        self.sentence, self.before, self.name = "", "", None
+        self.sentence, self.before, self.name, self.href = "", "", None, ""
         self.found: list[str] = []
+        self.claims: list[str] = []  # links to a trap's or finding's page written inside a parenthesis
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
         self.article += tag == "article"
@@ -61,14 +62,17 @@ class _NamesInsideParentheses(HTMLParser):
         if tag in self.BLOCKS:
             self.sentence = ""
         if tag == "a":
-            self.before, self.name = self.sentence, ""
+            self.before, self.name, self.href = self.sentence, "", dict(attrs).get("href") or ""
 
     def handle_endtag(self, tag: str) -> None:
         self.article -= tag == "article"
         self.skipped -= tag in self.SKIPPED
         if tag == "a" and self.name is not None:
-            if "(" in self.name and self.before.count("(") > self.before.count(")"):
+            inside = self.before.count("(") > self.before.count(")")
+            if "(" in self.name and inside:
                 self.found.append(f"...{self.before[-40:]}[{self.name}]")
+            if inside and re.search(r"(gotchas|findings)/[^/#]+/", self.href):
+                self.claims.append(f"...{self.before[-40:]}[{self.name}]")
             self.name = None
 
     def handle_data(self, data: str) -> None:
@@ -86,6 +90,57 @@ def test_chapters_never_put_a_record_name_with_its_own_parenthesis_inside_anothe
         parser = _NamesInsideParentheses()
         parser.feed(page.read_text(encoding="utf-8"))
         found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.found]
+    assert found == []
+
+
+class _BlockTexts(HTMLParser):
+    """The text of each paragraph, list item and table cell of a page's article (an inner block starts afresh)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.article = 0
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.article += tag == "article"
+        if tag in _NamesInsideParentheses.BLOCKS:
+            self.texts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.article -= tag == "article"
+
+    def handle_data(self, data: str) -> None:
+        if self.article and self.texts:
+            self.texts[-1] += data
+
+
+def test_chapter_23_never_puts_an_engine_message_inside_a_parenthesis(built_site, real_atlas):
+    """The engine's messages carry their own parentheses ('(for group_size = 128, ...)'): chapter 23 lists each refused
+    scheme with its reasons after a colon, never inside '(...)' of its own."""
+    messages = {" ".join(text.split()) for row in real_atlas.views.target_selections for cell in row.refused
+                for text in (cell.gate, *cell.reasons, *(a.reason for a in cell.attempts)) if len(text) > 20}
+    parser = _BlockTexts()
+    parser.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
+    found, nested = set(), []
+    for text in (" ".join(t.split()) for t in parser.texts):
+        for message in messages:
+            at = text.find(message)
+            if at >= 0:
+                found.add(message)
+                if text[:at].count("(") > text[:at].count(")"):
+                    nested.append(f"...{text[max(0, at - 60):at + 40]}...")
+    assert len(found) > 10 and nested == []
+
+
+def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(built_site):
+    """A trap's or finding's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to
+    Marlin or gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled
+    sentence after the prose it backs (macros.md.j2: recorded_traps, findings) or after a colon."""
+    found = []
+    for page in sorted(built_site.glob("chapters/*/index.html")):
+        parser = _NamesInsideParentheses()
+        parser.feed(page.read_text(encoding="utf-8"))
+        found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.claims]
     assert found == []
 
 

@@ -1,13 +1,32 @@
-"""Search terms: the words a reader types to find a record, given to the site search as its page's tags and boost.
+"""Search terms: the names a reader types to find a record, given to the site search as its page's tags.
 
-A format, kernel or engine page comes first in the site search when the query is the record's id, its name without a
-trailing parenthetical, or one of its aliases ('EXL2' finds the EXL2 format before the engine and the benchmarks
-that mention it; 'ExLlamaV2' finds the engine). The theme weighs a tag far above a title (10^6 against 10^3), splits
-tags at spaces and hyphens like any text, and reads each typed word as a prefix, so only one-word terms are kept
-(a hyphenated id such as 'vllm-marlin' would put every vLLM kernel before the vLLM engine for the query 'vLLM'), and
-a page with a term that begins another record's term ('GPTQ' begins 'GPTQModel', 'FP8' begins 'FP8_KV_CACHE') is
-boosted so the exact term wins over the longer one the prefix also finds.
-Pure functions of the records; terms keep the record's order (id, name, aliases), each once whatever its case.
+How the theme ranks (Material for MkDocs 9, its search plugin and the lunr worker it ships): every section of a page is
+one search document and carries the page's front-matter `tags`; a match in the tags weighs 10^6, in a title 10^3, in
+the text 1 (the plugin's field boosts). Words are split at spaces and hyphens, a typed word matches every indexed word
+it begins (the worker appends `*`), and the scores of the matched words add up, each weighted by its rarity (lunr's
+idf; Material turns off length normalisation). A page's front-matter `search: boost:` multiplies the page's score for
+every query that finds it, whatever matched: a boost given so that 'GPTQ' finds the GPTQ page first would also lift
+that page for 'scale' or 'Marlin'. So no page boost is used here (source pages keep the template's site-wide 0.3).
+
+The terms of a kernel or engine record: its name without a trailing parenthetical ('ONNX Runtime GenAI', 'vLLM
+MarlinExperts'), its id when that is one word or the record is an engine (engine ids are package names: 'tensorrt-llm',
+'onnxruntime-genai') and a kernel's class name ('MarlinExperts'). Several words are fine: a page that has all the
+typed words in its tags outranks one that has some of them. A format's terms are its id, short name and aliases of one
+word only ('EXL2', 'float8_e5m2'): its longer names share words that readers search on their own ('scale', 'model',
+'quantization'), and a tag outranks every title.
+
+Weight that only the record's own name reaches, instead of a page boost: a term's last word is also written as a marker
+tag, the word with '_' appended ('runtime_', 'genai_'), which only a typed word beginning like it can match. So 'ONNX
+Runtime' finds ONNX Runtime (its marker 'runtime_') before ONNX Runtime GenAI (which has the same two words but the
+marker 'genai_'), and 'vLLM' finds the engine before every 'vLLM ...' kernel. A one-word term that begins words of
+another record's tags ('GPTQ' begins 'GPTQModel', 'Marlin' begins 'MarlinExperts') gets one marker more than the most
+such tags any other record has ('gptq_', 'gptq__'), so the exact term still wins over the longer one the prefix also
+finds. Tags are hidden in the result list (docs/stylesheets/atlas.css).
+
+A term is kept only if it is plain text for the theme: the result list writes tags as HTML, so a term with '<', '>',
+'&', a quote, a backslash or a control character is left out (contributors write the names).
+Pure functions of the records; terms keep the record's order (name, id, class name, aliases), each once whatever its
+case and separators.
 """
 from __future__ import annotations
 
@@ -18,27 +37,44 @@ from ..model.index import Index
 from ..model.records import Record
 
 SEARCH_FIRST_KINDS = ("format", "kernel", "engine")
-PREFIX_BOOST = 10.0  # a tag match is ~10^3 times a title match, so this reorders tag matches, not title matches
+MARKER = "_"  # appended to a term's last word; the theme's separator (spaces, hyphens) keeps it in the word
+_SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the built search index states it
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
-_ONE_WORD = re.compile(r"[A-Za-z0-9_.+]+")
+_UNSAFE = re.compile(r"[<>&\"'`\\\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
 class SearchTerms:
-    """A record page's search tags, and its boost (None: the theme's default) when a tag begins another's."""
+    """A record page's search terms and the marker tags that weigh its own terms (see the module docstring)."""
 
     terms: tuple[str, ...]
-    boost: float | None
+    markers: tuple[str, ...]
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """What the page's front matter lists as `tags`: the terms, then the markers."""
+        return self.terms + self.markers
+
+
+def words(term: str) -> tuple[str, ...]:
+    """A term's words as the theme indexes them: split at spaces and hyphens, lower case."""
+    return tuple(word for word in _SEPARATOR.split(term.lower()) if word)
 
 
 def search_terms(record: Record) -> tuple[str, ...]:
-    """The one-word id, short name and aliases of a format, kernel or engine record; nothing for other kinds."""
+    """The names of a format, kernel or engine record a reader would type; nothing for other kinds."""
     if record.kind not in SEARCH_FIRST_KINDS:
         return ()
-    terms: dict[str, str] = {}
-    for term in (record.id, _PARENTHETICAL.sub("", record.name), *record.data.get("aliases", [])):
-        if _ONE_WORD.fullmatch(term):
-            terms.setdefault(term.lower(), term)
+    data = record.data
+    names = [_PARENTHETICAL.sub("", record.name)]
+    if len(words(record.id)) == 1 or record.kind == "engine":
+        names.append(record.id)
+    names += [data["class_name"]] if isinstance(data.get("class_name"), str) else []
+    names += [a for a in data.get("aliases", []) if isinstance(a, str)]
+    terms: dict[tuple[str, ...], str] = {}
+    for name in names:
+        if words(name) and not _UNSAFE.search(name) and (record.kind != "format" or len(words(name)) == 1):
+            terms.setdefault(words(name), name)
     return tuple(terms.values())
 
 
@@ -46,10 +82,26 @@ def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
     """Every format, kernel and engine record with search terms, by ref, in kind then id order."""
     found = {r.ref: search_terms(r) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
     found = {ref: terms for ref, terms in found.items() if terms}
-    owner = {t.lower(): ref for ref, terms in found.items() for t in terms}
-    return {ref: SearchTerms(terms, PREFIX_BOOST if any(_begins_another(t.lower(), ref, owner) for t in terms) else None)
-            for ref, terms in found.items()}
+    plain = {ref: _plain_tags(terms) for ref, terms in found.items()}
+    return {ref: SearchTerms(terms, _markers(ref, terms, plain)) for ref, terms in found.items()}
 
 
-def _begins_another(term: str, ref: str, owner: dict[str, str]) -> bool:
-    return any(other != term and other.startswith(term) and owner[other] != ref for other in owner)
+def _plain_tags(terms: tuple[str, ...]) -> set[str]:
+    """A record's indexed tag words with one marker per term: what a typed word can match on its page."""
+    return {w for t in terms for w in words(t)} | {words(t)[-1] + MARKER for t in terms}
+
+
+def _markers(ref: str, terms: tuple[str, ...], plain: dict[str, set[str]]) -> tuple[str, ...]:
+    """Each term's markers: its last word with one '_', or for a one-word term that begins tags of other pages, with
+    one to n+1 '_' where n is the most such tags (other than the word itself) one other page has."""
+    markers: dict[str, None] = {}
+    for term in terms:
+        last = words(term)[-1]
+        rival = max((_begun(last, tags) for other, tags in plain.items() if other != ref), default=0)
+        count = rival + 1 if rival and len(words(term)) == 1 else 1
+        markers.update(dict.fromkeys(last + MARKER * n for n in range(1, count + 1)))
+    return tuple(markers)
+
+
+def _begun(word: str, tags: set[str]) -> int:
+    return sum(tag.startswith(word) and tag != word for tag in tags)

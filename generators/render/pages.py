@@ -52,8 +52,7 @@ class RecordPage:
     description: Markup = Markup('""')  # the summary as a YAML string for the page's meta description
     backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
     grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
-    search_tags: Markup = Markup("")  # the words that find this page first, as a YAML list; empty for none
-    search_boost: float | None = None  # the page's search boost (front matter `search: boost:`); None: default
+    search_tags: Markup = Markup("")  # the names that find this page first, and their markers, as a YAML list; or empty
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -89,7 +88,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified_reason(atlas.index, record)),
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      *_search(atlas, record))
+                      _search_tags(atlas, record))
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -103,9 +102,9 @@ def yaml_string(text: Any, limit: int = 300) -> Markup:
     return Markup(json.dumps(html.escape(folded, quote=True), ensure_ascii=False))
 
 
-def _search(atlas: Any, record: Record) -> tuple[Markup, float | None]:
+def _search_tags(atlas: Any, record: Record) -> Markup:
     found = atlas.views.search_terms.get(record.ref)
-    return (yaml_list(found.terms), found.boost) if found else (Markup(""), None)
+    return yaml_list(found.tags) if found else Markup("")
 
 
 def yaml_list(terms: tuple[str, ...]) -> Markup:
@@ -222,19 +221,9 @@ def verdict_markup(cell: Cell) -> Markup:
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
-    if cell.gate:
-        return escape_text(f"capability gate: {cell.gate}" + (f" Instead: {cell.gate_fallback}" if cell.gate_fallback else ""))
-    if cell.verdict is Verdict.FAILS_AT_RUNTIME:
-        chosen = next(a for a in cell.attempts if a.after_selection)
-        return (Markup("selects ") + values.ref(f"kernel/{chosen.kernel}")
-                + escape_text(f", then fails at run time: {chosen.reason}"))
-    if cell.verdict is Verdict.REFUSED:
-        if not cell.attempts:
-            return escape_text("; ".join(cell.reasons))
-        return Markup("<br>").join(values.ref(f"kernel/{a.kernel}") + Markup(": ")
-                                   + escape_text(("selected, then fails at run time: " if a.after_selection else "")
-                                                 + a.reason)
-                                   for a in cell.attempts)
+    if cell.gate or cell.verdict in (Verdict.FAILS_AT_RUNTIME, Verdict.REFUSED):
+        found = reasons_of(cell, values)
+        return Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
     if cell.kernel is None:  # a fallback decided by the scheme gate, before any kernel is tried
         return escape_text(f"computes as: {cell.computes_as}; capability gate: {cell.gate}")
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
@@ -251,6 +240,33 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if declined:
         parts.append(escape_text(f"after {len(declined)} candidate(s) declined"))
     return Markup("; ").join(parts)
+
+
+@dataclass(frozen=True)
+class Reasons:
+    """Why a cell that does not run is refused or fails: one reason (the gate's message, the kernel that fails at run
+    time), or each candidate kernel with its own message, in the engine's order. The messages are the records' text,
+    escaped; they are fragments written after a colon or as list items, never inside a parenthesis (the engine's
+    messages carry their own)."""
+
+    reason: Markup
+    per_kernel: tuple[Markup, ...] = ()
+
+
+def reasons_of(cell: Cell, values: ValueRenderer) -> Reasons:
+    if cell.gate:
+        return Reasons(escape_text(f"capability gate: {cell.gate}"
+                                   + (f" Instead: {cell.gate_fallback}" if cell.gate_fallback else "")))
+    if cell.verdict is Verdict.FAILS_AT_RUNTIME:
+        chosen = next(a for a in cell.attempts if a.after_selection)
+        return Reasons(Markup("selects ") + values.ref(f"kernel/{chosen.kernel}")
+                       + escape_text(f", then fails at run time: {chosen.reason}"))
+    if not cell.attempts:
+        return Reasons(escape_text("; ".join(cell.reasons)))
+    return Reasons(Markup(""), tuple(values.ref(f"kernel/{a.kernel}") + Markup(": ")
+                                     + escape_text(("selected, then fails at run time: " if a.after_selection else "")
+                                                   + a.reason)
+                                     for a in cell.attempts))
 
 
 def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:

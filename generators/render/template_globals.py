@@ -22,7 +22,7 @@ from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
 from .matrix import published_grid_html, support_matrices_html
-from .pages import published_table, support_grid, why_markup
+from .pages import published_table, reasons_of, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .trap_index import trap_table_html
 from .values import ValueRenderer
@@ -74,6 +74,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: scope.values.ref),
     TemplateGlobal("why", "why(cell)", "Why a derived support cell has its verdict: the kernel and conditions, or every reason.",
                    lambda scope: lambda cell: why_markup(cell, scope.values)),
+    TemplateGlobal("reasons", "reasons(cell)",
+                   "Why a derived cell that does not run is refused or fails: `.reason` (the gate's message, the kernel that "
+                   "fails at run time) or, when candidates were tried, `.per_kernel` (each kernel with its own message, in "
+                   "the engine's order). For a list item or after a colon, never inside a parenthesis.",
+                   lambda scope: lambda cell: reasons_of(cell, scope.values)),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("support_matrices", "support_matrices(notes=True)",
