@@ -221,3 +221,56 @@ def test_a_group_size_placeholder_is_filled_only_when_the_scheme_names_one_group
         return derive_cell("s", {**scheme("a"), "config": config}, "t", GPU80, kernels).attempts[0].limits[0]
     assert limit([128]).endswith("“not divisible by group_size = 128.”")
     assert limit([-1, 128]).endswith("“not divisible by group_size = ‹c.group_size›.”")
+
+
+def test_a_requirement_or_route_scoped_to_scheme_methods_applies_only_to_those_layouts():
+    # zentorch's DA8W4 repack (activations quantized to 8 bits) applies only to compressed-tensors weights with a
+    # bfloat16 model; GPTQ weights take the parent W4A16 path, so their cell must not carry the precision condition.
+    da8w4 = "a float16 model, or VLLM_CPU_INT4_W4A8=0"
+    kernels = {"zen": {"requirements": [req("env", "no refusal", value="VLLM_CPU_INT4_W4A8", condition=da8w4,
+                                            when={"activation_types": ["bfloat16"], "methods": ["compressed-tensors"]})],
+                       "routes": [{"name": "da8w4", "description": "W4A8", "when": {"methods": ["compressed-tensors"]}},
+                                  {"name": "parent", "description": "W4A16", "when": {"methods": ["auto_gptq"]}}]}}
+    def cell(method: str | None):
+        data = {**scheme("zen", platform="cpu"), **({"method": method} if method else {})}
+        return derive_cell("s", data, "t", X86_AVX512, kernels)
+    ct, gptq, unnamed = cell("compressed-tensors"), cell("auto_gptq"), cell(None)
+    assert (ct.verdict, ct.conditions, ct.attempts[0].routes) == ("runs-if", (da8w4,), ("da8w4",))
+    assert (gptq.verdict, gptq.conditions, gptq.attempts[0].routes) == ("runs", (), ("parent",))
+    assert (unnamed.verdict, unnamed.attempts[0].routes) == ("runs", ())  # a scheme without a method never matches
+
+
+def test_a_refusal_after_an_undecided_package_check_names_the_package_message_first():
+    # vLLM's FlashInfer FP8 kernel tests the package before the capability: without FlashInfer, that is the message.
+    kernels = {"fi": {"requirements": [req("package", "requires FlashInfer to be installed.", value="flashinfer"),
+                                       req("capability-min", "requires compute capability 100 and above.", value=100)]},
+               "b": {"requirements": []}}
+    cell = derive_cell("s", scheme("fi", "b"), "t", GPU90, kernels)
+    assert cell.reasons == ("fi: requires FlashInfer to be installed. (unless package flashinfer installed); "
+                            "otherwise: requires compute capability 100 and above.",)
+    # A check the records decide, or a shape limit, before the refusal adds nothing; so does a paraphrased non-refusal.
+    kernels["fi"]["requirements"][0] = req("env", "No refusal: a precision switch", value="X", reason_verbatim=False)
+    assert derive_cell("s", scheme("fi", "b"), "t", GPU90, kernels).reasons == (
+        "fi: requires compute capability 100 and above.",)
+
+
+def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_given_that_setting():
+    # On XPU vLLM returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch; xpu keeps only the W8A8
+    # kernel. The walk under the setting decides the cell; a run with default settings shows the substitute's kernel.
+    xpu = {"platform": "xpu"}
+    kernels = {"w8a16": {"requirements": [], "linear_backends": ["xpu_woq"], "activation_handling": "as-given"},
+               "w8a8": {"requirements": [req("other", "FP8 activations only", value="FP8 activations")],
+                        "linear_backends": ["xpu"], "activation_handling": "quantized"}}
+    substitution = {"scheme_class": "W8A16", "setting": "--linear-backend", "values": ["xpu"], "kernel": "w8a16",
+                    "computes_as": "weight-only FP8", "locator": "fp8 branch"}
+    data = scheme("w8a16", "w8a8", platform="xpu")
+    data["config"] = {**CONFIG, "activation_quantized": True}
+    data["candidates"][0]["substitution"] = substitution
+    cell = derive_cell("s", data, "t", xpu, kernels)
+    assert (cell.verdict, cell.kernel, [a.kernel for a in cell.attempts]) == ("runs-if", "w8a8", ["w8a8"])
+    assert cell.conditions[0] == "--linear-backend xpu (otherwise vLLM uses W8A16: weight-only FP8)"
+    assert (cell.substitute_scheme, cell.substitute_kernel) == ("W8A16", "w8a16")
+    # When no value of the setting leads to an accepting kernel, the substitute's weight-only arithmetic is what runs.
+    kernels["w8a8"]["requirements"] = [req("platform", "XPU only", values=["cuda"])]
+    cell = derive_cell("s", data, "t", xpu, kernels)
+    assert (cell.verdict, cell.kernel, cell.computes_as) == ("fallback", "w8a16", "W8A16: weight-only FP8")

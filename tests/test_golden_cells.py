@@ -53,3 +53,21 @@ def test_amd_cells_are_per_gfx_id_and_print_the_capability_vllm_derives(real_atl
     # The capability is printed as vLLM derives it from the gfx id: gfx906 and gfx90a report 90, as Hopper does.
     cell = atlas.views.cells[("vllm-ct-w4a8-fp8", "amd-gfx90a")]
     assert not cell.gate and cell.verdict == "refused" and cell.attempts
+
+
+def test_the_cells_the_open_items_of_the_vllm_cell_audit_settled(real_atlas):
+    cells = real_atlas.views.cells
+    # zentorch's DA8W4 route quantizes activations for compressed-tensors weights with a bfloat16 model, not for GPTQ.
+    zen = cells[("vllm-ct-wna16", "x86-cpu-avx512")]
+    assert zen.kernel == "vllm-zentorch-wna16" and any("zentorch_dynamic_qlinear" in c for c in zen.conditions)
+    assert not any("zentorch_dynamic_qlinear" in c for c in cells[("vllm-gptq-marlin", "x86-cpu-avx512")].conditions)
+    # On XPU the FP8 W8A8 scheme is kept only with --linear-backend xpu (else W8A16 runs, as the observation shows).
+    xpu = cells[("vllm-ct-w8a8-fp8", "intel-gpu")]
+    assert (xpu.verdict, xpu.kernel, xpu.substitute_kernel) == ("runs-if", "vllm-xpu-w8a8-fp8", "vllm-xpu-w8a16-fp8")
+    assert xpu.conditions[0].startswith("--linear-backend xpu (otherwise vLLM uses CompressedTensorsW8A16Fp8")
+    # FlashInfer is tested before the capability: its message comes first.
+    assert cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")].reasons[0].startswith(
+        "vllm-flashinfer-fp8-scaled-mm: requires FlashInfer to be installed. (unless FlashInfer usable")
+    # Asymmetric INT8 on SM100 fails at run time too (the SM90 azp kernel is built for 9.0a only).
+    int8 = cells[("vllm-ct-w8a8-int8", "nvidia-sm100")]
+    assert int8.verdict == "fails-at-runtime" and "cutlass_scaled_mm_azp" in int8.attempts[0].reason

@@ -85,6 +85,16 @@ def test_agreement_and_each_kind_of_disagreement(observed):
     assert disagreement(_derived("no", Attempt("slow", "no", "x")), observed["cpu"], CLASS_OF) == ""
 
 
+def test_a_substitute_schemes_kernel_is_what_a_default_run_may_select(observed):
+    # vLLM on XPU hands an FP8 W8A8 checkpoint to CompressedTensorsW8A16Fp8 unless --linear-backend keeps the scheme:
+    # a run with default settings selecting the substitute's kernel agrees with a cell derived under the setting.
+    import dataclasses
+    only_slow = _derived("runs-if", Attempt("slow", "yes"))
+    assert disagreement(only_slow, observed["sm90"], CLASS_OF) != ""
+    substituted = dataclasses.replace(only_slow, substitute_scheme="FastScheme", substitute_kernel="fast")
+    assert disagreement(substituted, observed["sm90"], CLASS_OF) == ""
+
+
 def test_each_amd_target_is_one_simulated_machine_with_its_gfx_id() -> None:
     from generators.verify.jobs import build_jobs
 

@@ -11,6 +11,7 @@ the scheme or the part; they are kept as the accepting kernel's `limits`. Pure f
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,8 @@ class Cell:
     computes_as: str = ""  # for a fallback: what the engine really computes in
     known_by: KnownBy = KnownBy.CODE
     evidence: tuple[str, ...] = ()  # observation ids when known_by is RUN
+    substitute_scheme: str = ""  # the class the engine uses instead unless a setting keeps this scheme
+    substitute_kernel: str = ""  # the kernel that class selects (what a run with default settings shows)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -99,17 +102,53 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     if candidates is None:
         reason = f"no candidate kernels for platform {target['platform']!r}"
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,))
+    if "substitution" in candidates:
+        return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels)
+    attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme)
+    return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
+                    config, _handling(attempts, kernels))
+
+
+def _walk(order: Sequence[str], kernels: dict[str, KernelFields], config: Mapping[str, Any],
+          target: HardwareTargetFields, scheme: SchemeFields) -> tuple[Attempt, ...]:
     attempts = []
-    for kernel_id in candidate_order(candidates, target):
+    for kernel_id in order:
         attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme)
         attempts.append(attempt)
         if attempt.outcome == YES or attempt.after_selection:
             break  # the engine takes the first kernel whose can_implement accepts
+    return tuple(attempts)
+
+
+def _handling(attempts: Sequence[Attempt], kernels: dict[str, KernelFields]) -> str | None:
     chosen = next((a for a in attempts if a.outcome != NO or a.after_selection), None)
     chosen_kernel = kernels.get(chosen.kernel) if chosen else None
-    handling = chosen_kernel.get("activation_handling") if chosen_kernel else None
-    return _verdict(engine, scheme_id, target_id, tuple(attempts), candidates.get("failure_message", ""),
-                    config, handling)
+    return chosen_kernel.get("activation_handling") if chosen_kernel else None
+
+
+def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mapping[str, Any],
+                 target: HardwareTargetFields, scheme: SchemeFields, kernels: dict[str, KernelFields]) -> Cell:
+    """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
+    setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
+    substitution, config = candidates["substitution"], scheme.get("config", {})
+    order = candidate_order(candidates, target)
+    for value in substitution["values"]:
+        kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
+        attempts = _walk(kept, kernels, config, target, scheme)
+        cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config,
+                        _handling(attempts, kernels))
+        if cell.verdict.runs_as_specified:
+            setting = (f"{substitution['setting']} {value} (otherwise vLLM uses {substitution['scheme_class']}: "
+                       f"{substitution['computes_as']})")
+            return dataclasses.replace(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
+                                       substitute_scheme=substitution["scheme_class"],
+                                       substitute_kernel=substitution["kernel"])
+    attempts = _walk([substitution["kernel"]], kernels, config, target, scheme)
+    if attempts[0].outcome == NO:  # the substitute refuses too
+        return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config, None)
+    return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, substitution["kernel"], attempts[0].conditions,
+                attempts, computes_as=f"{substitution['scheme_class']}: {substitution['computes_as']}",
+                substitute_scheme=substitution["scheme_class"], substitute_kernel=substitution["kernel"])
 
 
 def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
@@ -175,25 +214,38 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         return Attempt(kernel_id, NO, "kernel record missing")
     conditions: list[str] = []
     limits: list[str] = []
+    earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
+    method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
-        if not applies(requirement.get("when"), target, config):
+        if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = evaluate(requirement, config, target)
         if outcome is False:
             template = requirement["reason"]
-            return Attempt(kernel_id, NO, engine_message(template, target, scheme or {"config": config}, requirement),
-                           template)
+            reason = engine_message(template, target, scheme or {"config": config}, requirement)
+            return Attempt(kernel_id, NO, _after_earlier(earlier, reason), template)
         if isinstance(outcome, str):
-            if "reason" in requirement:  # the quoted engine message as this cell would print it
-                filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
-                outcome = outcome.replace(requirement["reason"], filled)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
+            outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
+            if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
+                earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
         if _gate_blocks(gate, target, config):
             return Attempt(kernel_id, NO, gate["description"], gate["description"], after_selection=True)
-    routes = tuple(route["name"] for route in kernel.get("routes", []) if applies(route.get("when"), target, config))
+    routes = tuple(route["name"] for route in kernel.get("routes", [])
+                   if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits))
+
+
+def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:
+    """The refusal as the engine words it: a check it makes first, which the records cannot decide (a package, a
+    setting), gives its own message when it fails, so those messages come first, each with the condition that avoids it."""
+    if not earlier:
+        return reason
+    first = "; ".join(f"{message} (unless {condition})" for condition, message in earlier)
+    return f"{first}; otherwise: {reason}"
 
 
 def _gate_blocks(gate: KernelExternalGates, target: HardwareTargetFields, config: Mapping[str, Any]) -> bool:
@@ -206,10 +258,14 @@ def _gate_blocks(gate: KernelExternalGates, target: HardwareTargetFields, config
     return False
 
 
-def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config: Mapping[str, Any]) -> bool:
-    """Whether a `when` restriction matches the target (activation dtypes match if any overlap)."""
+def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config: Mapping[str, Any],
+            method: str | None = None) -> bool:
+    """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
+    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for)."""
     if not when:
         return True
+    if "methods" in when and method not in when["methods"]:
+        return False
     if "platform" in when and target["platform"] not in when["platform"]:
         return False
     if "cpu_arch" in when and target.get("cpu_arch") not in when["cpu_arch"]:

@@ -243,6 +243,7 @@ class KernelRequirementsWhen(TypedDict):
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
     zero_points: NotRequired[bool]
+    methods: NotRequired[list[str]]
 
 
 class KernelRequirements(TypedDict):
@@ -267,6 +268,7 @@ class KernelRoutesWhen(TypedDict):
     cpu_arch: NotRequired[list[CpuArch]]
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
+    methods: NotRequired[list[str]]
 
 
 class KernelRoutes(TypedDict):
@@ -315,6 +317,7 @@ class KernelFields(TypedDict):
     engine: NotRequired[RefEngine]
     class_name: NotRequired[str]
     registry: NotRequired[Literal['mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other']]
+    linear_backends: NotRequired[list[str]]
     activation_handling: NotRequired[Literal['as-given', 'quantized']]
     code: NotRequired[Citation]
     requirements: NotRequired[list[KernelRequirements]]
@@ -388,6 +391,17 @@ class SchemeCandidatesPromotions(TypedDict):
     locator: str
 
 
+class SchemeCandidatesSubstitution(TypedDict):
+    """On this platform the engine returns another scheme class instead of this one unless a setting keeps it (vLLM's compressed-tensors FP8 branch on XPU returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch). The cell then runs only given that setting, walking the list the setting's filter leaves; when no value of the setting leads to an accepting kernel it is a fallback through `kernel`, computing as `computes_as`."""
+
+    scheme_class: str
+    setting: str
+    values: list[str]
+    kernel: RefKernel
+    computes_as: Text
+    locator: str
+
+
 class SchemeCandidates(TypedDict):
     """An ordered candidate list for one platform."""
 
@@ -397,6 +411,7 @@ class SchemeCandidates(TypedDict):
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
+    substitution: NotRequired[SchemeCandidatesSubstitution]
 
 
 class SchemeFields(TypedDict):

@@ -29,9 +29,12 @@ class SelectionView:
 
 def selection_view(cell: Cell, class_of: dict[str, str]) -> SelectionView:
     """The derived cell reduced to selection: the kernels the walk accepts (conditionally or not) up to the first
-    unconditional one, plus kernels an external gate rejects only after the engine selected them."""
+    unconditional one, plus kernels an external gate rejects only after the engine selected them, plus the kernel of
+    the scheme the engine substitutes by default when a setting is needed to keep this one."""
     verdict = getattr(cell.verdict, "value", cell.verdict)
     accepted = [a.kernel for a in cell.attempts if a.outcome != "no" or getattr(a, "after_selection", False)]
+    if getattr(cell, "substitute_kernel", ""):  # with default settings the engine runs a substitute scheme's kernel
+        accepted.append(cell.substitute_kernel)
     kernels = frozenset(class_of.get(k, k) for k in accepted)
     first = class_of.get(cell.kernel, cell.kernel) if cell.kernel else (next(iter(sorted(kernels)), None))
     return SelectionView(verdict in SELECTS or bool(kernels), kernels, first)
