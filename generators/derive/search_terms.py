@@ -20,11 +20,13 @@ tag, the word with '_' appended ('runtime_', 'genai_'), which only a typed word 
 Runtime' finds ONNX Runtime (its marker 'runtime_') before ONNX Runtime GenAI (which has the same two words but the
 marker 'genai_'), and 'vLLM' finds the engine before every 'vLLM ...' kernel. A one-word term that begins words of
 another record's tags ('GPTQ' begins 'GPTQModel', 'Marlin' begins 'MarlinExperts') gets one marker more than the most
-such tags any other record has ('gptq_', 'gptq__'), so the exact term still wins over the longer one the prefix also
-finds. Tags are hidden in the result list (docs/stylesheets/atlas.css).
+such tags any other record has ('gptqmodel' and 'gptqmodel_' on GPTQModel's page, so 'gptq_', 'gptq__', 'gptq___'),
+so the exact term still wins over the longer one the prefix also finds. Tags are hidden in the result list
+(docs/stylesheets/atlas.css).
 
-A term is kept only if it is plain text for the theme: the result list writes tags as HTML, so a term with '<', '>',
-'&', a quote, a backslash or a control character is left out (contributors write the names).
+A term is kept only if it is plain text for the theme: the result list appends each tag to the page as HTML (its
+`h()` helper sets innerHTML for strings), hidden or not, so a term with '<', '>', '&', a quote, a backslash or a
+control character is left out (contributors write the names).
 Pure functions of the records; terms keep the record's order (name, id, class name, aliases), each once whatever its
 case and separators.
 """

@@ -61,7 +61,8 @@ ALIASES = {"float8_e5m2": "formats/fp8-e5m2/", "FP8_KV_CACHE": "formats/fp8-kv-c
 FIRST = {"EXL2": "formats/exl2/", "ExLlamaV2": "engines/exllamav2/", "GPTQ": "formats/gptq/",
          "vLLM": "engines/vllm/", "ONNX Runtime": "engines/onnxruntime/", "ONNX Runtime GenAI": "engines/onnxruntime-genai/",
          "TensorRT-LLM": "engines/tensorrt-llm/", "MarlinExperts": "kernels/vllm-marlin-moe/",
-         "vLLM MarlinLinearKernel": "kernels/vllm-marlin/",
+         "vLLM MarlinLinearKernel": "kernels/vllm-marlin/", "TRT-LLM": "engines/tensorrt-llm/",
+         "Marlin MoE": "kernels/vllm-marlin-moe/",
          "kernel": "kernels/marlin-int4-gemm/"}  # the record whose name is the query (derive/search_terms.py), before
 # the ExLlamaV2 engine and benchmarks that mention EXL2, GPTQModel (which 'GPTQ' begins), every vLLM kernel and trap,
 # ONNX Runtime GenAI (which has both words of 'ONNX Runtime'); a word in no record's name finds a page titled with it,
