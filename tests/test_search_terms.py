@@ -20,7 +20,7 @@ def _terms() -> dict[str, SearchTerms]:
     atlas = atlas_of({
         "format/exl2": {"name": "EXL2 (GPTQ with mixed per-tensor bitrate)", "aliases": ["EXL2", "ExLlamaV2 format"]},
         "format/gptq": {"name": "GPTQ (one-shot PTQ)"},
-        "format/fp8-e4m3": {"name": "FP8 E4M3", "aliases": ["FP8", "float8_e4m3fn"]},
+        "format/fp8-e4m3": {"name": "FP8 E4M3", "aliases": ["FP8", "float8_e4m3fn", "FP8(W8A8)"]},
         "format/fp8-kv-cache": {"name": "FP8 KV cache", "aliases": ["FP8_KV_CACHE"]},
         "engine/exllamav2": {"name": "ExLlamaV2"},
         "engine/gptqmodel": {"name": "GPTQModel (GPT-QModel)"},
@@ -44,7 +44,8 @@ def test_names_of_several_words_are_terms_of_kernels_and_engines_and_one_word_na
                                                                                                        "onnxruntime"),
         "engine/onnxruntime-genai": ("ONNX Runtime GenAI", "onnxruntime-genai"), "engine/tensorrt-llm": ("TensorRT-LLM",),
         "engine/vllm": ("vLLM",)}
-    # a format's 'FP8 E4M3' or 'ExLlamaV2 format' would lift it for every 'e4m3' or 'format' query; the hostile
+    # a format's 'FP8 E4M3' or 'ExLlamaV2 format' would lift it for every 'e4m3' or 'format' query, its label
+    # 'FP8(W8A8)' would be one more tag that every 'fp8' query begins; the hostile
     # kernel's name and class name would be written into the result list as HTML (its one-word id is kept); the
     # finding is not a search kind
 

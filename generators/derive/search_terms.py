@@ -12,8 +12,8 @@ The terms of a kernel or engine record: its name without a trailing parenthetica
 MarlinExperts'), its id when that is one word or the record is an engine (engine ids are package names: 'tensorrt-llm',
 'onnxruntime-genai') and a kernel's class name ('MarlinExperts'). Several words are fine: a page that has all the
 typed words in its tags outranks one that has some of them. A format's terms are its id, short name and aliases of one
-word only ('EXL2', 'float8_e5m2'): its longer names share words that readers search on their own ('scale', 'model',
-'quantization'), and a tag outranks every title.
+plain word only ('EXL2', 'float8_e5m2'; letters, digits, '_', '.', '+'): its longer names share words that readers
+search on their own ('scale', 'model', 'quantization'), and a tag outranks every title.
 
 Weight that only the record's own name reaches, instead of a page boost: a term's last word is also written as a marker
 tag, the word with '_' appended ('runtime_', 'genai_'), which only a typed word beginning like it can match. So 'ONNX
@@ -43,6 +43,7 @@ MARKER = "_"  # appended to a term's last word; the theme's separator (spaces, h
 _SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the built search index states it
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 _UNSAFE = re.compile(r"[<>&\"'`\\\x00-\x1f\x7f]")
+_FORMAT_WORD = re.compile(r"[A-Za-z0-9_.+]+")  # a format's label such as 'FP8(rowwise)' would begin every 'fp8' query
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def search_terms(record: Record) -> tuple[str, ...]:
     names += [a for a in data.get("aliases", []) if isinstance(a, str)]
     terms: dict[tuple[str, ...], str] = {}
     for name in names:
-        if words(name) and not _UNSAFE.search(name) and (record.kind != "format" or len(words(name)) == 1):
+        if words(name) and not _UNSAFE.search(name) and (record.kind != "format" or _FORMAT_WORD.fullmatch(name)):
             terms.setdefault(words(name), name)
     return tuple(terms.values())
 
