@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import signal
 import sys
 import threading
@@ -24,6 +26,7 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a command whose reader went away
 
 
 class Terminated(KeyboardInterrupt):
@@ -45,9 +48,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader left (`... | head`): stop quietly, as a shell command killed by SIGPIPE does
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush of what the pipe refused raises nothing."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _raise_on_termination() -> dict[int, Any]:

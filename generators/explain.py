@@ -19,7 +19,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     cell = atlas.views.cells[(scheme_id, target_id)]
     scheme = atlas.index.get("scheme", scheme_id).data
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
-             + f" (known from {KNOWN_BY_MEANINGS[cell.known_by]})"]
+             + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
     gate = scheme.get("capability_gate")

@@ -73,7 +73,7 @@ def test_build_with_problems_writes_nothing(tree, tmp_path):
 def test_explain_and_cells(tree):
     result = run(tree, "explain", "sch-w4a16", "gpu-sm80")
     assert result.returncode == 0
-    assert result.stdout.splitlines()[0] == "sch-w4a16 on gpu-sm80: RUNS IF via k-generic (known from read from the engine's dispatch code at the cited release)"
+    assert result.stdout.splitlines()[0] == "sch-w4a16 on gpu-sm80: RUNS IF via k-generic (read from the engine's dispatch code at the cited release)"
     assert "1. k-hopper: NO: Hopper kernel requires compute capability of 90" in result.stdout
     cells = json.loads(run(tree, "cells", "--format", "json").stdout)
     assert {(c["scheme"], c["target"], c["verdict"]) for c in cells["cells"]} == {
@@ -102,3 +102,17 @@ def test_warnings_pass_check_and_fail_strict(tree):
     assert "0 error(s), 1 warning(s) (--strict fails on warnings)" in plain.stderr
     github = run(tree, "check", "--format", "github").stdout
     assert github.startswith("::warning file=records/benchmarks/b-ref.yaml,")
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(tree):
+    """`generators cells | head -1`: the pipe closes before the output is written; the command stops quietly."""
+    import os
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # no reader at all: the first write fails, whatever the output's size
+    try:
+        result = subprocess.run([sys.executable, "-m", "generators", "--root", str(tree), "cells"],
+                                stdout=write_end, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write_end)
+    assert result.stderr == ""
+    assert result.returncode == 141
