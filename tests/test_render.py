@@ -229,3 +229,18 @@ def test_figures_fold_agreeing_sources_into_numbered_links_named_on_hover(tree):
     assert pages["chapters/demo.md"] == (
         f'# T\n\n4000 ([1](../sources/src-doc.md "{names["src-doc"]}"), [2](../sources/src-code.md "{names["src-code"]}")); '
         f'3900 *estimate* ([3](../sources/src-doc.md "{names["src-doc"]}"))|not recorded')
+
+
+def test_a_link_to_a_record_no_primary_source_backs_says_so_with_its_reason_escaped(tree):
+    write(tree, "records/sources/src-seed.yaml",
+          "name: Seed draft\nsummary: An early draft.\ntype: seed\npath: seeds/draft.md\nsources:\n  - source: src-seed\n")
+    path = tree / "records/benchmarks/b-quant.yaml"
+    path.write_text(path.read_text().replace("sources:\n  - source: src-doc",
+                                             "unverified: 'only the draft \"<b>quotes</b>\" it'\nsources:\n  - source: src-seed"))
+    pages, problems = render(tree, "# T\n\n{{ ref('benchmark', 'b-quant') }} and {{ ref('benchmark', 'b-ref') }}; "
+                                   "{{ ref('source', 'src-seed') }}.\n")
+    assert [p for p in problems if "error" in p] == []
+    assert pages["chapters/demo.md"] == (
+        "# T\n\n[Quantized accuracy](../benchmarks/b-quant.md) <span class=\"atlas-unverified\" "
+        "title=\"Unverified: only the draft &#34;&lt;b&gt;quotes&lt;/b&gt;&#34; it\">unverified</span> and "
+        "[Reference accuracy](../benchmarks/b-ref.md); [Seed draft](../sources/src-seed.md).\n")

@@ -32,6 +32,7 @@ class TemplateFunctions:
         self.index: Index = atlas.index
         self.views = atlas.views
         self.context = context
+        self._unverified_reasons: dict[str, str] | None = None
 
     def _record(self, kind: str, record_id: str, rule: str, detail: str = "") -> Record | None:
         record = self.index.get(kind, record_id)
@@ -48,7 +49,23 @@ class TemplateFunctions:
         if record is None:
             return Markup("")
         shown = text if text is not None else inline_name(record.name) if nested else record.name
-        return link(shown, page_of(kind, record_id), self.context.page)
+        return link(shown, page_of(kind, record_id), self.context.page) + self._unverified_mark(record)
+
+    def _unverified_mark(self, record: Record) -> Markup:
+        """A badge after a link to a record no primary source backs, so a figure or claim from it is never read as
+        verified; its reason on hover (and on the record's page)."""
+        if record.kind == "source":
+            return Markup("")
+        reason = self._unverified.get(record.ref)
+        if reason is None:
+            return Markup("")
+        return Markup(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>').format(reason)
+
+    @property
+    def _unverified(self) -> dict[str, str]:
+        if self._unverified_reasons is None:
+            self._unverified_reasons = {u.record: u.reason for u in self.views.gaps.unverified}
+        return self._unverified_reasons
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""
