@@ -161,3 +161,11 @@ def test_index_orders_hardware_targets_from_one_computation_of_the_order(real_ch
     expected = [t.id for t in targets_in_order(real_check[0].index)]
     assert sorted(targets, key=lambda t: t["order"]) == sorted(targets, key=lambda t: expected.index(t["id"]))
     assert sorted(t["order"] for t in targets) == list(range(len(targets)))
+
+
+def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:
+    index = json.loads(files["api/index.json"])
+    said = {f"{kind}/{e['id']}": e["unverified"] for kind, entries in index["records"].items() for e in entries
+            if "unverified" in e}
+    expected = {u.record: u.reason for u in real_check[0].views.gaps.unverified}
+    assert said == expected
