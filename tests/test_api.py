@@ -181,3 +181,11 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
     assert [(s["kernel"], s["verdict"], s["selected"]) for s in zen] == [
         ("vllm-zentorch-wna16", "runs", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16")]
     assert "package zentorch installed" in zen[0]["unmet"] and zen[1]["computes_as"].startswith("W4A8")
+
+
+def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:
+    index = json.loads(files["api/index.json"])
+    said = {f"{kind}/{e['id']}": e["unverified"] for kind, entries in index["records"].items() for e in entries
+            if "unverified" in e}
+    expected = {u.record: u.reason for u in real_check[0].views.gaps.unverified}
+    assert said == expected

@@ -266,7 +266,8 @@
       return el("li", {}, [
         el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
         trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
-        " ", link(site, trap, t)]);
+        " ", link(site, trap, t), trap && trap.unverified ? " " : null,
+        trap && trap.unverified ? el("span", { "class": "atlas-unverified", title: "Unverified: " + trap.unverified, text: "unverified" }) : null]);
     }
     card.appendChild(el("p", { "class": "atlas-card__more" }, ["Every candidate kernel and its reason: ",
       link(site, scheme, schemeId), "'s page, or ", el("code", { text: "python -m generators explain " + schemeId + " " + targetId })]));

@@ -17,7 +17,9 @@ def _document(title: str, description: str, properties: dict[str, Any], required
 _ENTRY = {"type": "object", "required": ["id", "name", "file", "page"],
           "properties": {"id": {"type": "string"}, "name": {"type": "string"},
                          "file": {"type": "string", "description": "This record's API document, relative to api/."},
-                         "page": {"type": "string", "description": "This record's page, relative to the site root."}}}
+                         "page": {"type": "string", "description": "This record's page, relative to the site root."},
+                         "unverified": {"type": "string", "description": "Present when no primary source backs the "
+                                        "record (it cites only seed drafts, or nothing): why, as the record declares."}}}
 
 _PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol", "says", "agrees", "finding"],
               "properties": {"matrix": {"type": "string"}, "row": {"type": "string"}, "column": {"type": "string"},
