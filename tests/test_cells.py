@@ -283,7 +283,7 @@ def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_giv
 def test_a_runs_if_cell_says_what_the_engine_does_when_its_conditions_do_not_hold():
     # Without the package the engine declines 'pkg' and goes on: 'opt' runs only in float16, and then nothing is left.
     kernels = {"hop": {"requirements": [req("capability-exact", "needs 90", value=90)]},
-               "pkg": {"requirements": [req("package", "needs the package", value="fastpkg")]},
+               "pkg": {"requirements": [req("package", "paraphrase", value="fastpkg", reason_verbatim=False)]},
                "opt": {"requirements": [req("activation-type", "float16 only", values=["float16"])]}}
     cell = derive_cell("s", scheme("hop", "pkg", "opt"), "t", GPU80, kernels)
     assert (cell.verdict, cell.kernel) == ("runs-if", "pkg")
@@ -291,8 +291,9 @@ def test_a_runs_if_cell_says_what_the_engine_does_when_its_conditions_do_not_hol
     assert (first.kernel, first.unmet, first.verdict, first.selected, first.conditions) == (
         "pkg", ("package fastpkg installed",), "runs-if", "opt", ("activation dtype in {float16}",))
     assert (second.kernel, second.verdict, second.selected, second.failure_message) == ("opt", "refused", None, "no kernel")
+    # A declined kernel's reason is the engine's own message where the record has it verbatim, else its condition.
     assert second.reasons == ("hop: needs 90", "pkg: declines unless package fastpkg installed",
-                              "opt: declines unless activation dtype in {float16}")
+                              "opt: float16 only (unless activation dtype in {float16})")
     # A kernel accepted outright after the conditional one ends the chain with a plain runs.
     kernels["opt"]["requirements"] = []
     assert [(o.verdict, o.selected) for o in derive_cell("s", scheme("hop", "pkg", "opt"), "t", GPU80, kernels).otherwise] == [

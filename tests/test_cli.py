@@ -84,14 +84,14 @@ def test_explain_and_cells(tree):
         "    unless activation dtype in {float16} (for k-generic):",
         "      -> REFUSED",
         "         k-hopper: Hopper kernel requires compute capability of 90",
-        "         k-generic: declines unless activation dtype in {float16}",
+        "         k-generic: Generic kernel only supports float16 activations (unless activation dtype in {float16})",
         "         engine raises: Failed to find a kernel"]
     otherwise = {(c["scheme"], c["target"]): c["otherwise"] for c in cells["cells"]}
     assert otherwise[("sch-w4a16", "gpu-sm80")] == [{
         "kernel": "k-generic", "unmet": ["activation dtype in {float16}"], "verdict": "refused", "selected": None,
         "conditions": [], "computes_as": "", "failure_message": "Failed to find a kernel",
         "reasons": ["k-hopper: Hopper kernel requires compute capability of 90",
-                    "k-generic: declines unless activation dtype in {float16}"]}]
+                    "k-generic: Generic kernel only supports float16 activations (unless activation dtype in {float16})"]}]
     assert otherwise[("sch-w4a16", "gpu-sm90")] == otherwise[("sch-w4a16", "cpu-avx512")] == []
 
 

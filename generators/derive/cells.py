@@ -38,6 +38,7 @@ class Attempt:
     limits: tuple[str, ...] = ()
     after_selection: bool = False  # rejected by a gate outside can_implement: selected, then fails at run time
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
+    messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -202,7 +203,7 @@ def _otherwise(cell: Cell, kernels: dict[str, KernelFields], config: Mapping[str
         chosen = attempts[at]
         selection = chosen.selection_conditions
         if selection:
-            attempts[at] = Attempt(chosen.kernel, NO, "declines unless " + "; ".join(selection))
+            attempts[at] = Attempt(chosen.kernel, NO, _declined(chosen))
             after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
                              _handling(attempts, kernels))
             steps.append(Otherwise(chosen.kernel, selection, after.verdict, after.kernel, after.conditions,
@@ -212,6 +213,18 @@ def _otherwise(cell: Cell, kernels: dict[str, KernelFields], config: Mapping[str
                      for condition, instead in chosen.instead)
         if not selection:
             return tuple(steps)
+
+
+def _declined(attempt: Attempt) -> str:
+    """Why the engine declines a kernel whose conditions do not hold: its own message for each condition it words,
+    else the condition itself, in the order the engine checks them (it prints the first that fails)."""
+    said = dict(attempt.messages)
+    reasons = [_unless(said[c], c) if c in said else f"declines unless {c}" for c in attempt.selection_conditions]
+    return reasons[0] if len(reasons) == 1 else "whichever fails first of: " + "; ".join(reasons)
+
+
+def _unless(message: str, condition: str) -> str:
+    return message if message in condition else f"{message} (unless {condition})"  # a shape-like check quotes it
 
 
 def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
@@ -302,7 +315,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
-                   limits=tuple(limits), instead=tuple(instead))
+                   limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier))
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

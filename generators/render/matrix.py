@@ -61,12 +61,13 @@ def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[s
     """`If not, in the engine's order: unless A: <badge> via K; unless B: ...`, or nothing for a cell with no step."""
     if not cell.otherwise:
         return Markup("")
-    steps = [_step(step, ref, text) for step in cell.otherwise]
+    whole = len(cell.otherwise) == 1 and cell.otherwise[0].unmet == cell.conditions  # no need to repeat them
+    steps = [_step(step, ref, text, whole) for step in cell.otherwise]
     return text("If not, in the engine's order:") + Markup(" ") + Markup("; ").join(steps)
 
 
-def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
-    line = text(f"unless {' and '.join(step.unmet)}:") + Markup(" ") + verdict_badge(step.verdict)
+def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
+    line = (Markup("") if whole else text(f"unless {' and '.join(step.unmet)}:") + Markup(" ")) + verdict_badge(step.verdict)
     if step.selected:
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
     if step.computes_as:
