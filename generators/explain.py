@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .derive.cells import Cell
+from .derive.cells import Cell, Otherwise
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
@@ -43,12 +43,37 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         lines.append(line)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
+    lines.extend(otherwise_lines(cell))
     if cell.verdict is Verdict.FAILS_AT_RUNTIME:
         chosen = next(a.kernel for a in cell.attempts if a.after_selection)
         lines.append(f"  the engine selects {chosen} (its can_implement accepts) and then fails at run time, as the gate says")
     elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
     return "\n".join(lines), True
+
+
+def otherwise_lines(cell: Cell) -> list[str]:
+    """For each way the cell's conditions can fail, the next outcome in the engine's order."""
+    if not cell.otherwise:
+        return []
+    lines = ["  if the conditions do not hold (the next outcome in the engine's order):"]
+    for step in cell.otherwise:
+        lines.append(f"    unless {' and '.join(step.unmet)} (for {step.kernel}):")
+        lines.append(f"      -> {otherwise_summary(step)}")
+        lines.extend(f"         {reason}" for reason in step.reasons)
+        if step.failure_message:
+            lines.append(f"         engine raises: {step.failure_message}")
+    return lines
+
+
+def otherwise_summary(step: Otherwise) -> str:
+    """One outcome as explain prints a verdict: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as ...`."""
+    text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected else "")
+    if step.computes_as:
+        text += f": computes as: {step.computes_as}"
+    if step.conditions:
+        text += f" (conditions: {'; '.join(step.conditions)})"
+    return text
 
 
 def cells_json(atlas: Any) -> str:

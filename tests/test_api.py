@@ -163,6 +163,26 @@ def test_index_orders_hardware_targets_from_one_computation_of_the_order(real_ch
     assert sorted(t["order"] for t in targets) == list(range(len(targets)))
 
 
+def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files: dict[str, str]) -> None:
+    """`otherwise` is derived from the candidate walk: each runs-if cell has it, its first step concerns the cell's own
+    kernel, a step that still runs under conditions is followed by a step for that kernel, and a refusal lists reasons."""
+    cells = {(c["scheme"], c["target"]): c for c in json.loads(files["api/cells.json"])["cells"]}
+    runs_if = [c for c in cells.values() if c["verdict"] == "runs-if"]
+    assert runs_if and all(c["otherwise"] for c in runs_if)
+    for cell in cells.values():
+        steps = cell["otherwise"]
+        assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or "otherwise vLLM uses" in steps[0]["unmet"][0]
+        assert all(s["reasons"] and s["failure_message"] for s in steps if s["verdict"] == "refused")
+        if cell["verdict"] in ("runs", "refused", "fails-at-runtime"):
+            assert steps == [], (cell["scheme"], cell["target"])
+    # The audit's example: without zentorch vLLM goes on to CPUWNA16 (which runs); zentorch with a bfloat16 model and
+    # VLLM_CPU_INT4_W4A8 at its default keeps the kernel but computes W4A8.
+    zen = cells[("vllm-ct-wna16", "x86-cpu-avx512")]["otherwise"]
+    assert [(s["kernel"], s["verdict"], s["selected"]) for s in zen] == [
+        ("vllm-zentorch-wna16", "runs", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16")]
+    assert "package zentorch installed" in zen[0]["unmet"] and zen[1]["computes_as"].startswith("W4A8")
+
+
 def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:
     index = json.loads(files["api/index.json"])
     said = {f"{kind}/{e['id']}": e["unverified"] for kind, entries in index["records"].items() for e in entries

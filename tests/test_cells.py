@@ -270,7 +270,50 @@ def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_giv
     assert (cell.verdict, cell.kernel, [a.kernel for a in cell.attempts]) == ("runs-if", "w8a8", ["w8a8"])
     assert cell.conditions[0] == "--linear-backend xpu (otherwise vLLM uses W8A16: weight-only FP8)"
     assert (cell.substitute_scheme, cell.substitute_kernel) == ("W8A16", "w8a16")
+    # Without the setting, the substitute runs; without the kept kernel's own condition, nothing of the list is left.
+    assert [(o.unmet[0][:22], o.verdict, o.selected, o.computes_as) for o in cell.otherwise] == [
+        ("--linear-backend xpu (", "fallback", "w8a16", "W8A16: weight-only FP8"),
+        ("the checkpoint passes ", "refused", None, "")]
     # When no value of the setting leads to an accepting kernel, the substitute's weight-only arithmetic is what runs.
     kernels["w8a8"]["requirements"] = [req("platform", "XPU only", values=["cuda"])]
     cell = derive_cell("s", data, "t", xpu, kernels)
     assert (cell.verdict, cell.kernel, cell.computes_as) == ("fallback", "w8a16", "W8A16: weight-only FP8")
+
+
+def test_a_runs_if_cell_says_what_the_engine_does_when_its_conditions_do_not_hold():
+    # Without the package the engine declines 'pkg' and goes on: 'opt' runs only in float16, and then nothing is left.
+    kernels = {"hop": {"requirements": [req("capability-exact", "needs 90", value=90)]},
+               "pkg": {"requirements": [req("package", "needs the package", value="fastpkg")]},
+               "opt": {"requirements": [req("activation-type", "float16 only", values=["float16"])]}}
+    cell = derive_cell("s", scheme("hop", "pkg", "opt"), "t", GPU80, kernels)
+    assert (cell.verdict, cell.kernel) == ("runs-if", "pkg")
+    first, second = cell.otherwise
+    assert (first.kernel, first.unmet, first.verdict, first.selected, first.conditions) == (
+        "pkg", ("package fastpkg installed",), "runs-if", "opt", ("activation dtype in {float16}",))
+    assert (second.kernel, second.verdict, second.selected, second.failure_message) == ("opt", "refused", None, "no kernel")
+    assert second.reasons == ("hop: needs 90", "pkg: declines unless package fastpkg installed",
+                              "opt: declines unless activation dtype in {float16}")
+    # A kernel accepted outright after the conditional one ends the chain with a plain runs.
+    kernels["opt"]["requirements"] = []
+    assert [(o.verdict, o.selected) for o in derive_cell("s", scheme("hop", "pkg", "opt"), "t", GPU80, kernels).otherwise] == [
+        ("runs", "opt")]
+    # A cell that runs outright, or is refused, has nothing to add.
+    assert derive_cell("s", scheme("hop", "opt"), "t", GPU80, kernels).otherwise == ()
+    assert derive_cell("s", scheme("hop"), "t", GPU80, kernels).otherwise == ()
+
+
+def test_a_precision_switch_keeps_the_kernel_and_falls_back_instead_of_going_on():
+    # VLLM_CPU_INT4_W4A8-like: the engine selects the kernel either way; with the switch at its default it computes W4A8.
+    kernels = {"zen": {"requirements": [req("package", "needs zentorch", value="zentorch"),
+                                        req("env", "W4A8 at run time", value="W4A8=0", declines=False,
+                                            reason_verbatim=False)]},
+               "cpu": {"requirements": []}}
+    cell = derive_cell("s", scheme("zen", "cpu", platform="cpu"), "t", X86_AVX512, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs-if", "zen", ("package zentorch installed", "W4A8=0"))
+    assert [(o.unmet, o.verdict, o.selected, o.conditions, o.computes_as) for o in cell.otherwise] == [
+        (("package zentorch installed",), "runs", "cpu", (), ""),
+        (("W4A8=0",), "fallback", "zen", ("package zentorch installed",), "W4A8 at run time")]
+    # Without a selection condition, only the precision step is left.
+    kernels["zen"]["requirements"].pop(0)
+    assert [(o.verdict, o.selected) for o in derive_cell("s", scheme("zen", "cpu", platform="cpu"), "t", X86_AVX512,
+                                                          kernels).otherwise] == [("fallback", "zen")]

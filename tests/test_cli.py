@@ -78,6 +78,21 @@ def test_explain_and_cells(tree):
     cells = json.loads(run(tree, "cells", "--format", "json").stdout)
     assert {(c["scheme"], c["target"], c["verdict"]) for c in cells["cells"]} == {
         ("sch-w4a16", "cpu-avx512", "runs"), ("sch-w4a16", "gpu-sm80", "runs-if"), ("sch-w4a16", "gpu-sm90", "runs")}
+    # What happens without the condition: k-generic declines a bfloat16 model, and no candidate is left.
+    assert result.stdout.splitlines()[-6:] == [
+        "  if the conditions do not hold (the next outcome in the engine's order):",
+        "    unless activation dtype in {float16} (for k-generic):",
+        "      -> REFUSED",
+        "         k-hopper: Hopper kernel requires compute capability of 90",
+        "         k-generic: declines unless activation dtype in {float16}",
+        "         engine raises: Failed to find a kernel"]
+    otherwise = {(c["scheme"], c["target"]): c["otherwise"] for c in cells["cells"]}
+    assert otherwise[("sch-w4a16", "gpu-sm80")] == [{
+        "kernel": "k-generic", "unmet": ["activation dtype in {float16}"], "verdict": "refused", "selected": None,
+        "conditions": [], "computes_as": "", "failure_message": "Failed to find a kernel",
+        "reasons": ["k-hopper: Hopper kernel requires compute capability of 90",
+                    "k-generic: declines unless activation dtype in {float16}"]}]
+    assert otherwise[("sch-w4a16", "gpu-sm90")] == otherwise[("sch-w4a16", "cpu-avx512")] == []
 
 
 def test_check_limited_to_paths_reports_only_those_files(tree):

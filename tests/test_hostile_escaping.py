@@ -162,3 +162,20 @@ def test_escape_text_matches_its_rules_on_every_hostile_character():
     assert escape_text("<b>&amp;|</b>") == "&lt;b&gt;&amp;amp;&#124;&lt;/b&gt;"
     assert escape_text("12. item") == "12\\. item" and escape_text("- item") == "\\- item"
     assert escape_text(True) == "yes" and escape_text(1.5) == "1.5"
+
+
+def test_what_runs_otherwise_is_escaped_in_the_support_notes_and_the_reason_column():
+    from markupsafe import Markup, escape
+
+    from generators.derive.cells import Cell, Otherwise
+    from generators.model.verdicts import Verdict
+    from generators.render.markdown import escape_text
+    from generators.render.matrix import otherwise_markup
+
+    step = Otherwise("k", (HOSTILE,), Verdict.FALLBACK, "k2", computes_as=HOSTILE)
+    cell = Cell("e", "s", "t", Verdict.RUNS_IF, "k", (HOSTILE,), (), otherwise=(step,))
+    ref = lambda target: Markup('<a href="x">{}</a>').format(target)  # noqa: E731
+    for text in (escape, escape_text):
+        shown = otherwise_markup(cell, ref, text)
+        assert "<script>" not in shown and "<img" not in shown and "&lt;script&gt;" in shown
+        assert '<span class="verdict verdict-fallback"' in shown and '<a href="x">kernel/k2</a>' in shown

@@ -139,6 +139,40 @@
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
 
+  // what runs when the conditions do not hold: one step per way they can fail, in the engine's order (api: otherwise)
+  function otherwiseBlock(site, records, steps) {
+    var items = steps.map(function (step) {
+      var label = VERDICTS[step.verdict] || [step.verdict, ""];
+      var outcome = [el("span", { "class": verdictClass(step.verdict), text: label[0].replace(",", "") })];
+      if (step.selected) { outcome.push(" via ", link(site, records["kernel"][step.selected], step.selected)); }
+      if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
+      var body = [
+        el("p", { "class": "atlas-otherwise__unmet" }, [step.unmet.length > 1 ? "Without any one of: " : "Without: ",
+          el("span", { text: step.unmet.join("; ") }), step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
+          link(site, records["kernel"][step.kernel], step.kernel), ")"]),
+        el("p", { "class": "atlas-otherwise__outcome" }, outcome)];
+      if (step.conditions.length && step.verdict === "runs-if") {
+        body.push(el("p", { "class": "atlas-card__note", text: "Only if " + step.conditions.join("; ") + " (the next step says what happens if not)." }));
+      } else if (step.conditions.length) {
+        body.push(el("p", { "class": "atlas-card__note", text: "Given " + step.conditions.join("; ") + "." }));
+      }
+      if (step.reasons.length) {
+        body.push(el("ol", { "class": "atlas-otherwise__reasons" }, step.reasons.map(function (r) { return el("li", { text: r }); })));
+      }
+      if (step.failure_message) { body.push(el("p", { "class": "atlas-card__note", text: "The engine raises: " + step.failure_message })); }
+      return el("li", { "class": "atlas-otherwise__step", "data-verdict": step.verdict }, body);
+    });
+    var first = steps[0];
+    var firstKernel = first.selected ? records["kernel"][first.selected] : null;
+    return el("details", { "class": "atlas-answer__section atlas-otherwise", "data-verdict": first.verdict }, [
+      el("summary", {}, ["If the conditions do not hold: ",
+        el("span", { "class": verdictClass(first.verdict), text: (VERDICTS[first.verdict] || [first.verdict])[0].replace(",", "") }),
+        first.selected ? " via " + (firstKernel ? firstKernel.name : first.selected) : "",
+        steps.length > 1 ? " (and " + (steps.length - 1) + " more)" : ""]),
+      el("p", { "class": "atlas-card__note", text: "The next outcome in the engine's order, for each way the conditions can fail." }),
+      el("ol", {}, items)]);
+  }
+
   function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
     var kind = hardware.split(":")[0];
@@ -181,6 +215,7 @@
     if (cell.conditions && cell.conditions.length) {
       card.appendChild(section("Conditions", [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
     }
+    if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       card.appendChild(section("Why not (in the engine's order)", [el("ol", {}, cell.reasons.map(function (r) { return el("li", { text: r }); }))]));
     }

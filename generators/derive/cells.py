@@ -37,6 +37,33 @@ class Attempt:
     routes: tuple[str, ...] = ()
     limits: tuple[str, ...] = ()
     after_selection: bool = False  # rejected by a gate outside can_implement: selected, then fails at run time
+    instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
+
+    @property
+    def selection_conditions(self) -> tuple[str, ...]:
+        """The conditions without which the engine declines this kernel and goes on to the next candidate."""
+        kept = {condition for condition, _ in self.instead}
+        return tuple(c for c in self.conditions if c not in kept)
+
+
+@dataclass(frozen=True)
+class Otherwise:
+    """The next outcome in the engine's order when conditions of the kernel it would select do not hold: the next
+    candidate's verdict, or the same kernel at another precision, or a refusal with every reason."""
+
+    kernel: str  # the kernel whose conditions do not hold (or whose scheme the engine substitutes)
+    unmet: tuple[str, ...]  # those conditions: any one of them failing leads here
+    verdict: Verdict
+    selected: str | None  # the kernel the engine then selects; None when it refuses
+    conditions: tuple[str, ...] = ()  # what this outcome itself needs
+    computes_as: str = ""
+    reasons: tuple[str, ...] = ()  # for a refusal or a failure at run time: every reason in the engine's order
+    failure_message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kernel": self.kernel, "unmet": list(self.unmet), "verdict": self.verdict.value,
+                "selected": self.selected, "conditions": list(self.conditions), "computes_as": self.computes_as,
+                "reasons": list(self.reasons), "failure_message": self.failure_message}
 
 
 @dataclass(frozen=True)
@@ -59,6 +86,7 @@ class Cell:
     evidence: tuple[str, ...] = ()  # observation ids when known_by is RUN
     substitute_scheme: str = ""  # the class the engine uses instead unless a setting keeps this scheme
     substitute_kernel: str = ""  # the kernel that class selects (what a run with default settings shows)
+    otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -71,6 +99,7 @@ class Cell:
                           "after_selection": a.after_selection,
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
+            "otherwise": [o.as_dict() for o in self.otherwise],
         }
 
 
@@ -105,8 +134,9 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     if "substitution" in candidates:
         return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels)
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme)
-    return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
+    cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
                     config, _handling(attempts, kernels))
+    return dataclasses.replace(cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", "")))
 
 
 def _walk(order: Sequence[str], kernels: dict[str, KernelFields], config: Mapping[str, Any],
@@ -140,15 +170,48 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
         if cell.verdict.runs_as_specified:
             setting = (f"{substitution['setting']} {value} (otherwise vLLM uses {substitution['scheme_class']}: "
                        f"{substitution['computes_as']})")
+            substitute = _walk([substitution["kernel"]], kernels, config, target, scheme)[0]
+            unset = Otherwise(cell.kernel or "", (setting,), Verdict.FALLBACK, substitution["kernel"],
+                              substitute.conditions, f"{substitution['scheme_class']}: {substitution['computes_as']}")
+            if substitute.outcome == NO:  # the substitute refuses too
+                unset = Otherwise(cell.kernel or "", (setting,), Verdict.REFUSED, None,
+                                  reasons=(f"{substitute.kernel}: {substitute.reason}",))
             return dataclasses.replace(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
                                        substitute_scheme=substitution["scheme_class"],
-                                       substitute_kernel=substitution["kernel"])
+                                       substitute_kernel=substitution["kernel"],
+                                       otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
     attempts = _walk([substitution["kernel"]], kernels, config, target, scheme)
     if attempts[0].outcome == NO:  # the substitute refuses too
         return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config, None)
     return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, substitution["kernel"], attempts[0].conditions,
                 attempts, computes_as=f"{substitution['scheme_class']}: {substitution['computes_as']}",
                 substitute_scheme=substitution["scheme_class"], substitute_kernel=substitution["kernel"])
+
+
+def _otherwise(cell: Cell, kernels: dict[str, KernelFields], config: Mapping[str, Any],
+               failure: str) -> tuple[Otherwise, ...]:
+    """Each way the cell's conditions can fail, in the engine's order: a selection condition of the chosen kernel
+    failing makes the engine decline it and go on (the next candidate's outcome, itself followed the same way while
+    it is conditional); a precision condition failing keeps the kernel at the precision its requirement names."""
+    steps: list[Otherwise] = []
+    attempts = list(cell.attempts)
+    while True:
+        at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
+        if at is None or attempts[at].outcome != CONDITIONAL or attempts[at].after_selection:
+            return tuple(steps)
+        chosen = attempts[at]
+        selection = chosen.selection_conditions
+        if selection:
+            attempts[at] = Attempt(chosen.kernel, NO, "declines unless " + "; ".join(selection))
+            after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
+                             _handling(attempts, kernels))
+            steps.append(Otherwise(chosen.kernel, selection, after.verdict, after.kernel, after.conditions,
+                                   after.computes_as, () if after.verdict.loads else after.reasons,
+                                   after.failure_message if after.verdict is Verdict.REFUSED else ""))
+        steps.extend(Otherwise(chosen.kernel, (condition,), Verdict.FALLBACK, chosen.kernel, selection, instead)
+                     for condition, instead in chosen.instead)
+        if not selection:
+            return tuple(steps)
 
 
 def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
@@ -214,6 +277,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         return Attempt(kernel_id, NO, "kernel record missing")
     conditions: list[str] = []
     limits: list[str] = []
+    instead: list[tuple[str, str]] = []
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
@@ -228,6 +292,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
+            if requirement.get("declines") is False:
+                instead.append((outcome, filled))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
@@ -236,7 +302,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
-                   limits=tuple(limits))
+                   limits=tuple(limits), instead=tuple(instead))
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

@@ -42,7 +42,8 @@ def as_printed(cell: Cell, lines: tuple[str, ...]) -> Cell:
     if not lines or "‹" not in repr((cell.gate, cell.reasons, [a.reason for a in cell.attempts])):
         return cell
     attempts = tuple(_attempt(a, lines) for a in cell.attempts)
-    return dataclasses.replace(cell, gate=resolve(cell.gate, lines), attempts=attempts,
+    otherwise = tuple(dataclasses.replace(o, reasons=tuple(_reason(r, lines) for r in o.reasons)) for o in cell.otherwise)
+    return dataclasses.replace(cell, gate=resolve(cell.gate, lines), attempts=attempts, otherwise=otherwise,
                                reasons=tuple(_reason(r, lines) for r in cell.reasons))
 
 

@@ -255,6 +255,7 @@ class KernelRequirements(TypedDict):
     default: NotRequired[str]
     reason: str
     reason_verbatim: NotRequired[bool]
+    declines: NotRequired[bool]
     constants: NotRequired[dict[str, str]]
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]

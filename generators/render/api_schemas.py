@@ -43,11 +43,35 @@ _HISTORY = {"type": "object", "required": ["outcomes", "flips"],
             "properties": {"outcomes": {"type": "array", "items": _OUTCOME, "description": "Oldest release first."},
                            "flips": {"type": "array", "items": _FLIP, "description": "Changes between consecutive observed releases."}}}
 
-_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "published", "findings", "traps", "sources",
-                                        "history"],
+_OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "selected", "conditions", "computes_as", "reasons",
+                                             "failure_message"],
+              "description": "One way the conditions can fail, and the next outcome in the engine's order: derived from "
+                             "`attempts`, never recorded.",
+              "properties": {"kernel": {"type": "string", "description": "The kernel whose conditions do not hold (for a "
+                                                                         "scheme substitution: the kernel the setting keeps)."},
+                             "unmet": {**_IDS, "description": "Those conditions; any one of them failing leads here."},
+                             "verdict": {"type": "string", "description": "The outcome then (see the verdict vocabulary): "
+                                                                          "the next candidate's verdict, `fallback` when the "
+                                                                          "same or another kernel computes at another precision, "
+                                                                          "`refused` when no candidate is left."},
+                             "selected": {"type": ["string", "null"], "description": "The kernel the engine then selects; "
+                                                                                       "null when it refuses."},
+                             "conditions": {**_IDS, "description": "What that outcome itself needs (a `runs-if` is "
+                                                                    "followed by its own step)."},
+                             "computes_as": {"type": "string", "description": "For a fallback: what really computes."},
+                             "reasons": {**_IDS, "description": "For a refusal or a failure at run time: every reason in "
+                                                                 "the engine's order."},
+                             "failure_message": {"type": "string", "description": "For a refusal: what the engine raises."}}}
+
+_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
+                                        "sources", "history"],
          "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
                         "verdict": {"type": "string", "description": "The derived verdict (see the verdict vocabulary)."},
                         "kernel": {"type": ["string", "null"]},
+                        "otherwise": {"type": "array", "items": _OTHERWISE,
+                                      "description": "For a cell whose kernel is selected under conditions (`runs-if`, or "
+                                                     "a conditional fallback): what happens if they do not hold, one item "
+                                                     "per way they can fail, in the engine's order. Empty otherwise."},
                         "published": {"type": "array", "items": _PUBLISHED,
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},

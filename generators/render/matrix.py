@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..derive.cells import Cell, Otherwise
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
@@ -53,6 +55,25 @@ class _Html:
 def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
     label = SHORT_LABEL.get(verdict, verdict.label) if short else verdict.label
     return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(verdict.value, VERDICT_MEANINGS[verdict], label)
+
+
+def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
+    """`If not, in the engine's order: unless A: <badge> via K; unless B: ...`, or nothing for a cell with no step."""
+    if not cell.otherwise:
+        return Markup("")
+    steps = [_step(step, ref, text) for step in cell.otherwise]
+    return text("If not, in the engine's order:") + Markup(" ") + Markup("; ").join(steps)
+
+
+def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
+    line = text(f"unless {' and '.join(step.unmet)}:") + Markup(" ") + verdict_badge(step.verdict)
+    if step.selected:
+        line += Markup(" via ") + ref(f"kernel/{step.selected}")
+    if step.computes_as:
+        line += text(f", computing as {step.computes_as}")
+    if step.verdict is Verdict.REFUSED:
+        line += text(", no candidate left (every reason on the scheme's page)")
+    return line
 
 
 NOTES_PAGE = "chapters/support-tables.md"
@@ -125,6 +146,9 @@ def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
         hover += " — if " + "; ".join(c.conditions)
+    if c.otherwise:
+        step = c.otherwise[0]
+        hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
     marks = Markup("")
     if cell.disagrees:
         marks += Markup('<span class="atlas-mark" title="a published table says otherwise">{}</span>').format(MARK_DISAGREES)
@@ -163,6 +187,8 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(Markup("; computes as {}").format(c.computes_as))
     if c.conditions:
         parts.append(Markup("; only if {}").format("; ".join(c.conditions)))
+    if c.otherwise:
+        parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:
         more = len(c.reasons) - 1
         parts.append(Markup(". {}{}").format(c.reasons[0], f" (and {more} more {'reason' if more == 1 else 'reasons'} on the scheme's page)" if more else ""))

@@ -19,6 +19,7 @@ from .history import history_table
 from .markdown import escape_text, link, page_of
 from .labels import label
 from .observation_grid import observation_grid_html
+from .matrix import otherwise_markup
 from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
@@ -239,6 +240,8 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     declined = [a for a in cell.attempts if a.outcome == "no"]
     if declined:
         parts.append(escape_text(f"after {len(declined)} candidate(s) declined"))
+    if cell.otherwise:
+        return Markup("; ").join(parts) + Markup(". ") + otherwise_markup(cell, values.ref, escape_text)
     return Markup("; ").join(parts)
 
 

@@ -156,3 +156,23 @@ def test_tab_reaches_every_control_in_order(browser: Browser) -> None:
     assert reached == ["atlas-engine", "atlas-scheme", "atlas-hardware"]
     browser.driver.switch_to.active_element.send_keys(Keys.END)  # a keyboard pick changes the answer too
     assert "hardware=target%3A" in browser.driver.current_url or "hardware=target:" in browser.driver.current_url
+
+
+def test_a_runs_if_card_says_what_runs_when_the_conditions_do_not_hold(browser: Browser, cells: dict, names: dict) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-wna16&hardware=part:amd-epyc-genoa")
+    assert _card(browser)["verdict"] == "runs-if"
+    steps = cells[("vllm-ct-wna16", "x86-cpu-avx512")]["otherwise"]
+    shown = browser.js("""
+const d = document.querySelector('#atlas-answer .atlas-otherwise');
+if (!d) return null;
+const closed = !d.open;
+d.open = true;
+return {closed: closed, summary: d.querySelector('summary').textContent, visible: d.querySelector('ol').offsetHeight > 0,
+        steps: [...d.querySelectorAll('.atlas-otherwise__step')].map(li => ({verdict: li.dataset.verdict,
+          badge: li.querySelector('.atlas-verdict').className, text: li.textContent}))};""")
+    assert shown is not None and shown["closed"] and shown["visible"]
+    assert names[f"kernel/{steps[0]['selected']}"] in shown["summary"]
+    assert [s["verdict"] for s in shown["steps"]] == [s["verdict"] for s in steps]
+    for step, item in zip(steps, shown["steps"]):
+        assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
+    assert browser.console_errors() == []
