@@ -93,6 +93,25 @@ def test_cpu_columns_sit_under_their_members_vendor_with_the_generation() -> Non
     assert group_columns(columns) == [("AMD", 2), ("Intel", 2), ("x86", 1)]
 
 
+def test_a_cpu_column_that_answers_for_several_vendors_sits_under_the_architecture() -> None:
+    """The AVX2 target's parts are all AMD EPYC, but its cpu_vendors say it answers for Intel CPUs as well: the column
+    sits under 'x86', not under AMD; a target stated for Intel alone sits under Intel whatever its parts."""
+    from generators.derive.matrix import column_of
+
+    from .memory_atlas import atlas_of
+    target = {"summary": "s", "sources": [{"source": "s"}], "platform": "cpu", "cpu_arch": "x86_64"}
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "accelerator/milan": _part("AMD", "Zen 3 (x86-64)"),
+        "hardware-target/avx2": {**target, "name": "x86 AVX2", "order": 1, "isa_features": ["avx2"],
+                                 "cpu_vendors": ["AuthenticAMD", "GenuineIntel"], "accelerators": ["milan"]},
+        "hardware-target/amx": {**target, "name": "x86 AMX", "order": 2, "isa_features": ["amx_tile"],
+                                "cpu_vendors": ["GenuineIntel"], "accelerators": ["milan"]}})
+    columns = {t.id: column_of(t, atlas.index) for t in atlas.index.all("hardware-target")}
+    assert (columns["avx2"].vendor, columns["avx2"].detail) == ("x86", "AVX2 · Zen 3")
+    assert columns["amx"].vendor == "Intel"
+
+
 def test_the_format_map_groups_parts_by_vendor_and_generation_and_keeps_the_peaks() -> None:
     from generators.derive.format_map import format_map
     from generators.render.format_map import split_panels

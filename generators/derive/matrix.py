@@ -23,6 +23,7 @@ from .order import targets_in_order
 
 VENDOR_OF_PLATFORM = {"cuda": "NVIDIA", "rocm": "AMD", "xpu": "Intel", "tpu": "Google", "hpu": "Intel Gaudi"}
 ARCH_NAME = {"x86_64": "x86", "aarch64": "Arm"}
+CPU_VENDOR_NAME = {"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}  # the CPUID vendor strings a target's cpu_vendors hold
 _PARENTHETICAL = re.compile(r"\s*\(([^)]*)\)\s*$")
 
 
@@ -145,7 +146,16 @@ def product_name(name: str, vendor: str) -> str:
 
 
 def target_vendor(target: Record, members: list[Record]) -> str:
-    """The vendors of the target's accelerators ('AMD', or 'AMD / Intel'); else the platform's; else the CPU architecture."""
+    """The vendors of the target's accelerators ('AMD', or 'AMD / Intel'); else the platform's; else the CPU architecture.
+
+    A CPU target whose own `cpu_vendors` name several vendors is the CPU architecture's ('x86'), whichever parts are
+    recorded: an AVX2 column holding only AMD EPYC parts still answers for Intel CPUs with AVX2."""
+    stated = target.data.get("cpu_vendors") or []
+    if len(stated) > 1:
+        arch = str(target.data.get("cpu_arch", ""))
+        return ARCH_NAME.get(arch, arch) or str(target.data["platform"]).upper()
+    if len(stated) == 1 and stated[0] in CPU_VENDOR_NAME:
+        return CPU_VENDOR_NAME[stated[0]]
     vendors = list(dict.fromkeys(str(m.data["vendor"]) for m in members if m.data.get("vendor")))
     if vendors:
         return " / ".join(vendors)
