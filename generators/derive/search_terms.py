@@ -33,6 +33,8 @@ case and separators.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from functools import lru_cache
 from dataclasses import dataclass
 
 from ..model.index import Index
@@ -59,8 +61,9 @@ class SearchTerms:
         return self.terms + self.markers
 
 
+@lru_cache(maxsize=1 << 14)
 def words(term: str) -> tuple[str, ...]:
-    """A term's words as the theme indexes them: split at spaces and hyphens, lower case."""
+    """A term's words as the theme indexes them: split at spaces and hyphens, lower case (asked several times a term)."""
     return tuple(word for word in _SEPARATOR.split(term.lower()) if word)
 
 
@@ -85,8 +88,8 @@ def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
     """Every format, kernel and engine record with search terms, by ref, in kind then id order."""
     found = {r.ref: search_terms(r) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
     found = {ref: terms for ref, terms in found.items() if terms}
-    plain = {ref: _plain_tags(terms) for ref, terms in found.items()}
-    return {ref: SearchTerms(terms, _markers(ref, terms, plain)) for ref, terms in found.items()}
+    rivals = _Rivals({ref: _plain_tags(terms) for ref, terms in found.items()})
+    return {ref: SearchTerms(terms, _markers(ref, terms, rivals)) for ref, terms in found.items()}
 
 
 def _plain_tags(terms: tuple[str, ...]) -> set[str]:
@@ -94,17 +97,34 @@ def _plain_tags(terms: tuple[str, ...]) -> set[str]:
     return {w for t in terms for w in words(t)} | {words(t)[-1] + MARKER for t in terms}
 
 
-def _markers(ref: str, terms: tuple[str, ...], plain: dict[str, set[str]]) -> tuple[str, ...]:
+def _markers(ref: str, terms: tuple[str, ...], rivals: _Rivals) -> tuple[str, ...]:
     """Each term's markers: its last word with one '_', or for a one-word term that begins tags of other pages, with
     one to n+1 '_' where n is the most such tags (other than the word itself) one other page has."""
     markers: dict[str, None] = {}
     for term in terms:
         last = words(term)[-1]
-        rival = max((_begun(last, tags) for other, tags in plain.items() if other != ref), default=0)
-        count = rival + 1 if rival and len(words(term)) == 1 else 1
+        rival = rivals.most_begun(last, ref) if len(words(term)) == 1 else 0
+        count = rival + 1 if rival else 1
         markers.update(dict.fromkeys(last + MARKER * n for n in range(1, count + 1)))
     return tuple(markers)
 
 
-def _begun(word: str, tags: set[str]) -> int:
-    return sum(tag.startswith(word) and tag != word for tag in tags)
+class _Rivals:
+    """Every page's plain tags, sorted, so the tags a word begins are one range found by bisection: asking for each
+    of n pages' words costs n log n, not n times every other page's tags (thousands of records at atlas scale)."""
+
+    def __init__(self, plain: dict[str, set[str]]):
+        self.tags = sorted((tag, ref) for ref, tags in plain.items() for tag in tags)
+        self.keys = [tag for tag, _ in self.tags]
+        self.known: dict[str, list[tuple[int, str]]] = {}
+
+    def most_begun(self, word: str, ref: str) -> int:
+        """The most tags (other than the word itself) that the word begins on any one page other than `ref`."""
+        top = self.known.get(word)
+        if top is None:
+            counts: dict[str, int] = {}
+            for tag, other in self.tags[bisect_left(self.keys, word):bisect_left(self.keys, word + "\U0010ffff")]:
+                if tag != word:
+                    counts[other] = counts.get(other, 0) + 1
+            top = self.known[word] = sorted(((n, other) for other, n in counts.items()), reverse=True)[:2]
+        return next((n for n, other in top if other != ref), 0)
