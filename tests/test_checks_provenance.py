@@ -98,7 +98,9 @@ def test_unverified_record_page_and_gaps_row(tree):
     assert pages["benchmarks/b-ref.md"].split("\n")[7:10] == [  # after the front matter, the title and the id line
         '!!! warning "Unverified"',
         "    No primary source backs this record yet: Only the &lt;seed&gt; states it.", ""]
-    assert "Unverified" not in pages["benchmarks/b-quant.md"]
+    assert '!!! warning "Unverified"' not in pages["benchmarks/b-quant.md"]  # it cites a primary source itself
+    assert ('[Reference accuracy](b-ref.md) <span class="atlas-unverified" title="Unverified: Only the &lt;seed&gt; '
+            'states it.">unverified</span>') in pages["benchmarks/b-quant.md"]  # its baseline does not: the link says so
     assert pages["chapters/unverified.md"].splitlines() == [
         "[Reference accuracy](../benchmarks/b-ref.md): Only the &lt;seed&gt; states it."]
 

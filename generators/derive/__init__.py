@@ -16,6 +16,7 @@ from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engin
                       formats_without_engine)
 from .flops import Ratio, Ridge, derive_ratios, derive_ridges
 from .gaps import Gaps, derive_gaps
+from .provenance import unverified_list, unverified_records
 from .history import CellHistory, Flip, all_flips, cell_histories
 from .published import PublishedCell, compare_matrices, models_release
 from .published_grid import PublishedGrid, published_grids
@@ -184,7 +185,14 @@ class Views:
     @cached_property
     def gaps(self) -> Gaps:
         """What the records cannot answer."""
-        return derive_gaps(self.index, self.tallies, self.benchmarks_by_format, self.published)
+        return derive_gaps(self.index, self.tallies, self.benchmarks_by_format, self.published,
+                           unverified_list(self.index, self.unverified))
+
+    @cached_property
+    def unverified(self) -> dict[str, str]:
+        """Each record no primary source backs, by ref, with its reason: what a link to it is marked with. Its own
+        view (not the gaps', which lists the same records), so a page that marks links reads only this."""
+        return {u.record: u.reason for u in unverified_records(self.index)}
 
     @cached_property
     def hardware_groups(self) -> list[HardwareGroup]:

@@ -32,7 +32,7 @@ class Gaps:
 
 
 def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: dict[str, list[str]],
-                published: list[PublishedCell]) -> Gaps:
+                published: list[PublishedCell], unverified: tuple[Unverified, ...] | None = None) -> Gaps:
     contested = tuple(
         Contest(record.ref, entry["field"], len(entry["claims"]), entry.get("resolution", ""))
         for kind in sorted(index.by_kind) for record in index.all(kind)
@@ -53,5 +53,5 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         underived_published=tuple(p for p in published if not p.comparable),
         targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not members(index, t)),
         benchmarks_without_value=tuple(b.id for b in index.all("benchmark") if "value" not in b.data),
-        unverified=unverified_records(index),
+        unverified=unverified_records(index) if unverified is None else unverified,
     )

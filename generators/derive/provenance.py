@@ -48,6 +48,12 @@ def unverified_records(index: Index, kinds: tuple[str, ...] | None = None) -> tu
     )
 
 
+def unverified_list(index: Index, reasons: dict[str, str]) -> tuple[Unverified, ...]:
+    """The unverified records again from their reasons by ref (the `unverified` view), in the same order."""
+    return tuple(Unverified(ref, reason, "unverified" in index.must(*ref.split("/", 1)).data)
+                 for ref, reason in reasons.items())
+
+
 def unverified_reason(index: Index, record: Record) -> str:
     """Why the record is unverified (its declared reason), or '' when it cites a primary source or is a source."""
     if record.kind == "source" or primary_citations(index, record):

@@ -128,7 +128,7 @@ def record_page_url(kind: str, record_id: str) -> str:
 def index_document(atlas: Any) -> dict[str, Any]:
     answered_by = part_targets(atlas.index)
     position = {target.id: n for n, target in enumerate(targets_in_order(atlas.index))}
-    unverified = {u.record: u.reason for u in atlas.views.gaps.unverified}
+    unverified = atlas.views.unverified
     records = {kind: [{"id": r.id, "name": r.name, "file": record_file(r), "page": record_page_url(kind, r.id),
                        **_brief(atlas, r, answered_by, position),
                        **({"unverified": unverified[r.ref]} if r.ref in unverified else {})}

@@ -17,7 +17,7 @@ from ..kinds import FOLDER_OF_KIND
 from ..model.index import Index
 from ..model.records import Record
 from .context import RenderContext
-from .markdown import escape_text, link, page_of
+from .markdown import escape_text, link, page_of, unverified_badge
 from .claims import CLAIMS
 from .labels import inline_name
 
@@ -32,7 +32,6 @@ class TemplateFunctions:
         self.index: Index = atlas.index
         self.views = atlas.views
         self.context = context
-        self._unverified_reasons: dict[str, str] | None = None
 
     def _record(self, kind: str, record_id: str, rule: str, detail: str = "") -> Record | None:
         record = self.index.get(kind, record_id)
@@ -56,16 +55,7 @@ class TemplateFunctions:
         verified; its reason on hover (and on the record's page)."""
         if record.kind == "source":
             return Markup("")
-        reason = self._unverified.get(record.ref)
-        if reason is None:
-            return Markup("")
-        return Markup(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>').format(reason)
-
-    @property
-    def _unverified(self) -> dict[str, str]:
-        if self._unverified_reasons is None:
-            self._unverified_reasons = {u.record: u.reason for u in self.views.gaps.unverified}
-        return self._unverified_reasons
+        return unverified_badge(self.views.unverified.get(record.ref))
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""

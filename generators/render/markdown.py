@@ -56,3 +56,10 @@ def relative(target: str, current: str) -> str:
 
 def link(text: Any, target: str, current: str) -> Markup:
     return Markup(f"[{escape_text(text)}]({relative(target, current)})")
+
+
+def unverified_badge(reason: str | None) -> Markup:
+    """The badge after a link to a record no primary source backs (its reason on hover); nothing for a backed one."""
+    if reason is None:
+        return Markup("")
+    return Markup(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>').format(reason)

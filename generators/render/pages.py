@@ -16,7 +16,7 @@ from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
-from .markdown import escape_text, link, page_of
+from .markdown import escape_text, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import otherwise_markup
@@ -63,7 +63,7 @@ def names_of(atlas: Any) -> dict[str, str]:
 def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage:
     page = page_of(record.kind, record.id)
     links = {link.path: link.target for link in atlas.index.outgoing.get(record.ref, [])}
-    values = ValueRenderer(links, names, page)
+    values = ValueRenderer(links, names, page, atlas.views.unverified)
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
     facts, tables = [], []
     for key in properties:
@@ -304,8 +304,9 @@ def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
 
 def kind_index(atlas: Any, kind: str) -> tuple[str, list[tuple[Markup, Markup]]]:
     page = f"{FOLDER_OF_KIND[kind]}/index.md"
-    return TITLE_OF_KIND[kind], [(link(r.name, page_of(kind, r.id), page), escape_text(r.data.get("summary", "")))
-                                 for r in atlas.index.all(kind)]
+    unverified = atlas.views.unverified
+    return TITLE_OF_KIND[kind], [(link(r.name, page_of(kind, r.id), page) + unverified_badge(unverified.get(r.ref)),
+                                  escape_text(r.data.get("summary", ""))) for r in atlas.index.all(kind)]
 
 
 def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:

@@ -8,16 +8,17 @@ from typing import Any
 from markupsafe import Markup
 
 from ..paths import dotted
-from .markdown import escape_text, link, page_of
+from .markdown import escape_text, link, page_of, unverified_badge
 
 
 class ValueRenderer:
     """Renders values of one record on one page; knows which paths of the record are references."""
 
-    def __init__(self, links: dict[str, str], names: dict[str, str], page: str):
+    def __init__(self, links: dict[str, str], names: dict[str, str], page: str, unverified: dict[str, str] | None = None):
         self.links = links  # dotted path in the record -> target kind/id
         self.names = names  # kind/id -> display name
         self.page = page
+        self.unverified = unverified or {}  # kind/id -> why no primary source backs it (a badge after its links)
 
     def render(self, value: Any, path: tuple[Any, ...]) -> Markup:
         target = self.links.get(dotted(path))
@@ -34,7 +35,8 @@ class ValueRenderer:
 
     def ref(self, target: str) -> Markup:
         kind, _, record_id = target.partition("/")
-        return _link(self.names.get(target, record_id), page_of(kind, record_id), posixpath.dirname(self.page))
+        shown = _link(self.names.get(target, record_id), page_of(kind, record_id), posixpath.dirname(self.page))
+        return shown + unverified_badge(self.unverified.get(target)) if kind != "source" else shown
 
 
 @lru_cache(maxsize=1 << 16, typed=True)
