@@ -48,14 +48,9 @@ class TemplateFunctions:
         if record is None:
             return Markup("")
         shown = text if text is not None else inline_name(record.name) if nested else record.name
-        return link(shown, page_of(kind, record_id), self.context.page) + self._unverified_mark(record)
-
-    def _unverified_mark(self, record: Record) -> Markup:
-        """A badge after a link to a record no primary source backs, so a figure or claim from it is never read as
-        verified; its reason on hover (and on the record's page)."""
-        if record.kind == "source":
-            return Markup("")
-        return unverified_badge(self.views.unverified.get(record.ref))
+        # a badge after a record no primary source backs, so a figure from it is never read as verified (sources are
+        # never in the view: a seed draft is evidence's absence, not a claim)
+        return link(shown, page_of(kind, record_id), self.context.page) + unverified_badge(self.views.unverified.get(record.ref))
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""

@@ -36,7 +36,7 @@ class ValueRenderer:
     def ref(self, target: str) -> Markup:
         kind, _, record_id = target.partition("/")
         shown = _link(self.names.get(target, record_id), page_of(kind, record_id), posixpath.dirname(self.page))
-        return shown + unverified_badge(self.unverified.get(target)) if kind != "source" else shown
+        return shown + unverified_badge(self.unverified.get(target))
 
 
 @lru_cache(maxsize=1 << 16, typed=True)
