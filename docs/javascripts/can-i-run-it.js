@@ -76,6 +76,7 @@
       engineSelect.appendChild(el("option", { value: id, text: engine ? engine.name : id }));
     });
     fillHardware(hardwareSelect, records, targets);
+    sayWhatIsNotDerived(root, site, index.records["engine"], engines);
 
     function fillSchemes() {
       var keep = schemeSelect.value;
@@ -106,6 +107,25 @@
     schemeSelect.addEventListener("change", update);
     hardwareSelect.addEventListener("change", update);
     update();
+  }
+
+  // Engines that run models (by their category) but have no scheme records: the picker cannot answer for them, and
+  // a reader looking for one should see that it is missing rather than guess.
+  var RUNS_MODELS = ["serving-engine", "local-runtime"];
+
+  function sayWhatIsNotDerived(root, site, engineEntries, derived) {
+    var missing = engineEntries.filter(function (e) { return RUNS_MODELS.indexOf(e.category) >= 0 && derived.indexOf(e.id) < 0; });
+    if (!missing.length) { return; }
+    var names = [];
+    missing.forEach(function (e, n) {
+      if (n) { names.push(n === missing.length - 1 ? " and " : ", "); }
+      names.push(link(site, e, e.id));
+    });
+    var note = el("p", { "class": "atlas-selector__underived" }, ["No answer is derived yet for "].concat(names, [
+      ": the atlas holds no scheme records (the engine's dispatch rules) for them, so this page cannot say whether " +
+      "they run a format on a part. Their pages list the formats each states support for."]));
+    var form = root.querySelector("#atlas-selector-form");
+    form.parentNode.insertBefore(note, form.nextSibling);
   }
 
   function fillHardware(select, records, targets) {

@@ -159,7 +159,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
         return {"verdict": data.get("verdict", ""), "conclusion": data.get("conclusion", "")}
     if record.kind == "engine":
         found = atlas.views.traps_by_engine.get(record.id)
-        return {"version_read": data.get("version_read"), "engine_wide_traps": list(found.engine_wide) if found else []}
+        return {"category": data.get("category", ""), "version_read": data.get("version_read"),
+                "engine_wide_traps": list(found.engine_wide) if found else []}
     if record.kind == "format":
         return {"aliases": data.get("aliases", [])}
     return {}

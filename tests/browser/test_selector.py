@@ -176,3 +176,17 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
     for step, item in zip(steps, shown["steps"]):
         assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
     assert browser.console_errors() == []
+
+
+def test_the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built_site: Path) -> None:
+    """Engines that run models but have no scheme records are named under the picker, each linking to its page; an
+    engine the picker offers is not among them."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    offered = {s["engine"] for s in index["records"]["scheme"]}
+    expected = [f"/engines/{e['id']}/" for e in index["records"]["engine"]
+                if e["category"] in ("serving-engine", "local-runtime") and e["id"] not in offered]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
+    _card(browser)
+    named = browser.js("return [...document.querySelectorAll('.atlas-selector__underived a')].map(a => a.pathname)")
+    assert named == expected and named  # today: llama.cpp, TensorRT-LLM, ... (only vLLM has scheme records)
+    assert not offered & {path.split("/")[2] for path in named}
