@@ -13,6 +13,7 @@ escape it.
 """
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import tempfile
@@ -87,7 +88,7 @@ def working_inputs_id(root: Path, prefix: str) -> str | None:
 def _side(root: Path, prefix: str, sha: str, checkout: Checkout, current: Current | None = None) -> Side:
     key = _inputs_id(root, prefix, sha)
     if key not in _SIDES:
-        if current is not None and key == current.inputs_id():
+        if current is not None and key == current.inputs_id:
             run = current.run()
         else:
             run = run_pipeline(checkout.move_to(sha), docs_dir=None)
@@ -101,16 +102,15 @@ class Current:
 
     def __init__(self, root: Path):
         self.root = root
-        self._id: str | None | bool = False
         self._run: Run | None = None
 
+    @functools.cached_property
     def inputs_id(self) -> str | None:
-        if self._id is False:
-            try:
-                self._id = working_inputs_id(self.root, project_prefix(self.root))
-            except DiffError:
-                self._id = None
-        return self._id if isinstance(self._id, str) else None
+        """HEAD's inputs id when the working tree's inputs are HEAD's (asked once: one `git status`), else None."""
+        try:
+            return working_inputs_id(self.root, project_prefix(self.root))
+        except DiffError:
+            return None
 
     def run(self) -> Run:
         if self._run is None:
