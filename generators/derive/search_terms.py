@@ -4,25 +4,29 @@ How the theme ranks (Material for MkDocs 9, its search plugin and the lunr worke
 one search document and carries the page's front-matter `tags`; a match in the tags weighs 10^6, in a title 10^3, in
 the text 1 (the plugin's field boosts). Words are split at spaces and hyphens, a typed word matches every indexed word
 it begins (the worker appends `*`), and the scores of the matched words add up, each weighted by its rarity (lunr's
-idf; Material turns off length normalisation). A page's front-matter `search: boost:` multiplies the page's score for
-every query that finds it, whatever matched: a boost given so that 'GPTQ' finds the GPTQ page first would also lift
-that page for 'scale' or 'Marlin'. So no page boost is used here (source pages keep the template's site-wide 0.3).
+idf; Material turns off length normalisation); a page whose first section has every typed word is then multiplied by
+5, one with some of them by less. A page's front-matter `search: boost:` multiplies the page's score for every query
+that finds it, whatever matched: a boost given so that 'GPTQ' finds the GPTQ page first would also lift that page for
+'scale' or 'Marlin'. So no page boost is used here (source pages keep the template's site-wide 0.3).
 
-The terms of a kernel or engine record: its name without a trailing parenthetical ('ONNX Runtime GenAI', 'vLLM
-MarlinExperts'), its id when that is one word or the record is an engine (engine ids are package names: 'tensorrt-llm',
-'onnxruntime-genai') and a kernel's class name ('MarlinExperts'). Several words are fine: a page that has all the
-typed words in its tags outranks one that has some of them. A format's terms are its id, short name and aliases of one
-plain word only ('EXL2', 'float8_e5m2'; letters, digits, '_', '.', '+'): its longer names share words that readers
-search on their own ('scale', 'model', 'quantization'), and a tag outranks every title.
+The terms of a format, kernel or engine record: its name without a trailing parenthetical, its id (readers paste
+'vllm-cutlass-int8-scaled-mm'), a kernel's class name ('MarlinExperts') and its aliases (a format's of one plain word
+only: 'EXL2', 'float8_e5m2'; its longer aliases share words readers search alone). A name of several words loses its
+prose, the words of lower-case letters only ('Machete weight-only 4-bit GEMM' is the term 'Machete 4 GEMM'): a tag
+outranks every title, so 'weight' or 'block' would otherwise list those records before the pages about weights or
+blocks; a name left with one word is no term ('FP8 block scaling' is not named 'FP8'). A term two records share stays
+with the one whose name it is, then id, class name, alias, name without prose ('AutoRound' names the AutoRound engine;
+the AutoRound W4A16 format's alias yields).
 
-Weight that only the record's own name reaches, instead of a page boost: a term's last word is also written as a marker
-tag, the word with '_' appended ('runtime_', 'genai_'), which only a typed word beginning like it can match. So 'ONNX
-Runtime' finds ONNX Runtime (its marker 'runtime_') before ONNX Runtime GenAI (which has the same two words but the
-marker 'genai_'), and 'vLLM' finds the engine before every 'vLLM ...' kernel. A one-word term that begins words of
-another record's tags ('GPTQ' begins 'GPTQModel', 'Marlin' begins 'MarlinExperts') gets one marker more than the most
-such tags any other record has ('gptqmodel' and 'gptqmodel_' on GPTQModel's page, so 'gptq_', 'gptq__', 'gptq___'),
-so the exact term still wins over the longer one the prefix also finds. Tags are hidden in the result list
-(docs/stylesheets/atlas.css).
+Weight that only the record's own names reach, instead of a page boost: marker tags, a word of a term with one or more
+'_' appended ('genai_', 'gptq__'), which only a typed word beginning like that word matches (_Markers). A page's weight
+for a query is about the number of its tag words the typed words begin; every term's page must outweigh each page that
+lacks the term. So 'ONNX Runtime' finds ONNX Runtime before ONNX Runtime GenAI (which has both words), 'GPTQ' the
+format before GPTQModel (whose 'gptqmodel' the prefix also matches), 'FP8 E5M2' FP8 E5M2 before FP8 E4M3 (whose one
+word 'FP8' carries markers of its own) and a kernel's full id its page before the siblings that share four of its
+five words. Tags are hidden in the result list (docs/stylesheets/atlas.css). lunr's idf is not modelled (a word many
+pages mention weighs less than a marker), so a few ids of common words still come second:
+benchmarks/search_ranking.py counts them in the theme's own worker.
 
 A term is kept only if it is plain text for the theme: the result list appends each tag to the page as HTML (its
 `h()` helper sets innerHTML for strings), hidden or not, so a term with '<', '>', '&', a quote, a backslash or a
@@ -41,10 +45,11 @@ from ..model.index import Index
 from ..model.records import Record
 
 SEARCH_FIRST_KINDS = ("format", "kernel", "engine")
-MARKER = "_"  # appended to a term's last word; the theme's separator (spaces, hyphens) keeps it in the word
+MARKER = "_"  # appended to a word of a term; the theme's separator (spaces, hyphens) keeps it in the word
 _SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the built search index states it
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 _UNSAFE = re.compile(r"[<>&\"'`\\\x00-\x1f\x7f]")
+_PROSE = re.compile(r"[a-z]+|[^A-Za-z0-9]+")  # a word of a name that describes: 'grouped', '/'
 _FORMAT_WORD = re.compile(r"[A-Za-z0-9_.+]+")  # a format's label such as 'FP8(rowwise)' would begin every 'fp8' query
 
 
@@ -69,62 +74,229 @@ def words(term: str) -> tuple[str, ...]:
 
 def search_terms(record: Record) -> tuple[str, ...]:
     """The names of a format, kernel or engine record a reader would type; nothing for other kinds."""
+    return tuple(name for name, _ in _ranked_terms(record))
+
+
+def _ranked_terms(record: Record) -> list[tuple[str, int]]:
+    """The record's terms with their rank: 0 its name, 1 its id, 2 its class name, 3 an alias, 4 its name without
+    prose; a term shared with another record stays only where its rank is best."""
     if record.kind not in SEARCH_FIRST_KINDS:
-        return ()
+        return []
     data = record.data
-    names = [_PARENTHETICAL.sub("", record.name)]
-    if len(words(record.id)) == 1 or record.kind == "engine":
-        names.append(record.id)
-    names += [data["class_name"]] if isinstance(data.get("class_name"), str) else []
-    names += [a for a in data.get("aliases", []) if isinstance(a, str)]
-    terms: dict[tuple[str, ...], str] = {}
-    for name in names:
-        if words(name) and not _UNSAFE.search(name) and (record.kind != "format" or _FORMAT_WORD.fullmatch(name)):
-            terms.setdefault(words(name), name)
-    return tuple(terms.values())
+    name = _PARENTHETICAL.sub("", record.name)
+    short = name if len(words(name)) == 1 else _name(name)
+    names = [(short, 0 if short == name else 4), (record.id, 1)]
+    names += [(data["class_name"], 2)] if isinstance(data.get("class_name"), str) else []
+    aliases = [a for a in data.get("aliases", []) if isinstance(a, str)]
+    names += [(a, 3) for a in aliases if record.kind != "format" or _FORMAT_WORD.fullmatch(a)]
+    terms: dict[tuple[str, ...], tuple[str, int]] = {}
+    for term, rank in names:
+        if words(term) and not _UNSAFE.search(term) and rank < terms.get(words(term), ("", 5))[1]:
+            terms[words(term)] = (term, rank)  # in the place of the first with these words, as the best ranked
+    return list(terms.values())
+
+
+def _name(name: str) -> str:
+    """A name of several words without its prose: words of lower-case letters only ('weight-only', 'grouped', 'for')
+    or without a letter or digit ('/') describe the thing, they are not its name (readers search them alone). Nothing
+    when one word is left: 'FP8 block scaling' is not named 'FP8' (its id is a term)."""
+    written = [w for w in _SEPARATOR.split(name) if w]
+    kept = [w for w in written if not _PROSE.fullmatch(w)]
+    return name if kept == written else " ".join(kept) if len(kept) > 1 else ""
 
 
 def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
     """Every format, kernel and engine record with search terms, by ref, in kind then id order."""
-    found = {r.ref: search_terms(r) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
+    ranked = {r.ref: _ranked_terms(r) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
+    best: dict[tuple[str, ...], int] = {}
+    for terms in ranked.values():
+        for term, rank in terms:
+            best[words(term)] = min(rank, best.get(words(term), rank))
+    found = {ref: tuple(t for t, rank in terms if rank == best[words(t)]) for ref, terms in ranked.items()}
     found = {ref: terms for ref, terms in found.items() if terms}
-    rivals = _Rivals({ref: _plain_tags(terms) for ref, terms in found.items()})
-    return {ref: SearchTerms(terms, _markers(ref, terms, rivals)) for ref, terms in found.items()}
+    markers = _Markers(found).solve()
+    return {ref: SearchTerms(terms, markers[ref]) for ref, terms in found.items()}
 
 
-def _plain_tags(terms: tuple[str, ...]) -> set[str]:
-    """A record's indexed tag words with one marker per term: what a typed word can match on its page."""
-    return {w for t in terms for w in words(t)} | {words(t)[-1] + MARKER for t in terms}
+Clause = tuple[str, bool]  # a typed word and whether the worker matches it as a prefix (else only the word itself)
 
 
-def _markers(ref: str, terms: tuple[str, ...], rivals: _Rivals) -> tuple[str, ...]:
-    """Each term's markers: its last word with one '_', or for a one-word term that begins tags of other pages, with
-    one to n+1 '_' where n is the most such tags (other than the word itself) one other page has."""
-    markers: dict[str, None] = {}
-    for term in terms:
-        last = words(term)[-1]
-        rival = rivals.most_begun(last, ref) if len(words(term)) == 1 else 0
-        count = rival + 1 if rival else 1
-        markers.update(dict.fromkeys(last + MARKER * n for n in range(1, count + 1)))
-    return tuple(markers)
+@lru_cache(maxsize=1 << 14)
+def clauses(term: str) -> tuple[Clause, ...]:
+    """A term typed as written, as the theme's worker reads it: a word between spaces is a prefix ('onnx runtime' ->
+    onnx*, runtime*); within a hyphenated word only the last part is ('vllm-cutlass-int8' -> vllm, cutlass, int8*), the
+    worker's query transform keeps the hyphens and lunr's query parser then reads the parts before as whole words."""
+    return tuple((part, n == len(parts) - 1) for group in term.lower().split() for parts in [words(group)]
+                 for n, part in enumerate(parts))
 
 
-class _Rivals:
-    """Every page's plain tags, sorted, so the tags a word begins are one range found by bisection: asking for each
-    of n pages' words costs n log n, not n times every other page's tags (thousands of records at atlas scale)."""
+class _Markers:
+    """Marker counts per page and word, raised until each page's terms outweigh every other page on them.
 
-    def __init__(self, plain: dict[str, set[str]]):
-        self.tags = sorted((tag, ref) for ref, tags in plain.items() for tag in tags)
-        self.keys = [tag for tag, _ in self.tags]
-        self.known: dict[str, list[tuple[int, str]]] = {}
+    A page's weight for a term typed as written (or with spaces for its hyphens) is the number of its tag words (plain or marker) that each of the
+    term's clauses matches (a prefix clause every tag word it begins, a whole-word clause the word itself). Every term
+    starts with one marker on its last word; where another page weighs as much or more on the term, the page gets the
+    difference plus one in markers of one of the term's prefix words: never a word that alone is another page's term
+    (that page's name comes first: 'vllm-marlin', whose only prefix word is 'marlin', does not compete with the Marlin
+    engine), the word fewest pages have (its markers lift the page least for other queries), then the word that page
+    has fewest of. Pages that hold a
+    term are not compared on it: two records named alike; a page with each of the term's prefix words alone as a term
+    (it must outweigh the page on each such word alone, so cannot be outweighed on them together: 'MXFP4' is the
+    MXFP4 format's term, so 'gguf-mxfp4', which only its last word can weigh, is left to lunr); a page with all the
+    words of a term of several words among its own ('vllm-aiter-hipbmm-per-token-fp8-scaled-mm' has every word of
+    'vllm-aiter-per-token-fp8-scaled-mm', and each would raise 'mm_' for ever to outweigh the other). Rounds repeat while a
+    page still needs more, at most ROUNDS times and MOST markers a word (pages whose terms overlap so that each must
+    outweigh the other would raise each other for ever).
 
-    def most_begun(self, word: str, ref: str) -> int:
-        """The most tags (other than the word itself) that the word begins on any one page other than `ref`."""
-        top = self.known.get(word)
-        if top is None:
-            counts: dict[str, int] = {}
-            for tag, other in self.tags[bisect_left(self.keys, word):bisect_left(self.keys, word + "\U0010ffff")]:
-                if tag != word:
-                    counts[other] = counts.get(other, 0) + 1
-            top = self.known[word] = sorted(((n, other) for other, n in counts.items()), reverse=True)[:2]
-        return next((n for n, other in top if other != ref), 0)
+    Rivals are found per clause in a sorted list of every page's tag words, so a term costs the pages its rarest clause
+    matches, not a pass over every page (thousands of records at atlas scale): those pages are summed exactly, any
+    other page weighs at most the sum of the other clauses' best counts (exactly the best, for two clauses); where
+    that bound is above and the clauses match at most EXACT pages in all, each of them is weighed instead."""
+
+    ROUNDS = 40
+    MOST = 8  # markers on one word: long runs of '_' are what lunr's token set has misread (phantom words)
+    EXACT = 400  # pages a term's clauses may match in all for every one to be weighed, when the bound is not enough
+
+    def __init__(self, terms: dict[str, tuple[str, ...]]):
+        self.terms = {ref: [(words(t), typed) for t in found for typed in dict.fromkeys((clauses(t), clauses(" ".join(
+            words(t)))))] for ref, found in terms.items()}  # typed as written, and with spaces for its hyphens
+        self.plain = {ref: {w for t, _ in found for w in t} for ref, found in self.terms.items()}
+        self.count: dict[str, dict[str, int]] = {ref: {} for ref in self.terms}
+        self.pages_with: dict[str, int] = {}
+        self.having: dict[str, set[str]] = {}  # the pages with the word in one of their terms
+        self.owners: dict[tuple[str, ...], set[str]] = {}
+        self.holders: dict[tuple[tuple[str, ...], tuple[Clause, ...]], set[str]] = {}
+        for ref, found in self.terms.items():
+            for term, _ in found:
+                self.count[ref].setdefault(term[-1], 1)
+                self.owners.setdefault(term, set()).add(ref)
+            for word in self.plain[ref]:
+                self.pages_with[word] = self.pages_with.get(word, 0) + 1
+                self.having.setdefault(word, set()).add(ref)
+
+    def solve(self) -> dict[str, tuple[str, ...]]:
+        """Each page's marker tags, in the order of its terms' words."""
+        changed: set[str] | None = None  # the words a marker was added to since the last round; None: every word
+        self._index()
+        for _ in range(self.ROUNDS):
+            self._forget()
+            raised: dict[tuple[str, str], int] = {}
+            for ref, found in self.terms.items():
+                for term, typed in found:
+                    if changed is not None and not any(prefix and word in changed for word, prefix in typed):
+                        continue  # no page weighs more on it than in the last round
+                    rival, weight = self._rival(term, typed)
+                    need = weight + 1 - self._weight(ref, typed)
+                    free = [w for w, prefix in typed if prefix and not self._named(w, ref)]
+                    if need > 0 and free:
+                        word = min(free, key=lambda w: (self.pages_with[w], self._begun(rival, w) if rival else 0, w))
+                        raised[(ref, word)] = max(raised.get((ref, word), 0), need)
+            raised = {key: need for key, need in raised.items() if self.count[key[0]].get(key[1], 0) < self.MOST}
+            if not raised:
+                break
+            for (ref, word), need in raised.items():
+                self._raise(ref, word, need)
+            changed = {word[:n] for _, word in raised for n in range(1, len(word) + 1)}
+        return {ref: self._markers(ref) for ref in self.terms}
+
+    def _holders(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> set[str]:
+        """The pages with the term, with each of its prefix words alone as a term, or (a term of several words) with
+        all its words among their terms' words."""
+        alone = [self.owners.get((word,), set()) for word, prefix in typed if prefix]
+        holders = self.owners[term] | set.intersection(*alone)
+        if len(term) > 1:
+            holders |= set.intersection(*(self.having.get(word, set()) for word in term))
+        return holders
+
+    def _named(self, word: str, ref: str) -> bool:
+        """Whether the word alone is another page's term: its markers would compete with that page's."""
+        return bool(self.owners.get((word,), set()) - {ref})
+
+    def _markers(self, ref: str) -> tuple[str, ...]:
+        order = dict.fromkeys(w for term, _ in self.terms[ref] for w in reversed(term))
+        return tuple(word + MARKER * n for word in order for n in range(1, self.count[ref].get(word, 0) + 1))
+
+    def _index(self) -> None:
+        """Every page's tag words, and all of them sorted (built once; markers added later are inserted in place)."""
+        self.tags = {ref: self.plain[ref] | {w + MARKER * n for w, c in self.count[ref].items() for n in range(1, c + 1)}
+                     for ref in self.terms}
+        self.sorted = sorted((tag, ref) for ref, tags in self.tags.items() for tag in tags)
+        self.keys = [tag for tag, _ in self.sorted]
+        self._forget()
+
+    def _raise(self, ref: str, word: str, need: int) -> None:
+        """Adds up to `need` markers of the word to the page (MOST at most)."""
+        had = self.count[ref].get(word, 0)
+        self.count[ref][word] = min(had + need, self.MOST)
+        for n in range(had + 1, self.count[ref][word] + 1):
+            tag = word + MARKER * n
+            if tag not in self.tags[ref]:
+                self.tags[ref].add(tag)
+                at = bisect_left(self.sorted, (tag, ref))
+                self.sorted.insert(at, (tag, ref))
+                self.keys.insert(at, tag)
+
+    def _forget(self) -> None:
+        self.top: dict[Clause, list[tuple[int, str]]] = {}
+        self.counts: dict[Clause, dict[str, int]] = {}
+        self.best: dict[Clause, int] = {}
+
+    def _begun(self, ref: str, word: str) -> int:
+        return self._counts((word, True)).get(ref, 0)
+
+    def _weight(self, ref: str, typed: tuple[Clause, ...]) -> int:
+        return sum(self._counts(clause).get(ref, 0) for clause in typed)
+
+    def _top(self, clause: Clause) -> list[tuple[int, str]]:
+        """The pages the clause matches tag words of, most first."""
+        found = self.top.get(clause)
+        if found is None:
+            found = self.top[clause] = [(-n, ref) for n, ref in sorted((-n, ref) for ref, n in self._counts(clause).items())]
+        return found
+
+    def _best(self, clause: Clause) -> int:
+        """The most tag words the clause matches on one page."""
+        best = self.best.get(clause)
+        if best is None:
+            best = self.best[clause] = max(self._counts(clause).values(), default=0)
+        return best
+
+    def _counts(self, clause: Clause) -> dict[str, int]:
+        """How many tag words the clause matches, per page that has any."""
+        counts = self.counts.get(clause)
+        if counts is None:
+            word, prefix = clause
+            end = bisect_left(self.keys, word + "\U0010ffff" if prefix else word + "\x00")
+            counts = self.counts[clause] = {}
+            for _, ref in self.sorted[bisect_left(self.keys, word):end]:
+                counts[ref] = counts.get(ref, 0) + 1
+        return counts
+
+    def _rival(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> tuple[str | None, int]:
+        """The page that weighs most on the term among those that do not hold it, and its weight; for a term of more
+        than two clauses whose clauses match many pages the weight may be an upper bound (with no page)."""
+        holders = self.holders.get((term, typed))
+        if holders is None:
+            holders = self.holders[(term, typed)] = self._holders(term, typed)
+        counts = [self._counts(clause) for clause in typed]
+        rarest = min(range(len(typed)), key=lambda n: (len(counts[n]), n))
+        others = sum(self._best(clause) for n, clause in enumerate(typed) if n != rarest)
+        weight, rival = 0, None
+        for count, other in self._top(typed[rarest]):  # most first: stop where no page further down weighs more
+            if count + others <= weight:
+                break
+            if other not in holders:
+                found = sum(c.get(other, 0) for c in counts)
+                if found > weight:
+                    weight, rival = found, other
+        if others <= weight:
+            return rival, weight
+        rest = [next(((n, other) for n, other in self._top(clause) if other not in holders
+                      and other not in counts[rarest]), (0, None)) for n, clause in enumerate(typed) if n != rarest]
+        outside = sum(n for n, _ in rest)  # the pages the rarest clause matches nothing on weigh at most this
+        if outside <= weight or len(rest) == 1:
+            return (rival, weight) if outside <= weight else (rest[0][1], outside)
+        if sum(map(len, counts)) <= self.EXACT:  # few pages: weigh each rather than raise markers against a bound
+            return max(((sum(c.get(other, 0) for c in counts), other)
+                        for other in sorted(set().union(*counts) - holders)), default=(0, None))[::-1]
+        return None, outside
