@@ -115,7 +115,7 @@ def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, 
 Reference = tuple[tuple[Any, ...], str, str, str]  # path in the record, the path dotted, target kind, target id
 
 
-def _references(record: Record, ref_fields: list[RefField]) -> tuple[Reference, ...]:
+def _references(record: Record, ref_fields: list[RefField]) -> list[Reference]:
     """Every reference a record's data makes through the schema's reference fields, in the fields' order.
 
     Kept on the record for these fields: the changelog links several past trees whose records are mostly the same
@@ -126,14 +126,15 @@ def _references(record: Record, ref_fields: list[RefField]) -> tuple[Reference, 
     data = record.data
     found: list[Reference] = []
     for ref_field in ref_fields:
-        if ref_field.pattern and ref_field.pattern[0] not in data:
+        pattern, target = ref_field.pattern, ref_field.target
+        if pattern and pattern[0] not in data:
             continue
-        for path, value in values_at(data, ref_field.pattern):
-            if isinstance(value, str):
-                found.append((path, dotted(path), *_split(ref_field.target, value)))
-    references = tuple(found)
-    object.__setattr__(record, "_references", (ref_fields, references))  # a frozen record's cache, as its node
-    return references
+        for path, value in values_at(data, pattern):
+            if value.__class__ is str:
+                kind, target_id = _split(target, value)
+                found.append((path, dotted(path), kind, target_id))
+    record.__dict__["_references"] = (ref_fields, found)  # a frozen record's cache, as its node
+    return found
 
 
 def _split(target: str, value: str) -> tuple[str, str]:
