@@ -136,9 +136,14 @@ def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
     if c.conditions_change:
         items.append(ChangeItem("conditions", f"{c.scheme} on {c.target}{still}: what must hold: "
                                 f"{_words(c.old_conditions, 'nothing')} → {_words(c.new_conditions, 'nothing')}", refs))
-    if c.otherwise_change:
+    if c.otherwise_change and c.same_steps:
+        items += [ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: unless {a.unless} (for {a.kernel}): "
+                             f"{a.outcome} → {b.outcome}", refs)
+                  for a, b in zip(c.old_otherwise, c.new_otherwise) if a != b]
+    elif c.otherwise_change:
+        old, new = (tuple(step.words for step in steps) for steps in (c.old_otherwise, c.new_otherwise))
         items.append(ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: what runs otherwise: "
-                                f"{_words(c.old_otherwise, 'no step')} → {_words(c.new_otherwise, 'no step')}", refs))
+                                f"{_words(old, 'no step')} → {_words(new, 'no step')}", refs))
     return items
 
 
