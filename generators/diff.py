@@ -34,6 +34,7 @@ __all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChan
            "RecordChange", "Side"]
 
 PAGE_DIFF_LINES = 40
+CHANGE_VIEWS = ("cells", "tallies", "published")  # every view cell_changes and count_changes read (a test watches)
 
 
 def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:

@@ -30,18 +30,25 @@ _LOADED: dict[tuple[tuple[str, str], ...], Schemas] = {}  # the schema files' (p
 _LOADED_KEEP = 4
 
 
-def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
+def load_schemas(schema_dir: Path, stored: tree_files.StoredTree | None = None) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken.
+    With a stored tree (a past commit's), its files under the folder named like schema_dir are read instead.
 
     Schema files read before in this process (the same paths and texts) give the same compiled schemas: the changelog
     loads several past trees, and `mkdocs serve` loads the tree after every edit."""
-    listing = tree_files.list_tree(schema_dir.parent, schema_dir.name,
-                                   keep=lambda rel: rel.count("/") == 1 and rel.endswith(".schema.json"))
+    def schema_file(rel: str) -> bool:
+        return rel.count("/") == 1 and rel.endswith(".schema.json")
+
+    listing = (stored.listing(schema_dir.name, keep=schema_file) if stored is not None
+               else tree_files.list_tree(schema_dir.parent, schema_dir.name, keep=schema_file))
     texts: list[tuple[str, str]] = []
     problems: list[Problem] = list(listing.problems)
+    if stored is not None:
+        stored.fetch(listing.files)
     for rel in listing.files:
         try:
-            texts.append((rel, tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)))
+            texts.append((rel, stored.read_text(rel, limit=tree_files.DOCS_MAX_BYTES) if stored is not None
+                          else tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)))
         except tree_files.Refused as refused:
             problems.append(refused.problem())
     key = tuple(texts)

@@ -178,8 +178,18 @@ def test_out_type_is_not_filled_with_the_activation_type_a_scheme_quantizes_to()
     cell = derive_cell("s", data, "t", GPU90, kernels)
     assert cell.conditions == (
         "the checkpoint passes the check that otherwise refuses with "
-        "“Only bfloat16 output type currently supportedgot ‹c.out_type=›”",)
+        "“Only bfloat16 output type currently supportedgot c.out_type=‹c.out_type›”",)
     assert cell.reasons == ("b: act is torch.float8_e4m3fn",)
+
+
+def test_a_self_documenting_placeholder_keeps_its_expression_and_leaves_the_repr_unfilled():
+    # f"{x=}" prints "x=" and then repr(x); the records hold str() values, so even a known one is not filled in.
+    from generators.derive.messages import engine_message
+    config = {"config": {"weight_type": "int4"}}
+    assert engine_message("got {c.out_type=}", {"platform": "cuda"}, config) == "got c.out_type=‹c.out_type›"
+    assert engine_message("{c.weight_type} {c.weight_type = }", {"platform": "cuda"}, config) == \
+        "int4 c.weight_type = ‹c.weight_type›"
+    assert engine_message("{a==b}", {"platform": "cuda"}, config) == "‹a==b›"
 
 
 def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():

@@ -178,20 +178,24 @@ class PageMemo:
         return Round(self, _Prints(atlas, names), digest, part)
 
     def as_values(self) -> dict[str, dict[str, Any]]:
-        """The pages as JSON values ({page: value}), for a memo kept on disk."""
+        """The pages as JSON values ({page: value}) without their texts, for a memo kept on disk: the texts are the
+        generated files of the same run, which site_cache.py keeps once for both."""
         return {page: kept.value if kept.value is not None else
-                {"reads": [[*read, found] for read, found in kept.reads.items()], "text": kept.text,
+                {"reads": [[*read, found] for read, found in kept.reads.items()],
                  "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates, "part": kept.part}
                 for page, kept in self.pages.items()}
 
-    def add_values(self, values: dict[str, Any]) -> None:
-        """Take pages as_values wrote; a value of another shape is left out (it would only render again)."""
+    def add_values(self, values: dict[str, Any], texts: dict[str, str]) -> None:
+        """Take pages as_values wrote, each with its text from `texts` (the files of the run that wrote them); a value
+        of another shape, or without a text, is left out (it would only render again)."""
         for page, value in values.items():  # a read or fingerprint of another type only never matches (renders again)
+            text = texts.get(page)
+            if text is None:
+                continue
             try:
                 reads = {tuple(read[:-1]): read[-1] for read in value["reads"]}
                 problems = [Problem(**p) for p in value["problems"]] if value["problems"] else []
-                self.pages[page] = _Page(reads, str(value["text"]), problems, str(value["templates"]), str(value["part"]),
-                                         value)
+                self.pages[page] = _Page(reads, text, problems, str(value["templates"]), str(value["part"]), value)
             except (KeyError, TypeError, IndexError):
                 continue
 
