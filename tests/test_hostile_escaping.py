@@ -60,7 +60,7 @@ def hostile_report() -> DiffReport:
         base=HOSTILE, head="working tree",
         records=(RecordChange("format", HOSTILE, "changed", (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),)),
                  RecordChange("format", "b", "renamed", renamed_from=HOSTILE)),
-        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE),),
+        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (), (), (HOSTILE, HOSTILE)),),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
         pages=(PageChange(HOSTILE, "changed", ("```", "</details>", HOSTILE.replace("\n", " "), "~~~~")),),
         introduced=(f"records/formats/{HOSTILE}.yaml:1:1: error: [load] {HOSTILE}",),
