@@ -11,7 +11,7 @@ import pytest
 
 from generators import build, commit_cache, record_history, revisions
 from generators.cache import ContentCache
-from generators.diff_model import CommitChange, FieldChange, RecordChange
+from generators.diff_model import CellChange, CommitChange, FieldChange, OtherwiseStep, RecordChange
 from generators.render.changelog import changelog_files
 
 from .conftest import commit, git, write
@@ -93,12 +93,14 @@ def test_a_code_change_empties_the_table(repo: Path, fresh: Path, tmp_path: Path
 
 def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
     table = ContentCache("t", "salt", tmp_path)
-    kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (), (),
+    terms = CellChange("s", "t", "runs-if", "runs-if", "via k", "via k", ("package p installed",), ("a", "b"),
+                       (OtherwiseStep("package p installed", "k", "RUNS via k2"),), ())
+    kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (terms,), (),
                         (RecordChange("format", "f", "changed", (FieldChange("x", [1, {"y": "</li>"}], None),)),))
     commit_cache.keep(table, kept, "b" * 40)
     table.save()
     table = ContentCache("t", "salt", tmp_path)
-    assert commit_cache.lookup(table, "a" * 40, "b" * 40, kept.date, "s") == kept
+    assert commit_cache.lookup(table, "a" * 40, "b" * 40, kept.date, "s") == kept  # conditions, otherwise included
     altered = CommitChange("c" * 40, "2026-12-01T10:00:00+00:00", "s", (), (),
                            (RecordChange("format", "f", "changed", (FieldChange("x", (1, 2), None),)),))
     commit_cache.keep(table, altered, "b" * 40)  # a tuple would come back as a list

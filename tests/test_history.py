@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from generators.derive.changelog import changelog
 from generators.derive.history import release_key
-from generators.diff_model import CellChange, CommitChange, RecordChange
+from generators.diff_model import CellChange, CommitChange, OtherwiseStep, RecordChange
 from generators.render.changelog import ATOM, atom_feed
 from tests.memory_atlas import atlas_of
 
@@ -155,3 +155,30 @@ def test_the_feed_is_atom_with_every_entry_and_the_hostile_text_escaped():
     assert "sch on gpu: refused → runs" in content and "<script>" not in content and "&lt;script&gt;" in content
     assert "<script>" not in feed and "\x01" not in feed
     assert feed == atom_feed(entries({**RECORDS, "gotcha/hostile": {"name": HOSTILE}}))  # deterministic
+
+
+def test_a_commit_that_changes_what_a_cell_needs_or_runs_otherwise_lists_each_term_and_the_feed_escapes_it():
+    atlas = atlas_of(RECORDS)
+    step = OtherwiseStep("package p installed", "k-hopper", "RUNS via k-weight-only")
+    words = "unless package p installed (for k-hopper): RUNS via k-weight-only"
+    change = CommitChange("b" * 40, "2026-12-01T11:00:00+00:00", "terms", (
+        CellChange("sch", "gpu", "runs-if", "runs-if", "via k-hopper", "via k-hopper",
+                   ("package p installed",), (HOSTILE,), (step,), ()),
+        CellChange("sch", "cpu", "runs", "runs-if", "via k-hopper", "via k-hopper", (), ("package p installed",),
+                   (), (step,)),
+        CellChange("sch", "big", "runs-if", "runs-if", "via k-hopper", "via k-hopper", ("package p installed",),
+                   ("package p installed",), (step,), (OtherwiseStep("package p installed", "k-hopper", "REFUSED"),))),
+        (), ())
+    got = changelog(atlas.index, [], [], (change,))[0]
+    refs = ("scheme/sch", "hardware-target/gpu")
+    assert [(i.kind, i.text, i.refs) for i in got.items] == [
+        ("conditions", f"sch on gpu (still runs-if via k-hopper): what must hold: package p installed → {HOSTILE}", refs),
+        ("otherwise", f"sch on gpu (still runs-if via k-hopper): what runs otherwise: {words} → no step", refs),
+        ("flip", "sch on cpu: runs → runs-if (via k-hopper)", ("scheme/sch", "hardware-target/cpu")),
+        ("conditions", "sch on cpu: what must hold: nothing → package p installed", ("scheme/sch", "hardware-target/cpu")),
+        ("otherwise", f"sch on cpu: what runs otherwise: no step → {words}", ("scheme/sch", "hardware-target/cpu")),
+        # the same condition failing, another outcome: only that step, once
+        ("otherwise", "sch on big (still runs-if via k-hopper): unless package p installed (for k-hopper): "
+                      "RUNS via k-weight-only → REFUSED", ("scheme/sch",))]
+    content = ET.fromstring(atom_feed([got]).encode("utf-8")).find(f"{{{ATOM}}}entry").findtext(f"{{{ATOM}}}content")
+    assert "what must hold: package p installed → A &lt;/title&gt;&lt;script&gt;" in content and "<script>" not in content

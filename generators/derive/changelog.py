@@ -5,8 +5,8 @@ Two kinds of entry, both computed:
   observed release, the observed counts that moved (cells that run, run only if, are refused) and the published
   cells that disagree with the engine; dated by the release's publication date in a source record whose
   `package` is that release (else the day it was observed);
-- a commit that touched records/ (from record_history.py, built on the diff): derived cells that changed,
-  counts that moved, traps and findings added; dated by the commit.
+- a commit that touched records/ (from record_history.py, built on the diff): derived cells that flipped or whose
+  conditions or otherwise steps changed, counts that moved, traps and findings added; dated by the commit.
 Every item names the records it links to as `kind/id`; texts are plain (record text is escaped by the page and
 the feed, never here).
 """
@@ -16,7 +16,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from ..diff_model import CommitChange
+from ..diff_model import CellChange, CommitChange
 from ..model.index import Index
 from .history import Flip, current_observations, release_key
 from .published_history import ReleaseClaim
@@ -26,7 +26,7 @@ from .published_history import ReleaseClaim
 class ChangeItem:
     """One change: what moved, in words, and the records it concerns."""
 
-    kind: str  # flip, count, trap, finding, record
+    kind: str  # flip, conditions, otherwise, count, trap, finding, record
     text: str
     refs: tuple[str, ...] = ()
 
@@ -107,9 +107,7 @@ def release_entries(index: Index, flips: list[Flip], claims: list[ReleaseClaim])
 
 def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
     """One entry for a commit that touched records/."""
-    items = [ChangeItem("flip", f"{c.scheme} on {c.target}: {c.old} → {c.new}"
-                        + (f" ({c.new_detail})" if c.new_detail else ""),
-                        _existing(index, f"scheme/{c.scheme}", f"hardware-target/{c.target}")) for c in change.cells]
+    items = [item for c in change.cells for item in _cell_items(index, c)]
     items += [ChangeItem("count", f"{c.subject}, {c.what}: {c.old} → {c.new}") for c in change.counts]
     for record in change.records:
         if record.status in ("added", "renamed") and record.kind in ("gotcha", "finding"):
@@ -125,6 +123,32 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
         items.append(ChangeItem("record", change.note))
     return ChangelogEntry(f"commit-{change.sha[:12]}", change.subject or change.sha[:12], change.date, "records",
                           tuple(items), change.sha[:12])
+
+
+def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
+    """A flip (`s on t: old → new (detail)`), then each term that changes: what must hold, what runs otherwise."""
+    refs = _existing(index, f"scheme/{c.scheme}", f"hardware-target/{c.target}")
+    items = []
+    if c.flips:
+        items.append(ChangeItem("flip", f"{c.scheme} on {c.target}: {c.old} → {c.new}"
+                                + (f" ({c.new_detail})" if c.new_detail else ""), refs))
+    still = "" if c.flips else f" (still {c.new}" + (f" {c.new_detail}" if c.new_detail else "") + ")"
+    if c.conditions_change:
+        items.append(ChangeItem("conditions", f"{c.scheme} on {c.target}{still}: what must hold: "
+                                f"{_words(c.old_conditions, 'nothing')} → {_words(c.new_conditions, 'nothing')}", refs))
+    if c.otherwise_change and c.same_steps:
+        items += [ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: unless {a.unless} (for {a.kernel}): "
+                             f"{a.outcome} → {b.outcome}", refs)
+                  for a, b in zip(c.old_otherwise, c.new_otherwise) if a != b]
+    elif c.otherwise_change:
+        old, new = (tuple(step.words for step in steps) for steps in (c.old_otherwise, c.new_otherwise))
+        items.append(ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: what runs otherwise: "
+                                f"{_words(old, 'no step')} → {_words(new, 'no step')}", refs))
+    return items
+
+
+def _words(terms: tuple[str, ...], none: str) -> str:
+    return "; ".join(terms) if terms else none
 
 
 def _existing(index: Index, *refs: str) -> tuple[str, ...]:

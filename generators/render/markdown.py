@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -28,7 +29,13 @@ def escape_text(value: Any) -> Markup:
         return value
     if isinstance(value, bool):
         value = "yes" if value else "no"
-    text = " ".join(str(value).split()).translate(_ESCAPES)  # one pass over the text for every character rule
+    return _escaped(str(value))
+
+
+@lru_cache(maxsize=1 << 14)
+def _escaped(text: str) -> Markup:
+    """escape_text of a plain string, kept: field labels, column names and record names recur on every page."""
+    text = " ".join(text.split()).translate(_ESCAPES)  # one pass over the text for every character rule
     if text[:1].isdigit():
         text = _LIST_START.sub(r"\1\\.\2", text)
     if text.startswith("-"):

@@ -18,6 +18,7 @@ class ValueRenderer:
         self.links = links  # dotted path in the record -> target kind/id
         self.names = names  # kind/id -> display name
         self.page = page
+        self.folder = posixpath.dirname(page)
         self.unverified = unverified or {}  # kind/id -> why no primary source backs it (a badge after its links)
 
     def render(self, value: Any, path: tuple[Any, ...]) -> Markup:
@@ -34,12 +35,13 @@ class ValueRenderer:
         return escape_text(value)
 
     def ref(self, target: str) -> Markup:
-        kind, _, record_id = target.partition("/")
-        shown = _link(self.names.get(target, record_id), page_of(kind, record_id), posixpath.dirname(self.page))
-        return shown + unverified_badge(self.unverified.get(target))
+        name = self.names.get(target, target.partition("/")[2])  # read here, so a page memo notes the name
+        return _ref(target, name, self.folder, self.unverified.get(target))
 
 
 @lru_cache(maxsize=1 << 16, typed=True)
-def _link(name: str, target: str, folder: str) -> Markup:
-    """A link to a record page from any page in `folder`: the same few thousand are written on every page of a folder."""
-    return link(name, target, posixpath.join(folder, "page.md"))
+def _ref(target: str, name: str, folder: str, unverified: str | None) -> Markup:
+    """A link to record `target` (kind/id) shown as `name`, from any page in `folder`, with its unverified badge:
+    the same few thousand are written on every page of a folder."""
+    kind, _, record_id = target.partition("/")
+    return link(name, page_of(kind, record_id), posixpath.join(folder, "page.md")) + unverified_badge(unverified)
