@@ -29,7 +29,7 @@ class ChangeItem:
     kind: str  # flip, conditions, otherwise, count, trap, finding, record
     text: str
     refs: tuple[str, ...] = ()
-    detail: tuple[str, ...] = ()  # the long before and after behind the item (the page folds them)
+    detail: tuple[str, ...] = ()  # what stands behind the item, a line each: why, or before and after (folded)
 
 
 @dataclass(frozen=True)
@@ -70,10 +70,17 @@ def _counts(cells: list[dict[str, Any]]) -> dict[str, int]:
     return {verdict: sum(1 for c in cells if c["verdict"] == verdict) for verdict in ("runs", "runs-if", "refused")}
 
 
+GLANCE = 100  # characters of a flip's one reason that stay on its line; a longer one, or several, fold behind it
+
+
 def _flip_item(flip: Flip) -> ChangeItem:
-    why = f" ({flip.why[0]})" if flip.why else ""
-    return ChangeItem("flip", f"{flip.scheme} on {flip.target}: {flip.before.summary} → {flip.after.summary}{why}",
-                      (f"scheme/{flip.scheme}", f"hardware-target/{flip.target}"))
+    """`scheme on target: before → after (why)`, or with why folded behind it when it is long (an engine message can
+    run to several lines) or holds several reasons."""
+    text, refs = f"{flip.scheme} on {flip.target}: {flip.before.summary} → {flip.after.summary}", (
+        f"scheme/{flip.scheme}", f"hardware-target/{flip.target}")
+    if len(flip.why) == 1 and len(flip.why[0]) <= GLANCE:
+        return ChangeItem("flip", f"{text} ({flip.why[0]})", refs)
+    return ChangeItem("flip", text, refs, tuple(flip.why))
 
 
 def release_entries(index: Index, flips: list[Flip], claims: list[ReleaseClaim]) -> list[ChangelogEntry]:
