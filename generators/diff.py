@@ -22,6 +22,7 @@ from .diff_model import (
     CountChange,
     DiffReport,
     FieldChange,
+    OtherwiseStep,
     PageChange,
     RecordChange,
     Side,
@@ -32,8 +33,8 @@ from .kinds import KIND_OF_FOLDER
 from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
 
-__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "PageChange",
-           "RecordChange", "Side"]
+__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "OtherwiseStep",
+           "PageChange", "RecordChange", "Side"]
 
 PAGE_DIFF_LINES = 40
 CHANGE_VIEWS = ("cells", "tallies", "published")  # every view cell_changes and count_changes read (a test watches)
@@ -163,18 +164,18 @@ def cell_changes(old: Atlas, new: Atlas) -> Iterator[CellChange]:
                          old_otherwise=old_terms[1], new_otherwise=new_terms[1])
 
 
-def _terms(cell: Cell | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _terms(cell: Cell | None) -> tuple[tuple[str, ...], tuple[OtherwiseStep, ...]]:
     """A cell's conditions and its otherwise steps in words; nothing for a cell that is not there."""
     if cell is None:
         return (), ()
-    return tuple(cell.conditions), tuple(otherwise_words(step) for step in cell.otherwise)
+    return tuple(cell.conditions), tuple(otherwise_step(step) for step in cell.otherwise)
 
 
-def otherwise_words(step: Otherwise) -> str:
-    """One otherwise step as `explain` words it: `unless A and B (for k): FALLBACK via k: computes as: ...`.
+def otherwise_step(step: Otherwise) -> OtherwiseStep:
+    """One otherwise step in explain's words (`unless A and B (for k): FALLBACK via k: computes as: ...`).
 
     A refusal's reasons are left out, as a flip leaves out a refused cell's reasons: what runs is what is compared."""
-    return f"unless {' and '.join(step.unmet)} (for {step.kernel}): {otherwise_summary(step)}"
+    return OtherwiseStep(" and ".join(step.unmet), step.kernel, otherwise_summary(step))
 
 
 def count_changes(old: Atlas, new: Atlas) -> Iterator[CountChange]:

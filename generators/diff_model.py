@@ -9,7 +9,8 @@ from .diff_report import ABSENT
 from .model.atlas import Atlas
 from .problems import Problem
 
-__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "PageChange", "RecordChange", "Side"]
+__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "OtherwiseStep", "PageChange",
+           "RecordChange", "Side"]
 
 
 def plural(n: int, word: str) -> str:
@@ -44,6 +45,28 @@ class RecordChange:
 
 
 @dataclass(frozen=True)
+class OtherwiseStep:
+    """One otherwise step of a cell in words: unless these conditions hold (for this kernel), this outcome runs."""
+
+    unless: str  # the conditions, any one of which failing leads here, joined with "and"
+    kernel: str  # the kernel they are conditions of
+    outcome: str  # as explain words it: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as: ...`
+
+    @property
+    def words(self) -> str:
+        """`unless A and B (for k): FALLBACK via k: computes as: ...`, as explain prints it."""
+        return f"unless {self.unless} (for {self.kernel}): {self.outcome}"
+
+    @property
+    def when(self) -> tuple[str, str]:
+        """What the step is the outcome of: the conditions and their kernel."""
+        return self.unless, self.kernel
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"unless": self.unless, "kernel": self.kernel, "outcome": self.outcome}
+
+
+@dataclass(frozen=True)
 class CellChange:
     """A derived support cell whose verdict or deciding kernel changes (it flips), or whose terms change: what must
     hold for its verdict (conditions) or what runs when that does not hold (otherwise steps, in words).
@@ -59,8 +82,8 @@ class CellChange:
     new_detail: str
     old_conditions: tuple[str, ...] = ()
     new_conditions: tuple[str, ...] = ()
-    old_otherwise: tuple[str, ...] = ()
-    new_otherwise: tuple[str, ...] = ()
+    old_otherwise: tuple[OtherwiseStep, ...] = ()
+    new_otherwise: tuple[OtherwiseStep, ...] = ()
 
     @property
     def flips(self) -> bool:
@@ -78,6 +101,11 @@ class CellChange:
         return self.on_both_sides and self.old_otherwise != self.new_otherwise
 
     @property
+    def same_steps(self) -> bool:
+        """Both sides have the same otherwise steps (the same conditions failing, in order), whatever their outcomes."""
+        return [s.when for s in self.old_otherwise] == [s.when for s in self.new_otherwise]
+
+    @property
     def on_both_sides(self) -> bool:
         return ABSENT not in (self.old, self.new)
 
@@ -85,14 +113,16 @@ class CellChange:
         return {"scheme": self.scheme, "target": self.target, "old": self.old, "new": self.new,
                 "old_detail": self.old_detail, "new_detail": self.new_detail,
                 "old_conditions": list(self.old_conditions), "new_conditions": list(self.new_conditions),
-                "old_otherwise": list(self.old_otherwise), "new_otherwise": list(self.new_otherwise)}
+                "old_otherwise": [o.as_dict() for o in self.old_otherwise],
+                "new_otherwise": [o.as_dict() for o in self.new_otherwise]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CellChange:
         """The change as_dict wrote (lists back to tuples, so it compares equal to the original)."""
         return cls(data["scheme"], data["target"], data["old"], data["new"], data["old_detail"], data["new_detail"],
                    old_conditions=tuple(data["old_conditions"]), new_conditions=tuple(data["new_conditions"]),
-                   old_otherwise=tuple(data["old_otherwise"]), new_otherwise=tuple(data["new_otherwise"]))
+                   old_otherwise=tuple(OtherwiseStep(**o) for o in data["old_otherwise"]),
+                   new_otherwise=tuple(OtherwiseStep(**o) for o in data["new_otherwise"]))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import gfm
 
 if TYPE_CHECKING:
-    from .diff_model import CellChange, DiffReport
+    from .diff_model import CellChange, DiffReport, OtherwiseStep
 
 ABSENT = "(absent)"
 
@@ -79,10 +79,21 @@ def _terms(cells: list[CellChange]) -> list[str]:
             out.append(f"  - must hold, before: {_listed(c.old_conditions)}")
             out.append(f"  - must hold, after: {_listed(c.new_conditions)}")
         if c.otherwise_change:
-            for side, steps in (("before", c.old_otherwise), ("after", c.new_otherwise)):
-                out.append(f"  - otherwise, {side}:" + ("" if steps else " nothing (no condition to fail)"))
-                out += [f"    - {gfm.code(step)}" for step in steps]
+            out += _otherwise(c)
     out.append("")
+    return out
+
+
+def _otherwise(c: CellChange) -> list[str]:
+    """Steps for the same conditions: each outcome that changes; else both lists of steps, before and after."""
+    if c.same_steps:
+        return [f"  - otherwise, unless {gfm.code(a.unless)} (for {gfm.code(a.kernel)}): "
+                f"{gfm.code(a.outcome)} → {gfm.code(b.outcome)}" for a, b in zip(c.old_otherwise, c.new_otherwise) if a != b]
+    out = []
+    steps: tuple[OtherwiseStep, ...]
+    for side, steps in (("before", c.old_otherwise), ("after", c.new_otherwise)):
+        out.append(f"  - otherwise, {side}:" + ("" if steps else " nothing (no condition to fail)"))
+        out += [f"    - {gfm.code(step.words)}" for step in steps]
     return out
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from generators import build, commit_cache, record_history, revisions
 from generators.cache import ContentCache
-from generators.diff_model import CellChange, CommitChange, FieldChange, RecordChange
+from generators.diff_model import CellChange, CommitChange, FieldChange, OtherwiseStep, RecordChange
 from generators.render.changelog import changelog_files
 
 from .conftest import commit, git, write
@@ -94,7 +94,7 @@ def test_a_code_change_empties_the_table(repo: Path, fresh: Path, tmp_path: Path
 def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
     table = ContentCache("t", "salt", tmp_path)
     terms = CellChange("s", "t", "runs-if", "runs-if", "via k", "via k", ("package p installed",), ("a", "b"),
-                       ("unless package p installed (for k): RUNS via k2",), ())
+                       (OtherwiseStep("package p installed", "k", "RUNS via k2"),), ())
     kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (terms,), (),
                         (RecordChange("format", "f", "changed", (FieldChange("x", [1, {"y": "</li>"}], None),)),))
     commit_cache.keep(table, kept, "b" * 40)

@@ -253,7 +253,7 @@ def test_a_condition_that_changes_under_the_same_verdict_is_reported() -> None:
         "- `sch` on `gpu`: runs-if (`via k`)\n"
         "  - must hold, before: `package p installed`\n"
         "  - must hold, after: `package q installed`\n")
-    step = "unless package p installed (for k): RUNS via k2"
+    step = {"unless": "package p installed", "kernel": "k", "outcome": "RUNS via k2"}
     assert _cells_json(report) == [{
         "scheme": "sch", "target": "gpu", "old": "runs-if", "new": "runs-if", "old_detail": "via k", "new_detail": "via k",
         "old_conditions": ["package p installed"], "new_conditions": ["package q installed"],
@@ -262,18 +262,28 @@ def test_a_condition_that_changes_under_the_same_verdict_is_reported() -> None:
 
 
 def test_what_runs_otherwise_that_changes_under_the_same_verdict_is_reported() -> None:
+    # the same conditions failing: only the outcome that changes is shown
     report = _terms_report(_runs_if(("package p installed",), NEXT), _runs_if(("package p installed",), NONE_LEFT))
+    assert report.to_markdown().split("\n\n", 1)[1] == (
+        "### What cells need, and what runs otherwise\n"
+        "- `sch` on `gpu`: runs-if (`via k`)\n"
+        "  - otherwise, unless `package p installed` (for `k`): `RUNS via k2` → `REFUSED`\n")
+    (cell,) = _cells_json(report)
+    assert (cell["old_otherwise"], cell["new_otherwise"]) == (
+        [{"unless": "package p installed", "kernel": "k", "outcome": "RUNS via k2"}],
+        [{"unless": "package p installed", "kernel": "k", "outcome": "REFUSED"}])
+    assert (cell["flips"], cell["conditions_change"], cell["otherwise_change"]) == (False, False, True)
+    # other conditions failing, or another number of steps: both lists, before and after
+    report = _terms_report(_runs_if(("package p installed",), NEXT),
+                           _runs_if(("package p installed",), NEXT, Otherwise("k2", ("op o available",), Verdict.REFUSED, None)))
     assert report.to_markdown().split("\n\n", 1)[1] == (
         "### What cells need, and what runs otherwise\n"
         "- `sch` on `gpu`: runs-if (`via k`)\n"
         "  - otherwise, before:\n"
         "    - `unless package p installed (for k): RUNS via k2`\n"
         "  - otherwise, after:\n"
-        "    - `unless package p installed (for k): REFUSED`\n")
-    (cell,) = _cells_json(report)
-    assert (cell["old_otherwise"], cell["new_otherwise"]) == (["unless package p installed (for k): RUNS via k2"],
-                                                              ["unless package p installed (for k): REFUSED"])
-    assert (cell["flips"], cell["conditions_change"], cell["otherwise_change"]) == (False, False, True)
+        "    - `unless package p installed (for k): RUNS via k2`\n"
+        "    - `unless op o available (for k2): REFUSED`\n")
 
 
 def test_both_terms_change_and_a_hostile_condition_shows_only_as_text() -> None:
@@ -295,7 +305,7 @@ def test_both_terms_change_and_a_hostile_condition_shows_only_as_text() -> None:
     assert "@octocat" not in outside and "e.example" not in outside and "heading" not in outside
     (cell,) = _cells_json(report)
     assert cell["new_conditions"] == [HOSTILE]
-    assert cell["new_otherwise"] == [f"unless {HOSTILE} (for k): FALLBACK via k: computes as: {HOSTILE}"]
+    assert cell["new_otherwise"] == [{"unless": HOSTILE, "kernel": "k", "outcome": f"FALLBACK via k: computes as: {HOSTILE}"}]
     assert (cell["flips"], cell["conditions_change"], cell["otherwise_change"]) == (False, True, True)
 
 

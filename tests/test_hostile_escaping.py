@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generators import gfm
-from generators.diff import CellChange, CountChange, DiffReport, FieldChange, PageChange, RecordChange
+from generators.diff import CellChange, CountChange, DiffReport, FieldChange, OtherwiseStep, PageChange, RecordChange
 from generators.problems import Problem
 
 from .conftest import write
@@ -60,7 +60,10 @@ def hostile_report() -> DiffReport:
         base=HOSTILE, head="working tree",
         records=(RecordChange("format", HOSTILE, "changed", (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),)),
                  RecordChange("format", "b", "renamed", renamed_from=HOSTILE)),
-        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (), (), (HOSTILE, HOSTILE)),),
+        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (),
+                          (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),), (OtherwiseStep(HOSTILE, HOSTILE, "no"),)),
+               CellChange("s", "t", "yes", "yes", "", "", (), (), (OtherwiseStep("a", "k", HOSTILE),),
+                          (OtherwiseStep("b", "k", HOSTILE),))),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
         pages=(PageChange(HOSTILE, "changed", ("```", "</details>", HOSTILE.replace("\n", " "), "~~~~")),),
         introduced=(f"records/formats/{HOSTILE}.yaml:1:1: error: [load] {HOSTILE}",),
