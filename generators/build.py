@@ -63,10 +63,15 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     return run
 
 
-def check_stages(root: Path) -> Run:
-    """Run load..check: the records, the atlas if every stage passed, and every problem found."""
-    schema_set, problems = schemas.load_schemas(root / "schema")
-    records, load_problems = load.load_tree(root)
+def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_files.StoredTree | None = None) -> Run:
+    """Run load..check: the records, the atlas if every stage passed, and every problem found.
+
+    With `views` named, only those views are computed and the checks of views are skipped: a past side that the
+    changelog compares needs the views the comparison reads (diff.CHANGE_VIEWS), and its atlas is compared whatever
+    those checks would say. With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read.
+    """
+    schema_set, problems = schemas.load_schemas(root / "schema", stored)
+    records, load_problems = load.load_tree(root, stored=stored)
     problems += load_problems
     if schema_set is None:
         return Run(records, None, sorted_problems(problems))
@@ -80,9 +85,11 @@ def check_stages(root: Path) -> Run:
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
-                 for name, error in derive.compute_all(atlas.views)]
+                 for name, error in derive.compute_all(atlas.views, derive.VIEW_NAMES if views is None else views)]
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
+    if views is not None:
+        return Run(records, atlas, sorted_problems(problems))
     problems += checks.run_checks(atlas, checks.REGISTRY, checks.VIEWS)
     return Run(records, atlas, sorted_problems(problems))
 

@@ -43,7 +43,7 @@ def from_value(value: dict[str, Any], sha: str, date: str, subject: str) -> Comm
     """The change as_value kept, with the commit's id, date and subject."""
     records = tuple(RecordChange(r["kind"], r["id"], r["status"], tuple(FieldChange(**f) for f in r["fields"]),
                                  r["renamed_from"]) for r in value["records"])
-    return CommitChange(sha, date, subject, tuple(CellChange(**c) for c in value["cells"]),
+    return CommitChange(sha, date, subject, tuple(CellChange.from_dict(c) for c in value["cells"]),
                         tuple(CountChange(**c) for c in value["counts"]), records, value["note"])
 
 

@@ -15,25 +15,29 @@ from collections.abc import Iterator
 
 from . import load, render, tree_files
 from .build import run_pipeline
+from .derive.cells import Cell, Otherwise
 from .diff_model import (
     ABSENT,
     CellChange,
     CountChange,
     DiffReport,
     FieldChange,
+    OtherwiseStep,
     PageChange,
     RecordChange,
     Side,
     plural,
 )
+from .explain import otherwise_summary
 from .kinds import KIND_OF_FOLDER
 from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
 
-__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "PageChange",
-           "RecordChange", "Side"]
+__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "OtherwiseStep",
+           "PageChange", "RecordChange", "Side"]
 
 PAGE_DIFF_LINES = 40
+CHANGE_VIEWS = ("cells", "tallies", "published")  # every view cell_changes and count_changes read (a test watches)
 
 
 def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
@@ -145,15 +149,33 @@ def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
 
 
 def cell_changes(old: Atlas, new: Atlas) -> Iterator[CellChange]:
-    """Derived cells whose verdict or deciding kernel changes, or that appear or disappear."""
+    """Derived cells whose verdict or deciding kernel changes, that appear or disappear, or whose terms change: the
+    conditions their verdict needs, or what runs when those do not hold (each otherwise step, in words)."""
     before, after = old.views.cells, new.views.cells
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key), after.get(key)
         old_verdict, new_verdict = (a.verdict if a else ABSENT), (b.verdict if b else ABSENT)
         old_kernel, new_kernel = (a.kernel if a else None), (b.kernel if b else None)
-        if old_verdict == new_verdict and old_kernel == new_kernel:
+        old_terms, new_terms = _terms(a), _terms(b)
+        if old_verdict == new_verdict and old_kernel == new_kernel and old_terms == new_terms:
             continue
-        yield CellChange(key[0], key[1], old_verdict, new_verdict, _cell_detail(a), _cell_detail(b))
+        yield CellChange(key[0], key[1], old_verdict, new_verdict, _cell_detail(a), _cell_detail(b),
+                         old_conditions=old_terms[0], new_conditions=new_terms[0],
+                         old_otherwise=old_terms[1], new_otherwise=new_terms[1])
+
+
+def _terms(cell: Cell | None) -> tuple[tuple[str, ...], tuple[OtherwiseStep, ...]]:
+    """A cell's conditions and its otherwise steps in words; nothing for a cell that is not there."""
+    if cell is None:
+        return (), ()
+    return tuple(cell.conditions), tuple(otherwise_step(step) for step in cell.otherwise)
+
+
+def otherwise_step(step: Otherwise) -> OtherwiseStep:
+    """One otherwise step in explain's words (`unless A and B (for k): FALLBACK via k: computes as: ...`).
+
+    A refusal's reasons are left out, as a flip leaves out a refused cell's reasons: what runs is what is compared."""
+    return OtherwiseStep(" and ".join(step.unmet), step.kernel, otherwise_summary(step))
 
 
 def count_changes(old: Atlas, new: Atlas) -> Iterator[CountChange]:

@@ -9,7 +9,8 @@ from .diff_report import ABSENT
 from .model.atlas import Atlas
 from .problems import Problem
 
-__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "PageChange", "RecordChange", "Side"]
+__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "OtherwiseStep", "PageChange",
+           "RecordChange", "Side"]
 
 
 def plural(n: int, word: str) -> str:
@@ -44,8 +45,34 @@ class RecordChange:
 
 
 @dataclass(frozen=True)
+class OtherwiseStep:
+    """One otherwise step of a cell in words: unless these conditions hold (for this kernel), this outcome runs."""
+
+    unless: str  # the conditions, any one of which failing leads here, joined with "and"
+    kernel: str  # the kernel they are conditions of
+    outcome: str  # as explain words it: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as: ...`
+
+    @property
+    def words(self) -> str:
+        """`unless A and B (for k): FALLBACK via k: computes as: ...`, as explain prints it."""
+        return f"unless {self.unless} (for {self.kernel}): {self.outcome}"
+
+    @property
+    def when(self) -> tuple[str, str]:
+        """What the step is the outcome of: the conditions and their kernel."""
+        return self.unless, self.kernel
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"unless": self.unless, "kernel": self.kernel, "outcome": self.outcome}
+
+
+@dataclass(frozen=True)
 class CellChange:
-    """A derived support cell whose verdict (or deciding kernel) changes; detail is the kernel or first reason."""
+    """A derived support cell whose verdict or deciding kernel changes (it flips), or whose terms change: what must
+    hold for its verdict (conditions) or what runs when that does not hold (otherwise steps, in words).
+
+    Detail is the kernel or the first reason; conditions and otherwise steps are empty on a side without the cell.
+    """
 
     scheme: str
     target: str
@@ -53,10 +80,49 @@ class CellChange:
     new: str
     old_detail: str
     new_detail: str
+    old_conditions: tuple[str, ...] = ()
+    new_conditions: tuple[str, ...] = ()
+    old_otherwise: tuple[OtherwiseStep, ...] = ()
+    new_otherwise: tuple[OtherwiseStep, ...] = ()
+
+    @property
+    def flips(self) -> bool:
+        """The verdict or what decides it (the kernel, or a refusal's first reason) differs."""
+        return (self.old, self.old_detail) != (self.new, self.new_detail)
+
+    @property
+    def conditions_change(self) -> bool:
+        """What must hold differs on a cell present on both sides (a cell that appears is a flip, not a new term)."""
+        return self.on_both_sides and self.old_conditions != self.new_conditions
+
+    @property
+    def otherwise_change(self) -> bool:
+        """What runs when the conditions do not hold differs on a cell present on both sides."""
+        return self.on_both_sides and self.old_otherwise != self.new_otherwise
+
+    @property
+    def same_steps(self) -> bool:
+        """Both sides have the same otherwise steps (the same conditions failing, in order), whatever their outcomes."""
+        return [s.when for s in self.old_otherwise] == [s.when for s in self.new_otherwise]
+
+    @property
+    def on_both_sides(self) -> bool:
+        return ABSENT not in (self.old, self.new)
 
     def as_dict(self) -> dict[str, Any]:
         return {"scheme": self.scheme, "target": self.target, "old": self.old, "new": self.new,
-                "old_detail": self.old_detail, "new_detail": self.new_detail}
+                "old_detail": self.old_detail, "new_detail": self.new_detail,
+                "old_conditions": list(self.old_conditions), "new_conditions": list(self.new_conditions),
+                "old_otherwise": [o.as_dict() for o in self.old_otherwise],
+                "new_otherwise": [o.as_dict() for o in self.new_otherwise]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CellChange:
+        """The change as_dict wrote (lists back to tuples, so it compares equal to the original)."""
+        return cls(data["scheme"], data["target"], data["old"], data["new"], data["old_detail"], data["new_detail"],
+                   old_conditions=tuple(data["old_conditions"]), new_conditions=tuple(data["new_conditions"]),
+                   old_otherwise=tuple(OtherwiseStep(**o) for o in data["old_otherwise"]),
+                   new_otherwise=tuple(OtherwiseStep(**o) for o in data["new_otherwise"]))
 
 
 @dataclass(frozen=True)
@@ -112,8 +178,13 @@ class DiffReport:
             n = sum(1 for r in self.records if r.status == status)
             if n:
                 parts.append(f"{plural(n, 'record')} {status}")
-        if self.cells:
-            parts.append(f"{plural(len(self.cells), 'cell')} {'flips' if len(self.cells) == 1 else 'flip'}")
+        flips = sum(1 for c in self.cells if c.flips)
+        if flips:
+            parts.append(f"{plural(flips, 'cell')} {'flips' if flips == 1 else 'flip'}")
+        terms = len(self.cells) - flips
+        if terms:
+            parts.append(f"{plural(terms, 'cell')} {'changes' if terms == 1 else 'change'} "
+                         "what must hold or what runs otherwise")
         if self.counts:
             parts.append(f"{plural(len(self.counts), 'count')} {'moves' if len(self.counts) == 1 else 'move'}")
         if self.pages:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import gfm
 
 if TYPE_CHECKING:
-    from .diff_model import DiffReport
+    from .diff_model import CellChange, DiffReport, OtherwiseStep
 
 ABSENT = "(absent)"
 
@@ -32,14 +32,18 @@ def to_markdown(report: DiffReport) -> str:
         out.append("")
     if report.records:
         out += _records(report)
-    if report.cells:
+    flips = [c for c in report.cells if c.flips]
+    if flips:
         out.append("### Support cells")
         out.append("| scheme | target | before | after |")
         out.append("| --- | --- | --- | --- |")
-        for c in report.cells:
+        for c in flips:
             row = (gfm.code(c.scheme), gfm.code(c.target), _cell_text(c.old, c.old_detail), _cell_text(c.new, c.new_detail))
             out.append("| " + " | ".join(gfm.cell(part) for part in row) + " |")
         out.append("")
+    terms = [c for c in report.cells if c.conditions_change or c.otherwise_change]
+    if terms:
+        out += _terms(terms)
     if report.counts:
         out.append("### Counts")
         for count in report.counts:
@@ -61,6 +65,40 @@ def _records(report: DiffReport) -> list[str]:
             out.append(f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}")
     out.append("")
     return out
+
+
+def _terms(cells: list[CellChange]) -> list[str]:
+    """Per cell, the before and after of what must hold and of what runs otherwise (only the parts that change)."""
+    out = ["### What cells need, and what runs otherwise"]
+    for c in cells:
+        verdict = _cell_text(c.new, c.new_detail)
+        if c.flips:
+            verdict = f"{_cell_text(c.old, c.old_detail)} → {verdict}"
+        out.append(f"- {gfm.code(c.scheme)} on {gfm.code(c.target)}: {verdict}")
+        if c.conditions_change:
+            out.append(f"  - must hold, before: {_listed(c.old_conditions)}")
+            out.append(f"  - must hold, after: {_listed(c.new_conditions)}")
+        if c.otherwise_change:
+            out += _otherwise(c)
+    out.append("")
+    return out
+
+
+def _otherwise(c: CellChange) -> list[str]:
+    """Steps for the same conditions: each outcome that changes; else both lists of steps, before and after."""
+    if c.same_steps:
+        return [f"  - otherwise, unless {gfm.code(a.unless)} (for {gfm.code(a.kernel)}): "
+                f"{gfm.code(a.outcome)} → {gfm.code(b.outcome)}" for a, b in zip(c.old_otherwise, c.new_otherwise) if a != b]
+    out = []
+    steps: tuple[OtherwiseStep, ...]
+    for side, steps in (("before", c.old_otherwise), ("after", c.new_otherwise)):
+        out.append(f"  - otherwise, {side}:" + ("" if steps else " nothing (no condition to fail)"))
+        out += [f"    - {gfm.code(step.words)}" for step in steps]
+    return out
+
+
+def _listed(conditions: tuple[str, ...]) -> str:
+    return "; ".join(gfm.code(c) for c in conditions) if conditions else "nothing (no condition)"
 
 
 def _pages(report: DiffReport) -> list[str]:
@@ -101,7 +139,8 @@ def to_json(report: DiffReport) -> str:
         "base": report.base, "head": report.head, "summary": report.summary(), "empty": report.empty,
         "notes": list(report.notes),
         "records": [r.as_dict() for r in report.records],
-        "cells": [c.as_dict() for c in report.cells],
+        "cells": [{**c.as_dict(), "flips": c.flips, "conditions_change": c.conditions_change,
+                   "otherwise_change": c.otherwise_change} for c in report.cells],
         "counts": [c.as_dict() for c in report.counts],
         "pages": [p.as_dict() for p in report.pages],
         "problems": {"introduced": list(report.introduced), "fixed": list(report.fixed)},

@@ -16,7 +16,7 @@ from .paths import dotted
 from .problems import Problem
 from .model.index import DeclaredGap, Index, Link
 from .model.records import Record
-from .model.schemas import Schemas
+from .model.schemas import RefField, Schemas
 from .schemas import values_at
 
 RULE = "refs"
@@ -98,24 +98,43 @@ def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, 
     used: set[tuple[str, str]] = set()
     outgoing: list[Link] = []
     gaps: list[DeclaredGap] = []
-    for ref_field in schemas.ref_fields[record.kind]:
-        if ref_field.pattern and ref_field.pattern[0] not in data:
-            continue
-        for path, value in values_at(data, ref_field.pattern):
-            if not isinstance(value, str):
-                continue
-            kind, target_id = _split(ref_field.target, value)
-            if target_id in by_kind.get(kind, ()):
-                outgoing.append(Link(ref, dotted(path), f"{kind}/{target_id}"))
-            elif (kind, target_id) in declared:
-                used.add((kind, target_id))
-                gap = known_gaps[declared[(kind, target_id)]]
-                gaps.append(DeclaredGap(ref, kind, target_id, str(gap.get("reason", "")), dotted(path)))
-            else:
-                problems.append(_dangling(record, path, kind, target_id, by_kind))
+    for path, where, kind, target_id in _references(record, schemas.ref_fields[record.kind]):
+        if target_id in by_kind.get(kind, ()):
+            outgoing.append(Link(ref, where, f"{kind}/{target_id}"))
+        elif (kind, target_id) in declared:
+            used.add((kind, target_id))
+            gap = known_gaps[declared[(kind, target_id)]]
+            gaps.append(DeclaredGap(ref, kind, target_id, str(gap.get("reason", "")), where))
+        else:
+            problems.append(_dangling(record, path, kind, target_id, by_kind))
     if declared:
         problems.extend(_stale_gaps(record, declared, used, by_kind))
     return outgoing, gaps
+
+
+Reference = tuple[tuple[Any, ...], str, str, str]  # path in the record, the path dotted, target kind, target id
+
+
+def _references(record: Record, ref_fields: list[RefField]) -> list[Reference]:
+    """Every reference a record's data makes through the schema's reference fields, in the fields' order.
+
+    Kept on the record for these fields: the changelog links several past trees whose records are mostly the same
+    objects (load reuses an unchanged file's record), and only which ids exist differs from tree to tree."""
+    kept = record.__dict__.get("_references")
+    if kept is not None and (kept[0] is ref_fields or kept[0] == ref_fields):  # equal: another tree's same schema
+        return kept[1]  # type: ignore[no-any-return]
+    data = record.data
+    found: list[Reference] = []
+    for ref_field in ref_fields:
+        pattern, target = ref_field.pattern, ref_field.target
+        if pattern and pattern[0] not in data:
+            continue
+        for path, value in values_at(data, pattern):
+            if value.__class__ is str:
+                kind, target_id = _split(target, value)
+                found.append((path, dotted(path), kind, target_id))
+    record.__dict__["_references"] = (ref_fields, found)  # a frozen record's cache, as its node
+    return found
 
 
 def _split(target: str, value: str) -> tuple[str, str]:

@@ -74,8 +74,12 @@ class _Reject(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], list[Problem]]:
-    """Load every record under root/records_dir. Returns records (sorted by kind, id) and problems."""
+def load_tree(root: Path, records_dir: str = "records",
+              stored: tree_files.StoredTree | None = None) -> tuple[list[Record], list[Problem]]:
+    """Load every record under root/records_dir (or under records_dir of a stored tree, such as a past commit's).
+    Returns records (sorted by kind, id) and problems."""
+    if stored is not None:
+        return _load_stored(stored, records_dir)
     records: list[Record] = []
     if not (root / records_dir).is_dir() and not (root / records_dir).is_symlink():
         return [], [Problem(records_dir, 1, 1, RULE, f"no records folder at {records_dir!r}")]
@@ -86,8 +90,7 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
     with tree_files.Reader(root) as reader:
         for rel in listing.files:
             if rel in clashes:
-                problems.append(Problem(rel, 1, 1, RULE, f"file name collides with {clashes[rel]} on file systems that ignore "
-                                                         "case or Unicode normalisation (macOS, Windows); rename one"))
+                problems.append(_collision(rel, clashes[rel]))
                 continue
             record, file_problems = _load_file_cached(reader, rel, parsed, seen)
             problems.extend(file_problems)
@@ -95,6 +98,42 @@ def load_tree(root: Path, records_dir: str = "records") -> tuple[list[Record], l
                 records.append(record)
     parsed.save_unless_small()  # after a small edit the next run reads and parses the edited files again
     seen.save_unless_small()
+    records.sort(key=lambda r: (r.kind, r.id))
+    return records, problems
+
+
+def _collision(rel: str, other: str) -> Problem:
+    return Problem(rel, 1, 1, RULE, f"file name collides with {other} on file systems that ignore "
+                                    "case or Unicode normalisation (macOS, Windows); rename one")
+
+
+_STORED: dict[tuple[str, str], tuple[Record | None, list[Problem]]] = {}  # (path, git object id) -> what it loads as
+_STORED_KEEP = 100_000
+
+
+def _load_stored(stored: tree_files.StoredTree, records_dir: str) -> tuple[list[Record], list[Problem]]:
+    """load_tree over a stored tree: a file whose path and content were loaded before gives the same record object
+    (the changelog loads several past commits that share most files), the others are read in one batch."""
+    listing = stored.listing(records_dir)
+    problems: list[Problem] = list(listing.problems)
+    records: list[Record] = []
+    clashes = _collisions(listing.files)
+    keys = {rel: (rel, stored.object_id(rel)) for rel in listing.files if rel not in clashes}
+    stored.fetch([rel for rel, key in keys.items() if key not in _STORED])
+    if len(_STORED) > _STORED_KEEP:
+        _STORED.clear()
+    parsed = parse_cache()
+    for rel in listing.files:
+        if rel in clashes:
+            problems.append(_collision(rel, clashes[rel]))
+            continue
+        if keys[rel] not in _STORED:
+            _STORED[keys[rel]] = _load_rel(stored, rel, parsed, None)
+        record, file_problems = _STORED[keys[rel]]
+        problems.extend(file_problems)
+        if record is not None:
+            records.append(record)
+    parsed.save_unless_small()
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems
 
@@ -188,7 +227,7 @@ def load_file(root: Path, path: Path, parsed: ContentCache | None = None,
         return _load_rel(reader, path.relative_to(root).as_posix(), parsed, entry)
 
 
-def _load_rel(reader: tree_files.Reader, rel: str, parsed: ContentCache | None,
+def _load_rel(reader: tree_files.Reader | tree_files.StoredTree, rel: str, parsed: ContentCache | None,
               entry: list[tuple[str, Any]] | None, stat: os.stat_result | None = None) -> tuple[Record | None, list[Problem]]:
     parts = tuple(rel.split("/"))
     located = _kind_and_id(rel, parts)

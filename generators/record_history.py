@@ -1,10 +1,11 @@
 """Changes to the records in git history: for a bounded number of recent commits that touched records/, what each did
 to the derived cells, the computed counts and the traps, built on the diff's comparison.
 
-Each side's records/ and schema/ are unpacked from git's object database the way `diff` does it
-(revisions.materialise: blobs only, links refused by name, oversized blobs never read) and run through the pipeline
-without rendering, except the side whose records/ and schema/ are exactly the working tree's (git status shows
-nothing in them, ignored files included): that one is the working tree's own run, which the site then renders.
+Each side's records/ and schema/ are read from git's object database into memory (revisions.GitTree: blobs only,
+links refused by name, oversized blobs never read, as `diff` unpacks a tree) and run through the pipeline without
+rendering, computing only the views the comparison reads (diff.CHANGE_VIEWS), except the side whose records/ and
+schema/ are exactly the working tree's (git status shows nothing in them, ignored files included): that one is the
+working tree's own run, which the site then renders.
 Sides are kept in memory for the life of the process by the git tree ids of records/ and schema/ (consecutive
 commits share one), and results per commit are kept in memory and on disk
 (commit_cache.py: keyed by the commit and its parent, emptied by any code change), so a commit is compared once,
@@ -16,16 +17,15 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from . import commit_cache
-from .build import Run, check_stages, run_pipeline
-from .diff import cell_changes, count_changes, record_changes
+from .build import Run, check_stages
+from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
-from .revisions import Checkout, DiffError, project_prefix
+from .revisions import DiffError, GitTree, project_prefix
 
 HISTORY_PATHS = ("records", "schema")  # all a side without pages reads
 
@@ -85,13 +85,13 @@ def working_inputs_id(root: Path, prefix: str) -> str | None:
     return _inputs_id(root, prefix, "HEAD")
 
 
-def _side(root: Path, prefix: str, sha: str, checkout: Checkout, current: Current | None = None) -> Side:
+def _side(root: Path, prefix: str, sha: str, current: Current | None = None) -> Side:
     key = _inputs_id(root, prefix, sha)
     if key not in _SIDES:
         if current is not None and key == current.inputs_id:
             run = current.run()
         else:
-            run = run_pipeline(checkout.move_to(sha), docs_dir=None)
+            run = check_stages(root, views=CHANGE_VIEWS, stored=GitTree(root, sha, prefix, HISTORY_PATHS))
         _SIDES[key] = (run.atlas, {(r.kind, r.id): r.data for r in run.records})
     return _SIDES[key]
 
@@ -124,21 +124,15 @@ class Current:
 
 
 def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
-                  checkout: Checkout | None = None, current: Current | None = None) -> CommitChange:
-    """The change one commit made, compared with its first parent.
-
-    A checkout shared by the commits of one walk is moved from side to side, rewriting only the files that differ,
-    so loading re-parses only those (revisions.Checkout)."""
+                  current: Current | None = None) -> CommitChange:
+    """The change one commit made, compared with its first parent (each side read from git into memory: a file that
+    one side shares with another loaded before is not read again, load._load_stored)."""
     key = (sha, parent)
     if key in _MEMO:
         return _MEMO[key]
     prefix = project_prefix(root)
-    if checkout is None:
-        with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
-            return commit_change(root, sha, parent, date, subject, Checkout(root, prefix, Path(tmp) / "side",
-                                                                            HISTORY_PATHS), current)
-    before, old_records = _side(root, prefix, parent, checkout, current)
-    after, new_records = _side(root, prefix, sha, checkout, current)
+    before, old_records = _side(root, prefix, parent, current)
+    after, new_records = _side(root, prefix, sha, current)
     records = tuple(record_changes(old_records, new_records))
     if before is None or after is None:
         change = CommitChange(sha, date, subject, (), (), records,
@@ -161,20 +155,15 @@ def record_history(root: Path, limit: int | None = None, current: Current | None
         return tuple(_MEMO[(sha, parent)] for sha, parent, _, _ in commits)
     table = commit_cache.open_table()
     changes = []
-    with tempfile.TemporaryDirectory(prefix="atlas-history-") as tmp:
-        checkout: Checkout | None = None
-        for sha, parent, date, subject in commits:
-            change = _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
-            if change is None:
-                try:
-                    checkout = checkout or Checkout(root, project_prefix(root), Path(tempfile.mkdtemp(dir=tmp)) / "side",
-                                                   HISTORY_PATHS)
-                    change = commit_change(root, sha, parent, date, subject, checkout, current)
-                except DiffError:
-                    checkout = None  # a failed move may leave the folder half-written: start afresh
-                    continue
-            commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
-            _MEMO[(sha, parent)] = change
-            changes.append(change)
+    for sha, parent, date, subject in commits:
+        change = _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
+        if change is None:
+            try:
+                change = commit_change(root, sha, parent, date, subject, current)
+            except DiffError:
+                continue
+        commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
+        _MEMO[(sha, parent)] = change
+        changes.append(change)
     table.save()
     return tuple(changes)

@@ -1,14 +1,15 @@
 """Git revisions as project trees: resolve a revision, and unpack the site's inputs at it into a folder."""
 from __future__ import annotations
 
-import contextlib
 import os
+import stat
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .tree_files import DOCS_MAX_BYTES
+from .problems import Problem
+from .tree_files import DOCS_MAX_BYTES, MAX_BYTES, RULE, Listing, Refused, decoded, describe_mode, too_large
 
 SITE_PATHS = ("records", "schema", "docs", "mkdocs.yml")
 MAX_BLOB_BYTES = DOCS_MAX_BYTES  # the largest file any reader accepts; a larger blob is never read
@@ -51,47 +52,14 @@ def materialise(root: Path, sha: str, prefix: str, dest: Path, paths: tuple[str,
     as it refuses a link in the working tree, and nothing it pointed at is ever read. Submodules
     (mode 160000) are skipped.
     """
-    return Checkout(root, prefix, dest, paths).move_to(sha)
+    dest.mkdir(parents=True)
+    _write_entries(root, dest, _listing(root, sha, prefix, paths))
+    project = dest / prefix if prefix else dest
+    project.mkdir(parents=True, exist_ok=True)
+    return project
 
 
 Entry = tuple[str, str, str, str]  # mode, kind, object id, size
-
-
-class Checkout:
-    """A folder that holds the site paths of one commit at a time (written as `materialise` describes).
-
-    Moving it to another commit writes only the entries that differ. A changed file is written under a temporary
-    name and renamed over the old one, so it never keeps the old file's inode: a reader that knows a file by its
-    inode, size and modification time (load's in-memory cache) sees every change, and reuses what did not change.
-    """
-
-    def __init__(self, root: Path, prefix: str, dest: Path, paths: tuple[str, ...] = SITE_PATHS):
-        self.root, self.prefix, self.dest, self.paths = root, prefix, dest, paths
-        self.entries: dict[str, Entry] | None = None
-
-    def move_to(self, sha: str) -> Path:
-        """Make the folder hold commit `sha`; return the project root in it."""
-        new = _listing(self.root, sha, self.prefix, self.paths)
-        old = self.entries
-        if old is None:
-            self.dest.mkdir(parents=True)
-            _write_entries(self.root, self.dest, new, replace=False)
-        else:
-            for path in sorted(set(old) - set(new), reverse=True):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(self.dest / path)
-                for folder in (self.dest / path).parents:  # a folder left empty goes too, as in a fresh checkout
-                    if folder == self.dest:
-                        break
-                    try:
-                        folder.rmdir()
-                    except OSError:
-                        break
-            _write_entries(self.root, self.dest, {p: e for p, e in new.items() if old.get(p) != e}, replace=True)
-        self.entries = new
-        project = self.dest / self.prefix if self.prefix else self.dest
-        project.mkdir(parents=True, exist_ok=True)
-        return project
 
 
 def _listing(root: Path, sha: str, prefix: str, paths: tuple[str, ...]) -> dict[str, Entry]:
@@ -115,39 +83,27 @@ def _listing(root: Path, sha: str, prefix: str, paths: tuple[str, ...]) -> dict[
     return entries
 
 
-def _write_entries(root: Path, dest: Path, entries: dict[str, Entry], replace: bool) -> None:
+def _write_entries(root: Path, dest: Path, entries: dict[str, Entry]) -> None:
     links = [p for p, e in entries.items() if e[0] == "120000"]
     oversized = [(p, int(e[3])) for p, e in entries.items() if e[0] != "120000" and int(e[3]) > MAX_BLOB_BYTES]
     blobs = [(p, e[2]) for p, e in entries.items() if e[0] != "120000" and int(e[3]) <= MAX_BLOB_BYTES]
     for path, length in oversized:  # never read into memory: a sparse file of its size, refused by the pipeline
-        with _new_file(dest / path, replace) as handle:
+        with _new_file(dest / path) as handle:
             handle.truncate(length)
     for path, content in zip((p for p, _ in blobs), _blob_contents(root, [o for _, o in blobs])):
-        with _new_file(dest / path, replace) as handle:
+        with _new_file(dest / path) as handle:
             handle.write(content)
     for path in links:
         target = dest / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        if replace:
-            temporary = target.with_name(f".{target.name}.atlas-new")
-            os.symlink(".refused-symbolic-link", temporary)
-            os.replace(temporary, target)
-        elif not target.exists() and not target.is_symlink():
+        if not target.exists() and not target.is_symlink():
             os.symlink(".refused-symbolic-link", target)
 
 
-@contextlib.contextmanager
-def _new_file(target: Path, replace: bool) -> Iterator[BinaryIO]:
-    """A file to write at target: directly, or (replace) under a temporary name renamed over target when done."""
+def _new_file(target: Path) -> BinaryIO:
+    """A new file to write at target (its folders made)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not replace:
-        with open(target, "wb") as handle:
-            yield handle
-        return
-    temporary = target.with_name(f".{target.name}.atlas-new")
-    with open(temporary, "wb") as handle:
-        yield handle
-    os.replace(temporary, target)
+    return open(target, "wb")
 
 
 def _blob_contents(root: Path, objects: list[str]) -> list[bytes]:
@@ -171,3 +127,72 @@ def _blob_contents(root: Path, objects: list[str]) -> list[bytes]:
         contents.append(out[header_end + 1: header_end + 1 + size])
         at = header_end + 1 + size + 1
     return contents
+
+
+class GitTree:
+    """The files of one commit under some folders, read from git's object database into memory: nothing is written.
+
+    It lists and reads as tree_files does a folder of the same files, which is what `Checkout` would write (a test
+    compares the two): hidden names are skipped, a symbolic link is refused by name and never resolved, a file over
+    the reader's limit is refused by its size without being read. Project-relative paths, as under a root.
+    """
+
+    def __init__(self, root: Path, sha: str, prefix: str, paths: tuple[str, ...]):
+        self.root = root
+        listed = _listing(root, sha, prefix, paths)
+        self.entries = {path[len(prefix):]: entry for path, entry in listed.items()}
+        self._contents: dict[str, bytes] = {}
+
+    def object_id(self, rel: str) -> str:
+        """The git object id of a listed file (equal ids, equal contents)."""
+        return self.entries[rel][2]
+
+    def listing(self, folder: str, keep: Callable[[str], bool] = lambda rel: True, limit: int | None = None) -> Listing:
+        """tree_files.list_tree's answer for these files: regular files kept, links and oversized files refused."""
+        listing = Listing()
+        for name in _folders_on_the_way(folder):
+            if name in self.entries:  # a file or link where a folder was expected: nothing under it is read
+                why = describe_mode(stat.S_IFLNK) if self.entries[name][0] == "120000" else None
+                listing.problems.append(Problem(name, 1, 1, RULE, why or "is a file where a folder was expected"))
+                return listing
+        for rel, (mode, _, _, size) in self.entries.items():
+            if not rel.startswith(folder + "/") or any(p.startswith(".") for p in rel[len(folder) + 1:].split("/")):
+                continue
+            if not keep(rel):
+                continue
+            why = describe_mode(stat.S_IFLNK) if mode == "120000" else None
+            if why is None and limit is not None and int(size) > limit:
+                why = too_large(int(size), limit)
+            if why:
+                listing.problems.append(Problem(rel, 1, 1, RULE, why))
+            else:
+                listing.files.append(rel)
+        listing.files.sort()
+        listing.problems.sort()
+        return listing
+
+    def fetch(self, rels: list[str]) -> None:
+        """Read these files' blobs in one `git cat-file --batch` (those a reader will ask for; others stay unread)."""
+        wanted = [rel for rel in rels if rel not in self._contents and self.entries[rel][0] != "120000"
+                  and int(self.entries[rel][3]) <= MAX_BLOB_BYTES]
+        self._contents.update(zip(wanted, _blob_contents(self.root, [self.object_id(rel) for rel in wanted])))
+
+    def read_bytes(self, rel: str, limit: int = MAX_BYTES, before: object = None) -> bytes:
+        """A listed file's content, as tree_files.Reader.read_bytes gives it (Refused when over `limit`)."""
+        mode, _, _, size = self.entries[rel]
+        if mode == "120000":
+            raise Refused(rel, describe_mode(stat.S_IFLNK) or "")
+        if int(size) > limit:
+            raise Refused(rel, too_large(int(size), limit))
+        if rel not in self._contents:
+            self.fetch([rel])
+        return self._contents[rel]
+
+    def read_text(self, rel: str, limit: int = MAX_BYTES) -> str:
+        """read_bytes decoded as tree_files.read_text decodes a file."""
+        return decoded(rel, self.read_bytes(rel, limit))
+
+
+def _folders_on_the_way(folder: str) -> list[str]:
+    parts = folder.split("/")
+    return ["/".join(parts[: n + 1]) for n in range(len(parts))]

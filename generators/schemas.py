@@ -7,6 +7,7 @@ the link stage can find every reference from the schema alone.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -30,18 +31,25 @@ _LOADED: dict[tuple[tuple[str, str], ...], Schemas] = {}  # the schema files' (p
 _LOADED_KEEP = 4
 
 
-def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
+def load_schemas(schema_dir: Path, stored: tree_files.StoredTree | None = None) -> tuple[Schemas | None, list[Problem]]:
     """Read and check every schema file; compile one validator per kind. None when a schema is broken.
+    With a stored tree (a past commit's), its files under the folder named like schema_dir are read instead.
 
     Schema files read before in this process (the same paths and texts) give the same compiled schemas: the changelog
     loads several past trees, and `mkdocs serve` loads the tree after every edit."""
-    listing = tree_files.list_tree(schema_dir.parent, schema_dir.name,
-                                   keep=lambda rel: rel.count("/") == 1 and rel.endswith(".schema.json"))
+    def schema_file(rel: str) -> bool:
+        return rel.count("/") == 1 and rel.endswith(".schema.json")
+
+    listing = (stored.listing(schema_dir.name, keep=schema_file) if stored is not None
+               else tree_files.list_tree(schema_dir.parent, schema_dir.name, keep=schema_file))
     texts: list[tuple[str, str]] = []
     problems: list[Problem] = list(listing.problems)
+    if stored is not None:
+        stored.fetch(listing.files)
     for rel in listing.files:
         try:
-            texts.append((rel, tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)))
+            texts.append((rel, stored.read_text(rel, limit=tree_files.DOCS_MAX_BYTES) if stored is not None
+                          else tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)))
         except tree_files.Refused as refused:
             problems.append(refused.problem())
     key = tuple(texts)
@@ -58,7 +66,7 @@ def load_schemas(schema_dir: Path) -> tuple[Schemas | None, list[Problem]]:
 def _compiled(schema_dir: Path, texts: list[tuple[str, str]], problems: list[Problem]) -> tuple[Schemas | None, list[Problem]]:
     """The schemas of the files' texts, checked and compiled; None with the problems when one is broken."""
     documents: dict[str, dict[str, Any]] = {}
-    checked = ContentCache.for_code("checked-schemas", extra=_version("jsonschema") + _version("jsonschema_rs"))
+    checked = ContentCache.for_code("checked-schemas", extra=version_of("jsonschema") + version_of("jsonschema_rs"))
     for rel, text in texts:
         path = schema_dir.parent / rel
         try:
@@ -78,14 +86,11 @@ def _compiled(schema_dir: Path, texts: list[tuple[str, str]], problems: list[Pro
     if problems:
         return None, problems
     inlined: dict[str, Any] = {}
-    schemas = Schemas(documents, _SlowValidators(documents, inlined), {})
-    checks = formats.checks_for(documents.values())
+    schemas = Schemas(documents, _SlowValidators(documents, inlined), {}, _FastValidators(inlined, documents),
+                      digest=_digest(texts))
     for kind in KINDS:  # references are inlined once so validation does no registry look-ups per record
         name = f"{kind}.schema.json"
         inlined[kind] = _inlined(schemas, documents[name], name, frozenset())
-        fast = _fast_validator(inlined[kind], checks) if isinstance(inlined[kind], dict) else None
-        if fast is not None:
-            schemas.fast[kind] = fast
     for kind in KINDS:
         found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), f"{kind}.schema.json", (), set())
         schemas.ref_fields[kind] = sorted(set(found), key=lambda r: r.pattern)
@@ -118,6 +123,41 @@ class _SlowValidators(Mapping[str, "Draft202012Validator"]):
 
     def __len__(self) -> int:
         return len(self._inlined)
+
+
+class _FastValidators(Mapping[str, Any]):
+    """jsonschema-rs's validator per kind, compiled on first use (a build whose records were all found valid before,
+    validate.py, compiles none); a kind whose schema it cannot compile is not in it."""
+
+    def __init__(self, inlined: dict[str, Any], documents: dict[str, dict[str, Any]]):
+        self._inlined, self._documents = inlined, documents
+        self._built: dict[str, Any] = {}
+        self._checks: dict[str, Callable[[Any], bool]] | None = None
+
+    def __getitem__(self, kind: str) -> Any:
+        if kind not in self._built:
+            schema = self._inlined[kind]  # KeyError for an unknown kind
+            if self._checks is None:
+                self._checks = formats.checks_for(self._documents.values())
+            self._built[kind] = _fast_validator(schema, self._checks) if isinstance(schema, dict) else None
+        if self._built[kind] is None:
+            raise KeyError(kind)
+        return self._built[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return (kind for kind in self._inlined if kind in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _digest(texts: list[tuple[str, str]]) -> str:
+    digest = hashlib.blake2b(digest_size=20)
+    for rel, text in texts:
+        encoded = text.encode("utf-8", "surrogatepass")
+        digest.update(f"{rel}\0{len(encoded)}\0".encode("utf-8", "surrogatepass"))
+        digest.update(encoded)
+    return digest.hexdigest()
 
 
 def _slow_validator(schema: Any, documents: dict[str, dict[str, Any]]) -> Draft202012Validator:
@@ -191,7 +231,7 @@ def meta_valid_fast(document: Any) -> bool:
         return False
 
 
-def _version(package: str) -> str:
+def version_of(package: str) -> str:
     """Where the package is installed and when its files were written: changes with every install (importlib.metadata
     costs more to import than the whole schema stage takes; the package itself is found, not imported)."""
     import importlib.util

@@ -8,11 +8,13 @@ A tree holding anything but folders and regular files (a link, a pipe) is never 
 reports it. Only runs without errors are kept.
 
 Entries live in the user's cache folder (generators/cache.py: outside the repository, `ATLAS_CACHE=off` turns it
-off), one file per key, written to a temporary file and renamed, checked against its own hash when read; the
-newest few are kept and older ones removed. Long-lived processes (`mkdocs serve`, `build --watch`) use their
-in-memory page memo instead (render/memo.py). A one-off build that misses keeps its page memo on disk (one
-table of generators/cache.py, salted like the key), so the next build after a small edit renders only the pages
-that read it.
+off), one file per key, written to a temporary file and renamed, checked against its CRC-32 when read (it guards
+against damage; whoever can write the cache folder could write a matching hash of any kind); the newest few are
+kept and older ones removed. Long-lived processes (`mkdocs serve`, `build --watch`) use their in-memory page memo
+instead (render/memo.py). A one-off build that misses keeps its page memo on disk (one table of
+generators/cache.py, salted like the key), so the next build after a small edit renders only the pages that read
+it. The memo keeps each page's reads and the key of the entry holding its text (the run's own entry, written
+first): the texts are written once, and a memo whose entry is gone or damaged is left out whole.
 """
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -37,8 +41,9 @@ from .problems import Problem, has_errors
 if TYPE_CHECKING:
     from .render.memo import PageMemo
 
-FORMAT = b"atlas-site-files 1\n"
+FORMAT = b"atlas-site-files 2\n"
 KEEP = 4  # entries kept in the folder (several worktrees or branches built in turn)
+_KEY = re.compile(r"[0-9a-f]{40}")  # site_key's hex digest: the only names read
 LIBRARIES = ("jinja2", "markupsafe", "pyyaml", "jsonschema", "orjson")
 SOURCES = ("records", "schema")
 
@@ -78,13 +83,12 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
     current = Current(root)  # the changelog's newest side is usually the working tree: check it once for both
     commits = record_history(root, current=current)
     key = site_key(root, docs_dir, commits) if memo is None else None
-    memo_table, read_pages = None, 0
+    memo_table = None
     if key is not None:
         found = read(key)
         if found is not None:
             return found
         memo, memo_table = _kept_memo(docs_dir)
-        read_pages = len(memo.pages) if memo is not None else 0
     elif memo is not None and not memo.pages:  # a long-lived process's first build starts from what one-off builds kept
         kept, _ = _kept_memo(docs_dir)
         memo.pages = kept.pages if kept is not None else {}
@@ -95,12 +99,10 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
     from .render.changelog import changelog_files
     generated = Generated({**run.pages, **api_files(run.atlas, memo), **changelog_files(run.atlas)},
                           list(run.problems), run.atlas)
-    if memo_table is not None and memo is not None:
-        _keep_memo(memo_table, docs_dir, memo, read_pages)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused
-    if key is not None:
-        write(key, generated)
+    if key is not None and write(key, generated) and memo_table is not None and memo is not None:
+        _keep_memo(memo_table, docs_dir, memo, key)
     return generated
 
 
@@ -112,18 +114,17 @@ def _kept_memo(docs_dir: str) -> tuple[PageMemo | None, ContentCache | None]:
         return None, None
     memo = PageMemo()
     value = table.get(docs_dir)
-    if isinstance(value, dict):
-        memo.add_values(value)
+    if isinstance(value, dict) and isinstance(value.get("pages"), dict):
+        texts = read(value.get("texts"))
+        if texts is not None:
+            memo.add_values(value["pages"], texts.files)
     return memo, table
 
 
-def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo, read: int) -> None:
-    """Keep this run's pages and their reads for the next one-off build (one entry per docs folder), unless every
-    page came from the `read` pages of the memo as it was on disk."""
-    if memo.rendered == 0 and len(memo.pages) == read:
-        table.keep(docs_dir, table.get(docs_dir))
-        return
-    table.replace(docs_dir, memo.as_values())
+def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo, key: str) -> None:
+    """Keep this run's pages and their reads for the next one-off build (one entry per docs folder), with the key of
+    the entry that holds their texts (this run's, already written)."""
+    table.replace(docs_dir, {"texts": key, "pages": memo.as_values()})
     table.save()
 
 
@@ -183,10 +184,10 @@ def _folder() -> Path | None:
     return None if folder is None else folder / "site-files"
 
 
-def read(key: str) -> Generated | None:
-    """The files kept under key, or None (not there, unreadable, or not what was written)."""
+def read(key: object) -> Generated | None:
+    """The files kept under key, or None (not a key, not there, unreadable, or not what was written)."""
     folder = _folder()
-    if folder is None:
+    if folder is None or not isinstance(key, str) or not _KEY.fullmatch(key):
         return None
     path = folder / f"{key}.files"
     try:
@@ -198,7 +199,7 @@ def read(key: str) -> Generated | None:
             return None
         header = json.loads(data[len(FORMAT):header_end])
         blob = memoryview(data)[header_end + 1:]
-        if hashlib.blake2b(blob, digest_size=20).hexdigest() != header["blob"]:
+        if zlib.crc32(blob) != header["crc32"]:
             return None
         files, at = {}, 0
         for name, size in zip(header["paths"], header["sizes"]):
@@ -212,37 +213,44 @@ def read(key: str) -> Generated | None:
     return Generated(files, problems, None, True) if at == len(blob) else None
 
 
-def write(key: str, generated: Generated) -> None:
-    """Keep the files under key (atomically), then remove all but the newest KEEP entries; silent on failure."""
+def write(key: str, generated: Generated) -> bool:
+    """Keep the files under key (atomically), then remove all but the newest KEEP entries; False (and nothing else)
+    when they could not be kept."""
     folder = _folder()
     if folder is None:
-        return
+        return False
     names = sorted(generated.files)
     contents = [generated.files[n].encode("utf-8") for n in names]
-    blob = b"".join(contents)
+    crc = 0
+    for content in contents:
+        crc = zlib.crc32(content, crc)
     header = {"paths": names, "sizes": [len(c) for c in contents], "problems": [p.as_dict() for p in generated.problems],
-              "blob": hashlib.blake2b(blob, digest_size=20).hexdigest()}
+              "crc32": crc}
     try:
         folder.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".site-", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(FORMAT + json.dumps(header, ensure_ascii=True).encode() + b"\n")
-                out.write(blob)
+                out.writelines(contents)
             os.replace(temporary, folder / f"{key}.files")
         except BaseException:
             os.unlink(temporary)
             raise
-        _prune(folder)
+        _prune(folder, keep=folder / f"{key}.files")
     except OSError:
-        return
+        return False
+    return True
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove all but the newest KEEP entries, never `keep` (just written: another process may have given an older
+    entry a newer time)."""
     entries = []
     for path in folder.glob("*.files"):
         with contextlib.suppress(OSError):
             entries.append((path.stat().st_mtime_ns, path))
     for _, path in sorted(entries, reverse=True)[KEEP:]:
-        with contextlib.suppress(OSError):
-            path.unlink()
+        if path != keep:
+            with contextlib.suppress(OSError):
+                path.unlink()

@@ -19,6 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from .problems import Problem
 
@@ -50,6 +51,20 @@ class Listing:
 
     files: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+
+
+class StoredTree(Protocol):
+    """Files kept somewhere other than a folder (revisions.GitTree: a commit), listed and read by this module's rules."""
+
+    def object_id(self, rel: str) -> str: ...  # equal ids, equal contents
+
+    def listing(self, folder: str, keep: Callable[[str], bool] = ..., limit: int | None = None) -> Listing: ...
+
+    def fetch(self, rels: list[str]) -> None: ...  # the contents of these files will be read: read them together
+
+    def read_bytes(self, rel: str, limit: int = MAX_BYTES, before: object = None) -> bytes: ...
+
+    def read_text(self, rel: str, limit: int = MAX_BYTES) -> str: ...
 
 
 def describe_mode(mode: int) -> str | None:
@@ -208,7 +223,11 @@ def _read_in(dir_fd: int, name: str, rel: str, limit: int, before: os.stat_resul
 
 def read_text(root: Path, rel: str, limit: int = MAX_BYTES) -> str:
     """read_bytes decoded as UTF-8; a file that is not UTF-8 is Refused with the offending byte's line."""
-    raw = read_bytes(root, rel, limit)
+    return decoded(rel, read_bytes(root, rel, limit))
+
+
+def decoded(rel: str, raw: bytes) -> str:
+    """A file's bytes as UTF-8 text; Refused with the offending byte's line when they are not UTF-8."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -3,13 +3,25 @@
 A compiled validator (jsonschema-rs) first answers "valid or not" for each record; jsonschema
 itself then validates only the records it calls invalid, and its errors are the messages. Where
 the two disagree jsonschema decides (tests assert they agree on every schema).
+
+A record text found valid is remembered with the schemas' texts: in the process (Schemas.valid, `mkdocs serve`)
+and on disk (a table of generators/cache.py keyed by a hash of the schema texts, the kind and the record text,
+salted with the code that parses and validates), so a build after a small edit validates, and compiles validators
+for, the edited records alone.
 """
 from __future__ import annotations
 
 import difflib
+import functools
+import hashlib
+import os
 from typing import TYPE_CHECKING, Any, cast
 from collections.abc import Iterable
 
+import yaml
+
+from . import fast_yaml, formats, load, schemas as schema_stage
+from .cache import ContentCache, cache_dir
 from .paths import dotted
 from .problems import Problem
 from .model.records import Record
@@ -24,17 +36,49 @@ RULE = "schema"
 def validate_records(records: Iterable[Record], schemas: Schemas) -> list[Problem]:
     """All schema problems of all records (never stops at the first)."""
     problems: list[Problem] = []
+    table = _valid_texts() if schemas.digest else None
     for record in records:
         known = (record.kind, record.text)  # the text fixes the data: a text once valid is valid again
-        if known in schemas.valid:
+        key = schemas.valid.get(known)
+        if key is not None and (table is None or key):  # valid in this process (a rebuild under `mkdocs serve`)
+            if table is not None:
+                table.keep(key, True)
+            continue
+        key = _key(schemas.digest, record) if table is not None else ""
+        if table is not None and table.get(key) is True:
+            schemas.valid[known] = key
             continue
         if _fast_says_valid(schemas.fast.get(record.kind), record.data):
-            schemas.valid.add(known)
+            schemas.valid[known] = key
+            if table is not None:
+                table.put(key, True)
             continue
         validator = schemas.validators[record.kind]
         for error in validator.iter_errors(record.data):
             problems.extend(_problems_for(record, error, schemas))
+    if table is not None:
+        table.save()
     return problems
+
+
+def _valid_texts() -> ContentCache | None:
+    """The on-disk table of record texts found valid, or None when caching is off."""
+    return None if cache_dir() is None else ContentCache("valid-records", _salt())
+
+
+@functools.lru_cache(maxsize=1)
+def _salt() -> str:
+    """The code that turns a record text into data and judges it, and the libraries' versions (once per process:
+    its code does not change while it runs)."""
+    versions = "|".join([yaml.__version__, getattr(getattr(fast_yaml, "yaml_rs", None), "__version__", "none"),
+                         schema_stage.version_of("jsonschema"), schema_stage.version_of("jsonschema_rs")])
+    unique_items = os.path.join(os.path.dirname(__file__), "unique_items.py")  # (importing it imports jsonschema)
+    return ContentCache.for_code("valid-records", __file__, schema_stage.__file__, formats.__file__, unique_items,
+                                 load.__file__, fast_yaml.__file__, extra=versions).salt
+
+
+def _key(digest: str, record: Record) -> str:
+    return hashlib.blake2b(f"{digest}\0{record.kind}\0{record.text_digest}".encode(), digest_size=20).hexdigest()
 
 
 def _fast_says_valid(fast: Any, data: dict[str, Any]) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from generators import build, commit_cache, record_history, revisions
 from generators.cache import ContentCache
-from generators.diff_model import CommitChange, FieldChange, RecordChange
+from generators.diff_model import CellChange, CommitChange, FieldChange, OtherwiseStep, RecordChange
 from generators.render.changelog import changelog_files
 
 from .conftest import commit, git, write
@@ -60,7 +60,7 @@ def test_a_second_run_reads_every_commit_from_disk_and_the_feed_is_byte_identica
     atlas = build.run_pipeline(repo, docs_dir=None).atlas
     atlas.commits = cold
     feed_cold = changelog_files(atlas)
-    monkeypatch.setattr(record_history, "run_pipeline", _refuse)
+    monkeypatch.setattr(record_history, "check_stages", _refuse)
     warm = history(repo)
     assert warm == cold
     atlas.commits = warm
@@ -73,9 +73,7 @@ def test_with_the_cache_off_nothing_is_written_and_the_pipeline_runs_again(
     monkeypatch.setenv("ATLAS_CACHE", "off")
     first = history(repo)
     assert not fresh.exists()
-    runs = []
-    real = record_history.run_pipeline
-    monkeypatch.setattr(record_history, "run_pipeline", lambda *a, **k: runs.append(1) or real(*a, **k))
+    runs = _counting(monkeypatch)
     assert history(repo) == first and runs
 
 
@@ -95,12 +93,14 @@ def test_a_code_change_empties_the_table(repo: Path, fresh: Path, tmp_path: Path
 
 def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
     table = ContentCache("t", "salt", tmp_path)
-    kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (), (),
+    terms = CellChange("s", "t", "runs-if", "runs-if", "via k", "via k", ("package p installed",), ("a", "b"),
+                       (OtherwiseStep("package p installed", "k", "RUNS via k2"),), ())
+    kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (terms,), (),
                         (RecordChange("format", "f", "changed", (FieldChange("x", [1, {"y": "</li>"}], None),)),))
     commit_cache.keep(table, kept, "b" * 40)
     table.save()
     table = ContentCache("t", "salt", tmp_path)
-    assert commit_cache.lookup(table, "a" * 40, "b" * 40, kept.date, "s") == kept
+    assert commit_cache.lookup(table, "a" * 40, "b" * 40, kept.date, "s") == kept  # conditions, otherwise included
     altered = CommitChange("c" * 40, "2026-12-01T10:00:00+00:00", "s", (), (),
                            (RecordChange("format", "f", "changed", (FieldChange("x", (1, 2), None),)),))
     commit_cache.keep(table, altered, "b" * 40)  # a tuple would come back as a list
@@ -109,44 +109,43 @@ def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
     assert commit_cache.lookup(table, "c" * 40, "b" * 40, altered.date, "s") is None
 
 
-def _tree_of(folder: Path) -> dict[str, object]:
-    """{path: bytes, or ('link', target), or 'folder'} of everything under folder."""
-    found: dict[str, object] = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_symlink():
-            found[rel] = ("link", os.readlink(path))
-        elif path.is_dir():
-            found[rel] = "folder"
-        else:
-            found[rel] = path.read_bytes()
-    return found
+def _loaded(run: build.Run) -> tuple[list[tuple[str, str, str, object]], list[str], bool]:
+    return [(r.kind, r.id, r.path, r.data) for r in run.records], [str(p) for p in run.problems], run.atlas is not None
 
 
-def test_a_checkout_moved_between_commits_holds_what_a_fresh_one_holds(repo: Path, tmp_path: Path) -> None:
-    first = git(repo, "rev-parse", "HEAD")
-    kernel = repo / "records/kernels/k-generic.yaml"
-    kernel.write_text(kernel.read_text(encoding="utf-8").replace("value: 80,", "value: 90,"), encoding="utf-8")  # same size
-    write(repo, "records/findings/new-one.yaml", "name: new\n")
-    (repo / "records" / "sources").rename(repo / "records" / "gone")  # a folder emptied, another filled
+def test_a_past_tree_read_from_git_loads_as_its_checkout_does(repo: Path, tmp_path: Path) -> None:
+    """revisions.GitTree (the changelog's sides, read into memory) against the files `materialise` writes (diff's)."""
+    write(repo, "records/formats/.hidden.yaml", "name: hidden\n")
+    write(repo, "records/.drafts/formats/draft.yaml", "name: draft\n")
+    write(repo, "records/formats/Bad_Name.yaml", "name: bad\n")
+    write(repo, "records/formats/notes.txt", "not a record\n")
+    write(repo, "records/formats/latin1.yaml", b"name: caf\xe9\n")
+    write(repo, "records/findings/huge.yaml", "name: huge\nx: '" + "a" * 300_000 + "'\n")
+    write(repo, "records/findings/vast.yaml", b"#" * 1_100_000)  # over the blob limit: never read into memory
     os.symlink("../kernels/k-generic.yaml", repo / "records" / "formats" / "linked.yaml")
-    second = commit(repo, "many kinds of change")
-    moved = revisions.Checkout(repo, "", tmp_path / "moved", ("records", "schema"))
-    moved.move_to(first)
-    inode = (tmp_path / "moved" / "records/kernels/k-generic.yaml").stat().st_ino
-    moved.move_to(second)
-    fresh = revisions.materialise(repo, second, "", tmp_path / "fresh", ("records", "schema"))
-    assert _tree_of(tmp_path / "moved") == _tree_of(fresh)
-    assert (tmp_path / "moved" / "records/kernels/k-generic.yaml").stat().st_ino != inode  # a reader sees the change
-    moved.move_to(first)
-    assert _tree_of(tmp_path / "moved") == _tree_of(revisions.materialise(repo, first, "", tmp_path / "again",
-                                                                           ("records", "schema")))
+    schema = repo / "schema/finding.schema.json"
+    schema.write_text(schema.read_text(encoding="utf-8").replace('"additionalProperties": false',
+                                                                 '"additionalProperties": true', 1), encoding="utf-8")
+    hostile = commit(repo, "hostile files")
+    shutil.rmtree(repo / "records" / "sources")
+    write(repo, "records/sources", "a file where a folder was\n")
+    folder_as_file = commit(repo, "sources is a file")
+    shutil.rmtree(repo / "records")
+    os.symlink("schema", repo / "records")
+    linked_folder = commit(repo, "records is a link")
+    for n, sha in enumerate((hostile, folder_as_file, linked_folder)):
+        on_disk = build.check_stages(revisions.materialise(repo, sha, "", tmp_path / f"side{n}", ("records", "schema")))
+        in_memory = build.check_stages(repo, stored=revisions.GitTree(repo, sha, "", ("records", "schema")))
+        assert _loaded(in_memory) == _loaded(on_disk)
+        assert on_disk.problems  # each commit is refused somewhere, so the comparison is not vacuous
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the past sides built from git (the working tree's own run is not one)."""
     runs: list[int] = []
-    real = record_history.run_pipeline
-    monkeypatch.setattr(record_history, "run_pipeline", lambda *a, **k: runs.append(1) or real(*a, **k))
+    real = record_history.check_stages
+    monkeypatch.setattr(record_history, "check_stages",
+                        lambda *a, **k: (runs.append(1) if k.get("stored") else None) or real(*a, **k))
     return runs
 
 
@@ -190,3 +189,25 @@ def test_a_working_tree_that_differs_from_head_never_stands_in_for_it(
     changes, current = _with_current(repo)
     assert changes == expected  # HEAD's side came from HEAD, not from the edited working tree
     assert current.checked is None and len(runs) == 3
+
+
+def test_a_past_side_computes_only_the_views_the_comparison_reads(repo: Path, fresh: Path) -> None:
+    from generators import derive, diff
+    _two_commits(repo)
+    first = git(repo, "rev-list", "--max-parents=0", "HEAD")
+    sides = [build.check_stages(repo, views=diff.CHANGE_VIEWS,
+                                stored=revisions.GitTree(repo, sha, "", ("records", "schema"))) for sha in (first, "HEAD")]
+    read: set[str] = set()
+
+    class Watched(derive.Views):
+        def __getattribute__(self, name: str) -> object:
+            if name in derive.VIEW_NAMES:
+                read.add(name)
+            return super().__getattribute__(name)
+
+    before, after = (side.atlas for side in sides)
+    assert before is not None and after is not None
+    assert set(vars(after.views)) - {"index"} == set(diff.CHANGE_VIEWS)  # computed: those, and nothing else
+    before.views.__class__ = after.views.__class__ = Watched
+    changes = list(diff.cell_changes(before, after)) + list(diff.count_changes(before, after))
+    assert changes and read <= set(diff.CHANGE_VIEWS)

@@ -5,11 +5,17 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
 from generators import diff as diff_module
+from generators import gfm
+from generators.derive.cells import Cell, Otherwise
 from generators.diff import DiffError, DiffReport, diff_revisions
+from generators.model.atlas import Atlas
+from generators.model.verdicts import Verdict
 
 from .conftest import MINI, commit, git
 
@@ -214,3 +220,129 @@ def test_a_broken_chapter_claim_still_shows_the_page_diff(repo: Path) -> None:
     report = diff_revisions(repo, base, head)
     assert any("[claim] claim native_empty('fmt-int4') no longer holds" in p for p in report.introduced)
     assert "formats/fmt-int4.md" in {p.path for p in report.pages}
+
+
+# ---- cells whose verdict stays but whose terms change: what must hold, what runs otherwise ----
+
+def _atlas(*cells: Cell) -> Atlas:
+    return cast(Atlas, SimpleNamespace(views=SimpleNamespace(cells={(c.scheme, c.target): c for c in cells})))
+
+
+def _runs_if(conditions: tuple[str, ...], *otherwise: Otherwise, verdict: Verdict = Verdict.RUNS_IF) -> Cell:
+    return Cell("eng", "sch", "gpu", verdict, "k", conditions, (), otherwise=otherwise)
+
+
+NEXT = Otherwise("k", ("package p installed",), Verdict.RUNS, "k2")
+NONE_LEFT = Otherwise("k", ("package p installed",), Verdict.REFUSED, None, reasons=("k2: needs 90",))
+
+
+def _terms_report(old: Cell, new: Cell) -> DiffReport:
+    return DiffReport("base", "head", cells=tuple(diff_module.cell_changes(_atlas(old), _atlas(new))))
+
+
+def _cells_json(report: DiffReport) -> list[dict[str, object]]:
+    return json.loads(report.to_json())["cells"]
+
+
+def test_a_condition_that_changes_under_the_same_verdict_is_reported() -> None:
+    report = _terms_report(_runs_if(("package p installed",), NEXT), _runs_if(("package q installed",), NEXT))
+    assert report.summary() == "1 cell changes what must hold or what runs otherwise"
+    assert report.to_markdown() == (
+        "**Atlas diff** `base` → `head`: 1 cell changes what must hold or what runs otherwise\n\n"
+        "### What cells need, and what runs otherwise\n"
+        "- `sch` on `gpu`: runs-if (`via k`)\n"
+        "  - must hold, before: `package p installed`\n"
+        "  - must hold, after: `package q installed`\n")
+    step = {"unless": "package p installed", "kernel": "k", "outcome": "RUNS via k2"}
+    assert _cells_json(report) == [{
+        "scheme": "sch", "target": "gpu", "old": "runs-if", "new": "runs-if", "old_detail": "via k", "new_detail": "via k",
+        "old_conditions": ["package p installed"], "new_conditions": ["package q installed"],
+        "old_otherwise": [step], "new_otherwise": [step],
+        "flips": False, "conditions_change": True, "otherwise_change": False}]
+
+
+def test_what_runs_otherwise_that_changes_under_the_same_verdict_is_reported() -> None:
+    # the same conditions failing: only the outcome that changes is shown
+    report = _terms_report(_runs_if(("package p installed",), NEXT), _runs_if(("package p installed",), NONE_LEFT))
+    assert report.to_markdown().split("\n\n", 1)[1] == (
+        "### What cells need, and what runs otherwise\n"
+        "- `sch` on `gpu`: runs-if (`via k`)\n"
+        "  - otherwise, unless `package p installed` (for `k`): `RUNS via k2` → `REFUSED`\n")
+    (cell,) = _cells_json(report)
+    assert (cell["old_otherwise"], cell["new_otherwise"]) == (
+        [{"unless": "package p installed", "kernel": "k", "outcome": "RUNS via k2"}],
+        [{"unless": "package p installed", "kernel": "k", "outcome": "REFUSED"}])
+    assert (cell["flips"], cell["conditions_change"], cell["otherwise_change"]) == (False, False, True)
+    # other conditions failing, or another number of steps: both lists, before and after
+    report = _terms_report(_runs_if(("package p installed",), NEXT),
+                           _runs_if(("package p installed",), NEXT, Otherwise("k2", ("op o available",), Verdict.REFUSED, None)))
+    assert report.to_markdown().split("\n\n", 1)[1] == (
+        "### What cells need, and what runs otherwise\n"
+        "- `sch` on `gpu`: runs-if (`via k`)\n"
+        "  - otherwise, before:\n"
+        "    - `unless package p installed (for k): RUNS via k2`\n"
+        "  - otherwise, after:\n"
+        "    - `unless package p installed (for k): RUNS via k2`\n"
+        "    - `unless op o available (for k2): REFUSED`\n")
+
+
+def test_both_terms_change_and_a_hostile_condition_shows_only_as_text() -> None:
+    from .test_hostile_escaping import HOSTILE, OUR_TAGS, github_html
+    hostile = Otherwise("k", (HOSTILE,), Verdict.FALLBACK, "k", computes_as=HOSTILE)
+    report = _terms_report(_runs_if(("package p installed",), NEXT), _runs_if((HOSTILE,), hostile))
+    markdown = report.to_markdown()
+    lines = markdown.splitlines()
+    assert lines[2:5] == ["### What cells need, and what runs otherwise", "- `sch` on `gpu`: runs-if (`via k`)",
+                          "  - must hold, before: `package p installed`"]
+    assert lines[5] == f"  - must hold, after: {gfm.code(HOSTILE)}" and "\n" not in gfm.code(HOSTILE)
+    assert lines[6:9] == ["  - otherwise, before:", "    - `unless package p installed (for k): RUNS via k2`",
+                          "  - otherwise, after:"]
+    assert lines[9] == "    - " + gfm.code(f"unless {HOSTILE} (for k): FALLBACK via k: computes as: {HOSTILE}")
+    assert len(lines) == 10
+    page = github_html(markdown)
+    assert page.tags <= OUR_TAGS, page.tags - OUR_TAGS
+    outside = "".join(page.outside)
+    assert "@octocat" not in outside and "e.example" not in outside and "heading" not in outside
+    (cell,) = _cells_json(report)
+    assert cell["new_conditions"] == [HOSTILE]
+    assert cell["new_otherwise"] == [{"unless": HOSTILE, "kernel": "k", "outcome": f"FALLBACK via k: computes as: {HOSTILE}"}]
+    assert (cell["flips"], cell["conditions_change"], cell["otherwise_change"]) == (False, True, True)
+
+
+def test_a_flip_that_brings_conditions_shows_in_the_table_and_with_its_terms() -> None:
+    report = _terms_report(_runs_if((), verdict=Verdict.RUNS), _runs_if(("package p installed",), NEXT))
+    assert report.summary() == "1 cell flips"
+    assert report.to_markdown().split("\n\n", 1)[1] == (
+        "### Support cells\n| scheme | target | before | after |\n| --- | --- | --- | --- |\n"
+        "| `sch` | `gpu` | runs (`via k`) | runs-if (`via k`) |\n\n"
+        "### What cells need, and what runs otherwise\n"
+        "- `sch` on `gpu`: runs (`via k`) → runs-if (`via k`)\n"
+        "  - must hold, before: nothing (no condition)\n"
+        "  - must hold, after: `package p installed`\n"
+        "  - otherwise, before: nothing (no condition to fail)\n"
+        "  - otherwise, after:\n"
+        "    - `unless package p installed (for k): RUNS via k2`\n")
+
+
+def test_unchanged_terms_and_a_refusals_reasons_are_no_change() -> None:
+    same = _runs_if(("package p installed",), NONE_LEFT)
+    reworded = _runs_if(("package p installed",), Otherwise("k", ("package p installed",), Verdict.REFUSED, None,
+                                                            reasons=("k2: reworded",)))
+    assert list(diff_module.cell_changes(_atlas(same), _atlas(reworded))) == []
+    appears = list(diff_module.cell_changes(_atlas(), _atlas(same)))
+    assert [(c.old, c.new, c.flips, c.conditions_change) for c in appears] == [("(absent)", "runs-if", True, False)]
+
+
+def test_a_package_requirement_added_to_the_deciding_kernel_is_reported(repo: Path) -> None:
+    base = git(repo, "rev-parse", "HEAD")
+    edit(repo, "records/kernels/k-generic.yaml", "sources:\n",
+         '  - {check: package, value: gen-pkg, reason: "gen-pkg is not installed", reason_verbatim: true}\nsources:\n')
+    head = commit(repo, "the generic kernel needs a package")
+    report = diff_revisions(repo, base, head)
+    assert [(c.target, c.old, c.new, c.flips) for c in report.cells] == [("gpu-sm80", "runs-if", "runs-if", False)]
+    (cell,) = report.cells
+    assert cell.old_conditions == ("activation dtype in {float16}",)
+    assert cell.new_conditions == ("activation dtype in {float16}", "package gen-pkg installed")
+    markdown = report.to_markdown()
+    assert "### Support cells" not in markdown
+    assert "  - must hold, after: `activation dtype in {float16}`; `package gen-pkg installed`\n" in markdown

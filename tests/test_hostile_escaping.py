@@ -10,9 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generators import gfm
-from generators.diff import CellChange, CountChange, DiffReport, FieldChange, PageChange, RecordChange
+from generators.diff import CellChange, CountChange, DiffReport, FieldChange, OtherwiseStep, PageChange, RecordChange
 from generators.problems import Problem
 
 from .conftest import write
@@ -58,7 +60,10 @@ def hostile_report() -> DiffReport:
         base=HOSTILE, head="working tree",
         records=(RecordChange("format", HOSTILE, "changed", (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),)),
                  RecordChange("format", "b", "renamed", renamed_from=HOSTILE)),
-        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE),),
+        cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (),
+                          (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),), (OtherwiseStep(HOSTILE, HOSTILE, "no"),)),
+               CellChange("s", "t", "yes", "yes", "", "", (), (), (OtherwiseStep("a", "k", HOSTILE),),
+                          (OtherwiseStep("b", "k", HOSTILE),))),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
         pages=(PageChange(HOSTILE, "changed", ("```", "</details>", HOSTILE.replace("\n", " "), "~~~~")),),
         introduced=(f"records/formats/{HOSTILE}.yaml:1:1: error: [load] {HOSTILE}",),
@@ -179,3 +184,39 @@ def test_what_runs_otherwise_is_escaped_in_the_support_notes_and_the_reason_colu
         shown = otherwise_markup(cell, ref, text)
         assert "<script>" not in shown and "<img" not in shown and shown.count("&lt;script&gt;") == 2
         assert '<span class="verdict verdict-fallback"' in shown and '<a href="x">kernel/k2</a>' in shown
+
+
+def _escape_text_before_issue_13(value):
+    """escape_text as it was written before issue 13 (no cache, one str.translate): the reference the faster one must
+    equal."""
+    import re
+
+    from markupsafe import Markup
+    if isinstance(value, Markup):
+        return value
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    escapes = str.maketrans({**{c: "\\" + c for c in "\\`*_{}[]()#+!"}, "&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"})
+    text = " ".join(str(value).split()).translate(escapes)
+    if text[:1].isdigit():
+        text = re.sub(r"^(\d+)\.(\s)", r"\1\\.\2", text)
+    if text.startswith("-"):
+        text = "\\" + text
+    return Markup(text)
+
+
+_LIST_STARTS = st.sampled_from(["", "1. ", "12.\t", "3.", "4.x", "-", " - ", "\n-1. "])  # what the list rule sees
+_SPECIAL = st.lists(st.sampled_from(["1", "23", ".", "-", " ", "\t", "\n", "a", "\\", "`", "*", "_", "{", "]", "(", "#",
+                                     "+", "!", "&", "<", ">", "|"])).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.integers(), st.floats(), st.booleans(), st.builds(str.__add__, _LIST_STARTS, _SPECIAL)))
+def test_escape_text_equals_the_uncached_escaper_on_any_value(value):
+    from markupsafe import Markup
+
+    from generators.render.markdown import escape_text
+    expected = _escape_text_before_issue_13(value)
+    for _ in range(2):  # the second call is answered by the cache
+        shown = escape_text(value)
+        assert type(shown) is Markup and str(shown) == str(expected)

@@ -78,3 +78,34 @@ def test_a_value_that_cannot_be_serialised_never_matches_and_the_next_one_still_
     first = prints._pickled(["link", "a"])
     assert prints._pickled([lambda: None]) is None  # the page that read it always renders
     assert prints._pickled(["link", "a"]) == first and prints._pickled(["link", "b"]) != first
+
+
+def test_a_list_of_links_is_fingerprinted_by_every_field_of_every_link():
+    from dataclasses import fields
+
+    from generators.model.index import Link
+    from generators.render.memo import _all_links, _links_print
+    assert [f.name for f in fields(Link)] == ["source", "path", "target"]  # what _links_print writes
+    links = [Link("formats/a", "engines[0]", "engines/b"), Link("formats/a", "kernels[1]", "kernels/c")]
+    seen = {_links_print(links), _links_print(links[:1]), _links_print([]), _links_print(links[::-1])}
+    for field in ("source", "path", "target"):
+        changed = [Link(**{**vars(links[0]), field: getattr(links[0], field) + "x"}), links[1]]
+        seen.add(_links_print(changed))
+    seen.add(_links_print([Link("a", "b", "c1,1,1:d"), Link("e", "f", "g")]))
+    seen.add(_links_print([Link("a", "b", "c"), Link("d", "e", "f1,1,1:g")]))
+    seen.add(_links_print([Link("a", "b", "c"), Link("d", "e", "f"), Link("g", "", "")]))
+    assert len(seen) == 10
+    assert _all_links(links) and not _all_links(None) and not _all_links(tuple(links)) and not _all_links([*links, 1])
+
+
+def test_a_record_fingerprints_alike_whether_or_not_its_node_tree_and_digest_were_computed(tmp_path):
+    from generators.render.memo import _Prints
+    tree = make_tree(tmp_path / "tree")
+    atlas = run_pipeline(tree, docs_dir=None).atlas
+    record = atlas.index.must("format", "fmt-fp4")
+    prints = _Prints(atlas, {})
+    before = prints._pickled([record])
+    assert record.position(("name",)) and record.text_digest and "_node" in vars(record)
+    assert prints._pickled([record]) == before
+    edited = type(record)(record.kind, record.id, record.path, record.data, record.text + "# edited\n")
+    assert edited.text_digest != record.text_digest

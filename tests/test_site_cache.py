@@ -157,7 +157,7 @@ def test_a_page_memo_from_another_tree_or_a_damaged_one_changes_nothing(tree: Pa
     assert site_cache.generate(tree).files == _fresh(tree, monkeypatch).files
     (memo,) = folder.parent.glob("page-memo.json")
     kept = json.loads(memo.read_text(encoding="utf-8"))
-    pages = kept["entries"]["docs"]
+    pages = kept["entries"]["docs"]["pages"]
     some, other_page = sorted(pages)[:2]
     pages[some] = {"reads": 3}
     pages[other_page]["reads"] = [[*read[:-1], 5] for read in pages[other_page]["reads"]]  # not a fingerprint
@@ -188,3 +188,57 @@ def test_literal_problems_are_kept_on_disk_for_every_template(folder: Path, monk
     literals._kept_literal_problems.cache_clear()  # as a new process: only the table on disk is left
     monkeypatch.setattr(literals, "_literal_problems", lambda *_: pytest.fail("computed again"))
     assert {path: literals.literal_problems(path, source) for path, source in sources.items()} == first
+
+
+def _edit(tree: Path, text: str) -> None:
+    record = next((tree / "records" / "formats").glob("*.yaml"))
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", f"summary: {text} ", 1), encoding="utf-8")
+
+
+def test_the_page_memo_keeps_no_text_of_its_own_but_the_key_of_the_files_holding_them(tree: Path, folder: Path) -> None:
+    first = site_cache.generate(tree)
+    kept = json.loads((folder.parent / "page-memo.json").read_text(encoding="utf-8"))["entries"]["docs"]
+    assert kept["texts"] == site_cache.site_key(tree, "docs", ()) and (folder / f"{kept['texts']}.files").is_file()
+    assert kept["pages"] and set(kept["pages"]) <= set(first.files)
+    assert not any("text" in value for value in kept["pages"].values())
+
+
+@pytest.mark.parametrize("damage", ["gone", "damaged", "elsewhere"])
+def test_a_page_memo_whose_texts_are_gone_damaged_or_named_outside_renders_every_page(
+        tree: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    site_cache.generate(tree)
+    memo_file = folder.parent / "page-memo.json"
+    kept = json.loads(memo_file.read_text(encoding="utf-8"))
+    entry = folder / f"{kept['entries']['docs']['texts']}.files"
+    if damage == "gone":
+        entry.unlink()
+    elif damage == "damaged":
+        data = bytearray(entry.read_bytes())
+        data[-5] ^= 1
+        entry.write_bytes(bytes(data))
+    else:
+        (folder.parent / "outside.files").write_bytes(entry.read_bytes())
+        kept["entries"]["docs"]["texts"] = "../outside"
+        memo_file.write_text(json.dumps(kept), encoding="utf-8")
+    _edit(tree, "Edited.")
+    rebuilt = site_cache.generate(tree)
+    assert rebuilt.reused == 0 and rebuilt.rendered and rebuilt.files == _fresh(tree, monkeypatch).files
+
+
+def test_a_memo_is_not_kept_when_its_texts_could_not_be(tree: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site_cache.generate(tree)
+    memo_file = folder.parent / "page-memo.json"
+    before = memo_file.read_bytes()
+    monkeypatch.setattr(site_cache, "write", lambda key, generated: False)
+    _edit(tree, "Edited.")
+    assert site_cache.generate(tree).rendered
+    assert memo_file.read_bytes() == before  # still names the entry its texts are in
+
+
+def test_the_entry_just_written_is_never_pruned(tmp_path: Path, folder: Path) -> None:
+    future = 2**40 * 10**9  # entries another process touched after this one wrote its own
+    for n in range(site_cache.KEEP):
+        site_cache.write(f"{n:040x}", site_cache.Generated({"a.md": f"page {n}"}))
+        os.utime(folder / f"{n:040x}.files", ns=(future, future))
+    assert site_cache.write("f" * 40, site_cache.Generated({"a.md": "last"}))
+    assert site_cache.read("f" * 40).files == {"a.md": "last"}  # type: ignore[union-attr]

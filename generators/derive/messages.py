@@ -4,7 +4,8 @@ Kernel and gate reasons are recorded verbatim, with the f-string placeholders th
 holds (`{c.weight_type}`, `{compute_capability}`, ...). For a given (scheme, target) the engine fills
 them from the layer configuration, the platform and the requirement's own accepted values; this
 module does the same from the records. A placeholder whose value the records do not hold is shown as
-‹expression›, never as a bare brace template.
+‹expression›, never as a bare brace template. A self-documenting placeholder (`{c.out_type=}`) prints its own
+expression text and then the value's repr(), which the records never hold: `c.out_type=‹c.out_type›`.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
     if config.get("activation_types"):
         values["c.act_type"] = f"torch.{config['activation_types'][0]}"
     # `c.out_type` is the model's dtype (W4A8-FP8 sets it to params_dtype, others leave it None), never the
-    # activation type a scheme quantizes to; the records do not hold it, so it stays ‹c.out_type=›.
+    # activation type a scheme quantizes to; the records do not hold it, so it stays ‹c.out_type›.
     if "zero_points" in config:
         values["has_zp"] = str(bool(config["zero_points"]))
     if scheme.get("method"):
@@ -55,6 +56,9 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
 
 
 def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any]) -> str:
+    if expression.rstrip().endswith("=") and not expression.rstrip().endswith("=="):
+        # f"{x=}" prints the expression as written, "=" included, then repr(x) (not the str() the values hold)
+        return f"{expression}‹{expression.rstrip()[:-1].strip()}›"
     expression = expression.strip()
     if expression in values:
         return values[expression]

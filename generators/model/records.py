@@ -6,6 +6,7 @@ common case, a clean record, never pays for positions.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -40,6 +41,21 @@ class TypedRecord(Generic[Fields]):
             object.__setattr__(self, "_node", node)
         assert isinstance(node, yaml.MappingNode)
         return node
+
+    @property
+    def text_digest(self) -> str:
+        """A hash of the record's text, computed on first use and kept (the page memo and validate's table key by it)."""
+        digest = self.__dict__.get("_text_digest")
+        if digest is None:
+            digest = hashlib.blake2b(self.text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+            object.__setattr__(self, "_text_digest", digest)
+        assert isinstance(digest, str)
+        return digest
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without what is computed on first use (node tree, digest), so a record pickles the same whether
+        or not they were asked for (the page memo fingerprints views holding records by their pickle)."""
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
 
     @property
     def ref(self) -> str:

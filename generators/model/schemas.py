@@ -22,8 +22,10 @@ class Schemas:
     documents: dict[str, dict[str, Any]]
     validators: Mapping[str, Draft202012Validator]  # built on first use (validate asks only for records that fail)
     ref_fields: dict[str, list[RefField]]
-    fast: dict[str, Any] = field(default_factory=dict)  # kind -> compiled jsonschema-rs validator (yes/no only)
-    valid: set[tuple[str, str]] = field(default_factory=set)  # (kind, record text) found valid against these schemas
+    fast: Mapping[str, Any] = field(default_factory=dict)  # kind -> compiled jsonschema-rs validator (yes/no only)
+    valid: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, record text) found valid against these
+    # schemas -> its key in validate.py's table on disk ("" when found while caching was off)
+    digest: str = ""  # a hash of the schema files' paths and texts (the key of what was found valid against them)
 
     def schema_of(self, kind: str) -> dict[str, Any]:
         return self.documents[f"{kind}.schema.json"]

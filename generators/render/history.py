@@ -5,6 +5,7 @@ messages are escaped here, links go through the value renderer.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,10 +47,12 @@ def release_rows(atlas: Any) -> list[ReleaseRow]:
     flips: dict[str, int] = {}
     for flip in atlas.views.flips:
         flips[flip.after.release] = flips.get(flip.after.release, 0) + 1
+    by_release: dict[tuple[str, str], list[str]] = {}
+    for observation in atlas.index.all("observation"):
+        by_release.setdefault((observation.data["engine"], str(observation.data["release"])), []).append(observation.id)
     rows = []
     for (engine, release), record in current.items():
-        older = tuple(sorted(o.id for o in atlas.index.all("observation")
-                             if (o.data["engine"], str(o.data["release"])) == (engine, release) and o.id != record.id))
+        older = tuple(sorted(o for o in by_release[(engine, release)] if o != record.id))
         cells = record.data.get("cells", [])
         rows.append(ReleaseRow(engine, release, record.id, record.data["harness_version"],
                                str(record.data.get("observed_on", "")), older, len(cells),
@@ -60,12 +63,21 @@ def release_rows(atlas: Any) -> list[ReleaseRow]:
 def outcome_markup(outcome: Outcome) -> Markup:
     """A compact outcome: the verdict and the kernel(s), or where it was refused."""
     if outcome.verdict == "refused":
-        stage = outcome.refusal.split(":", 1)[0]
-        return Markup('<span class="verdict verdict-refused" title="{}">refused</span> <small>at {}</small>').format(
-            short(outcome.refusal), stage)
-    kernels = ", ".join(outcome.kernels or ((outcome.kernel,) if outcome.kernel else ()))
-    return Markup('<span class="verdict verdict-{}">{}</span> <small>{}</small>').format(
-        outcome.verdict, outcome.verdict, kernels)
+        return _refused_markup(outcome.refusal)
+    return _selected_markup(outcome.verdict, ", ".join(outcome.kernels or ((outcome.kernel,) if outcome.kernel else ())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _refused_markup(refusal: str) -> Markup:
+    """Kept, as is _selected_markup: a scheme's page and the history page show the same few outcomes many times."""
+    stage = refusal.split(":", 1)[0]
+    return Markup('<span class="verdict verdict-refused" title="{}">refused</span> <small>at {}</small>').format(
+        short(refusal), stage)
+
+
+@functools.lru_cache(maxsize=4096)
+def _selected_markup(verdict: str, kernels: str) -> Markup:
+    return Markup('<span class="verdict verdict-{}">{}</span> <small>{}</small>').format(verdict, verdict, kernels)
 
 
 def flip_why(flip: Flip) -> Markup:

@@ -6,6 +6,7 @@ At phone width a stylesheet swaps the grid for one short list per hardware targe
 """
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable
@@ -34,6 +35,7 @@ def page_url(page: str) -> str:
     return stem + "/"
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def href(target_page: str, current_page: str) -> str:
     rel = posixpath.relpath(page_url(target_page) or ".", page_url(current_page) or ".")
     return "./" if rel == "." else rel + "/"
@@ -48,10 +50,17 @@ class _Html:
     def ref(self, ref: str, text: str | None = None, cls: str = "") -> Markup:
         kind, _, record_id = ref.partition("/")
         url = href(f"{FOLDER_OF_KIND[kind]}/{record_id}.md", self.page)
-        attrs = Markup(' class="{}"').format(cls) if cls else Markup("")
-        return Markup('<a href="{}"{}>{}</a>').format(url, attrs, text if text is not None else self.names.get(ref, record_id))
+        return _anchor(url, text if text is not None else self.names.get(ref, record_id), cls)
 
 
+@functools.lru_cache(maxsize=1 << 14, typed=True)
+def _anchor(url: str, text: str, cls: str) -> Markup:
+    """A link written into a grid, kept: the same links recur on every row of a grid and on every grid of a page."""
+    attrs = Markup(' class="{}"').format(cls) if cls else Markup("")
+    return Markup('<a href="{}"{}>{}</a>').format(url, attrs, text)
+
+
+@functools.lru_cache(maxsize=64)
 def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
     label = SHORT_LABEL.get(verdict, verdict.label) if short else verdict.label
     return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(verdict.value, VERDICT_MEANINGS[verdict], label)

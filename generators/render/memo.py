@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model.index import Link
 from ..problems import Problem
 
 Read = tuple[str, ...]
@@ -178,20 +179,24 @@ class PageMemo:
         return Round(self, _Prints(atlas, names), digest, part)
 
     def as_values(self) -> dict[str, dict[str, Any]]:
-        """The pages as JSON values ({page: value}), for a memo kept on disk."""
+        """The pages as JSON values ({page: value}) without their texts, for a memo kept on disk: the texts are the
+        generated files of the same run, which site_cache.py keeps once for both."""
         return {page: kept.value if kept.value is not None else
-                {"reads": [[*read, found] for read, found in kept.reads.items()], "text": kept.text,
+                {"reads": [[*read, found] for read, found in kept.reads.items()],
                  "problems": [p.as_dict() for p in kept.problems], "templates": kept.templates, "part": kept.part}
                 for page, kept in self.pages.items()}
 
-    def add_values(self, values: dict[str, Any]) -> None:
-        """Take pages as_values wrote; a value of another shape is left out (it would only render again)."""
+    def add_values(self, values: dict[str, Any], texts: dict[str, str]) -> None:
+        """Take pages as_values wrote, each with its text from `texts` (the files of the run that wrote them); a value
+        of another shape, or without a text, is left out (it would only render again)."""
         for page, value in values.items():  # a read or fingerprint of another type only never matches (renders again)
+            text = texts.get(page)
+            if text is None:
+                continue
             try:
                 reads = {tuple(read[:-1]): read[-1] for read in value["reads"]}
                 problems = [Problem(**p) for p in value["problems"]] if value["problems"] else []
-                self.pages[page] = _Page(reads, str(value["text"]), problems, str(value["templates"]), str(value["part"]),
-                                         value)
+                self.pages[page] = _Page(reads, text, problems, str(value["templates"]), str(value["part"]), value)
             except (KeyError, TypeError, IndexError):
                 continue
 
@@ -252,7 +257,8 @@ class _Prints:
         if what == "view" and len(read) == 2:
             return self._pickled(getattr(atlas.views, read[1], None))
         if what in ("backlinks", "outgoing") and len(read) == 2:
-            return self._pickled(getattr(atlas.index, what).get(read[1]))
+            links = getattr(atlas.index, what).get(read[1])
+            return "no links" if links is None else _links_print(links) if _all_links(links) else self._pickled(links)
         if what == "name" and len(read) == 2:
             name = self.names.get(read[1])
             return "no name" if name is None else f"name: {name}"  # the short text itself: cheaper than its hash
@@ -283,8 +289,19 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def _all_links(value: Any) -> bool:
+    return type(value) is list and all(type(link) is Link for link in value)
+
+
+def _links_print(links: list[Link]) -> str:
+    """A list of links by each one's fields, each after its length (so no two lists read alike): several times cheaper
+    than a pickle, and every page reads its record's links. Link's fields are these three (a test says so)."""
+    return _digest("".join([f"{len(link.source)},{len(link.path)},{len(link.target)}:{link.source}{link.path}{link.target}"
+                            for link in links]).encode("utf-8", "surrogatepass"))
+
+
 def _record_print(record: Any) -> str:
-    """A record is its path and text (parsing is pure, and the code that parses is part of the memo's key)."""
-    return "absent" if record is None else _digest(f"{record.path}\0{record.text}".encode("utf-8", "surrogatepass"))
+    """A record is its path and a hash of its text (parsing is pure, and the code that parses is part of the memo's key)."""
+    return "absent" if record is None else f"{record.path}\0{record.text_digest}"
 
 

@@ -6,6 +6,7 @@ what a reader compares. Record text is escaped with markupsafe.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from markupsafe import Markup
@@ -45,12 +46,18 @@ def observation_grid_html(atlas: Any, record: Record, page: str, names: dict[str
 def _cell(observed: dict[str, Any] | None, derived: Any, compact: bool) -> Markup:
     if observed is None:
         return Markup('<td class="atlas-grid__cell" title="not observed">–</td>')
-    verdict = Verdict(observed["verdict"])
-    hover = verdict.label + (f" via {observed['kernel']}" if observed.get("kernel") else "") + f": {VERDICT_MEANINGS[verdict]}"
+    kernel = str(observed["kernel"]) if observed.get("kernel") else None
+    return _observed_cell(Verdict(observed["verdict"]), kernel, derived.verdict if derived is not None else None, compact)
+
+
+@functools.lru_cache(maxsize=4096)
+def _observed_cell(verdict: Verdict, kernel: str | None, derived: Verdict | None, compact: bool) -> Markup:
+    """One observed cell: a pure function of what it shows, kept (an observation repeats a few cells over every target)."""
+    hover = verdict.label + (f" via {kernel}" if kernel is not None else "") + f": {VERDICT_MEANINGS[verdict]}"
     mark = Markup("")
-    if derived is not None and derived.verdict != verdict:
-        hover += f"; the records derive {derived.verdict.label}"
-        mark = Markup('<span class="atlas-mark" title="the records derive {}">{}</span>').format(derived.verdict.label, MARK_DIFFERS)
+    if derived is not None and derived != verdict:
+        hover += f"; the records derive {derived.label}"
+        mark = Markup('<span class="atlas-mark" title="the records derive {}">{}</span>').format(derived.label, MARK_DIFFERS)
     label = COMPACT_LABEL[verdict] if compact else SHORT_LABEL.get(verdict, verdict.label)
     return Markup('<td class="atlas-grid__cell verdict-{}{}" title="{}">{}{}</td>').format(
         verdict.value, " atlas-grid__compact" if compact else "", hover, label, mark)

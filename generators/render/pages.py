@@ -12,14 +12,14 @@ from ..derive.cells import Cell
 from ..derive.members import members
 from ..derive.order import targets_in_order
 from ..derive.provenance import unverified_reason
-from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
 from .markdown import escape_text, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
-from .matrix import otherwise_markup
+from .matrix import otherwise_markup, verdict_badge
 from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
@@ -217,8 +217,7 @@ def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str)
 
 def verdict_markup(cell: Cell) -> Markup:
     """The verdict as a coloured badge; its class names the verdict so a stylesheet can colour it."""
-    return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(
-        cell.verdict.value, VERDICT_MEANINGS[cell.verdict], cell.verdict.label)
+    return verdict_badge(cell.verdict)
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:

@@ -3,6 +3,7 @@ format or an accelerator page answers first (where it runs, its traps, its bench
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -22,6 +23,7 @@ WORDS = {"id": "ID", "isa": "ISA", "cpu": "CPU", "gpu": "GPU", "gfx": "GFX", "ur
 _INDEX = re.compile(r"\[\d+\]")
 
 
+@functools.lru_cache(maxsize=4096)
 def field_label(key: str) -> str:
     """A schema field name as a person would write it: `memory_bandwidth_gbs` -> 'Memory bandwidth (GB/s)'."""
     words = key.split("_")
@@ -37,16 +39,29 @@ def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[t
     """Records referencing this one, grouped by kind (kind order), each once, with the fields that refer, in words."""
     fields: dict[str, list[str]] = {}
     for link in atlas.index.backlinks.get(record.ref, []):
-        label = field_label(_INDEX.sub("", link.path).split(".")[0]).lower()
+        label = _referring_field(link.path)
         if label not in fields.setdefault(link.source, []):
             fields[link.source].append(label)
+    by_kind: dict[str, list[str]] = {}
+    for ref in fields:
+        by_kind.setdefault(ref.partition("/")[0], []).append(ref)
     groups = []
     for kind in KINDS:
-        refs = sorted((r for r in fields if r.startswith(kind + "/")), key=lambda r: (values.names.get(r) or r).lower())
+        refs = sorted(by_kind.get(kind, ()), key=lambda r: (values.names.get(r) or r).lower())
         if refs:
-            groups.append((TITLE_OF_KIND[kind], [values.ref(r) + Markup(" <small>({})</small>").format(", ".join(fields[r]))
-                                                 for r in refs]))
+            groups.append((TITLE_OF_KIND[kind], [values.ref(r) + _small_aside(", ".join(fields[r])) for r in refs]))
     return groups
+
+
+@functools.lru_cache(maxsize=4096)
+def _referring_field(path: str) -> str:
+    """The field a reference sits in, in words: `native_support[2].source` -> 'native support'."""
+    return field_label(_INDEX.sub("", path).split(".")[0]).lower()
+
+
+@functools.lru_cache(maxsize=4096)
+def _small_aside(text: str) -> Markup:
+    return Markup(" <small>({})</small>").format(text)
 
 
 def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:

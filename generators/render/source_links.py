@@ -1,6 +1,7 @@
 """Outbound links to sources: the document itself (a URL, or a permalink to code at the cited revision) and when it was checked."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from markupsafe import Markup
@@ -16,11 +17,17 @@ def outbound(atlas: Any, source_id: str) -> Markup:
         return Markup("")
     url = (source_link(source.data) or "").replace("|", "%7C")
     checked = source.data.get("accessed")
+    return _read_it(url, escape_text(checked) if checked else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_it(url: str, checked: Markup | None) -> Markup:
+    """Kept: every page citing a source writes the same link after it."""
     out = Markup("")
     if url:
         out += Markup(' · <a href="{}" rel="noopener">read it ↗</a>').format(url)
-    if checked:
-        out += Markup(" <small>(checked {})</small>").format(escape_text(checked))
+    if checked is not None:
+        out += Markup(" <small>(checked {})</small>").format(checked)
     return out
 
 
