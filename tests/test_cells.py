@@ -119,6 +119,22 @@ def test_an_activation_quantized_scheme_on_a_kernel_that_takes_activations_as_gi
     assert undeclared.verdict == "fallback" and "does not say whether it quantizes" in undeclared.computes_as
 
 
+def test_an_emulating_kernel_is_a_fallback_that_says_it_emulates():
+    w4a4 = {**scheme("a"), "config": {"weight_type": "float4_e2m1f", "activation_types": ["bfloat16"],
+                                      "activation_quantized": True}}
+    cell = derive_cell("s", w4a4, "t", GPU80, {"a": {"activation_handling": "emulated", "requirements": []}})
+    assert (cell.verdict, cell.kernel) == ("fallback", "a")
+    assert cell.computes_as.startswith("software emulation: float4_e2m1f weights") and "bfloat16" in cell.computes_as
+
+
+def test_capability_exact_with_values_accepts_any_listed_capability():
+    kernels = {"a": {"requirements": [req("capability-exact", "needs 100, 103 or 12x", values=[100, 103, 120])]},
+               "b": {"requirements": []}}
+    for capability, kernel in ((100, "a"), (103, "a"), (120, "a"), (110, "b"), (90, "b")):
+        target = {"platform": "cuda", "compute_capability": capability}
+        assert derive_cell("s", scheme("a", "b"), "t", target, kernels).kernel == kernel, capability
+
+
 def test_capability_placeholders_are_filled_as_the_engine_would():
     kernels = {"a": {"requirements": [req("capability-min", "A requires capability 90, current compute capability is "
                                                           "{compute_capability}; {other}", value=90)]}}

@@ -138,10 +138,10 @@ def test_changelog_lists_commits_and_releases_newest_first_with_dates_from_the_d
         ("flip", "sch on gone: runs → (absent)", ("scheme/sch",)),  # a target removed since links nowhere
         ("trap", f"new trap: {HOSTILE}", ("gotcha/hostile",)),
         ("record", "1 record(s) added, removed or edited (gotcha)", ())]
-    assert [i.text for i in got[1].items if i.kind == "flip"] == [
-        "sch on cpu: runs via KHopper → runs via KWeightOnly (KHopper is no longer asked in 1.10.0)",
-        "sch on gpu: runs via KHopper → refused (kernel-selection) "
-        "(1.10.0 refuses KHopper.can_implement refused: needs capability 90)"]
+    flips = [(i.text, i.detail) for i in got[1].items if i.kind == "flip"]
+    assert flips[0] == ("sch on cpu: runs via KHopper → runs via KWeightOnly (KHopper is no longer asked in 1.10.0)", ())
+    assert flips[1][0] == "sch on gpu: runs via KHopper → refused (kernel-selection)"  # several reasons: folded
+    assert flips[1][1][0] == "1.10.0 refuses KHopper.can_implement refused: needs capability 90" and len(flips[1][1]) > 1
 
 
 def test_the_feed_is_atom_with_every_entry_and_the_hostile_text_escaped():
@@ -171,14 +171,57 @@ def test_a_commit_that_changes_what_a_cell_needs_or_runs_otherwise_lists_each_te
         (), ())
     got = changelog(atlas.index, [], [], (change,))[0]
     refs = ("scheme/sch", "hardware-target/gpu")
-    assert [(i.kind, i.text, i.refs) for i in got.items] == [
-        ("conditions", f"sch on gpu (still runs-if via k-hopper): what must hold: package p installed → {HOSTILE}", refs),
-        ("otherwise", f"sch on gpu (still runs-if via k-hopper): what runs otherwise: {words} → no step", refs),
-        ("flip", "sch on cpu: runs → runs-if (via k-hopper)", ("scheme/sch", "hardware-target/cpu")),
-        ("conditions", "sch on cpu: what must hold: nothing → package p installed", ("scheme/sch", "hardware-target/cpu")),
-        ("otherwise", f"sch on cpu: what runs otherwise: no step → {words}", ("scheme/sch", "hardware-target/cpu")),
+    cpu = ("scheme/sch", "hardware-target/cpu")
+    assert [(i.kind, i.text, i.refs, i.detail) for i in got.items] == [
+        ("conditions", "sch on gpu (still runs-if via k-hopper): what must hold changed", refs,
+         ("before: package p installed", f"after: {HOSTILE}")),
+        ("otherwise", "sch on gpu (still runs-if via k-hopper): what runs otherwise changed", refs,
+         (f"before: {words}", "after: no step")),
+        ("flip", "sch on cpu: runs → runs-if (via k-hopper)", cpu, ()),
+        ("conditions", "sch on cpu: what must hold changed", cpu, ("before: nothing", "after: package p installed")),
+        ("otherwise", "sch on cpu: what runs otherwise changed", cpu, ("before: no step", f"after: {words}")),
         # the same condition failing, another outcome: only that step, once
-        ("otherwise", "sch on big (still runs-if via k-hopper): unless package p installed (for k-hopper): "
-                      "RUNS via k-weight-only → REFUSED", ("scheme/sch",))]
+        ("otherwise", "sch on big (still runs-if via k-hopper): what runs otherwise changed", ("scheme/sch",),
+         ("unless package p installed (for k-hopper): RUNS via k-weight-only → REFUSED",))]
     content = ET.fromstring(atom_feed([got]).encode("utf-8")).find(f"{{{ATOM}}}entry").findtext(f"{{{ATOM}}}content")
-    assert "what must hold: package p installed → A &lt;/title&gt;&lt;script&gt;" in content and "<script>" not in content
+    assert "<li>after: A &lt;/title&gt;&lt;script&gt;" in content and "<script>" not in content
+
+
+def test_a_long_subject_is_cut_for_the_heading_and_shown_whole_and_counts_say_new_or_removed():
+    from generators.derive.changelog import HEADLINE, headline
+    from generators.diff_model import CountChange
+    subject = "a runs-if cell now says what runs when its conditions do not hold, " * 3 + HOSTILE
+    counts = (CountChange("acc-new", "native formats", None, 0), CountChange("acc-old", "native formats", 3, None),
+              CountChange("acc-same", "native formats", 2, 3))
+    got = changelog(atlas_of(RECORDS).index, [], [], (CommitChange("c" * 40, "2026-12-01T12:00:00+00:00", subject,
+                                                                   (), counts, ()),))[0]
+    assert got.title == headline(subject) and got.title.endswith("…") and len(got.title) <= HEADLINE + 1
+    assert subject.startswith(got.title[:-1]) and got.description == subject
+    assert [i.text for i in got.items] == ["acc-new, native formats: 0 (new)", "acc-old, native formats: 3 → (removed)",
+                                           "acc-same, native formats: 2 → 3"]
+    short = changelog(atlas_of(RECORDS).index, [], [], (CommitChange("d" * 40, "2026-12-01T12:00:00+00:00", "short",
+                                                                     (), (), ()),))[0]
+    assert (short.title, short.description) == ("short", "")
+    content = ET.fromstring(atom_feed([got]).encode("utf-8")).find(f"{{{ATOM}}}entry").findtext(f"{{{ATOM}}}content")
+    assert content.startswith("<p>a runs-if cell") and "&lt;script&gt;" in content and "<script>" not in content
+
+
+def test_the_page_folds_a_change_s_before_and_after_and_escapes_them():
+    import markdown
+
+    from generators.render import environment, names_of, render_page
+    from tests.memory_atlas import ROOT
+    atlas = atlas_of(RECORDS)
+    atlas.commits = (CommitChange("e" * 40, "2026-12-01T12:00:00+00:00", "terms " * 30, (
+        CellChange("sch", "gpu", "runs-if", "runs-if", "via k-hopper", "via k-hopper", ("package p installed",),
+                   (HOSTILE,), (), ()),), (), ()),)
+    problems: list = []
+    text = render_page(environment(ROOT / "docs"), atlas, "chapters/changelog.md.j2", "chapters/changelog.md",
+                       names_of(atlas), {}, problems)
+    assert problems == []
+    page = markdown.markdown(text, extensions=["admonition", "pymdownx.details", "attr_list", "toc"])
+    folded = page.split("what must hold changed", 1)[1].split("</details>", 1)[0]
+    assert '<details class="note">' in folded and "<summary>Details</summary>" in folded
+    assert "after: A &lt;/title&gt;&lt;script&gt;" in folded and "<script>" not in page
+    heading = page.split("<h3", 1)[1].split("</h3>", 1)[0]
+    assert heading.endswith("terms…") and len(heading.split(">", 1)[1]) <= 91  # the whole subject follows it

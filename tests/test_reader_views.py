@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from generators.paths import dotted
 from generators.render.reader_views import field_label, folded_rows
 from generators.render.values import ValueRenderer
 
@@ -28,6 +31,18 @@ def test_agreeing_sources_fold_into_one_row_and_disagreeing_ones_are_flagged() -
     assert rows[1][3] == "written as 1978"
     assert folded_rows("cells", [{"row": 1}], values) is None
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 12), st.sampled_from(["sources", "source", "peak", "a_b"])), max_size=5))
+def test_a_value_nested_anywhere_finds_its_reference_by_the_path_dotted_writes(path: list[object]) -> None:
+    """ValueRenderer writes paths one step per level; a reference at any depth must still be found under dotted(path)."""
+    value: object = "plain"
+    for part in reversed(path):
+        value = [*(["x"] * part), value] if isinstance(part, int) else {part: value}
+    values = ValueRenderer({dotted(tuple(path)): "source/a"}, {"source/a": "A"}, "accelerators/x.md")
+    shown = values.render(value, ())
+    assert "[A](../sources/a.md)" in shown and "plain" not in shown
 
 def test_sources_to_check_again_are_old_checks_and_older_pins() -> None:
     from generators.derive.source_freshness import stale_sources

@@ -124,6 +124,23 @@ def test_a_macro_passes_its_links_through_and_still_escapes_record_text(tree):
         "# T\n\n[Big GPU](../accelerators/acc-big.md) says \\[x\\]\\(javascript:alert\\(1\\)\\)\n")
 
 
+
+def test_the_layouts_without_autoescape_only_print_values():
+    """render._autoescape turns Jinja's autoescape off for the print-only layouts (finalize still escapes every value);
+    a macro, `call`, block `set`, import or `~` there would need it, so none may appear."""
+    from jinja2 import nodes
+
+    from generators.render import PRINT_ONLY_LAYOUTS, _autoescape, environment
+    env = environment(ROOT / "docs")
+    for name in sorted(PRINT_ONLY_LAYOUTS):
+        assert not _autoescape(name) and (ROOT / "docs" / name).is_file()
+        tree = env.parse((ROOT / "docs" / name).read_text(encoding="utf-8"))
+        needing = [type(n).__name__ for n in tree.find_all((nodes.Macro, nodes.CallBlock, nodes.AssignBlock, nodes.Concat,
+                                                             nodes.FilterBlock, nodes.Import, nodes.FromImport,
+                                                             nodes.ScopedEvalContextModifier))]
+        assert needing == [], f"{name}: {needing}"
+    assert _autoescape("_templates/macros.md.j2") and _autoescape("chapters/gaps.md.j2")
+
 def test_escape_text_leaves_plain_text_alone():
     assert escape_text("Q4_K_M on H100 SXM, 4-bit") == "Q4\\_K\\_M on H100 SXM, 4-bit"
     assert escape_text("1. starts a list") == "1\\. starts a list"

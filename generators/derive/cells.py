@@ -262,6 +262,9 @@ def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attemp
 def _unquantized_activations(config: Mapping[str, Any], handling: str | None) -> str:
     weights = config.get("weight_type", "quantized")
     activations = "/".join(config.get("activation_types", [])) or "the model dtype"
+    if handling == "emulated":
+        return (f"software emulation: {weights} weights dequantized and activations quantized and dequantized "
+                f"again, multiplied in {activations} (no low-precision GEMM)")
     if handling is None:
         return (f"{weights} weights; the kernel's page does not say whether it quantizes activations, "
                 f"so the scheme's activation precision is not shown to run")
@@ -369,6 +372,8 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
     if check.startswith("capability-"):
         if capability is None:
             return False
+        if check == "capability-exact" and values:  # a set the engine tests with `in`, e.g. (100, 103)
+            return capability in values
         bound = _capability_bound(requirement)
         return bool({"capability-min": capability >= bound, "capability-exact": capability == bound,
                      "capability-max": capability <= bound,

@@ -29,6 +29,7 @@ class ChangeItem:
     kind: str  # flip, conditions, otherwise, count, trap, finding, record
     text: str
     refs: tuple[str, ...] = ()
+    detail: tuple[str, ...] = ()  # what stands behind the item, a line each: why, or before and after (folded)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class ChangelogEntry:
     origin: str  # "engine release" or "records"
     items: tuple[ChangeItem, ...]
     link: str = ""  # the commit or the observation it came from, as `kind/id` or a short sha
+    description: str = ""  # a commit's whole subject when the title had to be cut short
 
     @property
     def moment(self) -> dt.datetime:
@@ -68,10 +70,17 @@ def _counts(cells: list[dict[str, Any]]) -> dict[str, int]:
     return {verdict: sum(1 for c in cells if c["verdict"] == verdict) for verdict in ("runs", "runs-if", "refused")}
 
 
+GLANCE = 100  # characters of a flip's one reason that stay on its line; a longer one, or several, fold behind it
+
+
 def _flip_item(flip: Flip) -> ChangeItem:
-    why = f" ({flip.why[0]})" if flip.why else ""
-    return ChangeItem("flip", f"{flip.scheme} on {flip.target}: {flip.before.summary} → {flip.after.summary}{why}",
-                      (f"scheme/{flip.scheme}", f"hardware-target/{flip.target}"))
+    """`scheme on target: before → after (why)`, or with why folded behind it when it is long (an engine message can
+    run to several lines) or holds several reasons."""
+    text, refs = f"{flip.scheme} on {flip.target}: {flip.before.summary} → {flip.after.summary}", (
+        f"scheme/{flip.scheme}", f"hardware-target/{flip.target}")
+    if len(flip.why) == 1 and len(flip.why[0]) <= GLANCE:
+        return ChangeItem("flip", f"{text} ({flip.why[0]})", refs)
+    return ChangeItem("flip", text, refs, tuple(flip.why))
 
 
 def release_entries(index: Index, flips: list[Flip], claims: list[ReleaseClaim]) -> list[ChangelogEntry]:
@@ -108,7 +117,7 @@ def release_entries(index: Index, flips: list[Flip], claims: list[ReleaseClaim])
 def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
     """One entry for a commit that touched records/."""
     items = [item for c in change.cells for item in _cell_items(index, c)]
-    items += [ChangeItem("count", f"{c.subject}, {c.what}: {c.old} → {c.new}") for c in change.counts]
+    items += [ChangeItem("count", f"{c.subject}, {c.what}: {_moved(c.old, c.new)}") for c in change.counts]
     for record in change.records:
         if record.status in ("added", "renamed") and record.kind in ("gotcha", "finding"):
             label = "new trap" if record.kind == "gotcha" else "new finding"
@@ -121,8 +130,27 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
         items.append(ChangeItem("record", f"{changed} record(s) added, removed or edited ({', '.join(kinds)})"))
     if change.note:
         items.append(ChangeItem("record", change.note))
-    return ChangelogEntry(f"commit-{change.sha[:12]}", change.subject or change.sha[:12], change.date, "records",
-                          tuple(items), change.sha[:12])
+    title = headline(change.subject) or change.sha[:12]
+    return ChangelogEntry(f"commit-{change.sha[:12]}", title, change.date, "records", tuple(items), change.sha[:12],
+                          change.subject if title != change.subject else "")
+
+
+HEADLINE = 90  # characters of a commit subject shown as its entry's title
+
+
+def headline(subject: str) -> str:
+    """A commit subject short enough for a heading: cut at the last space before HEADLINE characters, with '…'."""
+    if len(subject) <= HEADLINE:
+        return subject
+    cut = subject[:HEADLINE].rsplit(" ", 1)[0] if " " in subject[:HEADLINE] else subject[:HEADLINE]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _moved(old: Any, new: Any) -> str:
+    """A count's move in words: a count that did not exist before is new, one that no longer exists is removed."""
+    if old is None:
+        return f"{new} (new)"
+    return f"{old} → (removed)" if new is None else f"{old} → {new}"
 
 
 def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
@@ -134,16 +162,17 @@ def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
                                 + (f" ({c.new_detail})" if c.new_detail else ""), refs))
     still = "" if c.flips else f" (still {c.new}" + (f" {c.new_detail}" if c.new_detail else "") + ")"
     if c.conditions_change:
-        items.append(ChangeItem("conditions", f"{c.scheme} on {c.target}{still}: what must hold: "
-                                f"{_words(c.old_conditions, 'nothing')} → {_words(c.new_conditions, 'nothing')}", refs))
+        items.append(ChangeItem("conditions", f"{c.scheme} on {c.target}{still}: what must hold changed", refs,
+                                (f"before: {_words(c.old_conditions, 'nothing')}",
+                                 f"after: {_words(c.new_conditions, 'nothing')}")))
     if c.otherwise_change and c.same_steps:
-        items += [ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: unless {a.unless} (for {a.kernel}): "
-                             f"{a.outcome} → {b.outcome}", refs)
-                  for a, b in zip(c.old_otherwise, c.new_otherwise) if a != b]
+        items.append(ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: what runs otherwise changed", refs,
+                                tuple(f"unless {a.unless} (for {a.kernel}): {a.outcome} → {b.outcome}"
+                                      for a, b in zip(c.old_otherwise, c.new_otherwise) if a != b)))
     elif c.otherwise_change:
         old, new = (tuple(step.words for step in steps) for steps in (c.old_otherwise, c.new_otherwise))
-        items.append(ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: what runs otherwise: "
-                                f"{_words(old, 'no step')} → {_words(new, 'no step')}", refs))
+        items.append(ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: what runs otherwise changed", refs,
+                                (f"before: {_words(old, 'no step')}", f"after: {_words(new, 'no step')}")))
     return items
 
 

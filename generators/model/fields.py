@@ -319,7 +319,7 @@ class KernelFields(TypedDict):
     class_name: NotRequired[str]
     registry: NotRequired[Literal['mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other']]
     linear_backends: NotRequired[list[str]]
-    activation_handling: NotRequired[Literal['as-given', 'quantized']]
+    activation_handling: NotRequired[Literal['as-given', 'quantized', 'emulated']]
     code: NotRequired[Citation]
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
@@ -746,7 +746,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
-    'kernel.activation_handling': ('as-given', 'quantized'),
+    'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),

@@ -86,13 +86,26 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 _COMPILED = COMPILED_TEMPLATES = _CompiledTemplates()  # also the theme's, under mkdocs serve (mkdocs_plugin.on_env)
 
 
+# The layouts filled hundreds of times a build. They only print values (no macro, block `set`, `call` or `~`), so
+# Jinja's autoescape would only wrap again the Markup that `finalize` already made of every value.
+PRINT_ONLY_LAYOUTS = frozenset(f"{LAYOUTS}/{name}.md.j2" for name in ("record", "table", "kind-index"))
+
+
+def _autoescape(template_name: str | None) -> bool:
+    """Autoescape everywhere but the print-only layouts: it makes a macro's output (and a block `set`) trusted Markup.
+
+    Escaping does not depend on it: `finalize` escapes every printed value that is not Markup already, in every
+    template, and markupsafe's escape of Markup (all autoescape adds after finalize) leaves it as it is."""
+    return template_name not in PRINT_ONLY_LAYOUTS
+
+
 def environment(docs_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=TreeLoader(docs_dir),
         bytecode_cache=_COMPILED,
         undefined=jinja2.StrictUndefined,
         finalize=escape_text,
-        autoescape=True,  # finalize escapes each value for Markdown; autoescape makes a macro's output trusted Markup
+        autoescape=_autoescape,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -51,11 +51,14 @@ def _record_href(ref: str) -> str:
 def _content(entry: ChangelogEntry) -> str:
     """The entry's items as an HTML list whose links are relative to the site root (where the feed is)."""
     lines = []
+    whole = f"<p>{html.escape(entry.description)}</p>" if entry.description else ""
     for item in entry.items:
         links = ", ".join(f'<a href="{html.escape(_record_href(ref), quote=True)}">{html.escape(ref)}</a>'
                           for ref in item.refs)
-        lines.append(f"<li>{html.escape(item.text)}" + (f" ({links})" if links else "") + "</li>")
-    return "<ul>" + "".join(lines) + "</ul>" if lines else "<p>Nothing moved.</p>"
+        detail = "".join(f"<li>{html.escape(line)}</li>" for line in item.detail)
+        lines.append(f"<li>{html.escape(item.text)}" + (f" ({links})" if links else "")
+                     + (f"<ul>{detail}</ul>" if detail else "") + "</li>")
+    return whole + ("<ul>" + "".join(lines) + "</ul>" if lines else "<p>Nothing moved.</p>")
 
 
 def _text(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:

@@ -6,6 +6,7 @@ contributor page `contributing/template-functions.md`, whose examples the test s
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 from typing import Any
 
@@ -17,7 +18,7 @@ from ..kinds import FOLDER_OF_KIND
 from ..model.index import Index
 from ..model.records import Record
 from .context import RenderContext
-from .markdown import escape_text, link, page_of, unverified_badge
+from .markdown import escape_text, link, page_of, record_link
 from .claims import CLAIMS
 from .labels import inline_name
 
@@ -50,7 +51,8 @@ class TemplateFunctions:
         shown = text if text is not None else inline_name(record.name) if nested else record.name
         # a badge after a record no primary source backs, so a figure from it is never read as verified (sources are
         # never in the view: a seed draft is evidence's absence, not a claim)
-        return link(shown, page_of(kind, record_id), self.context.page) + unverified_badge(self.views.unverified.get(record.ref))
+        return record_link(escape_text(shown), page_of(kind, record_id), posixpath.dirname(self.context.page),
+                           self.views.unverified.get(record.ref))
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""

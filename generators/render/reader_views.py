@@ -42,9 +42,12 @@ def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[t
         label = _referring_field(link.path)
         if label not in fields.setdefault(link.source, []):
             fields[link.source].append(label)
+    by_kind: dict[str, list[str]] = {}
+    for ref in fields:
+        by_kind.setdefault(ref.partition("/")[0], []).append(ref)
     groups = []
     for kind in KINDS:
-        refs = sorted((r for r in fields if r.startswith(kind + "/")), key=lambda r: (values.names.get(r) or r).lower())
+        refs = sorted(by_kind.get(kind, ()), key=lambda r: (values.names.get(r) or r).lower())
         if refs:
             groups.append((TITLE_OF_KIND[kind], [values.ref(r) + _small_aside(", ".join(fields[r])) for r in refs]))
     return groups

@@ -8,7 +8,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..paths import dotted
-from .markdown import escape_text, link, page_of, unverified_badge
+from .markdown import escape_text, page_of, record_link
 
 
 class ValueRenderer:
@@ -22,26 +22,40 @@ class ValueRenderer:
         self.unverified = unverified or {}  # kind/id -> why no primary source backs it (a badge after its links)
 
     def render(self, value: Any, path: tuple[Any, ...]) -> Markup:
-        target = self.links.get(dotted(path))
+        text = ""
+        for part in path:
+            text = _step(text, part)
+        return self._render(value, text)
+
+    def _render(self, value: Any, path: str) -> Markup:
+        """render, with the path written as paths.dotted writes it ("" for the record itself), one step per level."""
+        target = self.links.get(path or _WHOLE_RECORD)
         if target is not None:
             return self.ref(target)
         if isinstance(value, list):
-            return Markup(", ").join(self.render(item, path + (n,)) for n, item in enumerate(value))
+            return Markup(", ").join(self._render(item, _step(path, n)) for n, item in enumerate(value))
         if isinstance(value, dict):
-            return Markup("; ").join(Markup(f"{escape_text(k.replace('_', ' '))}: ") + self.render(v, path + (k,))
-                                     for k, v in value.items())
+            return Markup("; ").join(_key(k) + self._render(v, _step(path, k)) for k, v in value.items())
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         return escape_text(value)
 
     def ref(self, target: str) -> Markup:
-        name = self.names.get(target, target.partition("/")[2])  # read here, so a page memo notes the name
-        return _ref(target, name, self.folder, self.unverified.get(target))
+        kind, _, record_id = target.partition("/")
+        name = self.names.get(target, record_id)  # read here, so a page memo notes the name
+        return record_link(name, page_of(kind, record_id), self.folder, self.unverified.get(target))
 
 
-@lru_cache(maxsize=1 << 16, typed=True)
-def _ref(target: str, name: str, folder: str, unverified: str | None) -> Markup:
-    """A link to record `target` (kind/id) shown as `name`, from any page in `folder`, with its unverified badge:
-    the same few thousand are written on every page of a folder."""
-    kind, _, record_id = target.partition("/")
-    return link(name, page_of(kind, record_id), posixpath.join(folder, "page.md")) + unverified_badge(unverified)
+_WHOLE_RECORD = dotted(())
+
+
+def _step(path: str, part: Any) -> str:
+    """A dotted path one level deeper: paths.dotted(path + (part,)) for the path `path` writes."""
+    return path + (f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part)))
+
+
+@lru_cache(maxsize=4096)
+def _key(key: str) -> Markup:
+    """A mapping's key as the label before its value: `memory_gb` -> 'memory gb: '."""
+    return Markup(f"{escape_text(key.replace('_', ' '))}: ")
+
