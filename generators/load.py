@@ -133,6 +133,7 @@ def _load_stored(stored: tree_files.StoredTree, records_dir: str) -> tuple[list[
         problems.extend(file_problems)
         if record is not None:
             records.append(record)
+    parsed.used = {**parsed.entries, **parsed.used}  # adds only: the working tree's entries stay (its load_tree prunes)
     parsed.save_unless_small()
     records.sort(key=lambda r: (r.kind, r.id))
     return records, problems

@@ -1,6 +1,8 @@
 """One test per YAML hazard: the exact message and location."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from generators.build import check_tree
@@ -115,3 +117,23 @@ def test_an_edited_file_is_reparsed_and_an_unchanged_one_reused(tree):
     _, problems = load_tree(tree)
     assert [p.file for p in problems] == ["records/techniques/calib2.yaml"]
     assert path.exists()
+
+
+def test_loading_a_past_commit_keeps_the_working_trees_parsed_records(tree: Path) -> None:
+    """The changelog loads past commits' trees after the working tree's: each adds its entries to the parse cache and
+    drops none, so the next build reads the unchanged records from it instead of parsing them all again."""
+    from generators import load, revisions
+
+    from .conftest import git
+    git(tree, "init", "-q")
+    git(tree, "add", "-A")
+    git(tree, "commit", "-qm", "one")
+    sha = git(tree, "rev-parse", "HEAD").strip()
+    record = tree / "records/formats/fmt-fp4.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    load.load_tree(tree)
+    working = set(load.parse_cache().entries)
+    load._STORED.clear()
+    load.load_tree(tree, stored=revisions.GitTree(tree, sha, "", ("records",)))
+    kept = set(load.parse_cache().entries)
+    assert working < kept and len(kept - working) == 1  # the committed text of the edited record is added

@@ -116,3 +116,4 @@ def test_two_runs_saving_at_once_leave_a_whole_table(tree: Path, monkeypatch: py
 def test_caching_off_keeps_nothing(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ATLAS_CACHE", "off")
     assert not check_tree(tree)[1] and not table().exists()
+

@@ -33,6 +33,7 @@ class TemplateFunctions:
         self.index: Index = atlas.index
         self.views = atlas.views
         self.context = context
+        self.folder = posixpath.dirname(context.page)  # links from this page are relative to it
 
     def _record(self, kind: str, record_id: str, rule: str, detail: str = "") -> Record | None:
         record = self.index.get(kind, record_id)
@@ -51,8 +52,7 @@ class TemplateFunctions:
         shown = text if text is not None else inline_name(record.name) if nested else record.name
         # a badge after a record no primary source backs, so a figure from it is never read as verified (sources are
         # never in the view: a seed draft is evidence's absence, not a claim)
-        return record_link(escape_text(shown), page_of(kind, record_id), posixpath.dirname(self.context.page),
-                           self.views.unverified.get(record.ref))
+        return record_link(escape_text(shown), page_of(kind, record_id), self.folder, self.views.unverified.get(record.ref))
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""
