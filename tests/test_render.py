@@ -263,3 +263,24 @@ def test_a_link_to_a_record_no_primary_source_backs_says_so_with_its_reason_esca
         "# T\n\n[Quantized accuracy](../benchmarks/b-quant.md) <span class=\"atlas-unverified\" "
         "title=\"Unverified: only the draft &#34;&lt;b&gt;quotes&lt;/b&gt;&#34; it\">unverified</span> and "
         "[Reference accuracy](../benchmarks/b-ref.md); [Seed draft](../sources/src-seed.md).\n")
+
+
+def test_compiled_templates_on_disk_are_kept_per_environment_settings(tmp_path, monkeypatch):
+    """Settings such as autoescape compile into a template's code: code compiled under other settings is never
+    loaded (nor kept), however equal the template's source."""
+    import jinja2
+
+    from generators import render
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("ATLAS_CACHE", raising=False)
+
+    def compile_once(salt: str) -> list[str]:
+        monkeypatch.setattr(render, "environment_salt", lambda: salt)
+        cache = render._CompiledTemplates()
+        env = jinja2.Environment(loader=jinja2.DictLoader({"t.md.j2": "{{ x }}"}), bytecode_cache=cache)
+        assert env.get_template("t.md.j2").render(x="<b>") == "<b>"
+        return sorted(p.name for p in (tmp_path / "templates").iterdir())
+
+    assert compile_once("a" * 16) == ["a" * 16] and list((tmp_path / "templates" / ("a" * 16)).iterdir())
+    (tmp_path / "templates" / ("a" * 16) / "stale").write_text("x")
+    assert compile_once("b" * 16) == ["b" * 16]  # the other settings' code is gone, not merely unread

@@ -8,7 +8,11 @@ record text never becomes markup or template source.
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import shutil
 from collections.abc import Callable
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +42,7 @@ FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label}
 
 class _CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates kept in memory for the process and on disk beside the parse cache, found by template
-    name and source checksum.
+    name and source checksum, on disk in a folder of the environments' settings (environment_salt).
 
     Jinja checks the checksum of the source it just read, so an edited template is compiled afresh;
     a long-lived process (`mkdocs serve`, `build --watch`) stops recompiling every template per run,
@@ -56,11 +60,15 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         if folder is None:
             return None
         if folder not in self.folders:
+            compiled = folder / "templates" / environment_salt()
             try:
-                (folder / "templates").mkdir(parents=True, exist_ok=True)
-                self.folders[folder] = jinja2.FileSystemBytecodeCache(str(folder / "templates"))
+                compiled.mkdir(parents=True, exist_ok=True)
+                self.folders[folder] = jinja2.FileSystemBytecodeCache(str(compiled))
             except OSError:
                 self.folders[folder] = None
+            for other in (folder / "templates").glob("*"):  # compiled under other settings: never read again
+                if other.name != compiled.name:
+                    shutil.rmtree(other, ignore_errors=True)
         return self.folders[folder]
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
@@ -81,6 +89,18 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         if disk is not None:
             with contextlib.suppress(OSError):
                 disk.dump_bytecode(bucket)
+
+
+@functools.lru_cache(maxsize=1)
+def environment_salt() -> str:
+    """What compiled code depends on beside a template's source: the environments' settings, which compile into it
+    (autoescape above all). Ours are set in this file; the theme's (`mkdocs serve` shares the cache) by MkDocs and
+    its theme. So a change to this file or to those libraries' versions compiles every template afresh."""
+    digest = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8)
+    for library in ("jinja2", "mkdocs", "mkdocs-material"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            digest.update(f"|{library}=={metadata.version(library)}".encode())
+    return digest.hexdigest()
 
 
 _COMPILED = COMPILED_TEMPLATES = _CompiledTemplates()  # also the theme's, under mkdocs serve (mkdocs_plugin.on_env)
