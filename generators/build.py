@@ -85,7 +85,7 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
-                 for name, error in derive.compute_all(atlas.views, derive.VIEW_NAMES if views is None else views)]
+                 for name, error in derive.compute_all(atlas.views, derive.CHECKED_VIEWS if views is None else views)]
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     if views is not None:

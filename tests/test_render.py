@@ -284,3 +284,15 @@ def test_compiled_templates_on_disk_are_kept_per_environment_settings(tmp_path, 
     assert compile_once("a" * 16) == ["a" * 16] and list((tmp_path / "templates" / ("a" * 16)).iterdir())
     (tmp_path / "templates" / ("a" * 16) / "stale").write_text("x")
     assert compile_once("b" * 16) == ["b" * 16]  # the other settings' code is gone, not merely unread
+
+
+def test_the_page_views_are_computed_by_record_pages_and_not_by_check(tree):
+    """derive.PAGE_VIEWS (the search tags) are read by record pages alone: `check` renders the chapters without them,
+    and the site build computes them when its record pages render."""
+    from generators import build, derive
+    chapters = build.run_pipeline(tree, "docs", record_pages=False)
+    assert chapters.atlas is not None and chapters.pages and not chapters.failed
+    assert set(derive.PAGE_VIEWS) & set(vars(chapters.atlas.views)) == set()
+    assert set(derive.CHECKED_VIEWS) <= set(vars(chapters.atlas.views))
+    site = build.run_pipeline(tree, "docs")
+    assert site.atlas is not None and set(derive.PAGE_VIEWS) <= set(vars(site.atlas.views))
