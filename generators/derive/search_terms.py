@@ -114,8 +114,16 @@ def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
             best[words(term)] = min(rank, best.get(words(term), rank))
     found = {ref: tuple(t for t, rank in terms if rank == best[words(t)]) for ref, terms in ranked.items()}
     found = {ref: terms for ref, terms in found.items() if terms}
-    markers = _Markers(found).solve()
+    markers = _solved(tuple(found.items()))
     return {ref: SearchTerms(terms, markers[ref]) for ref, terms in found.items()}
+
+
+@lru_cache(maxsize=1)
+def _solved(found: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """The marker tags of these terms: the solver is a pure function of them, and most edits (a summary, a cell)
+    leave every term as it was, so a long-lived process (`mkdocs serve`, `build --watch`) solves again only when a
+    name, id, class name or alias changed. Callers only read the result."""
+    return _Markers(dict(found)).solve()
 
 
 Clause = tuple[str, bool]  # a typed word and whether the worker matches it as a prefix (else only the word itself)
