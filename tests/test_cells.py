@@ -344,3 +344,50 @@ def test_a_precision_switch_keeps_the_kernel_and_falls_back_instead_of_going_on(
     kernels["zen"]["requirements"].pop(0)
     assert [(o.verdict, o.selected) for o in derive_cell("s", scheme("zen", "cpu", platform="cpu"), "t", X86_AVX512,
                                                           kernels).otherwise] == [("fallback", "zen")]
+
+
+def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas):
+    """derive_cells keeps each cell with the scheme, target and kernel data objects it read, for the next tree (the
+    changelog's past trees share most records). After an edit of a candidate kernel, a scheme, a target, a record no
+    cell reads, and without a candidate kernel, every cell equals a derivation with nothing kept; a cell that read
+    none of what changed is the kept cell itself, and one that read it is derived again."""
+    import dataclasses
+
+    from generators.derive import cells as cells_module
+    from generators.link import link_records, relink
+
+    index, schemas = real_atlas.index, real_atlas.schemas
+    records = [r for kind in index.by_kind for r in index.all(kind)]
+    base = cells_module.derive_cells(index)
+    scheme = next(s for s in index.all("scheme") if any(len(c.get("kernels", [])) > 1 for c in s.data["candidates"]))
+    named = next(c for c in scheme.data["candidates"] if len(c.get("kernels", [])) > 1)
+    kernel = index.must("kernel", named["kernels"][0])
+    target = next(t for t in index.all("hardware-target") if t.data["platform"] == named["platform"])
+
+    def edited(record, **changes):
+        return relink(index, [dataclasses.replace(record, data={**record.data, **changes})], schemas)[0]
+
+    variants = {
+        "kernel": edited(kernel, requirements=[]),
+        "scheme": edited(scheme, candidates=[{**c, "kernels": c["kernels"][::-1]} if c is named else c
+                                             for c in scheme.data["candidates"]]),
+        "target": edited(target, platform="rocm" if target.data["platform"] != "rocm" else "cuda"),
+        "source": edited(next(iter(index.all("source"))), name="Renamed"),
+        "no kernel": link_records([r for r in records if r is not kernel], schemas)[0],
+    }
+    for name, variant in variants.items():
+        kept = cells_module.derive_cells(variant)
+        saved = dict(cells_module._KEPT)
+        cells_module._KEPT.clear()
+        try:
+            assert kept == cells_module.derive_cells(variant), name
+        finally:
+            cells_module._KEPT.clear()
+            cells_module._KEPT.update(saved)
+        reused = {key for key in kept if kept[key] is base[key]}
+        if name == "source":
+            assert reused == set(base)
+        else:
+            changed = {key for key in base if kept[key] != base[key]}
+            assert changed and not changed & reused, name
+            assert (scheme.id, target.id) not in reused and len(reused) > len(base) // 2, name

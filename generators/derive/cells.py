@@ -12,7 +12,7 @@ the scheme or the part; they are kept as the accepting kernel's `limits`. Pure f
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,14 +108,71 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
     kernels = {r.id: r.data for r in index.all("kernel")}
     return {
-        (scheme.id, target.id): derive_cell(scheme.id, scheme.data, target.id, target.data, kernels)
+        (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels)
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
     }
 
 
+# (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
+# derivation read with what it found, the cell). The changelog derives the cells of several past trees whose records
+# are mostly the same objects (load gives a file loaded alike the same record), so most cells read the same inputs.
+_KEPT: dict[tuple[str, str], list[tuple[Any, Any, tuple[tuple[str, Any], ...], Cell]]] = {}
+_KEPT_PER_CELL = 4
+
+
+def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
+               kernels: dict[str, KernelFields]) -> Cell:
+    """derive_cell, or the cell an earlier derivation made from the very same scheme and target data objects and, for
+    every kernel id that derivation asked for, the very same kernel data object (or its absence again).
+
+    derive_cell is a pure function of its arguments and reads the kernels only through the mapping it is given, so
+    the same inputs for every read give the same cell (record data are never changed once loaded); a derivation that
+    iterated the kernels (read them all) is not kept."""
+    kept = _KEPT.setdefault((scheme_id, target_id), [])
+    for old_scheme, old_target, reads, cell in kept:
+        if old_scheme is scheme and old_target is target and all(kernels.get(k) is found for k, found in reads):
+            return cell
+    recorded = _RecordedKernels(kernels)
+    cell = derive_cell(scheme_id, scheme, target_id, target, recorded)
+    if not recorded.everything:
+        kept.insert(0, (scheme, target, tuple(recorded.read.items()), cell))
+        del kept[_KEPT_PER_CELL:]
+    return cell
+
+
+class _RecordedKernels(Mapping[str, KernelFields]):
+    """The kernels by id as one cell's derivation reads them: each id asked for is noted with what it found."""
+
+    def __init__(self, kernels: dict[str, KernelFields]):
+        self.kernels = kernels
+        self.read: dict[str, KernelFields | None] = {}
+        self.everything = False  # iterated or counted: the cell depends on every kernel
+
+    def __getitem__(self, kernel_id: str) -> KernelFields:
+        found: KernelFields | None = self.get(kernel_id)
+        if found is None:
+            raise KeyError(kernel_id)
+        return found
+
+    def get(self, kernel_id: str, default: Any = None) -> Any:  # (Mapping's own goes through __getitem__ and KeyError)
+        found = self.read[kernel_id] = self.kernels.get(kernel_id)
+        return default if found is None else found
+
+    def __contains__(self, kernel_id: object) -> bool:
+        return isinstance(kernel_id, str) and self.get(kernel_id) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        self.everything = True
+        return iter(self.kernels)
+
+    def __len__(self) -> int:
+        self.everything = True
+        return len(self.kernels)
+
+
 def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-                kernels: dict[str, KernelFields]) -> Cell:
+                kernels: Mapping[str, KernelFields]) -> Cell:
     engine = scheme.get("engine", "")
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
@@ -140,7 +197,7 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     return dataclasses.replace(cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", "")))
 
 
-def _walk(order: Sequence[str], kernels: dict[str, KernelFields], config: Mapping[str, Any],
+def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
           target: HardwareTargetFields, scheme: SchemeFields) -> tuple[Attempt, ...]:
     attempts = []
     for kernel_id in order:
@@ -151,14 +208,14 @@ def _walk(order: Sequence[str], kernels: dict[str, KernelFields], config: Mappin
     return tuple(attempts)
 
 
-def _handling(attempts: Sequence[Attempt], kernels: dict[str, KernelFields]) -> str | None:
+def _handling(attempts: Sequence[Attempt], kernels: Mapping[str, KernelFields]) -> str | None:
     chosen = next((a for a in attempts if a.outcome != NO or a.after_selection), None)
     chosen_kernel = kernels.get(chosen.kernel) if chosen else None
     return chosen_kernel.get("activation_handling") if chosen_kernel else None
 
 
 def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mapping[str, Any],
-                 target: HardwareTargetFields, scheme: SchemeFields, kernels: dict[str, KernelFields]) -> Cell:
+                 target: HardwareTargetFields, scheme: SchemeFields, kernels: Mapping[str, KernelFields]) -> Cell:
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
     substitution, config = candidates["substitution"], scheme.get("config", {})
@@ -189,7 +246,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                 substitute_scheme=substitution["scheme_class"], substitute_kernel=substitution["kernel"])
 
 
-def _otherwise(cell: Cell, kernels: dict[str, KernelFields], config: Mapping[str, Any],
+def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
                failure: str) -> tuple[Otherwise, ...]:
     """Each way the cell's conditions can fail, in the engine's order: a selection condition of the chosen kernel
     failing makes the engine decline it and go on (the next candidate's outcome, itself followed the same way while
