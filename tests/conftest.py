@@ -3,13 +3,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from generators.build import Atlas, check_tree
 from generators.problems import Problem
+
+from .site_build import SiteBuild
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "fixtures" / "mini"
@@ -90,30 +92,48 @@ def write(root: Path, relative: str, text: str | bytes) -> Path:
     return path
 
 
-# The real site built by mkdocs, and the pages it is built from (tests/test_engines.py): generating them runs the
-# changelog's pipeline over past commits, which the site build keeps in the worker's cache folder for the second.
+# The real site built by mkdocs, and the pages it is built from (tests/test_engines.py reads them back from the build's
+# cache rather than running the changelog's pipeline over past commits again).
 SITE_FIXTURES = {"built_site", "site_url", "browser", "real_site_files"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def _reads_the_site(item: pytest.Item) -> bool:
+    return bool(SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the collection
 def pytest_collection_modifyitems(items):
-    """Tests that read the built site or its pages share one worker, so the site is built once per run (pytest-xdist)."""
-    for item in items:
-        if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group("built-site"))
+    """Tests that read the built site run last, spread over every worker: by then the site, built once per run in the
+    background from the first test on (tests/site_build.py), is ready."""
+    items[:] = sorted(items, key=_reads_the_site)  # stable: the other tests keep their order
 
 
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", help="rewrite golden files; review the diff before committing")
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: under pytest-xdist each worker's own folder sits in it, named after the
+    worker (the standard recipe for sharing a session fixture between workers)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session", autouse=True)
+def site_build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteBuild]:
+    """The run's one build of the real site, started with the first test when any collected test reads it."""
+    build = SiteBuild(run_folder(tmp_path_factory) / "site-build")
+    if any(_reads_the_site(item) for item in request.session.items):
+        build.start()
+    yield build
+    build.reap()
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real site, built once per test session with the project's own `python -m generators site` (mkdocs build
-    --strict), shared by the site and browser tests; what the build printed is kept beside it in build.log."""
-    site = tmp_path_factory.mktemp("built") / "site"
-    result = subprocess.run([sys.executable, "-m", "generators", "site", "-d", str(site)],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
-    (site.parent / "build.log").write_text(result.stdout + result.stderr, encoding="utf-8")
-    return site
+def built_site(site_build: SiteBuild) -> Path:
+    """The real site, built once per test run with the project's own `python -m generators site` (mkdocs build
+    --strict), shared by the site and browser tests of every worker; what the build printed is kept beside it in
+    build.log."""
+    code, stderr = site_build.wait()
+    assert code == 0, stderr[-3000:]
+    return site_build.site

@@ -15,6 +15,7 @@ from generators.portable import portable_config
 from generators.watch import TreeWriter, site_files, sync_once
 
 from .conftest import make_tree, write
+from .site_build import SiteBuild
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,8 +128,11 @@ def test_plugin_marks_unchanged_generated_pages_as_not_modified(tmp_path, monkey
 
 
 @pytest.fixture(scope="module")
-def real_site_files() -> dict[str, bytes]:
-    files, problems = site_files(ROOT)
+def real_site_files(built_site: Path, site_build: SiteBuild) -> dict[str, bytes]:
+    """The real Markdown tree, read from what the run's site build kept in its cache (same inputs, same code)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ATLAS_CACHE_DIR", str(site_build.cache))
+        files, problems = site_files(ROOT)
     assert [p for p in problems if p.severity == "error"] == []
     return files
 

@@ -1,6 +1,7 @@
 """End to end: the real records pass check, and `mkdocs build --strict` builds the site; bad input fails cleanly."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -17,9 +18,11 @@ def test_real_records_check_clean(real_check):
     assert atlas is not None
 
 
-def test_mkdocs_build_strict_on_the_real_records(built_site, request):
-    if getattr(request.config.option, "loadgroup", False):  # a worker of a --dist=loadgroup run (pytest-xdist)
-        assert request.node.nodeid.endswith("@built-site"), "pytest-xdist did not group the built-site tests"
+def test_mkdocs_build_strict_on_the_real_records(built_site, tmp_path_factory):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:  # the workers share one build only while each one's temporary folder sits in the run's (conftest.py)
+        assert tmp_path_factory.getbasetemp().name.endswith(worker), "pytest-xdist workers no longer share the run's folder"
+        assert built_site.parent.parent == tmp_path_factory.getbasetemp().parent
     site = built_site
     for page in ("chapters/04-quantization-regimes/index.html", "chapters/support-tables/index.html",
                  "formats/nvfp4/index.html", "search/search_index.json"):
