@@ -199,3 +199,37 @@ def test_the_rival_is_the_long_counts_rival_or_more(names: dict[str, list[str]])
             rival = markers._rival(words(term), typed)[1]
             assert rival >= brute and (rival == brute or len(typed) > 2), (ref, term)
     assert all(len(f.markers) <= markers.MOST * sum(len(words(x)) for x in f.terms) for f in found.values())
+
+
+def test_the_solver_runs_again_only_when_a_term_changed() -> None:
+    """A long-lived process keeps the last solution: a summary edit gives the same object, an alias edit a new one
+    that equals a fresh solve."""
+    from generators.derive.search_terms import _Markers, _solved
+    base = {"format/exl2": {"name": "EXL2 (GPTQ with mixed per-tensor bitrate)", "aliases": ["EXL2"]},
+            "engine/exllamav2": {"name": "ExLlamaV2"}, "engine/onnxruntime": {"name": "ONNX Runtime"},
+            "engine/onnxruntime-genai": {"name": "ONNX Runtime GenAI"}}
+    first = search_terms_by_record(atlas_of(base).index)
+    solved = _solved.cache_info().misses
+    resummarised = search_terms_by_record(atlas_of({**base, "engine/exllamav2": {"name": "ExLlamaV2",
+                                                                                 "summary": "edited"}}).index)
+    assert resummarised == first and _solved.cache_info().misses == solved
+    renamed = search_terms_by_record(atlas_of({**base, "format/exl2": {"name": "EXL2", "aliases": ["ExLlama"]}}).index)
+    assert _solved.cache_info().misses == solved + 1
+    fresh = _Markers({ref: t.terms for ref, t in renamed.items()}).solve()
+    assert {ref: t.markers for ref, t in renamed.items()} == fresh and renamed != first
+
+
+def test_a_hardware_target_is_found_by_its_id_and_a_cuda_one_by_nvccs_spelling() -> None:
+    """'sm90', 'sm_90' and 'gfx942' found nothing: no page held those spellings. A CUDA target's compute capability
+    reads as nvcc's architecture name; a ROCm target's number is no nvcc name, and its name is no term ('NVIDIA SM 9.0'
+    would tag every NVIDIA target with 'nvidia')."""
+    atlas = atlas_of({
+        "hardware-target/nvidia-sm90": {"name": "NVIDIA SM 9.0 (Hopper)", "platform": "cuda", "compute_capability": 90},
+        "hardware-target/nvidia-sm120": {"name": "NVIDIA SM 12.x", "platform": "cuda", "compute_capability": 120},
+        "hardware-target/amd-gfx942": {"name": "AMD gfx942 (CDNA 3)", "platform": "rocm", "compute_capability": 94},
+        "hardware-target/arm-cpu": {"name": "Arm CPU", "platform": "cpu"}})
+    terms = {ref: t.terms for ref, t in search_terms_by_record(atlas.index).items()}
+    assert terms == {"hardware-target/nvidia-sm90": ("nvidia-sm90", "sm_90"),
+                     "hardware-target/nvidia-sm120": ("nvidia-sm120", "sm_120"),
+                     "hardware-target/amd-gfx942": ("amd-gfx942",), "hardware-target/arm-cpu": ("arm-cpu",)}
+    assert _outweighed(search_terms_by_record(atlas.index)) == []

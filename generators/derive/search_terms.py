@@ -16,7 +16,8 @@ prose, the words of lower-case letters only ('Machete weight-only 4-bit GEMM' is
 outranks every title, so 'weight' or 'block' would otherwise list those records before the pages about weights or
 blocks; a name left with one word is no term ('FP8 block scaling' is not named 'FP8'). A term two records share stays
 with the one whose name it is, then id, class name, alias, name without prose ('AutoRound' names the AutoRound engine;
-the AutoRound W4A16 format's alias yields).
+the AutoRound W4A16 format's alias yields). A hardware target's terms are its id and, on CUDA, nvcc's spelling of its
+compute capability ('sm_90'): see _target_terms.
 
 Weight that only the record's own names reach, instead of a page boost: marker tags, a word of a term with one or more
 '_' appended ('genai_', 'gptq__'), which only a typed word beginning like that word matches (_Markers). A page's weight
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from ..model.index import Index
 from ..model.records import Record
 
-SEARCH_FIRST_KINDS = ("format", "kernel", "engine")
+SEARCH_FIRST_KINDS = ("format", "kernel", "engine", "hardware-target")
 MARKER = "_"  # appended to a word of a term; the theme's separator (spaces, hyphens) keeps it in the word
 _SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the built search index states it
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
@@ -73,7 +74,7 @@ def words(term: str) -> tuple[str, ...]:
 
 
 def search_terms(record: Record) -> tuple[str, ...]:
-    """The names of a format, kernel or engine record a reader would type; nothing for other kinds."""
+    """The names of a format, kernel, engine or hardware-target record a reader would type; nothing for other kinds."""
     return tuple(name for name, _ in _ranked_terms(record))
 
 
@@ -83,6 +84,8 @@ def _ranked_terms(record: Record) -> list[tuple[str, int]]:
     if record.kind not in SEARCH_FIRST_KINDS:
         return []
     data = record.data
+    if record.kind == "hardware-target":
+        return _target_terms(record)
     name = _PARENTHETICAL.sub("", record.name)
     short = name if len(words(name)) == 1 else _name(name)
     names = [(short, 0 if short == name else 4), (record.id, 1)]
@@ -94,6 +97,17 @@ def _ranked_terms(record: Record) -> list[tuple[str, int]]:
         if words(term) and not _UNSAFE.search(term) and rank < terms.get(words(term), ("", 5))[1]:
             terms[words(term)] = (term, rank)  # in the place of the first with these words, as the best ranked
     return list(terms.values())
+
+
+def _target_terms(record: Record) -> list[tuple[str, int]]:
+    """A hardware target's id ('nvidia-sm90' is found by 'sm90') and, for a CUDA target, its compute capability as
+    nvcc spells the architecture ('sm_90', 'sm_120'), which readers paste from build flags and kernel requirements.
+    Not its name: 'NVIDIA SM 9.0' would tag every NVIDIA target with 'nvidia' and 'sm'."""
+    terms = [(record.id, 1)]
+    capability = record.data.get("compute_capability")
+    if record.data.get("platform") == "cuda" and type(capability) is int and capability > 0:
+        terms.append((f"sm_{capability}", 3))
+    return terms
 
 
 def _name(name: str) -> str:
@@ -114,8 +128,16 @@ def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
             best[words(term)] = min(rank, best.get(words(term), rank))
     found = {ref: tuple(t for t, rank in terms if rank == best[words(t)]) for ref, terms in ranked.items()}
     found = {ref: terms for ref, terms in found.items() if terms}
-    markers = _Markers(found).solve()
+    markers = _solved(tuple(found.items()))
     return {ref: SearchTerms(terms, markers[ref]) for ref, terms in found.items()}
+
+
+@lru_cache(maxsize=1)
+def _solved(found: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """The marker tags of these terms: the solver is a pure function of them, and most edits (a summary, a cell)
+    leave every term as it was, so a long-lived process (`mkdocs serve`, `build --watch`) solves again only when a
+    name, id, class name or alias changed. Callers only read the result."""
+    return _Markers(dict(found)).solve()
 
 
 Clause = tuple[str, bool]  # a typed word and whether the worker matches it as a prefix (else only the word itself)
