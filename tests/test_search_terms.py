@@ -115,7 +115,8 @@ def _outweighed(found: dict[str, SearchTerms]) -> list[str]:
                    for word, prefix in clauses(term) if prefix)
     typed = {term: {term, " ".join(words(term))} for t in found.values() for term in t.terms}  # pasted, or typed
     return [f"{ref} {form!r} {other}" for ref, t in found.items() for term in t.terms for form in typed[term]
-            for other in found if free(ref, form) and not holds(other, form) and weight(other, form) >= weight(ref, form)]
+            if free(ref, form) for own in [weight(ref, form)]  # once per form, not once per other page
+            for other in found if not holds(other, form) and weight(other, form) >= own]
 
 
 def test_record_pages_carry_the_terms_and_markers_as_front_matter_tags_and_only_sources_a_boost(tree: Path) -> None:

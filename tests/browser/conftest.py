@@ -57,8 +57,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
 
+    status = 0
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.status = code
+        super().send_response(code, message)
+
     def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")  # a page never sees the index another test was served
+        """The search index is never kept (a page never sees the index another test was served), nor is a failure
+        (every page that asks for a missing file fails to load it); the site's own files are the same all session,
+        so the browser keeps them and the scripts it compiled instead of fetching and compiling them on every page."""
+        kept = self.status == 200 and urlsplit(self.path).path != SEARCH_INDEX
+        self.send_header("Cache-Control", "max-age=3600" if kept else "no-store")
         super().end_headers()
 
     def do_GET(self) -> None:

@@ -41,10 +41,10 @@ def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser
     problems = []
     for kind, path in PAGE_TYPES.items():
         browser.open(path, PHONE)  # console and requests do not depend on the width; page-level scrolling does
-        width = browser.js("return document.documentElement.scrollWidth")
+        width, title = browser.js("const h1 = document.querySelector('h1');"
+                                  "return [document.documentElement.scrollWidth, h1 && h1.textContent]")
         if width > PHONE[0]:
             problems.append(f"{kind} ({path}): {width} px wide at {PHONE[0]} px")
-        title = browser.js("return document.querySelector('h1') && document.querySelector('h1').textContent")
         if not title:
             problems.append(f"{kind} ({path}): no h1")
         errors = browser.console_errors()
