@@ -7,6 +7,7 @@ declared gap that no longer dangles, or that nothing references, is itself an er
 from __future__ import annotations
 
 import difflib
+import operator
 from collections import defaultdict
 from typing import Any
 from collections.abc import Iterable
@@ -85,8 +86,7 @@ def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[
     return new, problems
 
 
-def _link_order(link: Link) -> tuple[str, str]:
-    return link.source, link.path
+_link_order = operator.attrgetter("source", "path")  # (source, path): a link's place among a target's backlinks
 
 
 def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, Record]],
@@ -94,11 +94,17 @@ def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, 
     """One record's outgoing links and declared gaps; its dangling references and stale gaps go to `problems`."""
     data, ref = record.data, record.ref
     known_gaps = data.get("known_gaps") or []
+    references = _references(record, schemas.ref_fields[record.kind])
+    if not known_gaps:
+        kept = record.__dict__.get("_links")
+        if kept is not None and kept[0] is references and all(
+                target_id in by_kind.get(kind, ()) for _, _, kind, target_id in references):
+            return list(kept[1]), []  # every reference resolves: the links the loop below would make again
     declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
     used: set[tuple[str, str]] = set()
     outgoing: list[Link] = []
     gaps: list[DeclaredGap] = []
-    for path, where, kind, target_id in _references(record, schemas.ref_fields[record.kind]):
+    for path, where, kind, target_id in references:
         if target_id in by_kind.get(kind, ()):
             outgoing.append(Link(ref, where, f"{kind}/{target_id}"))
         elif (kind, target_id) in declared:
@@ -109,6 +115,8 @@ def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, 
             problems.append(_dangling(record, path, kind, target_id, by_kind))
     if declared:
         problems.extend(_stale_gaps(record, declared, used, by_kind))
+    elif len(outgoing) == len(references):  # all resolved, no gaps: another tree where they resolve gets these links
+        record.__dict__["_links"] = (references, tuple(outgoing))
     return outgoing, gaps
 
 

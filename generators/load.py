@@ -241,8 +241,13 @@ def _load_rel(reader: tree_files.Reader | tree_files.StoredTree, rel: str, parse
         return None, []  # deleted since the tree was listed: the tree as it is now does not hold it
     except tree_files.Refused as refused:
         return None, [refused.problem()]
+    key = content_key(raw) if parsed is not None and parsed.enabled else ""
+    if key and parsed is not None:
+        known = _known_record(rel, key, parsed, entry)
+        if known is not None:
+            return known, []
     try:
-        text, data = parse(raw, parsed, entry)
+        text, data = parse(raw, parsed, entry, key)
     except _Reject as reject:
         return None, [Problem(rel, reject.line, reject.column, RULE, reject.message)]
     declared = data.pop("id", record_id)
@@ -250,15 +255,39 @@ def _load_rel(reader: tree_files.Reader | tree_files.StoredTree, rel: str, parse
         line, column = _key_position(_compose(text), "id")  # type: ignore[arg-type]
         return None, [Problem(rel, line, column, RULE,
                               f"id {declared!r} differs from the file stem {record_id!r}; rename the file or fix the id")]
-    return TypedRecord(kind, record_id, rel, data, text), []  # (the alias Record costs a typing call per record)
+    record = TypedRecord(kind, record_id, rel, data, text)  # (the alias Record costs a typing call per record)
+    if key:
+        if len(_LOADED) > _STORED_KEEP:
+            _LOADED.clear()
+        _LOADED[(rel, key)] = record
+    return record, []
+
+
+# (path, content key of the bytes) -> the record those bytes loaded as, without a problem: loading is a function of the
+# path and the bytes, so the working tree and the changelog's past trees (load_tree, _load_stored) share one record
+# per file they hold alike, and what is kept on it (its links' references, its text's digest) is computed once.
+_LOADED: dict[tuple[str, str], Record] = {}
+
+
+def _known_record(rel: str, key: str, parsed: ContentCache, entry: list[tuple[str, Any]] | None) -> Record | None:
+    """The record these bytes loaded as before (with the parse cache's entry marked as used, and noted in `entry`),
+    or None."""
+    known = _LOADED.get((rel, key))
+    data = parsed.get(key) if known is not None else None
+    if known is None or not isinstance(data, dict):
+        return None
+    if entry is not None:
+        entry.append((key, data))
+    return known
 
 
 def parse(raw: bytes, parsed: ContentCache | None = None,
-          entry: list[tuple[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
-    """A record file's text and its data (a fresh top-level dict), or _Reject with the first problem's position."""
+          entry: list[tuple[str, Any]] | None = None, key: str = "") -> tuple[str, dict[str, Any]]:
+    """A record file's text and its data (a fresh top-level dict), or _Reject with the first problem's position.
+    `key` is the bytes' content key when the caller has it."""
     text = _decode(raw)
     parsed = parsed if parsed is not None and parsed.enabled else None
-    key = content_key(raw) if parsed is not None else ""
+    key = (key or content_key(raw)) if parsed is not None else ""
     data = parsed.get(key) if parsed is not None else None
     if not isinstance(data, dict):
         data = fast_yaml.parse(text) or _parse_with_positions(text)

@@ -1,11 +1,16 @@
 """The data API: every document matches its published schema, is deterministic, and says what the site says."""
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import enum
 import json
+import uuid
 import re
 from pathlib import Path
 
 import pytest
+from markupsafe import Markup
 from jsonschema import Draft202012Validator
 
 from generators.build import check_tree
@@ -66,6 +71,40 @@ def test_dump_writes_the_value_it_was_given_in_canonical_form(value: object) -> 
 def test_dump_refuses_what_is_not_json(value: float) -> None:
     with pytest.raises(ValueError):
         dump({"figure": value})
+
+
+class _Plain(enum.Enum):
+    A = 1
+
+
+class _Text(str, enum.Enum):
+    A = "a"
+
+
+@dataclasses.dataclass
+class _Row:
+    x: int
+
+
+@pytest.mark.parametrize("value", [
+    float("nan"), [1, [2, {"x": -float("inf")}]], (1.5, float("inf")), _Row(1), datetime.date(2026, 1, 1), _Plain.A,
+    uuid.UUID(int=1), {"a": [{"b": _Row(2)}]}, Markup("<b>"), _Text.A, (1, 2.5, None, True), {"k": [1, "x", {}]},
+    {1: "int key"}, 2**64, {"a": {1, 2}}])
+def test_dump_refuses_exactly_what_the_standard_encoder_refuses(value: object) -> None:
+    """orjson writes the text; whatever json.dumps(allow_nan=False) refuses, dump refuses too (orjson would write
+    dataclasses, dates, enums and UUIDs, and NaN as null)."""
+    try:
+        expected = json.dumps({"v": value}, sort_keys=True, allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError):
+        with pytest.raises((TypeError, ValueError)):
+            dump({"v": value})
+        return
+    try:
+        text = dump({"v": value})
+    except TypeError:  # orjson refuses a few values the standard encoder writes: integer keys, integers beyond 64 bits
+        assert value in ({1: "int key"}, 2**64)
+        return
+    assert json.loads(text) == json.loads(expected)
 
 
 def test_the_x86_w4a8_cell_carries_the_publishers_cell_and_the_finding(files: dict[str, str]) -> None:

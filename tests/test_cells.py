@@ -344,3 +344,21 @@ def test_a_precision_switch_keeps_the_kernel_and_falls_back_instead_of_going_on(
     kernels["zen"]["requirements"].pop(0)
     assert [(o.verdict, o.selected) for o in derive_cell("s", scheme("zen", "cpu", platform="cpu"), "t", X86_AVX512,
                                                           kernels).otherwise] == [("fallback", "zen")]
+
+
+def test_a_precision_requirement_the_target_fails_keeps_the_kernel_at_another_precision():
+    # humming-like: below capability 120 the engine still selects the kernel, but it computes with 16-bit activations.
+    kernels = {"hum": {"requirements": [req("package", "needs humming", value="humming"),
+                                        req("capability-min", "16-bit activations", value=120, declines=False,
+                                            reason_verbatim=False)]},
+               "next": {"requirements": []}}
+    cell = derive_cell("s", scheme("hum", "next"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions, cell.computes_as) == (
+        "fallback", "hum", ("package humming installed",), "16-bit activations")
+    # Without the package the engine goes on to the next kernel, which runs as specified.
+    assert [(o.unmet, o.verdict, o.selected) for o in cell.otherwise] == [(("package humming installed",), "runs", "next")]
+    # Where the requirement holds, nothing changes; a declining requirement still refuses.
+    assert derive_cell("s", scheme("hum", "next"), "t", {"platform": "cuda", "compute_capability": 120},
+                       kernels).verdict == "runs-if"
+    kernels["hum"]["requirements"][1]["declines"] = True
+    assert derive_cell("s", scheme("hum", "next"), "t", GPU90, kernels).kernel == "next"

@@ -123,3 +123,18 @@ def test_unverified_record_is_a_warning_located_at_its_declaration(tree):
 
 def test_unverified_record_spares_findings_and_verified_records(tree):
     assert problems_of(tree, "unverified-record") == []
+
+
+def test_the_unverified_view_gives_each_records_reason_as_unverified_reason_does(real_atlas, tree):
+    """Record pages read a record's reason from the `unverified` view: for every record of every kind (sources and
+    verified records included, with no reason) it is what derive.provenance.unverified_reason says."""
+    from generators.derive.provenance import unverified_reason
+
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    edit(tree, "records/benchmarks/b-ref.yaml", "grade: measured\n", "grade: measured\nunverified: Only the seed.\n")
+    mini, _ = check_tree(tree)
+    for atlas in (real_atlas, mini):
+        assert atlas is not None
+        records = [r for kind in atlas.index.by_kind for r in atlas.index.all(kind)]
+        assert any(unverified_reason(atlas.index, r) for r in records) and any(r.kind == "source" for r in records)
+        assert all(atlas.views.unverified.get(r.ref, "") == unverified_reason(atlas.index, r) for r in records)

@@ -137,3 +137,30 @@ def test_loading_a_past_commit_keeps_the_working_trees_parsed_records(tree: Path
     load.load_tree(tree, stored=revisions.GitTree(tree, sha, "", ("records",)))
     kept = set(load.parse_cache().entries)
     assert working < kept and len(kept - working) == 1  # the committed text of the edited record is added
+
+
+def test_a_file_a_past_commit_holds_alike_is_one_record_for_both_trees(tree: Path) -> None:
+    """Loading is a function of a file's path and bytes: the working tree and a past commit's tree share the record
+    of each file they hold alike, and one that differs is loaded on its own, as a load without sharing loads it."""
+    from generators import load, revisions
+
+    from .conftest import git
+    git(tree, "init", "-q")
+    git(tree, "add", "-A")
+    git(tree, "commit", "-qm", "one")
+    sha = git(tree, "rev-parse", "HEAD").strip()
+    edited = "records/formats/fmt-fp4.yaml"
+    (tree / edited).write_text((tree / edited).read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1),
+                               encoding="utf-8")
+    load._STORED.clear()
+    load._LOADED.clear()
+    past, _ = load.load_tree(tree, stored=revisions.GitTree(tree, sha, "", ("records",)))
+    working, problems = load.load_tree(tree)
+    assert problems == []
+    of_past = {r.path: r for r in past}
+    assert [r.path for r in working if r is not of_past[r.path]] == [edited]
+    assert of_past[edited].data["summary"] != next(r for r in working if r.path == edited).data["summary"]
+    load._LOADED.clear()
+    load._CACHE.clear()
+    alone, _ = load.load_tree(tree)
+    assert [(r.kind, r.id, r.path, r.data, r.text) for r in alone] == [(r.kind, r.id, r.path, r.data, r.text) for r in working]

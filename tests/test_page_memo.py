@@ -109,3 +109,20 @@ def test_a_record_fingerprints_alike_whether_or_not_its_node_tree_and_digest_wer
     assert prints._pickled([record]) == before
     edited = type(record)(record.kind, record.id, record.path, record.data, record.text + "# edited\n")
     assert edited.text_digest != record.text_digest
+
+
+def test_a_round_on_the_same_atlas_starts_from_the_fingerprints_of_the_round_before_but_names(tmp_path):
+    """The API's round after the pages' round on one atlas starts from the fingerprints the pages computed, name reads
+    left out (another round may be given other names), and each is what a round of its own computes; a round on
+    another atlas starts afresh."""
+    from generators.render.memo import _Prints
+
+    tree = make_tree(tmp_path / "tree")
+    memo = PageMemo()
+    run = run_pipeline(tree, memo=memo)
+    api_round = memo.begin(run.atlas, {}, {}, part="api")
+    kept = dict(api_round.prints.known)
+    assert any(read[0] == "view" for read in kept) and any(read[0] == "record" for read in kept)
+    assert not any(read[0] == "name" for read in kept)
+    assert kept == {read: _Prints(run.atlas, {}).of(read) for read in kept}
+    assert memo.begin(run_pipeline(tree).atlas, {}, {}, part="api").prints.known == {}

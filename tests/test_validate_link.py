@@ -160,3 +160,18 @@ def test_relink_refuses_a_new_record(tree):
     record = dataclasses.replace(atlas.index.by_ref("format/fmt-fp4"), id="fmt-new")
     with pytest.raises(ValueError, match="format/fmt-new is not in the index"):
         relink(atlas.index, [record], atlas.schemas)
+
+
+def test_links_kept_on_a_record_are_what_linking_it_afresh_gives(tree):
+    """A record keeps its links for the next tree in which every one of its references resolves (the changelog links
+    several past trees of mostly the same records); where one does not, it is linked afresh and reported."""
+    atlas, problems = check_tree(tree)
+    assert atlas is not None and problems == []
+    records = [r for kind in atlas.index.by_kind for r in atlas.index.all(kind)]
+    assert all("_links" in vars(r) for r in records if atlas.index.outgoing.get(r.ref) and not r.data.get("known_gaps"))
+    target = next(ref for ref, links in atlas.index.backlinks.items() if len(links) > 1)
+    for subset in (records, [r for r in records if r.ref != target]):
+        index, problems = link_records(subset, atlas.schemas)
+        expected, expected_problems = link_records([dataclasses.replace(r) for r in subset], atlas.schemas)
+        assert index == expected and problems == expected_problems
+    assert problems and all(f"'{target.partition('/')[2]}' is not" in p.message for p in problems)

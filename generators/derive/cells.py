@@ -39,6 +39,7 @@ class Attempt:
     after_selection: bool = False  # rejected by a gate outside can_implement: selected, then fails at run time
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
+    computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -252,6 +253,9 @@ def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attemp
     if first.after_selection:
         return Cell(engine, scheme_id, target_id, Verdict.FAILS_AT_RUNTIME, first.kernel, (), attempts,
                     reasons=reasons)
+    if first.computes_as:
+        return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, first.kernel, first.conditions, attempts,
+                    reasons=reasons, computes_as=first.computes_as)
     if config.get("activation_quantized") and handling != "quantized":
         return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, first.kernel, first.conditions, attempts,
                     reasons=reasons, computes_as=_unquantized_activations(config, handling))
@@ -288,18 +292,25 @@ def _gate_failure(gate: SchemeCapabilityGate | Mapping[str, Any], target: Hardwa
 
 def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str, Any], target: HardwareTargetFields,
                scheme: SchemeFields | None = None) -> Attempt:
-    """Evaluate one kernel's requirements in order against a scheme configuration and a target."""
+    """Evaluate one kernel's requirements in order against a scheme configuration and a target. A requirement with
+    `declines: false` that the target fails does not refuse the kernel: the engine keeps it, and the first such
+    requirement's reason is what it computes instead."""
     if not kernel:
         return Attempt(kernel_id, NO, "kernel record missing")
     conditions: list[str] = []
     limits: list[str] = []
     instead: list[tuple[str, str]] = []
+    computes_as = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = evaluate(requirement, config, target)
+        if outcome is False and requirement.get("declines") is False:
+            computes_as = computes_as or engine_message(requirement["reason"], target, scheme or {"config": config},
+                                                        requirement)
+            continue
         if outcome is False:
             template = requirement["reason"]
             reason = engine_message(template, target, scheme or {"config": config}, requirement)
@@ -318,7 +329,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
-                   limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier))
+                   limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as)
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

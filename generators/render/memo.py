@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import pickle
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -169,14 +170,22 @@ class PageMemo:
     pages: dict[str, _Page] = field(default_factory=dict)  # Markdown pages and API files (paths never collide)
     rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
+    _last_prints: tuple[Any, dict[Read, Print]] | None = field(default=None, repr=False, compare=False)
 
     def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
         """Start a run on a new atlas: the Markdown pages (which starts the count), or another part of the site's files
-        such as the API's; files of earlier runs stay usable until the round's `finish`."""
+        such as the API's; files of earlier runs stay usable until the round's `finish`.
+
+        A round on the atlas of the round before (the API's after the pages') starts from the fingerprints that round
+        computed, but for names: what a read answers depends on the atlas alone, a name read on the names given."""
         digest = hashlib.blake2b(repr(sorted(templates.items())).encode("utf-8"), digest_size=16).hexdigest()
         if part == "pages":
             self.rendered = self.reused = 0
-        return Round(self, _Prints(atlas, names), digest, part)
+        prints = _Prints(atlas, names)
+        if self._last_prints is not None and self._last_prints[0]() is atlas:
+            prints.known = {read: found for read, found in self._last_prints[1].items() if read[0] != "name"}
+        self._last_prints = (weakref.ref(atlas), prints.known)  # (the atlas is not kept alive for it)
+        return Round(self, prints, digest, part)
 
     def as_values(self) -> dict[str, dict[str, Any]]:
         """The pages as JSON values ({page: value}) without their texts, for a memo kept on disk: the texts are the

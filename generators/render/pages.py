@@ -11,7 +11,6 @@ from markupsafe import Markup
 from ..derive.cells import Cell
 from ..derive.members import members
 from ..derive.order import targets_in_order
-from ..derive.provenance import unverified_reason
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
@@ -63,7 +62,8 @@ def names_of(atlas: Any) -> dict[str, str]:
 def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage:
     page = page_of(record.kind, record.id)
     links = {link.path: link.target for link in atlas.index.outgoing.get(record.ref, [])}
-    values = ValueRenderer(links, names, page, atlas.views.unverified)
+    unverified = atlas.views.unverified  # each record no primary source backs, with its reason
+    values = ValueRenderer(links, names, page, unverified)
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
     facts, tables = [], []
     for key in properties:
@@ -86,7 +86,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
                       escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
-                      escape_text(unverified_reason(atlas.index, record)),
+                      escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
                       _search_tags(atlas, record))
