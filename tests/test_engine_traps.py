@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from generators.derive.engine_traps import ScopedTrap
+from generators.model.atlas import Atlas
 from generators.render.pages import names_of, record_page
 
 from .memory_atlas import atlas_of
-from .test_trap_scope import _real
 
 TRAP = {"summary": "s", "severity": "major", "silent": False, "regime": "other", "sources": [{"source": "s"}]}
 
@@ -47,10 +47,10 @@ def test_the_engine_page_lists_engine_wide_traps_apart_from_the_narrower_ones() 
         "releases: 0.1.0–0.4.0", "formats: [Fmt](../formats/fmt.md)", "platforms: rocm"]
 
 
-def test_the_real_engine_wide_traps_are_on_no_answer() -> None:
+def test_the_real_engine_wide_traps_are_on_no_answer(real_atlas: Atlas) -> None:
     """MTP spec-decode and the CXX11 ABI trap name only vLLM: they are its engine-wide traps and no cell lists them
     (trap_scope keeps a trap off every cell whose scope it does not match)."""
-    atlas = _real()
+    atlas = real_atlas
     wide = {t for found in atlas.views.traps_by_engine.values() for t in found.engine_wide}
     assert {"mtp-spec-decode-prefix-caching-accuracy-loss", "vllm-extension-cxx11-abi-mismatch"} <= \
         set(atlas.views.traps_by_engine["vllm"].engine_wide)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generators.build import check_tree
+from generators.build import Atlas
 from generators.derive.format_map import short_name
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _text(page: Path) -> str:
@@ -16,9 +14,8 @@ def _text(page: Path) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
-def test_the_two_bmg_g21_cards_name_one_architecture():
-    atlas, _ = check_tree(ROOT)
-    names = {a: atlas.index.must("accelerator", a).data for a in ("arc-b580", "arc-pro-b60")}
+def test_the_two_bmg_g21_cards_name_one_architecture(real_atlas: Atlas):
+    names = {a: real_atlas.index.must("accelerator", a).data for a in ("arc-b580", "arc-pro-b60")}
     assert {d["die"] for d in names.values()} == {"BMG-G21"}
     assert {short_name(d["architecture"]).strip() for d in names.values()} == {"Xe2-HPG"}
 

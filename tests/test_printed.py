@@ -3,29 +3,18 @@ a model's layer shape is left as a ‹placeholder›."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path
 
-from generators.build import check_tree
 from generators.derive.printed import resolve
 from generators.model.atlas import Atlas
 
-ROOT = Path(__file__).resolve().parent.parent
 # what a model or its checkpoint decides: a layer's dimensions as the kernels name them, and the group size when the
 # scheme admits several (the engine prints the checkpoint's own)
 SHAPES = re.compile(r"‹(N|K|n|in_features|in_size|out_size|c\.partition_weight_shape(\[[01]\])?|c\.full_weight_shape\[0\]"
                     r"|c\.group_size|eff_gs|gs)›")
 
 
-@lru_cache(maxsize=1)
-def _real() -> Atlas:
-    atlas, problems = check_tree(ROOT)
-    assert atlas is not None, problems
-    return atlas
-
-
-def test_gptq_refused_on_sm70_reads_as_vllm_0_33_0_printed_it():
-    atlas = _real()
+def test_gptq_refused_on_sm70_reads_as_vllm_0_33_0_printed_it(real_atlas: Atlas):
+    atlas = real_atlas
     cell = atlas.views.cells[("vllm-gptq-marlin", "nvidia-sm70")]
     printed = {run["message"] for o in atlas.index.all("observation") if o.data.get("release") == "0.33.0"
                for c in o.data.get("cells", []) if (c["scheme"], c["target"]) == ("vllm-gptq-marlin", "nvidia-sm70")
@@ -35,15 +24,15 @@ def test_gptq_refused_on_sm70_reads_as_vllm_0_33_0_printed_it():
     assert cell.reasons[0] in printed  # one of the lines 0.33.0 printed (one per checkpoint group size it was run with)
 
 
-def test_aiter_names_the_fp8_type_of_the_platform():
-    cells = _real().views.cells
+def test_aiter_names_the_fp8_type_of_the_platform(real_atlas: Atlas):
+    cells = real_atlas.views.cells
     for target, dtype in (("amd-gfx942", "torch.float8_e4m3fnuz"), ("amd-gfx950", "torch.float8_e4m3fn")):
         texts = [c for a in cells[("vllm-ct-w8a8-fp8", target)].attempts for c in a.conditions if "tuned configuration" in c]
         assert texts and all(f"fp8 dtype {dtype}." in t for t in texts)
 
 
-def test_no_refusal_keeps_a_placeholder_and_only_layer_shapes_stay_elsewhere():
-    cells = _real().views.cells.values()
+def test_no_refusal_keeps_a_placeholder_and_only_layer_shapes_stay_elsewhere(real_atlas: Atlas):
+    cells = real_atlas.views.cells.values()
     refusals = [r for c in cells for r in (c.gate, *c.reasons, *(a.reason for a in c.attempts)) if "‹" in r]
     assert refusals == []
     left = {p for c in cells for a in c.attempts for text in (*a.conditions, *a.limits)

@@ -1,25 +1,13 @@
 """A trap is listed on a support answer only when every part of its declared scope matches that answer."""
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generators.build import check_tree
 from generators.derive.history import release_key
 from generators.derive.members import members
 from generators.model.atlas import Atlas
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@lru_cache(maxsize=1)
-def _real() -> Atlas:
-    atlas, problems = check_tree(ROOT)
-    assert atlas is not None, problems
-    return atlas
 
 
 def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, Any]) -> list[str]:
@@ -56,41 +44,41 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
     return wrong
 
 
-def test_every_trap_listed_on_an_answer_matches_its_whole_scope():
-    atlas = _real()
+def test_every_trap_listed_on_an_answer_matches_its_whole_scope(real_atlas: Atlas):
+    atlas = real_atlas
     wrong = {(s, t, trap): why for (s, t), answer in atlas.views.answers.items() for trap in answer.traps
              if (why := _mismatches(atlas, s, t, atlas.index.must("gotcha", trap).data))}
     assert wrong == {}
 
 
-def test_every_trap_whose_scope_matches_an_answer_is_listed():
-    atlas = _real()
+def test_every_trap_whose_scope_matches_an_answer_is_listed(real_atlas: Atlas):
+    atlas = real_atlas
     missing = [(s, t, g.id) for (s, t), answer in atlas.views.answers.items() for g in atlas.index.all("gotcha")
                if not _mismatches(atlas, s, t, g.data) and g.id not in answer.traps]
     assert missing == []
 
 
-def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit():
-    answer = _real().views.answers[("vllm-awq-marlin", "nvidia-sm86")]
+def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atlas):
+    answer = real_atlas.views.answers[("vllm-awq-marlin", "nvidia-sm86")]
     assert answer.traps == ()
     assert answer.computes_in == ("fp16", "bf16")
 
 
 @pytest.mark.parametrize("scheme, computes_in", [
     ("vllm-ct-w4a8-int", ("int8-w8a8",)), ("vllm-ct-w8a8-fp8", ("fp8-e4m3",)), ("vllm-ct-wna16", ("fp16", "bf16"))])
-def test_computes_in_is_a_hardware_format_every_scheme_format_allows(scheme: str, computes_in: tuple[str, ...]):
-    answers = [a for (s, _), a in _real().views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
+def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas: Atlas, scheme: str, computes_in: tuple[str, ...]):
+    answers = [a for (s, _), a in real_atlas.views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
     assert answers and {a.computes_in for a in answers} == {computes_in}
 
 
-def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10():
-    answers = _real().views.answers
+def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10(real_atlas: Atlas):
+    answers = real_atlas.views.answers
     holding = [t for (s, t), a in answers.items() if "vllm-marlin-input-dtype-fp8-sm121a-garbage" in a.traps]
     assert holding == ["nvidia-sm120"]
 
 
-def test_a_trap_past_its_last_affected_release_is_not_listed():
-    answers = _real().views.answers
+def test_a_trap_past_its_last_affected_release_is_not_listed(real_atlas: Atlas):
+    answers = real_atlas.views.answers
     assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in answers[("vllm-ct-w4a8-fp8", "nvidia-sm90")].traps
-    sm90 = next(t for t in _real().views.target_selections if t.target == "nvidia-sm90")
+    sm90 = next(t for t in real_atlas.views.target_selections if t.target == "nvidia-sm90")
     assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in sm90.traps
