@@ -30,6 +30,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from .native_watch import use_native_events
 from .render import COMPILED_TEMPLATES, LAYOUTS, TEMPLATE_SUFFIX
 from .render.memo import PageMemo
 from .site_cache import generate
@@ -152,4 +153,5 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         root = Path(config.config_file_path).parent
         for folder in ("records", "schema"):
             server.watch(str(root / folder))
+        log.info(f"atlas: watching with {use_native_events(server)}")
         return server
