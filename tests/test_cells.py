@@ -94,6 +94,22 @@ def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
             derive_cell("s", scheme("a"), "t", GPU90, kernels).verdict) == ("fails-at-runtime", "fails-at-runtime", "runs")
 
 
+def test_a_gate_on_the_weight_storage_fails_only_the_schemes_that_state_it():
+    # Humming reinterprets the weight tensor as packed int32: int4 values stored one per int8 byte (vLLM's
+    # CompressedTensorsW4A8Int) are selected, then fail its shape check at load; packed int32 weights load.
+    gate = {"description": "int8-stored weights fail the shape check", "when": {"platform": ["cuda"],
+            "weight_storage": ["int8"]}, "effect": "excludes"}
+    kernels = {"a": {"requirements": [], "external_gates": [gate]}}
+
+    def verdict(**storage: str) -> str:
+        data = scheme("a")
+        data["config"] = {**CONFIG, **storage}
+        return str(derive_cell("s", data, "t", GPU80, kernels).verdict)
+
+    assert (verdict(weight_storage="int8"), verdict(weight_storage="int32"), verdict()) == (
+        "fails-at-runtime", "runs", "runs")
+
+
 def test_no_candidate_list_for_the_platform():
     cell = derive_cell("s", scheme("a"), "t", X86_AVX2, {"a": {"requirements": []}})
     assert (cell.verdict, cell.reasons) == ("refused", ("no candidate kernels for platform 'cpu'",))

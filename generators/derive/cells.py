@@ -411,10 +411,13 @@ def _gate_blocks(gate: KernelExternalGates, target: HardwareTargetFields, config
 def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config: Mapping[str, Any],
             method: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
-    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for)."""
+    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
+    a scheme that states its weight tensor's dtype)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
+        return False
+    if "weight_storage" in when and config.get("weight_storage") not in when["weight_storage"]:
         return False
     if "platform" in when and target["platform"] not in when["platform"]:
         return False
