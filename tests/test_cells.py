@@ -63,6 +63,17 @@ def test_capability_gate_exact_and_min():
         "scheme requires compute capability >= 89, target has 80",)
 
 
+def test_a_platform_without_a_capability_passes_a_minimum_and_fails_an_exact_gate():
+    # vLLM's _check_scheme_supported returns `not match_exact` when the platform reports no capability (CPU, XPU).
+    kernels = {"a": {"requirements": []}}
+    exact = {"exact": 90, "platforms": ["cuda", "cpu"], "reason": "falls through"}
+    assert derive_cell("s", scheme("a", platform="cpu", gate=exact), "t", X86_AVX2, kernels).reasons == ("falls through",)
+    assert derive_cell("s", scheme("a", platform="cpu", gate={**exact, "platforms": ["cuda"]}), "t", X86_AVX2,
+                       kernels).verdict == "runs"
+    assert derive_cell("s", scheme("a", platform="cpu", gate={"min": 75, "platforms": ["cpu"]}), "t", X86_AVX2,
+                       kernels).verdict == "runs"
+
+
 def test_requirements_scoped_by_when_apply_only_there():
     kernels = {"a": {"requirements": [req("platform", "cpu only", values=["cpu"]),
                                       req("op", "arm op", value="dyn_quant", when={"cpu_arch": ["aarch64"]})]}}
