@@ -13,8 +13,9 @@ summary is edited N times; the page is fetched over HTTP until it shows the edit
 on a shared machine: print `uptime` next to them.
 
 Where the time goes under `mkdocs serve` (from its log lines, each stamped when it arrives):
-  detect    write -> "Detected file changes": MkDocs 1.6 watches with a polling observer that walks the
-            watched folders every 0.5 s (its LiveReloadServer's default; `mkdocs serve` has no option for it)
+  detect    write -> "Detected file changes": the atlas plugin moves MkDocs's watches to native file
+            events (generators/native_watch.py; MkDocs's own polling observer walks the folders every 0.5 s,
+            which ATLAS_WATCH=poll keeps)
   settle    -> "Building documentation...": MkDocs waits until no change came for 0.1 s (build_delay)
   rebuild   -> "Reloading browsers": the whole build (our generator's part is its own log line, `atlas`)
   serve     -> the page fetched with the edit

@@ -208,7 +208,7 @@ def _build(args: argparse.Namespace, root: Path) -> int:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         print(f"error: {out} is not an empty folder; choose an empty or new folder", file=sys.stderr)
         return EXIT_USAGE
-    watch(root, out, _report_sync)
+    watch(root, out, _report_sync, announce=lambda line: print(line, file=sys.stderr, flush=True))
     return EXIT_OK
 
 

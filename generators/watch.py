@@ -1,8 +1,10 @@
 """`build --out DIR --watch`: keep a written Markdown tree up to date, rewriting only files whose content changed.
 
 Any site engine's own live server (Zensical's, MkDocs' without our plugin, ...) watches DIR and
-reloads what changed, so this route needs no engine plugin. The sources (records/, schema/, the
-docs folder) are polled by modification time and size with os.scandir; a change re-runs the
+reloads what changed, so this route needs no engine plugin. A change under the sources (records/,
+schema/, the docs folder) is noticed by the platform's file events where they work (native_watch.py;
+else, or as a safety net every second, by polling modification times and sizes with os.scandir),
+and confirmed by that snapshot; it re-runs the
 pipeline (loading re-parses only the files that changed) and each output file is compared with
 what was last written, so an edit to one record rewrites only the pages whose text it changes.
 Each file is replaced atomically (temporary file, then rename). When the pipeline reports an
@@ -15,11 +17,11 @@ import contextlib
 import hashlib
 import os
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 
+from .native_watch import ChangeSignal
 from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.memo import PageMemo
@@ -125,23 +127,35 @@ def snapshot(root: Path, folders: tuple[str, ...]) -> dict[str, tuple[int, int]]
     return seen
 
 
+SAFETY_POLL = 1.0  # with native events, a snapshot still every second: an event the platform dropped is not lost
+SETTLE = 0.05  # after an event, wait until none came for this long (an editor's save is several events)
+
+
 def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str = "docs", interval: float = 0.1,
-          rounds: int | None = None) -> None:
-    """Build into `out`, then poll the sources and sync after every change (for `rounds` changes, or forever)."""
+          rounds: int | None = None, announce: Callable[[str], None] | None = None) -> None:
+    """Build into `out`, then sync after every change of the sources (for `rounds` changes, or forever)."""
     writer = TreeWriter(out)
     memo = PageMemo()
     folders = WATCHED + (docs_dir,)
-    state = snapshot(root, folders)
-    report(sync_once(root, writer, docs_dir, memo))
-    done = 0
-    while rounds is None or done < rounds:
-        time.sleep(interval)
-        now = snapshot(root, folders)
-        if now == state:
-            continue
-        state = now
+    signal = ChangeSignal([str(root / folder) for folder in folders])  # before the snapshot: no change slips between
+    try:
+        state = snapshot(root, folders)
         report(sync_once(root, writer, docs_dir, memo))
-        done += 1
+        if announce is not None:
+            announce("watching with native file events" if signal.native else f"polling every {interval} s ({signal.why_not})")
+        done = 0
+        while rounds is None or done < rounds:
+            if signal.wait(SAFETY_POLL if signal.native else interval) and signal.native:
+                while signal.wait(SETTLE):
+                    pass
+            now = snapshot(root, folders)
+            if now == state:
+                continue
+            state = now
+            report(sync_once(root, writer, docs_dir, memo))
+            done += 1
+    finally:
+        signal.close()
 
 
 def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs", memo: PageMemo | None = None) -> Synced:

@@ -1,0 +1,55 @@
+"""Under `mkdocs serve` the installed theme's files are listed once per process; a theme folder inside the project
+is listed at every rebuild, as MkDocs does (generators/mkdocs_plugin.keep_theme_listing)."""
+from __future__ import annotations
+
+import jinja2
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+
+from generators import mkdocs_plugin
+from generators.mkdocs_plugin import keep_theme_listing
+
+
+def _theme_files(tmp_path, custom_dir=None):
+    config = MkDocsConfig()
+    theme = {"name": "material"} if custom_dir is None else {"name": "material", "custom_dir": str(custom_dir)}
+    config.load_dict({"site_name": "x", "docs_dir": str(tmp_path / "docs"), "site_dir": str(tmp_path / "site"),
+                      "theme": theme})
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    errors, _ = config.validate()
+    assert not errors
+    return config
+
+
+def _listed(config) -> list[str]:
+    files = Files([])
+    files.add_files_from_theme(config.theme.get_env(), config)
+    return sorted(file.src_uri for file in files)
+
+
+def test_installed_theme_is_listed_once_with_mkdocs_result(tmp_path, monkeypatch):
+    monkeypatch.setattr(mkdocs_plugin, "_THEME_LISTINGS", {})
+    config = _theme_files(tmp_path)
+    expected = _listed(config)
+    assert any(uri.startswith("assets/") for uri in expected)
+    walks = []
+    original = jinja2.FileSystemLoader.list_templates
+    monkeypatch.setattr(jinja2.FileSystemLoader, "list_templates", lambda self: walks.append(1) or original(self))
+    for _ in range(3):  # three rebuilds: a new config and theme each time, as `mkdocs serve` makes them
+        config = _theme_files(tmp_path)
+        keep_theme_listing(config.theme, tmp_path)
+        assert _listed(config) == expected
+    assert len(walks) == 1
+
+
+def test_a_theme_folder_inside_the_project_is_listed_every_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(mkdocs_plugin, "_THEME_LISTINGS", {})
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    config = _theme_files(tmp_path, overrides)
+    keep_theme_listing(config.theme, tmp_path)
+    before = _listed(config)
+    (overrides / "extra.css").write_text("body {}\n", encoding="utf-8")
+    config = _theme_files(tmp_path, overrides)
+    keep_theme_listing(config.theme, tmp_path)
+    assert _listed(config) == sorted(before + ["extra.css"])
