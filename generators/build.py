@@ -68,7 +68,8 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
 
     With `views` named, only those views are computed and the checks of views are skipped: a past side that the
     changelog compares needs the views the comparison reads (diff.CHANGE_VIEWS), and its atlas is compared whatever
-    those checks would say. With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read.
+    those checks would say. Its shape checks only decide whether it has an atlas, so those that only warn are skipped.
+    With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read.
     """
     schema_set, problems = schemas.load_schemas(root / "schema", stored)
     records, load_problems = load.load_tree(root, stored=stored)
@@ -81,7 +82,8 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     atlas = Atlas(root, schema_set, index, derive.derive_views(index))
-    problems += checks.run_checks(atlas, checks.REGISTRY, checks.SHAPE)  # shapes first: views may trust them
+    problems += checks.run_checks(atlas, checks.REGISTRY, checks.SHAPE,  # shapes first: views may trust them
+                                  errors_only=views is not None)
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")

@@ -123,6 +123,8 @@ def record_changes(old: dict[tuple[str, str], dict[str, Any]], new: dict[tuple[s
             changes.append(RecordChange(key[0], key[1], "repaired" if key in old_unreadable else "added"))
     changes += [RecordChange(kind, rid, "broken" if (kind, rid) in new_unreadable else "removed") for kind, rid in removed]
     for key in sorted(set(old) & set(new)):
+        if old[key] is new[key]:  # one record shared by both sides (load reuses an unchanged file's): no change
+            continue
         fields = tuple(field_changes(old[key], new[key]))
         if fields:
             changes.append(RecordChange(key[0], key[1], "changed", fields))
@@ -154,6 +156,8 @@ def cell_changes(old: Atlas, new: Atlas) -> Iterator[CellChange]:
     before, after = old.views.cells, new.views.cells
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key), after.get(key)
+        if a is b:  # one cell kept for both sides (derive.cells reuses a cell whose inputs are the same objects)
+            continue
         old_verdict, new_verdict = (a.verdict if a else ABSENT), (b.verdict if b else ABSENT)
         old_kernel, new_kernel = (a.kernel if a else None), (b.kernel if b else None)
         old_terms, new_terms = _terms(a), _terms(b)

@@ -63,6 +63,17 @@ def test_capability_gate_exact_and_min():
         "scheme requires compute capability >= 89, target has 80",)
 
 
+def test_a_platform_without_a_capability_passes_a_minimum_and_fails_an_exact_gate():
+    # vLLM's _check_scheme_supported returns `not match_exact` when the platform reports no capability (CPU, XPU).
+    kernels = {"a": {"requirements": []}}
+    exact = {"exact": 90, "platforms": ["cuda", "cpu"], "reason": "falls through"}
+    assert derive_cell("s", scheme("a", platform="cpu", gate=exact), "t", X86_AVX2, kernels).reasons == ("falls through",)
+    assert derive_cell("s", scheme("a", platform="cpu", gate={**exact, "platforms": ["cuda"]}), "t", X86_AVX2,
+                       kernels).verdict == "runs"
+    assert derive_cell("s", scheme("a", platform="cpu", gate={"min": 75, "platforms": ["cpu"]}), "t", X86_AVX2,
+                       kernels).verdict == "runs"
+
+
 def test_requirements_scoped_by_when_apply_only_there():
     kernels = {"a": {"requirements": [req("platform", "cpu only", values=["cpu"]),
                                       req("op", "arm op", value="dyn_quant", when={"cpu_arch": ["aarch64"]})]}}
@@ -92,6 +103,22 @@ def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
     assert (derive_cell("s", scheme("a"), "t", blackwell, kernels).verdict,
             derive_cell("s", scheme("a"), "t", {**blackwell, "compute_capability": 120}, kernels).verdict,
             derive_cell("s", scheme("a"), "t", GPU90, kernels).verdict) == ("fails-at-runtime", "fails-at-runtime", "runs")
+
+
+def test_a_gate_on_the_weight_storage_fails_only_the_schemes_that_state_it():
+    # Humming reinterprets the weight tensor as packed int32: int4 values stored one per int8 byte (vLLM's
+    # CompressedTensorsW4A8Int) are selected, then fail its shape check at load; packed int32 weights load.
+    gate = {"description": "int8-stored weights fail the shape check", "when": {"platform": ["cuda"],
+            "weight_storage": ["int8"]}, "effect": "excludes"}
+    kernels = {"a": {"requirements": [], "external_gates": [gate]}}
+
+    def verdict(**storage: str) -> str:
+        data = scheme("a")
+        data["config"] = {**CONFIG, **storage}
+        return str(derive_cell("s", data, "t", GPU80, kernels).verdict)
+
+    assert (verdict(weight_storage="int8"), verdict(weight_storage="int32"), verdict()) == (
+        "fails-at-runtime", "runs", "runs")
 
 
 def test_no_candidate_list_for_the_platform():

@@ -121,6 +121,23 @@ def test_unverified_record_is_a_warning_located_at_its_declaration(tree):
         "primary source, so the site marks it unverified (see the reason declared here); cite one to clear this warning"]
 
 
+
+def test_a_past_side_skips_the_checks_that_only_warn_and_keeps_its_atlas(tree):
+    """The changelog's past sides need only whether a tree has errors: a check marked warns_only (its findings are all
+    warnings, asserted here on a tree where it finds some) is skipped there and nowhere else."""
+    from generators import checks, diff
+    from generators.build import check_stages
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    edit(tree, "records/benchmarks/b-ref.yaml", "grade: measured\n", "grade: measured\nunverified: Only the seed states it.\n")
+    full, past = check_stages(tree), check_stages(tree, views=diff.CHANGE_VIEWS)
+    assert full.atlas is not None and past.atlas is not None
+    warning_only = {check.name for check in checks.REGISTRY if check.warns_only}
+    assert warning_only == {"unverified-record"}
+    found = [p for p in full.problems if p.rule in warning_only]
+    assert found and {p.severity for p in found} == {"warning"}
+    assert [p for p in past.problems if p.rule in warning_only] == []
+    assert [str(p) for p in past.problems] == [str(p) for p in full.problems if p.rule not in warning_only]
+
 def test_unverified_record_spares_findings_and_verified_records(tree):
     assert problems_of(tree, "unverified-record") == []
 

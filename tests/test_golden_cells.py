@@ -30,11 +30,15 @@ def test_the_cells_the_issue_names(request, real_atlas):
         assert cells[("vllm-ct-w4a8-int", target)].verdict.runs_as_specified
     # W4A8 with FP8 activations: SM90 only.
     assert [t for (s, t), c in sorted(cells.items()) if s == "vllm-ct-w4a8-fp8" and c.verdict.loads] == ["nvidia-sm90"]
-    # W4A8 with INT8 activations on NVIDIA loads through Humming with 16-bit activations: a fallback, never a plain yes.
+    # W4A8 with INT8 activations on NVIDIA: Humming is selected, then its int32 view of the int8-stored weights fails
+    # humming's shape check at load; never a plain yes, nor a fallback that serves.
     for target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
         cell = cells[("vllm-ct-w4a8-int", target)]
-        assert (cell.verdict, cell.kernel) == ("fallback", "vllm-humming")
-        assert "activations unquantized" in cell.computes_as
+        assert (cell.verdict, cell.kernel) == ("fails-at-runtime", "vllm-humming")
+    # The same kernel still loads W4A8-FP8's packed int32 weights: the gate is scoped by the weight storage.
+    fp8 = cells[("vllm-ct-w4a8-fp8", "nvidia-sm90")]
+    humming = next(a for a in fp8.attempts if a.kernel == "vllm-humming")
+    assert not humming.after_selection and humming.outcome != "no"
     # The published x86 CPU cell for W4A8 is contradicted and explained by a finding.
     cell = next(p for p in atlas.views.published if p.matrix == "vllm-quantization-hardware-table"
                 and p.row == "llm-compressor INT8 (W4A8)" and p.column == "x86 CPU")

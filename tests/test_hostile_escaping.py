@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markupsafe import Markup
 
 from generators import gfm
 from generators.diff import CellChange, CountChange, DiffReport, FieldChange, OtherwiseStep, PageChange, RecordChange
@@ -220,3 +221,17 @@ def test_escape_text_equals_the_uncached_escaper_on_any_value(value):
     for _ in range(2):  # the second call is answered by the cache
         shown = escape_text(value)
         assert type(shown) is Markup and str(shown) == str(expected)
+
+
+_FILLED = st.one_of(st.text(), st.integers(), st.floats(), st.booleans(), st.text().map(Markup),
+                    st.sampled_from(["<b>", "a & b", "\"'", "{}", "{0}", "&amp;"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_FILLED, st.sampled_from(['<a title="{}">', "{}: ", "<b>{}</b>", "{}"])), min_size=1, max_size=4))
+def test_fill_equals_markup_format_on_any_value(fields):
+    """render.markdown.fill puts each value into the template as Markup.format does: Markup as is, the rest escaped."""
+    from generators.render.markdown import fill
+    values, template = [value for value, _ in fields], "".join(field for _, field in fields)
+    shown = fill(template, *values)
+    assert type(shown) is Markup and str(shown) == str(Markup(template).format(*values))

@@ -33,6 +33,14 @@ def test_agreeing_sources_fold_into_one_row_and_disagreeing_ones_are_flagged() -
 
 
 
+def test_nested_values_are_escaped_once_keys_and_leaves_alike() -> None:
+    """Mapping keys and leaves are escaped where they are read, and never again when the pieces are joined."""
+    values = ValueRenderer({"f.refs[1]": "source/a"}, {"source/a": "A & <B>"}, "accelerators/x.md")
+    shown = values.render({"a&b": "<x>", "q'\"": ["1 & 2", "y"], "refs": ["z", "a"]}, ("f",))
+    assert shown == "a&amp;b: &lt;x&gt;; q'\": 1 &amp; 2, y; refs: z, [A &amp; &lt;B&gt;](../sources/a.md)"
+    assert type(shown).__name__ == "Markup"
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.integers(0, 12), st.sampled_from(["sources", "source", "peak", "a_b"])), max_size=5))
 def test_a_value_nested_anywhere_finds_its_reference_by_the_path_dotted_writes(path: list[object]) -> None:

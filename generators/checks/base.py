@@ -35,6 +35,7 @@ class Check:
     run: Callable[[Atlas], Iterable[Problem]] | None = None
     check_record: Callable[[Atlas, Record], Iterable[Problem]] | None = None
     stage: str = VIEWS
+    warns_only: bool = False  # its findings are warnings: a run that asks only whether a tree has errors skips it
 
     @property
     def kinds(self) -> tuple[str, ...]:

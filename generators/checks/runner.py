@@ -11,11 +11,13 @@ if TYPE_CHECKING:
     from ..model.atlas import Atlas
 
 
-def run_checks(atlas: Atlas, registry: Iterable[Check], stage: str | None = None) -> list[Problem]:
-    """Every problem the checks of `stage` (all stages when None) find; a crashing check becomes a problem too."""
+def run_checks(atlas: Atlas, registry: Iterable[Check], stage: str | None = None,
+               errors_only: bool = False) -> list[Problem]:
+    """Every problem the checks of `stage` (all stages when None) find; a crashing check becomes a problem too.
+    With `errors_only` (the caller reads only whether there are errors), the checks that only warn are skipped."""
     problems: list[Problem] = []
     for check in registry:
-        if stage is not None and check.stage != stage:
+        if (stage is not None and check.stage != stage) or (errors_only and check.warns_only):
             continue
         if check.check_record is not None:
             problems += _per_record(atlas, check)

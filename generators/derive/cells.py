@@ -333,13 +333,17 @@ def _unquantized_activations(config: Mapping[str, Any], handling: str | None) ->
 
 
 def _gate_failure(gate: SchemeCapabilityGate | Mapping[str, Any], target: HardwareTargetFields, scheme: SchemeFields) -> str:
+    """The gate's refusal on this target, or "" when it passes or is not applied there. On a target that reports no
+    capability a minimum passes and an exact value fails, as vLLM's _check_scheme_supported returns `not match_exact`."""
     platforms = gate.get("platforms")
     if not gate or (platforms and target["platform"] not in platforms):
         return ""
     capability = target.get("compute_capability")
-    if capability is None:
+    if capability is None and "exact" not in gate:
         return ""
     reason = engine_message(gate.get("reason", ""), target, scheme, {"bound": gate.get("min", gate.get("exact"))})
+    if capability is None:
+        return reason or f"scheme requires compute capability exactly {gate['exact']}, target reports none"
     if "exact" in gate and capability != gate["exact"]:
         return reason or f"scheme requires compute capability exactly {gate['exact']}, target has {capability}"
     if "min" in gate and capability < gate["min"]:
@@ -411,10 +415,13 @@ def _gate_blocks(gate: KernelExternalGates, target: HardwareTargetFields, config
 def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config: Mapping[str, Any],
             method: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
-    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for)."""
+    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
+    a scheme that states its weight tensor's dtype)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
+        return False
+    if "weight_storage" in when and config.get("weight_storage") not in when["weight_storage"]:
         return False
     if "platform" in when and target["platform"] not in when["platform"]:
         return False

@@ -291,6 +291,7 @@ class KernelExternalGatesWhen(TypedDict):
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
     capability_min: NotRequired[int]
+    weight_storage: NotRequired[list[Literal['int32', 'int8']]]
 
 
 class KernelExternalGates(TypedDict):
@@ -365,6 +366,7 @@ class SchemeConfig(TypedDict):
     activation_types: list[Dtype]
     group_sizes: NotRequired[list[int]]
     zero_points: NotRequired[bool]
+    weight_storage: NotRequired[Literal['int32', 'int8']]
     activation_quantized: bool
 
 
@@ -748,10 +750,12 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
+    'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
+    'scheme.config.weight_storage': ('int32', 'int8'),
     'source.type': ('seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes'),
     'support-matrix.legend.verdict': ('yes', 'no', 'partial', 'unknown'),
     'technique.category': ('calibration', 'rotation', 'rounding', 'mixed-precision', 'training', 'sparsity', 'kernel-design', 'evaluation'),

@@ -17,6 +17,7 @@ from ..derive.format_map import FormatMap, FormatRun, MapCell, MapColumn, Vendor
 from ..derive.matrix import Column, by_vendor, column_of, group_columns
 from ..derive.order import targets_in_order
 from ..model.verdicts import Verdict
+from .markdown import fill
 from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
@@ -63,38 +64,38 @@ def split_panels(vendors: tuple[VendorGroup, ...], panels: int = PANELS) -> list
 
 
 def _panels(view: FormatMap, html: _Html) -> Markup:
-    heads = Markup("").join(Markup('<th scope="col" class="atlas-map__format" title="{}">{}</th>').format(
+    heads = Markup("").join(fill('<th scope="col" class="atlas-map__format" title="{}">{}</th>',
         html.names.get(f"format/{c.format}", c.format), html.ref(f"format/{c.format}", c.short)) for c in view.columns)
     tables = []
     for panel in split_panels(view.vendors):
         body = Markup("").join(_vendor(v, view.columns, html) for v in panel)
-        tables.append(Markup('<table class="atlas-grid atlas-map"><thead><tr><th scope="col" class="atlas-grid__corner">'
-                             'Accelerator</th>{}</tr></thead>{}</table>').format(heads, body))
-    return Markup('<div class="atlas-map__panels" role="region" aria-label="Format by hardware map" tabindex="0">{}</div>').format(
+        tables.append(fill('<table class="atlas-grid atlas-map"><thead><tr><th scope="col" class="atlas-grid__corner">'
+                           'Accelerator</th>{}</tr></thead>{}</table>', heads, body))
+    return fill('<div class="atlas-map__panels" role="region" aria-label="Format by hardware map" tabindex="0">{}</div>',
         Markup("").join(tables))
 
 
 def _vendor(vendor: VendorGroup, columns: tuple[MapColumn, ...], html: _Html) -> Markup:
     span = len(columns) + 1
-    lines = [Markup('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(span, vendor.vendor)]
+    lines = [fill('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>', span, vendor.vendor)]
     for generation in vendor.generations:
         if generation.name:
-            lines.append(Markup('<tr class="atlas-map__generation"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(
+            lines.append(fill('<tr class="atlas-map__generation"><th scope="rowgroup" colspan="{}">{}</th></tr>',
                 span, generation.name))
         for row in generation.rows:
             name = html.names.get(f"accelerator/{row.accelerator}", row.accelerator)
             peaks = href(f"accelerators/{row.accelerator}.md", html.page) + "#peak-compute"
             cells = Markup("").join(_cell(cell, html.names.get(f"format/{c.format}", c.format), name, peaks, html)
                                     for c, cell in zip(columns, row.cells))
-            lines.append(Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
+            lines.append(fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
                 name, html.ref(f"accelerator/{row.accelerator}", row.short), cells))
-    return Markup('<tbody>{}</tbody>').format(Markup("").join(lines))
+    return fill('<tbody>{}</tbody>', Markup("").join(lines))
 
 
 def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Markup:
     if cell.status == "none":
-        return Markup('<td class="atlas-map__cell atlas-map__cell--none" title="{} on {}: no peak recorded"></td>').format(fmt, part)
-    return Markup('<td class="atlas-map__cell atlas-map__cell--{}"><a href="{}" title="{}">{}</a></td>').format(
+        return fill('<td class="atlas-map__cell atlas-map__cell--none" title="{} on {}: no peak recorded"></td>', fmt, part)
+    return fill('<td class="atlas-map__cell atlas-map__cell--{}"><a href="{}" title="{}">{}</a></td>',
         cell.status, peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}", MARK[cell.status])
 
 
@@ -114,8 +115,8 @@ def _number(value: float) -> str:
 def _unlisted(view: FormatMap, html: _Html) -> Markup:
     if not view.unlisted:
         return Markup("")
-    return Markup('<details class="atlas-map__unlisted"><summary>{} parts have no dense peak recorded yet, so no format '
-                  'is derived for them</summary><p>{}.</p></details>').format(
+    return fill('<details class="atlas-map__unlisted"><summary>{} parts have no dense peak recorded yet, so no format '
+                'is derived for them</summary><p>{}.</p></details>',
         len(view.unlisted), Markup(", ").join(html.ref(f"accelerator/{a}") for a in view.unlisted))
 
 
@@ -133,21 +134,21 @@ def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
     for run in view.runs:
         by_cell.setdefault((run.format, run.target), {}).setdefault((run.answer.cell.verdict, run.kernel), []).append(run)
     formats = list(dict.fromkeys(run.format for run in view.runs))
-    heads = Markup("").join(Markup('<th scope="col" title="{}">{}</th>').format(
+    heads = Markup("").join(fill('<th scope="col" title="{}">{}</th>',
         html.names.get(f"format/{f}", f), html.ref(f"format/{f}", _format_label(html.names.get(f"format/{f}", f))))
         for f in formats)
     rows = []
     for vendor, _ in group_columns(columns):
-        rows.append(Markup('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>').format(
+        rows.append(fill('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>',
             len(formats) + 1, vendor))
         for column in [c for c in columns if c.vendor == vendor]:
-            label = Markup('<a href="{}">{} <small>{}</small></a>').format(
+            label = fill('<a href="{}">{} <small>{}</small></a>',
                 href(f"hardware-targets/{column.target}.md", html.page), column.short, column.detail)
             cells = Markup("").join(_run_cell(by_cell.get((f, column.target), {}), column, html) for f in formats)
-            rows.append(Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(column.title, label, cells))
-    return Markup('<div class="atlas-grid__scroll atlas-runs" role="region" aria-label="Checkpoint formats by hardware target" '
-                  'tabindex="0"><table class="atlas-grid"><thead><tr><th scope="col" class="atlas-grid__corner">'
-                  'Hardware target</th>{}</tr></thead><tbody>{}</tbody></table></div>').format(heads, Markup("").join(rows))
+            rows.append(fill('<tr><th scope="row" title="{}">{}</th>{}</tr>', column.title, label, cells))
+    return fill('<div class="atlas-grid__scroll atlas-runs" role="region" aria-label="Checkpoint formats by hardware target" '
+                'tabindex="0"><table class="atlas-grid"><thead><tr><th scope="col" class="atlas-grid__corner">'
+                'Hardware target</th>{}</tr></thead><tbody>{}</tbody></table></div>', heads, Markup("").join(rows))
 
 
 def _format_label(name: str) -> str:
@@ -156,7 +157,7 @@ def _format_label(name: str) -> str:
 
 def _run_cell(kernels: dict[tuple[Verdict, str], list[FormatRun]], column: Column, html: _Html) -> Markup:
     if not kernels:
-        return Markup('<td class="atlas-grid__cell atlas-runs__none" title="no scheme loads it on {}">–</td>').format(column.title)
+        return fill('<td class="atlas-grid__cell atlas-runs__none" title="no scheme loads it on {}">–</td>', column.title)
     lines = []
     for (verdict, kernel), runs in kernels.items():
         name = html.names.get(f"kernel/{kernel}", kernel)
@@ -165,5 +166,5 @@ def _run_cell(kernels: dict[tuple[Verdict, str], list[FormatRun]], column: Colum
         label = Markup("<wbr>").join(_CAMEL.split(kernel_label(name, engine))) if kernel else escape(verdict.label)
         title = f"{verdict.label} via {name} ({schemes})" if kernel else f"{verdict.label} ({schemes})"
         link = html.ref(f"kernel/{kernel}", label) if kernel else label
-        lines.append(Markup('<span class="atlas-runs__kernel verdict-{}" title="{}">{}</span>').format(verdict.value, title, link))
-    return Markup('<td class="atlas-grid__cell atlas-runs__cell">{}</td>').format(Markup("").join(lines))
+        lines.append(fill('<span class="atlas-runs__kernel verdict-{}" title="{}">{}</span>', verdict.value, title, link))
+    return fill('<td class="atlas-grid__cell atlas-runs__cell">{}</td>', Markup("").join(lines))

@@ -18,7 +18,7 @@ from ..kinds import FOLDER_OF_KIND
 from ..model.index import Index
 from ..model.records import Record
 from .context import RenderContext
-from .markdown import escape_text, link, page_of, record_link
+from .markdown import escape_text, fill, link, page_of, record_link
 from .claims import CLAIMS
 from .labels import inline_name
 
@@ -73,7 +73,7 @@ class TemplateFunctions:
             return Markup("")
         target = link(n, page_of("source", source), self.context.page)
         title = html.escape(record.name.replace("\\", "/"), quote=True).replace("|", "&#124;")
-        return Markup("{} \"{}\")").format(Markup(target[:-1]), Markup(title))
+        return fill("{} \"{}\")", Markup(target[:-1]), Markup(title))
 
     def refs(self, kind: str, record_ids: Any, separator: str = ", ", nested: bool = False) -> Markup:
         """Links to several records, in the order given, joined by `separator`; `nested` as for `ref`."""

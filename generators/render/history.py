@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..derive.history import CellHistory, Flip, Outcome, current_observations
 from ..derive.order import targets_in_order
 from ..derive.published_history import DisagreementSpan
-from .markdown import escape_text
+from .markdown import escape_text, fill
 from .values import ValueRenderer
 
 MESSAGE_LIMIT = 220
@@ -71,13 +71,13 @@ def outcome_markup(outcome: Outcome) -> Markup:
 def _refused_markup(refusal: str) -> Markup:
     """Kept, as is _selected_markup: a scheme's page and the history page show the same few outcomes many times."""
     stage = refusal.split(":", 1)[0]
-    return Markup('<span class="verdict verdict-refused" title="{}">refused</span> <small>at {}</small>').format(
+    return fill('<span class="verdict verdict-refused" title="{}">refused</span> <small>at {}</small>',
         short(refusal), stage)
 
 
 @functools.lru_cache(maxsize=4096)
 def _selected_markup(verdict: str, kernels: str) -> Markup:
-    return Markup('<span class="verdict verdict-{}">{}</span> <small>{}</small>').format(verdict, verdict, kernels)
+    return fill('<span class="verdict verdict-{}">{}</span> <small>{}</small>', verdict, verdict, kernels)
 
 
 def flip_why(flip: Flip) -> Markup:

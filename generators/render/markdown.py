@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..kinds import FOLDER_OF_KIND
 
@@ -43,6 +43,15 @@ def _escaped(text: str) -> Markup:
     if text.startswith("-"):
         text = "\\" + text
     return Markup(text)
+
+
+def fill(template: str, *values: Any) -> Markup:
+    """Markup(template).format(*values) at str.format's speed: the template is trusted HTML with positional fields
+    only, and each value goes in as Markup.format puts it, Markup as it is and anything else formatted, then
+    HTML-escaped (markupsafe's escape). Markup.format parses the template in Python on every call, and the pages
+    fill thousands of cells and links."""
+    return Markup(template.format(*[value.__html__() if hasattr(value, "__html__") else escape(format(value, ""))
+                                    for value in values]))
 
 
 def page_of(kind: str, record_id: str) -> str:
@@ -79,4 +88,4 @@ def unverified_badge(reason: str | None) -> Markup:
     """The badge after a link to a record no primary source backs (its reason on hover); nothing for a backed one."""
     if reason is None:
         return Markup("")
-    return Markup(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>').format(reason)
+    return fill(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>', reason)

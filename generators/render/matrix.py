@@ -19,6 +19,7 @@ from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from .markdown import fill
 
 SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
 # verdict symbols of the compact (narrow) columns; the legend lists them and each cell's title spells the verdict out
@@ -56,14 +57,14 @@ class _Html:
 @functools.lru_cache(maxsize=1 << 14, typed=True)
 def _anchor(url: str, text: str, cls: str) -> Markup:
     """A link written into a grid, kept: the same links recur on every row of a grid and on every grid of a page."""
-    attrs = Markup(' class="{}"').format(cls) if cls else Markup("")
-    return Markup('<a href="{}"{}>{}</a>').format(url, attrs, text)
+    attrs = fill(' class="{}"', cls) if cls else Markup("")
+    return fill('<a href="{}"{}>{}</a>', url, attrs, text)
 
 
 @functools.lru_cache(maxsize=64)
 def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
     label = SHORT_LABEL.get(verdict, verdict.label) if short else verdict.label
-    return Markup('<span class="verdict verdict-{}" title="{}">{}</span>').format(verdict.value, VERDICT_MEANINGS[verdict], label)
+    return fill('<span class="verdict verdict-{}" title="{}">{}</span>', verdict.value, VERDICT_MEANINGS[verdict], label)
 
 
 def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
@@ -99,46 +100,46 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: b
 
 
 def legend(compact: bool = False) -> Markup:
-    items = [Markup("<li>{} {}</li>").format(verdict_badge(v), VERDICT_MEANINGS[v]) for v in Verdict]
+    items = [fill("<li>{} {}</li>", verdict_badge(v), VERDICT_MEANINGS[v]) for v in Verdict]
     if compact:
-        items.append(Markup("<li>narrow columns (one per AMD gfx id) write the verdict as a symbol: {}</li>").format(
-            Markup(", ").join(Markup('<span class="verdict verdict-{}">{}</span> {}').format(v.value, COMPACT_LABEL[v], v.label.lower())
+        items.append(fill("<li>narrow columns (one per AMD gfx id) write the verdict as a symbol: {}</li>",
+            Markup(", ").join(fill('<span class="verdict verdict-{}">{}</span> {}', v.value, COMPACT_LABEL[v], v.label.lower())
                               for v in Verdict)))
-    items.append(Markup('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>').format(MARK_DISAGREES))
-    items.append(Markup('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>').format(MARK_TRAPS))
-    return Markup('<ul class="atlas-legend">{}</ul>').format(Markup("").join(items))
+    items.append(fill('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>', MARK_DISAGREES))
+    items.append(fill('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>', MARK_TRAPS))
+    return fill('<ul class="atlas-legend">{}</ul>', Markup("").join(items))
 
 
 def _matrix(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
     title = f"{matrix.engine_name} {matrix.release}".strip()
-    caption = Markup("{}: derived support, scheme × hardware target").format(
+    caption = fill("{}: derived support, scheme × hardware target",
         html.ref(f"engine/{matrix.engine}", title))
     body = Markup("").join(
-        Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
+        fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
             row.title, html.ref(f"scheme/{row.scheme}", row.label),
             Markup("").join(_cell(c, column.compact, notes_at) for c, column in zip(row.cells, matrix.columns)))
         for row in matrix.rows)
-    grid = Markup('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
-                  '<caption>{}</caption>{}<tbody>{}</tbody></table></div>').format(
+    grid = fill('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
+                '<caption>{}</caption>{}<tbody>{}</tbody></table></div>',
         title, caption, grid_head(matrix.columns, html.page), body)
-    notes = Markup('<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}').format(
+    notes = fill('<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}',
         matrix.engine, title, _notes(matrix, html)) if not notes_at else Markup("")
-    return Markup('<div class="atlas-matrix">\n{}\n{}\n{}\n{}\n</div>').format(
+    return fill('<div class="atlas-matrix">\n{}\n{}\n{}\n{}\n</div>',
         legend(any(c.compact for c in matrix.columns)), grid, _per_target(matrix, html), notes)
 
 
 def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str = "Scheme") -> Markup:
     """The column group and the two header rows of a scheme × target grid: vendors over targets, AMD gfx columns narrow."""
-    groups = Markup("").join(Markup('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>').format(span, vendor)
+    groups = Markup("").join(fill('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>', span, vendor)
                              for vendor, span in group_columns(columns))
     heads = Markup("").join(
-        Markup('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>').format(
+        fill('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>',
             c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", page), _breakable(c.short),
             Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
         for c in columns)
-    cols = Markup('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>').format(Markup("").join(
-        Markup('<col{}>').format(_compact_class(c.compact)) for c in columns))
-    return Markup('{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">{}</th>{}</tr><tr>{}</tr></thead>').format(
+    cols = fill('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>', Markup("").join(
+        fill('<col{}>', _compact_class(c.compact)) for c in columns))
+    return fill('{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">{}</th>{}</tr><tr>{}</tr></thead>',
         cols, corner, groups, heads)
 
 
@@ -161,23 +162,23 @@ def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
     marks = Markup("")
     if cell.disagrees:
-        marks += Markup('<span class="atlas-mark" title="a published table says otherwise">{}</span>').format(MARK_DISAGREES)
+        marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
     if cell.traps:
-        marks += Markup('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>').format(cell.traps, MARK_TRAPS)
+        marks += fill('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>', cell.traps, MARK_TRAPS)
     label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
-    return Markup('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>').format(
+    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
         c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
 
 
 def _per_target(matrix: Matrix, html: _Html) -> Markup:
     blocks = []
     for n, column in enumerate(matrix.columns):
-        items = Markup("").join(Markup("<li>{} {}</li>").format(verdict_badge(row.cells[n].answer.cell.verdict),
+        items = Markup("").join(fill("<li>{} {}</li>", verdict_badge(row.cells[n].answer.cell.verdict),
                                                                  html.ref(f"scheme/{row.scheme}", row.label))
                                 for row in matrix.rows)
-        blocks.append(Markup('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>').format(
+        blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
             column.short, column.detail, column.vendor, items))
-    return Markup('<div class="atlas-matrix__per-target">{}</div>').format(Markup("").join(blocks))
+    return fill('<div class="atlas-matrix__per-target">{}</div>', Markup("").join(blocks))
 
 
 def _notes(matrix: Matrix, html: _Html) -> Markup:
@@ -185,32 +186,32 @@ def _notes(matrix: Matrix, html: _Html) -> Markup:
     for row in matrix.rows:
         for column, cell in zip(matrix.columns, row.cells):
             items.append(_note(row.label, column.title, cell, html))
-    return Markup('<ol class="atlas-notes">{}</ol>').format(Markup("").join(items))
+    return fill('<ol class="atlas-notes">{}</ol>', Markup("").join(items))
 
 
 def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     answer, c = cell.answer, cell.answer.cell
-    parts = [Markup("<b>{}</b> on <b>{}</b>: {}").format(row, column, verdict_badge(c.verdict))]
+    parts = [fill("<b>{}</b> on <b>{}</b>: {}", row, column, verdict_badge(c.verdict))]
     if c.kernel and c.verdict.loads:
-        parts.append(Markup(" via {}").format(html.ref(f"kernel/{c.kernel}")))
+        parts.append(fill(" via {}", html.ref(f"kernel/{c.kernel}")))
     if c.computes_as:
-        parts.append(Markup("; computes as {}").format(c.computes_as))
+        parts.append(fill("; computes as {}", c.computes_as))
     if c.conditions:
-        parts.append(Markup("; only if {}").format("; ".join(c.conditions)))
+        parts.append(fill("; only if {}", "; ".join(c.conditions)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:
         more = len(c.reasons) - 1
-        parts.append(Markup(". {}{}").format(c.reasons[0], f" (and {more} more {'reason' if more == 1 else 'reasons'} on the scheme's page)" if more else ""))
+        parts.append(fill(". {}{}", c.reasons[0], f" (and {more} more {'reason' if more == 1 else 'reasons'} on the scheme's page)" if more else ""))
     for claim in answer.published:
         if not claim.agrees:
-            finding = Markup(", explained by {}").format(html.ref(f"finding/{claim.finding}")) if claim.finding else Markup("")
-            parts.append(Markup(". {} says {} for “{}” × “{}”{}").format(
+            finding = fill(", explained by {}", html.ref(f"finding/{claim.finding}")) if claim.finding else Markup("")
+            parts.append(fill(". {} says {} for “{}” × “{}”{}",
                 html.ref(f"support-matrix/{claim.matrix}"), claim.symbol, claim.row, claim.column, finding))
     if answer.traps:
-        parts.append(Markup(". Traps: {}").format(Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
-    parts.append(Markup(". {}").format(html.ref(f"scheme/{c.scheme}", "Every reason")))
-    return Markup('<li id="{}">{}</li>').format(cell.note, Markup("").join(parts))
+        parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
+    parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
+    return fill('<li id="{}">{}</li>', cell.note, Markup("").join(parts))
 
 
 PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
@@ -228,17 +229,17 @@ def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, 
     record = atlas.index.get("support-matrix", matrix_id)
     grid = atlas.views.published_grids[matrix_id]
     html = _Html(names, page)
-    heads = Markup("").join(Markup('<th scope="col">{}</th>').format(breakable(c["label"])) for c in record.data["columns"])
+    heads = Markup("").join(fill('<th scope="col">{}</th>', breakable(c["label"])) for c in record.data["columns"])
     rows = []
     for row, cells in zip(record.data["rows"], grid.rows):
         tds = Markup("").join(_published_cell(cell, html) if cell.compared else Markup("<td></td>") for cell in cells)
-        rows.append(Markup('<tr><th scope="row">{}</th>{}</tr>').format(breakable(row["label"]), tds))
-    table = Markup('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
-                   '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
-                   'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
-                   '</tr></thead><tbody>{}</tbody></table></div>').format(
+        rows.append(fill('<tr><th scope="row">{}</th>{}</tr>', breakable(row["label"]), tds))
+    table = fill('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
+                 '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
+                 'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
+                 '</tr></thead><tbody>{}</tbody></table></div>',
         record.name, html.ref(f"support-matrix/{matrix_id}"), heads, Markup("").join(rows))
-    return Markup('<div class="atlas-published">{}{}</div>').format(table, _published_per_column(record.data, grid, html))
+    return fill('<div class="atlas-published">{}{}</div>', table, _published_per_column(record.data, grid, html))
 
 
 def _published_per_column(data: Any, grid: PublishedGrid, html: _Html) -> Markup:
@@ -246,18 +247,18 @@ def _published_per_column(data: Any, grid: PublishedGrid, html: _Html) -> Markup
     blocks = []
     for c, column in enumerate(data["columns"]):
         items = Markup("").join(
-            Markup("<li>{} {}</li>").format(_published_badge(cells[c], html), row["label"])
+            fill("<li>{} {}</li>", _published_badge(cells[c], html), row["label"])
             for row, cells in zip(data["rows"], grid.rows) if cells[c].compared)
-        blocks.append(Markup('<details class="atlas-target"{}><summary>{}</summary><ul>{}</ul></details>').format(
+        blocks.append(fill('<details class="atlas-target"{}><summary>{}</summary><ul>{}</ul></details>',
             Markup(" open") if grid.differs[c] else Markup(""), column["label"], items))
-    return Markup('<div class="atlas-published__per-column">{}</div>').format(Markup("").join(blocks))
+    return fill('<div class="atlas-published__per-column">{}</div>', Markup("").join(blocks))
 
 
 def _published_badge(cell: GridCell, html: _Html) -> Markup:
     css = PUBLISHED_CLASS.get(cell.published, "unknown")
-    badge = Markup('<span class="verdict verdict-{}" title="published: {}">{}</span>').format(css, cell.published, cell.symbol)
+    badge = fill('<span class="verdict verdict-{}" title="published: {}">{}</span>', css, cell.published, cell.symbol)
     if cell.disagrees:
-        badge += Markup(' <span class="atlas-derived-inline">derived {}</span>').format(
+        badge += fill(' <span class="atlas-derived-inline">derived {}</span>',
             Markup(" ").join(verdict_badge(v, short=True) for v in cell.verdicts))
         if cell.finding:
             badge += Markup(" ") + html.ref(f"finding/{cell.finding}", MARK_DISAGREES, "atlas-mark")
@@ -272,8 +273,8 @@ def _published_cell(cell: GridCell, html: _Html) -> Markup:
         title += "; the records cannot derive this cell"
     elif cell.disagrees:
         title += "; derived: " + ", ".join(v.label for v in cell.verdicts)
-        extra = Markup('<span class="atlas-derived">derived {}</span>').format(
+        extra = fill('<span class="atlas-derived">derived {}</span>',
             Markup(" ").join(verdict_badge(v, short=True) for v in cell.verdicts))
         if cell.finding:
             extra += Markup(" ") + html.ref(f"finding/{cell.finding}", MARK_DISAGREES, "atlas-mark")
-    return Markup('<td class="atlas-grid__cell verdict-{}" title="{}">{}{}</td>').format(css, title, cell.symbol, extra)
+    return fill('<td class="atlas-grid__cell verdict-{}" title="{}">{}{}</td>', css, title, cell.symbol, extra)

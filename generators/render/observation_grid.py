@@ -15,6 +15,7 @@ from ..derive.matrix import by_vendor, column_of, row_label
 from ..derive.order import targets_in_order
 from ..model.records import Record
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from .markdown import fill
 from .matrix import COMPACT_LABEL, SHORT_LABEL, _Html, grid_head
 
 MARK_DIFFERS = "≠"
@@ -31,16 +32,16 @@ def observation_grid_html(atlas: Any, record: Record, page: str, names: dict[str
     engine = atlas.index.get("engine", str(record.data.get("engine", "")))
     engine_name = engine.name if engine else ""
     schemes = [s for s in atlas.index.all("scheme") if any(key[0] == s.id for key in observed)]
-    rows = Markup("").join(Markup('<tr><th scope="row" title="{}">{}</th>{}</tr>').format(
+    rows = Markup("").join(fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
         s.name, html.ref(f"scheme/{s.id}", row_label(s, engine_name)),
         Markup("").join(_cell(observed.get((s.id, c.target)), atlas.views.cells.get((s.id, c.target)), c.compact)
                         for c in columns)) for s in schemes)
-    legend = Markup('<p class="atlas-map__legend">Each cell is the verdict the engine\'s own selection code gave at this '
-                    'release (hover for the kernel); <span class="atlas-mark">{}</span> marks a cell where the records '
-                    'derive another verdict for the release they model. Every run behind a cell (worlds, variants, '
-                    'messages) is in the record file.</p>').format(MARK_DIFFERS)
-    return Markup('{}<div class="atlas-grid__scroll atlas-observed" role="region" aria-label="Observed cells" tabindex="0">'
-                  '<table class="atlas-grid">{}<tbody>{}</tbody></table></div>').format(legend, grid_head(columns, page), rows)
+    legend = fill('<p class="atlas-map__legend">Each cell is the verdict the engine\'s own selection code gave at this '
+                  'release (hover for the kernel); <span class="atlas-mark">{}</span> marks a cell where the records '
+                  'derive another verdict for the release they model. Every run behind a cell (worlds, variants, '
+                  'messages) is in the record file.</p>', MARK_DIFFERS)
+    return fill('{}<div class="atlas-grid__scroll atlas-observed" role="region" aria-label="Observed cells" tabindex="0">'
+                '<table class="atlas-grid">{}<tbody>{}</tbody></table></div>', legend, grid_head(columns, page), rows)
 
 
 def _cell(observed: dict[str, Any] | None, derived: Any, compact: bool) -> Markup:
@@ -57,7 +58,7 @@ def _observed_cell(verdict: Verdict, kernel: str | None, derived: Verdict | None
     mark = Markup("")
     if derived is not None and derived != verdict:
         hover += f"; the records derive {derived.label}"
-        mark = Markup('<span class="atlas-mark" title="the records derive {}">{}</span>').format(derived.label, MARK_DIFFERS)
+        mark = fill('<span class="atlas-mark" title="the records derive {}">{}</span>', derived.label, MARK_DIFFERS)
     label = COMPACT_LABEL[verdict] if compact else SHORT_LABEL.get(verdict, verdict.label)
-    return Markup('<td class="atlas-grid__cell verdict-{}{}" title="{}">{}{}</td>').format(
+    return fill('<td class="atlas-grid__cell verdict-{}{}" title="{}">{}{}</td>',
         verdict.value, " atlas-grid__compact" if compact else "", hover, label, mark)

@@ -13,7 +13,7 @@ from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
-from .markdown import escape_text
+from .markdown import escape_text, fill
 from .matrix import verdict_badge
 from .values import ValueRenderer
 
@@ -61,7 +61,7 @@ def _referring_field(path: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _small_aside(text: str) -> Markup:
-    return Markup(" <small>({})</small>").format(text)
+    return fill(" <small>({})</small>", text)
 
 
 def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
@@ -99,7 +99,7 @@ def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> l
 
 def _severity(atlas: Any, trap_id: str) -> Markup:
     data = atlas.index.must("gotcha", trap_id).data
-    return (Markup('<span class="atlas-severity atlas-severity--{0}">{0}</span>').format(data["severity"])
+    return (fill('<span class="atlas-severity atlas-severity--{0}">{0}</span>', data["severity"])
             + (Markup(' <span class="atlas-silent">silent</span>') if data["silent"] else Markup("")))
 
 
@@ -108,7 +108,7 @@ def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
         ("formats", "format", trap.formats), ("kernels", "kernel", trap.kernels), ("parts", "accelerator", trap.accelerators))]
     parts.append(("platforms", [escape_text(p) for p in trap.platforms]))
     parts.append(("releases", [escape_text(trap.releases)] if trap.releases else []))
-    return Markup("; ").join(Markup("{}: {}").format(word, Markup(", ").join(refs)) for word, refs in parts if refs)
+    return Markup("; ").join(fill("{}: {}", word, Markup(", ").join(refs)) for word, refs in parts if refs)
 
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:

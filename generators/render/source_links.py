@@ -7,7 +7,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..derive.source_links import source_link
-from .markdown import escape_text
+from .markdown import escape_text, fill
 
 
 def outbound(atlas: Any, source_id: str) -> Markup:
@@ -25,9 +25,9 @@ def _read_it(url: str, checked: Markup | None) -> Markup:
     """Kept: every page citing a source writes the same link after it."""
     out = Markup("")
     if url:
-        out += Markup(' · <a href="{}" rel="noopener">read it ↗</a>').format(url)
+        out += fill(' · <a href="{}" rel="noopener">read it ↗</a>', url)
     if checked is not None:
-        out += Markup(" <small>(checked {})</small>").format(checked)
+        out += fill(" <small>(checked {})</small>", checked)
     return out
 
 
@@ -37,5 +37,5 @@ def where_to_read(atlas: Any, source_id: str) -> list[list[Markup]]:
     if source is None:
         return []
     url = (source_link(source.data) or "").replace("|", "%7C")
-    link = Markup('<a href="{}" rel="noopener">{}</a>').format(url, url) if url else escape_text("no public address recorded")
+    link = fill('<a href="{}" rel="noopener">{}</a>', url, url) if url else escape_text("no public address recorded")
     return [[link, escape_text(source.data.get("accessed", "not recorded"))]]

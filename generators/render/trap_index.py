@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from ..derive.traps import SEVERITY_ORDER
 from .labels import label
+from .markdown import fill
 from .matrix import _Html
 
 FILTERS = ("severity", "silent", "format", "engine")
@@ -26,12 +27,12 @@ def trap_table_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
         formats = data.get("formats", [])
         engines = data.get("engines", [])
         regime = label(data["regime"])
-        rows.append(Markup(
+        rows.append(fill(
             '<tr><td data-sort="{}">{}</td>'
             '<td data-values="{}" data-sort="{}"><span class="atlas-severity atlas-severity--{}">{}</span></td>'
             '<td data-values="{}">{}</td><td data-values="{}" data-label="Regime">{}</td>'
             '<td data-values="{}" data-sort="{}" data-label="Formats">{}</td>'
-            '<td data-values="{}" data-sort="{}" data-label="Engines">{}</td></tr>').format(
+            '<td data-values="{}" data-sort="{}" data-label="Engines">{}</td></tr>',
             f"{n:04d}", html.ref(trap.ref), data["severity"], SEVERITY_ORDER[data["severity"]], data["severity"], data["severity"],
             silent, Markup('<span class="atlas-silent">silent</span>') if data["silent"] else "no", regime, regime,
             "|".join(names.get(f"format/{f}", f) for f in formats), names.get(f"format/{formats[0]}", formats[0]) if formats else "~",
@@ -42,5 +43,5 @@ def trap_table_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
         '<tr><th scope="col" data-sortable>Trap (reading order)</th><th scope="col" data-sortable data-filter="severity">Severity</th>'
         '<th scope="col" data-sortable data-filter="silent">Silent</th><th scope="col" data-sortable data-filter="regime">Regime</th>'
         '<th scope="col" data-sortable data-filter="format">Formats</th><th scope="col" data-sortable data-filter="engine">Engines</th></tr>')
-    return Markup('<div class="atlas-table-tools" data-for="atlas-traps"></div><table class="atlas-sortable" id="atlas-traps">'
-                  '<thead>{}</thead><tbody>{}</tbody></table>').format(heads, Markup("").join(rows))
+    return fill('<div class="atlas-table-tools" data-for="atlas-traps"></div><table class="atlas-sortable" id="atlas-traps">'
+                '<thead>{}</thead><tbody>{}</tbody></table>', heads, Markup("").join(rows))

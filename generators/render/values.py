@@ -25,17 +25,20 @@ class ValueRenderer:
         text = ""
         for part in path:
             text = _step(text, part)
-        return self._render(value, text)
+        return Markup(self._render(value, text))
 
-    def _render(self, value: Any, path: str) -> Markup:
-        """render, with the path written as paths.dotted writes it ("" for the record itself), one step per level."""
+    def _render(self, value: Any, path: str) -> str:
+        """render, with the path written as paths.dotted writes it ("" for the record itself), one step per level.
+
+        Every leaf is escaped (or a link), so the joins are plain string joins: Markup's own would only escape each
+        piece again, which leaves escaped text as it is; render marks the whole as Markup once."""
         target = self.links.get(path or _WHOLE_RECORD)
         if target is not None:
             return self.ref(target)
         if isinstance(value, list):
-            return Markup(", ").join(self._render(item, _step(path, n)) for n, item in enumerate(value))
+            return ", ".join([self._render(item, _step(path, n)) for n, item in enumerate(value)])
         if isinstance(value, dict):
-            return Markup("; ").join(_key(k) + self._render(v, _step(path, k)) for k, v in value.items())
+            return "; ".join([f"{_key(k)}{self._render(v, _step(path, k))}" for k, v in value.items()])
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         return escape_text(value)
@@ -55,7 +58,8 @@ def _step(path: str, part: Any) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _key(key: str) -> Markup:
-    """A mapping's key as the label before its value: `memory_gb` -> 'memory gb: '."""
-    return Markup(f"{escape_text(key.replace('_', ' '))}: ")
+def _key(key: str) -> str:
+    """A mapping's key as the label before its value, escaped: `memory_gb` -> 'memory gb: '. A plain str, joined to
+    its value by an f-string: `str + Markup` would escape the str again (Markup.__radd__)."""
+    return f"{escape_text(key.replace('_', ' '))}: "
 
