@@ -124,6 +124,15 @@ def test_a_gate_on_the_weight_storage_fails_only_the_schemes_that_state_it():
 def test_no_candidate_list_for_the_platform():
     cell = derive_cell("s", scheme("a"), "t", X86_AVX2, {"a": {"requirements": []}})
     assert (cell.verdict, cell.reasons) == ("refused", ("no candidate kernels for platform 'cpu'",))
+    assert cell.failure_message == ""
+
+
+def test_an_empty_candidate_list_refuses_with_the_engines_failure_message():
+    # vLLM's NVFP4 selector walks _POSSIBLE_NVFP4_KERNELS.get(platform, []) and raises its message with no reasons.
+    data = scheme("a", platform="cpu")
+    data["candidates"][0]["kernels"] = []
+    cell = derive_cell("s", data, "t", X86_AVX2, {"a": {"requirements": []}})
+    assert (cell.verdict, cell.attempts, cell.failure_message) == ("refused", (), "no kernel")
 
 
 def test_a_gate_that_falls_back_to_another_scheme_says_so():

@@ -187,9 +187,10 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
         return Cell(engine, scheme_id, target_id, verdict, None, (), (), gate=gate, gate_fallback=fallback,
                     reasons=(gate,), computes_as=fallback)
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
-    if candidates is None:
+    if candidates is None or not candidates["kernels"]:
         reason = f"no candidate kernels for platform {target['platform']!r}"
-        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,))
+        failure = candidates.get("failure_message", "") if candidates else ""  # an empty list: the engine still raises
+        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
     if "substitution" in candidates:
         return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels)
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme)
