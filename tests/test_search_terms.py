@@ -53,15 +53,16 @@ def test_names_ids_class_names_and_aliases_are_terms_names_without_their_prose()
 
 
 def test_a_name_loses_its_prose_and_a_name_of_one_word_left_is_no_term() -> None:
-    """Words of lower-case letters only describe ('weight-only', 'bit', 'grouped / masked', 'for'): as tags
-    they would list these kernels first for 'weight' or 'for'. 'FP8 block scaling' left with 'FP8' would take the FP8
-    format's own name."""
+    """Words of lower-case letters only describe ('weight-only', 'grouped / masked', 'for'): as tags they would list
+    these kernels first for 'weight' or 'for'; 'bit' after a number stays ('4-bit': the formats of that width, tagged
+    with it, would outweigh Machete for its own name). 'FP8 block scaling' left with 'FP8' would take the FP8 format's
+    own name."""
     atlas = atlas_of({
         "kernel/machete-gemm": {"name": "Machete weight-only 4-bit GEMM (Hopper)"},
         "kernel/deepgemm-grouped-gemm": {"name": "DeepGEMM grouped / masked FP8 GEMM for MoE"},
         "format/fp8-blockwise": {"name": "FP8 block scaling (E4M3 with per-block scale)"}})
     assert {ref: t.terms for ref, t in search_terms_by_record(atlas.index).items()} == {
-        "kernel/machete-gemm": ("Machete 4 GEMM", "machete-gemm"),
+        "kernel/machete-gemm": ("Machete 4 bit GEMM", "machete-gemm"),
         "kernel/deepgemm-grouped-gemm": ("DeepGEMM FP8 GEMM MoE", "deepgemm-grouped-gemm"),
         "format/fp8-blockwise": ("fp8-blockwise",)}
 
@@ -107,9 +108,14 @@ def _outweighed(found: dict[str, SearchTerms]) -> list[str]:
     def weight(ref: str, term: str) -> int:  # typed as written: 'vllm-cutlass' is vllm (the word) and cutlass*
         return sum(tag.startswith(word) if prefix else tag == word for word, prefix in clauses(term) for tag in tags[ref])
 
-    def holds(ref: str, term: str) -> bool:  # the term, each of its prefix words alone, or all its several words
+    def width(term: tuple[str, ...]) -> bool:
+        return len(term) == 2 and term[1] == "bit" and term[0].replace(".", "", 1).isdigit()
+
+    def holds(ref: str, term: str) -> bool:  # the term, each of its prefix words alone, or all its several words; a
+        # width, any width ('4-bit' and '8-bit' weigh alike on 'bit' and its markers, lunr tells them apart by the number)
         return words(term) in terms[ref] or all((word,) in terms[ref] for word, prefix in clauses(term) if prefix) or (
-            len(words(term)) > 1 and set(words(term)) <= {w for t in terms[ref] for w in t})
+            len(words(term)) > 1 and set(words(term)) <= {w for t in terms[ref] for w in t}) or (
+            width(words(term)) and any(width(t) for t in terms[ref]))
     def free(ref: str, term: str) -> bool:  # a prefix word that alone is no other page's term: markers can go there
         return any(not any((word,) in terms[other] for other in found if other != ref)
                    for word, prefix in clauses(term) if prefix)
@@ -129,7 +135,7 @@ def test_record_pages_carry_the_terms_and_markers_as_front_matter_tags_and_only_
              if path.count("/") == 1 and not path.endswith("index.md") and text.startswith("---\n")}
     assert front["engines/eng.md"]["tags"] == ["Example Engine", "eng", "engine_", "eng_"]
     assert front["kernels/k-hopper.md"]["tags"] == ["k-hopper", "hopper_"]
-    assert front["formats/fmt-fp4.md"]["tags"] == ["fmt-fp4", "fp4_"]
+    assert front["formats/fmt-fp4.md"]["tags"] == ["fmt-fp4", "4-bit", "fp4_", *(f"bit{'_' * n}" for n in range(1, 9))]
     assert {path.split("/")[0] for path, matter in front.items() if "search" in matter} == {"sources"}
     assert {matter["search"]["boost"] for matter in front.values() if "search" in matter} == {0.3}
 
@@ -146,8 +152,9 @@ def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_t
 
     assert tags("engines/tensorrt-llm/") == {("TensorRT-LLM", "TRT-LLM", "llm_")}
     assert tags("engines/onnxruntime-genai/") == {("ONNX Runtime GenAI", "onnxruntime-genai", "genai_", "genai__")}
-    assert tags("formats/fp8-e5m2/") == {("FP8 E5M2", "E5M2", "float8_e5m2", "e5m2_", "e5m2__", "e5m2___",
-                                          "float8_e5m2_")}
+    assert tags("formats/fp8-e5m2/") == {("FP8 E5M2", "E5M2", "float8_e5m2", "8-bit", "e5m2_", "e5m2__", "e5m2___",
+                                          "float8_e5m2_", *(f"bit{'_' * n}" for n in range(1, 9)))}
+    assert tags("hardware-targets/nvidia-sm90/") == {("nvidia-sm90", "sm_90", "Hopper", "sm90_", "sm_90_", "hopper_")}
     assert tags("formats/exl2/") == {("EXL2", "exl2_")}
     boosted = {page for page, found in pages.items() for d in found if "boost" in d}
     assert boosted and {page.split("/")[0] for page in boosted} == {"sources"}
@@ -234,3 +241,41 @@ def test_a_hardware_target_is_found_by_its_id_and_a_cuda_one_by_nvccs_spelling()
                      "hardware-target/nvidia-sm120": ("nvidia-sm120", "sm_120"),
                      "hardware-target/amd-gfx942": ("amd-gfx942",), "hardware-target/arm-cpu": ("arm-cpu",)}
     assert _outweighed(search_terms_by_record(atlas.index)) == []
+
+
+def test_a_format_is_found_by_its_width_and_a_target_by_its_accelerators_architecture() -> None:
+    """'4-bit' listed BitNet, bitnet.cpp and bitsandbytes first and 'Hopper' did not find the SM 9.0 target: a format's
+    bits per weight is the term '4-bit' ('1.58-bit'; none when not one number), and a target's terms take the
+    architecture each of its accelerators states (listed, or on ROCm by gfx id), without the trailing parenthetical,
+    each once; an architecture that is no plain text for the theme is left out. Two targets share 'Blackwell'."""
+    atlas = atlas_of({
+        "format/nvfp4": {"name": "NVFP4 (block-scaled E2M1)", "weight_bits": 4},
+        "format/bitnet-b1-58": {"name": "BitNet b1.58 (ternary LLM)", "weight_bits": 1.58},
+        "format/fp8-e4m3": {"name": "FP8 E4M3", "weight_bits": 8.0},
+        "format/exl2": {"name": "EXL2", "weight_bits": None},
+        "accelerator/h100-sxm": {"name": "H100 SXM", "architecture": "Hopper"},
+        "accelerator/h200-sxm": {"name": "H200 SXM", "architecture": "Hopper"},
+        "accelerator/rtx-5090": {"name": "RTX 5090", "architecture": "Blackwell (GB202)"},
+        "accelerator/b300": {"name": "B300", "architecture": "Blackwell Ultra"},
+        "accelerator/mi300x": {"name": "MI300X", "architecture": "CDNA3", "gfx_target": "gfx942"},
+        "accelerator/evil": {"name": "Evil", "architecture": "<img src=x onerror=alert(1)>"},
+        "hardware-target/nvidia-sm90": {"name": "NVIDIA SM 9.0 (Hopper)", "platform": "cuda", "compute_capability": 90,
+                                        "accelerators": ["h100-sxm", "h200-sxm"]},
+        "hardware-target/nvidia-sm100": {"name": "NVIDIA SM 10.x", "platform": "cuda", "compute_capability": 100,
+                                         "accelerators": ["b300"]},
+        "hardware-target/nvidia-sm120": {"name": "NVIDIA SM 12.x", "platform": "cuda", "compute_capability": 120,
+                                         "accelerators": ["rtx-5090", "evil"]},
+        "hardware-target/amd-gfx942": {"name": "AMD gfx942", "platform": "rocm", "gfx": "gfx942"}})
+    found = search_terms_by_record(atlas.index)
+    assert {ref: t.terms for ref, t in found.items()} == {
+        "format/nvfp4": ("NVFP4", "4-bit"), "format/bitnet-b1-58": ("BitNet b1.58", "bitnet-b1-58", "1.58-bit"),
+        "format/fp8-e4m3": ("FP8 E4M3", "8-bit"), "format/exl2": ("EXL2",),
+        "hardware-target/nvidia-sm90": ("nvidia-sm90", "sm_90", "Hopper"),
+        "hardware-target/nvidia-sm100": ("nvidia-sm100", "sm_100", "Blackwell Ultra"),
+        "hardware-target/nvidia-sm120": ("nvidia-sm120", "sm_120", "Blackwell"),
+        "hardware-target/amd-gfx942": ("amd-gfx942", "CDNA3")}
+    bits = {ref: sum(m.rstrip("_") == "bit" for m in t.markers) for ref, t in found.items() if ref.startswith("format/")}
+    assert bits == {"format/nvfp4": 8, "format/bitnet-b1-58": 1, "format/fp8-e4m3": 8, "format/exl2": 0}
+    # every width starts with MOST markers on 'bit': lunr weighs BitNet's rare words beginning with 'bit' three times
+    # a marker fifty formats share; BitNet, whose own words 'bit' begins, keeps one (else it led every width again)
+    assert _outweighed(found) == []

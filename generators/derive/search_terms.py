@@ -12,12 +12,17 @@ that finds it, whatever matched: a boost given so that 'GPTQ' finds the GPTQ pag
 The terms of a format, kernel or engine record: its name without a trailing parenthetical, its id (readers paste
 'vllm-cutlass-int8-scaled-mm'), a kernel's class name ('MarlinExperts') and its aliases (a format's of one plain word
 only: 'EXL2', 'float8_e5m2'; its longer aliases share words readers search alone). A name of several words loses its
-prose, the words of lower-case letters only ('Machete weight-only 4-bit GEMM' is the term 'Machete 4 GEMM'): a tag
+prose, the words of lower-case letters only but 'bit' after a number ('Machete weight-only 4-bit GEMM' is the term
+'Machete 4 bit GEMM'): a tag
 outranks every title, so 'weight' or 'block' would otherwise list those records before the pages about weights or
 blocks; a name left with one word is no term ('FP8 block scaling' is not named 'FP8'). A term two records share stays
 with the one whose name it is, then id, class name, alias, name without prose ('AutoRound' names the AutoRound engine;
-the AutoRound W4A16 format's alias yields). A hardware target's terms are its id and, on CUDA, nvcc's spelling of its
-compute capability ('sm_90'): see _target_terms.
+the AutoRound W4A16 format's alias yields). A format's nominal bits per weight is a term as readers write a width
+('4-bit': the words '4' and 'bit'; lunr's query lexer splits a typed '4-bit' at its hyphen with the separator it read
+when it loaded, so a search `separator` that kept '4-bit' whole in the index would leave the query matching nothing of
+it), so '4-bit' lists the 4-bit formats before BitNet, bitnet.cpp and bitsandbytes, whose names 'bit' begins (each
+width starts with the most markers on 'bit': see _Markers._seed). A hardware target's terms are its id, on CUDA nvcc's spelling of its compute capability ('sm_90'), and the architecture
+its accelerators state ('Hopper'): see _target_terms.
 
 Weight that only the record's own names reach, instead of a page boost: marker tags, a word of a term with one or more
 '_' appended ('genai_', 'gptq__'), which only a typed word beginning like that word matches (_Markers). A page's weight
@@ -44,6 +49,7 @@ from dataclasses import dataclass
 
 from ..model.index import Index
 from ..model.records import Record
+from .members import members
 
 SEARCH_FIRST_KINDS = ("format", "kernel", "engine", "hardware-target")
 MARKER = "_"  # appended to a word of a term; the theme's separator (spaces, hyphens) keeps it in the word
@@ -51,6 +57,7 @@ _SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the b
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 _UNSAFE = re.compile(r"[<>&\"'`\\\x00-\x1f\x7f]")
 _PROSE = re.compile(r"[a-z]+|[^A-Za-z0-9]+")  # a word of a name that describes: 'grouped', '/'
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
 _FORMAT_WORD = re.compile(r"[A-Za-z0-9_.+]+")  # a format's label such as 'FP8(rowwise)' would begin every 'fp8' query
 
 
@@ -67,61 +74,89 @@ class SearchTerms:
         return self.terms + self.markers
 
 
+def _is_width(term: tuple[str, ...]) -> bool:
+    """Whether a term's words are a width as _width writes it: a number, then 'bit'."""
+    return len(term) == 2 and term[1] == "bit" and _NUMBER.fullmatch(term[0]) is not None
+
+
 @lru_cache(maxsize=1 << 14)
 def words(term: str) -> tuple[str, ...]:
     """A term's words as the theme indexes them: split at spaces and hyphens, lower case (asked several times a term)."""
     return tuple(word for word in _SEPARATOR.split(term.lower()) if word)
 
 
-def search_terms(record: Record) -> tuple[str, ...]:
+def search_terms(record: Record, index: Index) -> tuple[str, ...]:
     """The names of a format, kernel, engine or hardware-target record a reader would type; nothing for other kinds."""
-    return tuple(name for name, _ in _ranked_terms(record))
+    return tuple(name for name, _ in _ranked_terms(record, index))
 
 
-def _ranked_terms(record: Record) -> list[tuple[str, int]]:
+DERIVED = 5  # the rank of a term read from a record's facts rather than its names: a bit width, an architecture
+
+
+def _ranked_terms(record: Record, index: Index) -> list[tuple[str, int]]:
     """The record's terms with their rank: 0 its name, 1 its id, 2 its class name, 3 an alias, 4 its name without
-    prose; a term shared with another record stays only where its rank is best."""
+    prose, 5 (DERIVED) a format's bit width or a target's architecture; a term shared with another record stays only
+    where its rank is best."""
     if record.kind not in SEARCH_FIRST_KINDS:
         return []
+    names = _target_terms(record, index) if record.kind == "hardware-target" else _record_terms(record)
+    terms: dict[tuple[str, ...], tuple[str, int]] = {}
+    for term, rank in names:
+        if words(term) and not _UNSAFE.search(term) and rank < terms.get(words(term), ("", DERIVED + 1))[1]:
+            terms[words(term)] = (term, rank)  # in the place of the first with these words, as the best ranked
+    return list(terms.values())
+
+
+def _record_terms(record: Record) -> list[tuple[str, int]]:
     data = record.data
-    if record.kind == "hardware-target":
-        return _target_terms(record)
     name = _PARENTHETICAL.sub("", record.name)
     short = name if len(words(name)) == 1 else _name(name)
     names = [(short, 0 if short == name else 4), (record.id, 1)]
     names += [(data["class_name"], 2)] if isinstance(data.get("class_name"), str) else []
     aliases = [a for a in data.get("aliases", []) if isinstance(a, str)]
     names += [(a, 3) for a in aliases if record.kind != "format" or _FORMAT_WORD.fullmatch(a)]
-    terms: dict[tuple[str, ...], tuple[str, int]] = {}
-    for term, rank in names:
-        if words(term) and not _UNSAFE.search(term) and rank < terms.get(words(term), ("", 5))[1]:
-            terms[words(term)] = (term, rank)  # in the place of the first with these words, as the best ranked
-    return list(terms.values())
+    return names + [(width, DERIVED) for width in [_width(data.get("weight_bits"))] if record.kind == "format" and width]
 
 
-def _target_terms(record: Record) -> list[tuple[str, int]]:
-    """A hardware target's id ('nvidia-sm90' is found by 'sm90') and, for a CUDA target, its compute capability as
-    nvcc spells the architecture ('sm_90', 'sm_120'), which readers paste from build flags and kernel requirements.
+def _width(bits: object) -> str:
+    """Bits per weight as readers write a width: 4 is '4-bit', 1.58 '1.58-bit'; nothing when not one number."""
+    if type(bits) is int or type(bits) is float:
+        return f"{int(bits) if float(bits).is_integer() else bits}-bit" if bits > 0 else ""
+    return ""
+
+
+def _target_terms(record: Record, index: Index) -> list[tuple[str, int]]:
+    """A hardware target's id ('nvidia-sm90' is found by 'sm90'); for a CUDA target, its compute capability as nvcc
+    spells the architecture ('sm_90', 'sm_120'), which readers paste from build flags and kernel requirements; and the
+    architecture each of its accelerators states, without a trailing parenthetical or prose words ('Hopper', 'Blackwell
+    Ultra'): the fact is the accelerator's, the target only stands for the part.
     Not its name: 'NVIDIA SM 9.0' would tag every NVIDIA target with 'nvidia' and 'sm'."""
     terms = [(record.id, 1)]
     capability = record.data.get("compute_capability")
     if record.data.get("platform") == "cuda" and type(capability) is int and capability > 0:
         terms.append((f"sm_{capability}", 3))
+    for accelerator in members(index, record):
+        found = index.get("accelerator", accelerator)
+        stated = found.data.get("architecture") if found is not None else None
+        if isinstance(stated, str):
+            architecture = _PARENTHETICAL.sub("", stated)
+            terms.append((architecture if len(words(architecture)) == 1 else _name(architecture), DERIVED))
     return terms
 
 
 def _name(name: str) -> str:
     """A name of several words without its prose: words of lower-case letters only ('weight-only', 'grouped', 'for')
-    or without a letter or digit ('/') describe the thing, they are not its name (readers search them alone). Nothing
-    when one word is left: 'FP8 block scaling' is not named 'FP8' (its id is a term)."""
+    or without a letter or digit ('/') describe the thing, they are not its name (readers search them alone), but
+    for 'bit' after a number ('4-bit': the widths outweigh a name without it on 'bit'). Nothing when one word is
+    left: 'FP8 block scaling' is not named 'FP8' (its id is a term)."""
     written = [w for w in _SEPARATOR.split(name) if w]
-    kept = [w for w in written if not _PROSE.fullmatch(w)]
+    kept = [w for n, w in enumerate(written) if not _PROSE.fullmatch(w) or _is_width((written[n - 1], w) if n else ())]
     return name if kept == written else " ".join(kept) if len(kept) > 1 else ""
 
 
 def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
     """Every format, kernel and engine record with search terms, by ref, in kind then id order."""
-    ranked = {r.ref: _ranked_terms(r) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
+    ranked = {r.ref: _ranked_terms(r, index) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
     best: dict[tuple[str, ...], int] = {}
     for terms in ranked.values():
         for term, rank in terms:
@@ -188,9 +223,10 @@ class _Markers:
         self.having: dict[str, set[str]] = {}  # the pages with the word in one of their terms
         self.owners: dict[tuple[str, ...], set[str]] = {}
         self.holders: dict[tuple[tuple[str, ...], tuple[Clause, ...]], set[str]] = {}
+        self.widths = {ref for ref, found in self.terms.items() if any(_is_width(term) for term, _ in found)}
         for ref, found in self.terms.items():
             for term, _ in found:
-                self.count[ref].setdefault(term[-1], 1)
+                self.count[ref][term[-1]] = max(self.count[ref].get(term[-1], 0), self._seed(ref, term))
                 self.owners.setdefault(term, set()).add(ref)
             for word in self.plain[ref]:
                 self.pages_with[word] = self.pages_with.get(word, 0) + 1
@@ -221,11 +257,21 @@ class _Markers:
             changed = {word[:n] for _, word in raised for n in range(1, len(word) + 1)}
         return {ref: self._markers(ref) for ref in self.terms}
 
+    def _seed(self, ref: str, term: tuple[str, ...]) -> int:
+        """The markers a term starts with on its last word: one; a width ('4-bit') MOST, unless another of the page's
+        words begins with 'bit' (BitNet): the widths share 'bit' and its markers, so lunr's idf weighs each of those a
+        third of a word of one page's name (2.2 against 6.5 on the real records), and one marker more than BitNet's
+        count left BitNet b1.58 first for '4-bit' (by 13.0 to 9.4 million)."""
+        if not _is_width(term):
+            return 1
+        return 1 if any(w != term[-1] and w.startswith(term[-1]) for w in self.plain[ref]) else self.MOST
+
     def _holders(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> set[str]:
         """The pages with the term, with each of its prefix words alone as a term, or (a term of several words) with
-        all its words among their terms' words."""
+        all its words among their terms' words; for a width, every page with a width: they weigh alike on 'bit' and
+        its markers and differ in the number, a whole word."""
         alone = [self.owners.get((word,), set()) for word, prefix in typed if prefix]
-        holders = self.owners[term] | set.intersection(*alone)
+        holders = self.owners[term] | set.intersection(*alone) | (self.widths if _is_width(term) else set())
         if len(term) > 1:
             holders |= set.intersection(*(self.having.get(word, set()) for word in term))
         return holders
@@ -259,6 +305,7 @@ class _Markers:
                 self.keys.insert(at, tag)
 
     def _forget(self) -> None:
+        self.rivals: dict[tuple[tuple[str, ...], tuple[Clause, ...]], tuple[str | None, int]] = {}
         self.top: dict[Clause, list[tuple[int, str]]] = {}
         self.counts: dict[Clause, dict[str, int]] = {}
         self.best: dict[Clause, int] = {}
@@ -296,7 +343,14 @@ class _Markers:
 
     def _rival(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> tuple[str | None, int]:
         """The page that weighs most on the term among those that do not hold it, and its weight; for a term of more
-        than two clauses whose clauses match many pages the weight may be an upper bound (with no page)."""
+        than two clauses whose clauses match many pages the weight may be an upper bound (with no page). The same for
+        every page with the term, so weighed once a round ('4-bit' is the term of hundreds of formats at 10k)."""
+        found = self.rivals.get((term, typed))
+        if found is None:
+            found = self.rivals[(term, typed)] = self._weigh_rival(term, typed)
+        return found
+
+    def _weigh_rival(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> tuple[str | None, int]:
         holders = self.holders.get((term, typed))
         if holders is None:
             holders = self.holders[(term, typed)] = self._holders(term, typed)

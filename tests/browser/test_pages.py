@@ -1,8 +1,10 @@
 """Every page type loads in a real browser without console errors or requests to other hosts; search finds aliases."""
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 
 from .conftest import DESKTOP, PHONE, Browser
@@ -66,40 +68,60 @@ FIRST = {"EXL2": "formats/exl2/", "ExLlamaV2": "engines/exllamav2/", "GPTQ": "fo
          "NVIDIA ModelOpt": "engines/nvidia-modelopt/",
          "FP8 E5M2": "formats/fp8-e5m2/", "FP8": "formats/fp8-e4m3/",
          "kernel": "kernels/marlin-int4-gemm/", "sm_90": "hardware-targets/nvidia-sm90/",
-         "gfx942": "hardware-targets/amd-gfx942/"}  # the record whose name or id is the query (derive/search_terms.py),
+         "gfx942": "hardware-targets/amd-gfx942/", "Hopper": "hardware-targets/nvidia-sm90/",
+         "Machete weight-only 4-bit GEMM": "kernels/machete-gemm/"}  # the record whose name or id is the query
+# (derive/search_terms.py; 'Hopper' is the architecture the target's accelerators state),
 # before the ExLlamaV2 engine and benchmarks that mention EXL2, GPTQModel (which 'GPTQ' begins), every vLLM kernel and
 # trap, ONNX Runtime GenAI (which has both words of 'ONNX Runtime'), the kernels that share four of the id's five words,
 # the ModelOpt checkpoint format, FP8 E4M3 (whose alias 'FP8' is the one word the query shares); 'FlashInfer FP4 GEMM'
 # outweighs the FlashInfer engine by one tag word, yet lunr's idf still puts the engine first (its markers are rarer);
 # a word in no record's name finds a page titled with it, not a page a search boost lifts for every query
-# (formats/gptq/ came first for 'kernel'). benchmarks/search_ranking.py tries every name and id.
+# (formats/gptq/ came first for 'kernel'); Machete's name holds '4-bit', which the 4-bit formats are tagged with.
+# benchmarks/search_ranking.py tries every name and id.
+WIDTHS = {"4-bit": 4, "8-bit": 8}  # the first five results are formats of that many bits per weight (BitNet,
+# bitnet.cpp and bitsandbytes came first: 'bit' begins their names)
 
 
 SEARCH_FOR = """const box = document.querySelector('.md-search__input');  // the theme searches on keyup
 box.value = arguments[0]; box.dispatchEvent(new KeyboardEvent('keyup'));"""
 
 
-def test_search_finds_records_by_their_aliases_and_the_named_record_first(browser: Browser) -> None:
+def test_search_finds_records_by_their_aliases_and_the_named_record_first(browser: Browser, built_site: Path) -> None:
     """Each alias, put into one page's search box, lists its record, and a format, kernel or engine id or name
-    lists that record first: the search worker fetches and indexes the ~600 pages once for all of them. A query is
-    set whole (typed key by key, each prefix would be searched and its results read); between queries the box is
-    emptied and the old results must go first."""
-    queries = [(alias, page) for alias, page in ALIASES.items()] + list(FIRST.items())
+    lists that record first, a width its formats: the search worker fetches and indexes the ~600 pages once for all of
+    them. A query is set whole (typed key by key, each prefix would be searched and its results read); between queries
+    the box is emptied and the old results must go first."""
+    widths = {query: {f"/formats/{path.stem}/" for path in (built_site / "api/records/formats").glob("*.json")
+                      if json.loads(path.read_text(encoding="utf-8"))["data"].get("weight_bits") == bits}
+              for query, bits in WIDTHS.items()}
+    queries: list[tuple[str, Callable[[list[str]], bool]]] = [
+        (query, lambda hrefs, page=page: any(h.endswith(page) for h in hrefs)) for query, page in [*ALIASES.items(),
+                                                                                                     *FIRST.items()]]
+    queries += [(query, lambda hrefs, pages=pages: len(_pages(hrefs)) == 5 and set(_pages(hrefs)) <= pages)
+                for query, pages in widths.items()]
     found: dict[str, list[str]] = {}
     with browser.full_search():  # the worker fetches the index after the page has loaded
         browser.open("")
         browser.js("document.querySelector('.md-search__input').focus()")
-        for query, page in queries:
+        for query, done in queries:
             browser.js(SEARCH_FOR, "")
             assert _results(browser, lambda hrefs: not hrefs) == [], "results of the previous query stayed"
             browser.js(SEARCH_FOR, query)
-            found[query] = _results(browser, lambda hrefs, page=page: any(h.endswith(page) for h in hrefs))
+            found[query] = _results(browser, done)
         shown_tags = browser.js("return [...document.querySelectorAll('.md-search-result .md-tag')]"
                                 ".filter(e => e.offsetParent).map(e => e.textContent)")
     assert {alias: any(h.endswith(page) for h in found[alias]) for alias, page in ALIASES.items()} == \
         dict.fromkeys(ALIASES, True), found
     assert {query: found[query][0] for query in FIRST} == {query: "/" + page for query, page in FIRST.items()}, found
-    assert shown_tags == []  # the last results (vLLM's engine page, tagged 'vllm') show no search terms
+    assert all(len(pages) > 5 for pages in widths.values()), widths
+    assert {query: set(_pages(found[query])) <= pages for query, pages in widths.items()} == \
+        dict.fromkeys(WIDTHS, True), found
+    assert shown_tags == []  # the last results (8-bit formats, tagged '8-bit' and 'bit_') show no search terms
+
+
+def _pages(hrefs: list[str]) -> list[str]:
+    """The first five pages listed (a page's sections are links to it too)."""
+    return list(dict.fromkeys(hrefs))[:5]
 
 
 def _results(browser: Browser, done: Callable[[list[str]], bool]) -> list[str]:
