@@ -16,7 +16,8 @@ Where the time goes under `mkdocs serve` (from its log lines, each stamped when 
   detect    write -> "Detected file changes": the atlas plugin moves MkDocs's watches to native file
             events (generators/native_watch.py; MkDocs's own polling observer walks the folders every 0.5 s,
             which ATLAS_WATCH=poll keeps)
-  settle    -> "Building documentation...": MkDocs waits until no change came for 0.1 s (build_delay)
+  settle    -> "Building documentation...": MkDocs waits until no change came for build_delay (0.1 s; 0.05 s
+            once the plugin has moved the watches to native events)
   rebuild   -> "Reloading browsers": the whole build (our generator's part is its own log line, `atlas`)
   serve     -> the page fetched with the edit
 """

@@ -13,7 +13,6 @@ index of skipped pages are not refreshed until a full build.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import time
@@ -39,7 +38,9 @@ from .site_address import site_address
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
-_BUILT: dict[str, dict[str, str]] = {}  # config file -> {page: hash of its Markdown} of the last finished build
+# config file -> {page: its Markdown} of the last finished build. The texts themselves rather than hashes: a page the
+# memo reused is the very same string (compared by identity), and the memo holds every text anyway.
+_BUILT: dict[str, dict[str, str]] = {}
 _MEMOS: dict[str, PageMemo] = {}  # config file -> the pages of the last build with what each read (serve re-renders the rest)
 _SERVING: list[bool] = [False]  # set by on_startup: only `mkdocs serve` rebuilds in the same process, so only it keeps a memo
 _THEME_LISTINGS: dict[tuple[Any, ...], list[str]] = {}  # (theme folders, filter, ...) -> the theme's files, under serve
@@ -52,11 +53,6 @@ class GeneratedPage(File):
 
     def is_modified(self) -> bool:
         return self.changed
-
-
-def _digest(content: str | bytes) -> str:
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def theme_title(page: Page) -> str | None:
@@ -140,10 +136,10 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         for path, content in generated.files.items():
             page = GeneratedPage.generated(config, path, content=content)
             if _SERVING[0]:  # only a rebuild in the same process compares with the last build's pages
-                self.pending[path] = _digest(content)
-                page.changed = previous.get(path) != self.pending[path]  # type: ignore[attr-defined]
+                self.pending[path] = content
+                page.changed = previous.get(path) != content  # type: ignore[attr-defined]
             files.append(page)
-        changed = (sum(1 for path, digest in self.pending.items() if previous.get(path) != digest) if _SERVING[0]
+        changed = (sum(1 for path, content in self.pending.items() if previous.get(path) != content) if _SERVING[0]
                    else len(generated.files))
         reused = (f"; {generated.rendered} rendered, {generated.reused} reused" if generated.rendered is not None
                   else "; read from the cache" if generated.cached else "")

@@ -9,6 +9,7 @@ watchdog) arrive within milliseconds. The rules:
 - native events are used only when an observer of the platform starts on every watched path (tried once, then
   stopped); otherwise, or with ATLAS_WATCH=poll (folders on network or container mounts, whose changes the kernel
   never reports), polling stays.
+- with native events a rebuild starts once no event came for SETTLE seconds (MkDocs waits 0.1 s, sized for polling).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ CHANGES: list[type[FileSystemEvent]] = [FileCreatedEvent, FileModifiedEvent, Fil
                                         FileDeletedEvent, FileMovedEvent, DirCreatedEvent, DirDeletedEvent,
                                         DirMovedEvent]
 POLL = "poll"  # ATLAS_WATCH's value that keeps polling
+SETTLE = 0.05  # after a native event, wait until none came for this long (an editor's save is several events, ms apart)
 
 
 class _FolderAsFile(FileSystemEventHandler):
@@ -94,6 +96,7 @@ def use_native_events(server: Any) -> str:
     for path, count in counts.items():
         server.watch(path)
         watched[path] = count
+    server.build_delay = min(getattr(server, "build_delay", SETTLE), SETTLE)
     return "native file events"
 
 

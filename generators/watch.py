@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 
-from .native_watch import ChangeSignal
+from .native_watch import SETTLE, ChangeSignal
 from .problems import Problem, has_errors
 from .render import hand_written_files
 from .render.memo import PageMemo
@@ -128,7 +128,6 @@ def snapshot(root: Path, folders: tuple[str, ...]) -> dict[str, tuple[int, int]]
 
 
 SAFETY_POLL = 1.0  # with native events, a snapshot still every second: an event the platform dropped is not lost
-SETTLE = 0.05  # after an event, wait until none came for this long (an editor's save is several events)
 
 
 def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str = "docs", interval: float = 0.1,

@@ -60,6 +60,7 @@ def served(tmp_path, monkeypatch):
 def test_serve_moves_every_watch_to_native_events_keeping_counts(served):
     server, root = served
     assert not isinstance(server.observer, PollingObserver)
+    assert server.build_delay == 0.05  # events arrive within milliseconds: MkDocs's 0.1 s was sized for polling
     assert server._watched_paths == {str(root / "records"): 2, str(root / "mkdocs.yml"): 1}
     server.unwatch(str(root / "records"))
     assert str(root / "records") in server._watched_paths
@@ -89,7 +90,7 @@ def test_atlas_watch_poll_keeps_mkdocs_polling(tmp_path, monkeypatch):
     server = _server(tmp_path)
     server.watch(str(tmp_path))
     assert use_native_events(server) == "polling (ATLAS_WATCH=poll)"
-    assert isinstance(server.observer, PollingObserver)
+    assert isinstance(server.observer, PollingObserver) and server.build_delay == 0.1
 
 
 def test_a_server_without_mkdocs_watch_table_keeps_its_observer(tmp_path):
