@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 
 from .conftest import DESKTOP, PHONE, Browser
 
@@ -38,24 +39,25 @@ PAGE_TYPES = {
 }
 
 
-def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser) -> None:
-    browser.console_errors(), browser.requested_hosts()  # drain what the start page logged
+@pytest.mark.parametrize("kind", PAGE_TYPES)  # one test per page: the workers share them
+def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser, kind: str) -> None:
+    path = PAGE_TYPES[kind]
+    browser.console_errors(), browser.requested_hosts()  # drain what earlier pages logged
+    browser.open(path, PHONE)  # console and requests do not depend on the width; page-level scrolling does
+    width, title = browser.js("const h1 = document.querySelector('h1');"
+                              "return [document.documentElement.scrollWidth, h1 && h1.textContent]")
     problems = []
-    for kind, path in PAGE_TYPES.items():
-        browser.open(path, PHONE)  # console and requests do not depend on the width; page-level scrolling does
-        width, title = browser.js("const h1 = document.querySelector('h1');"
-                                  "return [document.documentElement.scrollWidth, h1 && h1.textContent]")
-        if width > PHONE[0]:
-            problems.append(f"{kind} ({path}): {width} px wide at {PHONE[0]} px")
-        if not title:
-            problems.append(f"{kind} ({path}): no h1")
-        errors = browser.console_errors()
-        if errors:
-            problems.append(f"{kind} ({path}): console errors {errors}")
-        hosts = browser.requested_hosts() - {"127.0.0.1"}
-        if hosts:
-            problems.append(f"{kind} ({path}): requests to {sorted(hosts)}")
-    assert problems == []
+    if width > PHONE[0]:
+        problems.append(f"{width} px wide at {PHONE[0]} px")
+    if not title:
+        problems.append("no h1")
+    errors = browser.console_errors()
+    if errors:
+        problems.append(f"console errors {errors}")
+    hosts = browser.requested_hosts() - {"127.0.0.1"}
+    if hosts:
+        problems.append(f"requests to {sorted(hosts)}")
+    assert problems == [], f"{kind} ({path})"
 
 
 ALIASES = {"float8_e5m2": "formats/fp8-e5m2/", "FP8_KV_CACHE": "formats/fp8-kv-cache/",
