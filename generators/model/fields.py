@@ -318,7 +318,7 @@ class KernelFields(TypedDict):
     aliases: NotRequired[list[str]]
     engine: NotRequired[RefEngine]
     class_name: NotRequired[str]
-    registry: NotRequired[Literal['mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other']]
+    registry: NotRequired[Literal['mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other']]
     linear_backends: NotRequired[list[str]]
     activation_handling: NotRequired[Literal['as-given', 'quantized', 'emulated']]
     code: NotRequired[Citation]
@@ -751,7 +751,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
-    'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'moe', 'attention', 'standalone', 'other'),
+    'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
