@@ -13,7 +13,7 @@ watchdog) arrive within milliseconds. The rules:
 """
 from __future__ import annotations
 
-import logging
+import contextlib
 import os
 import threading
 from collections.abc import Iterable
@@ -24,8 +24,6 @@ from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, Fi
                              FileSystemEvent, FileSystemEventHandler)
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
-
-log = logging.getLogger("mkdocs.plugins.atlas")
 
 CHANGES: list[type[FileSystemEvent]] = [FileCreatedEvent, FileModifiedEvent, FileClosedEvent, FileAttribEvent,
                                         FileDeletedEvent, FileMovedEvent, DirCreatedEvent, DirDeletedEvent,
@@ -47,10 +45,20 @@ class _FolderAsFile(FileSystemEventHandler):
         self.handler.dispatch(event)
 
 
+class _ChangesOnly(Observer):  # type: ignore[misc,valid-type]  # Observer is the platform's class, chosen at import
+    """The platform's observer, with every `schedule` (ours, and MkDocs' own `server.watch`) narrowed to changes."""
+
+    def schedule(self, event_handler: FileSystemEventHandler, path: str, *, recursive: bool = False,
+                 event_filter: Any = None, follow_symlink: bool = False) -> ObservedWatch:
+        watch: ObservedWatch = super().schedule(_FolderAsFile(event_handler), path, recursive=recursive,
+                                                event_filter=CHANGES, follow_symlink=follow_symlink)
+        return watch
+
+
 def _observer(paths: Iterable[str], handler: FileSystemEventHandler) -> BaseObserver:
-    observer = Observer()
+    observer = _ChangesOnly()
     for path in paths:
-        observer.schedule(_FolderAsFile(handler), path, recursive=True, event_filter=CHANGES)
+        observer.schedule(handler, path, recursive=True)
     return observer
 
 
@@ -62,20 +70,12 @@ def native_available(paths: list[str]) -> str | None:
     try:
         probe.start()
     except OSError as error:  # no inotify, too many watches, a path gone: polling still works
+        with contextlib.suppress(Exception):
+            probe.stop()  # the emitters that did start
         return f"native events unavailable ({error.strerror or error})"
     probe.stop()
     probe.join()
     return None
-
-
-class _ChangesOnly(Observer):  # type: ignore[misc,valid-type]  # Observer is the platform's class, chosen at import
-    """The platform's observer, with every later `schedule` (MkDocs' own `server.watch`) narrowed to changes."""
-
-    def schedule(self, event_handler: FileSystemEventHandler, path: str, *, recursive: bool = False,
-                 event_filter: Any = None, follow_symlink: bool = False) -> ObservedWatch:
-        watch: ObservedWatch = super().schedule(_FolderAsFile(event_handler), path, recursive=recursive,
-                                                event_filter=CHANGES, follow_symlink=follow_symlink)
-        return watch
 
 
 def use_native_events(server: Any) -> str:

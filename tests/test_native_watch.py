@@ -141,3 +141,12 @@ def test_watch_rewrites_an_edited_page(tmp_path, monkeypatch, mode):
     assert said == (["watching with native file events"] if mode == "native" else ["polling every 0.1 s (ATLAS_WATCH=poll)"])
     assert "formats/fmt-fp4.md" in rounds[1]
     assert "Edited." in (out / "formats" / "fmt-fp4.md").read_text(encoding="utf-8")
+
+
+def test_a_path_native_events_cannot_watch_keeps_polling(tmp_path, monkeypatch):
+    monkeypatch.delenv("ATLAS_WATCH", raising=False)
+    server = _server(tmp_path)
+    server.watch(str(tmp_path))
+    server.watch(str(tmp_path / "gone"))  # polling tolerates a missing path; the kernel refuses to watch it
+    assert use_native_events(server).startswith("polling (native events unavailable")
+    assert isinstance(server.observer, PollingObserver)
