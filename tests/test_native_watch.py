@@ -20,8 +20,7 @@ WAIT = 5.0  # seconds a change may take to arrive on a loaded machine (native ev
 
 
 def _server(tmp_path: Path) -> LiveReloadServer:
-    server = LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
-    return server
+    return LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
 
 
 def _woken(server: LiveReloadServer, act, wait: float = WAIT) -> bool:
