@@ -213,8 +213,15 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         steps = cell["otherwise"]
         assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or "otherwise vLLM uses" in steps[0]["unmet"][0]
         assert all(s["reasons"] and s["failure_message"] for s in steps if s["verdict"] == "refused")
-        if cell["verdict"] in ("runs", "refused", "fails-at-runtime"):
+        if cell["verdict"] in ("refused", "fails-at-runtime"):
             assert steps == [], (cell["scheme"], cell["target"])
+        if cell["verdict"] == "runs":  # steps only where conditions choose among kernels that all run as specified
+            assert bool(steps) == bool(cell["conditions"]), (cell["scheme"], cell["target"])
+            assert all(s["verdict"] in ("runs", "runs-if") for s in steps) and (not steps or steps[-1]["verdict"] == "runs")
+    # Hopper GPTQ: Machete when the group size fits, else Humming when installed, else Marlin: runs whichever way.
+    hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]
+    assert hopper["verdict"] == "runs" and hopper["kernel"] == "vllm-machete"
+    assert [(s["verdict"], s["selected"]) for s in hopper["otherwise"]] == [("runs-if", "vllm-humming"), ("runs", "vllm-marlin")]
     # The audit's example: without zentorch vLLM goes on to CPUWNA16 (which runs); zentorch with a bfloat16 model and
     # VLLM_CPU_INT4_W4A8 at its default keeps the kernel but computes W4A8.
     zen = cells[("vllm-ct-wna16", "x86-cpu-avx512")]["otherwise"]

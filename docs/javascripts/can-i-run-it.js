@@ -233,7 +233,9 @@
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
     if (cell.conditions && cell.conditions.length) {
-      card.appendChild(section("Conditions", [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
+      // on a cell that runs whichever way, the conditions only choose the kernel
+      var title = cell.verdict === "runs" ? "This kernel when" : "Conditions";
+      card.appendChild(section(title, [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {

@@ -196,7 +196,22 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme)
     cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
                     config, _handling(attempts, kernels))
-    return dataclasses.replace(cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", "")))
+    return _every_way_runs(dataclasses.replace(
+        cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
+
+
+def every_way_runs(cell: Cell) -> bool:
+    """Whether the scheme runs as specified whichever of the cell's conditions hold: the cell itself and every
+    outcome the engine reaches when they do not (each `otherwise` step) run at the scheme's precision."""
+    return cell.verdict.runs_as_specified and all(step.verdict.runs_as_specified for step in cell.otherwise)
+
+
+def _every_way_runs(cell: Cell) -> Cell:
+    """A conditional cell whose conditions only choose among kernels that all run as specified is `runs`: the
+    conditions and the steps stay, as which kernel computes, not whether the scheme runs."""
+    if cell.verdict is Verdict.RUNS_IF and cell.otherwise and every_way_runs(cell):
+        return dataclasses.replace(cell, verdict=Verdict.RUNS)
+    return cell
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],

@@ -156,7 +156,7 @@ def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
-        hover += " — if " + "; ".join(c.conditions)
+        hover += (" when " if c.verdict is Verdict.RUNS else " — if ") + "; ".join(c.conditions)
     if c.otherwise:
         step = c.otherwise[0]
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
@@ -197,7 +197,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.computes_as:
         parts.append(fill("; computes as {}", c.computes_as))
     if c.conditions:
-        parts.append(fill("; only if {}", "; ".join(c.conditions)))
+        parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(c.conditions)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:
