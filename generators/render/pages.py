@@ -232,6 +232,8 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
+    if cell.assumes:
+        parts.append(escape_text("the default install meets " + "; ".join(f"{c} ({how})" for c, how in cell.assumes)))
     if accepted.routes:
         parts.append(escape_text("routes: " + ", ".join(accepted.routes)))
     if accepted.limits:
