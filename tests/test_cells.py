@@ -454,7 +454,7 @@ def test_a_precision_requirement_the_target_fails_keeps_the_kernel_at_another_pr
 
 def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_default():
     # 'fi' needs a package the engine's default install brings; without it 'last' computes weight-only (a fallback).
-    kernels = {"fi": {"requirements": [req("package", "needs flashinfer", value="flashinfer", met_by_install="fi-pkg")],
+    kernels = {"fi": {"requirements": [req("package", "needs flashinfer", value="flashinfer", met_by_install=["fi-pkg"])],
                       "activation_handling": "quantized"},
                "last": {"requirements": [], "activation_handling": "as-given"}}
     data = {**scheme("fi", "last"), "config": {**CONFIG, "activation_quantized": True}}

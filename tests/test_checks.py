@@ -267,10 +267,10 @@ def test_gfx_capability_is_the_one_vllm_derives_from_the_gfx_id(tree):
 
 def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_provides(tree):
     edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
-         "reason_verbatim: true}\n  - {check: package, value: fast, reason: needs fast, met_by_install: fast-pkg}\n"
+         "reason_verbatim: true}\n  - {check: package, value: fast, reason: needs fast, met_by_install: [fast-pkg]}\n"
          "  - {check: activation-type")
     assert problems_of(tree, "install-facts") == [
-        "records/kernels/k-generic.yaml:8:71: error: [install-facts] requirements[1].met_by_install: no default "
+        "records/kernels/k-generic.yaml:8:72: error: [install-facts] requirements[1].met_by_install[0]: no default "
         "install of engine 'eng' provides 'fast-pkg' (its record states no default_install)"]
     edit(tree, "records/engines/eng.yaml", "category: serving-engine\n",
          "category: serving-engine\nversion_read: '2.0'\ndefault_install:\n  - platform: cuda\n    route: pip install eng\n"

@@ -1,4 +1,4 @@
-"""A kernel requirement's `met_by_install` names a fact its engine's `default_install` provides, and each default install is stated for the release the engine record read."""
+"""A kernel requirement's `met_by_install` names facts its engine's `default_install` provides, and each default install is stated for the release the engine record read."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,9 +19,10 @@ def check(atlas: Atlas, record: Record) -> Iterator[Problem]:
     provided = {fact["fact"] for install in (engine.data.get("default_install", []) if engine else [])
                 for fact in install["provides"]}
     for n, requirement in enumerate(record.data.get("requirements", [])):
-        fact = requirement.get("met_by_install")
-        if fact is not None and fact not in provided:
-            yield at(record, ("requirements", n, "met_by_install"), NAME,
+        for m, fact in enumerate(requirement.get("met_by_install", [])):
+            if fact in provided:
+                continue
+            yield at(record, ("requirements", n, "met_by_install", m), NAME,
                      f"no default install of engine {record.data.get('engine', '')!r} provides {fact!r}"
                      + (f" (it provides: {', '.join(sorted(provided))})" if provided else
                         " (its record states no default_install)"))

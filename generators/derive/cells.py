@@ -441,8 +441,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if requirement.get("declines") is False:
                 instead.append((outcome, filled))
-            elif requirement.get("met_by_install", "") in (installed or {}):
-                assumed.append((outcome, (installed or {})[requirement["met_by_install"]]))
+            elif _installed(requirement.get("met_by_install", []), installed or {}):
+                assumed.append((outcome, "; ".join((installed or {})[fact] for fact in requirement["met_by_install"])))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
@@ -453,6 +453,10 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed))
+
+
+def _installed(facts: Sequence[str], installed: Mapping[str, str]) -> bool:
+    return bool(facts) and all(fact in installed for fact in facts)
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

@@ -260,7 +260,7 @@ class KernelRequirements(TypedDict):
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]
     condition: NotRequired[str]
-    met_by_install: NotRequired[str]
+    met_by_install: NotRequired[list[str]]
 
 
 class KernelRoutesWhen(TypedDict):
