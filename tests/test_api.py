@@ -215,9 +215,16 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         assert all(s["reasons"] and s["failure_message"] for s in steps if s["verdict"] == "refused")
         if cell["verdict"] in ("refused", "fails-at-runtime"):
             assert steps == [], (cell["scheme"], cell["target"])
-        if cell["verdict"] == "runs":  # steps only where conditions choose among kernels that all run as specified
+        if cell["verdict"] == "runs":  # conditions choose among kernels that all run, or the default install meets them
             assert bool(steps) == bool(cell["conditions"]), (cell["scheme"], cell["target"])
-            assert all(s["verdict"] in ("runs", "runs-if") for s in steps) and (not steps or steps[-1]["verdict"] == "runs")
+            assert all(s["verdict"] in ("runs", "runs-if") for s in steps if not s["off_default"])
+        assert all(s["off_default"] for s in steps) <= bool(cell["assumes"]) or not steps
+    # B200 NVFP4: FlashInfer when usable (pip alone does not guarantee it), else CUTLASS NVFP4, which the PyPI wheel
+    # carries; only an install without those kernels reaches the weight-only fallbacks.
+    b200 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
+    assert b200["verdict"] == "runs" and [(s["selected"], s["off_default"]) for s in b200["otherwise"]][:3] == [
+        ("vllm-flashinfer-cutlass-nvfp4", False), ("vllm-cutlass-nvfp4", False), ("vllm-flashinfer-cutedsl-nvfp4-w4a16", True)]
+    assert any("CUDA 13.0" in a["install"] for a in b200["assumes"])
     # Hopper GPTQ: Machete when the group size fits, else Humming when installed, else Marlin: runs whichever way.
     hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]
     assert hopper["verdict"] == "runs" and hopper["kernel"] == "vllm-machete"

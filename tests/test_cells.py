@@ -450,3 +450,24 @@ def test_a_precision_requirement_the_target_fails_keeps_the_kernel_at_another_pr
                        kernels).verdict == "runs"  # 'next' runs without the package
     kernels["hum"]["requirements"][1]["declines"] = True
     assert derive_cell("s", scheme("hum", "next"), "t", GPU90, kernels).kernel == "next"
+
+
+def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_default():
+    # 'fi' needs a package the engine's default install brings; without it 'last' computes weight-only (a fallback).
+    kernels = {"fi": {"requirements": [req("package", "needs flashinfer", value="flashinfer", met_by_install=["fi-pkg"])],
+                      "activation_handling": "quantized"},
+               "last": {"requirements": [], "activation_handling": "as-given"}}
+    data = {**scheme("fi", "last"), "config": {**CONFIG, "activation_quantized": True}}
+    bare = derive_cell("s", data, "t", GPU90, kernels)
+    assert (bare.verdict, bare.assumes) == ("runs-if", ())
+    assert [(o.verdict, o.off_default) for o in bare.otherwise] == [("fallback", False)]
+    installed = derive_cell("s", data, "t", GPU90, kernels, {"fi-pkg": "flashinfer 1.0 (pip install e)"})
+    assert (installed.verdict, installed.kernel, installed.conditions) == ("runs", "fi", ("package flashinfer installed",))
+    assert installed.assumes == (("package flashinfer installed", "flashinfer 1.0 (pip install e)"),)
+    # what runs without it is still said, marked as off the default install
+    assert [(o.verdict, o.selected, o.off_default) for o in installed.otherwise] == [("fallback", "last", True)]
+    # a fact of another install, or a condition the install does not decide, leaves the cell conditional
+    assert derive_cell("s", data, "t", GPU90, kernels, {"other": "x"}).verdict == "runs-if"
+    kernels["fi"]["requirements"].append(req("other", "needs per-tensor scales", condition="per-tensor scales"))
+    mixed = derive_cell("s", data, "t", GPU90, kernels, {"fi-pkg": "flashinfer 1.0 (pip install e)"})
+    assert mixed.verdict == "runs-if" and [o.off_default for o in mixed.otherwise] == [False]
