@@ -1,7 +1,7 @@
 """Derivation of one support cell from dispatch rules, case by case."""
 from __future__ import annotations
 
-from generators.derive.cells import derive_cell
+from generators.derive.cells import Install, derive_cell
 
 GPU90 = {"platform": "cuda", "compute_capability": 90}
 GPU80 = {"platform": "cuda", "compute_capability": 80}
@@ -461,13 +461,14 @@ def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_d
     bare = derive_cell("s", data, "t", GPU90, kernels)
     assert (bare.verdict, bare.assumes) == ("runs-if", ())
     assert [(o.verdict, o.off_default) for o in bare.otherwise] == [("fallback", False)]
-    installed = derive_cell("s", data, "t", GPU90, kernels, {"fi-pkg": "flashinfer 1.0 (pip install e)"})
+    installed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
     assert (installed.verdict, installed.kernel, installed.conditions) == ("runs", "fi", ("package flashinfer installed",))
-    assert installed.assumes == (("package flashinfer installed", "flashinfer 1.0 (pip install e)"),)
+    assert [(a.condition, a.install, a.facts) for a in installed.assumes] == [
+        ("package flashinfer installed", "flashinfer 1.0 (pip install e)", ("fi-pkg",))]
     # what runs without it is still said, marked as off the default install
     assert [(o.verdict, o.selected, o.off_default) for o in installed.otherwise] == [("fallback", "last", True)]
     # a fact of another install, or a condition the install does not decide, leaves the cell conditional
-    assert derive_cell("s", data, "t", GPU90, kernels, {"other": "x"}).verdict == "runs-if"
+    assert derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"other": "x"})).verdict == "runs-if"
     kernels["fi"]["requirements"].append(req("other", "needs per-tensor scales", condition="per-tensor scales"))
-    mixed = derive_cell("s", data, "t", GPU90, kernels, {"fi-pkg": "flashinfer 1.0 (pip install e)"})
+    mixed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
     assert mixed.verdict == "runs-if" and [o.off_default for o in mixed.otherwise] == [False]

@@ -233,10 +233,13 @@
       facts.appendChild(el("dd", { text: KNOWN_BY[cell.known_by] || cell.known_by }));
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
-    if (cell.conditions && cell.conditions.length) {
+    // conditions the default install meets are listed once, under their own heading
+    var met = (cell.assumes || []).map(function (a) { return a.condition; });
+    var open = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; });
+    if (open.length) {
       // on a cell that runs whichever way, the conditions only choose the kernel
       var title = cell.verdict === "runs" ? "This kernel when" : "Conditions";
-      card.appendChild(section(title, [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
+      card.appendChild(section(title, [el("ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
     }
     if (cell.assumes && cell.assumes.length) {
       card.appendChild(section("Met by the default install", [el("ul", {}, cell.assumes.map(function (a) {

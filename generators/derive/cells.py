@@ -29,6 +29,16 @@ YES, CONDITIONAL, NO = "yes", "conditional", "no"
 
 
 @dataclass(frozen=True)
+class Assumed:
+    """A condition the engine's default install meets: the condition, what meets it (in words, with how it is
+    installed) and the default-install facts that do."""
+
+    condition: str
+    install: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Attempt:
     """One candidate kernel as tried: accepted, accepted under conditions, or rejected with a reason."""
 
@@ -43,7 +53,7 @@ class Attempt:
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
-    assumed: tuple[tuple[str, str], ...] = ()  # (condition, the default-install fact that meets it)
+    assumed: tuple[Assumed, ...] = ()  # conditions the default install meets
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -95,7 +105,7 @@ class Cell:
     substitute_scheme: str = ""  # the class the engine uses instead unless a setting keeps this scheme
     substitute_kernel: str = ""  # the kernel that class selects (what a run with default settings shows)
     otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
-    assumes: tuple[tuple[str, str], ...] = ()  # (condition, default-install fact) the verdict takes as met
+    assumes: tuple[Assumed, ...] = ()  # conditions the verdict takes as met by the default install
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -109,7 +119,7 @@ class Cell:
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
             "otherwise": [o.as_dict() for o in self.otherwise],
-            "assumes": [{"condition": c, "install": text} for c, text in self.assumes],
+            "assumes": [{"condition": a.condition, "install": a.install, "facts": list(a.facts)} for a in self.assumes],
         }
 
 
@@ -119,32 +129,44 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     installs = default_installs(index)
     return {
         (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
-                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), {}))
+                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL))
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
     }
 
 
-def default_installs(index: Index) -> dict[tuple[str, str], dict[str, str]]:
-    """(engine id, platform) -> {fact: what provides it}, from each engine record's `default_install`."""
-    found: dict[tuple[str, str], dict[str, str]] = {}
-    for engine in index.all("engine"):
-        for install in engine.data.get("default_install", []):
-            facts = found.setdefault((engine.id, install["platform"]), {})
-            for fact in install["provides"]:
-                facts[fact["fact"]] = f"{fact['text']} ({install['route']})"
-    return found
+@dataclass(frozen=True)
+class Install:
+    """What an engine release's default install provides on one platform: how it is installed, and each fact."""
+
+    route: str = ""
+    facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
+
+    def meets(self, facts: Sequence[str]) -> str:
+        """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
+        if not facts or any(fact not in self.facts for fact in facts):
+            return ""
+        return "; ".join(self.facts[fact] for fact in facts) + f" ({self.route})"
+
+
+NO_INSTALL = Install()
+
+
+def default_installs(index: Index) -> dict[tuple[str, str], Install]:
+    """(engine id, platform) -> its default install, from each engine record's `default_install`."""
+    return {(engine.id, install["platform"]): Install(install["route"], {f["fact"]: f["text"] for f in install["provides"]})
+            for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
 # derivation read with what it found, the cell). The changelog derives the cells of several past trees whose records
 # are mostly the same objects (load gives a file loaded alike the same record), so most cells read the same inputs.
-_KEPT: dict[tuple[str, str], list[tuple[Any, Any, dict[str, str], tuple[tuple[str, Any], ...], Cell]]] = {}
+_KEPT: dict[tuple[str, str], list[tuple[Any, Any, Install, tuple[tuple[str, Any], ...], Cell]]] = {}
 _KEPT_PER_CELL = 4
 
 
 def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-               kernels: dict[str, KernelFields], installed: dict[str, str]) -> Cell:
+               kernels: dict[str, KernelFields], installed: Install) -> Cell:
     """derive_cell, or the cell an earlier derivation made from the very same scheme and target data objects and, for
     every kernel id that derivation asked for, the very same kernel data object (or its absence again).
 
@@ -195,10 +217,10 @@ class _RecordedKernels(Mapping[str, KernelFields]):
 
 
 def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-                kernels: Mapping[str, KernelFields], installed: Mapping[str, str] | None = None) -> Cell:
+                kernels: Mapping[str, KernelFields], installed: Install | None = None) -> Cell:
     """The cell of one scheme on one target; `installed` is what the engine's default install provides on the
-    target's platform (fact -> what provides it)."""
-    installed = installed or {}
+    target's platform."""
+    installed = installed or NO_INSTALL
     engine = scheme.get("engine", "")
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
@@ -232,16 +254,16 @@ def _by_default(cell: Cell) -> Cell:
 
     A step is out of the default install's reach when its kernel is (the engine selects it only after an earlier
     kernel's conditions fail by default) or when every condition it is the failure of is one the install meets."""
-    assumed = {a.kernel: dict(a.assumed) for a in cell.attempts}
+    assumed = {a.kernel: {x.condition for x in a.assumed} for a in cell.attempts}
     reached = {cell.kernel}
     steps = []
     for step in cell.otherwise:
-        met = assumed.get(step.kernel, {})
+        met = assumed.get(step.kernel, set())
         on_default = step.kernel in reached and not all(condition in met for condition in step.unmet)
         if on_default and step.selected:
             reached.add(step.selected)
         steps.append(step if on_default else dataclasses.replace(step, off_default=True))
-    assumes = tuple(pair for a in cell.attempts if a.kernel in reached for pair in a.assumed)
+    assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
     cell = dataclasses.replace(cell, otherwise=tuple(steps), assumes=assumes)
     if cell.verdict is Verdict.RUNS_IF and steps and runs_by_default(cell):
         return dataclasses.replace(cell, verdict=Verdict.RUNS)
@@ -255,7 +277,7 @@ def runs_by_default(cell: Cell) -> bool:
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
-          target: HardwareTargetFields, scheme: SchemeFields, installed: Mapping[str, str]) -> tuple[Attempt, ...]:
+          target: HardwareTargetFields, scheme: SchemeFields, installed: Install) -> tuple[Attempt, ...]:
     attempts = []
     for kernel_id in order:
         attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme, installed)
@@ -273,7 +295,7 @@ def _handling(attempts: Sequence[Attempt], kernels: Mapping[str, KernelFields]) 
 
 def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mapping[str, Any],
                  target: HardwareTargetFields, scheme: SchemeFields, kernels: Mapping[str, KernelFields],
-                 installed: Mapping[str, str]) -> Cell:
+                 installed: Install) -> Cell:
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
     substitution, config = candidates["substitution"], scheme.get("config", {})
@@ -409,7 +431,7 @@ def _gate_failure(gate: SchemeCapabilityGate | Mapping[str, Any], target: Hardwa
 
 
 def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str, Any], target: HardwareTargetFields,
-               scheme: SchemeFields | None = None, installed: Mapping[str, str] | None = None) -> Attempt:
+               scheme: SchemeFields | None = None, installed: Install | None = None) -> Attempt:
     """Evaluate one kernel's requirements in order against a scheme configuration and a target. A requirement with
     `declines: false` that the target fails does not refuse the kernel: the engine keeps it, and the first such
     requirement's reason is what it computes instead. A condition whose `met_by_install` fact the default install
@@ -421,7 +443,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     instead: list[tuple[str, str]] = []
     computes_as = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
-    assumed: list[tuple[str, str]] = []
+    assumed: list[Assumed] = []
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
@@ -441,8 +463,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if requirement.get("declines") is False:
                 instead.append((outcome, filled))
-            elif _installed(requirement.get("met_by_install", []), installed or {}):
-                assumed.append((outcome, "; ".join((installed or {})[fact] for fact in requirement["met_by_install"])))
+            elif installed and installed.meets(requirement.get("met_by_install", [])):
+                facts = requirement["met_by_install"]
+                assumed.append(Assumed(outcome, installed.meets(facts), tuple(facts)))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
@@ -453,10 +476,6 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed))
-
-
-def _installed(facts: Sequence[str], installed: Mapping[str, str]) -> bool:
-    return bool(facts) and all(fact in installed for fact in facts)
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

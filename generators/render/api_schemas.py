@@ -68,7 +68,8 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
 _ASSUMES = {"type": "object", "required": ["condition", "install"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
-                                                                         "provides that meets it, and how it is installed."}}}
+                                                                         "provides that meets it, and how it is installed."},
+                           "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it."}}}
 
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],

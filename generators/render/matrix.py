@@ -200,7 +200,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.conditions:
         parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(c.conditions)))
     if c.assumes:
-        parts.append(fill("; the default install meets {}", "; ".join(f"{cond} ({how})" for cond, how in c.assumes)))
+        parts.append(fill("; the default install meets {}", "; ".join(f"{a.condition} ({a.install})" for a in c.assumes)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:
