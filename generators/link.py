@@ -31,8 +31,9 @@ def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, li
     index = Index(by_kind)
     problems: list[Problem] = []
     backlinks: dict[str, list[Link]] = defaultdict(list)
+    universe = _universe(by_kind)
     for record in records:
-        outgoing, gaps = _link_record(record, schemas, by_kind, problems)
+        outgoing, gaps = _link_record(record, schemas, by_kind, problems, universe)
         index.gaps.extend(gaps)
         if outgoing:
             index.links.extend(outgoing)
@@ -87,19 +88,52 @@ def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[
 
 
 _link_order = operator.attrgetter("source", "path")  # (source, path): a link's place among a target's backlinks
+Universe = frozenset[tuple[str, str]]
+_UNIVERSES: dict[Universe, Universe] = {}  # each set of (kind, id) once, so trees with the same ids share one object
+
+
+def _universe(by_kind: dict[str, dict[str, Record]]) -> Universe:
+    """Every (kind, id) of a tree, as the one object of that value: the changelog links several past trees, most with
+    the same ids, and a record whose references resolved among these ids resolves again."""
+    ids = frozenset((kind, record_id) for kind, records in by_kind.items() for record_id in records)
+    if len(_UNIVERSES) > 16:
+        _UNIVERSES.clear()
+        _COVERS.clear()
+    return _UNIVERSES.setdefault(ids, ids)
+
+
+_COVERS: dict[tuple[Universe, Universe], bool] = {}
+
+
+def _covers(universe: Universe, earlier: Universe | None) -> bool:
+    """Whether every (kind, id) of an earlier tree is in this one (asked once per pair of trees): a record whose
+    references all resolved there resolves here too."""
+    if earlier is None:
+        return False
+    if earlier is universe:
+        return True
+    pair = (earlier, universe)
+    if pair not in _COVERS:
+        _COVERS[pair] = earlier <= universe
+    return _COVERS[pair]
 
 
 def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, Record]],
-                 problems: list[Problem]) -> tuple[list[Link], list[DeclaredGap]]:
-    """One record's outgoing links and declared gaps; its dangling references and stale gaps go to `problems`."""
+                 problems: list[Problem], universe: Universe | None = None) -> tuple[list[Link], list[DeclaredGap]]:
+    """One record's outgoing links and declared gaps; its dangling references and stale gaps go to `problems`.
+    `universe` is _universe(by_kind) when the caller has it."""
     data, ref = record.data, record.ref
     known_gaps = data.get("known_gaps") or []
     references = _references(record, schemas.ref_fields[record.kind])
     if not known_gaps:
         kept = record.__dict__.get("_links")
-        if kept is not None and kept[0] is references and all(
-                target_id in by_kind.get(kind, ()) for _, _, kind, target_id in references):
-            return list(kept[1]), []  # every reference resolves: the links the loop below would make again
+        if kept is not None and kept[0] is references:  # every reference resolves: the links the loop below makes
+            if universe is not None and _covers(universe, kept[2]):
+                return list(kept[1]), []
+            if all(target_id in by_kind.get(kind, ()) for _, _, kind, target_id in references):
+                if universe is not None:
+                    record.__dict__["_links"] = (references, kept[1], universe)
+                return list(kept[1]), []
     declared = {(g.get("kind"), g.get("id")): n for n, g in enumerate(known_gaps)} if known_gaps else {}
     used: set[tuple[str, str]] = set()
     outgoing: list[Link] = []
@@ -116,7 +150,7 @@ def _link_record(record: Record, schemas: Schemas, by_kind: dict[str, dict[str, 
     if declared:
         problems.extend(_stale_gaps(record, declared, used, by_kind))
     elif len(outgoing) == len(references):  # all resolved, no gaps: another tree where they resolve gets these links
-        record.__dict__["_links"] = (references, tuple(outgoing))
+        record.__dict__["_links"] = (references, tuple(outgoing), universe)
     return outgoing, gaps
 
 

@@ -111,6 +111,18 @@ _STORED: dict[tuple[str, str], tuple[Record | None, list[Problem]]] = {}  # (pat
 _STORED_KEEP = 100_000
 
 
+def lend_records(stored: tree_files.StoredTree, records: list[Record]) -> None:
+    """Let stored trees that hold a file as `stored` does share the record loaded from those bytes: each record (loaded
+    without a problem from the same path and bytes as the stored file, which the caller vouches for) is what
+    _load_stored gives for that path and git object, without reading it from git."""
+    listed = set(stored.listing("records").files)
+    if len(_STORED) > _STORED_KEEP:
+        _STORED.clear()
+    for record in records:
+        if record.path in listed:
+            _STORED.setdefault((record.path, stored.object_id(record.path)), (record, []))
+
+
 def _load_stored(stored: tree_files.StoredTree, records_dir: str) -> tuple[list[Record], list[Problem]]:
     """load_tree over a stored tree: a file whose path and content were loaded before gives the same record object
     (the changelog loads several past commits that share most files), the others are read in one batch."""

@@ -25,6 +25,7 @@ from .build import Run, check_stages
 from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
+from .load import lend_records
 from .revisions import DiffError, GitTree, project_prefix
 
 HISTORY_PATHS = ("records", "schema")  # all a side without pages reads
@@ -67,9 +68,32 @@ _SIDES: dict[str, Side] = {}
 
 def _inputs_id(root: Path, prefix: str, sha: str) -> str:
     """The git tree ids of records/ and schema/ at a commit: commits with the same inputs build the same atlas."""
+    if sha in _INPUTS:
+        return _INPUTS[sha]
     result = subprocess.run(["git", "-C", str(root), "rev-parse", f"{sha}:{prefix}records", f"{sha}:{prefix}schema"],
                             capture_output=True, text=True, check=False)
     return result.stdout.replace("\n", " ").strip() if result.returncode == 0 else sha
+
+
+_INPUTS: dict[str, str] = {}  # commit id -> its inputs id (a commit's trees never change)
+
+
+def _ask_inputs_ids(root: Path, prefix: str, shas: list[str]) -> None:
+    """Learn the inputs ids of these commits in one `git rev-parse` (a commit where either folder is missing makes it
+    fail: those are then asked one by one, as _inputs_id does)."""
+    wanted = [sha for sha in dict.fromkeys(shas) if sha not in _INPUTS]
+    if not wanted:
+        return
+    result = subprocess.run(["git", "-C", str(root), "rev-parse",
+                             *(f"{sha}:{prefix}{folder}" for sha in wanted for folder in HISTORY_PATHS)],
+                            capture_output=True, text=True, check=False)
+    lines = result.stdout.split()
+    if result.returncode != 0 or len(lines) != len(wanted) * len(HISTORY_PATHS):
+        return
+    if len(_INPUTS) > 10_000:
+        _INPUTS.clear()
+    for n, sha in enumerate(wanted):
+        _INPUTS[sha] = " ".join(lines[n * len(HISTORY_PATHS):(n + 1) * len(HISTORY_PATHS)])
 
 
 def working_inputs_id(root: Path, prefix: str) -> str | None:
@@ -124,13 +148,13 @@ class Current:
 
 
 def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
-                  current: Current | None = None) -> CommitChange:
+                  current: Current | None = None, prefix: str | None = None) -> CommitChange:
     """The change one commit made, compared with its first parent (each side read from git into memory: a file that
     one side shares with another loaded before is not read again, load._load_stored)."""
     key = (sha, parent)
     if key in _MEMO:
         return _MEMO[key]
-    prefix = project_prefix(root)
+    prefix = project_prefix(root) if prefix is None else prefix
     before, old_records = _side(root, prefix, parent, current)
     after, new_records = _side(root, prefix, sha, current)
     records = tuple(record_changes(old_records, new_records))
@@ -154,12 +178,16 @@ def record_history(root: Path, limit: int | None = None, current: Current | None
     if all((sha, parent) in _MEMO for sha, parent, _, _ in commits):
         return tuple(_MEMO[(sha, parent)] for sha, parent, _, _ in commits)
     table = commit_cache.open_table()
+    found = {(sha, parent): _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
+             for sha, parent, date, subject in commits}
+    prefix = _prepare([side for (sha, parent), change in found.items() if change is None for side in (sha, parent)],
+                      root, current)
     changes = []
     for sha, parent, date, subject in commits:
-        change = _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
+        change = found[(sha, parent)]
         if change is None:
             try:
-                change = commit_change(root, sha, parent, date, subject, current)
+                change = commit_change(root, sha, parent, date, subject, current, prefix)
             except DiffError:
                 continue
         commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
@@ -167,3 +195,33 @@ def record_history(root: Path, limit: int | None = None, current: Current | None
         changes.append(change)
     table.save()
     return tuple(changes)
+
+
+def _prepare(shas: list[str], root: Path, current: Current | None) -> str | None:
+    """Before the sides of these commits are built: the project's prefix (None when git cannot say), every inputs id
+    asked at once, and, when the working tree's run stands in for one of them, its records lent to the others."""
+    if not shas:
+        return None
+    try:
+        prefix = project_prefix(root)
+    except DiffError:
+        return None
+    _ask_inputs_ids(root, prefix, shas)
+    if current is not None and current.inputs_id is not None and any(
+            _inputs_id(root, prefix, sha) == current.inputs_id and _inputs_id(root, prefix, sha) not in _SIDES
+            for sha in shas):
+        _lend_working_records(root, prefix, current)
+    return prefix
+
+
+def _lend_working_records(root: Path, prefix: str, current: Current) -> None:
+    """Run the working tree first (one of the sides is its run anyway) and give each past side the working tree's
+    record of a file whose git object is HEAD's: the working tree's records/ are HEAD's (Current.inputs_id, the same
+    test that lets its run stand for HEAD's side), and a record is a function of its path and bytes. So a past side
+    reads from git only the files that differ from HEAD's, instead of every file of the first side built."""
+    run = current.run()
+    try:
+        head = GitTree(root, "HEAD", prefix, HISTORY_PATHS)
+    except DiffError:
+        return
+    lend_records(head, run.records)

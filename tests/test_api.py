@@ -213,8 +213,22 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         steps = cell["otherwise"]
         assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or "otherwise vLLM uses" in steps[0]["unmet"][0]
         assert all(s["reasons"] and s["failure_message"] for s in steps if s["verdict"] == "refused")
-        if cell["verdict"] in ("runs", "refused") or (cell["verdict"] == "fails-at-runtime" and not cell["conditions"]):
+        if cell["verdict"] == "refused" or (cell["verdict"] == "fails-at-runtime" and not cell["conditions"]):
             assert steps == [], (cell["scheme"], cell["target"])
+        if cell["verdict"] == "runs":  # conditions choose among kernels that all run, or the default install meets them
+            assert bool(steps) == bool(cell["conditions"]), (cell["scheme"], cell["target"])
+            assert all(s["verdict"] in ("runs", "runs-if") for s in steps if not s["off_default"])
+        assert all(s["off_default"] for s in steps) <= bool(cell["assumes"]) or not steps
+    # B200 NVFP4: FlashInfer when usable (pip alone does not guarantee it), else CUTLASS NVFP4, which the PyPI wheel
+    # carries; only an install without those kernels reaches the weight-only fallbacks.
+    b200 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
+    assert b200["verdict"] == "runs" and [(s["selected"], s["off_default"]) for s in b200["otherwise"]][:3] == [
+        ("vllm-flashinfer-cutlass-nvfp4", False), ("vllm-cutlass-nvfp4", False), ("vllm-flashinfer-cutedsl-nvfp4-w4a16", True)]
+    assert any("CUDA 13.0" in a["install"] for a in b200["assumes"])
+    # Hopper GPTQ: Machete when the group size fits, else Humming when installed, else Marlin: runs whichever way.
+    hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]
+    assert hopper["verdict"] == "runs" and hopper["kernel"] == "vllm-machete"
+    assert [(s["verdict"], s["selected"]) for s in hopper["otherwise"]] == [("runs-if", "vllm-humming"), ("runs", "vllm-marlin")]
     # The audit's example: without zentorch vLLM goes on to CPUWNA16 (which runs); zentorch with a bfloat16 model and
     # VLLM_CPU_INT4_W4A8 at its default keeps the kernel but computes W4A8.
     zen = cells[("vllm-ct-wna16", "x86-cpu-avx512")]["otherwise"]

@@ -1,7 +1,7 @@
 """Derivation of one support cell from dispatch rules, case by case."""
 from __future__ import annotations
 
-from generators.derive.cells import derive_cell
+from generators.derive.cells import Install, derive_cell
 
 GPU90 = {"platform": "cuda", "compute_capability": 90}
 GPU80 = {"platform": "cuda", "compute_capability": 80}
@@ -42,7 +42,8 @@ def test_partial_activation_overlap_and_packages_make_it_conditional_then_fall_t
                "b": {"requirements": [req("activation-type", "fp16 only", values=["float16"])]},
                "c": {"requirements": []}}
     cell = derive_cell("s", scheme("a", "b", "c"), "t", GPU90, kernels)
-    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs-if", "a", ("package pkg installed",))
+    # 'c' takes what the conditions leave, so the conditions only choose the kernel: runs
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs", "a", ("package pkg installed",))
     assert [(a.kernel, a.outcome, a.conditions) for a in cell.attempts] == [
         ("a", "conditional", ("package pkg installed",)), ("b", "conditional", ("activation dtype in {float16}",)),
         ("c", "yes", ())]
@@ -231,7 +232,8 @@ def test_a_cpu_vendor_test_passes_fails_or_is_a_condition_by_the_vendors_a_profi
     amd = derive_cell("s", cpu, "t", {**X86_AVX512, "cpu_vendors": ["AuthenticAMD"]}, kernels)
     unknown = derive_cell("s", cpu, "t", X86_AVX512, kernels)
     assert (intel.verdict, intel.kernel, intel.reasons) == ("runs", "generic", ("zen: requires AMD Zen CPU.",))
-    assert (both.verdict, both.kernel, both.conditions) == ("runs-if", "zen", ("CPU vendor AuthenticAMD",))
+    # the generic kernel takes the other vendor's parts: the vendor only chooses the kernel
+    assert (both.verdict, both.kernel, both.conditions) == ("runs", "zen", ("CPU vendor AuthenticAMD",))
     assert (amd.verdict, amd.kernel) == ("runs", "zen")
     assert (unknown.kernel, unknown.reasons) == ("generic", ("zen: requires AMD Zen CPU.",))
 
@@ -272,7 +274,7 @@ def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
     on90 = derive_cell("s", data, "t", GPU90, kernels)
     on80 = derive_cell("s", data, "t", GPU80, kernels)
     assert [a.kernel for a in on90.attempts] == ["machete", "humming", "marlin"]
-    assert (on90.verdict, on90.kernel, on90.conditions) == ("runs-if", "humming", ("package humming installed",))
+    assert (on90.verdict, on90.kernel, on90.conditions) == ("runs", "humming", ("package humming installed",))
     assert [a.kernel for a in on80.attempts] == ["machete", "marlin"]
     assert (on80.verdict, on80.kernel) == ("runs", "marlin")
 
@@ -372,10 +374,12 @@ def test_a_runs_if_cell_says_what_the_engine_does_when_its_conditions_do_not_hol
     # A declined kernel's reason is the engine's own message where the record has it verbatim, else its condition.
     assert second.reasons == ("hop: needs 90", "pkg: declines unless package fastpkg installed",
                               "opt: float16 only (unless activation dtype in {float16})")
-    # A kernel accepted outright after the conditional one ends the chain with a plain runs.
+    # A kernel accepted outright after the conditional one ends the chain with a plain runs; the scheme then runs
+    # whichever way the condition goes, so the cell is runs, its condition only choosing the kernel.
     kernels["opt"]["requirements"] = []
-    assert [(o.verdict, o.selected) for o in derive_cell("s", scheme("hop", "pkg", "opt"), "t", GPU80, kernels).otherwise] == [
-        ("runs", "opt")]
+    either = derive_cell("s", scheme("hop", "pkg", "opt"), "t", GPU80, kernels)
+    assert [(o.verdict, o.selected) for o in either.otherwise] == [("runs", "opt")]
+    assert (either.verdict, either.kernel, either.conditions) == ("runs", "pkg", ("package fastpkg installed",))
     # A cell that runs outright, or is refused, has nothing to add.
     assert derive_cell("s", scheme("hop", "opt"), "t", GPU80, kernels).otherwise == ()
     assert derive_cell("s", scheme("hop"), "t", GPU80, kernels).otherwise == ()
@@ -388,6 +392,7 @@ def test_a_precision_switch_keeps_the_kernel_and_falls_back_instead_of_going_on(
                                             reason_verbatim=False)]},
                "cpu": {"requirements": []}}
     cell = derive_cell("s", scheme("zen", "cpu", platform="cpu"), "t", X86_AVX512, kernels)
+    # runs-if although the next kernel runs: one way the conditions fail computes at another precision
     assert (cell.verdict, cell.kernel, cell.conditions) == ("runs-if", "zen", ("package zentorch installed", "W4A8=0"))
     assert [(o.unmet, o.verdict, o.selected, o.conditions, o.computes_as) for o in cell.otherwise] == [
         (("package zentorch installed",), "runs", "cpu", (), ""),
@@ -458,6 +463,28 @@ def test_a_precision_requirement_the_target_fails_keeps_the_kernel_at_another_pr
     assert [(o.unmet, o.verdict, o.selected) for o in cell.otherwise] == [(("package humming installed",), "runs", "next")]
     # Where the requirement holds, nothing changes; a declining requirement still refuses.
     assert derive_cell("s", scheme("hum", "next"), "t", {"platform": "cuda", "compute_capability": 120},
-                       kernels).verdict == "runs-if"
+                       kernels).verdict == "runs"  # 'next' runs without the package
     kernels["hum"]["requirements"][1]["declines"] = True
     assert derive_cell("s", scheme("hum", "next"), "t", GPU90, kernels).kernel == "next"
+
+
+def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_default():
+    # 'fi' needs a package the engine's default install brings; without it 'last' computes weight-only (a fallback).
+    kernels = {"fi": {"requirements": [req("package", "needs flashinfer", value="flashinfer", met_by_install=["fi-pkg"])],
+                      "activation_handling": "quantized"},
+               "last": {"requirements": [], "activation_handling": "as-given"}}
+    data = {**scheme("fi", "last"), "config": {**CONFIG, "activation_quantized": True}}
+    bare = derive_cell("s", data, "t", GPU90, kernels)
+    assert (bare.verdict, bare.assumes) == ("runs-if", ())
+    assert [(o.verdict, o.off_default) for o in bare.otherwise] == [("fallback", False)]
+    installed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
+    assert (installed.verdict, installed.kernel, installed.conditions) == ("runs", "fi", ("package flashinfer installed",))
+    assert [(a.condition, a.install, a.facts) for a in installed.assumes] == [
+        ("package flashinfer installed", "flashinfer 1.0 (pip install e)", ("fi-pkg",))]
+    # what runs without it is still said, marked as off the default install
+    assert [(o.verdict, o.selected, o.off_default) for o in installed.otherwise] == [("fallback", "last", True)]
+    # a fact of another install, or a condition the install does not decide, leaves the cell conditional
+    assert derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"other": "x"})).verdict == "runs-if"
+    kernels["fi"]["requirements"].append(req("other", "needs per-tensor scales", condition="per-tensor scales"))
+    mixed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
+    assert mixed.verdict == "runs-if" and [o.off_default for o in mixed.otherwise] == [False]

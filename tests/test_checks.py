@@ -263,3 +263,20 @@ def test_gfx_capability_is_the_one_vllm_derives_from_the_gfx_id(tree):
     assert problems_of(tree, "gfx-capability") == [
         "records/hardware-targets/amd-b.yaml:5:21: error: [gfx-capability] compute_capability: vLLM derives capability "
         "115 from 'gfx1151', but this target states 111; state 115"]
+
+
+def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_provides(tree):
+    edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
+         "reason_verbatim: true}\n  - {check: package, value: fast, reason: needs fast, met_by_install: [fast-pkg]}\n"
+         "  - {check: activation-type")
+    assert problems_of(tree, "install-facts") == [
+        "records/kernels/k-generic.yaml:8:72: error: [install-facts] requirements[1].met_by_install[0]: no default "
+        "install of engine 'eng' provides 'fast-pkg' (its record states no default_install)"]
+    edit(tree, "records/engines/eng.yaml", "category: serving-engine\n",
+         "category: serving-engine\nversion_read: '2.0'\ndefault_install:\n  - platform: cuda\n    route: pip install eng\n"
+         "    release: '1.0'\n    provides:\n      - {fact: fast-pkg, text: fast 1.0, source: src-doc}\n")
+    assert problems_of(tree, "install-facts") == [
+        "records/engines/eng.yaml:8:14: error: [install-facts] default_install[0].release: the default install was "
+        "read for '1.0' but the record reads '2.0'; check its facts against '2.0' and update the release"]
+    edit(tree, "records/engines/eng.yaml", "release: '1.0'", "release: '2.0'")
+    assert problems_of(tree, "install-facts") == []

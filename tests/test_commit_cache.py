@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generators import build, commit_cache, record_history, revisions
+from generators import build, commit_cache, load, record_history, revisions
 from generators.cache import ContentCache
 from generators.diff_model import CellChange, CommitChange, FieldChange, OtherwiseStep, RecordChange
 from generators.render.changelog import changelog_files
@@ -166,6 +166,45 @@ def test_the_working_tree_stands_in_for_head_when_its_inputs_are_heads(
     assert changes == expected
     assert current.checked is not None and current.checked.atlas is not None
     assert len(runs) == 2  # three sides (two commits and the first one's parent); HEAD's is the working tree's run
+
+
+def test_past_sides_share_the_working_trees_records_and_read_only_what_differs_from_head(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the working tree's inputs HEAD's, a past side takes the working tree's record of each file whose git object
+    is HEAD's (load.lend_records) and reads from git only the files that differ; the changes are those computed
+    without that help."""
+    _two_commits(repo)
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    expected = history(repo)
+    fetched: list[str] = []
+    real_fetch = revisions.GitTree.fetch
+    monkeypatch.setattr(revisions.GitTree, "fetch", lambda self, rels: (fetched.extend(rels), real_fetch(self, rels))[1])
+    monkeypatch.setattr(load, "_STORED", {})
+    monkeypatch.setattr(load, "_LOADED", {})
+    changes, current = _with_current(repo)
+    assert changes == expected
+    assert current.checked is not None
+    working = {r.path: r for r in current.checked.records}
+    record_files = [rel for rel in fetched if rel.startswith("records/")]
+    assert sorted(record_files) == ["records/accelerators/acc-cpu.yaml", "records/kernels/k-generic.yaml"]
+    before = record_history._SIDES[record_history._inputs_id(repo, "", git(repo, "rev-list", "--max-parents=0", "HEAD"))]
+    assert before[1][("format", "fmt-fp4")] is working["records/formats/fmt-fp4.yaml"].data  # the same object
+
+
+def test_inputs_ids_asked_together_and_one_by_one_agree(repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One `git rev-parse` for every commit; a commit where a folder is missing makes it fail, and each is then asked
+    alone (that commit's id stands for its inputs)."""
+    _two_commits(repo)
+    shas = git(repo, "rev-list", "HEAD").split()
+    monkeypatch.setattr(record_history, "_INPUTS", {})
+    alone = [record_history._inputs_id(repo, "", sha) for sha in shas]
+    record_history._ask_inputs_ids(repo, "", shas)
+    assert [record_history._INPUTS[sha] for sha in shas] == alone and len(set(alone)) == 3
+    shutil.rmtree(repo / "schema")
+    without = commit(repo, "no schemas")
+    monkeypatch.setattr(record_history, "_INPUTS", {})
+    record_history._ask_inputs_ids(repo, "", [without, *shas])
+    assert record_history._INPUTS == {} and record_history._inputs_id(repo, "", without) == without
 
 
 @pytest.mark.parametrize("change", ["modified", "untracked", "ignored", "deleted"])

@@ -26,7 +26,7 @@ def test_demo_chapter_renders_computed_values(tree):
         "# Demo chapter (2026)\n\n"
         "[Big GPU](../accelerators/acc-big.md) has 1 native formats.\n"
         "[INT4 weight-only](../formats/fmt-int4.md) is “Four-bit integer weights”.\n"
-        "On x86 the scheme is <span class=\"verdict verdict-runs\" title=\"runs as specified: the named kernel computes at the scheme&#39;s precision\">Runs</span>.\n"
+        "On x86 the scheme is <span class=\"verdict verdict-runs\" title=\"runs as specified: the named kernel computes at the scheme&#39;s precision (conditions, where named, only choose the kernel)\">Runs</span>.\n"
         "The drop is 82.36 to 78.16 points.\n")
 
 
@@ -178,7 +178,7 @@ def test_output_is_byte_identical_across_runs(tree):
 def test_record_page_has_backlinks_sources_and_derived_cells(tree):
     pages, _ = render(tree)
     scheme = pages["schemes/sch-w4a16.md"]
-    assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | <span class=\"verdict verdict-runs-if\" title=\"runs as specified only given the named optional package, build flag, setting or model property\">Runs if</span> | via [Generic kernel](../kernels/k-generic.md); " \
+    assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | <span class=\"verdict verdict-runs-if\" title=\"runs as specified only given the named optional package, build flag, setting or model property; without it the engine falls back, fails or refuses\">Runs if</span> | via [Generic kernel](../kernels/k-generic.md); " \
            "when activation dtype in \\{float16\\}; after 1 candidate\\(s\\) declined. If not, in the engine's order: " \
            "<span class=\"verdict verdict-refused\" title=\"the engine refuses at load; every " \
            "reason is listed in order\">Refused</span>, no candidate left \\(every reason on the scheme's page\\) |" in scheme

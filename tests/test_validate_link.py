@@ -170,8 +170,13 @@ def test_links_kept_on_a_record_are_what_linking_it_afresh_gives(tree):
     records = [r for kind in atlas.index.by_kind for r in atlas.index.all(kind)]
     assert all("_links" in vars(r) for r in records if atlas.index.outgoing.get(r.ref) and not r.data.get("known_gaps"))
     target = next(ref for ref, links in atlas.index.backlinks.items() if len(links) > 1)
-    for subset in (records, [r for r in records if r.ref != target]):
+    extra = dataclasses.replace(records[0], id=f"{records[0].id}-extra")
+    # the same ids again, then fewer (one reference no longer resolves), then all, then more
+    for subset in (records, [r for r in records if r.ref != target], records, [*records, extra]):
         index, problems = link_records(subset, atlas.schemas)
         expected, expected_problems = link_records([dataclasses.replace(r) for r in subset], atlas.schemas)
         assert index == expected and problems == expected_problems
-    assert problems and all(f"'{target.partition('/')[2]}' is not" in p.message for p in problems)
+        if len(subset) < len(records):
+            assert problems and all(f"'{target.partition('/')[2]}' is not" in p.message for p in problems)
+        else:
+            assert problems == []

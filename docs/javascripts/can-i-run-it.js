@@ -167,7 +167,8 @@
       if (step.selected) { outcome.push(" via ", link(site, records["kernel"][step.selected], step.selected)); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
-        el("p", { "class": "atlas-otherwise__unmet" }, [step.unmet.length > 1 ? "Without any one of: " : "Without: ",
+        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the default install, without " : "",
+          step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
           el("span", { text: step.unmet.join("; ") }), step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
           link(site, records["kernel"][step.kernel], step.kernel), ")"]),
         el("p", { "class": "atlas-otherwise__outcome" }, outcome)];
@@ -232,8 +233,18 @@
       facts.appendChild(el("dd", { text: KNOWN_BY[cell.known_by] || cell.known_by }));
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
-    if (cell.conditions && cell.conditions.length) {
-      card.appendChild(section("Conditions", [el("ul", {}, cell.conditions.map(function (c) { return el("li", { text: c }); }))]));
+    // conditions the default install meets are listed once, under their own heading
+    var met = (cell.assumes || []).map(function (a) { return a.condition; });
+    var open = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; });
+    if (open.length) {
+      // on a cell that runs whichever way, the conditions only choose the kernel
+      var title = cell.verdict === "runs" ? "This kernel when" : "Conditions";
+      card.appendChild(section(title, [el("ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
+    }
+    if (cell.assumes && cell.assumes.length) {
+      card.appendChild(section("Met by the default install", [el("ul", {}, cell.assumes.map(function (a) {
+        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+      }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {

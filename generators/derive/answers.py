@@ -137,4 +137,17 @@ def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[Publ
         for citation in record.data.get("sources", []):
             if citation["source"] not in ids:
                 ids.append(citation["source"])
+    for source in _install_sources(index, cell):
+        if source not in ids:
+            ids.append(source)
     return tuple(ids)
+
+
+def _install_sources(index: Index, cell: Cell) -> list[str]:
+    """The sources of the default-install facts the verdict assumes."""
+    engine = index.get("engine", cell.engine)
+    wanted = {fact for assumed in cell.assumes for fact in assumed.facts}
+    if engine is None or not wanted:
+        return []
+    return [fact["source"] for install in engine.data.get("default_install", []) for fact in install["provides"]
+            if fact["fact"] in wanted]

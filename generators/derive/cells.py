@@ -7,7 +7,10 @@ for a target (an optional package, an environment switch, an activation dtype th
 make an acceptance conditional; the walk then goes on, because the engine would fall through to
 the next candidate when the condition does not hold. Shape checks (dimensions divisible by a tile or
 group size) do not make a cell conditional: every kernel has them and they depend on the model, not on
-the scheme or the part; they are kept as the accepting kernel's `limits`. Pure functions of records; no I/O.
+the scheme or the part; they are kept as the accepting kernel's `limits`. A condition the engine release's default
+install meets (a requirement's `met_by_install` fact, provided on the target's platform by the engine record's
+`default_install`) stays a condition, marked assumed: the cell runs when every outcome the default install can
+reach runs, and still says what runs without it. Pure functions of records; no I/O.
 """
 from __future__ import annotations
 
@@ -26,6 +29,16 @@ YES, CONDITIONAL, NO = "yes", "conditional", "no"
 
 
 @dataclass(frozen=True)
+class Assumed:
+    """A condition the engine's default install meets: the condition, what meets it (in words, with how it is
+    installed) and the default-install facts that do."""
+
+    condition: str
+    install: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Attempt:
     """One candidate kernel as tried: accepted, accepted under conditions, or rejected with a reason."""
 
@@ -40,6 +53,7 @@ class Attempt:
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
+    assumed: tuple[Assumed, ...] = ()  # conditions the default install meets
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -61,11 +75,13 @@ class Otherwise:
     computes_as: str = ""
     reasons: tuple[str, ...] = ()  # for a refusal or a failure at run time: every reason in the engine's order
     failure_message: str = ""
+    off_default: bool = False  # reached only when the default install lacks what it provides
 
     def as_dict(self) -> dict[str, Any]:
         return {"kernel": self.kernel, "unmet": list(self.unmet), "verdict": self.verdict.value,
                 "selected": self.selected, "conditions": list(self.conditions), "computes_as": self.computes_as,
-                "reasons": list(self.reasons), "failure_message": self.failure_message}
+                "reasons": list(self.reasons), "failure_message": self.failure_message,
+                "off_default": self.off_default}
 
 
 @dataclass(frozen=True)
@@ -89,6 +105,7 @@ class Cell:
     substitute_scheme: str = ""  # the class the engine uses instead unless a setting keeps this scheme
     substitute_kernel: str = ""  # the kernel that class selects (what a run with default settings shows)
     otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
+    assumes: tuple[Assumed, ...] = ()  # conditions the verdict takes as met by the default install
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -102,28 +119,54 @@ class Cell:
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
             "otherwise": [o.as_dict() for o in self.otherwise],
+            "assumes": [{"condition": a.condition, "install": a.install, "facts": list(a.facts)} for a in self.assumes],
         }
 
 
 def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
     kernels = {r.id: r.data for r in index.all("kernel")}
+    installs = default_installs(index)
     return {
-        (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels)
+        (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
+                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL))
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
     }
 
 
+@dataclass(frozen=True)
+class Install:
+    """What an engine release's default install provides on one platform: how it is installed, and each fact."""
+
+    route: str = ""
+    facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
+
+    def meets(self, facts: Sequence[str]) -> str:
+        """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
+        if not facts or any(fact not in self.facts for fact in facts):
+            return ""
+        return "; ".join(self.facts[fact] for fact in facts) + f" ({self.route})"
+
+
+NO_INSTALL = Install()
+
+
+def default_installs(index: Index) -> dict[tuple[str, str], Install]:
+    """(engine id, platform) -> its default install, from each engine record's `default_install`."""
+    return {(engine.id, install["platform"]): Install(install["route"], {f["fact"]: f["text"] for f in install["provides"]})
+            for engine in index.all("engine") for install in engine.data.get("default_install", [])}
+
+
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
 # derivation read with what it found, the cell). The changelog derives the cells of several past trees whose records
 # are mostly the same objects (load gives a file loaded alike the same record), so most cells read the same inputs.
-_KEPT: dict[tuple[str, str], list[tuple[Any, Any, tuple[tuple[str, Any], ...], Cell]]] = {}
+_KEPT: dict[tuple[str, str], list[tuple[Any, Any, Install, tuple[tuple[str, Any], ...], Cell]]] = {}
 _KEPT_PER_CELL = 4
 
 
 def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-               kernels: dict[str, KernelFields]) -> Cell:
+               kernels: dict[str, KernelFields], installed: Install) -> Cell:
     """derive_cell, or the cell an earlier derivation made from the very same scheme and target data objects and, for
     every kernel id that derivation asked for, the very same kernel data object (or its absence again).
 
@@ -131,13 +174,14 @@ def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Har
     the same inputs for every read give the same cell (record data are never changed once loaded); a derivation that
     iterated the kernels (read them all) is not kept."""
     kept = _KEPT.setdefault((scheme_id, target_id), [])
-    for old_scheme, old_target, reads, cell in kept:
-        if old_scheme is scheme and old_target is target and all(kernels.get(k) is found for k, found in reads):
+    for old_scheme, old_target, old_installed, reads, cell in kept:
+        if (old_scheme is scheme and old_target is target and old_installed == installed
+                and all(kernels.get(k) is found for k, found in reads)):
             return cell
     recorded = _RecordedKernels(kernels)
-    cell = derive_cell(scheme_id, scheme, target_id, target, recorded)
+    cell = derive_cell(scheme_id, scheme, target_id, target, recorded, installed)
     if not recorded.everything:
-        kept.insert(0, (scheme, target, tuple(recorded.read.items()), cell))
+        kept.insert(0, (scheme, target, installed, tuple(recorded.read.items()), cell))
         del kept[_KEPT_PER_CELL:]
     return cell
 
@@ -173,7 +217,10 @@ class _RecordedKernels(Mapping[str, KernelFields]):
 
 
 def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-                kernels: Mapping[str, KernelFields]) -> Cell:
+                kernels: Mapping[str, KernelFields], installed: Install | None = None) -> Cell:
+    """The cell of one scheme on one target; `installed` is what the engine's default install provides on the
+    target's platform."""
+    installed = installed or NO_INSTALL
     engine = scheme.get("engine", "")
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
@@ -192,18 +239,48 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
         failure = candidates.get("failure_message", "") if candidates else ""  # an empty list: the engine still raises
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
     if "substitution" in candidates:
-        return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels)
-    attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme)
+        return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels, installed)
+    attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
     cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
                     config, _handling(attempts, kernels))
-    return dataclasses.replace(cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", "")))
+    return _by_default(dataclasses.replace(
+        cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
+
+
+def _by_default(cell: Cell) -> Cell:
+    """Marks the steps the default install cannot reach, names what the verdict assumes of it, and makes a
+    conditional cell `runs` when every outcome the default install can reach runs as specified: its conditions then
+    only choose the kernel (or hold by default), and stay, with every step, to say which kernel computes when.
+
+    A step is out of the default install's reach when its kernel is (the engine selects it only after an earlier
+    kernel's conditions fail by default) or when every condition it is the failure of is one the install meets."""
+    assumed = {a.kernel: {x.condition for x in a.assumed} for a in cell.attempts}
+    reached = {cell.kernel}
+    steps = []
+    for step in cell.otherwise:
+        met = assumed.get(step.kernel, set())
+        on_default = step.kernel in reached and not all(condition in met for condition in step.unmet)
+        if on_default and step.selected:
+            reached.add(step.selected)
+        steps.append(step if on_default else dataclasses.replace(step, off_default=True))
+    assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
+    cell = dataclasses.replace(cell, otherwise=tuple(steps), assumes=assumes)
+    if cell.verdict is Verdict.RUNS_IF and steps and runs_by_default(cell):
+        return dataclasses.replace(cell, verdict=Verdict.RUNS)
+    return cell
+
+
+def runs_by_default(cell: Cell) -> bool:
+    """Whether the scheme runs as specified whichever way the conditions the default install leaves open go: the
+    cell and every step it can reach run at the scheme's precision."""
+    return cell.verdict.runs_as_specified and all(s.verdict.runs_as_specified for s in cell.otherwise if not s.off_default)
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
-          target: HardwareTargetFields, scheme: SchemeFields) -> tuple[Attempt, ...]:
+          target: HardwareTargetFields, scheme: SchemeFields, installed: Install) -> tuple[Attempt, ...]:
     attempts = []
     for kernel_id in order:
-        attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme)
+        attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme, installed)
         attempts.append(attempt)
         if attempt.outcome == YES or (attempt.after_selection and not attempt.selection_conditions):
             break  # the engine takes the first kernel whose can_implement accepts (a conditional one only if it holds)
@@ -217,20 +294,21 @@ def _handling(attempts: Sequence[Attempt], kernels: Mapping[str, KernelFields]) 
 
 
 def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mapping[str, Any],
-                 target: HardwareTargetFields, scheme: SchemeFields, kernels: Mapping[str, KernelFields]) -> Cell:
+                 target: HardwareTargetFields, scheme: SchemeFields, kernels: Mapping[str, KernelFields],
+                 installed: Install) -> Cell:
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
     substitution, config = candidates["substitution"], scheme.get("config", {})
     order = candidate_order(candidates, target)
     for value in substitution["values"]:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
-        attempts = _walk(kept, kernels, config, target, scheme)
+        attempts = _walk(kept, kernels, config, target, scheme, installed)
         cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config,
                         _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
             setting = (f"{substitution['setting']} {value} (otherwise vLLM uses {substitution['scheme_class']}: "
                        f"{substitution['computes_as']})")
-            substitute = _walk([substitution["kernel"]], kernels, config, target, scheme)[0]
+            substitute = _walk([substitution["kernel"]], kernels, config, target, scheme, installed)[0]
             unset = Otherwise(cell.kernel or "", (setting,), Verdict.FALLBACK, substitution["kernel"],
                               substitute.conditions, f"{substitution['scheme_class']}: {substitution['computes_as']}")
             if substitute.outcome == NO:  # the substitute refuses too
@@ -240,7 +318,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                                        substitute_scheme=substitution["scheme_class"],
                                        substitute_kernel=substitution["kernel"],
                                        otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
-    attempts = _walk([substitution["kernel"]], kernels, config, target, scheme)
+    attempts = _walk([substitution["kernel"]], kernels, config, target, scheme, installed)
     if attempts[0].outcome == NO:  # the substitute refuses too
         return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config, None)
     return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, substitution["kernel"], attempts[0].conditions,
@@ -355,10 +433,11 @@ def _gate_failure(gate: SchemeCapabilityGate | Mapping[str, Any], target: Hardwa
 
 
 def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str, Any], target: HardwareTargetFields,
-               scheme: SchemeFields | None = None) -> Attempt:
+               scheme: SchemeFields | None = None, installed: Install | None = None) -> Attempt:
     """Evaluate one kernel's requirements in order against a scheme configuration and a target. A requirement with
     `declines: false` that the target fails does not refuse the kernel: the engine keeps it, and the first such
-    requirement's reason is what it computes instead."""
+    requirement's reason is what it computes instead. A condition whose `met_by_install` fact the default install
+    provides (`installed`) stays a condition and is noted as assumed."""
     if not kernel:
         return Attempt(kernel_id, NO, "kernel record missing")
     conditions: list[str] = []
@@ -366,6 +445,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     instead: list[tuple[str, str]] = []
     computes_as = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
+    assumed: list[Assumed] = []
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
@@ -385,16 +465,20 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if requirement.get("declines") is False:
                 instead.append((outcome, filled))
+            elif installed and installed.meets(requirement.get("met_by_install", [])):
+                facts = requirement["met_by_install"]
+                assumed.append(Assumed(outcome, installed.meets(facts), tuple(facts)))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
         if _gate_blocks(gate, target, config):  # selected where its conditions hold, then fails
             return Attempt(kernel_id, NO, gate["description"], gate["description"], after_selection=True,
-                           conditions=tuple(conditions), messages=tuple(earlier))
+                           conditions=tuple(conditions), messages=tuple(earlier), assumed=tuple(assumed))
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
-                   limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as)
+                   limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
+                   assumed=tuple(assumed))
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

@@ -260,6 +260,7 @@ class KernelRequirements(TypedDict):
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]
     condition: NotRequired[str]
+    met_by_install: NotRequired[list[str]]
 
 
 class KernelRoutesWhen(TypedDict):
@@ -329,6 +330,20 @@ class KernelFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
 
 
+class EngineDefaultInstallProvides(TypedDict):
+    fact: str
+    text: str
+    source: RefSource
+    locator: NotRequired[str]
+
+
+class EngineDefaultInstall(TypedDict):
+    platform: Platform
+    route: str
+    release: str
+    provides: list[EngineDefaultInstallProvides]
+
+
 class EngineFormatSupport(TypedDict):
     """Whether the engine runs a format, and on which backends."""
 
@@ -355,6 +370,7 @@ class EngineFields(TypedDict):
     organization: NotRequired[str]
     repository: NotRequired[str]
     version_read: NotRequired[str]
+    default_install: NotRequired[list[EngineDefaultInstall]]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
 

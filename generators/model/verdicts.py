@@ -11,8 +11,8 @@ from enum import Enum
 class Verdict(str, Enum):
     """What happens when the engine loads the scheme on the target."""
 
-    RUNS = "runs"  # the named kernel computes at the scheme's precision
-    RUNS_IF = "runs-if"  # as specified, given an optional package, build flag, setting or model property (named)
+    RUNS = "runs"  # the named kernel computes at the scheme's precision (named conditions only choose the kernel)
+    RUNS_IF = "runs-if"  # as specified only given an optional package, build flag, setting or model property (named)
     FALLBACK = "fallback"  # loads, but computes at another precision (e.g. activations left unquantized)
     FAILS_AT_RUNTIME = "fails-at-runtime"  # a kernel is selected, then fails when it runs
     REFUSED = "refused"  # the engine refuses at load, with every reason in order
@@ -44,8 +44,10 @@ _LABELS = {
 }
 
 VERDICT_MEANINGS: dict[Verdict, str] = {
-    Verdict.RUNS: "runs as specified: the named kernel computes at the scheme's precision",
-    Verdict.RUNS_IF: "runs as specified only given the named optional package, build flag, setting or model property",
+    Verdict.RUNS: "runs as specified: the named kernel computes at the scheme's precision (conditions, where named, "
+                  "only choose the kernel)",
+    Verdict.RUNS_IF: "runs as specified only given the named optional package, build flag, setting or model property; "
+                     "without it the engine falls back, fails or refuses",
     Verdict.FALLBACK: "loads, but computes at another precision (for example activations left unquantized); "
                       "not the scheme's arithmetic",
     Verdict.FAILS_AT_RUNTIME: "the engine selects a kernel, then fails at run time",

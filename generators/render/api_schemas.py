@@ -61,7 +61,15 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                              "computes_as": {"type": "string", "description": "For a fallback: what really computes."},
                              "reasons": {**_IDS, "description": "For a refusal or a failure at run time: every reason in "
                                                                  "the engine's order."},
-                             "failure_message": {"type": "string", "description": "For a refusal: what the engine raises."}}}
+                             "failure_message": {"type": "string", "description": "For a refusal: what the engine raises."},
+                             "off_default": {"type": "boolean", "description": "True when only an install without what "
+                                                                                "the engine's default install provides "
+                                                                                "reaches this step."}}}
+_ASSUMES = {"type": "object", "required": ["condition", "install"],
+            "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
+                           "install": {"type": "string", "description": "What the engine release's default install "
+                                                                         "provides that meets it, and how it is installed."},
+                           "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it."}}}
 
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
@@ -72,6 +80,10 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                       "description": "For a cell whose kernel is selected under conditions (`runs-if`, or "
                                                      "a conditional fallback): what happens if they do not hold, one item "
                                                      "per way they can fail, in the engine's order. Empty otherwise."},
+                        "assumes": {"type": "array", "items": _ASSUMES,
+                                    "description": "Conditions the verdict takes as met because the engine release's "
+                                                   "default install meets them (the `otherwise` steps marked "
+                                                   "`off_default` say what runs without them)."},
                         "published": {"type": "array", "items": _PUBLISHED,
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},

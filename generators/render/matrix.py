@@ -77,7 +77,8 @@ def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[s
 
 
 def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
-    line = (Markup("") if whole else text(f"unless {' and '.join(step.unmet)}:") + Markup(" ")) + verdict_badge(step.verdict)
+    unless = f"unless {' and '.join(step.unmet)}" + (" (off the default install)" if step.off_default else "")
+    line = (Markup("") if whole and not step.off_default else text(unless + ":") + Markup(" ")) + verdict_badge(step.verdict)
     if step.selected:
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
     if step.computes_as:
@@ -156,7 +157,7 @@ def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
-        hover += " — if " + "; ".join(c.conditions)
+        hover += (" when " if c.verdict is Verdict.RUNS else " — if ") + "; ".join(c.conditions)
     if c.otherwise:
         step = c.otherwise[0]
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
@@ -197,7 +198,9 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.computes_as:
         parts.append(fill("; computes as {}", c.computes_as))
     if c.conditions:
-        parts.append(fill("; only if {}", "; ".join(c.conditions)))
+        parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(c.conditions)))
+    if c.assumes:
+        parts.append(fill("; the default install meets {}", "; ".join(f"{a.condition} ({a.install})" for a in c.assumes)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:

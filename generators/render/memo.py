@@ -41,17 +41,18 @@ class _RecordingLinks:
 
     def __init__(self, links: dict[str, Any], reads: _Reads, which: str):
         self._links, self._reads, self._which = links, reads, which
+        self._note = reads.found.add  # (a read per link a page shows: the set's own method, without a call of ours)
 
     def get(self, ref: str, default: Any = None) -> Any:
-        self._reads.add(self._which, ref)
+        self._note((self._which, ref))
         return self._links.get(ref, default)
 
     def __getitem__(self, ref: str) -> Any:
-        self._reads.add(self._which, ref)
+        self._note((self._which, ref))
         return self._links[ref]
 
     def __contains__(self, ref: object) -> bool:
-        self._reads.add(self._which, str(ref))
+        self._note((self._which, str(ref)))
         return ref in self._links
 
     def __getattr__(self, name: str) -> Any:  # iteration, items(), ...: the whole mapping
@@ -70,15 +71,16 @@ class _RecordingLinks:
 class _RecordingIndex:
     def __init__(self, index: Any, reads: _Reads):
         self._index, self._reads = index, reads
+        self._note = reads.found.add
         self.backlinks = _RecordingLinks(index.backlinks, reads, "backlinks")
         self.outgoing = _RecordingLinks(index.outgoing, reads, "outgoing")
 
     def get(self, kind: str, record_id: str) -> Any:
-        self._reads.add("record", kind, record_id)
+        self._note(("record", kind, record_id))
         return self._index.get(kind, record_id)
 
     def must(self, kind: str, record_id: str) -> Any:
-        self._reads.add("record", kind, record_id)
+        self._note(("record", kind, record_id))
         return self._index.must(kind, record_id)
 
     def by_ref(self, ref: str) -> Any:
@@ -106,17 +108,18 @@ class _RecordingViews:
 class _RecordingNames:
     def __init__(self, names: dict[str, str], reads: _Reads):
         self._names, self._reads = names, reads
+        self._note = reads.found.add  # (every link on a page reads a name)
 
     def get(self, ref: str, default: Any = None) -> Any:
-        self._reads.add("name", ref)
+        self._note(("name", ref))
         return self._names.get(ref, default)
 
     def __getitem__(self, ref: str) -> str:
-        self._reads.add("name", ref)
+        self._note(("name", ref))
         return self._names[ref]
 
     def __contains__(self, ref: object) -> bool:
-        self._reads.add("name", str(ref))
+        self._note(("name", str(ref)))
         return ref in self._names
 
     def __getattr__(self, name: str) -> Any:
@@ -231,8 +234,9 @@ class Round:
         own: list[Problem] = []
         text = render(RecordingAtlas(self.prints.atlas, reads), _RecordingNames(self.prints.names, reads), own)
         problems += own
-        self.pages[page] = _Page({read: self.prints.of(read) for read in sorted(reads.found)}, text, own, self.templates,
-                                 self.part)
+        known, of = self.prints.known, self.prints.of
+        self.pages[page] = _Page({read: known[read] if read in known else of(read) for read in sorted(reads.found)}, text,
+                                 own, self.templates, self.part)
         self.memo.rendered += 1
         return text
 

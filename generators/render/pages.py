@@ -25,7 +25,8 @@ from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
-SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",)}  # the computed table or grid presents these
+SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),  # the computed table or grid presents these
+                        "engine": ("default_install",)}
 
 
 @dataclass
@@ -143,7 +144,9 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note) for title, columns, rows, note in format_sections(atlas, record, values)]
     if record.kind == "engine":
-        return [Table(title, columns, rows, note) for title, columns, rows, note in engine_trap_sections(atlas, record, values)]
+        installs = [_install_table(atlas, record, values)] if record.data.get("default_install") else []
+        return installs + [Table(title, columns, rows, note)
+                           for title, columns, rows, note in engine_trap_sections(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
@@ -158,6 +161,29 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     return []
+
+
+def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    """One row per fact of each default install, with the kernels whose requirements it meets (derived)."""
+    meets: dict[str, list[str]] = {}
+    for kernel in atlas.index.all("kernel"):
+        if kernel.data.get("engine") == record.id:
+            for requirement in kernel.data.get("requirements", []):
+                for fact in requirement.get("met_by_install", []):
+                    meets.setdefault(fact, []).append(kernel.id)
+    rows = []
+    for n, install in enumerate(record.data["default_install"]):
+        for m, fact in enumerate(install["provides"]):
+            path = ("default_install", n, "provides", m)
+            source = values.render(fact["source"], (*path, "source"))
+            if "locator" in fact:
+                source += Markup(", ") + escape_text(fact["locator"])
+            rows.append([escape_text(install["platform"]), escape_text(install["route"]), escape_text(fact["text"]),
+                         source, Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
+                         or Markup("none")])
+    return Table("Default install", ["platform", "how", "provides", "source", "meets requirements of"], rows,
+                 "What the release read gives when installed as the second column says, fact by fact. A support cell "
+                 "counts a kernel requirement these facts meet as met, names it, and still says what runs without it.")
 
 
 def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
@@ -237,6 +263,8 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
+    if cell.assumes:
+        parts.append(escape_text("the default install meets " + "; ".join(f"{a.condition} ({a.install})" for a in cell.assumes)))
     if accepted.routes:
         parts.append(escape_text("routes: " + ", ".join(accepted.routes)))
     if accepted.limits:
