@@ -51,7 +51,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines.extend(otherwise_lines(cell))
     if cell.verdict is Verdict.FAILS_AT_RUNTIME:
         chosen = next(a.kernel for a in cell.attempts if a.after_selection)
-        lines.append(f"  the engine selects {chosen} (its can_implement accepts) and then fails at run time, as the gate says")
+        where = f" where {'; '.join(cell.conditions)}" if cell.conditions else ""
+        lines.append(f"  the engine selects {chosen} (its can_implement accepts){where} and then fails at run time, "
+                     "as the gate says")
     elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
     return "\n".join(lines), True

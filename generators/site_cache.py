@@ -72,7 +72,7 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
     The pipeline renders only the files whose reads changed: with the memo given (a long-lived process; its first
     build starts from the copy one-off builds kept), or with the memo one-off builds keep on disk."""
     from .build import cycle_collection_paused
-    with cycle_collection_paused():
+    with cycle_collection_paused(freeze=memo is None):  # no memo: a one-off build (long-lived processes keep one)
         return _generate(root, docs_dir, memo, progress)
 
 

@@ -96,6 +96,22 @@ def test_gate_outside_can_implement_fails_after_selection():
     assert derive_cell("s", scheme("a", platform="cpu"), "t", X86_AVX512, kernels).verdict == "fails-at-runtime"
 
 
+def test_a_conditional_kernel_that_fails_after_selection_fails_only_where_its_condition_holds():
+    # vLLM's FlashInferMxFp4LinearKernel on SM120: selected when FlashInfer's CuTe-DSL module is usable, then fails
+    # in FlashInfer; without it the selector goes on to Marlin, which the engine's own selection shows.
+    gate = {"description": "fails in the package", "when": {"platform": ["cuda"]}, "effect": "excludes"}
+    kernels = {"a": {"requirements": [req("package", "needs pkg", value="pkg")], "external_gates": [gate]},
+               "b": {"requirements": []}}
+    cell = derive_cell("s", scheme("a", "b"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("fails-at-runtime", "a", ("package pkg installed",))
+    assert [(a.kernel, a.outcome, a.after_selection) for a in cell.attempts] == [("a", "no", True), ("b", "yes", False)]
+    assert [(o.kernel, o.unmet, o.verdict, o.selected) for o in cell.otherwise] == [
+        ("a", ("package pkg installed",), "runs", "b")]
+    unconditional = {**kernels, "a": {"requirements": [], "external_gates": [gate]}}
+    cell = derive_cell("s", scheme("a", "b"), "t", GPU90, unconditional)
+    assert (cell.verdict, cell.conditions, len(cell.attempts), cell.otherwise) == ("fails-at-runtime", (), 1, ())
+
+
 def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
     # cutlass_scaled_mm has no INT8 path from SM100 on: selected by can_implement, then the op raises.
     gate = {"description": "no INT8 from SM100", "when": {"platform": ["cuda"], "capability_min": 100}, "effect": "excludes"}

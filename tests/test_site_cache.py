@@ -2,9 +2,12 @@
 without running the pipeline; any input change, a link in the tree, a damaged entry or ATLAS_CACHE=off builds."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -242,3 +245,43 @@ def test_the_entry_just_written_is_never_pruned(tmp_path: Path, folder: Path) ->
         os.utime(folder / f"{n:040x}.files", ns=(future, future))
     assert site_cache.write("f" * 40, site_cache.Generated({"a.md": "last"}))
     assert site_cache.read("f" * 40).files == {"a.md": "last"}  # type: ignore[union-attr]
+
+
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def unfrozen() -> Iterator[None]:
+    """Leave the collector as the test found it: nothing frozen."""
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    build._FROZEN[0] = False
+
+
+def test_a_one_off_build_freezes_what_it_leaves_alive_and_the_next_run_hands_it_back(
+        tree: Path, folder: Path, unfrozen: None) -> None:
+    """A one-off build (no memo) hides what it leaves alive from the collector (gc.freeze): the first collection after
+    it and the host's later ones do not scan the run's objects. The next paused run gives them back (gc.unfreeze), so
+    a cycle left by the first is collected; a long-lived process (a memo given) never freezes."""
+    from generators.render.memo import PageMemo
+    assert gc.isenabled()
+    left = _Cycle()
+    gone = weakref.ref(left)
+    with build.cycle_collection_paused(freeze=True):
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() > 0
+    del left
+    gc.collect()
+    assert gone() is not None  # frozen: a cycle waits
+    with build.cycle_collection_paused():
+        pass
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert gone() is None
+    site_cache.generate(tree)
+    assert gc.get_freeze_count() > 0 and gc.isenabled()
+    site_cache.generate(tree, memo=PageMemo())
+    assert gc.get_freeze_count() == 0 and gc.isenabled()

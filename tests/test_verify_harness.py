@@ -31,13 +31,53 @@ CLASS_OF = {"fast": "FastKernel", "slow": "SlowKernel"}
 
 @pytest.fixture(scope="module")
 def observed() -> dict[str, dict]:
+    return _probe(JOBS)
+
+
+FP4_CELL = dict(CELL, scheme="fake-fp4", variant="g16", hf_config={"quant_method": "fakefp4"}, quantization="fakefp4")
+FP4_JOBS = [dict(job, cells=[FP4_CELL]) for job in JOBS] + [
+    {"target": "sm70", "world": "optional-packages", "facts": {"platform": "cuda", "capability": 70},
+     "packages": ["fastpkg"], "cells": [FP4_CELL]}]
+
+
+def _probe(jobs: list[dict]) -> dict[str, dict]:
     env = dict(os.environ, PYTHONPATH=str(FAKE))
-    out = subprocess.run([sys.executable, str(PROBE)], input=json.dumps({"jobs": JOBS}), capture_output=True,
+    out = subprocess.run([sys.executable, str(PROBE)], input=json.dumps({"jobs": jobs}), capture_output=True,
                          text=True, env=env, timeout=30, check=True).stdout
-    results = [json.loads(line) for line in out.splitlines()]
-    cells, errors = fold(JOBS, results)
+    cells, errors = fold(jobs, [json.loads(line) for line in out.splitlines()])
     assert errors == []
     return {c["target"]: c for c in cells}
+
+
+@pytest.fixture(scope="module")
+def observed_fp4() -> dict[str, dict]:
+    return _probe(FP4_JOBS)
+
+
+def test_a_kernel_built_by_the_schemes_constructor_is_observed_with_each_check_once(observed_fp4):
+    cell = observed_fp4["sm90"]
+    assert (cell["verdict"], cell["kernels"]) == ("runs-if", ["EmulationFp4Kernel", "NativeFp4Kernel"])
+    bare, optional = cell["runs"]
+    assert (bare["worlds"], bare["kernel"], bare["stage"]) == (["bare"], "EmulationFp4Kernel", "scheme")
+    # The constructor's repeated is_supported is not recorded a second time.
+    assert bare["candidates"] == ["NativeFp4Kernel.is_supported refused: fastpkg is not installed",
+                                  "EmulationFp4Kernel.is_supported accepted"]
+    # The simulated package's names are stable objects and its classes accept arguments: its feature probe passes.
+    assert (optional["worlds"], optional["kernel"]) == (["optional-packages"], "NativeFp4Kernel")
+    assert optional["candidates"] == ["NativeFp4Kernel.is_supported accepted"]
+
+
+def test_the_schemes_gate_after_a_constructor_selection_is_the_refusal(observed_fp4):
+    cell = observed_fp4["sm70"]
+    assert cell["verdict"] == "refused"
+    assert cell["reasons"] == ["Quantization scheme is not supported for the current GPU. Min capability: 75. "
+                               "Current capability: 70."]
+    assert [r["stage"] for r in cell["runs"]] == ["scheme"]
+
+
+def test_a_platform_without_candidates_refuses_with_the_selectors_message(observed_fp4):
+    assert observed_fp4["cpu"]["reasons"] == ["Failed to find a kernel that can implement the NVFP4 linear layer. "
+                                              "Reasons: "]
 
 
 def test_world_dependent_route_is_runs_if_with_both_worlds(observed):
@@ -118,3 +158,23 @@ def test_pip_check_conflicts_name_the_bound_to_reinstall_within():
               "xgrammar 0.2.9 requires triton, which is not installed.\n")
     assert [(m.group(2), m.group(3)) for m in _CONFLICT.finditer(report)] == [("huggingface-hub<2.0,>=1.5.0",
                                                                                "huggingface-hub")]
+
+
+def test_the_zen_cpu_platform_is_the_engines_own_choice_on_the_targets_cpuinfo(monkeypatch):
+    # vLLM picks ZenCpuPlatform only when /proc/cpuinfo shows an AMD vendor and avx512: an AVX2-only Zen part stays
+    # on CpuPlatform even with zentorch installed. The probe runs the engine's test on the simulated cpuinfo.
+    import importlib.util
+    import types
+
+    spec = importlib.util.spec_from_file_location("atlas_probe", PROBE)
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    platforms = types.ModuleType("vllm.platforms")
+    exec("def _is_amd_zen_cpu():\n    with open('/proc/cpuinfo') as f:\n        text = f.read()\n"
+         "    return 'AuthenticAMD' in text and 'avx512' in text\n", platforms.__dict__)
+    monkeypatch.setitem(sys.modules, "vllm", types.ModuleType("vllm"))
+    monkeypatch.setitem(sys.modules, "vllm.platforms", platforms)
+    detects = [probe._engine_detects_zen({"zen": zen, "isa": isa})
+               for zen, isa in ((True, ["avx2"]), (True, ["avx2", "avx512f"]), (False, ["avx2", "avx512f"]))]
+    assert detects == [False, True, False]
+    assert not hasattr(platforms, "open")  # the engine's module is left as it was

@@ -315,8 +315,8 @@ def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Map
     for kernel_id in order:
         attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme, installed)
         attempts.append(attempt)
-        if attempt.outcome == YES or attempt.after_selection:
-            break  # the engine takes the first kernel whose can_implement accepts
+        if attempt.outcome == YES or (attempt.after_selection and not attempt.selection_conditions):
+            break  # the engine takes the first kernel whose can_implement accepts (a conditional one only if it holds)
     return tuple(attempts)
 
 
@@ -370,7 +370,9 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
     attempts = list(cell.attempts)
     while True:
         at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
-        if at is None or attempts[at].outcome != CONDITIONAL or attempts[at].after_selection:
+        if at is None or not (attempts[at].outcome == CONDITIONAL or attempts[at].after_selection):
+            return tuple(steps)
+        if attempts[at].after_selection and not attempts[at].selection_conditions:
             return tuple(steps)
         chosen = attempts[at]
         selection = chosen.selection_conditions
@@ -422,7 +424,7 @@ def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attemp
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), attempts, failure_message=failure,
                     reasons=reasons)
     if first.after_selection:
-        return Cell(engine, scheme_id, target_id, Verdict.FAILS_AT_RUNTIME, first.kernel, (), attempts,
+        return Cell(engine, scheme_id, target_id, Verdict.FAILS_AT_RUNTIME, first.kernel, first.conditions, attempts,
                     reasons=reasons)
     if first.computes_as:
         return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, first.kernel, first.conditions, attempts,
@@ -508,8 +510,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
-        if _gate_blocks(gate, target, config):
-            return Attempt(kernel_id, NO, gate["description"], gate["description"], after_selection=True)
+        if _gate_blocks(gate, target, config):  # selected where its conditions hold, then fails
+            return Attempt(kernel_id, NO, gate["description"], gate["description"], after_selection=True,
+                           conditions=tuple(conditions), messages=tuple(earlier), assumed=tuple(assumed))
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,

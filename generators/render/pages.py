@@ -251,7 +251,12 @@ def verdict_markup(cell: Cell) -> Markup:
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.gate or cell.verdict in (Verdict.FAILS_AT_RUNTIME, Verdict.REFUSED):
         found = reasons_of(cell, values)
-        return Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
+        why = Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
+        if cell.conditions and not cell.gate:  # the failing kernel is selected only where its conditions hold
+            why = escape_text("where " + "; ".join(cell.conditions) + ": ") + why
+        if cell.otherwise and not cell.gate:
+            why += Markup(". ") + otherwise_markup(cell, values.ref, escape_text)
+        return why
     if cell.kernel is None:  # a fallback decided by the scheme gate, before any kernel is tried
         return escape_text(f"computes as: {cell.computes_as}; capability gate: {cell.gate}")
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]

@@ -51,6 +51,29 @@ def _ct_w8a8_int8(group_size: int) -> dict[str, Any]:
     return _compressed_tensors("int-quantized", weights, inputs)
 
 
+def _microscaled(num_bits: int, strategy: str, group_size: int, scale_dtype: str, dynamic: Any) -> dict[str, Any]:
+    # Serialized as compressed-tensors writes its preset (quant_scheme.py NVFP4 / MXFP4 / MXFP8) into config.json:
+    # scale_dtype as "torch.<dtype>", zp_dtype omitted (it serializes to null when symmetric).
+    return {"num_bits": num_bits, "type": "float", "symmetric": True, "strategy": strategy, "group_size": group_size,
+            "dynamic": dynamic, "scale_dtype": scale_dtype}
+
+
+def _ct_w4a4_nvfp4(group_size: int) -> dict[str, Any]:
+    return _compressed_tensors("nvfp4-pack-quantized",
+                               _microscaled(4, "tensor_group", group_size, "torch.float8_e4m3fn", False),
+                               _microscaled(4, "tensor_group", group_size, "torch.float8_e4m3fn", "local"))
+
+
+def _ct_w4a4_mxfp4(group_size: int) -> dict[str, Any]:
+    return _compressed_tensors("mxfp4-pack-quantized", _microscaled(4, "group", group_size, "torch.uint8", False),
+                               _microscaled(4, "group", group_size, "torch.uint8", True))
+
+
+def _ct_w8a8_mxfp8(group_size: int) -> dict[str, Any]:
+    return _compressed_tensors("mxfp8-quantized", _microscaled(8, "group", group_size, "torch.uint8", False),
+                               _microscaled(8, "group", group_size, "torch.uint8", True))
+
+
 def _ct_wna16(group_size: int) -> dict[str, Any]:
     return _compressed_tensors("pack-quantized", _weights(4, "int", group_size), None)
 
@@ -71,6 +94,9 @@ BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "CompressedTensorsW8A8Fp8": _ct_w8a8_fp8,
     "CompressedTensorsW8A8Int8": _ct_w8a8_int8,
     "CompressedTensorsWNA16": _ct_wna16,
+    "CompressedTensorsW4A4Fp4": _ct_w4a4_nvfp4,
+    "CompressedTensorsW4A4Mxfp4": _ct_w4a4_mxfp4,
+    "CompressedTensorsW8A8Mxfp8": _ct_w8a8_mxfp8,
     "AutoAWQMarlinLinearMethod": _awq,
     "AutoGPTQLinearMethod": _gptq,
 }
@@ -84,6 +110,10 @@ TENSORS: dict[str, dict[str, str]] = {
     "CompressedTensorsW8A8Fp8": {"weight": "F8_E4M3", "weight_scale": "F32"},
     "CompressedTensorsW8A8Int8": {"weight": "I8", "weight_scale": "F32"},
     "CompressedTensorsWNA16": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
+    "CompressedTensorsW4A4Fp4": {"weight_packed": "U8", "weight_scale": "F8_E4M3", "weight_global_scale": "F32",
+                                 "input_global_scale": "F32"},
+    "CompressedTensorsW4A4Mxfp4": {"weight_packed": "U8", "weight_scale": "U8"},
+    "CompressedTensorsW8A8Mxfp8": {"weight": "F8_E4M3", "weight_scale": "U8"},
     "AutoAWQMarlinLinearMethod": _PACKED_INT4,
     "AutoGPTQLinearMethod": {**_PACKED_INT4, "g_idx": "I32"},
 }

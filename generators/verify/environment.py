@@ -46,13 +46,14 @@ DISTRIBUTION_OF = {"PIL": "pillow", "zmq": "pyzmq", "cv2": "opencv-python-headle
                    "huggingface_hub": "huggingface_hub", "compressed_tensors": "compressed-tensors",
                    "tvm_ffi": "apache-tvm-ffi"}
 # Never installed into an engine environment: GPU runtimes and the optional packages the worlds simulate.
-NEVER = {"torch", "triton", "humming", "humming-kernels", "flashinfer", "flashinfer-python", "conch", "aiter",
-         "deep_gemm", "zentorch", "cuda-python", "cuda-bindings", "amdsmi", "pynvml", "nvidia-ml-py", "intel_extension_for_pytorch"}
+NEVER = {"torch", "triton", "humming", "humming-kernels", "flashinfer", "flashinfer-python", "flashinfer_cubin",
+         "flashinfer-cubin", "conch", "aiter", "deep_gemm", "zentorch", "quark", "amd-quark", "cuda-python", "cuda-bindings", "amdsmi", "pynvml", "nvidia-ml-py", "intel_extension_for_pytorch"}
 
 
 # Distribution names of the optional packages the worlds simulate, as a release's requirements files pin them.
 OPTIONAL_DISTRIBUTIONS = {"humming-kernels": "humming", "conch-triton-kernels": "conch", "flashinfer-python": "flashinfer",
-                          "amd-aiter": "aiter", "aiter": "aiter", "deep-gemm": "deep_gemm", "zentorch": "zentorch"}
+                          "flashinfer-cubin": "flashinfer_cubin", "amd-aiter": "aiter", "aiter": "aiter",
+                          "deep-gemm": "deep_gemm", "zentorch": "zentorch", "amd-quark": "quark"}
 PLATFORM_REQUIREMENTS = {"cuda": "cuda.txt", "rocm": "rocm.txt", "cpu": "cpu.txt", "xpu": "xpu.txt"}
 
 

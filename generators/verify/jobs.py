@@ -11,8 +11,12 @@ from typing import Any
 
 from .configs import PREFIX, checkpoint_configs, checkpoint_tensors
 
-# Optional packages whose presence changes a linear-kernel route in the modelled releases (kernel records name them).
-OPTIONAL_PACKAGES: tuple[str, ...] = ("humming", "conch", "flashinfer", "aiter", "deep_gemm", "zentorch")
+# Optional packages whose presence changes a linear-kernel route in the modelled releases (kernel records name them;
+# quark is the module of amd-quark, which the MXFP4 emulation kernel needs). flashinfer_cubin goes with flashinfer:
+# has_flashinfer() wants it or else nvcc and ninja on the machine, so with it the answer does not depend on the
+# machine the probe runs on (without flashinfer it is never asked).
+OPTIONAL_PACKAGES: tuple[str, ...] = ("humming", "conch", "flashinfer", "flashinfer_cubin", "aiter", "deep_gemm",
+                                      "zentorch", "quark")
 WORLDS: dict[str, tuple[str, ...]] = {"bare": (), "optional-packages": OPTIONAL_PACKAGES}
 SHAPE = (4096, 4096)
 

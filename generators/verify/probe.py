@@ -12,8 +12,10 @@ its exact message, plus every candidate the selector asked, in order, with the r
 What is simulated (and nothing else): the platform object the engine resolves (its class chosen by the
 target's platform, its device capability), the CPU architecture string, the CPU ISA probes of torch.cpu, the
 AMD GPU architecture string the ROCm platform reads through amdsmi, and which optional packages are
-importable (empty stand-in modules). Compiled extension modules of the engine are absent (an empty module
-stands in for each), so the engine's op-presence tests see a CPU build without them.
+importable (stand-in modules in which every name the engine reads exists). Compiled extension modules of the
+engine are absent (an empty module stands in for each), so the engine's op-presence tests see a CPU build without
+them. Selectors that build their kernel (NVFP4, MXFP4, MXFP8) return it and the load goes on until the scheme is
+complete, so a capability gate the scheme applies after selecting is observed too.
 """
 from __future__ import annotations
 
@@ -60,8 +62,9 @@ class _EmptyModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module = types.ModuleType(spec.name)
         module.__path__ = []  # type: ignore[attr-defined]
         module.__file__ = f"<atlas-verify stand-in for {spec.name}>"
-        if self.permissive or spec.name.split(".")[0] in self.names or (
-                self.compiled_prefix and spec.name.startswith(self.compiled_prefix)):
+        if spec.name.split(".")[0] in self.names:
+            module.__getattr__ = _package_names(spec.name)  # type: ignore[attr-defined]
+        elif self.permissive or (self.compiled_prefix and spec.name.startswith(self.compiled_prefix)):
             def __getattr__(name: str, _module=spec.name):
                 if name.startswith("__"):
                     raise AttributeError(name)
@@ -71,6 +74,33 @@ class _EmptyModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module):
         return None
+
+
+class _AnyName(type):
+    """A name of a simulated optional package: a class that accepts any arguments and whose every attribute is such
+    a name too (an enum's members, a class's constants), each created once and then the same object."""
+
+    def __getattr__(cls, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        member = _AnyName(name, (), {"__module__": cls.__module__, "__init__": lambda self, *a, **k: None})
+        setattr(cls, name, member)
+        return member
+
+
+def _package_names(module_name: str):
+    """A simulated optional package's names: each exists and is the same object every time it is read (as a real
+    module's are, so the engine can compare and key by them), so the engine's own code around the package runs;
+    what the package itself would check is not reached."""
+    names: dict[str, type] = {}
+
+    def __getattr__(name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name not in names:
+            names[name] = _AnyName(name, (), {"__module__": module_name, "__init__": lambda self, *a, **k: None})
+        return names[name]
+    return __getattr__
 
 
 def _simulate_cpu(facts: dict[str, Any]) -> None:
@@ -126,6 +156,35 @@ def _fake_amdsmi(gfx: str) -> types.ModuleType:
     return module
 
 
+def _cpuinfo(facts: dict[str, Any]) -> str:
+    """/proc/cpuinfo as the target's CPUs show it: the vendor (AMD for a target of Zen parts) and the ISA flags."""
+    vendor = "AuthenticAMD" if facts.get("zen") else "GenuineIntel"
+    return f"vendor_id\t: {vendor}\nflags\t\t: {' '.join(facts.get('isa') or [])}\n"
+
+
+def _engine_detects_zen(facts: dict[str, Any]) -> bool:
+    """The engine's own Zen test (vllm.platforms._is_amd_zen_cpu: AuthenticAMD and avx512 in /proc/cpuinfo), run on
+    the target's simulated /proc/cpuinfo; a release without that function chose ZenCpuPlatform for any Zen part."""
+    import builtins
+    import io
+    import vllm.platforms as platforms
+
+    detect = getattr(platforms, "_is_amd_zen_cpu", None)
+    if detect is None:
+        return True
+    text = _cpuinfo(facts)
+
+    def simulated_open(path, *args, **kwargs):
+        if str(path) == "/proc/cpuinfo":
+            return io.StringIO(text)
+        return builtins.open(path, *args, **kwargs)
+    platforms.open = simulated_open  # the module's global name shadows the builtin for its own code
+    try:
+        return bool(detect())
+    finally:
+        del platforms.open
+
+
 def _platform_class(facts: dict[str, Any], packages: set[str]):
     kind = facts["platform"]
     if kind == "cuda":
@@ -138,7 +197,7 @@ def _platform_class(facts: dict[str, Any], packages: set[str]):
         from vllm.platforms import xpu
         return xpu.XPUPlatform
     if kind == "cpu":
-        if facts.get("zen") and "zentorch" in packages:
+        if facts.get("zen") and "zentorch" in packages and _engine_detects_zen(facts):
             try:
                 from vllm.platforms import zen_cpu
                 return zen_cpu.ZenCpuPlatform
@@ -202,7 +261,13 @@ class _Selected(Exception):
 
 
 _TRIED: list[dict[str, Any]] = []
+_PAUSED: list[int] = [0]
 _SELECTORS = ("choose_mp_linear_kernel", "choose_scaled_mm_linear_kernel")
+# Selectors that build the kernel they choose and hand it to the scheme, whose own checks may still refuse the layer
+# afterwards (the NVFP4 and MXFP4 schemes select in their constructor, before get_scheme's capability gate): the
+# choice is recorded and the load goes on, so such a refusal is observed as the engine reports it.
+_BUILDING_SELECTORS = ("init_nvfp4_linear_kernel", "init_mxfp4_linear_kernel", "init_mxfp8_linear_kernel")
+_BUILT: list[dict[str, str]] = []
 _SINGLE_DEVICE = {"get_tensor_model_parallel_rank": lambda *a, **k: 0,
                   "get_tensor_model_parallel_world_size": lambda *a, **k: 1}
 
@@ -210,9 +275,29 @@ _SINGLE_DEVICE = {"get_tensor_model_parallel_rank": lambda *a, **k: 0,
 def _wrap_selector(function, name: str):
     def selector(*args, **kwargs):
         kernel = function(*args, **kwargs)
+        if name in _BUILDING_SELECTORS:
+            _BUILT.append({"kernel": type(kernel).__name__, "selector": name})
+            return kernel
         raise _Selected(getattr(kernel, "__name__", str(kernel)), name)
     selector.__wrapped_by_probe__ = True  # type: ignore[attr-defined]
     return selector
+
+
+def _wrap_constructor(cls) -> None:
+    """The kernel's constructor runs as the engine's does, but the checks it repeats (the base classes assert
+    is_supported and can_implement again) are not recorded as candidates a second time."""
+    original = cls.__dict__.get("__init__")
+    if original is None or getattr(original, "__probe__", False):
+        return
+
+    def init(self, *args, _f=original, **kwargs):
+        _PAUSED[0] += 1
+        try:
+            _f(self, *args, **kwargs)
+        finally:
+            _PAUSED[0] -= 1
+    init.__probe__ = True  # type: ignore[attr-defined]
+    cls.__init__ = init
 
 
 CAPABILITY: list[int | None] = [None]
@@ -227,7 +312,8 @@ def _wrap_min_capability(cls) -> None:
     def wrapped(klass, *args, _f=function, **kwargs):
         value = _f(klass, *args, **kwargs)
         ok = CAPABILITY[0] is None or not isinstance(value, int) or value <= CAPABILITY[0]
-        _TRIED.append({"kernel": klass.__name__, "check": "get_min_capability", "ok": ok, "reason": str(value)})
+        if not _PAUSED[0]:
+            _TRIED.append({"kernel": klass.__name__, "check": "get_min_capability", "ok": ok, "reason": str(value)})
         return value
     wrapped.__probe__ = True  # type: ignore[attr-defined]
     cls.get_min_capability = classmethod(wrapped)
@@ -235,6 +321,9 @@ def _wrap_min_capability(cls) -> None:
 
 def _wrap_kernel_class(cls) -> None:
     _wrap_min_capability(cls)
+    for klass in cls.__mro__:
+        if klass.__module__.startswith("vllm."):
+            _wrap_constructor(klass)
     for method in ("is_supported", "can_implement"):
         original = cls.__dict__.get(method)
         if original is None or getattr(getattr(original, "__func__", original), "__probe__", False):
@@ -244,7 +333,8 @@ def _wrap_kernel_class(cls) -> None:
         def wrapped(klass, *args, _f=function, _m=method, **kwargs):
             result = _f(klass, *args, **kwargs)
             ok, reason = (result if isinstance(result, tuple) else (bool(result), None))
-            _TRIED.append({"kernel": klass.__name__, "check": _m, "ok": bool(ok), "reason": reason})
+            if not _PAUSED[0]:
+                _TRIED.append({"kernel": klass.__name__, "check": _m, "ok": bool(ok), "reason": reason})
             return result
         wrapped.__probe__ = True  # type: ignore[attr-defined]
         setattr(cls, method, classmethod(wrapped))
@@ -260,7 +350,7 @@ def _instrument() -> list[str]:
         for name, value in _SINGLE_DEVICE.items():  # one device, no tensor parallelism: no process group is needed
             if callable(getattr(module, name, None)):
                 setattr(module, name, value)
-        for name in _SELECTORS:
+        for name in _SELECTORS + _BUILDING_SELECTORS:
             function = getattr(module, name, None)
             if callable(function) and not getattr(function, "__wrapped_by_probe__", False):
                 original = originals.setdefault(id(function), function)
@@ -390,6 +480,7 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
     from vllm.model_executor.layers.quantization import get_quantization_config
 
     _TRIED.clear()
+    _BUILT.clear()
     dtype = getattr(torch, cell.get("dtype", "bfloat16"))
     out: dict[str, Any] = {"scheme": cell["scheme"], "variant": cell.get("variant", ""), "stage": "config"}
     try:
@@ -409,11 +500,15 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         scheme = getattr(layer, "scheme", None)
         if scheme is not None:
             out["scheme_class"] = type(scheme).__name__
+        if _BUILT:  # the scheme's constructor selected its kernel and the checks after it passed
+            raise _Selected(_BUILT[-1]["kernel"], _BUILT[-1]["selector"])
         out["stage"] = "kernel-selection"
         k, n = cell.get("shape", [4096, 4096])
         with _engine_config_context(dtype):
             quant_method.create_weights(layer, input_size_per_partition=k, output_partition_sizes=[n], input_size=k,
                                         output_size=n, params_dtype=dtype, weight_loader=lambda *a, **kw: None)
+        if _BUILT:  # create_weights selected the kernel (MXFP8)
+            raise _Selected(_BUILT[-1]["kernel"], _BUILT[-1]["selector"])
         out.update(outcome="loaded-without-selector", kernel=None)
     except _Selected as selected:
         out.update(outcome="selected", kernel=selected.kernel, selector=selected.selector)

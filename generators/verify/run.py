@@ -28,9 +28,16 @@ PRELOAD = ("torch", "transformers", "compressed_tensors", "pydantic", "numpy")
 SIMULATED = (
     "the platform object the engine resolves (CUDA, ROCm, XPU, CPU or Zen CPU class), with the target's compute capability",
     "the CPU architecture string (platform.machine) and torch.cpu ISA probes (AVX2, AVX512, AVX512-BF16, VNNI, AMX)",
+    "/proc/cpuinfo's vendor (AMD for a target of Zen parts) and ISA flags, which the engine's own Zen test reads to "
+    "choose ZenCpuPlatform (with zentorch installed)",
     "the AMD gfx id the ROCm platform reads through amdsmi at import (capability derived by the engine's own code)",
     "optional packages importable or not (empty stand-in modules; zentorch also registers its op names), and on XPU "
     "the vllm_xpu_kernels package every XPU install carries (a stand-in, its ops absent)",
+    "in the optional-packages world, every name the engine reads from an optional package exists (the same object "
+    "each time, a class accepting any arguments), so the engine's feature probes of FlashInfer (CuTe-DSL module, "
+    "b12x and BF16 x FP4 GEMMs) and its humming schema mapping find what they ask for; flashinfer-cubin is present "
+    "with flashinfer, so has_flashinfer() does not depend on an nvcc and ninja of the machine running the probe; quark "
+    "(the amd-quark package) is present",
     "compiled capability queries cutlass_scaled_mm_supports_fp8/_block_fp8/_fp4 and cutlass_group_gemm_supported, "
     "answered as the release's C++ entry points do for a CUDA 12.8+ build",
     "the checkpoint's safetensors header (the layer's tensors and their dtypes, one element each), which the engine's "
@@ -38,7 +45,11 @@ SIMULATED = (
 )
 NOT_REACHED = (
     "compiled kernels: every engine extension module is an empty stand-in, so ops registered by them are absent",
-    "anything after kernel selection: weight allocation, weight processing and the first forward pass",
+    "anything after kernel selection: weight allocation, weight processing and the first forward pass (the NVFP4 "
+    "and MXFP4 schemes select in their constructor, so their load is followed on to get_scheme's capability gate; "
+    "the MXFP8 scheme selects in create_weights, after that gate)",
+    "the optional packages' own code: a check made inside FlashInfer, humming or AITER (a version that lacks a "
+    "feature, a schema humming refuses) is answered yes",
     "CUDA or ROCm run-time failures inside a selected kernel",
     "environment settings other than their defaults (VLLM_* variables, --linear-backend)",
 )
