@@ -22,6 +22,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
              + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
+    if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
+        lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
+        lines.append(f"  a default install selects: {cell.default_kernel}" + (f" (it lacks {lacking})" if lacking else ""))
     gate = scheme.get("capability_gate")
     if gate:
         bound = f"exactly {gate['exact']}" if "exact" in gate else f">= {gate.get('min')}"
@@ -42,6 +45,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
         lines.extend(f"     the default install meets: {a.condition} ({a.install})" for a in attempt.assumed)
+        lines.extend(f"     the default install lacks: {a.condition} ({a.install})" for a in attempt.opt_in)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
     lines.extend(otherwise_lines(cell))

@@ -488,3 +488,26 @@ def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_d
     kernels["fi"]["requirements"].append(req("other", "needs per-tensor scales", condition="per-tensor scales"))
     mixed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
     assert mixed.verdict == "runs-if" and [o.off_default for o in mixed.otherwise] == [False]
+
+
+def test_a_kernel_whose_condition_the_default_install_lacks_is_passed_over_by_default():
+    # zentorch-like: the package comes only with an extra; with it, a switch at its default computes W4A8 instead.
+    kernels = {"zen": {"requirements": [req("package", "needs zentorch", value="zentorch", met_by_install=["zen-pkg"]),
+                                        req("env", "W4A8 at run time", value="W4A8=0", declines=False,
+                                            reason_verbatim=False)]},
+               "cpu": {"requirements": []}}
+    data = scheme("zen", "cpu", platform="cpu")
+    bare = derive_cell("s", data, "t", X86_AVX512, kernels)
+    assert (bare.verdict, bare.default_kernel) == ("runs-if", "zen")  # nothing said about the install: as before
+    extra = Install("pip install e", lacking={"zen-pkg": "zentorch only with the zen extra"})
+    cell = derive_cell("s", data, "t", X86_AVX512, kernels, extra)
+    # by default the engine passes over zen and runs cpu; the W4A8 step needs the opt-in, so it is off the default
+    assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs", "zen", "cpu")
+    assert [(o.verdict, o.selected, o.off_default) for o in cell.otherwise] == [("runs", "cpu", False),
+                                                                                  ("fallback", "zen", True)]
+    assert [(a.condition, a.install) for a in cell.opt_in] == [
+        ("package zentorch installed", "zentorch only with the zen extra (pip install e)")]
+    # when what the default install selects does not run as specified, the cell stays conditional
+    kernels["cpu"]["requirements"] = [req("weight-type", "no int4", values=["int8"])]
+    refused = derive_cell("s", data, "t", X86_AVX512, kernels, extra)
+    assert (refused.verdict, refused.default_kernel) == ("runs-if", None)

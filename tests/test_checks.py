@@ -271,7 +271,7 @@ def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_p
          "  - {check: activation-type")
     assert problems_of(tree, "install-facts") == [
         "records/kernels/k-generic.yaml:8:72: error: [install-facts] requirements[1].met_by_install[0]: no default "
-        "install of engine 'eng' provides 'fast-pkg' (its record states no default_install)"]
+        "install of engine 'eng' states 'fast-pkg' (its record states no default_install)"]
     edit(tree, "records/engines/eng.yaml", "category: serving-engine\n",
          "category: serving-engine\nversion_read: '2.0'\ndefault_install:\n  - platform: cuda\n    route: pip install eng\n"
          "    release: '1.0'\n    provides:\n      - {fact: fast-pkg, text: fast 1.0, source: src-doc}\n")
@@ -280,3 +280,9 @@ def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_p
         "read for '1.0' but the record reads '2.0'; check its facts against '2.0' and update the release"]
     edit(tree, "records/engines/eng.yaml", "release: '1.0'", "release: '2.0'")
     assert problems_of(tree, "install-facts") == []
+    edit(tree, "records/engines/eng.yaml", "      - {fact: fast-pkg, text: fast 1.0, source: src-doc}\n",
+         "      - {fact: fast-pkg, text: fast 1.0, source: src-doc}\n    lacks:\n"
+         "      - {fact: fast-pkg, text: only an extra, source: src-doc}\n")
+    assert problems_of(tree, "install-facts") == [
+        "records/engines/eng.yaml:12:16: error: [install-facts] default_install[0].lacks[0].fact: 'fast-pkg' is both "
+        "provided and lacking in the same install"]

@@ -221,6 +221,12 @@
       facts.appendChild(el("dt", { text: "Kernel" }));
       facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.kernel], cell.kernel)]));
     }
+    if (cell.default_kernel && cell.default_kernel !== cell.kernel && ["runs", "runs-if", "fallback"].indexOf(cell.verdict) >= 0) {
+      facts.appendChild(el("dt", { text: "A default install selects" }));
+      var lacking = (cell.opt_in || []).map(function (a) { return a.condition + ": " + a.install; }).join("; ");
+      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel),
+        lacking ? " (it lacks " + lacking + ")" : ""]));
+    }
     var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
       return records["format"][f] ? records["format"][f].name : f;
     }).join(" or ");

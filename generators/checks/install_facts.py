@@ -1,4 +1,4 @@
-"""A kernel requirement's `met_by_install` names facts its engine's `default_install` provides, and each default install is stated for the release the engine record read."""
+"""A kernel requirement's `met_by_install` names facts its engine's `default_install` states (provides or lacks), each default install states at least one fact and none both ways, and it is stated for the release the engine record read."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,20 +17,27 @@ def check(atlas: Atlas, record: Record) -> Iterator[Problem]:
         return
     engine = atlas.index.get("engine", record.data.get("engine", ""))
     provided = {fact["fact"] for install in (engine.data.get("default_install", []) if engine else [])
-                for fact in install["provides"]}
+                for fact in [*install.get("provides", []), *install.get("lacks", [])]}
     for n, requirement in enumerate(record.data.get("requirements", [])):
         for m, fact in enumerate(requirement.get("met_by_install", [])):
             if fact in provided:
                 continue
             yield at(record, ("requirements", n, "met_by_install", m), NAME,
-                     f"no default install of engine {record.data.get('engine', '')!r} provides {fact!r}"
-                     + (f" (it provides: {', '.join(sorted(provided))})" if provided else
+                     f"no default install of engine {record.data.get('engine', '')!r} states {fact!r}"
+                     + (f" (they state: {', '.join(sorted(provided))})" if provided else
                         " (its record states no default_install)"))
 
 
 def _stale_installs(engine: Record) -> Iterator[Problem]:
     version = engine.data.get("version_read")
     for n, install in enumerate(engine.data.get("default_install", [])):
+        provided = {fact["fact"] for fact in install.get("provides", [])}
+        if not provided and not install.get("lacks"):
+            yield at(engine, ("default_install", n), NAME, "a default install states no fact: give `provides` or `lacks`")
+        for m, fact in enumerate(install.get("lacks", [])):
+            if fact["fact"] in provided:
+                yield at(engine, ("default_install", n, "lacks", m, "fact"), NAME,
+                         f"{fact['fact']!r} is both provided and lacking in the same install")
         if install["release"] != version:
             yield at(engine, ("default_install", n, "release"), NAME,
                      f"the default install was read for {install['release']!r} but the record reads {version!r}; "

@@ -144,10 +144,10 @@ def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[Publ
 
 
 def _install_sources(index: Index, cell: Cell) -> list[str]:
-    """The sources of the default-install facts the verdict assumes."""
+    """The sources of the default-install facts the verdict rests on: those it assumes and those its kernel lacks."""
     engine = index.get("engine", cell.engine)
-    wanted = {fact for assumed in cell.assumes for fact in assumed.facts}
+    wanted = {fact for stated in (*cell.assumes, *cell.opt_in) for fact in stated.facts}
     if engine is None or not wanted:
         return []
-    return [fact["source"] for install in engine.data.get("default_install", []) for fact in install["provides"]
-            if fact["fact"] in wanted]
+    return [fact["source"] for install in engine.data.get("default_install", [])
+            for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]

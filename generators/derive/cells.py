@@ -15,7 +15,7 @@ reach runs, and still says what runs without it. Pure functions of records; no I
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,7 @@ class Attempt:
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
     assumed: tuple[Assumed, ...] = ()  # conditions the default install meets
+    opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -106,6 +107,8 @@ class Cell:
     substitute_kernel: str = ""  # the kernel that class selects (what a run with default settings shows)
     otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
     assumes: tuple[Assumed, ...] = ()  # conditions the verdict takes as met by the default install
+    default_kernel: str | None = None  # the kernel a default install selects when the open conditions hold (None: none)
+    opt_in: tuple[Assumed, ...] = ()  # conditions of `kernel` a default install does not meet
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -120,6 +123,8 @@ class Cell:
                          for a in self.attempts],
             "otherwise": [o.as_dict() for o in self.otherwise],
             "assumes": [{"condition": a.condition, "install": a.install, "facts": list(a.facts)} for a in self.assumes],
+            "default_kernel": self.default_kernel,
+            "opt_in": [{"condition": a.condition, "install": a.install, "facts": list(a.facts)} for a in self.opt_in],
         }
 
 
@@ -141,6 +146,7 @@ class Install:
 
     route: str = ""
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
+    lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -148,13 +154,20 @@ class Install:
             return ""
         return "; ".join(self.facts[fact] for fact in facts) + f" ({self.route})"
 
+    def lacks(self, facts: Sequence[str]) -> str:
+        """What this install lacks of `facts`, in words with the route; empty when it lacks none of them."""
+        missing = [self.lacking[fact] for fact in facts if fact in self.lacking]
+        return "; ".join(missing) + f" ({self.route})" if missing else ""
+
 
 NO_INSTALL = Install()
 
 
 def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     """(engine id, platform) -> its default install, from each engine record's `default_install`."""
-    return {(engine.id, install["platform"]): Install(install["route"], {f["fact"]: f["text"] for f in install["provides"]})
+    return {(engine.id, install["platform"]): Install(install["route"],
+                                                      {f["fact"]: f["text"] for f in install.get("provides", [])},
+                                                      {f["fact"]: f["text"] for f in install.get("lacks", [])})
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
@@ -253,27 +266,47 @@ def _by_default(cell: Cell) -> Cell:
     only choose the kernel (or hold by default), and stay, with every step, to say which kernel computes when.
 
     A step is out of the default install's reach when its kernel is (the engine selects it only after an earlier
-    kernel's conditions fail by default) or when every condition it is the failure of is one the install meets."""
+    kernel's conditions fail by default) or when every condition it is the failure of is one the install meets. A
+    kernel with a condition the install lacks (`opt_in`) is passed over by default: its failure step is reached, the
+    outcome of selecting it is not, and the kernel a default install selects is the next one the walk reaches."""
     assumed = {a.kernel: {x.condition for x in a.assumed} for a in cell.attempts}
+    opt_in = {a.kernel for a in cell.attempts if a.opt_in}
     reached = {cell.kernel}
     steps = []
     for step in cell.otherwise:
         met = assumed.get(step.kernel, set())
-        on_default = step.kernel in reached and not all(condition in met for condition in step.unmet)
+        kept = step.selected == step.kernel  # a precision step: the kernel is selected and computes otherwise
+        on_default = step.kernel in reached and (step.kernel not in opt_in if kept
+                                                 else not all(condition in met for condition in step.unmet))
         if on_default and step.selected:
             reached.add(step.selected)
         steps.append(step if on_default else dataclasses.replace(step, off_default=True))
     assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
-    cell = dataclasses.replace(cell, otherwise=tuple(steps), assumes=assumes)
-    if cell.verdict is Verdict.RUNS_IF and steps and runs_by_default(cell):
+    primary = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
+    cell = dataclasses.replace(cell, otherwise=tuple(steps), assumes=assumes,
+                               default_kernel=_default_kernel(cell.kernel, steps, opt_in),
+                               opt_in=primary.opt_in if primary else ())
+    if cell.verdict is Verdict.RUNS_IF and steps and runs_by_default(cell, opt_in):
         return dataclasses.replace(cell, verdict=Verdict.RUNS)
     return cell
 
 
-def runs_by_default(cell: Cell) -> bool:
-    """Whether the scheme runs as specified whichever way the conditions the default install leaves open go: the
-    cell and every step it can reach run at the scheme's precision."""
-    return cell.verdict.runs_as_specified and all(s.verdict.runs_as_specified for s in cell.otherwise if not s.off_default)
+def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str]) -> str | None:
+    """The first kernel in the engine's order that a default install selects: the cell's own unless it needs an
+    opt-in, else the first step reached by default whose kernel needs none (None when that step refuses)."""
+    if kernel not in opt_in:
+        return kernel
+    return next((s.selected for s in steps if not s.off_default and s.selected != s.kernel
+                 and s.selected not in opt_in), None)
+
+
+def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
+    """Whether the scheme runs as specified whichever way the conditions the default install leaves open go: every
+    outcome a default install reaches (the cell's own unless its kernel needs an opt-in, and each step it reaches
+    whose kernel needs none) runs at the scheme's precision."""
+    own = cell.kernel in opt_in or cell.verdict.runs_as_specified
+    return own and all(s.verdict.runs_as_specified for s in cell.otherwise
+                       if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
@@ -315,6 +348,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                 unset = Otherwise(cell.kernel or "", (setting,), Verdict.REFUSED, None,
                                   reasons=(f"{substitute.kernel}: {substitute.reason}",))
             return dataclasses.replace(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
+                                       default_kernel=None if substitute.outcome == NO else substitution["kernel"],
                                        substitute_scheme=substitution["scheme_class"],
                                        substitute_kernel=substitution["kernel"],
                                        otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
@@ -323,7 +357,8 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
         return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config, None)
     return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, substitution["kernel"], attempts[0].conditions,
                 attempts, computes_as=f"{substitution['scheme_class']}: {substitution['computes_as']}",
-                substitute_scheme=substitution["scheme_class"], substitute_kernel=substitution["kernel"])
+                substitute_scheme=substitution["scheme_class"], substitute_kernel=substitution["kernel"],
+                default_kernel=substitution["kernel"])
 
 
 def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
@@ -446,6 +481,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     computes_as = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     assumed: list[Assumed] = []
+    opt_in: list[Assumed] = []
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
@@ -468,6 +504,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             elif installed and installed.meets(requirement.get("met_by_install", [])):
                 facts = requirement["met_by_install"]
                 assumed.append(Assumed(outcome, installed.meets(facts), tuple(facts)))
+            elif installed and installed.lacks(requirement.get("met_by_install", [])):
+                facts = requirement["met_by_install"]
+                opt_in.append(Assumed(outcome, installed.lacks(facts), tuple(facts)))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
@@ -478,7 +517,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
-                   assumed=tuple(assumed))
+                   assumed=tuple(assumed), opt_in=tuple(opt_in))
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

@@ -337,11 +337,19 @@ class EngineDefaultInstallProvides(TypedDict):
     locator: NotRequired[str]
 
 
+class EngineDefaultInstallLacks(TypedDict):
+    fact: str
+    text: str
+    source: RefSource
+    locator: NotRequired[str]
+
+
 class EngineDefaultInstall(TypedDict):
     platform: Platform
     route: str
     release: str
-    provides: list[EngineDefaultInstallProvides]
+    provides: NotRequired[list[EngineDefaultInstallProvides]]
+    lacks: NotRequired[list[EngineDefaultInstallLacks]]
 
 
 class EngineFormatSupport(TypedDict):

@@ -84,6 +84,13 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                     "description": "Conditions the verdict takes as met because the engine release's "
                                                    "default install meets them (the `otherwise` steps marked "
                                                    "`off_default` say what runs without them)."},
+                        "default_kernel": {"type": ["string", "null"],
+                                           "description": "The kernel a default install of the engine release selects "
+                                                          "when the open conditions hold; differs from `kernel` when "
+                                                          "that one needs an opt-in (`opt_in`); null when none."},
+                        "opt_in": {"type": "array", "items": _ASSUMES,
+                                   "description": "Conditions of `kernel` the default install does not meet: a reader "
+                                                  "gets that kernel only by opting in (a setting, an extra package)."},
                         "published": {"type": "array", "items": _PUBLISHED,
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},

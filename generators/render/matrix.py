@@ -156,6 +156,8 @@ def _compact_class(compact: bool) -> Markup:
 def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup:
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
+    if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
+        hover += f" (a default install: {c.default_kernel})"
     if c.conditions:
         hover += (" when " if c.verdict is Verdict.RUNS else " — if ") + "; ".join(c.conditions)
     if c.otherwise:
@@ -195,6 +197,10 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     parts = [fill("<b>{}</b> on <b>{}</b>: {}", row, column, verdict_badge(c.verdict))]
     if c.kernel and c.verdict.loads:
         parts.append(fill(" via {}", html.ref(f"kernel/{c.kernel}")))
+    if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
+        parts.append(fill(" (a default install selects {}{})", html.ref(f"kernel/{c.default_kernel}"),
+                          fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.install}" for a in c.opt_in))
+                          if c.opt_in else Markup("")))
     if c.computes_as:
         parts.append(fill("; computes as {}", c.computes_as))
     if c.conditions:

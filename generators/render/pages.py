@@ -173,17 +173,19 @@ def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
                     meets.setdefault(fact, []).append(kernel.id)
     rows = []
     for n, install in enumerate(record.data["default_install"]):
-        for m, fact in enumerate(install["provides"]):
-            path = ("default_install", n, "provides", m)
-            source = values.render(fact["source"], (*path, "source"))
-            if "locator" in fact:
-                source += Markup(", ") + escape_text(fact["locator"])
-            rows.append([escape_text(install["platform"]), escape_text(install["route"]), escape_text(fact["text"]),
-                         source, Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
-                         or Markup("none")])
-    return Table("Default install", ["platform", "how", "provides", "source", "meets requirements of"], rows,
+        for field_name in ("provides", "lacks"):
+            for m, fact in enumerate(install.get(field_name, [])):
+                path = ("default_install", n, field_name, m)
+                source = values.render(fact["source"], (*path, "source"))
+                if "locator" in fact:
+                    source += Markup(", ") + escape_text(fact["locator"])
+                kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
+                rows.append([escape_text(install["platform"]), escape_text(install["route"]), Markup(field_name),
+                             escape_text(fact["text"]), source, kernels or Markup("none")])
+    return Table("Default install", ["platform", "how", "", "fact", "source", "requirements it decides"], rows,
                  "What the release read gives when installed as the second column says, fact by fact. A support cell "
-                 "counts a kernel requirement these facts meet as met, names it, and still says what runs without it.")
+                 "counts a kernel requirement a provided fact meets as met, and one a lacking fact would meet as unmet "
+                 "unless the reader opts in; it names which, and still says what runs the other way.")
 
 
 def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
@@ -258,6 +260,8 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.kernel is None:  # a fallback decided by the scheme gate, before any kernel is tried
         return escape_text(f"computes as: {cell.computes_as}; capability gate: {cell.gate}")
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
+    if cell.default_kernel and cell.default_kernel != cell.kernel:
+        parts.append(Markup("a default install selects ") + values.ref(f"kernel/{cell.default_kernel}"))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
