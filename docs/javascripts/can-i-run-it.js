@@ -16,7 +16,7 @@
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at the cited release",
-    "run": "running the engine's own selection code (the observation is the evidence)"
+    "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code"
   };
 
   function el(tag, attrs, children) {
@@ -236,7 +236,12 @@
     }
     if (cell.known_by) {
       facts.appendChild(el("dt", { text: "Known from" }));
-      facts.appendChild(el("dd", { text: KNOWN_BY[cell.known_by] || cell.known_by }));
+      var known = [KNOWN_BY[cell.known_by] || cell.known_by];
+      (cell.evidence || []).forEach(function (id) {
+        var record = records["observation"] && records["observation"][id];
+        if (record) { known.push(" ("); known.push(link(site, record, id)); known.push(")"); }
+      });
+      facts.appendChild(el("dd", {}, known));
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
     // conditions the default install meets are listed once, under their own heading

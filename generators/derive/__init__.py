@@ -11,6 +11,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer, derive_answers
 from .cells import Cell, derive_cells
+from .observed import known_by_run
 from .printed import as_printed, printed_lines
 from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
                       formats_without_engine)
@@ -59,9 +60,11 @@ class Views:
     @cached_property
     def cells(self) -> dict[tuple[str, str], Cell]:
         """Every (scheme, hardware target) support cell derived from the dispatch rules; a message the records cannot
-        fill reads as the observation of the modelled release printed it (`printed`)."""
+        fill reads as the observation of the modelled release printed it (`printed`), and a cell that observation
+        agrees with is known by that run (`observed`)."""
         lines = printed_lines(self.index)
-        return {key: as_printed(cell, lines.get(key, ())) for key, cell in derive_cells(self.index).items()}
+        printed = {key: as_printed(cell, lines.get(key, ())) for key, cell in derive_cells(self.index).items()}
+        return known_by_run(self.index, printed)
 
     @cached_property
     def published(self) -> list[PublishedCell]:

@@ -67,5 +67,6 @@ class KnownBy(str, Enum):
 
 KNOWN_BY_MEANINGS: dict[KnownBy, str] = {
     KnownBy.CODE: "read from the engine's dispatch code at the cited release",
-    KnownBy.RUN: "verified by running the engine's own selection code; the observation is the evidence",
+    KnownBy.RUN: "kernel selection verified by running the engine's own selection code (the observation is the "
+                 "evidence); what the kernel then computes is read from the code",
 }

@@ -219,6 +219,9 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
                 html.ref(f"support-matrix/{claim.matrix}"), claim.symbol, claim.row, claim.column, finding))
     if answer.traps:
         parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
+    if c.evidence:
+        parts.append(fill(". Selection observed by running the engine: {}",
+                          Markup(", ").join(html.ref(f"observation/{o}") for o in c.evidence)))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, Markup("").join(parts))
 

@@ -17,7 +17,8 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent.trim());
 return {verdict: card.dataset.verdict, title: card.querySelector('h2').textContent,
-        kernel: texts('dt + dd a')[0] || null, findings: [...card.querySelectorAll('.atlas-finding-link')].map(a => a.pathname),
+        kernel: ([...card.querySelectorAll('dt')].find(dt => dt.textContent === 'Kernel')?.nextElementSibling
+                 .querySelector('a')?.textContent.trim()) || null, findings: [...card.querySelectorAll('.atlas-finding-link')].map(a => a.pathname),
         traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
@@ -69,6 +70,8 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     assert card["verdict"] == cell["verdict"]
     assert names[f"scheme/{scheme}"] in card["title"]
     assert card["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else None)
+    # a cell the engine's own selection agreed with names that run (the observation) as where it is known from
+    assert all(names[f"observation/{o}"] in card["facts"]["Known from"] for o in cell["evidence"])
     assert card["findings"] == [f"/findings/{f}/" for f in cell["findings"]]
     assert card["traps"] == [f"/gotchas/{t}/" for t in cell["traps"]]
     assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])

@@ -1,0 +1,33 @@
+"""Cells known by a run: a derived cell that the observation of the modelled release saw the engine select alike.
+
+The observation (newest harness) of the engine release the records model (the engine's `version_read`) ran that
+release's own selection code for each (scheme, target). Where it agrees with the derived cell (`verify.compare`:
+the engine selects, or refuses, as derived, and only kernels the walk accepts), the cell's kernel selection is
+known by that run and the observation is its evidence; a disagreement (which a finding must explain) leaves the
+cell known by reading code. What a selected kernel then computes is still read from the code. Pure; no I/O.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..model.index import Index
+from ..model.verdicts import KnownBy
+from ..verify.compare import disagreement
+from .cells import Cell
+from .history import current_observations
+
+
+def known_by_run(index: Index, cells: dict[tuple[str, str], Cell]) -> dict[tuple[str, str], Cell]:
+    """The cells, each one the modelled release's observation agrees with marked known by that run."""
+    releases = {e.id: str(e.data["version_read"]) for e in index.all("engine") if e.data.get("version_read")}
+    class_of = {r.id: r.data.get("class_name", r.id) for r in index.all("kernel")}
+    marked = dict(cells)
+    for (engine, release), observation in sorted(current_observations(index).items()):
+        if releases.get(engine) != release:
+            continue
+        for observed in observation.data.get("cells", []):
+            key = (observed["scheme"], observed["target"])
+            cell = marked.get(key)
+            if cell is not None and cell.engine == engine and not disagreement(cell, observed, class_of):
+                marked[key] = dataclasses.replace(cell, known_by=KnownBy.RUN, evidence=(observation.id,))
+    return marked
