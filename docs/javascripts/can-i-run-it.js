@@ -223,9 +223,7 @@
     }
     if (cell.default_kernel && cell.default_kernel !== cell.kernel && ["runs", "runs-if", "fallback"].indexOf(cell.verdict) >= 0) {
       facts.appendChild(el("dt", { text: "A default install selects" }));
-      var lacking = (cell.opt_in || []).map(function (a) { return a.condition + ": " + a.install; }).join("; ");
-      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel),
-        lacking ? " (it lacks " + lacking + ")" : ""]));
+      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel)]));
     }
     var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
       return records["format"][f] ? records["format"][f].name : f;
@@ -245,12 +243,17 @@
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
     // conditions the default install meets are listed once, under their own heading
-    var met = (cell.assumes || []).map(function (a) { return a.condition; });
+    var met = (cell.assumes || []).concat(cell.opt_in || []).map(function (a) { return a.condition; });
     var open = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; });
     if (open.length) {
       // on a cell that runs whichever way, the conditions only choose the kernel
       var title = cell.verdict === "runs" ? "This kernel when" : "Conditions";
       card.appendChild(section(title, [el("ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
+    }
+    if (cell.opt_in && cell.opt_in.length) {
+      card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
+        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+      }))]));
     }
     if (cell.assumes && cell.assumes.length) {
       card.appendChild(section("Met by the default install", [el("ul", {}, cell.assumes.map(function (a) {
