@@ -221,7 +221,6 @@ class HardwareTargetFields(TypedDict):
     compute_capability: NotRequired[int]
     gfx: NotRequired[str]
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
-    gpu_arch: NotRequired[str]
     cpu_arch: NotRequired[CpuArch]
     cpu_vendors: NotRequired[list[CpuVendor]]
     isa_features: NotRequired[list[IsaFeature]]

@@ -156,7 +156,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "hardware-target":
         by_scheme = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
         members_table = (_gfx_members_table(atlas, record, values) if record.data.get("gfx")
-                         else _cuda_members_table(atlas, record, values) if record.data["platform"] == "cuda" else None)
+                         else _cuda_members_table(atlas, record, values) if record.data["platform"] == "cuda"
+                         else _listed_members_table(atlas, record, values))
         return ([members_table] if members_table else []) + [by_scheme]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
@@ -204,6 +205,14 @@ def _cuda_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
     note = (f"Each part's compute capability as its record states it. The derivation tests the engine's gates with "
             f"{capability}, the value this target records for all of them." if capability is not None else "")
     return Table("Accelerators", ["accelerator", "compute capability"], rows, note)
+
+
+def _listed_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table | None:
+    """The accelerators a target lists, each with the architecture its own record states (not restated here)."""
+    parts = [atlas.index.get("accelerator", a) for a in record.data.get("accelerators", [])]
+    rows = [[values.ref(f"accelerator/{p.id}"), escape_text(p.data.get("architecture", "not recorded"))]
+            for p in parts if p is not None]
+    return Table("Accelerators", ["accelerator", "architecture"], rows) if rows else None
 
 
 def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
