@@ -9,8 +9,9 @@ the next candidate when the condition does not hold. Shape checks (dimensions di
 group size) do not make a cell conditional: every kernel has them and they depend on the model, not on
 the scheme or the part; they are kept as the accepting kernel's `limits`. A condition the engine release's default
 install meets (a requirement's `met_by_install` fact, provided on the target's platform by the engine record's
-`default_install`) stays a condition, marked assumed: the cell runs when every outcome the default install can
-reach runs, and still says what runs without it. Pure functions of records; no I/O.
+`default_install`) stays a condition, marked assumed; one naming a fact the install lacks makes its kernel an
+opt-in the engine passes over by default. The cell runs when every outcome the default install can reach runs,
+and still says what runs the other way. Pure functions of records; no I/O.
 """
 from __future__ import annotations
 
@@ -471,8 +472,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                scheme: SchemeFields | None = None, installed: Install | None = None) -> Attempt:
     """Evaluate one kernel's requirements in order against a scheme configuration and a target. A requirement with
     `declines: false` that the target fails does not refuse the kernel: the engine keeps it, and the first such
-    requirement's reason is what it computes instead. A condition whose `met_by_install` fact the default install
-    provides (`installed`) stays a condition and is noted as assumed."""
+    requirement's reason is what it computes instead. A condition whose `met_by_install` facts the default install
+    provides (`installed`) stays a condition and is noted as assumed; one naming a fact it lacks is noted as opt-in."""
     if not kernel:
         return Attempt(kernel_id, NO, "kernel record missing")
     conditions: list[str] = []
@@ -501,12 +502,12 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if requirement.get("declines") is False:
                 instead.append((outcome, filled))
-            elif installed and installed.meets(requirement.get("met_by_install", [])):
-                facts = requirement["met_by_install"]
-                assumed.append(Assumed(outcome, installed.meets(facts), tuple(facts)))
-            elif installed and installed.lacks(requirement.get("met_by_install", [])):
-                facts = requirement["met_by_install"]
-                opt_in.append(Assumed(outcome, installed.lacks(facts), tuple(facts)))
+            elif installed and requirement.get("met_by_install"):
+                facts = tuple(requirement["met_by_install"])
+                if met := installed.meets(facts):
+                    assumed.append(Assumed(outcome, met, facts))
+                elif lacking := installed.lacks(facts):
+                    opt_in.append(Assumed(outcome, lacking, facts))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     for gate in kernel.get("external_gates", []):
