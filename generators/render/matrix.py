@@ -203,10 +203,16 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
                           if c.opt_in else Markup("")))
     if c.computes_as:
         parts.append(fill("; computes as {}", c.computes_as))
-    if c.conditions:
-        parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(c.conditions)))
-    if c.assumes:
-        parts.append(fill("; the default install meets {}", "; ".join(f"{a.condition} ({a.install})" for a in c.assumes)))
+    own = [a for a in c.assumes if a.condition in c.conditions]
+    later = [a for a in c.assumes if a.condition not in c.conditions]
+    open_conditions = [x for x in c.conditions if x not in {a.condition for a in own}]
+    if open_conditions:
+        parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(open_conditions)))
+    if own:
+        parts.append(fill("; when {}, which the default install meets", "; ".join(f"{a.condition} ({a.install})" for a in own)))
+    if later:
+        parts.append(fill("; further down the engine's order, the default install meets {}",
+                          "; ".join(f"{a.condition} ({a.install})" for a in later)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:
