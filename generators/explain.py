@@ -44,8 +44,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         if attempt.limits:
             line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
-        lines.extend(f"     the default install meets: {a.condition} ({a.install})" for a in attempt.assumed)
-        lines.extend(f"     the default install lacks: {a.condition} ({a.install})" for a in attempt.opt_in)
+        lines.extend(f"     the default install meets: {a.said}" for a in attempt.assumed)
+        lines.extend(f"     the default install lacks: {a.said}" for a in attempt.opt_in)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
     lines.extend(otherwise_lines(cell))

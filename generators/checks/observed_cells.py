@@ -8,7 +8,7 @@ from ..model.atlas import Atlas
 from ..problems import Problem
 from ..model.records import Record
 from ..verify.compare import disagreement
-from ..derive.history import current_observations
+from ..derive.history import current_observations, kernel_classes
 from .base import Check, at
 
 NAME = "observed-cells"
@@ -27,13 +27,9 @@ def _explanations(atlas: Atlas) -> dict[tuple[str, str, str], tuple[Record, int]
     return explained
 
 
-def _class_names(atlas: Atlas) -> dict[str, str]:
-    return {r.id: r.data.get("class_name", r.id) for r in atlas.index.all("kernel")}
-
-
 def run(atlas: Atlas) -> Iterator[Problem]:
     explained = _explanations(atlas)
-    class_of = _class_names(atlas)
+    class_of = kernel_classes(atlas.index)
     derived = atlas.views.cells
     seen: dict[tuple[str, str, str], str] = {}
     observed_pairs: set[tuple[str, str]] = set()

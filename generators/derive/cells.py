@@ -38,6 +38,14 @@ class Assumed:
     install: str
     facts: tuple[str, ...]
 
+    @property
+    def said(self) -> str:
+        """The condition with what meets (or lacks) it, as notes and explain print it."""
+        return f"{self.condition} ({self.install})"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"condition": self.condition, "install": self.install, "facts": list(self.facts)}
+
 
 @dataclass(frozen=True)
 class Attempt:
@@ -123,9 +131,9 @@ class Cell:
                           "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
                          for a in self.attempts],
             "otherwise": [o.as_dict() for o in self.otherwise],
-            "assumes": [{"condition": a.condition, "install": a.install, "facts": list(a.facts)} for a in self.assumes],
+            "assumes": [a.as_dict() for a in self.assumes],
             "default_kernel": self.default_kernel,
-            "opt_in": [{"condition": a.condition, "install": a.install, "facts": list(a.facts)} for a in self.opt_in],
+            "opt_in": [a.as_dict() for a in self.opt_in],
         }
 
 

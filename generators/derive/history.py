@@ -33,6 +33,18 @@ def current_observations(index: Index) -> dict[tuple[str, str], Record]:
     return dict(sorted(newest.items(), key=lambda item: (item[0][0], release_key(item[0][1]))))
 
 
+def modelled_observations(index: Index) -> dict[str, Record]:
+    """Per engine, the newest-harness observation of the release its records model (`version_read`), if any."""
+    releases = {e.id: str(e.data["version_read"]) for e in index.all("engine") if e.data.get("version_read")}
+    return {engine: record for (engine, release), record in current_observations(index).items()
+            if releases.get(engine) == release}
+
+
+def kernel_classes(index: Index) -> dict[str, str]:
+    """Kernel id -> the class name an observation reports for it (the id where the record names no class)."""
+    return {r.id: r.data.get("class_name", r.id) for r in index.all("kernel")}
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One release's observed outcome of a cell, in the verdict vocabulary."""

@@ -14,17 +14,14 @@ from ..model.index import Index
 from ..model.verdicts import KnownBy
 from ..verify.compare import disagreement
 from .cells import Cell
-from .history import current_observations
+from .history import kernel_classes, modelled_observations
 
 
 def known_by_run(index: Index, cells: dict[tuple[str, str], Cell]) -> dict[tuple[str, str], Cell]:
     """The cells, each one the modelled release's observation agrees with marked known by that run."""
-    releases = {e.id: str(e.data["version_read"]) for e in index.all("engine") if e.data.get("version_read")}
-    class_of = {r.id: r.data.get("class_name", r.id) for r in index.all("kernel")}
+    class_of = kernel_classes(index)
     marked = dict(cells)
-    for (engine, release), observation in sorted(current_observations(index).items()):
-        if releases.get(engine) != release:
-            continue
+    for engine, observation in modelled_observations(index).items():
         for observed in observation.data.get("cells", []):
             key = (observed["scheme"], observed["target"])
             cell = marked.get(key)

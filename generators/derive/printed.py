@@ -14,7 +14,7 @@ import re
 
 from ..model.index import Index
 from .cells import Attempt, Cell
-from .history import current_observations
+from .history import modelled_observations
 
 _PLACEHOLDER = re.compile(r"‹[^›]*›")
 _CANDIDATE = re.compile(r"^\S+\.(?:can_implement|is_supported) refused: ")
@@ -22,11 +22,8 @@ _CANDIDATE = re.compile(r"^\S+\.(?:can_implement|is_supported) refused: ")
 
 def printed_lines(index: Index) -> dict[tuple[str, str], tuple[str, ...]]:
     """Per (scheme, target), every line the observation of the modelled release printed (reasons, messages, candidates)."""
-    releases = {e.id: str(e.data["version_read"]) for e in index.all("engine") if e.data.get("version_read")}
     lines: dict[tuple[str, str], tuple[str, ...]] = {}
-    for (engine, release), record in current_observations(index).items():
-        if releases.get(engine) != release:
-            continue
+    for record in modelled_observations(index).values():
         for cell in record.data.get("cells", []):
             texts = list(cell.get("reasons", []))
             for run in cell.get("runs", []):

@@ -209,10 +209,10 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if open_conditions:
         parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(open_conditions)))
     if own:
-        parts.append(fill("; when {}, which the default install meets", "; ".join(f"{a.condition} ({a.install})" for a in own)))
+        parts.append(fill("; when {}, which the default install meets", "; ".join(a.said for a in own)))
     if later:
         parts.append(fill("; further down the engine's order, the default install meets {}",
-                          "; ".join(f"{a.condition} ({a.install})" for a in later)))
+                          "; ".join(a.said for a in later)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))
     if not c.verdict.loads and c.reasons:
