@@ -47,7 +47,7 @@ class _Writer:
         if "enum" in schema:
             return "Literal[" + ", ".join(repr(value) for value in schema["enum"]) + "]"
         for combinator in ("anyOf", "oneOf"):
-            if combinator in schema:
+            if combinator in schema and not all(_constraint_only(m) for m in schema[combinator]):
                 members = [self.type_of(member, f"{name}{i}") for i, member in enumerate(schema[combinator])]
                 return _union(members)
         kind = schema.get("type")
@@ -85,6 +85,11 @@ class _Writer:
         typed = {key: (kind if key in required else f"NotRequired[{kind}]") for key, kind in lines.items()}
         self.blocks.append(_typed_dict(name, schema.get("description", ""), typed))
         return name
+
+
+def _constraint_only(schema: Any) -> bool:
+    """A branch that only says which keys must (or must not) be present: it narrows an object, it is no type."""
+    return isinstance(schema, dict) and set(schema) <= {"required", "not"}
 
 
 def _union(members: list[str]) -> str:

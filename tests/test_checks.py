@@ -286,3 +286,55 @@ def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_p
     assert problems_of(tree, "install-facts") == [
         "records/engines/eng.yaml:12:16: error: [install-facts] default_install[0].lacks[0].fact: 'fast-pkg' is both "
         "provided and lacking in the same install"]
+
+
+FAST_CHECK = ("runtime_checks:\n  - {id: fast, check: package, value: fast, condition: the fast package installed, "
+              "source: src-doc, locator: has_fast}\n")
+
+
+def test_a_runtime_check_is_stated_once_on_the_engine_and_named_by_its_kernels(tree):
+    edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
+         "reason_verbatim: true}\n  - {check: package, value: fast, reason: needs fast}\n  - {check: activation-type")
+    edit(tree, "records/kernels/k-hopper.yaml", "  - {check: weight-only",
+         "  - {check: package, value: fast, reason: no fast}\n  - {check: weight-only")
+    assert problems_of(tree, "runtime-checks") == [
+        "records/kernels/k-generic.yaml:8:5: error: [runtime-checks] requirements[1]: the package test 'fast' is also "
+        "stated by k-hopper: state it once in engine 'eng''s runtime_checks and name it with `uses`",
+        "records/kernels/k-hopper.yaml:9:5: error: [runtime-checks] requirements[2]: the package test 'fast' is also "
+        "stated by k-generic: state it once in engine 'eng''s runtime_checks and name it with `uses`"]
+    edit(tree, "records/engines/eng.yaml", "sources:\n", FAST_CHECK + "sources:\n")
+    assert problems_of(tree, "runtime-checks")[0] == (
+        "records/engines/eng.yaml:7:5: error: [runtime-checks] runtime_checks[0]: no kernel of engine 'eng' uses "
+        "runtime check 'fast': remove it or name it in a kernel requirement's `uses`")
+    assert problems_of(tree, "runtime-checks")[1] == (
+        "records/kernels/k-generic.yaml:8:5: error: [runtime-checks] requirements[1]: engine 'eng' states this "
+        "package test as runtime check 'fast': write `uses: fast` instead of check and value")
+    edit(tree, "records/kernels/k-generic.yaml", "{check: package, value: fast, reason: needs fast}",
+         "{uses: fast, reason: needs fast}")
+    edit(tree, "records/kernels/k-hopper.yaml", "{check: package, value: fast, reason: no fast}",
+         "{uses: fasst, reason: no fast}")
+    assert problems_of(tree, "runtime-checks") == [
+        "records/kernels/k-hopper.yaml:9:12: error: [runtime-checks] requirements[2].uses: engine 'eng' states no "
+        "runtime check 'fasst' (it states: fast)"]
+    edit(tree, "records/kernels/k-hopper.yaml", "{uses: fasst, reason: no fast}", "{uses: fast, reason: no fast}")
+    assert problems_of(tree, "runtime-checks") == []
+
+
+def test_a_requirement_that_uses_a_runtime_check_states_none_of_its_fields(tree):
+    edit(tree, "records/engines/eng.yaml", "sources:\n", FAST_CHECK + "sources:\n")
+    edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
+         "reason_verbatim: true}\n  - {uses: fast, check: package, reason: needs fast}\n  - {check: activation-type")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule == "schema"] == [
+        "records/kernels/k-generic.yaml:8:5: error: [schema] requirements[1]: the fields 'uses' and 'check' exclude "
+        "each other; keep one"]
+
+
+def test_a_runtime_checks_install_facts_are_stated_by_the_engine(tree):
+    edit(tree, "records/engines/eng.yaml", "sources:\n",
+         FAST_CHECK.replace("locator: has_fast}", "locator: has_fast, met_by_install: [fast-pkg]}") + "sources:\n")
+    edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
+         "reason_verbatim: true}\n  - {uses: fast, reason: needs fast}\n  - {check: activation-type")
+    assert problems_of(tree, "install-facts") == [
+        "records/engines/eng.yaml:7:137: error: [install-facts] runtime_checks[0].met_by_install[0]: no default install "
+        "of this engine states 'fast-pkg' (it states no default_install)"]

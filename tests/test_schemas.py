@@ -88,7 +88,9 @@ def test_fields_page_documents_nested_fields_and_shared_blocks(real_atlas):
     atlas = real_atlas
     kernel = next(d for d in kind_docs(atlas.schemas) if d.kind == "kernel")
     check = next(f for f in kernel.fields if f.name == "requirements[].check")
-    assert check.required and check.type.startswith("one of platform, capability-min")
+    assert not check.required and check.type.startswith("one of platform, capability-min")
+    assert check.description.startswith("Required unless the requirement `uses` a runtime check")
+    assert next(f for f in kernel.fields if f.name == "requirements[].reason").required
     citation = next(d for d in shared_docs(atlas.schemas) if d.kind == "citation")
     assert [(f.name, f.required) for f in citation.fields] == [("source", True), ("locator", False), ("quote", False), ("value", False)]
 

@@ -1,7 +1,8 @@
-"""A kernel requirement's `met_by_install` names facts its engine's `default_install` states (provides or lacks), each default install states at least one fact and none both ways, and it is stated for the release the engine record read."""
+"""A kernel requirement's or runtime check's `met_by_install` names facts its engine's `default_install` states (provides or lacks), each default install states at least one fact and none both ways, and it is stated for the release the engine record read."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..model.atlas import Atlas
 from ..model.records import Record
@@ -16,8 +17,7 @@ def check(atlas: Atlas, record: Record) -> Iterator[Problem]:
         yield from _stale_installs(record)
         return
     engine = atlas.index.get("engine", record.data.get("engine", ""))
-    provided = {fact["fact"] for install in (engine.data.get("default_install", []) if engine else [])
-                for fact in [*install.get("provides", []), *install.get("lacks", [])]}
+    provided = _stated_facts(engine.data if engine else {})
     for n, requirement in enumerate(record.data.get("requirements", [])):
         for m, fact in enumerate(requirement.get("met_by_install", [])):
             if fact in provided:
@@ -28,7 +28,20 @@ def check(atlas: Atlas, record: Record) -> Iterator[Problem]:
                         " (its record states no default_install)"))
 
 
+def _stated_facts(engine: Mapping[str, Any]) -> set[str]:
+    """Every fact the engine's default installs state, provided or lacking."""
+    return {fact["fact"] for install in engine.get("default_install", [])
+            for fact in [*install.get("provides", []), *install.get("lacks", [])]}
+
+
 def _stale_installs(engine: Record) -> Iterator[Problem]:
+    stated = _stated_facts(engine.data)
+    for n, check in enumerate(engine.data.get("runtime_checks", [])):
+        for m, fact in enumerate(check.get("met_by_install", [])):
+            if fact not in stated:
+                yield at(engine, ("runtime_checks", n, "met_by_install", m), NAME,
+                         f"no default install of this engine states {fact!r}"
+                         + (f" (they state: {', '.join(sorted(stated))})" if stated else " (it states no default_install)"))
     version = engine.data.get("version_read")
     for n, install in enumerate(engine.data.get("default_install", [])):
         provided = {fact["fact"] for fact in install.get("provides", [])}

@@ -24,6 +24,7 @@ from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .messages import engine_message
+from .runtime_checks import resolved_kernels
 
 # outcomes of one candidate kernel (not cell verdicts)
 YES, CONDITIONAL, NO = "yes", "conditional", "no"
@@ -139,7 +140,7 @@ class Cell:
 
 def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
-    kernels = {r.id: r.data for r in index.all("kernel")}
+    kernels = resolved_kernels(index)
     installs = default_installs(index)
     return {
         (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
@@ -612,7 +613,7 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return not config.get("activation_quantized", False)
     if check == "activation-quantized":
         return bool(config.get("activation_quantized", False))
-    return _condition_text(requirement)
+    return condition_text(requirement)
 
 
 def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:
@@ -645,7 +646,8 @@ def _capability_bound(requirement: KernelRequirements) -> int:
     return value
 
 
-def _condition_text(requirement: KernelRequirements) -> str:
+def condition_text(requirement: KernelRequirements) -> str:
+    """A runtime requirement's condition as cells show it: its own `condition`, or one said from its check and value."""
     check, value = requirement["check"], requirement.get("value")
     if "condition" in requirement:
         return str(requirement["condition"])

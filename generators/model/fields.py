@@ -248,7 +248,8 @@ class KernelRequirementsWhen(TypedDict):
 class KernelRequirements(TypedDict):
     """One requirement of a kernel, evaluated in order as the engine evaluates it."""
 
-    check: Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']
+    check: NotRequired[Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']]
+    uses: NotRequired[str]
     values: NotRequired[list[str | int]]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
@@ -351,6 +352,20 @@ class EngineDefaultInstall(TypedDict):
     lacks: NotRequired[list[EngineDefaultInstallLacks]]
 
 
+class EngineRuntimeChecks(TypedDict):
+    """One package, compiled op or switch the engine tests, with what it means and where the test is defined."""
+
+    id: str
+    check: Literal['package', 'op', 'env']
+    value: str
+    condition: NotRequired[str]
+    default: NotRequired[str]
+    met_by_install: NotRequired[list[str]]
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class EngineFormatSupport(TypedDict):
     """Whether the engine runs a format, and on which backends."""
 
@@ -378,6 +393,7 @@ class EngineFields(TypedDict):
     repository: NotRequired[str]
     version_read: NotRequired[str]
     default_install: NotRequired[list[EngineDefaultInstall]]
+    runtime_checks: NotRequired[list[EngineRuntimeChecks]]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
 
@@ -763,6 +779,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),
     'engine.category': ('serving-engine', 'local-runtime', 'kernel-library', 'compiler', 'quantization-toolkit', 'format-library', 'research-harness'),
     'engine.format_support.status': ('yes', 'partial', 'writes', 'no'),
+    'engine.runtime_checks.check': ('package', 'op', 'env'),
     'finding.verdict': ('confirmed', 'refuted', 'corrected', 'partially-confirmed', 'unresolved'),
     'format.bits_per_weight.basis': ('struct', 'measured', 'nominal'),
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),

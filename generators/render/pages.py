@@ -4,18 +4,19 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from markupsafe import Markup
 
-from ..derive.cells import Cell
+from ..derive.cells import Cell, condition_text
 from ..derive.members import members
 from ..derive.order import targets_in_order
+from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
-from .markdown import escape_text, link, page_of, unverified_badge
+from .markdown import escape_text, fill, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import otherwise_markup, verdict_badge
@@ -26,7 +27,7 @@ from .values import ValueRenderer
 
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
 SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),  # the computed table or grid presents these
-                        "engine": ("default_install",)}
+                        "engine": ("default_install", "runtime_checks")}
 
 
 @dataclass
@@ -73,6 +74,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         if key in PROSE_FIELDS or key in SHOWN_BY_KIND_TABLES.get(record.kind, ()) or key not in record.data:
             continue
         value = record.data[key]
+        if record.kind == "kernel" and key == "requirements":
+            value = _requirements_as_read(atlas, record, page)
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
@@ -146,7 +149,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
             Table(title, columns, rows, note) for title, columns, rows, note in format_sections(atlas, record, values)]
     if record.kind == "engine":
         installs = [_install_table(atlas, record, values)] if record.data.get("default_install") else []
-        return installs + [Table(title, columns, rows, note)
+        checks = [_runtime_checks_table(atlas, record, values)] if record.data.get("runtime_checks") else []
+        return installs + checks + [Table(title, columns, rows, note)
                            for title, columns, rows, note in engine_trap_sections(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
@@ -165,14 +169,55 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     return []
 
 
-def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
-    """One row per fact of each default install, with the kernels whose requirements it meets (derived)."""
-    meets: dict[str, list[str]] = {}
+def _requirements_as_read(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:
+    """A kernel's requirements as the derivation reads them: one that uses a runtime check shows the check's fields,
+    and where its engine states it."""
+    engine_id = record.data.get("engine", "")
+    engine = atlas.index.get("engine", engine_id)
+    checks = runtime_checks(engine.data if engine else None)
+    shown: list[dict[str, Any]] = []
+    for requirement in record.data.get("requirements", []):
+        row: dict[str, Any] = dict(resolve_requirement(requirement, checks))
+        if "uses" in requirement:
+            row["stated in"] = link(f"{engine.name if engine else engine_id}: {requirement['uses']}",
+                                    page_of("engine", engine_id) + "#runtime-checks", page)
+        shown.append(row)
+    return shown
+
+
+def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    """One row per runtime check the engine states, with the text cells show and the kernels that use it (derived)."""
+    users: dict[str, list[str]] = {}
     for kernel in atlas.index.all("kernel"):
         if kernel.data.get("engine") == record.id:
             for requirement in kernel.data.get("requirements", []):
+                if "uses" in requirement:
+                    users.setdefault(requirement["uses"], []).append(kernel.id)
+    rows = []
+    for n, check in enumerate(record.data["runtime_checks"]):
+        path = ("runtime_checks", n)
+        source = values.render(check["source"], (*path, "source")) + Markup(", ") + escape_text(check["locator"])
+        if "quote" in check:
+            source += Markup(": ") + fill("<code>{}</code>", check["quote"])
+        kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(users.get(check["id"], []))))
+        rows.append([escape_text(check["id"]), escape_text(f"{check['check']}: {check['value']}"),
+                     escape_text(condition_text(cast(Any, check))),
+                     escape_text(", ".join(check.get("met_by_install", []))) or Markup("none"),
+                     kernels or Markup("none"), source])
+    return Table("Runtime checks", ["check", "tests", "condition shown in cells", "met by the default install facts",
+                                    "used by", "source"], rows,
+                 "The packages, compiled ops and switches several kernels test, each stated once here: a kernel's "
+                 "requirement names one (`uses`) and states only where it tests it and the message it gives.")
+
+
+def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
+    """One row per fact of each default install, with the kernels whose requirements it meets (derived)."""
+    meets: dict[str, list[str]] = {}
+    for kernel_id, kernel in resolved_kernels(atlas.index).items():
+        if kernel.get("engine") == record.id:
+            for requirement in kernel.get("requirements", []):
                 for fact in requirement.get("met_by_install", []):
-                    meets.setdefault(fact, []).append(kernel.id)
+                    meets.setdefault(fact, []).append(kernel_id)
     rows = []
     for n, install in enumerate(record.data["default_install"]):
         for field_name in ("provides", "lacks"):

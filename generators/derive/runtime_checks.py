@@ -1,0 +1,64 @@
+"""A kernel requirement that `uses` one of its engine's `runtime_checks` reads check, value, condition, default and
+met_by_install from it; the kernel states only where it tests it (locator), the message it gives (reason) and when.
+
+The meaning of a package, op or switch the engine tests is a fact about the engine, stated once on its record; every
+stage that reads a kernel's requirements reads them through `resolved_kernel`, so no stage sees a `uses` key.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ..model.fields import EngineRuntimeChecks, KernelFields, KernelRequirements
+from ..model.index import Index
+
+_FROM_CHECK = ("check", "value", "condition", "default", "met_by_install")
+
+# kernel id -> the last few (kernel data, its engine's runtime checks, the resolved kernel). Record data are never changed once
+# loaded, so the same two objects resolve to the same object again: the cell memo (cells._kept_cell) compares kernels
+# by identity, and the changelog's past trees share most record objects with the working tree.
+_RESOLVED: dict[str, list[tuple[KernelFields, Any, KernelFields]]] = {}
+_KEPT_PER_KERNEL = 4  # the working tree and the changelog's past trees, as cells._KEPT_PER_CELL
+
+
+def runtime_checks(engine: Mapping[str, Any] | None) -> dict[str, EngineRuntimeChecks]:
+    """An engine record's runtime checks by id."""
+    return {c["id"]: c for c in (engine or {}).get("runtime_checks", [])}
+
+
+def resolve_requirement(requirement: KernelRequirements, checks: Mapping[str, EngineRuntimeChecks]) -> KernelRequirements:
+    """The requirement with the fields of the runtime check it uses; unchanged when it uses none (or an unknown one,
+    which the `runtime-checks` check reports)."""
+    check = checks.get(requirement.get("uses", ""))
+    if check is None:
+        return requirement
+    merged: dict[str, Any] = {k: v for k, v in requirement.items() if k != "uses"}
+    merged.update((k, check[k]) for k in _FROM_CHECK if k in check)  # type: ignore[literal-required]
+    return cast(KernelRequirements, merged)
+
+
+def resolved_kernel(kernel_id: str, kernel: KernelFields, engine: Mapping[str, Any] | None) -> KernelFields:
+    """The kernel's data with every requirement resolved; the kernel's own object when none `uses` a runtime check."""
+    requirements = kernel.get("requirements", [])
+    if not any("uses" in r for r in requirements):
+        return kernel
+    stated = (engine or {}).get("runtime_checks")
+    kept = _RESOLVED.setdefault(kernel_id, [])
+    for old_kernel, old_stated, resolved in kept:
+        if old_kernel is kernel and old_stated is stated:
+            return resolved
+    checks = runtime_checks(engine)
+    resolved = cast(KernelFields, {**kernel, "requirements": [resolve_requirement(r, checks) for r in requirements]})
+    kept.insert(0, (kernel, stated, resolved))
+    del kept[_KEPT_PER_KERNEL:]
+    return resolved
+
+
+def resolved_kernels(index: Index) -> dict[str, KernelFields]:
+    """Kernel id -> its resolved data, for every kernel record."""
+    return {r.id: resolved_kernel(r.id, r.data, _engine(index, r.data.get("engine", ""))) for r in index.all("kernel")}
+
+
+def _engine(index: Index, engine_id: str) -> Mapping[str, Any] | None:
+    record = index.get("engine", engine_id)
+    return record.data if record else None

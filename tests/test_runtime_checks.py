@@ -1,0 +1,42 @@
+"""A requirement that uses an engine's runtime check derives exactly as the same requirement stated in the kernel."""
+from __future__ import annotations
+
+from generators.build import check_tree
+from generators.derive.runtime_checks import resolved_kernel
+from generators.render import render_site
+
+from .test_checks import edit
+
+INLINE = "  - {check: package, value: fast, condition: the fast package installed, reason: needs fast}\n"
+USES = "  - {uses: fast, reason: needs fast}\n"
+CHECK = ("runtime_checks:\n  - {id: fast, check: package, value: fast, condition: the fast package installed, "
+         "source: src-doc, locator: has_fast}\n")
+
+
+def _cells(tree):
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    return atlas, {key: cell.as_dict() for key, cell in atlas.views.cells.items()}
+
+
+def test_a_requirement_using_a_runtime_check_derives_as_if_stated_in_the_kernel(tree):
+    edit(tree, "records/kernels/k-generic.yaml", "  - {check: activation-type", INLINE + "  - {check: activation-type")
+    _, inline = _cells(tree)
+    assert inline[("sch-w4a16", "gpu-sm80")]["conditions"][0] == "the fast package installed"
+    edit(tree, "records/kernels/k-generic.yaml", INLINE, USES)
+    edit(tree, "records/engines/eng.yaml", "sources:\n", CHECK + "sources:\n")
+    atlas, used = _cells(tree)
+    assert used == inline
+    # the engine page says the check once, with the kernel that uses it; the kernel page shows it and links to it
+    pages, _ = render_site(atlas, tree / "docs")
+    engine_row = next(line for line in pages["engines/eng.md"].splitlines() if line.startswith("| fast |"))
+    assert "package: fast | the fast package installed | none | [Generic kernel](../kernels/k-generic.md) |" in engine_row
+    kernel_row = next(line for line in pages["kernels/k-generic.md"].splitlines() if "needs fast" in line)
+    assert "| package |" in kernel_row and "the fast package installed" in kernel_row
+    assert "| [Example Engine: fast](../engines/eng.md#runtime-checks) |" in kernel_row
+    kernel = atlas.index.get("kernel", "k-generic")
+    resolved = resolved_kernel("k-generic", kernel.data, atlas.index.get("engine", "eng").data)
+    assert resolved["requirements"][1] == {"reason": "needs fast", "check": "package", "value": "fast",
+                                           "condition": "the fast package installed"}
+    assert resolved is resolved_kernel("k-generic", kernel.data, atlas.index.get("engine", "eng").data)
+    assert kernel.data["requirements"][1] == {"uses": "fast", "reason": "needs fast"}  # the record is never changed
