@@ -200,12 +200,14 @@ def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> 
         if "quote" in check:
             source += Markup(": ") + fill("<code>{}</code>", check["quote"])
         kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(users.get(check["id"], []))))
-        rows.append([escape_text(check["id"]), escape_text(f"{check['check']}: {check['value']}"),
-                     escape_text(condition_text(cast(Any, check))),
-                     escape_text(", ".join(check.get("met_by_install", []))) or Markup("none"),
-                     kernels or Markup("none"), source])
-    return Table("Runtime checks", ["check", "tests", "condition shown in cells", "met by the default install facts",
-                                    "used by", "source"], rows,
+        condition = escape_text(condition_text(cast(Any, check)))
+        if check.get("met_by_install"):
+            condition += fill("<br><small>met by the default install facts: {}</small>",
+                              escape_text(", ".join(check["met_by_install"])))
+        rows.append([fill("<strong>{}</strong><br><small>{}</small>", escape_text(check["id"]),
+                          escape_text(f"{check['check']}: {check['value']}")),
+                     condition, kernels or Markup("none"), source])
+    return Table("Runtime checks", ["check", "condition shown in cells", "used by", "source"], rows,
                  "The packages, compiled ops and switches several kernels test, each stated once here: a kernel's "
                  "requirement names one (`uses`) and states only where it tests it and the message it gives.")
 
