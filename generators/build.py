@@ -22,6 +22,7 @@ from .model.records import Record
 
 if TYPE_CHECKING:
     from .render.memo import PageMemo
+    from .reuse import ReuseMemo
 
 
 @dataclass
@@ -53,7 +54,8 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     `progress(done, total)` hears of each rendered page (the command line draws a line on a terminal).
     `checked` is this root's `check_stages` run when the caller already has it (the changelog may have needed it).
     """
-    run = _render_stages(checked if checked is not None else check_stages(root), root, docs_dir, pages_despite_errors,
+    reuse = memo.reuse if memo is not None else None
+    run = _render_stages(checked if checked is not None else check_stages(root, reuse=reuse), root, docs_dir, pages_despite_errors,
                          record_pages, commits, memo, progress)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
@@ -63,13 +65,15 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     return run
 
 
-def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_files.StoredTree | None = None) -> Run:
+def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_files.StoredTree | None = None,
+                 reuse: ReuseMemo | None = None) -> Run:
     """Run load..check: the records, the atlas if every stage passed, and every problem found.
 
     With `views` named, only those views are computed and the checks of views are skipped: a past side that the
     changelog compares needs the views the comparison reads (diff.CHANGE_VIEWS), and its atlas is compared whatever
     those checks would say. Its shape checks only decide whether it has an atlas, so those that only warn are skipped.
     With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read.
+    With `reuse` (a long-lived process's), views and check results whose reads did not change are the last run's.
     """
     schema_set, problems = schemas.load_schemas(root / "schema", stored)
     records, load_problems = load.load_tree(root, stored=stored)
@@ -81,8 +85,9 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
     problems += link_problems
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
-    atlas = Atlas(root, schema_set, index, derive.derive_views(index))
-    problems += checks.run_checks(atlas, checks.REGISTRY, checks.SHAPE,  # shapes first: views may trust them
+    atlas = Atlas(root, schema_set, index, derive.derive_views(index) if reuse is None else reuse.views_of(index, schema_set))
+    registry = checks.REGISTRY if reuse is None else reuse.checks_of(checks.REGISTRY, atlas.views)
+    problems += checks.run_checks(atlas, registry, checks.SHAPE,  # shapes first: views may trust them
                                   errors_only=views is not None)
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
@@ -92,7 +97,7 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
         return Run(records, None, sorted_problems(problems))
     if views is not None:
         return Run(records, atlas, sorted_problems(problems))
-    problems += checks.run_checks(atlas, checks.REGISTRY, checks.VIEWS)
+    problems += checks.run_checks(atlas, registry, checks.VIEWS)
     return Run(records, atlas, sorted_problems(problems))
 
 

@@ -18,7 +18,7 @@ import functools
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import commit_cache
 from .build import Run, check_stages
@@ -27,6 +27,9 @@ from .diff_model import CommitChange
 from .model.atlas import Atlas
 from .load import lend_records
 from .revisions import DiffError, GitTree, project_prefix
+
+if TYPE_CHECKING:
+    from .reuse import ReuseMemo
 
 HISTORY_PATHS = ("records", "schema")  # all a side without pages reads
 
@@ -124,8 +127,8 @@ class Current:
     """The working tree's load..check run, made at most once and only when asked for: the side of a commit whose
     records/ and schema/ are the working tree's is that run (its pages are rendered from the same run later)."""
 
-    def __init__(self, root: Path):
-        self.root = root
+    def __init__(self, root: Path, reuse: ReuseMemo | None = None):
+        self.root, self.reuse = root, reuse  # (a long-lived process's reuse memo: build.check_stages)
         self._run: Run | None = None
 
     @functools.cached_property
@@ -138,7 +141,7 @@ class Current:
 
     def run(self) -> Run:
         if self._run is None:
-            self._run = check_stages(self.root)
+            self._run = check_stages(self.root, reuse=self.reuse)
         return self._run
 
     @property

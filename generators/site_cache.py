@@ -80,7 +80,11 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
               progress: Callable[[int, int], None] | None) -> Generated:
     from .build import run_pipeline
     from .record_history import Current, record_history
-    current = Current(root)  # the changelog's newest side is usually the working tree: check it once for both
+    if memo is not None and memo.reuse is None:  # a long-lived process: views and checks are reused between its runs
+        from .reuse import ReuseMemo
+        memo.reuse = ReuseMemo()
+    # the changelog's newest side is usually the working tree: check it once for both
+    current = Current(root, reuse=memo.reuse if memo is not None else None)
     commits = record_history(root, current=current)
     key = site_key(root, docs_dir, commits) if memo is None else None
     memo_table = None

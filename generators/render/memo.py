@@ -68,12 +68,49 @@ class _RecordingLinks:
         return len(self._links)
 
 
+class _RecordingKinds:
+    """index.by_kind as a reader sees it: which kinds there are (iterating it), and a kind's records (by kind)."""
+
+    def __init__(self, by_kind: dict[str, Any], reads: _Reads):
+        self._by_kind, self._reads = by_kind, reads
+
+    def __iter__(self) -> Any:
+        self._reads.add("kinds")
+        return iter(self._by_kind)
+
+    def __len__(self) -> int:
+        self._reads.add("kinds")
+        return len(self._by_kind)
+
+    def __contains__(self, kind: object) -> bool:
+        self._reads.add("kinds")
+        return kind in self._by_kind
+
+    def __getitem__(self, kind: str) -> Any:
+        self._reads.add("kind", kind)
+        return self._by_kind[kind]
+
+    def get(self, kind: str, default: Any = None) -> Any:
+        self._reads.add("kind", kind)
+        return self._by_kind.get(kind, default)
+
+    def __getattr__(self, name: str) -> Any:  # items(), values(), ...: everything
+        self._reads.add(*EVERYTHING)
+        return getattr(self._by_kind, name)
+
+
 class _RecordingIndex:
     def __init__(self, index: Any, reads: _Reads):
         self._index, self._reads = index, reads
         self._note = reads.found.add
         self.backlinks = _RecordingLinks(index.backlinks, reads, "backlinks")
         self.outgoing = _RecordingLinks(index.outgoing, reads, "outgoing")
+        self.by_kind = _RecordingKinds(index.by_kind, reads)
+
+    @property
+    def gaps(self) -> Any:
+        self._reads.add("gaps")
+        return self._index.gaps
 
     def get(self, kind: str, record_id: str) -> Any:
         self._note(("record", kind, record_id))
@@ -101,8 +138,12 @@ class _RecordingViews:
         self._views, self._reads = views, reads
 
     def __getattr__(self, name: str) -> Any:
+        """The view, noted as read once: it is then kept on this page's recorder, so the page's further reads of it (a
+        loop over cells reads `views.cells` per cell) are plain attribute reads."""
         self._reads.add("view", name)
-        return getattr(self._views, name)
+        value = getattr(self._views, name)
+        setattr(self, name, value)
+        return value
 
 
 class _RecordingNames:
@@ -145,6 +186,11 @@ class RecordingAtlas:
         self._reads.add("schemas")
         return self._atlas.schemas
 
+    @property
+    def commits(self) -> Any:
+        self._reads.add("commits")
+        return self._atlas.commits
+
     def __getattr__(self, name: str) -> Any:
         self._reads.add(*EVERYTHING)
         return getattr(self._atlas, name)
@@ -173,6 +219,7 @@ class PageMemo:
     pages: dict[str, _Page] = field(default_factory=dict)  # Markdown pages and API files (paths never collide)
     rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
+    reuse: Any = None  # a long-lived process's views and check results (reuse.ReuseMemo), which begin starts from
     _last_prints: tuple[Any, dict[Read, Print]] | None = field(default=None, repr=False, compare=False)
 
     def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
@@ -185,8 +232,13 @@ class PageMemo:
         if part == "pages":
             self.rendered = self.reused = 0
         prints = _Prints(atlas, names)
+        derived = self.reuse.prints_of(atlas.views) if self.reuse is not None else None
         if self._last_prints is not None and self._last_prints[0]() is atlas:
             prints.known = {read: found for read, found in self._last_prints[1].items() if read[0] != "name"}
+        elif derived is not None:  # the fingerprints the views and checks of this atlas were reused by (but commits,
+            prints.known = {read: found for read, found in derived.known.items() if read[0] != "commits"}  # given later)
+        if derived is not None:
+            prints.carried = derived.carried
         self._last_prints = (weakref.ref(atlas), prints.known)  # (the atlas is not kept alive for it)
         return Round(self, prints, digest, part)
 
@@ -246,12 +298,30 @@ class Round:
         self.memo.pages = {**others, **self.pages}
 
 
+@dataclass
+class Carried:
+    """What the fingerprints of a long-lived process's run take from the run before and keep for the next (reuse.py):
+    its views as kept (a reused view keeps its fingerprint), and each record's links with their fingerprint (a list
+    equal to the last run's has its fingerprint: comparing is several times cheaper than hashing)."""
+
+    views: dict[str, Any] = field(default_factory=dict)  # reuse.Kept of this run's views
+    links_before: dict[Read, tuple[list[Link], str]] = field(default_factory=dict)
+    links: dict[Read, tuple[list[Link], str]] = field(default_factory=dict)
+
+    def links_print(self, read: Read, links: list[Link]) -> str:
+        before = self.links_before.get(read)
+        found = before[1] if before is not None and before[0] == links else _links_print(links)
+        self.links[read] = (links, found)
+        return found
+
+
 class _Prints:
     """The fingerprint of each read against one atlas, each computed once per run."""
 
     def __init__(self, atlas: Any, names: dict[str, str]):
         self.atlas, self.names = atlas, names
         self.known: dict[Read, Print] = {}
+        self.carried: Carried | None = None  # a long-lived process's (reuse.py)
         self.buffer = io.BytesIO()
         self.pickler = _pickler(self.buffer)  # one for the run: most values are small lists of links
 
@@ -274,13 +344,28 @@ class _Prints:
         if what == "record" and len(read) == 3:
             return _record_print(atlas.index.get(read[1], read[2]))
         if what == "kind" and len(read) == 2:
-            records = atlas.index.by_kind.get(read[1], {})
+            records = atlas.index.by_kind.get(read[1])
+            if records is None:
+                return "no kind"
             return _digest("\0".join(f"{key}\0{self.of(('record', read[1], key))}" for key in records).encode())
+        if what == "kinds" and len(read) == 1:
+            return "kinds: " + "\0".join(atlas.index.by_kind)  # (in their order: a reader may iterate them)
+        if what in ("gaps", "commits") and len(read) == 1:
+            return self._pickled(atlas.index.gaps if what == "gaps" else atlas.commits)
         if what == "view" and len(read) == 2:
-            return self._pickled(getattr(atlas.views, read[1], None))
+            value = getattr(atlas.views, read[1], None)
+            kept = self.carried.views.get(read[1]) if self.carried is not None else None
+            if kept is not None and kept.print is not None:
+                return str(kept.print)  # the very value an earlier run fingerprinted
+            found = self._pickled(value)
+            if kept is not None:
+                kept.print = found
+            return found
         if what in ("backlinks", "outgoing") and len(read) == 2:
             links = getattr(atlas.index, what).get(read[1])
-            return "no links" if links is None else _links_print(links) if _all_links(links) else self._pickled(links)
+            if links is None or not _all_links(links):
+                return "no links" if links is None else self._pickled(links)
+            return _links_print(links) if self.carried is None else self.carried.links_print(read, links)
         if what == "name" and len(read) == 2:
             name = self.names.get(read[1])
             return "no name" if name is None else f"name: {name}"  # the short text itself: cheaper than its hash

@@ -1,0 +1,177 @@
+"""Views and check results of a long-lived process's last run, reused when nothing they read changed.
+
+`mkdocs serve` and `build --watch` run the pipeline again after every edit. A view (derive/) is computed with an
+index that notes every read (render/memo.py's recorder: a record by id, a whole kind, a record's links) and every
+other view it reads; a check's problems likewise, per check (tree scope) or per check and record (record scope),
+with an atlas that notes its reads. The next run reuses the very value (or problems) when every read answers with
+the same fingerprint; anything read some other way marks it as reading everything, so it is computed every run.
+A reused view keeps the fingerprint of its value, so pages that read it do not serialise it again.
+
+One-off runs (`check`, `mkdocs build`, `build --out`) compute everything: they get no memo.
+"""
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from .derive import VIEW_NAMES, Views
+from .model.index import Index
+from .model.records import Record
+from .model.schemas import Schemas
+from .problems import Problem
+from .render.memo import Carried, Print, Read, RecordingAtlas, _Prints, _Reads, _RecordingIndex
+
+if TYPE_CHECKING:
+    from .checks.base import Check
+    from .model.atlas import Atlas
+
+
+@dataclass
+class Kept:
+    """One value (a view, or a check's problems) with the fingerprint of every read it made; a view's own fingerprint
+    once a page or check asked for it (carried while the value is reused)."""
+
+    reads: dict[Read, Print]
+    value: Any
+    print: Print = None
+
+
+@dataclass
+class ReuseMemo:
+    """The views and check results of the last run, for the next run of the same process."""
+
+    views: dict[str, Kept] = field(default_factory=dict)
+    checks: dict[tuple[str, str], Kept] = field(default_factory=dict)
+    computed: list[str] = field(default_factory=list)  # what the last run computed rather than reused (tests read it)
+    _round: _Round | None = field(default=None, repr=False)
+    _run: Any = field(default=None, repr=False)  # a weak reference to the last run's views
+
+    def views_of(self, index: Index, schemas: Schemas) -> Views:
+        """The views of a new index: each one the last run's value when its reads answer the same.
+
+        What the last run computed or reused replaces what the memo held; an entry it did not reach (a stage failed
+        first) stays, as any entry is reused only when its reads answer the same."""
+        if self._round is not None:
+            self.views = {**self.views, **self._round.views}
+            self.checks = {**self.checks, **self._round.checks}
+        links = self._round.prints.carried.links if self._round is not None and self._round.prints.carried else {}
+        self.computed = []
+        views = ReusingViews(index)
+        prints = _Prints(_Source(index, views, schemas), {})
+        self._round = views.reuse = _Round(self, prints)
+        prints.carried = Carried(self._round.views, links_before=links)
+        self._run = weakref.ref(views)
+        return views
+
+    def prints_of(self, views: Any) -> _Prints | None:
+        """This run's fingerprints when `views` are this run's (a page round on its atlas starts from them)."""
+        return self._round.prints if self._round is not None and self._run is not None and self._run() is views else None
+
+    def checks_of(self, registry: Iterable[Check], views: Views) -> list[Check]:
+        """The checks, each reusing its last problems when nothing it read changed (views: this run's, from views_of)."""
+        round_ = views.reuse if isinstance(views, ReusingViews) else None
+        if round_ is None:
+            return list(registry)
+        return [replace(check, run=round_.tree_check(check.name, check.run) if check.run is not None else None,
+                        check_record=(round_.record_check(check.name, check.check_record)
+                                      if check.check_record is not None else None))
+                for check in registry]
+
+
+@dataclass
+class _Source:
+    """What fingerprints are read from before the atlas exists: its index, views and schemas."""
+
+    index: Index
+    views: Views
+    schemas: Schemas
+    commits: tuple[Any, ...] = ()  # as the checks see them: the atlas is given its commits after they ran
+
+
+class _Round:
+    def __init__(self, memo: ReuseMemo, prints: _Prints):
+        self.memo, self.prints = memo, prints
+        self.views: dict[str, Kept] = {}
+        self.checks: dict[tuple[str, str], Kept] = {}
+
+    def view(self, name: str, compute: Callable[[Any], Any], views: Views) -> Any:
+        previous = self.memo.views.get(name)
+        if previous is not None and self.prints.all_same(previous.reads):
+            self.views[name] = previous
+            return previous.value
+        reads = _Reads()
+        value = compute(_ViewScope(views, reads))
+        self.views[name] = Kept(self._prints(reads), value)
+        self.memo.computed.append(f"view {name}")
+        return value
+
+    def tree_check(self, name: str, run: Callable[[Atlas], Iterable[Problem]]) -> Callable[[Atlas], Iterable[Problem]]:
+        def reusing(atlas: Atlas) -> list[Problem]:
+            return self._problems((name, ""), lambda seen: run(seen), atlas, ())
+        return reusing
+
+    def record_check(self, name: str, check: Callable[[Atlas, Record], Iterable[Problem]]
+                     ) -> Callable[[Atlas, Record], Iterable[Problem]]:
+        def reusing(atlas: Atlas, record: Record) -> list[Problem]:
+            return self._problems((name, record.ref), lambda seen: check(seen, record), atlas,
+                                  (("record", record.kind, record.id),))
+        return reusing
+
+    def _problems(self, key: tuple[str, str], run: Callable[[Any], Iterable[Problem]], atlas: Atlas,
+                  given: tuple[Read, ...]) -> list[Problem]:
+        """The check's problems: the last run's when every read (and the record it was given) answers the same."""
+        previous = self.memo.checks.get(key)
+        if previous is not None and self.prints.all_same(previous.reads):
+            self.checks[key] = previous
+            return list(previous.value)
+        reads = _Reads()
+        reads.found.update(given)
+        problems = list(run(RecordingAtlas(atlas, reads)))
+        self.checks[key] = Kept(self._prints(reads), problems)
+        self.memo.computed.append(f"check {key[0]} {key[1]}".rstrip())
+        return list(problems)
+
+    def _prints(self, reads: _Reads) -> dict[Read, Print]:
+        of = self.prints.of
+        return {read: of(read) for read in sorted(reads.found)}
+
+
+class _ViewScope:
+    """`self` of a view while it computes: the index notes what it reads, and so do the views it reads."""
+
+    def __init__(self, views: Views, reads: _Reads):
+        self._views, self._reads = views, reads
+        self.index = _RecordingIndex(views.index, reads)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in VIEW_NAMES:
+            self._reads.add("view", name)
+            return getattr(self._views, name)
+        self._reads.add("everything")  # a helper of Views this scope does not know: never reused
+        return getattr(self._views, name)
+
+
+class _ReusedView:
+    """A view of ReusingViews: the round's reused value, or computed by Views' own function and kept."""
+
+    def __init__(self, name: str, compute: Callable[[Any], Any]):
+        self.name, self.compute = name, compute
+
+    def __get__(self, views: ReusingViews | None, owner: type) -> Any:
+        if views is None:
+            return self
+        value = views.reuse.view(self.name, self.compute, views)
+        views.__dict__[self.name] = value
+        return value
+
+
+class ReusingViews(Views):
+    """Views whose values come through a round of a ReuseMemo (computed once per run, like Views')."""
+
+    reuse: _Round
+
+
+for _name in VIEW_NAMES:
+    setattr(ReusingViews, _name, _ReusedView(_name, vars(Views)[_name].func))
