@@ -40,6 +40,9 @@ class Table:
 
 @dataclass
 class RecordPage:
+    """What a record page's layout (docs/_templates/record.md.j2) shows: computed for every page, so nothing it does not
+    show (the backlinks reach it grouped by kind, in `backlink_groups`)."""
+
     record: Record
     kind_title: str
     summary: Markup
@@ -47,7 +50,6 @@ class RecordPage:
     tables: list[Table]
     notes: Markup
     sources: list[Markup]
-    backlinks: list[tuple[Markup, str]]
     contested: list[Table] = field(default_factory=list)
     gaps: list[Markup] = field(default_factory=list)
     unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
@@ -84,12 +86,11 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
-    backlinks = [(values.ref(link.source), link.path) for link in atlas.index.backlinks.get(record.ref, [])]
     groups = backlink_groups(atlas, record, values)
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
-                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
+                      escape_text(record.data.get("notes", "")), sources, contested, gaps,
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
