@@ -157,6 +157,15 @@ class Install:
     route: str = ""
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
     lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
+    built_for: tuple[str, ...] = ()  # the gfx ids its binaries are compiled for; empty when the record states none
+
+    def unbuilt(self, target: HardwareTargetFields) -> str:
+        """The condition a target this install is not compiled for puts on every cell that loads there; empty
+        when the install covers it (or states no list)."""
+        gfx = target.get("gfx")
+        if not self.built_for or not gfx or gfx in self.built_for:
+            return ""
+        return f"a build compiled for {gfx} (the default install is compiled for {', '.join(self.built_for)} only)"
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -177,7 +186,8 @@ def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     """(engine id, platform) -> its default install, from each engine record's `default_install`."""
     return {(engine.id, install["platform"]): Install(install["route"],
                                                       {f["fact"]: f["text"] for f in install.get("provides", [])},
-                                                      {f["fact"]: f["text"] for f in install.get("lacks", [])})
+                                                      {f["fact"]: f["text"] for f in install.get("lacks", [])},
+                                                      tuple(install.get("built_for", {}).get("gfx", [])))
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
@@ -244,6 +254,22 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     """The cell of one scheme on one target; `installed` is what the engine's default install provides on the
     target's platform."""
     installed = installed or NO_INSTALL
+    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed),
+                              installed.unbuilt(target))
+
+
+def _on_unbuilt_target(cell: Cell, unbuilt: str) -> Cell:
+    """On a target the default install is not compiled for, nothing it selects runs there without another build:
+    every cell that loads takes that build as its first condition, and one that runs becomes `runs-if`."""
+    if not unbuilt or not cell.verdict.loads:
+        return cell
+    verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
+    return dataclasses.replace(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions))
+
+
+def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
+              kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
+    """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)

@@ -231,10 +231,24 @@ def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
                 kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
                 rows.append([escape_text(install["platform"]), escape_text(install["route"]), Markup(field_name),
                              escape_text(fact["text"]), source, kernels or Markup("none")])
+        if "built_for" in install:
+            rows.append(_built_for_row(atlas, install, ("default_install", n, "built_for"), values))
     return Table("Default install", ["platform", "how", "", "fact", "source", "requirements it decides"], rows,
                  "What the release read gives when installed as the second column says, fact by fact. A support cell "
                  "counts a kernel requirement a provided fact meets as met, and one a lacking fact would meet as unmet "
                  "unless the reader opts in; it names which, and still says what runs the other way.")
+
+
+def _built_for_row(atlas: Any, install: Any, path: tuple[Any, ...], values: ValueRenderer) -> list[Markup]:
+    """The architectures an install is compiled for, with the hardware targets of its platform it leaves out."""
+    built = install["built_for"]
+    left_out = [t.id for t in atlas.index.all("hardware-target")
+                if t.data["platform"] == install["platform"] and t.data.get("gfx") and t.data["gfx"] not in built["gfx"]]
+    decides = (Markup("every cell that loads on ") + Markup(", ").join(values.ref(f"hardware-target/{t}") for t in left_out)
+               + Markup(" needs a build for it first")) if left_out else Markup("none: it covers every target")
+    source = values.render(built["source"], (*path, "source")) + Markup(", ") + escape_text(built["locator"])
+    return [escape_text(install["platform"]), escape_text(install["route"]), Markup("built for"),
+            escape_text(", ".join(built["gfx"])), source, decides]
 
 
 def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
