@@ -521,6 +521,9 @@ def test_on_a_target_the_default_install_is_not_compiled_for_every_loading_cell_
     cell = derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, rocm)
     assert (cell.verdict, cell.kernel) == ("runs-if", "tri")
     assert cell.conditions == ("a build compiled for gfx906 (the default install is compiled for gfx90a, gfx942 only)",)
+    # what a default install does there: the engine selects the same kernel, which has no code for the target
+    assert [(o.unmet, o.verdict, o.selected, o.reasons) for o in cell.otherwise] == [
+        (cell.conditions, "fails-at-runtime", "tri", ("the default install's binaries carry no code compiled for gfx906",))]
     # a fallback keeps its verdict and gains the condition; a refusal is unchanged
     emulated = derive_cell("s", scheme("emu", platform="rocm"), "t", old, kernels, rocm)
     assert emulated.verdict == "fallback" and emulated.conditions[0].startswith("a build compiled for gfx906")

@@ -255,16 +255,20 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     target's platform."""
     installed = installed or NO_INSTALL
     return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed),
-                              installed.unbuilt(target))
+                              installed.unbuilt(target), target.get("gfx", ""))
 
 
-def _on_unbuilt_target(cell: Cell, unbuilt: str) -> Cell:
+def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
     """On a target the default install is not compiled for, nothing it selects runs there without another build:
-    every cell that loads takes that build as its first condition, and one that runs becomes `runs-if`."""
+    every cell that loads takes that build as its first condition, one that runs becomes `runs-if`, and its first
+    step says that with the default install the kernel the engine selects fails at run time (no code for the target)."""
     if not unbuilt or not cell.verdict.loads:
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
-    return dataclasses.replace(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions))
+    unrun = Otherwise(cell.kernel or "", (unbuilt,), Verdict.FAILS_AT_RUNTIME, cell.kernel,
+                      reasons=(f"the default install's binaries carry no code compiled for {gfx}",))
+    return dataclasses.replace(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
+                               otherwise=(unrun, *cell.otherwise))
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
