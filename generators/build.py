@@ -130,11 +130,11 @@ def cycle_collection_paused(freeze: bool = False) -> Iterator[None]:
     """Pause Python's cycle collector for one pipeline run: the run builds many objects that stay alive to its end, and
     each collection would scan them, and in a host such as MkDocs everything the host holds, for no garbage.
 
-    With `freeze` (a one-off build, whose process ends after writing the site), what is alive at the end is moved out
-    of the collector's sight (gc.freeze) rather than scanned by the first collection after the pause and again by the
-    host's later ones (about 200,000 objects on the real records). Objects are still freed when nothing refers to
-    them; only cycles among them would wait, so the next paused run of the same process (tests, a second build) first
-    hands them back to the collector (gc.unfreeze)."""
+    With `freeze` (a one-off build or check, whose process ends after writing the site or the report), what is alive
+    at the end is moved out of the collector's sight (gc.freeze) rather than scanned by the first collection after the
+    pause and again by the host's later ones (about 200,000 objects on the real records). Objects are still freed when
+    nothing refers to them; only cycles among them would wait, so the next paused run of the same process (tests, a
+    second build) first hands them back to the collector (gc.unfreeze)."""
     collecting = gc.isenabled()
     if _FROZEN[0]:
         gc.unfreeze()
