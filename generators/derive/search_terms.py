@@ -374,8 +374,8 @@ class _Markers:
             return (rival, weight) if outside <= weight else (rest[0][1], outside)
         if sum(map(len, counts)) <= self.EXACT:  # few pages: weigh each rather than raise markers against a bound
             totals: dict[str, int] = {}  # each page's weight: its counts summed over the clauses, in one pass over them
-            for count in counts:
-                for other, n in count.items():
+            for per_page in counts:
+                for other, n in per_page.items():
                     totals[other] = totals.get(other, 0) + n
             return max(((n, other) for other, n in totals.items() if other not in holders), default=(0, None))[::-1]
         return None, outside
