@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from . import checks, derive, load, schemas, tree_files, validate
-from .diff_model import CommitChange
 from .link import link_records
 from .model.atlas import Atlas
 from .problems import Problem, has_errors, sorted_problems
 from .model.records import Record
 
 if TYPE_CHECKING:
+    from .diff_model import CommitChange
     from .render.memo import PageMemo
     from .reuse import ReuseMemo
 
@@ -114,12 +114,22 @@ def _render_stages(checked: Run, root: Path, docs_dir: str | None, pages_despite
     if atlas is None or docs_dir is None or (run.failed and not pages_despite_errors):
         return run
     atlas.commits = commits
+    if not record_pages and memo is None and not _page_templates(root / docs_dir):
+        return run  # nothing to render: render_site would return no page and no problem
     from . import render  # Jinja is imported only by the runs that render
     pages, render_problems = render.render_site(atlas, root / docs_dir, record_pages=record_pages, memo=memo,
                                                  progress=progress)
     run.problems = sorted_problems(run.problems + render_problems)
     run.pages = {} if run.failed and not pages_despite_errors else pages
     return run
+
+
+def _page_templates(docs: Path) -> bool:
+    """Whether the docs folder holds a page template (render.chapter_templates: a `.md.j2` file outside the layouts
+    folder). Without one, a run that renders no record page (`check` on a tree without chapters) has nothing for
+    the render stage, and Jinja and the render package (a tenth of a second) are not imported."""
+    return any(rel.endswith(".md.j2") and "_templates" not in rel.split("/")[1:]
+               for rel in tree_files.list_tree(docs.parent, docs.name).files)
 
 
 _FROZEN = [False]  # whether a paused run of this process froze what it left alive
@@ -130,11 +140,11 @@ def cycle_collection_paused(freeze: bool = False) -> Iterator[None]:
     """Pause Python's cycle collector for one pipeline run: the run builds many objects that stay alive to its end, and
     each collection would scan them, and in a host such as MkDocs everything the host holds, for no garbage.
 
-    With `freeze` (a one-off build, whose process ends after writing the site), what is alive at the end is moved out
-    of the collector's sight (gc.freeze) rather than scanned by the first collection after the pause and again by the
-    host's later ones (about 200,000 objects on the real records). Objects are still freed when nothing refers to
-    them; only cycles among them would wait, so the next paused run of the same process (tests, a second build) first
-    hands them back to the collector (gc.unfreeze)."""
+    With `freeze` (a one-off build or check, whose process ends after writing the site or the report), what is alive
+    at the end is moved out of the collector's sight (gc.freeze) rather than scanned by the first collection after the
+    pause and again by the host's later ones (about 200,000 objects on the real records). Objects are still freed when
+    nothing refers to them; only cycles among them would wait, so the next paused run of the same process (tests, a
+    second build) first hands them back to the collector (gc.unfreeze)."""
     collecting = gc.isenabled()
     if _FROZEN[0]:
         gc.unfreeze()

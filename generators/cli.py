@@ -169,7 +169,7 @@ def _check(args: argparse.Namespace, root: Path) -> int:
         return EXIT_USAGE
     progress = Progress("check: rendering pages")
     try:  # chapters render: claims, literal numbers, undefined names
-        with cycle_collection_paused():
+        with cycle_collection_paused(freeze=True):  # the process ends after the report: no collection to pay for
             run = run_pipeline(root, "docs", record_pages=args.all_pages, progress=progress.update)
     finally:
         progress.close()

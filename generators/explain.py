@@ -22,6 +22,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
              + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
+    stated = {c for attempt in cell.attempts for c in attempt.conditions}
+    said = "only if" if cell.verdict is Verdict.RUNS_IF else "when"  # (of the install or a substitution, not a kernel)
+    lines.extend(f"  {said}: {c}" for c in cell.conditions if c not in stated)
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
         lines.append(f"  a default install selects: {cell.default_kernel}" + (f" (it lacks {lacking})" if lacking else ""))

@@ -174,9 +174,23 @@ def _references(record: Record, ref_fields: list[RefField]) -> list[Reference]:
         for path, value in values_at(data, pattern):
             if value.__class__ is str:
                 kind, target_id = _split(target, value)
-                found.append((path, dotted(path), kind, target_id))
+                found.append((path, _dotted(path), kind, target_id))
     record.__dict__["_references"] = (ref_fields, found)  # a frozen record's cache, as its node
     return found
+
+
+_DOTTED: dict[tuple[Any, ...], str] = {}
+
+
+def _dotted(path: tuple[Any, ...]) -> str:
+    """dotted(path), kept: every record of a kind repeats the same paths (`sources[0].source`). A path's parts are
+    text keys and list positions, so equal paths are the same path."""
+    text = _DOTTED.get(path)
+    if text is None:
+        text = dotted(path)
+        if len(_DOTTED) < 100_000:
+            _DOTTED[path] = text
+    return text
 
 
 def _split(target: str, value: str) -> tuple[str, str]:

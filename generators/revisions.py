@@ -62,22 +62,25 @@ def materialise(root: Path, sha: str, prefix: str, dest: Path, paths: tuple[str,
 Entry = tuple[str, str, str, str]  # mode, kind, object id, size
 
 
+_SKIPPED_PARTS = frozenset(("", ".", "..", ".git"))  # path parts never written nor read: an entry holding one is skipped
+
+
 def _listing(root: Path, sha: str, prefix: str, paths: tuple[str, ...]) -> dict[str, Entry]:
     """{path: entry} of the commit's files under the wanted paths (no `.`, `..` or `.git` parts), submodules left out."""
     listed = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha, binary=True)
     if listed.returncode != 0:
         raise DiffError(f"git ls-tree failed for {sha[:12]}: {listed.stderr.decode(errors='replace').strip()}")
     wanted = tuple(prefix + p for p in paths)
+    under = tuple(w + "/" for w in wanted)
     entries: dict[str, Entry] = {}
     for entry in listed.stdout.split(b"\0"):
         if not entry:
             continue
         meta, _, raw_path = entry.partition(b"\t")
-        mode, kind, obj, size = meta.decode("ascii").split()
         path = raw_path.decode("utf-8", errors="surrogateescape")
-        if not any(path == w or path.startswith(w + "/") for w in wanted) or any(
-                part in ("", ".", "..", ".git") for part in path.split("/")):
-            continue
+        if not (path.startswith(under) or path in wanted) or not _SKIPPED_PARTS.isdisjoint(path.split("/")):
+            continue  # (the changelog lists a tree per past commit: the whole repository's files, a few wanted)
+        mode, kind, obj, size = meta.decode("ascii").split()
         if mode == "120000" or kind == "blob":
             entries[path] = (mode, kind, obj, size)
     return entries
@@ -155,9 +158,10 @@ class GitTree:
                 why = describe_mode(stat.S_IFLNK) if self.entries[name][0] == "120000" else None
                 listing.problems.append(Problem(name, 1, 1, RULE, why or "is a file where a folder was expected"))
                 return listing
+        start = folder + "/"
         for rel, (mode, _, _, size) in self.entries.items():
-            if not rel.startswith(folder + "/") or any(p.startswith(".") for p in rel[len(folder) + 1:].split("/")):
-                continue
+            if not rel.startswith(start) or rel.startswith(".", len(start)) or "/." in rel[len(start):]:
+                continue  # outside the folder, or a hidden name in it
             if not keep(rel):
                 continue
             why = describe_mode(stat.S_IFLNK) if mode == "120000" else None

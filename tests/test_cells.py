@@ -511,3 +511,26 @@ def test_a_kernel_whose_condition_the_default_install_lacks_is_passed_over_by_de
     kernels["cpu"]["requirements"] = [req("weight-type", "no int4", values=["int8"])]
     refused = derive_cell("s", data, "t", X86_AVX512, kernels, extra)
     assert (refused.verdict, refused.default_kernel) == ("runs-if", None)
+
+
+def test_on_a_target_the_default_install_is_not_compiled_for_every_loading_cell_needs_a_build_first():
+    kernels = {"tri": {"requirements": []},
+               "emu": {"requirements": [req("capability-min", "16-bit activations", value=120, declines=False)]}}
+    rocm = Install("pip install e --index rocm", built_for=("gfx90a", "gfx942"))
+    old = {"platform": "rocm", "gfx": "gfx906", "compute_capability": 90}
+    cell = derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, rocm)
+    assert (cell.verdict, cell.kernel) == ("runs-if", "tri")
+    assert cell.conditions == ("a build compiled for gfx906 (the default install is compiled for gfx90a, gfx942 only)",)
+    # what a default install does there: the engine selects the same kernel, which has no code for the target
+    assert [(o.unmet, o.verdict, o.selected, o.reasons) for o in cell.otherwise] == [
+        (cell.conditions, "fails-at-runtime", "tri", ("the default install's binaries carry no code compiled for gfx906",))]
+    # a fallback keeps its verdict and gains the condition; a refusal is unchanged
+    emulated = derive_cell("s", scheme("emu", platform="rocm"), "t", old, kernels, rocm)
+    assert emulated.verdict == "fallback" and emulated.conditions[0].startswith("a build compiled for gfx906")
+    kernels["none"] = {"requirements": [req("gfx", "needs gfx942", values=["gfx942"])]}
+    refused = derive_cell("s", scheme("none", platform="rocm"), "t", old, kernels, rocm)
+    assert (refused.verdict, refused.conditions) == ("refused", ())
+    # a target the install is compiled for, or an install that states no list, changes nothing
+    covered = {**old, "gfx": "gfx90a"}
+    assert derive_cell("s", scheme("tri", platform="rocm"), "t", covered, kernels, rocm).verdict == "runs"
+    assert derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, Install("pip install e")).verdict == "runs"

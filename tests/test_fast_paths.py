@@ -209,6 +209,26 @@ def test_a_clean_check_never_imports_jsonschema(tree):
     assert int(count) > 0 and imported == "True"
 
 
+def test_a_check_with_no_page_template_never_imports_jinja(tree):
+    """`check` renders the chapters; a tree without a page template (the synthetic benchmark corpus) has none to
+    render, so the render stage and Jinja are not imported, and the run's problems and pages are those of a run that
+    renders. Which files are page templates is the render stage's own rule (render.chapter_templates)."""
+    from generators import build, render
+    program = ("import sys; from pathlib import Path; from generators.build import run_pipeline; "
+               "run = run_pipeline(Path(sys.argv[1]), 'docs', record_pages=False); "
+               "print(len(run.problems), len(run.pages), 'jinja2' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ATLAS_CACHE": "off"}
+    with_chapter = subprocess.run([sys.executable, "-c", program, str(tree)], env=env, capture_output=True, text=True,
+                                  check=True)
+    assert with_chapter.stdout.split() == ["0", "1", "True"]
+    assert build._page_templates(tree / "docs") and render.chapter_templates(tree / "docs") == ["chapters/demo.md.j2"]
+    (tree / "docs" / "chapters" / "demo.md.j2").rename(tree / "docs" / "chapters" / "demo.md")
+    without = subprocess.run([sys.executable, "-c", program, str(tree)], env=env, capture_output=True, text=True,
+                             check=True)
+    assert without.stdout.split() == ["0", "0", "False"]
+    assert not build._page_templates(tree / "docs") and render.chapter_templates(tree / "docs") == []
+
+
 def test_the_plain_url_shortcut_agrees_with_rfc3986_validator():
     """formats.is_uri answers plain http(s) addresses itself; each such answer is rfc3986-validator's too."""
     from rfc3986_validator import validate_rfc3986

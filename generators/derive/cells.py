@@ -157,6 +157,15 @@ class Install:
     route: str = ""
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
     lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
+    built_for: tuple[str, ...] = ()  # the gfx ids its binaries are compiled for; empty when the record states none
+
+    def unbuilt(self, target: HardwareTargetFields) -> str:
+        """The condition a target this install is not compiled for puts on every cell that loads there; empty
+        when the install covers it (or states no list)."""
+        gfx = target.get("gfx")
+        if not self.built_for or not gfx or gfx in self.built_for:
+            return ""
+        return f"a build compiled for {gfx} (the default install is compiled for {', '.join(self.built_for)} only)"
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -177,7 +186,8 @@ def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     """(engine id, platform) -> its default install, from each engine record's `default_install`."""
     return {(engine.id, install["platform"]): Install(install["route"],
                                                       {f["fact"]: f["text"] for f in install.get("provides", [])},
-                                                      {f["fact"]: f["text"] for f in install.get("lacks", [])})
+                                                      {f["fact"]: f["text"] for f in install.get("lacks", [])},
+                                                      tuple(install.get("built_for", {}).get("gfx", [])))
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
@@ -244,6 +254,26 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     """The cell of one scheme on one target; `installed` is what the engine's default install provides on the
     target's platform."""
     installed = installed or NO_INSTALL
+    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed),
+                              installed.unbuilt(target), target.get("gfx", ""))
+
+
+def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
+    """On a target the default install is not compiled for, nothing it selects runs there without another build:
+    every cell that loads takes that build as its first condition, one that runs becomes `runs-if`, and its first
+    step says that with the default install the kernel the engine selects fails at run time (no code for the target)."""
+    if not unbuilt or not cell.verdict.loads:
+        return cell
+    verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
+    unrun = Otherwise(cell.kernel or "", (unbuilt,), Verdict.FAILS_AT_RUNTIME, cell.kernel,
+                      reasons=(f"the default install's binaries carry no code compiled for {gfx}",))
+    return dataclasses.replace(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
+                               otherwise=(unrun, *cell.otherwise))
+
+
+def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
+              kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
+    """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
     config = scheme.get("config", {})
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
@@ -266,14 +296,14 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
     cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
                     config, _handling(attempts, kernels))
-    return _by_default(dataclasses.replace(
-        cell, otherwise=_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
+    return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", "")))
 
 
-def _by_default(cell: Cell) -> Cell:
-    """Marks the steps the default install cannot reach, names what the verdict assumes of it, and makes a
-    conditional cell `runs` when every outcome the default install can reach runs as specified: its conditions then
-    only choose the kernel (or hold by default), and stay, with every step, to say which kernel computes when.
+def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
+    """The cell with its steps `otherwise` (what runs when its conditions do not hold): marks the steps the default
+    install cannot reach, names what the verdict assumes of it, and makes a conditional cell `runs` when every
+    outcome the default install can reach runs as specified: its conditions then only choose the kernel (or hold by
+    default), and stay, with every step, to say which kernel computes when.
 
     A step is out of the default install's reach when its kernel is (the engine selects it only after an earlier
     kernel's conditions fail by default) or when every condition it is the failure of is one the install meets. A
@@ -283,7 +313,7 @@ def _by_default(cell: Cell) -> Cell:
     opt_in = {a.kernel for a in cell.attempts if a.opt_in}
     reached = {cell.kernel}
     steps = []
-    for step in cell.otherwise:
+    for step in otherwise:
         met = assumed.get(step.kernel, set())
         kept = step.selected == step.kernel  # a precision step: the kernel is selected and computes otherwise
         on_default = step.kernel in reached and (step.kernel not in opt_in if kept
@@ -293,12 +323,13 @@ def _by_default(cell: Cell) -> Cell:
         steps.append(step if on_default else dataclasses.replace(step, off_default=True))
     assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
     primary = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
-    cell = dataclasses.replace(cell, otherwise=tuple(steps), assumes=assumes,
+    verdict = cell.verdict
+    if verdict is Verdict.RUNS_IF and steps and _reached_run(cell.kernel in opt_in or verdict.runs_as_specified,
+                                                             steps, opt_in):
+        verdict = Verdict.RUNS
+    return dataclasses.replace(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
                                default_kernel=_default_kernel(cell.kernel, steps, opt_in),
                                opt_in=primary.opt_in if primary else ())
-    if cell.verdict is Verdict.RUNS_IF and steps and runs_by_default(cell, opt_in):
-        return dataclasses.replace(cell, verdict=Verdict.RUNS)
-    return cell
 
 
 def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str]) -> str | None:
@@ -314,8 +345,12 @@ def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
     """Whether the scheme runs as specified whichever way the conditions the default install leaves open go: every
     outcome a default install reaches (the cell's own unless its kernel needs an opt-in, and each step it reaches
     whose kernel needs none) runs at the scheme's precision."""
-    own = cell.kernel in opt_in or cell.verdict.runs_as_specified
-    return own and all(s.verdict.runs_as_specified for s in cell.otherwise
+    return _reached_run(cell.kernel in opt_in or cell.verdict.runs_as_specified, cell.otherwise, opt_in)
+
+
+def _reached_run(own: bool, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> bool:
+    """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`."""
+    return own and all(s.verdict.runs_as_specified for s in steps
                        if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 

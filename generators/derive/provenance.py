@@ -31,12 +31,18 @@ def citations(index: Index, record: Record) -> list[Link]:
 
 def is_primary(index: Index, source_ref: str) -> bool:
     """True when the source record exists and its type is not a seed draft."""
-    source = index.by_ref(source_ref if "/" in source_ref else f"source/{source_ref}")
-    return source is not None and source.data.get("type") not in SECONDARY_TYPES
+    return _primary(index.by_ref(source_ref if "/" in source_ref else f"source/{source_ref}"))
 
 
 def primary_citations(index: Index, record: Record) -> list[Link]:
-    return [link for link in citations(index, record) if is_primary(index, link.target)]
+    """The record's citations (in its own order) whose source is primary: `is_primary` of each citation's target."""
+    sources = index.by_kind.get("source", {})  # (one look-up per record: this runs for every record, several times)
+    return [link for link in index.outgoing.get(record.ref, ()) if link.target.startswith("source/")
+            and _primary(sources.get(link.target[len("source/"):]))]
+
+
+def _primary(source: Record | None) -> bool:
+    return source is not None and source.data.get("type") not in SECONDARY_TYPES
 
 
 def unverified_records(index: Index, kinds: tuple[str, ...] | None = None) -> tuple[Unverified, ...]:

@@ -373,6 +373,9 @@ class _Markers:
         if outside <= weight or len(rest) == 1:
             return (rival, weight) if outside <= weight else (rest[0][1], outside)
         if sum(map(len, counts)) <= self.EXACT:  # few pages: weigh each rather than raise markers against a bound
-            return max(((sum(c.get(other, 0) for c in counts), other)
-                        for other in sorted(set().union(*counts) - holders)), default=(0, None))[::-1]
+            totals: dict[str, int] = {}  # each page's weight: its counts summed over the clauses, in one pass over them
+            for per_page in counts:
+                for other, n in per_page.items():
+                    totals[other] = totals.get(other, 0) + n
+            return max(((n, other) for other, n in totals.items() if other not in holders), default=(0, None))[::-1]
         return None, outside

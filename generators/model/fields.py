@@ -330,6 +330,14 @@ class KernelFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
 
 
+class EngineDefaultInstallBuiltFor(TypedDict):
+    """The GPU architectures this install's binaries are compiled for, where the engine builds for a list (ROCm): on a hardware target whose gfx id is not among them, no kernel runs from this install, so every cell there that loads says it needs a build for that target."""
+
+    gfx: list[str]
+    source: RefSource
+    locator: str
+
+
 class EngineDefaultInstallProvides(TypedDict):
     fact: str
     text: str
@@ -348,6 +356,7 @@ class EngineDefaultInstall(TypedDict):
     platform: Platform
     route: str
     release: str
+    built_for: NotRequired[EngineDefaultInstallBuiltFor]
     provides: NotRequired[list[EngineDefaultInstallProvides]]
     lacks: NotRequired[list[EngineDefaultInstallLacks]]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
+from jinja2.lexer import TokenStream
 from markupsafe import Markup
 
 from ..cache import cache_dir
@@ -27,7 +28,7 @@ from ..tree_files import DOCS_MAX_BYTES, Refused, list_tree, read_text
 from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .labels import label
-from .literals import literal_problems
+from .literals import lexed, literal_problems
 from .markdown import escape_text, page_of
 from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
@@ -119,8 +120,20 @@ def _autoescape(template_name: str | None) -> bool:
     return template_name not in PRINT_ONLY_LAYOUTS
 
 
+class _Environment(jinja2.Environment):
+    """Jinja's environment, lexing each chapter once: the literal-number check (literals.py) lexes a chapter's source
+    with this environment's lexer just before the chapter compiles, and compiling takes those tokens."""
+
+    def _tokenize(self, source: str, name: str | None, filename: str | None = None,
+                  state: str | None = None) -> TokenStream:
+        tokens = None if state is not None or self.extensions else lexed(source, self.lexer)  # (no preprocessing)
+        if tokens is None:
+            return super()._tokenize(source, name, filename, state)
+        return TokenStream(self.lexer.wrap(tokens, name, filename), name, filename)
+
+
 def environment(docs_dir: Path) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = _Environment(
         loader=TreeLoader(docs_dir),
         bytecode_cache=_COMPILED,
         undefined=jinja2.StrictUndefined,

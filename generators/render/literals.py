@@ -24,7 +24,10 @@ _NUMBER = re.compile(r"^[~≈≥≤<>+±−-]?\$?\d+(?:[.,]\d+)*(?:%|x|×|k|M|B)
 _HYPHENATED = re.compile(r"^(\d+(?:\.\d+)?)-([a-z]+)$")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _KEPT = 256  # entries of the on-disk table: every template's source in its last few versions
-_LEXER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)  # only its lexer is used, never a template
+# Only its lexer is used, never a template: the render environment's (render/__init__.py), as Jinja shares one lexer
+# between environments of the same lexing settings, so the chapter compiled next takes these tokens (`lexed`).
+_LEXER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+_LEXED: dict[str, list[tuple[int, str, str]]] = {}  # source -> its tokens, until the render environment takes them
 
 
 def literal_problems(template_path: str, source: str) -> list[Problem]:
@@ -53,11 +56,20 @@ def _kept_literal_problems(template_path: str, source: str) -> tuple[Problem, ..
     return found
 
 
+def lexed(source: str, lexer: object) -> list[tuple[int, str, str]] | None:
+    """The tokens this check just lexed `source` into, when `lexer` is the lexer it used (None otherwise): compiling
+    the same chapter then lexes it once. Each source's tokens are handed out once."""
+    return _LEXED.pop(source, None) if lexer is _LEXER.lexer else None
+
+
 def _literal_problems(template_path: str, source: str) -> tuple[Problem, ...]:
     try:
         tokens = list(_LEXER.lex(source))
     except jinja2.TemplateSyntaxError:
         return ()  # rendering reports the syntax error with its line
+    if len(_LEXED) >= 64:  # (a chapter that never compiles, its compiled code being cached, leaves its tokens here)
+        _LEXED.clear()
+    _LEXED[source] = tokens
     allowed: dict[str, int] = {}
     prose: list[tuple[int, str]] = []  # (offset in source, text)
     cursor, in_raw = 0, False

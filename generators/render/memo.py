@@ -139,8 +139,12 @@ class _RecordingViews:
         self._views, self._reads = views, reads
 
     def __getattr__(self, name: str) -> Any:
+        """The view, noted as read once: it is then kept on this page's recorder, so the page's further reads of it (a
+        loop over cells reads `views.cells` per cell) are plain attribute reads."""
         self._reads.add("view", name)
-        return getattr(self._views, name)
+        value = getattr(self._views, name)
+        setattr(self, name, value)
+        return value
 
 
 class _RecordingNames:

@@ -40,6 +40,9 @@ class Table:
 
 @dataclass
 class RecordPage:
+    """What a record page's layout (docs/_templates/record.md.j2) shows: computed for every page, so nothing it does not
+    show (the backlinks reach it grouped by kind, in `backlink_groups`)."""
+
     record: Record
     kind_title: str
     summary: Markup
@@ -47,7 +50,6 @@ class RecordPage:
     tables: list[Table]
     notes: Markup
     sources: list[Markup]
-    backlinks: list[tuple[Markup, str]]
     contested: list[Table] = field(default_factory=list)
     gaps: list[Markup] = field(default_factory=list)
     unverified: Markup = Markup("")  # the reason no primary source backs the record; empty when one does
@@ -84,12 +86,11 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
-    backlinks = [(values.ref(link.source), link.path) for link in atlas.index.backlinks.get(record.ref, [])]
     groups = backlink_groups(atlas, record, values)
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
-                      escape_text(record.data.get("notes", "")), sources, backlinks, contested, gaps,
+                      escape_text(record.data.get("notes", "")), sources, contested, gaps,
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
@@ -199,12 +200,14 @@ def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> 
         if "quote" in check:
             source += Markup(": ") + fill("<code>{}</code>", check["quote"])
         kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(users.get(check["id"], []))))
-        rows.append([escape_text(check["id"]), escape_text(f"{check['check']}: {check['value']}"),
-                     escape_text(condition_text(cast(Any, check))),
-                     escape_text(", ".join(check.get("met_by_install", []))) or Markup("none"),
-                     kernels or Markup("none"), source])
-    return Table("Runtime checks", ["check", "tests", "condition shown in cells", "met by the default install facts",
-                                    "used by", "source"], rows,
+        condition = escape_text(condition_text(cast(Any, check)))
+        if check.get("met_by_install"):
+            condition += fill("<br><small>met by the default install facts: {}</small>",
+                              escape_text(", ".join(check["met_by_install"])))
+        rows.append([fill("<strong>{}</strong><br><small>{}</small>", escape_text(check["id"]),
+                          escape_text(f"{check['check']}: {check['value']}")),
+                     condition, kernels or Markup("none"), source])
+    return Table("Runtime checks", ["check", "condition shown in cells", "used by", "source"], rows,
                  "The packages, compiled ops and switches several kernels test, each stated once here: a kernel's "
                  "requirement names one (`uses`) and states only where it tests it and the message it gives.")
 
@@ -228,10 +231,24 @@ def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
                 kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
                 rows.append([escape_text(install["platform"]), escape_text(install["route"]), Markup(field_name),
                              escape_text(fact["text"]), source, kernels or Markup("none")])
+        if "built_for" in install:
+            rows.append(_built_for_row(atlas, install, ("default_install", n, "built_for"), values))
     return Table("Default install", ["platform", "how", "", "fact", "source", "requirements it decides"], rows,
                  "What the release read gives when installed as the second column says, fact by fact. A support cell "
                  "counts a kernel requirement a provided fact meets as met, and one a lacking fact would meet as unmet "
                  "unless the reader opts in; it names which, and still says what runs the other way.")
+
+
+def _built_for_row(atlas: Any, install: Any, path: tuple[Any, ...], values: ValueRenderer) -> list[Markup]:
+    """The architectures an install is compiled for, with the hardware targets of its platform it leaves out."""
+    built = install["built_for"]
+    left_out = [t.id for t in atlas.index.all("hardware-target")
+                if t.data["platform"] == install["platform"] and t.data.get("gfx") and t.data["gfx"] not in built["gfx"]]
+    decides = (Markup("every cell that loads on ") + Markup(", ").join(values.ref(f"hardware-target/{t}") for t in left_out)
+               + Markup(" needs a build for it first")) if left_out else Markup("none: it covers every target")
+    source = values.render(built["source"], (*path, "source")) + Markup(", ") + escape_text(built["locator"])
+    return [escape_text(install["platform"]), escape_text(install["route"]), Markup("built for"),
+            escape_text(", ".join(built["gfx"])), source, decides]
 
 
 def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
