@@ -208,6 +208,7 @@ class _Page:
     templates: str  # the digest of the templates it rendered with
     part: str = "pages"  # which round made it: the Markdown pages, or the API's files
     value: dict[str, Any] | None = None  # the JSON value it was read from (written back as is)
+    checked: object = None  # the token of the round of this process that last rendered or reused it (Round.page)
 
 
 @dataclass
@@ -221,6 +222,8 @@ class PageMemo:
     rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
     reuse: Any = None  # a long-lived process's views and check results (reuse.ReuseMemo), which begin starts from
+    # per part, its last finished round and the fingerprints it knew (Round.changed)
+    finished: dict[str, tuple[object, dict[Read, Print]]] = field(default_factory=dict, repr=False, compare=False)
     _last_prints: tuple[Any, dict[Read, Print]] | None = field(default=None, repr=False, compare=False)
 
     def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
@@ -272,13 +275,27 @@ class Round:
     def __init__(self, memo: PageMemo, prints: _Prints, templates: str, part: str):
         self.memo, self.prints, self.templates, self.part = memo, prints, templates, part
         self.pages: dict[str, _Page] = {}
+        self.token = object()  # what its pages are marked with (not the round: it holds the whole atlas)
+        self.before = memo.finished.get(part, (None, {}))
+        self._changed: set[Read] | None = None
+
+    def changed(self) -> set[Read]:
+        """The reads of the last finished round of this part whose fingerprint is not the same now. Every page that
+        round rendered or reused answered each of its reads with that round's fingerprint, so such a page is reused
+        exactly when none of its reads is here: one set operation rather than a loop over its reads."""
+        if self._changed is None:
+            of = self.prints.of
+            self._changed = {read for read, found in self.before[1].items() if found is None or of(read) != found}
+        return self._changed
 
     def page(self, page: str, render: Callable[[Any, dict[str, str] | Any, list[Problem]], str],
              problems: list[Problem]) -> str:
         """The page's Markdown: an earlier run's when nothing it read changed, else `render(atlas, names, problems)`."""
         previous = self.memo.pages.get(page)
         if (previous is not None and previous.part == self.part and previous.templates == self.templates
-                and self.prints.all_same(previous.reads)):
+                and (self.changed().isdisjoint(previous.reads) if previous.checked is not None
+                     and previous.checked is self.before[0] else self.prints.all_same(previous.reads))):
+            previous.checked = self.token
             self.pages[page] = previous
             problems += previous.problems
             self.memo.reused += 1
@@ -289,7 +306,7 @@ class Round:
         problems += own
         known, of = self.prints.known, self.prints.of
         self.pages[page] = _Page({read: known[read] if read in known else of(read) for read in sorted(reads.found)}, text,
-                                 own, self.templates, self.part)
+                                 own, self.templates, self.part, checked=self.token)
         self.memo.rendered += 1
         return text
 
@@ -297,6 +314,7 @@ class Round:
         """This run's files of its part become the ones the next run compares with (those it did not make are dropped)."""
         others = {path: kept for path, kept in self.memo.pages.items() if kept.part != self.part}
         self.memo.pages = {**others, **self.pages}
+        self.memo.finished[self.part] = (self.token, self.prints.known)
 
 
 @dataclass
