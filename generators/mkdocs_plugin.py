@@ -25,7 +25,7 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -81,6 +81,8 @@ def keep_theme_listing(theme: Any, root: Path) -> None:
 
     def get_env() -> jinja2.Environment:
         env: jinja2.Environment = make_env()
+        if env.bytecode_cache is None:  # (also the environments Material's search makes in on_config, at every rebuild)
+            env.bytecode_cache = COMPILED_TEMPLATES
         list_all = env.list_templates
 
         def list_templates(extensions: Any = None, filter_func: Any = None) -> list[str]:
@@ -103,6 +105,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_startup(self, *, command: str, dirty: bool) -> None:
         _SERVING[0] = command == "serve"
 
+    @event_priority(50)  # before Material's search, whose on_config compiles theme templates (keep_theme_listing)
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         address, error = site_address(config.site_url, os.environ)
         if error:

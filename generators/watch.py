@@ -42,11 +42,14 @@ class Synced:
 
 
 def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
-               progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, bytes], list[Problem]]:
+               progress: Callable[[int, int], None] | None = None,
+               encoded: dict[str, tuple[str, bytes]] | None = None) -> tuple[dict[str, bytes], list[Problem]]:
     """Every file of the Markdown tree, {docs-relative path: bytes}: hand-written files, generated pages, the data API.
 
     With a memo (kept across rounds by `watch`), pages whose reads did not change are not rendered again; without
     one, a build whose inputs and code are those of an earlier one reads its files from disk (site_cache.py).
+    `encoded` ({path: (text, its bytes)}, kept across rounds by `watch`) spares encoding a page whose text is the very
+    string of the round before (a page the memo reused).
     """
     generated = generate(root, docs_dir, memo, progress)
     if generated.failed:
@@ -62,7 +65,16 @@ def site_files(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
             continue
         except Refused as refused:
             problems.append(refused.problem())
-    files.update((page, content.encode("utf-8")) for page, content in pages.items())
+    if encoded is None:
+        files.update((page, content.encode("utf-8")) for page, content in pages.items())
+    else:
+        for page, content in pages.items():
+            kept = encoded.get(page)
+            if kept is None or kept[0] is not content:
+                kept = encoded[page] = (content, content.encode("utf-8"))
+            files[page] = kept[1]
+        for gone in encoded.keys() - pages.keys():
+            del encoded[gone]
     files[MARKER] = MARKER_TEXT
     return files, problems
 
@@ -74,6 +86,7 @@ class TreeWriter:
     def __init__(self, out: Path):
         self.out = out
         self.written: dict[str, bytes] = {}
+        self.encoded: dict[str, tuple[str, bytes]] = {}  # site_files' encoded pages, for the next round
 
     def sync(self, files: dict[str, bytes]) -> Synced:
         result = Synced()
@@ -157,7 +170,7 @@ def watch(root: Path, out: Path, report: Callable[[Synced], None], docs_dir: str
 
 
 def sync_once(root: Path, writer: TreeWriter, docs_dir: str = "docs", memo: PageMemo | None = None) -> Synced:
-    files, problems = site_files(root, docs_dir, memo)
+    files, problems = site_files(root, docs_dir, memo, encoded=writer.encoded)
     if has_errors(problems):
         return Synced(problems=problems)
     result = writer.sync(files)

@@ -80,6 +80,23 @@ def test_sync_rewrites_only_changed_files_and_removes_gone_ones(tmp_path):
     assert gone.removed == ["extra.md"] and not (out / "extra.md").exists()
 
 
+def test_sync_with_a_memo_leaves_the_tree_a_full_build_writes(tmp_path, monkeypatch):
+    from generators.render.memo import PageMemo
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    tree = small_project(tmp_path)
+    out = tmp_path / "out"
+    writer, memo = TreeWriter(out), PageMemo()  # as `build --watch` keeps them
+    sync_once(tree, writer, memo=memo)
+    record = tree / "records" / "formats" / "fmt-fp4.yaml"
+    for n in range(2):
+        record.write_text(record.read_text(encoding="utf-8").replace("summary: ", f"summary: Edit {n}. ", 1),
+                          encoding="utf-8")
+        synced = sync_once(tree, writer, memo=memo)
+        assert "formats/fmt-fp4.md" in synced.written and "index.md" not in synced.written
+        full, _ = site_files(tree)
+        assert {rel: (out / rel).read_bytes() for rel in writer.written} == full
+
+
 def test_sync_keeps_the_old_tree_when_the_records_break(tmp_path):
     tree = small_project(tmp_path)
     out = tmp_path / "out"

@@ -90,3 +90,18 @@ def test_a_reader_of_the_kinds_or_gaps_notes_them_and_anything_else_reads_everyt
     assert reads.found == {("kinds",), ("kind", "format"), ("gaps",)}
     list(recording.by_kind.items())
     assert EVERYTHING in reads.found
+
+
+@pytest.mark.usefixtures("no_disk_cache")
+def test_a_link_to_a_record_reads_its_name_so_a_chapter_renders_again_on_a_rename_not_on_another_edit(
+        tmp_path: Path) -> None:
+    tree = make_tree(tmp_path / "tree")
+    memo = PageMemo()
+    built(tree, memo)
+    chapter = memo.pages["chapters/demo.md"]  # links to acc-big: {{ ref('accelerator', 'acc-big') }}
+    edit(tree, "records/accelerators/acc-big.yaml", "summary: ", "summary: Edited. ")
+    built(tree, memo)
+    assert memo.pages["chapters/demo.md"] is chapter
+    edit(tree, "records/accelerators/acc-big.yaml", "name: ", "name: Renamed ")
+    files, _ = built(tree, memo)
+    assert memo.pages["chapters/demo.md"] is not chapter and "Renamed " in files["chapters/demo.md"]

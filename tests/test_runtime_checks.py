@@ -1,6 +1,8 @@
 """A requirement that uses an engine's runtime check derives exactly as the same requirement stated in the kernel."""
 from __future__ import annotations
 
+import json
+
 from generators.build import check_tree
 from generators.derive.runtime_checks import resolved_kernel
 from generators.render import render_site
@@ -40,3 +42,27 @@ def test_a_requirement_using_a_runtime_check_derives_as_if_stated_in_the_kernel(
                                            "condition": "the fast package installed"}
     assert resolved is resolved_kernel("k-generic", kernel.data, atlas.index.get("engine", "eng").data)
     assert kernel.data["requirements"][1] == {"uses": "fast", "reason": "needs fast"}  # the record is never changed
+
+def test_an_answer_cites_the_runtime_checks_its_kernel_uses(tree):
+    probe = (tree / "records/sources/src-doc.yaml").read_text().replace("name:", "name: probe of", 1)
+    (tree / "records/sources/src-probe.yaml").write_text(probe)
+    edit(tree, "records/kernels/k-generic.yaml", "  - {check: activation-type", USES + "  - {check: activation-type")
+    edit(tree, "records/engines/eng.yaml", "sources:\n", CHECK.replace("source: src-doc", "source: src-probe") + "sources:\n")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    assert "src-probe" in atlas.views.answers[("sch-w4a16", "gpu-sm80")].sources  # the kernel does not cite it
+    assert "src-probe" not in atlas.views.answers[("sch-w4a16", "cpu-avx512")].sources  # nor uses it there
+
+
+def test_a_hostile_runtime_check_stays_text_in_one_table_row(tree):
+    hostile = "x | y <script>alert(1)</script> [l](https://e.example) `z`"
+    edit(tree, "records/kernels/k-generic.yaml", "  - {check: activation-type", USES + "  - {check: activation-type")
+    edit(tree, "records/engines/eng.yaml", "sources:\n",
+         CHECK.replace("locator: has_fast}", f"locator: {json.dumps(hostile)}, quote: {json.dumps(hostile)}}}")
+         .replace("value: fast,", f"value: {json.dumps(hostile)},") + "sources:\n")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    pages, _ = render_site(atlas, tree / "docs")
+    row = next(line for line in pages["engines/eng.md"].splitlines() if "<strong>fast</strong>" in line)
+    assert "<script>" not in row and "](https://e.example)" not in row
+    assert row.count("|") == 5  # four cells and their five bars: the hostile text's `|` is escaped (&#124;)

@@ -53,3 +53,17 @@ def test_a_theme_folder_inside_the_project_is_listed_every_time(tmp_path, monkey
     config = _theme_files(tmp_path, overrides)
     keep_theme_listing(config.theme, tmp_path)
     assert _listed(config) == sorted(before + ["extra.css"])
+
+
+def test_the_theme_environments_made_under_serve_keep_compiled_templates_and_ours_configures_first(tmp_path):
+    from mkdocs.config import load_config
+
+    from generators.render import COMPILED_TEMPLATES
+    config = _theme_files(tmp_path)
+    keep_theme_listing(config.theme, tmp_path)
+    assert config.theme.get_env().bytecode_cache is COMPILED_TEMPLATES  # Material's search makes one per rebuild
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\ntheme: {name: material}\nplugins: [search, atlas]\n",
+                                         encoding="utf-8")
+    plugins = load_config(str(tmp_path / "mkdocs.yml")).plugins
+    first = plugins.events["config"][0]
+    assert isinstance(getattr(first, "__self__", None), mkdocs_plugin.AtlasPlugin)  # before search's on_config

@@ -248,7 +248,7 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
                 extra: dict[str, Any], problems: list[Problem], reads: list[Read] | None = None) -> str:
     """Render one page; problems are appended to `problems`, and what the template read to `reads` if given."""
     context = RenderContext(page, f"docs/{template_path}")
-    functions = TemplateFunctions(atlas, context)
+    functions = TemplateFunctions(atlas, context, names)
     values = ValueRenderer({}, names, page)
     variables = {**bind_globals(PageScope(atlas, page, names, functions, values)), **extra}
     try:

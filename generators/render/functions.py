@@ -28,8 +28,9 @@ _SPACE = re.compile(r"\s+")
 class TemplateFunctions:
     """Bound to one atlas and one page; the methods are what templates call."""
 
-    def __init__(self, atlas: Any, context: RenderContext):
+    def __init__(self, atlas: Any, context: RenderContext, names: Any):
         self.atlas = atlas
+        self.names = names  # {ref: name} (pages.names_of): a link reads a record's name, not the whole record
         self.index: Index = atlas.index
         self.views = atlas.views
         self.context = context
@@ -46,13 +47,16 @@ class TemplateFunctions:
 
     def ref(self, kind: str, record_id: str, text: str | None = None, nested: bool = False) -> Markup:
         """A link to a record's page, showing its name (or `text`); `nested` inside a parenthesis. Fails on an unknown id."""
-        record = self._record(kind, record_id, "ref", "" if text is None else "fixed text")
-        if record is None:
+        ref = f"{kind}/{record_id}"
+        name = self.names.get(ref)  # (a page memo then renders the page again when the name changes, not any field)
+        if name is None:
+            self._record(kind, record_id, "ref")  # reports the missing record
             return Markup("")
-        shown = text if text is not None else inline_name(record.name) if nested else record.name
+        self.context.read("ref", kind, record_id, "" if text is None else "fixed text")
+        shown = text if text is not None else inline_name(name) if nested else name
         # a badge after a record no primary source backs, so a figure from it is never read as verified (sources are
         # never in the view: a seed draft is evidence's absence, not a claim)
-        return record_link(escape_text(shown), page_of(kind, record_id), self.folder, self.views.unverified.get(record.ref))
+        return record_link(escape_text(shown), page_of(kind, record_id), self.folder, self.views.unverified.get(ref))
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""

@@ -120,9 +120,10 @@ class _RecordingIndex:
         self._note(("record", kind, record_id))
         return self._index.must(kind, record_id)
 
-    def by_ref(self, ref: str) -> Any:
+    def by_ref(self, ref: str) -> Any:  # (get's body again: provenance asks it of every citation of every record)
         kind, _, record_id = ref.partition("/")
-        return self.get(kind, record_id)
+        self._note(("record", kind, record_id))
+        return self._index.get(kind, record_id)
 
     def all(self, kind: str) -> Any:
         self._reads.add("kind", kind)

@@ -198,7 +198,7 @@ def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> 
         path = ("runtime_checks", n)
         source = values.render(check["source"], (*path, "source")) + Markup(", ") + escape_text(check["locator"])
         if "quote" in check:
-            source += Markup(": ") + fill("<code>{}</code>", check["quote"])
+            source += fill(": “{}”", escape_text(check["quote"]))  # (escaped for the table too: a quote may hold `|`)
         kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(users.get(check["id"], []))))
         condition = escape_text(condition_text(cast(Any, check)))
         if check.get("met_by_install"):
