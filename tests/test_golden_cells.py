@@ -75,3 +75,11 @@ def test_the_cells_the_open_items_of_the_vllm_cell_audit_settled(real_atlas):
     # Asymmetric INT8 on SM100 fails at run time too (the SM90 azp kernel is built for 9.0a only).
     int8 = cells[("vllm-ct-w8a8-int8", "nvidia-sm100")]
     assert int8.verdict == "fails-at-runtime" and "cutlass_scaled_mm_azp" in int8.attempts[0].reason
+
+
+def test_a_cell_on_a_target_the_default_install_is_not_built_for_cites_the_build_list(real_atlas):
+    answers = real_atlas.views.answers
+    assert "vllm-src-dockerfile-rocm-base" in answers[("vllm-gptq-marlin", "amd-gfx906")].sources
+    assert "vllm-src-dockerfile-rocm-base" not in answers[("vllm-gptq-marlin", "amd-gfx942")].sources
+    assert "vllm-src-utils-flashinfer" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].sources
+

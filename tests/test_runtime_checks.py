@@ -43,6 +43,16 @@ def test_a_requirement_using_a_runtime_check_derives_as_if_stated_in_the_kernel(
     assert resolved is resolved_kernel("k-generic", kernel.data, atlas.index.get("engine", "eng").data)
     assert kernel.data["requirements"][1] == {"uses": "fast", "reason": "needs fast"}  # the record is never changed
 
+def test_an_answer_cites_the_runtime_checks_its_kernel_uses(tree):
+    probe = (tree / "records/sources/src-doc.yaml").read_text().replace("name:", "name: probe of", 1)
+    (tree / "records/sources/src-probe.yaml").write_text(probe)
+    edit(tree, "records/kernels/k-generic.yaml", "  - {check: activation-type", USES + "  - {check: activation-type")
+    edit(tree, "records/engines/eng.yaml", "sources:\n", CHECK.replace("source: src-doc", "source: src-probe") + "sources:\n")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    assert "src-probe" in atlas.views.answers[("sch-w4a16", "gpu-sm80")].sources  # the kernel does not cite it
+    assert "src-probe" not in atlas.views.answers[("sch-w4a16", "cpu-avx512")].sources  # nor uses it there
+
 
 def test_a_hostile_runtime_check_stays_text_in_one_table_row(tree):
     hostile = "x | y <script>alert(1)</script> [l](https://e.example) `z`"

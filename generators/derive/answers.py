@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
-from .cells import Cell
+from .cells import Cell, default_installs
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -137,17 +137,27 @@ def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[Publ
         for citation in record.data.get("sources", []):
             if citation["source"] not in ids:
                 ids.append(citation["source"])
-    for source in _install_sources(index, cell):
+    for source in _engine_sources(index, cell, kernels):
         if source not in ids:
             ids.append(source)
     return tuple(ids)
 
 
-def _install_sources(index: Index, cell: Cell) -> list[str]:
-    """The sources of the default-install facts the verdict rests on: those it assumes and those its kernel lacks."""
+def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
+    """The sources of what the engine record states that the verdict rests on: the default-install facts it assumes
+    and those its kernel lacks, the install's list of targets it is compiled for when the cell's target is not among
+    them, and the runtime checks its kernels use."""
     engine = index.get("engine", cell.engine)
-    wanted = {fact for stated in (*cell.assumes, *cell.opt_in) for fact in stated.facts}
-    if engine is None or not wanted:
+    if engine is None:
         return []
-    return [fact["source"] for install in engine.data.get("default_install", [])
-            for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
+    wanted = {fact for stated in (*cell.assumes, *cell.opt_in) for fact in stated.facts}
+    target = index.get("hardware-target", cell.target)
+    found = [fact["source"] for install in engine.data.get("default_install", [])
+             for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
+    if target is not None:
+        found += [install["built_for"]["source"] for install in engine.data.get("default_install", [])
+                  if install["platform"] == target.data["platform"] and "built_for" in install
+                  and default_installs(index)[(engine.id, install["platform"])].unbuilt(target.data)]
+    used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
+            for r in kernel.data.get("requirements", []) if "uses" in r}
+    return found + [check["source"] for check in engine.data.get("runtime_checks", []) if check["id"] in used]
