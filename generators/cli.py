@@ -230,8 +230,9 @@ def _types(args: argparse.Namespace, root: Path) -> int:
 
 
 def _atlas_or_report(root: Path) -> Atlas | None:
-    from .build import check_tree
-    atlas, problems = check_tree(root)
+    from .build import check_tree, cycle_collection_paused
+    with cycle_collection_paused(freeze=True):  # a one-off command: what the checks leave alive is kept to the end
+        atlas, problems = check_tree(root)
     if atlas is None:  # records that do not load, validate or link cannot be derived from
         _print_problems(problems)
         return None
