@@ -154,10 +154,9 @@ def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
     target = index.get("hardware-target", cell.target)
     found = [fact["source"] for install in engine.data.get("default_install", [])
              for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
-    if target is not None:
-        found += [install["built_for"]["source"] for install in engine.data.get("default_install", [])
-                  if install["platform"] == target.data["platform"] and "built_for" in install
-                  and default_installs(index)[(engine.id, install["platform"])].unbuilt(target.data)]
+    installed = default_installs(index).get((engine.id, target.data["platform"])) if target else None
+    if target and installed and installed.unbuilt(target.data):
+        found.append(installed.built_for_source)
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
             for r in kernel.data.get("requirements", []) if "uses" in r}
     return found + [check["source"] for check in engine.data.get("runtime_checks", []) if check["id"] in used]

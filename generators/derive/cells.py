@@ -158,6 +158,7 @@ class Install:
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
     lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
     built_for: tuple[str, ...] = ()  # the gfx ids its binaries are compiled for; empty when the record states none
+    built_for_source: str = ""  # the source record that shows that list
 
     def unbuilt(self, target: HardwareTargetFields) -> str:
         """The condition a target this install is not compiled for puts on every cell that loads there; empty
@@ -187,7 +188,8 @@ def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     return {(engine.id, install["platform"]): Install(install["route"],
                                                       {f["fact"]: f["text"] for f in install.get("provides", [])},
                                                       {f["fact"]: f["text"] for f in install.get("lacks", [])},
-                                                      tuple(install.get("built_for", {}).get("gfx", [])))
+                                                      tuple(install.get("built_for", {}).get("gfx", [])),
+                                                      install.get("built_for", {}).get("source", ""))
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
