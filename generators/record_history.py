@@ -45,6 +45,22 @@ def commit_limit() -> int:
     return int(value) if value.isdigit() else COMMITS
 
 
+def history_cut(root: Path, found: int, limit: int | None = None) -> str | None:
+    """The commit where this clone's history stops (the first, when several), when the clone is shallow and the walk
+    found fewer commits than it looks for: the changelog then says that older changes are missing instead of
+    listing fewer. None otherwise (a full clone that has fewer commits touching records/ is complete)."""
+    if found >= (commit_limit() if limit is None else limit):
+        return None
+    shallow = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-shallow-repository"], capture_output=True,
+                             text=True, check=False)
+    if shallow.returncode != 0 or shallow.stdout.strip() != "true":
+        return None
+    roots = subprocess.run(["git", "-C", str(root), "rev-list", "--max-parents=0", "HEAD"], capture_output=True,
+                           text=True, check=False)  # in a shallow clone its boundary commits show no parent
+    ids = sorted(line for line in roots.stdout.split() if all(c in "0123456789abcdef" for c in line))
+    return ids[0] if roots.returncode == 0 and ids else None
+
+
 def recent_commits(root: Path, limit: int) -> list[tuple[str, str, str, str]]:
     """(sha, first parent, committer date, subject) of the newest non-merge commits touching records/, newest first."""
     if limit <= 0:
