@@ -41,11 +41,13 @@ class Run:
 
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
                  record_pages: bool = True, commits: tuple[CommitChange, ...] = (), memo: PageMemo | None = None,
-                 progress: Callable[[int, int], None] | None = None, checked: Run | None = None) -> Run:
+                 progress: Callable[[int, int], None] | None = None, checked: Run | None = None,
+                 history_cut: str | None = None) -> Run:
     """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
 
     `commits` are the recent changes to the records in git (record_history.py, gathered by the caller) that the
     changelog page and feed list beside the engine releases; without them the changelog lists releases only.
+    `history_cut` is where a shallow clone's history stops when it hides some of them (the changelog says so).
 
     References to a record that failed to load are not reported again as dangling (load.without_cascade).
     `record_pages=False` renders the chapters (every page template: the prose) but not the record
@@ -56,7 +58,7 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     """
     reuse = memo.reuse if memo is not None else None
     run = _render_stages(checked if checked is not None else check_stages(root, reuse=reuse), root, docs_dir, pages_despite_errors,
-                         record_pages, commits, memo, progress)
+                         record_pages, commits, memo, progress, history_cut)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
     if refused:
@@ -66,26 +68,21 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
 
 
 def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_files.StoredTree | None = None,
-                 reuse: ReuseMemo | None = None, loaded: tuple[list[Record], list[Problem]] | None = None) -> Run:
+                 reuse: ReuseMemo | None = None) -> Run:
     """Run load..check: the records, the atlas if every stage passed, and every problem found.
 
     With `views` named, only those views are computed and the checks of views are skipped: a past side that the
     changelog compares needs the views the comparison reads (diff.CHANGE_VIEWS), and its atlas is compared whatever
-    those checks would say. Its other stages only decide whether it has an atlas, so the shape checks that only warn
-    are skipped and the first error found ends the run (its problems are then not all of the tree's).
-    With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read; `loaded` is what
-    load.load_tree gave for this tree already (the changelog loads a side before it knows whether it needs the rest).
+    those checks would say. Its shape checks only decide whether it has an atlas, so those that only warn are skipped.
+    With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read.
     With `reuse` (a long-lived process's), views and check results whose reads did not change are the last run's.
     """
-    first_error = views is not None
     schema_set, problems = schemas.load_schemas(root / "schema", stored)
-    records, load_problems = loaded if loaded is not None else load.load_tree(root, stored=stored)
+    records, load_problems = load.load_tree(root, stored=stored)
     problems += load_problems
-    if schema_set is None or (first_error and has_errors(problems)):
+    if schema_set is None:
         return Run(records, None, sorted_problems(problems))
     problems += validate.validate_records(records, schema_set)
-    if first_error and has_errors(problems):
-        return Run(records, None, sorted_problems(problems))
     index, link_problems = link_records(records, schema_set)
     problems += link_problems
     if has_errors(problems):
@@ -108,7 +105,7 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
 
 def _render_stages(checked: Run, root: Path, docs_dir: str | None, pages_despite_errors: bool, record_pages: bool,
                    commits: tuple[CommitChange, ...], memo: PageMemo | None,
-                   progress: Callable[[int, int], None] | None) -> Run:
+                   progress: Callable[[int, int], None] | None, history_cut: str | None = None) -> Run:
     """Render into docs_dir's templates unless docs_dir is None or a stage failed.
 
     Pages are returned only when there is no error, so a failed run never yields half a site; a
@@ -118,7 +115,7 @@ def _render_stages(checked: Run, root: Path, docs_dir: str | None, pages_despite
     run = Run(checked.records, atlas, list(checked.problems))
     if atlas is None or docs_dir is None or (run.failed and not pages_despite_errors):
         return run
-    atlas.commits = commits
+    atlas.commits, atlas.history_cut = commits, history_cut
     if not record_pages and memo is None and not _page_templates(root / docs_dir):
         return run  # nothing to render: render_site would return no page and no problem
     from . import render  # Jinja is imported only by the runs that render

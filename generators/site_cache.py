@@ -79,14 +79,15 @@ def generate(root: Path, docs_dir: str = "docs", memo: PageMemo | None = None,
 def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
               progress: Callable[[int, int], None] | None) -> Generated:
     from .build import run_pipeline
-    from .record_history import Current, record_history
+    from .record_history import Current, history_cut, record_history
     if memo is not None and memo.reuse is None:  # a long-lived process: views and checks are reused between its runs
         from .reuse import ReuseMemo
         memo.reuse = ReuseMemo()
     # the changelog's newest side is usually the working tree: check it once for both
     current = Current(root, reuse=memo.reuse if memo is not None else None)
     commits = record_history(root, current=current)
-    key = site_key(root, docs_dir, commits) if memo is None else None
+    cut = history_cut(root, len(commits))
+    key = site_key(root, docs_dir, commits, cut) if memo is None else None
     memo_table = None
     if key is not None:
         found = read(key)
@@ -96,7 +97,8 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
     elif memo is not None and not memo.pages:  # a long-lived process's first build starts from what one-off builds kept
         kept, _ = _kept_memo(docs_dir)
         memo.pages = kept.pages if kept is not None else {}
-    run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress, checked=current.checked)
+    run = run_pipeline(root, docs_dir, commits=commits, memo=memo, progress=progress, checked=current.checked,
+                       history_cut=cut)
     if run.failed or run.atlas is None:
         return Generated({}, list(run.problems))
     from .render.api import api_files
@@ -144,13 +146,13 @@ def code_salt() -> bytes:
     return digest.digest()
 
 
-def site_key(root: Path, docs_dir: str, commits: tuple[CommitChange, ...]) -> str | None:
+def site_key(root: Path, docs_dir: str, commits: tuple[CommitChange, ...], cut: str | None = None) -> str | None:
     """The hash of everything a build reads, or None (caching off, or a tree the cache does not take)."""
     if cache_dir() is None:
         return None
     digest = hashlib.blake2b(code_salt(), digest_size=20)
     try:
-        digest.update(json.dumps([docs_dir, [[c.sha, c.date, c.subject, commit_cache.as_value(c)] for c in commits]],
+        digest.update(json.dumps([docs_dir, cut, [[c.sha, c.date, c.subject, commit_cache.as_value(c)] for c in commits]],
                                  ensure_ascii=False, sort_keys=True).encode())
     except (TypeError, ValueError):
         return None

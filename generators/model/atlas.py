@@ -21,3 +21,4 @@ class Atlas:
     index: Index
     views: Views
     commits: tuple[Any, ...] = ()  # diff_model.CommitChange of recent commits that touched records/, when given
+    history_cut: str | None = None  # where a shallow clone's history stops, when it hides some of those commits

@@ -192,6 +192,11 @@ class RecordingAtlas:
         self._reads.add("commits")
         return self._atlas.commits
 
+    @property
+    def history_cut(self) -> Any:
+        self._reads.add("commits")  # (one read: the commits and where the history stops)
+        return self._atlas.history_cut
+
     def __getattr__(self, name: str) -> Any:
         self._reads.add(*EVERYTHING)
         return getattr(self._atlas, name)
@@ -370,7 +375,7 @@ class _Prints:
         if what == "kinds" and len(read) == 1:
             return "kinds: " + "\0".join(atlas.index.by_kind)  # (in their order: a reader may iterate them)
         if what in ("gaps", "commits") and len(read) == 1:
-            return self._pickled(atlas.index.gaps if what == "gaps" else atlas.commits)
+            return self._pickled(atlas.index.gaps if what == "gaps" else (atlas.commits, atlas.history_cut))
         if what == "view" and len(read) == 2:
             value = getattr(atlas.views, read[1], None)
             kept = self.carried.views.get(read[1]) if self.carried is not None else None
