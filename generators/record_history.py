@@ -50,11 +50,16 @@ def commit_limit() -> int:
 
 
 def history_cut(root: Path, found: int, limit: int | None = None) -> str | None:
-    """The commit where this clone's history stops (the first, when several), when the clone is shallow and the walk
-    found fewer commits than it looks for: the changelog then says that older changes are missing instead of
-    listing fewer. None otherwise (a full clone that has fewer commits touching records/ is complete)."""
+    """Why the changelog may miss recent commits that touched records/, when it may: "" when the project is not in a
+    git work tree (or git cannot read it), the commit where the history stops (the first, when several) when the
+    clone is shallow and the walk found fewer commits than it looks for. None when the history is whole (a full clone
+    with fewer such commits than the limit is complete)."""
     if found >= (commit_limit() if limit is None else limit):
         return None
+    try:
+        project_prefix(root)
+    except DiffError:
+        return ""
     shallow = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-shallow-repository"], capture_output=True,
                              text=True, check=False)
     if shallow.returncode != 0 or shallow.stdout.strip() != "true":

@@ -49,6 +49,25 @@ def test_partial_activation_overlap_and_packages_make_it_conditional_then_fall_t
         ("c", "yes", ())]
 
 
+def test_a_check_that_is_the_opposite_of_one_that_failed_holds_on_the_way_on():
+    # vLLM's per-tensor torch FP8 kernel needs both scales per-tensor; the channel-wise one refuses exactly that, so
+    # whichever way the checkpoint goes one of them runs: runs, not runs-if with a refusal no checkpoint can reach.
+    both = "requires per tensor scales."
+    kernels = {"pt": {"requirements": [req("other", both)]},
+               "cw": {"requirements": [req("other", "cannot be per tensor.", opposite_of=both)]},
+               "rw": {"requirements": [req("other", "cannot be per tensor.")]}}
+    cell = derive_cell("s", scheme("pt", "cw"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel) == ("runs", "pt")
+    assert [(o.verdict, o.selected, o.conditions) for o in cell.otherwise] == [("runs", "cw", ())]
+    # without the declared opposite the walk cannot know, and a refusal stays possible
+    plain = derive_cell("s", scheme("pt", "rw"), "t", GPU90, kernels)
+    assert (plain.verdict, [o.verdict for o in plain.otherwise]) == ("runs-if", ["runs-if", "refused"])
+    # a kernel declined for two conditions does not say which failed, so the opposite is not known to hold
+    kernels["pt"]["requirements"].insert(0, req("package", "needs pkg", value="pkg"))
+    either = derive_cell("s", scheme("pt", "cw"), "t", GPU90, kernels)
+    assert (either.verdict, [o.verdict for o in either.otherwise]) == ("runs-if", ["runs-if", "refused"])
+
+
 def test_shape_checks_are_limits_not_conditions():
     kernels = {"a": {"requirements": [req("shape", "K must divide by 128")]}}
     cell = derive_cell("s", scheme("a"), "t", GPU90, kernels)

@@ -273,3 +273,30 @@ def test_a_commit_whose_parent_does_not_build_compares_records_without_building_
     assert [[(r.id, r.status) for r in c.records] for c in changes] == [[("k-generic", "changed")], [("b-ref", "changed")]]
     assert [tree.object_id("records/kernels/k-generic.yaml") for tree in built] == [
         git(repo, "rev-parse", f"{broken}:records/kernels/k-generic.yaml")]  # the broken commit's side alone was built
+
+
+def test_a_shallow_clone_says_on_the_changelog_where_its_history_stops_and_a_full_clone_does_not(
+        repo: Path, fresh: Path, tmp_path: Path) -> None:
+    for n in (1, 2):
+        edit(repo, "records/accelerators/acc-cpu.yaml", "An x86 server CPU", f"An x86 server CPU ({n})")
+        commit(repo, f"summary {n}")
+    shutil.copy(build.Path(__file__).resolve().parent.parent / "docs" / "chapters" / "changelog.md.j2",
+                write(repo, "docs/chapters/changelog.md.j2", ""))
+    commit(repo, "the changelog page")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "2", f"file://{repo}", str(shallow))  # the last edit and the page only
+    archive = shutil.copytree(repo, tmp_path / "archive", ignore=shutil.ignore_patterns(".git"))  # no git at all
+    pages = {}
+    for root in (repo, shallow, archive):
+        changes = history(root)
+        cut = record_history.history_cut(root, len(changes), limit=5)
+        run = build.run_pipeline(root, commits=changes, history_cut=cut)
+        assert not run.failed, run.problems
+        pages[root] = (changes, cut, run.pages["chapters/changelog.md"])
+    changes, cut, page = pages[shallow]
+    assert cut == git(shallow, "rev-parse", "HEAD~1") and [c.subject for c in changes] == []  # its parent is cut off
+    assert "shallow clone" in page and f"`{cut}`" in page
+    changes, cut, page = pages[archive]
+    assert cut == "" and changes == () and "outside a git work tree" in page and "shallow" not in page
+    changes, cut, page = pages[repo]
+    assert cut is None and len(changes) == 2 and "shallow clone" not in page

@@ -65,6 +65,7 @@ class Attempt:
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
     assumed: tuple[Assumed, ...] = ()  # conditions the default install meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
+    opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -415,6 +416,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
     it is conditional); a precision condition failing keeps the kernel at the precision its requirement names."""
     steps: list[Otherwise] = []
     attempts = list(cell.attempts)
+    failed: set[str] = set()  # the messages of checks known to fail on the way to the next step
     while True:
         at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
         if at is None or not (attempts[at].outcome == CONDITIONAL or attempts[at].after_selection):
@@ -424,7 +426,10 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
         chosen = attempts[at]
         selection = chosen.selection_conditions
         if selection:
+            if len(selection) == 1:  # declined for that check alone: it is known to fail from here on
+                failed.add(dict(chosen.messages).get(selection[0], selection[0]))
             attempts[at] = Attempt(chosen.kernel, NO, _declined(chosen))
+            attempts[at + 1:] = [_on_path(a, failed) for a in attempts[at + 1:]]
             after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
                              _handling(attempts, kernels))
             steps.append(Otherwise(chosen.kernel, selection, after.verdict, after.kernel, after.conditions,
@@ -434,6 +439,19 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                      for condition, instead in chosen.instead)
         if not selection:
             return tuple(steps)
+
+
+def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
+    """The attempt where the checks refusing with `failed` are known to fail: a condition that is the opposite of one
+    of them (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
+    if not holding or attempt.outcome != CONDITIONAL:
+        return attempt
+    conditions = tuple(c for c in attempt.conditions if c not in holding)
+    return dataclasses.replace(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,
+                               messages=tuple(m for m in attempt.messages if m[0] not in holding),
+                               assumed=tuple(x for x in attempt.assumed if x.condition not in holding),
+                               opt_in=tuple(x for x in attempt.opt_in if x.condition not in holding))
 
 
 def _declined(attempt: Attempt) -> str:
@@ -529,6 +547,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     assumed: list[Assumed] = []
     opt_in: list[Assumed] = []
+    opposites: list[tuple[str, str]] = []
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
@@ -546,6 +565,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
+            if "opposite_of" in requirement:
+                opposites.append((outcome, requirement["opposite_of"]))
             if requirement.get("declines") is False:
                 instead.append((outcome, filled))
             elif installed and requirement.get("met_by_install"):
@@ -564,7 +585,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
-                   assumed=tuple(assumed), opt_in=tuple(opt_in))
+                   assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites))
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:

@@ -260,6 +260,7 @@ class KernelRequirements(TypedDict):
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]
     condition: NotRequired[str]
+    opposite_of: NotRequired[str]
     met_by_install: NotRequired[list[str]]
 
 

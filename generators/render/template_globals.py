@@ -130,7 +130,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "Every changelog entry, newest first: engine releases (flips, count moves) and recent commits to the records.",
                    lambda scope: lambda: entries_of(scope.atlas)),
     TemplateGlobal("changelog_cut", "changelog_cut()",
-                   "Where a shallow clone's history stops when it hides recent commits to the records; none otherwise.",
+                   "Why recent commits to the records may be missing: a shallow clone's last commit, '' outside git; none when whole.",
                    lambda scope: lambda: scope.atlas.history_cut),
     TemplateGlobal("change_item", "change_item(item)", "One changelog item: its text, escaped, and links to its records.",
                    lambda scope: lambda item: item_markup(item, scope.values)),
