@@ -33,14 +33,13 @@ def _per_record(atlas: Atlas, check: Check, first_error: bool = False) -> list[P
     problems: list[Problem] = []
     for kind in check.kinds:
         for record in atlas.index.all(kind):
-            found: list[Problem] = []
+            start = len(problems)
             try:
-                found.extend(check.check_record(atlas, record))
+                problems.extend(check.check_record(atlas, record))
             except Exception as error:  # one odd record must not hide the rule's findings on the others
-                found.append(Problem(record.path, 1, 1, check.name,
-                                     f"check crashed on this record: {type(error).__name__}: {error}"))
-            problems += found
-            if first_error and has_errors(found):
+                problems.append(Problem(record.path, 1, 1, check.name,
+                                        f"check crashed on this record: {type(error).__name__}: {error}"))
+            if first_error and has_errors(problems[start:]):
                 return problems
     return problems
 
