@@ -68,21 +68,26 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
 
 
 def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_files.StoredTree | None = None,
-                 reuse: ReuseMemo | None = None) -> Run:
+                 reuse: ReuseMemo | None = None, loaded: tuple[list[Record], list[Problem]] | None = None) -> Run:
     """Run load..check: the records, the atlas if every stage passed, and every problem found.
 
     With `views` named, only those views are computed and the checks of views are skipped: a past side that the
     changelog compares needs the views the comparison reads (diff.CHANGE_VIEWS), and its atlas is compared whatever
-    those checks would say. Its shape checks only decide whether it has an atlas, so those that only warn are skipped.
-    With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read.
+    those checks would say. Its other stages only decide whether it has an atlas, so the shape checks that only warn
+    are skipped and the first error found ends the run (its problems are then not all of the tree's).
+    With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read; `loaded` is what
+    load.load_tree gave for this tree already (the changelog loads a side before it knows whether it needs the rest).
     With `reuse` (a long-lived process's), views and check results whose reads did not change are the last run's.
     """
+    first_error = views is not None
     schema_set, problems = schemas.load_schemas(root / "schema", stored)
-    records, load_problems = load.load_tree(root, stored=stored)
+    records, load_problems = loaded if loaded is not None else load.load_tree(root, stored=stored)
     problems += load_problems
-    if schema_set is None:
+    if schema_set is None or (first_error and has_errors(problems)):
         return Run(records, None, sorted_problems(problems))
     problems += validate.validate_records(records, schema_set)
+    if first_error and has_errors(problems):
+        return Run(records, None, sorted_problems(problems))
     index, link_problems = link_records(records, schema_set)
     problems += link_problems
     if has_errors(problems):

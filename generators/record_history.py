@@ -5,7 +5,9 @@ Each side's records/ and schema/ are read from git's object database into memory
 links refused by name, oversized blobs never read, as `diff` unpacks a tree) and run through the pipeline without
 rendering, computing only the views the comparison reads (diff.CHANGE_VIEWS), except the side whose records/ and
 schema/ are exactly the working tree's (git status shows nothing in them, ignored files included): that one is the
-working tree's own run, which the site then renders.
+working tree's own run, which the site then renders. A side's records are loaded when a comparison names it, the rest
+of its pipeline only when a comparison needs its atlas: a commit one of whose sides does not build compares records
+alone, so the other side is not built for it (and a failing side stops at its first error: build.check_stages).
 Sides are kept in memory for the life of the process by the git tree ids of records/ and schema/ (consecutive
 commits share one), and results per commit are kept in memory and on disk
 (commit_cache.py: keyed by the commit and its parent, emptied by any code change), so a commit is compared once,
@@ -18,14 +20,16 @@ import functools
 import os
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import commit_cache
 from .build import Run, check_stages
 from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
-from .load import lend_records
+from .load import lend_records, load_tree
+from .model.records import Record
 from .revisions import DiffError, GitTree, project_prefix
 
 if TYPE_CHECKING:
@@ -86,7 +90,27 @@ def recent_commits(root: Path, limit: int) -> list[tuple[str, str, str, str]]:
     return commits
 
 
-Side = tuple[Atlas | None, dict[tuple[str, str], dict[str, Any]]]
+class Side:
+    """One side of the comparisons: its records, loaded at once; its atlas (None when it does not build) worked out
+    when a comparison first needs it. A commit whose other side does not build compares records alone, so this one's
+    atlas is then never needed, and a side's validate..derive is the larger part of its cost."""
+
+    def __init__(self, records: list[Record], atlas: Callable[[], Atlas | None]):
+        self.records = {(r.kind, r.id): r.data for r in records}
+        self._atlas: Atlas | None = None
+        self._build: Callable[[], Atlas | None] | None = atlas
+
+    @property
+    def known(self) -> bool:
+        """Whether the atlas (or that there is none) is known already."""
+        return self._build is None
+
+    def atlas(self) -> Atlas | None:
+        if self._build is not None:
+            self._atlas, self._build = self._build(), None
+        return self._atlas
+
+
 _SIDES: dict[str, Side] = {}
 
 
@@ -138,9 +162,11 @@ def _side(root: Path, prefix: str, sha: str, current: Current | None = None) -> 
     if key not in _SIDES:
         if current is not None and key == current.inputs_id:
             run = current.run()
+            _SIDES[key] = Side(run.records, lambda: run.atlas)
         else:
-            run = check_stages(root, views=CHANGE_VIEWS, stored=GitTree(root, sha, prefix, HISTORY_PATHS))
-        _SIDES[key] = (run.atlas, {(r.kind, r.id): r.data for r in run.records})
+            tree = GitTree(root, sha, prefix, HISTORY_PATHS)
+            loaded = load_tree(root, stored=tree)
+            _SIDES[key] = Side(loaded[0], lambda: check_stages(root, views=CHANGE_VIEWS, stored=tree, loaded=loaded).atlas)
     return _SIDES[key]
 
 
@@ -179,15 +205,16 @@ def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
     if key in _MEMO:
         return _MEMO[key]
     prefix = project_prefix(root) if prefix is None else prefix
-    before, old_records = _side(root, prefix, parent, current)
-    after, new_records = _side(root, prefix, sha, current)
-    records = tuple(record_changes(old_records, new_records))
-    if before is None or after is None:
+    before, after = _side(root, prefix, parent, current), _side(root, prefix, sha, current)
+    records = tuple(record_changes(before.records, after.records))
+    first, second = (after, before) if after.known and not before.known else (before, after)
+    if first.atlas() is None or second.atlas() is None:  # (the second is not built when the first does not build)
         change = CommitChange(sha, date, subject, (), (), records,
                               "one side does not build, so only its records are compared")
     else:
-        change = CommitChange(sha, date, subject, tuple(cell_changes(before, after)),
-                              tuple(count_changes(before, after)), records)
+        old, new = before.atlas(), after.atlas()
+        assert old is not None and new is not None
+        change = CommitChange(sha, date, subject, tuple(cell_changes(old, new)), tuple(count_changes(old, new)), records)
     _MEMO[key] = change
     return change
 

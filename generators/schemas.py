@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterator, Mapping
@@ -86,18 +87,76 @@ def _compiled(schema_dir: Path, texts: list[tuple[str, str]], problems: list[Pro
     if problems:
         return None, problems
     inlined: dict[str, Any] = {}
-    schemas = Schemas(documents, _SlowValidators(documents, inlined), {}, _FastValidators(inlined, documents),
+    parts: dict[str, _KindPart] = {}
+    schemas = Schemas(documents, _SlowValidators(documents, inlined), {}, _FastValidators(inlined, documents, parts),
                       digest=_digest(texts))
-    for kind in KINDS:  # references are inlined once so validation does no registry look-ups per record
-        name = f"{kind}.schema.json"
-        inlined[kind] = _inlined(schemas, documents[name], name, frozenset())
+    reached = _reached(documents, {Path(rel).name: text for rel, text in texts})
     for kind in KINDS:
-        found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), f"{kind}.schema.json", (), set())
-        schemas.ref_fields[kind] = sorted(set(found), key=lambda r: r.pattern)
+        part = parts[kind] = _kind_part(schemas, kind, reached[f"{kind}.schema.json"])
+        inlined[kind], schemas.ref_fields[kind], schemas.kind_digests[kind] = part.inlined, part.ref_fields, part.digest
         problems.extend(Problem(f"{schema_dir.name}/{kind}.schema.json", 1, 1, "schema",
                                 f"{where}: x-ref under a combinator cannot be linked; move it out of anyOf/oneOf/allOf")
-                        for where in misplaced)
+                        for where in part.misplaced)
     return (None if problems else schemas), problems
+
+
+@dataclass
+class _KindPart:
+    """What one kind's schema compiles to: a function of the texts of the files it reaches through `$ref`s (digest)."""
+
+    digest: str
+    inlined: Any  # the kind's schema with its references inlined once, so validation does no registry look-ups
+    ref_fields: list[RefField]
+    misplaced: list[str]  # where an x-ref sits under a combinator
+    fast: list[Any] = field(default_factory=list)  # [jsonschema-rs's validator, or None] once compiled
+
+
+_PARTS: dict[str, _KindPart] = {}  # digest -> part: schema sets that differ in other files (the changelog's past trees,
+_PARTS_KEEP = 200                  # `mkdocs serve` after a schema edit) share a kind's part, its validator included
+
+
+def _kind_part(schemas: Schemas, kind: str, reached: list[tuple[str, str]]) -> _KindPart:
+    """The kind's part: the one compiled before from the same texts, else compiled now and kept."""
+    digest = _digest([(kind, "")] + reached)
+    part = _PARTS.get(digest)
+    if part is None:
+        name = f"{kind}.schema.json"
+        found, misplaced = _find_ref_fields(schemas, schemas.schema_of(kind), name, (), set())
+        part = _KindPart(digest, _inlined(schemas, schemas.schema_of(kind), name, frozenset()),
+                         sorted(set(found), key=lambda r: r.pattern), misplaced)
+        if len(_PARTS) >= _PARTS_KEEP:
+            _PARTS.clear()
+        _PARTS[digest] = part
+    return part
+
+
+def _reached(documents: dict[str, dict[str, Any]], texts: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """Per document, the (name, text) of every document its `$ref`s reach, directly or not, itself included (a name
+    no document has is listed with an empty text: resolving it fails as it did)."""
+    direct = {name: _referenced(document, name, set()) for name, document in documents.items()}
+    reached: dict[str, list[tuple[str, str]]] = {}
+    for name in documents:
+        seen, todo = {name}, [name]
+        while todo:
+            for target in direct.get(todo.pop(), ()):
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
+        reached[name] = [(target, texts.get(target, "")) for target in sorted(seen)]
+    return reached
+
+
+def _referenced(schema: Any, base: str, found: set[str]) -> set[str]:
+    """The documents named by `$ref`s anywhere in a schema (a local reference names its own document)."""
+    if isinstance(schema, dict):
+        if isinstance(schema.get("$ref"), str):
+            found.add(schema["$ref"].partition("#")[0] or base)
+        for value in schema.values():
+            _referenced(value, base, found)
+    elif isinstance(schema, list):
+        for item in schema:
+            _referenced(item, base, found)
+    return found
 
 
 _CHECKED: set[str] = set()
@@ -127,19 +186,22 @@ class _SlowValidators(Mapping[str, "Draft202012Validator"]):
 
 class _FastValidators(Mapping[str, Any]):
     """jsonschema-rs's validator per kind, compiled on first use (a build whose records were all found valid before,
-    validate.py, compiles none); a kind whose schema it cannot compile is not in it."""
+    validate.py, compiles none) and kept with the kind's part; a kind whose schema it cannot compile is not in it."""
 
-    def __init__(self, inlined: dict[str, Any], documents: dict[str, dict[str, Any]]):
-        self._inlined, self._documents = inlined, documents
+    def __init__(self, inlined: dict[str, Any], documents: dict[str, dict[str, Any]], parts: dict[str, _KindPart]):
+        self._inlined, self._documents, self._parts = inlined, documents, parts
         self._built: dict[str, Any] = {}
         self._checks: dict[str, Callable[[Any], bool]] | None = None
 
     def __getitem__(self, kind: str) -> Any:
         if kind not in self._built:
             schema = self._inlined[kind]  # KeyError for an unknown kind
-            if self._checks is None:
-                self._checks = formats.checks_for(self._documents.values())
-            self._built[kind] = _fast_validator(schema, self._checks) if isinstance(schema, dict) else None
+            part = self._parts[kind]
+            if not part.fast:  # (the formats a kind's schema names are in the files it reaches: the same checks)
+                if self._checks is None:
+                    self._checks = formats.checks_for(self._documents.values())
+                part.fast.append(_fast_validator(schema, self._checks) if isinstance(schema, dict) else None)
+            self._built[kind] = part.fast[0]
         if self._built[kind] is None:
             raise KeyError(kind)
         return self._built[kind]

@@ -5,9 +5,10 @@ itself then validates only the records it calls invalid, and its errors are the 
 the two disagree jsonschema decides (tests assert they agree on every schema).
 
 A record text found valid is remembered with the schemas' texts: in the process (Schemas.valid, `mkdocs serve`)
-and on disk (a table of generators/cache.py keyed by a hash of the schema texts, the kind and the record text,
-salted with the code that parses and validates), so a build after a small edit validates, and compiles validators
-for, the edited records alone.
+and on disk (a table of generators/cache.py keyed by a hash of the texts of the schema files the kind's schema reaches,
+the kind and the record text, salted with the code that parses and validates), so a build after a small edit
+validates, and compiles validators for, the edited records alone, and a schema set that differs from another only in
+some files (the changelog's past trees) validates again only the records of the kinds whose schemas reach those.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def validate_records(records: Iterable[Record], schemas: Schemas) -> list[Proble
             if table is not None:
                 table.keep(key, True)
             continue
-        key = _key(schemas.digest, record) if table is not None else ""
+        key = _key(schemas.kind_digests.get(record.kind, schemas.digest), record) if table is not None else ""
         if table is not None and table.get(key) is True:
             schemas.valid[known] = key
             continue

@@ -138,6 +138,22 @@ def test_a_past_side_skips_the_checks_that_only_warn_and_keeps_its_atlas(tree):
     assert [p for p in past.problems if p.rule in warning_only] == []
     assert [str(p) for p in past.problems] == [str(p) for p in full.problems if p.rule not in warning_only]
 
+def test_a_past_side_stops_at_its_first_error_and_fails_as_the_full_run_does(tree):
+    """A past side reads only whether the tree has errors: the first error found ends its run (here two shape checks
+    find one each; the later in the registry is not run), and it has no atlas exactly when the full run has none."""
+    from generators import checks, diff
+    from generators.build import check_stages
+    edit(tree, "records/benchmarks/b-ref.yaml", "unit: points", "unit: percent")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "  - platform: cpu\n", "  - platform: cuda\n")
+    full, past = check_stages(tree), check_stages(tree, views=diff.CHANGE_VIEWS)
+    order = [check.name for check in checks.REGISTRY]
+    assert {p.rule for p in full.problems if p.severity == "error"} == {"benchmark-baseline", "scheme-candidates"}
+    assert order.index("benchmark-baseline") < order.index("scheme-candidates")
+    assert full.atlas is None and past.atlas is None
+    assert [str(p) for p in past.problems if p.severity == "error"] == [
+        str(p) for p in full.problems if p.rule == "benchmark-baseline"]
+
+
 def test_unverified_record_spares_findings_and_verified_records(tree):
     assert problems_of(tree, "unverified-record") == []
 

@@ -188,7 +188,7 @@ def test_past_sides_share_the_working_trees_records_and_read_only_what_differs_f
     record_files = [rel for rel in fetched if rel.startswith("records/")]
     assert sorted(record_files) == ["records/accelerators/acc-cpu.yaml", "records/kernels/k-generic.yaml"]
     before = record_history._SIDES[record_history._inputs_id(repo, "", git(repo, "rev-list", "--max-parents=0", "HEAD"))]
-    assert before[1][("format", "fmt-fp4")] is working["records/formats/fmt-fp4.yaml"].data  # the same object
+    assert before.records[("format", "fmt-fp4")] is working["records/formats/fmt-fp4.yaml"].data  # the same object
 
 
 def test_inputs_ids_asked_together_and_one_by_one_agree(repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -250,6 +250,29 @@ def test_a_past_side_computes_only_the_views_the_comparison_reads(repo: Path, fr
     before.views.__class__ = after.views.__class__ = Watched
     changes = list(diff.cell_changes(before, after)) + list(diff.count_changes(before, after))
     assert changes and read <= set(diff.CHANGE_VIEWS)
+
+
+def test_a_commit_whose_parent_does_not_build_compares_records_without_building_its_own_side(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Either side not building (as the whole pipeline decides: every stage, every check) makes a commit compare records
+    alone; its other side is then never built, as no comparison needs its atlas."""
+    edit(repo, "records/benchmarks/b-ref.yaml", "unit: points", "unit: percent")  # a shape check late in the registry
+    broken = commit(repo, "a baseline in other units")
+    edit(repo, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
+    commit(repo, "raise the floor while the baseline is wrong")
+    sides = git(repo, "rev-list", "HEAD").split()  # newest first: the two commits and the base
+    full = [build.check_stages(repo, stored=revisions.GitTree(repo, sha, "", ("records", "schema"))) for sha in sides]
+    assert [run.atlas is not None for run in full] == [False, False, True]
+    assert any(p.rule == "benchmark-baseline" and p.severity == "error" for p in full[0].problems)
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    built: list[str] = []
+    real = record_history.check_stages
+    monkeypatch.setattr(record_history, "check_stages", lambda root, **k: (built.append(k["stored"]), real(root, **k))[1])
+    changes = history(repo)
+    assert [c.note for c in changes] == ["one side does not build, so only its records are compared"] * 2
+    assert [[(r.id, r.status) for r in c.records] for c in changes] == [[("k-generic", "changed")], [("b-ref", "changed")]]
+    assert [tree.object_id("records/kernels/k-generic.yaml") for tree in built] == [
+        git(repo, "rev-parse", f"{broken}:records/kernels/k-generic.yaml")]  # the broken commit's side alone was built
 
 
 def test_a_shallow_clone_says_on_the_changelog_where_its_history_stops_and_a_full_clone_does_not(

@@ -31,6 +31,7 @@ def compiled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget what this process compiled and found valid: only the table on disk is left."""
     monkeypatch.setattr(schemas, "_LOADED", {})
+    monkeypatch.setattr(schemas, "_PARTS", {})
 
 
 def table() -> Path:
@@ -117,3 +118,28 @@ def test_caching_off_keeps_nothing(tree: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("ATLAS_CACHE", "off")
     assert not check_tree(tree)[1] and not table().exists()
 
+
+
+def test_schema_sets_share_a_kind_only_when_every_file_its_schema_reaches_is_the_same(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Schema sets that differ in some files (the changelog's past trees) share a kind's compiled schema, and what was
+    found valid against it, when every file that kind's schema reaches is the same: a record found valid before is
+    reported when a file its kind's schema reaches through a `$ref` changed, though the kind's own file did not."""
+    assert not check_tree(tree)[1]
+    first = schemas.load_schemas(tree / "schema")[0]
+    path = tree / "schema" / "format.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["required"] = [*schema.get("required", []), "no_such_field"]
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    second = schemas.load_schemas(tree / "schema")[0]
+    assert first is not None and second is not None and second is not first
+    assert second.ref_fields["kernel"] is first.ref_fields["kernel"]  # one compiled part for both sets
+    assert second.kind_digests["kernel"] == first.kind_digests["kernel"] != "" and second.kind_digests["format"] != first.kind_digests["format"]
+    assert {p.file for p in check_tree(tree)[1]} == {"records/formats/fmt-fp4.yaml", "records/formats/fmt-int4.yaml"}
+    defs = tree / "schema" / "defs.schema.json"
+    document = json.loads(defs.read_text(encoding="utf-8"))
+    document["$defs"]["name"]["maxLength"] = 3
+    defs.write_text(json.dumps(document), encoding="utf-8")
+    third = schemas.load_schemas(tree / "schema")[0]
+    assert third is not None and third.kind_digests["kernel"] != first.kind_digests["kernel"]
+    assert "records/kernels/k-generic.yaml" in {p.file for p in check_tree(tree)[1] if "name" in p.message}

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
-from .cells import Cell, default_installs
+from .cells import Cell, install_of
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -154,9 +154,9 @@ def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
     target = index.get("hardware-target", cell.target)
     found = [fact["source"] for install in engine.data.get("default_install", [])
              for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
-    installed = default_installs(index).get((engine.id, target.data["platform"])) if target else None
-    if target and installed and installed.unbuilt(target.data):
-        found.append(installed.built_for_source)
+    installs = [install_of(i) for i in engine.data.get("default_install", [])  # (this engine's only: per answer)
+                if target is not None and i["platform"] == target.data["platform"]]
+    found += [i.built_for_source for i in installs if target is not None and i.unbuilt(target.data)]
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
             for r in kernel.data.get("requirements", []) if "uses" in r}
     return found + [check["source"] for check in engine.data.get("runtime_checks", []) if check["id"] in used]

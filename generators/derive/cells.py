@@ -22,7 +22,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
-from ..model.fields import HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
+from ..model.fields import EngineDefaultInstall, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .messages import engine_message
 from .runtime_checks import resolved_kernels
 
@@ -186,12 +186,16 @@ NO_INSTALL = Install()
 
 def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     """(engine id, platform) -> its default install, from each engine record's `default_install`."""
-    return {(engine.id, install["platform"]): Install(install["route"],
-                                                      {f["fact"]: f["text"] for f in install.get("provides", [])},
-                                                      {f["fact"]: f["text"] for f in install.get("lacks", [])},
-                                                      tuple(install.get("built_for", {}).get("gfx", [])),
-                                                      install.get("built_for", {}).get("source", ""))
+    return {(engine.id, install["platform"]): install_of(install)
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
+
+
+def install_of(install: EngineDefaultInstall) -> Install:
+    """One `default_install` entry of an engine record as an Install."""
+    built_for = install.get("built_for", {})
+    return Install(install["route"], {f["fact"]: f["text"] for f in install.get("provides", [])},
+                   {f["fact"]: f["text"] for f in install.get("lacks", [])}, tuple(built_for.get("gfx", [])),
+                   built_for.get("source", ""))
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the

@@ -26,6 +26,8 @@ class Schemas:
     valid: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, record text) found valid against these
     # schemas -> its key in validate.py's table on disk ("" when found while caching was off)
     digest: str = ""  # a hash of the schema files' paths and texts (the key of what was found valid against them)
+    kind_digests: dict[str, str] = field(default_factory=dict)  # per kind, a hash of the texts of the files its
+    # schema reaches (the key of what was found valid against it: schema sets that differ elsewhere share it)
 
     def schema_of(self, kind: str) -> dict[str, Any]:
         return self.documents[f"{kind}.schema.json"]
