@@ -379,14 +379,14 @@ def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_giv
     kernels = {"w8a16": {"requirements": [], "linear_backends": ["xpu_woq"], "activation_handling": "as-given"},
                "w8a8": {"requirements": [req("other", "FP8 activations only", value="FP8 activations")],
                         "linear_backends": ["xpu"], "activation_handling": "quantized"}}
-    substitution = {"scheme_class": "W8A16", "setting": "--linear-backend", "values": ["xpu"], "kernel": "w8a16",
+    substitution = {"scheme_class": "W8A16", "setting": "--linear-backend", "values": ["xpu", "torch"], "kernel": "w8a16",
                     "computes_as": "weight-only FP8", "locator": "fp8 branch"}
     data = scheme("w8a16", "w8a8", platform="xpu")
     data["config"] = {**CONFIG, "activation_quantized": True}
     data["candidates"][0]["substitution"] = substitution
     cell = derive_cell("s", data, "t", xpu, kernels)
     assert (cell.verdict, cell.kernel, [a.kernel for a in cell.attempts]) == ("runs-if", "w8a8", ["w8a8"])
-    assert cell.conditions[0] == "--linear-backend xpu (otherwise vLLM uses W8A16: weight-only FP8)"
+    assert cell.conditions[0] == "--linear-backend xpu (without --linear-backend xpu or torch, vLLM uses W8A16: weight-only FP8)"
     assert (cell.substitute_scheme, cell.substitute_kernel) == ("W8A16", "w8a16")
     # Without the setting, the substitute runs; without the kept kernel's own condition, nothing of the list is left.
     assert [(o.unmet[0][:22], o.verdict, o.selected, o.computes_as) for o in cell.otherwise] == [

@@ -392,8 +392,9 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
         cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config,
                         _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
-            setting = (f"{substitution['setting']} {value} (otherwise vLLM uses {substitution['scheme_class']}: "
-                       f"{substitution['computes_as']})")
+            keeping = " or ".join(substitution["values"])  # every value keeps the scheme, not only this one
+            setting = (f"{substitution['setting']} {value} (without {substitution['setting']} {keeping}, vLLM uses "
+                       f"{substitution['scheme_class']}: {substitution['computes_as']})")
             substitute = _walk([substitution["kernel"]], kernels, config, target, scheme, installed)[0]
             unset = Otherwise(cell.kernel or "", (setting,), Verdict.FALLBACK, substitution["kernel"],
                               substitute.conditions, f"{substitution['scheme_class']}: {substitution['computes_as']}")
