@@ -66,8 +66,11 @@ _SKIPPED_PARTS = frozenset(("", ".", "..", ".git"))  # path parts never written 
 
 
 def _listing(root: Path, sha: str, prefix: str, paths: tuple[str, ...]) -> dict[str, Entry]:
-    """{path: entry} of the commit's files under the wanted paths (no `.`, `..` or `.git` parts), submodules left out."""
-    listed = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", sha, binary=True)
+    """{path: entry} of the commit's files under the wanted paths (no `.`, `..` or `.git` parts), submodules left out.
+
+    Sizes come from _blob_sizes rather than `ls-tree -l`, which looks up every file of the repository each time:
+    the changelog lists several commits that share most of their files."""
+    listed = _git(root, "ls-tree", "-r", "-z", "--full-tree", sha, binary=True)
     if listed.returncode != 0:
         raise DiffError(f"git ls-tree failed for {sha[:12]}: {listed.stderr.decode(errors='replace').strip()}")
     wanted = tuple(prefix + p for p in paths)
@@ -80,10 +83,37 @@ def _listing(root: Path, sha: str, prefix: str, paths: tuple[str, ...]) -> dict[
         path = raw_path.decode("utf-8", errors="surrogateescape")
         if not (path.startswith(under) or path in wanted) or not _SKIPPED_PARTS.isdisjoint(path.split("/")):
             continue  # (the changelog lists a tree per past commit: the whole repository's files, a few wanted)
-        mode, kind, obj, size = meta.decode("ascii").split()
+        mode, kind, obj = meta.decode("ascii").split()
         if mode == "120000" or kind == "blob":
-            entries[path] = (mode, kind, obj, size)
-    return entries
+            entries[path] = (mode, kind, obj, "")
+    sizes = _blob_sizes(root, [entry[2] for entry in entries.values()])
+    return {path: (mode, kind, obj, sizes[obj]) for path, (mode, kind, obj, _) in entries.items()}
+
+
+_SIZES: dict[str, str] = {}  # blob id -> its size in bytes (an object's size never changes)
+_SIZES_KEEP = 200_000
+
+
+def _blob_sizes(root: Path, objects: list[str]) -> dict[str, str]:
+    """The sizes of blobs, those this process has not learnt yet asked in one `git cat-file --batch-check`."""
+    if len(_SIZES) > _SIZES_KEEP:
+        _SIZES.clear()
+    unknown = [obj for obj in dict.fromkeys(objects) if obj not in _SIZES]
+    if unknown:
+        try:
+            result = subprocess.run(["git", "-C", str(root), "cat-file", "--batch-check"],
+                                    input="\n".join(unknown).encode() + b"\n", capture_output=True, check=False)
+        except FileNotFoundError:
+            raise DiffError("git is not installed or not on PATH") from None
+        lines = result.stdout.decode("ascii", errors="replace").splitlines()
+        if result.returncode != 0 or len(lines) != len(unknown):
+            raise DiffError(f"git cat-file failed: {result.stderr.decode(errors='replace').strip()}")
+        for obj, line in zip(unknown, lines):
+            parts = line.split(" ")
+            if len(parts) != 3 or parts[0] != obj:
+                raise DiffError(f"git cat-file could not read object {obj}")
+            _SIZES[obj] = parts[2]
+    return {obj: _SIZES[obj] for obj in objects}
 
 
 def _write_entries(root: Path, dest: Path, entries: dict[str, Entry]) -> None:
