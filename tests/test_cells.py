@@ -68,6 +68,25 @@ def test_a_check_that_is_the_opposite_of_one_that_failed_holds_on_the_way_on():
     assert (either.verdict, [o.verdict for o in either.otherwise]) == ("runs-if", ["runs-if", "refused"])
 
 
+def test_a_kernel_declined_for_its_activation_dtypes_leaves_only_the_others_on_the_way_on():
+    # vLLM's ROCm WNA16 list: Triton takes float16/bfloat16, Conch any dtype with a package, Exllama float16 only.
+    # Past Triton's refusal the model runs in float32, so Exllama cannot take it: no step through Exllama.
+    kernels = {"triton": {"requirements": [req("activation-type", "16-bit only", values=["float16", "bfloat16"])]},
+               "conch": {"requirements": [req("package", "needs conch", value="conch")]},
+               "exllama": {"requirements": [req("activation-type", "float16 only", values=["float16"])]}}
+    data = scheme("triton", "conch", "exllama")
+    data["config"] = {**CONFIG, "activation_types": ["float16", "bfloat16", "float32"]}
+    cell = derive_cell("s", data, "t", GPU90, kernels)
+    assert [(o.kernel, o.verdict, o.selected) for o in cell.otherwise] == [
+        ("triton", "runs-if", "conch"), ("conch", "refused", None)]
+    assert cell.otherwise[1].reasons[-1] == "exllama: float16 only"
+    # a kernel declined for another check alone leaves every dtype: Exllama stays a way on
+    kernels["triton"]["requirements"] = [req("package", "needs triton", value="triton")]
+    cell = derive_cell("s", data, "t", GPU90, kernels)
+    assert [(o.kernel, o.verdict, o.selected) for o in cell.otherwise] == [
+        ("triton", "runs-if", "conch"), ("conch", "runs-if", "exllama"), ("exllama", "refused", None)]
+
+
 def test_shape_checks_are_limits_not_conditions():
     kernels = {"a": {"requirements": [req("shape", "K must divide by 128")]}}
     cell = derive_cell("s", scheme("a"), "t", GPU90, kernels)

@@ -303,7 +303,8 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
     cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
                     config, _handling(attempts, kernels))
-    return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", "")))
+    return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", ""),
+                                        (target, scheme, installed)))
 
 
 def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
@@ -403,7 +404,8 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                                        default_kernel=None if substitute.outcome == NO else substitution["kernel"],
                                        substitute_scheme=substitution["scheme_class"],
                                        substitute_kernel=substitution["kernel"],
-                                       otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""))))
+                                       otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
+                                                                     (target, scheme, installed))))
     attempts = _walk([substitution["kernel"]], kernels, config, target, scheme, installed)
     if attempts[0].outcome == NO:  # the substitute refuses too
         return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config, None)
@@ -414,10 +416,13 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
 
 
 def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
-               failure: str) -> tuple[Otherwise, ...]:
+               failure: str, walk: tuple[HardwareTargetFields, SchemeFields, Install]) -> tuple[Otherwise, ...]:
     """Each way the cell's conditions can fail, in the engine's order: a selection condition of the chosen kernel
     failing makes the engine decline it and go on (the next candidate's outcome, itself followed the same way while
-    it is conditional); a precision condition failing keeps the kernel at the precision its requirement names."""
+    it is conditional); a precision condition failing keeps the kernel at the precision its requirement names.
+
+    A kernel declined for its activation dtypes alone leaves only the other dtypes on the way on: the later
+    candidates are tried again with those (`walk` is the target, scheme and install they are tried against)."""
     steps: list[Otherwise] = []
     attempts = list(cell.attempts)
     failed: set[str] = set()  # the messages of checks known to fail on the way to the next step
@@ -432,6 +437,11 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
         if selection:
             if len(selection) == 1:  # declined for that check alone: it is known to fail from here on
                 failed.add(dict(chosen.messages).get(selection[0], selection[0]))
+                narrowed = _other_dtypes(chosen.kernel, kernels, config, walk)
+                if narrowed is not None:
+                    config = narrowed
+                    attempts[at + 1:] = [try_kernel(a.kernel, kernels.get(a.kernel), config, walk[0], walk[1], walk[2])
+                                         for a in attempts[at + 1:]]
             attempts[at] = Attempt(chosen.kernel, NO, _declined(chosen))
             attempts[at + 1:] = [_on_path(a, failed) for a in attempts[at + 1:]]
             after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
@@ -443,6 +453,17 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                      for condition, instead in chosen.instead)
         if not selection:
             return tuple(steps)
+
+
+def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
+                  walk: tuple[HardwareTargetFields, SchemeFields, Install]) -> Mapping[str, Any] | None:
+    """The configuration on the way on from a kernel declined for one condition: when that condition is its
+    activation-dtype test (the kernel refuses exactly some of the dtypes the configuration allows), only those
+    dtypes are left; None when the condition is another one."""
+    dtypes = config.get("activation_types", [])
+    refused = [d for d in dtypes if try_kernel(kernel_id, kernels.get(kernel_id), {**config, "activation_types": [d]},
+                                               walk[0], walk[1], walk[2]).outcome == NO]
+    return {**config, "activation_types": refused} if refused and len(refused) < len(dtypes) else None
 
 
 def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
