@@ -46,10 +46,10 @@ def load_schemas(schema_dir: Path, stored: tree_files.StoredTree | None = None) 
     texts: list[tuple[str, str]] = []
     problems: list[Problem] = list(listing.problems)
     if stored is not None:
-        stored.fetch(listing.files)
+        stored.fetch([rel for rel in listing.files if (rel, stored.object_id(rel)) not in _STORED_TEXTS])
     for rel in listing.files:
         try:
-            texts.append((rel, stored.read_text(rel, limit=tree_files.DOCS_MAX_BYTES) if stored is not None
+            texts.append((rel, _stored_text(stored, rel) if stored is not None
                           else tree_files.read_text(schema_dir.parent, rel, limit=tree_files.DOCS_MAX_BYTES)))
         except tree_files.Refused as refused:
             problems.append(refused.problem())
@@ -62,6 +62,22 @@ def load_schemas(schema_dir: Path, stored: tree_files.StoredTree | None = None) 
             del _LOADED[next(iter(_LOADED))]
         _LOADED[key] = schemas
     return schemas, problems
+
+
+_STORED_TEXTS: dict[tuple[str, str], str] = {}  # (path, git object id) -> the text read from a stored tree
+_STORED_TEXTS_KEEP = 1_000
+
+
+def _stored_text(stored: tree_files.StoredTree, rel: str) -> str:
+    """A stored schema file's text; one read before from the same path and object is not read from git again (the
+    changelog's past trees share most of their schema files)."""
+    key = (rel, stored.object_id(rel))
+    if key not in _STORED_TEXTS:
+        text = stored.read_text(rel, limit=tree_files.DOCS_MAX_BYTES)
+        if len(_STORED_TEXTS) >= _STORED_TEXTS_KEEP:
+            _STORED_TEXTS.clear()
+        _STORED_TEXTS[key] = text
+    return _STORED_TEXTS[key]
 
 
 def _compiled(schema_dir: Path, texts: list[tuple[str, str]], problems: list[Problem]) -> tuple[Schemas | None, list[Problem]]:

@@ -121,6 +121,23 @@ def test_requirements_scoped_by_when_apply_only_there():
     assert derive_cell("s", scheme("a", platform="cpu"), "t", arm, kernels).conditions == ("op dyn_quant available",)
 
 
+def test_a_check_scoped_to_some_of_the_schemes_activation_dtypes_binds_only_for_those():
+    # vLLM's Machete takes group size 64 with 16-bit activations only: a float32 model's list must not bind a bfloat16 one.
+    machete = {"requirements": [req("group-size", "sizes 16-bit", values=[-1, 64, 128],
+                                    when={"activation_types": ["float16", "bfloat16"]}),
+                                req("group-size", "sizes other", values=[-1, 128], when={"activation_types": ["float32"]})]}
+    data = scheme("m")
+    data["config"] = {**CONFIG, "activation_types": ["bfloat16", "float32"], "group_sizes": [32, 64, 128]}
+    assert derive_cell("s", data, "t", GPU90, {"m": machete}).conditions == (
+        "group size in {64, 128} (for activation dtype in {bfloat16})",
+        "group size in {128} (for activation dtype in {float32})")
+    # A check that fails for the dtypes it is scoped to leaves the others; one covering every dtype is as before.
+    data["config"] = {**data["config"], "group_sizes": [64]}
+    assert derive_cell("s", data, "t", GPU90, {"m": machete}).conditions == ("activation dtype in {bfloat16}",)
+    data["config"] = {**data["config"], "activation_types": ["float32"]}
+    assert derive_cell("s", data, "t", GPU90, {"m": machete}).reasons == ("m: sizes other",)
+
+
 def test_gate_outside_can_implement_fails_after_selection():
     gate = {"description": "op only in AVX512 builds", "when": {"cpu_arch": ["x86_64"], "isa_features": ["avx512f"]},
             "effect": "requires"}

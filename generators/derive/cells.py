@@ -578,7 +578,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
             continue
-        outcome = evaluate(requirement, config, target)
+        outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target, scheme or {"config": config},
                                                         requirement)
@@ -612,6 +612,20 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites))
+
+
+def _for_dtypes(outcome: bool | str, requirement: KernelRequirements, config: Mapping[str, Any]) -> bool | str:
+    """A check the derivation words itself, scoped by `when` to some of the scheme's activation dtypes, binds only
+    for those: failing, it leaves the other dtypes as the condition; undecided, its condition names the dtypes it is
+    for (Machete's group sizes differ for 16-bit and other activations). A requirement with its own `condition`
+    states its scope there."""
+    scoped = (requirement.get("when") or {}).get("activation_types")
+    have = config.get("activation_types") or []
+    if outcome is True or not scoped or "condition" in requirement or set(have) <= set(scoped):
+        return outcome
+    if outcome is False:
+        return f"activation dtype in {_show([t for t in have if t not in scoped])}"
+    return f"{outcome} (for activation dtype in {_show([t for t in have if t in scoped])})"
 
 
 def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:
