@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -110,6 +111,13 @@ def pytest_collection_modifyitems(items):
     """Tests that read the built site run last, spread over every worker: by then the site, built once per run in the
     background from the first test on (tests/site_build.py), is ready."""
     items[:] = sorted(items, key=_reads_the_site)  # stable: the other tests keep their order
+
+
+def pytest_configure(config):
+    """Python's cycle collector runs every 700 allocations by default, and a full collection scans every live object:
+    the real atlas, Hypothesis and the imported package make that a tenth of a worker's time for no garbage worth the
+    scan (the tests build little that only a cycle collection frees). Rarer collections, same tests."""
+    gc.set_threshold(50_000, 20, 100)
 
 
 def pytest_addoption(parser):
