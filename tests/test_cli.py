@@ -1,17 +1,30 @@
 """The command line: exit codes, output formats, no tracebacks, nothing half-written."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from generators.cli import main
+
 from .conftest import write
 
 
 def run(tree: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generators", "--root", str(tree), *args],
-                          capture_output=True, text=True)
+    """`python -m generators --root TREE ARGS` run in this process, as generators/__main__.py runs it: its exit code
+    and what it printed. A process costs half a second of imports; the tests of what only a process shows (the
+    module's entry point, a closed pipe, the working folder) start one."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            code = main(["--root", str(tree), *args])
+        except SystemExit as exit:  # argparse: a usage error or --help
+            code = exit.code
+    return subprocess.CompletedProcess(["python", "-m", "generators", "--root", str(tree), *args], code,
+                                       stdout.getvalue(), stderr.getvalue())
 
 
 def test_check_clean_tree_exits_zero(tree):
