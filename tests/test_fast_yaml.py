@@ -120,7 +120,9 @@ def documents(draw: st.DrawFn, depth: int = 0) -> str:
     return "\n".join(lines) + draw(st.sampled_from(["\n", "", "\n---\n", "\n...\n", "\n# c\n"]))
 
 
-@settings(max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+# 200 documents: with each of 19 rules of fast_yaml disabled in turn, 100, 200 and 600 documents found the same two
+# (a number-like key, the scalar rules as a whole); the crafted hazards above find all 19.
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_generated_documents_read_alike(text):
     assert agrees(text)
