@@ -219,6 +219,7 @@ class HardwareTargetFields(TypedDict):
     unverified: NotRequired[Unverified]
     platform: Platform
     compute_capability: NotRequired[int]
+    cuda_arch_names: NotRequired[list[str]]
     gfx: NotRequired[str]
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
     cpu_arch: NotRequired[CpuArch]
