@@ -312,7 +312,7 @@ def test_the_published_site_knows_its_address() -> None:
     configure = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/configure-pages@"))
     assert str(configure["with"]["enablement"]).lower() == "false"
     site = next(step for step in build["steps"] if "mkdocs build" in step.get("run", ""))
-    assert site["env"][ENVIRONMENT_VARIABLE] == "${{ steps.%s.outputs.base_url }}" % configure["id"]
+    assert site["env"][ENVIRONMENT_VARIABLE] == "${{ steps." + configure["id"] + ".outputs.base_url }}"
     steps = build["steps"]
     assert steps.index(configure) < steps.index(site)
     # base_url has no trailing slash ("https://octocat.github.io/my-repo"); the address MkDocs gets has one
