@@ -589,3 +589,32 @@ def test_on_a_target_the_default_install_is_not_compiled_for_every_loading_cell_
     covered = {**old, "gfx": "gfx90a"}
     assert derive_cell("s", scheme("tri", platform="rocm"), "t", covered, kernels, rocm).verdict == "runs"
     assert derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, Install("pip install e")).verdict == "runs"
+
+
+def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_other_dtypes():
+    # Marlin-like: can_implement has no dtype test, so a float32 model selects it and the kernel then stops on its
+    # float32 input; the engine never goes on to 'next'.
+    f32 = {**CONFIG, "activation_types": ["float16", "bfloat16", "float32"]}
+    sixteen = req("activation-type", "16-bit input only", values=["float16", "bfloat16"], after_selection=True)
+    kernels = {"mar": {"requirements": [sixteen], "activation_handling": "as-given"}, "next": {"requirements": []}}
+    cell = derive_cell("s", {**scheme("mar", "next"), "config": f32}, "t", GPU80, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs-if", "mar", ("activation dtype in {float16, bfloat16}",))
+    assert [a.kernel for a in cell.attempts] == ["mar"]
+    assert [(o.unmet, o.verdict, o.selected, o.reasons) for o in cell.otherwise] == [
+        (cell.conditions, "fails-at-runtime", "mar", ("mar: 16-bit input only",))]
+    # a weight-only fallback computes in the dtypes the kernel takes, never in the one it fails on
+    quantized = derive_cell("s", {**scheme("mar", "next"), "config": {**f32, "activation_quantized": True}}, "t", GPU80,
+                            kernels)
+    assert (quantized.verdict, quantized.computes_as) == (
+        "fallback", "int4 weights with activations left at float16/bfloat16 (weight-only arithmetic, activations unquantized)")
+    # a scheme whose every dtype fails: selected, then fails
+    only = derive_cell("s", {**scheme("mar", "next"), "config": {**f32, "activation_types": ["float32"]}}, "t", GPU80,
+                       kernels)
+    assert (only.verdict, only.kernel, only.reasons) == ("fails-at-runtime", "mar", ("mar: 16-bit input only",))
+    # declined earlier for a package: the walk goes on with every dtype (float32 is not a dtype 'hum' declines)
+    kernels["hum"] = {"requirements": [req("package", "needs humming", value="humming"), sixteen]}
+    hopper = derive_cell("s", {**scheme("hum", "mar", "next"), "config": f32}, "t", GPU90, kernels)
+    assert [(o.kernel, o.verdict, o.selected, o.conditions) for o in hopper.otherwise] == [
+        ("hum", "runs-if", "mar", ("activation dtype in {float16, bfloat16}",)),
+        ("hum", "fails-at-runtime", "hum", ("package humming installed",)),
+        ("mar", "fails-at-runtime", "mar", ())]

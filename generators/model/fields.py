@@ -256,6 +256,7 @@ class KernelRequirements(TypedDict):
     reason: str
     reason_verbatim: NotRequired[bool]
     declines: NotRequired[bool]
+    after_selection: NotRequired[bool]
     constants: NotRequired[dict[str, str]]
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]
