@@ -375,6 +375,21 @@ def test_a_requirement_or_route_scoped_to_scheme_methods_applies_only_to_those_l
     assert (unnamed.verdict, unnamed.attempts[0].routes) == ("runs", ())  # a scheme without a method never matches
 
 
+def test_a_route_scoped_to_capabilities_shows_only_on_those_and_their_families():
+    # vLLM's get_marlin_input_dtype raises for FP8 activations unless is_device_capability(89) or
+    # is_device_capability_family(120): the route shows on SM89 and every 12.x part, nowhere else.
+    kernels = {"m": {"requirements": [],
+                     "routes": [{"name": "w4a16", "description": "default"},
+                                {"name": "fp8", "description": "FP8 activations",
+                                 "when": {"capabilities": {"exact": [89], "family": [120]}}}]}}
+    def routes(target: dict) -> tuple[str, ...]:
+        return derive_cell("s", scheme("m", platform=target["platform"]), "t", target, kernels).attempts[0].routes
+    on = {c: routes({"platform": "cuda", "compute_capability": c}) for c in (80, 86, 89, 90, 100, 120, 121)}
+    assert on == {80: ("w4a16",), 86: ("w4a16",), 89: ("w4a16", "fp8"), 90: ("w4a16",), 100: ("w4a16",),
+                  120: ("w4a16", "fp8"), 121: ("w4a16", "fp8")}
+    assert routes({"platform": "xpu"}) == ("w4a16",)  # a target without a capability matches neither test
+
+
 def test_a_refusal_after_an_undecided_package_check_names_the_package_message_first():
     # vLLM's FlashInfer FP8 kernel tests the package before the capability: without FlashInfer, that is the message.
     kernels = {"fi": {"requirements": [req("package", "requires FlashInfer to be installed.", value="flashinfer"),

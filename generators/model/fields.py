@@ -264,6 +264,13 @@ class KernelRequirements(TypedDict):
     met_by_install: NotRequired[list[str]]
 
 
+class KernelRoutesWhenCapabilities(TypedDict):
+    """Applies only on targets whose compute capability (major x 10 + minor, as vLLM compares it) is one of `exact` (is_device_capability) or in the family of one of `family` (is_device_capability_family: the same capability // 10); a target without a capability never matches. For a path the engine allows only there, as Marlin's FP8 activations (SM89 or the SM12x family)."""
+
+    exact: NotRequired[list[int]]
+    family: NotRequired[list[int]]
+
+
 class KernelRoutesWhen(TypedDict):
     """Restricts where a requirement or route applies; every listed condition must hold."""
 
@@ -272,6 +279,7 @@ class KernelRoutesWhen(TypedDict):
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
     methods: NotRequired[list[str]]
+    capabilities: NotRequired[KernelRoutesWhenCapabilities]
 
 
 class KernelRoutes(TypedDict):
