@@ -721,7 +721,24 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return not config.get("activation_quantized", False)
     if check == "activation-quantized":
         return bool(config.get("activation_quantized", False))
+    if check in _STATED:
+        return _stated(requirement, config.get(_STATED[check][0]), values)
     return condition_text(requirement)
+
+
+# checks of configuration a scheme may leave unsaid: (the scheme's config field, how a condition names it)
+_STATED = {"weight-scales": ("weight_scales", "weight scales"),
+           "activation-scales": ("activation_scales", "activation scales"),
+           "activation-quant-type": ("activation_quant_type", "quantized activation dtype")}
+
+
+def _stated(requirement: KernelRequirements, stated: Any, accepted: list[Any]) -> bool | str:
+    """A test of what the scheme states (scale granularities, the dtype activations are quantized to): every stated
+    value accepted passes, none fails, some is a condition; a scheme that does not state it leaves the check a
+    condition, as an `other` check is."""
+    if stated is None:
+        return condition_text(requirement)
+    return _overlap(_STATED[requirement["check"]][1], stated if isinstance(stated, list) else [stated], accepted)
 
 
 def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:
