@@ -679,7 +679,7 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
             method: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
     `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
-    a scheme that states its weight tensor's dtype)."""
+    a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
@@ -694,9 +694,19 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
         return False
     if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
         return False
+    if "capabilities" in when and not _capability_in(when["capabilities"], target.get("compute_capability")):
+        return False
     if "zero_points" in when and "zero_points" in config and config["zero_points"] != when["zero_points"]:
         return False
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
+
+
+def _capability_in(accepted: Mapping[str, Any], capability: int | None) -> bool:
+    """Whether a capability is one of `exact` or in the family (capability // 10) of one of `family`, as vLLM's
+    is_device_capability and is_device_capability_family test it; a target without one matches neither."""
+    if capability is None:
+        return False
+    return capability in accepted.get("exact", []) or any(capability // 10 == f // 10 for f in accepted.get("family", []))
 
 
 def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target: HardwareTargetFields) -> bool | str:
@@ -739,7 +749,24 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return not config.get("activation_quantized", False)
     if check == "activation-quantized":
         return bool(config.get("activation_quantized", False))
+    if check in _STATED:
+        return _stated(requirement, config.get(_STATED[check][0]), values)
     return condition_text(requirement)
+
+
+# checks of configuration a scheme may leave unsaid: (the scheme's config field, how a condition names it)
+_STATED = {"weight-scales": ("weight_scales", "weight scales"),
+           "activation-scales": ("activation_scales", "activation scales"),
+           "activation-quant-type": ("activation_quant_type", "quantized activation dtype")}
+
+
+def _stated(requirement: KernelRequirements, stated: Any, accepted: list[Any]) -> bool | str:
+    """A test of what the scheme states (scale granularities, the dtype activations are quantized to): every stated
+    value accepted passes, none fails, some is a condition; a scheme that does not state it leaves the check a
+    condition, as an `other` check is."""
+    if stated is None:
+        return condition_text(requirement)
+    return _overlap(_STATED[requirement["check"]][1], stated if isinstance(stated, list) else [stated], accepted)
 
 
 def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:
