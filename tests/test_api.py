@@ -236,10 +236,11 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         ("vllm-zentorch-wna16", "runs", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16")]
     assert "package zentorch installed" in zen[0]["unmet"] and zen[1]["computes_as"].startswith("W4A8")
     # A kernel selected where a package is usable and then failing: without the package vLLM goes on to Marlin (its
-    # own selection, observed by the verify harness, shows both routes).
+    # own selection, observed by the verify harness, shows both routes), where a float32 model then fails.
     sm120 = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
     assert (sm120["verdict"], [(s["verdict"], s["selected"]) for s in sm120["otherwise"]]) == (
-        "fails-at-runtime", [("fallback", "vllm-marlin-mxfp4")])
+        "fails-at-runtime", [("fallback", "vllm-marlin-mxfp4"), ("fails-at-runtime", "vllm-marlin-mxfp4")])
+    assert "float32" not in sm120["otherwise"][0]["computes_as"]
 
 
 def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:
