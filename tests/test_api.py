@@ -220,10 +220,15 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
             assert all(s["verdict"] in ("runs", "runs-if") for s in steps if not s["off_default"])
         assert all(s["off_default"] for s in steps) <= bool(cell["assumes"]) or not steps
     # B200 NVFP4: FlashInfer when usable (pip alone does not guarantee it), else CUTLASS NVFP4, which the PyPI wheel
-    # carries; only an install without those kernels reaches the weight-only fallbacks.
+    # carries; only an install without those kernels reaches the weight-only fallbacks. Each W4A4 kernel quantizes
+    # its input with scaled_fp4_quant, which takes float16 or bfloat16 only: a float32 model fails at run time.
     b200 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
-    assert b200["verdict"] == "runs" and [(s["selected"], s["off_default"]) for s in b200["otherwise"]][:3] == [
+    walk = [(s["selected"], s["off_default"]) for s in b200["otherwise"] if s["verdict"] != "fails-at-runtime"]
+    assert b200["verdict"] == "runs-if" and walk[:3] == [
         ("vllm-flashinfer-cutlass-nvfp4", False), ("vllm-cutlass-nvfp4", False), ("vllm-flashinfer-cutedsl-nvfp4-w4a16", True)]
+    assert "activation dtype in {float16, bfloat16}" in b200["conditions"]
+    assert [s["selected"] for s in b200["otherwise"] if s["verdict"] == "fails-at-runtime"][:3] == [
+        "vllm-flashinfer-cutedsl-nvfp4", "vllm-flashinfer-cutlass-nvfp4", "vllm-cutlass-nvfp4"]
     assert any("CUDA 13.0" in a["install"] for a in b200["assumes"])
     # Hopper GPTQ: Machete when the group size fits, else Humming when installed, else Marlin: runs whichever way.
     hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]
