@@ -7,6 +7,9 @@ Routes (default: all):
                written; --no-strict because MkDocs warns on every dirty build and strict aborts on warnings)
   watch        `python -m generators build --out DIR --watch`, and Zensical's own server on DIR;
                also prints when the Markdown file itself changed (the generator's share)
+  watch-mkdocs the same written tree served by MkDocs without the atlas plugin (`mkdocs serve --dirty
+               --no-strict` on the engine config `--engine-config` writes, which lists no plugin of ours): the
+               --watch route with another engine's own server
 
 A copy of the project (mkdocs.yml, records, schema, docs) is made in a temporary folder; one record's
 summary is edited N times; the page is fetched over HTTP until it shows the edit. Wall-clock times
@@ -143,7 +146,9 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
                        "--engine-config", str(out.parent / "mkdocs.yml"), "--watch"]
             processes.append(start(command, project))
             wait_for(lambda: (out / "index.md").exists())
-            processes.append(start(["zensical", "serve", "-f", "mkdocs.yml", "-a", f"127.0.0.1:{port}"], out.parent))
+            server = (["zensical", "serve", "-f", "mkdocs.yml"] if name == "watch" else
+                      [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--no-strict", "-f", "mkdocs.yml"])
+            processes.append(start(server + ["-a", f"127.0.0.1:{port}"], out.parent, log if name == "watch-mkdocs" else None))
         try:
             wait_for(lambda: "ternary" in fetch(url), step=0.5)
             results = []
@@ -152,7 +157,7 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
                 marker = edit(project, n)
                 began = time.perf_counter()
                 markdown = None
-                if name == "watch":
+                if name.startswith("watch"):
                     page = out / "formats" / "bitnet-b1-58.md"
                     wait_for(lambda m=marker, p=page: m in p.read_text(encoding="utf-8"), step=0.005)
                     markdown = time.perf_counter() - began
@@ -174,7 +179,7 @@ def main(argv: list[str]) -> None:
             edits = int(next(args))
         else:
             routes.append(arg)
-    for name in routes or ["serve", "serve-dirty", "watch"]:
+    for name in routes or ["serve", "serve-dirty", "watch", "watch-mkdocs"]:
         results = route(name, edits)
         served = [r[0] for r in results]
         line = f"{name:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"

@@ -220,10 +220,15 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
             assert all(s["verdict"] in ("runs", "runs-if") for s in steps if not s["off_default"])
         assert all(s["off_default"] for s in steps) <= bool(cell["assumes"]) or not steps
     # B200 NVFP4: FlashInfer when usable (pip alone does not guarantee it), else CUTLASS NVFP4, which the PyPI wheel
-    # carries; only an install without those kernels reaches the weight-only fallbacks.
+    # carries; only an install without those kernels reaches the weight-only fallbacks. Each W4A4 kernel quantizes
+    # its input with scaled_fp4_quant, which takes float16 or bfloat16 only: a float32 model fails at run time.
     b200 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
-    assert b200["verdict"] == "runs" and [(s["selected"], s["off_default"]) for s in b200["otherwise"]][:3] == [
+    walk = [(s["selected"], s["off_default"]) for s in b200["otherwise"] if s["verdict"] != "fails-at-runtime"]
+    assert b200["verdict"] == "runs-if" and walk[:3] == [
         ("vllm-flashinfer-cutlass-nvfp4", False), ("vllm-cutlass-nvfp4", False), ("vllm-flashinfer-cutedsl-nvfp4-w4a16", True)]
+    assert "activation dtype in {float16, bfloat16}" in b200["conditions"]
+    assert [s["selected"] for s in b200["otherwise"] if s["verdict"] == "fails-at-runtime"][:3] == [
+        "vllm-flashinfer-cutedsl-nvfp4", "vllm-flashinfer-cutlass-nvfp4", "vllm-cutlass-nvfp4"]
     assert any("CUDA 13.0" in a["install"] for a in b200["assumes"])
     # Hopper GPTQ: Machete when the group size fits, else Humming when installed, else Marlin: runs whichever way.
     hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]
@@ -236,10 +241,11 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         ("vllm-zentorch-wna16", "runs", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16")]
     assert "package zentorch installed" in zen[0]["unmet"] and zen[1]["computes_as"].startswith("W4A8")
     # A kernel selected where a package is usable and then failing: without the package vLLM goes on to Marlin (its
-    # own selection, observed by the verify harness, shows both routes).
+    # own selection, observed by the verify harness, shows both routes), where a float32 model then fails.
     sm120 = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
     assert (sm120["verdict"], [(s["verdict"], s["selected"]) for s in sm120["otherwise"]]) == (
-        "fails-at-runtime", [("fallback", "vllm-marlin-mxfp4")])
+        "fails-at-runtime", [("fallback", "vllm-marlin-mxfp4"), ("fails-at-runtime", "vllm-marlin-mxfp4")])
+    assert "float32" not in sm120["otherwise"][0]["computes_as"]
 
 
 def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:

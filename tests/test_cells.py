@@ -68,6 +68,29 @@ def test_a_check_that_is_the_opposite_of_one_that_failed_holds_on_the_way_on():
     assert (either.verdict, [o.verdict for o in either.otherwise]) == ("runs-if", ["runs-if", "refused"])
 
 
+def test_scale_granularity_and_quantized_dtype_checks_resolve_against_what_the_scheme_states():
+    # vLLM's XPU FP8 kernel accepts tensor/channel weight keys and tensor/token activation keys of an FP8 dtype; the
+    # compressed-tensors FP8 scheme hands over only such keys, so no checkpoint it describes can fail these checks.
+    kernels = {"x": {"activation_handling": "quantized", "requirements": [
+        req("weight-scales", "only per-channel and per-tensor", values=["tensor", "channel"]),
+        req("activation-scales", "only per-tensor and per-token", values=["static-tensor", "dynamic-token"]),
+        req("activation-quant-type", "only FP8 activations", values=["float8_e5m2", "float8_e4m3fn"])]}}
+    fp8 = {**CONFIG, "activation_quantized": True, "weight_scales": ["tensor", "channel"],
+           "activation_scales": ["static-tensor", "dynamic-token"], "activation_quant_type": "float8_e4m3fn"}
+    def cell(**config):
+        return derive_cell("s", {**scheme("x"), "config": {**fp8, **config}}, "t", GPU90, kernels)
+    assert (cell().verdict, cell().conditions) == ("runs", ())
+    assert (cell(weight_scales=["block"]).verdict, cell(weight_scales=["block"]).reasons) == (
+        "refused", ("x: only per-channel and per-tensor",))
+    assert cell(activation_quant_type="int8").reasons == ("x: only FP8 activations",)
+    assert cell(activation_scales=["dynamic-token", "dynamic-tensor"]).conditions == (
+        "activation scales in {dynamic-token}",)
+    unstated = {k: v for k, v in fp8.items() if k != "weight_scales"}  # a scheme that does not say: a condition
+    plain = derive_cell("s", {**scheme("x"), "config": unstated}, "t", GPU90, kernels)
+    assert (plain.verdict, plain.conditions) == (
+        "runs-if", ("the checkpoint passes the check that otherwise refuses with “only per-channel and per-tensor”",))
+
+
 def test_a_kernel_declined_for_its_activation_dtypes_leaves_only_the_others_on_the_way_on():
     # vLLM's ROCm WNA16 list: Triton takes float16/bfloat16, Conch any dtype with a package, Exllama float16 only.
     # Past Triton's refusal the model runs in float32, so Exllama cannot take it: no step through Exllama.
@@ -375,6 +398,21 @@ def test_a_requirement_or_route_scoped_to_scheme_methods_applies_only_to_those_l
     assert (unnamed.verdict, unnamed.attempts[0].routes) == ("runs", ())  # a scheme without a method never matches
 
 
+def test_a_route_scoped_to_capabilities_shows_only_on_those_and_their_families():
+    # vLLM's get_marlin_input_dtype raises for FP8 activations unless is_device_capability(89) or
+    # is_device_capability_family(120): the route shows on SM89 and every 12.x part, nowhere else.
+    kernels = {"m": {"requirements": [],
+                     "routes": [{"name": "w4a16", "description": "default"},
+                                {"name": "fp8", "description": "FP8 activations",
+                                 "when": {"capabilities": {"exact": [89], "family": [120]}}}]}}
+    def routes(target: dict) -> tuple[str, ...]:
+        return derive_cell("s", scheme("m", platform=target["platform"]), "t", target, kernels).attempts[0].routes
+    on = {c: routes({"platform": "cuda", "compute_capability": c}) for c in (80, 86, 89, 90, 100, 120, 121)}
+    assert on == {80: ("w4a16",), 86: ("w4a16",), 89: ("w4a16", "fp8"), 90: ("w4a16",), 100: ("w4a16",),
+                  120: ("w4a16", "fp8"), 121: ("w4a16", "fp8")}
+    assert routes({"platform": "xpu"}) == ("w4a16",)  # a target without a capability matches neither test
+
+
 def test_a_refusal_after_an_undecided_package_check_names_the_package_message_first():
     # vLLM's FlashInfer FP8 kernel tests the package before the capability: without FlashInfer, that is the message.
     kernels = {"fi": {"requirements": [req("package", "requires FlashInfer to be installed.", value="flashinfer"),
@@ -589,3 +627,50 @@ def test_on_a_target_the_default_install_is_not_compiled_for_every_loading_cell_
     covered = {**old, "gfx": "gfx90a"}
     assert derive_cell("s", scheme("tri", platform="rocm"), "t", covered, kernels, rocm).verdict == "runs"
     assert derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, Install("pip install e")).verdict == "runs"
+
+
+def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_other_dtypes():
+    # Marlin-like: can_implement has no dtype test, so a float32 model selects it and the kernel then stops on its
+    # float32 input; the engine never goes on to 'next'.
+    f32 = {**CONFIG, "activation_types": ["float16", "bfloat16", "float32"]}
+    sixteen = req("activation-type", "16-bit input only", values=["float16", "bfloat16"], after_selection=True)
+    kernels = {"mar": {"requirements": [sixteen], "activation_handling": "as-given"}, "next": {"requirements": []}}
+    cell = derive_cell("s", {**scheme("mar", "next"), "config": f32}, "t", GPU80, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs-if", "mar", ("activation dtype in {float16, bfloat16}",))
+    assert [a.kernel for a in cell.attempts] == ["mar"]
+    assert [(o.unmet, o.verdict, o.selected, o.reasons) for o in cell.otherwise] == [
+        (cell.conditions, "fails-at-runtime", "mar", ("mar: 16-bit input only",))]
+    # a weight-only fallback computes in the dtypes the kernel takes, never in the one it fails on
+    quantized = derive_cell("s", {**scheme("mar", "next"), "config": {**f32, "activation_quantized": True}}, "t", GPU80,
+                            kernels)
+    assert (quantized.verdict, quantized.computes_as) == (
+        "fallback", "int4 weights with activations left at float16/bfloat16 (weight-only arithmetic, activations unquantized)")
+    # a scheme whose every dtype fails: selected, then fails
+    only = derive_cell("s", {**scheme("mar", "next"), "config": {**f32, "activation_types": ["float32"]}}, "t", GPU80,
+                       kernels)
+    assert (only.verdict, only.kernel, only.reasons) == ("fails-at-runtime", "mar", ("mar: 16-bit input only",))
+    # declined earlier for a package: the walk goes on with every dtype (float32 is not a dtype 'hum' declines)
+    kernels["hum"] = {"requirements": [req("package", "needs humming", value="humming"), sixteen]}
+    hopper = derive_cell("s", {**scheme("hum", "mar", "next"), "config": f32}, "t", GPU90, kernels)
+    assert [(o.kernel, o.verdict, o.selected, o.conditions) for o in hopper.otherwise] == [
+        ("hum", "runs-if", "mar", ("activation dtype in {float16, bfloat16}",)),
+        ("hum", "fails-at-runtime", "hum", ("package humming installed",)),
+        ("mar", "fails-at-runtime", "mar", ())]
+
+
+def test_a_model_dtype_the_target_refuses_before_loading_is_not_tried_there():
+    # vLLM refuses a bfloat16 model below CUDA capability 80 (check_if_supports_dtype) before any kernel is chosen:
+    # on Turing a 16-bit scheme runs in float16 only, and a kernel that needs bfloat16 is declined, not conditional.
+    turing = {"platform": "cuda", "compute_capability": 75, "model_dtypes": ["float16", "float32"]}
+    kernels = {"bf16": {"requirements": [req("activation-type", "bf16 only", values=["bfloat16"])]},
+               "any": {"requirements": [req("activation-type", "16-bit", values=["float16", "bfloat16"],
+                                            after_selection=True)]}}
+    cell = derive_cell("s", scheme("bf16", "any"), "t", turing, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs", "any", ())
+    assert cell.attempts[0].reason == "bf16 only"
+    ampere = derive_cell("s", scheme("bf16", "any"), "t", GPU80, kernels)
+    assert (ampere.verdict, ampere.kernel, ampere.conditions) == ("runs", "bf16", ("activation dtype in {bfloat16}",))
+    quantized = {**CONFIG, "activation_types": ["float8_e4m3fn"]}  # an 8-bit act_type is not a model dtype: kept
+    fp8 = {"engine": "e", "config": quantized, "candidates": [{"platform": "cuda", "kernels": ["fp8"]}]}
+    only = {"fp8": {"requirements": [req("activation-type", "fp8", values=["float8_e4m3fn"])]}}
+    assert derive_cell("s", fp8, "t", turing, only).verdict == "runs"

@@ -265,6 +265,23 @@ def test_gfx_capability_is_the_one_vllm_derives_from_the_gfx_id(tree):
         "115 from 'gfx1151', but this target states 111; state 115"]
 
 
+def test_cuda_arch_names_stand_for_the_targets_own_parts(tree):
+    """'sm_90a' builds for capability 9.0 only and 'sm_100f' for the 10.x family: a name no part of the target has is
+    an error, as is any nvcc name on a ROCm target."""
+    target = "records/hardware-targets/gpu-sm90.yaml"
+    edit(tree, target, "compute_capability: 90\n", "compute_capability: 90\ncuda_arch_names: [sm_90a, sm_90f]\n")
+    assert problems_of(tree, "cuda-arch-names") == []
+    edit(tree, target, "[sm_90a, sm_90f]", "[sm_90a, sm_103a, sm_120f]")
+    assert problems_of(tree, "cuda-arch-names") == [
+        "records/hardware-targets/gpu-sm90.yaml:5:27: error: [cuda-arch-names] cuda_arch_names[1]: sm_103a builds for "
+        "capability 103 only, which neither this target nor its accelerators state (they state 90)",
+        "records/hardware-targets/gpu-sm90.yaml:5:36: error: [cuda-arch-names] cuda_arch_names[2]: sm_120f builds for "
+        "the capability 12.x family, which none of this target's parts belongs to (they state 90)"]
+    edit(tree, target, "platform: cuda", "platform: rocm")
+    assert [p.split("] ")[1] for p in problems_of(tree, "cuda-arch-names")] == [
+        "cuda_arch_names: cuda_arch_names on a rocm target: only CUDA targets have nvcc architecture names"]
+
+
 def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_provides(tree):
     edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
          "reason_verbatim: true}\n  - {check: package, value: fast, reason: needs fast, met_by_install: [fast-pkg]}\n"

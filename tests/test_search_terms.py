@@ -154,7 +154,8 @@ def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_t
     assert tags("engines/onnxruntime-genai/") == {("ONNX Runtime GenAI", "onnxruntime-genai", "genai_", "genai__")}
     assert tags("formats/fp8-e5m2/") == {("FP8 E5M2", "E5M2", "float8_e5m2", "8-bit", "e5m2_", "e5m2__", "e5m2___",
                                           "float8_e5m2_", *(f"bit{'_' * n}" for n in range(1, 9)))}
-    assert tags("hardware-targets/nvidia-sm90/") == {("nvidia-sm90", "sm_90", "Hopper", "sm90_", "sm_90_", "hopper_")}
+    assert tags("hardware-targets/nvidia-sm90/") == {("nvidia-sm90", "sm_90", "sm_90a", "Hopper", "sm90_", "sm_90_", "sm_90a_",
+                                                        "hopper_")}
     assert tags("formats/exl2/") == {("EXL2", "exl2_")}
     boosted = {page for page, found in pages.items() for d in found if "boost" in d}
     assert boosted and {page.split("/")[0] for page in boosted} == {"sources"}
@@ -241,6 +242,25 @@ def test_a_hardware_target_is_found_by_its_id_and_a_cuda_one_by_nvccs_spelling()
                      "hardware-target/nvidia-sm120": ("nvidia-sm120", "sm_120"),
                      "hardware-target/amd-gfx942": ("amd-gfx942",), "hardware-target/arm-cpu": ("arm-cpu",)}
     assert _outweighed(search_terms_by_record(atlas.index)) == []
+
+
+def test_a_cuda_target_is_found_by_its_parts_capabilities_and_its_cited_arch_names() -> None:
+    """'sm_90a' (from build flags and kernel errors) and 'sm_103' (B300) found nothing: a CUDA target's terms take the
+    architecture-specific names it cites, which a typed part capability ('sm_103') begins."""
+    atlas = atlas_of({
+        "accelerator/b200": {"name": "B200", "compute_capability": "10.0"},
+        "accelerator/b300": {"name": "B300", "compute_capability": "10.3"},
+        "accelerator/h100-sxm": {"name": "H100 SXM", "compute_capability": "9.0"},
+        "hardware-target/nvidia-sm90": {"name": "NVIDIA SM 9.0", "platform": "cuda", "compute_capability": 90,
+                                        "accelerators": ["h100-sxm"], "cuda_arch_names": ["sm_90a"]},
+        "hardware-target/nvidia-sm100": {"name": "NVIDIA SM 10.x", "platform": "cuda", "compute_capability": 100,
+                                         "accelerators": ["b200", "b300"],
+                                         "cuda_arch_names": ["sm_100a", "sm_103a"]}})
+    found = search_terms_by_record(atlas.index)
+    assert {ref: t.terms for ref, t in found.items()} == {
+        "hardware-target/nvidia-sm90": ("nvidia-sm90", "sm_90", "sm_90a"),
+        "hardware-target/nvidia-sm100": ("nvidia-sm100", "sm_100", "sm_100a", "sm_103a")}
+    assert _outweighed(found) == []
 
 
 def test_a_format_is_found_by_its_width_and_a_target_by_its_accelerators_architecture() -> None:

@@ -300,3 +300,21 @@ def test_nothing_is_posted_for_a_commit_that_is_no_longer_the_head(tmp_path: Pat
     scenario = {"run": _fork_run(), "open": [_pull(7, sha="b" * 40)], "pulls": {"7": _pull(7, sha="b" * 40)}, "comments": []}
     calls = _post(tmp_path, "1 record changed\n", scenario)
     assert _posted(calls) == [] and any(call[0] == "notice" for call in calls)
+
+
+def test_the_published_site_knows_its_address() -> None:
+    """The Pages build passes the address configure-pages reads to the build, so the site has canonical links and a
+    sitemap; reading it needs `pages: read` only, and the action must not try to enable Pages."""
+    from generators.site_address import ENVIRONMENT_VARIABLE, site_address
+
+    build = WORKFLOWS["pages.yml"]["jobs"]["build"]
+    assert build["permissions"] == {"contents": "read", "pages": "read"}
+    configure = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/configure-pages@"))
+    assert str(configure["with"]["enablement"]).lower() == "false"
+    site = next(step for step in build["steps"] if "mkdocs build" in step.get("run", ""))
+    assert site["env"][ENVIRONMENT_VARIABLE] == "${{ steps." + configure["id"] + ".outputs.base_url }}"
+    steps = build["steps"]
+    assert steps.index(configure) < steps.index(site)
+    # base_url has no trailing slash ("https://octocat.github.io/my-repo"); the address MkDocs gets has one
+    assert site_address(None, {ENVIRONMENT_VARIABLE: "https://octocat.github.io/my-repo"}) == (
+        "https://octocat.github.io/my-repo/", "")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 
-from . import (benchmark_baseline, die_architecture, gfx_capability, install_facts, kernel_operands, memory_bandwidth, ridge_bounds, runtime_checks, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+from . import (benchmark_baseline, cuda_arch_names, die_architecture, gfx_capability, install_facts, kernel_operands, memory_bandwidth, ridge_bounds, runtime_checks, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
                observed_cells, published_observed, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared, unverified_record)
 from .base import SHAPE, VIEWS, Check
@@ -29,6 +29,7 @@ REGISTRY: tuple[Check, ...] = (
     published_explained.CHECK,
     target_members.CHECK,
     gfx_capability.CHECK,
+    cuda_arch_names.CHECK,
     benchmark_baseline.CHECK,
     scheme_candidates.CHECK,
     contested_resolution.CHECK,

@@ -66,11 +66,13 @@ class Attempt:
     assumed: tuple[Assumed, ...] = ()  # conditions the default install meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
+    fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
+    dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when a `fails` condition leaves only some
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
         """The conditions without which the engine declines this kernel and goes on to the next candidate."""
-        kept = {condition for condition, _ in self.instead}
+        kept = {condition for condition, _ in (*self.instead, *self.fails)}
         return tuple(c for c in self.conditions if c not in kept)
 
 
@@ -282,7 +284,7 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
               kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
     """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
-    config = scheme.get("config", {})
+    config = on_target(scheme.get("config", {}), target)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate:
         gate_record = scheme.get("capability_gate") or {}
@@ -305,6 +307,18 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
                     config, _handling(attempts, kernels))
     return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", ""),
                                         (target, scheme, installed)))
+
+
+MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
+
+
+def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mapping[str, Any]:
+    """The scheme's configuration as the target lets it load: a model dtype the engine refuses on this target before
+    loading (the target's `model_dtypes` omit it) is not one of its activation dtypes there; others stay."""
+    allowed = target.get("model_dtypes")
+    types = config.get("activation_types") or []
+    kept = [t for t in types if t not in MODEL_DTYPES or t in allowed] if allowed else types
+    return config if len(kept) == len(types) else {**config, "activation_types": kept}
 
 
 def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
@@ -368,7 +382,7 @@ def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Map
     for kernel_id in order:
         attempt = try_kernel(kernel_id, kernels.get(kernel_id), config, target, scheme, installed)
         attempts.append(attempt)
-        if attempt.outcome == YES or (attempt.after_selection and not attempt.selection_conditions):
+        if (attempt.outcome != NO or attempt.after_selection) and not attempt.selection_conditions:
             break  # the engine takes the first kernel whose can_implement accepts (a conditional one only if it holds)
     return tuple(attempts)
 
@@ -384,7 +398,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                  installed: Install) -> Cell:
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
-    substitution, config = candidates["substitution"], scheme.get("config", {})
+    substitution, config = candidates["substitution"], on_target(scheme.get("config", {}), target)
     order = candidate_order(candidates, target)
     for value in substitution["values"]:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
@@ -452,6 +466,9 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                                    after.failure_message if after.verdict is Verdict.REFUSED else ""))
         steps.extend(Otherwise(chosen.kernel, (condition,), Verdict.FALLBACK, chosen.kernel, selection, instead)
                      for condition, instead in chosen.instead)
+        steps.extend(Otherwise(chosen.kernel, (condition,), Verdict.FAILS_AT_RUNTIME, chosen.kernel, selection,
+                               reasons=(f"{chosen.kernel}: {how}",))
+                     for condition, how in chosen.fails)
         if not selection:
             return tuple(steps)
 
@@ -462,8 +479,9 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
     activation-dtype test (the kernel refuses exactly some of the dtypes the configuration allows), only those
     dtypes are left; None when the condition is another one."""
     dtypes = config.get("activation_types", [])
-    refused = [d for d in dtypes if try_kernel(kernel_id, kernels.get(kernel_id), {**config, "activation_types": [d]},
-                                               walk[0], walk[1], walk[2]).outcome == NO]
+    tried = {d: try_kernel(kernel_id, kernels.get(kernel_id), {**config, "activation_types": [d]}, *walk)
+             for d in dtypes}
+    refused = [d for d in dtypes if tried[d].outcome == NO and not tried[d].after_selection]  # declined, not selected
     return {**config, "activation_types": refused} if refused and len(refused) < len(dtypes) else None
 
 
@@ -521,8 +539,9 @@ def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attemp
         return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, first.kernel, first.conditions, attempts,
                     reasons=reasons, computes_as=first.computes_as)
     if config.get("activation_quantized") and handling != "quantized":
+        kept = {**config, "activation_types": list(first.dtypes)} if first.dtypes else config  # the others fail
         return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, first.kernel, first.conditions, attempts,
-                    reasons=reasons, computes_as=_unquantized_activations(config, handling))
+                    reasons=reasons, computes_as=_unquantized_activations(kept, handling))
     verdict = Verdict.RUNS if first.outcome == YES else Verdict.RUNS_IF
     return Cell(engine, scheme_id, target_id, verdict, first.kernel, first.conditions, attempts, reasons=reasons)
 
@@ -574,11 +593,23 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     assumed: list[Assumed] = []
     opt_in: list[Assumed] = []
     opposites: list[tuple[str, str]] = []
+    fails: list[tuple[str, str]] = []
+    failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
+    dtypes: list[str] = []
     method = scheme.get("method") if scheme else None
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
+        if outcome is not True and requirement.get("after_selection"):
+            filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
+            if outcome is False:
+                failure = failure or filled
+            else:
+                conditions.append(outcome)
+                fails.append((outcome, filled))
+                dtypes = dtypes or _passing_dtypes(requirement, config)
+            continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target, scheme or {"config": config},
                                                         requirement)
@@ -603,15 +634,24 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                     opt_in.append(Assumed(outcome, lacking, facts))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
-    for gate in kernel.get("external_gates", []):
-        if _gate_blocks(gate, target, config):  # selected where its conditions hold, then fails
-            return Attempt(kernel_id, NO, gate["description"], gate["description"], after_selection=True,
-                           conditions=tuple(conditions), messages=tuple(earlier), assumed=tuple(assumed))
+    gates = [gate["description"] for gate in kernel.get("external_gates", []) if _gate_blocks(gate, target, config)]
+    if failure or gates:  # selected where its selection conditions hold, then fails whatever the rest
+        selecting = tuple(c for c in conditions if c not in dict(fails))
+        return Attempt(kernel_id, NO, failure or gates[0], failure or gates[0], after_selection=True,
+                       conditions=selecting, messages=tuple(earlier), assumed=tuple(assumed))
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
-                   assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites))
+                   assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
+                   dtypes=tuple(dtypes))
+
+
+def _passing_dtypes(requirement: KernelRequirements, config: Mapping[str, Any]) -> list[str]:
+    """The scheme's activation dtypes an activation-type requirement accepts (none for another check)."""
+    if requirement.get("check") != "activation-type":
+        return []
+    return [t for t in config.get("activation_types") or [] if t in requirement.get("values", [])]
 
 
 def _for_dtypes(outcome: bool | str, requirement: KernelRequirements, config: Mapping[str, Any]) -> bool | str:
@@ -651,7 +691,7 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
             method: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
     `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
-    a scheme that states its weight tensor's dtype)."""
+    a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
@@ -666,9 +706,19 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
         return False
     if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
         return False
+    if "capabilities" in when and not _capability_in(when["capabilities"], target.get("compute_capability")):
+        return False
     if "zero_points" in when and "zero_points" in config and config["zero_points"] != when["zero_points"]:
         return False
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
+
+
+def _capability_in(accepted: Mapping[str, Any], capability: int | None) -> bool:
+    """Whether a capability is one of `exact` or in the family (capability // 10) of one of `family`, as vLLM's
+    is_device_capability and is_device_capability_family test it; a target without one matches neither."""
+    if capability is None:
+        return False
+    return capability in accepted.get("exact", []) or any(capability // 10 == f // 10 for f in accepted.get("family", []))
 
 
 def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target: HardwareTargetFields) -> bool | str:
@@ -711,7 +761,24 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return not config.get("activation_quantized", False)
     if check == "activation-quantized":
         return bool(config.get("activation_quantized", False))
+    if check in _STATED:
+        return _stated(requirement, config.get(_STATED[check][0]), values)
     return condition_text(requirement)
+
+
+# checks of configuration a scheme may leave unsaid: (the scheme's config field, how a condition names it)
+_STATED = {"weight-scales": ("weight_scales", "weight scales"),
+           "activation-scales": ("activation_scales", "activation scales"),
+           "activation-quant-type": ("activation_quant_type", "quantized activation dtype")}
+
+
+def _stated(requirement: KernelRequirements, stated: Any, accepted: list[Any]) -> bool | str:
+    """A test of what the scheme states (scale granularities, the dtype activations are quantized to): every stated
+    value accepted passes, none fails, some is a condition; a scheme that does not state it leaves the check a
+    condition, as an `other` check is."""
+    if stated is None:
+        return condition_text(requirement)
+    return _overlap(_STATED[requirement["check"]][1], stated if isinstance(stated, list) else [stated], accepted)
 
 
 def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:

@@ -6,6 +6,8 @@ Pure functions of the index, in a stable order (listed ids first, then derived i
 """
 from __future__ import annotations
 
+import re
+
 from ..model.index import Index
 from ..model.records import Record
 
@@ -24,3 +26,20 @@ def targets_of(index: Index, accelerator: str, targets: list[Record] | None = No
     """The ids of the targets (all, or the given ones in their order) that stand for an accelerator."""
     return [t.id for t in (index.all("hardware-target") if targets is None else targets)
             if accelerator in members(index, t)]
+
+
+_CAPABILITY = re.compile(r"(\d+)\.(\d)")
+
+
+def cuda_capability(stated: object) -> int | None:
+    """An accelerator's compute capability 'major.minor' as engines compare it (major*10+minor); None if not that form."""
+    found = _CAPABILITY.fullmatch(stated) if isinstance(stated, str) else None
+    return int(found.group(1)) * 10 + int(found.group(2)) if found else None
+
+
+def part_capabilities(index: Index, target: Record) -> tuple[int, ...]:
+    """The capabilities a CUDA target's accelerators state, in member order, each once (the target's own value, which
+    stands for all of them in the derivation, is not among them unless a part states it)."""
+    parts = [index.get("accelerator", a) for a in members(index, target)]
+    found = [cuda_capability(p.data.get("compute_capability")) for p in parts if p is not None]
+    return tuple(dict.fromkeys(c for c in found if c is not None))

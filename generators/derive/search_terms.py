@@ -127,7 +127,9 @@ def _width(bits: object) -> str:
 
 def _target_terms(record: Record, index: Index) -> list[tuple[str, int]]:
     """A hardware target's id ('nvidia-sm90' is found by 'sm90'); for a CUDA target, its compute capability as nvcc
-    spells the architecture ('sm_90', 'sm_120'), which readers paste from build flags and kernel requirements; and the
+    spells the architecture ('sm_90', 'sm_120') and the architecture-specific names the record cites ('sm_90a', 'sm_103a':
+    a typed 'sm_103' begins it, so B300's capability finds its target), which readers paste from build flags, kernel
+    requirements and engine errors; and the
     architecture each of its accelerators states, without a trailing parenthetical or prose words ('Hopper', 'Blackwell
     Ultra'): the fact is the accelerator's, the target only stands for the part.
     Not its name: 'NVIDIA SM 9.0' would tag every NVIDIA target with 'nvidia' and 'sm'."""
@@ -135,6 +137,7 @@ def _target_terms(record: Record, index: Index) -> list[tuple[str, int]]:
     capability = record.data.get("compute_capability")
     if record.data.get("platform") == "cuda" and type(capability) is int and capability > 0:
         terms.append((f"sm_{capability}", 3))
+        terms += [(name, 3) for name in record.data.get("cuda_arch_names", []) if isinstance(name, str)]
     for accelerator in members(index, record):
         found = index.get("accelerator", accelerator)
         stated = found.data.get("architecture") if found is not None else None

@@ -219,8 +219,10 @@ class HardwareTargetFields(TypedDict):
     unverified: NotRequired[Unverified]
     platform: Platform
     compute_capability: NotRequired[int]
+    cuda_arch_names: NotRequired[list[str]]
     gfx: NotRequired[str]
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
+    model_dtypes: NotRequired[list[Literal['float32', 'float16', 'bfloat16']]]
     cpu_arch: NotRequired[CpuArch]
     cpu_vendors: NotRequired[list[CpuVendor]]
     isa_features: NotRequired[list[IsaFeature]]
@@ -248,7 +250,7 @@ class KernelRequirementsWhen(TypedDict):
 class KernelRequirements(TypedDict):
     """One requirement of a kernel, evaluated in order as the engine evaluates it."""
 
-    check: NotRequired[Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other']]
+    check: NotRequired[Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other']]
     uses: NotRequired[str]
     values: NotRequired[list[str | int]]
     value: NotRequired[int | bool | str]
@@ -256,12 +258,20 @@ class KernelRequirements(TypedDict):
     reason: str
     reason_verbatim: NotRequired[bool]
     declines: NotRequired[bool]
+    after_selection: NotRequired[bool]
     constants: NotRequired[dict[str, str]]
     when: NotRequired[KernelRequirementsWhen]
     locator: NotRequired[str]
     condition: NotRequired[str]
     opposite_of: NotRequired[str]
     met_by_install: NotRequired[list[str]]
+
+
+class KernelRoutesWhenCapabilities(TypedDict):
+    """Applies only on targets whose compute capability (major x 10 + minor, as vLLM compares it) is one of `exact` (is_device_capability) or in the family of one of `family` (is_device_capability_family: the same capability // 10); a target without a capability never matches. For a path the engine allows only there, as Marlin's FP8 activations (SM89 or the SM12x family)."""
+
+    exact: NotRequired[list[int]]
+    family: NotRequired[list[int]]
 
 
 class KernelRoutesWhen(TypedDict):
@@ -272,6 +282,7 @@ class KernelRoutesWhen(TypedDict):
     isa_features: NotRequired[list[IsaFeature]]
     activation_types: NotRequired[list[Dtype]]
     methods: NotRequired[list[str]]
+    capabilities: NotRequired[KernelRoutesWhenCapabilities]
 
 
 class KernelRoutes(TypedDict):
@@ -417,6 +428,9 @@ class SchemeConfig(TypedDict):
     zero_points: NotRequired[bool]
     weight_storage: NotRequired[Literal['int32', 'int8']]
     activation_quantized: bool
+    weight_scales: NotRequired[list[Literal['tensor', 'channel', 'group', 'block']]]
+    activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
+    activation_quant_type: NotRequired[Dtype]
 
 
 class SchemeCapabilityGate(TypedDict):
@@ -798,13 +812,16 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
+    'hardware-target.model_dtypes': ('float32', 'float16', 'bfloat16'),
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
-    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'package', 'op', 'env', 'shape', 'other'),
+    'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
+    'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
+    'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),
     'source.type': ('seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes'),
     'support-matrix.legend.verdict': ('yes', 'no', 'partial', 'unknown'),

@@ -19,7 +19,7 @@ from .values import ValueRenderer
 
 UNITS = {"gb": "GB", "gbs": "GB/s", "w": "W", "tflops": "TFLOPS", "tops": "TOPS", "mb": "MB", "kb": "KB", "gbps": "Gb/s",
          "pct": "%", "ms": "ms", "us": "µs", "bits": "bits"}
-WORDS = {"id": "ID", "isa": "ISA", "cpu": "CPU", "gpu": "GPU", "gfx": "GFX", "url": "URL", "kv": "KV"}
+WORDS = {"id": "ID", "isa": "ISA", "cpu": "CPU", "cuda": "CUDA", "gpu": "GPU", "gfx": "GFX", "url": "URL", "kv": "KV"}
 _INDEX = re.compile(r"\[\d+\]")
 
 
