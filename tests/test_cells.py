@@ -656,3 +656,21 @@ def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_ot
         ("hum", "runs-if", "mar", ("activation dtype in {float16, bfloat16}",)),
         ("hum", "fails-at-runtime", "hum", ("package humming installed",)),
         ("mar", "fails-at-runtime", "mar", ())]
+
+
+def test_a_model_dtype_the_target_refuses_before_loading_is_not_tried_there():
+    # vLLM refuses a bfloat16 model below CUDA capability 80 (check_if_supports_dtype) before any kernel is chosen:
+    # on Turing a 16-bit scheme runs in float16 only, and a kernel that needs bfloat16 is declined, not conditional.
+    turing = {"platform": "cuda", "compute_capability": 75, "model_dtypes": ["float16", "float32"]}
+    kernels = {"bf16": {"requirements": [req("activation-type", "bf16 only", values=["bfloat16"])]},
+               "any": {"requirements": [req("activation-type", "16-bit", values=["float16", "bfloat16"],
+                                            after_selection=True)]}}
+    cell = derive_cell("s", scheme("bf16", "any"), "t", turing, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("runs", "any", ())
+    assert cell.attempts[0].reason == "bf16 only"
+    ampere = derive_cell("s", scheme("bf16", "any"), "t", GPU80, kernels)
+    assert (ampere.verdict, ampere.kernel, ampere.conditions) == ("runs", "bf16", ("activation dtype in {bfloat16}",))
+    quantized = {**CONFIG, "activation_types": ["float8_e4m3fn"]}  # an 8-bit act_type is not a model dtype: kept
+    fp8 = {"engine": "e", "config": quantized, "candidates": [{"platform": "cuda", "kernels": ["fp8"]}]}
+    only = {"fp8": {"requirements": [req("activation-type", "fp8", values=["float8_e4m3fn"])]}}
+    assert derive_cell("s", fp8, "t", turing, only).verdict == "runs"

@@ -67,8 +67,16 @@ def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atl
 @pytest.mark.parametrize("scheme, computes_in", [
     ("vllm-ct-w4a8-int", ("int8-w8a8",)), ("vllm-ct-w8a8-fp8", ("fp8-e4m3",)), ("vllm-ct-wna16", ("fp16", "bf16"))])
 def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas: Atlas, scheme: str, computes_in: tuple[str, ...]):
-    answers = [a for (s, _), a in real_atlas.views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
+    answers = [a for (s, t), a in real_atlas.views.answers.items()
+               if s == scheme and a.cell.verdict.runs_as_specified and t != "nvidia-sm75"]
     assert answers and {a.computes_in for a in answers} == {computes_in}
+
+
+@pytest.mark.parametrize("scheme", ["vllm-gptq-marlin", "vllm-awq-marlin", "vllm-ct-wna16"])
+def test_on_turing_a_cell_does_not_compute_in_bfloat16(real_atlas: Atlas, scheme: str):
+    # vLLM refuses a bfloat16 model below capability 80 before loading (CudaPlatform.check_if_supports_dtype).
+    assert real_atlas.views.answers[(scheme, "nvidia-sm75")].computes_in == ("fp16",)
+    assert real_atlas.views.answers[(scheme, "nvidia-sm80")].computes_in == ("fp16", "bf16")
 
 
 def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10(real_atlas: Atlas):

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
-from .cells import Cell, install_of
+from .cells import MODEL_DTYPES, Cell, install_of
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -104,7 +104,8 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     platform, parts = targets.get(cell.target, ("", frozenset()))
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
     applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
-    computes_in = scheme_computes_in(index, scheme) if scheme and cell.verdict.runs_as_specified else ()
+    computes_in = on_target(index, scheme_computes_in(index, scheme), cell.target) \
+        if scheme and cell.verdict.runs_as_specified else ()
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims), computes_in)
 
 
@@ -123,6 +124,22 @@ def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
     if not allowed:
         return ()
     return tuple(f for f in allowed[0] if all(f in other for other in allowed[1:]))
+
+
+def on_target(index: Index, formats: tuple[str, ...], target_id: str) -> tuple[str, ...]:
+    """The hardware formats a cell can compute in on its target: without those named (id or alias) by a model dtype
+    the engine refuses there before loading (a dtype in MODEL_DTYPES the target's `model_dtypes` omit)."""
+    target = index.get("hardware-target", target_id)
+    allowed = target.data.get("model_dtypes") if target else None
+    if not allowed:
+        return formats
+    refused = {d for d in MODEL_DTYPES if d not in allowed}
+    return tuple(f for f in formats if not refused & _names(index, f))
+
+
+def _names(index: Index, format_id: str) -> set[str]:
+    record = index.get("format", format_id)
+    return {format_id, *(record.data.get("aliases", []) if record else [])}
 
 
 def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...]) -> tuple[str, ...]:

@@ -284,7 +284,7 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
               kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
     """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
-    config = scheme.get("config", {})
+    config = on_target(scheme.get("config", {}), target)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate:
         gate_record = scheme.get("capability_gate") or {}
@@ -307,6 +307,18 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
                     config, _handling(attempts, kernels))
     return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", ""),
                                         (target, scheme, installed)))
+
+
+MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
+
+
+def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mapping[str, Any]:
+    """The scheme's configuration as the target lets it load: a model dtype the engine refuses on this target before
+    loading (the target's `model_dtypes` omit it) is not one of its activation dtypes there; others stay."""
+    allowed = target.get("model_dtypes")
+    types = config.get("activation_types") or []
+    kept = [t for t in types if t not in MODEL_DTYPES or t in allowed] if allowed else types
+    return config if len(kept) == len(types) else {**config, "activation_types": kept}
 
 
 def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
@@ -386,7 +398,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                  installed: Install) -> Cell:
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
-    substitution, config = candidates["substitution"], scheme.get("config", {})
+    substitution, config = candidates["substitution"], on_target(scheme.get("config", {}), target)
     order = candidate_order(candidates, target)
     for value in substitution["values"]:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order

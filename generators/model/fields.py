@@ -222,6 +222,7 @@ class HardwareTargetFields(TypedDict):
     cuda_arch_names: NotRequired[list[str]]
     gfx: NotRequired[str]
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
+    model_dtypes: NotRequired[list[Literal['float32', 'float16', 'bfloat16']]]
     cpu_arch: NotRequired[CpuArch]
     cpu_vendors: NotRequired[list[CpuVendor]]
     isa_features: NotRequired[list[IsaFeature]]
@@ -811,6 +812,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
+    'hardware-target.model_dtypes': ('float32', 'float16', 'bfloat16'),
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
