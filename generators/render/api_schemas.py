@@ -82,7 +82,8 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                      "per way they can fail, in the engine's order. Empty otherwise."},
                         "assumes": {"type": "array", "items": _ASSUMES,
                                     "description": "Conditions the verdict takes as met because the engine release's "
-                                                   "default install meets them (the `otherwise` steps marked "
+                                                   "default install or its default settings (`--dtype auto`) meet "
+                                                   "them (the `otherwise` steps marked "
                                                    "`off_default` say what runs without them)."},
                         "default_kernel": {"type": ["string", "null"],
                                            "description": "The kernel a default install of the engine release selects "
