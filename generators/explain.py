@@ -47,7 +47,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         if attempt.limits:
             line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
-        lines.extend(f"     the default install meets: {a.said}" for a in attempt.assumed)
+        lines.extend(f"     the defaults meet: {a.said}" for a in attempt.assumed)
         lines.extend(f"     the default install lacks: {a.said}" for a in attempt.opt_in)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
@@ -68,7 +68,7 @@ def otherwise_lines(cell: Cell) -> list[str]:
         return []
     lines = ["  if the conditions do not hold (the next outcome in the engine's order):"]
     for step in cell.otherwise:
-        off = ", off the default install" if step.off_default else ""
+        off = ", off the defaults" if step.off_default else ""
         lines.append(f"    unless {' and '.join(step.unmet)} (for {step.kernel}{off}):")
         lines.append(f"      -> {otherwise_summary(step)}")
         lines.extend(f"         {reason}" for reason in step.reasons)

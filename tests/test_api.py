@@ -221,12 +221,14 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         assert all(s["off_default"] for s in steps) <= bool(cell["assumes"]) or not steps
     # B200 NVFP4: FlashInfer when usable (pip alone does not guarantee it), else CUTLASS NVFP4, which the PyPI wheel
     # carries; only an install without those kernels reaches the weight-only fallbacks. Each W4A4 kernel quantizes
-    # its input with scaled_fp4_quant, which takes float16 or bfloat16 only: a float32 model fails at run time.
+    # its input with scaled_fp4_quant, which takes float16 or bfloat16 only: a float32 model (only an explicit --dtype
+    # float32 gives one here) fails at run time.
     b200 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
     walk = [(s["selected"], s["off_default"]) for s in b200["otherwise"] if s["verdict"] != "fails-at-runtime"]
-    assert b200["verdict"] == "runs-if" and walk[:3] == [
+    assert b200["verdict"] == "runs" and walk[:3] == [
         ("vllm-flashinfer-cutlass-nvfp4", False), ("vllm-cutlass-nvfp4", False), ("vllm-flashinfer-cutedsl-nvfp4-w4a16", True)]
-    assert "activation dtype in {float16, bfloat16}" in b200["conditions"]
+    assert "activation dtype in {float16, bfloat16}" in b200["conditions"]  # met by --dtype auto: assumed
+    assert any("--dtype auto" in a["install"] for a in b200["assumes"])
     assert [s["selected"] for s in b200["otherwise"] if s["verdict"] == "fails-at-runtime"][:3] == [
         "vllm-flashinfer-cutedsl-nvfp4", "vllm-flashinfer-cutlass-nvfp4", "vllm-cutlass-nvfp4"]
     assert any("CUDA 13.0" in a["install"] for a in b200["assumes"])

@@ -282,6 +282,17 @@ def test_cuda_arch_names_stand_for_the_targets_own_parts(tree):
         "cuda_arch_names: cuda_arch_names on a rocm target: only CUDA targets have nvcc architecture names"]
 
 
+def test_auto_dtypes_are_dtypes_the_target_lets_a_model_run_in(tree):
+    target = "records/hardware-targets/gpu-sm90.yaml"
+    edit(tree, target, "compute_capability: 90\n", "compute_capability: 90\nmodel_dtypes: [float16, float32]\n"
+         "auto_dtypes: [float16, float32]\n")
+    assert problems_of(tree, "auto-dtypes") == []
+    edit(tree, target, "auto_dtypes: [float16, float32]", "auto_dtypes: [bfloat16, float16]")
+    assert problems_of(tree, "auto-dtypes") == [
+        "records/hardware-targets/gpu-sm90.yaml:6:15: error: [auto-dtypes] auto_dtypes[0]: --dtype auto cannot give "
+        "bfloat16 here: this target's model_dtypes (float16, float32) refuse it before loading"]
+
+
 def test_a_requirement_met_by_install_names_a_fact_the_engines_default_install_provides(tree):
     edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",
          "reason_verbatim: true}\n  - {check: package, value: fast, reason: needs fast, met_by_install: [fast-pkg]}\n"

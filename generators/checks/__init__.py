@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 
-from . import (benchmark_baseline, cuda_arch_names, die_architecture, gfx_capability, install_facts, kernel_operands, memory_bandwidth, ridge_bounds, runtime_checks, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
+from . import (auto_dtypes, benchmark_baseline, cuda_arch_names, die_architecture, gfx_capability, install_facts, kernel_operands, memory_bandwidth, ridge_bounds, runtime_checks, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
                observed_cells, published_observed, quoted_value, scheme_candidates, shared_die, stated_support, stated_tallies, target_members, trap_scope,
                unverified_declared, unverified_record)
 from .base import SHAPE, VIEWS, Check
@@ -30,6 +30,7 @@ REGISTRY: tuple[Check, ...] = (
     target_members.CHECK,
     gfx_capability.CHECK,
     cuda_arch_names.CHECK,
+    auto_dtypes.CHECK,
     benchmark_baseline.CHECK,
     scheme_candidates.CHECK,
     contested_resolution.CHECK,

@@ -10,8 +10,10 @@ group size) do not make a cell conditional: every kernel has them and they depen
 the scheme or the part; they are kept as the accepting kernel's `limits`. A condition the engine release's default
 install meets (a requirement's `met_by_install` fact, provided on the target's platform by the engine record's
 `default_install`) stays a condition, marked assumed; one naming a fact the install lacks makes its kernel an
-opt-in the engine passes over by default. The cell runs when every outcome the default install can reach runs,
-and still says what runs the other way. Pure functions of records; no I/O.
+opt-in the engine passes over by default. An after-selection activation-type requirement that every dtype the
+engine's `--dtype auto` gives on the target passes (its `auto_dtypes`) is marked assumed likewise: a kernel that fails
+only for an explicit `--dtype float32` is then a step off the defaults. The cell runs when every outcome the defaults can reach runs, and
+still says what runs the other way. Pure functions of records; no I/O.
 """
 from __future__ import annotations
 
@@ -32,8 +34,8 @@ YES, CONDITIONAL, NO = "yes", "conditional", "no"
 
 @dataclass(frozen=True)
 class Assumed:
-    """A condition the engine's default install meets: the condition, what meets it (in words, with how it is
-    installed) and the default-install facts that do."""
+    """A condition the engine's defaults meet: the condition, what meets it (in words: how it is installed, or the
+    default setting that gives it) and the default-install facts that do (none for a setting)."""
 
     condition: str
     install: str
@@ -63,7 +65,7 @@ class Attempt:
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
-    assumed: tuple[Assumed, ...] = ()  # conditions the default install meets
+    assumed: tuple[Assumed, ...] = ()  # conditions the default install (or a default setting) meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
     fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
@@ -338,8 +340,8 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
     for step in otherwise:
         met = assumed.get(step.kernel, set())
         kept = step.selected == step.kernel  # a precision step: the kernel is selected and computes otherwise
-        on_default = step.kernel in reached and (step.kernel not in opt_in if kept
-                                                 else not all(condition in met for condition in step.unmet))
+        held = bool(step.unmet) and all(condition in met for condition in step.unmet)  # the defaults meet them
+        on_default = step.kernel in reached and not held and (step.kernel not in opt_in if kept else True)
         if on_default and step.selected:
             reached.add(step.selected)
         steps.append(step if on_default else dataclasses.replace(step, off_default=True))
@@ -609,6 +611,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 conditions.append(outcome)
                 fails.append((outcome, filled))
                 dtypes = dtypes or _passing_dtypes(requirement, config)
+                if by_default := _auto_dtypes_pass(requirement, target):
+                    assumed.append(Assumed(outcome, by_default, ()))
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target, scheme or {"config": config},
@@ -645,6 +649,17 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
                    dtypes=tuple(dtypes))
+
+
+def _auto_dtypes_pass(requirement: KernelRequirements, target: HardwareTargetFields) -> str:
+    """What makes an activation-type requirement hold by default on the target, or '': every dtype the engine's
+    `--dtype auto` can give there (the target's `auto_dtypes`) is one the requirement takes."""
+    automatic = target.get("auto_dtypes") or []
+    if requirement.get("check") != "activation-type" or not automatic:
+        return ""
+    if any(dtype not in requirement.get("values", []) for dtype in automatic):
+        return ""
+    return f"--dtype auto, the default, gives only {' or '.join(automatic)} on this target"
 
 
 def _passing_dtypes(requirement: KernelRequirements, config: Mapping[str, Any]) -> list[str]:

@@ -220,6 +220,7 @@ class HardwareTargetFields(TypedDict):
     platform: Platform
     compute_capability: NotRequired[int]
     cuda_arch_names: NotRequired[list[str]]
+    auto_dtypes: NotRequired[list[Literal['float16', 'bfloat16', 'float32']]]
     gfx: NotRequired[str]
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
     model_dtypes: NotRequired[list[Literal['float32', 'float16', 'bfloat16']]]
@@ -811,6 +812,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
+    'hardware-target.auto_dtypes': ('float16', 'bfloat16', 'float32'),
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
     'hardware-target.model_dtypes': ('float32', 'float16', 'bfloat16'),
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),

@@ -77,7 +77,7 @@ def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[s
 
 
 def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
-    unless = f"unless {' and '.join(step.unmet)}" + (" (off the default install)" if step.off_default else "")
+    unless = f"unless {' and '.join(step.unmet)}" + (" (off the defaults)" if step.off_default else "")
     line = (Markup("") if whole and not step.off_default else text(unless + ":") + Markup(" ")) + verdict_badge(step.verdict)
     if step.selected:
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
@@ -209,9 +209,9 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if open_conditions:
         parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(open_conditions)))
     if own:
-        parts.append(fill("; when {}, which the default install meets", "; ".join(a.said for a in own)))
+        parts.append(fill("; when {}, which the defaults meet", "; ".join(a.said for a in own)))
     if later:
-        parts.append(fill("; further down the engine's order, the default install meets {}",
+        parts.append(fill("; further down the engine's order, the defaults meet {}",
                           "; ".join(a.said for a in later)))
     if c.otherwise:
         parts.append(Markup(". ") + otherwise_markup(c, html.ref, escape))

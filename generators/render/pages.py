@@ -339,7 +339,7 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
     if cell.assumes:
-        parts.append(escape_text("the default install meets " + "; ".join(a.said for a in cell.assumes)))
+        parts.append(escape_text("the defaults meet " + "; ".join(a.said for a in cell.assumes)))
     if accepted.routes:
         parts.append(escape_text("routes: " + ", ".join(accepted.routes)))
     if accepted.limits:
