@@ -167,7 +167,7 @@
       if (step.selected) { outcome.push(" via ", link(site, records["kernel"][step.selected], step.selected)); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
-        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the default install, without " : "",
+        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
           step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
           el("span", { text: step.unmet.join("; ") }), step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
           link(site, records["kernel"][step.kernel], step.kernel), ")"]),
@@ -242,7 +242,7 @@
       facts.appendChild(el("dd", {}, known));
     }
     if (facts.childNodes.length) { card.appendChild(facts); }
-    // conditions the default install meets are listed once, under their own heading
+    // conditions the defaults (install and settings) meet are listed once, under their own heading
     var met = (cell.assumes || []).concat(cell.opt_in || []).map(function (a) { return a.condition; });
     var open = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; });
     if (open.length) {
@@ -256,7 +256,7 @@
       }))]));
     }
     if (cell.assumes && cell.assumes.length) {
-      card.appendChild(section("Met by the default install", [el("ul", {}, cell.assumes.map(function (a) {
+      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, cell.assumes.map(function (a) {
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }

@@ -63,13 +63,16 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                  "the engine's order."},
                              "failure_message": {"type": "string", "description": "For a refusal: what the engine raises."},
                              "off_default": {"type": "boolean", "description": "True when only an install without what "
-                                                                                "the engine's default install provides "
-                                                                                "reaches this step."}}}
+                                                                                "the engine's default install provides, "
+                                                                                "or a setting other than its default "
+                                                                                "(`--dtype float32`), reaches this step."}}}
 _ASSUMES = {"type": "object", "required": ["condition", "install"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
-                                                                         "provides that meets it, and how it is installed."},
-                           "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it."}}}
+                                                                         "provides that meets it, and how it is "
+                                                                         "installed; or the default setting that meets "
+                                                                         "it (`--dtype auto`)."},
+                           "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it (none for a setting)."}}}
 
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
