@@ -22,6 +22,11 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
         wrong.append("names no format or kernel")
     if trap.get("engines") and cell.engine not in trap["engines"]:
         wrong.append(f"engine {cell.engine}")
+    if not trap.get("engines") and trap.get("unverified"):
+        wrong.append("a claim about every engine that no primary source backs")
+    printed = " ".join([cell.failure_message, *cell.reasons])
+    if not trap.get("kernels") and cell.verdict == "refused" and not any(m in printed for m in trap.get("messages", [])):
+        wrong.append("nothing loads, and the refusal is not the trap's message")
     if trap.get("formats") and not set(trap["formats"]) & set(scheme["formats"]):
         wrong.append(f"formats {scheme['formats']}")
     if trap.get("platforms") and target.data["platform"] not in trap["platforms"]:
@@ -31,7 +36,6 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
     if trap.get("kernels"):
         serving = {a.kernel for a in cell.attempts if a.outcome in ("yes", "conditional") and not a.after_selection}
         serving |= {cell.kernel} if cell.kernel else set()
-        printed = " ".join([cell.failure_message, *cell.reasons])
         refusal = (not serving and set(trap["kernels"]) & {a.kernel for a in cell.attempts}
                    and any(m in printed for m in trap.get("messages", [])))
         if not (set(trap["kernels"]) & serving or refusal):
@@ -90,3 +94,14 @@ def test_a_trap_past_its_last_affected_release_is_not_listed(real_atlas: Atlas):
     assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in answers[("vllm-ct-w4a8-fp8", "nvidia-sm90")].traps
     sm90 = next(t for t in real_atlas.views.target_selections if t.target == "nvidia-sm90")
     assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in sm90.traps
+
+
+def test_no_trap_warns_where_nothing_loads_or_where_no_source_names_the_engine(real_atlas: Atlas):
+    """The gate/up scale trap (an NVFP4 MoE checkpoint loads with mismatched scales) sat on NVFP4 cells where vLLM
+    loads nothing (CPU, XPU, SM70), and an unverified trap naming no engine (NVFP4 with bfloat16 garbles output on
+    parts without native FP4) sat on vLLM's SM89 cell, which runs NVFP4 on Marlin in bfloat16."""
+    answers = real_atlas.views.answers
+    for target in ("arm-cpu", "intel-gpu", "nvidia-sm70", "x86-cpu-avx2"):
+        assert "nvfp4-fused-moe-gate-up-scale-mismatch" not in answers[("vllm-ct-w4a4-nvfp4", target)].traps
+    assert "nvfp4-fused-moe-gate-up-scale-mismatch" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].traps
+    assert "nvfp4-bf16-dtype-garbled-without-native-fp4" not in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm89")].traps

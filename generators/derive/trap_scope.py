@@ -5,8 +5,10 @@ A trap's scope is what its record names: engines, formats, kernels, platforms, a
 (a trap naming only an engine or a part is about no scheme: it is listed on the part, not on every answer);
 then each dimension the trap declares must match, and one it leaves out does not narrow it.
 
-- engines: the answer's engine is one of them;
-- formats: one of the scheme's formats is one of them;
+- engines: the answer's engine is one of them; a trap naming no engine is a claim about every engine, put on an
+  engine's derived answers only when a primary source backs it (a record that declares `unverified` is not);
+- formats: one of the scheme's formats is one of them; on a refusal (nothing loads, so nothing computes wrong) only
+  a trap whose verbatim `messages` include what the engine prints;
 - kernels: for an answer that loads or is selected and then fails, the kernel that serves it (or one that
   accepts under a condition, which then may serve) is one of them; for a refusal, one of them was tried and
   one of the trap's verbatim `messages` is what the engine prints (a trap about a kernel's running behaviour
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.records import Record
+from ..model.verdicts import Verdict
 from .cells import CONDITIONAL, YES, Cell
 from .history import release_key
 
@@ -43,6 +46,7 @@ class TrapScope:
     release_engine: str
     first: str
     last: str
+    verified: bool = True  # False: the record declares that no primary source backs it
 
 
 @dataclass(frozen=True)
@@ -64,14 +68,15 @@ def trap_scope(record: Record) -> TrapScope:
                      frozenset(data.get("kernels", [])), frozenset(data.get("platforms", [])),
                      frozenset(data.get("accelerators", [])),
                      tuple(data.get("messages", [])), str(releases.get("engine", "")),
-                     str(releases.get("first", "")), str(releases.get("last", "")))
+                     str(releases.get("first", "")), str(releases.get("last", "")), not data.get("unverified"))
 
 
 def applies(trap: TrapScope, answer: AnswerScope) -> bool:
     """True when every dimension the trap declares matches the answer."""
     cell = answer.cell
     return ((bool(trap.formats) or bool(trap.kernels))
-            and (not trap.engines or cell.engine in trap.engines)
+            and (cell.engine in trap.engines if trap.engines else trap.verified)
+            and (bool(trap.kernels) or cell.verdict is not Verdict.REFUSED or _printed(trap, cell))
             and (not trap.formats or bool(trap.formats & answer.formats))
             and (not trap.kernels or _kernel_matches(trap, cell))
             and (not trap.platforms or answer.platform in trap.platforms)
@@ -98,5 +103,10 @@ def _kernel_matches(trap: TrapScope, cell: Cell) -> bool:
     if serving:
         return bool(trap.kernels & serving)
     tried = {a.kernel for a in cell.attempts}
+    return bool(trap.kernels & tried) and _printed(trap, cell)
+
+
+def _printed(trap: TrapScope, cell: Cell) -> bool:
+    """Whether one of the trap's verbatim messages is what the engine prints for this cell."""
     printed = " ".join((cell.failure_message, *cell.reasons))
-    return bool(trap.kernels & tried) and any(message in printed for message in trap.messages)
+    return any(message in printed for message in trap.messages)
