@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..derive.members import cuda_capability
 from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
@@ -18,18 +19,14 @@ def check(atlas: Atlas, target: Record) -> Iterator[Problem]:
         if accelerator is None:
             continue
         stated = accelerator.data.get("compute_capability")
-        if capability is not None and stated is not None and _as_int(stated) // 10 != capability // 10:
+        part = cuda_capability(stated)
+        if capability is not None and part is not None and part // 10 != capability // 10:
             yield at(target, ("accelerators", n), NAME,
                      f"{accelerator_id!r} has compute capability {stated} ({accelerator.path}) "
                      f"but this target is {capability}")
         if target.data["platform"] == "cpu" and accelerator.data.get("category") != "cpu":
             yield at(target, ("accelerators", n), NAME,
                      f"{accelerator_id!r} is a {accelerator.data.get('category')}, not a cpu, but this is a CPU target")
-
-
-def _as_int(capability: str) -> int:
-    major, _, minor = capability.partition(".")
-    return int(major) * 10 + int(minor or 0)
 
 
 CHECK = Check(NAME, __doc__.strip(), "record:hardware-target", check_record=check, stage=SHAPE)

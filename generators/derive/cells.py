@@ -340,8 +340,9 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
     for step in otherwise:
         met = assumed.get(step.kernel, set())
         kept = step.selected == step.kernel  # a precision step: the kernel is selected and computes otherwise
-        held = bool(step.unmet) and all(condition in met for condition in step.unmet)  # the defaults meet them
-        on_default = step.kernel in reached and not held and (step.kernel not in opt_in if kept else True)
+        held = all(condition in met for condition in step.unmet)  # the defaults meet what this step needs unmet
+        on_default = step.kernel in reached and (step.kernel not in opt_in and not (step.unmet and held) if kept
+                                                 else not held)
         if on_default and step.selected:
             reached.add(step.selected)
         steps.append(step if on_default else dataclasses.replace(step, off_default=True))

@@ -28,7 +28,7 @@ def targets_of(index: Index, accelerator: str, targets: list[Record] | None = No
             if accelerator in members(index, t)]
 
 
-_CAPABILITY = re.compile(r"(\d+)\.(\d)")
+_CAPABILITY = re.compile(r"(\d+)\.(\d+)")
 
 
 def cuda_capability(stated: object) -> int | None:
