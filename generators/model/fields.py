@@ -434,6 +434,9 @@ class SchemeConfig(TypedDict):
     activation_quant_type: NotRequired[Dtype]
 
 
+RefScheme: TypeAlias = str
+
+
 class SchemeCapabilityGate(TypedDict):
     """The scheme's capability gate, applied before kernel selection."""
 
@@ -442,8 +445,7 @@ class SchemeCapabilityGate(TypedDict):
     platforms: NotRequired[list[Platform]]
     reason: NotRequired[str]
     locator: NotRequired[str]
-    on_failure: NotRequired[str]
-    on_failure_min: NotRequired[int]
+    on_failure: NotRequired[RefScheme]
 
 
 RefKernel: TypeAlias = str
@@ -506,9 +508,6 @@ class SchemeFields(TypedDict):
 
 
 Date: TypeAlias = str
-
-
-RefScheme: TypeAlias = str
 
 
 RefHardwareTarget: TypeAlias = str
