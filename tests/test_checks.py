@@ -1,9 +1,15 @@
 """Every check with a passing and a failing case, asserting the full message."""
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 from generators.build import check_tree
 from generators.checks import REGISTRY, run_checks
 from generators.checks.base import Check
+from generators.checks.trap_severity import SEVERITY_OF_EFFECT
+from generators.model.fields import ENUMS
 
 
 
@@ -389,3 +395,18 @@ def test_a_runtime_checks_install_facts_are_stated_by_the_engine(tree):
     assert problems_of(tree, "install-facts") == [
         "records/engines/eng.yaml:7:137: error: [install-facts] runtime_checks[0].met_by_install[0]: no default install "
         "of this engine states 'fast-pkg' (it states no default_install)"]
+
+
+def test_trap_severity_follows_from_the_effect(tree):
+    assert set(SEVERITY_OF_EFFECT) == set(ENUMS["gotcha.effect"])
+    assert set(SEVERITY_OF_EFFECT.values()) == set(ENUMS["gotcha.severity"])
+    stated = json.loads((Path(__file__).parents[1] / "schema/gotcha.schema.json").read_text())["properties"]["severity"]
+    for level in ENUMS["gotcha.severity"]:  # the schema states the same rule, level by level
+        rule = re.search(rf"\b{level}: effect ([a-z ]+),", stated["description"])
+        assert rule and set(rule[1].split(" or ")) == {e for e, s in SEVERITY_OF_EFFECT.items() if s == level}, level
+    assert problems_of(tree, "trap-severity") == []
+    edit(tree, "records/gotchas/trap-silent.yaml", "severity: blocker", "severity: major")
+    assert problems_of(tree, "trap-severity") == [
+        "records/gotchas/trap-silent.yaml:3:11: error: [trap-severity] severity: 'major' does not follow from effect "
+        "'garbage' (what is served is unusable), which makes a trap 'blocker'; set severity: blocker, or correct "
+        "effect if it misstates what the trap does"]

@@ -596,6 +596,7 @@ class GotchaFields(TypedDict):
     maturity: NotRequired[Maturity]
     unverified: NotRequired[Unverified]
     severity: Literal['blocker', 'major', 'minor']
+    effect: Literal['stops', 'garbage', 'degraded', 'misleads']
     silent: bool
     regime: Literal['weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion']
     trigger: Text
@@ -809,6 +810,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),
     'format.format_class': ('checkpoint', 'hardware', 'category'),
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
+    'gotcha.effect': ('stops', 'garbage', 'degraded', 'misleads'),
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
     'hardware-target.auto_dtypes': ('float16', 'bfloat16', 'float32'),
