@@ -34,7 +34,8 @@ def test_stated_support_is_checked_against_the_derivation(tree):
     edit(tree, "records/formats/fmt-fp4.yaml", "  - accelerators: [acc-big]", "  - accelerators: [acc-big, acc-old]")
     assert problems_of(tree, "stated-support") == [
         "records/formats/fmt-fp4.yaml:11:5: error: [stated-support] stated_native[0]: the source lists ['acc-old'] as "
-        "native, but the accelerators' own peak figures make 'fmt-fp4' native on ['acc-big']; correct the accelerator's "
+        "native, but the accelerators' peak figures and their targets' matrix instructions make 'fmt-fp4' native on "
+        "['acc-big']; correct the accelerator's "
         "peaks, or add `explained_by:` naming a finding that explains the disagreement"]
 
 

@@ -287,22 +287,28 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
     rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
             for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
     return Table("Where it computes natively", ["status", "accelerators"], rows,
-                 "Derived from each accelerator's dense peak figures: native where the part states a peak in this "
-                 "format's precision, emulated where it states one only in a wider precision the format converts to.")
+                 "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
+                 "native where the part states a peak in this format's precision or its architecture has an instruction "
+                 "in it, emulated where it has neither but states a peak in a wider precision the format converts to.")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     tally = atlas.views.tallies[record.id]
     unknown = Markup("no dense peak recorded")  # a part without peak figures has no count, not a count of zero
-    rows = [[Markup("native (derived from its peaks)"), escape_text(tally.native_count) if tally.listed else unknown,
+    rows = [[Markup("native (derived from its peaks and instructions)"),
+             escape_text(tally.native_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
             [Markup("emulated (derived from its peaks)"), escape_text(tally.emulated_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
+    if tally.unrated:
+        rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),
+                        Markup(", ").join(values.ref(f"format/{f}") for f in tally.unrated)])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
     return Table("Native and emulated formats", ["list", "count", "formats or source"], rows,
-                 "Counts are derived from the part's dense peaks; a stated count that differs is listed on the gaps page.")
+                 "Counts are derived from the part's dense peaks and its hardware targets' matrix instructions; a stated "
+                 "count that differs is listed on the gaps page.")
 
 
 def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str) -> Table:
