@@ -34,7 +34,8 @@ def test_stated_support_is_checked_against_the_derivation(tree):
     edit(tree, "records/formats/fmt-fp4.yaml", "  - accelerators: [acc-big]", "  - accelerators: [acc-big, acc-old]")
     assert problems_of(tree, "stated-support") == [
         "records/formats/fmt-fp4.yaml:11:5: error: [stated-support] stated_native[0]: the source lists ['acc-old'] as "
-        "native, but the accelerators' own peak figures make 'fmt-fp4' native on ['acc-big']; correct the accelerator's "
+        "native, but the accelerators' peak figures and their targets' matrix instructions make 'fmt-fp4' native on "
+        "['acc-big']; correct the accelerator's "
         "peaks, or add `explained_by:` naming a finding that explains the disagreement"]
 
 
@@ -121,6 +122,29 @@ def test_scheme_candidates_duplicate_platform(tree):
     assert problems_of(tree, "scheme-candidates") == [
         "records/schemes/sch-w4a16.yaml:15:15: error: [scheme-candidates] candidates[1].platform: platform 'cuda' already "
         "has a candidate list at candidates[0]"]
+
+
+def test_scheme_fallback_names_another_scheme_of_the_same_engine(tree):
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, on_failure: sch-w4a16}")
+    assert problems_of(tree, "scheme-fallback") == [
+        "records/schemes/sch-w4a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: a scheme cannot be "
+        "what the engine returns instead of itself; name another scheme or remove on_failure"]
+
+
+def test_scheme_fallback_is_followed_one_step_only(tree):
+    other = tree / "records/schemes/sch-w8a16.yaml"
+    other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "capability_gate: {min: 75}", "capability_gate: {min: 70, on_failure: sch-w4a16}"))
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, on_failure: sch-w8a16}")
+    assert problems_of(tree, "scheme-fallback") == [
+        "records/schemes/sch-w4a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: scheme 'sch-w8a16' "
+        "(records/schemes/sch-w8a16.yaml) hands its own checkpoints on to 'sch-w4a16'; the cell follows one step only, "
+        "so name the scheme the engine finally returns",
+        "records/schemes/sch-w8a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: scheme 'sch-w4a16' "
+        "(records/schemes/sch-w4a16.yaml) hands its own checkpoints on to 'sch-w8a16'; the cell follows one step only, "
+        "so name the scheme the engine finally returns"]
 
 
 def test_contested_resolution_must_concern_the_record(tree):
