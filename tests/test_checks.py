@@ -124,6 +124,29 @@ def test_scheme_candidates_duplicate_platform(tree):
         "has a candidate list at candidates[0]"]
 
 
+def test_scheme_fallback_names_another_scheme_of_the_same_engine(tree):
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, on_failure: sch-w4a16}")
+    assert problems_of(tree, "scheme-fallback") == [
+        "records/schemes/sch-w4a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: a scheme cannot be "
+        "what the engine returns instead of itself; name another scheme or remove on_failure"]
+
+
+def test_scheme_fallback_is_followed_one_step_only(tree):
+    other = tree / "records/schemes/sch-w8a16.yaml"
+    other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "capability_gate: {min: 75}", "capability_gate: {min: 70, on_failure: sch-w4a16}"))
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, on_failure: sch-w8a16}")
+    assert problems_of(tree, "scheme-fallback") == [
+        "records/schemes/sch-w4a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: scheme 'sch-w8a16' "
+        "(records/schemes/sch-w8a16.yaml) hands its own checkpoints on to 'sch-w4a16'; the cell follows one step only, "
+        "so name the scheme the engine finally returns",
+        "records/schemes/sch-w8a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: scheme 'sch-w4a16' "
+        "(records/schemes/sch-w4a16.yaml) hands its own checkpoints on to 'sch-w8a16'; the cell follows one step only, "
+        "so name the scheme the engine finally returns"]
+
+
 def test_contested_resolution_must_concern_the_record(tree):
     path = tree / "records/formats/fmt-int4.yaml"
     path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    claims:\n"

@@ -444,6 +444,9 @@ class SchemeConfig(TypedDict):
     activation_quant_type: NotRequired[Dtype]
 
 
+RefScheme: TypeAlias = str
+
+
 class SchemeCapabilityGate(TypedDict):
     """The scheme's capability gate, applied before kernel selection."""
 
@@ -452,8 +455,7 @@ class SchemeCapabilityGate(TypedDict):
     platforms: NotRequired[list[Platform]]
     reason: NotRequired[str]
     locator: NotRequired[str]
-    on_failure: NotRequired[str]
-    on_failure_min: NotRequired[int]
+    on_failure: NotRequired[RefScheme]
 
 
 RefKernel: TypeAlias = str
@@ -516,9 +518,6 @@ class SchemeFields(TypedDict):
 
 
 Date: TypeAlias = str
-
-
-RefScheme: TypeAlias = str
 
 
 RefHardwareTarget: TypeAlias = str
