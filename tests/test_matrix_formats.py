@@ -62,3 +62,17 @@ def test_the_blackwell_fp6_and_ada_int4_cells_are_native_instructions_not_emulat
     # No 4-bit integer MMA on Hopper (wgmma s8 only), SM100 (tcgen05 kind::i8 only) or CDNA2 matrix cores: converted.
     for part in ("h100-sxm", "b200", "b300", "mi250x"):
         assert "int4" in tallies[part].emulated, part
+
+
+def test_a_fallback_through_the_capability_gate_names_the_scheme_it_loads_as(real_atlas: Atlas) -> None:
+    """The W8A8 FP8 note below capability 89 says the gate handed the checkpoint to the W8A16 scheme; SM 8.9's does not."""
+    import re
+
+    from generators.render.matrix import support_matrices_html
+    text = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+    notes = {re.sub(r"<[^>]+>", "", note).split(":")[0]: note for note in re.findall(r"<li[^>]*>(.*?)</li>", text, re.S)}
+    handed = "the scheme's capability gate fails here, so the engine loads the checkpoint as"
+    turing = next(v for k, v in notes.items() if "W8A8 FP8 on NVIDIA SM 7.5" in k)
+    ada = next(v for k, v in notes.items() if "W8A8 FP8 on NVIDIA SM 8.9" in k)
+    assert handed in turing and "schemes/vllm-ct-w8a16-fp8/" in turing.split(handed)[1].split(")")[0]
+    assert handed not in ada

@@ -195,6 +195,9 @@ def _notes(matrix: Matrix, html: _Html) -> Markup:
 def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     answer, c = cell.answer, cell.answer.cell
     parts = [fill("<b>{}</b> on <b>{}</b>: {}", row, column, verdict_badge(c.verdict))]
+    if c.gate_fallback and c.verdict.loads:  # the gate handed the checkpoint on: say so before that scheme's cell
+        parts.append(fill(" (the scheme's capability gate fails here, so the engine loads the checkpoint as {})",
+                          html.ref(f"scheme/{c.gate_fallback}")))
     if c.kernel and c.verdict.loads:
         parts.append(fill(" via {}", html.ref(f"kernel/{c.kernel}")))
     if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
