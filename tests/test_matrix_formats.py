@@ -71,8 +71,18 @@ def test_a_fallback_through_the_capability_gate_names_the_scheme_it_loads_as(rea
     from generators.render.matrix import support_matrices_html
     text = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
     notes = {re.sub(r"<[^>]+>", "", note).split(":")[0]: note for note in re.findall(r"<li[^>]*>(.*?)</li>", text, re.S)}
-    handed = "the scheme's capability gate fails here, so the engine loads the checkpoint as"
+    handed = "; the scheme's capability gate fails here, so the engine loads the checkpoint as"
     turing = next(v for k, v in notes.items() if "W8A8 FP8 on NVIDIA SM 7.5" in k)
     ada = next(v for k, v in notes.items() if "W8A8 FP8 on NVIDIA SM 8.9" in k)
-    assert handed in turing and "schemes/vllm-ct-w8a16-fp8/" in turing.split(handed)[1].split(")")[0]
+    assert handed in turing and "schemes/vllm-ct-w8a16-fp8/" in turing.split(handed)[1].split("</a>")[0]
     assert handed not in ada
+
+
+def test_a_note_puts_no_second_full_stop_after_an_engine_message(real_atlas: Atlas) -> None:
+    """A refusal's message ends in a full stop; the next sentence of the note does not add another."""
+    import re
+
+    from generators.render.matrix import support_matrices_html
+    text = re.sub(r"<[^>]+>", "", str(support_matrices_html(real_atlas, "chapters/support-tables.md", {})))
+    assert "Current capability: 70. Selection observed" in text
+    assert ".. " not in text

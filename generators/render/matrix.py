@@ -196,7 +196,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     answer, c = cell.answer, cell.answer.cell
     parts = [fill("<b>{}</b> on <b>{}</b>: {}", row, column, verdict_badge(c.verdict))]
     if c.gate_fallback and c.verdict.loads:  # the gate handed the checkpoint on: say so before that scheme's cell
-        parts.append(fill(" (the scheme's capability gate fails here, so the engine loads the checkpoint as {})",
+        parts.append(fill("; the scheme's capability gate fails here, so the engine loads the checkpoint as {}",
                           html.ref(f"scheme/{c.gate_fallback}")))
     if c.kernel and c.verdict.loads:
         parts.append(fill(" via {}", html.ref(f"kernel/{c.kernel}")))
@@ -232,7 +232,18 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill(". Selection observed by running the engine: {}",
                           Markup(", ").join(html.ref(f"observation/{o}") for o in c.evidence)))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
-    return fill('<li id="{}">{}</li>', cell.note, Markup("").join(parts))
+    return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
+
+
+def _sentences(parts: list[Markup]) -> Markup:
+    """The parts joined, without a second full stop where a part ending in one (an engine message) meets the next
+    sentence."""
+    joined: list[Markup] = []
+    for part in parts:
+        if joined and joined[-1].endswith(".") and part.startswith(". "):
+            part = Markup(part[1:])
+        joined.append(part)
+    return Markup("").join(joined)
 
 
 PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
