@@ -10,6 +10,10 @@ Routes (default: all):
   watch-mkdocs the same written tree served by MkDocs without the atlas plugin (`mkdocs serve --dirty
                --no-strict` on the engine config `--engine-config` writes, which lists no plugin of ours): the
                --watch route with another engine's own server
+  floor-zensical, floor-mkdocs
+               the engine alone, the floor under the two --watch routes: the tree is written once (no --watch
+               running) and its generated Markdown page is edited directly, so no atlas code runs between the
+               write and the served page
 
 A copy of the project (mkdocs.yml, records, schema, docs) is made in a temporary folder; one record's
 summary is edited N times; the page is fetched over HTTP until it shows the edit. Wall-clock times
@@ -78,8 +82,9 @@ def wait_for(predicate, timeout: float = TIMEOUT, step: float = 0.02) -> float:
     raise TimeoutError("the change never showed")
 
 
-def edit(project: Path, n: int) -> str:
-    path = project / RECORD
+def edit(project: Path, n: int, path: Path | None = None) -> str:
+    """Change the summary in the record (or, given `path`, in that file: a written page) to name edit n."""
+    path = project / RECORD if path is None else path
     marker = f"edit number {n}"
     text = path.read_text(encoding="utf-8").replace(ORIGINAL, f"ternary weights, {marker}.")
     if n > 1:
@@ -143,22 +148,27 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
             processes.append(start(command + (["--dirty", "--no-strict"] if name == "serve-dirty" else []), project, log))
         else:
             command = [sys.executable, "-m", "generators", "build", "--out", str(out),
-                       "--engine-config", str(out.parent / "mkdocs.yml"), "--watch"]
-            processes.append(start(command, project))
-            wait_for(lambda: (out / "index.md").exists())
-            server = (["zensical", "serve", "-f", "mkdocs.yml"] if name == "watch" else
+                       "--engine-config", str(out.parent / "mkdocs.yml")]
+            if name.startswith("watch"):
+                processes.append(start(command + ["--watch"], project))
+                wait_for(lambda: (out / "index.md").exists())
+            else:  # a floor: the tree written once, then only the engine runs
+                subprocess.run(command, cwd=project, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            zensical = name in ("watch", "floor-zensical")
+            server = (["zensical", "serve", "-f", "mkdocs.yml"] if zensical else
                       [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--no-strict", "-f", "mkdocs.yml"])
-            processes.append(start(server + ["-a", f"127.0.0.1:{port}"], out.parent, log if name == "watch-mkdocs" else None))
+            processes.append(start(server + ["-a", f"127.0.0.1:{port}"], out.parent, None if zensical else log))
         try:
             wait_for(lambda: "ternary" in fetch(url), step=0.5)
             results = []
             for n in range(1, edits + 1):
                 time.sleep(1.0)  # let the server settle after the previous rebuild
-                marker = edit(project, n)
+                page = out / "formats" / "bitnet-b1-58.md"
+                marker = edit(project, n, page if name.startswith("floor") else None)
                 began = time.perf_counter()
                 markdown = None
                 if name.startswith("watch"):
-                    page = out / "formats" / "bitnet-b1-58.md"
                     wait_for(lambda m=marker, p=page: m in p.read_text(encoding="utf-8"), step=0.005)
                     markdown = time.perf_counter() - began
                 wait_for(lambda m=marker: m in fetch(url))
@@ -179,7 +189,7 @@ def main(argv: list[str]) -> None:
             edits = int(next(args))
         else:
             routes.append(arg)
-    for name in routes or ["serve", "serve-dirty", "watch", "watch-mkdocs"]:
+    for name in routes or ["serve", "serve-dirty", "watch", "watch-mkdocs", "floor-zensical", "floor-mkdocs"]:
         results = route(name, edits)
         served = [r[0] for r in results]
         line = f"{name:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"

@@ -51,7 +51,7 @@ def make(n: int, out: Path) -> None:
             write(records / f"schemes/sch-{i}.yaml", f"name: Scheme {i}\nsummary: Synthetic scheme.\nengine: eng-{i}\n"
               f"config: {{weight_type: int4, activation_types: [float16], activation_quantized: false}}\n"
               f"candidates:\n  - {{platform: cuda, kernels: [k-{i}]}}\ncode: {{source: src-{i}}}\nsources:\n  - source: src-{i}\n")
-        write(records / f"gotchas/trap-{i}.yaml", f"name: Trap {i}\nsummary: Synthetic trap.\nseverity: major\nsilent: true\n"
+        write(records / f"gotchas/trap-{i}.yaml", f"name: Trap {i}\nsummary: Synthetic trap.\nseverity: major\neffect: degraded\nsilent: true\n"
               f"regime: weight-only\ntrigger: Something.\nsymptom: Garbage.\nformats: [fmt-{i}]\naccelerators: [acc-{i}]\n"
               f"sources:\n  - source: src-{i}\n")
         write(records / f"benchmarks/bench-{i}.yaml", f"name: Benchmark {i}\nsummary: Synthetic value.\nformat: fmt-{i}\n"

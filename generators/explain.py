@@ -28,13 +28,16 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
         lines.append(f"  a default install selects: {cell.default_kernel}" + (f" (it lacks {lacking})" if lacking else ""))
-    gate = scheme.get("capability_gate")
+    gate, failed = scheme.get("capability_gate"), cell.gate
+    if gate and cell.gate_fallback:  # this scheme's gate failed; the rest is the cell of the scheme returned instead
+        handed_on = cell.verdict.loads  # the gate's message is this one's, else the other scheme's own that refuses
+        lines.append(f"  {_gate_said(gate)}: FAILS" + (f": {cell.gate}" if handed_on else ""))
+        lines.append(f"  instead the engine returns {cell.substitute_scheme} ({cell.gate_fallback}); what follows is "
+                     "that scheme's cell on this target")
+        gate = atlas.index.get("scheme", cell.gate_fallback).data.get("capability_gate")
+        failed = "" if handed_on else cell.gate
     if gate:
-        bound = f"exactly {gate['exact']}" if "exact" in gate else f">= {gate.get('min')}"
-        where = f" on {', '.join(gate['platforms'])}" if gate.get("platforms") else ""
-        lines.append(f"  capability gate {bound}{where}: " + (f"FAILS: {cell.gate}" if cell.gate else "passes or does not apply"))
-        if cell.gate and cell.gate_fallback:
-            lines.append(f"  instead: {cell.gate_fallback}")
+        lines.append(f"  {_gate_said(gate)}: " + (f"FAILS: {failed}" if failed else "passes or does not apply"))
     for n, attempt in enumerate(cell.attempts, start=1):
         stage = " (accepted by can_implement, fails after selection)" if attempt.after_selection else ""
         line = f"  {n}. {attempt.kernel}: {attempt.outcome.upper()}{stage}"
@@ -60,6 +63,12 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
     return "\n".join(lines), True
+
+
+def _gate_said(gate: Any) -> str:
+    bound = f"exactly {gate['exact']}" if "exact" in gate else f">= {gate.get('min')}"
+    where = f" on {', '.join(gate['platforms'])}" if gate.get("platforms") else ""
+    return f"capability gate {bound}{where}"
 
 
 def otherwise_lines(cell: Cell) -> list[str]:

@@ -230,12 +230,47 @@ def test_an_empty_candidate_list_refuses_with_the_engines_failure_message():
     assert (cell.verdict, cell.attempts, cell.failure_message) == ("refused", (), "no kernel")
 
 
-def test_a_gate_that_falls_back_to_another_scheme_says_so():
-    gate = {"min": 89, "reason": "not supported", "on_failure": "a weight-only scheme is chosen instead"}
-    cell = derive_cell("s", scheme("a", gate=gate), "t", GPU80, {"a": {"requirements": []}})
-    assert (cell.verdict, cell.gate, cell.computes_as) == ("fallback", "not supported", "a weight-only scheme is chosen instead")
+def test_a_gate_that_hands_the_checkpoint_to_another_scheme_is_that_schemes_cell_as_a_fallback():
+    # vLLM's fp8 branch returns CompressedTensorsW8A16Fp8 below capability 89; that scheme's kernel is selected for a
+    # float32 model and then fails. Where --dtype auto can give float32 (Turing) that is a condition of the cell; where
+    # it gives only 16-bit dtypes it is a step off the defaults. Never a plain run: the scheme's FP8 activations are gone.
+    gate = {"min": 89, "reason": "Min capability: {min_capability}.", "on_failure": "w8a16"}
+    w8a8 = {**scheme("fp8"), "config": {"weight_type": "float8_e4m3fn", "activation_quantized": True,
+                                        "activation_types": ["float16", "bfloat16", "float32"]}, "capability_gate": gate}
+    w8a16 = {**scheme("m"), "class_name": "W8A16", "capability_gate": {"min": 75, "reason": "Min capability: {min_capability}."},
+             "config": {**w8a8["config"], "activation_quantized": False}}
+    fails = req("activation-type", "float32 fails at load", values=["float16", "bfloat16"], after_selection=True)
+    kernels = {"fp8": {"requirements": []}, "m": {"activation_handling": "as-given", "requirements": [fails]}}
+    turing = {**GPU80, "compute_capability": 75, "model_dtypes": ["float16", "float32"], "auto_dtypes": ["float16", "float32"]}
+    ampere = {**GPU80, "auto_dtypes": ["bfloat16", "float16"]}
+    on_turing = derive_cell("s", w8a8, "t", turing, kernels, fallback=("w8a16", w8a16))
+    assert (on_turing.verdict, on_turing.kernel, on_turing.conditions, on_turing.gate_fallback) == (
+        "fallback", "m", ("activation dtype in {float16}",), "w8a16")
+    assert on_turing.computes_as == ("W8A16: float8_e4m3fn weights with activations left at float16 (weight-only "
+                                     "arithmetic, activations unquantized)")
+    assert [(o.verdict, o.selected, o.off_default) for o in on_turing.otherwise] == [("fails-at-runtime", "m", False)]
+    on_ampere = derive_cell("s", w8a8, "t", ampere, kernels, fallback=("w8a16", w8a16))
+    assert (on_ampere.verdict, on_ampere.gate) == ("fallback", "Min capability: 89.")
+    assert [(o.verdict, o.off_default) for o in on_ampere.otherwise] == [("fails-at-runtime", True)]
+    assert on_ampere.assumes[0].condition == "activation dtype in {float16, bfloat16}"
+    # Below the other scheme's own gate the engine refuses with that gate's message.
+    volta = derive_cell("s", w8a8, "t", {**GPU80, "compute_capability": 70}, kernels, fallback=("w8a16", w8a16))
+    assert (volta.verdict, volta.gate, volta.reasons, volta.kernel) == (
+        "refused", "Min capability: 75.", ("Min capability: 75.",), None)
     refused = derive_cell("s", scheme("a", gate={"min": 89, "reason": "not supported"}), "t", GPU80, {"a": {"requirements": []}})
     assert (refused.verdict, refused.reasons) == ("refused", ("not supported",))
+
+
+def test_a_step_of_the_scheme_returned_instead_that_runs_is_a_fallback_too():
+    gate = {"min": 89, "reason": "not supported", "on_failure": "w"}
+    w = {**scheme("opt", "m"), "class_name": "W"}
+    kernels = {"opt": {"requirements": [req("package", "no pkg", value="pkg")]}, "m": {"requirements": []}}
+    cell = derive_cell("s", scheme("x", gate=gate), "t", GPU80, kernels, fallback=("w", w))
+    assert (cell.verdict, cell.kernel, cell.conditions) == ("fallback", "opt", ("package pkg installed",))
+    step = cell.otherwise[0]
+    assert (step.verdict, step.selected, step.computes_as) == (
+        "fallback", "m", "W: int4 weights with activations left at float16/bfloat16 (weight-only arithmetic, "
+                         "activations unquantized)")
 
 
 def test_an_activation_quantized_scheme_on_a_kernel_that_takes_activations_as_given_is_a_fallback():

@@ -1,9 +1,15 @@
 """Every check with a passing and a failing case, asserting the full message."""
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 from generators.build import check_tree
 from generators.checks import REGISTRY, run_checks
 from generators.checks.base import Check
+from generators.checks.trap_severity import SEVERITY_OF_EFFECT
+from generators.model.fields import ENUMS
 
 
 
@@ -28,7 +34,8 @@ def test_stated_support_is_checked_against_the_derivation(tree):
     edit(tree, "records/formats/fmt-fp4.yaml", "  - accelerators: [acc-big]", "  - accelerators: [acc-big, acc-old]")
     assert problems_of(tree, "stated-support") == [
         "records/formats/fmt-fp4.yaml:11:5: error: [stated-support] stated_native[0]: the source lists ['acc-old'] as "
-        "native, but the accelerators' own peak figures make 'fmt-fp4' native on ['acc-big']; correct the accelerator's "
+        "native, but the accelerators' peak figures and their targets' matrix instructions make 'fmt-fp4' native on "
+        "['acc-big']; correct the accelerator's "
         "peaks, or add `explained_by:` naming a finding that explains the disagreement"]
 
 
@@ -115,6 +122,29 @@ def test_scheme_candidates_duplicate_platform(tree):
     assert problems_of(tree, "scheme-candidates") == [
         "records/schemes/sch-w4a16.yaml:15:15: error: [scheme-candidates] candidates[1].platform: platform 'cuda' already "
         "has a candidate list at candidates[0]"]
+
+
+def test_scheme_fallback_names_another_scheme_of_the_same_engine(tree):
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, on_failure: sch-w4a16}")
+    assert problems_of(tree, "scheme-fallback") == [
+        "records/schemes/sch-w4a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: a scheme cannot be "
+        "what the engine returns instead of itself; name another scheme or remove on_failure"]
+
+
+def test_scheme_fallback_is_followed_one_step_only(tree):
+    other = tree / "records/schemes/sch-w8a16.yaml"
+    other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "capability_gate: {min: 75}", "capability_gate: {min: 70, on_failure: sch-w4a16}"))
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, on_failure: sch-w8a16}")
+    assert problems_of(tree, "scheme-fallback") == [
+        "records/schemes/sch-w4a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: scheme 'sch-w8a16' "
+        "(records/schemes/sch-w8a16.yaml) hands its own checkpoints on to 'sch-w4a16'; the cell follows one step only, "
+        "so name the scheme the engine finally returns",
+        "records/schemes/sch-w8a16.yaml:10:40: error: [scheme-fallback] capability_gate.on_failure: scheme 'sch-w4a16' "
+        "(records/schemes/sch-w4a16.yaml) hands its own checkpoints on to 'sch-w8a16'; the cell follows one step only, "
+        "so name the scheme the engine finally returns"]
 
 
 def test_contested_resolution_must_concern_the_record(tree):
@@ -366,3 +396,18 @@ def test_a_runtime_checks_install_facts_are_stated_by_the_engine(tree):
     assert problems_of(tree, "install-facts") == [
         "records/engines/eng.yaml:7:137: error: [install-facts] runtime_checks[0].met_by_install[0]: no default install "
         "of this engine states 'fast-pkg' (it states no default_install)"]
+
+
+def test_trap_severity_follows_from_the_effect(tree):
+    assert set(SEVERITY_OF_EFFECT) == set(ENUMS["gotcha.effect"])
+    assert set(SEVERITY_OF_EFFECT.values()) == set(ENUMS["gotcha.severity"])
+    stated = json.loads((Path(__file__).parents[1] / "schema/gotcha.schema.json").read_text())["properties"]["severity"]
+    for level in ENUMS["gotcha.severity"]:  # the schema states the same rule, level by level
+        rule = re.search(rf"\b{level}: effect ([a-z ]+),", stated["description"])
+        assert rule and set(rule[1].split(" or ")) == {e for e, s in SEVERITY_OF_EFFECT.items() if s == level}, level
+    assert problems_of(tree, "trap-severity") == []
+    edit(tree, "records/gotchas/trap-silent.yaml", "severity: blocker", "severity: major")
+    assert problems_of(tree, "trap-severity") == [
+        "records/gotchas/trap-silent.yaml:3:11: error: [trap-severity] severity: 'major' does not follow from effect "
+        "'garbage' (what is served is unusable), which makes a trap 'blocker'; set severity: blocker, or correct "
+        "effect if it misstates what the trap does"]

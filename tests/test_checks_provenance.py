@@ -81,9 +81,9 @@ def test_trap_scope_needs_a_primary_source_with_a_locator(tree):
     edit(tree, "records/gotchas/trap-silent.yaml", "    - source: src-doc\n      locator: FP4 row\n",
          "    - source: src-seed\n      locator: FP4 row\n    - source: src-code\n")
     assert problems_of(tree, "trap-scope") == [
-        "records/gotchas/trap-silent.yaml:15:5: error: [trap-scope] scope.sources: symptom says 'Every' but no scope "
+        "records/gotchas/trap-silent.yaml:16:5: error: [trap-scope] scope.sources: symptom says 'Every' but no scope "
         "source is a primary source with a locator or quote; cite the code, issue or paper passage that shows the scope",
-        "records/gotchas/trap-silent.yaml:15:15: error: [trap-scope] scope.sources[0].source: 'src-seed' is a seed "
+        "records/gotchas/trap-silent.yaml:16:15: error: [trap-scope] scope.sources[0].source: 'src-seed' is a seed "
         "draft; a scope rests on primary sources only (cite it in sources instead)"]
 
 

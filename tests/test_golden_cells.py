@@ -83,3 +83,28 @@ def test_a_cell_on_a_target_the_default_install_is_not_built_for_cites_the_build
     assert "vllm-src-dockerfile-rocm-base" not in answers[("vllm-gptq-marlin", "amd-gfx942")].sources
     assert "vllm-src-utils-flashinfer" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].sources
 
+
+
+def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
+    # Below 89 vLLM returns CompressedTensorsW8A16Fp8, whose kernels (Humming, else Marlin) fail at load for a float32
+    # model. On Turing --dtype auto gives float32 for models that refuse float16, so 16-bit activations are a condition
+    # there; on Ampere auto gives only 16-bit dtypes, so float32 is a step off the defaults. Below 75 it is refused.
+    cells = real_atlas.views.cells
+    turing, ampere = cells[("vllm-ct-w8a8-fp8", "nvidia-sm75")], cells[("vllm-ct-w8a8-fp8", "nvidia-sm80")]
+    for cell in (turing, ampere):
+        assert (cell.verdict, cell.kernel, cell.gate_fallback) == ("fallback", "vllm-humming-fp8-scaled-mm", "vllm-ct-w8a16-fp8")
+        assert cell.computes_as.startswith("CompressedTensorsW8A16Fp8: float8_e4m3fn weights with activations left at")
+        assert all(not s.verdict.runs_as_specified for s in cell.otherwise)
+    assert "activation dtype in {float16}" in turing.conditions
+    assert "activation dtype in {float16}" not in {a.condition for a in turing.assumes}
+    assert [(s.verdict, s.off_default) for s in turing.otherwise if s.unmet == ("activation dtype in {float16}",)] == [
+        ("fails-at-runtime", False), ("fails-at-runtime", True)]  # Humming by default; Marlin without humming-kernels
+    float32 = [s for s in ampere.otherwise if s.verdict == "fails-at-runtime"]
+    assert float32 and all(s.off_default for s in float32)
+    assert "activation dtype in {float16, bfloat16}" in {a.condition for a in ampere.assumes}
+    volta = cells[("vllm-ct-w8a8-fp8", "nvidia-sm70")]
+    assert (volta.verdict, volta.reasons) == ("refused", (
+        "Quantization scheme is not supported for the current GPU. Min capability: 75. Current capability: 70.",))
+    # The row of the scheme returned instead says the same kernels, at its own (weight-only) precision.
+    assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm80")].verdict == "runs"
+    assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm75")].conditions == turing.conditions

@@ -65,9 +65,9 @@ def test_engine_rows_and_grid(tree):
 
 def test_traps_apply_by_accelerator_or_serving_kernel(tree):
     from tests.conftest import write
-    write(tree, "records/gotchas/trap-kernel.yaml", "name: Kernel trap\nsummary: s.\nseverity: minor\nsilent: false\n"
+    write(tree, "records/gotchas/trap-kernel.yaml", "name: Kernel trap\nsummary: s.\nseverity: minor\neffect: misleads\nsilent: false\n"
           "regime: weight-only\ntrigger: t.\nsymptom: s.\nkernels: [k-hopper]\nsources:\n  - source: src-doc\n")
-    write(tree, "records/gotchas/trap-part.yaml", "name: Part trap\nsummary: s.\nseverity: major\nsilent: true\n"
+    write(tree, "records/gotchas/trap-part.yaml", "name: Part trap\nsummary: s.\nseverity: major\neffect: degraded\nsilent: true\n"
           "regime: backend\ntrigger: t.\nsymptom: s.\naccelerators: [acc-old]\nsources:\n  - source: src-doc\n")
     atlas = _atlas(tree)
     rows = {r.target: r.traps for r in atlas.views.target_selections}
@@ -75,7 +75,7 @@ def test_traps_apply_by_accelerator_or_serving_kernel(tree):
 
 
 def test_a_trap_tied_to_other_parts_does_not_follow_its_kernel(tree):
-    base = "severity: minor\nsilent: false\nregime: backend\ntrigger: T.\nsymptom: S.\nsources:\n  - source: src-doc\n"
+    base = "severity: minor\neffect: misleads\nsilent: false\nregime: backend\ntrigger: T.\nsymptom: S.\nsources:\n  - source: src-doc\n"
     (tree / "records/gotchas/kernel-only.yaml").write_text("name: K\nsummary: S.\nkernels: [k-generic]\n" + base)
     (tree / "records/gotchas/kernel-on-big.yaml").write_text(
         "name: KB\nsummary: S.\nkernels: [k-generic]\naccelerators: [acc-big]\n" + base)

@@ -72,7 +72,9 @@ def test_the_format_map_lists_every_part_with_a_format(built_site: Path) -> None
     listed = [a for a in document["accelerators"] if a["native"] or a["emulated"]]
     assert listed and all(f'href="../../accelerators/{a["id"]}/"' in page for a in listed)
     natives = sum(len(a["native"]) for a in listed)
-    assert page.count('class="atlas-map__cell atlas-map__cell--native"') == natives
+    unrated = sum(len(a["native_unrated"]) for a in listed)
+    assert unrated and page.count('class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated"') == unrated
+    assert page.count('class="atlas-map__cell atlas-map__cell--native"') == natives - unrated
 
 
 def test_chapters_have_their_own_descriptions() -> None:

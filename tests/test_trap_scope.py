@@ -27,8 +27,8 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
     printed = " ".join([cell.failure_message, *cell.reasons])
     if not trap.get("kernels") and cell.verdict == "refused" and not any(m in printed for m in trap.get("messages", [])):
         wrong.append("nothing loads, and the refusal is not the trap's message")
-    if trap.get("formats") and not set(trap["formats"]) & set(scheme["formats"]):
-        wrong.append(f"formats {scheme['formats']}")
+    if trap.get("formats") and not set(trap["formats"]) & set(scheme.get("formats", [])):
+        wrong.append(f"formats {scheme.get('formats', [])}")
     if trap.get("platforms") and target.data["platform"] not in trap["platforms"]:
         wrong.append(f"platform {target.data['platform']}")
     if trap.get("accelerators") and not set(trap["accelerators"]) & set(members(atlas.index, target)):

@@ -1,4 +1,4 @@
-"""A native or emulated list a source states for a format agrees with the derivation from the accelerators' peaks, or a finding explains why not.
+"""A native or emulated list a source states for a format agrees with the derivation from peaks and instructions, or a finding explains why not.
 
 Only hardware formats can be native or emulated, so any list stated for a checkpoint format or a
 category disagrees by definition. An explanation attached to a list that agrees is stale.
@@ -30,7 +30,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                 if wrong and not explained:
                     why = (f"{fmt.id!r} is a {fmt.data.get('format_class', 'unclassified')} format, and only hardware "
                            "formats can be native or emulated" if not hardware else
-                           f"the accelerators' own peak figures make {fmt.id!r} {which} on "
+                           f"the accelerators' peak figures and their targets' matrix instructions make {fmt.id!r} {which} on "
                            f"{sorted(derived) or 'no part'}")
                     yield at(fmt, (field, n), NAME,
                              f"the source lists {wrong} as {which}, but {why}; correct the accelerator's peaks, or "

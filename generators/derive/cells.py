@@ -111,8 +111,8 @@ class Cell:
     kernel: str | None
     conditions: tuple[str, ...]
     attempts: tuple[Attempt, ...]
-    gate: str = ""
-    gate_fallback: str = ""
+    gate: str = ""  # the capability gate's message: the one that refuses, or (for a fallback) the one that hands on
+    gate_fallback: str = ""  # the scheme id the engine returns instead when this scheme's gate fails (its `on_failure`)
     failure_message: str = ""
     reasons: tuple[str, ...] = field(default=())
     computes_as: str = ""  # for a fallback: what the engine really computes in
@@ -147,12 +147,23 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
+    schemes = {scheme.id: scheme.data for scheme in index.all("scheme")}
     return {
         (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
-                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL))
+                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL),
+                                           fallback_of(scheme.data, schemes))
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
     }
+
+
+Fallback = tuple[str, SchemeFields]  # (scheme id, its data): the scheme an engine returns when another's gate fails
+
+
+def fallback_of(scheme: SchemeFields, schemes: Mapping[str, SchemeFields]) -> Fallback | None:
+    """The scheme the capability gate's `on_failure` names, with its data (None when it names none, or an unknown id)."""
+    named = (scheme.get("capability_gate") or {}).get("on_failure")
+    return (named, schemes[named]) if named and named in schemes else None
 
 
 @dataclass(frozen=True)
@@ -205,29 +216,35 @@ def install_of(install: EngineDefaultInstall) -> Install:
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
 # derivation read with what it found, the cell). The changelog derives the cells of several past trees whose records
 # are mostly the same objects (load gives a file loaded alike the same record), so most cells read the same inputs.
-_KEPT: dict[tuple[str, str], list[tuple[Any, Any, Install, tuple[tuple[str, Any], ...], Cell]]] = {}
+_KEPT: dict[tuple[str, str], list[tuple[Any, Any, Install, Any, tuple[tuple[str, Any], ...], Cell]]] = {}
 _KEPT_PER_CELL = 4
 
 
 def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-               kernels: dict[str, KernelFields], installed: Install) -> Cell:
-    """derive_cell, or the cell an earlier derivation made from the very same scheme and target data objects and, for
-    every kernel id that derivation asked for, the very same kernel data object (or its absence again).
+               kernels: dict[str, KernelFields], installed: Install, fallback: Fallback | None = None) -> Cell:
+    """derive_cell, or the cell an earlier derivation made from the very same scheme, target and fallback scheme data
+    objects and, for every kernel id that derivation asked for, the very same kernel data object (or its absence again).
 
     derive_cell is a pure function of its arguments and reads the kernels only through the mapping it is given, so
     the same inputs for every read give the same cell (record data are never changed once loaded); a derivation that
     iterated the kernels (read them all) is not kept."""
     kept = _KEPT.setdefault((scheme_id, target_id), [])
-    for old_scheme, old_target, old_installed, reads, cell in kept:
+    for old_scheme, old_target, old_installed, old_fallback, reads, cell in kept:
         if (old_scheme is scheme and old_target is target and old_installed == installed
-                and all(kernels.get(k) is found for k, found in reads)):
+                and _same_fallback(old_fallback, fallback) and all(kernels.get(k) is found for k, found in reads)):
             return cell
     recorded = _RecordedKernels(kernels)
-    cell = derive_cell(scheme_id, scheme, target_id, target, recorded, installed)
+    cell = derive_cell(scheme_id, scheme, target_id, target, recorded, installed, fallback)
     if not recorded.everything:
-        kept.insert(0, (scheme, target, installed, tuple(recorded.read.items()), cell))
+        kept.insert(0, (scheme, target, installed, fallback, tuple(recorded.read.items()), cell))
         del kept[_KEPT_PER_CELL:]
     return cell
+
+
+def _same_fallback(old: Fallback | None, new: Fallback | None) -> bool:
+    if old is None or new is None:
+        return old is new
+    return old[0] == new[0] and old[1] is new[1]
 
 
 class _RecordedKernels(Mapping[str, KernelFields]):
@@ -261,11 +278,12 @@ class _RecordedKernels(Mapping[str, KernelFields]):
 
 
 def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-                kernels: Mapping[str, KernelFields], installed: Install | None = None) -> Cell:
+                kernels: Mapping[str, KernelFields], installed: Install | None = None,
+                fallback: Fallback | None = None) -> Cell:
     """The cell of one scheme on one target; `installed` is what the engine's default install provides on the
-    target's platform."""
+    target's platform, `fallback` the scheme its capability gate's `on_failure` names (see `fallback_of`)."""
     installed = installed or NO_INSTALL
-    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed),
+    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback),
                               installed.unbuilt(target), target.get("gfx", ""))
 
 
@@ -283,20 +301,16 @@ def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-              kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
+              kernels: Mapping[str, KernelFields], installed: Install, fallback: Fallback | None = None) -> Cell:
     """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
     config = on_target(scheme.get("config", {}), target)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
+    if gate and fallback is not None:
+        instead = _selected(fallback[0], fallback[1], target_id, target, kernels, installed)  # its on_failure: not followed
+        return _handed_on(scheme_id, gate, fallback, instead, target)
     if gate:
-        gate_record = scheme.get("capability_gate") or {}
-        fallback = gate_record.get("on_failure", "")
-        floor = gate_record.get("on_failure_min")
-        if fallback and floor is not None and (target.get("compute_capability") or 0) < floor:
-            fallback, gate = "", engine_message(gate_record.get("reason", ""), target, scheme, {"bound": floor})
-        verdict = Verdict.FALLBACK if fallback else Verdict.REFUSED
-        return Cell(engine, scheme_id, target_id, verdict, None, (), (), gate=gate, gate_fallback=fallback,
-                    reasons=(gate,), computes_as=fallback)
+        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=(gate,))
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
     if candidates is None or not candidates["kernels"]:
         reason = f"no candidate kernels for platform {target['platform']!r}"
@@ -321,6 +335,34 @@ def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mappin
     types = config.get("activation_types") or []
     kept = [t for t in types if t not in MODEL_DTYPES or t in allowed] if allowed else types
     return config if len(kept) == len(types) else {**config, "activation_types": kept}
+
+
+def _handed_on(scheme_id: str, gate: str, fallback: Fallback, instead: Cell, target: HardwareTargetFields) -> Cell:
+    """The cell of a scheme whose capability gate fails on the target and names the scheme the engine returns instead
+    (`on_failure`): that scheme's own cell `instead` (its gate, kernel walk, conditions and steps), under this
+    scheme's id. Where it loads the cell is a fallback, never more: it computes at the other scheme's precision, and so
+    does every step of it that runs. Where that scheme refuses or fails, so does this cell, with its reasons (below its
+    own capability gate, that gate's message)."""
+    fallback_id, substitute = fallback
+    named = substitute.get("class_name", fallback_id)
+    cell = dataclasses.replace(instead, scheme=scheme_id, gate_fallback=fallback_id, substitute_scheme=named)
+    if not instead.verdict.loads:
+        return cell
+    config = on_target(substitute.get("config", {}), target)
+
+    def computes(kernel: str | None, verdict: Verdict, computes_as: str) -> str:
+        if not verdict.runs_as_specified:
+            return f"{named}: {computes_as}" if computes_as else ""
+        tried = next((a for a in instead.attempts if a.kernel == kernel), None)
+        kept = {**config, "activation_types": list(tried.dtypes)} if tried and tried.dtypes else config
+        return f"{named}: " + (_unquantized_activations(kept, "as-given") if not config.get("activation_quantized")
+                               else f"its own arithmetic ({fallback_id})")
+
+    steps = tuple(dataclasses.replace(step, verdict=Verdict.FALLBACK,
+                                      computes_as=computes(step.selected, step.verdict, step.computes_as))
+                  if step.verdict.runs_as_specified else step for step in instead.otherwise)
+    return dataclasses.replace(cell, verdict=Verdict.FALLBACK, gate=gate, otherwise=steps,
+                               computes_as=computes(instead.kernel, instead.verdict, instead.computes_as))
 
 
 def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:

@@ -6,8 +6,10 @@ Rows are accelerators with at least one native or emulated format, grouped by th
 the earliest hardware target any of their parts belongs to (the targets' own `order`), so NVIDIA
 reads Volta to Blackwell; parts of no target come after, by generation name. Columns are the
 formats that are native or emulated somewhere, by id. Every non-empty cell carries the dense
-peaks it is derived from (precision, TFLOPS, source), so a reader sees why. The status comes from
-the tallies view, so it follows however native support is derived. Pure; no I/O.
+peaks it is derived from (precision, TFLOPS, source), so a reader sees why; a native cell with no
+peak (native by an instruction its hardware target lists, no rate recorded) carries that instruction
+instead. The status comes from the tallies view, so it follows however native support is derived.
+Pure; no I/O.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
 from .members import members
-from .tallies import Tally
+from .tallies import MatrixInstruction, Tally, matrix_instructions
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
@@ -41,6 +43,12 @@ class Peak:
 class MapCell:
     status: str  # native, emulated or none
     peaks: tuple[Peak, ...]  # the dense peaks the status is derived from (empty for none)
+    instructions: tuple[MatrixInstruction, ...] = ()  # for a native cell: the targets' instructions in its precision
+
+    @property
+    def unrated(self) -> bool:
+        """Native by an instruction alone: no dense peak in the format's precision is recorded."""
+        return self.status == NATIVE and not self.peaks
 
 
 @dataclass(frozen=True)
@@ -134,9 +142,10 @@ def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str,
         key = (str(record.data.get("vendor", "")), generation_of(record))
         generation_rank[key] = min(generation_rank.get(key, _NO_TARGET), first_target.get(record.id, _NO_TARGET))
     vendors: dict[str, dict[str, list[MapRow]]] = {}
+    instructions = matrix_instructions(index)
     for record in sorted(listed, key=lambda r: _row_key(r, generation_rank)):
         vendor = str(record.data.get("vendor", ""))
-        cells = tuple(_cell(record.data, f, tallies[record.id]) for f in formats)
+        cells = tuple(_cell(record.data, f, tallies[record.id], instructions.get(record.id, ())) for f in formats)
         row = MapRow(record.id, vendor, generation_of(record), part_name(record.name, vendor), cells)
         vendors.setdefault(vendor, {}).setdefault(row.generation, []).append(row)
     unlisted = tuple(r.id for r in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id))
@@ -159,7 +168,8 @@ def _row_key(record: Record, generation_rank: dict[tuple[str, str], int]) -> tup
     return (vendor_rank(vendor), generation_rank[(vendor, generation)], generation == "", generation, record.id)
 
 
-def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally) -> MapCell:
+def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
+          instructions: tuple[MatrixInstruction, ...]) -> MapCell:
     if fmt.id in tally.native:
         status, precisions = NATIVE, {fmt.data.get("peak_precision")}
     elif fmt.id in tally.emulated:
@@ -169,7 +179,8 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally) -> MapCell:
     peaks = tuple(Peak(str(p["precision"]), float(p["tflops"]), str(p.get("source", "")))
                   for p in accelerator.get("peak_compute", [])
                   if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p)
-    return MapCell(status, peaks)
+    executed = tuple(i for i in instructions if i.precision in precisions) if status == NATIVE else ()
+    return MapCell(status, peaks, executed)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:

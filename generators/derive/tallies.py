@@ -1,8 +1,11 @@
-"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures.
+"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures and its targets' matrix instructions.
 
 A hardware format (format_class `hardware`) is native on a part when the part states a dense
-matrix-engine peak in the format's `peak_precision`; it is emulated when the part has no such peak
-but has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
+matrix-engine peak in the format's `peak_precision`, or when a hardware target the part belongs to
+lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
+format is then native with no rate recorded, `unrated`). It is emulated when it is not native and the
+part has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
+A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
 What sources state (native lists on format records, counts on accelerators) are claims checked
 against this derivation, never inputs to it.
@@ -13,7 +16,8 @@ from dataclasses import dataclass
 
 from ..model.index import Index
 from ..model.records import Record
-from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, StatedSupportItem
+from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
+from .members import members
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,7 @@ class Tally:
     emulated: tuple[str, ...]
     stated: tuple[StatedCount, ...]
     dense_precisions: tuple[str, ...] = ()
+    unrated: tuple[str, ...] = ()  # native by an instruction of the part's targets, with no dense peak recorded
 
     @property
     def native_count(self) -> int:
@@ -83,16 +88,45 @@ def dense_precisions(accelerator: AcceleratorFields) -> tuple[str, ...]:
     return tuple(sorted({p["precision"] for p in accelerator.get("peak_compute", []) if p.get("sparsity") == "dense"}))
 
 
+@dataclass(frozen=True)
+class MatrixInstruction:
+    """One `matrix_formats` entry of a hardware target: a precision its parts' matrix engines execute, and where that is stated."""
+
+    precision: str
+    instruction: str
+    target: str
+    source: str
+    locator: str
+
+
+def matrix_instructions(index: Index) -> dict[str, tuple[MatrixInstruction, ...]]:
+    """For each accelerator that belongs to a target with `matrix_formats`, those entries (targets by id, in list order)."""
+    found: dict[str, list[MatrixInstruction]] = {}
+    for target in index.all("hardware-target"):
+        entries = [_instruction(target.id, e) for e in target.data.get("matrix_formats", [])]
+        if entries:  # members() of a gfx target scans the accelerators: only for targets that list instructions
+            for accelerator in members(index, target):
+                found.setdefault(accelerator, []).extend(entries)
+    return {a: tuple(entries) for a, entries in found.items()}
+
+
+def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstruction:
+    return MatrixInstruction(entry["precision"], entry["instruction"], target, entry["source"], entry["locator"])
+
+
 def derive_tallies(index: Index) -> dict[str, Tally]:
     formats = hardware_formats(index)
+    instructions = matrix_instructions(index)
     tallies = {}
     for accelerator in index.all("accelerator"):
         dense = set(dense_precisions(accelerator.data))
-        native = tuple(f.id for f in formats if f.data.get("peak_precision") in dense)
+        executed = dense | {i.precision for i in instructions.get(accelerator.id, ())}
+        native = tuple(f.id for f in formats if f.data.get("peak_precision") in executed)
+        unrated = tuple(f.id for f in formats if f.id in native and f.data.get("peak_precision") not in dense)
         emulated = tuple(f.id for f in formats
                          if f.id not in native and dense & set(f.data.get("emulated_via", [])))
         stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))
-        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)))
+        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)), unrated)
     return tallies
 
 

@@ -206,6 +206,15 @@ CpuVendor: TypeAlias = Literal['AuthenticAMD', 'GenuineIntel']
 IsaFeature: TypeAlias = Literal['avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe']
 
 
+class HardwareTargetMatrixFormats(TypedDict):
+    precision: Precision
+    instruction: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class HardwareTargetFields(TypedDict):
     """A column people ask about in a support table: a device class an engine's dispatch rules are tested against."""
 
@@ -228,6 +237,7 @@ class HardwareTargetFields(TypedDict):
     cpu_vendors: NotRequired[list[CpuVendor]]
     isa_features: NotRequired[list[IsaFeature]]
     accelerators: NotRequired[list[RefAccelerator]]
+    matrix_formats: NotRequired[list[HardwareTargetMatrixFormats]]
     order: int
 
 
@@ -434,6 +444,9 @@ class SchemeConfig(TypedDict):
     activation_quant_type: NotRequired[Dtype]
 
 
+RefScheme: TypeAlias = str
+
+
 class SchemeCapabilityGate(TypedDict):
     """The scheme's capability gate, applied before kernel selection."""
 
@@ -442,8 +455,7 @@ class SchemeCapabilityGate(TypedDict):
     platforms: NotRequired[list[Platform]]
     reason: NotRequired[str]
     locator: NotRequired[str]
-    on_failure: NotRequired[str]
-    on_failure_min: NotRequired[int]
+    on_failure: NotRequired[RefScheme]
 
 
 RefKernel: TypeAlias = str
@@ -506,9 +518,6 @@ class SchemeFields(TypedDict):
 
 
 Date: TypeAlias = str
-
-
-RefScheme: TypeAlias = str
 
 
 RefHardwareTarget: TypeAlias = str
@@ -597,6 +606,7 @@ class GotchaFields(TypedDict):
     maturity: NotRequired[Maturity]
     unverified: NotRequired[Unverified]
     severity: Literal['blocker', 'major', 'minor']
+    effect: Literal['stops', 'garbage', 'degraded', 'misleads']
     silent: bool
     regime: Literal['weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion']
     trigger: Text
@@ -810,6 +820,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),
     'format.format_class': ('checkpoint', 'hardware', 'category'),
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
+    'gotcha.effect': ('stops', 'garbage', 'degraded', 'misleads'),
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
     'hardware-target.auto_dtypes': ('float16', 'bfloat16', 'float32'),

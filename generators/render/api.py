@@ -237,7 +237,8 @@ def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> d
     accelerators = sorted(atlas.index.all("accelerator"), key=_vendor_key)
     rows = [{"id": a.id, "name": a.name, "vendor": a.data.get("vendor", ""), "category": a.data.get("category", ""),
              "architecture": str(a.data.get("architecture", "")),
-             "native": list(atlas.views.tallies[a.id].native), "emulated": list(atlas.views.tallies[a.id].emulated)}
+             "native": list(atlas.views.tallies[a.id].native), "emulated": list(atlas.views.tallies[a.id].emulated),
+             "native_unrated": list(atlas.views.tallies[a.id].unrated)}
             for a in accelerators]
     native_on: dict[str, list[str]] = {}
     emulated_on: dict[str, list[str]] = {}

@@ -134,7 +134,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "type": "object", "required": ["id", "name", "vendor", "native", "emulated"],
             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "vendor": {"type": "string"},
                            "category": {"type": "string"}, "architecture": {"type": "string"},
-                           "native": _IDS, "emulated": _IDS}}},
+                           "native": _IDS, "emulated": _IDS,
+                           "native_unrated": {**_IDS, "description": "The native formats no peak rate is recorded for: "
+                                              "native by a matrix instruction of the part's hardware target."}}}},
          "formats": {"type": "array", "items": {
              "type": "object", "required": ["id", "name", "native_on", "emulated_on", "runs_on"],
              "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "native_on": _IDS,

@@ -2,7 +2,8 @@
 
 The map is laid out in side-by-side panels (whole vendors per panel, rows balanced) so that it
 fits one 1440 × 900 screen; at phone width the panels stack. Each non-empty cell links to the
-part's peak figures and names, on hover, the dense peaks and sources its status is derived from.
+part's peak figures and names, on hover, the dense peaks and sources its status is derived from; a
+native cell with no peak recorded is marked N* and names the instruction and its source instead.
 The runs table follows each checkpoint format through the engines' dispatch: per hardware target,
 the kernel that serves it, coloured by verdict.
 """
@@ -21,6 +22,7 @@ from .markdown import fill
 from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
+UNRATED_MARK = "N*"  # native by an instruction of the part's hardware target, no peak rate recorded
 PANELS = 2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -44,9 +46,10 @@ def _view(atlas: Any) -> FormatMap:
 
 def _legend() -> Markup:
     return Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix engines '
-                  'compute in the format · <span class="atlas-map__cell--emulated">E</span> emulated: runs, converted to a '
-                  'wider precision · blank: no peak recorded. Hover a cell for the peak figures and sources it is derived '
-                  'from; click it for the part\'s peak table.</p>')
+                  'compute in the format · <span class="atlas-map__cell--native atlas-map__cell--unrated">N*</span> native instruction, no rate '
+                  'recorded · <span class="atlas-map__cell--emulated">E</span> emulated: runs, converted to a '
+                  'wider precision · blank: neither a peak nor an instruction recorded. Hover a cell for the peak figures, '
+                  'instructions and sources it is derived from; click it for the part\'s peak table.</p>')
 
 
 def split_panels(vendors: tuple[VendorGroup, ...], panels: int = PANELS) -> list[list[VendorGroup]]:
@@ -95,8 +98,18 @@ def _vendor(vendor: VendorGroup, columns: tuple[MapColumn, ...], html: _Html) ->
 def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Markup:
     if cell.status == "none":
         return fill('<td class="atlas-map__cell atlas-map__cell--none" title="{} on {}: no peak recorded"></td>', fmt, part)
+    if cell.unrated:
+        return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated"><a href="{}" title="{}">'
+                    '{}</a></td>', peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
+                    f"{_instructions(cell, html)}", UNRATED_MARK)
     return fill('<td class="atlas-map__cell atlas-map__cell--{}"><a href="{}" title="{}">{}</a></td>',
         cell.status, peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}", MARK[cell.status])
+
+
+def _instructions(cell: MapCell, html: _Html) -> str:
+    """'tcgen05.mma kind::mxf8f6f4 (NVIDIA SM 10.x: Source A)', one phrase per instruction."""
+    return "; ".join(f"{i.instruction} ({html.names.get(f'hardware-target/{i.target}', i.target)}: "
+                     f"{html.names.get(f'source/{i.source}', i.source)})" for i in cell.instructions)
 
 
 def _evidence(cell: MapCell, html: _Html) -> str:

@@ -287,22 +287,28 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
     rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
             for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
     return Table("Where it computes natively", ["status", "accelerators"], rows,
-                 "Derived from each accelerator's dense peak figures: native where the part states a peak in this "
-                 "format's precision, emulated where it states one only in a wider precision the format converts to.")
+                 "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
+                 "native where the part states a peak in this format's precision or its architecture has an instruction "
+                 "in it, emulated where it has neither but states a peak in a wider precision the format converts to.")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     tally = atlas.views.tallies[record.id]
     unknown = Markup("no dense peak recorded")  # a part without peak figures has no count, not a count of zero
-    rows = [[Markup("native (derived from its peaks)"), escape_text(tally.native_count) if tally.listed else unknown,
+    rows = [[Markup("native (derived from its peaks and instructions)"),
+             escape_text(tally.native_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
             [Markup("emulated (derived from its peaks)"), escape_text(tally.emulated_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
+    if tally.unrated:
+        rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),
+                        Markup(", ").join(values.ref(f"format/{f}") for f in tally.unrated)])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
     return Table("Native and emulated formats", ["list", "count", "formats or source"], rows,
-                 "Counts are derived from the part's dense peaks; a stated count that differs is listed on the gaps page.")
+                 "Counts are derived from the part's dense peaks and its hardware targets' matrix instructions; a stated "
+                 "count that differs is listed on the gaps page.")
 
 
 def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str) -> Table:
@@ -320,21 +326,20 @@ def verdict_markup(cell: Cell) -> Markup:
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
-    if cell.gate or cell.verdict in (Verdict.FAILS_AT_RUNTIME, Verdict.REFUSED):
+    instead = _handed_on(cell, values)
+    if not cell.verdict.loads:
         found = reasons_of(cell, values)
         why = Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
         if cell.conditions and not cell.gate:  # the failing kernel is selected only where its conditions hold
             why = escape_text("where " + "; ".join(cell.conditions) + ": ") + why
         if cell.otherwise and not cell.gate:
             why += Markup(". ") + otherwise_markup(cell, values.ref, escape_text)
-        return why
-    if cell.kernel is None:  # a fallback decided by the scheme gate, before any kernel is tried
-        return escape_text(f"computes as: {cell.computes_as}; capability gate: {cell.gate}")
+        return instead + why
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
     if cell.default_kernel and cell.default_kernel != cell.kernel:
         parts.append(Markup("a default install selects ") + values.ref(f"kernel/{cell.default_kernel}"))
     if cell.verdict is Verdict.FALLBACK:
-        parts.insert(0, escape_text(f"computes as: {cell.computes_as}"))
+        parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
@@ -363,10 +368,19 @@ class Reasons:
     per_kernel: tuple[Markup, ...] = ()
 
 
+def _handed_on(cell: Cell, values: ValueRenderer) -> Markup:
+    """For a scheme whose capability gate hands the checkpoint to another scheme: that it does, before that scheme's
+    cell (the gate's message where this one's gate is the one that failed, i.e. where the cell loads)."""
+    if not cell.gate_fallback:
+        return Markup("")
+    failed = escape_text(f"capability gate: {cell.gate}") if cell.verdict.loads else Markup("capability gate fails")
+    return (failed + Markup("; ") + escape_text(f"the engine returns {cell.substitute_scheme}") + Markup(" (")
+            + values.ref(f"scheme/{cell.gate_fallback}") + Markup(") instead: "))
+
+
 def reasons_of(cell: Cell, values: ValueRenderer) -> Reasons:
     if cell.gate:
-        return Reasons(escape_text(f"capability gate: {cell.gate}"
-                                   + (f" Instead: {cell.gate_fallback}" if cell.gate_fallback else "")))
+        return Reasons(escape_text(f"capability gate: {cell.gate}"))
     if cell.verdict is Verdict.FAILS_AT_RUNTIME:
         chosen = next(a for a in cell.attempts if a.after_selection)
         return Reasons(Markup("selects ") + values.ref(f"kernel/{chosen.kernel}")

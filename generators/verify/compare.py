@@ -40,11 +40,6 @@ def selection_view(cell: Cell, class_of: dict[str, str]) -> SelectionView:
     return SelectionView(verdict in SELECTS or bool(kernels), kernels, first)
 
 
-def _other_scheme(cell: Cell) -> bool:
-    """A capability gate that hands the checkpoint to another scheme: its kernels are not modelled on this cell."""
-    return bool(getattr(cell, "gate_fallback", "")) and not cell.attempts
-
-
 def disagreement(cell: Cell, observed: ObservationCells, class_of: dict[str, str]) -> str:
     """Empty when the observation and the derived cell agree; otherwise what differs, in one sentence."""
     view = selection_view(cell, class_of)
@@ -57,7 +52,7 @@ def disagreement(cell: Cell, observed: ObservationCells, class_of: dict[str, str
         return (f"the engine refuses ({first.get('error_type', '')}: {_short(first.get('message', ''))}) "
                 f"but the records derive {view.first}")
     unexpected = sorted(selected - view.kernels)
-    if unexpected and not _other_scheme(cell):
+    if unexpected:
         return (f"the engine selects {', '.join(unexpected)} ({_where(observed, set(unexpected))}), which the records' "
                 f"candidate walk does not accept (it accepts {', '.join(sorted(view.kernels)) or 'nothing'})")
     return ""

@@ -1,0 +1,64 @@
+"""A hardware target's matrix instructions make a format native on its parts even where no peak is recorded, never emulated."""
+from __future__ import annotations
+
+from typing import Any
+
+from generators.build import Atlas
+from generators.derive.format_map import format_map
+from generators.render.format_map import _cell
+from generators.render.matrix import _Html
+
+from .memory_atlas import atlas_of
+
+_PEAK = {"sparsity": "dense", "tflops": 100, "source": "s"}
+_FMT = {"summary": "s", "sources": [{"source": "s"}], "format_class": "hardware"}
+
+
+def _part(*precisions: str) -> dict[str, Any]:
+    return {"name": "NVIDIA Part", "summary": "s", "vendor": "NVIDIA", "category": "consumer-gpu", "architecture": "Blackwell",
+            "sources": [{"source": "s"}], "peak_compute": [{**_PEAK, "precision": p} for p in precisions]}
+
+
+def _atlas() -> Atlas:
+    return atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "format/mxfp6": {**_FMT, "name": "MXFP6", "peak_precision": "mxfp6", "emulated_via": ["fp8", "bf16"]},
+        "format/fp8": {**_FMT, "name": "FP8", "peak_precision": "fp8", "emulated_via": ["bf16"]},
+        "accelerator/inside": _part("bf16", "fp8"),
+        "accelerator/rated": _part("bf16", "fp8", "mxfp6"),
+        "accelerator/outside": _part("bf16", "fp8"),
+        "hardware-target/t": {"name": "SM X", "summary": "s", "sources": [{"source": "s"}], "platform": "cuda", "order": 1,
+                              "accelerators": ["inside", "rated"],
+                              "matrix_formats": [{"precision": "mxfp6", "instruction": "mma kind::mxf8f6f4", "source": "s",
+                                                  "locator": "line 1"}]}})
+
+
+def test_an_instruction_of_the_target_makes_the_format_native_without_a_rate_and_not_emulated() -> None:
+    tallies = _atlas().views.tallies
+    assert (tallies["inside"].native, tallies["inside"].unrated, tallies["inside"].emulated) == (("fp8", "mxfp6"), ("mxfp6",), ())
+    assert (tallies["rated"].native, tallies["rated"].unrated) == (("fp8", "mxfp6"), ())  # a peak is a rate: not unrated
+    assert (tallies["outside"].native, tallies["outside"].emulated) == (("fp8",), ("mxfp6",))  # no instruction: converts
+
+
+def test_the_map_marks_a_native_cell_without_a_rate_and_names_its_instruction() -> None:
+    atlas = _atlas()
+    view = format_map(atlas.index, atlas.views.tallies, {})
+    cells = {r.accelerator: dict(zip([c.format for c in view.columns], r.cells)) for v in view.vendors for r in v.rows}
+    unrated, rated = cells["inside"]["mxfp6"], cells["rated"]["mxfp6"]
+    assert (unrated.status, unrated.unrated, unrated.peaks) == ("native", True, ())
+    assert [(i.instruction, i.target, i.source) for i in unrated.instructions] == [("mma kind::mxf8f6f4", "t", "s")]
+    assert (rated.unrated, [p.precision for p in rated.peaks]) == (False, ["mxfp6"])
+    assert cells["outside"]["mxfp6"].status == "emulated" and not cells["outside"]["mxfp6"].instructions
+    html = str(_cell(unrated, "MXFP6", "Part", "x.html", _Html({"source/s": "S", "hardware-target/t": "SM X"}, "p.md")))
+    assert ">N*</a>" in html and "atlas-map__cell--unrated" in html
+    assert 'title="MXFP6 on Part: native instruction, no rate recorded — mma kind::mxf8f6f4 (SM X: S)"' in html
+
+
+def test_the_blackwell_fp6_and_ada_int4_cells_are_native_instructions_not_emulated(real_atlas: Atlas) -> None:
+    tallies = real_atlas.views.tallies
+    for part, fmt in (("rtx-5090", "mxfp6"), ("rtx-pro-6000-blackwell", "mxfp6"), ("b300", "mxfp6"), ("l4", "int4")):
+        assert fmt in tallies[part].native and fmt in tallies[part].unrated and fmt not in tallies[part].emulated, (part, fmt)
+    assert "mxfp6" in tallies["b200"].native and "mxfp6" not in tallies["b200"].unrated  # B200 states an FP6 rate
+    # No 4-bit integer MMA on Hopper (wgmma s8 only), SM100 (tcgen05 kind::i8 only) or CDNA2 matrix cores: converted.
+    for part in ("h100-sxm", "b200", "b300", "mi250x"):
+        assert "int4" in tallies[part].emulated, part
