@@ -132,6 +132,22 @@ def test_scheme_fallback_names_another_scheme_of_the_same_engine(tree):
         "what the engine returns instead of itself; name another scheme or remove on_failure"]
 
 
+def test_scheme_substitution_kernel_is_the_substituted_schemes_own(tree):
+    edit(tree, "records/schemes/sch-w4a16.yaml", "engine: eng\n", "engine: eng\nclass_name: W4A16Scheme\n")
+    other = tree / "records/schemes/sch-w8a8.yaml"
+    other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "class_name: W4A16Scheme\n", "").replace(
+        "    kernels: [k-cpu]\n",
+        "    kernels: [k-cpu]\n    substitution: {scheme_class: W4A16Scheme, setting: --backend, values: [cpu],\n"
+        "                   kernel: k-generic, computes_as: weight-only, locator: here}\n"))
+    assert problems_of(tree, "scheme-substitution") == [
+        "records/schemes/sch-w8a8.yaml:18:28: error: [scheme-substitution] candidates[1].substitution.kernel: "
+        "W4A16Scheme is recorded as scheme 'sch-w4a16' (records/schemes/sch-w4a16.yaml), whose cpu candidates are "
+        "k-cpu; name one of them"]
+    edit(tree, "records/schemes/sch-w8a8.yaml", "kernel: k-generic", "kernel: k-cpu")
+    assert problems_of(tree, "scheme-substitution") == []
+
+
 def test_scheme_fallback_is_followed_one_step_only(tree):
     other = tree / "records/schemes/sch-w8a16.yaml"
     other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
