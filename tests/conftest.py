@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,12 +38,21 @@ def _private_cache(tmp_path_factory):
     os.environ["ATLAS_CACHE_DIR"] = str(tmp_path_factory.mktemp("atlas-cache"))
 
 
+@pytest.fixture(scope="session")
+def _test_caches(tmp_path_factory) -> Iterator[Iterator[Path]]:
+    """Unused cache folders, one for each test; a folder is made when the cache first writes in it (generators/cache.py;
+    most tests never write one). Not numbered folders from tmp_path_factory: pytest lists the whole run folder to
+    number each one, a second or more per worker over a thousand tests, and removing them all costs as much again."""
+    folder = tmp_path_factory.mktemp("atlas-cache-test")
+    yield (folder / str(n) for n in itertools.count())
+
+
 @pytest.fixture(autouse=True)
-def _cache_per_test(tmp_path_factory, monkeypatch):
+def _cache_per_test(_test_caches, monkeypatch):
     """Each test starts with an empty on-disk cache: the whole-site copy and the page memo are keyed by the code's
     files, not by what a test monkeypatches, so a test that patches the pipeline and builds the mini tree another test
     built would otherwise read that test's pages. Session fixtures built before keep the session folder."""
-    monkeypatch.setenv("ATLAS_CACHE_DIR", str(tmp_path_factory.mktemp("atlas-cache-test")))
+    monkeypatch.setenv("ATLAS_CACHE_DIR", str(next(_test_caches)))
 
 
 @pytest.fixture(scope="session")
@@ -126,6 +137,25 @@ def pytest_configure(config):
     the real atlas, Hypothesis and the imported package make that a tenth of a worker's time for no garbage worth the
     scan (the tests build little that only a cycle collection frees). Rarer collections, same tests."""
     gc.set_threshold(50_000, 20, 100)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """pytest removes the temporary folders of runs older than the last few when the run's process exits, after the
+    summary, one file at a time (tens of thousands of files, over ten seconds of disk waits on a slow disk). The process
+    that owns the run's folder starts that same removal (pytest's own, which spares a folder another run still holds)
+    when the run starts, beside the tests; at exit pytest finds nothing left to remove."""
+    config = session.config
+    factory = getattr(config, "_tmp_path_factory", None)
+    keep = int(config.getini("tmp_path_retention_count"))
+    if factory is None or config.option.basetemp or keep == 0 or config.getini("tmp_path_retention_policy") == "none":
+        return  # a given folder (as every xdist worker has) is not numbered; with nothing kept, the run's own is a candidate
+    try:
+        from _pytest.pathlib import LOCK_TIMEOUT, cleanup_numbered_dir
+    except ImportError:  # another pytest: it removes them at exit, as before
+        return
+    basetemp = factory.getbasetemp()  # numbered and locked, as pytest would make it a moment later
+    threading.Thread(target=cleanup_numbered_dir, name="old-pytest-folders",
+                     args=(basetemp.parent, "pytest-", keep, basetemp.stat().st_mtime - LOCK_TIMEOUT)).start()
 
 
 def pytest_addoption(parser):

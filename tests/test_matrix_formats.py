@@ -64,6 +64,17 @@ def test_the_blackwell_fp6_and_ada_int4_cells_are_native_instructions_not_emulat
         assert "int4" in tallies[part].emulated, part
 
 
+def test_the_xe2_dpas_types_and_the_sm100_f16_and_tf32_kinds_are_native_instructions(real_atlas: Atlas) -> None:
+    tallies = real_atlas.views.tallies
+    for part in ("arc-pro-b60", "arc-b580"):  # both BMG-G21: FP16, TF32 and INT4 were E (B60) or absent (B580)
+        for fmt in ("fp16", "tf32", "int4"):
+            assert fmt in tallies[part].native and fmt in tallies[part].unrated and fmt not in tallies[part].emulated, (part, fmt)
+    assert "bf16" in tallies["arc-pro-b60"].native and "bf16" not in tallies["arc-pro-b60"].unrated  # the B60 states a BF16 rate
+    for fmt in ("fp16", "tf32"):  # tcgen05 kind::f16 and kind::tf32 are built for sm_103a; no B300 rate was read
+        assert fmt in tallies["b300"].native and fmt in tallies["b300"].unrated, fmt
+    assert "fp16" not in tallies["rtx-5090"].native  # no SM 12.x-specific FP16 source read: left a gap, not claimed
+
+
 def test_a_fallback_through_the_capability_gate_names_the_scheme_it_loads_as(real_atlas: Atlas) -> None:
     """The W8A8 FP8 note below capability 89 says the gate handed the checkpoint to the W8A16 scheme; SM 8.9's does not."""
     import re
