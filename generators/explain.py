@@ -32,6 +32,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
         lines.append(f"  a default install selects: {cell.default_kernel}" + (f" (it lacks {lacking})" if lacking else ""))
+    if cell.substitution:  # the platform substitutes another scheme unless a setting keeps this one
+        lines.append(f"  on this platform the engine returns {cell.substitute_scheme} ({cell.substitution}) unless a "
+                     "setting keeps this scheme")
     gate, failed = scheme.get("capability_gate"), cell.gate
     if gate and cell.gate_fallback:  # this scheme's gate failed; the rest is the cell of the scheme returned instead
         handed_on = cell.verdict.loads  # the gate's message is this one's, else the other scheme's own that refuses

@@ -478,13 +478,11 @@ class SchemeCandidatesPromotions(TypedDict):
 
 
 class SchemeCandidatesSubstitution(TypedDict):
-    """On this platform the engine returns another scheme class instead of this one unless a setting keeps it (vLLM's compressed-tensors FP8 branch on XPU returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch). The cell then runs only given that setting, walking the list the setting's filter leaves; when no value of the setting leads to an accepting kernel it is a fallback through `kernel`, computing as `computes_as`."""
+    """On this platform the engine returns another scheme instead of this one unless a setting keeps it (vLLM's compressed-tensors FP8 branch on XPU returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch). The cell then runs only given that setting, walking the list the setting's filter leaves; without it the checkpoint is that scheme's own cell on the target, as a fallback (its kernel walk, conditions and precision). When no value of the setting leads to an accepting kernel, the cell is that fallback. It names a scheme of the same engine whose list for the platform has no substitution in turn."""
 
-    scheme_class: str
+    scheme: RefScheme
     setting: str
     values: list[str]
-    kernel: RefKernel
-    computes_as: Text
     locator: str
 
 

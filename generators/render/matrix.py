@@ -214,9 +214,14 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.gate_fallback and c.verdict.loads:  # the gate handed the checkpoint on: say so before that scheme's cell
         parts.append(fill("; the scheme's capability gate fails here, so the engine loads the checkpoint as {}",
                           html.ref(f"scheme/{c.gate_fallback}")))
+    elif c.loaded_as and c.verdict.loads:  # substituted, and no value of the setting keeps this scheme
+        parts.append(fill("; on this platform the engine loads the checkpoint as {}", html.ref(f"scheme/{c.loaded_as}")))
     if c.kernel and c.verdict.loads:
         parts.append(fill(" via {}", html.ref(f"kernel/{c.kernel}")))
-    if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
+    if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel and c.substitution:
+        parts.append(fill("; a default install loads the checkpoint as {} and selects {}",  # (a name with parentheses)
+                          html.ref(f"scheme/{c.substitution}"), html.ref(f"kernel/{c.default_kernel}")))
+    elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
         parts.append(fill(" (a default install selects {}{})", html.ref(f"kernel/{c.default_kernel}"),
                           fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.install}" for a in c.opt_in))
                           if c.opt_in else Markup("")))

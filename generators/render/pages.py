@@ -338,7 +338,9 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
         return instead + why
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
     if cell.default_kernel and cell.default_kernel != cell.kernel:
-        parts.append(Markup("a default install selects ") + values.ref(f"kernel/{cell.default_kernel}"))
+        loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
+                  if cell.substitution else Markup(""))
+        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}"))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
@@ -370,13 +372,17 @@ class Reasons:
 
 
 def _handed_on(cell: Cell, values: ValueRenderer) -> Markup:
-    """For a scheme whose capability gate hands the checkpoint to another scheme: that it does, before that scheme's
-    cell (the gate's message where this one's gate is the one that failed, i.e. where the cell loads)."""
-    if not cell.gate_fallback:
+    """For a cell that is another scheme's (the capability gate hands the checkpoint on, or the platform substitutes a
+    scheme no setting keeps): that the engine returns that scheme, before its cell (the gate's message where this
+    one's gate is the one that failed, i.e. where the cell loads)."""
+    if not cell.loaded_as:
         return Markup("")
-    failed = escape_text(f"capability gate: {cell.gate}") if cell.verdict.loads else Markup("capability gate fails")
+    if not cell.gate_fallback:  # substituted on this platform, and no value of the setting keeps this scheme
+        failed = Markup("on this platform")
+    else:
+        failed = escape_text(f"capability gate: {cell.gate}") if cell.verdict.loads else Markup("capability gate fails")
     return (failed + Markup("; ") + escape_text(f"the engine returns {cell.substitute_scheme}") + Markup(" (")
-            + values.ref(f"scheme/{cell.gate_fallback}") + Markup(") instead: "))
+            + values.ref(f"scheme/{cell.loaded_as}") + Markup(") instead: "))
 
 
 def reasons_of(cell: Cell, values: ValueRenderer) -> Reasons:
