@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .derive.cells import Cell, Otherwise
+from .derive.cells import Cell, Otherwise, unread_platforms
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
@@ -16,8 +16,12 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             close = difflib.get_close_matches(wanted, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(known)}"
             return f"error: {wanted!r} is not a {kind} id{hint}", False
-    cell = atlas.views.cells[(scheme_id, target_id)]
     scheme = atlas.index.get("scheme", scheme_id).data
+    cell = atlas.views.cells.get((scheme_id, target_id))
+    if cell is None:
+        platform = atlas.index.get("hardware-target", target_id).data["platform"]
+        return (f"{scheme_id} on {target_id}: NOT DERIVED (the scheme has not read platform {platform!r}: "
+                f"{unread_platforms(scheme).get(platform, '')})"), True
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
              + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:
@@ -28,6 +32,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
         lines.append(f"  a default install selects: {cell.default_kernel}" + (f" (it lacks {lacking})" if lacking else ""))
+    if cell.substitution:  # the platform substitutes another scheme unless a setting keeps this one
+        lines.append(f"  on this platform the engine returns {cell.substitute_scheme} ({cell.substitution}) unless a "
+                     "setting keeps this scheme")
     gate, failed = scheme.get("capability_gate"), cell.gate
     if gate and cell.gate_fallback:  # this scheme's gate failed; the rest is the cell of the scheme returned instead
         handed_on = cell.verdict.loads  # the gate's message is this one's, else the other scheme's own that refuses

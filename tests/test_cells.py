@@ -464,28 +464,39 @@ def test_a_refusal_after_an_undecided_package_check_names_the_package_message_fi
 
 def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_given_that_setting():
     # On XPU vLLM returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch; xpu keeps only the W8A8
-    # kernel. The walk under the setting decides the cell; a run with default settings shows the substitute's kernel.
+    # kernel. The walk under the setting decides the cell; without it the checkpoint is the substitute scheme's own
+    # cell (its kernel, its weight-only precision), as a fallback: a run with default settings shows its kernel.
     xpu = {"platform": "xpu"}
-    kernels = {"w8a16": {"requirements": [], "linear_backends": ["xpu_woq"], "activation_handling": "as-given"},
+    kernels = {"w8a16": {"requirements": [req("weight-scales", "tensor or channel", values=["tensor", "channel"])],
+                         "linear_backends": ["xpu_woq"], "activation_handling": "as-given"},
                "w8a8": {"requirements": [req("other", "FP8 activations only", value="FP8 activations")],
                         "linear_backends": ["xpu"], "activation_handling": "quantized"}}
-    substitution = {"scheme_class": "W8A16", "setting": "--linear-backend", "values": ["xpu", "torch"], "kernel": "w8a16",
-                    "computes_as": "weight-only FP8", "locator": "fp8 branch"}
+    substitution = {"scheme": "sub", "setting": "--linear-backend", "values": ["xpu", "torch"], "locator": "fp8 branch"}
     data = scheme("w8a16", "w8a8", platform="xpu")
-    data["config"] = {**CONFIG, "activation_quantized": True}
+    data["config"] = {**CONFIG, "weight_type": "float8_e4m3fn", "activation_quantized": True, "weight_scales": ["tensor", "channel"]}
     data["candidates"][0]["substitution"] = substitution
-    cell = derive_cell("s", data, "t", xpu, kernels)
+    # The substitute's own config also takes block weights, which its kernel declines; this checkpoint has none.
+    sub = {**scheme("w8a16", platform="xpu"), "class_name": "W8A16",
+           "config": {**data["config"], "activation_quantized": False, "weight_scales": ["tensor", "channel", "block"]}}
+    cell = derive_cell("s", data, "t", xpu, kernels, substitute=("sub", sub))
     assert (cell.verdict, cell.kernel, [a.kernel for a in cell.attempts]) == ("runs-if", "w8a8", ["w8a8"])
-    assert cell.conditions[0] == "--linear-backend xpu (without --linear-backend xpu or torch, vLLM uses W8A16: weight-only FP8)"
-    assert (cell.substitute_scheme, cell.substitute_kernel) == ("W8A16", "w8a16")
+    assert cell.conditions[0] == "--linear-backend xpu (without --linear-backend xpu or torch, vLLM returns W8A16)"
+    assert (cell.substitution, cell.substitute_scheme, cell.substitute_kernel, cell.default_kernel, cell.loaded_as) == (
+        "sub", "W8A16", "w8a16", "w8a16", "")
+    weight_only = ("W8A16: float8_e4m3fn weights with activations left at float16/bfloat16 (weight-only arithmetic, "
+                   "activations unquantized)")
     # Without the setting, the substitute runs; without the kept kernel's own condition, nothing of the list is left.
-    assert [(o.unmet[0][:22], o.verdict, o.selected, o.computes_as) for o in cell.otherwise] == [
-        ("--linear-backend xpu (", "fallback", "w8a16", "W8A16: weight-only FP8"),
-        ("the checkpoint passes ", "refused", None, "")]
+    assert [(o.unmet[0][:22], o.verdict, o.selected, o.conditions, o.computes_as) for o in cell.otherwise] == [
+        ("--linear-backend xpu (", "fallback", "w8a16", (), weight_only),
+        ("the checkpoint passes ", "refused", None, (), "")]
     # When no value of the setting leads to an accepting kernel, the substitute's weight-only arithmetic is what runs.
     kernels["w8a8"]["requirements"] = [req("platform", "XPU only", values=["cuda"])]
-    cell = derive_cell("s", data, "t", xpu, kernels)
-    assert (cell.verdict, cell.kernel, cell.computes_as) == ("fallback", "w8a16", "W8A16: weight-only FP8")
+    cell = derive_cell("s", data, "t", xpu, kernels, substitute=("sub", sub))
+    assert (cell.verdict, cell.kernel, cell.computes_as, cell.loaded_as) == ("fallback", "w8a16", weight_only, "sub")
+    # And when the substitute refuses too, so does the cell, with the substitute's reasons.
+    kernels["w8a16"]["requirements"] = [req("platform", "XPU W8A16 only", values=["cuda"])]
+    cell = derive_cell("s", data, "t", xpu, kernels, substitute=("sub", sub))
+    assert (cell.verdict, cell.reasons, cell.loaded_as) == ("refused", ("w8a16: XPU W8A16 only",), "sub")
 
 
 def test_a_runs_if_cell_says_what_the_engine_does_when_its_conditions_do_not_hold():
@@ -735,3 +746,22 @@ def test_a_model_dtype_the_target_refuses_before_loading_is_not_tried_there():
     fp8 = {"engine": "e", "config": quantized, "candidates": [{"platform": "cuda", "kernels": ["fp8"]}]}
     only = {"fp8": {"requirements": [req("activation-type", "fp8", values=["float8_e4m3fn"])]}}
     assert derive_cell("s", fp8, "t", turing, only).verdict == "runs"
+
+
+def test_a_requirement_scoped_to_a_capability_ceiling_gfx_ids_or_weight_types_applies_only_there():
+    # llama.cpp's MMQ batch limits: below Turing on NVIDIA, and per weight type on some CDNA generations only.
+    batch = {"check": "other", "condition": "small batch", "reason": "goes to cuBLAS"}
+    kernels = {"a": {"requirements": [{**batch, "when": {"platform": ["cuda"], "capability_max": 74}},
+                                      {**batch, "condition": "at most 128 tokens",
+                                       "when": {"gfx": ["gfx90a"], "weight_types": ["ggml_q8_0"]}}]}}
+    volta = {"platform": "cuda", "compute_capability": 70}
+    q8 = {"engine": "e", "config": {**CONFIG, "weight_type": "ggml_q8_0"},
+          "candidates": [{"platform": p, "kernels": ["a"]} for p in ("cuda", "rocm")]}
+    q4 = {**q8, "config": {**CONFIG, "weight_type": "ggml_q4_0"}}
+    assert derive_cell("s", q8, "t", volta, kernels).conditions == ("small batch",)
+    assert derive_cell("s", q8, "t", GPU80, kernels).verdict == "runs"  # above the ceiling
+    assert derive_cell("s", q8, "t", {"platform": "cuda"}, kernels).verdict == "runs"  # no capability: no match
+    cdna2, cdna3 = {"platform": "rocm", "gfx": "gfx90a"}, {"platform": "rocm", "gfx": "gfx942"}
+    assert derive_cell("s", q8, "t", cdna2, kernels).conditions == ("at most 128 tokens",)
+    assert derive_cell("s", q4, "t", cdna2, kernels).verdict == "runs"  # another weight type
+    assert derive_cell("s", q8, "t", cdna3, kernels).verdict == "runs"  # another gfx id

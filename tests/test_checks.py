@@ -132,20 +132,28 @@ def test_scheme_fallback_names_another_scheme_of_the_same_engine(tree):
         "what the engine returns instead of itself; name another scheme or remove on_failure"]
 
 
-def test_scheme_substitution_kernel_is_the_substituted_schemes_own(tree):
-    edit(tree, "records/schemes/sch-w4a16.yaml", "engine: eng\n", "engine: eng\nclass_name: W4A16Scheme\n")
+def test_scheme_substitution_names_another_scheme_substituted_no_further(tree):
     other = tree / "records/schemes/sch-w8a8.yaml"
-    other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
-        "class_name: W4A16Scheme\n", "").replace(
-        "    kernels: [k-cpu]\n",
-        "    kernels: [k-cpu]\n    substitution: {scheme_class: W4A16Scheme, setting: --backend, values: [cpu],\n"
-        "                   kernel: k-generic, computes_as: weight-only, locator: here}\n"))
-    assert problems_of(tree, "scheme-substitution") == [
-        "records/schemes/sch-w8a8.yaml:18:28: error: [scheme-substitution] candidates[1].substitution.kernel: "
-        "W4A16Scheme is recorded as scheme 'sch-w4a16' (records/schemes/sch-w4a16.yaml), whose cpu candidates are "
-        "k-cpu; name one of them"]
-    edit(tree, "records/schemes/sch-w8a8.yaml", "kernel: k-generic", "kernel: k-cpu")
+    substituted = ("    kernels: [k-cpu]\n    substitution: {scheme: sch-w4a16, setting: --backend, values: [cpu], "
+                   "locator: here}\n")
+    other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace("    kernels: [k-cpu]\n", substituted))
     assert problems_of(tree, "scheme-substitution") == []
+    edit(tree, "records/schemes/sch-w4a16.yaml", "    kernels: [k-cpu]\n", substituted.replace("sch-w4a16", "sch-w8a8"))
+    assert problems_of(tree, "scheme-substitution") == [
+        "records/schemes/sch-w4a16.yaml:17:28: error: [scheme-substitution] candidates[1].substitution.scheme: scheme "
+        "'sch-w8a8' (records/schemes/sch-w8a8.yaml) is itself substituted on cpu by 'sch-w4a16'; the cell follows one "
+        "step only, so name the scheme the engine finally returns",
+        "records/schemes/sch-w8a8.yaml:17:28: error: [scheme-substitution] candidates[1].substitution.scheme: scheme "
+        "'sch-w4a16' (records/schemes/sch-w4a16.yaml) is itself substituted on cpu by 'sch-w8a8'; the cell follows one "
+        "step only, so name the scheme the engine finally returns"]
+    edit(tree, "records/schemes/sch-w4a16.yaml", "scheme: sch-w8a8,", "scheme: sch-w4a16,")
+    (tree / "records/engines/other.yaml").write_text((tree / "records/engines/eng.yaml").read_text())
+    edit(tree, "records/schemes/sch-w8a8.yaml", "engine: eng", "engine: other")
+    assert problems_of(tree, "scheme-substitution") == [
+        "records/schemes/sch-w4a16.yaml:17:28: error: [scheme-substitution] candidates[1].substitution.scheme: a scheme "
+        "cannot be what the engine returns instead of itself; name another scheme or remove the substitution",
+        "records/schemes/sch-w8a8.yaml:17:28: error: [scheme-substitution] candidates[1].substitution.scheme: scheme "
+        "'sch-w4a16' belongs to engine 'eng' (records/schemes/sch-w4a16.yaml), not 'other'"]
 
 
 def test_scheme_fallback_is_followed_one_step_only(tree):

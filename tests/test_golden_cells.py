@@ -68,7 +68,13 @@ def test_the_cells_the_open_items_of_the_vllm_cell_audit_settled(real_atlas):
     # On XPU the FP8 W8A8 scheme is kept only with --linear-backend xpu (else W8A16 runs, as the observation shows).
     xpu = cells[("vllm-ct-w8a8-fp8", "intel-gpu")]
     assert (xpu.verdict, xpu.kernel, xpu.substitute_kernel) == ("runs-if", "vllm-xpu-w8a8-fp8", "vllm-xpu-w8a16-fp8")
-    assert xpu.conditions[0].startswith("--linear-backend xpu (without --linear-backend xpu or torch, vLLM uses CompressedTensorsW8A16Fp8")
+    assert xpu.conditions[0] == "--linear-backend xpu (without --linear-backend xpu or torch, vLLM returns CompressedTensorsW8A16Fp8)"
+    # Without the setting the cell is the W8A16 scheme's own XPU cell, for tensor and channel weights (block weights
+    # keep the W8A8 scheme on XPU): its kernel, unconditionally, at its weight-only precision.
+    unset = xpu.otherwise[0]
+    assert (xpu.substitution, unset.verdict, unset.selected, unset.conditions) == (
+        "vllm-ct-w8a16-fp8", "fallback", "vllm-xpu-w8a16-fp8", ())
+    assert unset.computes_as.startswith("CompressedTensorsW8A16Fp8: float8_e4m3fn weights with activations left at")
     # FlashInfer is tested before the capability: its message comes first.
     assert cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")].reasons[0].startswith(
         "vllm-flashinfer-fp8-scaled-mm: requires FlashInfer to be installed. (unless FlashInfer usable")

@@ -97,3 +97,15 @@ def test_a_note_puts_no_second_full_stop_after_an_engine_message(real_atlas: Atl
     text = re.sub(r"<[^>]+>", "", str(support_matrices_html(real_atlas, "chapters/support-tables.md", {})))
     assert "Current capability: 70. Selection observed" in text
     assert ".. " not in text
+
+
+def test_a_substituted_scheme_note_names_the_scheme_a_default_install_loads(real_atlas: Atlas) -> None:
+    """On Intel GPU the W8A8 FP8 note says a default install loads the checkpoint as the W8A16 scheme, linked."""
+    import re
+
+    from generators.render.matrix import support_matrices_html
+    text = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+    notes = {re.sub(r"<[^>]+>", "", note).split(":")[0]: note for note in re.findall(r"<li[^>]*>(.*?)</li>", text, re.S)}
+    xpu = next(v for k, v in notes.items() if "W8A8 FP8 on Intel GPU" in k)
+    loads = "; a default install loads the checkpoint as "
+    assert loads in xpu and "schemes/vllm-ct-w8a16-fp8/" in xpu.split(loads)[1].split("</a>")[0]

@@ -1,8 +1,8 @@
-"""A substitution's `kernel` is one the substituted scheme itself lists for that platform, when that scheme is recorded.
+"""A substitution names another scheme of the same engine, whose own list for that platform has no substitution.
 
-A candidate list's `substitution` says which class the engine returns instead (`scheme_class`) and which kernel then
-serves the checkpoint. When a scheme of the same engine with that `class_name` is recorded, its own candidate list for
-the platform is where that kernel is stated; the substitution's `kernel` is a claim checked against it.
+A candidate list's `substitution` says which scheme the engine returns instead on that platform unless a setting keeps
+this one; without the setting the cell is that scheme's own cell there, so its kernel and precision are stated once,
+on it. The cell follows one step only, so that scheme must not be substituted in turn on the same platform.
 """
 from __future__ import annotations
 
@@ -18,20 +18,22 @@ NAME = "scheme-substitution"
 
 def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
     for n, candidates in enumerate(scheme.data.get("candidates", [])):
-        substitution = candidates.get("substitution")
-        if not substitution:
+        named = (candidates.get("substitution") or {}).get("scheme")
+        other = atlas.index.get("scheme", named) if named else None
+        if other is None:  # none named, or a dangling id (the link stage reports that)
             continue
-        substitute = next((s for s in atlas.index.all("scheme") if s.id != scheme.id
-                           and s.data.get("engine") == scheme.data.get("engine")
-                           and s.data.get("class_name") == substitution["scheme_class"]), None)
-        if substitute is None:
-            continue
-        listed = next((c["kernels"] for c in substitute.data.get("candidates", [])
-                       if c["platform"] == candidates["platform"]), [])
-        if substitution["kernel"] not in listed:
-            yield at(scheme, ("candidates", n, "substitution", "kernel"), NAME,
-                     f"{substitution['scheme_class']} is recorded as scheme {substitute.id!r} ({substitute.path}), "
-                     f"whose {candidates['platform']} candidates are {', '.join(listed) or 'none'}; name one of them")
+        where, platform = ("candidates", n, "substitution", "scheme"), candidates["platform"]
+        onward = next((c.get("substitution") for c in other.data.get("candidates", []) if c["platform"] == platform), None)
+        if other.id == scheme.id:
+            yield at(scheme, where, NAME, "a scheme cannot be what the engine returns instead of itself; name another "
+                                          "scheme or remove the substitution")
+        elif other.data.get("engine") != scheme.data.get("engine"):
+            yield at(scheme, where, NAME, f"scheme {named!r} belongs to engine {other.data.get('engine')!r} "
+                                          f"({other.path}), not {scheme.data.get('engine')!r}")
+        elif onward:
+            yield at(scheme, where, NAME, f"scheme {named!r} ({other.path}) is itself substituted on {platform} by "
+                                          f"{onward['scheme']!r}; the cell follows one step only, so name the scheme "
+                                          "the engine finally returns")
 
 
 CHECK = Check(NAME, __doc__.strip(), "record:scheme", check_record=check, stage=SHAPE)

@@ -144,7 +144,8 @@ def _names(index: Index, format_id: str) -> set[str]:
 
 def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...]) -> tuple[str, ...]:
     kernels = [cell.kernel] if cell.verdict.loads and cell.kernel else [a.kernel for a in cell.attempts]
-    records = [scheme] + ([index.get("scheme", cell.gate_fallback)] if cell.gate_fallback else [])  # what it returns
+    returned = [s for s in (cell.gate_fallback, cell.substitution) if s]  # what the engine returns instead
+    records = [scheme] + [index.get("scheme", s) for s in returned]
     records += [index.get("kernel", k) for k in kernels]
     records += [index.get("finding", c.finding) for c in claims if c.finding]
     records += [index.get("support-matrix", c.matrix) for c in claims]

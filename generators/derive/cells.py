@@ -118,8 +118,9 @@ class Cell:
     computes_as: str = ""  # for a fallback: what the engine really computes in
     known_by: KnownBy = KnownBy.CODE
     evidence: tuple[str, ...] = ()  # observation ids when known_by is RUN
-    substitute_scheme: str = ""  # the class the engine uses instead unless a setting keeps this scheme
+    substitute_scheme: str = ""  # the class the engine uses instead (gate fallback, or unless a setting keeps this scheme)
     substitute_kernel: str = ""  # the kernel that class selects (what a run with default settings shows)
+    substitution: str = ""  # the scheme id the engine returns on this platform unless a setting keeps this scheme
     otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
     assumes: tuple[Assumed, ...] = ()  # conditions the verdict takes as met by the default install
     default_kernel: str | None = None  # the kernel a default install selects when the open conditions hold (None: none)
@@ -129,7 +130,7 @@ class Cell:
         return {
             "engine": self.engine, "scheme": self.scheme, "target": self.target, "verdict": self.verdict.value,
             "kernel": self.kernel, "computes_as": self.computes_as, "conditions": list(self.conditions),
-            "gate": self.gate, "gate_fallback": self.gate_fallback,
+            "gate": self.gate, "gate_fallback": self.gate_fallback, "substitution": self.substitution,
             "reasons": list(self.reasons), "failure_message": self.failure_message,
             "known_by": self.known_by.value, "evidence": list(self.evidence),
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
@@ -142,19 +143,36 @@ class Cell:
             "opt_in": [a.as_dict() for a in self.opt_in],
         }
 
+    @property
+    def loaded_as(self) -> str:
+        """The scheme id whose cell this is, under this scheme's id: the gate's fallback, or the substitution's scheme
+        where no value of its setting keeps this one (a kept scheme's cell is `runs-if`); empty for its own cell."""
+        if self.gate_fallback:
+            return self.gate_fallback
+        return self.substitution if self.verdict is not Verdict.RUNS_IF else ""
+
 
 def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
-    """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
+    """Every (scheme id, target id) cell, for every scheme record and every hardware-target record on a platform the
+    scheme has read (see `unread_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
     schemes = {scheme.id: scheme.data for scheme in index.all("scheme")}
     return {
         (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
                                            installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL),
-                                           fallback_of(scheme.data, schemes))
+                                           fallback_of(scheme.data, schemes),
+                                           substitute_of(scheme.data, target.data["platform"], schemes))
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
+        if target.data["platform"] not in unread_platforms(scheme.data)
     }
+
+
+def unread_platforms(scheme: SchemeFields) -> dict[str, str]:
+    """The platforms whose dispatch the scheme record has not read (a candidate list marked `unread`), with why: no
+    cell is derived for their targets, since a refusal would say what the engine never does."""
+    return {c["platform"]: c["unread"] for c in scheme.get("candidates", []) if "unread" in c}
 
 
 Fallback = tuple[str, SchemeFields]  # (scheme id, its data): the scheme an engine returns when another's gate fails
@@ -163,6 +181,14 @@ Fallback = tuple[str, SchemeFields]  # (scheme id, its data): the scheme an engi
 def fallback_of(scheme: SchemeFields, schemes: Mapping[str, SchemeFields]) -> Fallback | None:
     """The scheme the capability gate's `on_failure` names, with its data (None when it names none, or an unknown id)."""
     named = (scheme.get("capability_gate") or {}).get("on_failure")
+    return (named, schemes[named]) if named and named in schemes else None
+
+
+def substitute_of(scheme: SchemeFields, platform: str, schemes: Mapping[str, SchemeFields]) -> Fallback | None:
+    """The scheme the `substitution` of the platform's candidate list names, with its data (None when the list has
+    none, or names an unknown id)."""
+    substitution = next((c.get("substitution") for c in scheme.get("candidates", []) if c["platform"] == platform), None)
+    named = substitution["scheme"] if substitution else None
     return (named, schemes[named]) if named and named in schemes else None
 
 
@@ -221,22 +247,25 @@ _KEPT_PER_CELL = 4
 
 
 def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-               kernels: dict[str, KernelFields], installed: Install, fallback: Fallback | None = None) -> Cell:
-    """derive_cell, or the cell an earlier derivation made from the very same scheme, target and fallback scheme data
+               kernels: dict[str, KernelFields], installed: Install, fallback: Fallback | None = None,
+               substitute: Fallback | None = None) -> Cell:
+    """derive_cell, or the cell an earlier derivation made from the very same scheme, target, fallback and substitute
+    scheme data
     objects and, for every kernel id that derivation asked for, the very same kernel data object (or its absence again).
 
     derive_cell is a pure function of its arguments and reads the kernels only through the mapping it is given, so
     the same inputs for every read give the same cell (record data are never changed once loaded); a derivation that
     iterated the kernels (read them all) is not kept."""
     kept = _KEPT.setdefault((scheme_id, target_id), [])
-    for old_scheme, old_target, old_installed, old_fallback, reads, cell in kept:
+    for old_scheme, old_target, old_installed, (old_fallback, old_substitute), reads, cell in kept:
         if (old_scheme is scheme and old_target is target and old_installed == installed
-                and _same_fallback(old_fallback, fallback) and all(kernels.get(k) is found for k, found in reads)):
+                and _same_fallback(old_fallback, fallback) and _same_fallback(old_substitute, substitute)
+                and all(kernels.get(k) is found for k, found in reads)):
             return cell
     recorded = _RecordedKernels(kernels)
-    cell = derive_cell(scheme_id, scheme, target_id, target, recorded, installed, fallback)
+    cell = derive_cell(scheme_id, scheme, target_id, target, recorded, installed, fallback, substitute)
     if not recorded.everything:
-        kept.insert(0, (scheme, target, installed, fallback, tuple(recorded.read.items()), cell))
+        kept.insert(0, (scheme, target, installed, (fallback, substitute), tuple(recorded.read.items()), cell))
         del kept[_KEPT_PER_CELL:]
     return cell
 
@@ -279,11 +308,12 @@ class _RecordedKernels(Mapping[str, KernelFields]):
 
 def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
                 kernels: Mapping[str, KernelFields], installed: Install | None = None,
-                fallback: Fallback | None = None) -> Cell:
+                fallback: Fallback | None = None, substitute: Fallback | None = None) -> Cell:
     """The cell of one scheme on one target; `installed` is what the engine's default install provides on the
-    target's platform, `fallback` the scheme its capability gate's `on_failure` names (see `fallback_of`)."""
+    target's platform, `fallback` the scheme its capability gate's `on_failure` names (see `fallback_of`),
+    `substitute` the scheme its substitution on the target's platform names (see `substitute_of`)."""
     installed = installed or NO_INSTALL
-    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback),
+    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute),
                               installed.unbuilt(target), target.get("gfx", ""))
 
 
@@ -301,14 +331,14 @@ def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
-              kernels: Mapping[str, KernelFields], installed: Install, fallback: Fallback | None = None) -> Cell:
+              kernels: Mapping[str, KernelFields], installed: Install, fallback: Fallback | None = None,
+              substitute: Fallback | None = None) -> Cell:
     """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
     config = on_target(scheme.get("config", {}), target)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate and fallback is not None:
-        instead = _selected(fallback[0], fallback[1], target_id, target, kernels, installed)  # its on_failure: not followed
-        return _handed_on(scheme_id, gate, fallback, instead, target)
+        return _handed_on(gate, fallback[0], _loaded_as(scheme_id, scheme, fallback, target_id, target, kernels, installed))
     if gate:
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=(gate,))
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
@@ -316,8 +346,9 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
         reason = f"no candidate kernels for platform {target['platform']!r}"
         failure = candidates.get("failure_message", "") if candidates else ""  # an empty list: the engine still raises
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
-    if "substitution" in candidates:
-        return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels, installed)
+    if "substitution" in candidates and substitute is not None:  # (a dangling id is the link stage's error)
+        return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels, installed,
+                            _loaded_as(scheme_id, scheme, substitute, target_id, target, kernels, installed))
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
     cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
                     config, _handling(attempts, kernels))
@@ -337,15 +368,25 @@ def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mappin
     return config if len(kept) == len(types) else {**config, "activation_types": kept}
 
 
-def _handed_on(scheme_id: str, gate: str, fallback: Fallback, instead: Cell, target: HardwareTargetFields) -> Cell:
+def _handed_on(gate: str, fallback_id: str, loaded: Cell) -> Cell:
     """The cell of a scheme whose capability gate fails on the target and names the scheme the engine returns instead
-    (`on_failure`): that scheme's own cell `instead` (its gate, kernel walk, conditions and steps), under this
-    scheme's id. Where it loads the cell is a fallback, never more: it computes at the other scheme's precision, and so
-    does every step of it that runs. Where that scheme refuses or fails, so does this cell, with its reasons (below its
-    own capability gate, that gate's message)."""
-    fallback_id, substitute = fallback
+    (`on_failure`): that scheme's cell as this one's checkpoint loads (`_loaded_as`), with the gate's message where it
+    loads (where it does not, the other scheme's own refusal, below its own gate that gate's message)."""
+    return dataclasses.replace(loaded, gate=gate if loaded.verdict.loads else loaded.gate, gate_fallback=fallback_id)
+
+
+def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id: str, target: HardwareTargetFields,
+               kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
+    """The cell of this scheme's checkpoint where the engine returns the scheme `other` for it instead: that scheme's
+    own cell (its gate, kernel walk, conditions and steps; its own `on_failure` and substitution are not followed),
+    for the same weights (`same_checkpoint`), under this scheme's id. Where it loads the cell is a fallback, never
+    more: it computes at the other scheme's precision, and so does every step of it that runs. Where that scheme
+    refuses or fails, so does this cell, with its reasons."""
+    fallback_id, substitute = other
+    substitute = same_checkpoint(substitute, scheme)
+    instead = _selected(fallback_id, substitute, target_id, target, kernels, installed)
     named = substitute.get("class_name", fallback_id)
-    cell = dataclasses.replace(instead, scheme=scheme_id, gate_fallback=fallback_id, substitute_scheme=named)
+    cell = dataclasses.replace(instead, scheme=scheme_id, substitute_scheme=named)
     if not instead.verdict.loads:
         return cell
     config = on_target(substitute.get("config", {}), target)
@@ -361,8 +402,19 @@ def _handed_on(scheme_id: str, gate: str, fallback: Fallback, instead: Cell, tar
     steps = tuple(dataclasses.replace(step, verdict=Verdict.FALLBACK,
                                       computes_as=computes(step.selected, step.verdict, step.computes_as))
                   if step.verdict.runs_as_specified else step for step in instead.otherwise)
-    return dataclasses.replace(cell, verdict=Verdict.FALLBACK, gate=gate, otherwise=steps,
+    return dataclasses.replace(cell, verdict=Verdict.FALLBACK, otherwise=steps,
                                computes_as=computes(instead.kernel, instead.verdict, instead.computes_as))
+
+
+def same_checkpoint(other: SchemeFields, scheme: SchemeFields) -> SchemeFields:
+    """The scheme the engine returns instead of `scheme`, as it loads `scheme`'s checkpoints: the engine builds it from
+    the same weights (vLLM hands CompressedTensorsW8A16Fp8 the W8A8 checkpoint's weight_quant), so of its weight scales
+    only those `scheme` lists are left (when that leaves any; otherwise it is taken as it is)."""
+    theirs = other.get("config", {}).get("weight_scales") or []
+    kept = [s for s in theirs if s in (scheme.get("config", {}).get("weight_scales") or [])]
+    if not kept or len(kept) == len(theirs):
+        return other
+    return {**other, "config": {**other["config"], "weight_scales": kept}}
 
 
 def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
@@ -440,10 +492,13 @@ def _handling(attempts: Sequence[Attempt], kernels: Mapping[str, KernelFields]) 
 
 def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mapping[str, Any],
                  target: HardwareTargetFields, scheme: SchemeFields, kernels: Mapping[str, KernelFields],
-                 installed: Install) -> Cell:
+                 installed: Install, instead: Cell) -> Cell:
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
-    setting whose filtered list accepts (the setting leads the conditions), else a fallback through the substitute."""
+    setting whose filtered list accepts (the setting leads the conditions, and without it the checkpoint loads as the
+    substitution's scheme: `instead`, that scheme's cell from `_loaded_as`), else `instead` itself."""
     substitution, config = candidates["substitution"], on_target(scheme.get("config", {}), target)
+    linked = dict(substitution=substitution["scheme"], substitute_scheme=instead.substitute_scheme,
+                  substitute_kernel=instead.kernel or "")
     order = candidate_order(candidates, target)
     for value in substitution["values"]:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
@@ -452,27 +507,18 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                         _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
             keeping = " or ".join(substitution["values"])  # every value keeps the scheme, not only this one
-            setting = (f"{substitution['setting']} {value} (without {substitution['setting']} {keeping}, vLLM uses "
-                       f"{substitution['scheme_class']}: {substitution['computes_as']})")
-            substitute = _walk([substitution["kernel"]], kernels, config, target, scheme, installed)[0]
-            unset = Otherwise(cell.kernel or "", (setting,), Verdict.FALLBACK, substitution["kernel"],
-                              substitute.conditions, f"{substitution['scheme_class']}: {substitution['computes_as']}")
-            if substitute.outcome == NO:  # the substitute refuses too
-                unset = Otherwise(cell.kernel or "", (setting,), Verdict.REFUSED, None,
-                                  reasons=(f"{substitute.kernel}: {substitute.reason}",))
+            setting = (f"{substitution['setting']} {value} (without {substitution['setting']} {keeping}, vLLM returns "
+                       f"{instead.substitute_scheme})")
+            loads = instead.verdict.loads
+            unset = Otherwise(cell.kernel or "", (setting,), instead.verdict, instead.kernel if loads else None,
+                              instead.conditions if loads else (), instead.computes_as,
+                              () if loads else instead.reasons,
+                              instead.failure_message if instead.verdict is Verdict.REFUSED else "")
             return dataclasses.replace(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                                       default_kernel=None if substitute.outcome == NO else substitution["kernel"],
-                                       substitute_scheme=substitution["scheme_class"],
-                                       substitute_kernel=substitution["kernel"],
+                                       default_kernel=instead.default_kernel if loads else None, **linked,
                                        otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
                                                                      (target, scheme, installed))))
-    attempts = _walk([substitution["kernel"]], kernels, config, target, scheme, installed)
-    if attempts[0].outcome == NO:  # the substitute refuses too
-        return _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config, None)
-    return Cell(engine, scheme_id, target_id, Verdict.FALLBACK, substitution["kernel"], attempts[0].conditions,
-                attempts, computes_as=f"{substitution['scheme_class']}: {substitution['computes_as']}",
-                substitute_scheme=substitution["scheme_class"], substitute_kernel=substitution["kernel"],
-                default_kernel=substitution["kernel"])
+    return dataclasses.replace(instead, **linked)
 
 
 def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
@@ -749,7 +795,9 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
             method: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
     `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
-    a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on)."""
+    a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on; a capability
+    bound or a gfx list never matches a target that has no capability or gfx id; `weight_types` the scheme's
+    weight types a rule is for)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
@@ -763,6 +811,12 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
     if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
         return False
     if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
+        return False
+    if "capability_max" in when and not 0 <= (target.get("compute_capability") or -1) <= when["capability_max"]:
+        return False
+    if "gfx" in when and target.get("gfx") not in when["gfx"]:
+        return False
+    if "weight_types" in when and config.get("weight_type") not in when["weight_types"]:
         return False
     if "capabilities" in when and not _capability_in(when["capabilities"], target.get("compute_capability")):
         return False

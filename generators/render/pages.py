@@ -155,7 +155,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
-        scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
+        scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)
+                        if (record.id, t.id) in atlas.views.cells]  # none on a platform the scheme has not read
         title, columns, rows, note = history_table(atlas, record.id, values)
         return [cells_table(atlas, scheme_cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
@@ -337,7 +338,9 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
         return instead + why
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
     if cell.default_kernel and cell.default_kernel != cell.kernel:
-        parts.append(Markup("a default install selects ") + values.ref(f"kernel/{cell.default_kernel}"))
+        loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
+                  if cell.substitution else Markup(""))
+        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}"))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
@@ -369,13 +372,17 @@ class Reasons:
 
 
 def _handed_on(cell: Cell, values: ValueRenderer) -> Markup:
-    """For a scheme whose capability gate hands the checkpoint to another scheme: that it does, before that scheme's
-    cell (the gate's message where this one's gate is the one that failed, i.e. where the cell loads)."""
-    if not cell.gate_fallback:
+    """For a cell that is another scheme's (the capability gate hands the checkpoint on, or the platform substitutes a
+    scheme no setting keeps): that the engine returns that scheme, before its cell (the gate's message where this
+    one's gate is the one that failed, i.e. where the cell loads)."""
+    if not cell.loaded_as:
         return Markup("")
-    failed = escape_text(f"capability gate: {cell.gate}") if cell.verdict.loads else Markup("capability gate fails")
+    if not cell.gate_fallback:  # substituted on this platform, and no value of the setting keeps this scheme
+        failed = Markup("on this platform")
+    else:
+        failed = escape_text(f"capability gate: {cell.gate}") if cell.verdict.loads else Markup("capability gate fails")
     return (failed + Markup("; ") + escape_text(f"the engine returns {cell.substitute_scheme}") + Markup(" (")
-            + values.ref(f"scheme/{cell.gate_fallback}") + Markup(") instead: "))
+            + values.ref(f"scheme/{cell.loaded_as}") + Markup(") instead: "))
 
 
 def reasons_of(cell: Cell, values: ValueRenderer) -> Reasons:
@@ -438,7 +445,10 @@ def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
     for scheme in atlas.index.all("scheme"):
         row = [values.ref(scheme.ref)]
         for target in targets:
-            cell = atlas.views.cells[(scheme.id, target.id)]
+            cell = atlas.views.cells.get((scheme.id, target.id))
+            if cell is None:  # a platform the scheme has not read: no verdict
+                row.append(Markup("not derived"))
+                continue
             shown = verdict_markup(cell)
             if cell.kernel:
                 shown += Markup("<br><small>") + values.ref(f"kernel/{cell.kernel}") + Markup("</small>")
