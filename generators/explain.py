@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .derive.cells import Cell, Otherwise
+from .derive.cells import Cell, Otherwise, unread_platforms
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
@@ -16,8 +16,12 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             close = difflib.get_close_matches(wanted, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(known)}"
             return f"error: {wanted!r} is not a {kind} id{hint}", False
-    cell = atlas.views.cells[(scheme_id, target_id)]
     scheme = atlas.index.get("scheme", scheme_id).data
+    cell = atlas.views.cells.get((scheme_id, target_id))
+    if cell is None:
+        platform = atlas.index.get("hardware-target", target_id).data["platform"]
+        return (f"{scheme_id} on {target_id}: NOT DERIVED (the scheme has not read platform {platform!r}: "
+                f"{unread_platforms(scheme).get(platform, '')})"), True
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
              + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:

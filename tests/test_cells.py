@@ -746,3 +746,22 @@ def test_a_model_dtype_the_target_refuses_before_loading_is_not_tried_there():
     fp8 = {"engine": "e", "config": quantized, "candidates": [{"platform": "cuda", "kernels": ["fp8"]}]}
     only = {"fp8": {"requirements": [req("activation-type", "fp8", values=["float8_e4m3fn"])]}}
     assert derive_cell("s", fp8, "t", turing, only).verdict == "runs"
+
+
+def test_a_requirement_scoped_to_a_capability_ceiling_gfx_ids_or_weight_types_applies_only_there():
+    # llama.cpp's MMQ batch limits: below Turing on NVIDIA, and per weight type on some CDNA generations only.
+    batch = {"check": "other", "condition": "small batch", "reason": "goes to cuBLAS"}
+    kernels = {"a": {"requirements": [{**batch, "when": {"platform": ["cuda"], "capability_max": 74}},
+                                      {**batch, "condition": "at most 128 tokens",
+                                       "when": {"gfx": ["gfx90a"], "weight_types": ["ggml_q8_0"]}}]}}
+    volta = {"platform": "cuda", "compute_capability": 70}
+    q8 = {"engine": "e", "config": {**CONFIG, "weight_type": "ggml_q8_0"},
+          "candidates": [{"platform": p, "kernels": ["a"]} for p in ("cuda", "rocm")]}
+    q4 = {**q8, "config": {**CONFIG, "weight_type": "ggml_q4_0"}}
+    assert derive_cell("s", q8, "t", volta, kernels).conditions == ("small batch",)
+    assert derive_cell("s", q8, "t", GPU80, kernels).verdict == "runs"  # above the ceiling
+    assert derive_cell("s", q8, "t", {"platform": "cuda"}, kernels).verdict == "runs"  # no capability: no match
+    cdna2, cdna3 = {"platform": "rocm", "gfx": "gfx90a"}, {"platform": "rocm", "gfx": "gfx942"}
+    assert derive_cell("s", q8, "t", cdna2, kernels).conditions == ("at most 128 tokens",)
+    assert derive_cell("s", q4, "t", cdna2, kernels).verdict == "runs"  # another weight type
+    assert derive_cell("s", q8, "t", cdna3, kernels).verdict == "runs"  # another gfx id

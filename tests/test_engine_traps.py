@@ -55,7 +55,8 @@ def test_the_real_engine_wide_traps_are_on_no_answer(real_atlas: Atlas) -> None:
     assert {"mtp-spec-decode-prefix-caching-accuracy-loss", "vllm-extension-cxx11-abi-mismatch"} <= \
         set(atlas.views.traps_by_engine["vllm"].engine_wide)
     assert wide and not wide & {t for answer in atlas.views.answers.values() for t in answer.traps}
-    assert atlas.views.traps_by_engine["vllm"].answered and not atlas.views.traps_by_engine["llama-cpp"].answered
+    assert atlas.views.traps_by_engine["vllm"].answered and atlas.views.traps_by_engine["llama-cpp"].answered
+    assert not atlas.views.traps_by_engine["mlx-lm"].answered  # no scheme: no answer shows its traps
     for trap_id in wide:
         data = atlas.index.must("gotcha", trap_id).data
         assert not any(data.get(k) for k in ("formats", "kernels", "platforms", "accelerators")), trap_id

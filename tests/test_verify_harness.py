@@ -178,3 +178,18 @@ def test_the_zen_cpu_platform_is_the_engines_own_choice_on_the_targets_cpuinfo(m
                for zen, isa in ((True, ["avx2"]), (True, ["avx2", "avx512f"]), (False, ["avx2", "avx512f"]))]
     assert detects == [False, True, False]
     assert not hasattr(platforms, "open")  # the engine's module is left as it was
+
+
+def test_every_vllm_scheme_record_has_a_checkpoint_the_probe_can_load() -> None:
+    """A vLLM scheme without a checkpoint builder is never run by `verify`, so its row would stay read from code."""
+    import yaml
+
+    from generators.verify.configs import checkpoint_configs, checkpoint_tensors
+    schemes = [yaml.safe_load(path.read_text(encoding="utf-8"))
+               for path in sorted((Path(__file__).parent.parent / "records" / "schemes").glob("*.yaml"))]
+    vllm = [scheme for scheme in schemes if scheme.get("engine") == "vllm"]
+    assert len(vllm) >= 11
+    missing = [scheme["class_name"] for scheme in vllm
+               if not checkpoint_configs(scheme["class_name"], scheme.get("config", {}))
+               or not checkpoint_tensors(scheme["class_name"])]
+    assert missing == []

@@ -153,7 +153,8 @@ class Cell:
 
 
 def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
-    """Every (scheme id, target id) cell, for every scheme record and every hardware-target record."""
+    """Every (scheme id, target id) cell, for every scheme record and every hardware-target record on a platform the
+    scheme has read (see `unread_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
     schemes = {scheme.id: scheme.data for scheme in index.all("scheme")}
@@ -164,7 +165,14 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
                                            substitute_of(scheme.data, target.data["platform"], schemes))
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
+        if target.data["platform"] not in unread_platforms(scheme.data)
     }
+
+
+def unread_platforms(scheme: SchemeFields) -> dict[str, str]:
+    """The platforms whose dispatch the scheme record has not read (a candidate list marked `unread`), with why: no
+    cell is derived for their targets, since a refusal would say what the engine never does."""
+    return {c["platform"]: c["unread"] for c in scheme.get("candidates", []) if "unread" in c}
 
 
 Fallback = tuple[str, SchemeFields]  # (scheme id, its data): the scheme an engine returns when another's gate fails
@@ -787,7 +795,9 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
             method: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
     `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
-    a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on)."""
+    a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on; a capability
+    bound or a gfx list never matches a target that has no capability or gfx id; `weight_types` the scheme's
+    weight types a rule is for)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
@@ -801,6 +811,12 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
     if "isa_features" in when and not set(when["isa_features"]) <= set(target.get("isa_features", [])):
         return False
     if "capability_min" in when and (target.get("compute_capability") or -1) < when["capability_min"]:
+        return False
+    if "capability_max" in when and not 0 <= (target.get("compute_capability") or -1) <= when["capability_max"]:
+        return False
+    if "gfx" in when and target.get("gfx") not in when["gfx"]:
+        return False
+    if "weight_types" in when and config.get("weight_type") not in when["weight_types"]:
         return False
     if "capabilities" in when and not _capability_in(when["capabilities"], target.get("compute_capability")):
         return False

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
+from .cells import unread_platforms
 from .members import members as target_members
 from .order import targets_in_order
 
@@ -56,7 +57,16 @@ class MatrixRow:
     scheme: str
     label: str
     title: str
-    cells: tuple[MatrixCell, ...]
+    cells: tuple[MatrixCell | None, ...]  # None: the scheme has not read the column's platform (no cell derived)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """Targets an engine's grid leaves out: their platform's dispatch is not read, for the reason its schemes give."""
+
+    platform: str
+    reason: str
+    targets: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class Matrix:
     groups: tuple[Group, ...]
     columns: tuple[Column, ...]
     rows: tuple[MatrixRow, ...]
+    unread: tuple[Unread, ...] = ()
 
 
 def column_of(target: Record, index: Index | None = None) -> Column:
@@ -215,9 +226,11 @@ def note_id(scheme: str, target: str) -> str:
 
 
 def matrices(index: Index, answers: dict[tuple[str, str], Answer]) -> list[Matrix]:
-    """One matrix per engine that has schemes, engines by id; rows are the engine's schemes by id."""
-    columns = tuple(by_vendor([column_of(t, index) for t in targets_in_order(index)]))
-    groups = [Group(vendor, span) for vendor, span in group_columns(columns)]
+    """One matrix per engine that has schemes, engines by id; rows are the engine's schemes by id. A target is a
+    column when one of the engine's schemes has a cell there; the targets none has read are listed as unread, by
+    platform and reason, so the grid says why they are missing rather than showing a verdict nobody derived."""
+    targets = targets_in_order(index)
+    every_column = by_vendor([column_of(t, index) for t in targets])
     by_engine: dict[str, list[Record]] = {}
     for scheme in index.all("scheme"):
         by_engine.setdefault(scheme.data.get("engine", ""), []).append(scheme)
@@ -226,10 +239,30 @@ def matrices(index: Index, answers: dict[tuple[str, str], Answer]) -> list[Matri
         engine = index.get("engine", engine_id)
         name = engine.name if engine else engine_id
         release = str(engine.data.get("version_read", "")) if engine else ""
+        schemes = by_engine[engine_id]
+        columns = tuple(c for c in every_column if any((s.id, c.target) in answers for s in schemes))
+        groups = tuple(Group(vendor, span) for vendor, span in group_columns(columns))
         rows = tuple(MatrixRow(s.id, row_label(s, name), s.name,
-                               tuple(_cell(answers[(s.id, c.target)]) for c in columns)) for s in by_engine[engine_id])
-        out.append(Matrix(engine_id, name, release, tuple(groups), columns, rows))
+                               tuple(_cell(answers[(s.id, c.target)]) if (s.id, c.target) in answers else None
+                                     for c in columns)) for s in schemes)
+        shown = {c.target for c in columns}
+        out.append(Matrix(engine_id, name, release, groups, columns, rows,
+                          _unread(schemes, [t for t in targets if t.id not in shown])))
     return out
+
+
+def _unread(schemes: list[Record], left_out: list[Record]) -> tuple[Unread, ...]:
+    """The left-out targets by (platform, the reason the schemes give for not reading it), in target order."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for target in left_out:
+        platform = str(target.data["platform"])
+        for scheme in schemes:
+            reason = unread_platforms(scheme.data).get(platform)
+            if reason is not None:
+                found.setdefault((platform, reason), [])
+                if target.id not in found[(platform, reason)]:
+                    found[(platform, reason)].append(target.id)
+    return tuple(Unread(platform, reason, tuple(ids)) for (platform, reason), ids in found.items())
 
 
 def _cell(answer: Answer) -> MatrixCell:

@@ -125,8 +125,20 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
         title, caption, grid_head(matrix.columns, html.page), body)
     notes = fill('<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}',
         matrix.engine, title, _notes(matrix, html)) if not notes_at else Markup("")
-    return fill('<div class="atlas-matrix">\n{}\n{}\n{}\n{}\n</div>',
-        legend(any(c.compact for c in matrix.columns)), grid, _per_target(matrix, html), notes)
+    return fill('<div class="atlas-matrix">\n{}\n{}{}\n{}\n{}\n</div>',
+        legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html), notes)
+
+
+def _unread(matrix: Matrix, html: _Html) -> Markup:
+    """One line per platform the engine's schemes have not read: its targets, left out of the grid, and why."""
+    if not matrix.unread:
+        return Markup("")
+    items = Markup("").join(
+        fill("<li>{} ({}): {}</li>", Markup(", ").join(html.ref(f"hardware-target/{t}") for t in u.targets),
+             u.platform, u.reason)
+        for u in matrix.unread)
+    return fill('\n<p class="atlas-unread">Not derived (the dispatch is not read, so no verdict is shown):</p>'
+                '<ul class="atlas-unread">{}</ul>', items)
 
 
 def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str = "Scheme") -> Markup:
@@ -153,7 +165,10 @@ def _compact_class(compact: bool) -> Markup:
     return Markup(' class="atlas-grid__compact"') if compact else Markup("")
 
 
-def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup:
+def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") -> Markup:
+    if cell is None:  # this scheme has not read the column's platform: no verdict to show
+        return fill('<td class="atlas-grid__cell atlas-grid__unread{}" title="not derived: dispatch not read">–</td>',
+                    " atlas-grid__compact" if compact else "")
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
@@ -176,9 +191,9 @@ def _cell(cell: MatrixCell, compact: bool = False, notes_at: str = "") -> Markup
 def _per_target(matrix: Matrix, html: _Html) -> Markup:
     blocks = []
     for n, column in enumerate(matrix.columns):
-        items = Markup("").join(fill("<li>{} {}</li>", verdict_badge(row.cells[n].answer.cell.verdict),
-                                                                 html.ref(f"scheme/{row.scheme}", row.label))
-                                for row in matrix.rows)
+        items = Markup("").join(fill("<li>{} {}</li>", verdict_badge(cell.answer.cell.verdict),
+                                     html.ref(f"scheme/{row.scheme}", row.label))
+                                for row in matrix.rows if (cell := row.cells[n]) is not None)
         blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
             column.short, column.detail, column.vendor, items))
     return fill('<div class="atlas-matrix__per-target">{}</div>', Markup("").join(blocks))
@@ -188,7 +203,8 @@ def _notes(matrix: Matrix, html: _Html) -> Markup:
     items = []
     for row in matrix.rows:
         for column, cell in zip(matrix.columns, row.cells):
-            items.append(_note(row.label, column.title, cell, html))
+            if cell is not None:
+                items.append(_note(row.label, column.title, cell, html))
     return fill('<ol class="atlas-notes">{}</ol>', Markup("").join(items))
 
 

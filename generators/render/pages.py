@@ -155,7 +155,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
     if record.kind == "scheme":
-        scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)]
+        scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)
+                        if (record.id, t.id) in atlas.views.cells]  # none on a platform the scheme has not read
         title, columns, rows, note = history_table(atlas, record.id, values)
         return [cells_table(atlas, scheme_cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
     if record.kind == "hardware-target":
@@ -444,7 +445,10 @@ def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
     for scheme in atlas.index.all("scheme"):
         row = [values.ref(scheme.ref)]
         for target in targets:
-            cell = atlas.views.cells[(scheme.id, target.id)]
+            cell = atlas.views.cells.get((scheme.id, target.id))
+            if cell is None:  # a platform the scheme has not read: no verdict
+                row.append(Markup("not derived"))
+                continue
             shown = verdict_markup(cell)
             if cell.kernel:
                 shown += Markup("<br><small>") + values.ref(f"kernel/{cell.kernel}") + Markup("</small>")

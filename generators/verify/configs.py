@@ -45,6 +45,11 @@ def _ct_w8a8_fp8(group_size: int) -> dict[str, Any]:
     return _compressed_tensors("float-quantized", weights, inputs)
 
 
+def _ct_w8a16_fp8(group_size: int) -> dict[str, Any]:
+    weights = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "channel", "dynamic": False}
+    return _compressed_tensors("float-quantized", weights, None)  # weight-only: no input_activations
+
+
 def _ct_w8a8_int8(group_size: int) -> dict[str, Any]:
     weights = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel", "dynamic": False}
     inputs = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "token", "dynamic": True}
@@ -92,6 +97,7 @@ BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "CompressedTensorsW4A8Int": _ct_w4a8_int,
     "CompressedTensorsW4A8Fp8": _ct_w4a8_fp8,
     "CompressedTensorsW8A8Fp8": _ct_w8a8_fp8,
+    "CompressedTensorsW8A16Fp8": _ct_w8a16_fp8,
     "CompressedTensorsW8A8Int8": _ct_w8a8_int8,
     "CompressedTensorsWNA16": _ct_wna16,
     "CompressedTensorsW4A4Fp4": _ct_w4a4_nvfp4,
@@ -108,6 +114,7 @@ TENSORS: dict[str, dict[str, str]] = {
     "CompressedTensorsW4A8Int": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
     "CompressedTensorsW4A8Fp8": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
     "CompressedTensorsW8A8Fp8": {"weight": "F8_E4M3", "weight_scale": "F32"},
+    "CompressedTensorsW8A16Fp8": {"weight": "F8_E4M3", "weight_scale": "F32"},
     "CompressedTensorsW8A8Int8": {"weight": "I8", "weight_scale": "F32"},
     "CompressedTensorsWNA16": {"weight_packed": "I32", "weight_scale": "BF16", "weight_shape": "I64"},
     "CompressedTensorsW4A4Fp4": {"weight_packed": "U8", "weight_scale": "F8_E4M3", "weight_global_scale": "F32",
