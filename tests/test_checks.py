@@ -9,6 +9,7 @@ from generators.build import check_tree
 from generators.checks import REGISTRY, run_checks
 from generators.checks.base import Check
 from generators.checks.trap_severity import SEVERITY_OF_EFFECT
+from generators.checks.trap_silent import CORRUPTS_OUTPUT, WHY as WHY_NOT_SILENT
 from generators.model.fields import ENUMS
 
 
@@ -420,6 +421,23 @@ def test_a_runtime_checks_install_facts_are_stated_by_the_engine(tree):
     assert problems_of(tree, "install-facts") == [
         "records/engines/eng.yaml:7:137: error: [install-facts] runtime_checks[0].met_by_install[0]: no default install "
         "of this engine states 'fast-pkg' (it states no default_install)"]
+
+
+def test_only_a_trap_that_corrupts_output_is_silent(tree):
+    assert set(ENUMS["gotcha.effect"]) == CORRUPTS_OUTPUT | set(WHY_NOT_SILENT)  # every effect is one or the other
+    stated = json.loads((Path(__file__).parents[1] / "schema/gotcha.schema.json").read_text())["properties"]["silent"]
+    assert "whose effect is garbage or degraded" in stated["description"] and "trap-silent" in stated["description"]
+    assert problems_of(tree, "trap-silent") == []  # a silent garbage trap, a loud one that stops
+    edit(tree, "records/gotchas/trap-loud.yaml", "silent: false", "silent: true")
+    assert problems_of(tree, "trap-silent") == [
+        "records/gotchas/trap-loud.yaml:4:9: error: [trap-silent] silent: a trap with effect 'stops' (nothing is "
+        "served) corrupts no output, so it cannot be silent; set silent: false, or correct effect if the evidence "
+        "shows degraded or garbage output"]
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", "effect: degraded")
+    edit(tree, "records/gotchas/trap-loud.yaml", "severity: blocker", "severity: major")
+    assert problems_of(tree, "trap-silent") == []
+    edit(tree, "records/gotchas/trap-silent.yaml", "effect: garbage", "effect: misleads")
+    assert [p.split(": error: ")[0] for p in problems_of(tree, "trap-silent")] == ["records/gotchas/trap-silent.yaml:4:9"]
 
 
 def test_trap_severity_follows_from_the_effect(tree):
