@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
@@ -150,22 +151,68 @@ def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
         yield FieldChange(path, old, new)
 
 
-def cell_changes(old: Atlas, new: Atlas) -> Iterator[CellChange]:
+CellTerms = tuple[str, str, tuple[str, ...], tuple[OtherwiseStep, ...]]  # verdict, detail, conditions, otherwise
+
+
+@dataclass(frozen=True)
+class ChangeSummary:
+    """All the comparison reads of one side, in words: each derived cell's verdict, detail (kernel or first reason),
+    conditions and otherwise steps; each accelerator's native and emulated counts; each published cell's agreement
+    with the derivation. A side evaluated by another version of this package (own_code.py) arrives in this form."""
+
+    cells: dict[tuple[str, str], CellTerms]
+    counts: dict[tuple[str, str], int]  # (accelerator, "native formats" | "emulated formats") -> count
+    published: dict[tuple[str, str, str], str]  # (matrix, row, column) -> agreement in words
+    agreeing: int  # published cells that are comparable and agree
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cells": [[*key, verdict, detail, list(conditions), [[o.unless, o.kernel, o.outcome] for o in steps]]
+                          for key, (verdict, detail, conditions, steps) in sorted(self.cells.items())],
+                "counts": [[*key, count] for key, count in sorted(self.counts.items())],
+                "published": [[*key, words] for key, words in sorted(self.published.items())],
+                "agreeing": self.agreeing}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ChangeSummary:
+        """The summary as_json wrote; raises (KeyError, TypeError, ValueError) on anything else."""
+        cells = {(str(scheme), str(target)): (str(verdict), str(detail), tuple(map(str, conditions)),
+                                              tuple(OtherwiseStep(str(u), str(k), str(o)) for u, k, o in steps))
+                 for scheme, target, verdict, detail, conditions, steps in data["cells"]}
+        counts = {(str(acc), str(what)): int(count) for acc, what, count in data["counts"]}
+        published = {(str(m), str(r), str(c)): str(words) for m, r, c, words in data["published"]}
+        return cls(cells, counts, published, int(data["agreeing"]))
+
+
+def summary_of(atlas: Atlas) -> ChangeSummary:
+    """What the comparison reads of an atlas (its CHANGE_VIEWS), in words."""
+    cells = cell_terms(atlas)
+    counts = {(acc, f"{what} formats"): getattr(tally, f"{what}_count")
+              for acc, tally in atlas.views.tallies.items() for what in ("native", "emulated")}
+    published = {(p.matrix, p.row, p.column): _agreement(p) for p in atlas.views.published}
+    agreeing = sum(1 for p in atlas.views.published if p.comparable and p.agrees)
+    return ChangeSummary(cells, counts, published, agreeing)
+
+
+def cell_terms(atlas: Atlas) -> dict[tuple[str, str], CellTerms]:
+    """Each derived cell in words: verdict, detail, conditions, otherwise steps."""
+    return {key: (str(cell.verdict), _cell_detail(cell), *_terms(cell)) for key, cell in atlas.views.cells.items()}
+
+
+def _summary(side: Atlas | ChangeSummary) -> ChangeSummary:
+    return side if isinstance(side, ChangeSummary) else summary_of(side)
+
+
+def cell_changes(old: Atlas | ChangeSummary, new: Atlas | ChangeSummary) -> Iterator[CellChange]:
     """Derived cells whose verdict or deciding kernel changes, that appear or disappear, or whose terms change: the
     conditions their verdict needs, or what runs when those do not hold (each otherwise step, in words)."""
-    before, after = old.views.cells, new.views.cells
+    before, after = (side.cells if isinstance(side, ChangeSummary) else cell_terms(side) for side in (old, new))
+    nothing: CellTerms = (ABSENT, "", (), ())
     for key in sorted(set(before) | set(after)):
-        a, b = before.get(key), after.get(key)
-        if a is b:  # one cell kept for both sides (derive.cells reuses a cell whose inputs are the same objects)
+        a, b = before.get(key, nothing), after.get(key, nothing)
+        if a == b:
             continue
-        old_verdict, new_verdict = (a.verdict if a else ABSENT), (b.verdict if b else ABSENT)
-        old_kernel, new_kernel = (a.kernel if a else None), (b.kernel if b else None)
-        old_terms, new_terms = _terms(a), _terms(b)
-        if old_verdict == new_verdict and old_kernel == new_kernel and old_terms == new_terms:
-            continue
-        yield CellChange(key[0], key[1], old_verdict, new_verdict, _cell_detail(a), _cell_detail(b),
-                         old_conditions=old_terms[0], new_conditions=new_terms[0],
-                         old_otherwise=old_terms[1], new_otherwise=new_terms[1])
+        yield CellChange(key[0], key[1], a[0], b[0], a[1], b[1], old_conditions=a[2], new_conditions=b[2],
+                         old_otherwise=a[3], new_otherwise=b[3])
 
 
 def _terms(cell: Cell | None) -> tuple[tuple[str, ...], tuple[OtherwiseStep, ...]]:
@@ -182,25 +229,20 @@ def otherwise_step(step: Otherwise) -> OtherwiseStep:
     return OtherwiseStep(" and ".join(step.unmet), step.kernel, otherwise_summary(step))
 
 
-def count_changes(old: Atlas, new: Atlas) -> Iterator[CountChange]:
+def count_changes(old: Atlas | ChangeSummary, new: Atlas | ChangeSummary) -> Iterator[CountChange]:
     """Per-accelerator native/emulated tallies, and published-vs-derived agreement of support-matrix cells."""
-    before, after = old.views.tallies, new.views.tallies
-    for acc in sorted(set(before) | set(after)):
-        for what in ("native", "emulated"):
-            a = getattr(before[acc], f"{what}_count") if acc in before else None
-            b = getattr(after[acc], f"{what}_count") if acc in after else None
-            if a != b:
-                yield CountChange(acc, f"{what} formats", a, b)
-    old_pub = {(p.matrix, p.row, p.column): _agreement(p) for p in old.views.published}
-    new_pub = {(p.matrix, p.row, p.column): _agreement(p) for p in new.views.published}
-    for key in sorted(set(old_pub) | set(new_pub)):
-        a, b = old_pub.get(key), new_pub.get(key)
+    before, after = _summary(old), _summary(new)
+    for key in sorted(set(before.counts) | set(after.counts), key=lambda k: (k[0], k[1] != "native formats", k[1])):
+        a, b = before.counts.get(key), after.counts.get(key)
         if a != b:
-            yield CountChange(f"{key[0]} [{key[1]} × {key[2]}]", "published vs derived", a, b)
-    old_agree = sum(1 for p in old.views.published if p.comparable and p.agrees)
-    new_agree = sum(1 for p in new.views.published if p.comparable and p.agrees)
-    if old_agree != new_agree:
-        yield CountChange("support matrices", "published cells agreeing with derivation", old_agree, new_agree)
+            yield CountChange(key[0], key[1], a, b)
+    for cell in sorted(set(before.published) | set(after.published)):
+        was, now = before.published.get(cell), after.published.get(cell)
+        if was != now:
+            yield CountChange(f"{cell[0]} [{cell[1]} × {cell[2]}]", "published vs derived", was, now)
+    if before.agreeing != after.agreeing:
+        yield CountChange("support matrices", "published cells agreeing with derivation", before.agreeing,
+                          after.agreeing)
 
 
 def page_changes(old: dict[str, str], new: dict[str, str], limit: int = PAGE_DIFF_LINES) -> Iterator[PageChange]:

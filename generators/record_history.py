@@ -1,13 +1,18 @@
 """Changes to the records in git history: for a bounded number of recent commits that touched records/, what each did
 to the derived cells, the computed counts and the traps, built on the diff's comparison.
 
-Each side's records/ and schema/ are read from git's object database into memory (revisions.GitTree: blobs only,
-links refused by name, oversized blobs never read, as `diff` unpacks a tree) and run through the pipeline without
-rendering, computing only the views the comparison reads (diff.CHANGE_VIEWS), except the side whose records/ and
-schema/ are exactly the working tree's (git status shows nothing in them, ignored files included): that one is the
-working tree's own run, which the site then renders. A side's records are loaded when a comparison names it, the rest
-of its pipeline only when a comparison needs its atlas: a commit one of whose sides does not build compares records
-alone, so the other side is not built for it (and a failing side stops at its first error: build.check_stages).
+Each side is evaluated by the code it was committed with: what a commit did is what its own code derived, against
+what its parent's code derived (today's code may not read an older side at all, and where it does, it derives by
+today's rules). A side whose generators/ is another tree than the running code's is summarised by that code in a
+child process (own_code.py). A side whose generators/ is the running code's, or that has none (a project whose code
+lives elsewhere), is evaluated here: its records/ and schema/ are read from git's object database into memory
+(revisions.GitTree: blobs only, links refused by name, oversized blobs never read, as `diff` unpacks a tree) and run
+through the pipeline without rendering, computing only the views the comparison reads (diff.CHANGE_VIEWS), except
+the side whose records/ and schema/ are exactly the working tree's (git status shows nothing in them, ignored files
+included): that one is the working tree's own run, which the site then renders. A side's records are loaded when a
+comparison names it, the rest of its pipeline only when a comparison needs its atlas: a commit one of whose sides
+does not build compares records alone, so the other side is not built for it (and a failing side stops at its first
+error: build.check_stages).
 Sides are kept in memory for the life of the process by the git tree ids of records/ and schema/ (consecutive
 commits share one), and results per commit are kept in memory and on disk
 (commit_cache.py: keyed by the commit and its parent, emptied by any code change), so a commit is compared once,
@@ -25,11 +30,12 @@ from typing import TYPE_CHECKING
 
 from . import commit_cache
 from .build import Run, check_stages
-from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes
+from .diff import CHANGE_VIEWS, ChangeSummary, cell_changes, count_changes, record_changes
 from .diff_model import CommitChange
 from .model.atlas import Atlas
 from .load import lend_records, load_tree
 from .model.records import Record
+from .own_code import OwnCode
 from .revisions import DiffError, GitTree, project_prefix
 
 if TYPE_CHECKING:
@@ -95,17 +101,17 @@ class Side:
     when a comparison first needs it. A commit whose other side does not build compares records alone, so this one's
     atlas is then never needed, and a side's validate..derive is the larger part of its cost."""
 
-    def __init__(self, records: list[Record], atlas: Callable[[], Atlas | None]):
+    def __init__(self, records: list[Record], atlas: Callable[[], Atlas | ChangeSummary | None]):
         self.records = {(r.kind, r.id): r.data for r in records}
-        self._atlas: Atlas | None = None
-        self._build: Callable[[], Atlas | None] | None = atlas
+        self._atlas: Atlas | ChangeSummary | None = None
+        self._build: Callable[[], Atlas | ChangeSummary | None] | None = atlas
 
     @property
     def known(self) -> bool:
         """Whether the atlas (or that there is none) is known already."""
         return self._build is None
 
-    def atlas(self) -> Atlas | None:
+    def atlas(self) -> Atlas | ChangeSummary | None:
         if self._build is not None:
             self._atlas, self._build = self._build(), None
         return self._atlas
@@ -157,8 +163,16 @@ def working_inputs_id(root: Path, prefix: str) -> str | None:
     return _inputs_id(root, prefix, "HEAD")
 
 
-def _side(root: Path, prefix: str, sha: str, current: Current | None = None) -> Side:
+def _side(root: Path, prefix: str, sha: str, current: Current | None = None, own: OwnCode | None = None) -> Side:
     key = _inputs_id(root, prefix, sha)
+    code = own.code_of(sha) if own is not None else None
+    if code is not None:  # another version of the code: it summarises its own side (own_code.py)
+        side_key = f"{key}|{code}"
+        if side_key not in _SIDES:
+            tree = GitTree(root, sha, prefix, HISTORY_PATHS)
+            _SIDES[side_key] = Side(load_tree(root, stored=tree)[0],
+                                    lambda: own.summarise(sha, code, key) if own is not None else None)
+        return _SIDES[side_key]
     if key not in _SIDES:
         if current is not None and key == current.inputs_id:
             run = current.run()
@@ -198,14 +212,14 @@ class Current:
 
 
 def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
-                  current: Current | None = None, prefix: str | None = None) -> CommitChange:
+                  current: Current | None = None, prefix: str | None = None, own: OwnCode | None = None) -> CommitChange:
     """The change one commit made, compared with its first parent (each side read from git into memory: a file that
     one side shares with another loaded before is not read again, load._load_stored)."""
     key = (sha, parent)
     if key in _MEMO:
         return _MEMO[key]
     prefix = project_prefix(root) if prefix is None else prefix
-    before, after = _side(root, prefix, parent, current), _side(root, prefix, sha, current)
+    before, after = _side(root, prefix, parent, current, own), _side(root, prefix, sha, current, own)
     records = tuple(record_changes(before.records, after.records))
     first, second = (after, before) if after.known and not before.known else (before, after)
     if first.atlas() is None or second.atlas() is None:  # (the second is not built when the first does not build)
@@ -231,21 +245,37 @@ def record_history(root: Path, limit: int | None = None, current: Current | None
     table = commit_cache.open_table()
     found = {(sha, parent): _MEMO.get((sha, parent)) or commit_cache.lookup(table, sha, parent, date, subject)
              for sha, parent, date, subject in commits}
-    prefix = _prepare([side for (sha, parent), change in found.items() if change is None for side in (sha, parent)],
-                      root, current)
+    needed = [side for (sha, parent), change in found.items() if change is None for side in (sha, parent)]
+    prefix = _prepare(needed, root, current)
+    own = None
+    if prefix is not None:
+        own = OwnCode(root, prefix)
+        _prefetch(root, prefix, own, needed)
     changes = []
     for sha, parent, date, subject in commits:
         change = found[(sha, parent)]
         if change is None:
             try:
-                change = commit_change(root, sha, parent, date, subject, current, prefix)
+                change = commit_change(root, sha, parent, date, subject, current, prefix, own)
             except DiffError:
                 continue
         commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
         _MEMO[(sha, parent)] = change
         changes.append(change)
     table.save()
+    if own is not None:
+        own.save()
     return tuple(changes)
+
+
+def _prefetch(root: Path, prefix: str, own: OwnCode, shas: list[str]) -> None:
+    """Have the sides their own code summarises worked out together (own_code.OwnCode.prefetch)."""
+    sides = []
+    for sha in dict.fromkeys(shas):
+        code = own.code_of(sha)
+        if code is not None:
+            sides.append((sha, code, _inputs_id(root, prefix, sha)))
+    own.prefetch(sides)
 
 
 def _prepare(shas: list[str], root: Path, current: Current | None) -> str | None:

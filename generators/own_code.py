@@ -1,0 +1,178 @@
+"""A past side of the changelog, evaluated by the code it was committed with.
+
+What a commit did to the cells is what its own generators/ derived from its own records/ and schema/, against what
+its parent's code derived from the parent's: today's code may not read an older side at all (a field made required
+since, a record kind reshaped), and where it does it derives what today's rules say, not what the site said then.
+So a side whose generators/ tree is not the running code's is written from git's object database into a temporary
+folder (revisions.materialise: blobs only, links made dangling) and summarised by a child Python process that
+imports that folder's package (SCRIPT): the cells, counts and agreements the comparison reads (diff.ChangeSummary),
+as JSON on its standard output. The child runs with the on-disk cache off (an older code's tables would replace
+today's) and sees nothing of this process but its interpreter and the libraries installed for it.
+
+A side whose code cannot summarise (it fails to build, it predates the functions SCRIPT calls, it crashes or runs
+too long) counts as not building. Summaries are kept on disk by the trees of the side's generators/, schema/ and
+records/ and SCRIPT's version: they do not depend on today's code, so a code change does not recompute them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .cache import ContentCache, cache_dir
+from .diff import ChangeSummary
+from .revisions import materialise
+
+CODE = "generators"
+PATHS = (CODE, "schema", "records")  # all a side's summary reads
+TIMEOUT = 300  # seconds: a side's check is a few seconds; a hung child must not hang the build
+KEPT = 16  # summaries kept on disk beyond those a walk used
+VERSION = "1"  # of SCRIPT's output: bump when it changes, so kept summaries are recomputed
+
+# Run by the side's own package (argv[1]: the side's project root). diff.summary_of where the side's code has it;
+# else the same words from the functions its diff module has had since the changelog began.
+SCRIPT = r"""
+import json, sys
+from pathlib import Path
+root = Path(sys.argv[1]).resolve()
+import generators
+if root not in Path(generators.__file__).resolve().parents:
+    print(json.dumps({"builds": False, "why": "the side's package is not the one imported"})); raise SystemExit
+from generators.build import check_stages
+from generators import diff
+atlas = check_stages(root, views=diff.CHANGE_VIEWS).atlas
+if atlas is None:
+    print(json.dumps({"builds": False, "why": "the side does not build"})); raise SystemExit
+if hasattr(diff, "summary_of"):
+    summary = diff.summary_of(atlas).as_json()
+else:
+    cells = []
+    for (scheme, target), cell in sorted(atlas.views.cells.items()):
+        conditions, steps = diff._terms(cell)
+        cells.append([scheme, target, str(cell.verdict), diff._cell_detail(cell), list(conditions),
+                      [[s.unless, s.kernel, s.outcome] for s in steps]])
+    counts = [[acc, what + " formats", getattr(tally, what + "_count")]
+              for acc, tally in sorted(atlas.views.tallies.items()) for what in ("native", "emulated")]
+    published = [[p.matrix, p.row, p.column, diff._agreement(p)] for p in atlas.views.published]
+    agreeing = sum(1 for p in atlas.views.published if p.comparable and p.agrees)
+    summary = {"cells": cells, "counts": counts, "published": published, "agreeing": agreeing}
+print(json.dumps({"builds": True, "summary": summary}))
+"""
+
+
+def code_tree(root: Path, prefix: str, sha: str) -> str | None:
+    """The git tree id of generators/ at a commit, or None when the commit has none."""
+    result = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", f"{sha}:{prefix}{CODE}"],
+                            capture_output=True, text=True, check=False)
+    return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def running_code_tree(root: Path, prefix: str) -> str | None:
+    """The tree id of the code running now when it is HEAD's generators/ of this project, unmodified; else None
+    (the running package is elsewhere, or edited since HEAD: no commit's code is then the running code)."""
+    if Path(__file__).resolve().parent != (root / CODE).resolve():
+        return None
+    status = subprocess.run(["git", "--no-optional-locks", "-C", str(root), "status", "--porcelain", "-z",
+                             "--untracked-files=all", "--", f":(top){prefix}{CODE}"], capture_output=True, check=False)
+    if status.returncode != 0 or status.stdout:
+        return None
+    return code_tree(root, prefix, "HEAD")
+
+
+class OwnCode:
+    """The sides of one changelog walk that their own code summarises: the running code's tree (asked once), the
+    summaries kept on disk (one table, saved once at the end of the walk: save() keeps only what a run used)."""
+
+    def __init__(self, root: Path, prefix: str):
+        self.root, self.prefix = root, prefix
+        self.running = running_code_tree(root, prefix)
+        self.table = ContentCache("own-code-sides", f"{VERSION}|{sys.version}") if cache_dir() is not None else None
+        self.summaries: dict[str, ChangeSummary | None] = {}  # by code tree and inputs id, this walk's
+
+    def code_of(self, sha: str) -> str | None:
+        """The commit's generators/ tree when it is not the running code (its own code must summarise it), else
+        None (the commit has no generators/, as a project whose code lives elsewhere, or it is the running code)."""
+        code = code_tree(self.root, self.prefix, sha)
+        return code if code is not None and code != self.running else None
+
+    def prefetch(self, sides: list[tuple[str, str, str]]) -> None:
+        """Summarise these sides ((sha, code tree, inputs id), code from code_of) at once, a child per core: each
+        child is a whole check, and the walk needs them all (a side that does not build leaves its other side
+        unneeded, a few seconds of one core at worst)."""
+        wanted = {}
+        for sha, code, inputs_id in sides:
+            key = f"{code}|{inputs_id}"
+            if key not in self.summaries and key not in wanted and self._kept(key) is None:
+                wanted[key] = sha
+        if len(wanted) < 2:
+            return  # (one side: summarise() runs it when needed)
+        with ThreadPoolExecutor(max_workers=max(1, min(len(wanted), os.cpu_count() or 1))) as pool:
+            answers = dict(zip(wanted, pool.map(lambda sha: _child_summary(self.root, self.prefix, sha),
+                                                wanted.values())))
+        for key, data in answers.items():
+            self._keep(key, data)
+
+    def summarise(self, sha: str, code: str, inputs_id: str) -> ChangeSummary | None:
+        """The side at commit `sha` as its own code summarises it (None: it does not build)."""
+        key = f"{code}|{inputs_id}"
+        if key not in self.summaries:
+            kept = self._kept(key)
+            if kept is not None:
+                self.summaries[key] = kept[0]
+            else:
+                self._keep(key, _child_summary(self.root, self.prefix, sha))
+        return self.summaries[key]
+
+    def _kept(self, key: str) -> tuple[ChangeSummary | None] | None:
+        """(the summary or None when the side does not build) from the disk, or None when not kept there."""
+        kept = self.table.get(key) if self.table is not None else None
+        if not isinstance(kept, dict):
+            return None
+        try:
+            return (ChangeSummary.from_json(kept) if kept else None,)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def _keep(self, key: str, data: dict[str, Any] | None) -> None:
+        try:
+            summary = ChangeSummary.from_json(data) if data is not None else None
+        except (KeyError, TypeError, ValueError):
+            summary = None
+        self.summaries[key] = summary
+        if self.table is not None:
+            self.table.put(key, summary.as_json() if summary is not None else {})
+
+    def save(self) -> None:
+        """Write the table when a summary was added, keeping the other entries too (up to KEPT of them): a walk
+        whose commits were all found in the changelog's own table built no side, and those sides are needed again
+        after the next code change empties that table."""
+        if self.table is None or not self.table.changed:
+            return
+        for key, value in list(self.table.entries.items())[-KEPT:]:
+            self.table.used.setdefault(key, value)
+        self.table.save()
+
+
+def _child_summary(root: Path, prefix: str, sha: str) -> dict[str, Any] | None:
+    with tempfile.TemporaryDirectory(prefix="atlas-side-") as tmp:
+        project = materialise(root, sha, prefix, Path(tmp) / "side", PATHS)
+        env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "ATLAS_"))}
+        env.update(PYTHONPATH=str(project), PYTHONDONTWRITEBYTECODE="1", ATLAS_CACHE="off")
+        try:
+            result = subprocess.run([sys.executable, "-c", SCRIPT, str(project)], cwd=project, env=env,
+                                    capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    try:
+        answer = json.loads(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else None
+    except (ValueError, IndexError):
+        return None
+    if not isinstance(answer, dict) or answer.get("builds") is not True or not isinstance(answer.get("summary"), dict):
+        return None
+    summary: dict[str, Any] = answer["summary"]
+    return summary

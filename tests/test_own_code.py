@@ -1,0 +1,85 @@
+"""A changelog side is summarised by the code it was committed with (generators/own_code.py), in a child process; a
+side whose code does not run does not build; summaries are kept on disk by the side's trees."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import generators
+from generators import own_code, record_history
+from generators.diff import ChangeSummary, cell_changes, count_changes, summary_of
+from generators.build import check_stages
+
+from .conftest import commit, git
+from .test_commit_cache import fresh, history  # noqa: F401 - fresh is a fixture
+from .test_diff import edit
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+MARK = 'return f"via {cell.kernel}"'
+
+
+def _copy_code(root: Path) -> None:
+    shutil.copytree(Path(generators.__file__).parent, root / "generators",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _code_then_record_edit(root: Path) -> None:
+    """Commit the code (the running code's copy, so a commit's tree is never the running code), then a record edit
+    that flips a cell with code whose summaries mark every kernel detail."""
+    _copy_code(root)
+    commit(root, "add the code")
+    edit(root, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
+    edit(root, "generators/diff.py", MARK, 'return f"via {cell.kernel} [own]"')
+    commit(root, "raise the floor")
+
+
+def test_each_side_of_a_commit_is_summarised_by_its_own_code_and_kept_on_disk(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    _code_then_record_edit(repo)
+    first = history(repo)
+    newest = first[0]
+    assert newest.subject == "raise the floor" and newest.note == ""
+    via = [c for c in newest.cells if c.new_detail.startswith("via")]
+    assert via and all(c.new_detail.endswith(" [own]") for c in via)  # the commit's code wrote the new side
+    assert not any(c.old_detail.endswith(" [own]") for c in newest.cells)  # its parent's code the old one
+    (fresh / "commit-changes.json").unlink()  # (as a code change empties it): the sides are read back from disk
+    monkeypatch.setattr(own_code, "_child_summary", lambda *args: pytest.fail("a kept side ran again"))
+    assert history(repo) == first
+
+
+def test_a_side_whose_code_does_not_run_does_not_build(repo: Path, fresh: Path) -> None:  # noqa: F811
+    _copy_code(repo)
+    commit(repo, "add the code")
+    edit(repo, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
+    (repo / "generators" / "build.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
+    commit(repo, "break the code")
+    newest = history(repo)[0]
+    assert newest.cells == () and "does not build" in newest.note
+    assert [r.id for r in newest.records] == ["k-generic"]  # records are still compared
+
+
+def test_the_running_code_summarises_in_process(repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A commit whose generators/ is the running code's tree is checked in this process, as without own code."""
+    _code_then_record_edit(repo)
+    head, parent = git(repo, "rev-parse", "HEAD:generators"), git(repo, "rev-parse", "HEAD~1")
+    monkeypatch.setattr(own_code, "running_code_tree", lambda root, prefix: head)
+    ran: list[str] = []
+    monkeypatch.setattr(own_code, "_child_summary", lambda root, prefix, sha: ran.append(sha))  # (None: no build)
+    record_history._MEMO.clear()
+    record_history._SIDES.clear()
+    newest = record_history.record_history(repo, limit=1)[0]
+    assert ran == [parent]  # only the parent, whose code differs, went to a child
+    assert newest.subject == "raise the floor" and "does not build" in newest.note
+
+
+def test_a_summary_compares_as_the_atlas_it_summarises(repo: Path) -> None:
+    before = check_stages(repo).atlas
+    edit(repo, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
+    after = check_stages(repo).atlas
+    assert before is not None and after is not None
+    old, new = (ChangeSummary.from_json(summary_of(atlas).as_json()) for atlas in (before, after))
+    assert list(cell_changes(old, new)) == list(cell_changes(before, after)) != []
+    assert list(count_changes(old, new)) == list(count_changes(before, after))
