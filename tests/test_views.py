@@ -24,7 +24,8 @@ def test_ridges_never_mix_dense_and_sparse_and_divide_by_the_bandwidth():
 
 
 def trap(name: str, silent: bool, severity: str, regime: str = "weight-only") -> dict:
-    return {"name": name, "silent": silent, "severity": severity, "regime": regime}
+    effect = {"blocker": "stops", "major": "degraded", "minor": "misleads"}[severity]  # (the order reads severity only)
+    return {"name": name, "silent": silent, "severity": severity, "effect": effect, "regime": regime}
 
 
 def test_traps_read_silent_first_then_by_severity_then_by_name():

@@ -20,6 +20,7 @@ class TrapDetail:
     name: str
     summary: str
     severity: str
+    effect: str
     silent: bool
     regime: str
     trigger: str
@@ -36,7 +37,7 @@ class TrapDetail:
 
 def trap_detail(record: Record) -> TrapDetail:
     data = record.data
-    return TrapDetail(record.id, record.name, data.get("summary", ""), data["severity"], bool(data["silent"]),
+    return TrapDetail(record.id, record.name, data.get("summary", ""), data["severity"], data["effect"], bool(data["silent"]),
                       data["regime"], data.get("trigger", ""), data.get("symptom", ""), data.get("detection", ""),
                       data.get("workaround", ""), tuple(data.get("messages", [])), *_refs(data, "formats", "accelerators",
                                                                                           "engines", "kernels", "benchmarks"))

@@ -150,7 +150,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "source":
         return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type")}
     if record.kind == "gotcha":
-        return {"severity": data["severity"], "silent": data["silent"], "summary": data.get("summary", ""),
+        return {"severity": data["severity"], "effect": data["effect"], "silent": data["silent"],
+                "summary": data.get("summary", ""),
                 "accelerators": data.get("accelerators", [])}
     if record.kind == "accelerator":
         target = atlas.index.get("hardware-target", answered_by.get(record.id, ""))
