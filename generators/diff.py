@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import tempfile
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
@@ -20,6 +20,8 @@ from .derive.cells import Cell, Otherwise
 from .diff_model import (
     ABSENT,
     CellChange,
+    CellTerms,
+    ChangeSummary,
     CountChange,
     DiffReport,
     FieldChange,
@@ -31,8 +33,10 @@ from .diff_model import (
 )
 from .explain import otherwise_summary
 from .kinds import KIND_OF_FOLDER
+from .own_code import OwnCode
 from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
+
 
 __all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "OtherwiseStep",
            "PageChange", "RecordChange", "Side"]
@@ -42,7 +46,12 @@ CHANGE_VIEWS = ("cells", "tallies", "published")  # every view cell_changes and 
 
 
 def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
-    """Compare the site built from revision `base` with `head` (None: the working tree). Raises DiffError."""
+    """Compare the site built from revision `base` with `head` (None: the working tree). Raises DiffError.
+
+    A revision whose generators/ is not the running code's has its cells and counts derived by its own code
+    (own_code.py, as the changelog's sides are): a change to the code shows in the cells it moves, and a side the
+    running code cannot read any more (a field made required since) still compares its cells. Its records, pages
+    and problems are read by the running code."""
     root = Path(root).resolve()
     prefix = project_prefix(root)
     base_sha = verify_revision(root, base)
@@ -53,7 +62,18 @@ def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
             head_side = build_side(root)
         else:
             head_side = build_side(materialise(root, head_sha, prefix, Path(tmp) / "head"))
-    return compare(base_side, head_side, base, head if head is not None else "working tree")
+    own = OwnCode(root, prefix)
+    sides = [_by_own_code(own, side, sha) for side, sha in ((base_side, base_sha), (head_side, head_sha))]
+    own.save()
+    return compare(sides[0], sides[1], base, head if head is not None else "working tree")
+
+
+def _by_own_code(own: OwnCode, side: Side, sha: str | None) -> Side:
+    """The side with its cells and counts from its own code's summary, when its code is not the running code."""
+    code = own.code_of(sha) if sha is not None else None
+    if sha is None or code is None:
+        return side
+    return replace(side, summary=own.summarise(sha, code, own.inputs_id(sha)), own_code=sha)
 
 
 def build_side(root: Path) -> Side:
@@ -79,16 +99,22 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     notes: list[str] = []
     for name, side in (("base", base), ("head", head)):
         errors = plural(sum(1 for p in side.problems if p.severity == "error"), "error")
+        if side.own_code:
+            built = "" if side.summary is not None else ", which does not build it: cells and counts are not compared"
+            notes.append(f"The {name} side's cells and counts come from its own code (generators/ at "
+                         f"{side.own_code[:12]}){built}; its records, pages and problems are read by the code "
+                         "running this diff.")
         if side.atlas is None:
-            notes.append(f"The {name} side does not build ({errors}): records and problems are compared; "
-                         "cells, counts and pages are not.")
+            notes.append(f"The {name} side does not build ({errors}) with the code running this diff: records and "
+                         "problems are compared" + ("" if side.own_code else "; cells, counts and pages are not") + ".")
         elif side.pages is None:
             notes.append(f"The {name} side has {errors}, so it renders no pages: pages are not compared.")
     cells: tuple[CellChange, ...] = ()
     counts: tuple[CountChange, ...] = ()
-    if base.atlas is not None and head.atlas is not None:
-        cells = tuple(cell_changes(base.atlas, head.atlas))
-        counts = tuple(count_changes(base.atlas, head.atlas))
+    old, new = _derived(base), _derived(head)
+    if old is not None and new is not None:
+        cells = tuple(cell_changes(old, new))
+        counts = tuple(count_changes(old, new))
     pages: tuple[PageChange, ...] = ()
     if base.pages is not None and head.pages is not None:
         pages = tuple(page_changes(base.pages, head.pages))
@@ -102,6 +128,11 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
         fixed=tuple(sorted(old_problems - new_problems)),
         notes=tuple(notes),
     )
+
+
+def _derived(side: Side) -> Atlas | ChangeSummary | None:
+    """What a side's cells and counts are read from: its own code's summary, or the atlas built here."""
+    return side.summary if side.own_code else side.atlas
 
 
 def record_changes(old: dict[tuple[str, str], dict[str, Any]], new: dict[tuple[str, str], dict[str, Any]],
@@ -149,38 +180,6 @@ def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
                 yield from field_changes(a, b, f"{path}[{i}]")
     elif old != new:
         yield FieldChange(path, old, new)
-
-
-CellTerms = tuple[str, str, tuple[str, ...], tuple[OtherwiseStep, ...]]  # verdict, detail, conditions, otherwise
-
-
-@dataclass(frozen=True)
-class ChangeSummary:
-    """All the comparison reads of one side, in words: each derived cell's verdict, detail (kernel or first reason),
-    conditions and otherwise steps; each accelerator's native and emulated counts; each published cell's agreement
-    with the derivation. A side evaluated by another version of this package (own_code.py) arrives in this form."""
-
-    cells: dict[tuple[str, str], CellTerms]
-    counts: dict[tuple[str, str], int]  # (accelerator, "native formats" | "emulated formats") -> count
-    published: dict[tuple[str, str, str], str]  # (matrix, row, column) -> agreement in words
-    agreeing: int  # published cells that are comparable and agree
-
-    def as_json(self) -> dict[str, Any]:
-        return {"cells": [[*key, verdict, detail, list(conditions), [[o.unless, o.kernel, o.outcome] for o in steps]]
-                          for key, (verdict, detail, conditions, steps) in sorted(self.cells.items())],
-                "counts": [[*key, count] for key, count in sorted(self.counts.items())],
-                "published": [[*key, words] for key, words in sorted(self.published.items())],
-                "agreeing": self.agreeing}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ChangeSummary:
-        """The summary as_json wrote; raises (KeyError, TypeError, ValueError) on anything else."""
-        cells = {(str(scheme), str(target)): (str(verdict), str(detail), tuple(map(str, conditions)),
-                                              tuple(OtherwiseStep(str(u), str(k), str(o)) for u, k, o in steps))
-                 for scheme, target, verdict, detail, conditions, steps in data["cells"]}
-        counts = {(str(acc), str(what)): int(count) for acc, what, count in data["counts"]}
-        published = {(str(m), str(r), str(c)): str(words) for m, r, c, words in data["published"]}
-        return cls(cells, counts, published, int(data["agreeing"]))
 
 
 def summary_of(atlas: Atlas) -> ChangeSummary:

@@ -66,6 +66,38 @@ class OtherwiseStep:
         return {"unless": self.unless, "kernel": self.kernel, "outcome": self.outcome}
 
 
+CellTerms = tuple[str, str, tuple[str, ...], tuple[OtherwiseStep, ...]]  # verdict, detail, conditions, otherwise
+
+
+@dataclass(frozen=True)
+class ChangeSummary:
+    """All the comparison reads of one side, in words: each derived cell's verdict, detail (kernel or first reason),
+    conditions and otherwise steps; each accelerator's native and emulated counts; each published cell's agreement
+    with the derivation. A side evaluated by another version of this package (own_code.py) arrives in this form."""
+
+    cells: dict[tuple[str, str], CellTerms]
+    counts: dict[tuple[str, str], int]  # (accelerator, "native formats" | "emulated formats") -> count
+    published: dict[tuple[str, str, str], str]  # (matrix, row, column) -> agreement in words
+    agreeing: int  # published cells that are comparable and agree
+
+    def as_json(self) -> dict[str, Any]:
+        return {"cells": [[*key, verdict, detail, list(conditions), [[o.unless, o.kernel, o.outcome] for o in steps]]
+                          for key, (verdict, detail, conditions, steps) in sorted(self.cells.items())],
+                "counts": [[*key, count] for key, count in sorted(self.counts.items())],
+                "published": [[*key, words] for key, words in sorted(self.published.items())],
+                "agreeing": self.agreeing}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ChangeSummary:
+        """The summary as_json wrote; raises (KeyError, TypeError, ValueError) on anything else."""
+        cells = {(str(scheme), str(target)): (str(verdict), str(detail), tuple(map(str, conditions)),
+                                              tuple(OtherwiseStep(str(u), str(k), str(o)) for u, k, o in steps))
+                 for scheme, target, verdict, detail, conditions, steps in data["cells"]}
+        counts = {(str(acc), str(what)): int(count) for acc, what, count in data["counts"]}
+        published = {(str(m), str(r), str(c)): str(words) for m, r, c, words in data["published"]}
+        return cls(cells, counts, published, int(data["agreeing"]))
+
+
 @dataclass(frozen=True)
 class CellChange:
     """A derived support cell whose verdict or deciding kernel changes (it flips), or whose terms change: what must
@@ -213,6 +245,8 @@ class Side:
     atlas: Atlas | None
     pages: dict[str, str] | None
     problems: tuple[Problem, ...]
+    summary: ChangeSummary | None = None  # its cells and counts from its own code, when own_code is set
+    own_code: str = ""  # the commit whose own generators/ summarised it, or "": the running code built it
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ its parent's code derived from the parent's: today's code may not read an older 
 since, a record kind reshaped), and where it does it derives what today's rules say, not what the site said then.
 So a side whose generators/ tree is not the running code's is written from git's object database into a temporary
 folder (revisions.materialise: blobs only, links made dangling) and summarised by a child Python process that
-imports that folder's package (SCRIPT): the cells, counts and agreements the comparison reads (diff.ChangeSummary),
+imports that folder's package (SCRIPT): the cells, counts and agreements the comparison reads (diff_model.ChangeSummary),
 as JSON on its standard output. The child runs with the on-disk cache off (an older code's tables would replace
 today's) and sees nothing of this process but its interpreter and the libraries installed for it.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .cache import ContentCache, cache_dir
-from .diff import ChangeSummary
+from .diff_model import ChangeSummary
 from .revisions import materialise
 
 CODE = "generators"
@@ -99,6 +99,13 @@ class OwnCode:
         None (the commit has no generators/, as a project whose code lives elsewhere, or it is the running code)."""
         code = code_tree(self.root, self.prefix, sha)
         return code if code is not None and code != self.running else None
+
+    def inputs_id(self, sha: str) -> str:
+        """The git tree ids of the commit's records/ and schema/, as the changelog keys its sides (the commit id
+        when either is missing)."""
+        result = subprocess.run(["git", "-C", str(self.root), "rev-parse", f"{sha}:{self.prefix}records",
+                                 f"{sha}:{self.prefix}schema"], capture_output=True, text=True, check=False)
+        return result.stdout.replace("\n", " ").strip() if result.returncode == 0 else sha
 
     def prefetch(self, sides: list[tuple[str, str, str]]) -> None:
         """Summarise these sides ((sha, code tree, inputs id), code from code_of) at once, a child per core: each

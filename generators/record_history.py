@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 from . import commit_cache
 from .build import Run, check_stages
-from .diff import CHANGE_VIEWS, ChangeSummary, cell_changes, count_changes, record_changes
+from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes
+from .diff_model import ChangeSummary
 from .diff_model import CommitChange
 from .model.atlas import Atlas
 from .load import lend_records, load_tree

@@ -9,7 +9,8 @@ import pytest
 
 import generators
 from generators import own_code, record_history
-from generators.diff import ChangeSummary, cell_changes, count_changes, summary_of
+from generators.diff import cell_changes, count_changes, diff_revisions, summary_of
+from generators.diff_model import ChangeSummary
 from generators.build import check_stages
 
 from .conftest import commit, git
@@ -48,6 +49,9 @@ def test_each_side_of_a_commit_is_summarised_by_its_own_code_and_kept_on_disk(
     (fresh / "commit-changes.json").unlink()  # (as a code change empties it): the sides are read back from disk
     monkeypatch.setattr(own_code, "_child_summary", lambda *args: pytest.fail("a kept side ran again"))
     assert history(repo) == first
+    report = diff_revisions(repo, "HEAD~1", "HEAD")  # `diff` takes each revision's cells from its own code too
+    assert [c.as_dict() for c in report.cells] == [c.as_dict() for c in newest.cells]
+    assert sum("come from its own code" in note for note in report.notes) == 2
 
 
 def test_a_side_whose_code_does_not_run_does_not_build(repo: Path, fresh: Path) -> None:  # noqa: F811
