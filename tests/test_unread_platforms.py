@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from generators.derive.matrix import Unread, matrices
 from generators.explain import explain_text
+from generators.validate import validate_records
 
-from .memory_atlas import atlas_of
+from .memory_atlas import atlas_of, real_schemas, record
 
 WHY = "the CPU backend's dispatch is not read yet"
 TARGET = {"summary": "s", "sources": [{"source": "s"}]}
@@ -39,3 +40,13 @@ def test_the_engines_grid_leaves_the_unread_targets_out_and_says_why():
 def test_explain_says_a_cell_on_an_unread_platform_is_not_derived():
     text, ok = explain_text(_atlas(), "read", "x86")
     assert ok and text == f"read on x86: NOT DERIVED (the scheme has not read platform 'cpu': {WHY})"
+
+
+def test_an_unread_candidate_list_names_no_kernel():
+    data = {"name": "S", "summary": "s", "sources": [{"source": "s"}], "engine": "eng", "code": {"source": "s"},
+            "config": {"weight_type": "int4", "activation_types": ["float16"], "activation_quantized": False},
+            "candidates": [{"platform": "cpu", "kernels": ["k"], "unread": WHY}]}
+    problems = validate_records([record("scheme", "s", data)], real_schemas())
+    assert [p.message for p in problems] == ["candidates[0].kernels: ['k'] is expected to be empty"]
+    data["candidates"][0]["kernels"] = []
+    assert validate_records([record("scheme", "s", data)], real_schemas()) == []
