@@ -29,28 +29,30 @@ from .diff_model import ChangeSummary
 from .revisions import materialise
 
 CODE = "generators"
-PATHS = (CODE, "schema", "records")  # all a side's summary reads
+INPUTS = ("schema", "records")  # with the code, all a side's summary reads
 TIMEOUT = 300  # seconds: a side's check is a few seconds; a hung child must not hang the build
 KEPT = 16  # summaries kept on disk beyond those a walk used
 VERSION = "1"  # of SCRIPT's output: bump when it changes, so kept summaries are recomputed
 
-# Run by the side's own package (argv[1]: the side's project root). diff.summary_of where the side's code has it;
-# else the same words from the functions its diff module has had since the changelog began.
+# Run by one commit's own package (argv[1]: the folder holding it; argv[2:]: the project roots of the sides that code
+# summarises), a JSON answer per side on one line. diff.summary_of where the code has it; else the same words from
+# the functions its diff module has had since the changelog began.
 SCRIPT = r"""
 import json, sys
 from pathlib import Path
-root = Path(sys.argv[1]).resolve()
+code = Path(sys.argv[1]).resolve()
 import generators
-if root not in Path(generators.__file__).resolve().parents:
-    print(json.dumps({"builds": False, "why": "the side's package is not the one imported"})); raise SystemExit
+if Path(generators.__file__).resolve().parent.parent != code:
+    print(json.dumps([{"builds": False, "why": "not the commit's package"}] * len(sys.argv[2:]))); raise SystemExit
 from generators.build import check_stages
 from generators import diff
-atlas = check_stages(root, views=diff.CHANGE_VIEWS).atlas
-if atlas is None:
-    print(json.dumps({"builds": False, "why": "the side does not build"})); raise SystemExit
-if hasattr(diff, "summary_of"):
-    summary = diff.summary_of(atlas).as_json()
-else:
+
+def summary(root):
+    atlas = check_stages(root, views=diff.CHANGE_VIEWS).atlas
+    if atlas is None:
+        return {"builds": False, "why": "the side does not build"}
+    if hasattr(diff, "summary_of"):
+        return {"builds": True, "summary": diff.summary_of(atlas).as_json()}
     cells = []
     for (scheme, target), cell in sorted(atlas.views.cells.items()):
         conditions, steps = diff._terms(cell)
@@ -60,8 +62,16 @@ else:
               for acc, tally in sorted(atlas.views.tallies.items()) for what in ("native", "emulated")]
     published = [[p.matrix, p.row, p.column, diff._agreement(p)] for p in atlas.views.published]
     agreeing = sum(1 for p in atlas.views.published if p.comparable and p.agrees)
-    summary = {"cells": cells, "counts": counts, "published": published, "agreeing": agreeing}
-print(json.dumps({"builds": True, "summary": summary}))
+    return {"builds": True, "summary": {"cells": cells, "counts": counts, "published": published,
+                                        "agreeing": agreeing}}
+
+answers = []
+for root in sys.argv[2:]:
+    try:
+        answers.append(summary(Path(root).resolve()))
+    except Exception as error:
+        answers.append({"builds": False, "why": type(error).__name__})
+print(json.dumps(answers))
 """
 
 
@@ -108,21 +118,24 @@ class OwnCode:
         return result.stdout.replace("\n", " ").strip() if result.returncode == 0 else sha
 
     def prefetch(self, sides: list[tuple[str, str, str]]) -> None:
-        """Summarise these sides ((sha, code tree, inputs id), code from code_of) at once, a child per core: each
-        child is a whole check, and the walk needs them all (a side that does not build leaves its other side
+        """Summarise these sides ((sha, code tree, inputs id), code from code_of) at once: one child per code tree
+        (it imports its package once and checks each of its sides, which share most of their records), as many at
+        a time as there are cores. The walk needs them all (a side that does not build leaves its other side
         unneeded, a few seconds of one core at worst)."""
-        wanted = {}
+        by_code: dict[str, dict[str, str]] = {}  # code tree -> {key: sha}
         for sha, code, inputs_id in sides:
             key = f"{code}|{inputs_id}"
-            if key not in self.summaries and key not in wanted and self._kept(key) is None:
-                wanted[key] = sha
-        if len(wanted) < 2:
-            return  # (one side: summarise() runs it when needed)
-        with ThreadPoolExecutor(max_workers=max(1, min(len(wanted), os.cpu_count() or 1))) as pool:
-            answers = dict(zip(wanted, pool.map(lambda sha: _child_summary(self.root, self.prefix, sha),
-                                                wanted.values())))
-        for key, data in answers.items():
-            self._keep(key, data)
+            if key not in self.summaries and self._kept(key) is None:
+                by_code.setdefault(code, {}).setdefault(key, sha)
+        if not by_code:
+            return
+        groups = list(by_code.values())
+        with ThreadPoolExecutor(max_workers=max(1, min(len(groups), os.cpu_count() or 1))) as pool:
+            answers = list(pool.map(lambda group: _child_summaries(self.root, self.prefix, list(group.values())),
+                                    groups))
+        for group, found in zip(groups, answers):
+            for key, data in zip(group, found):
+                self._keep(key, data)
 
     def summarise(self, sha: str, code: str, inputs_id: str) -> ChangeSummary | None:
         """The side at commit `sha` as its own code summarises it (None: it does not build)."""
@@ -132,7 +145,7 @@ class OwnCode:
             if kept is not None:
                 self.summaries[key] = kept[0]
             else:
-                self._keep(key, _child_summary(self.root, self.prefix, sha))
+                self._keep(key, _child_summaries(self.root, self.prefix, [sha])[0])
         return self.summaries[key]
 
     def _kept(self, key: str) -> tuple[ChangeSummary | None] | None:
@@ -165,21 +178,24 @@ class OwnCode:
         self.table.save()
 
 
-def _child_summary(root: Path, prefix: str, sha: str) -> dict[str, Any] | None:
+def _child_summaries(root: Path, prefix: str, shas: list[str]) -> list[dict[str, Any] | None]:
+    """The summary data of each commit (None where it does not build), all by the first one's code (they share it):
+    its generators/ written once, each side's schema/ and records/ in a folder of its own."""
     with tempfile.TemporaryDirectory(prefix="atlas-side-") as tmp:
-        project = materialise(root, sha, prefix, Path(tmp) / "side", PATHS)
+        code = materialise(root, shas[0], prefix, Path(tmp) / "code", (CODE,))
+        sides = [materialise(root, sha, prefix, Path(tmp) / f"side-{n}", INPUTS) for n, sha in enumerate(shas)]
         env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "ATLAS_"))}
-        env.update(PYTHONPATH=str(project), PYTHONDONTWRITEBYTECODE="1", ATLAS_CACHE="off")
+        env.update(PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1", ATLAS_CACHE="off")
         try:
-            result = subprocess.run([sys.executable, "-c", SCRIPT, str(project)], cwd=project, env=env,
-                                    capture_output=True, text=True, timeout=TIMEOUT, check=False)
+            result = subprocess.run([sys.executable, "-c", SCRIPT, str(code), *map(str, sides)], cwd=code, env=env,
+                                    capture_output=True, text=True, timeout=TIMEOUT * len(shas), check=False)
         except (OSError, subprocess.TimeoutExpired):
-            return None
+            return [None] * len(shas)
     try:
-        answer = json.loads(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else None
+        answers = json.loads(result.stdout.strip().splitlines()[-1]) if result.returncode == 0 else None
     except (ValueError, IndexError):
-        return None
-    if not isinstance(answer, dict) or answer.get("builds") is not True or not isinstance(answer.get("summary"), dict):
-        return None
-    summary: dict[str, Any] = answer["summary"]
-    return summary
+        answers = None
+    if not isinstance(answers, list) or len(answers) != len(shas):
+        return [None] * len(shas)
+    return [answer["summary"] if isinstance(answer, dict) and answer.get("builds") is True
+            and isinstance(answer.get("summary"), dict) else None for answer in answers]

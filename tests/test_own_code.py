@@ -47,7 +47,7 @@ def test_each_side_of_a_commit_is_summarised_by_its_own_code_and_kept_on_disk(
     assert via and all(c.new_detail.endswith(" [own]") for c in via)  # the commit's code wrote the new side
     assert not any(c.old_detail.endswith(" [own]") for c in newest.cells)  # its parent's code the old one
     (fresh / "commit-changes.json").unlink()  # (as a code change empties it): the sides are read back from disk
-    monkeypatch.setattr(own_code, "_child_summary", lambda *args: pytest.fail("a kept side ran again"))
+    monkeypatch.setattr(own_code, "_child_summaries", lambda *args: pytest.fail("a kept side ran again"))
     assert history(repo) == first
     report = diff_revisions(repo, "HEAD~1", "HEAD")  # `diff` takes each revision's cells from its own code too
     assert [c.as_dict() for c in report.cells] == [c.as_dict() for c in newest.cells]
@@ -71,7 +71,8 @@ def test_the_running_code_summarises_in_process(repo: Path, fresh: Path, monkeyp
     head, parent = git(repo, "rev-parse", "HEAD:generators"), git(repo, "rev-parse", "HEAD~1")
     monkeypatch.setattr(own_code, "running_code_tree", lambda root, prefix: head)
     ran: list[str] = []
-    monkeypatch.setattr(own_code, "_child_summary", lambda root, prefix, sha: ran.append(sha))  # (None: no build)
+    monkeypatch.setattr(own_code, "_child_summaries",
+                        lambda root, prefix, shas: [ran.extend(shas)] * len(shas))  # (None: it does not build)
     record_history._MEMO.clear()
     record_history._SIDES.clear()
     newest = record_history.record_history(repo, limit=1)[0]
