@@ -135,7 +135,7 @@ def test_changelog_lists_commits_and_releases_newest_first_with_dates_from_the_d
         ("release-eng-1.9.0", "2026-10-01", "engine release")]
     assert [(i.kind, i.text, i.refs) for i in got[0].items] == [
         ("flip", "sch on gpu: refused → runs (via k-hopper)", ("scheme/sch", "hardware-target/gpu")),
-        ("flip", "sch on gone: runs → (absent)", ("scheme/sch",)),  # a target removed since links nowhere
+        ("flip", "sch: 1 removed cell (runs 1)", ("scheme/sch",)),  # a target removed since links nowhere
         ("trap", f"new trap: {HOSTILE}", ("gotcha/hostile",)),
         ("record", "1 record(s) added, removed or edited (gotcha)", ())]
     flips = [(i.text, i.detail) for i in got[1].items if i.kind == "flip"]
@@ -225,3 +225,17 @@ def test_the_page_folds_a_change_s_before_and_after_and_escapes_them():
     assert "after: A &lt;/title&gt;&lt;script&gt;" in folded and "<script>" not in page
     heading = page.split("<h3", 1)[1].split("</h3>", 1)[0]
     assert heading.endswith("terms…") and len(heading.split(">", 1)[1]) <= 91  # the whole subject follows it
+
+
+def test_cells_that_appear_or_go_are_one_item_per_scheme_with_each_target_folded():
+    atlas = atlas_of(RECORDS)
+    new = [CellChange("sch", target, "(absent)", verdict, "", detail)
+           for target, verdict, detail in (("cpu", "runs", "via k-hopper"), ("big", "runs-if", "via k-hopper"),
+                                           ("gone", "runs", "via k-hopper"))]
+    change = CommitChange("c" * 40, "2026-12-01T12:00:00+00:00", "a new row", (
+        *new, CellChange("sch", "gpu", "refused", "runs", "k: no", "via k-hopper")), (), ())
+    items = changelog(atlas.index, [], [], (change,))[0].items
+    assert [(i.text, i.detail) for i in items if i.kind == "flip"] == [
+        ("sch on gpu: refused → runs (via k-hopper)", ()),  # a flip of a cell that was there comes first, alone
+        ("sch: 3 new cells (runs 2, runs-if 1)",
+         ("cpu: runs (via k-hopper)", "big: runs-if (via k-hopper)", "gone: runs (via k-hopper)"))]
