@@ -82,16 +82,26 @@ def code_tree(root: Path, prefix: str, sha: str) -> str | None:
     return result.stdout.strip() or None if result.returncode == 0 else None
 
 
-def running_code_tree(root: Path, prefix: str) -> str | None:
-    """The tree id of the code running now when it is HEAD's generators/ of this project, unmodified; else None
-    (the running package is elsewhere, or edited since HEAD: no commit's code is then the running code)."""
-    if Path(__file__).resolve().parent != (root / CODE).resolve():
+def running_code_tree() -> str | None:
+    """The git tree id of the running package: its folder at HEAD in the git work tree it was loaded from, when
+    nothing in it differs from HEAD (then a commit whose generators/ is that tree is this very code, whichever clone
+    it sits in); else None (not in a work tree, or edited since: no commit is then the running code)."""
+    package = Path(__file__).resolve().parent
+    top = subprocess.run(["git", "-C", str(package), "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                         check=False)
+    if top.returncode != 0 or not top.stdout.strip():
         return None
-    status = subprocess.run(["git", "--no-optional-locks", "-C", str(root), "status", "--porcelain", "-z",
-                             "--untracked-files=all", "--", f":(top){prefix}{CODE}"], capture_output=True, check=False)
+    work_tree = Path(top.stdout.strip()).resolve()
+    folder = package.relative_to(work_tree).as_posix() if package.is_relative_to(work_tree) else None
+    if folder is None:
+        return None
+    status = subprocess.run(["git", "--no-optional-locks", "-C", str(work_tree), "status", "--porcelain", "-z",
+                             "--untracked-files=all", "--", f":(top){folder}"], capture_output=True, check=False)
     if status.returncode != 0 or status.stdout:
         return None
-    return code_tree(root, prefix, "HEAD")
+    tree = subprocess.run(["git", "-C", str(work_tree), "rev-parse", "--verify", "-q", f"HEAD:{folder}"],
+                          capture_output=True, text=True, check=False)
+    return tree.stdout.strip() or None if tree.returncode == 0 else None
 
 
 class OwnCode:
@@ -100,7 +110,7 @@ class OwnCode:
 
     def __init__(self, root: Path, prefix: str):
         self.root, self.prefix = root, prefix
-        self.running = running_code_tree(root, prefix)
+        self.running = running_code_tree()
         self.table = ContentCache("own-code-sides", f"{VERSION}|{sys.version}") if cache_dir() is not None else None
         self.summaries: dict[str, ChangeSummary | None] = {}  # by code tree and inputs id, this walk's
 

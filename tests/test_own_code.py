@@ -28,7 +28,7 @@ def _copy_code(root: Path) -> None:
 
 
 def _code_then_record_edit(root: Path) -> None:
-    """Commit the code (the running code's copy, so a commit's tree is never the running code), then a record edit
+    """Commit the code (a copy of the running code), then a record edit
     that flips a cell with code whose summaries mark every kernel detail."""
     _copy_code(root)
     commit(root, "add the code")
@@ -69,7 +69,7 @@ def test_the_running_code_summarises_in_process(repo: Path, fresh: Path, monkeyp
     """A commit whose generators/ is the running code's tree is checked in this process, as without own code."""
     _code_then_record_edit(repo)
     head, parent = git(repo, "rev-parse", "HEAD:generators"), git(repo, "rev-parse", "HEAD~1")
-    monkeypatch.setattr(own_code, "running_code_tree", lambda root, prefix: head)
+    monkeypatch.setattr(own_code, "running_code_tree", lambda: head)
     ran: list[str] = []
     monkeypatch.setattr(own_code, "_child_summaries",
                         lambda root, prefix, shas: [ran.extend(shas)] * len(shas))  # (None: it does not build)
