@@ -23,12 +23,15 @@ MARK = 'return f"via {cell.kernel}"'
 
 
 def _copy_code(root: Path) -> None:
+    """A copy of the running code that is not its tree (a comment added), so a child runs it."""
     shutil.copytree(Path(generators.__file__).parent, root / "generators",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    with open(root / "generators" / "__init__.py", "a", encoding="utf-8") as handle:
+        handle.write("# a commit's own copy\n")
 
 
 def _code_then_record_edit(root: Path) -> None:
-    """Commit the code (a copy of the running code), then a record edit
+    """Commit the code (a copy of the running code, another tree), then a record edit
     that flips a cell with code whose summaries mark every kernel detail."""
     _copy_code(root)
     commit(root, "add the code")
