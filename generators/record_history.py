@@ -1,12 +1,12 @@
 """Changes to the records in git history: for a bounded number of recent commits that touched records/, what each did
 to the derived cells, the computed counts and the traps, built on the diff's comparison.
 
-Each side is evaluated by the code it was committed with: what a commit did is what its own code derived, against
-what its parent's code derived (today's code may not read an older side at all, and where it does, it derives by
-today's rules). A side whose generators/ is another tree than the running code's is summarised by that code in a
-child process (own_code.py). A side whose generators/ is the running code's, or that has none (a project whose code
-lives elsewhere), is evaluated here: its records/ and schema/ are read from git's object database into memory
-(revisions.GitTree: blobs only, links refused by name, oversized blobs never read, as `diff` unpacks a tree) and run
+Both sides of a commit are first evaluated by the running code, so an entry shows what the commit's records changed
+under today's rules. Where that code cannot build a side (a field made required since, a record kind reshaped), the
+commit is compared again with each side evaluated by the code it was committed with: a side whose generators/ is
+another tree than the running code's is summarised by that code in a child process (own_code.py), which costs a
+whole check per side, so it is done only then. A side evaluated here has its records/ and schema/ read from git's
+object database into memory (revisions.GitTree: blobs only, links refused by name, oversized blobs never read, as `diff` unpacks a tree) and run
 through the pipeline without rendering, computing only the views the comparison reads (diff.CHANGE_VIEWS), except
 the side whose records/ and schema/ are exactly the working tree's (git status shows nothing in them, ignored files
 included): that one is the working tree's own run, which the site then renders. A side's records are loaded when a
@@ -217,7 +217,7 @@ def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
     """The change one commit made, compared with its first parent (each side read from git into memory: a file that
     one side shares with another loaded before is not read again, load._load_stored)."""
     key = (sha, parent)
-    if key in _MEMO:
+    if key in _MEMO and own is None:
         return _MEMO[key]
     prefix = project_prefix(root) if prefix is None else prefix
     before, after = _side(root, prefix, parent, current, own), _side(root, prefix, sha, current, own)
@@ -248,24 +248,30 @@ def record_history(root: Path, limit: int | None = None, current: Current | None
              for sha, parent, date, subject in commits}
     needed = [side for (sha, parent), change in found.items() if change is None for side in (sha, parent)]
     prefix = _prepare(needed, root, current)
-    own = None
-    if prefix is not None:
-        own = OwnCode(root, prefix)
-        _prefetch(root, prefix, own, needed)
-    changes = []
+    computed: dict[tuple[str, str], CommitChange] = {}
     for sha, parent, date, subject in commits:
-        change = found[(sha, parent)]
-        if change is None:
+        if found[(sha, parent)] is None:
             try:
-                change = commit_change(root, sha, parent, date, subject, current, prefix, own)
+                computed[(sha, parent)] = commit_change(root, sha, parent, date, subject, current, prefix)
             except DiffError:
                 continue
+    unbuilt = [key for key, change in computed.items() if change.note]
+    if unbuilt and prefix is not None:  # each side of those by its own code (own_code.py), where it has some
+        own = OwnCode(root, prefix)
+        _prefetch(root, prefix, own, [side for key in unbuilt for side in key])
+        for sha, parent, date, subject in commits:
+            if (sha, parent) in unbuilt:
+                computed[(sha, parent)] = commit_change(root, sha, parent, date, subject, current, prefix, own)
+        own.save()
+    changes = []
+    for sha, parent, _, _ in commits:
+        change = found[(sha, parent)] or computed.get((sha, parent))
+        if change is None:
+            continue
         commit_cache.keep(table, change, parent)  # also marks an entry found as still in use
         _MEMO[(sha, parent)] = change
         changes.append(change)
     table.save()
-    if own is not None:
-        own.save()
     return tuple(changes)
 
 

@@ -11,7 +11,7 @@ import generators
 from generators import own_code, record_history
 from generators.diff import cell_changes, count_changes, diff_revisions, summary_of
 from generators.diff_model import ChangeSummary
-from generators.build import check_stages
+from generators.build import Run, check_stages
 
 from .conftest import commit, git
 from .test_commit_cache import fresh, history  # noqa: F401 - fresh is a fixture
@@ -40,9 +40,26 @@ def _code_then_record_edit(root: Path) -> None:
     commit(root, "raise the floor")
 
 
-def test_each_side_of_a_commit_is_summarised_by_its_own_code_and_kept_on_disk(
+def _running_code_cannot_read_past_sides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when a field was made required since: the running code builds no side read from git."""
+    real = record_history.check_stages
+    monkeypatch.setattr(record_history, "check_stages", lambda root, *args, stored=None, **kwargs: (
+        Run([], None, []) if stored is not None else real(root, *args, stored=stored, **kwargs)))
+
+
+def test_sides_the_running_code_builds_are_compared_by_it_and_no_child_runs(
         repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     _code_then_record_edit(repo)
+    monkeypatch.setattr(own_code, "_child_summaries", lambda *args: pytest.fail("a child ran"))
+    newest = history(repo)[0]
+    assert newest.note == "" and newest.cells  # the record edit flips a cell under today's rules...
+    assert not any(c.new_detail.endswith(" [own]") for c in newest.cells)  # ...as the running code words it
+
+
+def test_where_the_running_code_cannot_build_a_side_each_side_is_summarised_by_its_own_code(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    _code_then_record_edit(repo)
+    _running_code_cannot_read_past_sides(monkeypatch)
     first = history(repo)
     newest = first[0]
     assert newest.subject == "raise the floor" and newest.note == ""
@@ -57,7 +74,9 @@ def test_each_side_of_a_commit_is_summarised_by_its_own_code_and_kept_on_disk(
     assert sum("come from its own code" in note for note in report.notes) == 2
 
 
-def test_a_side_whose_code_does_not_run_does_not_build(repo: Path, fresh: Path) -> None:  # noqa: F811
+def test_a_side_whose_code_does_not_run_does_not_build(repo: Path, fresh: Path,  # noqa: F811
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    _running_code_cannot_read_past_sides(monkeypatch)
     _copy_code(repo)
     commit(repo, "add the code")
     edit(repo, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
@@ -73,6 +92,7 @@ def test_the_running_code_summarises_in_process(repo: Path, fresh: Path, monkeyp
     _code_then_record_edit(repo)
     head, parent = git(repo, "rev-parse", "HEAD:generators"), git(repo, "rev-parse", "HEAD~1")
     monkeypatch.setattr(own_code, "running_code_tree", lambda: head)
+    _running_code_cannot_read_past_sides(monkeypatch)
     ran: list[str] = []
     monkeypatch.setattr(own_code, "_child_summaries",
                         lambda root, prefix, shas: [ran.extend(shas)] * len(shas))  # (None: it does not build)
