@@ -59,6 +59,16 @@ def test_rebuild_replaces_an_earlier_output_and_keeps_its_permissions(tree, tmp_
     assert leftovers(tmp_path) == []
 
 
+@pytest.fixture
+def sigint_as_in_a_terminal():
+    """Ctrl-C raises KeyboardInterrupt, as in a terminal: a process a non-interactive shell starts in the background
+    inherits SIGINT ignored (Python then installs no handler for it), and so would the suite run that way."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("sigint_as_in_a_terminal")
 @pytest.mark.parametrize("signum, code, line", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"),
                                                 (signal.SIGHUP, 129, "terminated")])
 def test_signal_while_writing_leaves_the_old_output_and_no_staging(tree, tmp_path, capsys, monkeypatch, signum, code, line):
