@@ -7,6 +7,7 @@ from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check, at
+from .scheme_handoff import not_another_scheme
 
 NAME = "scheme-fallback"
 
@@ -17,12 +18,9 @@ def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
     if other is None:  # none named, or a dangling id (the link stage reports that)
         return
     where = ("capability_gate", "on_failure")
-    if other.id == scheme.id:
-        yield at(scheme, where, NAME, "a scheme cannot be what the engine returns instead of itself; name another "
-                                      "scheme or remove on_failure")
-    elif other.data.get("engine") != scheme.data.get("engine"):
-        yield at(scheme, where, NAME, f"scheme {named!r} belongs to engine {other.data.get('engine')!r} "
-                                      f"({other.path}), not {scheme.data.get('engine')!r}")
+    problem = not_another_scheme(scheme, other, where, NAME, "on_failure")
+    if problem is not None:
+        yield problem
     elif (onward := (other.data.get("capability_gate") or {}).get("on_failure")) is not None:
         yield at(scheme, where, NAME, f"scheme {named!r} ({other.path}) hands its own checkpoints on to {onward!r}; "
                                       "the cell follows one step only, so name the scheme the engine finally returns")

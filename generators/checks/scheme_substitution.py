@@ -12,6 +12,7 @@ from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check, at
+from .scheme_handoff import not_another_scheme
 
 NAME = "scheme-substitution"
 
@@ -24,12 +25,9 @@ def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
             continue
         where, platform = ("candidates", n, "substitution", "scheme"), candidates["platform"]
         onward = next((c.get("substitution") for c in other.data.get("candidates", []) if c["platform"] == platform), None)
-        if other.id == scheme.id:
-            yield at(scheme, where, NAME, "a scheme cannot be what the engine returns instead of itself; name another "
-                                          "scheme or remove the substitution")
-        elif other.data.get("engine") != scheme.data.get("engine"):
-            yield at(scheme, where, NAME, f"scheme {named!r} belongs to engine {other.data.get('engine')!r} "
-                                          f"({other.path}), not {scheme.data.get('engine')!r}")
+        problem = not_another_scheme(scheme, other, where, NAME, "the substitution")
+        if problem is not None:
+            yield problem
         elif onward:
             yield at(scheme, where, NAME, f"scheme {named!r} ({other.path}) is itself substituted on {platform} by "
                                           f"{onward['scheme']!r}; the cell follows one step only, so name the scheme "
