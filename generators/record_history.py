@@ -26,7 +26,7 @@ import os
 import subprocess
 from pathlib import Path
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import commit_cache
 from .build import Run, check_stages
@@ -102,8 +102,9 @@ class Side:
     when a comparison first needs it. A commit whose other side does not build compares records alone, so this one's
     atlas is then never needed, and a side's validate..derive is the larger part of its cost."""
 
-    def __init__(self, records: list[Record], atlas: Callable[[], Atlas | ChangeSummary | None]):
-        self.records = {(r.kind, r.id): r.data for r in records}
+    def __init__(self, records: list[Record] | dict[tuple[str, str], Any],
+                 atlas: Callable[[], Atlas | ChangeSummary | None]):
+        self.records = records if isinstance(records, dict) else {(r.kind, r.id): r.data for r in records}
         self._atlas: Atlas | ChangeSummary | None = None
         self._build: Callable[[], Atlas | ChangeSummary | None] | None = atlas
 
@@ -169,10 +170,11 @@ def _side(root: Path, prefix: str, sha: str, current: Current | None = None, own
     code = own.code_of(sha) if own is not None else None
     if code is not None:  # another version of the code: it summarises its own side (own_code.py)
         side_key = f"{key}|{code}"
-        if side_key not in _SIDES:
-            tree = GitTree(root, sha, prefix, HISTORY_PATHS)
-            _SIDES[side_key] = Side(load_tree(root, stored=tree)[0],
-                                    lambda: own.summarise(sha, code, key) if own is not None else None)
+        if side_key not in _SIDES:  # its records are those the running code's try loaded, when it made one
+            known = _SIDES.get(key)
+            records = known.records if known is not None else load_tree(root, stored=GitTree(root, sha, prefix,
+                                                                                             HISTORY_PATHS))[0]
+            _SIDES[side_key] = Side(records, lambda: own.summarise(sha, code, key) if own is not None else None)
         return _SIDES[side_key]
     if key not in _SIDES:
         if current is not None and key == current.inputs_id:
