@@ -166,7 +166,7 @@ def _arrival_items(index: Index, cells: list[CellChange]) -> list[ChangeItem]:
     for (scheme, new), group in sorted(groups.items(), key=lambda g: (g[0][0], not g[0][1])):
         verdicts = [c.new if new else c.old for c in group]
         tally = ", ".join(f"{verdict} {verdicts.count(verdict)}" for verdict in dict.fromkeys(sorted(verdicts)))
-        refs = _existing(index, f"scheme/{scheme}", *(f"hardware-target/{c.target}" for c in group))
+        refs = _existing(index, f"scheme/{scheme}")  # (each target is named in the folded detail)
         what = "new" if new else "removed"
         detail = tuple(f"{c.target}: {c.new if new else c.old}" + (f" ({c.new_detail if new else c.old_detail})"
                                                                   if (c.new_detail if new else c.old_detail) else "")
