@@ -20,8 +20,11 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     cell = atlas.views.cells.get((scheme_id, target_id))
     if cell is None:
         platform = atlas.index.get("hardware-target", target_id).data["platform"]
+        if platform not in unread_platforms(scheme):
+            return (f"{scheme_id} on {target_id}: NOT DERIVED (no scheme of engine {scheme.get('engine', '')!r} has a "
+                    f"candidate list for platform {platform!r})"), True
         return (f"{scheme_id} on {target_id}: NOT DERIVED (the scheme has not read platform {platform!r}: "
-                f"{unread_platforms(scheme).get(platform, '')})"), True
+                f"{unread_platforms(scheme)[platform]})"), True
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
              + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from markupsafe import Markup
 from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from generators.build import check_tree
 from generators.derive.order import targets_in_order
@@ -38,13 +40,67 @@ def test_every_document_has_a_version_and_matches_its_schema(files: dict[str, st
     schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
     documents = {p: json.loads(t) for p, t in files.items() if not p.startswith("api/schema/")}
     assert {"api/index.json", "api/cells.json", "api/format-map.json", "api/records/formats/nvfp4.json"} <= set(documents)
-    validators = {name: Draft202012Validator(schema) for name, schema in schemas.items()}  # one per schema, not per file
+    registry = _registry(schemas)
+    validators = {name: Draft202012Validator({**schema, "$id": BASE + name}, registry=registry)  # one per schema
+                  for name, schema in schemas.items()}
     for path, document in documents.items():
         assert document["version"] == API_VERSION, path
         errors = [e.message for e in validators[_schema_for(path)].iter_errors(document)]
         assert errors == [], path
     for name in ("format.schema.json", "defs.schema.json"):
         assert f"records/{name}" in schemas
+
+
+BASE = "https://atlas.invalid/api/schema/"  # where a client fetching the schemas would find them, relative refs and all
+
+
+def _registry(schemas: dict[str, dict]) -> Registry:
+    """The published schemas by address, so a reference between them resolves as it does for a client."""
+    return Registry().with_resources((BASE + name, DRAFT202012.create_resource({**schema, "$id": BASE + name}))
+                                     for name, schema in schemas.items())
+
+
+def _undescribed(document: object, schema: dict, at: str = "") -> list[str]:
+    """Every object key of a document that its schema's `properties` do not name (a `$ref` or a schema without
+    properties, such as a record's free-form `data`, describes what lies below it)."""
+    if isinstance(document, list):
+        items = schema.get("items", {})
+        return [found for n, item in enumerate(document) for found in _undescribed(item, items, f"{at}/{n}")]
+    if not isinstance(document, dict) or "$ref" in schema:
+        return []
+    properties, rest = schema.get("properties"), schema.get("additionalProperties")
+    if properties is None and not isinstance(rest, dict):
+        return []
+    found = []
+    for key, value in document.items():
+        below = (properties or {}).get(key, rest if isinstance(rest, dict) else None)
+        if below is None:
+            found.append(f"{at}/{key}")
+        else:
+            found += _undescribed(value, below, f"{at}/{key}")
+    return found
+
+
+def test_every_field_of_every_document_is_described_by_its_schema(files: dict[str, str]) -> None:
+    schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
+    for path, text in files.items():
+        if not path.startswith("api/schema/"):
+            assert _undescribed(json.loads(text), schemas[_schema_for(path)]) == [], path
+
+
+def test_index_entries_are_held_to_their_kind(files: dict[str, str]) -> None:
+    """A field the index adds is declared per kind: a gotcha entry without its effect, or with a field no kind has,
+    fails validation (so the schema cannot fall behind api._brief unnoticed)."""
+    schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
+    validator = Draft202012Validator({**schemas["index.schema.json"], "$id": BASE + "index.schema.json"},
+                                     registry=_registry(schemas))
+    index = json.loads(files["api/index.json"])
+    gotcha = dict(index["records"]["gotcha"][0])
+    assert gotcha["effect"] in {"stops", "garbage", "degraded", "misleads"}
+    for broken in ({k: v for k, v in gotcha.items() if k != "effect"}, {**gotcha, "effect": "fine"},
+                   {**gotcha, "colour": "red"}):
+        changed = {**index, "records": {**index["records"], "gotcha": [broken]}}
+        assert list(validator.iter_errors(changed)), broken
 
 
 def test_index_lists_every_record_file(files: dict[str, str]) -> None:

@@ -18,7 +18,7 @@ still says what runs the other way. Pure functions of records; no I/O.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,10 +154,11 @@ class Cell:
 
 def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record on a platform the
-    scheme has read (see `unread_platforms`)."""
+    scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
     schemes = {scheme.id: scheme.data for scheme in index.all("scheme")}
+    modelled = engine_platforms(schemes.values())
     return {
         (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
                                            installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL),
@@ -166,7 +167,19 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
         for scheme in index.all("scheme")
         for target in index.all("hardware-target")
         if target.data["platform"] not in unread_platforms(scheme.data)
+        and target.data["platform"] in modelled.get(scheme.data.get("engine", ""), ())
     }
+
+
+def engine_platforms(schemes: Iterable[SchemeFields]) -> dict[str, set[str]]:
+    """The platforms each engine is modelled on: those for which one of its schemes has a candidate list (read or
+    `unread`). A scheme without a list for such a platform is refused there, as the engine's walk finds nothing; on a
+    platform none of its schemes lists, the engine has no dispatch the records know of, so no cell is derived there
+    rather than a refusal the engine never makes."""
+    found: dict[str, set[str]] = {}
+    for scheme in schemes:
+        found.setdefault(scheme.get("engine", ""), set()).update(c["platform"] for c in scheme.get("candidates", []))
+    return found
 
 
 def unread_platforms(scheme: SchemeFields) -> dict[str, str]:

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..derive.cells import CONDITIONAL, NO, YES
+from ..kinds import KINDS
+from ..model.verdicts import KNOWN_BY_MEANINGS, Verdict
+
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _VERSION = {"type": "integer", "minimum": 1, "description": "Version of the API document format; bumped on incompatible change."}
 _IDS = {"type": "array", "items": {"type": "string"}}
@@ -14,12 +18,59 @@ def _document(title: str, description: str, properties: dict[str, Any], required
             "properties": {"version": _VERSION, **properties}, "required": ["version", *required]}
 
 
-_ENTRY = {"type": "object", "required": ["id", "name", "file", "page"],
-          "properties": {"id": {"type": "string"}, "name": {"type": "string"},
-                         "file": {"type": "string", "description": "This record's API document, relative to api/."},
-                         "page": {"type": "string", "description": "This record's page, relative to the site root."},
-                         "unverified": {"type": "string", "description": "Present when no primary source backs the "
-                                        "record (it cites only seed drafts, or nothing): why, as the record declares."}}}
+_ENTRY_PROPERTIES: dict[str, Any] = {
+    "id": {"type": "string"}, "name": {"type": "string"},
+    "file": {"type": "string", "description": "This record's API document, relative to api/."},
+    "page": {"type": "string", "description": "This record's page, relative to the site root."},
+    "unverified": {"type": "string", "description": "Present when no primary source backs the record (it cites only "
+                                                    "seed drafts, or nothing): why, as the record declares."}}
+
+
+def _record_field(kind: str, name: str) -> dict[str, Any]:
+    """A brief field that copies a record field: described by the record schema published beside this one."""
+    return {"$ref": f"records/{kind}.schema.json#/properties/{name}"}
+
+
+_STRING_OR_NULL = {"type": ["string", "null"]}
+# The fields api.index_document adds per kind (api._brief), so a client can list and label records without fetching
+# each one. A field copied from the record points at the record schema, which states it once.
+_BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
+    "source": ({"link": {**_STRING_OR_NULL, "description": "The address a reader follows (a permalink where the "
+                                                             "source names a revision); null when it has none."},
+                "accessed": {**_STRING_OR_NULL, "description": "When the source was read (ISO 8601 date)."},
+                "type": _record_field("source", "type")}, ["link", "accessed", "type"]),
+    "gotcha": ({"severity": _record_field("gotcha", "severity"), "effect": _record_field("gotcha", "effect"),
+                "silent": _record_field("gotcha", "silent"),
+                "summary": {"type": "string", "description": "The trap in a sentence; empty when the record has none."},
+                "accelerators": {**_IDS, "description": "The accelerators the trap is limited to; empty when it is "
+                                                         "not limited to some."}},
+               ["severity", "effect", "silent", "summary", "accelerators"]),
+    "accelerator": ({"vendor": {"type": "string"}, "category": {"type": "string"},
+                     "target": {"type": "string", "description": "The hardware target whose cells answer for this "
+                                                                  "part; absent when none does."},
+                     "target_label": {"type": "string", "description": "That target's column label for this part."}},
+                    ["vendor", "category"]),
+    "hardware-target": ({"platform": _record_field("hardware-target", "platform"),
+                         "label": {"type": "string", "description": "The column label of the support tables."},
+                         "accelerators": {**_IDS, "description": "The accelerators the target stands for."},
+                         "order": {"type": "integer", "minimum": 0,
+                                   "description": "The target's place in the support tables' column order."}},
+                        ["platform", "label", "accelerators", "order"]),
+    "scheme": ({"engine": {"type": "string"}, "formats": _IDS}, ["engine", "formats"]),
+    "finding": ({"verdict": {"type": "string"}, "conclusion": {"type": "string"}}, ["verdict", "conclusion"]),
+    "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,
+                "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
+               ["category", "version_read", "engine_wide_traps"]),
+    "format": ({"aliases": _IDS}, ["aliases"]),
+}
+
+
+def _entry(kind: str) -> dict[str, Any]:
+    """The index entry of one kind's records: the common fields and that kind's brief."""
+    properties, required = _BRIEF.get(kind, ({}, []))
+    return {"type": "object", "required": ["id", "name", "file", "page", *required],
+            "properties": {**_ENTRY_PROPERTIES, **properties}, "additionalProperties": False}
+
 
 _PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol", "says", "agrees", "finding"],
               "properties": {"matrix": {"type": "string"}, "row": {"type": "string"}, "column": {"type": "string"},
@@ -74,11 +125,48 @@ _ASSUMES = {"type": "object", "required": ["condition", "install"],
                                                                          "it (`--dtype auto`)."},
                            "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it (none for a setting)."}}}
 
+_VERDICT = {"type": "string", "enum": [verdict.value for verdict in Verdict],
+            "description": "A verdict of the vocabulary (contributing/verdicts on the site)."}
+_ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits"],
+            "description": "One candidate kernel of the target's platform as the engine tries it, in the engine's order.",
+            "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
+                           "outcome": {"type": "string", "enum": [YES, CONDITIONAL, NO],
+                                       "description": "Accepted, accepted under `conditions`, or rejected for `reason`."},
+                           "reason": {"type": "string", "description": "Why it is rejected (the first requirement it "
+                                                                       "fails); empty when it is not."},
+                           "after_selection": {"type": "boolean", "description": "True when the rejecting requirement is "
+                                                                                 "checked after the engine selected the "
+                                                                                 "kernel: it fails at run time."},
+                           "conditions": {**_IDS, "description": "What its acceptance depends on."},
+                           "routes": {**_IDS, "description": "Named code paths inside the kernel that the target takes."},
+                           "limits": {**_IDS, "description": "Shape limits (dimensions divisible by a tile or group "
+                                                             "size): the model's, not the scheme's or the part's."}}}
+
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
          "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
-                        "verdict": {"type": "string", "description": "The derived verdict (see the verdict vocabulary)."},
-                        "kernel": {"type": ["string", "null"]},
+                        "verdict": {**_VERDICT, "description": "The derived verdict."},
+                        "kernel": {"type": ["string", "null"], "description": "The kernel that computes; null when none "
+                                                                               "is selected."},
+                        "conditions": {**_IDS, "description": "What the verdict depends on (for `runs-if`: what the "
+                                                               "reader must provide)."},
+                        "computes_as": {"type": "string", "description": "For a fallback: what really computes; empty "
+                                                                         "otherwise."},
+                        "gate": {"type": "string", "description": "The scheme's capability-gate message when the gate "
+                                                                  "refuses, or hands on to another scheme; empty otherwise."},
+                        "gate_fallback": {"type": "string", "description": "The scheme id the engine returns instead "
+                                                                           "when the gate fails; empty when none."},
+                        "substitution": {"type": "string", "description": "The scheme id the engine returns on this "
+                                                                          "platform unless a setting keeps this one; "
+                                                                          "empty when none."},
+                        "reasons": {**_IDS, "description": "For a refusal or a failure at run time: every reason, in "
+                                                           "the engine's order."},
+                        "failure_message": {"type": "string", "description": "For a refusal: what the engine raises."},
+                        "known_by": {"type": "string", "enum": [known.value for known in KNOWN_BY_MEANINGS],
+                                     "description": "; ".join(f"{known.value}: {meaning}"
+                                                              for known, meaning in KNOWN_BY_MEANINGS.items())},
+                        "evidence": {**_IDS, "description": "Observation record ids when `known_by` is run."},
+                        "attempts": {"type": "array", "items": _ATTEMPT},
                         "otherwise": {"type": "array", "items": _OTHERWISE,
                                       "description": "For a cell whose kernel is selected under conditions (`runs-if`, or "
                                                      "a conditional fallback): what happens if they do not hold, one item "
@@ -115,7 +203,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "index.schema.json": _document(
         "Atlas API index", "Every record by kind, with the file holding its API document, and the other documents.",
         {"documents": {"type": "object", "additionalProperties": {"type": "string"}},
-         "records": {"type": "object", "additionalProperties": {"type": "array", "items": _ENTRY}}},
+         "records": {"type": "object", "required": list(KINDS), "additionalProperties": False,
+                     "properties": {kind: {"type": "array", "items": _entry(kind)} for kind in KINDS}}},
         ["documents", "records"]),
     "record.schema.json": _document(
         "Atlas API record", "One record: its validated data (see records/<kind>.schema.json), derived views and backlinks.",
