@@ -66,3 +66,18 @@ def test_a_hostile_runtime_check_stays_text_in_one_table_row(tree):
     row = next(line for line in pages["engines/eng.md"].splitlines() if "<strong>fast</strong>" in line)
     assert "<script>" not in row and "](https://e.example)" not in row
     assert row.count("|") == 5  # four cells and their five bars: the hostile text's `|` is escaped (&#124;)
+
+
+def test_a_candidate_lists_citations_back_the_answers_on_its_platform_only(tree):
+    """A scheme's citation of one backend's files (`candidates[].sources`) is listed behind the answers on targets of
+    that platform, and behind no answer on another: those files decide nothing there."""
+    walk = (tree / "records/sources/src-doc.yaml").read_text().replace("name:", "name: the CPU walk of", 1)
+    (tree / "records/sources/src-cpu-walk.yaml").write_text(walk)
+    edit(tree, "records/schemes/sch-w4a16.yaml", "    kernels: [k-cpu]\n",
+         "    kernels: [k-cpu]\n    sources:\n      - {source: src-cpu-walk, locator: the CPU walk}\n")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    answers = atlas.views.answers
+    assert "src-cpu-walk" in answers[("sch-w4a16", "cpu-avx512")].sources
+    assert "src-cpu-walk" not in answers[("sch-w4a16", "gpu-sm80")].sources
+    assert "src-code" in answers[("sch-w4a16", "gpu-sm80")].sources  # the record's own citations back every answer

@@ -106,7 +106,7 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
     computes_in = on_target(index, scheme_computes_in(index, scheme), cell.target) \
         if scheme and cell.verdict.runs_as_specified else ()
-    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims), computes_in)
+    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform), computes_in)
 
 
 def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
@@ -142,24 +142,32 @@ def _names(index: Index, format_id: str) -> set[str]:
     return {format_id, *(record.data.get("aliases", []) if record else [])}
 
 
-def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...]) -> tuple[str, ...]:
+def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...],
+             platform: str) -> tuple[str, ...]:
+    """The sources behind the verdict, in reading order: each scheme's own and those of its candidate list for the
+    target's platform (another platform's backend files back no verdict here), the kernels', the claims'."""
     kernels = [cell.kernel] if cell.verdict.loads and cell.kernel else [a.kernel for a in cell.attempts]
     returned = [s for s in (cell.gate_fallback, cell.substitution) if s]  # what the engine returns instead
     records = [scheme] + [index.get("scheme", s) for s in returned]
-    records += [index.get("kernel", k) for k in kernels]
-    records += [index.get("finding", c.finding) for c in claims if c.finding]
-    records += [index.get("support-matrix", c.matrix) for c in claims]
+    citations = [c for r in records if r is not None for c in (*r.data.get("sources", []), *_platform_sources(r, platform))]
+    others: list[Record | None] = [index.get("kernel", k) for k in kernels]
+    others += [index.get("finding", c.finding) for c in claims if c.finding]
+    others += [index.get("support-matrix", c.matrix) for c in claims]
+    citations += [c for r in others if r is not None for c in r.data.get("sources", [])]
     ids: list[str] = []
-    for record in records:
-        if record is None:
-            continue
-        for citation in record.data.get("sources", []):
-            if citation["source"] not in ids:
-                ids.append(citation["source"])
+    for citation in citations:
+        if citation["source"] not in ids:
+            ids.append(citation["source"])
     for source in _engine_sources(index, cell, kernels):
         if source not in ids:
             ids.append(source)
     return tuple(ids)
+
+
+def _platform_sources(scheme: Record, platform: str) -> list[Any]:
+    """The citations of the scheme's candidate list for this platform (`candidates[].sources`)."""
+    return [c for candidates in scheme.data.get("candidates", []) if candidates["platform"] == platform
+            for c in candidates.get("sources", [])]
 
 
 def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:

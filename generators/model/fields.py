@@ -494,6 +494,7 @@ class SchemeCandidates(TypedDict):
     kernels: list[RefKernel]
     failure_message: NotRequired[str]
     locator: NotRequired[str]
+    sources: NotRequired[Sources]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
