@@ -2,6 +2,8 @@
 and only its own names weigh it up (derive/search_terms.py); no page boost lifts it for every other query."""
 from __future__ import annotations
 
+import bisect
+import functools
 import json
 from pathlib import Path
 
@@ -104,18 +106,33 @@ def _outweighed(found: dict[str, SearchTerms]) -> list[str]:
     against every other."""
     tags = {ref: {w for tag in t.tags for w in words(tag)} for ref, t in found.items()}
     terms = {ref: {words(term) for term in t.terms} for ref, t in found.items()}
+    # (every page is weighed on every term: each term's words and clauses, and each page's words, are found once)
+    clauses_of, words_of = functools.cache(clauses), functools.cache(words)
+    term_words = {ref: {w for t in held for w in t} for ref, held in terms.items()}
+
+    ordered = {ref: sorted(found) for ref, found in tags.items()}
+
+    def starting(ref: str, word: str) -> int:
+        """How many of the page's tags start with the word: those sort from the word up to the first string after
+        every string it begins (its last character's successor), counted by bisection."""
+        if not word:
+            return len(ordered[ref])
+        return bisect.bisect_left(ordered[ref], word[:-1] + chr(ord(word[-1]) + 1)) - bisect.bisect_left(ordered[ref], word)
 
     def weight(ref: str, term: str) -> int:  # typed as written: 'vllm-cutlass' is vllm (the word) and cutlass*
-        return sum(tag.startswith(word) if prefix else tag == word for word, prefix in clauses(term) for tag in tags[ref])
+        # each tag that starts with a prefix word, or is a whole word (tags are a set: one or none)
+        return sum(starting(ref, word) if prefix else word in tags[ref] for word, prefix in clauses_of(term))
 
     def width(term: tuple[str, ...]) -> bool:
         return len(term) == 2 and term[1] == "bit" and term[0].replace(".", "", 1).isdigit()
 
+    widths = {ref: any(width(t) for t in held) for ref, held in terms.items()}
+
     def holds(ref: str, term: str) -> bool:  # the term, each of its prefix words alone, or all its several words; a
         # width, any width ('4-bit' and '8-bit' weigh alike on 'bit' and its markers, lunr tells them apart by the number)
-        return words(term) in terms[ref] or all((word,) in terms[ref] for word, prefix in clauses(term) if prefix) or (
-            len(words(term)) > 1 and set(words(term)) <= {w for t in terms[ref] for w in t}) or (
-            width(words(term)) and any(width(t) for t in terms[ref]))
+        split = words_of(term)
+        return split in terms[ref] or all((word,) in terms[ref] for word, prefix in clauses_of(term) if prefix) or (
+            len(split) > 1 and set(split) <= term_words[ref]) or (width(split) and widths[ref])
     def free(ref: str, term: str) -> bool:  # a prefix word that alone is no other page's term: markers can go there
         return any(not any((word,) in terms[other] for other in found if other != ref)
                    for word, prefix in clauses(term) if prefix)
