@@ -10,9 +10,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 
 from generators.build import Atlas
@@ -36,13 +38,61 @@ def atlas(real_check) -> Atlas:
     return atlas
 
 
+class _StopsAtTheFirstDifference(jinja2.Template):
+    """Jinja's template, but a render told the text it will be compared with (`compared_with` below) stops at the
+    first piece of output that departs from it. What it returns, the pieces up to and including that one, then
+    differs from that text exactly when the whole page would; the rest of the page is not rendered."""
+
+    compared_with: str | None = None
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        expected = _StopsAtTheFirstDifference.compared_with
+        if expected is None:
+            return super().render(*args, **kwargs)
+        context = self.new_context(dict(*args, **kwargs))
+        pieces: list[str] = []
+        at = 0
+        try:
+            for piece in self.root_render_func(context):
+                pieces.append(piece)
+                if not expected.startswith(piece, at):
+                    break
+                at += len(piece)
+        except Exception:
+            self.environment.handle_exception()
+        return "".join(pieces)
+
+
 ENVIRONMENT = environment(ROOT / "docs")  # compiled templates are cached across the sweep
+ENVIRONMENT.template_class = _StopsAtTheFirstDifference
 
 
-def render(atlas: Atlas, template: str, reads: list[Read] | None = None) -> tuple[str, list]:
+def render(atlas: Atlas, template: str, reads: list[Read] | None = None, against: str | None = None) -> tuple[str, list]:
+    """The page and its problems; given `against` (the text it will be compared with), a page that differs from it
+    stops rendering at the first difference, so its text is only good for that comparison (and its problems are
+    those found so far: a page that differs is no survivor whatever it reports)."""
     problems: list = []
-    text = render_page(ENVIRONMENT, atlas, template, template[: -len(".j2")], names_of(atlas), {}, problems, reads)
+    _StopsAtTheFirstDifference.compared_with = against
+    try:
+        text = render_page(ENVIRONMENT, atlas, template, template[: -len(".j2")], names_of(atlas), {}, problems, reads)
+    finally:
+        _StopsAtTheFirstDifference.compared_with = None
     return text, problems
+
+
+@pytest.fixture(scope="module")
+def unmutated(atlas: Atlas) -> Callable[[str], tuple[str, list, list[Read]]]:
+    """A chapter rendered from the real records, with its problems and the distinct reads it made, once per module:
+    every test compares its mutated renders with the same text and reads it, never changes it."""
+    found: dict[str, tuple[str, list, list[Read]]] = {}
+
+    def of(template: str) -> tuple[str, list, list[Read]]:
+        if template not in found:
+            reads: list[Read] = []
+            text, problems = render(atlas, template, reads)
+            found[template] = (text, problems, sorted(set(reads), key=lambda r: (r.function, r.kind, r.id, r.detail)))
+        return found[template]
+    return of
 
 
 def with_changes(atlas: Atlas, changes: dict[str, dict[str, Any]]) -> Atlas:
@@ -124,20 +174,13 @@ def mutations(atlas: Atlas, read: Read) -> dict[str, dict[str, Any]] | None:
     return None
 
 
-def unique_reads(atlas: Atlas, template: str) -> list[Read]:
-    reads: list[Read] = []
-    render(atlas, template, reads)
-    return sorted(set(reads), key=lambda r: (r.function, r.kind, r.id, r.detail))
-
-
 NAMED = ("ref", "name")  # reads that show a record's name: renamed all at once, each with its own marker
 
 
 @pytest.mark.parametrize("template", CHAPTERS)
-def test_every_datum_a_chapter_reads_changes_the_chapter(atlas, template):
-    original, problems = render(atlas, template)
+def test_every_datum_a_chapter_reads_changes_the_chapter(atlas, unmutated, template):
+    original, problems, reads = unmutated(template)
     assert problems == []
-    reads = unique_reads(atlas, template)
     survivors = []
     for read in reads:
         if read.function in NAMED:
@@ -145,14 +188,14 @@ def test_every_datum_a_chapter_reads_changes_the_chapter(atlas, template):
         changes = mutations(atlas, read)
         if changes is None:
             continue
-        text, problems = render(with_changes(atlas, changes), template)
+        text, problems = render(with_changes(atlas, changes), template, against=original)
         if text == original and not problems:
             survivors.append(read)
     assert survivors == [], f"{len(survivors)} of {len(reads)} reads can change without {template} noticing"
 
 
-def test_the_sweep_covers_the_chapters(atlas):
-    functions = {r.function for t in CHAPTERS for r in unique_reads(atlas, t)}
+def test_the_sweep_covers_the_chapters(unmutated):
+    functions = {r.function for t in CHAPTERS for r in unmutated(t)[2]}
     assert {"ref", "field", "tally", "quote"} <= functions
 
 
@@ -170,13 +213,13 @@ def linked_records(atlas: Atlas, text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("template", CHAPTERS)
-def test_every_record_a_chapter_names_shows_its_current_name(atlas, template):
+def test_every_record_a_chapter_names_shows_its_current_name(atlas, unmutated, template):
     """Every record the chapter names (through ref/name, or in a table built from views) follows a rename.
 
     All of them are renamed at once, each to a name carrying its own marker, so one render checks them all.
     """
-    original, _ = render(atlas, template)
-    named = {f"{r.kind}/{r.id}" for r in unique_reads(atlas, template)
+    original, _, reads = unmutated(template)
+    named = {f"{r.kind}/{r.id}" for r in reads
              if r.function == "name" or (r.function == "ref" and not r.detail)}
     refs = sorted(named | set(linked_records(atlas, original)))
     markers = {ref: f"zqmut{n}zq" for n, ref in enumerate(refs)}
@@ -192,13 +235,13 @@ def test_every_record_a_chapter_names_shows_its_current_name(atlas, template):
 CELL_PAGES = ["chapters/support-tables.md.j2", "chapters/23-quantization-selection.md.j2", "chapters/03-engine-selection.md.j2"]
 
 
-def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas):
+def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated):
     """A support cell that flips (its kernel declines, or a declining kernel accepts) changes every cell page.
 
     Cells whose flip is the same record change (they share the kernel that is made to decline or accept) are
     checked against one mutated atlas: each cell must flip in it, and its pages render once for all of them.
     """
-    originals = {page: render(atlas, page)[0] for page in CELL_PAGES}
+    originals = {page: unmutated(page)[0] for page in CELL_PAGES}
     flips: dict[str, tuple[dict[str, dict[str, Any]], list[tuple[str, str]]]] = {}
     for scheme, target in sorted(atlas.views.cells):
         changes = mutations(atlas, Read("cell", "scheme", scheme, target))
@@ -211,6 +254,6 @@ def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas):
         for cell in cells:
             assert changed.views.cells[cell].verdict != atlas.views.cells[cell].verdict or \
                 changed.views.cells[cell].kernel != atlas.views.cells[cell].kernel, cell
-        unchanged = [page for page in CELL_PAGES if render(changed, page)[0] == originals[page]]
+        unchanged = [page for page in CELL_PAGES if render(changed, page, against=originals[page])[0] == originals[page]]
         survivors += [(scheme, target, page) for scheme, target in cells for page in unchanged]
     assert survivors == []

@@ -9,6 +9,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -85,14 +87,21 @@ class _NamesInsideParentheses(HTMLParser):
                 self.name += data
 
 
-def test_chapters_never_put_a_record_name_with_its_own_parenthesis_inside_another(built_site):
+@pytest.fixture(scope="module")
+def chapter_links(built_site: Path) -> dict[str, _NamesInsideParentheses]:
+    """Each built chapter's links, parsed once for the two rules below (each parse reads every chapter's HTML)."""
+    parsed = {}
+    for page in sorted(built_site.glob("chapters/*/index.html")):
+        parsed[page.parent.name] = parser = _NamesInsideParentheses()
+        parser.feed(page.read_text(encoding="utf-8"))
+    assert parsed  # the rules below are not checked on nothing
+    return parsed
+
+
+def test_chapters_never_put_a_record_name_with_its_own_parenthesis_inside_another(chapter_links):
     """'(Seed: 04 Quantization regimes (earlier chapter draft))' reads badly: inside a parenthesis a chapter writes
     ref(..., nested=True), which turns the name's own aside into a comma clause."""
-    found = []
-    for page in sorted(built_site.glob("chapters/*/index.html")):
-        parser = _NamesInsideParentheses()
-        parser.feed(page.read_text(encoding="utf-8"))
-        found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.found]
+    found = [f"{chapter}: {' '.join(name.split())}" for chapter, parser in chapter_links.items() for name in parser.found]
     assert found == []
 
 
@@ -135,15 +144,11 @@ def test_chapter_23_never_puts_an_engine_message_inside_a_parenthesis(built_site
     assert len(found) > 10 and nested == []
 
 
-def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(built_site):
+def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(chapter_links):
     """A trap's or finding's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to
     Marlin or gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled
     sentence after the prose it backs (macros.md.j2: recorded_traps, findings) or after a colon."""
-    found = []
-    for page in sorted(built_site.glob("chapters/*/index.html")):
-        parser = _NamesInsideParentheses()
-        parser.feed(page.read_text(encoding="utf-8"))
-        found += [f"{page.parent.name}: {' '.join(name.split())}" for name in parser.claims]
+    found = [f"{chapter}: {' '.join(name.split())}" for chapter, parser in chapter_links.items() for name in parser.claims]
     assert found == []
 
 

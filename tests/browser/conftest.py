@@ -2,7 +2,8 @@
 
 Nothing is downloaded: Selenium is pointed at /usr/bin/chromium and /usr/bin/chromedriver (Debian's
 `chromium` and `chromium-driver` packages, installed by `.ci/run`). Without them the tests are skipped,
-unless ATLAS_REQUIRE_BROWSER=1 (set by `.ci/run`), which turns the skip into a failure.
+unless ATLAS_REQUIRE_BROWSER=1 (set by `.ci/run`), which turns the skip into a failure. ATLAS_SCREENSHOTS=1 saves
+the windows some tests look at as atlas-*.png in the temporary folder, for a person to look at.
 """
 from __future__ import annotations
 
@@ -146,7 +147,11 @@ class Browser:
                     hosts.add(url.hostname or "")
         return hosts
 
-    def screenshot(self, name: str) -> Path:
+    def screenshot(self, name: str) -> Path | None:
+        """The window as a reader sees it, saved as atlas-NAME.png in the temporary folder for a person to look at, when
+        ATLAS_SCREENSHOTS=1: no test reads it, and each took a quarter to half a second of the run."""
+        if os.environ.get("ATLAS_SCREENSHOTS") != "1":
+            return None
         path = Path(tempfile.gettempdir()) / f"atlas-{name}.png"
         self.driver.save_screenshot(str(path))
         return path
