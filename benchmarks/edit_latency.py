@@ -5,6 +5,8 @@ Routes (default: all):
   serve        `mkdocs serve` (MkDocs rebuilds the whole site on each change)
   serve-dirty  `mkdocs serve --dirty --no-strict` (only pages whose Markdown changed are converted and
                written; --no-strict because MkDocs warns on every dirty build and strict aborts on warnings)
+  readme       `python -m generators serve`, the README's command: the same dirty reloads with strict mode kept
+               (generators/site_commands.py logs MkDocs's dirty-build warning as information)
   watch        `python -m generators build --out DIR --watch`, and Zensical's own server on DIR;
                also prints when the Markdown file itself changed (the generator's share)
   watch-mkdocs the same written tree served by MkDocs without the atlas plugin (`mkdocs serve --dirty
@@ -143,8 +145,9 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
         processes = []
         log: list[tuple[float, str]] = []
         out = Path(tmp) / "tree" / "docs"
-        if name in ("serve", "serve-dirty"):
-            command = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"]  # (--no-livereload also stops watching)
+        if name in ("serve", "serve-dirty", "readme"):
+            command = [sys.executable, "-m", "mkdocs" if name != "readme" else "generators", "serve",
+                       "-a", f"127.0.0.1:{port}"]  # (--no-livereload also stops watching)
             processes.append(start(command + (["--dirty", "--no-strict"] if name == "serve-dirty" else []), project, log))
         else:
             command = [sys.executable, "-m", "generators", "build", "--out", str(out),
@@ -189,7 +192,7 @@ def main(argv: list[str]) -> None:
             edits = int(next(args))
         else:
             routes.append(arg)
-    for name in routes or ["serve", "serve-dirty", "watch", "watch-mkdocs", "floor-zensical", "floor-mkdocs"]:
+    for name in routes or ["serve", "serve-dirty", "readme", "watch", "watch-mkdocs", "floor-zensical", "floor-mkdocs"]:
         results = route(name, edits)
         served = [r[0] for r in results]
         line = f"{name:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"
