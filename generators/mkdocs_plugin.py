@@ -30,6 +30,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .native_watch import use_native_events
+from .search_worker import through_repaired_worker
 from .render import COMPILED_TEMPLATES, LAYOUTS, TEMPLATE_SUFFIX
 from .render.memo import PageMemo
 from .site_cache import generate
@@ -162,6 +163,9 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             self.converted += 1
             self.building.update(self.converted, self.pages)
         return html
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        return through_repaired_worker(output)
 
     def on_nav(self, nav: Any, config: MkDocsConfig, files: Files) -> Any:
         """Before MkDocs converts the pages: a progress line over them on a terminal (long builds only)."""

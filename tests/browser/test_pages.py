@@ -265,3 +265,38 @@ def test_an_observation_leads_with_its_verdict_grid(browser: Browser) -> None:
                 page: document.documentElement.scrollHeight}""")
     assert found["rows"] > 5 and found["cells"] > found["rows"] * 10 and found["fits"] and found["before"]
     assert found["page"] < 4 * DESKTOP[1]  # the raw runs stay in the record file, not on the page
+
+
+LUNR_KEYS = """
+const done = arguments[arguments.length - 1];
+const config = JSON.parse(document.getElementById('__config').textContent);
+const theme = new URL(config.search, location.href).hash.slice(1);
+const root = new URL(config.base + '/', location.href);
+const code = `importScripts(${JSON.stringify(new URL(theme, root).href)},
+                            ${JSON.stringify(new URL('javascripts/lunr-repair.js', root).href)});
+  function node(edges) {  // a TokenSet node with these (label, child id) edges
+    const n = new lunr.TokenSet();
+    for (const [label, id] of edges) n.edges[label] = {id};
+    return n;
+  }
+  const keys = () => [node([['1', 2], ['3', 4]]).toString(), node([['1', 234]]).toString()];
+  const before = keys();
+  const repaired = repairLunr(self.lunr);
+  postMessage({before, repaired, after: keys()});`;
+const worker = new Worker(URL.createObjectURL(new Blob([code], {type: 'text/javascript'})));
+worker.onmessage = (event) => done(event.data);
+worker.onerror = (event) => done({error: event.message});
+"""
+
+
+def test_search_runs_the_theme_worker_with_lunrs_node_keys_repaired(browser: Browser) -> None:
+    """The lunr the theme's worker bundles gives two different nodes one key when their edges hold digits (1->2 and
+    3->4 against 1->234), merges them and invents words: a query reaching one made the site's search show nothing.
+    Every page runs the theme worker through javascripts/search-worker.js, which repairs the key."""
+    browser.open("")
+    search = browser.js("return JSON.parse(document.getElementById('__config').textContent).search")
+    assert "/javascripts/search-worker.js#assets/javascripts/workers/search." in "/" + search, search
+    keys = browser.driver.execute_async_script(LUNR_KEYS)
+    assert keys.get("error") is None, keys
+    assert keys["before"][0] == keys["before"][1]  # the theme's lunr as shipped: one key for two nodes
+    assert keys["repaired"] is True and keys["after"][0] != keys["after"][1]
