@@ -1,6 +1,8 @@
 """Derivation of one support cell from dispatch rules, case by case."""
 from __future__ import annotations
 
+import pytest
+
 from generators.derive.cells import Install, derive_cell
 
 GPU90 = {"platform": "cuda", "compute_capability": 90}
@@ -765,3 +767,27 @@ def test_a_requirement_scoped_to_a_capability_ceiling_gfx_ids_or_weight_types_ap
     assert derive_cell("s", q8, "t", cdna2, kernels).conditions == ("at most 128 tokens",)
     assert derive_cell("s", q4, "t", cdna2, kernels).verdict == "runs"  # another weight type
     assert derive_cell("s", q8, "t", cdna3, kernels).verdict == "runs"  # another gfx id
+
+
+def test_the_cells_quick_copy_is_dataclasses_replace_for_every_cell_dataclass():
+    """derive/cells.py copies its frozen dataclasses without running __init__ again (_replaced): that is replace only
+    while none has a __post_init__ or a field left out of __init__, which this pins."""
+    import dataclasses
+    import inspect
+
+    from generators.derive import cells
+    from generators.model.verdicts import Verdict
+    classes = [c for _, c in inspect.getmembers(cells, inspect.isclass)
+               if dataclasses.is_dataclass(c) and c.__module__ == cells.__name__]
+    assert {"Cell", "Attempt", "Otherwise", "Assumed"} <= {c.__name__ for c in classes}
+    for dataclass_ in classes:
+        assert not hasattr(dataclass_, "__post_init__"), dataclass_
+        assert all(f.init for f in dataclasses.fields(dataclass_)), dataclass_
+    cell = cells.Cell("e", "s", "t", Verdict.RUNS, "k", ("c",), ())
+    for changes in ({}, {"verdict": Verdict.FALLBACK, "conditions": ()}, {"kernel": None, "gate": "g"}):
+        copy = cells._replaced(cell, **changes)
+        assert copy == dataclasses.replace(cell, **changes) and copy is not cell
+        assert vars(copy) == vars(dataclasses.replace(cell, **changes))
+    assert cell.verdict is Verdict.RUNS and cell.conditions == ("c",)  # the original is left as it was
+    with pytest.raises(TypeError, match="no field 'verdik'"):
+        cells._replaced(cell, verdik=Verdict.RUNS)

@@ -17,16 +17,30 @@ still says what runs the other way. Pure functions of records; no I/O.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .messages import engine_message
 from .runtime_checks import resolved_kernels
+
+_Frozen = TypeVar("_Frozen")
+
+
+def _replaced(value: _Frozen, **changes: Any) -> _Frozen:
+    """dataclasses.replace for the frozen dataclasses below (no __post_init__, no field left out of __init__), without
+    running __init__ again: about a tenth of its cost, and a check derives a copy or two of every one of thousands of
+    cells. An unknown field name is refused as replace refuses it."""
+    unknown = changes.keys() - value.__dataclass_fields__.keys()  # type: ignore[attr-defined]
+    if unknown:
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    new = object.__new__(type(value))
+    new.__dict__.update(value.__dict__, **changes)
+    return new
+
 
 # outcomes of one candidate kernel (not cell verdicts)
 YES, CONDITIONAL, NO = "yes", "conditional", "no"
@@ -339,7 +353,7 @@ def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     unrun = Otherwise(cell.kernel or "", (unbuilt,), Verdict.FAILS_AT_RUNTIME, cell.kernel,
                       reasons=(f"the default install's binaries carry no code compiled for {gfx}",))
-    return dataclasses.replace(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
+    return _replaced(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
                                otherwise=(unrun, *cell.otherwise))
 
 
@@ -385,7 +399,7 @@ def _handed_on(gate: str, fallback_id: str, loaded: Cell) -> Cell:
     """The cell of a scheme whose capability gate fails on the target and names the scheme the engine returns instead
     (`on_failure`): that scheme's cell as this one's checkpoint loads (`_loaded_as`), with the gate's message where it
     loads (where it does not, the other scheme's own refusal, below its own gate that gate's message)."""
-    return dataclasses.replace(loaded, gate=gate if loaded.verdict.loads else loaded.gate, gate_fallback=fallback_id)
+    return _replaced(loaded, gate=gate if loaded.verdict.loads else loaded.gate, gate_fallback=fallback_id)
 
 
 def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id: str, target: HardwareTargetFields,
@@ -399,7 +413,7 @@ def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id:
     substitute = same_checkpoint(substitute, scheme)
     instead = _selected(fallback_id, substitute, target_id, target, kernels, installed)
     named = substitute.get("class_name", fallback_id)
-    cell = dataclasses.replace(instead, scheme=scheme_id, substitute_scheme=named)
+    cell = _replaced(instead, scheme=scheme_id, substitute_scheme=named)
     if not instead.verdict.loads:
         return cell
     config = on_target(substitute.get("config", {}), target)
@@ -412,10 +426,10 @@ def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id:
         return f"{named}: " + (_unquantized_activations(kept, "as-given") if not config.get("activation_quantized")
                                else f"its own arithmetic ({fallback_id})")
 
-    steps = tuple(dataclasses.replace(step, verdict=Verdict.FALLBACK,
+    steps = tuple(_replaced(step, verdict=Verdict.FALLBACK,
                                       computes_as=computes(step.selected, step.verdict, step.computes_as))
                   if step.verdict.runs_as_specified else step for step in instead.otherwise)
-    return dataclasses.replace(cell, verdict=Verdict.FALLBACK, otherwise=steps,
+    return _replaced(cell, verdict=Verdict.FALLBACK, otherwise=steps,
                                computes_as=computes(instead.kernel, instead.verdict, instead.computes_as))
 
 
@@ -452,14 +466,14 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
                                                  else not held)
         if on_default and step.selected:
             reached.add(step.selected)
-        steps.append(step if on_default else dataclasses.replace(step, off_default=True))
+        steps.append(step if on_default else _replaced(step, off_default=True))
     assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
     primary = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
     verdict = cell.verdict
     if verdict is Verdict.RUNS_IF and steps and _reached_run(cell.kernel in opt_in or verdict.runs_as_specified,
                                                              steps, opt_in):
         verdict = Verdict.RUNS
-    return dataclasses.replace(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
+    return _replaced(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
                                default_kernel=_default_kernel(cell.kernel, steps, opt_in),
                                opt_in=primary.opt_in if primary else ())
 
@@ -527,11 +541,11 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                               instead.conditions if loads else (), instead.computes_as,
                               () if loads else instead.reasons,
                               instead.failure_message if instead.verdict is Verdict.REFUSED else "")
-            return dataclasses.replace(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
+            return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
                                        default_kernel=instead.default_kernel if loads else None, **linked,
                                        otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
                                                                      (target, scheme, installed))))
-    return dataclasses.replace(instead, **linked)
+    return _replaced(instead, **linked)
 
 
 def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
@@ -596,7 +610,7 @@ def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
     if not holding or attempt.outcome != CONDITIONAL:
         return attempt
     conditions = tuple(c for c in attempt.conditions if c not in holding)
-    return dataclasses.replace(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,
+    return _replaced(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,
                                messages=tuple(m for m in attempt.messages if m[0] not in holding),
                                assumed=tuple(x for x in attempt.assumed if x.condition not in holding),
                                opt_in=tuple(x for x in attempt.opt_in if x.condition not in holding))
