@@ -136,3 +136,59 @@ def test_marlin_mx_kernels_and_aiter_int8_need_the_model_dtypes_their_code_takes
     assert mi355.verdict == "runs"
     assert [(s.verdict, s.selected) for s in mi355.otherwise if s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
         ("fails-at-runtime", "vllm-aiter-int8-scaled-mm")]
+
+
+def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
+    # Twelve cells read step by step against llama.cpp at commit 0c1e570 (b11312): the batch bounds of
+    # ggml_cuda_should_use_mmq (mmq.cu lines 381-423) and the SYCL and Metal orders are pinned here, since the golden
+    # file keeps only each cell's verdict and kernel.
+    cells = real_atlas.views.cells
+
+    def steps(scheme, target):
+        cell = cells[(f"llama-cpp-{scheme}", target)]
+        return cell, [(a.kernel.removeprefix("llama-cpp-"), a.outcome, a.routes) for a in cell.attempts]
+
+    def mmq_conditions(cell):
+        return next(a.conditions for a in cell.attempts if a.kernel == "llama-cpp-mmq")
+
+    # Volta: FP16 tensor cores but no INT8 MMA, so MMQ (DP4A) only below MMQ_DP4A_MAX_BATCH_SIZE, then cuBLAS.
+    volta, tried = steps("q4-k", "nvidia-sm70")
+    assert (volta.verdict, tried) == ("runs-if", [("mmvq", "conditional", ()), ("mmq", "conditional", ("dp4a-fallback",)),
+                                                  ("cublas-dequant", "yes", ())])
+    assert mmq_conditions(volta)[0].startswith("fewer than 64 tokens per matmul")
+    # Turing and newer: MMQ at every batch size on INT8 MMA; IQ1_M is no MMQ type, so it falls back above MMVQ's bound.
+    for scheme, target in (("q5-1", "nvidia-sm75"), ("iq4-xs", "nvidia-sm80"), ("q6-k", "nvidia-sm120")):
+        cell, tried = steps(scheme, target)
+        assert (cell.verdict, tried[1]) == ("runs", ("mmq", "yes", ("int8-tensor-core-mma",))), (scheme, target)
+    iq1m, tried = steps("iq1-m", "nvidia-sm90")
+    assert (iq1m.verdict, [o.verdict for o in iq1m.otherwise]) == ("runs-if", ["fallback"])
+    assert tried[1][:2] == ("mmq", "no") and "mmq_supported" in iq1m.attempts[1].reason
+    # CDNA3 always takes MMQ; CDNA4 (gfx950 is not GGML_CUDA_CC_IS_CDNA3) keeps Q8_0 on MMQ up to 128 tokens only;
+    # RDNA3.5 keeps Q6_K on MMQ up to 256 tokens (RDNA3.0: 128).
+    cdna3, tried = steps("q4-k", "amd-gfx942")
+    assert (cdna3.verdict, tried[1]) == ("runs", ("mmq", "yes", ("mfma",)))
+    cdna4, tried = steps("q8-0", "amd-gfx950")
+    assert (cdna4.verdict, tried[1][:2]) == ("runs-if", ("mmq", "conditional"))
+    assert mmq_conditions(cdna4)[0].startswith("at most 128 tokens per matmul")
+    rdna35, tried = steps("q6-k", "amd-gfx1151")
+    assert (rdna35.verdict, tried[1]) == ("runs-if", ("mmq", "conditional", ("wmma",)))
+    assert mmq_conditions(rdna35)[0].startswith("at most 256 tokens per matmul")
+    for cell in (volta, cdna4, rdna35):
+        assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-cublas-dequant"
+    # CPU: every path quantizes the activations (AMX, repack, tiled, tinyBLAS, vec_dot).
+    for scheme, target in (("iq4-xs", "x86-cpu-avx512-amx"), ("q4-1", "arm-cpu")):
+        cell, tried = steps(scheme, target)
+        assert (cell.verdict, tried) == ("runs", [("cpu-mul-mat", "yes", ())])
+    # Metal: all three matmul kernels dequantize, so the cell is a fallback at every batch size.
+    metal, tried = steps("q4-0", "apple-gpu")
+    assert metal.verdict == "fallback" and [k for k, _, _ in tried] == ["metal-mul-mv-ext", "metal-mul-mm", "metal-mul-mv"]
+    assert all(o.verdict == "fallback" for o in metal.otherwise)
+    # SYCL: a K-quant with a reordered ESIMD kernel takes DMMV (FP32) for one token and reordered MMVQ for 2 to 8;
+    # Q8_0 has no ESIMD kernel, so the reorder test sends its single token to MMVQ too. Above 8 tokens: the GEMM.
+    q4k, tried = steps("q4-k", "intel-gpu")
+    assert (q4k.verdict, [k for k, _, _ in tried]) == (
+        "fallback", ["sycl-dmmv", "sycl-mmvq-reorder", "sycl-mmvq", "sycl-dequant-gemm"])
+    q80, tried = steps("q8-0", "intel-gpu")
+    assert (q80.verdict, q80.kernel, tried[0][:2]) == ("runs-if", "llama-cpp-sycl-mmvq-reorder", ("sycl-mmvq-reorder", "conditional"))
+    for cell in (q4k, q80):
+        assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
