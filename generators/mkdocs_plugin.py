@@ -30,12 +30,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from .native_watch import use_native_events
-from .search_worker import through_repaired_worker
 from .render import COMPILED_TEMPLATES, LAYOUTS, TEMPLATE_SUFFIX
 from .render.memo import PageMemo
 from .site_cache import generate
 from .progress import Progress
 from .site_address import site_address
+from .portable import THEME_OVERRIDES
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
@@ -69,6 +69,13 @@ def theme_title(page: Page) -> str | None:
     return None if page.title is None else str(page.title)
 
 
+def with_overrides(theme: Any) -> None:
+    """Add the atlas's template overrides (theme_overrides/) to the theme's folders, after a custom_dir of the
+    site's own (whose templates win) and before the theme's."""
+    if THEME_OVERRIDES not in theme.dirs:
+        theme.dirs.insert(1 if theme.custom_dir else 0, THEME_OVERRIDES)
+
+
 def keep_theme_listing(theme: Any, root: Path) -> None:
     """Under `mkdocs serve`, list the theme's files once per process rather than at every rebuild.
 
@@ -76,7 +83,8 @@ def keep_theme_listing(theme: Any, root: Path) -> None:
     of a one-record rebuild). An installed theme does not change while the server runs; a theme folder inside the
     project (a `custom_dir` a contributor edits) may, so then every rebuild lists them again as MkDocs does."""
     folders = tuple(os.path.abspath(folder) for folder in theme.dirs)
-    if any(Path(folder).is_relative_to(root.resolve()) for folder in folders):
+    editable = (os.path.abspath(folder) for folder in theme.dirs if folder != THEME_OVERRIDES)  # (ours: package code)
+    if any(Path(folder).is_relative_to(root.resolve()) for folder in editable):
         return
     make_env = theme.get_env
 
@@ -112,6 +120,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if error:
             raise PluginError(error)
         config.site_url = address
+        with_overrides(config.theme)
         if _SERVING[0]:
             keep_theme_listing(config.theme, Path(config.config_file_path).parent)
         return config
@@ -163,9 +172,6 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             self.converted += 1
             self.building.update(self.converted, self.pages)
         return html
-
-    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
-        return through_repaired_worker(output)
 
     def on_nav(self, nav: Any, config: MkDocsConfig, files: Files) -> Any:
         """Before MkDocs converts the pages: a progress line over them on a terminal (long builds only)."""

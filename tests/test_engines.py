@@ -2,6 +2,7 @@
 only what changed, and the MkDocs plugin marks unchanged generated pages as not modified."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -31,11 +32,40 @@ def small_project(tmp_path: Path) -> Path:
 
 def test_portable_config_keeps_the_site_settings_and_drops_our_plugin():
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    config = yaml.safe_load(portable_config(text, "docs"))
+    config = yaml.safe_load(portable_config(text, "docs", overrides="../generators/theme_overrides"))
     original = yaml.safe_load(text)
     assert "atlas" not in config["plugins"] and "search" in config["plugins"]
-    assert config["nav"] == original["nav"] and config["theme"] == original["theme"]
-    assert config["docs_dir"] == "docs" and "strict" not in config
+    assert config["nav"] == original["nav"] and config["docs_dir"] == "docs" and "strict" not in config
+    assert config["theme"] == {**original["theme"], "custom_dir": "../generators/theme_overrides"}
+    own = text.replace("  name: material\n", "  name: material\n  custom_dir: mine\n", 1)
+    assert yaml.safe_load(portable_config(own, "docs", overrides="x"))["theme"]["custom_dir"] == "mine"  # the site's wins
+
+
+def _search_worker(page: Path) -> str:
+    """The search worker a built page's theme configuration names."""
+    found = re.search(r'<script id="__config" type="application/json">(.*?)</script>', page.read_text(encoding="utf-8"),
+                      re.DOTALL)
+    assert found, page
+    return str(json.loads(found.group(1))["search"])
+
+
+def test_mkdocs_without_our_plugin_searches_through_the_repaired_worker(tmp_path):
+    """The written tree built by MkDocs from the written config, without our plugin: every page's search runs the
+    theme's worker through javascripts/search-worker.js (lunr repaired), as under the plugin."""
+    tree = small_project(tmp_path)
+    write(tree, "docs/javascripts/search-worker.js", "/* the wrapper */\n")
+    out = tmp_path / "site-source"
+    assert main(["--root", str(tree), "build", "--out", str(out / "docs"), "--engine-config", str(out / "mkdocs.yml")]) == 0
+    assert "atlas" not in yaml.safe_load((out / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    build(load_config(str(out / "mkdocs.yml"), strict=False))
+    site = out / "site"
+    assert (site / "javascripts" / "search-worker.js").is_file()
+    for page, up in ((site / "index.html", ""), (site / "formats" / "fmt-fp4" / "index.html", "../../")):
+        worker = _search_worker(page)
+        assert re.fullmatch(re.escape(up) + r"javascripts/search-worker\.js#assets/javascripts/workers/search\.[0-9a-f]+\.min\.js",
+                            worker), worker
 
 
 def test_engine_config_must_sit_above_the_tree(tmp_path, capsys):
@@ -58,6 +88,7 @@ def test_zensical_builds_the_written_tree(tmp_path):
     assert page.is_file()
     name = yaml.safe_load((tree / "records" / "formats" / "fmt-fp4.yaml").read_text(encoding="utf-8"))["name"]
     assert name.split(" ")[0] in page.read_text(encoding="utf-8")
+    assert "search-worker" not in _search_worker(page)  # Zensical's search is its own, not lunr: left as it is
 
 
 def test_sync_rewrites_only_changed_files_and_removes_gone_ones(tmp_path):

@@ -1,6 +1,7 @@
 """End to end: the real records pass check, and `mkdocs build --strict` builds the site; bad input fails cleanly."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -30,6 +31,22 @@ def test_mkdocs_build_strict_on_the_real_records(built_site, tmp_path_factory):
                  "formats/nvfp4/index.html", "search/search_index.json"):
         assert (site / page).is_file(), page
     assert not list(ROOT.glob("docs/**/*.md.j2.md")), "generated pages must not be written into the repository"
+
+
+def test_every_page_searches_through_the_repaired_worker(built_site):
+    """The plugin adds generators/theme_overrides to the theme: every page's search configuration names
+    javascripts/search-worker.js (lunr repaired) with the theme's worker after the '#', at the page's depth."""
+    config = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.DOTALL)
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) > 500
+    for page in pages:
+        found = config.search(page.read_text(encoding="utf-8"))
+        assert found, page
+        depth = len(page.relative_to(built_site).parts) - 1  # (404.html is served at any depth: from the root)
+        search = json.loads(found.group(1))["search"]
+        assert re.fullmatch(r"(/|(\.\./)*)javascripts/search-worker\.js#assets/javascripts/workers/search\.[0-9a-f]+\.min\.js",
+                            search), (page, search)
+        assert search.count("../") == depth if page.name == "index.html" else search.startswith("/"), (page, search)
 
 
 def test_mkdocs_build_fails_with_the_problem_list_and_no_traceback(tmp_path):

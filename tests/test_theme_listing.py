@@ -67,3 +67,21 @@ def test_the_theme_environments_made_under_serve_keep_compiled_templates_and_our
     plugins = load_config(str(tmp_path / "mkdocs.yml")).plugins
     first = plugins.events["config"][0]
     assert isinstance(getattr(first, "__self__", None), mkdocs_plugin.AtlasPlugin)  # before search's on_config
+
+
+def test_our_overrides_sit_after_the_sites_own_and_do_not_count_as_a_folder_the_project_edits(tmp_path, monkeypatch):
+    from generators.portable import THEME_OVERRIDES
+    from pathlib import Path
+    monkeypatch.setattr(mkdocs_plugin, "_THEME_LISTINGS", {})
+    config = _theme_files(tmp_path)
+    mkdocs_plugin.with_overrides(config.theme)
+    mkdocs_plugin.with_overrides(config.theme)  # (once only)
+    assert config.theme.dirs.count(THEME_OVERRIDES) == 1 and config.theme.dirs[0] == THEME_OVERRIDES
+    project = Path(THEME_OVERRIDES).parent.parent  # the checkout (an editable install): ours is inside it
+    keep_theme_listing(config.theme, project)
+    assert config.theme.get_env.__name__ == "get_env" and config.theme.get_env.__qualname__.startswith("keep_theme_listing")
+    own = tmp_path / "own"
+    own.mkdir()
+    config = _theme_files(tmp_path, own)
+    mkdocs_plugin.with_overrides(config.theme)
+    assert config.theme.dirs[:2] == [str(own), THEME_OVERRIDES]
