@@ -116,6 +116,28 @@ def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(re
     assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm75")].conditions == turing.conditions
 
 
+def test_marlin_mx_kernels_and_aiter_int8_need_the_model_dtypes_their_code_takes(real_atlas):
+    # Marlin's E8M0-scaled kernels (MXFP4, MXFP8) are built for bfloat16 activations only, and the Turing set has
+    # none: a float16 or float32 model is selected and stops on its first forward pass. Turing refuses bfloat16, so
+    # MXFP8 there fails at run time; elsewhere the weight-only fallback needs a bfloat16 model, which --dtype auto
+    # does not guarantee (a float16 checkpoint stays float16).
+    cells = real_atlas.views.cells
+    turing = cells[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")]
+    assert (turing.verdict, turing.kernel) == ("fails-at-runtime", "vllm-marlin-mxfp8")
+    for scheme, kernel in (("vllm-ct-w8a8-mxfp8", "vllm-marlin-mxfp8"), ("vllm-ct-w4a4-mxfp4", "vllm-marlin-mxfp4")):
+        ampere = cells[(scheme, "nvidia-sm80")]
+        assert (ampere.verdict, ampere.kernel) == ("fallback", kernel)
+        assert "activation dtype in {bfloat16}" in ampere.conditions
+        assert "activation dtype in {bfloat16}" not in {a.condition for a in ampere.assumes}
+        assert [(s.verdict, s.selected) for s in ampere.otherwise if s.unmet == ("activation dtype in {bfloat16}",)] == [
+            ("fails-at-runtime", kernel)]
+    # AITER's INT8 GEMM asserts a float16 or bfloat16 output: with AITER enabled, a float32 model fails after selection.
+    mi355 = cells[("vllm-ct-w8a8-int8", "amd-gfx950")]
+    assert mi355.verdict == "runs"
+    assert [(s.verdict, s.selected) for s in mi355.otherwise if s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
+        ("fails-at-runtime", "vllm-aiter-int8-scaled-mm")]
+
+
 def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
     # Twelve cells read step by step against llama.cpp at commit 0c1e570 (b11312): the batch bounds of
     # ggml_cuda_should_use_mmq (mmq.cu lines 381-423) and the SYCL and Metal orders are pinned here, since the golden
