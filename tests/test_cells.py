@@ -192,6 +192,31 @@ def test_a_conditional_kernel_that_fails_after_selection_fails_only_where_its_co
     assert (cell.verdict, cell.conditions, len(cell.attempts), cell.otherwise) == ("fails-at-runtime", (), 1, ())
 
 
+def test_a_kernels_dtype_requirements_hold_together():
+    # vLLM's Marlin MXFP8 (0.33.0): float32 stops in marlin_gemm, float16 finds no compiled kernel. Written as two
+    # after-selection requirements, {float16, bfloat16} and {bfloat16, float32}, only bfloat16 meets both: on a target
+    # without bfloat16 the kernel is selected and fails whatever the dtype, not a choice between two ways round.
+    def dtype(values: list[str], reason: str) -> dict:
+        return req("activation-type", reason, values=values, after_selection=True)
+
+    kernels = {"a": {"requirements": [dtype(["float16", "bfloat16"], "f32 fails"),
+                                      dtype(["bfloat16", "float32"], "f16 fails")]}}
+    data = {**scheme("a"), "config": {**CONFIG, "activation_types": ["float16", "float32"]}}  # no bfloat16 here
+    cell = derive_cell("s", data, "t", GPU80, kernels)
+    assert (cell.verdict, cell.kernel, cell.attempts[0].reason) == ("fails-at-runtime", "a", "f16 fails")
+    both = {**data, "config": {**CONFIG, "activation_types": ["float16", "bfloat16", "float32"]}}
+    cell = derive_cell("s", both, "t", GPU80, kernels)
+    assert (cell.verdict, cell.conditions) == ("runs-if", ("activation dtype in {float16, bfloat16}",
+                                                           "activation dtype in {bfloat16}"))
+    scoped = {"a": {"requirements": [dtype(["float16", "bfloat16"], "f32 fails"),  # binds float16 only: no narrowing
+                                     {**dtype(["bfloat16"], "f16 fails"), "when": {"activation_types": ["float16"]}}]}}
+    assert derive_cell("s", both, "t", GPU80, scoped).conditions[0] == "activation dtype in {float16, bfloat16}"
+    declining = {"a": {"requirements": [req("activation-type", "no f32", values=["float16", "bfloat16"]),
+                                        dtype(["bfloat16", "float32"], "f16 fails")]}}
+    cell = derive_cell("s", data, "t", GPU80, declining)  # selected for float16 only, which then fails
+    assert (cell.verdict, cell.attempts[0].after_selection) == ("fails-at-runtime", True)
+
+
 def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
     # cutlass_scaled_mm has no INT8 path from SM100 on: selected by can_implement, then the op raises.
     gate = {"description": "no INT8 from SM100", "when": {"platform": ["cuda"], "capability_min": 100}, "effect": "excludes"}

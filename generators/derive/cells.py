@@ -715,31 +715,33 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     dtypes: list[str] = []
     method = scheme.get("method") if scheme else None
+    scheme_config = config
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
+        config = _dtypes_left(requirement, outcome, config)
         if outcome is not True and requirement.get("after_selection"):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:
                 failure = failure or filled
             else:
                 conditions.append(outcome)
                 fails.append((outcome, filled))
-                dtypes = dtypes or _passing_dtypes(requirement, config)
+                dtypes = _passing_dtypes(requirement, config) or dtypes  # (narrowed: those all of them accept)
                 if by_default := _auto_dtypes_pass(requirement, target):
                     assumed.append(Assumed(outcome, by_default, ()))
             continue
         if outcome is False and requirement.get("declines") is False:
-            computes_as = computes_as or engine_message(requirement["reason"], target, scheme or {"config": config},
-                                                        requirement)
+            computes_as = computes_as or engine_message(requirement["reason"], target,
+                                                        scheme or {"config": scheme_config}, requirement)
             continue
         if outcome is False:
             template = requirement["reason"]
-            reason = engine_message(template, target, scheme or {"config": config}, requirement)
+            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
             return Attempt(kernel_id, NO, _after_earlier(earlier, reason), template)
         if isinstance(outcome, str):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": config}, requirement)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:
@@ -765,6 +767,22 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
                    dtypes=tuple(dtypes))
+
+
+def _dtypes_left(requirement: KernelRequirements, outcome: bool | str, config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The configuration the kernel's later requirements see: after an activation-type requirement that binds every
+    activation dtype (no `when` scoping it to some, not `declines: false`), only the dtypes it accepts are left. A
+    kernel's requirements must all hold, so two that each accept some of the scheme's dtypes are met only by the
+    dtypes both accept: {float16, bfloat16} and then {bfloat16, float32} leave bfloat16, and on a target without
+    bfloat16 the second fails outright rather than naming float32 as a way round the first."""
+    if requirement.get("check") != "activation-type" or outcome is False or requirement.get("declines") is False:
+        return config
+    if (requirement.get("when") or {}).get("activation_types"):
+        return config
+    left = _passing_dtypes(requirement, config)
+    if not left or len(left) == len(config.get("activation_types") or []):
+        return config
+    return {**config, "activation_types": left}
 
 
 def _auto_dtypes_pass(requirement: KernelRequirements, target: HardwareTargetFields) -> str:
