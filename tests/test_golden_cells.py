@@ -192,3 +192,71 @@ def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
     assert (q80.verdict, q80.kernel, tried[0][:2]) == ("runs-if", "llama-cpp-sycl-mmvq-reorder", ("sycl-mmvq-reorder", "conditional"))
     for cell in (q4k, q80):
         assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
+
+
+def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
+    # Twelve more cells read against vLLM 0.33.0 (finding vllm-cell-audit-2026-12-02-b); the golden file keeps only
+    # verdict and kernel, so the steps the audit checked are pinned here.
+    cells = real_atlas.views.cells
+
+    def walk(scheme, target):
+        cell = cells[(scheme, target)]
+        return cell, [(a.kernel.removeprefix("vllm-"), a.outcome, a.after_selection) for a in cell.attempts]
+
+    # The AMX FP8 kernels test the model dtype (out_dtype is torch.get_default_dtype() under the model dtype), not the
+    # checkpoint: a bfloat16 or float32 model for the per-tensor kernel, bfloat16 for the per-channel one.
+    amx = cells[("vllm-ct-w8a8-fp8", "x86-cpu-avx512-amx")]
+    assert (amx.verdict, amx.kernel) == ("fallback", "vllm-cpu-fp8-per-tensor-scaled-mm")
+    assert "activation dtype in {bfloat16, float32}" in amx.conditions
+    assert not any("output dtype" in c for c in amx.conditions)
+    channel = next(a for a in amx.attempts if a.kernel == "vllm-cpu-fp8-channel-wise-scaled-mm")
+    assert "activation dtype in {bfloat16}" in channel.conditions
+    assert not any("output dtype" in c for c in channel.conditions)
+    b12x = next(a for a in cells[("vllm-ct-w8a8-fp8", "nvidia-sm120")].attempts
+                if a.kernel == "vllm-b12x-tensor-fp8-scaled-mm")
+    assert not any("output dtype" in c for c in b12x.conditions)
+    # W4A8-INT on Hopper: every kernel ahead of Humming refuses the config; Humming (promoted ahead of Marlin at 90)
+    # accepts it and fails humming's weight-shape assertion at load.
+    w4a8, tried = walk("vllm-ct-w4a8-int", "nvidia-sm90")
+    assert [k for k, _, _ in tried][:4] == ["cutlass-w4a8", "machete", "humming", "marlin"]
+    assert tried[2] == ("humming", "no", True) and "weight shape mismatched" in w4a8.attempts[2].reason
+    assert w4a8.attempts[0].reason == "CUTLASS W4A8 only supports FP8 (e4m3) activations"
+    # MXFP4 on SM120: FlashInfer's CuTe-DSL MXFP4 kernel is selected (capability >= 100) and FlashInfer 0.7.2.post1's
+    # SM12x runner raises; without the CuTe-DSL module, Marlin with a bfloat16 model computes weight-only.
+    mx, tried = walk("vllm-ct-w4a4-mxfp4", "nvidia-sm120")
+    assert (mx.verdict, tried[0]) == ("fails-at-runtime", ("flashinfer-mxfp4", "no", True))
+    assert "SM12x cute-dsl requires NVFP4 with 128x4 scales" in mx.attempts[0].reason
+    assert (mx.otherwise[0].verdict, mx.otherwise[0].selected) == ("fallback", "vllm-marlin-mxfp4")
+    # GPTQ on Arm: CPUWNA16 is selected, and aarch64 builds do not register cpu_gemm_wna16.
+    arm, tried = walk("vllm-gptq-marlin", "arm-cpu")
+    assert (arm.verdict, tried) == ("fails-at-runtime", [("dynamic-4bit", "no", False), ("zentorch-wna16", "no", False),
+                                                         ("cpu-wna16", "no", True)])
+    # NVFP4: FlashInfer CUTLASS on SM120 (a default install reaches the CUTLASS NVFP4 kernel without FlashInfer);
+    # on Hopper Humming, promoted ahead of Marlin, drops the FP4 activation quantization.
+    sm120 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm120")]
+    assert (sm120.verdict, sm120.kernel) == ("runs", "vllm-flashinfer-cutlass-nvfp4")
+    hopper, tried = walk("vllm-ct-w4a4-nvfp4", "nvidia-sm90")
+    assert (hopper.verdict, hopper.kernel) == ("fallback", "vllm-humming-nvfp4")
+    assert [k for k, _, _ in tried][-2:] == ["humming-nvfp4", "marlin-nvfp4"]
+    # W4A8-FP8: CUTLASS W4A8 on SM90 with a bfloat16 model, else Humming at 16-bit activations; elsewhere the exact-90
+    # predicate fails and no other compressed-tensors scheme matches.
+    fp8 = cells[("vllm-ct-w4a8-fp8", "nvidia-sm90")]
+    assert (fp8.verdict, fp8.kernel, fp8.otherwise[0].verdict, fp8.otherwise[0].selected) == (
+        "runs-if", "vllm-cutlass-w4a8", "fallback", "vllm-humming")
+    assert (cells[("vllm-ct-w4a8-fp8", "nvidia-sm100")].verdict, cells[("vllm-ct-w4a8-fp8", "nvidia-sm100")].attempts) == (
+        "refused", ())
+    # W8A16-FP8 on ROCm: the registry's ROCm list is empty, so the selector raises with no reasons.
+    rocm = cells[("vllm-ct-w8a16-fp8", "amd-gfx942")]
+    assert (rocm.verdict, rocm.attempts, rocm.failure_message) == (
+        "refused", (), "Failed to find a kernel that can implement the ScaledMM linear layer. Reasons:")
+    # AWQ on ROCm bypasses the registry: the Triton AWQ method, VLLM_USE_TRITON_AWQ being forced on.
+    assert (cells[("vllm-awq-marlin", "amd-gfx90a")].verdict, cells[("vllm-awq-marlin", "amd-gfx90a")].kernel) == (
+        "runs", "vllm-awq-triton")
+    # CT WNA16 on gfx942: Triton W4A16 with a 16-bit model, else Conch (group size -1 or 128), else refused.
+    wna16 = cells[("vllm-ct-wna16", "amd-gfx942")]
+    assert (wna16.verdict, wna16.kernel) == ("runs-if", "vllm-triton-w4a16")
+    assert [(o.verdict, o.selected) for o in wna16.otherwise] == [("runs-if", "vllm-conch"), ("refused", None)]
+    # FP8 W8A8 below 89 is the W8A16 scheme's cell: Humming, else Marlin unless VLLM_BATCH_INVARIANT.
+    ampere = cells[("vllm-ct-w8a8-fp8", "nvidia-sm86")]
+    assert (ampere.verdict, ampere.kernel, ampere.gate_fallback) == (
+        "fallback", "vllm-humming-fp8-scaled-mm", "vllm-ct-w8a16-fp8")
