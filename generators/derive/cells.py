@@ -83,7 +83,7 @@ class Attempt:
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
     fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
-    dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when a `fails` condition leaves only some
+    dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -713,7 +713,6 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     opposites: list[tuple[str, str]] = []
     fails: list[tuple[str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
-    dtypes: list[str] = []
     method = scheme.get("method") if scheme else None
     scheme_config = config
     for requirement in kernel.get("requirements", []):
@@ -728,7 +727,6 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             else:
                 conditions.append(outcome)
                 fails.append((outcome, filled))
-                dtypes = _passing_dtypes(requirement, config) or dtypes  # (narrowed: those all of them accept)
                 if by_default := _auto_dtypes_pass(requirement, target):
                     assumed.append(Assumed(outcome, by_default, ()))
             continue
@@ -766,7 +764,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
-                   dtypes=tuple(dtypes))
+                   dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 
 def _dtypes_left(requirement: KernelRequirements, outcome: bool | str, config: Mapping[str, Any]) -> Mapping[str, Any]:
