@@ -136,6 +136,10 @@ def test_marlin_mx_kernels_and_aiter_int8_need_the_model_dtypes_their_code_takes
     assert mi355.verdict == "runs"
     assert [(s.verdict, s.selected) for s in mi355.otherwise if s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
         ("fails-at-runtime", "vllm-aiter-int8-scaled-mm")]
+    # On ROCm --dtype auto gives bfloat16 or float16 (the base platform's supported_dtypes, kept by ROCm), so a
+    # default install meets that dtype condition and the float32 failure is off the defaults.
+    for gfx in ("amd-gfx942", "amd-gfx950"):
+        assert [a.condition for a in cells[("vllm-ct-w8a8-int8", gfx)].assumes] == ["activation dtype in {float16, bfloat16}"]
 
 
 def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
