@@ -264,3 +264,15 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     ampere = cells[("vllm-ct-w8a8-fp8", "nvidia-sm86")]
     assert (ampere.verdict, ampere.kernel, ampere.gate_fallback) == (
         "fallback", "vllm-humming-fp8-scaled-mm", "vllm-ct-w8a16-fp8")
+
+
+def test_explain_lists_the_traps_the_answer_shows(real_atlas):
+    """`explain` ends with the traps the site's answer lists for the cell, with severity and name, and none where the
+    answer has none (here the llama.cpp Q4_0 cell on gfx1151, whose build b11312 carries the revert of #24233)."""
+    from generators.explain import explain_text
+    text, found = explain_text(real_atlas, "vllm-ct-w8a8-mxfp8", "nvidia-sm75")
+    tail = text.splitlines()[text.splitlines().index("  traps that apply (records/gotchas/):") + 1:]
+    assert found and [line.split(" (")[0].strip() for line in tail] == list(
+        real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
+    assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
+    assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]
