@@ -24,6 +24,9 @@ A text is declined when it holds any of (`_declined` below; false alarms only co
   (`{"a":x}`): libyaml refuses some of them and yaml-rs reads them as text;
 - a plain key that is not text in either (a number, a date, a boolean, null, an empty key) before a `: `, a flow
   collection used as a key;
+- a `#` after a blank and something else on its line (TRAILING_COMMENT): maybe a comment after an unquoted value,
+  which load refuses because YAML drops the rest of the line (the slow path tells it from text in quotes or a block
+  scalar);
 - a block scalar in a text whose last line has no line break, or the last block scalar when no indented line
   (content) follows it: yaml-rs gives an empty one at the end a line break, libyaml gives it none.
 Duplicate keys make yaml-rs raise, so the slow way reports them. After a fast parse, the data is declined when
@@ -69,6 +72,7 @@ _SCALARS = re.compile(r"[\n:?\[{,][ \t]*(?:-[ \t]+)*(?=[-+.0-9~<=yYnNoOtTfF:])(?
     r"(?:[-+.0-9~<=][^\s,\[\]{}#]*?|(?i:y|n|yes|no|on|off|true|false|null))?[ \t]*:(?:[ \t]|$)",  # a key not text
     r"(?<=[\[{,\s]):(?![ \t\n])",  # a colon starting a node
 )) + ")", re.MULTILINE)
+TRAILING_COMMENT = re.compile(r"[^ \t\n][ \t]+#")  # a comment after something on its line (maybe text: a false alarm)
 _MARKS = re.compile(r"[&*!?%|>]")  # an anchor, alias, tag, key, directive or block scalar where a node starts
 _HEADER = re.compile(r"[-+0-9]*[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of the line after `|` or `>` opening a block scalar
 _CONTENT = re.compile(r"^ +[^ \n#]", re.MULTILINE)  # an indented line that may be a block scalar's content
@@ -81,9 +85,12 @@ _BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: 
 
 
 def _declined(text: str) -> bool:
-    """True when some scalar, key or indicator in the text may read differently in yaml-rs and in libyaml."""
+    """True when some scalar, key or indicator in the text may read differently in yaml-rs and in libyaml, or may
+    end in a comment load refuses (TRAILING_COMMENT: the slow path looks at each plain value's end)."""
     if "\t" in text or "\ufeff" in text or (len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000):
         return True  # (libyaml's implicit keys end at 1,024 characters; the rules below look back within a line)
+    if "#" in text and TRAILING_COMMENT.search(text):
+        return True  # (a quoted value or a block scalar may hold one as text: the slow path tells them apart)
     if _SCALARS.search("\n" + text):
         return True
     flow = min((at for at in (text.find("["), text.find("{")) if at >= 0), default=len(text))  # none open before

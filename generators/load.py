@@ -4,7 +4,8 @@ A text that yaml-rs can read with the same result is read by it (fast_yaml.py: n
 any other is parsed by libyaml (PyYAML's C loader) at the node level so every value keeps its line and column
 for the message, and load's rules below are written against those nodes. Rejected, each as a Problem with a
 location: syntax errors, duplicate keys, anchors and aliases, explicit tags, non-string keys, a top level that is not a mapping, empty files,
-non-UTF-8 bytes, YAML 1.1 booleans spelled other than true/false, a file name that is not a
+non-UTF-8 bytes, YAML 1.1 booleans spelled other than true/false, a comment on the line of an unquoted value (which
+cuts the value short at ` #`), a file name that is not a
 valid id or an `id:` that differs from it, unknown kind folders and files that are not `.yaml`.
 """
 from __future__ import annotations
@@ -315,6 +316,8 @@ def _parse_with_positions(text: str) -> dict[str, Any]:
     node = _compose(text)
     if "\\" in text:  # only an escape in a double-quoted scalar can put a control character in a value
         _reject_escaped_controls(node)
+    if "#" in text and fast_yaml.TRAILING_COMMENT.search(text):
+        _reject_trailing_comments(node, text)
     return _to_mapping(node)
 
 
@@ -425,6 +428,31 @@ def _reject_escaped_controls(node: yaml.Node) -> None:
                 mark = current.start_mark
                 raise _Reject(mark.line + 1, mark.column + 1,
                               f"text contains the control character U+{ord(bad.group()):04X}; remove it")
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(part for pair in reversed(current.value) for part in reversed(pair))
+        else:
+            stack.extend(reversed(current.value))
+
+
+_COMMENT_AFTER = re.compile(r"[ \t]+#")
+
+
+def _reject_trailing_comments(node: yaml.Node, text: str) -> None:
+    """A comment on the line of a plain (unquoted) value: YAML ends the value at the blank before `#` and drops the
+    rest, so `see PR #123` silently reads as `see PR`. A record's comments go on lines of their own."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            end = current.end_mark.index
+            comment = _COMMENT_AFTER.match(text, end) if not current.style and current.value else None
+            if comment is not None:
+                at = comment.end() - 1
+                line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+                dropped = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)]
+                raise _Reject(line, column, f"comment after the value {_shorten(current.value)!r}: YAML ends an unquoted "
+                              f"value at ' #' and drops {_shorten(dropped)!r}; quote the value if the '#' belongs to "
+                              f"it, or put the comment on a line of its own")
         elif isinstance(current, yaml.MappingNode):
             stack.extend(part for pair in reversed(current.value) for part in reversed(pair))
         else:

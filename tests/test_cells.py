@@ -217,6 +217,21 @@ def test_a_kernels_dtype_requirements_hold_together():
     assert (cell.verdict, cell.attempts[0].after_selection) == ("fails-at-runtime", True)
 
 
+def test_a_fallback_computes_only_in_the_dtypes_its_kernel_accepts_when_selecting():
+    # vLLM 0.33.0's CPU FP8 per-tensor kernel: selected for a bfloat16 or float32 model only, then weight-only;
+    # what it computes in names those two, not every dtype the scheme allows.
+    w8a8 = {**scheme("a"), "config": {"weight_type": "fp8", "activation_quantized": True,
+                                      "activation_types": ["float16", "bfloat16", "float32"]}}
+    kernels = {"a": {"activation_handling": "as-given",
+                     "requirements": [req("activation-type", "bf16/fp32 output only", values=["bfloat16", "float32"])]}}
+    cell = derive_cell("s", w8a8, "t", GPU80, kernels)
+    assert (cell.verdict, cell.conditions, cell.computes_as) == (
+        "fallback", ("activation dtype in {bfloat16, float32}",),
+        "fp8 weights with activations left at bfloat16/float32 (weight-only arithmetic, activations unquantized)")
+    every = {"a": {"activation_handling": "as-given", "requirements": []}}
+    assert "left at float16/bfloat16/float32" in derive_cell("s", w8a8, "t", GPU80, every).computes_as
+
+
 def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
     # cutlass_scaled_mm has no INT8 path from SM100 on: selected by can_implement, then the op raises.
     gate = {"description": "no INT8 from SM100", "when": {"platform": ["cuda"], "capability_min": 100}, "effect": "excludes"}

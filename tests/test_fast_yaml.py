@@ -63,7 +63,9 @@ def test_every_real_record_reads_alike_and_most_take_the_fast_path():
     parsed = [fast_yaml.parse(text) for text in texts]  # once for both checks (agrees() parses its text again)
     assert [path for path, text, read in zip(paths, texts, parsed) if read is not None and slow(text) != strict(read)] == []
     fast = [read is not None for read in parsed]
-    assert sum(fast) > len(texts) * 9 // 10  # the hazards are rare in real records (commit ids, versions stay fast)
+    # the hazards are rare in real records (commit ids, versions stay fast); a `#` after a blank mid-line (in a block
+    # scalar or quotes: "PR #123") sends a file the slow way, which tells such text from a comment it must refuse
+    assert sum(fast) > len(texts) * 8 // 10
     observations = [is_fast for path, is_fast in zip(paths, fast) if path.parent.name == "observations"]
     assert observations and all(observations)  # the largest: escapes in engine messages, `,!=` version bounds
 
@@ -220,7 +222,7 @@ def test_reserved_indicators_are_text_or_refused_by_both(mark):
         assert slow(text)[0] == "rejected" and fast_yaml.parse(text) is None, text
     text_ = [f"a: x{mark}y\n", f"a: x, {mark}y{mark}\n", f"a: x,{mark}y\n", f"a: b\n  {mark}x\n", f"a: 'b\n  {mark}x'\n",
              f'a: "b\n  {mark}x"\n', f"a:\n  - b\n    {mark}x\n", f"a: x:{mark}y\n", f"a: [x{mark}, y]\n", f"a: |\n  {mark}x\n",
-             f"a: '{mark}x'\n", f"a: b # {mark}\n"]
+             f"a: '{mark}x'\n", f"a: b\n# {mark}\n"]
     for text in text_:
         assert fast_and_alike(text), text
 

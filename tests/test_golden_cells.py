@@ -136,6 +136,10 @@ def test_marlin_mx_kernels_and_aiter_int8_need_the_model_dtypes_their_code_takes
     assert mi355.verdict == "runs"
     assert [(s.verdict, s.selected) for s in mi355.otherwise if s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
         ("fails-at-runtime", "vllm-aiter-int8-scaled-mm")]
+    # On ROCm --dtype auto gives bfloat16 or float16 (the base platform's supported_dtypes, kept by ROCm), so a
+    # default install meets that dtype condition and the float32 failure is off the defaults.
+    for gfx in ("amd-gfx942", "amd-gfx950"):
+        assert [a.condition for a in cells[("vllm-ct-w8a8-int8", gfx)].assumes] == ["activation dtype in {float16, bfloat16}"]
 
 
 def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
@@ -302,3 +306,15 @@ def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
     # On gfx1151 group sizes other than 32, 64 and 128 leave the hybrid kernel for Triton W4A16.
     rdna = cells[("vllm-gptq-marlin", "amd-gfx1151")]
     assert [(o.verdict, o.selected) for o in rdna.otherwise] == [("runs", "vllm-triton-w4a16")]
+
+
+def test_explain_lists_the_traps_the_answer_shows(real_atlas):
+    """`explain` ends with the traps the site's answer lists for the cell, with severity and name, and none where the
+    answer has none (here the llama.cpp Q4_0 cell on gfx1151, whose build b11312 carries the revert of #24233)."""
+    from generators.explain import explain_text
+    text, found = explain_text(real_atlas, "vllm-ct-w8a8-mxfp8", "nvidia-sm75")
+    tail = text.splitlines()[text.splitlines().index("  traps that apply (records/gotchas/):") + 1:]
+    assert found and [line.split(" (")[0].strip() for line in tail] == list(
+        real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
+    assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
+    assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]

@@ -239,3 +239,22 @@ def test_cells_that_appear_or_go_are_one_item_per_scheme_with_each_target_folded
         ("sch on gpu: refused → runs (via k-hopper)", ()),  # a flip of a cell that was there comes first, alone
         ("sch: 3 new cells (runs 2, runs-if 1)",
          ("cpu: runs (via k-hopper)", "big: runs-if (via k-hopper)", "gone: runs (via k-hopper)"))]
+
+
+def test_release_order_of_dotted_releases_and_their_suffixes_is_pinned():
+    """The order these release strings had before llama.cpp build names were ordered by number; it must not move
+    (whatever it does with rc, post, local and pre-release suffixes)."""
+    pinned = ["v1.4.1", "0.2.0rc2", "0.3.2", "0.3.36", "0.9.0", "0.10.0rc1", "0.10.0", "0.10.0+cu128", "0.10.0.post1",
+              "0.10.0-rc1", "0.10.1", "0.16.1", "0.18.0", "0.22.0", "0.23.0", "0.30.0", "0.33.0", "0.47.0", "1.0.0a1",
+              "1.0.0b1", "1.0.0.dev0", "1.32.0", "2.0", "10"]
+    for shuffled in (pinned[::-1], pinned[1::2] + pinned[::2]):
+        assert sorted(shuffled, key=release_key) == pinned
+    assert len({release_key(r) for r in pinned}) == len(pinned)
+
+
+def test_llama_cpp_builds_order_by_their_number():
+    builds = ["b11312", "b10040", "b9999", "b10588", "b10039", "b100"]
+    assert sorted(builds, key=release_key) == ["b100", "b9999", "b10039", "b10040", "b10588", "b11312"]
+    assert release_key("b10040") == release_key("b10040") and release_key("b9999") < release_key("b10040")
+    # only a whole build name is read as one: a suffix such as '-b10' keeps the order it had
+    assert sorted(["1.0.0-b2", "1.0.0-b10"], key=release_key) == ["1.0.0-b10", "1.0.0-b2"]

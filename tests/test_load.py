@@ -40,6 +40,33 @@ def test_yaml_hazards(tree, text, expected):
     assert only_problem(tree, "records/techniques/calib2.yaml") == f"records/techniques/calib2.yaml:{expected}"
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("name: X\nsummary: fixed by PR #123 in 0.9\n", "2:22: error: [load] comment after the value 'fixed by PR': YAML ends "
+     "an unquoted value at ' #' and drops '#123 in 0.9'; quote the value if the '#' belongs to it, or put the comment "
+     "on a line of its own"),
+    ("name: X\nsources:\n  - source: src-doc  # the draft\n", "3:22: error: [load] comment after the value 'src-doc'"),
+    ("name: X\naliases:\n  - a\n  - b\t# tab\n", "4:7: error: [load] comment after the value 'b'"),
+    ("name: X\nsummary: two\n  lines # folded\n", "3:9: error: [load] comment after the value 'two lines'"),
+])
+def test_a_comment_after_an_unquoted_value_is_refused_where_it_starts(tree, text, expected):
+    write(tree, "records/techniques/calib2.yaml", text)
+    assert only_problem(tree, "records/techniques/calib2.yaml").startswith(f"records/techniques/calib2.yaml:{expected}")
+
+
+def test_comments_that_drop_nothing_and_hashes_inside_text_load(tree):
+    """A comment on its own line, after a key or a quoted value or a flow list, and `#` inside quoted, block or plain
+    text (no blank before it) keep every character of every value."""
+    text = ("# about this record\nname: 'X #1'\nsummary: \"see #2\"  # quoted: nothing dropped\n"
+            "aliases: [a, b]  # after the list\nnotes: |\n  a block # keeps this\n"
+            "category: calibration\nsources:  # the list follows\n  - source: src-doc\nunverified: C#-style\n")
+    write(tree, "records/techniques/calib2.yaml", text)
+    records, problems = load_tree(tree)
+    assert [p for p in problems if p.file == "records/techniques/calib2.yaml"] == []
+    data = next(r.data for r in records if r.id == "calib2")
+    assert (data["name"], data["summary"], data["aliases"], data["notes"], data["unverified"]) == (
+        "X #1", "see #2", ["a", "b"], "a block # keeps this\n", "C#-style")
+
+
 def test_alias_without_anchor_in_same_document_is_rejected_at_the_alias(tree):
     write(tree, "records/techniques/calib2.yaml", "name: X\nsummary: *missing\n")
     problem = only_problem(tree, "records/techniques/calib2.yaml")

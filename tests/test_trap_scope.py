@@ -7,6 +7,7 @@ import pytest
 
 from generators.derive.history import release_key
 from generators.derive.members import members
+from generators.derive.trap_scope import TrapScope, in_releases
 from generators.model.atlas import Atlas
 
 
@@ -105,3 +106,39 @@ def test_no_trap_warns_where_nothing_loads_or_where_no_source_names_the_engine(r
         assert "nvfp4-fused-moe-gate-up-scale-mismatch" not in answers[("vllm-ct-w4a4-nvfp4", target)].traps
     assert "nvfp4-fused-moe-gate-up-scale-mismatch" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].traps
     assert "nvfp4-bf16-dtype-garbled-without-native-fp4" not in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm89")].traps
+
+
+def _bounded(first: str, last: str = "", engine: str = "llama-cpp") -> TrapScope:
+    return TrapScope("t", frozenset({engine}), frozenset({"gguf-q4-0"}), frozenset(), frozenset(), frozenset(), (),
+                     engine, first, last)
+
+
+@pytest.mark.parametrize("release, inside", [
+    ("b9999", False), ("b10039", False), ("b10040", True), ("b10500", True), ("b10588", True), ("b10589", False),
+    ("b11312", False)])
+def test_a_build_range_bounds_llama_cpp_builds_by_number(release: str, inside: bool):
+    assert in_releases(_bounded("b10040", "b10588"), "llama-cpp", release) is inside
+
+
+@pytest.mark.parametrize("release, inside", [("b999", False), ("b10039", False), ("b10040", True), ("b99999", True)])
+def test_a_build_range_without_a_last_build_is_open_ended(release: str, inside: bool):
+    assert in_releases(_bounded("b10040"), "llama-cpp", release) is inside
+
+
+def test_a_build_range_narrows_only_its_own_engine_and_a_known_release():
+    trap = _bounded("b10040", "b10588")
+    assert in_releases(trap, "vllm", "0.33.0")
+    assert in_releases(trap, "llama-cpp", "")
+
+
+def test_a_dotted_range_still_orders_numerically():
+    trap = _bounded("0.9.0", "0.10.0", engine="vllm")
+    assert [r for r in ("0.8.5", "0.9.0", "0.9.2", "0.10.0", "0.10.1", "0.11.0") if in_releases(trap, "vllm", r)] == [
+        "0.9.0", "0.9.2", "0.10.0"]
+
+
+def test_the_q4_0_regression_is_not_listed_at_b11312(real_atlas: Atlas):
+    """llama.cpp PR #28604 reverted the commit the gfx1151 perplexity blow-up was bisected to, long before b11312."""
+    answers = real_atlas.views.answers
+    for scheme in ("llama-cpp-q4-0", "llama-cpp-q4-k", "llama-cpp-q8-0"):
+        assert "llama-cpp-rocm-commit-q4-0-perplexity-blowup" not in answers[(scheme, "amd-gfx1151")].traps

@@ -83,7 +83,7 @@ class Attempt:
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
     fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
-    dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when a `fails` condition leaves only some
+    dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -354,7 +354,7 @@ def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
     unrun = Otherwise(cell.kernel or "", (unbuilt,), Verdict.FAILS_AT_RUNTIME, cell.kernel,
                       reasons=(f"the default install's binaries carry no code compiled for {gfx}",))
     return _replaced(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
-                               otherwise=(unrun, *cell.otherwise))
+                     otherwise=(unrun, *cell.otherwise))
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
@@ -427,10 +427,10 @@ def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id:
                                else f"its own arithmetic ({fallback_id})")
 
     steps = tuple(_replaced(step, verdict=Verdict.FALLBACK,
-                                      computes_as=computes(step.selected, step.verdict, step.computes_as))
+                            computes_as=computes(step.selected, step.verdict, step.computes_as))
                   if step.verdict.runs_as_specified else step for step in instead.otherwise)
     return _replaced(cell, verdict=Verdict.FALLBACK, otherwise=steps,
-                               computes_as=computes(instead.kernel, instead.verdict, instead.computes_as))
+                     computes_as=computes(instead.kernel, instead.verdict, instead.computes_as))
 
 
 def same_checkpoint(other: SchemeFields, scheme: SchemeFields) -> SchemeFields:
@@ -474,8 +474,8 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
                                                              steps, opt_in):
         verdict = Verdict.RUNS
     return _replaced(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
-                               default_kernel=_default_kernel(cell.kernel, steps, opt_in),
-                               opt_in=primary.opt_in if primary else ())
+                     default_kernel=_default_kernel(cell.kernel, steps, opt_in),
+                     opt_in=primary.opt_in if primary else ())
 
 
 def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str]) -> str | None:
@@ -542,9 +542,9 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                               () if loads else instead.reasons,
                               instead.failure_message if instead.verdict is Verdict.REFUSED else "")
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                                       default_kernel=instead.default_kernel if loads else None, **linked,
-                                       otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
-                                                                     (target, scheme, installed))))
+                             default_kernel=instead.default_kernel if loads else None, **linked,
+                             otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
+                                                           (target, scheme, installed))))
     return _replaced(instead, **linked)
 
 
@@ -611,9 +611,9 @@ def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
         return attempt
     conditions = tuple(c for c in attempt.conditions if c not in holding)
     return _replaced(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,
-                               messages=tuple(m for m in attempt.messages if m[0] not in holding),
-                               assumed=tuple(x for x in attempt.assumed if x.condition not in holding),
-                               opt_in=tuple(x for x in attempt.opt_in if x.condition not in holding))
+                     messages=tuple(m for m in attempt.messages if m[0] not in holding),
+                     assumed=tuple(x for x in attempt.assumed if x.condition not in holding),
+                     opt_in=tuple(x for x in attempt.opt_in if x.condition not in holding))
 
 
 def _declined(attempt: Attempt) -> str:
@@ -713,7 +713,6 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     opposites: list[tuple[str, str]] = []
     fails: list[tuple[str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
-    dtypes: list[str] = []
     method = scheme.get("method") if scheme else None
     scheme_config = config
     for requirement in kernel.get("requirements", []):
@@ -728,7 +727,6 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             else:
                 conditions.append(outcome)
                 fails.append((outcome, filled))
-                dtypes = _passing_dtypes(requirement, config) or dtypes  # (narrowed: those all of them accept)
                 if by_default := _auto_dtypes_pass(requirement, target):
                     assumed.append(Assumed(outcome, by_default, ()))
             continue
@@ -766,7 +764,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
-                   dtypes=tuple(dtypes))
+                   dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 
 def _dtypes_left(requirement: KernelRequirements, outcome: bool | str, config: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -18,8 +18,15 @@ from ..model.index import Index
 from ..model.records import Record
 
 
+_BUILD = re.compile(r"b([0-9]+)")
+
+
 def release_key(release: str) -> tuple[tuple[int, str], ...]:
-    """A sort key that orders releases by their numeric parts (0.9.0 before 0.10.0)."""
+    """A sort key that orders releases by their numeric parts (0.9.0 before 0.10.0), and llama.cpp's build names
+    (`b` and a number, the whole release) by their number (b9999 before b10040)."""
+    build = _BUILD.fullmatch(release)
+    if build:  # as the part "b" then the number: before every numbered release, as the whole name sorted before
+        return ((-1, "b"), (int(build.group(1)), ""))
     return tuple((int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"[.+-]", release))
 
 
