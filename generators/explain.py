@@ -72,7 +72,21 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                      "as the gate says")
     elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
+    lines.extend(_trap_lines(atlas, scheme_id, target_id))
     return "\n".join(lines), True
+
+
+def _trap_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
+    """The traps the site lists on the cell's answer (its scope matches the scheme, the target, the kernels and the
+    engine release the records read), each with its severity and name; the engine-wide ones are on the engine's page."""
+    answer = atlas.views.answers.get((scheme_id, target_id))
+    if answer is None or not answer.traps:
+        return []
+    lines = ["  traps that apply (records/gotchas/):"]
+    for trap_id in answer.traps:
+        trap = atlas.index.must("gotcha", trap_id).data
+        lines.append(f"    {trap_id} ({trap['severity']}{', silent' if trap.get('silent') else ''}): {trap['name']}")
+    return lines
 
 
 def _gate_said(gate: Any) -> str:

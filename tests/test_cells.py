@@ -232,6 +232,25 @@ def test_a_fallback_computes_only_in_the_dtypes_its_kernel_accepts_when_selectin
     assert "left at float16/bfloat16/float32" in derive_cell("s", w8a8, "t", GPU80, every).computes_as
 
 
+def test_a_kernel_that_fails_whatever_the_dtype_assumes_nothing_of_the_dtype():
+    # vLLM's FlashInfer MXFP4 kernel on SM120: selected where its package holds, then fails for every model dtype
+    # (no MXFP4 GEMM there); its float16/bfloat16 requirement is not what the verdict rests on, so the defaults
+    # meeting it is not said, while the package the selection needs stays assumed.
+    gate = {"description": "no GEMM on this arch", "when": {"platform": ["cuda"]}, "effect": "excludes"}
+    kernels = {"a": {"requirements": [req("package", "needs pkg", value="pkg", met_by_install=["pkg"]),
+                                      req("activation-type", "f32 fails", values=["float16", "bfloat16"],
+                                          after_selection=True)],
+                     "external_gates": [gate]}}
+    data = {**scheme("a"), "config": {**CONFIG, "activation_types": ["float16", "bfloat16", "float32"]}}
+    target = {**GPU80, "auto_dtypes": ["bfloat16", "float16"]}
+    installed = Install("pip install e", {"pkg": "a requirement of the wheel"})
+    cell = derive_cell("s", data, "t", target, kernels, installed)
+    assert (cell.verdict, cell.attempts[0].after_selection) == ("fails-at-runtime", True)
+    assert [a.condition for a in cell.attempts[0].assumed] == ["package pkg installed"]
+    ungated = derive_cell("s", data, "t", target, {"a": {**kernels["a"], "external_gates": []}}, installed)
+    assert "activation dtype in {float16, bfloat16}" in [a.condition for a in ungated.attempts[0].assumed]
+
+
 def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
     # cutlass_scaled_mm has no INT8 path from SM100 on: selected by can_implement, then the op raises.
     gate = {"description": "no INT8 from SM100", "when": {"platform": ["cuda"], "capability_min": 100}, "effect": "excludes"}

@@ -264,3 +264,57 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     ampere = cells[("vllm-ct-w8a8-fp8", "nvidia-sm86")]
     assert (ampere.verdict, ampere.kernel, ampere.gate_fallback) == (
         "fallback", "vllm-humming-fp8-scaled-mm", "vllm-ct-w8a16-fp8")
+
+
+def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
+    # Twelve more cells read against vLLM 0.33.0 and FlashInfer 0.7.2.post1 (finding vllm-cell-audit-2026-12-02-c);
+    # the golden file keeps only verdict and kernel, so the steps the audit checked are pinned here.
+    cells = real_atlas.views.cells
+    sixteen = "activation dtype in {float16, bfloat16}"
+
+    def float32_failure(cell, kernel):
+        return [(s.verdict, s.selected) for s in cell.otherwise if s.unmet == (sixteen,) and s.selected == kernel]
+
+    # FlashInfer refuses a float32 output (bmm_fp8, mm_mxfp8) or input (CuTe-DSL MXFP4 quantization) after selection:
+    # the cells keep their verdicts under --dtype auto, and a float32 model fails at run time with the same kernel.
+    for scheme, target, verdict, kernel, message in (
+            ("vllm-ct-w8a8-fp8", "nvidia-sm100", "runs", "vllm-flashinfer-fp8-scaled-mm", "FP8 GEMM operations"),
+            ("vllm-ct-w8a8-fp8", "nvidia-sm120", "runs", "vllm-flashinfer-fp8-scaled-mm", "FP8 GEMM operations"),
+            ("vllm-ct-w8a8-mxfp8", "nvidia-sm120", "runs-if", "vllm-flashinfer-cutlass-mxfp8", "MXFP8 GEMM operations"),
+            ("vllm-ct-w8a8-mxfp8", "nvidia-sm100", "runs-if", "vllm-flashinfer-cutedsl-mxfp8", "MXFP8 GEMM operations"),
+            ("vllm-ct-w4a4-mxfp4", "nvidia-sm100", "runs-if", "vllm-flashinfer-mxfp4", "must be float16 or bfloat16")):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+        assert sixteen in cell.attempts[[a.kernel for a in cell.attempts].index(kernel)].conditions, (scheme, target)
+        assert float32_failure(cell, kernel) == [("fails-at-runtime", kernel)], (scheme, target)
+        assert any(message in r for s in cell.otherwise if s.selected == kernel for r in s.reasons), (scheme, target)
+    # Cells that hold as they were: NVFP4 through FlashInfer CuTe-DSL on SM100 and through Marlin's Turing kernels
+    # (float16 only) on SM75; GPTQ through Marlin on SM120; INT8 selected and failing in CUTLASS on SM100.
+    for scheme, target, verdict, kernel in (
+            ("vllm-ct-w4a4-nvfp4", "nvidia-sm100", "runs", "vllm-flashinfer-cutedsl-nvfp4"),
+            ("vllm-ct-w4a4-nvfp4", "nvidia-sm75", "fallback", "vllm-marlin-nvfp4"),
+            ("vllm-gptq-marlin", "nvidia-sm120", "runs", "vllm-marlin"),
+            ("vllm-ct-w8a8-int8", "nvidia-sm100", "fails-at-runtime", "vllm-cutlass-int8-scaled-mm"),
+            ("vllm-gptq-marlin", "amd-gfx1151", "runs", "vllm-rdna-hybrid-w4a16"),
+            ("vllm-ct-wna16", "amd-gfx906", "runs-if", "vllm-triton-w4a16"),
+            ("vllm-ct-w8a8-int8", "x86-cpu-avx512", "runs", "vllm-zentorch-int8-scaled-mm"),
+            ("vllm-ct-w8a8-fp8", "arm-cpu", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+    turing = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm75")]
+    assert "activation dtype in {float16}" in turing.conditions
+    # On gfx1151 group sizes other than 32, 64 and 128 leave the hybrid kernel for Triton W4A16.
+    rdna = cells[("vllm-gptq-marlin", "amd-gfx1151")]
+    assert [(o.verdict, o.selected) for o in rdna.otherwise] == [("runs", "vllm-triton-w4a16")]
+
+
+def test_explain_lists_the_traps_the_answer_shows(real_atlas):
+    """`explain` ends with the traps the site's answer lists for the cell, with severity and name, and none where the
+    answer has none (here the llama.cpp Q4_0 cell on gfx1151, whose build b11312 carries the revert of #24233)."""
+    from generators.explain import explain_text
+    text, found = explain_text(real_atlas, "vllm-ct-w8a8-mxfp8", "nvidia-sm75")
+    tail = text.splitlines()[text.splitlines().index("  traps that apply (records/gotchas/):") + 1:]
+    assert found and [line.split(" (")[0].strip() for line in tail] == list(
+        real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
+    assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
+    assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]

@@ -758,7 +758,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     if failure or gates:  # selected where its selection conditions hold, then fails whatever the rest
         selecting = tuple(c for c in conditions if c not in dict(fails))
         return Attempt(kernel_id, NO, failure or gates[0], failure or gates[0], after_selection=True,
-                       conditions=selecting, messages=tuple(earlier), assumed=tuple(assumed))
+                       conditions=selecting, messages=tuple(earlier),
+                       assumed=tuple(a for a in assumed if a.condition in selecting))  # (it fails whatever the rest)
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
