@@ -125,6 +125,31 @@ def test_a_build_range_without_a_last_build_is_open_ended(release: str, inside: 
     assert in_releases(_bounded("b10040"), "llama-cpp", release) is inside
 
 
+@pytest.mark.parametrize("release, inside", [("b1", True), ("b10864", True), ("b10865", False), ("b11312", False)])
+def test_a_fix_known_without_a_first_affected_build_bounds_from_above(release: str, inside: bool):
+    assert in_releases(_bounded("", "b10864"), "llama-cpp", release) is inside
+
+
+def test_the_words_for_a_trap_s_bounds():
+    from generators.derive.engine_traps import _bounds
+    assert [_bounds(_bounded(first, last)) for first, last in (("b1", "b2"), ("b1", ""), ("", "b2"), ("", ""))] == [
+        "b1–b2", "b1 and later", "up to b2", ""]
+
+
+def test_a_range_needs_a_bound(tree):
+    """The schema takes `first` alone, `last` alone or both, and refuses a range with neither."""
+    from .conftest import write
+    from generators.build import check_tree
+    trap = (tree / "records" / "gotchas" / "trap-loud.yaml").read_text(encoding="utf-8")
+    assert "scope:" not in trap
+    for releases, ok in (("{engine: eng, last: '1.2'}", True), ("{engine: eng}", False)):
+        write(tree, "records/gotchas/trap-loud.yaml", trap + "scope:\n  statement: S\n  sources:\n"
+              f"  - {{source: src-doc, locator: L}}\n  releases: {releases}\n")
+        _, problems = check_tree(tree)
+        refused = [p for p in problems if p.file.endswith("trap-loud.yaml") and p.rule == "schema"]
+        assert (not refused) is ok, [str(p) for p in refused]
+
+
 def test_a_build_range_narrows_only_its_own_engine_and_a_known_release():
     trap = _bounded("b10040", "b10588")
     assert in_releases(trap, "vllm", "0.33.0")

@@ -63,7 +63,13 @@ def is_engine_wide(scope: TrapScope, engine: str, release: str) -> bool:
 
 def _scoped(trap: Record, scope: TrapScope, engine: str) -> ScopedTrap:
     data = trap.data
-    bounds = "" if not scope.first or scope.release_engine != engine else (
-        f"{scope.first}–{scope.last}" if scope.last else f"{scope.first} and later")
+    bounds = _bounds(scope) if scope.release_engine == engine else ""
     return ScopedTrap(trap.id, tuple(data.get("formats", [])), tuple(data.get("kernels", [])),
                       tuple(data.get("platforms", [])), tuple(data.get("accelerators", [])), bounds)
+
+
+def _bounds(scope: TrapScope) -> str:
+    """The affected releases in words: a range, a first release on, or up to a last one when no first is known."""
+    if scope.first:
+        return f"{scope.first}–{scope.last}" if scope.last else f"{scope.first} and later"
+    return f"up to {scope.last}" if scope.last else ""

@@ -85,11 +85,12 @@ def applies(trap: TrapScope, answer: AnswerScope) -> bool:
 
 
 def in_releases(trap: TrapScope, engine: str, release: str) -> bool:
-    """True unless the trap bounds this engine's releases and `release` is outside the bounds."""
-    if not trap.first or engine != trap.release_engine or not release:
+    """True unless the trap bounds this engine's releases and `release` is outside the bounds (either bound may be
+    absent: no first known, or no fix known)."""
+    if not (trap.first or trap.last) or engine != trap.release_engine or not release:
         return True
     key = release_key(release)
-    return release_key(trap.first) <= key and (not trap.last or key <= release_key(trap.last))
+    return (not trap.first or release_key(trap.first) <= key) and (not trap.last or key <= release_key(trap.last))
 
 
 def serving_kernels(cell: Cell) -> frozenset[str]:

@@ -584,10 +584,10 @@ RefBenchmark: TypeAlias = str
 
 
 class GotchaScopeReleases(TypedDict):
-    """The affected releases of one engine as a range, for the site to match: a support answer derived at a release of this engine outside the range does not list the trap. The same range `affected` and `fixed_in` state in words."""
+    """The affected releases of one engine as a range, for the site to match: a support answer derived at a release of this engine outside the range does not list the trap. The same range `affected` and `fixed_in` state in words. Either bound may be absent when the evidence does not establish it (a fix known with no known first affected release gives `last` alone), but not both."""
 
     engine: RefEngine
-    first: str
+    first: NotRequired[str]
     last: NotRequired[str]
 
 
