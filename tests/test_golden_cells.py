@@ -339,3 +339,15 @@ def test_explain_lists_the_traps_the_answer_shows(real_atlas):
         real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
     assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
     assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]
+
+
+def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is_wrong_for(real_atlas):
+    """vLLM's table says yes to FP8 W8A8 on "AMD GPU", a column of four targets: the derivation runs it on gfx942 and
+    gfx950 and refuses it on gfx90a and gfx1151. The table cell disagrees as a whole (the column is split), but each
+    answer says whether the table is right for its own target, and only the wrong ones carry the explaining finding."""
+    answers = real_atlas.views.answers
+    column = next(p for p in real_atlas.views.published if p.row == "llm-compressor FP8 (W8A8)" and p.column == "AMD GPU")
+    assert (column.published, column.derived, column.agrees) == ("yes", "partial", False)
+    for target, agrees in (("amd-gfx90a", False), ("amd-gfx942", True), ("amd-gfx950", True), ("amd-gfx1151", False)):
+        [claim] = [c for c in answers[("vllm-ct-w8a8-fp8", target)].published if c.column == "AMD GPU"]
+        assert (claim.agrees, claim.finding) == (agrees, None if agrees else "vllm-table-amd-fp8-by-gfx"), target
