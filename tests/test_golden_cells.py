@@ -198,6 +198,27 @@ def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
         assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
 
 
+def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906(real_atlas):
+    # The b11312 release binaries (release.yml at 0c1e570): the Linux ROCm asset is compiled for gfx908, gfx90a,
+    # gfx942, gfx950 and RDNA1 to RDNA4 (line 1546), not gfx906, so every llama.cpp cell there needs another build
+    # first; the CUDA assets carry code or PTX for every modelled capability (Volta as 7.0 PTX in the CUDA 12 asset),
+    # so Volta's conditions are the dispatch's own batch bounds, not a build.
+    cells = real_atlas.views.cells
+    answers = real_atlas.views.answers
+    schemes = sorted({s for s, _ in cells if s.startswith("llama-cpp-")})
+    assert len(schemes) == 10
+    for scheme in schemes:
+        gfx906 = cells[(scheme, "amd-gfx906")]
+        assert gfx906.verdict == "runs-if" and gfx906.conditions[0].startswith("a build compiled for gfx906"), scheme
+        assert gfx906.otherwise[0].verdict == "fails-at-runtime", scheme
+        assert "llama-cpp-src-release-yml-b11312" in answers[(scheme, "amd-gfx906")].sources, scheme
+        for target in ("amd-gfx90a", "amd-gfx942", "amd-gfx950", "amd-gfx1151", "nvidia-sm70", "nvidia-sm100",
+                       "nvidia-sm120"):
+            assert not any("a build compiled for" in c for c in cells[(scheme, target)].conditions), (scheme, target)
+    assert cells[("llama-cpp-q4-0", "amd-gfx90a")].verdict == "runs"
+    volta = cells[("llama-cpp-q4-0", "nvidia-sm70")]
+    assert volta.verdict == "runs-if" and volta.conditions[0].startswith("at most 8 tokens per matmul")
+
 def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     # Twelve more cells read against vLLM 0.33.0 (finding vllm-cell-audit-2026-12-02-b); the golden file keeps only
     # verdict and kernel, so the steps the audit checked are pinned here.
@@ -378,3 +399,15 @@ def test_explain_lists_the_traps_the_answer_shows(real_atlas):
         real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
     assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
     assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]
+
+
+def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is_wrong_for(real_atlas):
+    """vLLM's table says yes to FP8 W8A8 on "AMD GPU", a column of four targets: the derivation runs it on gfx942 and
+    gfx950 and refuses it on gfx90a and gfx1151. The table cell disagrees as a whole (the column is split), but each
+    answer says whether the table is right for its own target, and only the wrong ones carry the explaining finding."""
+    answers = real_atlas.views.answers
+    column = next(p for p in real_atlas.views.published if p.row == "llm-compressor FP8 (W8A8)" and p.column == "AMD GPU")
+    assert (column.published, column.derived, column.agrees) == ("yes", "partial", False)
+    for target, agrees in (("amd-gfx90a", False), ("amd-gfx942", True), ("amd-gfx950", True), ("amd-gfx1151", False)):
+        [claim] = [c for c in answers[("vllm-ct-w8a8-fp8", target)].published if c.column == "AMD GPU"]
+        assert (claim.agrees, claim.finding) == (agrees, None if agrees else "vllm-table-amd-fp8-by-gfx"), target

@@ -58,15 +58,26 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
     explained = {key: ids[-1] for key, ids in explaining_findings(index).items()}  # the last, as the grids show
     claims: dict[tuple[str, str], list[PublishedClaim]] = {}
     for p in published:
-        claim = PublishedClaim(p.matrix, p.row, p.column, p.symbol, p.published, p.agrees,
-                               None if p.agrees else explained.get((p.matrix, p.row, p.column)))
+        finding = explained.get((p.matrix, p.row, p.column))
         for cell in p.cells:
-            claims.setdefault((cell.scheme, cell.target), []).append(claim)
+            agrees = _agrees_here(p, cell)
+            claims.setdefault((cell.scheme, cell.target), []).append(
+                PublishedClaim(p.matrix, p.row, p.column, p.symbol, p.published, agrees, None if agrees else finding))
     scopes = _TrapIndex([trap_scope(t) for t in traps])
     targets = {t.id: (str(t.data["platform"]), frozenset(members(index, t))) for t in index.all("hardware-target")}
     releases = engine_releases(index)
     return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases)
             for key, cell in sorted(cells.items())}
+
+
+def _agrees_here(published: PublishedCell, cell: Cell) -> bool:
+    """Whether a published cell's yes or no agrees with this one of the cells it covers: a column such as "AMD GPU"
+    spans several targets, and where the derivation splits them the table is wrong for some and right for the others
+    (the table-level comparison, PublishedCell.agrees, says the column disagrees). A partial or unknown mark is
+    judged for the whole published cell."""
+    if published.published not in ("yes", "no") or not published.comparable:
+        return published.agrees
+    return published.published == ("yes" if cell.verdict.runs_as_specified else "no")
 
 
 class _TrapIndex:
