@@ -18,9 +18,11 @@ ABSENT = "(absent)"
 
 
 def to_markdown(report: DiffReport) -> str:
-    """A PR comment: the summary line first, then one section per kind of change; one line when empty."""
+    """A PR comment: the summary line first, then one section per kind of change; one line when empty, with the
+    notes under it when there are any (a side read by another code: pages are then rendered by the running code on
+    both sides, so a change the code alone makes to pages does not show, and the comment must say so)."""
     if report.empty:
-        return report.summary()
+        return "\n\n".join([report.summary(), *(f"> {note}" for note in report.notes)])
     out = [f"**Atlas diff** {gfm.code(report.base)} → {gfm.code(report.head)}: {report.summary()}", ""]
     out += [f"> {note}" for note in report.notes]
     if report.notes:

@@ -187,6 +187,15 @@ def test_not_a_git_repository(tmp_path: Path) -> None:
             diff_revisions(plain, "HEAD", None)
 
 
+def test_an_empty_report_keeps_its_notes() -> None:
+    """A code-only change reads both sides' pages with the running code: the comment says so under 'No changes'."""
+    from generators.diff_model import DiffReport
+    note = "The base side's cells and counts come from its own code (generators/ at abc); its pages are read by the code running this diff."
+    report = DiffReport(base="origin/main", head="working tree", notes=(note,))
+    assert report.empty and report.to_markdown() == f"No changes to the site.\n\n> {note}"
+    assert DiffReport(base="a", head="b").to_markdown() == "No changes to the site."
+
+
 def test_temporaries_removed_on_error(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def explode(root: Path):
         raise RuntimeError("boom")

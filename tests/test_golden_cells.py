@@ -329,6 +329,66 @@ def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
     assert [(o.verdict, o.selected) for o in rdna.otherwise] == [("runs", "vllm-triton-w4a16")]
 
 
+
+def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
+    # Ten more cells and the third audit's open items, read against vLLM 0.33.0, its published wheel and FlashInfer
+    # 0.7.2.post1 (finding vllm-cell-audit-2026-12-02-d); the golden file keeps only verdict and kernel.
+    from generators.derive.cells import default_installs, on_target, resolved_kernels, try_kernel
+
+    cells = real_atlas.views.cells
+    quant = "vLLM built with its NVFP4 activation quantization kernel"
+    # The FlashInfer CuTe-DSL and b12x NVFP4 kernels need vLLM's scaled_fp4_quant kernel, which the default wheel
+    # carries: a condition the default install meets, so the verdicts hold.
+    for target, kernel in (("nvidia-sm100", "vllm-flashinfer-cutedsl-nvfp4"), ("nvidia-sm120", "vllm-flashinfer-cutlass-nvfp4")):
+        cell = cells[("vllm-ct-w4a4-nvfp4", target)]
+        assert (cell.verdict, cell.kernel) == ("runs", kernel), target
+    sm100 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
+    assert any(c.startswith(quant) for c in sm100.conditions)
+    assert any(a.condition.startswith(quant) and "nvfp4-quant-kernels" in a.facts for a in sm100.assumes)
+    sm120 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm120")]
+    b12x = next(a for a in sm120.attempts if a.kernel == "vllm-flashinfer-b12x-nvfp4")
+    assert any(c.startswith(quant) for c in b12x.conditions)
+    # The TensorRT-LLM kernels (--linear-backend flashinfer_trtllm) fail after selection off capabilities 100, 103 and
+    # 107, and the NVFP4 one below 100 already in vLLM's quantization kernel; both take only a bfloat16 model.
+    index = real_atlas.index
+    kernels, installs = resolved_kernels(index), default_installs(index)
+    targets = {t.id: t.data for t in index.all("hardware-target")}
+    schemes = {s.id: s.data for s in index.all("scheme")}
+
+    def attempt(kernel, scheme, target):
+        return try_kernel(kernel, kernels[kernel], on_target(schemes[scheme]["config"], targets[target]),
+                          targets[target], schemes[scheme], installs.get(("vllm", "cuda")))
+
+    nvfp4 = "vllm-flashinfer-trtllm-nvfp4"
+    on90, on120 = attempt(nvfp4, "vllm-ct-w4a4-nvfp4", "nvidia-sm90"), attempt(nvfp4, "vllm-ct-w4a4-nvfp4", "nvidia-sm120")
+    assert on90.after_selection and on90.reason.startswith("No compiled nvfp4 quantization kernel for SM 90")
+    assert on120.after_selection and on120.reason == "mm_fp4 does not support backend 'trtllm' with capability 120"
+    assert "activation dtype in {bfloat16}" in attempt(nvfp4, "vllm-ct-w4a4-nvfp4", "nvidia-sm100").conditions
+    mxfp8 = attempt("vllm-flashinfer-trtllm-mxfp8", "vllm-ct-w8a8-mxfp8", "nvidia-sm100")
+    assert not mxfp8.after_selection and "activation dtype in {bfloat16}" in mxfp8.conditions
+    # ROCm FP8: a float32 model fails in the skinny GEMM wvSplitKQ, which the per-tensor ROCm kernel uses for batches of
+    # four or fewer tokens; the default dtypes keep the verdicts.
+    for target in ("amd-gfx950", "amd-gfx942"):
+        cell = cells[("vllm-ct-w8a8-fp8", target)]
+        assert (cell.verdict, cell.kernel) == ("runs", "vllm-aiter-hipbmm-per-token-fp8-scaled-mm"), target
+        rocm = next(a for a in cell.attempts if a.kernel == "vllm-rocm-fp8-scaled-mm")
+        assert "activation dtype in {float16, bfloat16}" in rocm.conditions, target
+        assert [(s.verdict, s.selected) for s in cell.otherwise if s.kernel == "vllm-rocm-fp8-scaled-mm"
+                and s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
+            ("fails-at-runtime", "vllm-rocm-fp8-scaled-mm")], target
+    # Cells that hold as they were.
+    for scheme, target, verdict, kernel in (
+            ("vllm-ct-w4a4-mxfp4", "amd-gfx950", "runs-if", "vllm-aiter-mxfp4"),
+            ("vllm-ct-w4a4-mxfp4", "amd-gfx942", "fallback", "vllm-emulation-mxfp4"),
+            ("vllm-ct-w8a8-mxfp8", "amd-gfx950", "runs", "vllm-rocm-dot-scaled-mxfp8"),
+            ("vllm-ct-w8a8-fp8", "nvidia-sm89", "runs", "vllm-cutlass-fp8-scaled-mm"),
+            ("vllm-ct-w8a8-int8", "nvidia-sm80", "runs", "vllm-cutlass-int8-scaled-mm"),
+            ("vllm-ct-wna16", "nvidia-sm80", "runs", "vllm-marlin"),
+            ("vllm-ct-w8a8-int8", "x86-cpu-avx2", "runs", "vllm-cpu-int8-scaled-mm"),
+            ("vllm-ct-w8a8-fp8", "x86-cpu-avx2", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+
 def test_explain_lists_the_traps_the_answer_shows(real_atlas):
     """`explain` ends with the traps the site's answer lists for the cell, with severity and name, and none where the
     answer has none (here the llama.cpp Q4_0 cell on gfx1151, whose build b11312 carries the revert of #24233)."""
