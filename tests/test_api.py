@@ -285,8 +285,11 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         ("vllm-flashinfer-cutlass-nvfp4", False), ("vllm-cutlass-nvfp4", False), ("vllm-flashinfer-cutedsl-nvfp4-w4a16", True)]
     assert "activation dtype in {float16, bfloat16}" in b200["conditions"]  # met by --dtype auto: assumed
     assert any("--dtype auto" in a["install"] for a in b200["assumes"])
-    assert [s["selected"] for s in b200["otherwise"] if s["verdict"] == "fails-at-runtime"][:3] == [
-        "vllm-flashinfer-cutedsl-nvfp4", "vllm-flashinfer-cutlass-nvfp4", "vllm-cutlass-nvfp4"]
+    assert [s["selected"] for s in b200["otherwise"] if s["verdict"] == "fails-at-runtime"][:4] == [
+        "vllm-flashinfer-cutedsl-nvfp4", "vllm-flashinfer-cutedsl-nvfp4", "vllm-flashinfer-cutlass-nvfp4", "vllm-cutlass-nvfp4"]
+    # CuTe-DSL also stops without the NVFP4 quantization kernel the wheel carries (scaled_fp4_quant): off the defaults
+    [op_step] = [s for s in b200["otherwise"] if s["unmet"][0].startswith("vLLM built with its NVFP4 activation")]
+    assert (op_step["verdict"], op_step["selected"], op_step["off_default"]) == ("fails-at-runtime", "vllm-flashinfer-cutedsl-nvfp4", True)
     assert any("CUDA 13.0" in a["install"] for a in b200["assumes"])
     # Hopper GPTQ: Machete when the group size fits, else Humming when installed, else Marlin: runs whichever way.
     hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]

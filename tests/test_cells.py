@@ -251,6 +251,20 @@ def test_a_kernel_that_fails_whatever_the_dtype_assumes_nothing_of_the_dtype():
     assert "activation dtype in {float16, bfloat16}" in [a.condition for a in ungated.attempts[0].assumed]
 
 
+def test_an_after_selection_condition_the_default_install_meets_keeps_the_cell_running():
+    # vLLM's NVFP4 kernels call scaled_fp4_quant, compiled only into builds with the NVFP4 flags: the kernel is
+    # selected either way and fails on its first forward pass without it. The default wheel has it, so that failure
+    # is off the defaults and the cell runs; an install that does not state it leaves the cell runs-if.
+    op = req("op", "No compiled nvfp4 quantization kernel", value="scaled_fp4_quant", after_selection=True,
+             met_by_install=["nvfp4-quant-kernels"])
+    kernels = {"a": {"requirements": [op]}}
+    installed = Install("pip install e", {"nvfp4-quant-kernels": "built into the wheel"})
+    cell = derive_cell("s", scheme("a"), "t", GPU80, kernels, installed)
+    assert (cell.verdict, [a.condition for a in cell.assumes]) == ("runs", ["op scaled_fp4_quant available"])
+    assert [(s.verdict, s.off_default) for s in cell.otherwise] == [("fails-at-runtime", True)]
+    assert derive_cell("s", scheme("a"), "t", GPU80, kernels).verdict == "runs-if"
+
+
 def test_a_compiled_op_missing_from_a_capability_on_fails_after_selection():
     # cutlass_scaled_mm has no INT8 path from SM100 on: selected by can_implement, then the op raises.
     gate = {"description": "no INT8 from SM100", "when": {"platform": ["cuda"], "capability_min": 100}, "effect": "excludes"}

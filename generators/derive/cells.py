@@ -727,8 +727,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             else:
                 conditions.append(outcome)
                 fails.append((outcome, filled))
+                facts = tuple(requirement.get("met_by_install") or ())
                 if by_default := _auto_dtypes_pass(requirement, target):
                     assumed.append(Assumed(outcome, by_default, ()))
+                elif installed and facts and (met := installed.meets(facts)):  # its failure is off the defaults
+                    assumed.append(Assumed(outcome, met, facts))
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target,
