@@ -295,11 +295,13 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
     hopper = cells[("vllm-gptq-marlin", "nvidia-sm90")]
     assert hopper["verdict"] == "runs" and hopper["kernel"] == "vllm-machete"
     assert [(s["verdict"], s["selected"]) for s in hopper["otherwise"]] == [("runs-if", "vllm-humming"), ("runs", "vllm-marlin")]
-    # The audit's example: without zentorch vLLM goes on to CPUWNA16 (which runs); zentorch with a bfloat16 model and
-    # VLLM_CPU_INT4_W4A8 at its default keeps the kernel but computes W4A8.
+    # The audit's example: without zentorch vLLM goes on to CPUWNA16 (which runs with a 16-bit model); zentorch with a
+    # bfloat16 model and VLLM_CPU_INT4_W4A8 at its default keeps the kernel but computes W4A8; a float32 model fails in
+    # CPUWNA16's cpu_gemm_wna16, which has no float32 case (fifth vLLM cell audit).
     zen = cells[("vllm-ct-wna16", "x86-cpu-avx512")]["otherwise"]
     assert [(s["kernel"], s["verdict"], s["selected"]) for s in zen] == [
-        ("vllm-zentorch-wna16", "runs", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16")]
+        ("vllm-zentorch-wna16", "runs-if", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16"),
+        ("vllm-cpu-wna16", "fails-at-runtime", "vllm-cpu-wna16")]
     assert "package zentorch installed" in zen[0]["unmet"] and zen[1]["computes_as"].startswith("W4A8")
     # A kernel selected where a package is usable and then failing: without the package vLLM goes on to Marlin (its
     # own selection, observed by the verify harness, shows both routes), where a float32 model then fails.

@@ -70,10 +70,11 @@ def test_the_cells_the_open_items_of_the_vllm_cell_audit_settled(real_atlas):
     assert (xpu.verdict, xpu.kernel, xpu.substitute_kernel) == ("runs-if", "vllm-xpu-w8a8-fp8", "vllm-xpu-w8a16-fp8")
     assert xpu.conditions[0] == "--linear-backend xpu (without --linear-backend xpu or torch, vLLM returns CompressedTensorsW8A16Fp8)"
     # Without the setting the cell is the W8A16 scheme's own XPU cell, for tensor and channel weights (block weights
-    # keep the W8A8 scheme on XPU): its kernel, unconditionally, at its weight-only precision.
+    # keep the W8A8 scheme on XPU): its kernel at its weight-only precision, for a float16 or bfloat16 model only
+    # (fp8_gemm_w8a16 has no float32 input path: fifth vLLM cell audit).
     unset = xpu.otherwise[0]
     assert (xpu.substitution, unset.verdict, unset.selected, unset.conditions) == (
-        "vllm-ct-w8a16-fp8", "fallback", "vllm-xpu-w8a16-fp8", ())
+        "vllm-ct-w8a16-fp8", "fallback", "vllm-xpu-w8a16-fp8", ("activation dtype in {float16, bfloat16}",))
     assert unset.computes_as.startswith("CompressedTensorsW8A16Fp8: float8_e4m3fn weights with activations left at")
     # FlashInfer is tested before the capability: its message comes first.
     assert cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")].reasons[0].startswith(
@@ -388,6 +389,68 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
             ("vllm-ct-w8a8-fp8", "x86-cpu-avx2", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")):
         cell = cells[(scheme, target)]
         assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+
+def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
+    # Intel GPU and CPU cells read against vLLM 0.33.0 and the vllm-xpu-kernels 0.1.15.4 wheel its XPU requirements
+    # pin (finding vllm-cell-audit-2026-12-02-e); the golden file keeps only verdict and kernel.
+    cells = real_atlas.views.cells
+    sixteen = "activation dtype in {float16, bfloat16}"
+
+    def fails_after(cell, kernel, unmet):
+        return [(s.verdict, s.selected) for s in cell.otherwise if s.unmet == (unmet,) and s.selected == kernel]
+
+    # fp8_gemm_w8a16 (vllm-xpu-kernels) has no float32 input path, and cpu_gemm_wna16 dispatches bfloat16 and
+    # float16 only: a float32 model is selected and then fails; the default dtypes keep the kernels.
+    for scheme, target, verdict, kernel in (
+            ("vllm-ct-w8a16-fp8", "intel-gpu", "runs-if", "vllm-xpu-w8a16-fp8"),
+            ("vllm-ct-wna16", "x86-cpu-avx512-amx", "runs-if", "vllm-cpu-wna16")):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+        assert sixteen in cell.conditions, (scheme, target)
+        assert fails_after(cell, kernel, sixteen) == [("fails-at-runtime", kernel)], (scheme, target)
+    avx512 = cells[("vllm-ct-wna16", "x86-cpu-avx512")]
+    assert avx512.verdict == "runs-if"
+    assert fails_after(avx512, "vllm-cpu-wna16", sixteen) == [("fails-at-runtime", "vllm-cpu-wna16")]
+    amx = cells[("vllm-ct-wna16", "x86-cpu-avx512-amx")]
+    assert not any("float16 or float32" in c for c in amx.conditions)
+    # The XPU substitution of CompressedTensorsW8A16Fp8 for a W8A8 FP8 checkpoint computes with 16-bit activations only.
+    w8a8 = cells[("vllm-ct-w8a8-fp8", "intel-gpu")]
+    assert [s.computes_as for s in w8a8.otherwise if s.selected == "vllm-xpu-w8a16-fp8"] == [
+        "CompressedTensorsW8A16Fp8: float8_e4m3fn weights with activations left at float16/bfloat16 (weight-only "
+        "arithmetic, activations unquantized)"]
+    # INT8 on XPU: the Triton kernel takes every layer, and scaled_int8_quant raises for asymmetric activations there.
+    int8 = cells[("vllm-ct-w8a8-int8", "intel-gpu")]
+    assert (int8.verdict, int8.kernel) == ("runs-if", "vllm-triton-int8-scaled-mm")
+    assert [(s.verdict, s.selected, s.reasons) for s in int8.otherwise] == [
+        ("fails-at-runtime", "vllm-triton-int8-scaled-mm",
+         ("vllm-triton-int8-scaled-mm: asymmetric int8 activation quantization is unsupported on XPU",))]
+    for target in ("amd-gfx90a", "nvidia-sm80"):
+        assert not cells[("vllm-ct-w8a8-int8", target)].otherwise or all(
+            "XPU" not in r for s in cells[("vllm-ct-w8a8-int8", target)].otherwise for r in s.reasons), target
+    # Cells that hold as they were.
+    for scheme, target, verdict, kernel in (
+            ("vllm-awq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
+            ("vllm-gptq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
+            ("vllm-ct-wna16", "intel-gpu", "runs-if", "vllm-xpu-wna16"),
+            ("vllm-ct-w4a8-int", "intel-gpu", "runs-if", "vllm-xpu-w4a8-int"),
+            ("vllm-ct-w4a4-mxfp4", "intel-gpu", "runs", "vllm-xpu-mxfp4"),
+            ("vllm-ct-w8a8-mxfp8", "intel-gpu", "runs", "vllm-xpu-mxfp8"),
+            ("vllm-ct-w4a4-nvfp4", "intel-gpu", "refused", None),
+            ("vllm-ct-w4a8-fp8", "intel-gpu", "refused", None),
+            ("vllm-ct-w8a8-fp8", "intel-gpu", "runs-if", "vllm-xpu-w8a8-fp8"),
+            ("vllm-ct-wna16", "arm-cpu", "fails-at-runtime", "vllm-cpu-wna16"),
+            ("vllm-awq-marlin", "arm-cpu", "fails-at-runtime", "vllm-cpu-wna16"),
+            ("vllm-gptq-marlin", "x86-cpu-avx512-amx", "runs-if", "vllm-cpu-wna16"),
+            ("vllm-ct-w4a8-int", "arm-cpu", "runs", "vllm-dynamic-4bit"),
+            ("vllm-ct-w4a8-int", "x86-cpu-avx2", "runs", "vllm-dynamic-4bit"),
+            ("vllm-ct-w4a8-int", "x86-cpu-avx512-amx", "runs", "vllm-dynamic-4bit"),
+            ("vllm-ct-w8a8-int8", "arm-cpu", "runs", "vllm-cpu-int8-scaled-mm"),
+            ("vllm-ct-w8a8-int8", "x86-cpu-avx512-amx", "runs", "vllm-cpu-int8-scaled-mm"),
+            ("vllm-ct-w8a8-fp8", "x86-cpu-avx512", "runs", "vllm-per-tensor-torch-fp8-scaled-mm"),
+            ("vllm-ct-w8a16-fp8", "x86-cpu-avx512-amx", "refused", None)):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+
 
 def test_explain_lists_the_traps_the_answer_shows(real_atlas):
     """`explain` ends with the traps the site's answer lists for the cell, with severity and name, and none where the
