@@ -199,6 +199,53 @@ def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
         assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
 
 
+def test_the_llama_cpp_cells_the_second_audit_read_against_b11312(real_atlas):
+    # Twelve more cells read against llama.cpp at 0c1e570 (finding llama-cpp-cell-audit-2026-12-02-b): CPUs, Metal and
+    # SYCL for Q4_0, Q8_0, Q6_K, IQ1_M and IQ4_XS. The golden file keeps only verdict and kernel, so the steps are pinned.
+    cells = real_atlas.views.cells
+
+    def steps(scheme, target):
+        cell = cells[(f"llama-cpp-{scheme}", target)]
+        return cell, [(a.kernel.removeprefix("llama-cpp-"), a.outcome) for a in cell.attempts]
+
+    # CPU: repack (Q4_0 on AVX2 and Arm, Q6_K on Arm), AMX (Q8_0, Q6_K) or plain vec_dot (IQ1_M) all quantize the
+    # activations (Q8_0 or Q8_K), so every cell runs as specified, with no condition.
+    for scheme, target in (("q4-0", "x86-cpu-avx2"), ("iq1-m", "x86-cpu-avx2"), ("q8-0", "x86-cpu-avx512-amx"),
+                           ("q6-k", "x86-cpu-avx512-amx"), ("q4-0", "arm-cpu"), ("q6-k", "arm-cpu")):
+        cell, tried = steps(scheme, target)
+        assert (cell.verdict, tried, cell.conditions, cell.otherwise) == ("runs", [("cpu-mul-mat", "yes")], (), ()), (
+            scheme, target)
+    cpu = real_atlas.index.get("kernel", "llama-cpp-cpu-mul-mat")
+    assert {"gguf-q4-1", "gguf-q5-k-m", "gguf-iq4-xs", "gguf-iq1-m"} <= set(cpu.data["formats"])
+    # Metal: IQ1_M and IQ4_XS have no small-batch mat-vec kernel; Q6_K takes it for 4 to 8 tokens only. Every path
+    # dequantizes, so each cell is a fallback, mul_mm above 8 tokens and mul_mv otherwise.
+    for scheme in ("iq1-m", "iq4-xs"):
+        cell, tried = steps(scheme, "apple-gpu")
+        assert (cell.verdict, cell.kernel, tried) == ("fallback", "llama-cpp-metal-mul-mm", [
+            ("metal-mul-mv-ext", "no"), ("metal-mul-mm", "conditional"), ("metal-mul-mv", "yes")]), scheme
+        assert cell.conditions[0].startswith("more than 8 tokens per matmul")
+        assert [(o.verdict, o.selected) for o in cell.otherwise] == [("fallback", "llama-cpp-metal-mul-mv")]
+    q6k, tried = steps("q6-k", "apple-gpu")
+    assert (q6k.verdict, q6k.kernel, tried[0]) == ("fallback", "llama-cpp-metal-mul-mv-ext", ("metal-mul-mv-ext", "conditional"))
+    assert q6k.conditions[0] == "4 to 8 tokens per matmul"
+    assert [o.selected for o in q6k.otherwise] == ["llama-cpp-metal-mul-mm", "llama-cpp-metal-mul-mv"]
+    # SYCL: Q4_0 is reordered for MMVQ and has no ESIMD DMMV, so up to 8 tokens run MMVQ; Q6_K's one token takes the
+    # reordered ESIMD DMMV (FP32) first; IQ1_M has neither DMMV nor reorder, so plain MMVQ up to 8 tokens. Above: the GEMM.
+    q40, tried = steps("q4-0", "intel-gpu")
+    assert (q40.verdict, q40.kernel, [k for k, _ in tried]) == ("runs-if", "llama-cpp-sycl-mmvq-reorder", [
+        "sycl-mmvq-reorder", "sycl-dmmv", "sycl-mmvq", "sycl-dequant-gemm"])
+    assert q40.conditions[0].startswith("at most 8 tokens per matmul")
+    sq6k, tried = steps("q6-k", "intel-gpu")
+    assert (sq6k.verdict, sq6k.kernel, [k for k, _ in tried]) == ("fallback", "llama-cpp-sycl-dmmv", [
+        "sycl-dmmv", "sycl-mmvq-reorder", "sycl-mmvq", "sycl-dequant-gemm"])
+    assert any("ESIMD" in c for c in sq6k.conditions)
+    iq1m, tried = steps("iq1-m", "intel-gpu")
+    assert (iq1m.verdict, iq1m.kernel, tried) == ("runs-if", "llama-cpp-sycl-mmvq", [
+        ("sycl-mmvq", "conditional"), ("sycl-dequant-gemm", "yes")])
+    for cell in (q40, sq6k, iq1m):
+        assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
+
+
 def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906(real_atlas):
     # The b11312 release binaries (release.yml at 0c1e570): the Linux ROCm asset is compiled for gfx908, gfx90a,
     # gfx942, gfx950 and RDNA1 to RDNA4 (line 1546), not gfx906, so every llama.cpp cell there needs another build

@@ -65,7 +65,7 @@ def test_every_trap_whose_scope_matches_an_answer_is_listed(real_atlas: Atlas):
 
 def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atlas):
     answer = real_atlas.views.answers[("vllm-awq-marlin", "nvidia-sm86")]
-    assert answer.traps == ()
+    assert [t for t in answer.traps if "w4a8" in t] == []
     assert answer.computes_in == ("fp16", "bf16")
 
 
@@ -87,7 +87,7 @@ def test_on_turing_a_cell_does_not_compute_in_bfloat16(real_atlas: Atlas, scheme
 def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10(real_atlas: Atlas):
     answers = real_atlas.views.answers
     holding = [t for (s, t), a in answers.items() if "vllm-marlin-input-dtype-fp8-sm121a-garbage" in a.traps]
-    assert holding == ["nvidia-sm120"]
+    assert set(holding) == {"nvidia-sm120"}
 
 
 def test_a_trap_past_its_last_affected_release_is_not_listed(real_atlas: Atlas):

@@ -83,7 +83,9 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
     card = _card(browser)
     cell = cells[("vllm-awq-marlin", "nvidia-sm86")]
-    assert card["traps"] == [] and cell["traps"] == []
+    # the one trap that applies is about GPTQ/AWQ group sizes and Marlin's limits, not a W4A8 one
+    assert card["traps"] == ["/gotchas/gptq-group-size-kernel-eligibility/"]
+    assert cell["traps"] == ["gptq-group-size-kernel-eligibility"]
     assert card["facts"]["Computes in"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
     assert "AWQ" not in card["facts"]["Computes in"]
     assert card["title"] == names["scheme/vllm-awq-marlin"] + " on NVIDIA A10 — SM 8.6 · Ampere"  # no '(… (Ampere))'
