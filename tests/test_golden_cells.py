@@ -13,6 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "cells.tsv"
 
 
+def assert_verdicts(cells, rows) -> None:
+    """Each (scheme, target, verdict, kernel) row is the derived cell's verdict and selected kernel."""
+    assert [(s, t, cells[(s, t)].verdict, cells[(s, t)].kernel) for s, t, _, _ in rows] == [tuple(r) for r in rows]
+
+
 def test_every_derived_cell_matches_the_golden_file(request, real_atlas):
     atlas = real_atlas
     text = cells_text(atlas) + "\n"
@@ -89,7 +94,6 @@ def test_a_cell_on_a_target_the_default_install_is_not_built_for_cites_the_build
     assert "vllm-src-dockerfile-rocm-base" in answers[("vllm-gptq-marlin", "amd-gfx906")].sources
     assert "vllm-src-dockerfile-rocm-base" not in answers[("vllm-gptq-marlin", "amd-gfx942")].sources
     assert "vllm-src-utils-flashinfer" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].sources
-
 
 
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
@@ -267,6 +271,7 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906(
     volta = cells[("llama-cpp-q4-0", "nvidia-sm70")]
     assert volta.verdict == "runs-if" and volta.conditions[0].startswith("at most 8 tokens per matmul")
 
+
 def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     # Twelve more cells read against vLLM 0.33.0 (finding vllm-cell-audit-2026-12-02-b); the golden file keeps only
     # verdict and kernel, so the steps the audit checked are pinned here.
@@ -359,7 +364,7 @@ def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
         assert any(message in r for s in cell.otherwise if s.selected == kernel for r in s.reasons), (scheme, target)
     # Cells that hold as they were: NVFP4 through FlashInfer CuTe-DSL on SM100 and through Marlin's Turing kernels
     # (float16 only) on SM75; GPTQ through Marlin on SM120; INT8 selected and failing in CUTLASS on SM100.
-    for scheme, target, verdict, kernel in (
+    assert_verdicts(cells, (
             ("vllm-ct-w4a4-nvfp4", "nvidia-sm100", "runs", "vllm-flashinfer-cutedsl-nvfp4"),
             ("vllm-ct-w4a4-nvfp4", "nvidia-sm75", "fallback", "vllm-marlin-nvfp4"),
             ("vllm-gptq-marlin", "nvidia-sm120", "runs", "vllm-marlin"),
@@ -367,15 +372,12 @@ def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
             ("vllm-gptq-marlin", "amd-gfx1151", "runs", "vllm-rdna-hybrid-w4a16"),
             ("vllm-ct-wna16", "amd-gfx906", "runs-if", "vllm-triton-w4a16"),
             ("vllm-ct-w8a8-int8", "x86-cpu-avx512", "runs", "vllm-zentorch-int8-scaled-mm"),
-            ("vllm-ct-w8a8-fp8", "arm-cpu", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")):
-        cell = cells[(scheme, target)]
-        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+            ("vllm-ct-w8a8-fp8", "arm-cpu", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")))
     turing = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm75")]
     assert "activation dtype in {float16}" in turing.conditions
     # On gfx1151 group sizes other than 32, 64 and 128 leave the hybrid kernel for Triton W4A16.
     rdna = cells[("vllm-gptq-marlin", "amd-gfx1151")]
     assert [(o.verdict, o.selected) for o in rdna.otherwise] == [("runs", "vllm-triton-w4a16")]
-
 
 
 def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
@@ -425,7 +427,7 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
                 and s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
             ("fails-at-runtime", "vllm-rocm-fp8-scaled-mm")], target
     # Cells that hold as they were.
-    for scheme, target, verdict, kernel in (
+    assert_verdicts(cells, (
             ("vllm-ct-w4a4-mxfp4", "amd-gfx950", "runs-if", "vllm-aiter-mxfp4"),
             ("vllm-ct-w4a4-mxfp4", "amd-gfx942", "fallback", "vllm-emulation-mxfp4"),
             ("vllm-ct-w8a8-mxfp8", "amd-gfx950", "runs", "vllm-rocm-dot-scaled-mxfp8"),
@@ -433,9 +435,8 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
             ("vllm-ct-w8a8-int8", "nvidia-sm80", "runs", "vllm-cutlass-int8-scaled-mm"),
             ("vllm-ct-wna16", "nvidia-sm80", "runs", "vllm-marlin"),
             ("vllm-ct-w8a8-int8", "x86-cpu-avx2", "runs", "vllm-cpu-int8-scaled-mm"),
-            ("vllm-ct-w8a8-fp8", "x86-cpu-avx2", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")):
-        cell = cells[(scheme, target)]
-        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+            ("vllm-ct-w8a8-fp8", "x86-cpu-avx2", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")))
+
 
 def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
     # Intel GPU and CPU cells read against vLLM 0.33.0 and the vllm-xpu-kernels 0.1.15.4 wheel its XPU requirements
@@ -475,7 +476,7 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
         assert not cells[("vllm-ct-w8a8-int8", target)].otherwise or all(
             "XPU" not in r for s in cells[("vllm-ct-w8a8-int8", target)].otherwise for r in s.reasons), target
     # Cells that hold as they were.
-    for scheme, target, verdict, kernel in (
+    assert_verdicts(cells, (
             ("vllm-awq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
             ("vllm-gptq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
             ("vllm-ct-wna16", "intel-gpu", "runs-if", "vllm-xpu-wna16"),
@@ -494,9 +495,7 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
             ("vllm-ct-w8a8-int8", "arm-cpu", "runs", "vllm-cpu-int8-scaled-mm"),
             ("vllm-ct-w8a8-int8", "x86-cpu-avx512-amx", "runs", "vllm-cpu-int8-scaled-mm"),
             ("vllm-ct-w8a8-fp8", "x86-cpu-avx512", "runs", "vllm-per-tensor-torch-fp8-scaled-mm"),
-            ("vllm-ct-w8a16-fp8", "x86-cpu-avx512-amx", "refused", None)):
-        cell = cells[(scheme, target)]
-        assert (cell.verdict, cell.kernel) == (verdict, kernel), (scheme, target)
+            ("vllm-ct-w8a16-fp8", "x86-cpu-avx512-amx", "refused", None)))
 
 
 def test_explain_lists_the_traps_the_answer_shows(real_atlas):
