@@ -76,15 +76,24 @@ def with_overrides(theme: Any) -> None:
         theme.dirs.insert(1 if theme.custom_dir else 0, THEME_OVERRIDES)
 
 
+def _edited_in_project(folder: str, root: Path) -> bool:
+    """Whether a theme folder is one the project may edit while serving: inside the project, and neither our own
+    overrides (package code) nor an installed package (a virtual environment inside the project, as the README's
+    `.venv`, holds the theme under site-packages)."""
+    path = Path(os.path.abspath(folder))
+    installed = {"site-packages", "dist-packages"} & set(path.parts)
+    return folder != THEME_OVERRIDES and not installed and path.is_relative_to(root.resolve())
+
+
 def keep_theme_listing(theme: Any, root: Path) -> None:
     """Under `mkdocs serve`, list the theme's files once per process rather than at every rebuild.
 
     MkDocs walks every theme folder at each build to find its static files (Material's ~14,500 files: about 0.2 s
-    of a one-record rebuild). An installed theme does not change while the server runs; a theme folder inside the
-    project (a `custom_dir` a contributor edits) may, so then every rebuild lists them again as MkDocs does."""
+    of a one-record rebuild). An installed theme does not change while the server runs, even from a virtual
+    environment inside the project; a theme folder the project holds (a `custom_dir` a contributor edits) may, so
+    then every rebuild lists them again as MkDocs does."""
     folders = tuple(os.path.abspath(folder) for folder in theme.dirs)
-    editable = (os.path.abspath(folder) for folder in theme.dirs if folder != THEME_OVERRIDES)  # (ours: package code)
-    if any(Path(folder).is_relative_to(root.resolve()) for folder in editable):
+    if any(_edited_in_project(folder, root) for folder in theme.dirs):
         return
     make_env = theme.get_env
 

@@ -85,3 +85,20 @@ def test_our_overrides_sit_after_the_sites_own_and_do_not_count_as_a_folder_the_
     config = _theme_files(tmp_path, own)
     mkdocs_plugin.with_overrides(config.theme)
     assert config.theme.dirs[:2] == [str(own), THEME_OVERRIDES]
+
+
+def test_a_theme_installed_in_a_virtual_environment_inside_the_project_is_listed_once(tmp_path, monkeypatch):
+    """The README installs into `.venv` inside the checkout: the theme then sits inside the project, under
+    site-packages, and is still an installed package, not a folder the project edits."""
+    import material
+    from pathlib import Path
+    monkeypatch.setattr(mkdocs_plugin, "_THEME_LISTINGS", {})
+    config = _theme_files(tmp_path)
+    holding = next(p for p in Path(material.__file__).resolve().parents if p.name == "site-packages").parent
+    keep_theme_listing(config.theme, holding)  # a project folder that holds the environment's site-packages
+    assert config.theme.get_env.__qualname__.startswith("keep_theme_listing")
+    own = tmp_path / "own"
+    own.mkdir()
+    config = _theme_files(tmp_path, own)
+    keep_theme_listing(config.theme, tmp_path)
+    assert config.theme.get_env.__qualname__ == "Theme.get_env"  # a custom_dir inside the project: listed each time
