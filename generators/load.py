@@ -19,6 +19,7 @@ import time
 import unicodedata
 from pathlib import Path
 from typing import Any
+from collections.abc import Iterator
 
 import yaml
 
@@ -418,20 +419,26 @@ def _reject_anchors_and_tags(text: str) -> None:
                           f"YAML tags are not allowed (found {tag!r}); records hold plain data only")
 
 
-def _reject_escaped_controls(node: yaml.Node) -> None:
+def _scalars(node: yaml.Node) -> Iterator[yaml.ScalarNode]:
+    """Every scalar node (keys and values) in document order."""
     stack = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, yaml.ScalarNode):
-            bad = _CONTROL.search(current.value)
-            if bad:
-                mark = current.start_mark
-                raise _Reject(mark.line + 1, mark.column + 1,
-                              f"text contains the control character U+{ord(bad.group()):04X}; remove it")
+            yield current
         elif isinstance(current, yaml.MappingNode):
             stack.extend(part for pair in reversed(current.value) for part in reversed(pair))
         else:
             stack.extend(reversed(current.value))
+
+
+def _reject_escaped_controls(node: yaml.Node) -> None:
+    for scalar in _scalars(node):
+        bad = _CONTROL.search(scalar.value)
+        if bad:
+            mark = scalar.start_mark
+            raise _Reject(mark.line + 1, mark.column + 1,
+                          f"text contains the control character U+{ord(bad.group()):04X}; remove it")
 
 
 _COMMENT_AFTER = re.compile(r"[ \t]+#")
@@ -440,23 +447,15 @@ _COMMENT_AFTER = re.compile(r"[ \t]+#")
 def _reject_trailing_comments(node: yaml.Node, text: str) -> None:
     """A comment on the line of a plain (unquoted) value: YAML ends the value at the blank before `#` and drops the
     rest, so `see PR #123` silently reads as `see PR`. A record's comments go on lines of their own."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, yaml.ScalarNode):
-            end = current.end_mark.index
-            comment = _COMMENT_AFTER.match(text, end) if not current.style and current.value else None
-            if comment is not None:
-                at = comment.end() - 1
-                line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
-                dropped = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)]
-                raise _Reject(line, column, f"comment after the value {_shorten(current.value)!r}: YAML ends an unquoted "
-                              f"value at ' #' and drops {_shorten(dropped)!r}; quote the value if the '#' belongs to "
-                              f"it, or put the comment on a line of its own")
-        elif isinstance(current, yaml.MappingNode):
-            stack.extend(part for pair in reversed(current.value) for part in reversed(pair))
-        else:
-            stack.extend(reversed(current.value))
+    for scalar in _scalars(node):
+        comment = _COMMENT_AFTER.match(text, scalar.end_mark.index) if not scalar.style and scalar.value else None
+        if comment is not None:
+            at = comment.end() - 1
+            line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+            dropped = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)]
+            raise _Reject(line, column, f"comment after the value {_shorten(scalar.value)!r}: YAML ends an unquoted "
+                          f"value at ' #' and drops {_shorten(dropped)!r}; quote the value if the '#' belongs to "
+                          f"it, or put the comment on a line of its own")
 
 
 def _to_mapping(node: yaml.Node) -> dict[str, Any]:
