@@ -281,6 +281,18 @@ def test_a_kernel_taking_activations_as_given_lists_no_activation_quantized_form
         "correct activation_handling"]
 
 
+def test_a_kernel_lists_every_format_it_computes_in_a_derived_cell(tree):
+    # k-hopper is the kernel of sch-w4a16 (fmt-int4) on gpu-sm90, where it runs as specified.
+    edit(tree, "records/kernels/k-hopper.yaml", "registry: mixed-precision-linear\n",
+         "registry: mixed-precision-linear\nformats: [fmt-fp4]\n")
+    assert problems_of(tree, "kernel-formats") == [
+        "records/kernels/k-hopper.yaml:5:10: error: [kernel-formats] formats: the derived cells have the engine select "
+        "this kernel for scheme 'sch-w4a16', whose format 'fmt-int4' its formats do not list; list it, or correct the "
+        "scheme's candidates or this kernel's requirements"]
+    edit(tree, "records/kernels/k-hopper.yaml", "formats: [fmt-fp4]", "formats: [fmt-fp4, fmt-int4]")
+    assert problems_of(tree, "kernel-formats") == []
+
+
 def test_a_record_check_that_crashes_is_isolated_to_the_record(tree):
     from generators.checks import Check, run_checks
     atlas, _ = check_tree(tree)

@@ -8,6 +8,7 @@ from generators.render.literals import literal_problems
 from generators.render.markdown import escape_text
 
 from .conftest import ROOT, write
+from .test_checks import edit
 
 CHAPTER = "docs/chapters/demo.md.j2"
 
@@ -296,3 +297,23 @@ def test_the_page_views_are_computed_by_record_pages_and_not_by_check(tree):
     assert set(derive.CHECKED_VIEWS) <= set(vars(chapters.atlas.views))
     site = build.run_pipeline(tree, "docs")
     assert site.atlas is not None and set(derive.PAGE_VIEWS) <= set(vars(site.atlas.views))
+
+
+def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
+    pages, problems = render_tree(tree)
+    assert problems == []
+    page = pages["kernels/k-generic.md"]
+    table = page[page.index("### Where the engine selects it"):].split("\n\n")[2].splitlines()
+    assert table[0] == "| scheme | how | verdict | hardware targets | "
+    assert table[2].startswith("| [Example W4A16 scheme](../schemes/sch-w4a16.md) | selected | "
+                               '<span class="verdict verdict-runs-if" ')  # float16 activations only: runs if
+    assert table[2].endswith("| [GPU SM80](../hardware-targets/gpu-sm80.md) | ")
+    assert len(table) == 3  # k-hopper is selected on SM90 first
+    assert "| Requirements |" not in page  # listed in their own table
+    edit(tree, "records/kernels/k-cpu.yaml", """requirements:
+  - {check: platform, values: [cpu], reason: "only CPU", reason_verbatim: false}
+  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
+         "requirements: []")  # (a candidate on the CPU alone, so its cells stay)
+    pages, problems = render_tree(tree)
+    assert "| Requirements | none: on every platform where a scheme lists it as a candidate, the engine accepts it |" in (
+        pages["kernels/k-cpu.md"].splitlines())

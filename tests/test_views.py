@@ -74,3 +74,24 @@ def test_release_disagreements_list_every_disagreeing_release_per_published_cell
               claim("0.33.0", "W4A8", "no", "no"), claim("0.33.0", "W8A8", "unknown", "no")]
     assert release_disagreements(claims) == {
         ("m", "W4A8", "x86"): (ReleaseDisagreement("0.30.0", "yes"), ReleaseDisagreement("0.31.0", "partial"))}
+
+
+def test_a_kernel_is_used_where_a_cell_selects_it_by_default_or_when_a_condition_fails():
+    from generators.derive.cells import Attempt, Cell, Otherwise
+    from generators.derive.kernel_uses import BY_DEFAULT, OTHERWISE, SELECTED, kernel_uses
+    from generators.model.verdicts import Verdict
+
+    def cell(target, verdict, kernel, **more):
+        return Cell("eng", "sch", target, verdict, kernel, (), (Attempt(kernel or "k-declined", "no"),), **more)
+
+    fails = Otherwise("k-fast", ("bf16 model",), Verdict.FALLBACK, "k-slow")
+    refused = Otherwise("k-slow", ("x",), Verdict.REFUSED, None)  # nothing selected: no use
+    uses = kernel_uses([
+        cell("t1", Verdict.RUNS_IF, "k-fast", otherwise=(fails, refused)),
+        cell("t2", Verdict.RUNS_IF, "k-fast", otherwise=(fails,)),
+        cell("t3", Verdict.RUNS, "k-opt", default_kernel="k-fast"),
+        cell("t4", Verdict.REFUSED, None)])
+    assert {k: [(u.role, u.verdict, u.instead_of, u.unmet, u.targets) for u in found] for k, found in uses.items()} == {
+        "k-fast": [(SELECTED, Verdict.RUNS_IF, "", (), ("t1", "t2")), (BY_DEFAULT, Verdict.RUNS, "k-opt", (), ("t3",))],
+        "k-slow": [(OTHERWISE, Verdict.FALLBACK, "k-fast", ("bf16 model",), ("t1", "t2"))],
+        "k-opt": [(SELECTED, Verdict.RUNS, "k-fast", (), ("t3",))]}

@@ -11,6 +11,8 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer, derive_answers
 from .cells import Cell, derive_cells
+from .kernel_uses import KernelUse, kernel_uses
+from .order import targets_in_order
 from .observed import known_by_run
 from .printed import as_printed, printed_lines
 from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
@@ -122,6 +124,12 @@ class Views:
         for (_, target), cell in sorted(self.cells.items()):
             grouped.setdefault(target, []).append(cell)
         return grouped
+
+    @cached_property
+    def kernel_uses(self) -> dict[str, list[KernelUse]]:
+        """Per kernel id, the cells the engine selects it for, by scheme (id order) and role, targets in column order."""
+        column = {target.id: n for n, target in enumerate(targets_in_order(self.index))}
+        return kernel_uses(sorted(self.cells.values(), key=lambda c: (c.scheme, column.get(c.target, len(column)))))
 
     @cached_property
     def traps_by_format(self) -> dict[str, list[Record]]:

@@ -9,6 +9,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from ..derive.cells import Cell, condition_text
+from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.order import targets_in_order
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
@@ -25,6 +26,7 @@ from .reader_views import (accelerator_cells, backlink_groups, engine_trap_secti
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
+NO_REQUIREMENTS = "none: on every platform where a scheme lists it as a candidate, the engine accepts it"
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
 SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),  # the computed table or grid presents these
                         "engine": ("default_install", "runtime_checks")}
@@ -76,6 +78,9 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         value = record.data[key]
         if record.kind == "kernel" and key == "requirements":
             value = _requirements_as_read(atlas, record, page)
+            if not value:  # an empty list would show as an empty cell
+                facts.append((field_label(key), escape_text(NO_REQUIREMENTS)))
+                continue
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
@@ -167,7 +172,35 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         return ([members_table] if members_table else []) + [by_scheme]
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
+    if record.kind == "kernel":
+        return [kernel_uses_table(atlas.views.kernel_uses.get(record.id, []), record.id, values)]
     return []
+
+
+def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRenderer) -> Table:
+    """The derived cells the engine selects this kernel for: by scheme, how it comes to be selected, the verdict."""
+    rows = []
+    for use in uses:
+        targets = Markup(", ").join(values.ref(f"hardware-target/{t}") for t in use.targets)
+        rows.append([values.ref(f"scheme/{use.scheme}"), _use_when(use, kernel_id, values),
+                     verdict_badge(use.verdict), targets])
+    return Table("Where the engine selects it", ["scheme", "how", "verdict", "hardware targets"], rows,
+                 "Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's "
+                 "page gives the reason.")
+
+
+def _use_when(use: KernelUse, kernel_id: str, values: ValueRenderer) -> Markup:
+    if use.role == SELECTED:
+        return (fill("selected given an opt-in (a default install selects {})", values.ref(f"kernel/{use.instead_of}"))
+                if use.instead_of else escape_text("selected"))
+    if use.role == BY_DEFAULT:
+        return fill("a default install selects it; {} needs an opt-in", values.ref(f"kernel/{use.instead_of}"))
+    unmet = escape_text("; ".join(use.unmet))
+    several = len(use.unmet) > 1
+    if use.instead_of == kernel_id:  # kept although its own condition fails: it computes otherwise, or fails
+        return fill("selected although {}: {}", "one of its conditions fails" if several else "its condition fails", unmet)
+    return fill("when {} {} fails: {}", "one of the conditions of" if several else "the condition of",
+                values.ref(f"kernel/{use.instead_of}"), unmet)
 
 
 def _requirements_as_read(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:

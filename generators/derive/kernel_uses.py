@@ -1,0 +1,55 @@
+"""Where the engine selects each kernel, read off the derived cells (never typed on the kernel).
+
+A kernel is selected for a cell in one of three ways: it is the cell's kernel (the cell's verdict is its outcome,
+failing at run time included); a default install selects it instead of the cell's kernel, which needs an opt-in; or
+the engine selects it when the conditions of the kernel it would select first do not hold (that step's verdict).
+A kernel tried and declined is selected for nothing, so it has no use there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.verdicts import Verdict
+from .cells import Cell
+
+SELECTED, BY_DEFAULT, OTHERWISE = "selected", "default install", "otherwise"
+UseKey = tuple[str, str, Verdict, str, tuple[str, ...]]  # a KernelUse without its targets
+
+
+@dataclass(frozen=True)
+class KernelUse:
+    """One way a kernel is selected for one scheme on a set of hardware targets."""
+
+    scheme: str
+    role: str  # SELECTED, BY_DEFAULT or OTHERWISE
+    verdict: Verdict  # the cell's (SELECTED, BY_DEFAULT), or that of the step (OTHERWISE)
+    instead_of: str  # SELECTED: the kernel a default install selects instead, or ""; BY_DEFAULT: the kernel that
+    #                  needs an opt-in; OTHERWISE: the kernel whose conditions fail
+    unmet: tuple[str, ...]  # OTHERWISE: those conditions (any one failing leads here); else ()
+    targets: tuple[str, ...]  # in the order the cells were given
+
+
+def kernel_uses(cells: list[Cell]) -> dict[str, list[KernelUse]]:
+    """Per kernel id, its uses grouped by scheme, role, verdict, the kernel it stands in for and the unmet conditions
+    (first seen first)."""
+    grouped: dict[str, dict[UseKey, list[str]]] = {}
+    for cell in cells:
+        for kernel, key in _uses_of(cell):
+            targets = grouped.setdefault(kernel, {}).setdefault(key, [])
+            if cell.target not in targets:
+                targets.append(cell.target)
+    return {kernel: [KernelUse(*key, tuple(targets)) for key, targets in uses.items()]
+            for kernel, uses in grouped.items()}
+
+
+def _uses_of(cell: Cell) -> list[tuple[str, UseKey]]:
+    uses: list[tuple[str, UseKey]] = []
+    by_default = cell.default_kernel if cell.default_kernel != cell.kernel else None
+    if cell.kernel is not None:
+        uses.append((cell.kernel, (cell.scheme, SELECTED, cell.verdict, by_default or "", ())))
+        if by_default:
+            uses.append((by_default, (cell.scheme, BY_DEFAULT, cell.verdict, cell.kernel, ())))
+    for step in cell.otherwise:
+        if step.selected is not None:
+            uses.append((step.selected, (cell.scheme, OTHERWISE, step.verdict, step.kernel, step.unmet)))
+    return uses
