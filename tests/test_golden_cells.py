@@ -330,9 +330,11 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     # AWQ on ROCm bypasses the registry: the Triton AWQ method, VLLM_USE_TRITON_AWQ being forced on.
     assert (cells[("vllm-awq-marlin", "amd-gfx90a")].verdict, cells[("vllm-awq-marlin", "amd-gfx90a")].kernel) == (
         "runs", "vllm-awq-triton")
-    # CT WNA16 on gfx942: Triton W4A16 with a 16-bit model, else Conch (group size -1 or 128), else refused.
+    # CT WNA16 on gfx942: Triton W4A16 with a 16-bit model, which `--dtype auto` always gives there (so it runs by
+    # default), else (an explicit --dtype float32) Conch (group size -1 or 128), else refused.
     wna16 = cells[("vllm-ct-wna16", "amd-gfx942")]
-    assert (wna16.verdict, wna16.kernel) == ("runs-if", "vllm-triton-w4a16")
+    assert (wna16.verdict, wna16.kernel) == ("runs", "vllm-triton-w4a16")
+    assert [a.condition for a in wna16.assumes] == ["activation dtype in {float16, bfloat16}"]
     assert [(o.verdict, o.selected) for o in wna16.otherwise] == [("runs-if", "vllm-conch"), ("refused", None)]
     # FP8 W8A8 below 89 is the W8A16 scheme's cell: Humming, else Marlin unless VLLM_BATCH_INVARIANT.
     ampere = cells[("vllm-ct-w8a8-fp8", "nvidia-sm86")]

@@ -10,9 +10,9 @@ group size) do not make a cell conditional: every kernel has them and they depen
 the scheme or the part; they are kept as the accepting kernel's `limits`. A condition the engine release's default
 install meets (a requirement's `met_by_install` fact, provided on the target's platform by the engine record's
 `default_install`) stays a condition, marked assumed; one naming a fact the install lacks makes its kernel an
-opt-in the engine passes over by default. An after-selection activation-type requirement that every dtype the
-engine's `--dtype auto` gives on the target passes (its `auto_dtypes`) is marked assumed likewise: a kernel that fails
-only for an explicit `--dtype float32` is then a step off the defaults. The cell runs when every outcome the defaults can reach runs, and
+opt-in the engine passes over by default. An activation-type requirement, tested at selection or after it, that
+every dtype the engine's `--dtype auto` gives on the target passes (its `auto_dtypes`) is marked assumed likewise: a
+kernel that declines or fails only for an explicit `--dtype float32` is then a step off the defaults. The cell runs when every outcome the defaults can reach runs, and
 still says what runs the other way. Pure functions of records; no I/O.
 """
 from __future__ import annotations
@@ -755,6 +755,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                     assumed.append(Assumed(outcome, met, facts))
                 elif lacking := installed.lacks(facts):
                     opt_in.append(Assumed(outcome, lacking, facts))
+            elif by_default := _auto_dtypes_pass(requirement, target):
+                assumed.append(Assumed(outcome, by_default, ()))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
     gates = [gate["description"] for gate in kernel.get("external_gates", []) if _gate_blocks(gate, target, config)]
