@@ -33,7 +33,7 @@ from .diff_model import (
 )
 from .explain import otherwise_summary
 from .kinds import KIND_OF_FOLDER
-from .own_code import OwnCode
+from .own_code import OwnCode, pages_by_own_code
 from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
 
@@ -50,8 +50,9 @@ def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
 
     A revision whose generators/ is not the running code's has its cells and counts derived by its own code
     (own_code.py, as the changelog's sides are): a change to the code shows in the cells it moves, and a side the
-    running code cannot read any more (a field made required since) still compares its cells. Its records, pages
-    and problems are read by the running code."""
+    running code cannot read any more (a field made required since) still compares its cells. Its pages are rendered
+    by its own code as well, so a change to how the code words a page shows in the pages it changes; its records and
+    problems are read by the running code."""
     root = Path(root).resolve()
     prefix = project_prefix(root)
     base_sha = verify_revision(root, base)
@@ -69,11 +70,14 @@ def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
 
 
 def _by_own_code(own: OwnCode, side: Side, sha: str | None) -> Side:
-    """The side with its cells and counts from its own code's summary, when its code is not the running code."""
+    """The side with its cells and counts from its own code's summary and its pages as its own code renders them,
+    when its code is not the running code (pages stay the running code's where its own code renders none)."""
     code = own.code_of(sha) if sha is not None else None
     if sha is None or code is None:
         return side
-    return replace(side, summary=own.summarise(sha, code, own.inputs_id(sha)), own_code=sha)
+    pages = pages_by_own_code(own.root, own.prefix, sha)
+    return replace(side, summary=own.summarise(sha, code, own.inputs_id(sha)), own_code=sha,
+                   pages=pages if pages is not None else side.pages, own_pages=pages is not None)
 
 
 def build_side(root: Path) -> Side:
@@ -101,9 +105,10 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
         errors = plural(sum(1 for p in side.problems if p.severity == "error"), "error")
         if side.own_code:
             built = "" if side.summary is not None else ", which does not build it: cells and counts are not compared"
-            notes.append(f"The {name} side's cells and counts come from its own code (generators/ at "
-                         f"{side.own_code[:12]}){built}; its records, pages and problems are read by the code "
-                         "running this diff.")
+            ours = ("cells, counts and pages", "records and problems") if side.own_pages else (
+                "cells and counts", "records, pages and problems")
+            notes.append(f"The {name} side's {ours[0]} come from its own code (generators/ at "
+                         f"{side.own_code[:12]}){built}; its {ours[1]} are read by the code running this diff.")
         if side.atlas is None:
             notes.append(f"The {name} side does not build ({errors}) with the code running this diff: records and "
                          "problems are compared" + ("" if side.own_code else "; cells, counts and pages are not") + ".")

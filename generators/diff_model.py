@@ -247,6 +247,7 @@ class Side:
     problems: tuple[Problem, ...]
     summary: ChangeSummary | None = None  # its cells and counts from its own code, when own_code is set
     own_code: str = ""  # the commit whose own generators/ summarised it, or "": the running code built it
+    own_pages: bool = False  # its pages were rendered by that commit's own code too (else by the running code)
 
 
 @dataclass(frozen=True)

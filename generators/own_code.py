@@ -26,7 +26,7 @@ from typing import Any
 
 from .cache import ContentCache, cache_dir
 from .diff_model import ChangeSummary
-from .revisions import materialise
+from .revisions import SITE_PATHS, materialise
 
 CODE = "generators"
 INPUTS = ("schema", "records")  # with the code, all a side's summary reads
@@ -72,6 +72,20 @@ for root in sys.argv[2:]:
     except Exception as error:
         answers.append({"builds": False, "why": type(error).__name__})
 print(json.dumps(answers))
+"""
+
+
+# Run by one commit's own package (argv[1]: the folder holding it; argv[2]: the side's project root; argv[3]: the file
+# to write): the pages that side renders (diff.build_side: its generated and hand-written pages), as one JSON object.
+PAGES_SCRIPT = r"""
+import json, sys
+from pathlib import Path
+import generators
+if Path(generators.__file__).resolve().parent.parent != Path(sys.argv[1]).resolve():
+    raise SystemExit(3)
+from generators import diff
+pages = diff.build_side(Path(sys.argv[2]).resolve()).pages
+Path(sys.argv[3]).write_text(json.dumps(pages), encoding="utf-8")
 """
 
 
@@ -188,17 +202,44 @@ class OwnCode:
         self.table.save()
 
 
+def pages_by_own_code(root: Path, prefix: str, sha: str) -> dict[str, str] | None:
+    """The pages commit `sha` renders with its own generators/ (diff.build_side, run by a child on the commit's code
+    and site paths written from git), or None where that code renders none (the side does not build, the code
+    predates build_side, fails or runs too long)."""
+    with tempfile.TemporaryDirectory(prefix="atlas-pages-") as tmp:
+        code = materialise(root, sha, prefix, Path(tmp) / "code", (CODE,))
+        side = materialise(root, sha, prefix, Path(tmp) / "side", SITE_PATHS)
+        answer = Path(tmp) / "pages.json"
+        try:
+            result = subprocess.run([sys.executable, "-c", PAGES_SCRIPT, str(code), str(side), str(answer)], cwd=code,
+                                    env=_child_env(code), capture_output=True, timeout=TIMEOUT, check=False)
+            pages = json.loads(answer.read_text(encoding="utf-8")) if result.returncode == 0 else None
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            return None
+    if not isinstance(pages, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in pages.items()):
+        return None
+    return pages
+
+
+def _child_env(code: Path) -> dict[str, str]:
+    """A child's environment: none of this process's Python or atlas settings, the commit's package first on the path,
+    no bytecode written into the temporary folder, and the on-disk cache off (an older code's tables would replace
+    today's)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "ATLAS_"))}
+    env.update(PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1", ATLAS_CACHE="off")
+    return env
+
+
 def _child_summaries(root: Path, prefix: str, shas: list[str]) -> list[dict[str, Any] | None]:
     """The summary data of each commit (None where it does not build), all by the first one's code (they share it):
     its generators/ written once, each side's schema/ and records/ in a folder of its own."""
     with tempfile.TemporaryDirectory(prefix="atlas-side-") as tmp:
         code = materialise(root, shas[0], prefix, Path(tmp) / "code", (CODE,))
         sides = [materialise(root, sha, prefix, Path(tmp) / f"side-{n}", INPUTS) for n, sha in enumerate(shas)]
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "ATLAS_"))}
-        env.update(PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1", ATLAS_CACHE="off")
         try:
-            result = subprocess.run([sys.executable, "-c", SCRIPT, str(code), *map(str, sides)], cwd=code, env=env,
-                                    capture_output=True, text=True, timeout=TIMEOUT * len(shas), check=False)
+            result = subprocess.run([sys.executable, "-c", SCRIPT, str(code), *map(str, sides)], cwd=code,
+                                    env=_child_env(code), capture_output=True, text=True, timeout=TIMEOUT * len(shas),
+                                    check=False)
         except (OSError, subprocess.TimeoutExpired):
             return [None] * len(shas)
     try:

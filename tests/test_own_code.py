@@ -111,3 +111,20 @@ def test_a_summary_compares_as_the_atlas_it_summarises(repo: Path) -> None:
     old, new = (ChangeSummary.from_json(summary_of(atlas).as_json()) for atlas in (before, after))
     assert list(cell_changes(old, new)) == list(cell_changes(before, after)) != []
     assert list(count_changes(old, new)) == list(count_changes(before, after))
+
+
+def test_diff_renders_each_side_s_pages_with_that_side_s_own_code(repo: Path, fresh: Path) -> None:  # noqa: F811
+    """A commit that only rewords a page in generators/ changes pages: each side's own code renders them."""
+    _copy_code(repo)
+    commit(repo, "add the code")
+    wording = "Derived from the support cells. Where the engine tries"
+    edit(repo, "generators/render/pages.py", wording, "Read off the support cells. Where the engine tries")
+    commit(repo, "reword the kernel uses")
+    report = diff_revisions(repo, "HEAD~1", "HEAD")
+    assert report.cells == () and report.records == ()
+    assert [p.path for p in report.pages] == ["kernels/k-cpu.md", "kernels/k-generic.md", "kernels/k-hopper.md"]
+    assert [line for line in report.pages[0].diff if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        "-" + wording + " this kernel and declines it, the scheme's page gives the reason.",
+        "+Read off the support cells. Where the engine tries this kernel and declines it, the scheme's page gives the "
+        "reason."]
+    assert sum("cells, counts and pages come from its own code" in note for note in report.notes) == 2
