@@ -313,7 +313,8 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     edit(tree, "records/kernels/k-cpu.yaml", """requirements:
   - {check: platform, values: [cpu], reason: "only CPU", reason_verbatim: false}
   - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
-         "requirements: []")  # (a candidate on the CPU alone, so its cells stay)
+         "requirements: []\nformats: []")  # (a candidate on the CPU alone, so its cells stay)
     pages, problems = render_tree(tree)
-    assert "| Requirements | none: on every platform where a scheme lists it as a candidate, the engine accepts it |" in (
-        pages["kernels/k-cpu.md"].splitlines())
+    lines = pages["kernels/k-cpu.md"].splitlines()
+    assert "| Requirements | none: on every platform where a scheme lists it as a candidate, the engine accepts it |" in lines
+    assert "| Formats | none |" in lines  # an empty list is said, not an empty cell

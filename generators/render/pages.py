@@ -86,6 +86,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
         elif key == "category" and isinstance(value, str):
             facts.append((field_label(key), label(value)))  # the reader's word, not the schema's slug
+        elif value == []:
+            facts.append((field_label(key), escape_text("none")))  # (an empty cell would read as not stated)
         else:
             facts.append((field_label(key), values.render(value, (key,))))
     tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
