@@ -258,7 +258,7 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906(
     cells = real_atlas.views.cells
     answers = real_atlas.views.answers
     schemes = sorted({s for s, _ in cells if s.startswith("llama-cpp-")})
-    assert len(schemes) == 10
+    assert len(schemes) == 11
     for scheme in schemes:
         gfx906 = cells[(scheme, "amd-gfx906")]
         assert gfx906.verdict == "runs-if" and gfx906.conditions[0].startswith("a build compiled for gfx906"), scheme
