@@ -782,7 +782,7 @@ def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_ot
 def test_a_dtype_failure_that_only_an_explicit_dtype_reaches_leaves_the_cell_runs():
     """CUTLASS int8 on an A100 read 'runs if activation dtype in {float16, bfloat16}': only `--dtype float32` reaches
     the failure, since `--dtype auto` never gives float32 from capability 80 on. A target's `auto_dtypes` that the
-    after-selection requirement all takes make it met by default; where auto can give float32 (Turing: gemma2 and
+    requirement all takes (after selection or at it) make it met by default; where auto can give float32 (Turing: gemma2 and
     glm4 refuse float16, and there is no bfloat16) the condition stays open."""
     f32 = {**CONFIG, "activation_types": ["float16", "bfloat16", "float32"]}
     sixteen = req("activation-type", "16-bit input only", values=["float16", "bfloat16"], after_selection=True)
@@ -798,11 +798,18 @@ def test_a_dtype_failure_that_only_an_explicit_dtype_reaches_leaves_the_cell_run
                          {"platform": "cuda", "compute_capability": 75, "auto_dtypes": ["float16", "float32"]}, kernels)
     assert (turing.verdict, turing.assumes) == ("runs-if", ())
     assert [(o.verdict, o.off_default) for o in turing.otherwise] == [("fails-at-runtime", False)]
-    # a requirement that refuses before selection is not assumed: the engine goes on to the next kernel instead
+    # tested at selection, the same requirement is met by default just as well: only an explicit --dtype float32 makes
+    # the engine go on to the next kernel, a step off the defaults
     declining = {**kernels, "mar": {"requirements": [{**sixteen, "after_selection": False}]}}
     before = derive_cell("s", {**scheme("mar", "next"), "config": f32}, "t",
                          {**GPU80, "auto_dtypes": ["bfloat16", "float16"]}, declining)
-    assert before.assumes == ()
+    assert (before.verdict, before.kernel) == ("runs", "mar")
+    assert [a.condition for a in before.assumes] == ["activation dtype in {float16, bfloat16}"]
+    assert [(o.verdict, o.selected, o.off_default) for o in before.otherwise] == [("runs", "next", True)]
+    turing_before = derive_cell("s", {**scheme("mar", "next"), "config": f32}, "t",
+                                {"platform": "cuda", "compute_capability": 75, "auto_dtypes": ["float16", "float32"]},
+                                declining)
+    assert turing_before.assumes == ()  # auto can give float32 there
 
 
 def test_a_model_dtype_the_target_refuses_before_loading_is_not_tried_there():

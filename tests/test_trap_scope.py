@@ -44,7 +44,8 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
     releases = (trap.get("scope") or {}).get("releases")
     if releases and releases["engine"] == cell.engine:
         read = release_key(str(engine["version_read"]))
-        if read < release_key(releases["first"]) or ("last" in releases and read > release_key(releases["last"])):
+        if ("first" in releases and read < release_key(releases["first"])) or (
+                "last" in releases and read > release_key(releases["last"])):  # (either bound may be absent)
             wrong.append(f"release {engine['version_read']}")
     return wrong
 
