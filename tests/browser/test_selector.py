@@ -164,15 +164,15 @@ def test_tab_reaches_every_control_in_order(browser: Browser) -> None:
 
 
 def test_a_conditional_card_says_what_runs_when_the_conditions_do_not_hold(browser: Browser, cells: dict, names: dict) -> None:
-    # zentorch comes only with an extra, so a default install on Genoa runs CPUWNA16 (with a 16-bit model: its
-    # cpu_gemm_wna16 has no float32 case): runs-if, the default kernel named
+    # zentorch comes only with an extra, so a default install on Genoa runs CPUWNA16 (with a 16-bit model, which
+    # --dtype auto always gives on x86: its cpu_gemm_wna16 has no float32 case): runs, the default kernel named
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-wna16&hardware=part:amd-epyc-genoa")
     cell = cells[("vllm-ct-wna16", "x86-cpu-avx512")]
-    assert _card(browser)["verdict"] == cell["verdict"] == "runs-if" and cell["default_kernel"] != cell["kernel"]
+    assert _card(browser)["verdict"] == cell["verdict"] == "runs" and cell["default_kernel"] != cell["kernel"]
     facts = browser.js("return document.querySelector('#atlas-answer .atlas-card__facts').textContent")
     assert "A default install selects" in facts and names[f"kernel/{cell['default_kernel']}"] in facts
     steps = cell["otherwise"]
-    assert [s["off_default"] for s in steps] == [False, True, False]
+    assert [s["off_default"] for s in steps] == [False, True, True]
     shown = browser.js("""
 const d = document.querySelector('#atlas-answer .atlas-otherwise');
 if (!d) return null;
