@@ -118,6 +118,9 @@ def _problems_from(record: Record, error: Any, schemas: Schemas) -> list[Problem
         return [_at(record, path, f"{where}: the fields {fields} exclude each other; keep one")]
     if error.validator == "type":
         return [_at(record, path, f"{where}: expected {_expected(error.validator_value)}, found {_describe(error.instance)}")]
+    if error.validator == "maxLength" and isinstance(error.instance, str):  # (jsonschema's message repeats the text)
+        return [_at(record, path, f"{where}: {len(error.instance)} characters, more than the {error.validator_value} "
+                                  "this field takes")]
     return [_at(record, path, f"{where}: {error.message}")]
 
 

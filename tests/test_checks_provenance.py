@@ -171,3 +171,13 @@ def test_the_unverified_view_gives_each_records_reason_as_unverified_reason_does
         records = [r for kind in atlas.index.by_kind for r in atlas.index.all(kind)]
         assert any(unverified_reason(atlas.index, r) for r in records) and any(r.kind == "source" for r in records)
         assert all(atlas.views.unverified.get(r.ref, "") == unverified_reason(atlas.index, r) for r in records)
+
+
+def test_an_unverified_reason_is_a_sentence_or_two_not_a_search_log(tree):
+    _seed_only(tree, "records/benchmarks/b-ref.yaml")
+    edit(tree, "records/benchmarks/b-ref.yaml", "grade: measured\n", "grade: measured\nunverified: " + "x" * 401 + "\n")
+    assert problems_of(tree, "schema") == [
+        "records/benchmarks/b-ref.yaml:9:13: error: [schema] unverified: 401 characters, more than the 400 this field "
+        "takes"]
+    edit(tree, "records/benchmarks/b-ref.yaml", "x" * 401, "x" * 400)
+    assert problems_of(tree, "schema") == []

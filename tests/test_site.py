@@ -175,3 +175,11 @@ def test_support_table_notes_count_further_reasons_in_words(built_site):
     counted = re.findall(r"and (\d+) more (reasons?) on the scheme", text)
     assert "reason(s)" not in text and counted
     assert all((n == "1") == (word == "reason") for n, word in counted)
+
+
+def test_every_fenced_example_renders_as_a_code_block(built_site):
+    """A fence glued to the line before it (a Jinja block tag eats the newline) turns the example into inline code."""
+    source = (ROOT / "docs" / "contributing" / "template-functions.md.j2").read_text(encoding="utf-8")
+    page = (built_site / "contributing" / "template-functions" / "index.html").read_text(encoding="utf-8")
+    assert page.count("<pre") == source.count("```jinja") >= 7
+    assert not any("<code>jinja " in p.read_text(encoding="utf-8") for p in built_site.rglob("*.html"))

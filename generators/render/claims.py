@@ -44,7 +44,8 @@ def native_empty(atlas: Any, fmt: str) -> Result:
 
 
 def in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
-    """The format is derived native on the accelerator (the part states a dense peak in its precision)."""
+    """The format is derived native on the accelerator (the part states a dense peak in its precision, or a matrix
+    instruction of its hardware target takes that precision)."""
     native = _parts_where(atlas, fmt, "native")
     return accelerator in native, f"{fmt} is derived native on {native}"
 
@@ -56,13 +57,15 @@ def not_in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
 
 
 def in_emulated(atlas: Any, fmt: str, accelerator: str) -> Result:
-    """The format is derived emulated on the accelerator (no native peak, but a peak in a wider precision)."""
+    """The format is derived emulated on the accelerator (not native, but the part states a dense peak in a precision
+    the format is computed in instead)."""
     emulated = _parts_where(atlas, fmt, "emulated")
     return accelerator in emulated, f"{fmt} is derived emulated on {emulated}"
 
 
 def unlisted(atlas: Any, accelerator: str) -> Result:
-    """The accelerator states no dense peak, so no hardware format is derived native or emulated on it."""
+    """No hardware format is derived native or emulated on the accelerator: it states no dense peak, and no matrix
+    instruction of its hardware target takes a format's precision."""
     tally = atlas.views.tallies.get(accelerator)
     listed = (tally.native + tally.emulated) if tally else ("(no record)",)
     return not listed, f"{accelerator} appears for {list(listed)}"
@@ -135,7 +138,8 @@ def contested(atlas: Any, kind: str, record_id: str, field: str) -> Result:
 
 
 def stated_differs(atlas: Any, accelerator: str, which: str) -> Result:
-    """A source's stated native/emulated count for the accelerator differs from what the format records list."""
+    """A source's stated native/emulated count for the accelerator differs from the count derived from its peaks and
+    its target's matrix instructions."""
     tally = atlas.views.tallies.get(accelerator)
     if tally is None:
         return False, f"accelerator {accelerator!r} has no record"
