@@ -184,9 +184,10 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
     rows = []
     for use in uses:
         targets = Markup(", ").join(values.ref(f"hardware-target/{t}") for t in use.targets)
-        rows.append([values.ref(f"scheme/{use.scheme}"), _use_when(use, kernel_id, values),
-                     verdict_badge(use.verdict), targets])
-    return Table("Where the engine selects it", ["scheme", "how", "verdict", "hardware targets"], rows,
+        rows.append([verdict_badge(use.verdict), values.ref(f"scheme/{use.scheme}"), targets,
+                     _use_when(use, kernel_id, values)])
+    # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
+    return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
                  "Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's "
                  "page gives the reason.")
 
