@@ -304,11 +304,14 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     assert problems == []
     page = pages["kernels/k-generic.md"]
     table = page[page.index("### Where the engine selects it"):].split("\n\n")[2].splitlines()
-    assert table[0] == "| scheme | how | verdict | hardware targets | "
-    assert table[2].startswith("| [Example W4A16 scheme](../schemes/sch-w4a16.md) | selected | "
-                               '<span class="verdict verdict-runs-if" ')  # float16 activations only: runs if
-    assert table[2].endswith("| [GPU SM80](../hardware-targets/gpu-sm80.md) | ")
+    assert table[0] == "| verdict | scheme | hardware targets | how | "
+    assert table[2].startswith('| <span class="verdict verdict-runs-if" ')  # float16 activations only: runs if
+    assert table[2].endswith("| [Example W4A16 scheme](../schemes/sch-w4a16.md) | "
+                             "[GPU SM80](../hardware-targets/gpu-sm80.md) | selected | ")
     assert len(table) == 3  # k-hopper is selected on SM90 first
+    # where it runs comes before the record's own fields; a kind without such an answer shows its fields first
+    assert page.index("### Where the engine selects it") < page.index("### Fields") < page.index("| field | value |")
+    assert "### Fields" not in pages["formats/fmt-int4.md"] and "| field | value |" in pages["formats/fmt-int4.md"]
     assert "| Requirements |" not in page  # listed in their own table
     edit(tree, "records/kernels/k-cpu.yaml", """requirements:
   - {check: platform, values: [cpu], reason: "only CPU", reason_verbatim: false}

@@ -27,6 +27,9 @@ from .source_links import outbound, where_to_read
 from .values import ValueRenderer
 
 NO_REQUIREMENTS = "none: on every platform where a scheme lists it as a candidate, the engine accepts it"
+# Kinds whose page answers "where does it run?": the derived cells come before the record's own fields (on a phone
+# a long fields table would push the answer far down); other kinds show their fields first.
+ANSWER_FIRST = frozenset({"scheme", "hardware-target", "kernel"})
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
 SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),  # the computed table or grid presents these
                         "engine": ("default_install", "runtime_checks")}
@@ -59,6 +62,7 @@ class RecordPage:
     backlink_groups: list[tuple[str, list[Markup]]] = field(default_factory=list)  # by kind, each record once
     grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
     search_tags: Markup = Markup("")  # the names that find this page first, and their markers, as a YAML list; or empty
+    answer: list[Table] = field(default_factory=list)  # computed tables shown before the fields (ANSWER_FIRST kinds)
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -90,7 +94,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             facts.append((field_label(key), escape_text("none")))  # (an empty cell would read as not stated)
         else:
             facts.append((field_label(key), values.render(value, (key,))))
-    tables = kind_tables(atlas, record, values) + tables  # the computed answer first, the raw fields after
+    computed = kind_tables(atlas, record, values)
+    answer, tables = ([t for t in computed if t.rows], tables) if record.kind in ANSWER_FIRST else ([], computed + tables)
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
     groups = backlink_groups(atlas, record, values)
@@ -101,7 +106,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record))
+                      _search_tags(atlas, record), answer)
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
@@ -184,9 +189,10 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
     rows = []
     for use in uses:
         targets = Markup(", ").join(values.ref(f"hardware-target/{t}") for t in use.targets)
-        rows.append([values.ref(f"scheme/{use.scheme}"), _use_when(use, kernel_id, values),
-                     verdict_badge(use.verdict), targets])
-    return Table("Where the engine selects it", ["scheme", "how", "verdict", "hardware targets"], rows,
+        rows.append([verdict_badge(use.verdict), values.ref(f"scheme/{use.scheme}"), targets,
+                     _use_when(use, kernel_id, values)])
+    # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
+    return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
                  "Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's "
                  "page gives the reason.")
 
