@@ -2,9 +2,10 @@
 
 Where the engine selects a kernel for a scheme and the scheme's own arithmetic runs (runs, or runs if), the kernel
 computes in the scheme's formats, so a kernel's own list that leaves one out contradicts the derivation. A fallback
-computes at another precision and a kernel that fails at run time computes nothing, so neither says what it lists. Excepted: a format
-whose regime is `mixed` (a checkpoint container such as compressed-tensors, which holds several regimes and names no
-arithmetic). A kernel that lists no formats states nothing to contradict; its page shows the derived uses anyway.
+computes at another precision and a kernel that fails at run time computes nothing, so neither says what it lists.
+Excepted: a format whose regime is `mixed` (a checkpoint container such as compressed-tensors, which holds several
+regimes and names no arithmetic). A kernel that lists no formats states nothing to contradict; its page shows the
+derived uses anyway.
 """
 from __future__ import annotations
 

@@ -12,8 +12,9 @@ install meets (a requirement's `met_by_install` fact, provided on the target's p
 `default_install`) stays a condition, marked assumed; one naming a fact the install lacks makes its kernel an
 opt-in the engine passes over by default. An activation-type requirement, tested at selection or after it, that
 every dtype the engine's `--dtype auto` gives on the target passes (its `auto_dtypes`) is marked assumed likewise: a
-kernel that declines or fails only for an explicit `--dtype float32` is then a step off the defaults. The cell runs when every outcome the defaults can reach runs, and
-still says what runs the other way. Pure functions of records; no I/O.
+kernel that declines or fails only for an explicit `--dtype float32` is then a step off the defaults. The cell runs
+when every outcome the defaults can reach runs, and still says what runs the other way. Pure functions of records; no
+I/O.
 """
 from __future__ import annotations
 
