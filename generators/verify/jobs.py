@@ -19,6 +19,7 @@ OPTIONAL_PACKAGES: tuple[str, ...] = ("humming", "conch", "flashinfer", "flashin
                                       "zentorch", "quark")
 WORLDS: dict[str, tuple[str, ...]] = {"bare": (), "optional-packages": OPTIONAL_PACKAGES}
 SHAPE = (4096, 4096)
+PLATFORMS = ("cuda", "rocm", "cpu", "xpu")  # the platforms the probe simulates (probe._platform_class); the engine has no other
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ def build_jobs(schemes: dict[str, dict[str, Any]], targets: dict[str, dict[str, 
     tell a hard import of the release from an optional route: see probe._hard_imports."""
     cells = tuple(c for sid in sorted(schemes) if schemes[sid].get("engine") == engine
                   for c in scheme_cells(sid, schemes[sid]))
-    facts = {tid: _with_pins(target_facts(targets[tid], vendors), pinned or {}) for tid in sorted(targets)}
+    facts = {tid: _with_pins(target_facts(targets[tid], vendors), pinned or {}) for tid in sorted(targets)
+             if targets[tid]["platform"] in PLATFORMS}
     return [Job(tid, world, facts[tid], WORLDS[world], cells) for tid in facts for world in _worlds(facts[tid])]
 
 

@@ -125,6 +125,17 @@ def _simulate_cpu(facts: dict[str, Any]) -> None:
             setattr(torch._C._cpu, name, (lambda v: (lambda *a, **k: v))(value))
 
 
+def _simulate_x86_triton() -> None:
+    """The x86 CPU install carries triton-cpu (the release's requirements/cpu.txt pins it for x86_64 on the Python the
+    probe runs), and the CPU platform refuses to build its config on x86 without it (0.34.0 and later; earlier releases
+    only warn); the probe has no Triton, so the engine's flag is set as that install sets it. No kernel selector reads it."""
+    try:
+        import vllm.triton_utils as triton_utils
+    except ImportError:  # a release (or a test's engine tree) without the flag
+        return
+    triton_utils.HAS_TRITON = True
+
+
 class _AnyOps:
     """torch.ops.zentorch as an installed zentorch leaves it: every op the engine asks about is registered."""
 
@@ -574,6 +585,8 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     CAPABILITY[0] = facts.get("capability")
     hard = _hard_imports(finder, set(facts.get("pinned") or []) - packages)
     _import_engine_modules()
+    if facts["platform"] == "cpu" and (facts.get("cpu_arch") or "x86_64") == "x86_64":
+        _simulate_x86_triton()
     wrapped = _instrument()
     cells = [_run_cell(cell) for cell in job["cells"]]
     missing = sorted(next((f.missing for f in sys.meta_path if isinstance(f, _RecordingFinder)), set()))

@@ -28,6 +28,8 @@ PRELOAD = ("torch", "transformers", "compressed_tensors", "pydantic", "numpy")
 SIMULATED = (
     "the platform object the engine resolves (CUDA, ROCm, XPU, CPU or Zen CPU class), with the target's compute capability",
     "the CPU architecture string (platform.machine) and torch.cpu ISA probes (AVX2, AVX512, AVX512-BF16, VNNI, AMX)",
+    "on an x86 CPU, the engine's HAS_TRITON flag, answered yes as the CPU install's triton-cpu requirement makes it (the "
+    "CPU platform refuses to build its config on x86 without Triton from 0.34.0 on; no kernel selector reads the flag)",
     "/proc/cpuinfo's vendor (AMD for a target of Zen parts) and ISA flags, which the engine's own Zen test reads to "
     "choose ZenCpuPlatform (with zentorch installed)",
     "the AMD gfx id the ROCm platform reads through amdsmi at import (capability derived by the engine's own code)",
