@@ -191,6 +191,29 @@ def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets}
 
 
+def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_table_at_1440(browser: Browser) -> None:
+    """A target's derived-support table (scheme, verdict, why) at phone width: no sideways scrolling, each row a block
+    whose cells after the first name their column; at desktop width the same table keeps its header row."""
+    read = """const table = [...document.querySelectorAll('.md-typeset table')].find(t =>
+            [...t.querySelectorAll('thead th')].map(th => th.textContent.trim()).join('|') === 'scheme|verdict|why');
+        const cells = [...table.querySelectorAll('tbody td')];
+        return {stacked: table.hasAttribute('data-atlas-stack'), head: getComputedStyle(table.tHead).display,
+                page: document.documentElement.scrollWidth, rows: table.tBodies[0].rows.length,
+                blocks: cells.filter(td => getComputedStyle(td).display === 'block').length, cells: cells.length,
+                outside: cells.filter(td => td.getBoundingClientRect().right > innerWidth + 1).length,
+                labels: [...new Set([...table.querySelectorAll('tbody tr')].flatMap(tr =>
+                    [...tr.cells].slice(1).map(td => getComputedStyle(td, '::before').content)))]}"""
+    browser.open("hardware-targets/nvidia-sm90/", PHONE)
+    browser.screenshot("stacked-table-390")
+    phone = browser.js(read)
+    assert phone["stacked"] and phone["head"] == "none" and phone["rows"] > 10
+    assert phone["page"] <= PHONE[0] and phone["outside"] == 0 and phone["blocks"] == phone["cells"] == 3 * phone["rows"]
+    assert sorted(phone["labels"]) == ['"verdict: "', '"why: "']
+    browser.resize(DESKTOP)
+    desktop = browser.js(read)
+    assert desktop["head"] == "table-header-group" and desktop["blocks"] == 0
+
+
 def test_a_cell_leads_to_its_note(browser: Browser) -> None:
     browser.open("chapters/support-tables/")
     note = browser.js("""const a = document.querySelector('.atlas-grid__cell.verdict-refused a'); a.click();
