@@ -100,6 +100,7 @@ def test_capability_gate_of_the_config_refuses_with_the_engines_message(observed
 
 
 def test_selector_refusal_keeps_every_reason_in_order(observed):
+    """(On the x86 CPU target the engine's config needs Triton, which the CPU install carries: the probe says so.)"""
     cell = observed["cpu"]
     assert cell["reasons"] == ["No kernel can implement the layer. Reasons: FastKernel: fast needs CUDA; "
                                "SlowKernel: slow needs CUDA"]
@@ -150,6 +151,13 @@ def test_each_amd_target_is_one_simulated_machine_with_its_gfx_id() -> None:
         ("nvidia-sm90", "bare", {"platform": "cuda", "capability": 90}),
         ("nvidia-sm90", "optional-packages", {"platform": "cuda", "capability": 90})]
     assert {j.as_dict()["target"] for j in jobs} == set(targets)  # observed cells carry the target id itself
+
+
+def test_targets_on_a_platform_the_probe_cannot_simulate_get_no_job() -> None:
+    from generators.verify.jobs import build_jobs
+
+    targets = {"apple-gpu": {"platform": "metal"}, "x86": {"platform": "cpu", "cpu_arch": "x86_64"}}
+    assert [(j.target, j.world) for j in build_jobs({}, targets, {})] == [("x86", "bare")]
 
 
 def test_pip_check_conflicts_name_the_bound_to_reinstall_within():
