@@ -659,7 +659,7 @@ def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas)
         if name == "source":
             assert reused == set(base)
         else:
-            changed = {key for key in base if kept[key] != base[key]}
+            changed = {key for key in base if kept.get(key) != base[key]}  # gone: no list for the new platform
             assert changed and not changed & reused, name
             assert (scheme.id, target.id) not in reused and len(reused) > len(base) // 2, name
 
