@@ -78,6 +78,13 @@ def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas:
     assert answers and {a.computes_in for a in answers} == {computes_in}
 
 
+@pytest.mark.parametrize("scheme", ["mlx-lm-mxfp4", "mlx-lm-nvfp4", "mlx-lm-mxfp8", "vllm-ct-w8a16-fp8"])
+def test_a_weight_only_scheme_stored_in_a_hardware_format_does_not_compute_in_it(real_atlas: Atlas, scheme: str):
+    """Its weights are FP4/FP8 codes, but the kernels decode them and multiply in the activations' precision."""
+    running = [a for (s, _), a in real_atlas.views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
+    assert running and {a.computes_in for a in running} == {()}
+
+
 @pytest.mark.parametrize("scheme", ["vllm-gptq-marlin", "vllm-awq-marlin", "vllm-ct-wna16"])
 def test_on_turing_a_cell_does_not_compute_in_bfloat16(real_atlas: Atlas, scheme: str):
     # vLLM refuses a bfloat16 model below capability 80 before loading (CudaPlatform.check_if_supports_dtype).

@@ -122,13 +122,18 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
 
 def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
     """The hardware formats a scheme computes in: what all its formats allow (a hardware format is itself, a
-    checkpoint format its `computes_in`), in the order the first one lists them; empty when the records disagree."""
+    checkpoint format its `computes_in`), in the order the first one lists them; empty when the records disagree.
+    A scheme whose activations stay unquantized stores its weights in a hardware format but multiplies in the
+    activations' precision, so a hardware format it names says how it stores, not what it computes in."""
+    weight_only = scheme.data.get("config", {}).get("activation_quantized") is False
     allowed: list[tuple[str, ...]] = []
     for format_id in scheme.data.get("formats", []):
         record = index.get("format", format_id)
         if record is None:
             continue
         if record.data.get("format_class") == "hardware":
+            if weight_only:
+                continue
             allowed.append((record.id,))
         elif record.data.get("computes_in"):
             allowed.append(tuple(record.data["computes_in"]))
