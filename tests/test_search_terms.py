@@ -173,7 +173,7 @@ def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_t
                                           "float8_e5m2_", *(f"bit{'_' * n}" for n in range(1, 9)))}
     assert tags("hardware-targets/nvidia-sm90/") == {("nvidia-sm90", "sm_90", "sm_90a", "Hopper", "sm90_", "sm_90_", "sm_90a_",
                                                         "hopper_")}
-    assert tags("formats/exl2/") == {("EXL2", "exl2_")}
+    assert tags("formats/exl2/") == {("EXL2", "exl2_", "exl2__")}  # a second marker: ExLlamaV2 kernel ids hold exl2
     boosted = {page for page, found in pages.items() for d in found if "boost" in d}
     assert boosted and {page.split("/")[0] for page in boosted} == {"sources"}
     assert {d["boost"] for page in boosted for d in pages[page]} == {0.3}
