@@ -830,6 +830,18 @@ def test_a_model_dtype_the_target_refuses_before_loading_is_not_tried_there():
     assert derive_cell("s", fp8, "t", turing, only).verdict == "runs"
 
 
+def test_a_targets_dtype_rules_bind_only_the_engine_they_belong_to():
+    # vLLM refuses a bfloat16 model below capability 80; that is vLLM's platform code, not the GPU's: another engine's
+    # cell on the same target tries bfloat16 and assumes nothing from vLLM's --dtype auto.
+    turing = {"platform": "cuda", "compute_capability": 75, "dtypes_engine": "vllm", "model_dtypes": ["float16", "float32"],
+              "auto_dtypes": ["float16", "float32"]}
+    kernels = {"bf16": {"requirements": [req("activation-type", "bf16 only", values=["bfloat16"])]}}
+    vllm = derive_cell("s", {**scheme("bf16"), "engine": "vllm"}, "t", turing, kernels)
+    assert (vllm.verdict, vllm.attempts[0].reason) == ("refused", "bf16 only")
+    other = derive_cell("s", {**scheme("bf16"), "engine": "other"}, "t", turing, kernels)
+    assert (other.verdict, other.kernel, other.conditions) == ("runs-if", "bf16", ("activation dtype in {bfloat16}",))
+
+
 def test_a_requirement_scoped_to_a_capability_ceiling_gfx_ids_or_weight_types_applies_only_there():
     # llama.cpp's MMQ batch limits: below Turing on NVIDIA, and per weight type on some CDNA generations only.
     batch = {"check": "other", "condition": "small batch", "reason": "goes to cuBLAS"}

@@ -351,12 +351,12 @@ def test_cuda_arch_names_stand_for_the_targets_own_parts(tree):
 
 def test_auto_dtypes_are_dtypes_the_target_lets_a_model_run_in(tree):
     target = "records/hardware-targets/gpu-sm90.yaml"
-    edit(tree, target, "compute_capability: 90\n", "compute_capability: 90\nmodel_dtypes: [float16, float32]\n"
-         "auto_dtypes: [float16, float32]\n")
+    edit(tree, target, "compute_capability: 90\n", "compute_capability: 90\ndtypes_engine: eng\n"
+         "model_dtypes: [float16, float32]\nauto_dtypes: [float16, float32]\n")
     assert problems_of(tree, "auto-dtypes") == []
     edit(tree, target, "auto_dtypes: [float16, float32]", "auto_dtypes: [bfloat16, float16]")
     assert problems_of(tree, "auto-dtypes") == [
-        "records/hardware-targets/gpu-sm90.yaml:6:15: error: [auto-dtypes] auto_dtypes[0]: --dtype auto cannot give "
+        "records/hardware-targets/gpu-sm90.yaml:7:15: error: [auto-dtypes] auto_dtypes[0]: --dtype auto cannot give "
         "bfloat16 here: this target's model_dtypes (float16, float32) refuse it before loading"]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
+from .engine_dtypes import as_seen_by
 from .cells import MODEL_DTYPES, Cell, install_of
 from .members import members
 from .published import PublishedCell
@@ -115,7 +116,7 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     platform, parts = targets.get(cell.target, ("", frozenset()))
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
     applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
-    computes_in = on_target(index, scheme_computes_in(index, scheme), cell.target) \
+    computes_in = on_target(index, scheme_computes_in(index, scheme), cell.target, cell.engine) \
         if scheme and cell.verdict.runs_as_specified else ()
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform), computes_in)
 
@@ -142,11 +143,12 @@ def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
     return tuple(f for f in allowed[0] if all(f in other for other in allowed[1:]))
 
 
-def on_target(index: Index, formats: tuple[str, ...], target_id: str) -> tuple[str, ...]:
+def on_target(index: Index, formats: tuple[str, ...], target_id: str, engine: str) -> tuple[str, ...]:
     """The hardware formats a cell can compute in on its target: without those named (id or alias) by a model dtype
-    the engine refuses there before loading (a dtype in MODEL_DTYPES the target's `model_dtypes` omit)."""
+    the engine refuses there before loading (a dtype in MODEL_DTYPES the target's `model_dtypes` omit, where they
+    are this engine's: engine_dtypes.py)."""
     target = index.get("hardware-target", target_id)
-    allowed = target.data.get("model_dtypes") if target else None
+    allowed = as_seen_by(target.data, engine).get("model_dtypes") if target else None
     if not allowed:
         return formats
     refused = {d for d in MODEL_DTYPES if d not in allowed}

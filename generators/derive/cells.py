@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
+from .engine_dtypes import as_seen_by
 from .messages import engine_message
 from .runtime_checks import resolved_kernels
 
@@ -341,6 +342,7 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     target's platform, `fallback` the scheme its capability gate's `on_failure` names (see `fallback_of`),
     `substitute` the scheme its substitution on the target's platform names (see `substitute_of`)."""
     installed = installed or NO_INSTALL
+    target = as_seen_by(target, scheme.get("engine", ""))
     return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute),
                               installed.unbuilt(target), target.get("gfx", ""))
 

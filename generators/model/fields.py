@@ -197,6 +197,9 @@ class AcceleratorFields(TypedDict):
 Platform: TypeAlias = Literal['cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other']
 
 
+RefEngine: TypeAlias = str
+
+
 CpuArch: TypeAlias = Literal['x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x']
 
 
@@ -229,6 +232,7 @@ class HardwareTargetFields(TypedDict):
     platform: Platform
     compute_capability: NotRequired[int]
     cuda_arch_names: NotRequired[list[str]]
+    dtypes_engine: NotRequired[RefEngine]
     auto_dtypes: NotRequired[list[Literal['float16', 'bfloat16', 'float32']]]
     gfx: NotRequired[str]
     fp8_dtype: NotRequired[Literal['float8_e4m3fn', 'float8_e4m3fnuz']]
@@ -239,9 +243,6 @@ class HardwareTargetFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
     matrix_formats: NotRequired[list[HardwareTargetMatrixFormats]]
     order: int
-
-
-RefEngine: TypeAlias = str
 
 
 Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'exl3_trellis']
