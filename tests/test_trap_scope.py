@@ -85,6 +85,18 @@ def test_a_weight_only_scheme_stored_in_a_hardware_format_does_not_compute_in_it
     assert running and {a.computes_in for a in running} == {()}
 
 
+def test_a_weight_only_scheme_computes_only_in_the_activation_types_it_takes(real_atlas: Atlas):
+    """GPTQ checkpoints allow FP16 and BF16 (the format's computes_in); an engine that takes only float16 (ExLlamaV2
+    casts every model to half) computes in FP16 alone."""
+    from generators.derive.answers import scheme_computes_in
+    from tests.memory_atlas import record
+    config = {"weight_type": "uint4b8", "activation_types": ["float16"], "activation_quantized": False}
+    half_only = record("scheme", "half-only", {"formats": ["gptq"], "config": config})
+    assert scheme_computes_in(real_atlas.index, half_only) == ("fp16",)
+    both = record("scheme", "both", {"formats": ["gptq"], "config": {**config, "activation_types": ["bfloat16", "float16"]}})
+    assert set(scheme_computes_in(real_atlas.index, both)) == {"fp16", "bf16"}
+
+
 @pytest.mark.parametrize("scheme", ["vllm-gptq-marlin", "vllm-awq-marlin", "vllm-ct-wna16"])
 def test_on_turing_a_cell_does_not_compute_in_bfloat16(real_atlas: Atlas, scheme: str):
     # vLLM refuses a bfloat16 model below capability 80 before loading (CudaPlatform.check_if_supports_dtype).

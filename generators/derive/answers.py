@@ -140,7 +140,15 @@ def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
             allowed.append(tuple(record.data["computes_in"]))
     if not allowed:
         return ()
-    return tuple(f for f in allowed[0] if all(f in other for other in allowed[1:]))
+    common = tuple(f for f in allowed[0] if all(f in other for other in allowed[1:]))
+    return _in_activation_types(index, common, scheme) if weight_only else common
+
+
+def _in_activation_types(index: Index, formats: tuple[str, ...], scheme: Record) -> tuple[str, ...]:
+    """A weight-only scheme multiplies in its activations' type: of the formats its checkpoint format allows, those
+    its own activation types name (GPTQ allows FP16 and BF16; a scheme that takes only float16 computes in FP16)."""
+    types = {t for t in scheme.data.get("config", {}).get("activation_types", []) if t in MODEL_DTYPES}
+    return tuple(f for f in formats if types & _names(index, f)) if types else formats
 
 
 def on_target(index: Index, formats: tuple[str, ...], target_id: str, engine: str) -> tuple[str, ...]:
