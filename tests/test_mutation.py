@@ -235,11 +235,16 @@ def test_every_record_a_chapter_names_shows_its_current_name(atlas, unmutated, t
 CELL_PAGES = ["chapters/support-tables.md.j2", "chapters/23-quantization-selection.md.j2", "chapters/03-engine-selection.md.j2"]
 
 
-def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated):
+SHARDS = 4  # the flips are checked in this many tests, so the test workers share them
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated, shard):
     """A support cell that flips (its kernel declines, or a declining kernel accepts) changes every cell page.
 
     Cells whose flip is the same record change (they share the kernel that is made to decline or accept) are
     checked against one mutated atlas: each cell must flip in it, and its pages render once for all of them.
+    Every SHARDS-th of those mutations, in a fixed order, is one test's share.
     """
     originals = {page: unmutated(page)[0] for page in CELL_PAGES}
     flips: dict[str, tuple[dict[str, dict[str, Any]], list[tuple[str, str]]]] = {}
@@ -249,7 +254,7 @@ def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmuta
             flips.setdefault(repr(sorted(changes.items())), (changes, []))[1].append((scheme, target))
     assert sum(len(cells) for _, cells in flips.values()) > len(flips)  # shared mutations exist, so sharing saves work
     survivors = []
-    for changes, cells in flips.values():
+    for changes, cells in [flips[key] for key in sorted(flips)][shard::SHARDS]:
         changed = with_changes(atlas, changes)
         for cell in cells:
             assert changed.views.cells[cell].verdict != atlas.views.cells[cell].verdict or \
