@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from markupsafe import Markup
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
@@ -37,18 +38,66 @@ def _schema_for(path: str) -> str:
 
 
 def test_every_document_has_a_version_and_matches_its_schema(files: dict[str, str]) -> None:
+    """Every document is checked by jsonschema-rs (a whole pass takes milliseconds, Python's jsonschema seconds); a
+    document it rejects is checked again by jsonschema for the messages. Both read the published schemas by address."""
     schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
     documents = {p: json.loads(t) for p, t in files.items() if not p.startswith("api/schema/")}
     assert {"api/index.json", "api/cells.json", "api/format-map.json", "api/records/formats/nvfp4.json"} <= set(documents)
+    fast = _fast_validators(schemas)
     registry = _registry(schemas)
-    validators = {name: Draft202012Validator({**schema, "$id": BASE + name}, registry=registry)  # one per schema
-                  for name, schema in schemas.items()}
     for path, document in documents.items():
         assert document["version"] == API_VERSION, path
-        errors = [e.message for e in validators[_schema_for(path)].iter_errors(document)]
-        assert errors == [], path
+        if not fast[_schema_for(path)].is_valid(document):
+            schema = schemas[_schema_for(path)]
+            slow = Draft202012Validator({**schema, "$id": BASE + _schema_for(path)}, registry=registry)
+            assert [e.message for e in slow.iter_errors(document)] == [], path
+            pytest.fail(f"{path}: jsonschema-rs rejects what jsonschema accepts")
     for name in ("format.schema.json", "defs.schema.json"):
         assert f"records/{name}" in schemas
+
+
+def _fast_validators(schemas: dict[str, dict]) -> dict[str, jsonschema_rs.Draft202012Validator]:
+    """One jsonschema-rs validator per published schema, references resolved by address as a client's would be."""
+    registry = jsonschema_rs.Registry([(BASE + name, {**schema, "$id": BASE + name}) for name, schema in schemas.items()])
+    return {name: jsonschema_rs.Draft202012Validator({**schema, "$id": BASE + name}, registry=registry)
+            for name, schema in schemas.items()}
+
+
+def test_the_fast_validator_rejects_what_jsonschema_rejects(files: dict[str, str]) -> None:
+    """The fast check above is only as good as its agreement: a broken copy of one document per schema (a field of the
+    wrong type at the top, and one deep inside, behind a cross-schema reference) fails both validators alike."""
+    schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
+    fast, registry = _fast_validators(schemas), _registry(schemas)
+    first: dict[str, str] = {}
+    for path in sorted(files):
+        if not path.startswith("api/schema/"):
+            first.setdefault(_schema_for(path), path)
+    assert {"record.schema.json", "cells.schema.json", "index.schema.json"} <= set(first)
+    for name, path in first.items():
+        slow = Draft202012Validator({**schemas[name], "$id": BASE + name}, registry=registry)
+        broken = _broken_copies(json.loads(files[path]))
+        assert len(broken) == 2, path
+        for copy in broken:
+            assert not fast[name].is_valid(copy) and not slow.is_valid(copy), (path, copy)
+
+
+def _broken_copies(document: dict) -> list[dict]:
+    """The document with its version a list, and with the first string found deepest in its first nested object or
+    array replaced by a list of lists (no schema of ours allows that where it expects a string)."""
+    copies = [{**document, "version": [[]]}]
+    deep = json.loads(json.dumps(document))
+    node, key = deep, None
+    for _ in range(8):  # walk down the first nested container of each level
+        nested = [(k, v) for k, v in (node.items() if isinstance(node, dict) else enumerate(node))
+                  if isinstance(v, (dict, list)) and v]
+        if not nested:
+            break
+        key, node = nested[0]
+    strings = [k for k, v in (node.items() if isinstance(node, dict) else enumerate(node)) if isinstance(v, str)]
+    if key is not None and strings:
+        node[strings[0]] = [[]]
+        copies.append(deep)
+    return copies
 
 
 BASE = "https://atlas.invalid/api/schema/"  # where a client fetching the schemas would find them, relative refs and all

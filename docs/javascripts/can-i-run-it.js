@@ -59,18 +59,35 @@
     return map;
   }
 
+  // "Any engine": the second list holds formats, and the answer compares every scheme that reads the format
+  var ANY = "any";
+  var RUNS = ["runs", "yes", "runs-if", "conditional"];
+  var RANK = ["runs", "yes", "runs-if", "conditional", "fallback", "fails-at-runtime", "refused", "no"];
+
+  function formatsWithSchemes(schemes, records) {
+    var found = {};
+    schemes.forEach(function (s) {
+      s.formats.forEach(function (f) { (found[f] = found[f] || []).push(s); });
+    });
+    return Object.keys(found).map(function (id) {
+      return { id: id, name: records["format"][id] ? records["format"][id].name : id, schemes: found[id] };
+    }).sort(function (a, b) { return a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1); });
+  }
+
   function setUp(root, site, index, cellsDoc) {
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
     var cells = {};
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
     var schemes = index.records["scheme"];
+    var formats = formatsWithSchemes(schemes, records);
     var targets = index.records["hardware-target"].slice().sort(function (a, b) { return a.order - b.order; });
     var engineSelect = root.querySelector("#atlas-engine");
     var schemeSelect = root.querySelector("#atlas-scheme");
     var hardwareSelect = root.querySelector("#atlas-hardware");
     var engines = [];
     schemes.forEach(function (s) { if (engines.indexOf(s.engine) < 0) { engines.push(s.engine); } });
+    engineSelect.appendChild(el("option", { value: ANY, text: "Any engine (compare them)" }));
     engines.forEach(function (id) {
       var engine = records["engine"][id];
       engineSelect.appendChild(el("option", { value: id, text: engine ? engine.name : id }));
@@ -78,13 +95,29 @@
     fillHardware(hardwareSelect, records, targets);
     sayWhatIsNotDerived(root, site, index.records["engine"], engines);
 
+    // a switch between the two modes keeps what it can: a scheme's first format, or the engine's scheme for a format
     function fillSchemes() {
       var keep = schemeSelect.value;
       schemeSelect.textContent = "";
-      schemes.filter(function (s) { return s.engine === engineSelect.value; }).forEach(function (s) {
-        var formats = s.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; });
-        schemeSelect.appendChild(el("option", { value: s.id, text: s.name + (formats.length ? " — " + formats.join(", ") : "") }));
-      });
+      if (engineSelect.value === ANY) {
+        formats.forEach(function (f) {
+          var count = f.schemes.length;
+          schemeSelect.appendChild(el("option", { value: "format:" + f.id,
+            text: f.name + " — " + count + (count === 1 ? " scheme" : " schemes") }));
+        });
+        var kept = records["scheme"][keep];
+        if (kept && kept.formats.length) { keep = "format:" + kept.formats[0]; }
+      } else {
+        schemes.filter(function (s) { return s.engine === engineSelect.value; }).forEach(function (s) {
+          var names = s.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; });
+          schemeSelect.appendChild(el("option", { value: s.id, text: s.name + (names.length ? " — " + names.join(", ") : "") }));
+        });
+        if (keep.indexOf("format:") === 0) {
+          var format = keep.slice("format:".length);
+          var match = schemes.filter(function (s) { return s.engine === engineSelect.value && s.formats.indexOf(format) >= 0; })[0];
+          keep = match ? match.id : "";
+        }
+      }
       if (keep) { schemeSelect.value = keep; }
       if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     }
@@ -93,15 +126,24 @@
     if (params.get("engine")) { engineSelect.value = params.get("engine"); }
     if (!engineSelect.value && engineSelect.options.length) { engineSelect.selectedIndex = 0; }
     fillSchemes();
-    if (params.get("scheme")) { schemeSelect.value = params.get("scheme"); }
+    if (engineSelect.value === ANY && params.get("format")) { schemeSelect.value = "format:" + params.get("format"); }
+    if (engineSelect.value !== ANY && params.get("scheme")) { schemeSelect.value = params.get("scheme"); }
     if (params.get("hardware")) { hardwareSelect.value = params.get("hardware"); }
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
 
     function update() {
-      var query = new URLSearchParams({ engine: engineSelect.value, scheme: schemeSelect.value, hardware: hardwareSelect.value });
-      window.history.replaceState(null, "", "?" + query.toString() + window.location.hash);
-      render(root.querySelector("#atlas-answer"), site, records, cells, schemeSelect.value, hardwareSelect.value);
+      var any = engineSelect.value === ANY;
+      var query = any ? { engine: ANY, format: schemeSelect.value.slice("format:".length), hardware: hardwareSelect.value }
+        : { engine: engineSelect.value, scheme: schemeSelect.value, hardware: hardwareSelect.value };
+      window.history.replaceState(null, "", "?" + new URLSearchParams(query).toString() + window.location.hash);
+      var answer = root.querySelector("#atlas-answer");
+      if (any) {
+        var format = formats.filter(function (f) { return "format:" + f.id === schemeSelect.value; })[0];
+        renderComparison(answer, site, records, cells, format, hardwareSelect.value);
+      } else {
+        render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value);
+      }
     }
     engineSelect.addEventListener("change", function () { fillSchemes(); update(); });
     schemeSelect.addEventListener("change", update);
@@ -194,26 +236,109 @@
       el("ol", {}, items)]);
   }
 
-  function render(answer, site, records, cells, schemeId, hardware) {
-    answer.textContent = "";
+  // a hardware pick: a part (which stands for its target) or a target itself
+  function placeOf(records, hardware) {
     var kind = hardware.split(":")[0];
     var id = hardware.slice(kind.length + 1);
     var part = kind === "part" ? records["accelerator"][id] : null;
-    var targetId = part ? part.target : id;
+    return { kind: kind, id: id, part: part, targetId: part ? part.target : id };
+  }
+
+  // labels from the data API: 'NVIDIA A10 — SM 8.6 · Ampere', never a parenthesis inside another;
+  // the target's label is kept on one line where it fits (a line may break before it, not inside it)
+  function placeTitle(site, records, place) {
+    var target = records["hardware-target"][place.targetId];
+    if (!place.part) { return [targetLabel(link(site, target, place.targetId, target && target.label))]; }
+    return [link(site, place.part, place.id), " — ", targetLabel(link(site, target, place.targetId, place.part.target_label))];
+  }
+
+  function renderComparison(answer, site, records, cells, format, hardware) {
+    answer.textContent = "";
+    var place = placeOf(records, hardware);
+    var all = (format ? format.schemes : []).map(function (s) {
+      return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
+    });
+    var rows = all.filter(function (row) { return row.cell; });
+    // a scheme whose engine has no candidate list for this platform: a gap, shown as one rather than left out
+    var gaps = all.filter(function (row) { return !row.cell; });
+    if (!rows.length && !gaps.length) {
+      answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
+      return;
+    }
+    var engineName = function (row) { return records["engine"][row.scheme.engine] ? records["engine"][row.scheme.engine].name : row.scheme.engine; };
+    rows.sort(function (a, b) {
+      return RANK.indexOf(a.cell.verdict) - RANK.indexOf(b.cell.verdict) || engineName(a).localeCompare(engineName(b)) ||
+        a.scheme.name.localeCompare(b.scheme.name);
+    });
+    gaps.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
+    var tally = [];
+    rows.forEach(function (row) {
+      var last = tally[tally.length - 1];
+      if (last && last.verdict === row.cell.verdict) { last.count += 1; } else { tally.push({ verdict: row.cell.verdict, count: 1 }); }
+    });
+    var box = el("article", { "class": "atlas-compare", "data-format": format.id });
+    box.appendChild(el("h2", { "class": "atlas-card__title" },
+      [link(site, records["format"][format.id], format.id), " on "].concat(placeTitle(site, records, place))));
+    box.appendChild(el("p", { "class": "atlas-compare__tally" }, [
+      (all.length === 1 ? "The one scheme" : "Of the " + all.length + " schemes") + " (engine layers) that read " +
+      format.name + ": "].concat(tally.map(function (t, n) {
+      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict),
+        text: (VERDICTS[t.verdict] || [t.verdict])[0].replace(",", "") }), " " + t.count]);
+    }), gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
+    [". Each verdict links to its full answer: conditions, traps and sources."])));
+    var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in"];
+    var body = el("tbody", {}, rows.map(function (row) {
+      var cell = row.cell;
+      var answerLink = el("a", { "class": "atlas-compare__answer", href: "?" + new URLSearchParams(
+        { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
+        el("span", { "class": verdictClass(cell.verdict), text: (VERDICTS[cell.verdict] || [cell.verdict])[0].replace(",", "") })]);
+      var disagrees = cell.published.some(function (p) { return !p.agrees; });
+      var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
+        return records["format"][f] ? records["format"][f].name : f;
+      }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
+      var values = [
+        [link(site, records["engine"][row.scheme.engine], row.scheme.engine)],
+        [link(site, row.scheme, row.scheme.id)],
+        [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null],
+        [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
+        [computes || "—"]];
+      return el("tr", { "data-verdict": cell.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
+        return el("td", { "data-label": names[n] }, v);
+      }));
+    }).concat(gaps.map(function (row) {
+      var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
+        [el("span", { "class": "atlas-compare__gap", title: "the atlas records no dispatch rule of this engine for this platform",
+          text: "not derived" })], ["—"], ["—"]];
+      return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
+        return el("td", { "data-label": names[n] }, v);
+      }));
+    })));
+    var table = el("table", { "data-atlas-stack": "" }, [
+      el("thead", {}, [el("tr", {}, names.map(function (name) { return el("th", { text: name }); }))]), body]);
+    box.appendChild(el("div", { "class": "md-typeset__table" }, [table]));
+    if (rows.some(function (row) { return row.cell.published.some(function (p) { return !p.agrees; }); })) {
+      box.appendChild(el("p", { "class": "atlas-card__note", text: "‡ the engine's published table says otherwise; the full answer shows the finding that settles it." }));
+    }
+    if (gaps.length) {
+      box.appendChild(el("p", { "class": "atlas-card__note", text: "Not derived: the atlas records none of that engine's " +
+        "dispatch rules for this platform, so it cannot say; this is a gap in the atlas, not a refusal." }));
+    }
+    answer.appendChild(box);
+  }
+
+  function render(answer, site, records, cells, schemeId, hardware) {
+    answer.textContent = "";
+    var place = placeOf(records, hardware);
+    var kind = place.kind, id = place.id, targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
       answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }
     var scheme = records["scheme"][schemeId];
-    var target = records["hardware-target"][targetId];
     var label = VERDICTS[cell.verdict] || [cell.verdict, ""];
     var card = el("article", { "class": "atlas-card", "data-verdict": cell.verdict });
-    // labels from the data API: 'NVIDIA A10 — SM 8.6 · Ampere', never a parenthesis inside another
-    // the target's label is kept on one line where it fits (a line may break before it, not inside it)
-    var where = [targetLabel(link(site, target, targetId, target && target.label))];
-    if (part) { where = [link(site, part, id), " — ", targetLabel(link(site, target, targetId, part.target_label))]; }
-    card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(where)));
+    card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
       el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
     var facts = el("dl", { "class": "atlas-card__facts" });

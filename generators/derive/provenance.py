@@ -34,11 +34,12 @@ def is_primary(index: Index, source_ref: str) -> bool:
     return _primary(index.by_ref(source_ref if "/" in source_ref else f"source/{source_ref}"))
 
 
-def primary_citations(index: Index, record: Record) -> list[Link]:
-    """The record's citations (in its own order) whose source is primary: `is_primary` of each citation's target."""
-    sources = index.by_kind.get("source", {})  # (one look-up per record: this runs for every record, several times)
-    return [link for link in index.outgoing.get(record.ref, ()) if link.target.startswith("source/")
-            and _primary(sources.get(link.target[len("source/"):]))]
+def first_primary_citation(index: Index, record: Record) -> Link | None:
+    """The record's first citation (in its own order) whose source is primary, or None: the walk stops there, as every
+    caller only asks whether there is one (this runs for every record, several times per check)."""
+    sources = index.by_kind.get("source", {})
+    return next((link for link in index.outgoing.get(record.ref, ()) if link.target.startswith("source/")
+                 and _primary(sources.get(link.target[len("source/"):]))), None)
 
 
 def _primary(source: Record | None) -> bool:
@@ -50,7 +51,7 @@ def unverified_records(index: Index, kinds: tuple[str, ...] | None = None) -> tu
     chosen = kinds if kinds is not None else tuple(k for k in sorted(index.by_kind) if k != "source")
     return tuple(
         Unverified(record.ref, _reason(index, record), "unverified" in record.data)
-        for kind in sorted(chosen) for record in index.all(kind) if not primary_citations(index, record)
+        for kind in sorted(chosen) for record in index.all(kind) if first_primary_citation(index, record) is None
     )
 
 
@@ -62,7 +63,7 @@ def unverified_list(index: Index, reasons: dict[str, str]) -> tuple[Unverified, 
 
 def unverified_reason(index: Index, record: Record) -> str:
     """Why the record is unverified (its declared reason), or '' when it cites a primary source or is a source."""
-    if record.kind == "source" or primary_citations(index, record):
+    if record.kind == "source" or first_primary_citation(index, record) is not None:
         return ""
     return _reason(index, record)
 

@@ -150,7 +150,7 @@ def test_changing_a_pick_updates_the_card_and_the_url(browser: Browser, cells: d
 
 def test_tab_reaches_every_control_in_order(browser: Browser) -> None:
     browser.open(PAGE)
-    _card(browser)
+    _comparison(browser)
     browser.js("[...document.querySelectorAll('.md-content a')].filter("
                "a => a.compareDocumentPosition(document.querySelector('.atlas-selector')) & Node.DOCUMENT_POSITION_FOLLOWING)"
                ".pop().focus()")
@@ -201,3 +201,95 @@ def test_the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built
     named = browser.js("return [...document.querySelectorAll('.atlas-selector__underived a')].map(a => a.pathname)")
     assert named == expected and named  # today: llama.cpp, TensorRT-LLM, ... (only vLLM has scheme records)
     assert not offered & {path.split("/")[2] for path in named}
+
+
+COMPARISON = """
+const box = document.querySelector('#atlas-answer .atlas-compare');
+if (!box) return null;
+return {format: box.dataset.format, title: box.querySelector('h2').textContent,
+        tally: [...box.querySelectorAll('.atlas-compare__tally .atlas-verdict')].map(b => [b.className,
+                 Number(b.parentNode.lastChild.textContent.trim())]),
+        rows: [...box.querySelectorAll('tbody tr')].map(tr => ({scheme: tr.dataset.scheme, verdict: tr.dataset.verdict,
+          badge: tr.querySelector('.atlas-verdict')?.className, answer: tr.querySelector('.atlas-compare__answer')?.href,
+          kernel: tr.cells[3].textContent, computes: tr.cells[4].textContent,
+          disputed: !!tr.querySelector('.atlas-compare__disputed')})),
+        gaps: Number(box.querySelector('.atlas-compare__tally .atlas-compare__gap')?.nextSibling.textContent.trim() || 0)};
+"""
+
+
+def _comparison(browser: Browser) -> dict:
+    deadline = time.monotonic() + 5
+    found = None
+    while found is None and time.monotonic() < deadline:
+        found = browser.js(COMPARISON)
+        if found is None:
+            time.sleep(0.05)
+    assert found is not None, "no comparison"
+    return found
+
+
+ORDER = ["runs", "runs-if", "fallback", "fails-at-runtime", "refused"]
+
+
+@pytest.mark.parametrize("format_id, part", [("nvfp4", "rtx-5090"), ("fp8-e4m3", "h100-sxm"), ("mxfp4", "mi300x"),
+                                             ("fp8-e4m3", "amd-epyc-genoa")])
+def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser, built_site: Path, cells: dict,
+                                                               names: dict, format_id: str, part: str) -> None:
+    """Every scheme listing the format has one row with its cell's verdict, best verdict first; the tally counts the
+    rows; a row's verdict opens that scheme's full answer for the same hardware, with the same verdict."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    target = next(a["target"] for a in index["records"]["accelerator"] if a["id"] == part)
+    schemes = [s["id"] for s in index["records"]["scheme"] if format_id in s["formats"]]
+    browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}")
+    shown = _comparison(browser)
+    assert shown["format"] == format_id and shown["title"].startswith(names[f"format/{format_id}"] + " on ")
+    assert sorted(row["scheme"] for row in shown["rows"]) == sorted(schemes) and len(schemes) >= 2
+    # schemes with no cell here (their engine has no rule for the platform) come last, as gaps, never as a verdict
+    gaps = [row for row in shown["rows"] if (row["scheme"], target) not in cells]
+    assert shown["rows"][len(shown["rows"]) - len(gaps):] == gaps
+    assert all(row["verdict"] == "" and row["badge"] is None and row["answer"] is None for row in gaps)
+    derived = shown["rows"][:len(shown["rows"]) - len(gaps)]
+    verdicts = [cells[(row["scheme"], target)]["verdict"] for row in derived]
+    assert [row["verdict"] for row in derived] == verdicts == sorted(verdicts, key=ORDER.index) and verdicts
+    assert shown["gaps"] == len(gaps)
+    for row in derived:
+        cell = cells[(row["scheme"], target)]
+        assert row["badge"].endswith(f"atlas-verdict--{cell['verdict']}")
+        assert row["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else "—")
+        assert row["disputed"] == any(not p["agrees"] for p in cell["published"])
+        if cell["computes_in"]:
+            assert row["computes"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
+    assert [(badge.split("--")[-1], count) for badge, count in shown["tally"]] == [
+        (v, verdicts.count(v)) for v in dict.fromkeys(verdicts)]
+    assert browser.console_errors() == []
+    first = derived[0]
+    browser.driver.get(first["answer"])
+    assert _card(browser)["verdict"] == first["verdict"]
+    query = parse_qs(urlsplit(browser.driver.current_url).query)
+    assert query["scheme"] == [first["scheme"]] and query["hardware"] == [f"part:{part}"]
+
+
+def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(browser: Browser) -> None:
+    browser.open(PAGE)
+    assert browser.js("return document.querySelector('#atlas-engine').value") == "any"
+    _comparison(browser)
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-nvfp4&hardware=part:b200")
+    _card(browser)
+    pick = "const s = document.querySelector('#atlas-engine'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
+    browser.js(pick, "any")
+    assert _comparison(browser)["format"] == "nvfp4"  # the scheme's first format
+    assert parse_qs(urlsplit(browser.driver.current_url).query) == {
+        "engine": ["any"], "format": ["nvfp4"], "hardware": ["part:b200"]}
+    browser.js(pick, "mlx-lm")
+    assert "MLX" in _card(browser)["title"]  # the engine's scheme for that format
+    assert browser.js("return document.querySelector('#atlas-scheme').value") == "mlx-lm-nvfp4"
+
+
+def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
+    browser.open(f"{PAGE}?engine=any&format=fp8-e4m3&hardware=part:h100-sxm", PHONE)
+    _comparison(browser)
+    cells = browser.js("return [...document.querySelectorAll('.atlas-compare tbody tr:first-child td')]"
+                       ".map(td => [td.dataset.label, getComputedStyle(td).display])")
+    assert cells == [[name, "block"] for name in ("Engine", "Scheme", "Verdict", "Kernel", "Computes in")]
+    assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+    browser.screenshot("selector-compare-390")
