@@ -303,6 +303,10 @@ def test_an_empty_candidate_list_refuses_with_the_engines_failure_message():
     data["candidates"][0]["kernels"] = []
     cell = derive_cell("s", data, "t", X86_AVX2, {"a": {"requirements": []}})
     assert (cell.verdict, cell.attempts, cell.failure_message) == ("refused", (), "no kernel")
+    # the list's locator, where it has one, says where the walk comes up empty
+    data["candidates"][0]["locator"] = "_POSSIBLE_NVFP4_KERNELS has no CPU entry"
+    cell = derive_cell("s", data, "t", X86_AVX2, {"a": {"requirements": []}})
+    assert cell.reasons == ("no candidate kernels for platform 'cpu' (_POSSIBLE_NVFP4_KERNELS has no CPU entry)",)
 
 
 def test_a_gate_that_hands_the_checkpoint_to_another_scheme_is_that_schemes_cell_as_a_fallback():

@@ -373,7 +373,9 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=(gate,))
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
     if candidates is None or not candidates["kernels"]:
-        reason = f"no candidate kernels for platform {target['platform']!r}"
+        # an empty list's locator says where the engine's walk comes up empty (or why it never reaches this device)
+        where = candidates.get("locator", "") if candidates else ""
+        reason = f"no candidate kernels for platform {target['platform']!r}" + (f" ({where})" if where else "")
         failure = candidates.get("failure_message", "") if candidates else ""  # an empty list: the engine still raises
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
     if "substitution" in candidates and substitute is not None:  # (a dangling id is the link stage's error)
