@@ -44,15 +44,20 @@ def engine_wide(built_site: Path) -> dict[str, list[str]]:
     return {e["id"]: e["engine_wide_traps"] for e in index["records"]["engine"]}
 
 
-def _card(browser: Browser) -> dict:
+def _shown(browser: Browser, script: str, what: str) -> dict:
+    """What the script reads off the answer, once the page has drawn it (within five seconds)."""
     deadline = time.monotonic() + 5
-    card = None
-    while card is None and time.monotonic() < deadline:
-        card = browser.js(CARD)
-        if card is None:
+    found = None
+    while found is None and time.monotonic() < deadline:
+        found = browser.js(script)
+        if found is None:
             time.sleep(0.05)
-    assert card is not None, "no answer card"
-    return card
+    assert found is not None, f"no {what}"
+    return found
+
+
+def _card(browser: Browser) -> dict:
+    return _shown(browser, CARD, "answer card")
 
 
 @pytest.mark.parametrize("scheme, hardware, target", [
@@ -218,14 +223,7 @@ return {format: box.dataset.format, title: box.querySelector('h2').textContent,
 
 
 def _comparison(browser: Browser) -> dict:
-    deadline = time.monotonic() + 5
-    found = None
-    while found is None and time.monotonic() < deadline:
-        found = browser.js(COMPARISON)
-        if found is None:
-            time.sleep(0.05)
-    assert found is not None, "no comparison"
-    return found
+    return _shown(browser, COMPARISON, "comparison")
 
 
 ORDER = ["runs", "runs-if", "fallback", "fails-at-runtime", "refused"]
