@@ -252,6 +252,29 @@
     return [link(site, place.part, place.id), " — ", targetLabel(link(site, target, place.targetId, place.part.target_label))];
   }
 
+  // the cell's traps that reach the pick: a trap naming parts applies to those parts only
+  function trapsAt(cell, place, records) {
+    return cell.traps.filter(function (t) {
+      var parts = records["gotcha"][t] ? records["gotcha"][t].accelerators : [];
+      return place.kind !== "part" || !parts || !parts.length || parts.indexOf(place.id) >= 0;
+    });
+  }
+
+  var SEVERITIES = ["blocker", "major", "minor"];
+
+  // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer lists them
+  function trapSummary(cell, place, records) {
+    var traps = trapsAt(cell, place, records).map(function (t) { return records["gotcha"][t]; }).filter(Boolean);
+    if (!traps.length) { return ["—"]; }
+    var worst = traps.map(function (t) { return t.severity; }).sort(function (a, b) {
+      return SEVERITIES.indexOf(a) - SEVERITIES.indexOf(b); })[0];
+    var silent = traps.some(function (t) { return t.silent; });
+    return [el("span", { "class": "atlas-compare__traps", title: traps.map(function (t) { return t.name; }).join("; ") }, [
+      el("span", { "class": "atlas-severity atlas-severity--" + worst, text: worst }),
+      silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
+      " " + traps.length + (traps.length === 1 ? " trap" : " traps")])];
+  }
+
   function renderComparison(answer, site, records, cells, format, hardware) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
@@ -286,7 +309,7 @@
         text: (VERDICTS[t.verdict] || [t.verdict])[0].replace(",", "") }), " " + t.count]);
     }), gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
     [". Each verdict links to its full answer: conditions, traps and sources."])));
-    var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in"];
+    var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps"];
     var body = el("tbody", {}, rows.map(function (row) {
       var cell = row.cell;
       var answerLink = el("a", { "class": "atlas-compare__answer", href: "?" + new URLSearchParams(
@@ -301,14 +324,15 @@
         [link(site, row.scheme, row.scheme.id)],
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null],
         [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
-        [computes || "—"]];
+        [computes || "—"],
+        trapSummary(cell, place, records)];
       return el("tr", { "data-verdict": cell.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
     }).concat(gaps.map(function (row) {
       var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
         [el("span", { "class": "atlas-compare__gap", title: "the atlas records no dispatch rule of this engine for this platform",
-          text: "not derived" })], ["—"], ["—"]];
+          text: "not derived" })], ["—"], ["—"], ["—"]];
       return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
@@ -329,7 +353,7 @@
   function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
-    var kind = place.kind, id = place.id, targetId = place.targetId;
+    var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
       answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
@@ -407,10 +431,7 @@
         return el("span", {}, [n ? "; " : "", link(site, records["support-matrix"][p.matrix], p.matrix), " (" + p.symbol + ")"]);
       }))));
     }
-    var traps = cell.traps.filter(function (t) {
-      var parts = records["gotcha"][t] ? records["gotcha"][t].accelerators : [];
-      return kind !== "part" || !parts || !parts.length || parts.indexOf(id) >= 0;
-    });
+    var traps = trapsAt(cell, place, records);
     if (traps.length) {
       card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, traps.map(trapItem))]));
     }

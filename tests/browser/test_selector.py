@@ -217,6 +217,9 @@ return {format: box.dataset.format, title: box.querySelector('h2').textContent,
         rows: [...box.querySelectorAll('tbody tr')].map(tr => ({scheme: tr.dataset.scheme, verdict: tr.dataset.verdict,
           badge: tr.querySelector('.atlas-verdict')?.className, answer: tr.querySelector('.atlas-compare__answer')?.href,
           kernel: tr.cells[3].textContent, computes: tr.cells[4].textContent,
+          trapCount: Number((tr.cells[5].textContent.match(/(\\d+) traps?/) || [0, 0])[1]),
+          worst: tr.cells[5].querySelector('.atlas-severity')?.textContent || null,
+          silent: !!tr.cells[5].querySelector('.atlas-silent'),
           disputed: !!tr.querySelector('.atlas-compare__disputed')})),
         gaps: Number(box.querySelector('.atlas-compare__tally .atlas-compare__gap')?.nextSibling.textContent.trim() || 0)};
 """
@@ -237,6 +240,7 @@ def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser
     rows; a row's verdict opens that scheme's full answer for the same hardware, with the same verdict."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     target = next(a["target"] for a in index["records"]["accelerator"] if a["id"] == part)
+    gotchas = {g["id"]: g for g in index["records"]["gotcha"]}
     schemes = [s["id"] for s in index["records"]["scheme"] if format_id in s["formats"]]
     browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}")
     shown = _comparison(browser)
@@ -255,6 +259,11 @@ def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser
         assert row["badge"].endswith(f"atlas-verdict--{cell['verdict']}")
         assert row["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else "—")
         assert row["disputed"] == any(not p["agrees"] for p in cell["published"])
+        # the traps that reach this part (a trap naming parts applies to those only), the worst first, silent marked
+        traps = [gotchas[t] for t in cell["traps"] if not gotchas[t].get("accelerators") or part in gotchas[t]["accelerators"]]
+        assert row["trapCount"] == len(traps)
+        assert row["worst"] == (min((t["severity"] for t in traps), key=["blocker", "major", "minor"].index) if traps else None)
+        assert row["silent"] == any(t.get("silent") for t in traps)
         if cell["computes_in"]:
             assert row["computes"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
     assert [(badge.split("--")[-1], count) for badge, count in shown["tally"]] == [
@@ -288,6 +297,20 @@ def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
     _comparison(browser)
     cells = browser.js("return [...document.querySelectorAll('.atlas-compare tbody tr:first-child td')]"
                        ".map(td => [td.dataset.label, getComputedStyle(td).display])")
-    assert cells == [[name, "block"] for name in ("Engine", "Scheme", "Verdict", "Kernel", "Computes in")]
+    assert cells == [[name, "block"] for name in ("Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps")]
     assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
     browser.screenshot("selector-compare-390")
+
+
+@pytest.mark.parametrize("part, listed", [("rtx-5090", False), ("gb10-dgx-spark", True)])
+def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser, built_site: Path, cells: dict,
+                                                               part: str, listed: bool) -> None:
+    """GB10 and the RTX 5090 share a target; the trap that names GB10 alone counts in its row only, as on the card."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    parts_of = {g["id"]: g.get("accelerators") or [] for g in index["records"]["gotcha"]}
+    browser.open(f"{PAGE}?engine=any&format=w4a16-int4&hardware=part:{part}")
+    (row,) = [r for r in _comparison(browser)["rows"] if r["scheme"] == "vllm-ct-wna16"]
+    on_target = cells[("vllm-ct-wna16", "nvidia-sm120")]["traps"]
+    reaching = [t for t in on_target if not parts_of[t] or part in parts_of[t]]
+    assert ("vllm-marlin-input-dtype-fp8-sm121a-garbage" in reaching) is listed
+    assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
