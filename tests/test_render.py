@@ -321,3 +321,14 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     lines = pages["kernels/k-cpu.md"].splitlines()
     assert "| Requirements | none: on every platform where a scheme lists it as a candidate, the engine accepts it |" in lines
     assert "| Formats | none |" in lines  # an empty list is said, not an empty cell
+
+
+def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree):
+    """A part's memory and peaks are what its page is read for; the cells of its hardware targets (a long list on a GPU
+    every engine reads) come after them, and the site's search skips that copy of the cells."""
+    pages, problems = render_tree(tree)
+    assert problems == []
+    headings = [line for line in pages["accelerators/acc-big.md"].splitlines() if line.startswith("### ")]
+    cells = headings.index("### Support cells of its hardware targets { data-search-exclude }")
+    assert headings.index("### Memory bandwidth \\(GB/s\\)") < headings.index("### Peak compute") < cells
+    assert headings.index("### Native and emulated formats") < cells

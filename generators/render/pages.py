@@ -35,12 +35,24 @@ SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),
                         "engine": ("default_install", "runtime_checks")}
 
 
+# Tables that copy derived support cells onto a page (each cell's facts are stated once, in the scheme, kernel and
+# engine records it is derived from): the site's search skips them (data-search-exclude), so a query finds the records
+# that state a fact and the page named for it, not every page that repeats a cell.
+CELL_TABLE_TITLES = frozenset({"Derived support", "Support cells of its hardware targets", "Where the engine selects it",
+                               "Where it runs", "Observed across releases", "Derived support: scheme × hardware target"})
+
+
 @dataclass
 class Table:
     title: str
     columns: list[str]
     rows: list[list[Markup]]
     note: str = ""
+
+    @property
+    def copies_cells(self) -> bool:
+        """A copy of derived cells, which the site's search skips."""
+        return self.title in CELL_TABLE_TITLES
 
 
 @dataclass
@@ -95,7 +107,11 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         else:
             facts.append((field_label(key), values.render(value, (key,))))
     computed = kind_tables(atlas, record, values)
-    answer, tables = ([t for t in computed if t.rows], tables) if record.kind in ANSWER_FIRST else ([], computed + tables)
+    answer = [t for t in computed if t.rows] if record.kind in ANSWER_FIRST else []
+    if record.kind == "accelerator":  # its memory and peaks before the long list of its targets' cells
+        tables = [t for t in computed if not t.copies_cells] + tables + [t for t in computed if t.copies_cells]
+    elif record.kind not in ANSWER_FIRST:
+        tables = computed + tables
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
     groups = backlink_groups(atlas, record, values)
