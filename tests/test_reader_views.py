@@ -32,6 +32,21 @@ def test_agreeing_sources_fold_into_one_row_and_disagreeing_ones_are_flagged() -
     assert folded_rows("cells", [{"row": 1}], values) is None
 
 
+def test_an_equal_figure_called_an_estimate_by_one_source_is_not_a_disagreement() -> None:
+    """The RTX 5090's NVFP4 peak: one source states 1676, another estimates 1676.0. Two rows (the estimate shows), no
+    flag; an estimate of another figure for the same precision is still flagged."""
+    values = ValueRenderer({f"peak[{n}].source": f"source/{s}" for n, s in enumerate("abcd")},
+                           {f"source/{s}": s.upper() for s in "abcd"}, "accelerators/x.md")
+    items = [{"precision": "nvfp4", "tflops": 1676, "source": "a"},
+             {"precision": "nvfp4", "tflops": 1676.0, "estimate": True, "source": "b"},
+             {"precision": "int8", "tflops": 838, "source": "c"},
+             {"precision": "int8", "tflops": 419.0, "estimate": True, "source": "d"}]
+    columns, rows = folded_rows("peak", items, values)
+    assert columns == ["precision", "tflops", "estimate", "sources", "notes"]
+    assert [(r[0], "sources disagree" in r[3]) for r in rows] == [
+        ("nvfp4", False), ("nvfp4", False), ("int8", True), ("int8", True)]
+
+
 
 def test_nested_values_are_escaped_once_keys_and_leaves_alike() -> None:
     """Mapping keys and leaves are escaped where they are read, and never again when the pieces are joined."""

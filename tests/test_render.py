@@ -180,9 +180,10 @@ def test_record_page_has_backlinks_sources_and_derived_cells(tree):
     pages, _ = render(tree)
     scheme = pages["schemes/sch-w4a16.md"]
     assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | <span class=\"verdict verdict-runs-if\" title=\"runs as specified only given the named optional package, build flag, setting or model property; without it the engine falls back, fails or refuses\">Runs if</span> | via [Generic kernel](../kernels/k-generic.md); " \
-           "when activation dtype in \\{float16\\}; after 1 candidate\\(s\\) declined. If not, in the engine's order: " \
+           "when activation dtype in \\{float16\\}<details class=\"atlas-why-more\"><summary>if not, and more</summary>" \
+           "after 1 candidate\\(s\\) declined<br>If not, in the engine's order: " \
            "<span class=\"verdict verdict-refused\" title=\"the engine refuses at load; every " \
-           "reason is listed in order\">Refused</span>, no candidate left \\(every reason on the scheme's page\\) |" in scheme
+           "reason is listed in order\">Refused</span>, no candidate left \\(every reason on the scheme's page\\)</details> |" in scheme
     assert "- [Example published table](../support-matrices/pub-table.md)" in scheme
     matrix = pages["support-matrices/pub-table.md"]
     assert "❌ <small>derived: YES, [The x86 CPU cell is wrong](../findings/cpu-cell-wrong.md)</small>" in matrix
@@ -321,3 +322,14 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     lines = pages["kernels/k-cpu.md"].splitlines()
     assert "| Requirements | none: on every platform where a scheme lists it as a candidate, the engine accepts it |" in lines
     assert "| Formats | none |" in lines  # an empty list is said, not an empty cell
+
+
+def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree):
+    """A part's memory and peaks are what its page is read for; the cells of its hardware targets (a long list on a GPU
+    every engine reads) come after them, and the site's search skips that copy of the cells."""
+    pages, problems = render_tree(tree)
+    assert problems == []
+    headings = [line for line in pages["accelerators/acc-big.md"].splitlines() if line.startswith("### ")]
+    cells = headings.index("### Support cells of its hardware targets { data-search-exclude }")
+    assert headings.index("### Memory bandwidth \\(GB/s\\)") < headings.index("### Peak compute") < cells
+    assert headings.index("### Native and emulated formats") < cells

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from generators.build import render_tree
 from generators.derive.search_terms import SearchTerms, clauses, search_terms_by_record, words
 from generators.kinds import FOLDER_OF_KIND
+from generators.render.pages import CELL_TABLE_TITLES
 from generators.model.atlas import Atlas
 
 from .memory_atlas import atlas_of
@@ -177,6 +178,23 @@ def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_t
     boosted = {page for page, found in pages.items() for d in found if "boost" in d}
     assert boosted and {page.split("/")[0] for page in boosted} == {"sources"}
     assert {d["boost"] for page in boosted for d in pages[page]} == {0.3}
+
+
+def test_the_search_index_skips_copies_of_derived_cells_and_backlinks_and_keeps_what_records_state(
+        built_site: Path) -> None:
+    """Derived cells are repeated on scheme, target, kernel, format and accelerator pages and in the support tables'
+    notes, and every record lists what references it: the index keeps none of those copies (they were over a third of
+    it), and keeps each record's own sections, where a cell's reasons and conditions are stated."""
+    docs = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    titles = {doc["title"] for doc in docs}
+    copies = CELL_TABLE_TITLES | {"Referenced by"}
+    assert sorted(t for t in titles if t in copies or t.startswith("Notes on every cell")) == []
+    by_page: dict[str, set[str]] = {}
+    for doc in docs:
+        by_page.setdefault(doc["location"].split("#")[0], set()).add(doc["title"])
+    assert {"Requirements", "Notes", "Sources"} <= by_page["kernels/marlin-int4-gemm/"]  # what the kernel record states
+    assert "Runtime checks" in by_page["engines/exllamav2/"]  # where a cell's condition is worded
+    assert "Candidates" in by_page["schemes/vllm-gptq-marlin/"]
 
 
 def test_every_id_and_kernel_and_engine_alias_is_a_tag_and_every_term_outweighs_the_pages_that_lack_it(

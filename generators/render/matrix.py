@@ -123,7 +123,7 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
     grid = fill('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
                 '<caption>{}</caption>{}<tbody>{}</tbody></table></div>',
         title, caption, grid_head(matrix.columns, html.page), body)
-    notes = fill('<h3 id="notes-{}">Notes on every cell ({})</h3>\n{}',
+    notes = fill('<h3 id="notes-{}" data-search-exclude>Notes on every cell ({})</h3>\n{}',
         matrix.engine, title, _notes(matrix, html)) if not notes_at else Markup("")
     return fill('<div class="atlas-matrix">\n{}\n{}{}\n{}\n{}\n</div>',
         legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html), notes)

@@ -35,12 +35,24 @@ SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),
                         "engine": ("default_install", "runtime_checks")}
 
 
+# Tables that copy derived support cells onto a page (each cell's facts are stated once, in the scheme, kernel and
+# engine records it is derived from): the site's search skips them (data-search-exclude), so a query finds the records
+# that state a fact and the page named for it, not every page that repeats a cell.
+CELL_TABLE_TITLES = frozenset({"Derived support", "Support cells of its hardware targets", "Where the engine selects it",
+                               "Where it runs", "Observed across releases", "Derived support: scheme × hardware target"})
+
+
 @dataclass
 class Table:
     title: str
     columns: list[str]
     rows: list[list[Markup]]
     note: str = ""
+
+    @property
+    def copies_cells(self) -> bool:
+        """A copy of derived cells, which the site's search skips."""
+        return self.title in CELL_TABLE_TITLES
 
 
 @dataclass
@@ -95,7 +107,11 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         else:
             facts.append((field_label(key), values.render(value, (key,))))
     computed = kind_tables(atlas, record, values)
-    answer, tables = ([t for t in computed if t.rows], tables) if record.kind in ANSWER_FIRST else ([], computed + tables)
+    answer = [t for t in computed if t.rows] if record.kind in ANSWER_FIRST else []
+    if record.kind == "accelerator":  # its memory and peaks before the long list of its targets' cells
+        tables = [t for t in computed if not t.copies_cells] + tables + [t for t in computed if t.copies_cells]
+    elif record.kind not in ANSWER_FIRST:
+        tables = computed + tables
     sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
                for n, citation in enumerate(record.data.get("sources", []))]
     groups = backlink_groups(atlas, record, values)
@@ -368,15 +384,19 @@ def verdict_markup(cell: Cell) -> Markup:
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
+    """The kernel, what it computes as, the conditions and the default install's choice (or every reason), then, folded
+    under "more", what the defaults meet and what happens when the conditions fail: a page lists dozens of cells, and
+    those parts repeat the conditions at length; the reader opens them for the one cell they ask about."""
     instead = _handed_on(cell, values)
+    more: list[Markup] = []
     if not cell.verdict.loads:
         found = reasons_of(cell, values)
         why = Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
         if cell.conditions and not cell.gate:  # the failing kernel is selected only where its conditions hold
             why = escape_text("where " + "; ".join(cell.conditions) + ": ") + why
         if cell.otherwise and not cell.gate:
-            why += Markup(". ") + otherwise_markup(cell, values.ref, escape_text)
-        return instead + why
+            more.append(otherwise_markup(cell, values.ref, escape_text))
+        return instead + why + _more(more, bool(more))
     parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
     if cell.default_kernel and cell.default_kernel != cell.kernel:
         loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
@@ -388,17 +408,26 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.conditions:
         parts.append(escape_text("when " + "; ".join(cell.conditions)))
     if cell.assumes:
-        parts.append(escape_text("the defaults meet " + "; ".join(a.said for a in cell.assumes)))
+        more.append(escape_text("the defaults meet " + "; ".join(a.said for a in cell.assumes)))
     if accepted.routes:
-        parts.append(escape_text("routes: " + ", ".join(accepted.routes)))
+        more.append(escape_text("routes: " + ", ".join(accepted.routes)))
     if accepted.limits:
-        parts.append(escape_text(f"{len(accepted.limits)} shape limit(s), see the kernel's requirements"))
+        more.append(escape_text(f"{len(accepted.limits)} shape limit(s), see the kernel's requirements"))
     declined = [a for a in cell.attempts if a.outcome == "no"]
     if declined:
-        parts.append(escape_text(f"after {len(declined)} candidate(s) declined"))
+        more.append(escape_text(f"after {len(declined)} candidate(s) declined"))
     if cell.otherwise:
-        return Markup("; ").join(parts) + Markup(". ") + otherwise_markup(cell, values.ref, escape_text)
-    return Markup("; ").join(parts)
+        more.append(otherwise_markup(cell, values.ref, escape_text))
+    return Markup("; ").join(parts) + _more(more, bool(cell.otherwise))
+
+
+def _more(parts: list[Markup], otherwise: bool) -> Markup:
+    """The parts folded into a disclosure (on one line: a Markdown table cell), or nothing."""
+    if not parts:
+        return Markup("")
+    return fill('<details class="atlas-why-more"><summary>{}</summary>{}</details>',
+                "if not, and more" if otherwise and len(parts) > 1 else "if not" if otherwise else "more",
+                Markup("<br>").join(parts))
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,8 @@ CITATION_KEYS = ("source", "locator", "note", "quote")
 def folded_rows(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> tuple[list[str], list[list[Markup]]] | None:
     """Sourced figures with sources that agree folded into one row with several source links, or None when the
     items are not sourced figures. A row whose dimensions (the text fields) match another row's but whose numbers
-    differ is flagged: the sources disagree."""
+    differ is flagged: the sources disagree (not where they differ only in a flag, such as one calling its equal
+    figure an estimate)."""
     if not items or not all(isinstance(i, dict) and "source" in i for i in items):
         return None
     identity = [k for item in items for k in item if k not in CITATION_KEYS]
@@ -136,16 +137,16 @@ def folded_rows(key: str, items: list[dict[str, Any]], values: ValueRenderer) ->
     for n, item in enumerate(items):
         groups.setdefault(tuple(_hashable(item.get(k)) for k in identity), []).append(n)
     dimension = [n for n, k in enumerate(identity) if not all(isinstance(i.get(k), (int, float)) for i in items if k in i)]
-    seen: dict[tuple[Any, ...], int] = {}
-    for ident in groups:
-        dims = tuple(ident[n] for n in dimension)
-        seen[dims] = seen.get(dims, 0) + 1
+    figures = [n for n, k in enumerate(identity) if n not in dimension and not any(isinstance(i.get(k), bool) for i in items)]
+    seen: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}  # per dimensions, the distinct figures stated
+    for ident in groups:  # (rows that differ only in a flag such as `estimate` state the same figure: no dispute)
+        seen.setdefault(tuple(ident[n] for n in dimension), set()).add(tuple(ident[n] for n in figures))
     rows = []
     for ident, members in groups.items():
         first = items[members[0]]
         cells = [values.render(first[k], (key, members[0], k)) if k in first else Markup("") for k in identity]
         links = Markup(", ").join(values.render(items[n]["source"], (key, n, "source")) for n in members)
-        flag = seen[tuple(ident[n] for n in dimension)] > 1
+        flag = len(seen[tuple(ident[n] for n in dimension)]) > 1
         notes = Markup("; ").join(escape_text(items[n]["note"]) for n in members if items[n].get("note"))
         rows.append(cells + [links + (Markup(' <span class="atlas-disagree">⚠ sources disagree</span>') if flag else Markup("")),
                              notes])

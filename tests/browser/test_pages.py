@@ -194,7 +194,8 @@ def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser
 
 def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_table_at_1440(browser: Browser) -> None:
     """A target's derived-support table (scheme, verdict, why) at phone width: no sideways scrolling, each row a block
-    whose cells after the first name their column; at desktop width the same table keeps its header row."""
+    whose cells after the first name their column; at desktop width the same table keeps its header row, and a row's
+    "why" folds what runs if its conditions fail under a disclosure that opens on a click."""
     read = """const table = [...document.querySelectorAll('.md-typeset table')].find(t =>
             [...t.querySelectorAll('thead th')].map(th => th.textContent.trim()).join('|') === 'scheme|verdict|why');
         const cells = [...table.querySelectorAll('tbody td')];
@@ -213,6 +214,18 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     browser.resize(DESKTOP)
     desktop = browser.js(read)
     assert desktop["head"] == "table-header-group" and desktop["blocks"] == 0
+    folded = browser.js("""const more = [...document.querySelectorAll('td details.atlas-why-more')]
+            .find(d => d.textContent.includes("If not, in the engine's order"));
+        const cell = more.closest('td'), summary = more.querySelector('summary');
+        const before = {open: more.open, height: more.getBoundingClientRect().height};
+        summary.click();
+        return {before, label: summary.textContent, open: more.open, height: more.getBoundingClientRect().height,
+                lead: cell.textContent.slice(0, cell.textContent.indexOf(summary.textContent)),
+                tableRows: document.querySelectorAll('details.atlas-why-more').length}""")
+    # a row reads kernel and conditions; what runs if they fail is one click away, not printed on every row
+    assert folded["before"]["open"] is False and folded["open"] is True
+    assert folded["height"] > 2 * folded["before"]["height"] and folded["label"].startswith("if not")
+    assert folded["lead"].startswith("via ") and "If not" not in folded["lead"] and folded["tableRows"] > 10
 
 
 def test_a_cell_leads_to_its_note(browser: Browser) -> None:
