@@ -76,6 +76,14 @@ def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[s
     return text("If not, in the engine's order:") + Markup(" ") + Markup("; ").join(steps)
 
 
+def folded(summary: str, parts: list[Markup]) -> Markup:
+    """Parts folded under a short summary that opens them on a click, on one line (it may sit in a Markdown table
+    cell), or nothing when there are none: what a row of a long table holds beyond its answer."""
+    if not parts:
+        return Markup("")
+    return fill('<details class="atlas-why-more"><summary>{}</summary>{}</details>', summary, Markup("<br>").join(parts))
+
+
 def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
     unless = f"unless {' and '.join(step.unmet)}" + (" (off the defaults)" if step.off_default else "")
     line = (Markup("") if whole and not step.off_default else text(unless + ":") + Markup(" ")) + verdict_badge(step.verdict)

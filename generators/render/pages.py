@@ -20,7 +20,7 @@ from .history import history_table
 from .markdown import escape_text, fill, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
-from .matrix import otherwise_markup, verdict_badge
+from .matrix import folded, otherwise_markup, verdict_badge
 from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
@@ -422,12 +422,7 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
 
 
 def _more(parts: list[Markup], otherwise: bool) -> Markup:
-    """The parts folded into a disclosure (on one line: a Markdown table cell), or nothing."""
-    if not parts:
-        return Markup("")
-    return fill('<details class="atlas-why-more"><summary>{}</summary>{}</details>',
-                "if not, and more" if otherwise and len(parts) > 1 else "if not" if otherwise else "more",
-                Markup("<br>").join(parts))
+    return folded("if not, and more" if otherwise and len(parts) > 1 else "if not" if otherwise else "more", parts)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from ..derive.source_freshness import stale_sources
 from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
-from .matrix import otherwise_markup, published_grid_html, support_matrices_html
+from .matrix import folded, otherwise_markup, published_grid_html, support_matrices_html
 from .pages import published_table, reasons_of, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .trap_index import trap_table_html
@@ -83,6 +83,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "What runs when a cell's conditions do not hold, in the engine's order (`If not, in the engine's order: "
                    "unless A: <verdict> via K; ...`); empty for a cell whose kernel is selected without conditions.",
                    lambda scope: lambda cell: otherwise_markup(cell, scope.values.ref, escape_text)),
+    TemplateGlobal("if_not", "if_not(cell)",
+                   "The same as otherwise(cell), folded under an 'if not' disclosure that opens on a click: for a table "
+                   "row, whose reader asks about one cell of many; empty for a cell with no such step.",
+                   lambda scope: lambda cell: folded("if not", [otherwise_markup(cell, scope.values.ref, escape_text)])
+                   if cell.otherwise else Markup("")),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("support_matrices", "support_matrices(notes=True)",
