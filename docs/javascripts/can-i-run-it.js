@@ -14,6 +14,9 @@
     "no": ["Refused", "no candidate kernel accepts"]
   };
 
+  var COVERS = "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
+    "engine's fused-MoE kernels, which no answer here models yet";
+
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at the cited release",
     "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code"
@@ -390,6 +393,9 @@
       });
       facts.appendChild(el("dd", {}, known));
     }
+    // every cell is a scheme's dense linear layers: a MoE model's experts take other kernels (DESIGN; support tables)
+    facts.appendChild(el("dt", { text: "Covers" }));
+    facts.appendChild(el("dd", { text: COVERS }));
     if (facts.childNodes.length) { card.appendChild(facts); }
     // conditions the defaults (install and settings) meet are listed once, under their own heading
     var met = (cell.assumes || []).concat(cell.opt_in || []).map(function (a) { return a.condition; });

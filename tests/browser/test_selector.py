@@ -77,6 +77,7 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     assert card["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else None)
     # a cell the engine's own selection agreed with names that run (the observation) as where it is known from
     assert all(names[f"observation/{o}"] in card["facts"]["Known from"] for o in cell["evidence"])
+    assert card["facts"]["Covers"].startswith("the scheme's dense linear layers; the expert layers of a mixture-of-experts")
     assert card["findings"] == [f"/findings/{f}/" for f in cell["findings"]]
     assert card["traps"] == [f"/gotchas/{t}/" for t in cell["traps"]]
     assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])
