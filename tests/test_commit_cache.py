@@ -13,6 +13,7 @@ from generators import build, commit_cache, load, record_history, revisions
 from generators.cache import ContentCache
 from generators.diff_model import CellChange, CommitChange, FieldChange, OtherwiseStep, RecordChange
 from generators.render.changelog import changelog_files
+from generators.render.markdown import code_span
 
 from .conftest import commit, git, write
 from .test_diff import edit
@@ -295,7 +296,7 @@ def test_a_shallow_clone_says_on_the_changelog_where_its_history_stops_and_a_ful
         pages[root] = (changes, cut, run.pages["chapters/changelog.md"])
     changes, cut, page = pages[shallow]
     assert cut == git(shallow, "rev-parse", "HEAD~1") and [c.subject for c in changes] == []  # its parent is cut off
-    assert "shallow clone" in page and f"`{cut}`" in page
+    assert "shallow clone" in page and code_span(cut) in page
     changes, cut, page = pages[archive]
     assert cut == "" and changes == () and "outside a git work tree" in page and "shallow" not in page
     changes, cut, page = pages[repo]

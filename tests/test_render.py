@@ -1,11 +1,13 @@
 """Rendering: template functions pass and fail with the full message, escaping, literals, determinism."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from generators.build import render_tree
 from generators.render.literals import literal_problems
-from generators.render.markdown import escape_text
+from generators.render.markdown import code_span, escape_text
 
 from .conftest import ROOT, write
 from .test_checks import edit
@@ -231,8 +233,8 @@ def test_every_template_global_is_documented_on_the_contributor_page(tree):
     assert problems == []
     for template_global in TEMPLATE_GLOBALS:
         assert template_global.doc, f"{template_global.name} has no description"
-        row = f"`{template_global.name}` | `{template_global.signature}` | "
-        assert row in pages["chapters/demo.md"].replace("\\", ""), f"{template_global.name} is not on the contributor page"
+        row = f"| {code_span(template_global.name)} | {code_span(template_global.signature)} | "
+        assert row in pages["chapters/demo.md"], f"{template_global.name} is not on the contributor page"
 
 
 def test_figures_fold_agreeing_sources_into_numbered_links_named_on_hover(tree):
@@ -333,3 +335,14 @@ def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree
     cells = headings.index("### Support cells of its hardware targets { data-search-exclude }")
     assert headings.index("### Memory bandwidth \\(GB/s\\)") < headings.index("### Peak compute") < cells
     assert headings.index("### Native and emulated formats") < cells
+
+
+def test_code_shows_text_as_written_and_injects_nothing():
+    """`| code` (ids, file paths, signatures): every character shows as typed, where a Markdown code span around an
+    escaped value showed escape_text's backslashes (`if\\_not\\(cell\\)`), and no character starts markup."""
+    import markdown
+    hostile = "if_not(cell) <script>x</script> & `tick` | *b* [l](u) \\ #"
+    html = markdown.markdown(f"| a |\n| --- |\n| {code_span(hostile)} |", extensions=["tables"])
+    assert "<script>" not in html and html.count("<td>") == 1
+    shown = re.sub(r"&#(\d+);", lambda m: chr(int(m.group(1))), re.search(r"<code>(.*)</code>", html).group(1))
+    assert shown.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") == hostile

@@ -45,6 +45,17 @@ def _escaped(text: str) -> Markup:
     return Markup(text)
 
 
+_CODE_ENTITIES = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|"}
+
+
+def code_span(value: Any) -> Markup:
+    """Text shown as code: an HTML <code> element whose characters Markdown would read as syntax are entities, so
+    the text shows as written (a Markdown code span would show the backslashes escape_text adds, and a backtick in
+    the text would end it)."""
+    text = " ".join(str(value).split())
+    return Markup("<code>" + "".join(_CODE_ENTITIES.get(c) or str(escape(c)) for c in text) + "</code>")
+
+
 def fill(template: str, *values: Any) -> Markup:
     """Markup(template).format(*values) at str.format's speed: the template is trusted HTML with positional fields
     only, and each value goes in as Markup.format puts it, Markup as it is and anything else formatted, then
