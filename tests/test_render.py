@@ -346,3 +346,11 @@ def test_code_shows_text_as_written_and_injects_nothing():
     assert "<script>" not in html and html.count("<td>") == 1
     shown = re.sub(r"&#(\d+);", lambda m: chr(int(m.group(1))), re.search(r"<code>(.*)</code>", html).group(1))
     assert shown.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") == hostile
+
+
+def test_with_code_shows_backticked_parts_as_code_and_escapes_the_rest():
+    from generators.render.markdown import with_code
+    assert with_code("Fails on an unknown `kind/id`; *not* emphasis") == \
+        "Fails on an unknown <code>kind/id</code>; \\*not\\* emphasis"
+    assert with_code("an unpaired ` tick") == escape_text("an unpaired ` tick")  # nothing becomes code
+    assert with_code("`<b>` & more") == "<code>&lt;b&gt;</code> &amp; more"

@@ -29,7 +29,7 @@ from .context import Read, RenderContext, calling_template_line
 from .functions import TemplateFunctions
 from .labels import label
 from .literals import lexed, literal_problems
-from .markdown import code_span, escape_text, page_of
+from .markdown import code_span, escape_text, page_of, with_code
 from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
 from .template_globals import PageScope, bind_globals
@@ -38,7 +38,7 @@ from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
 LAYOUTS = "_templates"
-FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label, "code": code_span}
+FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label, "code": code_span, "with_code": with_code}
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):

@@ -56,6 +56,23 @@ def code_span(value: Any) -> Markup:
     return Markup("<code>" + "".join(_CODE_ENTITIES.get(c) or str(escape(c)) for c in text) + "</code>")
 
 
+def with_code(value: Any) -> Markup:
+    """Prose whose `backticked` parts show as code (code_span) and the rest escaped (escape_text): the documentation
+    written in the code and the schemas. Text with an unpaired backtick is escaped whole."""
+    parts = str(value).split("`")
+    if len(parts) % 2 == 0:
+        return escape_text(value)
+    return Markup("").join(code_span(part) if n % 2 else _spaced(part) for n, part in enumerate(parts))
+
+
+def _spaced(text: str) -> Markup:
+    """escape_text, keeping one space where the text began or ended with whitespace (it sits beside code)."""
+    if not text.strip():
+        return Markup(" " if text else "")
+    return (Markup(" ") if text[0].isspace() else Markup("")) + escape_text(text) + (
+        Markup(" ") if text[-1].isspace() else Markup(""))
+
+
 def fill(template: str, *values: Any) -> Markup:
     """Markup(template).format(*values) at str.format's speed: the template is trusted HTML with positional fields
     only, and each value goes in as Markup.format puts it, Markup as it is and anything else formatted, then
