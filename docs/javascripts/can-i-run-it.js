@@ -15,7 +15,7 @@
   };
 
   var COVERS = "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
-    "engine's fused-MoE kernels, which no answer here models yet";
+    "engine's expert-layer (MoE) kernels, which no answer here models yet";
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at the cited release",
