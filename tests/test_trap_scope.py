@@ -19,8 +19,10 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
     target = atlas.index.must("hardware-target", target_id)
     engine = atlas.index.must("engine", cell.engine).data
     wrong = []
-    if not trap.get("formats") and not trap.get("kernels"):
-        wrong.append("names no format or kernel")
+    if not trap.get("formats") and not trap.get("kernels") and not trap.get("schemes"):
+        wrong.append("names no scheme, format or kernel")
+    if trap.get("schemes") and scheme_id not in trap["schemes"]:
+        wrong.append(f"scheme {scheme_id}")
     if trap.get("engines") and cell.engine not in trap["engines"]:
         wrong.append(f"engine {cell.engine}")
     if not trap.get("engines") and trap.get("unverified"):
@@ -188,3 +190,22 @@ def test_the_q4_0_regression_is_not_listed_at_b11312(real_atlas: Atlas):
     answers = real_atlas.views.answers
     for scheme in ("llama-cpp-q4-0", "llama-cpp-q4-k", "llama-cpp-q8-0"):
         assert "llama-cpp-rocm-commit-q4-0-perplexity-blowup" not in answers[(scheme, "amd-gfx1151")].traps
+
+
+def test_a_trap_naming_a_scheme_is_listed_on_that_schemes_answers_alone(real_atlas: Atlas):
+    """A scheme narrows a trap where a format cannot: compressed-tensors MXFP4 experts on ROCm fail to load, while
+    every compressed-tensors scheme shares the container format and other MXFP4 schemes load differently."""
+    from generators.derive.trap_scope import AnswerScope, applies
+    atlas = real_atlas
+    trap = TrapScope("t", frozenset({"vllm"}), frozenset(), frozenset(), frozenset({"rocm"}), frozenset(), (), "", "",
+                     "", schemes=frozenset({"vllm-ct-w4a4-mxfp4"}))
+
+    def scope(scheme: str, target: str) -> AnswerScope:
+        target_record = atlas.index.must("hardware-target", target)
+        return AnswerScope(atlas.views.cells[(scheme, target)],
+                           frozenset(atlas.index.must("scheme", scheme).data.get("formats", [])),
+                           str(target_record.data["platform"]), frozenset(members(atlas.index, target_record)), "")
+
+    assert applies(trap, scope("vllm-ct-w4a4-mxfp4", "amd-gfx942"))
+    assert not applies(trap, scope("vllm-ct-w8a8-fp8", "amd-gfx942"))  # another scheme of the same container
+    assert not applies(trap, scope("vllm-ct-w4a4-mxfp4", "nvidia-sm90"))  # the scheme on another platform

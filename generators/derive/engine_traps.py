@@ -27,6 +27,7 @@ class ScopedTrap:
     platforms: tuple[str, ...]
     accelerators: tuple[str, ...]
     releases: str  # the engine's releases it bounds ('0.20–0.25', '0.20 and later'); '' when it bounds none
+    schemes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,10 @@ def traps_by_engine(index: Index, traps: list[Record]) -> dict[str, EngineTraps]
 
 
 def is_engine_wide(scope: TrapScope, engine: str, release: str) -> bool:
-    """Names the engine and no format, kernel, platform or part, and the release read is inside any bounds it sets."""
-    return (engine in scope.engines and not (scope.formats or scope.kernels or scope.platforms or scope.accelerators)
+    """Names the engine and no scheme, format, kernel, platform or part, and the release read is inside any bounds it
+    sets."""
+    return (engine in scope.engines
+            and not (scope.schemes or scope.formats or scope.kernels or scope.platforms or scope.accelerators)
             and in_releases(scope, engine, release))
 
 
@@ -65,7 +68,8 @@ def _scoped(trap: Record, scope: TrapScope, engine: str) -> ScopedTrap:
     data = trap.data
     bounds = _bounds(scope) if scope.release_engine == engine else ""
     return ScopedTrap(trap.id, tuple(data.get("formats", [])), tuple(data.get("kernels", [])),
-                      tuple(data.get("platforms", [])), tuple(data.get("accelerators", [])), bounds)
+                      tuple(data.get("platforms", [])), tuple(data.get("accelerators", [])), bounds,
+                      tuple(data.get("schemes", [])))
 
 
 def _bounds(scope: TrapScope) -> str:

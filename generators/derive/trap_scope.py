@@ -1,12 +1,13 @@
 """Whether a trap applies to a support answer: every part of its scope it declares matches the answer.
 
-A trap's scope is what its record names: engines, formats, kernels, platforms, accelerators and (under
-`scope.releases`) the engine releases it affects. A trap concerns answers only if it names formats or kernels
-(a trap naming only an engine or a part is about no scheme: it is listed on the part, not on every answer);
+A trap's scope is what its record names: engines, schemes, formats, kernels, platforms, accelerators and (under
+`scope.releases`) the engine releases it affects. A trap concerns answers only if it names schemes, formats or
+kernels (a trap naming only an engine or a part is about no scheme: it is listed on the part, not on every answer);
 then each dimension the trap declares must match, and one it leaves out does not narrow it.
 
 - engines: the answer's engine is one of them; a trap naming no engine is a claim about every engine, put on an
   engine's derived answers only when a primary source backs it (a record that declares `unverified` is not);
+- schemes: the answer's scheme is one of them (where a format would name other schemes too);
 - formats: one of the scheme's formats is one of them; on a refusal (nothing loads, so nothing computes wrong) only
   a trap whose verbatim `messages` include what the engine prints;
 - kernels: for an answer that loads or is selected and then fails, the kernel that serves it (or one that
@@ -47,6 +48,7 @@ class TrapScope:
     first: str
     last: str
     verified: bool = True  # False: the record declares that no primary source backs it
+    schemes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -68,14 +70,16 @@ def trap_scope(record: Record) -> TrapScope:
                      frozenset(data.get("kernels", [])), frozenset(data.get("platforms", [])),
                      frozenset(data.get("accelerators", [])),
                      tuple(data.get("messages", [])), str(releases.get("engine", "")),
-                     str(releases.get("first", "")), str(releases.get("last", "")), not data.get("unverified"))
+                     str(releases.get("first", "")), str(releases.get("last", "")), not data.get("unverified"),
+                     frozenset(data.get("schemes", [])))
 
 
 def applies(trap: TrapScope, answer: AnswerScope) -> bool:
     """True when every dimension the trap declares matches the answer."""
     cell = answer.cell
-    return ((bool(trap.formats) or bool(trap.kernels))
+    return ((bool(trap.formats) or bool(trap.kernels) or bool(trap.schemes))
             and (cell.engine in trap.engines if trap.engines else trap.verified)
+            and (not trap.schemes or cell.scheme in trap.schemes)
             and (bool(trap.kernels) or cell.verdict is not Verdict.REFUSED or _printed(trap, cell))
             and (not trap.formats or bool(trap.formats & answer.formats))
             and (not trap.kernels or _kernel_matches(trap, cell))

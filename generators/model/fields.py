@@ -627,6 +627,7 @@ class GotchaFields(TypedDict):
     platforms: NotRequired[list[Platform]]
     engines: NotRequired[list[RefEngine]]
     kernels: NotRequired[list[RefKernel]]
+    schemes: NotRequired[list[RefScheme]]
     benchmarks: NotRequired[list[RefBenchmark]]
     scope: NotRequired[GotchaScope]
 

@@ -45,7 +45,7 @@ def _escaped(text: str) -> Markup:
     return Markup(text)
 
 
-_CODE_ENTITIES = {c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|"}
+_CODE_ENTITIES = {**{c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|\"'"}, "&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def code_span(value: Any) -> Markup:
@@ -53,7 +53,7 @@ def code_span(value: Any) -> Markup:
     the text shows as written (a Markdown code span would show the backslashes escape_text adds, and a backtick in
     the text would end it)."""
     text = " ".join(str(value).split())
-    return Markup("<code>" + "".join(_CODE_ENTITIES.get(c) or str(escape(c)) for c in text) + "</code>")
+    return Markup("<code>" + "".join(_CODE_ENTITIES.get(c, c) for c in text) + "</code>")
 
 
 def with_code(value: Any) -> Markup:

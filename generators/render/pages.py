@@ -385,7 +385,7 @@ def verdict_markup(cell: Cell) -> Markup:
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     """The kernel, what it computes as, the conditions and the default install's choice (or every reason), then, folded
-    under "more", what the defaults meet and what happens when the conditions fail: a page lists dozens of cells, and
+    under "if not" or "more", what the defaults meet and what happens when the conditions fail: a page lists dozens of cells, and
     those parts repeat the conditions at length; the reader opens them for the one cell they ask about."""
     instead = _handed_on(cell, values)
     more: list[Markup] = []

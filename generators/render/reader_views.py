@@ -105,7 +105,8 @@ def _severity(atlas: Any, trap_id: str) -> Markup:
 
 def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
     parts = [(word, [values.ref(f"{kind}/{i}") for i in ids]) for word, kind, ids in (
-        ("formats", "format", trap.formats), ("kernels", "kernel", trap.kernels), ("parts", "accelerator", trap.accelerators))]
+        ("schemes", "scheme", trap.schemes), ("formats", "format", trap.formats), ("kernels", "kernel", trap.kernels),
+        ("parts", "accelerator", trap.accelerators))]
     parts.append(("platforms", [escape_text(p) for p in trap.platforms]))
     parts.append(("releases", [escape_text(trap.releases)] if trap.releases else []))
     return Markup("; ").join(fill("{}: {}", word, Markup(", ").join(refs)) for word, refs in parts if refs)
