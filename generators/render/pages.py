@@ -35,24 +35,16 @@ SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),
                         "engine": ("default_install", "runtime_checks")}
 
 
-# Tables that copy derived support cells onto a page (each cell's facts are stated once, in the scheme, kernel and
-# engine records it is derived from): the site's search skips them (data-search-exclude), so a query finds the records
-# that state a fact and the page named for it, not every page that repeats a cell.
-CELL_TABLE_TITLES = frozenset({"Derived support", "Support cells of its hardware targets", "Where the engine selects it",
-                               "Where it runs", "Observed across releases", "Derived support: scheme × hardware target"})
-
-
 @dataclass
 class Table:
     title: str
     columns: list[str]
     rows: list[list[Markup]]
     note: str = ""
-
-    @property
-    def copies_cells(self) -> bool:
-        """A copy of derived cells, which the site's search skips."""
-        return self.title in CELL_TABLE_TITLES
+    # A copy of derived support cells (each cell's facts are stated once, in the scheme, kernel and engine records it
+    # is derived from): the site's search skips it (data-search-exclude), so a query finds the records that state a
+    # fact and the page named for it, not every page that repeats a cell.
+    copies_cells: bool = False
 
 
 @dataclass
@@ -171,10 +163,10 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         columns, rows = accelerator_cells(atlas, record, values)
-        return [_tally_table(atlas, record, values), Table("Support cells of its hardware targets", columns, rows)]
+        return [_tally_table(atlas, record, values), Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
-            Table(title, columns, rows, note) for title, columns, rows, note in format_sections(atlas, record, values)]
+            Table(title, columns, rows, note, copies) for title, columns, rows, note, copies in format_sections(atlas, record, values)]
     if record.kind == "engine":
         installs = [_install_table(atlas, record, values)] if record.data.get("default_install") else []
         checks = [_runtime_checks_table(atlas, record, values)] if record.data.get("runtime_checks") else []
@@ -186,7 +178,8 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
         scheme_cells = [atlas.views.cells[(record.id, t.id)] for t in targets_in_order(atlas.index)
                         if (record.id, t.id) in atlas.views.cells]  # none on a platform the scheme has not read
         title, columns, rows, note = history_table(atlas, record.id, values)
-        return [cells_table(atlas, scheme_cells, values, "target")] + ([Table(title, columns, rows, note)] if rows else [])
+        return [cells_table(atlas, scheme_cells, values, "target")] + (
+            [Table(title, columns, rows, note, copies_cells=True)] if rows else [])
     if record.kind == "hardware-target":
         by_scheme = cells_table(atlas, atlas.views.cells_by_target.get(record.id, []), values, "scheme")
         members_table = (_gfx_members_table(atlas, record, values) if record.data.get("gfx")
@@ -210,7 +203,7 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
     # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
     return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
                  "Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's "
-                 "page gives the reason.")
+                 "page gives the reason.", copies_cells=True)
 
 
 def _use_when(use: KernelUse, kernel_id: str, values: ValueRenderer) -> Markup:
@@ -375,7 +368,7 @@ def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str)
         other = f"hardware-target/{cell.target}" if axis == "target" else f"scheme/{cell.scheme}"
         rows.append([values.ref(other), verdict_markup(cell), why_markup(cell, values)])
     return Table("Derived support", [axis, "verdict", "why"], rows,
-                 "Derived from the scheme's candidate kernels and each kernel's requirements, in the engine's order.")
+                 "Derived from the scheme's candidate kernels and each kernel's requirements, in the engine's order.", copies_cells=True)
 
 
 def verdict_markup(cell: Cell) -> Markup:
@@ -521,4 +514,4 @@ def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
         rows.append(row)
     return Table("Derived support: scheme × hardware target", ["scheme"] + [t.name for t in targets], rows,
                  "Runs if: runs as specified only under the conditions listed on the scheme's page. Fallback: loads, but "
-                 "computes at another precision. Follow a scheme for every reason.")
+                 "computes at another precision. Follow a scheme for every reason.", copies_cells=True)

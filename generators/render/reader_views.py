@@ -64,8 +64,10 @@ def _small_aside(text: str) -> Markup:
     return fill(" <small>({})</small>", text)
 
 
-def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
-    """(title, columns, rows, note) for a format page: where it runs, its traps (silent first), its benchmarks."""
+def format_sections(atlas: Any, record: Record,
+                    values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str, bool]]:
+    """(title, columns, rows, note, whether it copies derived cells) for a format page: where it runs, its traps
+    (silent first), its benchmarks."""
     schemes = [s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])]
     answers = sorted(((a.cell.scheme, a.cell.target), a) for s in schemes for a in atlas.views.answers_by_scheme.get(s, []))
     runs = [[values.ref(f"hardware-target/{a.cell.target}"), verdict_badge(a.cell.verdict),
@@ -75,9 +77,9 @@ def format_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[t
     benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
     return [s for s in (
         ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs,
-         "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page."),
-        ("Traps", ["severity", "trap"], traps, "Silent corruption first, then by severity."),
-        ("Benchmarks", ["benchmark"], benchmarks, "")) if s[2]]
+         "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page.", True),
+        ("Traps", ["severity", "trap"], traps, "Silent corruption first, then by severity.", False),
+        ("Benchmarks", ["benchmark"], benchmarks, "", False)) if s[2]]
 
 
 def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
