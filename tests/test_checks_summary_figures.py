@@ -34,6 +34,19 @@ def test_a_stale_figure_and_a_difference_at_the_wrong_precision_fail_where_they_
         f"their difference (4.20) at the one decimal it shows, {WHY}"]
 
 
+def test_a_quote_states_a_number_as_a_word_of_its_own_not_inside_a_name(tree):
+    # 99% and 70% stand in the quote only inside the benchmark name llama2-70b-99, 4.0 only in W4A16: not stated
+    edit(tree, BENCH, "summary: Quantized run.\n",
+         "summary: Quantized run at the 99% accuracy target, 70% of the rows, 4.0 bits.\n")
+    edit(tree, BENCH, "  - source: src-doc\n",
+         "  - source: src-doc\n    locator: results table\n    quote: '<td>llama2-70b-99</td> W4A16'\n")
+    assert [p.split("summary: ")[1].split(" is not")[0] for p in problems_of(tree, "summary-figures")] == [
+        "'99'", "'70'", "'4.0'"]
+    # the same numbers as words of their own, at any precision the quote writes, are stated
+    edit(tree, BENCH, "W4A16'", "W4A16 | 99 | 70.0% | 4 bits'")
+    assert problems_of(tree, "summary-figures") == []
+
+
 def test_what_counts_as_a_figure():
     text = ("Llama-2-70B, g128, W4A16, Qwen3.6-35B-A3B, v6.0, 0.33.0, 4.58G, 8xMI355X, 2026-12-02, Llama 2, AIME 2024, "
             "RTX 3090, group size 128, 4 bits, 4-bit, 25-50, jumped to 3024, arXiv 2306.00978, Table 4.2, §3.2 | "

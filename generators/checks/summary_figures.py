@@ -7,8 +7,9 @@ or a throughput unit (91%, 4x, 179 tokens per second, 207 t/s). It is tied when 
 baseline's value (`baseline.value`, or the value of the benchmark named in `baseline.benchmark`) or the difference
 between the two, each rounded to the decimals the figure shows (a difference of 7.58 may be written 7.58 or 7.6, not
 7.5), sign aside; or when a quote of one of the record's citations (its sources and its contested claims' sources)
-states it, read as quoted-value reads a number in a quote (other rows of the quoted table, a relative loss the source
-prints).
+states its number as a word of its own, bare whole numbers included (other rows of the quoted table, a relative loss
+the source prints). Digits inside a name in a quote state nothing, as in the summary: the benchmark name
+llama2-70b-99 does not state 99%, nor W4A16 a 4.
 
 Not figures: numbers glued to letters (Llama-2-70B, g128, W4A16, v6.0, Qwen3.6, 4.58G, 8xMI355X), dotted versions
 (0.33.0), dates (2026-12-02), numbers after arXiv, Table, Figure, Section or Appendix, and bare whole numbers (Llama 2,
@@ -28,7 +29,7 @@ from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check
-from .quoted_value import appears_in, citations
+from .quoted_value import citations
 
 NAME = "summary-figures"
 FIELD = "summary"
@@ -42,8 +43,8 @@ _RATE = re.compile(r"\s*(?:tokens per second|tok(?:en)?s?/s|t/s)\b")  # 179 toke
 _LABEL = re.compile(r"(?:arxiv|table|figure|fig\.|section|appendix|eq\.|equation)\W*$", re.I)  # arXiv 2306.00978, Table 4.2
 
 
-def figures(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, number as written, without its sign or unit) for each figure in the text."""
+def _words(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset, number as written, whether a unit follows it) for each number that stands as a word of its own."""
     for token in _TOKEN.finditer(text):
         if _LABEL.search(text, max(0, token.start() - 12), token.start()):
             continue
@@ -56,8 +57,22 @@ def figures(text: str) -> Iterator[tuple[int, str]]:
         else:
             continue  # a name, a version, a number glued to letters
         for offset, number, unit in numbers:
-            if unit or "." in number or "," in number:
-                yield token.start() + offset, number
+            yield token.start() + offset, number, unit
+
+
+def figures(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, number as written, without its sign or unit) for each figure in the text."""
+    for offset, number, unit in _words(text):
+        if unit or "." in number or "," in number:
+            yield offset, number
+
+
+def stated(figure: str, quote: str) -> bool:
+    """True when the quote states the figure's number as a word of its own, at any precision it writes (4.0 as "4"
+    or "4.0", 2.5 as "2.50x", 1234 as "1,234"); digits inside a name state nothing (llama2-70b-99 is no 99, W4A16 no
+    4), as in the summary."""
+    wanted = Decimal(figure.replace(",", ""))
+    return any(Decimal(number.replace(",", "")) == wanted for _, number, _ in _words(quote))
 
 
 def _decimal(value: object) -> Decimal | None:
@@ -99,7 +114,7 @@ def check(atlas: Atlas, benchmark: Record) -> Iterator[Problem]:
         nth = seen[figure] = seen.get(figure, -1) + 1
         if any(_shows(figure, number) for _, number in references):
             continue
-        if any(appears_in(float(figure.replace(",", "")), quote) for quote in quotes):
+        if any(stated(figure, quote) for quote in quotes):
             continue
         line, column = _position(benchmark, figure, nth)
         yield Problem(benchmark.path, line, column, NAME,
