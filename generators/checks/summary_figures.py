@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..model.atlas import Atlas
 from ..model.records import Record
@@ -135,17 +135,21 @@ def _restates_none(figure: str, references: list[tuple[str, Decimal]]) -> str:
 
 
 def _position(benchmark: Record, figure: str, nth: int) -> tuple[int, int]:
-    """Line and column of the nth occurrence of the figure in the field's YAML text (the field's own when not found)."""
-    node = next((value for key, value in benchmark.node.value if key.value == FIELD), None)
+    return position_in_field(benchmark, FIELD, lambda raw: [offset for offset, written in figures(raw) if written == figure], nth)
+
+
+def position_in_field(record: Record, field: str, offsets: Callable[[str], list[int]], nth: int) -> tuple[int, int]:
+    """Line and column of the nth of the offsets `offsets` finds in the field's YAML text as written (folded lines and
+    quotes included), or of the field itself when there are fewer."""
+    node = next((value for key, value in record.node.value if key.value == field), None)
     if node is None:
-        return benchmark.position((FIELD,))
+        return record.position((field,))
     start = node.start_mark.index
-    raw = benchmark.text[start:node.end_mark.index]
-    offsets = [offset for offset, written in figures(raw) if written == figure]
-    if nth >= len(offsets):
+    found = offsets(record.text[start:node.end_mark.index])
+    if nth >= len(found):
         return node.start_mark.line + 1, node.start_mark.column + 1
-    at = start + offsets[nth]
-    return benchmark.text.count("\n", 0, at) + 1, at - benchmark.text.rfind("\n", 0, at)
+    at = start + found[nth]
+    return record.text.count("\n", 0, at) + 1, at - record.text.rfind("\n", 0, at)
 
 
 CHECK = Check(NAME, __doc__.strip().splitlines()[0], "record:benchmark", check_record=check, stage=SHAPE)
