@@ -6,10 +6,12 @@ corrected value cannot leave a stale summary on the site. A figure is a number w
 or a throughput unit (91%, 4x, 179 tokens per second, 207 t/s). It is tied when it is the record's value, its
 baseline's value (`baseline.value`, or the value of the benchmark named in `baseline.benchmark`) or the difference
 between the two, each rounded to the decimals the figure shows (a difference of 7.58 may be written 7.58 or 7.6, not
-7.5), sign aside; or when a quote of one of the record's citations (its sources and its contested claims' sources)
-states its number as a word of its own, bare whole numbers included (other rows of the quoted table, a relative loss
-the source prints). Digits inside a name in a quote state nothing, as in the summary: the benchmark name
-llama2-70b-99 does not state 99%, nor W4A16 a 4.
+7.5), sign aside; or when a quote of one of the record's citations (its sources and its contested claims' sources,
+except where they back a figure the record did not take: a citation's `value` other than the record's, a contested
+claim other than the field's, whose figure the summary may mention only in words) states its number as a word of
+its own, bare whole numbers included (other rows of the quoted table, a relative loss the source prints). Digits
+inside a name in a quote state nothing, as in the summary: the benchmark name llama2-70b-99 does not state 99%, nor
+W4A16 a 4.
 
 Not figures: numbers glued to letters (Llama-2-70B, g128, W4A16, v6.0, Qwen3.6, 4.58G, 8xMI355X), dotted versions
 (0.33.0), dates (2026-12-02), numbers after arXiv, Table, Figure, Section or Appendix, and bare whole numbers (Llama 2,
@@ -22,6 +24,7 @@ arguments about the sources rather than copies of the record's fields.
 from __future__ import annotations
 
 import re
+from typing import Any
 from decimal import Decimal
 from collections.abc import Callable, Iterator
 
@@ -108,7 +111,8 @@ def check(atlas: Atlas, benchmark: Record) -> Iterator[Problem]:
     if not isinstance(text, str):
         return
     references = _references(atlas, benchmark)
-    quotes = [citation["quote"] for _, citation in citations(benchmark) if isinstance(citation.get("quote"), str)]
+    quotes = [citation["quote"] for path, citation in citations(benchmark)
+              if isinstance(citation.get("quote"), str) and not _rejected(benchmark, path, citation)]
     seen: dict[str, int] = {}
     for _, figure in figures(text):
         nth = seen[figure] = seen.get(figure, -1) + 1
@@ -121,6 +125,16 @@ def check(atlas: Atlas, benchmark: Record) -> Iterator[Problem]:
                       f"{FIELD}: {figure!r} {_restates_none(figure, references)}, and no quote of this record's "
                       f"citations states it; correct it against the source, or cite the passage that states it "
                       f"(a source with its locator and quote)")
+
+
+def _rejected(benchmark: Record, path: tuple[Any, ...], citation: dict[str, Any]) -> bool:
+    """Whether the citation backs a figure the record did not take: a `value` that is not the record's value (a seed's
+    figure a source corrected), or a contested claim whose value is not the field's. A figure set aside is no figure
+    for the summary to restate."""
+    if path[0] == "contested":
+        entry = benchmark.data["contested"][path[1]]
+        return bool(entry["claims"][path[3]].get("value") != benchmark.data.get(entry.get("field")))
+    return "value" in citation and bool(citation["value"] != benchmark.data.get("value"))
 
 
 def _restates_none(figure: str, references: list[tuple[str, Decimal]]) -> str:
