@@ -90,8 +90,13 @@ def test_a_kernel_is_used_where_a_cell_selects_it_by_default_or_when_a_condition
         cell("t1", Verdict.RUNS_IF, "k-fast", otherwise=(fails, refused)),
         cell("t2", Verdict.RUNS_IF, "k-fast", otherwise=(fails,)),
         cell("t3", Verdict.RUNS, "k-opt", default_kernel="k-fast"),
-        cell("t4", Verdict.REFUSED, None)])
+        cell("t4", Verdict.REFUSED, None),
+        # the opted-in kernel runs the scheme; the weight-only one a default install reaches computes otherwise
+        cell("t5", Verdict.RUNS_IF, "k-opt", default_kernel="k-weight-only",
+             otherwise=(Otherwise("k-opt", ("a setting",), Verdict.FALLBACK, "k-weight-only"),))])
     assert {k: [(u.role, u.verdict, u.instead_of, u.unmet, u.targets) for u in found] for k, found in uses.items()} == {
         "k-fast": [(SELECTED, Verdict.RUNS_IF, "", (), ("t1", "t2")), (BY_DEFAULT, Verdict.RUNS, "k-opt", (), ("t3",))],
         "k-slow": [(OTHERWISE, Verdict.FALLBACK, "k-fast", ("bf16 model",), ("t1", "t2"))],
-        "k-opt": [(SELECTED, Verdict.RUNS, "k-fast", (), ("t3",))]}
+        "k-opt": [(SELECTED, Verdict.RUNS, "k-fast", (), ("t3",)), (SELECTED, Verdict.RUNS_IF, "k-weight-only", (), ("t5",))],
+        "k-weight-only": [(BY_DEFAULT, Verdict.FALLBACK, "k-opt", (), ("t5",)),
+                          (OTHERWISE, Verdict.FALLBACK, "k-opt", ("a setting",), ("t5",))]}

@@ -40,7 +40,8 @@ def appears_in(value: float, quote: str) -> bool:
     return False
 
 
-def _cited_values(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+def citations(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Every citation of the record with its path: its sources, then the sources of its contested claims."""
     for n, citation in enumerate(record.data.get("sources", [])):
         yield ("sources", n), citation
     for n, entry in enumerate(record.data.get("contested", [])):
@@ -52,7 +53,7 @@ def _cited_values(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, A
 def run(atlas: Atlas) -> Iterator[Problem]:
     for kind in sorted(atlas.index.by_kind):
         for record in atlas.index.all(kind):
-            for path, citation in _cited_values(record):
+            for path, citation in citations(record):
                 if "value" not in citation:
                     continue
                 cited = citation["value"]

@@ -1,8 +1,10 @@
 """Where the engine selects each kernel, read off the derived cells (never typed on the kernel).
 
 A kernel is selected for a cell in one of three ways: it is the cell's kernel (the cell's verdict is its outcome,
-failing at run time included); a default install selects it instead of the cell's kernel, which needs an opt-in; or
-the engine selects it when the conditions of the kernel it would select first do not hold (that step's verdict).
+failing at run time included); a default install selects it instead of the cell's kernel, which needs an opt-in (the
+cell's verdict, unless the step a default install reaches does not run the scheme as specified: a weight-only kernel
+it falls back to computes at another precision, whatever the opted-in kernel does); or the engine selects it when the conditions of the kernel it
+would select first do not hold (that step's verdict).
 A kernel tried and declined is selected for nothing, so it has no use there.
 """
 from __future__ import annotations
@@ -22,7 +24,7 @@ class KernelUse:
 
     scheme: str
     role: str  # SELECTED, BY_DEFAULT or OTHERWISE
-    verdict: Verdict  # the cell's (SELECTED, BY_DEFAULT), or that of the step (OTHERWISE)
+    verdict: Verdict  # SELECTED: the cell's; BY_DEFAULT: what a default install gets; OTHERWISE: the step's
     instead_of: str  # SELECTED: the kernel a default install selects instead, or ""; BY_DEFAULT: the kernel that
     #                  needs an opt-in; OTHERWISE: the kernel whose conditions fail
     unmet: tuple[str, ...]  # OTHERWISE: those conditions (any one failing leads here); else ()
@@ -48,8 +50,16 @@ def _uses_of(cell: Cell) -> list[tuple[str, UseKey]]:
     if cell.kernel is not None:
         uses.append((cell.kernel, (cell.scheme, SELECTED, cell.verdict, by_default or "", ())))
         if by_default:
-            uses.append((by_default, (cell.scheme, BY_DEFAULT, cell.verdict, cell.kernel, ())))
+            uses.append((by_default, (cell.scheme, BY_DEFAULT, _default_verdict(cell, by_default), cell.kernel, ())))
     for step in cell.otherwise:
         if step.selected is not None:
             uses.append((step.selected, (cell.scheme, OTHERWISE, step.verdict, step.kernel, step.unmet)))
     return uses
+
+
+def _default_verdict(cell: Cell, by_default: str) -> Verdict:
+    """What a default install gets from its kernel: the cell's verdict (whose conditions already say what the defaults
+    meet), unless the step a default install reaches to select that kernel does not run the scheme as specified (a
+    fallback to a weight-only kernel, a failure), whose verdict it then is."""
+    step = next((s for s in cell.otherwise if not s.off_default and s.selected == by_default), None)
+    return cell.verdict if step is None or step.verdict.runs_as_specified else step.verdict
