@@ -236,6 +236,21 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     assert folded["lead"].startswith("via ") and "If not" not in folded["lead"] and folded["tableRows"] > 10
 
 
+def test_a_record_page_table_fits_1440_unless_it_has_nine_columns_which_keep_their_prose_wide(browser: Browser) -> None:
+    """A cell breaks a long identifier anywhere, so vLLM's default-install table (six columns, paths and kernel classes
+    in them) fits the content column with its source column in sight; a table of nine or more columns (a scheme's
+    releases) scrolls instead, its prose column wide enough that a row stays a few lines (it grew to 1191 px when every
+    column shrank to the theme's least width)."""
+    browser.open("engines/vllm/")
+    wide = browser.js("return [...document.querySelectorAll('article .md-typeset__scrollwrap')]"
+                      ".filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.textContent.trim().slice(0, 60))")
+    assert wide == []
+    browser.open("schemes/vllm-ct-w4a8-int/")
+    rows = browser.js("const t = [...document.querySelectorAll('article table')].find(t => t.querySelector('th:nth-child(9)'));"
+                      "return [...t.tBodies[0].rows].map(r => r.getBoundingClientRect().height)")
+    assert len(rows) > 10 and max(rows) < 500
+
+
 def test_a_cell_leads_to_its_note(browser: Browser) -> None:
     browser.open("chapters/support-tables/")
     note = browser.js("""const a = document.querySelector('.atlas-grid__cell.verdict-refused a'); a.click();
