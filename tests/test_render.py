@@ -306,15 +306,15 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     pages, problems = render_tree(tree)
     assert problems == []
     page = pages["kernels/k-generic.md"]
-    table = page[page.index("### Where the engine selects it"):].split("\n\n")[2].splitlines()
+    table = page[page.index("## Where the engine selects it"):].split("\n\n")[2].splitlines()
     assert table[0] == "| verdict | scheme | hardware targets | how | "
     assert table[2].startswith('| <span class="verdict verdict-runs-if" ')  # float16 activations only: runs if
     assert table[2].endswith("| [Example W4A16 scheme](../schemes/sch-w4a16.md) | "
                              "[GPU SM80](../hardware-targets/gpu-sm80.md) | selected | ")
     assert len(table) == 3  # k-hopper is selected on SM90 first
     # where it runs comes before the record's own fields; a kind without such an answer shows its fields first
-    assert page.index("### Where the engine selects it") < page.index("### Fields") < page.index("| field | value |")
-    assert "### Fields" not in pages["formats/fmt-int4.md"] and "| field | value |" in pages["formats/fmt-int4.md"]
+    assert page.index("## Where the engine selects it") < page.index("## Fields") < page.index("| field | value |")
+    assert "## Fields" not in pages["formats/fmt-int4.md"] and "| field | value |" in pages["formats/fmt-int4.md"]
     assert "| Requirements |" not in page  # listed in their own table
     edit(tree, "records/kernels/k-cpu.yaml", """requirements:
   - {check: platform, values: [cpu], reason: "only CPU", reason_verbatim: false}
@@ -331,10 +331,10 @@ def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree
     every engine reads) come after them, and the site's search skips that copy of the cells."""
     pages, problems = render_tree(tree)
     assert problems == []
-    headings = [line for line in pages["accelerators/acc-big.md"].splitlines() if line.startswith("### ")]
-    cells = headings.index("### Support cells of its hardware targets { data-search-exclude }")
-    assert headings.index("### Memory bandwidth \\(GB/s\\)") < headings.index("### Peak compute") < cells
-    assert headings.index("### Native and emulated formats") < cells
+    headings = [line for line in pages["accelerators/acc-big.md"].splitlines() if line.startswith("## ")]
+    cells = headings.index("## Support cells of its hardware targets { data-search-exclude }")
+    assert headings.index("## Memory bandwidth \\(GB/s\\)") < headings.index("## Peak compute") < cells
+    assert headings.index("## Native and emulated formats") < cells
 
 
 def test_code_shows_text_as_written_and_injects_nothing():
@@ -354,3 +354,13 @@ def test_with_code_shows_backticked_parts_as_code_and_escapes_the_rest():
         "Fails on an unknown <code>kind/id</code>; \\*not\\* emphasis"
     assert with_code("an unpaired ` tick") == escape_text("an unpaired ` tick")  # nothing becomes code
     assert with_code("`<b>` & more") == "<code>&lt;b&gt;</code> &amp; more"
+
+
+def test_a_trap_page_colours_its_severity_and_silence_as_the_trap_index_does(tree):
+    """The Severity and Silent fields of a trap's page read as the index's and the answers' badges, not plain words."""
+    pages, problems = render_tree(tree)
+    assert problems == []
+    silent, loud = pages["gotchas/trap-silent.md"].splitlines(), pages["gotchas/trap-loud.md"].splitlines()
+    assert '| Severity | <span class="atlas-severity atlas-severity--blocker">blocker</span> |' in silent
+    assert '| Silent | <span class="atlas-silent">silent</span> |' in silent
+    assert "| Silent | no |" in loud

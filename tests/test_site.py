@@ -183,3 +183,69 @@ def test_every_fenced_example_renders_as_a_code_block(built_site):
     page = (built_site / "contributing" / "template-functions" / "index.html").read_text(encoding="utf-8")
     assert page.count("<pre") == source.count("```jinja") >= 7
     assert not any("<code>jinja " in p.read_text(encoding="utf-8") for p in built_site.rglob("*.html"))
+
+
+def test_every_page_steps_its_headings_down_one_level_at_a_time(built_site):
+    """A page's headings go h1, h2, h3 without skipping a level (a record page's first tables were h3 under the h1, as
+    were the changelog's entries and the support tables' notes): a screen reader's outline, and the theme's table of
+    contents, nest by level."""
+    skipped = []
+    for page in sorted(built_site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        article = text[text.find("<article"):text.find("</article>")]
+        level = 0
+        for found in re.findall(r"<h([1-6])[\s>]", article):
+            if int(found) > level + 1:
+                skipped.append(f"{page.relative_to(built_site)}: h{level} then h{found}")
+                break
+            level = int(found)
+    assert skipped == []
+
+
+def test_generated_prose_keeps_a_space_after_its_colons(built_site):
+    """escape_text trims its text, so a fragment written as 'where X: ' ran into the link after it ('installed:selects
+    vLLM HummingLinearKernel', '0.23.0 → 0.24.0:the ...'): the space is written after the escaped text."""
+    joined = re.compile(r":selects\b|\d → \d+(?:\.\d+)+:\S")
+    found = []
+    for folder in ("hardware-targets", "schemes"):
+        for page in sorted((built_site / folder).glob("*/index.html")):
+            text = re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))
+            found += [f"{page.parent.name}: {m.group()}" for m in joined.finditer(text)]
+    assert found == []
+
+
+def test_each_engine_s_support_matrix_is_under_a_heading_naming_it(built_site, real_atlas):
+    """The grid's caption is hidden with the grid on a phone, which reads per-target lists instead: the engine is named
+    by a heading above (h2 on the support tables page, h3 under the engine selection chapter's h2), and a line of links
+    at the top leads to each."""
+    from generators.derive.matrix import matrices
+    engines = [m.engine for m in matrices(real_atlas.index, real_atlas.views.answers)]
+    assert len(engines) >= 5
+    for chapter, level in (("support-tables", 2), ("03-engine-selection", 3)):
+        text = (built_site / "chapters" / chapter / "index.html").read_text(encoding="utf-8")
+        heads = re.findall(rf'<h{level} id="derived-([\w-]+)" class="atlas-matrix__engine"><a href="../../engines/\1/">', text)
+        jump = re.search(r'<p class="atlas-matrix__jump">(.*?)</p>', text).group(1)
+        assert heads == engines and re.findall(r'href="#derived-([\w-]+)"', jump) == engines, chapter
+        blocks = text.split('<div class="atlas-matrix">')[1:]
+        assert all(block.lstrip().startswith(f'<h{level} id="derived-') for block in blocks), chapter
+
+
+def test_every_table_column_has_a_heading(built_site):
+    """A column with an empty heading ('provides' or 'lacks' under nothing, on an engine's default install) reads as a
+    stray; on a phone its cells lose the label a stacked row gives them."""
+    empty = re.compile(r"<th(?:\s[^>]*)?>\s*</th>")
+    found = [str(page.relative_to(built_site)) for page in sorted(built_site.rglob("*.html"))
+             if empty.search(page.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_a_long_run_time_failure_is_one_click_away_in_each_row(built_site):
+    """Where vLLM selects Humming for a W4A8 INT checkpoint and fails at load, the scheme's and the targets' tables say
+    so in one line and fold the thousand-character explanation under 'why it fails', instead of printing it on every
+    NVIDIA target's row."""
+    for page in ("schemes/vllm-ct-w4a8-int/index.html", "hardware-targets/nvidia-sm90/index.html"):
+        text = (built_site / page).read_text(encoding="utf-8")
+        article = text[text.find("<article"):text.find("</article>")]
+        unfolded = re.sub(r"<details.*?</details>", "", article, flags=re.S)
+        assert "weight shape mismatched" in article and "weight shape mismatched" not in unfolded, page
+        assert article.count("<summary>why it fails</summary>") >= (7 if page.startswith("schemes") else 1), page

@@ -169,8 +169,8 @@
     var note = el("p", { "class": "atlas-selector__underived" }, ["No answer is derived yet for "].concat(names, [
       ": the atlas holds no scheme records (the engine's dispatch rules) for them, so this page cannot say whether " +
       "they run a format on a part. Their pages list the formats each states support for."]));
-    var form = root.querySelector("#atlas-selector-form");
-    form.parentNode.insertBefore(note, form.nextSibling);
+    var answer = root.querySelector("#atlas-answer");  // after the answer, which a phone then shows on its first screen
+    answer.parentNode.insertBefore(note, answer.nextSibling);
   }
 
   function fillHardware(select, records, targets) {
@@ -434,7 +434,8 @@
     var agreeing = cell.published.filter(function (p) { return p.agrees; });
     if (agreeing.length) {
       card.appendChild(el("p", { "class": "atlas-card__agrees" }, ["Agrees with "].concat(agreeing.map(function (p, n) {
-        return el("span", {}, [n ? "; " : "", link(site, records["support-matrix"][p.matrix], p.matrix), " (" + p.symbol + ")"]);
+        // the publisher's symbol with its reading: a symbol alone (an emoji) is a box where the font lacks it
+        return el("span", {}, [n ? "; " : "", link(site, records["support-matrix"][p.matrix], p.matrix), " (" + p.symbol + " " + p.says + ")"]);
       }))));
     }
     var traps = trapsAt(cell, place, records);

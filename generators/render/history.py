@@ -97,7 +97,7 @@ def history_table(atlas: Any, scheme_id: str, values: ValueRenderer) -> tuple[st
         row = [values.ref(target.ref)]
         row += [outcome_markup(by_release[r]) if r in by_release else Markup("not observed") for r in releases]
         row.append(Markup("<br>").join(
-            escape_text(f"{f.before.release} → {f.after.release}: ") + escape_text(short("; ".join(f.why), 160))
+            escape_text(f"{f.before.release} → {f.after.release}:") + Markup(" ") + escape_text(short("; ".join(f.why), 160))
             for f in history.flips) or Markup("none"))
         rows.append(row)
     note = ("What each release's own selection code did, observed by running it with only platform facts simulated "

@@ -99,13 +99,21 @@ def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], M
 NOTES_PAGE = "chapters/support-tables.md"
 
 
-def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: bool = True) -> Markup:
-    """Every engine's matrix with its legend and notes, as one HTML block; without notes, cells link to the notes on
-    the support tables page."""
+def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: bool = True, heading: int = 2) -> Markup:
+    """Every engine's matrix under a heading of that level naming the engine (a phone hides the grid and its caption,
+    and reads the per-target lists under it), after a line of links to those headings; with its legend and notes, or
+    without notes, its cells linking to the notes on the support tables page."""
     answers = atlas.views.answers
     html = _Html(names, page)
     notes_at = "" if notes else href(NOTES_PAGE, page)
-    return Markup("\n").join(_matrix(m, html, notes_at) for m in matrices(atlas.index, answers))
+    found = matrices(atlas.index, answers)
+    jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', Markup(" · ").join(
+        fill('<a href="#derived-{}">{}</a>', m.engine, _title(m)) for m in found))
+    return Markup("\n").join([jump, *(_matrix(m, html, notes_at, heading) for m in found)])
+
+
+def _title(matrix: Matrix) -> str:
+    return f"{matrix.engine_name} {matrix.release}".strip()
 
 
 def legend(compact: bool = False) -> Markup:
@@ -119,10 +127,9 @@ def legend(compact: bool = False) -> Markup:
     return fill('<ul class="atlas-legend">{}</ul>', Markup("").join(items))
 
 
-def _matrix(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
-    title = f"{matrix.engine_name} {matrix.release}".strip()
-    caption = fill("{}: derived support, scheme × hardware target",
-        html.ref(f"engine/{matrix.engine}", title))
+def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -> Markup:
+    title = _title(matrix)
+    caption = Markup("Derived support, scheme × hardware target")  # the engine is the heading's, just above
     body = Markup("").join(
         fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
             row.title, html.ref(f"scheme/{row.scheme}", row.label),
@@ -131,9 +138,11 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
     grid = fill('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
                 '<caption>{}</caption>{}<tbody>{}</tbody></table></div>',
         title, caption, grid_head(matrix.columns, html.page), body)
-    notes = fill('<h3 id="notes-{}" data-search-exclude>Notes on every cell ({})</h3>\n{}',
-        matrix.engine, title, _notes(matrix, html)) if not notes_at else Markup("")
-    return fill('<div class="atlas-matrix">\n{}\n{}{}\n{}\n{}\n</div>',
+    notes = fill('<h{} id="notes-{}" data-search-exclude>Notes on every cell ({})</h{}>\n{}',
+        heading + 1, matrix.engine, title, heading + 1, _notes(matrix, html)) if not notes_at else Markup("")
+    head = fill('<h{} id="derived-{}" class="atlas-matrix__engine">{}</h{}>', heading, matrix.engine,
+                html.ref(f"engine/{matrix.engine}", title), heading)
+    return fill('<div class="atlas-matrix">\n{}\n{}\n{}{}\n{}\n{}\n</div>', head,
         legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html), notes)
 
 

@@ -92,6 +92,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
+        elif record.kind == "gotcha" and key in ("severity", "silent"):  # coloured as on the trap index and the answers
+            facts.append((field_label(key), _trap_mark(key, value)))
         elif key == "category" and isinstance(value, str):
             facts.append((field_label(key), label(value)))  # the reader's word, not the schema's slug
         elif value == []:
@@ -263,6 +265,14 @@ def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> 
                  "requirement names one (`uses`) and states only where it tests it and the message it gives.")
 
 
+def _trap_mark(key: str, value: Any) -> Markup:
+    """A trap's severity as the coloured badge the trap index and the Can I run it? answers show, and its silence as
+    theirs ('silent', else 'no')."""
+    if key == "severity":
+        return fill('<span class="atlas-severity atlas-severity--{}">{}</span>', value, value)
+    return Markup('<span class="atlas-silent">silent</span>') if value else escape_text("no")
+
+
 def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     """One row per fact of each default install, with the kernels whose requirements it meets (derived)."""
     meets: dict[str, list[str]] = {}
@@ -284,7 +294,7 @@ def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
                              escape_text(fact["text"]), source, kernels or Markup("none")])
         if "built_for" in install:
             rows.append(_built_for_row(atlas, install, ("default_install", n, "built_for"), values))
-    return Table("Default install", ["platform", "how", "", "fact", "source", "requirements it decides"], rows,
+    return Table("Default install", ["platform", "how", "provides or lacks", "fact", "source", "requirements it decides"], rows,
                  "What the release read gives when installed as the second column says, fact by fact. A support cell "
                  "counts a kernel requirement a provided fact meets as met, and one a lacking fact would meet as unmet "
                  "unless the reader opts in; it names which, and still says what runs the other way.")
@@ -385,8 +395,12 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if not cell.verdict.loads:
         found = reasons_of(cell, values)
         why = Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
+        failing = next((a for a in cell.attempts if a.after_selection), None)
+        if cell.verdict is Verdict.FAILS_AT_RUNTIME and not cell.gate and failing and len(failing.reason) > LONG_REASON:
+            why = (Markup("selects ") + values.ref(f"kernel/{failing.kernel}") + Markup(", then fails at run time")
+                   + folded("why it fails", [escape_text(failing.reason)]))
         if cell.conditions and not cell.gate:  # the failing kernel is selected only where its conditions hold
-            why = escape_text("where " + "; ".join(cell.conditions) + ": ") + why
+            why = escape_text("where " + "; ".join(cell.conditions) + ":") + Markup(" ") + why  # (escape_text trims)
         if cell.otherwise and not cell.gate:
             more.append(otherwise_markup(cell, values.ref, escape_text))
         return instead + why + _more(more, bool(more))
@@ -412,6 +426,11 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.otherwise:
         more.append(otherwise_markup(cell, values.ref, escape_text))
     return Markup("; ").join(parts) + _more(more, bool(cell.otherwise))
+
+
+# A run-time failure's explanation longer than this is folded under "why it fails" in a table row: the same
+# paragraph (up to a thousand characters) otherwise repeats on every target where the scheme selects that kernel.
+LONG_REASON = 200
 
 
 def _more(parts: list[Markup], otherwise: bool) -> Markup:

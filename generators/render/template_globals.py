@@ -90,10 +90,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    if cell.otherwise else Markup("")),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
-    TemplateGlobal("support_matrices", "support_matrices(notes=True)",
-                   "The derived support matrices as coloured HTML grids, one per engine, with a legend and note markers; "
-                   "without notes, cells link to the notes on the support tables page.",
-                   lambda scope: lambda notes=True: support_matrices_html(scope.atlas, scope.page, scope.names, notes)),
+    TemplateGlobal("support_matrices", "support_matrices(notes=True, heading=2)",
+                   "The derived support matrices as coloured HTML grids, one per engine under a heading of that level "
+                   "(after a line of links to them), with a legend and note markers; without notes, cells link to the "
+                   "notes on the support tables page.",
+                   lambda scope: lambda notes=True, heading=2: support_matrices_html(scope.atlas, scope.page, scope.names,
+                                                                                     notes, heading)),
     TemplateGlobal("published_grid", "published_grid(matrix_id)",
                    "A published support matrix as a coloured grid, with the derived cell beside the published one where they differ.",
                    lambda scope: lambda matrix_id: published_grid_html(scope.atlas, matrix_id, scope.page, scope.names)),

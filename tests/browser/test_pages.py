@@ -44,11 +44,16 @@ def test_every_page_type_loads_clean_and_local_and_fits_a_phone(browser: Browser
     path = PAGE_TYPES[kind]
     browser.console_errors(), browser.requested_hosts()  # drain what earlier pages logged
     browser.open(path, PHONE)  # console and requests do not depend on the width; page-level scrolling does
-    width, title = browser.js("const h1 = document.querySelector('h1');"
-                              "return [document.documentElement.scrollWidth, h1 && h1.textContent]")
+    width, title, wide = browser.js("const h1 = document.querySelector('h1');"
+                                    "return [document.documentElement.scrollWidth, h1 && h1.textContent,"
+                                    " [...document.querySelectorAll('article .md-typeset__scrollwrap')]"  # (a table's)
+                                    "  .filter(w => w.scrollWidth > w.clientWidth + 1)"
+                                    "  .map(w => w.textContent.trim().slice(0, 60))]")
     problems = []
     if width > PHONE[0]:
         problems.append(f"{width} px wide at {PHONE[0]} px")
+    if wide:  # a long identifier in a cell held its column open: the table scrolled sideways, its last columns unseen
+        problems.append(f"tables wider than the page: {wide}")
     if not title:
         problems.append("no h1")
     errors = browser.console_errors()
@@ -188,8 +193,11 @@ def test_the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser
     browser.screenshot("support-tables-390")
     phone = browser.js("""return {page: document.documentElement.scrollWidth,
         grid: getComputedStyle(document.querySelector('.atlas-grid__scroll')).display,
-        lists: [...document.querySelectorAll('.atlas-matrix__per-target .atlas-target')].filter(d => d.getBoundingClientRect().width > 0).length}""")
-    assert phone == {"page": PHONE[0], "grid": "none", "lists": targets}
+        lists: [...document.querySelectorAll('.atlas-matrix__per-target .atlas-target')].filter(d => d.getBoundingClientRect().width > 0).length,
+        named: [...document.querySelectorAll('.atlas-matrix')].filter(m => {  // the engine, with the caption hidden
+            const head = m.querySelector('.atlas-matrix__engine'); return head && head.getBoundingClientRect().height > 0;
+        }).length}""")
+    assert phone == {"page": PHONE[0], "grid": "none", "lists": targets, "named": len(grids)}
 
 
 def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_table_at_1440(browser: Browser) -> None:
@@ -226,6 +234,21 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     assert folded["before"]["open"] is False and folded["open"] is True
     assert folded["height"] > 2 * folded["before"]["height"] and folded["label"].startswith("if not")
     assert folded["lead"].startswith("via ") and "If not" not in folded["lead"] and folded["tableRows"] > 10
+
+
+def test_a_record_page_table_fits_1440_unless_it_has_nine_columns_which_keep_their_prose_wide(browser: Browser) -> None:
+    """A cell breaks a long identifier anywhere, so vLLM's default-install table (six columns, paths and kernel classes
+    in them) fits the content column with its source column in sight; a table of nine or more columns (a scheme's
+    releases) scrolls instead, its prose column wide enough that a row stays a few lines (it grew to 1191 px when every
+    column shrank to the theme's least width)."""
+    browser.open("engines/vllm/")
+    wide = browser.js("return [...document.querySelectorAll('article .md-typeset__scrollwrap')]"
+                      ".filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.textContent.trim().slice(0, 60))")
+    assert wide == []
+    browser.open("schemes/vllm-ct-w4a8-int/")
+    rows = browser.js("const t = [...document.querySelectorAll('article table')].find(t => t.querySelector('th:nth-child(9)'));"
+                      "return [...t.tBodies[0].rows].map(r => r.getBoundingClientRect().height)")
+    assert len(rows) > 10 and max(rows) < 500
 
 
 def test_a_cell_leads_to_its_note(browser: Browser) -> None:

@@ -22,7 +22,8 @@ return {verdict: card.dataset.verdict, title: card.querySelector('h2').textConte
         traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
-        sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href)};
+        sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href),
+        agrees: card.querySelector('.atlas-card__agrees')?.textContent || ''};
 """
 
 
@@ -82,6 +83,8 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     assert card["facts"]["Covers"].startswith("the scheme's dense linear layers; the expert layers of a mixture-of-experts")
     assert card["findings"] == [f"/findings/{f}/" for f in cell["findings"]]
     assert card["traps"] == [f"/gotchas/{t}/" for t in cell["traps"]]
+    agreeing = [p for p in cell["published"] if p["agrees"]]  # each with the publisher's symbol and its reading
+    assert all(f"({p['symbol']} {p['says']})" in card["agrees"] for p in agreeing) and bool(agreeing) == bool(card["agrees"])
     assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])
     assert browser.console_errors() == []
 
@@ -302,6 +305,9 @@ def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
                        ".map(td => [td.dataset.label, getComputedStyle(td).display])")
     assert cells == [[name, "block"] for name in ("Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps")]
     assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+    # the answer starts on the first screen: the page's explanation, examples and the engines it cannot answer for
+    # come after it (they pushed it 250 px below the fold)
+    assert browser.js("return document.querySelector('.atlas-compare').getBoundingClientRect().top") < PHONE[1]
     browser.screenshot("selector-compare-390")
 
 
