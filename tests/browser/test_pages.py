@@ -252,11 +252,22 @@ def test_a_record_page_table_fits_1440_unless_it_has_nine_columns_which_keep_the
 
 
 def test_a_cell_leads_to_its_note(browser: Browser) -> None:
+    """The notes are folded under each engine's grid (the page is the grids, one after another); a cell's link opens
+    its engine's notes at its own, from this page or from the engine selection chapter's grids."""
     browser.open("chapters/support-tables/")
+    folded = browser.js("return [...document.querySelectorAll('details.atlas-notes__fold')].map(d => d.open)")
+    assert len(folded) >= 5 and not any(folded)
     note = browser.js("""const a = document.querySelector('.atlas-grid__cell.verdict-refused a'); a.click();
         const li = document.querySelector(a.getAttribute('href'));
-        return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight}""")
-    assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"]
+        return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight,
+                open: li.closest('details').open}""")
+    assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"] and note["open"]
+    browser.open("chapters/03-engine-selection/")
+    href = browser.js("const a = document.querySelector('.atlas-grid__cell.verdict-runs a'); a.click(); return a.getAttribute('href')")
+    assert href.startswith("../support-tables/#cell-")
+    arrived = browser.js("""const li = document.getElementById(location.hash.slice(1));
+        return {path: location.pathname, open: li.closest('details').open, visible: li.getBoundingClientRect().top < innerHeight}""")
+    assert arrived == {"path": "/chapters/support-tables/", "open": True, "visible": True}
 
 
 def test_the_trap_index_filters_and_sorts(browser: Browser) -> None:
