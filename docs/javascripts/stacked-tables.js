@@ -21,3 +21,23 @@
   function boot() { Array.prototype.forEach.call(document.querySelectorAll(".md-typeset table:not([class])"), label); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", boot); } else { boot(); }
 })();
+
+/* A link to an element inside a closed <details> (a support-table cell's note, folded under its engine's grid) opens
+   the disclosure and scrolls to it; Chromium does so on fragment navigation by itself, other browsers may not. */
+(function () {
+  "use strict";
+
+  function reveal() {
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) { return; }
+    var opened = false;
+    for (var fold = target.closest("details"); fold; fold = fold.parentElement && fold.parentElement.closest("details")) {
+      if (!fold.open) { fold.open = true; opened = true; }
+    }
+    if (opened) { target.scrollIntoView(); }
+  }
+
+  window.addEventListener("hashchange", reveal);
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", reveal); } else { reveal(); }
+})();

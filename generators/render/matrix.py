@@ -222,7 +222,10 @@ def _notes(matrix: Matrix, html: _Html) -> Markup:
         for column, cell in zip(matrix.columns, row.cells):
             if cell is not None:
                 items.append(_note(row.label, column.title, cell, html))
-    return fill('<ol class="atlas-notes">{}</ol>', Markup("").join(items))
+    # folded: six engines' notes (thousands of cells) ran to 90,000 px at 1440 and 240,000 on a phone between one grid
+    # and the next; a cell's link opens its note (the browser on fragment navigation, stacked-tables.js elsewhere)
+    return fill('<details class="atlas-notes__fold"><summary>Show the note on each of its {} cells</summary>'
+                '<ol class="atlas-notes">{}</ol></details>', len(items), Markup("").join(items))
 
 
 def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:

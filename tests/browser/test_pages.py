@@ -236,12 +236,38 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     assert folded["lead"].startswith("via ") and "If not" not in folded["lead"] and folded["tableRows"] > 10
 
 
+def test_a_record_page_table_fits_1440_unless_it_has_nine_columns_which_keep_their_prose_wide(browser: Browser) -> None:
+    """A cell breaks a long identifier anywhere, so vLLM's default-install table (six columns, paths and kernel classes
+    in them) fits the content column with its source column in sight; a table of nine or more columns (a scheme's
+    releases) scrolls instead, its prose column wide enough that a row stays a few lines (it grew to 1191 px when every
+    column shrank to the theme's least width)."""
+    browser.open("engines/vllm/")
+    wide = browser.js("return [...document.querySelectorAll('article .md-typeset__scrollwrap')]"
+                      ".filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.textContent.trim().slice(0, 60))")
+    assert wide == []
+    browser.open("schemes/vllm-ct-w4a8-int/")
+    rows = browser.js("const t = [...document.querySelectorAll('article table')].find(t => t.querySelector('th:nth-child(9)'));"
+                      "return [...t.tBodies[0].rows].map(r => r.getBoundingClientRect().height)")
+    assert len(rows) > 10 and max(rows) < 500
+
+
 def test_a_cell_leads_to_its_note(browser: Browser) -> None:
+    """The notes are folded under each engine's grid (the page is the grids, one after another); a cell's link opens
+    its engine's notes at its own, from this page or from the engine selection chapter's grids."""
     browser.open("chapters/support-tables/")
+    folded = browser.js("return [...document.querySelectorAll('details.atlas-notes__fold')].map(d => d.open)")
+    assert len(folded) >= 5 and not any(folded)
     note = browser.js("""const a = document.querySelector('.atlas-grid__cell.verdict-refused a'); a.click();
         const li = document.querySelector(a.getAttribute('href'));
-        return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight}""")
-    assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"]
+        return {hash: location.hash, text: li.textContent, visible: li.getBoundingClientRect().top < innerHeight,
+                open: li.closest('details').open}""")
+    assert note["hash"].startswith("#cell-") and "Refused" in note["text"] and note["visible"] and note["open"]
+    browser.open("chapters/03-engine-selection/")
+    href = browser.js("const a = document.querySelector('.atlas-grid__cell.verdict-runs a'); a.click(); return a.getAttribute('href')")
+    assert href.startswith("../support-tables/#cell-")
+    arrived = browser.js("""const li = document.getElementById(location.hash.slice(1));
+        return {path: location.pathname, open: li.closest('details').open, visible: li.getBoundingClientRect().top < innerHeight}""")
+    assert arrived == {"path": "/chapters/support-tables/", "open": True, "visible": True}
 
 
 def test_the_trap_index_filters_and_sorts(browser: Browser) -> None:
