@@ -74,14 +74,14 @@ def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atl
 
 @pytest.mark.parametrize("scheme, computes_in", [
     ("vllm-ct-w4a8-int", ("int8-w8a8",)), ("vllm-ct-w8a8-fp8", ("fp8-e4m3",)), ("vllm-ct-wna16", ("fp16", "bf16")),
-    ("vllm-ct-w8a16-fp8", ("fp16", "bf16"))])
+    ("vllm-ct-w8a16-fp8", ("fp16", "bf16")), ("mlx-lm-nvfp4", ("fp16", "bf16")), ("mlx-lm-mxfp8", ("fp16", "bf16"))])
 def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas: Atlas, scheme: str, computes_in: tuple[str, ...]):
     answers = [a for (s, t), a in real_atlas.views.answers.items()
                if s == scheme and a.cell.verdict.runs_as_specified and t != "nvidia-sm75"]
     assert answers and {a.computes_in for a in answers} == {computes_in}
 
 
-@pytest.mark.parametrize("scheme", ["mlx-lm-mxfp4", "mlx-lm-nvfp4", "mlx-lm-mxfp8"])
+@pytest.mark.parametrize("scheme", ["mlx-lm-mxfp4"])
 def test_a_weight_only_scheme_stored_in_a_hardware_format_does_not_compute_in_it(real_atlas: Atlas, scheme: str):
     """Its weights are FP4/FP8 codes, but the kernels decode them and multiply in the activations' precision."""
     running = [a for (s, _), a in real_atlas.views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
