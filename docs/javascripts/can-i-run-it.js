@@ -196,6 +196,17 @@
     return el("a", { href: site + record.page, text: text || record.name });
   }
 
+  // each reason after its kernel's name, linked, where the reasons are the candidates' own ('kernel-id: message', in
+  // the attempts' order); otherwise (a capability gate's message) as written
+  function whyNot(site, records, cell) {
+    var tried = (cell.attempts || []).filter(function (a) { return a.reason; });
+    var paired = tried.length === cell.reasons.length && tried.every(function (a, n) {
+      return cell.reasons[n] === a.kernel + ": " + a.reason;
+    });
+    if (!paired) { return cell.reasons.map(function (r) { return el("li", { text: r }); }); }
+    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
+  }
+
   function targetLabel(node) {
     return el("span", { "class": "atlas-card__target" }, [node]);
   }
@@ -417,7 +428,7 @@
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
-      card.appendChild(section("Why not (in the engine's order)", [el("ol", {}, cell.reasons.map(function (r) { return el("li", { text: r }); }))]));
+      card.appendChild(section("Why not (in the engine's order)", [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))]));
     }
     cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
       var matrix = records["support-matrix"][p.matrix];

@@ -23,7 +23,8 @@ return {verdict: card.dataset.verdict, title: card.querySelector('h2').textConte
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
         sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href),
-        agrees: card.querySelector('.atlas-card__agrees')?.textContent || ''};
+        agrees: card.querySelector('.atlas-card__agrees')?.textContent || '',
+        whyNot: [...card.querySelectorAll('.atlas-card__why-not li')].map(li => [li.querySelector('a')?.pathname, li.textContent])};
 """
 
 
@@ -83,6 +84,10 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     assert card["facts"]["Covers"].startswith("the scheme's dense linear layers; the expert layers of a mixture-of-experts")
     assert card["findings"] == [f"/findings/{f}/" for f in cell["findings"]]
     assert card["traps"] == [f"/gotchas/{t}/" for t in cell["traps"]]
+    tried = [a for a in cell["attempts"] if a["reason"]]
+    if card["whyNot"] and [f"{a['kernel']}: {a['reason']}" for a in tried] == cell["reasons"]:
+        # every candidate's reason after its kernel's name, linked to the kernel's page
+        assert card["whyNot"] == [[f"/kernels/{a['kernel']}/", f"{names['kernel/' + a['kernel']]}: {a['reason']}"] for a in tried]
     agreeing = [p for p in cell["published"] if p["agrees"]]  # each with the publisher's symbol and its reading
     assert all(f"({p['symbol']} {p['says']})" in card["agrees"] for p in agreeing) and bool(agreeing) == bool(card["agrees"])
     assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])
