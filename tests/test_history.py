@@ -137,7 +137,7 @@ def test_changelog_lists_commits_and_releases_newest_first_with_dates_from_the_d
         ("flip", "sch on gpu: refused → runs (via k-hopper)", ("scheme/sch", "hardware-target/gpu")),
         ("flip", "sch: 1 removed cell (runs 1)", ("scheme/sch",)),  # a target removed since links nowhere
         ("trap", f"new trap: {HOSTILE}", ("gotcha/hostile",)),
-        ("record", "1 record(s) added, removed or edited (gotcha)", ())]
+        ("record", "1 record(s) added, removed or edited (gotcha)", ("gotcha/hostile",))]
     flips = [(i.text, i.detail) for i in got[1].items if i.kind == "flip"]
     assert flips[0] == ("sch on cpu: runs via KHopper → runs via KWeightOnly (KHopper is no longer asked in 1.10.0)", ())
     assert flips[1][0] == "sch on gpu: runs via KHopper → refused (kernel-selection)"  # several reasons: folded
@@ -258,3 +258,15 @@ def test_llama_cpp_builds_order_by_their_number():
     assert release_key("b10040") == release_key("b10040") and release_key("b9999") < release_key("b10040")
     # only a whole build name is read as one: a suffix such as '-b10' keeps the order it had
     assert sorted(["1.0.0-b2", "1.0.0-b10"], key=release_key) == ["1.0.0-b10", "1.0.0-b2"]
+
+
+def test_a_commit_entry_links_the_records_it_changed_that_still_exist_at_most_twelve():
+    records = {**RECORDS, **{f"gotcha/g{n:02}": {"name": f"Trap {n}"} for n in range(14)}}
+    atlas = atlas_of(records)
+    changes = tuple(RecordChange("gotcha", f"g{n:02}", "changed") for n in range(14)) + (
+        RecordChange("gotcha", "gone", "removed"),)
+    commit = CommitChange("b" * 40, "2026-12-02T10:00:00+00:00", "edit traps", (), (), changes)
+    entry = changelog(atlas.index, atlas.views.flips, atlas.views.release_claims, (commit,))[0]
+    item = next(i for i in entry.items if i.kind == "record")
+    assert item.text == "15 record(s) added, removed or edited (gotcha); the first 12 that still exist are linked"
+    assert item.refs == tuple(f"gotcha/g{n:02}" for n in range(12))

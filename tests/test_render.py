@@ -364,3 +364,17 @@ def test_a_trap_page_colours_its_severity_and_silence_as_the_trap_index_does(tre
     assert '| Severity | <span class="atlas-severity atlas-severity--blocker">blocker</span> |' in silent
     assert '| Silent | <span class="atlas-silent">silent</span> |' in silent
     assert "| Silent | no |" in loud
+
+
+def test_a_benchmark_page_gives_its_value_and_baseline_in_their_unit(tree):
+    """The value's row carries its unit, the baseline's row its value, unit and what it is (here a linked record's
+    value); the unit has no row of its own, and it is escaped like any record text."""
+    for name in ("b-quant", "b-ref"):
+        edit(tree, f"records/benchmarks/{name}.yaml", "unit: points\n", "unit: 'pts | <b>x</b>'\n")
+    pages, problems = render_tree(tree)
+    assert problems == []
+    lines = pages["benchmarks/b-quant.md"].splitlines()
+    unit = escape_text("pts | <b>x</b>")
+    assert f"| Value | 78.16 {unit} |" in lines
+    assert f"| Baseline | 82.36 {unit}: [Reference accuracy](b-ref.md) |" in lines
+    assert not any(line.startswith("| Unit |") for line in lines)

@@ -130,7 +130,10 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
     changed = len(change.records)
     if changed:
         kinds = sorted({r.kind for r in change.records})
-        items.append(ChangeItem("record", f"{changed} record(s) added, removed or edited ({', '.join(kinds)})"))
+        linked = sorted(_existing(index, *dict.fromkeys(f"{r.kind}/{r.id}" for r in change.records)))
+        more = f"; the first {LINKED_RECORDS} that still exist are linked" if len(linked) > LINKED_RECORDS else ""
+        items.append(ChangeItem("record", f"{changed} record(s) added, removed or edited ({', '.join(kinds)}){more}",
+                                tuple(linked[:LINKED_RECORDS])))
     if change.note:
         items.append(ChangeItem("record", change.note))
     title = headline(change.subject) or change.sha[:12]
@@ -138,6 +141,7 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
                           change.subject if title != change.subject else "")
 
 
+LINKED_RECORDS = 12  # records of a commit linked from its entry (an audit commit may touch dozens)
 HEADLINE = 90  # characters of a commit subject shown as its entry's title
 
 

@@ -94,6 +94,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
         elif record.kind == "gotcha" and key in ("severity", "silent"):  # coloured as on the trap index and the answers
             facts.append((field_label(key), _trap_mark(key, value)))
+        elif record.kind == "benchmark" and key in BENCHMARK_RESULT:
+            facts += benchmark_result(atlas, record, key, values)
         elif key == "category" and isinstance(value, str):
             facts.append((field_label(key), label(value)))  # the reader's word, not the schema's slug
         elif value == []:
@@ -117,6 +119,31 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
                       _search_tags(atlas, record), answer)
+
+
+BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page: the value, in its unit, against its baseline
+
+
+def benchmark_result(atlas: Any, record: Record, key: str, values: ValueRenderer) -> list[tuple[str, Markup]]:
+    """A benchmark's value with its unit, and its baseline (value, unit, what it is), as facts: the value's row carries
+    the unit, the baseline's row says what it is compared with, the unit has no row of its own. No difference is
+    computed: a baseline need not be the same quantity (a shortfall's baseline is the score it falls short of)."""
+    data, unit = record.data, escape_text(record.data.get("unit", ""))  # contributor text, in a Markdown table
+    if key == "value":
+        return [(field_label("value"), fill("{} {}", values.render(data["value"], ("value",)), unit))]
+    if key != "baseline":
+        return []
+    baseline = data["baseline"]
+    linked = atlas.index.get("benchmark", baseline["benchmark"]) if "benchmark" in baseline else None
+    base = baseline.get("value", linked.data.get("value") if linked else None)
+    shown = [values.render(baseline["description"], ("baseline", "description"))] if "description" in baseline else []
+    if "benchmark" in baseline:
+        shown.append(values.render(baseline["benchmark"], ("baseline", "benchmark")))
+    about = Markup(", ").join(shown)
+    if base is None:
+        return [(field_label("baseline"), about)]
+    return [(field_label("baseline"), fill("{} {}{}", values.render(base, ("baseline", "value")), unit,
+                                           fill(": {}", about) if about else Markup("")))]
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:
