@@ -99,9 +99,10 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
     card = _card(browser)
     cell = cells[("vllm-awq-marlin", "nvidia-sm86")]
-    # the one trap that applies is about GPTQ/AWQ group sizes and Marlin's limits, not a W4A8 one
-    assert card["traps"] == ["/gotchas/gptq-group-size-kernel-eligibility/"]
-    assert cell["traps"] == ["gptq-group-size-kernel-eligibility"]
+    # the traps that apply are about AWQ experts under Marlin MoE and GPTQ/AWQ group sizes, not a W4A8 one
+    applying = ["vllm-marlin-moe-input-dtype-mismatched-expert-weights", "gptq-group-size-kernel-eligibility"]
+    assert card["traps"] == [f"/gotchas/{t}/" for t in applying]
+    assert cell["traps"] == applying
     assert card["facts"]["Computes in"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
     assert "AWQ" not in card["facts"]["Computes in"]
     assert card["title"] == names["scheme/vllm-awq-marlin"] + " on NVIDIA A10 — SM 8.6 · Ampere"  # no '(… (Ampere))'
