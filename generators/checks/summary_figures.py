@@ -28,6 +28,7 @@ from typing import Any
 from decimal import Decimal
 from collections.abc import Callable, Iterator
 
+from ..derive.baseline import baseline_values
 from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
@@ -87,10 +88,7 @@ def _decimal(value: object) -> Decimal | None:
 def _references(atlas: Atlas, benchmark: Record) -> list[tuple[str, Decimal]]:
     """What a figure may restate: the value, the baseline's value, their difference (by magnitude)."""
     value = _decimal(benchmark.data.get("value"))
-    baseline = benchmark.data.get("baseline") or {}
-    linked = atlas.index.get("benchmark", baseline["benchmark"]) if "benchmark" in baseline else None
-    bases = [b for b in (_decimal(baseline.get("value")), _decimal(linked.data.get("value")) if linked else None)
-             if b is not None]
+    bases = [b for b in (_decimal(v) for v in baseline_values(atlas.index, benchmark.data)) if b is not None]
     found = [("the value", value)] if value is not None else []
     for base in dict.fromkeys(bases):
         found.append(("the baseline", base))

@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from markupsafe import Markup
 
+from ..derive.baseline import baseline_values
 from ..derive.cells import Cell, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
@@ -134,8 +135,7 @@ def benchmark_result(atlas: Any, record: Record, key: str, values: ValueRenderer
     if key != "baseline":
         return []
     baseline = data["baseline"]
-    linked = atlas.index.get("benchmark", baseline["benchmark"]) if "benchmark" in baseline else None
-    base = baseline.get("value", linked.data.get("value") if linked else None)
+    base = next(iter(baseline_values(atlas.index, data)), None)
     shown = [values.render(baseline["description"], ("baseline", "description"))] if "description" in baseline else []
     if "benchmark" in baseline:
         shown.append(values.render(baseline["benchmark"], ("baseline", "benchmark")))
