@@ -74,18 +74,26 @@ def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atl
 
 @pytest.mark.parametrize("scheme, computes_in", [
     ("vllm-ct-w4a8-int", ("int8-w8a8",)), ("vllm-ct-w8a8-fp8", ("fp8-e4m3",)), ("vllm-ct-wna16", ("fp16", "bf16")),
-    ("vllm-ct-w8a16-fp8", ("fp16", "bf16")), ("mlx-lm-nvfp4", ("fp16", "bf16")), ("mlx-lm-mxfp8", ("fp16", "bf16"))])
+    ("vllm-ct-w8a16-fp8", ("fp16", "bf16")), ("mlx-lm-nvfp4", ("fp16", "bf16")), ("mlx-lm-mxfp8", ("fp16", "bf16")),
+    ("mlx-lm-mxfp4", ("fp16", "bf16")), ("transformers-mxfp4", ("fp16", "bf16"))])
 def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas: Atlas, scheme: str, computes_in: tuple[str, ...]):
     answers = [a for (s, t), a in real_atlas.views.answers.items()
                if s == scheme and a.cell.verdict.runs_as_specified and t != "nvidia-sm75"]
     assert answers and {a.computes_in for a in answers} == {computes_in}
 
 
-@pytest.mark.parametrize("scheme", ["mlx-lm-mxfp4"])
-def test_a_weight_only_scheme_stored_in_a_hardware_format_does_not_compute_in_it(real_atlas: Atlas, scheme: str):
-    """Its weights are FP4/FP8 codes, but the kernels decode them and multiply in the activations' precision."""
-    running = [a for (s, _), a in real_atlas.views.answers.items() if s == scheme and a.cell.verdict.runs_as_specified]
-    assert running and {a.computes_in for a in running} == {()}
+def test_a_weight_only_scheme_stored_in_a_hardware_format_does_not_compute_in_it(real_atlas: Atlas):
+    """Its weights are FP4/FP8 codes, but the kernels decode them and multiply in the activations' precision. Since the
+    MLX-LM and transformers MXFP4 schemes name the weight-only format w4a16-mxfp4 (2026-12-03), no scheme with a
+    running cell names a hardware format with unquantized activations, so the rule is tested on a record made here and
+    on exllamav3-fp8-dequant (FP8 weights, float16 activations; none of its cells runs as specified)."""
+    from generators.derive.answers import scheme_computes_in
+    from tests.memory_atlas import record
+    config = {"weight_type": "float4_e2m1f", "activation_types": ["bfloat16", "float16"], "activation_quantized": False}
+    stored_in_mxfp4 = record("scheme", "stored-in-mxfp4", {"formats": ["mxfp4"], "config": config})
+    assert scheme_computes_in(real_atlas.index, stored_in_mxfp4) == ()
+    exl3_fp8 = real_atlas.index.get("scheme", "exllamav3-fp8-dequant")
+    assert exl3_fp8 is not None and scheme_computes_in(real_atlas.index, exl3_fp8) == ()
 
 
 def test_a_weight_only_scheme_computes_only_in_the_activation_types_it_takes(real_atlas: Atlas):

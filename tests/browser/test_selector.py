@@ -244,7 +244,7 @@ def _comparison(browser: Browser) -> dict:
 ORDER = ["runs", "runs-if", "fallback", "fails-at-runtime", "refused"]
 
 
-@pytest.mark.parametrize("format_id, part", [("gptq", "rtx-5090"), ("fp8-e4m3", "h100-sxm"), ("mxfp4", "mi300x"),
+@pytest.mark.parametrize("format_id, part", [("gptq", "rtx-5090"), ("fp8-e4m3", "h100-sxm"), ("w4a16-mxfp4", "mi300x"),
                                              ("fp8-e4m3", "amd-epyc-genoa")])
 def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser, built_site: Path, cells: dict,
                                                                names: dict, format_id: str, part: str) -> None:
@@ -292,13 +292,13 @@ def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(
     browser.open(PAGE)
     assert browser.js("return document.querySelector('#atlas-engine').value") == "any"
     _comparison(browser)
-    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:b200")
+    browser.open(f"{PAGE}?engine=transformers&scheme=transformers-mxfp4&hardware=part:b200")
     _card(browser)
     pick = "const s = document.querySelector('#atlas-engine'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
     browser.js(pick, "any")
-    assert _comparison(browser)["format"] == "mxfp4"  # the scheme's first format
+    assert _comparison(browser)["format"] == "w4a16-mxfp4"  # the scheme's first format
     assert parse_qs(urlsplit(browser.driver.current_url).query) == {
-        "engine": ["any"], "format": ["mxfp4"], "hardware": ["part:b200"]}
+        "engine": ["any"], "format": ["w4a16-mxfp4"], "hardware": ["part:b200"]}
     browser.js(pick, "mlx-lm")
     assert "MLX" in _card(browser)["title"]  # the engine's scheme for that format
     assert browser.js("return document.querySelector('#atlas-scheme').value") == "mlx-lm-mxfp4"
