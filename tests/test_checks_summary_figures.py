@@ -84,3 +84,92 @@ def test_a_figure_a_resolved_contest_set_aside_ties_nothing(real_atlas):
     data["summary"] = data["summary"].replace("207 tokens", "211 tokens")
     problems = [p.message for p in summary_figures.check(real_atlas, dataclasses.replace(record, data=data))]
     assert problems == [f"summary: '211' is not the value (207) as the whole number it shows, {WHY}"]
+
+
+DIRECTION = "give the difference the direction of value minus baseline"
+
+
+def _messages(tree):
+    return [p.split("[summary-figures] ")[1] for p in problems_of(tree, "summary-figures")]
+
+
+def test_a_difference_with_the_wrong_sign_or_direction_word_fails_where_it_stands(tree):
+    # 78.16 against 82.36: the value is 4.20 beneath its baseline
+    edit(tree, BENCH, "summary: Quantized run.\n",
+         "summary: >-\n  Quantized run scoring 78.16, +4.2 points,\n  4.20 points higher than the reference.\n")
+    assert problems_of(tree, "summary-figures") == [
+        f"{BENCH}:3:33: error: [summary-figures] summary: '+4.2' is their difference, but its sign (+) says the value "
+        f"is above the baseline, and it is beneath it (78.16 against 82.36); {DIRECTION}",
+        f"{BENCH}:4:3: error: [summary-figures] summary: '4.20' is their difference, but 'higher' says the value is "
+        f"above the baseline, and it is beneath it (78.16 against 82.36); {DIRECTION}"]
+
+
+def test_better_and_worse_words_follow_the_metric_direction_the_record_states(tree):
+    edit(tree, BENCH, "summary: Quantized run.\n", "summary: Quantized run scoring 78.16, a 4.2-point gain.\n")
+    assert problems_of(tree, "summary-figures") == []  # no higher_is_better: gain and loss say nothing checkable
+    edit(tree, BENCH, "unit: points\n", "unit: points\nhigher_is_better: true\n")
+    assert _messages(tree) == [
+        f"summary: '4.2' is their difference, but 'gain' says the value is better than the baseline, and it is worse "
+        f"(78.16 against 82.36; higher is better); {DIRECTION}"]
+    edit(tree, BENCH, "higher_is_better: true", "higher_is_better: false")  # 78.16 under 82.36 is then a gain
+    assert problems_of(tree, "summary-figures") == []
+
+
+def test_a_difference_in_the_right_direction_passes(tree):
+    edit(tree, BENCH, "unit: points\n", "unit: points\nhigher_is_better: true\n")
+    edit(tree, BENCH, "summary: Quantized run.\n",
+         "summary: Quantized run scoring 78.16 against 82.36, 4.2 points below, -4.20, −4.2, a loss of 4.2, "
+         "drops by about 4.2, 4.2-point drop, within 4.2 of it, a 4.2 gap, 4.2 points short of it.\n")
+    assert problems_of(tree, "summary-figures") == []
+
+
+def test_a_figure_that_is_also_the_value_or_a_baseline_has_no_direction_to_check(tree):
+    # the value of a delta metric carries its own sign: +78.16 is the value, not a claim about the difference
+    edit(tree, BENCH, "summary: Quantized run.\n", "summary: Quantized run, +78.16 higher, 82.36 lower.\n")
+    assert problems_of(tree, "summary-figures") == []
+
+
+def test_a_percent_or_times_sign_on_a_difference_in_points_fails_unless_quoted(tree):
+    edit(tree, BENCH, "summary: Quantized run.\n", "summary: Quantized run scoring 78.16, a 4.2% drop, 4.2x lower.\n")
+    assert _messages(tree) == [
+        "summary: '4.2%' is their difference, but the difference is in points, not a percent (a relative change is "
+        "another number); write it in points, or cite the passage that states the relative change",
+        "summary: '4.2x' is their difference, but a multiplication sign makes it a ratio, not a difference; write the "
+        "difference in the record's unit"]
+    edit(tree, BENCH, "  - source: src-doc\n",
+         "  - source: src-doc\n    locator: results table\n    quote: 'Example-8B | 78.16 | 4.2%'\n")
+    assert [m.split(" is their")[0] for m in _messages(tree)] == ["summary: '4.2x'"]
+
+
+def test_value_and_baseline_swapped_around_a_connective_fail_at_the_first(tree):
+    edit(tree, BENCH, "summary: Quantized run.\n",
+         "summary: >-\n  Quantized run scoring 82.36 against 78.16 for the\n  reference; the error went from 78.16 to 82.36.\n")
+    assert problems_of(tree, "summary-figures") == [
+        f"{BENCH}:3:25: error: [summary-figures] summary: '82.36' is the baseline and '78.16' the value, but "
+        f"'82.36 against 78.16' reads as the result against what it is compared with; swap them, or say in words "
+        f"which is which",
+        f"{BENCH}:4:34: error: [summary-figures] summary: '78.16' is the value and '82.36' the baseline, but "
+        f"'from 78.16 to 82.36' reads as from the baseline to the result; swap them, or say in words which is which"]
+    edit(tree, BENCH, "scoring 82.36 against 78.16", "scoring 78.16 vs. 82.36")
+    edit(tree, BENCH, "from 78.16 to 82.36", "from 82.36 to 78.16")
+    assert problems_of(tree, "summary-figures") == []
+    # the baseline first, said in words, is no swap
+    edit(tree, BENCH, "scoring 78.16 vs. 82.36", "where the reference scores 82.36 and the quantized model 78.16")
+    assert problems_of(tree, "summary-figures") == []
+
+
+def test_real_summaries_with_a_direction_fail_when_it_is_turned(real_atlas):
+    """The Marlin MXFP4 record (78.16, 4.2 below 82.36, higher is better) and the GPTQ OPT-175B record (8.37
+    perplexity, a 0.03 loss against 8.34, lower is better) pass; turned round, each fails."""
+    for name, old, new, message in [
+            ("qwen3-8b-mxfp4-w4a16-marlin-mxfp4-avg-accuracy", "4.2 below", "4.2 above",
+             "summary: '4.2' is their difference, but 'above' says the value is above the baseline, and it is "
+             f"beneath it (78.16 against 82.36); {DIRECTION}"),
+            ("gptq-4bit-opt-175b-wikitext2-ppl", "a 0.03 loss", "a 0.03 gain",
+             "summary: '0.03' is their difference, but 'gain' says the value is better than the baseline, and it is "
+             f"worse (8.37 against 8.34; lower is better); {DIRECTION}")]:
+        record = real_atlas.index.get("benchmark", name)
+        assert old in record.data["summary"] and list(summary_figures.check(real_atlas, record)) == []
+        data = copy.deepcopy(record.data)
+        data["summary"] = data["summary"].replace(old, new)
+        assert [p.message for p in summary_figures.check(real_atlas, dataclasses.replace(record, data=data))] == [message]

@@ -2,12 +2,14 @@
 the whole expected view is written out, so a broken rule fails here)."""
 from __future__ import annotations
 
+import html
 import xml.etree.ElementTree as ET
 
 from generators.derive.changelog import changelog
 from generators.derive.history import release_key
 from generators.diff_model import CellChange, CommitChange, OtherwiseStep, RecordChange
-from generators.render.changelog import ATOM, atom_feed
+from generators.render.changelog import ATOM, atom_feed, item_markup
+from generators.render.values import ValueRenderer
 from tests.memory_atlas import atlas_of
 
 SELECTS = "k.can_implement accepted"
@@ -142,6 +144,18 @@ def test_changelog_lists_commits_and_releases_newest_first_with_dates_from_the_d
     assert flips[0] == ("sch on cpu: runs via KHopper → runs via KWeightOnly (KHopper is no longer asked in 1.10.0)", ())
     assert flips[1][0] == "sch on gpu: runs via KHopper → refused (kernel-selection)"  # several reasons: folded
     assert flips[1][1][0] == "1.10.0 refuses KHopper.can_implement refused: needs capability 90" and len(flips[1][1]) > 1
+
+
+def test_a_new_trap_is_named_once_on_the_page_as_its_link_and_in_full_in_the_feed():
+    got = entries({**RECORDS, "gotcha/hostile": {"name": HOSTILE}})
+    item = next(i for i in got[0].items if i.kind == "trap")
+    markup = str(item_markup(item, ValueRenderer({}, {"gotcha/hostile": HOSTILE}, "chapters/changelog.md")))
+    assert markup.startswith("new trap: [") and markup.count("alert") == 1  # the name once: the link's text
+    assert "<script>" not in markup and "../gotchas/hostile.md" in markup
+    flip = next(i for i in got[0].items if i.kind == "flip")  # an item without a lead keeps its text and its links
+    assert str(item_markup(flip, ValueRenderer({}, {}, "chapters/changelog.md"))).startswith("sch on gpu: refused")
+    content = next(ET.fromstring(atom_feed(got).encode("utf-8")).iter(f"{{{ATOM}}}entry")).findtext(f"{{{ATOM}}}content")
+    assert "new trap: " + html.escape(HOSTILE.replace("\x01", "")) in content  # the feed keeps the whole text
 
 
 def test_the_feed_is_atom_with_every_entry_and_the_hostile_text_escaped():

@@ -85,3 +85,21 @@ def test_a_trap_tied_to_other_parts_does_not_follow_its_kernel(tree):
     assert "kernel-only" in sm80.traps and "kernel-on-big" not in sm80.traps
     sm90 = next(s for s in atlas.views.target_selections if s.target == "gpu-sm90")
     assert "kernel-on-big" in sm90.traps
+
+
+def test_schemes_served_alike_share_one_row_and_no_row_hides_a_difference(real_atlas):
+    """Chapter 23's rows: each served scheme in exactly one row, every scheme of a row shown truly by the row's verdict,
+    kernel, conditions, precision and next outcomes, and no two rows of a target that could have been one."""
+    shown = lambda cell: (cell.engine, cell.verdict, cell.kernel or "", cell.conditions, cell.computes_as,  # noqa: E731
+                          cell.otherwise)
+    grouped = 0
+    for selection in real_atlas.views.target_selections:
+        rows = selection.rows
+        assert sorted(s for row in rows for s in row.schemes) == sorted(s.scheme for s in selection.served)
+        for row in rows:
+            cells = [s.cell for s in selection.served if s.scheme in row.schemes]
+            assert {shown(c) for c in cells} == {shown(row.cell)}, (selection.target, row.schemes)
+            assert set(row.formats) == {f for s in selection.served if s.scheme in row.schemes for f in s.formats}
+        assert len({shown(row.cell) for row in rows}) == len(rows), selection.target
+        grouped += sum(len(row.schemes) > 1 for row in rows)
+    assert grouped > 19  # llama.cpp's types, ExLlamaV2's bit widths and MLX-LM's modes share rows on many targets

@@ -31,6 +31,7 @@ class ChangeItem:
     text: str
     refs: tuple[str, ...] = ()
     detail: tuple[str, ...] = ()  # what stands behind the item, a line each: why, or before and after (folded)
+    lead: str = ""  # when set, the text is this and its record's name: a page shows the lead and links the name once
 
 
 @dataclass(frozen=True)
@@ -124,9 +125,10 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
     for record in change.records:
         if record.status in ("added", "renamed") and record.kind in ("gotcha", "finding"):
             label = "new trap" if record.kind == "gotcha" else "new finding"
-            ref = f"{record.kind}/{record.id}"
-            items.append(ChangeItem("trap" if record.kind == "gotcha" else "finding", f"{label}: {_name(index, ref)}",
-                                    _existing(index, ref)))
+            refs = _existing(index, f"{record.kind}/{record.id}")
+            items.append(ChangeItem("trap" if record.kind == "gotcha" else "finding",
+                                    f"{label}: {_name(index, f'{record.kind}/{record.id}')}", refs,
+                                    lead=f"{label}: " if refs else ""))
     changed = len(change.records)
     if changed:
         kinds = sorted({r.kind for r in change.records})

@@ -6,6 +6,7 @@ order, so the hardware-selection and quantization-selection chapters only loop a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
@@ -68,6 +69,33 @@ class Served:
 
 
 @dataclass(frozen=True)
+class ServedRow:
+    """Schemes of one engine that a target serves alike: one row of its table instead of one per scheme.
+
+    Alike means the same verdict, kernel, conditions, precision and next outcomes when the conditions fail, so
+    everything the row shows beside the schemes and their formats is each scheme's own (`cell` is the first's)."""
+
+    schemes: tuple[str, ...]
+    engine: str
+    formats: tuple[str, ...]
+    kernel: str
+    conditions: tuple[str, ...]
+    cell: Cell
+
+
+def served_rows(served: tuple[Served, ...]) -> tuple[ServedRow, ...]:
+    """The served schemes grouped into rows (see ServedRow), each row where its first scheme stands."""
+    groups: dict[tuple[Any, ...], list[Served]] = {}
+    for s in served:
+        key = (s.engine, s.verdict, s.kernel, s.conditions, s.cell.computes_as, s.cell.otherwise)
+        groups.setdefault(key, []).append(s)
+    return tuple(ServedRow(tuple(s.scheme for s in group), group[0].engine,
+                           tuple(dict.fromkeys(f for s in group for f in s.formats)), group[0].kernel,
+                           group[0].conditions, group[0].cell)
+                 for group in groups.values())
+
+
+@dataclass(frozen=True)
 class TargetSelection:
     """The decision for one hardware target, from derived cells, tallies and traps."""
 
@@ -78,6 +106,11 @@ class TargetSelection:
     served: tuple[Served, ...]
     refused: tuple[Cell, ...]
     traps: tuple[str, ...]
+
+    @property
+    def rows(self) -> tuple[ServedRow, ...]:
+        """The served schemes, those served alike in one row."""
+        return served_rows(self.served)
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,11 @@ def entries_of(atlas: Any) -> list[ChangelogEntry]:
 
 
 def item_markup(item: ChangeItem, values: ValueRenderer) -> Markup:
-    """An item's text, escaped, followed by links to the records it concerns."""
+    """An item's text, escaped, followed by links to the records it concerns; an item whose text is a lead and its
+    one record's name shows the lead and that name as the link, rather than the name twice."""
     links = [values.ref(ref) for ref in item.refs]
+    if item.lead and len(links) == 1:
+        return escape_text(item.lead.rstrip()) + Markup(" ") + links[0]
     return escape_text(item.text) + (Markup(" — ") + Markup(", ").join(links) if links else Markup(""))
 
 
