@@ -143,7 +143,7 @@
       var answer = root.querySelector("#atlas-answer");
       if (any) {
         var format = formats.filter(function (f) { return "format:" + f.id === schemeSelect.value; })[0];
-        renderComparison(answer, site, records, cells, format, hardwareSelect.value);
+        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats);
       } else {
         render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value);
       }
@@ -289,7 +289,46 @@
       " " + traps.length + (traps.length === 1 ? " trap" : " traps")])];
   }
 
-  function renderComparison(answer, site, records, cells, format, hardware) {
+  // the verdicts of these rows (each a derived cell), best first, counted: [{verdict, count}]
+  function tallyOf(rows) {
+    var tally = [];
+    rows.map(function (row) { return row.cell.verdict; }).sort(function (a, b) {
+      return RANK.indexOf(a) - RANK.indexOf(b);
+    }).forEach(function (verdict) {
+      var last = tally[tally.length - 1];
+      if (last && last.verdict === verdict) { last.count += 1; } else { tally.push({ verdict: verdict, count: 1 }); }
+    });
+    return tally;
+  }
+
+  function tallySpans(tally) {
+    return tally.map(function (t, n) {
+      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict),
+        text: (VERDICTS[t.verdict] || [t.verdict])[0].replace(",", "") }), " " + t.count]);
+    });
+  }
+
+  // The formats this format's record names as related ("easily confused with or derived from") that some scheme
+  // reads, in the record's order, each with its own tally on this place: the weight-only twin of a W4A4 format answers
+  // a reader who picked the name on their checkpoint (MXFP4 for a weight-only gpt-oss checkpoint) where it does not.
+  function relatedOnPlace(site, records, cells, format, formats, place, hardware) {
+    var read = {};
+    formats.forEach(function (f) { read[f.id] = f; });
+    var found = ((records["format"][format.id] || {}).related || []).filter(function (id) {
+      return id !== format.id && read[id];
+    }).map(function (id) { return read[id]; }).map(function (f) {
+      var rows = f.schemes.map(function (s) { return { cell: cells[s.id + "|" + place.targetId] }; }).filter(function (row) { return row.cell; });
+      return { format: f, tally: tallyOf(rows) };
+    }).filter(function (r) { return r.tally.length; });
+    if (!found.length) { return null; }
+    return el("p", { "class": "atlas-compare__related" }, ["Related formats here, each a format of its own: "].concat(
+      found.map(function (r, n) {
+        return el("span", {}, [n ? "; " : "", el("a", { href: "?" + new URLSearchParams(
+          { engine: ANY, format: r.format.id, hardware: hardware }).toString(), text: r.format.name }), ": "].concat(tallySpans(r.tally)));
+      }), ["."]));
+  }
+
+  function renderComparison(answer, site, records, cells, format, hardware, formats) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
@@ -308,21 +347,17 @@
         a.scheme.name.localeCompare(b.scheme.name);
     });
     gaps.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
-    var tally = [];
-    rows.forEach(function (row) {
-      var last = tally[tally.length - 1];
-      if (last && last.verdict === row.cell.verdict) { last.count += 1; } else { tally.push({ verdict: row.cell.verdict, count: 1 }); }
-    });
+    var tally = tallyOf(rows);
     var box = el("article", { "class": "atlas-compare", "data-format": format.id });
     box.appendChild(el("h2", { "class": "atlas-card__title" },
       [link(site, records["format"][format.id], format.id), " on "].concat(placeTitle(site, records, place))));
     box.appendChild(el("p", { "class": "atlas-compare__tally" }, [
       (all.length === 1 ? "The one scheme" : "Of the " + all.length + " schemes") + " (engine layers) that read " +
-      format.name + ": "].concat(tally.map(function (t, n) {
-      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict),
-        text: (VERDICTS[t.verdict] || [t.verdict])[0].replace(",", "") }), " " + t.count]);
-    }), gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
+      format.name + ": "].concat(tallySpans(tally),
+    gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
     [". Each verdict links to its full answer: conditions, traps and sources."])));
+    var related = relatedOnPlace(site, records, cells, format, formats || [], place, hardware);
+    if (related) { box.appendChild(related); }
     var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps"];
     var body = el("tbody", {}, rows.map(function (row) {
       var cell = row.cell;

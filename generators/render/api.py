@@ -169,7 +169,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
         return {"category": data.get("category", ""), "version_read": data.get("version_read"),
                 "engine_wide_traps": list(found.engine_wide) if found else []}
     if record.kind == "format":
-        return {"aliases": data.get("aliases", [])}
+        return {"aliases": data.get("aliases", []), "related": data.get("related", [])}
     return {}
 
 

@@ -61,7 +61,7 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
     "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
                ["category", "version_read", "engine_wide_traps"]),
-    "format": ({"aliases": _IDS}, ["aliases"]),
+    "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
 }
 
 

@@ -329,3 +329,40 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
     reaching = [t for t in on_target if not parts_of[t] or part in parts_of[t]]
     assert ("vllm-marlin-input-dtype-fp8-sm121a-garbage" in reaching) is listed
     assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
+
+
+RELATED = """
+const line = document.querySelector('#atlas-answer .atlas-compare .atlas-compare__related');
+const box = document.querySelector('#atlas-answer .atlas-compare');
+if (!box) return null;
+return {format: box.dataset.format, related: line ? [...line.querySelectorAll(':scope > span')].map(span => ({
+  href: span.querySelector('a').getAttribute('href'),
+  verdicts: [...span.querySelectorAll('.atlas-verdict')].map(v => [v.className.split('--').pop(),
+                                                                    Number(v.nextSibling.textContent.trim())])})) : []};
+"""
+
+
+def test_a_format_with_no_answer_here_shows_its_related_formats_answers_and_opens_them(browser: Browser, built_site: Path,
+                                                                                       cells: dict) -> None:
+    """MXFP4 on an Apple M4 Max: vLLM's W4A4 scheme is refused, but a weight-only MXFP4 checkpoint (gpt-oss) runs
+    through MLX-LM: the card counts each related format's verdicts on this part, as its own comparison would, and
+    links to that comparison."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    read = {f for s in index["records"]["scheme"] for f in s["formats"]}
+    target = next(a["target"] for a in index["records"]["accelerator"] if a["id"] == "apple-m4-max")
+    browser.open(f"{PAGE}?engine=any&format=mxfp4&hardware=part:apple-m4-max")
+    shown = _shown(browser, RELATED, "comparison")
+    expected = []
+    for related in formats["mxfp4"]["related"]:
+        verdicts = [cells[(s["id"], target)]["verdict"] for s in index["records"]["scheme"]
+                    if related in s["formats"] and (s["id"], target) in cells]
+        if related in read and verdicts:
+            expected.append((f"?engine=any&format={related}&hardware=part%3Aapple-m4-max",
+                             [[v, verdicts.count(v)] for v in sorted(set(verdicts), key=ORDER.index)]))
+    assert [(r["href"], r["verdicts"]) for r in shown["related"]] == expected
+    weight_only = dict(expected)["?engine=any&format=w4a16-mxfp4&hardware=part%3Aapple-m4-max"]
+    assert weight_only[0][0] == "runs"  # the answer the reader with a gpt-oss checkpoint needs, on the first screen
+    browser.js("document.querySelector('.atlas-compare__related a[href*=\"w4a16-mxfp4\"]').click()")
+    _shown(browser, "const box = document.querySelector('#atlas-answer .atlas-compare');"
+                    "return box && box.dataset.format === 'w4a16-mxfp4' ? true : null;", "weight-only MXFP4 comparison")
