@@ -527,6 +527,18 @@ def test_a_route_scoped_to_capabilities_shows_only_on_those_and_their_families()
     assert routes({"platform": "xpu"}) == ("w4a16",)  # a target without a capability matches neither test
 
 
+def test_a_route_scoped_to_weight_types_shows_only_for_those_weights():
+    # vLLM 0.33.0's Marlin asserts uint4b8 weights when it quantizes the activations to 8 bits (marlin.py 77-82):
+    # an 8-bit weight-only scheme must not be offered the W4A8 route that would stop its load.
+    kernels = {"m": {"requirements": [],
+                     "routes": [{"name": "w4a16", "description": "default"},
+                                {"name": "w4a8", "description": "8-bit activations", "when": {"weight_types": ["uint4b8"]}}]}}
+    def routes(weight_type: str) -> tuple[str, ...]:
+        data = {**scheme("m"), "config": {**CONFIG, "weight_type": weight_type}}
+        return derive_cell("s", data, "t", GPU90, kernels).attempts[0].routes
+    assert (routes("uint4b8"), routes("uint8b128")) == (("w4a16", "w4a8"), ("w4a16",))
+
+
 def test_a_refusal_after_an_undecided_package_check_names_the_package_message_first():
     # vLLM's FlashInfer FP8 kernel tests the package before the capability: without FlashInfer, that is the message.
     kernels = {"fi": {"requirements": [req("package", "requires FlashInfer to be installed.", value="flashinfer"),

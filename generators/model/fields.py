@@ -302,6 +302,7 @@ class KernelRoutesWhen(TypedDict):
     capability_min: NotRequired[int]
     capability_max: NotRequired[int]
     gfx: NotRequired[list[str]]
+    weight_types: NotRequired[list[Dtype]]
 
 
 class KernelRoutes(TypedDict):
