@@ -77,9 +77,18 @@ def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atl
     ("vllm-ct-w8a16-fp8", ("fp16", "bf16")), ("mlx-lm-nvfp4", ("fp16", "bf16")), ("mlx-lm-mxfp8", ("fp16", "bf16")),
     ("mlx-lm-mxfp4", ("fp16", "bf16")), ("transformers-mxfp4", ("fp16", "bf16"))])
 def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas: Atlas, scheme: str, computes_in: tuple[str, ...]):
-    answers = [a for (s, t), a in real_atlas.views.answers.items()
-               if s == scheme and a.cell.verdict.runs_as_specified and t != "nvidia-sm75"]
+    answers = [a for (s, t), a in real_atlas.views.answers.items()  # (SM 7.5 has no BF16; Hopper's MXFP4 kernel below)
+               if s == scheme and a.cell.verdict.runs_as_specified and t not in ("nvidia-sm75", "nvidia-sm90")]
     assert answers and {a.computes_in for a in answers} == {computes_in}
+
+
+def test_a_running_cell_computes_only_in_the_dtypes_its_kernel_takes_there(real_atlas: Atlas):
+    """The Hub MXFP4 kernel's Hopper path asserts a bfloat16 input (a280554): transformers' MXFP4 cell on SM 9.0 runs
+    only with bfloat16 and so computes in BF16, while on SM 8.0 it takes both 16-bit types."""
+    answers = real_atlas.views.answers
+    assert answers[("transformers-mxfp4", "nvidia-sm90")].computes_in == ("bf16",)
+    assert answers[("transformers-mxfp4", "nvidia-sm80")].computes_in == ("fp16", "bf16")
+    assert answers[("vllm-ct-wna16", "nvidia-sm90")].computes_in == ("fp16", "bf16")  # both 16-bit types reach Machete
 
 
 def test_a_weight_only_scheme_stored_in_a_hardware_format_does_not_compute_in_it(real_atlas: Atlas):

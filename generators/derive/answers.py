@@ -120,7 +120,8 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     platform, parts = targets.get(cell.target, ("", frozenset()))
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
     applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
-    computes_in = on_target(index, scheme_computes_in(index, scheme), cell.target, cell.engine) \
+    computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme), cell.target,
+                                                       cell.engine), scheme, cell) \
         if scheme and cell.verdict.runs_as_specified else ()
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform), computes_in)
 
@@ -153,6 +154,16 @@ def _in_activation_types(index: Index, formats: tuple[str, ...], scheme: Record)
     its own activation types name (GPTQ allows FP16 and BF16; a scheme that takes only float16 computes in FP16)."""
     types = {t for t in scheme.data.get("config", {}).get("activation_types", []) if t in MODEL_DTYPES}
     return tuple(f for f in formats if types & _names(index, f)) if types else formats
+
+
+def _with_kernel_dtypes(index: Index, formats: tuple[str, ...], scheme: Record, cell: Cell) -> tuple[str, ...]:
+    """A weight-only scheme's formats narrowed to the activation dtypes the selected kernel runs with, where its
+    activation-type requirements leave only some (the Hub MXFP4 kernel on Hopper takes bfloat16 alone: its cell computes
+    in BF16, not FP16 or BF16 as the scheme allows)."""
+    if scheme.data.get("config", {}).get("activation_quantized") is not False:
+        return formats
+    dtypes = next((set(a.dtypes) for a in reversed(cell.attempts) if a.kernel == cell.kernel and a.dtypes), None)
+    return formats if dtypes is None else tuple(f for f in formats if dtypes & _names(index, f))
 
 
 def on_target(index: Index, formats: tuple[str, ...], target_id: str, engine: str) -> tuple[str, ...]:
