@@ -187,22 +187,26 @@ def _shows(figure: str, number: Decimal) -> bool:
 
 def _direction_word(text: str, figure: Figure) -> str | None:
     """The direction word right after the figure (units between them) or right before it (by, of, a ... between)."""
-    at = figure.end
-    while (match := _NEXT_WORD.match(text, at)) is not None:
-        word = match.group(1).lower()
+    after = _words_from(lambda at: _NEXT_WORD.match(text, at), figure.end, forward=True)
+    before = _words_from(lambda at: _PREVIOUS_WORD.search(text, max(0, at - 40), at), figure.start, forward=False)
+    return _first_direction(after, _AFTER) or _first_direction(before, _BEFORE)
+
+
+def _words_from(next_word: Callable[[int], re.Match[str] | None], at: int, forward: bool) -> Iterator[str]:
+    """The words one after another from `at`, forward or backward, each as next_word finds it (lower case)."""
+    while (match := next_word(at)) is not None:
+        yield match.group(1).lower()
+        at = match.end() if forward else match.start()
+
+
+def _first_direction(words: Iterator[str], skipped: set[str]) -> str | None:
+    """The first direction word among the words, passing over those in `skipped` (units, 'by', 'a'); None at any
+    other word."""
+    for word in words:
         if word in _ABOVE or word in _BENEATH or word in _BETTER or word in _WORSE:
             return word
-        if word not in _AFTER:
-            break
-        at = match.end()
-    at = figure.start
-    while (match := _PREVIOUS_WORD.search(text, max(0, at - 40), at)) is not None:
-        word = match.group(1).lower()
-        if word in _ABOVE or word in _BENEATH or word in _BETTER or word in _WORSE:
-            return word
-        if word not in _BEFORE:
-            break
-        at = match.start()
+        if word not in skipped:
+            return None
     return None
 
 
