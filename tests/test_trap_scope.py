@@ -78,16 +78,20 @@ def test_awq_on_an_a10_lists_no_w4a8_trap_and_computes_in_16_bit(real_atlas: Atl
     ("mlx-lm-mxfp4", ("fp16", "bf16")), ("transformers-mxfp4", ("fp16", "bf16"))])
 def test_computes_in_is_a_hardware_format_every_scheme_format_allows(real_atlas: Atlas, scheme: str, computes_in: tuple[str, ...]):
     answers = [a for (s, t), a in real_atlas.views.answers.items()  # (SM 7.5 has no BF16; Hopper's MXFP4 kernel below)
-               if s == scheme and a.cell.verdict.runs_as_specified and t not in ("nvidia-sm75", "nvidia-sm90")]
+               if s == scheme and a.cell.verdict.runs_as_specified
+               and t not in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm90")]
     assert answers and {a.computes_in for a in answers} == {computes_in}
 
 
 def test_a_running_cell_computes_only_in_the_dtypes_its_kernel_takes_there(real_atlas: Atlas):
-    """The Hub MXFP4 kernel's Hopper path asserts a bfloat16 input (a280554): transformers' MXFP4 cell on SM 9.0 runs
-    only with bfloat16 and so computes in BF16, while on SM 8.0 it takes both 16-bit types."""
+    """The Hub MXFP4 kernel's Hopper path asserts a bfloat16 input (a280554), and below 8.9 Triton 3.9's FP4-to-FP16
+    upcast needs an sm_89 instruction (5c900f1): transformers' MXFP4 cells on SM 7.5 to 9.0 but 8.9 run only with
+    bfloat16 and so compute in BF16, while on SM 8.9 and 10.x it takes both 16-bit types."""
     answers = real_atlas.views.answers
-    assert answers[("transformers-mxfp4", "nvidia-sm90")].computes_in == ("bf16",)
-    assert answers[("transformers-mxfp4", "nvidia-sm80")].computes_in == ("fp16", "bf16")
+    for target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm90"):
+        assert answers[("transformers-mxfp4", target)].computes_in == ("bf16",), target
+    for target in ("nvidia-sm89", "nvidia-sm100"):
+        assert answers[("transformers-mxfp4", target)].computes_in == ("fp16", "bf16"), target
     assert answers[("vllm-ct-wna16", "nvidia-sm90")].computes_in == ("fp16", "bf16")  # both 16-bit types reach Machete
 
 
