@@ -125,10 +125,10 @@ def commit_entry(index: Index, change: CommitChange) -> ChangelogEntry:
     for record in change.records:
         if record.status in ("added", "renamed") and record.kind in ("gotcha", "finding"):
             label = "new trap" if record.kind == "gotcha" else "new finding"
-            refs = _existing(index, f"{record.kind}/{record.id}")
-            items.append(ChangeItem("trap" if record.kind == "gotcha" else "finding",
-                                    f"{label}: {_name(index, f'{record.kind}/{record.id}')}", refs,
-                                    lead=f"{label}: " if refs else ""))
+            ref = f"{record.kind}/{record.id}"
+            refs = _existing(index, ref)
+            items.append(ChangeItem("trap" if record.kind == "gotcha" else "finding", f"{label}: {_name(index, ref)}",
+                                    refs, lead=f"{label}: " if refs else ""))
     changed = len(change.records)
     if changed:
         kinds = sorted({r.kind for r in change.records})
