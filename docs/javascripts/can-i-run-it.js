@@ -311,7 +311,7 @@
   // The formats this format's record names as related ("easily confused with or derived from") that some scheme
   // reads, in the record's order, each with its own tally on this place: the weight-only twin of a W4A4 format answers
   // a reader who picked the name on their checkpoint (MXFP4 for a weight-only gpt-oss checkpoint) where it does not.
-  function relatedOnPlace(site, records, cells, format, formats, place, hardware) {
+  function relatedOnPlace(records, cells, format, formats, place, hardware) {
     var read = {};
     formats.forEach(function (f) { read[f.id] = f; });
     var found = ((records["format"][format.id] || {}).related || []).filter(function (id) {
@@ -356,7 +356,7 @@
       format.name + ": "].concat(tallySpans(tally),
     gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
     [". Each verdict links to its full answer: conditions, traps and sources."])));
-    var related = relatedOnPlace(site, records, cells, format, formats || [], place, hardware);
+    var related = relatedOnPlace(records, cells, format, formats || [], place, hardware);
     if (related) { box.appendChild(related); }
     var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps"];
     var body = el("tbody", {}, rows.map(function (row) {
