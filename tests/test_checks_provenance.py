@@ -1,4 +1,5 @@
-"""The provenance checks (unverified-declared, quoted-value, trap-scope), each failing and passing, full messages."""
+"""The provenance checks (unverified-declared, quoted-value, quoted-difference, trap-scope), each failing and passing,
+full messages."""
 from __future__ import annotations
 
 from generators.derive.provenance import unverified_records
@@ -65,6 +66,40 @@ def test_quoted_value_seed_figure_may_differ(tree):
     edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
          "  - source: src-doc\n  - source: src-seed\n    quote: 1,078.2 points\n    value: 1078.2\n")
     assert problems_of(tree, "quoted-value") == []
+
+
+def test_quoted_difference_is_checked_against_value_minus_baseline_at_its_decimals(tree):
+    """b-quant (78.16) against b-ref (82.36): -4.2 and -4.20 agree, a 4.3 gap or the wrong sign does not."""
+    edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
+         "  - source: src-doc\n    quote: trails by 4.2 points\n    difference: -4.2\n"
+         "  - source: src-code\n    quote: 4.20 points lower\n    difference: -4.20\n")
+    assert problems_of(tree, "quoted-difference") == []
+    edit(tree, "records/benchmarks/b-quant.yaml", "    quote: trails by 4.2 points\n    difference: -4.2\n",
+         "    quote: trails by 4.3 points\n    difference: -4.3\n")
+    edit(tree, "records/benchmarks/b-quant.yaml", "    difference: -4.20\n", "    difference: 4.20\n")
+    assert problems_of(tree, "quoted-difference") == [
+        "records/benchmarks/b-quant.yaml:13:17: error: [quoted-difference] sources[0].difference: 'src-doc' states a "
+        "difference of -4.3, but the value minus the baseline is -4.20; correct the value or the baseline, or keep the "
+        "source's figure as a contested claim",
+        "records/benchmarks/b-quant.yaml:16:17: error: [quoted-difference] sources[1].difference: 'src-code' states a "
+        "difference of 4.2, but the value minus the baseline is -4.20; correct the value or the baseline, or keep the "
+        "source's figure as a contested claim"]
+
+
+def test_quoted_difference_needs_its_quote_a_baseline_and_a_benchmark(tree):
+    edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
+         "  - source: src-doc\n    quote: trails by 4.3 points\n    difference: -4.2\n")
+    edit(tree, "records/benchmarks/b-ref.yaml", "  - source: src-doc\n",
+         "  - source: src-doc\n    quote: 4.2 points above\n    difference: 4.2\n")
+    edit(tree, "records/sources/src-code.yaml", "  - source: src-code\n",
+         "  - source: src-code\n    quote: by 4.2 points\n    difference: 4.2\n")
+    assert problems_of(tree, "quoted-difference") == [
+        "records/benchmarks/b-quant.yaml:12:12: error: [quoted-difference] sources[0].quote: the difference -4.2 cited "
+        "from 'src-doc' needs a quote that states it verbatim",
+        "records/benchmarks/b-ref.yaml:12:17: error: [quoted-difference] sources[0].difference: a stated difference "
+        "needs the benchmark's value and exactly one baseline value to be checked against",
+        "records/sources/src-code.yaml:10:17: error: [quoted-difference] sources[0].difference: only a benchmark has a "
+        "difference from a baseline"]
 
 
 def test_trap_scope_word_without_scope(tree):

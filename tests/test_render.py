@@ -53,6 +53,21 @@ def test_field_with_unit_and_missing_field(tree):
     assert problems == [f"{CHAPTER}:3:1: error: [field] records/accelerators/acc-big.yaml has no field 'memory_gb[0].value'"]
 
 
+def test_difference_is_value_minus_baseline_without_its_sign_and_fails_without_one_baseline(tree):
+    pages, problems = render(tree, "# T\n\nIt trails by {{ difference('benchmark', 'b-quant', 'points') }}."
+                                   "{{ claim('below_baseline', 'b-quant') }}\n")
+    assert problems == [] and "It trails by 4.2 points." in pages["chapters/demo.md"]
+    _, problems = render(tree, "# T\n\n{{ difference('benchmark', 'b-ref') }}{{ claim('below_baseline', 'b-ref') }}\n"
+                               "{{ difference('format', 'fmt-int4') }}\n")
+    assert problems == [
+        f"{CHAPTER}:3:1: error: [claim] claim below_baseline('b-ref') no longer holds: benchmark/b-ref has no value "
+        "with exactly one baseline value",
+        f"{CHAPTER}:3:1: error: [difference] records/benchmarks/b-ref.yaml is not a benchmark with a value and one "
+        "baseline value",
+        f"{CHAPTER}:4:1: error: [difference] records/formats/fmt-int4.yaml is not a benchmark with a value and one "
+        "baseline value"]
+
+
 def test_false_claim_fails_quoting_the_claim(tree):
     _, problems = render(tree, "# T\n\nOld GPU leads.{{ claim('most_native', 'acc-old') }}\n")
     assert problems == [f"{CHAPTER}:3:1: error: [claim] claim most_native('acc-old') no longer holds: acc-old has 0 "
@@ -377,4 +392,13 @@ def test_a_benchmark_page_gives_its_value_and_baseline_in_their_unit(tree):
     unit = escape_text("pts | <b>x</b>")
     assert f"| Value | 78.16 {unit} |" in lines
     assert f"| Baseline | 82.36 {unit}: [Reference accuracy](b-ref.md) |" in lines
+    assert f"| Difference | 4.2 {unit} below the baseline |" in lines  # the linked record holds the same metric
     assert not any(line.startswith("| Unit |") for line in lines)
+
+
+def test_a_benchmark_page_gives_no_difference_against_a_bare_baseline_value(tree):
+    """A baseline typed as a number need not be the same quantity (a shortfall's baseline is the score it misses)."""
+    edit(tree, "records/benchmarks/b-quant.yaml", "baseline: {benchmark: b-ref}\n", "baseline: {value: 82.36}\n")
+    pages, problems = render_tree(tree)
+    lines = pages["benchmarks/b-quant.md"].splitlines()
+    assert "| Baseline | 82.36 points |" in lines and not any(line.startswith("| Difference |") for line in lines)

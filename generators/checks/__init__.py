@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from . import (accelerator_summary_figures, auto_dtypes, benchmark_baseline, cuda_arch_names, die_architecture, gfx_capability, install_facts, kernel_formats, kernel_operands, memory_bandwidth, ridge_bounds, runtime_checks, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
-               observed_cells, published_observed, quoted_value, scheme_candidates, scheme_fallback, scheme_substitution, shared_die, stated_support, stated_tallies, summary_figures, target_members, trap_scope, trap_severity, trap_silent,
+               observed_cells, published_observed, quoted_difference, quoted_value, scheme_candidates, scheme_fallback, scheme_substitution, shared_die, stated_support, stated_tallies, summary_figures, target_members, trap_scope, trap_severity, trap_silent,
                unverified_declared, unverified_record)
 from .base import SHAPE, VIEWS, Check
 from .runner import run_checks
@@ -41,6 +41,7 @@ REGISTRY: tuple[Check, ...] = (
     unverified_declared.CHECK,
     unverified_record.CHECK,
     quoted_value.CHECK,
+    quoted_difference.CHECK,
     summary_figures.CHECK,
     accelerator_summary_figures.CHECK,
     trap_scope.CHECK,

@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 from decimal import Decimal
 from collections.abc import Callable, Iterator
 
-from ..derive.baseline import baseline_values
+from ..derive.baseline import as_decimal, baseline_values
 from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
@@ -136,12 +136,6 @@ def stated(figure: str, quote: str) -> bool:
     return any(Decimal(word.number.replace(",", "")) == wanted for word in _words(quote))
 
 
-def _decimal(value: object) -> Decimal | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return Decimal(repr(value))
-
-
 class _Numbers(NamedTuple):
     """The record's value and its baselines' values."""
     value: Decimal | None
@@ -174,8 +168,8 @@ class _Numbers(NamedTuple):
 
 
 def _numbers(atlas: Atlas, benchmark: Record) -> _Numbers:
-    bases = [b for b in (_decimal(v) for v in baseline_values(atlas.index, benchmark.data)) if b is not None]
-    return _Numbers(_decimal(benchmark.data.get("value")), list(dict.fromkeys(bases)))
+    bases = [b for b in (as_decimal(v) for v in baseline_values(atlas.index, benchmark.data)) if b is not None]
+    return _Numbers(as_decimal(benchmark.data.get("value")), list(dict.fromkeys(bases)))
 
 
 def _shows(figure: str, number: Decimal) -> bool:

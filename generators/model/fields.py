@@ -31,6 +31,7 @@ class Citation(TypedDict):
     locator: NotRequired[str]
     quote: NotRequired[str]
     value: NotRequired[float]
+    difference: NotRequired[float]
 
 
 Sources: TypeAlias = list[Citation]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
+from ..derive.baseline import difference as baseline_difference
+
 Result = tuple[bool, str]
 
 
@@ -97,6 +99,15 @@ def difference(atlas: Any, first: str, second: str, margin: float, tolerance: fl
     return abs(actual - margin) <= tolerance, f"{first} - {second} = {actual}"
 
 
+def below_baseline(atlas: Any, benchmark: str) -> Result:
+    """The benchmark's value is below its baseline (it has a value and exactly one baseline value)."""
+    record = atlas.index.get("benchmark", benchmark)
+    apart = baseline_difference(atlas.index, record.data) if record else None
+    if apart is None:
+        return False, f"benchmark/{benchmark} has no value with exactly one baseline value"
+    return apart < 0, f"benchmark/{benchmark} value minus baseline is {apart}"
+
+
 def published_disagrees(atlas: Any, matrix: str, row: str, column: str) -> Result:
     """The published cell disagrees with the derived one."""
     for cell in atlas.views.published:
@@ -123,6 +134,7 @@ CLAIMS: dict[str, Callable[..., Result]] = {
     "verdict": verdict,
     "accepted_by": accepted_by,
     "difference": difference,
+    "below_baseline": below_baseline,
     "published_disagrees": published_disagrees,
     "field_equals": field_equals,
 }

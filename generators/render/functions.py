@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..derive.baseline import difference
 from ..derive.cells import Cell
 from ..derive.tallies import Tally
 from ..kinds import FOLDER_OF_KIND
@@ -107,6 +108,18 @@ class TemplateFunctions:
             return Markup("")
         shown = escape_text(_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value)
         return shown + (Markup(" ") + escape_text(unit) if unit else Markup(""))
+
+    def difference(self, kind: str, record_id: str, unit: str = "") -> Markup:
+        """How far a benchmark's value lies from its baseline (its size, computed at the decimals the two are written
+        with and shown as `field` shows numbers), with an optional unit. Fails unless the record is a benchmark with a value and exactly one baseline value."""
+        record = self._record(kind, record_id, "difference")
+        if record is None:
+            return Markup("")
+        found = difference(self.index, record.data) if kind == "benchmark" else None
+        if found is None:
+            self.context.report("difference", f"{record.path} is not a benchmark with a value and one baseline value")
+            return Markup("")
+        return escape_text(_number(float(abs(found)))) + (Markup(" ") + escape_text(unit) if unit else Markup(""))
 
     def name(self, kind: str, record_id: str) -> Markup:
         """A record's display name, without a link."""

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from markupsafe import Markup
 
-from ..derive.baseline import baseline_values
+from ..derive.baseline import baseline_values, difference
 from ..derive.cells import Cell, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
@@ -127,8 +127,9 @@ BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page
 
 def benchmark_result(atlas: Any, record: Record, key: str, values: ValueRenderer) -> list[tuple[str, Markup]]:
     """A benchmark's value with its unit, and its baseline (value, unit, what it is), as facts: the value's row carries
-    the unit, the baseline's row says what it is compared with, the unit has no row of its own. No difference is
-    computed: a baseline need not be the same quantity (a shortfall's baseline is the score it falls short of)."""
+    the unit, the baseline's row says what it is compared with, the unit has no row of its own. The difference gets a
+    row only when the baseline is another benchmark record (the benchmark-baseline check holds the two to one metric
+    and unit): a baseline typed as a bare value need not be the same quantity."""
     data, unit = record.data, escape_text(record.data.get("unit", ""))  # contributor text, in a Markdown table
     if key == "value":
         return [(field_label("value"), fill("{} {}", values.render(data["value"], ("value",)), unit))]
@@ -142,8 +143,14 @@ def benchmark_result(atlas: Any, record: Record, key: str, values: ValueRenderer
     about = Markup(", ").join(shown)
     if base is None:
         return [(field_label("baseline"), about)]
-    return [(field_label("baseline"), fill("{} {}{}", values.render(base, ("baseline", "value")), unit,
+    rows = [(field_label("baseline"), fill("{} {}{}", values.render(base, ("baseline", "value")), unit,
                                            fill(": {}", about) if about else Markup("")))]
+    apart = difference(atlas.index, data) if "benchmark" in baseline else None
+    if apart is not None:
+        side = "below" if apart < 0 else "above"
+        rows.append(("Difference", fill("{} {} {} the baseline", values.render(float(abs(apart)), ("difference",)), unit, side) if apart else
+                     Markup("equal to the baseline")))
+    return rows
 
 
 def yaml_string(text: Any, limit: int = 300) -> Markup:

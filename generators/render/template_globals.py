@@ -59,6 +59,7 @@ _FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None, nested=False)"),
                    ("refs", "refs(kind, ids, separator=', ', nested=False)"),
                    ("figures", "figures(values)"),
                    ("quote", "quote(kind, id, field, text)"), ("field", "field(kind, id, path, unit='')"),
+                   ("difference", "difference(kind, id, unit='')"),
                    ("name", "name(kind, id)"), ("tally", "tally(accelerator)"), ("cell", "cell(scheme, target)"),
                    ("records", "records(kind)"), ("count", "count(items)"), ("number", "number(value, digits=2)"),
                    ("claim", "claim(name, *args)"))
