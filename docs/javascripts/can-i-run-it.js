@@ -98,6 +98,12 @@
     fillHardware(hardwareSelect, records, targets);
     sayWhatIsNotDerived(root, site, index.records["engine"], engines);
 
+    // the engine's first scheme that reads the format ("" when it has none)
+    function schemeFor(engine, format) {
+      var match = schemes.filter(function (s) { return s.engine === engine && s.formats.indexOf(format) >= 0; })[0];
+      return match ? match.id : "";
+    }
+
     // a switch between the two modes keeps what it can: a scheme's first format, or the engine's scheme for a format
     function fillSchemes() {
       var keep = schemeSelect.value;
@@ -115,25 +121,46 @@
           var names = s.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; });
           schemeSelect.appendChild(el("option", { value: s.id, text: s.name + (names.length ? " — " + names.join(", ") : "") }));
         });
-        if (keep.indexOf("format:") === 0) {
-          var format = keep.slice("format:".length);
-          var match = schemes.filter(function (s) { return s.engine === engineSelect.value && s.formats.indexOf(format) >= 0; })[0];
-          keep = match ? match.id : "";
-        }
+        if (keep.indexOf("format:") === 0) { keep = schemeFor(engineSelect.value, keep.slice("format:".length)); }
       }
       if (keep) { schemeSelect.value = keep; }
       if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     }
 
+    // A link names an engine, and a scheme or a format (for one engine, its scheme for that format is picked), and
+    // hardware. What the atlas does not hold (a renamed or removed record, a typo) is said above the answer, never
+    // silently swapped for the list's first entry; the notice goes with the reader's first change.
     var params = new URLSearchParams(window.location.search);
-    if (params.get("engine")) { engineSelect.value = params.get("engine"); }
+    var unknown = [];
+    function pick(select, value, what) {
+      if (!value) { return; }
+      select.value = value;
+      if (select.value !== value) { unknown.push(what); }
+    }
+    pick(engineSelect, params.get("engine"), "the engine \u201c" + params.get("engine") + "\u201d");
     if (!engineSelect.value && engineSelect.options.length) { engineSelect.selectedIndex = 0; }
     fillSchemes();
-    if (engineSelect.value === ANY && params.get("format")) { schemeSelect.value = "format:" + params.get("format"); }
-    if (engineSelect.value !== ANY && params.get("scheme")) { schemeSelect.value = params.get("scheme"); }
-    if (params.get("hardware")) { hardwareSelect.value = params.get("hardware"); }
+    if (engineSelect.value === ANY) {
+      pick(schemeSelect, params.get("format") && "format:" + params.get("format"), "the format \u201c" + params.get("format") + "\u201d");
+    } else if (params.get("scheme")) {
+      pick(schemeSelect, params.get("scheme"), "the scheme \u201c" + params.get("scheme") + "\u201d");
+    } else if (params.get("format")) {
+      pick(schemeSelect, schemeFor(engineSelect.value, params.get("format")) || "format:" + params.get("format"),
+        "a scheme of " + engineSelect.selectedOptions[0].textContent + " for the format \u201c" + params.get("format") + "\u201d");
+    }
+    pick(hardwareSelect, params.get("hardware"), "the hardware \u201c" + params.get("hardware") + "\u201d");
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
+    var notice = null;
+    if (unknown.length) {
+      notice = el("p", { "class": "atlas-notice", role: "status",
+        text: "This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
+          "mistyped); the answer below is for the picks shown instead." });
+      root.insertBefore(notice, root.querySelector("#atlas-answer"));
+    }
+    function dropNotice() {
+      if (notice) { notice.remove(); notice = null; }
+    }
 
     function update() {
       var any = engineSelect.value === ANY;
@@ -148,9 +175,9 @@
         render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value);
       }
     }
-    engineSelect.addEventListener("change", function () { fillSchemes(); update(); });
-    schemeSelect.addEventListener("change", update);
-    hardwareSelect.addEventListener("change", update);
+    engineSelect.addEventListener("change", function () { dropNotice(); fillSchemes(); update(); });
+    schemeSelect.addEventListener("change", function () { dropNotice(); update(); });
+    hardwareSelect.addEventListener("change", function () { dropNotice(); update(); });
     update();
   }
 

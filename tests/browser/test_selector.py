@@ -304,6 +304,30 @@ def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(
     assert browser.js("return document.querySelector('#atlas-scheme').value") == "mlx-lm-mxfp4"
 
 
+def test_a_link_with_one_engine_and_a_format_opens_that_engine_s_scheme_for_it(browser: Browser) -> None:
+    """`format=` with a named engine picks the engine's scheme that reads the format, as switching engines does (it
+    once fell to the engine's first scheme: transformers' FBGEMM FP8 answered for MXFP4)."""
+    browser.open(f"{PAGE}?engine=transformers&format=w4a16-mxfp4&hardware=part:a100-80gb-sxm4")
+    assert "MXFP4" in _card(browser)["title"]
+    assert browser.js("return document.querySelector('#atlas-scheme').value") == "transformers-mxfp4"
+    assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
+    assert parse_qs(urlsplit(browser.driver.current_url).query)["scheme"] == ["transformers-mxfp4"]
+
+
+def test_a_link_to_what_the_atlas_does_not_hold_says_so_as_text_until_the_first_change(browser: Browser) -> None:
+    browser.open(f"{PAGE}?engine=vllm&scheme=%3Cb%3Eno-such%3C/b%3E&hardware=part:h100-sxm")
+    _card(browser)
+    notice = browser.js("const n = document.querySelector('.atlas-notice'); return [n.textContent, n.children.length]")
+    assert notice[1] == 0 and "the scheme \u201c<b>no-such</b>\u201d" in notice[0]  # the link's text, never markup
+    browser.open(f"{PAGE}?engine=transformers&format=gguf-q4-k-m&hardware=part:nope")
+    _card(browser)
+    text = browser.js("return document.querySelector('.atlas-notice').textContent")
+    assert "for the format \u201cgguf-q4-k-m\u201d and the hardware \u201cpart:nope\u201d" in text
+    pick = "const s = document.querySelector('#atlas-hardware'); s.selectedIndex = 1; s.dispatchEvent(new Event('change'));"
+    browser.js(pick)
+    assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
+
+
 def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
     browser.open(f"{PAGE}?engine=any&format=fp8-e4m3&hardware=part:h100-sxm", PHONE)
     _comparison(browser)
