@@ -100,3 +100,9 @@ def test_a_kernel_is_used_where_a_cell_selects_it_by_default_or_when_a_condition
         "k-opt": [(SELECTED, Verdict.RUNS, "k-fast", (), ("t3",)), (SELECTED, Verdict.RUNS_IF, "k-weight-only", (), ("t5",))],
         "k-weight-only": [(BY_DEFAULT, Verdict.FALLBACK, "k-opt", (), ("t5",)),
                           (OTHERWISE, Verdict.FALLBACK, "k-opt", ("a setting",), ("t5",))]}
+
+
+def test_only_schemes_marked_experts_are_expert_layer_schemes():
+    atlas = atlas_of({"scheme/dense-default": {}, "scheme/dense-said": {"layers": "dense"},
+                      "scheme/b-experts": {"layers": "experts"}, "scheme/a-experts": {"layers": "experts"}})
+    assert atlas.views.expert_layer_schemes == ("a-experts", "b-experts")

@@ -14,8 +14,13 @@
     "no": ["Refused", "no candidate kernel accepts"]
   };
 
-  var COVERS = "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
-    "engine's expert-layer (MoE) kernels, which no answer here models yet";
+  // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
+  var COVERS = {
+    "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
+      "engine's expert-layer (MoE) kernels, which no answer here models yet",
+    "experts": "the expert layers of the mixture-of-experts models the scheme matches, the only layers it quantizes; " +
+      "the model's other layers stay in the model dtype"
+  };
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at the cited release",
@@ -466,9 +471,8 @@
       });
       facts.appendChild(el("dd", {}, known));
     }
-    // every cell is a scheme's dense linear layers: a MoE model's experts take other kernels (DESIGN; support tables)
     facts.appendChild(el("dt", { text: "Covers" }));
-    facts.appendChild(el("dd", { text: COVERS }));
+    facts.appendChild(el("dd", { text: COVERS[(records["scheme"][cell.scheme] || {}).layers] || COVERS.dense }));
     if (facts.childNodes.length) { card.appendChild(facts); }
     // conditions the defaults (install and settings) meet are listed once, under their own heading
     var met = (cell.assumes || []).concat(cell.opt_in || []).map(function (a) { return a.condition; });

@@ -85,6 +85,12 @@ class Views:
         return tuple(m.id for m in self.index.all("support-matrix") if models_release(self.index, m.data))
 
     @cached_property
+    def expert_layer_schemes(self) -> tuple[str, ...]:
+        """Schemes that quantize only a mixture-of-experts model's expert layers (`layers: experts`), so their cells
+        describe those layers rather than the dense ones every other cell describes; by id."""
+        return tuple(s.id for s in self.index.all("scheme") if s.data.get("layers") == "experts")
+
+    @cached_property
     def history(self) -> dict[tuple[str, str], CellHistory]:
         """Every observed (scheme, target) cell's outcome per engine release (newest harness) and its flips."""
         return cell_histories(self.index)

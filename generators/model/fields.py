@@ -521,6 +521,7 @@ class SchemeFields(TypedDict):
     predicate_order: NotRequired[int]
     matches: NotRequired[Text]
     formats: NotRequired[list[RefFormat]]
+    layers: NotRequired[Literal['dense', 'experts']]
     config: SchemeConfig
     capability_gate: NotRequired[SchemeCapabilityGate]
     candidates: list[SchemeCandidates]
@@ -847,6 +848,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),
+    'scheme.layers': ('dense', 'experts'),
     'source.type': ('seed', 'code', 'docs', 'datasheet', 'paper', 'blog', 'issue', 'web', 'release-notes'),
     'support-matrix.legend.verdict': ('yes', 'no', 'partial', 'unknown'),
     'technique.category': ('calibration', 'rotation', 'rounding', 'mixed-precision', 'training', 'sparsity', 'kernel-design', 'evaluation'),

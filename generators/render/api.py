@@ -161,7 +161,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
         return {"platform": data["platform"], "label": target_label(atlas.index, record),
                 "accelerators": list(members(atlas.index, record)), "order": position[record.id]}
     if record.kind == "scheme":
-        return {"engine": data.get("engine", ""), "formats": data.get("formats", [])}
+        return {"engine": data.get("engine", ""), "formats": data.get("formats", []), "layers": data.get("layers", "dense")}
     if record.kind == "finding":
         return {"verdict": data.get("verdict", ""), "conclusion": data.get("conclusion", "")}
     if record.kind == "engine":

@@ -308,8 +308,11 @@ def test_a_link_with_one_engine_and_a_format_opens_that_engine_s_scheme_for_it(b
     """`format=` with a named engine picks the engine's scheme that reads the format, as switching engines does (it
     once fell to the engine's first scheme: transformers' FBGEMM FP8 answered for MXFP4)."""
     browser.open(f"{PAGE}?engine=transformers&format=w4a16-mxfp4&hardware=part:a100-80gb-sxm4")
-    assert "MXFP4" in _card(browser)["title"]
+    card = _card(browser)
+    assert "MXFP4" in card["title"]
     assert browser.js("return document.querySelector('#atlas-scheme').value") == "transformers-mxfp4"
+    # the scheme quantizes only gpt-oss's expert layers (layers: experts), so its answer is about those, not dense ones
+    assert card["facts"]["Covers"].startswith("the expert layers of the mixture-of-experts models the scheme matches")
     assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
     assert parse_qs(urlsplit(browser.driver.current_url).query)["scheme"] == ["transformers-mxfp4"]
 
