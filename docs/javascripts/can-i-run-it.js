@@ -178,7 +178,7 @@
       var answer = root.querySelector("#atlas-answer");
       if (any) {
         var format = formats.filter(function (f) { return "format:" + f.id === schemeSelect.value; })[0];
-        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats);
+        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats, emulated);
       } else {
         render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value, emulated);
       }
@@ -383,7 +383,7 @@
       }), ["."]));
   }
 
-  function renderComparison(answer, site, records, cells, format, hardware, formats) {
+  function renderComparison(answer, site, records, cells, format, hardware, formats, emulated) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
@@ -428,7 +428,9 @@
         [link(site, row.scheme, row.scheme.id)],
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null],
         [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
-        [computes || "—"],
+        [computes || "—"].concat(emulatedHere(site, records, cell, place, emulated).length ? [el("span", {
+          "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
+          text: " (emulated here)" })] : []),
         trapSummary(cell, place, records)];
       return el("tr", { "data-verdict": cell.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);

@@ -352,6 +352,13 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
                     "or matrix instruction in it there, only a peak in a wider precision" for f, on in expected if on]
     assert bool(said) == (hardware != "part:rtx-4090")  # the cases above say something, or nothing, as chosen
+    # the comparison of every engine marks the same row, briefly
+    format_id = next(s["formats"][0] for s in index["scheme"] if s["id"] == scheme)  # a checkpoint format it reads
+    browser.open(f"{PAGE}?engine=any&format={format_id}&hardware={hardware}")
+    _comparison(browser)
+    marked = browser.js("return [...document.querySelectorAll('.atlas-compare tbody tr')]"
+                        ".filter(tr => tr.querySelector('.atlas-compare__emulated')).map(tr => tr.dataset.scheme)")
+    assert (scheme in marked) == bool(said)
 
 
 def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
