@@ -47,13 +47,13 @@
   function start(root) {
     var api = root.getAttribute("data-api");
     var site = api.replace(/api\/$/, "");
-    Promise.all([fetch(api + "index.json"), fetch(api + "cells.json")]).then(function (responses) {
+    Promise.all([fetch(api + "index.json"), fetch(api + "cells.json"), fetch(api + "format-map.json")]).then(function (responses) {
       return Promise.all(responses.map(function (r) {
         if (!r.ok) { throw new Error(r.url + ": " + r.status); }
         return r.json();
       }));
     }).then(function (docs) {
-      setUp(root, site, docs[0], docs[1]);
+      setUp(root, site, docs[0], docs[1], docs[2]);
     }).catch(function (error) {
       var answer = root.querySelector("#atlas-answer");
       answer.textContent = "";
@@ -82,10 +82,13 @@
     }).sort(function (a, b) { return a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1); });
   }
 
-  function setUp(root, site, index, cellsDoc) {
+  function setUp(root, site, index, cellsDoc, formatMap) {
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
     var cells = {};
+    // each part's formats the format map derives as emulated (a peak only in a wider precision the format converts to)
+    var emulated = {};
+    formatMap.accelerators.forEach(function (a) { emulated[a.id] = a.emulated; });
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
     var schemes = index.records["scheme"];
     var formats = formatsWithSchemes(schemes, records);
@@ -175,9 +178,9 @@
       var answer = root.querySelector("#atlas-answer");
       if (any) {
         var format = formats.filter(function (f) { return "format:" + f.id === schemeSelect.value; })[0];
-        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats);
+        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats, emulated);
       } else {
-        render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value);
+        render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value, emulated);
       }
     }
     engineSelect.addEventListener("change", function () { dropNotice(); fillSchemes(); update(); });
@@ -298,6 +301,26 @@
     return [link(site, place.part, place.id), " — ", targetLabel(link(site, target, place.targetId, place.part.target_label))];
   }
 
+  // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
+  // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
+  // as DP4A, is not rated). A format the map neither rates native nor emulated says nothing: a missing peak is not
+  // evidence.
+  function emulatedHere(site, records, cell, place, emulated) {
+    var target = records["hardware-target"][place.targetId];
+    var parts = place.part ? [place.id] : (target ? target.accelerators : []);
+    var said = [];
+    (cell.computes_in || []).forEach(function (f) {
+      var on = parts.filter(function (p) { return (emulated[p] || []).indexOf(f) >= 0; });
+      if (!on.length) { return; }
+      var names = on.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+      said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
+        el("a", { href: site + "chapters/format-map/", text: "format map" }),
+        " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
+        ": it records no dense peak or matrix instruction in it there, only a peak in a wider precision"]));
+    });
+    return said;
+  }
+
   // the cell's traps that reach the pick: a trap naming parts applies to those parts only
   function trapsAt(cell, place, records) {
     return cell.traps.filter(function (t) {
@@ -360,7 +383,7 @@
       }), ["."]));
   }
 
-  function renderComparison(answer, site, records, cells, format, hardware, formats) {
+  function renderComparison(answer, site, records, cells, format, hardware, formats, emulated) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
@@ -405,7 +428,9 @@
         [link(site, row.scheme, row.scheme.id)],
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null],
         [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
-        [computes || "—"],
+        [computes || "—"].concat(emulatedHere(site, records, cell, place, emulated).length ? [el("span", {
+          "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
+          text: " (emulated here)" })] : []),
         trapSummary(cell, place, records)];
       return el("tr", { "data-verdict": cell.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
@@ -431,7 +456,7 @@
     answer.appendChild(box);
   }
 
-  function render(answer, site, records, cells, schemeId, hardware) {
+  function render(answer, site, records, cells, schemeId, hardware, emulated) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
     var targetId = place.targetId;
@@ -460,7 +485,7 @@
     }).join(" or ");
     if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
-      facts.appendChild(el("dd", { text: computes }));
+      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place, emulated))));
     }
     if (cell.known_by) {
       facts.appendChild(el("dt", { text: "Known from" }));

@@ -331,6 +331,36 @@ def test_a_link_to_what_the_atlas_does_not_hold_says_so_as_text_until_the_first_
     assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
 
 
+@pytest.mark.parametrize("scheme, hardware, target", [
+    ("vllm-ct-w4a4-mxfp4", "target:intel-gpu", "intel-gpu"),  # the format map rates MXFP4 emulated on a part of it
+    ("llama-cpp-q4-k", "part:v100", "nvidia-sm70"),  # INT8 W8A8: no INT8 peak or matrix instruction on Volta
+    ("llama-cpp-q4-k", "part:rtx-4090", "nvidia-sm89"),  # native INT8: nothing to say
+])
+def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
+                                                                          cells: dict, names: dict, scheme: str,
+                                                                          hardware: str, target: str) -> None:
+    """Read from the data API, not typed: the parts of the pick the format map rates the cell's formats emulated on."""
+    accelerators = json.loads((built_site / "api/format-map.json").read_text(encoding="utf-8"))["accelerators"]
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))["records"]
+    kind, _, pick = hardware.partition(":")
+    parts = [pick] if kind == "part" else next(t["accelerators"] for t in index["hardware-target"] if t["id"] == pick)
+    expected = [(f, [names[f"accelerator/{a['id']}"] for a in accelerators if a["id"] in parts and f in a["emulated"]])
+                for f in cells[(scheme, target)]["computes_in"]]
+    browser.open(f"{PAGE}?engine={scheme.split('-')[0].replace('llama', 'llama-cpp')}&scheme={scheme}&hardware={hardware}")
+    _card(browser)
+    said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
+    assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
+                    "or matrix instruction in it there, only a peak in a wider precision" for f, on in expected if on]
+    assert bool(said) == (hardware != "part:rtx-4090")  # the cases above say something, or nothing, as chosen
+    # the comparison of every engine marks the same row, briefly
+    format_id = next(s["formats"][0] for s in index["scheme"] if s["id"] == scheme)  # a checkpoint format it reads
+    browser.open(f"{PAGE}?engine=any&format={format_id}&hardware={hardware}")
+    _comparison(browser)
+    marked = browser.js("return [...document.querySelectorAll('.atlas-compare tbody tr')]"
+                        ".filter(tr => tr.querySelector('.atlas-compare__emulated')).map(tr => tr.dataset.scheme)")
+    assert (scheme in marked) == bool(said)
+
+
 def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
     browser.open(f"{PAGE}?engine=any&format=fp8-e4m3&hardware=part:h100-sxm", PHONE)
     _comparison(browser)
