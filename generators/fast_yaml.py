@@ -25,8 +25,12 @@ A text is declined when it holds any of (`_declined` below; false alarms only co
 - a plain key that is not text in either (a number, a date, a boolean, null, an empty key) before a `: `, a flow
   collection used as a key;
 - a `#` after a blank and something else on its line (TRAILING_COMMENT): maybe a comment after an unquoted value,
-  which load refuses because YAML drops the rest of the line (the slow path tells it from text in quotes or a block
-  scalar);
+  which load refuses because YAML drops the rest of the line, unless `#` is text to both readers there: the line
+  lies in the content of a block scalar opened after a mapping key (`key: >-`, no indentation digit; the content is
+  the lines indented at least as far as its first non-empty line, which must be indented further than the key, up
+  to the first non-empty line indented less: `_block_content`), or the line is a mapping entry whose value is one
+  quoted scalar that closes at the line's end (`key: 'a # b'`, `- key: "a # b"`: `_QUOTED_LINE`; a bare quoted
+  line may continue a plain scalar, where `#` starts a comment); any other is left to the slow path;
 - a block scalar in a text whose last line has no line break, or the last block scalar when no indented line
   (content) follows it: yaml-rs gives an empty one at the end a line break, libyaml gives it none.
 Duplicate keys make yaml-rs raise, so the slow way reports them. After a fast parse, the data is declined when
@@ -89,8 +93,8 @@ def _declined(text: str) -> bool:
     end in a comment load refuses (TRAILING_COMMENT: the slow path looks at each plain value's end)."""
     if "\t" in text or "\ufeff" in text or (len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000):
         return True  # (libyaml's implicit keys end at 1,024 characters; the rules below look back within a line)
-    if "#" in text and TRAILING_COMMENT.search(text):
-        return True  # (a quoted value or a block scalar may hold one as text: the slow path tells them apart)
+    if "#" in text and _commented(text):
+        return True
     if _SCALARS.search("\n" + text):
         return True
     flow = min((at for at in (text.find("["), text.find("{")) if at >= 0), default=len(text))  # none open before
@@ -102,6 +106,59 @@ def _declined(text: str) -> bool:
     if "\\" in text and any(escape.group(1) is not None for escape in _BAD_ESCAPE.finditer(text)):
         return True
     return ('"' in text or "'" in text) and _quoted_key(text)
+
+
+_KEY_BLOCK = re.compile(r"^( *)(?:- +)*[^ \n][^\n]*?:[ \t]+[|>][-+]?[ \t]*(?:#[^\n]*)?\n", re.MULTILINE)
+
+
+def _block_content(text: str) -> list[tuple[int, int]]:
+    """The spans of the text that are the content of a block scalar opened after a mapping key on its line (`key: >-`
+    or `- key: |`, with no indentation digit): from the line after the header, the lines indented at least as far as
+    the first non-empty one (which must be indented further than the key's column), and blank lines between them.
+    A text whose block scalars this misses keeps its `#`s outside any span, and is declined as before."""
+    spans = []
+    for header in _KEY_BLOCK.finditer(text):
+        line = text[header.start():header.end()]
+        key_column = len(line) - len(line.lstrip(" -"))  # past the indentation and any `- ` of a sequence item
+        at, content = header.end(), None
+        end = at
+        while at < len(text):
+            stop = text.find("\n", at)
+            stop = len(text) if stop < 0 else stop + 1
+            row = text[at:stop]
+            if row.strip(" \n"):
+                indent = len(row) - len(row.lstrip(" "))
+                if content is None:
+                    if indent <= key_column:
+                        break
+                    content = indent
+                elif indent < content:
+                    break
+                end = stop
+            at = stop
+        if content is not None:
+            spans.append((header.end(), end))
+    return spans
+
+
+# a mapping entry whose value is one quoted scalar, closed at the line's end: a `#` on it is inside the quotes. The
+# key is required: a bare quoted line, or `- 'a #b'`, may continue a plain scalar, where the `#` starts a comment
+# (`a: first` then `  - 'x #y'` reads as "first - 'x"), while a `key: ` there makes both readers refuse the text.
+_QUOTED_LINE = re.compile(r" *(?:- +)*[^ \n'\"#-][^\n#]*?: +(?:'(?:[^'\n]|'')*'|\"(?:[^\"\\\n]|\\.)*\") *")
+
+
+def _commented(text: str) -> bool:
+    """True when a `#` after a blank may start a comment after a value (TRAILING_COMMENT outside a block scalar's
+    content and outside a line holding one quoted scalar)."""
+    spans = _block_content(text)
+    for hit in TRAILING_COMMENT.finditer(text):
+        if any(start <= hit.start() < end for start, end in spans):
+            continue
+        start = text.rfind("\n", 0, hit.start()) + 1
+        stop = text.find("\n", hit.start())
+        if not _QUOTED_LINE.fullmatch(text, start, len(text) if stop < 0 else stop):
+            return True
+    return False
 
 
 def _marks(text: str, flow: int) -> int | None:

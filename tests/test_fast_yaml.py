@@ -78,6 +78,19 @@ def test_every_hazard_is_declined_or_read_alike(template):
     assert disagreements == []
 
 
+def test_a_hash_inside_block_scalar_content_or_a_one_line_quoted_value_is_text_on_the_fast_path():
+    """Where `#` cannot start a comment (a block scalar's content, one quoted value closing its line) the text stays
+    fast and reads alike; where it may (after a plain value, past the content's indentation, or on a bare quoted line
+    that may continue a plain scalar: `a: first` then `  - 'x #y'` reads "first - 'x"), it is declined."""
+    fast = ["a: >-\n  see PR #123\nb: 1\n", "a: |\n  x = 1  # note\n\n  y #2\n", "l:\n- k: >-\n    c #d\n  m: 2\n",
+            "a: 'x # y'\n", 'a: "x \\" # y"\n', "l:\n- k: 'it''s #1'\n", "a:\n  b: >+\n    c #d\n  e: f\n"]
+    assert [text for text in fast if fast_yaml.parse(text) is None or not agrees(text)] == []
+    slow = ["a: x #y\n", "a: 'x' #y\n", "a: first\n  - 'x #y'\n", "a: first\n  'x #y'\n", "a:\n- 'x #y'\n",
+            "a: >-\n    x\n  y #z\n", "a: >2\n   x #y\n", "a: >-\n  x\nb: c #d\n", "a: >-\nb: c #d\n",
+            "a: 'x #y\n  z'\n", "a:\n  b: >-\n  c #d\n"]
+    assert [text for text in slow if fast_yaml.parse(text) is not None] == []
+
+
 def test_the_hazards_are_declined():
     """The cases where YAML 1.1 and yaml-rs differ reach the slow path (which then reports or reads them)."""
     for value in ("yes", "Off", "010", "0x1f", "0o7", "1_000", "1e3", ".inf", "12:30", "-.5", "&a x", "*a", "!x", "<<",
