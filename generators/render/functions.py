@@ -106,12 +106,12 @@ class TemplateFunctions:
         if not ok:
             self.context.report("field", f"{record.path} has no field {path!r}")
             return Markup("")
-        shown = escape_text(_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value)
-        return shown + (Markup(" ") + escape_text(unit) if unit else Markup(""))
+        return _with_unit(_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value, unit)
 
     def difference(self, kind: str, record_id: str, unit: str = "") -> Markup:
         """How far a benchmark's value lies from its baseline (its size, computed at the decimals the two are written
-        with and shown as `field` shows numbers), with an optional unit. Fails unless the record is a benchmark with a value and exactly one baseline value."""
+        with and shown as `field` shows numbers), with an optional unit. Fails unless the record is a benchmark with a
+        value and exactly one baseline value."""
         record = self._record(kind, record_id, "difference")
         if record is None:
             return Markup("")
@@ -119,7 +119,7 @@ class TemplateFunctions:
         if found is None:
             self.context.report("difference", f"{record.path} is not a benchmark with a value and one baseline value")
             return Markup("")
-        return escape_text(_number(float(abs(found)))) + (Markup(" ") + escape_text(unit) if unit else Markup(""))
+        return _with_unit(_number(float(abs(found))), unit)
 
     def name(self, kind: str, record_id: str) -> Markup:
         """A record's display name, without a link."""
@@ -193,6 +193,11 @@ def _lookup(data: Any, path: str) -> tuple[Any, bool]:
                 return None, False
             data = data[position]
     return data, True
+
+
+def _with_unit(value: Any, unit: str) -> Markup:
+    """A value as escaped text, then its unit (if any) after a space."""
+    return escape_text(value) + (Markup(" ") + escape_text(unit) if unit else Markup(""))
 
 
 def _number(value: float) -> str:
