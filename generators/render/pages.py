@@ -398,6 +398,10 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     if tally.unrated:
         rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),
                         Markup(", ").join(values.ref(f"format/{f}") for f in tally.unrated)])
+    if tally.encoding_unstated:
+        rows.insert(1, [Markup("of which FP8 with the encoding unstated (the sources say FP8 without naming E4M3 or E5M2)"),
+                        escape_text(len(tally.encoding_unstated)),
+                        Markup(", ").join(values.ref(f"format/{f}") for f in tally.encoding_unstated)])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
