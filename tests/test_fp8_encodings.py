@@ -74,3 +74,18 @@ def test_the_real_fp8_formats_name_their_encoding_and_every_unstated_cell_has_an
         {"fp8-e4m3": "e4m3", "fp8-e5m2": "e5m2"}
     for part, tally in real_atlas.views.tallies.items():
         assert set(tally.encoding_unstated) <= {"fp8-e4m3", "fp8-e5m2"} and set(tally.encoding_unstated) <= set(tally.native), part
+
+
+def test_the_format_and_part_pages_list_where_the_encoding_is_unstated() -> None:
+    from generators.render.pages import _format_parts_table, _tally_table
+    from generators.render.values import ValueRenderer
+
+    atlas = _atlas()
+    values = ValueRenderer({}, {}, "formats/e5m2.md")
+    rows = {str(r[0]): str(r[-1]) for r in _format_parts_table(atlas, atlas.index.must("format", "e5m2"), values).rows}
+    assert "unnamed" in rows["of which the sources say FP8 without naming this encoding"] and "both" not in \
+        rows["of which the sources say FP8 without naming this encoding"]
+    tally = {str(r[0]): str(r[1]) for r in _tally_table(atlas, atlas.index.must("accelerator", "unnamed"), values).rows}
+    assert [v for k, v in tally.items() if k.startswith("of which FP8 with the encoding unstated")] == ["2"]
+    named = [str(r[0]) for r in _tally_table(atlas, atlas.index.must("accelerator", "both"), values).rows]
+    assert not any("unstated" in label for label in named)

@@ -381,6 +381,10 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                      [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
     rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
             for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
+    unstated = [a for a in parts.native if record.id in atlas.views.tallies[a].encoding_unstated]
+    if unstated:
+        rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
+                        Markup(", ").join(values.ref(f"accelerator/{a}") for a in unstated)])
     return Table("Where it computes natively", ["status", "accelerators"], rows,
                  "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
                  "native where the part states a peak in this format's precision or its architecture has an instruction "
