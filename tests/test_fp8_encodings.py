@@ -90,21 +90,3 @@ def test_the_format_and_part_pages_list_where_the_encoding_is_unstated() -> None
     named = [str(r[0]) for r in _tally_table(atlas, atlas.index.must("accelerator", "both"), values).rows]
     assert not any("unstated" in label for label in named)
 
-
-def test_formats_sharing_a_precision_must_name_distinct_encodings_their_element_format_begins_with() -> None:
-    from generators.checks import format_encoding
-
-    def problems(records: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
-        atlas = atlas_of({"source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"}, **records})
-        return sorted((p.file.rsplit("/", 1)[-1], p.message.split(":")[0]) for p in format_encoding.run(atlas))
-
-    assert problems({"format/a": {**_FMT, "name": "A", "encoding": "e4m3", "element_format": "E4M3 (float8_e4m3fn)"},
-                     "format/b": {**_FMT, "name": "B", "encoding": "e5m2", "element_format": "E5M2"}}) == []
-    assert problems({"format/a": {**_FMT, "name": "A", "encoding": "e4m3"}, "format/b": {**_FMT, "name": "B"}}) == \
-        [("b.yaml", "peak_precision")]  # a figure in FP8 could not be read for B
-    assert problems({"format/a": {**_FMT, "name": "A", "encoding": "e4m3", "element_format": "E5M2"}}) == \
-        [("a.yaml", "element_format")]
-    assert problems({"format/a": {**_FMT, "name": "A", "encoding": "e4m3"}, "format/b": {**_FMT, "name": "B", "encoding": "e4m3"}}) == \
-        [("a.yaml", "encoding"), ("b.yaml", "encoding")]
-    checkpoint = {"summary": "s", "sources": [{"source": "s"}], "format_class": "checkpoint", "name": "C", "encoding": "e4m3"}
-    assert problems({"format/c": checkpoint}) == [("c.yaml", "encoding")]
