@@ -1,6 +1,7 @@
 """Site configuration for readers: every kind in the nav under its title, a light/dark toggle, a site URL, a quiet build."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -73,8 +74,11 @@ def test_the_format_map_lists_every_part_with_a_format(built_site: Path) -> None
     assert listed and all(f'href="../../accelerators/{a["id"]}/"' in page for a in listed)
     natives = sum(len(a["native"]) for a in listed)
     unrated = sum(len(a["native_unrated"]) for a in listed)
-    assert unrated and page.count('class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated"') == unrated
-    assert page.count('class="atlas-map__cell atlas-map__cell--native"') == natives - unrated
+    unstated = sum(len(a["native_encoding_unstated"]) for a in listed)
+    classes = re.findall(r'<td class="(atlas-map__cell atlas-map__cell--native[^"]*)"', page)
+    assert unrated and sum(c.startswith("atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated") for c in classes) == unrated
+    assert sum(c.endswith(" atlas-map__cell--unstated") for c in classes) == unstated
+    assert len(classes) == natives
 
 
 def test_chapters_have_their_own_descriptions() -> None:

@@ -22,7 +22,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
 from .members import members
-from .tallies import MatrixInstruction, Tally, matrix_instructions
+from .tallies import MatrixInstruction, Tally, admits, matrix_instructions
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
@@ -44,6 +44,7 @@ class MapCell:
     status: str  # native, emulated or none
     peaks: tuple[Peak, ...]  # the dense peaks the status is derived from (empty for none)
     instructions: tuple[MatrixInstruction, ...] = ()  # for a native cell: the targets' instructions in its precision
+    encoding_unstated: bool = False  # native, but no figure or instruction in its precision names an encoding
 
     @property
     def unrated(self) -> bool:
@@ -176,11 +177,13 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
         status, precisions = EMULATED, set(fmt.data.get("emulated_via", []))
     else:
         return MapCell(NONE, ())
+    native = status == NATIVE  # a native cell cites only the figures and instructions that admit the format's encoding
     peaks = tuple(Peak(str(p["precision"]), float(p["tflops"]), str(p.get("source", "")))
                   for p in accelerator.get("peak_compute", [])
-                  if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p)
-    executed = tuple(i for i in instructions if i.precision in precisions) if status == NATIVE else ()
-    return MapCell(status, peaks, executed)
+                  if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p
+                  and (not native or admits(p.get("encodings", []), fmt)))
+    executed = tuple(i for i in instructions if i.precision in precisions and admits(i.encodings, fmt)) if native else ()
+    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:

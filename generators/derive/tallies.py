@@ -3,7 +3,10 @@
 A hardware format (format_class `hardware`) is native on a part when the part states a dense
 matrix-engine peak in the format's `peak_precision`, or when a hardware target the part belongs to
 lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
-format is then native with no rate recorded, `unrated`). It is emulated when it is not native and the
+format is then native with no rate recorded, `unrated`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
+and the part's figures or instructions in its precision name `encodings`, it is native only in an encoding they name;
+where none of them names any, it is native with its encoding unstated (`encoding_unstated`): the vendor says FP8 and
+no more, which the site shows rather than reading it as both. It is emulated when it is not native and the
 part has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
@@ -12,11 +15,12 @@ against this derivation, never inputs to it.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..model.index import Index
 from ..model.records import Record
-from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
+from ..model.fields import AcceleratorFields, AcceleratorPeakCompute, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
 from .members import members
 
 
@@ -46,6 +50,7 @@ class Tally:
     stated: tuple[StatedCount, ...]
     dense_precisions: tuple[str, ...] = ()
     unrated: tuple[str, ...] = ()  # native by an instruction of the part's targets, with no dense peak recorded
+    encoding_unstated: tuple[str, ...] = ()  # native, but no figure or instruction in its precision names an encoding
 
     @property
     def native_count(self) -> int:
@@ -97,6 +102,7 @@ class MatrixInstruction:
     target: str
     source: str
     locator: str
+    encodings: tuple[str, ...] = ()  # the encodings the source names for the instruction; empty when it names none
 
 
 def matrix_instructions(index: Index) -> dict[str, tuple[MatrixInstruction, ...]]:
@@ -111,7 +117,24 @@ def matrix_instructions(index: Index) -> dict[str, tuple[MatrixInstruction, ...]
 
 
 def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstruction:
-    return MatrixInstruction(entry["precision"], entry["instruction"], target, entry["source"], entry["locator"])
+    return MatrixInstruction(entry["precision"], entry["instruction"], target, entry["source"], entry["locator"],
+                             tuple(entry.get("encodings", ())))
+
+
+def named_encodings(peaks: list[AcceleratorPeakCompute], instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
+    """Per precision, every encoding a dense figure or a matrix instruction of the part names (precisions whose
+    sources name none are absent)."""
+    named: dict[str, set[str]] = {}
+    for precision, encodings in [*((p["precision"], p.get("encodings", ())) for p in peaks if p.get("sparsity") == "dense"),
+                                 *((i.precision, i.encodings) for i in instructions)]:
+        if encodings:
+            named.setdefault(precision, set()).update(encodings)
+    return named
+
+
+def admits(encodings: Collection[str], fmt: Record) -> bool:
+    """Whether a figure or instruction naming these encodings (none: unstated) covers the format's encoding."""
+    return not encodings or "encoding" not in fmt.data or fmt.data["encoding"] in encodings
 
 
 def derive_tallies(index: Index) -> dict[str, Tally]:
@@ -119,14 +142,22 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
     instructions = matrix_instructions(index)
     tallies = {}
     for accelerator in index.all("accelerator"):
+        peaks = accelerator.data.get("peak_compute", [])
+        own = instructions.get(accelerator.id, ())
         dense = set(dense_precisions(accelerator.data))
-        executed = dense | {i.precision for i in instructions.get(accelerator.id, ())}
-        native = tuple(f.id for f in formats if f.data.get("peak_precision") in executed)
-        unrated = tuple(f.id for f in formats if f.id in native and f.data.get("peak_precision") not in dense)
+        executed = dense | {i.precision for i in own}
+        named = named_encodings(peaks, own)
+        native_formats = [f for f in formats if f.data.get("peak_precision") in executed
+                          and admits(named.get(str(f.data.get("peak_precision")), ()), f)]
+        native = tuple(f.id for f in native_formats)
+        unrated = tuple(f.id for f in native_formats if not any(
+            p.get("sparsity") == "dense" and p["precision"] == f.data.get("peak_precision") and admits(p.get("encodings", []), f)
+            for p in peaks))
+        unstated = tuple(f.id for f in native_formats if "encoding" in f.data and f.data.get("peak_precision") not in named)
         emulated = tuple(f.id for f in formats
                          if f.id not in native and dense & set(f.data.get("emulated_via", [])))
         stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))
-        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)), unrated)
+        tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)), unrated, unstated)
     return tallies
 
 

@@ -76,6 +76,9 @@ Unverified: TypeAlias = Text
 Precision: TypeAlias = Literal['fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4']
 
 
+Encoding: TypeAlias = Literal['e4m3', 'e5m2']
+
+
 RefFormat: TypeAlias = str
 
 
@@ -117,6 +120,7 @@ class FormatFields(TypedDict):
     aliases: NotRequired[list[str]]
     format_class: Literal['checkpoint', 'hardware', 'category']
     peak_precision: NotRequired[Precision]
+    encoding: NotRequired[Encoding]
     emulated_via: NotRequired[list[Precision]]
     computes_in: NotRequired[list[RefFormat]]
     computes_in_sources: NotRequired[Sources]
@@ -144,10 +148,14 @@ class SourcedNumber(TypedDict):
     note: NotRequired[Text]
 
 
+Encodings: TypeAlias = list[Encoding]
+
+
 class AcceleratorPeakCompute(TypedDict):
     """A peak-throughput figure."""
 
     precision: Precision
+    encodings: NotRequired[Encodings]
     sparsity: Literal['dense', 'sparse-2:4']
     tflops: float
     accumulate: NotRequired[Literal['fp32', 'fp16']]
@@ -212,6 +220,7 @@ IsaFeature: TypeAlias = Literal['avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx5
 
 class HardwareTargetMatrixFormats(TypedDict):
     precision: Precision
+    encodings: NotRequired[Encodings]
     instruction: str
     source: RefSource
     locator: str
@@ -821,6 +830,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
     'defs.cpu-vendor': ('AuthenticAMD', 'GenuineIntel'),
     'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'exl3_trellis'),
+    'defs.encoding': ('e4m3', 'e5m2'),
     'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
     'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),

@@ -239,7 +239,8 @@ def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> d
     rows = [{"id": a.id, "name": a.name, "vendor": a.data.get("vendor", ""), "category": a.data.get("category", ""),
              "architecture": str(a.data.get("architecture", "")),
              "native": list(atlas.views.tallies[a.id].native), "emulated": list(atlas.views.tallies[a.id].emulated),
-             "native_unrated": list(atlas.views.tallies[a.id].unrated)}
+             "native_unrated": list(atlas.views.tallies[a.id].unrated),
+             "native_encoding_unstated": list(atlas.views.tallies[a.id].encoding_unstated)}
             for a in accelerators]
     native_on: dict[str, list[str]] = {}
     emulated_on: dict[str, list[str]] = {}

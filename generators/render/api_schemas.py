@@ -226,7 +226,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                            "category": {"type": "string"}, "architecture": {"type": "string"},
                            "native": _IDS, "emulated": _IDS,
                            "native_unrated": {**_IDS, "description": "The native formats no peak rate is recorded for: "
-                                              "native by a matrix instruction of the part's hardware target."}}}},
+                                              "native by a matrix instruction of the part's hardware target."},
+                           "native_encoding_unstated": {**_IDS, "description": "The native FP8 formats whose encoding "
+                                                        "(E4M3, E5M2) no figure or instruction of the part names."}}}},
          "formats": {"type": "array", "items": {
              "type": "object", "required": ["id", "name", "native_on", "emulated_on", "runs_on"],
              "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "native_on": _IDS,

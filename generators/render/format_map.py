@@ -23,6 +23,8 @@ from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
 UNRATED_MARK = "N*"  # native by an instruction of the part's hardware target, no peak rate recorded
+UNSTATED_MARK = "?"  # after N or N*: the sources say FP8 without naming the encoding this format is
+UNSTATED = "the sources name no FP8 encoding (E4M3, E5M2) for it, so this one is not confirmed"
 PANELS = 2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -47,7 +49,8 @@ def _view(atlas: Any) -> FormatMap:
 def _legend() -> Markup:
     return Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix engines '
                   'compute in the format · <span class="atlas-map__cell--native atlas-map__cell--unrated">N*</span> native instruction, no rate '
-                  'recorded · <span class="atlas-map__cell--emulated">E</span> emulated: runs, converted to a '
+                  'recorded · <span class="atlas-map__cell--native atlas-map__cell--unstated">N?</span> FP8 native, but the '
+                  'sources do not say which encodings (E4M3, E5M2) · <span class="atlas-map__cell--emulated">E</span> emulated: runs, converted to a '
                   'wider precision · blank: neither a peak nor an instruction recorded. Hover a cell for the peak figures, '
                   'instructions and sources it is derived from; click it for the part\'s peak table.</p>')
 
@@ -98,12 +101,14 @@ def _vendor(vendor: VendorGroup, columns: tuple[MapColumn, ...], html: _Html) ->
 def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Markup:
     if cell.status == "none":
         return fill('<td class="atlas-map__cell atlas-map__cell--none" title="{} on {}: no peak recorded"></td>', fmt, part)
+    unstated = (" atlas-map__cell--unstated", f"; {UNSTATED}", UNSTATED_MARK) if cell.encoding_unstated else ("", "", "")
     if cell.unrated:
-        return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated"><a href="{}" title="{}">'
-                    '{}</a></td>', peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
-                    f"{_instructions(cell, html)}", UNRATED_MARK)
-    return fill('<td class="atlas-map__cell atlas-map__cell--{}"><a href="{}" title="{}">{}</a></td>',
-        cell.status, peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}", MARK[cell.status])
+        return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated{}"><a href="{}" title="{}">'
+                    '{}</a></td>', unstated[0], peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
+                    f"{_instructions(cell, html)}{unstated[1]}", UNRATED_MARK + unstated[2])
+    return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}</a></td>',
+        cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}{unstated[1]}",
+        MARK[cell.status] + unstated[2])
 
 
 def _instructions(cell: MapCell, html: _Html) -> str:

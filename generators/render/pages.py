@@ -381,6 +381,10 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                      [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
     rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
             for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
+    unstated = [a for a in parts.native if record.id in atlas.views.tallies[a].encoding_unstated]
+    if unstated:
+        rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
+                        Markup(", ").join(values.ref(f"accelerator/{a}") for a in unstated)])
     return Table("Where it computes natively", ["status", "accelerators"], rows,
                  "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
                  "native where the part states a peak in this format's precision or its architecture has an instruction "
@@ -398,6 +402,10 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     if tally.unrated:
         rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),
                         Markup(", ").join(values.ref(f"format/{f}") for f in tally.unrated)])
+    if tally.encoding_unstated:
+        rows.insert(1, [Markup("of which FP8 with the encoding unstated (the sources say FP8 without naming E4M3 or E5M2)"),
+                        escape_text(len(tally.encoding_unstated)),
+                        Markup(", ").join(values.ref(f"format/{f}") for f in tally.encoding_unstated)])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
