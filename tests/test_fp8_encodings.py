@@ -89,3 +89,4 @@ def test_the_format_and_part_pages_list_where_the_encoding_is_unstated() -> None
     assert [v for k, v in tally.items() if k.startswith("of which FP8 with the encoding unstated")] == ["2"]
     named = [str(r[0]) for r in _tally_table(atlas, atlas.index.must("accelerator", "both"), values).rows]
     assert not any("unstated" in label for label in named)
+
