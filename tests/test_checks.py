@@ -465,3 +465,21 @@ def test_trap_severity_follows_from_the_effect(tree):
         "records/gotchas/trap-silent.yaml:3:11: error: [trap-severity] severity: 'major' does not follow from effect "
         "'garbage' (what is served is unusable), which makes a trap 'blocker'; set severity: blocker, or correct "
         "effect if it misstates what the trap does"]
+
+
+def test_format_encoding(tree):
+    """Formats sharing a peak precision each name a distinct encoding, which their element_format begins with."""
+    edit(tree, "records/formats/fmt-int4.yaml", "peak_precision: int4", "peak_precision: fp8")
+    found = problems_of(tree, "format-encoding")
+    assert [p.split(": error: ")[0] for p in found] == ["records/formats/fmt-fp4.yaml:8:17", "records/formats/fmt-int4.yaml:7:17"]
+    assert "shares peak precision 'fp8' with 'fmt-int4'; name its `encoding`" in found[0]
+    edit(tree, "records/formats/fmt-fp4.yaml", "peak_precision: fp8", "peak_precision: fp8\nencoding: e4m3\nelement_format: E2M1")
+    edit(tree, "records/formats/fmt-int4.yaml", "peak_precision: fp8", "peak_precision: fp8\nencoding: e4m3")
+    found = problems_of(tree, "format-encoding")
+    assert [p.split(": error: [format-encoding] ")[1] for p in found] == [
+        "encoding: 'fmt-int4' names the same encoding in the same precision",
+        "element_format: element_format 'E2M1' does not begin with the encoding 'E4M3' the record names",
+        "encoding: 'fmt-fp4' names the same encoding in the same precision"]
+    edit(tree, "records/formats/fmt-int4.yaml", "encoding: e4m3", "encoding: e5m2")
+    edit(tree, "records/formats/fmt-fp4.yaml", "element_format: E2M1", "element_format: E4M3 (float8_e4m3fn)")
+    assert problems_of(tree, "format-encoding") == []

@@ -34,6 +34,8 @@ def _atlas() -> Atlas:
         "accelerator/only-e4m3": _part(["e4m3"]),
         "accelerator/generic-and-named": _part(None, ["e4m3"]),
         "accelerator/by-instruction": _part(None),
+        "accelerator/part-level": {**_part(None), "matrix_encodings": [
+            {"precision": "fp8", "encodings": ["e5m2"], "source": "s", "locator": "data types"}]},
         "hardware-target/t": {"name": "SM X", "summary": "s", "sources": [{"source": "s"}], "platform": "cuda", "order": 1,
                               "accelerators": ["by-instruction"],
                               "matrix_formats": [{"precision": "fp8", "encodings": ["e5m2"], "instruction": "mma e5m2",
@@ -50,6 +52,7 @@ def test_named_encodings_decide_which_fp8_format_is_native() -> None:
         "generic-and-named": (("e4m3",), ("e5m2",), (), ()),  # one figure naming encodings names them for the part
         # the instruction names E5M2 only, so E4M3 is not native; E5M2's rate is the generic FP8 figure
         "by-instruction": (("e5m2",), ("e4m3",), (), ()),
+        "part-level": (("e5m2",), ("e4m3",), (), ()),  # a data-type reference for the part names E5M2 only
     }
 
 
@@ -61,6 +64,12 @@ def test_the_map_cites_only_the_figures_that_admit_the_encoding_and_marks_an_uns
     assert cells["generic-and-named"]["e5m2"].status == "emulated"
     assert [p.tflops for p in cells["both"]["e5m2"].peaks] == [200] and not cells["both"]["e5m2"].encoding_unstated
     assert [i.instruction for i in cells["by-instruction"]["e5m2"].instructions] == ["mma e5m2"]
+    assert cells["part-level"]["e5m2"].encoding_sources == ("s",) and cells["part-level"]["e4m3"].status == "emulated"
+    stated = str(_cell(cells["part-level"]["e5m2"], "FP8 E5M2", "Part", "x.html", _Html({"source/s": "S"}, "p.md")))
+    assert "; encodings named by S" in stated and ">N</a>" in stated
+    by_instruction = str(_cell(cells["by-instruction"]["e5m2"], "FP8 E5M2", "Part", "x.html",
+                               _Html({"source/s": "S", "hardware-target/t": "SM X"}, "p.md")))
+    assert "; mma e5m2 (SM X: S)" in by_instruction  # the instruction that names the encoding is in the hover text
     unstated = cells["unnamed"]["e5m2"]
     assert (unstated.status, unstated.encoding_unstated) == ("native", True)
     html = str(_cell(unstated, "FP8 E5M2", "Part", "x.html", _Html({"source/s": "S"}, "p.md")))
@@ -89,3 +98,4 @@ def test_the_format_and_part_pages_list_where_the_encoding_is_unstated() -> None
     assert [v for k, v in tally.items() if k.startswith("of which FP8 with the encoding unstated")] == ["2"]
     named = [str(r[0]) for r in _tally_table(atlas, atlas.index.must("accelerator", "both"), values).rows]
     assert not any("unstated" in label for label in named)
+

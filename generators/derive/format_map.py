@@ -45,6 +45,7 @@ class MapCell:
     peaks: tuple[Peak, ...]  # the dense peaks the status is derived from (empty for none)
     instructions: tuple[MatrixInstruction, ...] = ()  # for a native cell: the targets' instructions in its precision
     encoding_unstated: bool = False  # native, but no figure or instruction in its precision names an encoding
+    encoding_sources: tuple[str, ...] = ()  # for a native cell: the sources of the part's `matrix_encodings` naming it
 
     @property
     def unrated(self) -> bool:
@@ -183,7 +184,9 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
                   if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p
                   and (not native or admits(p.get("encodings", []), fmt)))
     executed = tuple(i for i in instructions if i.precision in precisions and admits(i.encodings, fmt)) if native else ()
-    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated)
+    stated = tuple(e["source"] for e in accelerator.get("matrix_encodings", [])
+                   if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)
+    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:

@@ -106,6 +106,7 @@ class TargetSelection:
     served: tuple[Served, ...]
     refused: tuple[Cell, ...]
     traps: tuple[str, ...]
+    encoding_unstated: tuple[str, ...] = ()  # native formats whose encoding no part of the target names (FP8 said alone)
 
     @property
     def rows(self) -> tuple[ServedRow, ...]:
@@ -197,9 +198,10 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
                        for c in target_cells if c.verdict.loads)
         refused = tuple(c for c in target_cells if not c.verdict.loads)
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
+        stated = {f for a in accelerators if a in tallies for f in tallies[a].native if f not in tallies[a].encoding_unstated}
         answered = {t for c in target_cells for t in answers[(c.scheme, target.id)].traps}
         out.append(TargetSelection(target.id, target.data["platform"], accelerators, native, served, refused,
-                                   traps_for(set(accelerators), answered)))
+                                   traps_for(set(accelerators), answered), tuple(f for f in native if f not in stated)))
     return out
 
 

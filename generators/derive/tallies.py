@@ -4,7 +4,8 @@ A hardware format (format_class `hardware`) is native on a part when the part st
 matrix-engine peak in the format's `peak_precision`, or when a hardware target the part belongs to
 lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
 format is then native with no rate recorded, `unrated`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
-and the part's figures or instructions in its precision name `encodings`, it is native only in an encoding they name;
+and the part's figures, its `matrix_encodings` or its targets' instructions in that precision name `encodings`, it is
+native only in an encoding they name;
 where none of them names any, it is native with its encoding unstated (`encoding_unstated`): the vendor says FP8 and
 no more, which the site shows rather than reading it as both. It is emulated when it is not native and the
 part has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from ..model.index import Index
 from ..model.records import Record
-from ..model.fields import AcceleratorFields, AcceleratorPeakCompute, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
+from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
 from .members import members
 
 
@@ -121,11 +122,13 @@ def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstr
                              tuple(entry.get("encodings", ())))
 
 
-def named_encodings(peaks: list[AcceleratorPeakCompute], instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
-    """Per precision, every encoding a dense figure or a matrix instruction of the part names (precisions whose
-    sources name none are absent)."""
+def named_encodings(accelerator: AcceleratorFields, instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
+    """Per precision, every encoding a dense figure of the part, its `matrix_encodings` or a matrix instruction of its
+    targets names (precisions whose sources name none are absent)."""
     named: dict[str, set[str]] = {}
+    peaks = accelerator.get("peak_compute", [])
     for precision, encodings in [*((p["precision"], p.get("encodings", ())) for p in peaks if p.get("sparsity") == "dense"),
+                                 *((e["precision"], e["encodings"]) for e in accelerator.get("matrix_encodings", [])),
                                  *((i.precision, i.encodings) for i in instructions)]:
         if encodings:
             named.setdefault(precision, set()).update(encodings)
@@ -146,7 +149,7 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
         own = instructions.get(accelerator.id, ())
         dense = set(dense_precisions(accelerator.data))
         executed = dense | {i.precision for i in own}
-        named = named_encodings(peaks, own)
+        named = named_encodings(accelerator.data, own)
         native_formats = [f for f in formats if f.data.get("peak_precision") in executed
                           and admits(named.get(str(f.data.get("peak_precision")), ()), f)]
         native = tuple(f.id for f in native_formats)

@@ -165,6 +165,15 @@ class AcceleratorPeakCompute(TypedDict):
     note: NotRequired[Text]
 
 
+class AcceleratorMatrixEncodings(TypedDict):
+    precision: Precision
+    encodings: Encodings
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class AcceleratorStatedTallies(TypedDict):
     """A per-accelerator native/emulated tally that a source states, kept to compare with the tally the records give."""
 
@@ -200,6 +209,7 @@ class AcceleratorFields(TypedDict):
     interconnect_bandwidth_gbs: NotRequired[list[SourcedNumber]]
     power_w: NotRequired[list[SourcedNumber]]
     peak_compute: NotRequired[list[AcceleratorPeakCompute]]
+    matrix_encodings: NotRequired[list[AcceleratorMatrixEncodings]]
     stated_tallies: NotRequired[list[AcceleratorStatedTallies]]
 
 

@@ -106,8 +106,9 @@ def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Ma
         return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated{}"><a href="{}" title="{}">'
                     '{}</a></td>', unstated[0], peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
                     f"{_instructions(cell, html)}{unstated[1]}", UNRATED_MARK + unstated[2])
+    also = "".join(f"; {phrase}" for phrase in (_instructions(cell, html), _encoding_sources(cell, html)) if phrase)
     return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}</a></td>',
-        cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}{unstated[1]}",
+        cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}{also}{unstated[1]}",
         MARK[cell.status] + unstated[2])
 
 
@@ -115,6 +116,12 @@ def _instructions(cell: MapCell, html: _Html) -> str:
     """'tcgen05.mma kind::mxf8f6f4 (NVIDIA SM 10.x: Source A)', one phrase per instruction."""
     return "; ".join(f"{i.instruction} ({html.names.get(f'hardware-target/{i.target}', i.target)}: "
                      f"{html.names.get(f'source/{i.source}', i.source)})" for i in cell.instructions)
+
+
+def _encoding_sources(cell: MapCell, html: _Html) -> str:
+    """'encodings named by Source A', for the part-level encoding statements behind a native cell."""
+    names = dict.fromkeys(html.names.get(f"source/{s}", s) for s in cell.encoding_sources)
+    return f"encodings named by {', '.join(names)}" if names else ""
 
 
 def _evidence(cell: MapCell, html: _Html) -> str:
