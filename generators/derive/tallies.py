@@ -5,9 +5,9 @@ matrix-engine peak in the format's `peak_precision`, or when a hardware target t
 lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
 format is then native with no rate recorded, `unrated`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
 and the part's figures, its `matrix_encodings` or its targets' instructions in that precision name `encodings`, it is
-native only in an encoding they name;
-where none of them names any, it is native with its encoding unstated (`encoding_unstated`): the vendor says FP8 and
-no more, which the site shows rather than reading it as both. It is emulated when it is not native and the
+native only in an encoding they name; where none of them names any, it is native with its encoding unstated
+(`encoding_unstated`): the vendor says FP8 and no more, which the site shows rather than reading it as both. It is
+emulated when it is not native and the
 part has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
@@ -51,7 +51,7 @@ class Tally:
     stated: tuple[StatedCount, ...]
     dense_precisions: tuple[str, ...] = ()
     unrated: tuple[str, ...] = ()  # native by an instruction of the part's targets, with no dense peak recorded
-    encoding_unstated: tuple[str, ...] = ()  # native, but no figure or instruction in its precision names an encoding
+    encoding_unstated: tuple[str, ...] = ()  # native, but nothing stated for the part names an encoding in its precision
 
     @property
     def native_count(self) -> int:
