@@ -5,9 +5,9 @@ matrix-engine peak in the format's `peak_precision`, or when a hardware target t
 lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
 format is then native with no rate recorded, `unrated`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
 and the part's figures, its `matrix_encodings` or its targets' instructions in that precision name `encodings`, it is
-native only in an encoding they name;
-where none of them names any, it is native with its encoding unstated (`encoding_unstated`): the vendor says FP8 and
-no more, which the site shows rather than reading it as both. It is emulated when it is not native and the
+native only in an encoding they name; where none of them names any, it is native with its encoding unstated
+(`encoding_unstated`): the vendor says FP8 and no more, which the site shows rather than reading it as both. It is
+emulated when it is not native and the
 part has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
@@ -16,8 +16,9 @@ against this derivation, never inputs to it.
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
@@ -51,7 +52,7 @@ class Tally:
     stated: tuple[StatedCount, ...]
     dense_precisions: tuple[str, ...] = ()
     unrated: tuple[str, ...] = ()  # native by an instruction of the part's targets, with no dense peak recorded
-    encoding_unstated: tuple[str, ...] = ()  # native, but no figure or instruction in its precision names an encoding
+    encoding_unstated: tuple[str, ...] = ()  # native, but nothing stated for the part names an encoding in its precision
 
     @property
     def native_count(self) -> int:
@@ -122,16 +123,22 @@ def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstr
                              tuple(entry.get("encodings", ())))
 
 
-def named_encodings(accelerator: AcceleratorFields, instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
-    """Per precision, every encoding a dense figure of the part, its `matrix_encodings` or a matrix instruction of its
-    targets names (precisions whose sources name none are absent)."""
-    named: dict[str, set[str]] = {}
+def encoding_statements(accelerator: Mapping[str, Any],
+                        instructions: tuple[MatrixInstruction, ...]) -> list[tuple[str, tuple[str, ...], str]]:
+    """(precision, encodings, source) for every dense figure of the part, entry of its `matrix_encodings` and matrix
+    instruction of its targets that names encodings."""
     peaks = accelerator.get("peak_compute", [])
-    for precision, encodings in [*((p["precision"], p.get("encodings", ())) for p in peaks if p.get("sparsity") == "dense"),
-                                 *((e["precision"], e["encodings"]) for e in accelerator.get("matrix_encodings", [])),
-                                 *((i.precision, i.encodings) for i in instructions)]:
-        if encodings:
-            named.setdefault(precision, set()).update(encodings)
+    found = [*((p["precision"], tuple(p.get("encodings", ())), p["source"]) for p in peaks if p.get("sparsity") == "dense"),
+             *((e["precision"], tuple(e["encodings"]), e["source"]) for e in accelerator.get("matrix_encodings", [])),
+             *((i.precision, i.encodings, i.source) for i in instructions)]
+    return [(precision, encodings, source) for precision, encodings, source in found if encodings]
+
+
+def named_encodings(accelerator: AcceleratorFields, instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
+    """Per precision, every encoding the part's statements name (precisions whose sources name none are absent)."""
+    named: dict[str, set[str]] = {}
+    for precision, encodings, _ in encoding_statements(accelerator, instructions):
+        named.setdefault(precision, set()).update(encodings)
     return named
 
 
