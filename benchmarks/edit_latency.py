@@ -32,6 +32,7 @@ Where the time goes under `mkdocs serve` (from its log lines, each stamped when 
 """
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import signal
@@ -51,6 +52,8 @@ PAGE = "formats/bitnet-b1-58/"
 ORIGINAL = "ternary weights."
 TIMEOUT = 300.0
 
+
+ROUTES = ("serve", "serve-dirty", "readme", "watch", "watch-mkdocs", "floor-zensical", "floor-mkdocs")
 
 def project_copy(into: Path) -> Path:
     project = into / "project"
@@ -185,14 +188,15 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
 
 
 def main(argv: list[str]) -> None:
-    edits, routes = 3, []
-    args = iter(argv)
-    for arg in args:
-        if arg == "--edits":
-            edits = int(next(args))
-        else:
-            routes.append(arg)
-    for name in routes or ["serve", "serve-dirty", "readme", "watch", "watch-mkdocs", "floor-zensical", "floor-mkdocs"]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("routes", nargs="*", metavar="ROUTE", help=f"of {', '.join(ROUTES)} (default: all)")
+    parser.add_argument("--edits", type=int, default=3, help="edits timed per route (default 3)")
+    args = parser.parse_args(argv)
+    unknown = [r for r in args.routes if r not in ROUTES]
+    if unknown:
+        parser.error(f"unknown route {', '.join(map(repr, unknown))}; routes: {', '.join(ROUTES)}")
+    edits = args.edits
+    for name in args.routes or ROUTES:
         results = route(name, edits)
         served = [r[0] for r in results]
         line = f"{name:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"

@@ -9,8 +9,8 @@ derived cells are every scheme on every target and tallies every number format o
 """
 from __future__ import annotations
 
+import argparse
 import shutil
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,4 +68,8 @@ def make(n: int, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    make(int(sys.argv[1]), Path(sys.argv[2]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("records", type=int, help="how many records to write (roughly: each unit writes several kinds)")
+    parser.add_argument("root", type=Path, help="the project folder to write records/ into")
+    args = parser.parse_args()
+    make(args.records, args.root)

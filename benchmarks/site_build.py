@@ -24,6 +24,7 @@ process, which a contributor's machine does not do), and `compileall` compiles t
 """
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import shutil
@@ -166,20 +167,19 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["--mkdocs-in-process"]:
         mkdocs_in_process(argv[1])
         return
-    runs, kinds, states, zensical = 1, [], STATES, True
-    args = iter(argv)
-    for arg in args:
-        if arg == "--runs":
-            runs = int(next(args))
-        elif arg == "--states":
-            states = tuple(s for s in next(args).split(",") if s in STATES)
-        elif arg == "--no-zensical":
-            zensical = False
-        else:
-            kinds.append(arg)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog="See the module docstring for the states and routes.")
+    parser.add_argument("kinds", nargs="*", metavar="KIND", help="'real' or a synthetic corpus size (default: real 1000 10000 20000)")
+    parser.add_argument("--runs", type=int, default=1, help="runs per state and route (default 1)")
+    parser.add_argument("--states", default=",".join(STATES), help=f"comma-separated, of {','.join(STATES)}")
+    parser.add_argument("--no-zensical", dest="zensical", action="store_false", help="measure the MkDocs route only")
+    args = parser.parse_args(argv)
+    bad = [k for k in args.kinds if k != "real" and not k.isdigit()]
+    if bad:
+        parser.error(f"a KIND is 'real' or a number of records, not {', '.join(map(repr, bad))}")
+    states = tuple(s for s in args.states.split(",") if s in STATES)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generators")], check=True)
-    for kind in kinds or ["real", "1000", "10000", "20000"]:
-        measure(kind, runs, states, zensical)
+    for kind in args.kinds or ["real", "1000", "10000", "20000"]:
+        measure(kind, args.runs, states, args.zensical)
     print("load:", os.getloadavg(), f"on {os.cpu_count()} cores")
 
 

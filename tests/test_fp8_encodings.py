@@ -67,6 +67,10 @@ def test_the_map_cites_only_the_figures_that_admit_the_encoding_and_marks_an_uns
     assert cells["part-level"]["e5m2"].encoding_sources == ("s",) and cells["part-level"]["e4m3"].status == "emulated"
     stated = str(_cell(cells["part-level"]["e5m2"], "FP8 E5M2", "Part", "x.html", _Html({"source/s": "S"}, "p.md")))
     assert "; encodings named by S" in stated and ">N</a>" in stated
+    assert cells["part-level"]["e4m3"].other_encodings == ((("e5m2",), "s"),)
+    converted = str(_cell(cells["part-level"]["e4m3"], "FP8 E4M3", "Part", "x.html", _Html({"source/s": "S"}, "p.md")))
+    assert "; its matrix engines take E5M2 only in this precision (S)" in converted and ">E</a>" in converted
+    assert cells["unnamed"]["e4m3"].other_encodings == () and cells["both"]["e4m3"].other_encodings == ()
     by_instruction = str(_cell(cells["by-instruction"]["e5m2"], "FP8 E5M2", "Part", "x.html",
                                _Html({"source/s": "S", "hardware-target/t": "SM X"}, "p.md")))
     assert "; mma e5m2 (SM X: S)" in by_instruction  # the instruction that names the encoding is in the hover text

@@ -22,7 +22,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
 from .members import members
-from .tallies import MatrixInstruction, Tally, admits, matrix_instructions
+from .tallies import MatrixInstruction, Tally, admits, encoding_statements, matrix_instructions
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
@@ -46,6 +46,8 @@ class MapCell:
     instructions: tuple[MatrixInstruction, ...] = ()  # for a native cell: the targets' instructions in its precision
     encoding_unstated: bool = False  # native, but no figure or instruction in its precision names an encoding
     encoding_sources: tuple[str, ...] = ()  # for a native cell: the sources of the part's `matrix_encodings` naming it
+    # for an emulated cell of a format the part's own precision leaves out: (encodings named, source) of each statement
+    other_encodings: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     @property
     def unrated(self) -> bool:
@@ -186,7 +188,9 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
     executed = tuple(i for i in instructions if i.precision in precisions and admits(i.encodings, fmt)) if native else ()
     stated = tuple(e["source"] for e in accelerator.get("matrix_encodings", [])
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)
-    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated)
+    others = tuple((encodings, source) for precision, encodings, source in encoding_statements(accelerator, instructions)
+                   if not native and precision == fmt.data.get("peak_precision") and not admits(encodings, fmt))
+    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:

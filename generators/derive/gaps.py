@@ -29,6 +29,7 @@ class Gaps:
     targets_without_accelerators: tuple[str, ...]
     benchmarks_without_value: tuple[str, ...] = ()
     unverified: tuple[Unverified, ...] = ()
+    encoding_unstated: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (part, its native formats of unnamed encoding)
 
 
 def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: dict[str, list[str]],
@@ -54,4 +55,5 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
         targets_without_accelerators=tuple(t.id for t in index.all("hardware-target") if not members(index, t)),
         benchmarks_without_value=tuple(b.id for b in index.all("benchmark") if "value" not in b.data),
         unverified=unverified_records(index) if unverified is None else unverified,
+        encoding_unstated=tuple((t.accelerator, t.encoding_unstated) for t in tallies.values() if t.encoding_unstated),
     )

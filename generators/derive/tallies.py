@@ -16,8 +16,9 @@ against this derivation, never inputs to it.
 """
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
@@ -122,16 +123,22 @@ def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstr
                              tuple(entry.get("encodings", ())))
 
 
-def named_encodings(accelerator: AcceleratorFields, instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
-    """Per precision, every encoding a dense figure of the part, its `matrix_encodings` or a matrix instruction of its
-    targets names (precisions whose sources name none are absent)."""
-    named: dict[str, set[str]] = {}
+def encoding_statements(accelerator: Mapping[str, Any],
+                        instructions: tuple[MatrixInstruction, ...]) -> list[tuple[str, tuple[str, ...], str]]:
+    """(precision, encodings, source) for every dense figure of the part, entry of its `matrix_encodings` and matrix
+    instruction of its targets that names encodings."""
     peaks = accelerator.get("peak_compute", [])
-    for precision, encodings in [*((p["precision"], p.get("encodings", ())) for p in peaks if p.get("sparsity") == "dense"),
-                                 *((e["precision"], e["encodings"]) for e in accelerator.get("matrix_encodings", [])),
-                                 *((i.precision, i.encodings) for i in instructions)]:
-        if encodings:
-            named.setdefault(precision, set()).update(encodings)
+    found = [*((p["precision"], tuple(p.get("encodings", ())), p["source"]) for p in peaks if p.get("sparsity") == "dense"),
+             *((e["precision"], tuple(e["encodings"]), e["source"]) for e in accelerator.get("matrix_encodings", [])),
+             *((i.precision, i.encodings, i.source) for i in instructions)]
+    return [(precision, encodings, source) for precision, encodings, source in found if encodings]
+
+
+def named_encodings(accelerator: AcceleratorFields, instructions: tuple[MatrixInstruction, ...]) -> dict[str, set[str]]:
+    """Per precision, every encoding the part's statements name (precisions whose sources name none are absent)."""
+    named: dict[str, set[str]] = {}
+    for precision, encodings, _ in encoding_statements(accelerator, instructions):
+        named.setdefault(precision, set()).update(encodings)
     return named
 
 

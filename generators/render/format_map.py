@@ -106,7 +106,8 @@ def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Ma
         return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated{}"><a href="{}" title="{}">'
                     '{}</a></td>', unstated[0], peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
                     f"{_instructions(cell, html)}{unstated[1]}", UNRATED_MARK + unstated[2])
-    also = "".join(f"; {phrase}" for phrase in (_instructions(cell, html), _encoding_sources(cell, html)) if phrase)
+    also = "".join(f"; {phrase}" for phrase in (_instructions(cell, html), _encoding_sources(cell, html),
+                                                 _other_encodings(cell, html)) if phrase)
     return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}</a></td>',
         cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}{also}{unstated[1]}",
         MARK[cell.status] + unstated[2])
@@ -122,6 +123,16 @@ def _encoding_sources(cell: MapCell, html: _Html) -> str:
     """'encodings named by Source A', for the part-level encoding statements behind a native cell."""
     names = dict.fromkeys(html.names.get(f"source/{s}", s) for s in cell.encoding_sources)
     return f"encodings named by {', '.join(names)}" if names else ""
+
+
+def _other_encodings(cell: MapCell, html: _Html) -> str:
+    """'its matrix engines take E5M2 only in this precision (Source A)', for an emulated cell whose own precision the
+    part computes in another encoding."""
+    if not cell.other_encodings:
+        return ""
+    encodings = sorted({e.upper() for named, _ in cell.other_encodings for e in named})
+    sources = dict.fromkeys(html.names.get(f"source/{s}", s) for _, s in cell.other_encodings)
+    return f"its matrix engines take {' and '.join(encodings)} only in this precision ({', '.join(sources)})"
 
 
 def _evidence(cell: MapCell, html: _Html) -> str:
