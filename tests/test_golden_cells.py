@@ -504,14 +504,17 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
 
 def test_explain_lists_the_traps_the_answer_shows(real_atlas):
     """`explain` ends with the traps the site's answer lists for the cell, with severity and name, and none where the
-    answer has none (here the llama.cpp Q4_0 cell on gfx1151, whose build b11312 carries the revert of #24233)."""
+    answer has none (here the llama.cpp Q4_0 cell on AVX2 CPUs: the gfx1151 and Arc traps name other hardware, and
+    llama.cpp's mistral4 trap names the CUDA and HIP platforms)."""
     from generators.explain import explain_text
     text, found = explain_text(real_atlas, "vllm-ct-w8a8-mxfp8", "nvidia-sm75")
     tail = text.splitlines()[text.splitlines().index("  traps that apply (records/gotchas/):") + 1:]
     assert found and [line.split(" (")[0].strip() for line in tail] == list(
         real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
     assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
-    assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]
+    assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "x86-cpu-avx2")[0]
+    gfx1151 = explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]  # a trap naming the engine on one part
+    assert "    gfx1151-hip-corrupt-vulkan-correct (blocker, silent): " in gfx1151
 
 
 def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is_wrong_for(real_atlas):

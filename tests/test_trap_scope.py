@@ -19,8 +19,9 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
     target = atlas.index.must("hardware-target", target_id)
     engine = atlas.index.must("engine", cell.engine).data
     wrong = []
-    if not trap.get("formats") and not trap.get("kernels") and not trap.get("schemes"):
-        wrong.append("names no scheme, format or kernel")
+    on_hardware = trap.get("engines") and (trap.get("platforms") or trap.get("accelerators"))
+    if not trap.get("formats") and not trap.get("kernels") and not trap.get("schemes") and not on_hardware:
+        wrong.append("names no scheme, format or kernel, nor an engine on some hardware")
     if trap.get("schemes") and scheme_id not in trap["schemes"]:
         wrong.append(f"scheme {scheme_id}")
     if trap.get("engines") and cell.engine not in trap["engines"]:
@@ -230,3 +231,13 @@ def test_a_trap_naming_a_scheme_is_listed_on_that_schemes_answers_alone(real_atl
     assert applies(trap, scope("vllm-ct-w4a4-mxfp4", "amd-gfx942"))
     assert not applies(trap, scope("vllm-ct-w8a8-fp8", "amd-gfx942"))  # another scheme of the same container
     assert not applies(trap, scope("vllm-ct-w4a4-mxfp4", "nvidia-sm90"))  # the scheme on another platform
+
+
+def test_a_trap_naming_an_engine_on_some_hardware_is_listed_on_that_engine_s_answers_there(real_atlas: Atlas):
+    """llama.cpp's HIP backend corrupting output on gfx1151 names the engine and the part, no format or kernel: every
+    llama.cpp answer on the gfx1151 target lists it (a silent blocker a reader must see beside the answer), no other
+    engine's answer there and no llama.cpp answer elsewhere does."""
+    listing = {key for key, answer in real_atlas.views.answers.items() if "gfx1151-hip-corrupt-vulkan-correct" in answer.traps}
+    llama = {key for key in real_atlas.views.answers if key[1] == "amd-gfx1151"
+             and real_atlas.views.cells[key].engine == "llama-cpp" and real_atlas.views.cells[key].verdict != "refused"}
+    assert llama and listing == llama

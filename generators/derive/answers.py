@@ -84,16 +84,18 @@ def _agrees_here(published: PublishedCell, cell: Cell) -> bool:
 class _TrapIndex:
     """The traps in their order, looked up by what an answer must share with a trap for it to apply: one of the
     scheme's formats (a trap naming formats), else a kernel the cell tried or selected (a trap naming kernels), else
-    the scheme (a trap naming only schemes). A trap naming none applies to no answer. Each answer then tests only these
-    candidates (not every trap)."""
+    the scheme (a trap naming only schemes), else the engine (a trap naming an engine on some hardware). A trap naming
+    none applies to no answer. Each answer then tests only these candidates (not every trap)."""
 
     def __init__(self, scopes: list[TrapScope]):
         self.by_format: dict[str, list[tuple[int, TrapScope]]] = {}
         self.by_kernel: dict[str, list[tuple[int, TrapScope]]] = {}
         self.by_scheme: dict[str, list[tuple[int, TrapScope]]] = {}
+        self.by_engine: dict[str, list[tuple[int, TrapScope]]] = {}
         for order, scope in enumerate(scopes):
             keys, table = ((scope.formats, self.by_format) if scope.formats else
-                           (scope.kernels, self.by_kernel) if scope.kernels else (scope.schemes, self.by_scheme))
+                           (scope.kernels, self.by_kernel) if scope.kernels else
+                           (scope.schemes, self.by_scheme) if scope.schemes else (scope.engines, self.by_engine))
             for key in keys:
                 table.setdefault(key, []).append((order, scope))
 
@@ -105,6 +107,7 @@ class _TrapIndex:
             for kernel in {cell.kernel, *(a.kernel for a in cell.attempts)}:
                 found.update(self.by_kernel.get(kernel, ()) if kernel else ())
         found.update(self.by_scheme.get(cell.scheme, ()))
+        found.update(self.by_engine.get(cell.engine, ()))  # applies() keeps those that also name platforms or parts
         return [found[order] for order in sorted(found)]
 
 

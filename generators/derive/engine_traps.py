@@ -2,8 +2,9 @@
 
 A trap is engine-wide for an engine when it names that engine and nothing narrower (no format, kernel, platform or
 part) and, if it bounds the engine's releases, the release read is inside the bounds. Such a trap attaches to no
-support answer (`trap_scope.applies` needs a format or a kernel), so without this view a reader finds it only on the
-trap index: the engine's page lists it, and Can I run it? shows it beside every answer of that engine under its own
+support answer (`trap_scope.applies` needs a format, a kernel, a scheme or hardware beside the engine), so without
+this view a reader finds it only on the trap index: the engine's page lists it, and Can I run it? shows it beside
+every answer of that engine under its own
 heading, never among the traps that apply to the cell. The other traps naming the engine keep the scope they declare.
 Pure functions; no I/O.
 """

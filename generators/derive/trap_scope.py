@@ -1,9 +1,11 @@
 """Whether a trap applies to a support answer: every part of its scope it declares matches the answer.
 
 A trap's scope is what its record names: engines, schemes, formats, kernels, platforms, accelerators and (under
-`scope.releases`) the engine releases it affects. A trap concerns answers only if it names schemes, formats or
-kernels (a trap naming only an engine or a part is about no scheme: it is listed on the part, not on every answer);
-then each dimension the trap declares must match, and one it leaves out does not narrow it.
+`scope.releases`) the engine releases it affects. A trap concerns answers if it names schemes, formats or kernels,
+or an engine together with platforms or parts (the engine on that hardware, whatever the scheme: llama.cpp's HIP
+backend corrupting output on gfx1151 concerns every llama.cpp answer there). A trap naming only an engine is shown
+beside its answers apart (engine_traps.py); one naming only a part is listed on the part, not on every answer. Each
+dimension the trap declares must match, and one it leaves out does not narrow it.
 
 - engines: the answer's engine is one of them; a trap naming no engine is a claim about every engine, put on an
   engine's derived answers only when a primary source backs it (a record that declares `unverified` is not);
@@ -77,7 +79,8 @@ def trap_scope(record: Record) -> TrapScope:
 def applies(trap: TrapScope, answer: AnswerScope) -> bool:
     """True when every dimension the trap declares matches the answer."""
     cell = answer.cell
-    return ((bool(trap.formats) or bool(trap.kernels) or bool(trap.schemes))
+    return ((bool(trap.formats) or bool(trap.kernels) or bool(trap.schemes)
+             or (bool(trap.engines) and bool(trap.platforms or trap.accelerators)))
             and (cell.engine in trap.engines if trap.engines else trap.verified)
             and (not trap.schemes or cell.scheme in trap.schemes)
             and (bool(trap.kernels) or cell.verdict is not Verdict.REFUSED or _printed(trap, cell))
