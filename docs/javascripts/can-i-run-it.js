@@ -471,6 +471,18 @@
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
       el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
+    var traps = trapsAt(cell, place, records);
+    // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
+    var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
+    if (blockers.length) {
+      card.appendChild(el("p", { "class": "atlas-card__blocker" }, [
+        el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
+        (blockers.length === 1 ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output "
+          + (blockers.length === 1 ? "applies" : "apply") + " here: "].concat(blockers.map(function (t, n) {
+        var trap = records["gotcha"][t];
+        return el("span", {}, [n ? "; " : "", link(site, trap, t), trap.silent ? " (silent)" : ""]);
+      }))));
+    }
     var facts = el("dl", { "class": "atlas-card__facts" });
     if (cell.kernel) {
       facts.appendChild(el("dt", { text: "Kernel" }));
@@ -540,7 +552,6 @@
         return el("span", {}, [n ? "; " : "", link(site, records["support-matrix"][p.matrix], p.matrix), " (" + p.symbol + " " + p.says + ")"]);
       }))));
     }
-    var traps = trapsAt(cell, place, records);
     if (traps.length) {
       card.appendChild(section("Traps that apply", [el("ul", { "class": "atlas-card__traps" }, traps.map(trapItem))]));
     }

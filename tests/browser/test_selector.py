@@ -20,6 +20,9 @@ return {verdict: card.dataset.verdict, title: card.querySelector('h2').textConte
         kernel: ([...card.querySelectorAll('dt')].find(dt => dt.textContent === 'Kernel')?.nextElementSibling
                  .querySelector('a')?.textContent.trim()) || null, findings: [...card.querySelectorAll('.atlas-finding-link')].map(a => a.pathname),
         traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
+        blockers: [...card.querySelectorAll('.atlas-card__blocker a')].map(a => a.pathname),
+        blockerLine: card.querySelector('.atlas-card__blocker')?.textContent || '',
+        afterVerdict: card.querySelector('.atlas-card__verdict').nextElementSibling.className,
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
         sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href),
@@ -109,6 +112,19 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     # traps naming only vLLM are on no cell; the card shows them under their own heading
     assert card["engineTraps"] == [f"/gotchas/{t}/" for t in engine_wide["vllm"]] != []
     browser.screenshot("selector-awq-a10-1440")
+
+
+def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict) -> None:
+    """'Runs' is what the engine selects; llama.cpp's HIP backend corrupting output on gfx1151 (a silent blocker that
+    names the engine and the part) is said right under it, not only in the trap list further down."""
+    browser.open(f"{PAGE}?engine=llama-cpp&scheme=llama-cpp-q4-k&hardware=part:radeon-8060s-gfx1151")
+    card = _card(browser)
+    assert card["verdict"] == cells[("llama-cpp-q4-k", "amd-gfx1151")]["verdict"] == "runs"
+    assert card["blockers"] == ["/gotchas/gfx1151-hip-corrupt-vulkan-correct/"]
+    assert card["afterVerdict"] == "atlas-card__blocker" and "(silent)" in card["blockerLine"]
+    assert "/gotchas/gfx1151-hip-corrupt-vulkan-correct/" in card["traps"]  # and still in the full list
+    browser.open(f"{PAGE}?engine=llama-cpp&scheme=llama-cpp-q4-0&hardware=target:x86-cpu-avx2")
+    assert _card(browser)["blockers"] == [] and cells[("llama-cpp-q4-0", "x86-cpu-avx2")]["traps"] == []
 
 
 @pytest.mark.parametrize("part, listed", [("rtx-5090", False), ("gb10-dgx-spark", True)])
