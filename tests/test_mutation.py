@@ -7,10 +7,11 @@ load and validate are not re-run), so the whole sweep takes seconds.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from generators.build import Atlas
 from generators.derive import derive_views
 from generators.kinds import KIND_OF_FOLDER
 from generators.link import relink
-from generators.render import chapter_templates, environment, render_page
+from generators.render import chapter_templates, environment, matrix as matrix_html, render_page
 from generators.render.context import Read
 from generators.render.markdown import escape_text
 from generators.render.pages import names_of
@@ -67,14 +68,55 @@ ENVIRONMENT = environment(ROOT / "docs")  # compiled templates are cached across
 ENVIRONMENT.template_class = _StopsAtTheFirstDifference
 
 
-def render(atlas: Atlas, template: str, reads: list[Read] | None = None, against: str | None = None) -> tuple[str, list]:
+# Each engine's support matrix as the unmutated records render it, with what it was rendered from: (engine, page,
+# where its cells link to, heading level) -> [(the engine's Matrix, the record names, its HTML)]. The matrices are
+# rendered whole (one piece of a page, past the reach of the first-difference stop), every engine's on every render of
+# the support tables and chapter 03; a mutation changes one engine's matrix or none, so a render of mutated records
+# takes an engine's matrix from here when it equals (by value: frozen dataclasses down to each cell) the unmutated one.
+# The matrix HTML is a function of those arguments alone, so the page is the one a render without this gives
+# (test_a_kept_matrix_is_what_rendering_it_gives checks that on a flip).
+_KEPT_MATRICES: dict[tuple[str, str, str, int], list[tuple[Any, dict[str, str], Any]]] = {}
+_REUSED = [0]  # matrices taken from _KEPT_MATRICES (for the test of it)
+_render_matrix = matrix_html._matrix
+
+
+@contextlib.contextmanager
+def _matrices(mode: str) -> Iterator[None]:
+    """Render support matrices as usual ("render"), keeping each in _KEPT_MATRICES ("keep"), or taking a kept one
+    where the same engine's matrix is the same ("reuse")."""
+    if mode == "render":
+        yield
+        return
+
+    def render_matrix(matrix: Any, html: Any, notes_at: str = "", heading: int = 2) -> Any:
+        kept = _KEPT_MATRICES.setdefault((matrix.engine, html.page, notes_at, heading), [])
+        if mode == "reuse":
+            for seen, names, markup in kept:
+                if names == html.names and seen == matrix:
+                    _REUSED[0] += 1
+                    return markup
+        markup = _render_matrix(matrix, html, notes_at, heading)
+        if mode == "keep":
+            kept.append((matrix, dict(html.names), markup))
+        return markup
+
+    matrix_html._matrix = render_matrix
+    try:
+        yield
+    finally:
+        matrix_html._matrix = _render_matrix
+
+
+def render(atlas: Atlas, template: str, reads: list[Read] | None = None, against: str | None = None,
+           matrices: str = "render") -> tuple[str, list]:
     """The page and its problems; given `against` (the text it will be compared with), a page that differs from it
     stops rendering at the first difference, so its text is only good for that comparison (and its problems are
-    those found so far: a page that differs is no survivor whatever it reports)."""
+    those found so far: a page that differs is no survivor whatever it reports). `matrices`: see _matrices."""
     problems: list = []
     _StopsAtTheFirstDifference.compared_with = against
     try:
-        text = render_page(ENVIRONMENT, atlas, template, template[: -len(".j2")], names_of(atlas), {}, problems, reads)
+        with _matrices(matrices):
+            text = render_page(ENVIRONMENT, atlas, template, template[: -len(".j2")], names_of(atlas), {}, problems, reads)
     finally:
         _StopsAtTheFirstDifference.compared_with = None
     return text, problems
@@ -89,7 +131,7 @@ def unmutated(atlas: Atlas) -> Callable[[str], tuple[str, list, list[Read]]]:
     def of(template: str) -> tuple[str, list, list[Read]]:
         if template not in found:
             reads: list[Read] = []
-            text, problems = render(atlas, template, reads)
+            text, problems = render(atlas, template, reads, matrices="keep")
             found[template] = (text, problems, sorted(set(reads), key=lambda r: (r.function, r.kind, r.id, r.detail)))
         return found[template]
     return of
@@ -188,7 +230,7 @@ def test_every_datum_a_chapter_reads_changes_the_chapter(atlas, unmutated, templ
         changes = mutations(atlas, read)
         if changes is None:
             continue
-        text, problems = render(with_changes(atlas, changes), template, against=original)
+        text, problems = render(with_changes(atlas, changes), template, against=original, matrices="reuse")
         if text == original and not problems:
             survivors.append(read)
     assert survivors == [], f"{len(survivors)} of {len(reads)} reads can change without {template} noticing"
@@ -238,27 +280,57 @@ CELL_PAGES = ["chapters/support-tables.md.j2", "chapters/23-quantization-selecti
 SHARDS = 4  # the flips are checked in this many tests, so the test workers share them
 
 
-@pytest.mark.parametrize("shard", range(SHARDS))
-def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated, shard):
-    """A support cell that flips (its kernel declines, or a declining kernel accepts) changes every cell page.
-
-    Cells whose flip is the same record change (they share the kernel that is made to decline or accept) are
-    checked against one mutated atlas: each cell must flip in it, and its pages render once for all of them.
-    Every SHARDS-th of those mutations, in a fixed order, is one test's share.
-    """
-    originals = {page: unmutated(page)[0] for page in CELL_PAGES}
+def cell_flips(atlas: Atlas) -> list[tuple[dict[str, dict[str, Any]], list[tuple[str, str]]]]:
+    """The record changes that flip a cell, each with every cell it flips (cells whose flip is the same record change
+    share the kernel that is made to decline or accept), in a fixed order."""
     flips: dict[str, tuple[dict[str, dict[str, Any]], list[tuple[str, str]]]] = {}
     for scheme, target in sorted(atlas.views.cells):
         changes = mutations(atlas, Read("cell", "scheme", scheme, target))
         if changes is not None:
             flips.setdefault(repr(sorted(changes.items())), (changes, []))[1].append((scheme, target))
-    assert sum(len(cells) for _, cells in flips.values()) > len(flips)  # shared mutations exist, so sharing saves work
+    return [flips[key] for key in sorted(flips)]
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated, shard):
+    """A support cell that flips (its kernel declines, or a declining kernel accepts) changes every cell page.
+
+    Cells whose flip is the same record change are checked against one mutated atlas: each cell must flip in it, and
+    its pages render once for all of them. Every SHARDS-th of those mutations, in a fixed order, is one test's share.
+    """
+    originals = {page: unmutated(page)[0] for page in CELL_PAGES}
+    flips = cell_flips(atlas)
+    assert sum(len(cells) for _, cells in flips) > len(flips)  # shared mutations exist, so sharing saves work
     survivors = []
-    for changes, cells in [flips[key] for key in sorted(flips)][shard::SHARDS]:
+    for changes, cells in flips[shard::SHARDS]:
         changed = with_changes(atlas, changes)
         for cell in cells:
             assert changed.views.cells[cell].verdict != atlas.views.cells[cell].verdict or \
                 changed.views.cells[cell].kernel != atlas.views.cells[cell].kernel, cell
-        unchanged = [page for page in CELL_PAGES if render(changed, page, against=originals[page])[0] == originals[page]]
+        unchanged = [page for page in CELL_PAGES
+                     if render(changed, page, against=originals[page], matrices="reuse")[0] == originals[page]]
         survivors += [(scheme, target, page) for scheme, target in cells for page in unchanged]
     assert survivors == []
+
+
+def test_a_kept_matrix_is_what_rendering_it_gives(atlas, unmutated):
+    """The sweeps above take an engine's matrix HTML from the unmutated render when its Matrix is unchanged: on the
+    first and the last cell flip, and on a rename of every engine's first scheme, the pages rendered that way are the
+    pages rendered afresh, and that way did take most matrices from the unmutated render."""
+    for page in CELL_PAGES:
+        unmutated(page)
+    flips = cell_flips(atlas)
+    renamed = {}
+    for scheme in {s.data["engine"]: s for s in reversed(atlas.index.all("scheme"))}.values():
+        data = copy.deepcopy(scheme.data)
+        data["name"] = f"{data['name']} (mutated)"
+        renamed[scheme.ref] = data
+    kept = sum(len(k) for k in _KEPT_MATRICES.values())
+    assert kept > len(CELL_PAGES)
+    for changes in (flips[0][0], flips[-1][0], renamed):
+        changed = with_changes(atlas, changes)
+        for page in CELL_PAGES:
+            _REUSED[0] = 0
+            assert render(changed, page, matrices="reuse") == render(changed, page), page
+            if "support_matrices" in (ROOT / "docs" / page).read_text(encoding="utf-8") and changes is not renamed:
+                assert _REUSED[0] > 0, page
