@@ -67,18 +67,52 @@ def _card(browser: Browser) -> dict:
     return _shown(browser, CARD, "answer card")
 
 
-@pytest.mark.parametrize("scheme, hardware, target", [
+PICK = """const [id, value] = arguments; const s = document.querySelector('#atlas-' + id);
+s.value = value; if (s.value !== value) return false; s.dispatchEvent(new Event('change')); return true;"""
+
+
+def _pick(browser: Browser, **picks: str) -> None:
+    """Change picks through the page's own lists, in the order given, each firing the change a reader's pick fires (the
+    page draws the answer for it at once, with the data it loaded): a test reads several answers from one load of the
+    page, which fetches and parses 4.5 MB of data each time. The URL must then name the picks, as after a load."""
+    for select, value in picks.items():
+        assert browser.js(PICK, select, value), f"the {select} list has no {value!r}"
+    query = _query(browser)
+    assert all(query.get("format" if v.startswith("format:") else k) == [v.removeprefix("format:")]
+               for k, v in picks.items()), query
+
+
+def _query(browser: Browser) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(browser.driver.current_url).query)
+
+
+CARD_CASES = [  # (scheme, hardware, target), each read against api/cells.json
     ("vllm-ct-w4a8-int", "part:amd-epyc-genoa", "x86-cpu-avx512"),
     ("vllm-ct-w4a8-int", "part:h100-sxm", "nvidia-sm90"),
     ("vllm-ct-w8a8-fp8", "part:v100", "nvidia-sm70"),
     ("vllm-gptq-marlin", "target:amd-gfx1151", "amd-gfx1151"),
     ("vllm-ct-w8a8-fp8", "part:mi300x", "amd-gfx942"),
-])
-def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: dict, scheme: str, hardware: str,
-                                          target: str) -> None:
+]
+
+
+def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: dict) -> None:
+    """The first case is opened by its link; each next one is picked in the page's lists (the second, W4A8 on an H100,
+    by changing the hardware alone: the card and the URL follow the change)."""
+    scheme, hardware, _ = CARD_CASES[0]
     browser.open(f"{PAGE}?engine=vllm&scheme={scheme}&hardware={hardware}")
     card = _card(browser)
-    cell = cells[(scheme, target)]
+    _the_w4a8_card_on_x86_runs_and_says_the_vllm_table_disagrees(browser, card)
+    for n, (scheme, hardware, target) in enumerate(CARD_CASES):
+        if n:
+            _pick(browser, **({"hardware": hardware} if scheme == CARD_CASES[n - 1][0] else
+                              {"scheme": scheme, "hardware": hardware}))
+            card = _card(browser)
+            assert _query(browser) == {"engine": ["vllm"], "scheme": [scheme], "hardware": [hardware]}
+        _says_what_the_cell_says(card, cells[(scheme, target)], names, scheme)
+    assert browser.console_errors() == []
+
+
+def _says_what_the_cell_says(card: dict, cell: dict, names: dict, scheme: str) -> None:
     assert card["verdict"] == cell["verdict"]
     assert names[f"scheme/{scheme}"] in card["title"]
     assert card["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else None)
@@ -94,11 +128,11 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     agreeing = [p for p in cell["published"] if p["agrees"]]  # each with the publisher's symbol and its reading
     assert all(f"({p['symbol']} {p['says']})" in card["agrees"] for p in agreeing) and bool(agreeing) == bool(card["agrees"])
     assert len(card["sources"]) >= len(cell["sources"]) and all(s.startswith(("http://127.0.0.1", "https://")) for s in card["sources"])
-    assert browser.console_errors() == []
 
 
-def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(browser: Browser, cells: dict,
-                                                                            names: dict, engine_wide: dict) -> None:
+def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(browser: Browser, built_site: Path,
+                                                                            cells: dict, names: dict,
+                                                                            engine_wide: dict) -> None:
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
     card = _card(browser)
     cell = cells[("vllm-awq-marlin", "nvidia-sm86")]
@@ -112,6 +146,7 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     # traps naming only vLLM are on no cell; the card shows them under their own heading
     assert card["engineTraps"] == [f"/gotchas/{t}/" for t in engine_wide["vllm"]] != []
     browser.screenshot("selector-awq-a10-1440")
+    _the_page_names_the_engines_it_cannot_answer_for(browser, built_site)  # on the same page
 
 
 def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict) -> None:
@@ -123,16 +158,18 @@ def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict
     assert card["blockers"] == ["/gotchas/gfx1151-hip-corrupt-vulkan-correct/"]
     assert card["afterVerdict"] == "atlas-card__blocker" and "(silent)" in card["blockerLine"]
     assert "/gotchas/gfx1151-hip-corrupt-vulkan-correct/" in card["traps"]  # and still in the full list
-    browser.open(f"{PAGE}?engine=llama-cpp&scheme=llama-cpp-q4-0&hardware=target:x86-cpu-avx2")
+    _pick(browser, scheme="llama-cpp-q4-0", hardware="target:x86-cpu-avx2")
     assert _card(browser)["blockers"] == [] and cells[("llama-cpp-q4-0", "x86-cpu-avx2")]["traps"] == []
 
 
-@pytest.mark.parametrize("part, listed", [("rtx-5090", False), ("gb10-dgx-spark", True)])
-def test_a_trap_on_one_part_shows_only_for_that_part(browser: Browser, part: str, listed: bool) -> None:
-    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-wna16&hardware=part:{part}")
-    card = _card(browser)
-    assert ("/gotchas/vllm-marlin-input-dtype-fp8-sm121a-garbage/" in card["traps"]) is listed
-    assert "/gotchas/machete-not-on-blackwell-w4a16-to-marlin/" in card["traps"]
+def _a_trap_on_one_part_shows_only_for_that_part(browser: Browser) -> None:
+    """(On a page showing vLLM's W4A16 scheme.) GB10 and the RTX 5090 share a target; the trap naming GB10 alone is
+    listed for it only."""
+    for part, listed in [("rtx-5090", False), ("gb10-dgx-spark", True)]:
+        _pick(browser, hardware=f"part:{part}")
+        card = _card(browser)
+        assert ("/gotchas/vllm-marlin-input-dtype-fp8-sm121a-garbage/" in card["traps"]) is listed
+        assert "/gotchas/machete-not-on-blackwell-w4a16-to-marlin/" in card["traps"]
 
 
 TITLE_LINES = """
@@ -145,21 +182,20 @@ return {target: lines(target), label: target.textContent,
 """
 
 
-@pytest.mark.parametrize("part, size, target_lines", [("a10", DESKTOP, 1), ("intel-xeon-sapphire-rapids", PHONE, 2)])
-def test_a_long_card_title_breaks_before_the_target_label_not_inside_it(browser: Browser, part: str, size: tuple[int, int],
-                                                                       target_lines: int) -> None:
+def test_a_long_card_title_breaks_before_the_target_label_not_inside_it(browser: Browser) -> None:
     """At 1440 px 'SM 8.6 · Ampere' moves to the next line whole; at 390 px a label longer than the line wraps inside
     it, and nothing is wider than the card or the page."""
-    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:{part}", size)
-    _card(browser)
-    found = browser.js(TITLE_LINES)
-    assert found["target"] == target_lines, found
-    assert found["card"] <= 0 and found["page"] <= size[0], found
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:a10", DESKTOP)
+    for part, size, target_lines in [("a10", DESKTOP, 1), ("intel-xeon-sapphire-rapids", PHONE, 2)]:
+        _pick(browser, hardware=f"part:{part}")
+        browser.resize(size)
+        _card(browser)
+        found = browser.js(TITLE_LINES)
+        assert found["target"] == target_lines, (part, found)
+        assert found["card"] <= 0 and found["page"] <= size[0], (part, found)
 
 
-def test_w4a8_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser) -> None:
-    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=part:amd-epyc-genoa")
-    card = _card(browser)
+def _the_w4a8_card_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser, card: dict) -> None:
     assert card["verdict"] not in ("no", "refused")
     assert card["findings"] == ["/findings/vllm-w4a8-x86-cpu-cell/"]
     assert any(s.startswith("https://github.com/vllm-project/vllm/blob/") for s in card["sources"])
@@ -168,22 +204,10 @@ def test_w4a8_on_x86_runs_and_says_the_vllm_table_disagrees(browser: Browser) ->
     browser.resize(PHONE)
     browser.screenshot("selector-x86-390")
     assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+    browser.resize(DESKTOP)
 
 
-def test_changing_a_pick_updates_the_card_and_the_url(browser: Browser, cells: dict) -> None:
-    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=part:amd-epyc-genoa")
-    _card(browser)
-    browser.js("const s = document.querySelector('#atlas-hardware'); s.value = 'part:h100-sxm';"
-               "s.dispatchEvent(new Event('change'));")
-    card = _card(browser)
-    assert card["verdict"] == cells[("vllm-ct-w4a8-int", "nvidia-sm90")]["verdict"]
-    query = parse_qs(urlsplit(browser.driver.current_url).query)
-    assert query == {"engine": ["vllm"], "scheme": ["vllm-ct-w4a8-int"], "hardware": ["part:h100-sxm"]}
-
-
-def test_tab_reaches_every_control_in_order(browser: Browser) -> None:
-    browser.open(PAGE)
-    _comparison(browser)
+def _tab_reaches_every_control_in_order(browser: Browser) -> None:
     browser.js("[...document.querySelectorAll('.md-content a')].filter("
                "a => a.compareDocumentPosition(document.querySelector('.atlas-selector')) & Node.DOCUMENT_POSITION_FOLLOWING)"
                ".pop().focus()")
@@ -220,17 +244,16 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
     for step, item in zip(steps, shown["steps"]):
         assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
     assert browser.console_errors() == []
+    _a_trap_on_one_part_shows_only_for_that_part(browser)  # the same scheme, other parts picked
 
 
-def test_the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built_site: Path) -> None:
+def _the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built_site: Path) -> None:
     """Engines that run models but have no scheme records are named under the picker, each linking to its page; an
     engine the picker offers is not among them."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     offered = {s["engine"] for s in index["records"]["scheme"]}
     expected = [f"/engines/{e['id']}/" for e in index["records"]["engine"]
                 if e["category"] in ("serving-engine", "local-runtime") and e["id"] not in offered]
-    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
-    _card(browser)
     named = browser.js("return [...document.querySelectorAll('.atlas-selector__underived a')].map(a => a.pathname)")
     assert named == expected and named  # today: llama.cpp, TensorRT-LLM, ... (only vLLM has scheme records)
     assert not offered & {path.split("/")[2] for path in named}
@@ -260,17 +283,26 @@ def _comparison(browser: Browser) -> dict:
 ORDER = ["runs", "runs-if", "fallback", "fails-at-runtime", "refused"]
 
 
-@pytest.mark.parametrize("format_id, part", [("gptq", "rtx-5090"), ("fp8-e4m3", "h100-sxm"), ("w4a16-mxfp4", "mi300x"),
-                                             ("fp8-e4m3", "amd-epyc-genoa")])
 def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser, built_site: Path, cells: dict,
-                                                               names: dict, format_id: str, part: str) -> None:
+                                                               names: dict) -> None:
     """Every scheme listing the format has one row with its cell's verdict, best verdict first; the tally counts the
-    rows; a row's verdict opens that scheme's full answer for the same hardware, with the same verdict."""
+    rows; a row's verdict opens that scheme's full answer for the same hardware, with the same verdict. The first
+    comparison is opened by its link, each next one picked in the lists of the answer the last row link opened."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
-    target = next(a["target"] for a in index["records"]["accelerator"] if a["id"] == part)
     gotchas = {g["id"]: g for g in index["records"]["gotcha"]}
+    for n, (format_id, part) in enumerate([("gptq", "rtx-5090"), ("fp8-e4m3", "h100-sxm"), ("w4a16-mxfp4", "mi300x"),
+                                           ("fp8-e4m3", "amd-epyc-genoa")]):
+        if n:
+            _pick(browser, engine="any", scheme=f"format:{format_id}", hardware=f"part:{part}")
+        else:
+            browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}")
+        _compares_every_scheme_that_reads_the_format(browser, index, gotchas, cells, names, format_id, part)
+
+
+def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, gotchas: dict, cells: dict, names: dict,
+                                                 format_id: str, part: str) -> None:
+    target = next(a["target"] for a in index["records"]["accelerator"] if a["id"] == part)
     schemes = [s["id"] for s in index["records"]["scheme"] if format_id in s["formats"]]
-    browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}")
     shown = _comparison(browser)
     assert shown["format"] == format_id and shown["title"].startswith(names[f"format/{format_id}"] + " on ")
     assert sorted(row["scheme"] for row in shown["rows"]) == sorted(schemes) and len(schemes) >= 2
@@ -308,7 +340,8 @@ def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(
     browser.open(PAGE)
     assert browser.js("return document.querySelector('#atlas-engine').value") == "any"
     _comparison(browser)
-    browser.open(f"{PAGE}?engine=transformers&scheme=transformers-mxfp4&hardware=part:b200")
+    _tab_reaches_every_control_in_order(browser)  # the page as opened, before any pick
+    _pick(browser, engine="transformers", scheme="transformers-mxfp4", hardware="part:b200")
     _card(browser)
     pick = "const s = document.querySelector('#atlas-engine'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));"
     browser.js(pick, "any")
@@ -368,10 +401,12 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
                     "or matrix instruction in it there, only a peak in a wider precision" for f, on in expected if on]
     assert bool(said) == (hardware != "part:rtx-4090")  # the cases above say something, or nothing, as chosen
-    # the comparison of every engine marks the same row, briefly
+    # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
+    # marks the same row, briefly
     format_id = next(s["formats"][0] for s in index["scheme"] if s["id"] == scheme)  # a checkpoint format it reads
-    browser.open(f"{PAGE}?engine=any&format={format_id}&hardware={hardware}")
-    _comparison(browser)
+    _pick(browser, engine="any")
+    assert _comparison(browser)["format"] == format_id
+    assert _query(browser) == {"engine": ["any"], "format": [format_id], "hardware": [hardware]}
     marked = browser.js("return [...document.querySelectorAll('.atlas-compare tbody tr')]"
                         ".filter(tr => tr.querySelector('.atlas-compare__emulated')).map(tr => tr.dataset.scheme)")
     assert (scheme in marked) == bool(said)
@@ -390,18 +425,18 @@ def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
     browser.screenshot("selector-compare-390")
 
 
-@pytest.mark.parametrize("part, listed", [("rtx-5090", False), ("gb10-dgx-spark", True)])
-def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser, built_site: Path, cells: dict,
-                                                               part: str, listed: bool) -> None:
+def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser, built_site: Path, cells: dict) -> None:
     """GB10 and the RTX 5090 share a target; the trap that names GB10 alone counts in its row only, as on the card."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     parts_of = {g["id"]: g.get("accelerators") or [] for g in index["records"]["gotcha"]}
-    browser.open(f"{PAGE}?engine=any&format=w4a16-int4&hardware=part:{part}")
-    (row,) = [r for r in _comparison(browser)["rows"] if r["scheme"] == "vllm-ct-wna16"]
-    on_target = cells[("vllm-ct-wna16", "nvidia-sm120")]["traps"]
-    reaching = [t for t in on_target if not parts_of[t] or part in parts_of[t]]
-    assert ("vllm-marlin-input-dtype-fp8-sm121a-garbage" in reaching) is listed
-    assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
+    browser.open(f"{PAGE}?engine=any&format=w4a16-int4&hardware=part:rtx-5090")
+    for part, listed in [("rtx-5090", False), ("gb10-dgx-spark", True)]:
+        _pick(browser, hardware=f"part:{part}")
+        (row,) = [r for r in _comparison(browser)["rows"] if r["scheme"] == "vllm-ct-wna16"]
+        on_target = cells[("vllm-ct-wna16", "nvidia-sm120")]["traps"]
+        reaching = [t for t in on_target if not parts_of[t] or part in parts_of[t]]
+        assert ("vllm-marlin-input-dtype-fp8-sm121a-garbage" in reaching) is listed
+        assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
 
 
 RELATED = """
