@@ -96,6 +96,21 @@ def test_a_cell_on_a_target_the_default_install_is_not_built_for_cites_the_build
     assert "vllm-src-utils-flashinfer" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].sources
 
 
+def test_on_a_v100_the_torch_a_default_install_gets_has_no_code_so_each_loading_cell_needs_another_build(real_atlas):
+    # torch 2.14.0+cu130 (vLLM's pin) and 2.15.0+cu132 (what transformers and ExLlamaV2 get) start at 7.5
+    cells, answers = real_atlas.views.cells, real_atlas.views.answers
+    for scheme in ("exllamav2-exl2-4", "transformers-mxfp4"):
+        volta = cells[(scheme, "nvidia-sm70")]
+        assert volta.conditions[0].startswith("a build compiled for compute capability 7.0 in place of torch 2.15.0+cu132")
+        assert (volta.otherwise[0].verdict, volta.otherwise[0].unmet) == ("fails-at-runtime", volta.conditions[:1])
+        assert "torch-wheel-cuda-arch-table-2-15-0" in answers[(scheme, "nvidia-sm70")].sources
+        # Turing has its own cubin, and Ada runs the 8.6 one
+        for newer in ("nvidia-sm75", "nvidia-sm89"):
+            assert not any("compute capability" in c for c in cells[(scheme, newer)].conditions)
+    # a refusal stays a refusal (nothing runs either way)
+    assert cells[("vllm-gptq-marlin", "nvidia-sm70")].verdict == "refused"
+
+
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
     # Below 89 vLLM returns CompressedTensorsW8A16Fp8, whose kernels (Humming, else Marlin) fail at load for a float32
     # model. On Turing --dtype auto gives float32 for models that refuse float16, so 16-bit activations are a condition

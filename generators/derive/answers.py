@@ -227,7 +227,7 @@ def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
              for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
     installs = [install_of(i) for i in engine.data.get("default_install", [])  # (this engine's only: per answer)
                 if target is not None and i["platform"] == target.data["platform"]]
-    found += [i.built_for_source for i in installs if target is not None and i.unbuilt(target.data)]
+    found += [build.source for i in installs if target is not None for build, _ in i.unbuilt(target.data)]
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
             for r in kernel.data.get("requirements", []) if "uses" in r}
     return found + [check["source"] for check in engine.data.get("runtime_checks", []) if check["id"] in used]

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
-from ..model.fields import EngineDefaultInstall, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
+from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
 from .messages import engine_message
 from .runtime_checks import resolved_kernels
@@ -222,22 +222,70 @@ def substitute_of(scheme: SchemeFields, platform: str, schemes: Mapping[str, Sch
 
 
 @dataclass(frozen=True)
+class Build:
+    """One set of binaries a default install runs (the engine's own kernels, the torch it installs), with the GPU
+    architectures it carries code for: gfx ids (ROCm), or CUDA compute capabilities as cubins and as PTX."""
+
+    binaries: str = ""  # which binaries, in words; empty when the list covers everything the install compiles
+    gfx: tuple[str, ...] = ()
+    cubins: tuple[int, ...] = ()  # compute capabilities as major*10+minor
+    ptx: tuple[int, ...] = ()
+    source: str = ""  # the source record that shows the list
+
+    def missing(self, target: HardwareTargetFields) -> str:
+        """The target's architecture in words when these binaries carry no code for it; empty when they do (or the
+        target states no architecture of the kind the list names)."""
+        if self.gfx:
+            gfx = target.get("gfx")
+            return gfx if gfx and gfx not in self.gfx else ""
+        capability = target.get("compute_capability")
+        if capability is None or _runs_on(self.cubins, self.ptx, capability):
+            return ""
+        return f"compute capability {_dotted(capability)}"
+
+    def listed(self) -> str:
+        """The architectures it carries code for, in words."""
+        if self.gfx:
+            return ", ".join(self.gfx)
+        ptx = f" and PTX for {', '.join(map(_dotted, self.ptx))}" if self.ptx else ""
+        return ", ".join(map(_dotted, self.cubins)) + ptx
+
+    def condition(self, missing: str) -> str:
+        if not self.binaries:
+            return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only)"
+        return f"a build compiled for {missing} in place of {self.binaries} (code for {self.listed()} only)"
+
+    def reason(self, missing: str) -> str:
+        if not self.binaries:
+            return f"the default install's binaries carry no code compiled for {missing}"
+        return f"no code compiled for {missing} in the default install's {self.binaries}"
+
+
+def _runs_on(cubins: Sequence[int], ptx: Sequence[int], capability: int) -> bool:
+    """CUDA's compatibility rule: a cubin for X.Y runs on X.Z with Z >= Y (same major only); PTX for X.Y is compiled
+    when loaded on any device of capability X.Y or above."""
+    return (any(c // 10 == capability // 10 and c <= capability for c in cubins)
+            or any(p <= capability for p in ptx))
+
+
+def _dotted(capability: int) -> str:
+    return f"{capability // 10}.{capability % 10}"
+
+
+@dataclass(frozen=True)
 class Install:
     """What an engine release's default install provides on one platform: how it is installed, and each fact."""
 
     route: str = ""
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
     lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
-    built_for: tuple[str, ...] = ()  # the gfx ids its binaries are compiled for; empty when the record states none
-    built_for_source: str = ""  # the source record that shows that list
+    builds: tuple[Build, ...] = ()  # the binaries it runs with their architectures; empty when the record states none
 
-    def unbuilt(self, target: HardwareTargetFields) -> str:
-        """The condition a target this install is not compiled for puts on every cell that loads there; empty
-        when the install covers it (or states no list)."""
-        gfx = target.get("gfx")
-        if not self.built_for or not gfx or gfx in self.built_for:
-            return ""
-        return f"a build compiled for {gfx} (the default install is compiled for {', '.join(self.built_for)} only)"
+    def unbuilt(self, target: HardwareTargetFields) -> tuple[tuple[Build, str], ...]:
+        """Each of its binaries that carries no code for the target, with the target's architecture in words: every
+        cell that loads there needs another build of each first. Empty when the install covers it (or states no
+        list)."""
+        return tuple((build, missing) for build in self.builds if (missing := build.missing(target)))
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -262,10 +310,15 @@ def default_installs(index: Index) -> dict[tuple[str, str], Install]:
 
 def install_of(install: EngineDefaultInstall) -> Install:
     """One `default_install` entry of an engine record as an Install."""
-    built_for = install.get("built_for", {})
     return Install(install["route"], {f["fact"]: f["text"] for f in install.get("provides", [])},
-                   {f["fact"]: f["text"] for f in install.get("lacks", [])}, tuple(built_for.get("gfx", [])),
-                   built_for.get("source", ""))
+                   {f["fact"]: f["text"] for f in install.get("lacks", [])},
+                   tuple(build_of(built) for built in install.get("built_for", [])))
+
+
+def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
+    """One `built_for` entry of a default install as a Build."""
+    return Build(built.get("binaries", ""), tuple(built.get("gfx", [])), tuple(built.get("compute_capability", [])),
+                 tuple(built.get("ptx", [])), built["source"])
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
@@ -344,20 +397,21 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     installed = installed or NO_INSTALL
     target = as_seen_by(target, scheme.get("engine", ""))
     return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute),
-                              installed.unbuilt(target), target.get("gfx", ""))
+                              installed.unbuilt(target))
 
 
-def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
+def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell:
     """On a target the default install is not compiled for, nothing it selects runs there without another build:
-    every cell that loads takes that build as its first condition, one that runs becomes `runs-if`, and its first
-    step says that with the default install the kernel the engine selects fails at run time (no code for the target)."""
+    every cell that loads takes each build it needs as its first conditions, one that runs becomes `runs-if`, and its
+    first step says that with the default install the kernel the engine selects fails at run time (no code for the
+    target)."""
     if not unbuilt or not cell.verdict.loads:
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
-    unrun = Otherwise(cell.kernel or "", (unbuilt,), Verdict.FAILS_AT_RUNTIME, cell.kernel,
-                      reasons=(f"the default install's binaries carry no code compiled for {gfx}",))
-    return _replaced(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
-                     otherwise=(unrun, *cell.otherwise))
+    builds = tuple(build.condition(missing) for build, missing in unbuilt)
+    unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+                      reasons=tuple(build.reason(missing) for build, missing in unbuilt))
+    return _replaced(cell, verdict=verdict, conditions=(*builds, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,

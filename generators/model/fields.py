@@ -383,9 +383,12 @@ class KernelFields(TypedDict):
 
 
 class EngineDefaultInstallBuiltFor(TypedDict):
-    """The GPU architectures this install's binaries are compiled for, where the engine builds for a list (ROCm): on a hardware target whose gfx id is not among them, no kernel runs from this install, so every cell there that loads says it needs a build for that target."""
+    """One set of binaries the install runs and the architectures it carries code for."""
 
-    gfx: list[str]
+    binaries: NotRequired[str]
+    gfx: NotRequired[list[str]]
+    compute_capability: NotRequired[list[int]]
+    ptx: NotRequired[list[int]]
     source: RefSource
     locator: str
 
@@ -408,7 +411,7 @@ class EngineDefaultInstall(TypedDict):
     platform: Platform
     route: str
     release: str
-    built_for: NotRequired[EngineDefaultInstallBuiltFor]
+    built_for: NotRequired[list[EngineDefaultInstallBuiltFor]]
     provides: NotRequired[list[EngineDefaultInstallProvides]]
     lacks: NotRequired[list[EngineDefaultInstallLacks]]
 
