@@ -822,6 +822,20 @@ def test_a_refusal_made_after_the_engines_first_kernels_says_the_default_install
     assert not any("default install" in r for r in derive_cell("s", scheme("tri"), "t", turing, kernels, cuda).reasons)
 
 
+def test_a_check_known_to_fail_declines_every_later_kernel_that_makes_it_too():
+    # transformers' FP8 path: both the kernel and the dequantizing fallback need accelerate, so without it the
+    # fallback is declined as well and the walk goes on; it never reads "falls back, if accelerate is installed"
+    needs = req("package", "requires pkg", value="pkg")
+    kernels = {"fast": {"requirements": [needs]}, "slow": {"requirements": [needs]}, "last": {"requirements": []}}
+    cell = derive_cell("s", scheme("fast", "slow", "last"), "t", GPU80, kernels)
+    assert cell.kernel == "fast"
+    step = cell.otherwise[0]
+    assert (step.unmet, step.selected, step.conditions) == (cell.conditions, "last", ())
+    # with nothing after it, the walk ends in a refusal that names both kernels' message
+    alone = derive_cell("s", scheme("fast", "slow"), "t", GPU80, {k: kernels[k] for k in ("fast", "slow")})
+    assert (alone.otherwise[0].verdict, len(alone.otherwise[0].reasons)) == ("refused", 2)
+
+
 def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_other_dtypes():
     # Marlin-like: can_implement has no dtype test, so a float32 model selects it and the kernel then stops on its
     # float32 input; the engine never goes on to 'next'.

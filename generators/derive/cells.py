@@ -677,10 +677,17 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
 
 
 def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
-    """The attempt where the checks refusing with `failed` are known to fail: a condition that is the opposite of one
-    of them (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    """The attempt where the checks refusing with `failed` are known to fail: a selection condition that is one of
+    those checks fails there too, so the engine declines the kernel; a condition that is the opposite of one of them
+    (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    if attempt.outcome != CONDITIONAL:
+        return attempt
+    said = dict(attempt.messages)
+    known = tuple(c for c in attempt.selection_conditions if said.get(c, c) in failed)
+    if known:
+        return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
-    if not holding or attempt.outcome != CONDITIONAL:
+    if not holding:
         return attempt
     conditions = tuple(c for c in attempt.conditions if c not in holding)
     return _replaced(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,
