@@ -808,7 +808,7 @@ def test_a_refusal_made_after_the_engines_first_kernels_says_the_default_install
     assert walked.verdict == "refused" and walked.conditions == ()
     assert walked.reasons[-1] == (
         "with the default install it fails at run time before this refusal: the worker multiplies a tensor before "
-        "loading, and there is no code compiled for compute capability 7.0 in the default install's torch 2.14.0+cu130")
+        "loading, and the default install has no code compiled for compute capability 7.0 (torch 2.14.0+cu130)")
     # a gate the engine checks before its first kernels is what a default install meets, so it stands alone
     gated = {**scheme("tri"), "capability_gate": {"min": 75, "reason": "too old", "before_first_kernels": True}}
     assert derive_cell("s", gated, "t", volta, kernels, cuda).reasons == ("too old",)

@@ -113,6 +113,8 @@ def test_on_a_v100_the_torch_a_default_install_gets_has_no_code_so_each_loading_
     assert marlin.verdict == "refused" and marlin.reasons[-1].startswith("with the default install it fails at run time")
     assert "torch 2.14.0+cu130" in marlin.reasons[-1] and "vllm-src-gpu-worker" in answers[marlin.scheme, "nvidia-sm70"].sources
     assert cells[("vllm-awq-marlin", "nvidia-sm70")].reasons == (cells[("vllm-awq-marlin", "nvidia-sm70")].gate,)
+    from generators.explain import explain_text
+    assert "\n  " + marlin.reasons[-1] in explain_text(real_atlas, "vllm-gptq-marlin", "nvidia-sm70")[0]
 
 
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):

@@ -409,9 +409,14 @@ def _refused_after_first_kernels(cell: Cell, unbuilt: Sequence[tuple[Build, str]
     verdict stays (nothing runs either way); its reasons say what a default install meets first."""
     if not unbuilt or not first_kernels:
         return cell
-    lacking = " or ".join(build.reason(missing) for build, missing in unbuilt)
-    earlier = f"with the default install it fails at run time before this refusal: {first_kernels}, and there is {lacking}"
+    binaries = "; ".join(dict.fromkeys(build.binaries or "its binaries" for build, _ in unbuilt))
+    earlier = (f"{FAILS_FIRST_ON_DEFAULT_INSTALL}: {first_kernels}, and the default install has no code compiled for "
+               f"{unbuilt[0][1]} ({binaries})")
     return _replaced(cell, reasons=(*cell.reasons, earlier))
+
+
+# how the reason a refusal gains on a target the default install carries no code for begins
+FAILS_FIRST_ON_DEFAULT_INSTALL = "with the default install it fails at run time before this refusal"
 
 
 def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell:
