@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .derive.cells import Cell, Otherwise, unread_platforms
+from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
@@ -72,6 +72,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                      "as the gate says")
     elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
+    lines.extend(f"  {reason}" for reason in cell.reasons if reason.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL))
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
     return "\n".join(lines), True
 

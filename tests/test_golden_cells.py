@@ -107,8 +107,14 @@ def test_on_a_v100_the_torch_a_default_install_gets_has_no_code_so_each_loading_
         # Turing has its own cubin, and Ada runs the 8.6 one
         for newer in ("nvidia-sm75", "nvidia-sm89"):
             assert not any("compute capability" in c for c in cells[(scheme, newer)].conditions)
-    # a refusal stays a refusal (nothing runs either way)
-    assert cells[("vllm-gptq-marlin", "nvidia-sm70")].verdict == "refused"
+    # a refusal stays a refusal (nothing runs either way); one made while vLLM builds the model comes after its
+    # worker's first kernels, which a default install has no code for, and says so; the AWQ gate comes before them
+    marlin = cells[("vllm-gptq-marlin", "nvidia-sm70")]
+    assert marlin.verdict == "refused" and marlin.reasons[-1].startswith("with the default install it fails at run time")
+    assert "torch 2.14.0+cu130" in marlin.reasons[-1] and "vllm-src-gpu-worker" in answers[marlin.scheme, "nvidia-sm70"].sources
+    assert cells[("vllm-awq-marlin", "nvidia-sm70")].reasons == (cells[("vllm-awq-marlin", "nvidia-sm70")].gate,)
+    from generators.explain import explain_text
+    assert "\n  " + marlin.reasons[-1] in explain_text(real_atlas, "vllm-gptq-marlin", "nvidia-sm70")[0]
 
 
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
@@ -129,8 +135,9 @@ def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(re
     assert float32 and all(s.off_default for s in float32)
     assert "activation dtype in {float16, bfloat16}" in {a.condition for a in ampere.assumes}
     volta = cells[("vllm-ct-w8a8-fp8", "nvidia-sm70")]
-    assert (volta.verdict, volta.reasons) == ("refused", (
-        "Quantization scheme is not supported for the current GPU. Min capability: 75. Current capability: 70.",))
+    assert (volta.verdict, volta.reasons[0]) == (
+        "refused", "Quantization scheme is not supported for the current GPU. Min capability: 75. Current capability: 70.")
+    assert volta.reasons[1:] and volta.reasons[1].startswith("with the default install it fails at run time")
     # The row of the scheme returned instead says the same kernels, at its own (weight-only) precision.
     assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm80")].verdict == "runs"
     assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm75")].conditions == turing.conditions

@@ -256,9 +256,7 @@ class Build:
         return f"a build compiled for {missing} in place of {self.binaries} (code for {self.listed()} only)"
 
     def reason(self, missing: str) -> str:
-        if not self.binaries:
-            return f"the default install's binaries carry no code compiled for {missing}"
-        return f"no code compiled for {missing} in the default install's {self.binaries}"
+        return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"
 
 
 def _runs_on(cubins: Sequence[int], ptx: Sequence[int], capability: int) -> bool:
@@ -280,6 +278,7 @@ class Install:
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
     lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
     builds: tuple[Build, ...] = ()  # the binaries it runs with their architectures; empty when the record states none
+    first_kernels: str = ""  # what the engine launches on the device before it builds the model, in words
 
     def unbuilt(self, target: HardwareTargetFields) -> tuple[tuple[Build, str], ...]:
         """Each of its binaries that carries no code for the target, with the target's architecture in words: every
@@ -304,15 +303,15 @@ NO_INSTALL = Install()
 
 def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     """(engine id, platform) -> its default install, from each engine record's `default_install`."""
-    return {(engine.id, install["platform"]): install_of(install)
+    return {(engine.id, install["platform"]): install_of(install, engine.data.get("first_kernels", {}).get("text", ""))
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
-def install_of(install: EngineDefaultInstall) -> Install:
-    """One `default_install` entry of an engine record as an Install."""
+def install_of(install: EngineDefaultInstall, first_kernels: str = "") -> Install:
+    """One `default_install` entry of an engine record as an Install; `first_kernels` is the engine's own."""
     return Install(install["route"], {f["fact"]: f["text"] for f in install.get("provides", [])},
                    {f["fact"]: f["text"] for f in install.get("lacks", [])},
-                   tuple(build_of(built) for built in install.get("built_for", [])))
+                   tuple(build_of(built) for built in install.get("built_for", [])), first_kernels)
 
 
 def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
@@ -396,8 +395,28 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     `substitute` the scheme its substitution on the target's platform names (see `substitute_of`)."""
     installed = installed or NO_INSTALL
     target = as_seen_by(target, scheme.get("engine", ""))
-    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute),
-                              installed.unbuilt(target))
+    cell = _selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute)
+    unbuilt = installed.unbuilt(target)
+    if cell.verdict is Verdict.REFUSED:
+        gate_first = bool(cell.gate) and (scheme.get("capability_gate") or {}).get("before_first_kernels", False)
+        return cell if gate_first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels)
+    return _on_unbuilt_target(cell, unbuilt)
+
+
+def _refused_after_first_kernels(cell: Cell, unbuilt: Sequence[tuple[Build, str]], first_kernels: str) -> Cell:
+    """A refusal made while the model is built comes after the engine's first kernels on the device: on a target the
+    default install carries no code for, those fail first, so the refusal is what a build for the target says. The
+    verdict stays (nothing runs either way); its reasons say what a default install meets first."""
+    if not unbuilt or not first_kernels:
+        return cell
+    binaries = "; ".join(dict.fromkeys(build.binaries or "its binaries" for build, _ in unbuilt))
+    earlier = (f"{FAILS_FIRST_ON_DEFAULT_INSTALL}: {first_kernels}, and the default install has no code compiled for "
+               f"{unbuilt[0][1]} ({binaries})")
+    return _replaced(cell, reasons=(*cell.reasons, earlier))
+
+
+# how the reason a refusal gains on a target the default install carries no code for begins
+FAILS_FIRST_ON_DEFAULT_INSTALL = "with the default install it fails at run time before this refusal"
 
 
 def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell:
@@ -663,10 +682,17 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
 
 
 def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
-    """The attempt where the checks refusing with `failed` are known to fail: a condition that is the opposite of one
-    of them (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    """The attempt where the checks refusing with `failed` are known to fail: a selection condition that is one of
+    those checks fails there too, so the engine declines the kernel; a condition that is the opposite of one of them
+    (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    if attempt.outcome != CONDITIONAL:
+        return attempt
+    said = dict(attempt.messages)
+    known = tuple(c for c in attempt.selection_conditions if said.get(c, c) in failed)
+    if known:
+        return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
-    if not holding or attempt.outcome != CONDITIONAL:
+    if not holding:
         return attempt
     conditions = tuple(c for c in attempt.conditions if c not in holding)
     return _replaced(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,

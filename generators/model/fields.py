@@ -416,6 +416,15 @@ class EngineDefaultInstall(TypedDict):
     lacks: NotRequired[list[EngineDefaultInstallLacks]]
 
 
+class EngineFirstKernels(TypedDict):
+    """Where the engine launches its first GPU kernels on a device before it builds the model, and so before any capability gate or kernel choice made while building it (a gate marked `before_first_kernels` is checked earlier). On a target the default install carries no code for (see `built_for`), the engine fails there at run time, so a cell that refuses says that the refusal it quotes is what a build for the target gives."""
+
+    text: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class EngineRuntimeChecks(TypedDict):
     """One package, compiled op or switch the engine tests, with what it means and where the test is defined."""
 
@@ -457,6 +466,7 @@ class EngineFields(TypedDict):
     repository: NotRequired[str]
     version_read: NotRequired[str]
     default_install: NotRequired[list[EngineDefaultInstall]]
+    first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
@@ -488,6 +498,7 @@ class SchemeCapabilityGate(TypedDict):
     reason: NotRequired[str]
     locator: NotRequired[str]
     on_failure: NotRequired[RefScheme]
+    before_first_kernels: NotRequired[bool]
 
 
 RefKernel: TypeAlias = str
