@@ -253,7 +253,7 @@ class Build:
     def condition(self, missing: str) -> str:
         if not self.binaries:
             return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only)"
-        return f"a build compiled for {missing} in place of {self.binaries} (code for {self.listed()} only)"
+        return f"a build compiled for {missing} in place of {self.binaries} (which has code for {self.listed()} only)"
 
     def reason(self, missing: str) -> str:
         return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"

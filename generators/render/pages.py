@@ -343,7 +343,8 @@ def _built_for_row(atlas: Any, install: Any, built: Any, path: tuple[Any, ...], 
     decides = (Markup("every cell that loads on ") + Markup(", ").join(values.ref(f"hardware-target/{t}") for t in left_out)
                + Markup(" needs a build for it first")) if left_out else Markup("none: it covers every target")
     source = values.render(built["source"], (*path, "source")) + Markup(", ") + escape_text(built["locator"])
-    what = (f"{build.binaries}: " if build.binaries else "") + build.listed()
+    kind = "compute capabilities " if build.cubins or build.ptx else ""
+    what = (f"{build.binaries}: " if build.binaries else "") + kind + build.listed()
     return [escape_text(install["platform"]), escape_text(install["route"]), Markup("built for"),
             escape_text(what), source, decides]
 
