@@ -788,10 +788,10 @@ def test_each_set_of_binaries_the_install_lacks_code_from_is_a_condition_of_its_
     cell = derive_cell("s", scheme("tri"), "t", volta, kernels, cuda)
     assert (cell.verdict, cell.kernel) == ("runs-if", "tri")
     assert cell.conditions == (
-        "a build compiled for compute capability 7.0 in place of vLLM's own kernels (code for 7.5, 8.0, 8.6, 8.9, 9.0, "
-        "10.0, 12.0 only)",
-        "a build compiled for compute capability 7.0 in place of torch 2.14.0+cu130 (code for 7.5, 8.0, 8.6, 9.0, 10.0, "
-        "12.0 only)")
+        "a build compiled for compute capability 7.0 in place of vLLM's own kernels (which has code for 7.5, 8.0, 8.6, 8.9, "
+        "9.0, 10.0, 12.0 only)",
+        "a build compiled for compute capability 7.0 in place of torch 2.14.0+cu130 (which has code for 7.5, 8.0, 8.6, 9.0, "
+        "10.0, 12.0 only)")
     assert cell.otherwise[0].verdict == "fails-at-runtime" and cell.otherwise[0].reasons == (
         "no code compiled for compute capability 7.0 in the default install's vLLM's own kernels",
         "no code compiled for compute capability 7.0 in the default install's torch 2.14.0+cu130")

@@ -343,7 +343,8 @@ def _built_for_row(atlas: Any, install: Any, built: Any, path: tuple[Any, ...], 
     decides = (Markup("every cell that loads on ") + Markup(", ").join(values.ref(f"hardware-target/{t}") for t in left_out)
                + Markup(" needs a build for it first")) if left_out else Markup("none: it covers every target")
     source = values.render(built["source"], (*path, "source")) + Markup(", ") + escape_text(built["locator"])
-    what = (f"{build.binaries}: " if build.binaries else "") + build.listed()
+    kind = "compute capabilities " if build.cubins or build.ptx else ""
+    what = (f"{build.binaries}: " if build.binaries else "") + kind + build.listed()
     return [escape_text(install["platform"]), escape_text(install["route"]), Markup("built for"),
             escape_text(what), source, decides]
 
@@ -452,7 +453,9 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.default_kernel and cell.default_kernel != cell.kernel:
         loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
                   if cell.substitution else Markup(""))
-        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}"))
+        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}")
+                     + (Markup(" ") + escape_text("where " + "; ".join(cell.default_where)) if cell.default_where
+                        else Markup("")))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
