@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from generators.derive.cells import Install, derive_cell
+from generators.derive.cells import Build, Install, derive_cell
 
 GPU90 = {"platform": "cuda", "compute_capability": 90}
 GPU80 = {"platform": "cuda", "compute_capability": 80}
@@ -746,14 +746,14 @@ def test_a_kernel_whose_condition_the_default_install_lacks_is_passed_over_by_de
 def test_on_a_target_the_default_install_is_not_compiled_for_every_loading_cell_needs_a_build_first():
     kernels = {"tri": {"requirements": []},
                "emu": {"requirements": [req("capability-min", "16-bit activations", value=120, declines=False)]}}
-    rocm = Install("pip install e --index rocm", built_for=("gfx90a", "gfx942"))
+    rocm = Install("pip install e --index rocm", builds=(Build(gfx=("gfx90a", "gfx942")),))
     old = {"platform": "rocm", "gfx": "gfx906", "compute_capability": 90}
     cell = derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, rocm)
     assert (cell.verdict, cell.kernel) == ("runs-if", "tri")
     assert cell.conditions == ("a build compiled for gfx906 (the default install is compiled for gfx90a, gfx942 only)",)
     # what a default install does there: the engine selects the same kernel, which has no code for the target
     assert [(o.unmet, o.verdict, o.selected, o.reasons) for o in cell.otherwise] == [
-        (cell.conditions, "fails-at-runtime", "tri", ("the default install's binaries carry no code compiled for gfx906",))]
+        (cell.conditions, "fails-at-runtime", "tri", ("no code compiled for gfx906 in the default install's binaries",))]
     # a fallback keeps its verdict and gains the condition; a refusal is unchanged
     emulated = derive_cell("s", scheme("emu", platform="rocm"), "t", old, kernels, rocm)
     assert emulated.verdict == "fallback" and emulated.conditions[0].startswith("a build compiled for gfx906")
@@ -764,6 +764,76 @@ def test_on_a_target_the_default_install_is_not_compiled_for_every_loading_cell_
     covered = {**old, "gfx": "gfx90a"}
     assert derive_cell("s", scheme("tri", platform="rocm"), "t", covered, kernels, rocm).verdict == "runs"
     assert derive_cell("s", scheme("tri", platform="rocm"), "t", old, kernels, Install("pip install e")).verdict == "runs"
+
+
+def test_a_cuda_build_covers_the_capabilities_cudas_binary_compatibility_allows():
+    # cubins for X.Y run on X.Z with Z >= Y, never across a major; PTX for X.Y is compiled on anything at or above it
+    torch = Build("torch 2.15.0+cu132", cubins=(75, 80, 86, 90, 100, 120), source="wheel")
+    assert [c for c in (70, 75, 86, 89, 90, 100, 103, 110, 120, 121, 130) if torch.missing({"compute_capability": c})] == [
+        70, 110, 130]
+    assert torch.missing({"compute_capability": 70}) == "compute capability 7.0"
+    with_ptx = Build(cubins=(75, 80), ptx=(80,))
+    assert [c for c in (70, 75, 90, 120) if with_ptx.missing({"compute_capability": c})] == [70]
+    assert with_ptx.listed() == "7.5, 8.0 and PTX for 8.0"
+    # a target that states no capability is not judged
+    assert torch.missing({"platform": "cuda"}) == ""
+
+
+def test_each_set_of_binaries_the_install_lacks_code_from_is_a_condition_of_its_own():
+    kernels = {"tri": {"requirements": []}}
+    engine = Build("vLLM's own kernels", cubins=(75, 80, 86, 89, 90, 100, 120), source="pipeline")
+    torch = Build("torch 2.14.0+cu130", cubins=(75, 80, 86, 90, 100, 120), source="wheel")
+    cuda = Install("pip install e", builds=(engine, torch))
+    volta = {"platform": "cuda", "compute_capability": 70}
+    cell = derive_cell("s", scheme("tri"), "t", volta, kernels, cuda)
+    assert (cell.verdict, cell.kernel) == ("runs-if", "tri")
+    assert cell.conditions == (
+        "a build compiled for compute capability 7.0 in place of vLLM's own kernels (which has code for 7.5, 8.0, 8.6, 8.9, "
+        "9.0, 10.0, 12.0 only)",
+        "a build compiled for compute capability 7.0 in place of torch 2.14.0+cu130 (which has code for 7.5, 8.0, 8.6, 9.0, "
+        "10.0, 12.0 only)")
+    assert cell.otherwise[0].verdict == "fails-at-runtime" and cell.otherwise[0].reasons == (
+        "no code compiled for compute capability 7.0 in the default install's vLLM's own kernels",
+        "no code compiled for compute capability 7.0 in the default install's torch 2.14.0+cu130")
+    # Ada has no cubin of its own in torch's list: the 8.6 cubin runs there
+    assert derive_cell("s", scheme("tri"), "t", {"platform": "cuda", "compute_capability": 89}, kernels, cuda).verdict == "runs"
+
+
+def test_a_refusal_made_after_the_engines_first_kernels_says_the_default_install_fails_before_it():
+    kernels = {"tri": {"requirements": [req("capability-min", "needs 8.0", value=80)]}}
+    torch = Build("torch 2.14.0+cu130", cubins=(75, 80), source="wheel")
+    cuda = Install("pip install e", builds=(torch,), first_kernels="the worker multiplies a tensor before loading")
+    volta = {"platform": "cuda", "compute_capability": 70}
+    walked = derive_cell("s", scheme("tri"), "t", volta, kernels, cuda)
+    assert walked.verdict == "refused" and walked.conditions == ()
+    assert walked.reasons[-1] == (
+        "with the default install it fails at run time before this refusal: the worker multiplies a tensor before "
+        "loading, and the default install has no code compiled for compute capability 7.0 (torch 2.14.0+cu130)")
+    # a gate the engine checks before its first kernels is what a default install meets, so it stands alone
+    gated = {**scheme("tri"), "capability_gate": {"min": 75, "reason": "too old", "before_first_kernels": True}}
+    assert derive_cell("s", gated, "t", volta, kernels, cuda).reasons == ("too old",)
+    # the same gate checked while the model is built comes after them
+    later = {**gated, "capability_gate": {"min": 75, "reason": "too old"}}
+    assert derive_cell("s", later, "t", volta, kernels, cuda).reasons[1].startswith("with the default install it fails")
+    # an engine that states no first kernels, or a target the install covers, keeps its reasons
+    quiet = Install("pip install e", builds=(torch,))
+    assert len(derive_cell("s", later, "t", volta, kernels, quiet).reasons) == 1
+    turing = {"platform": "cuda", "compute_capability": 75}
+    assert not any("default install" in r for r in derive_cell("s", scheme("tri"), "t", turing, kernels, cuda).reasons)
+
+
+def test_a_check_known_to_fail_declines_every_later_kernel_that_makes_it_too():
+    # transformers' FP8 path: both the kernel and the dequantizing fallback need accelerate, so without it the
+    # fallback is declined as well and the walk goes on; it never reads "falls back, if accelerate is installed"
+    needs = req("package", "requires pkg", value="pkg")
+    kernels = {"fast": {"requirements": [needs]}, "slow": {"requirements": [needs]}, "last": {"requirements": []}}
+    cell = derive_cell("s", scheme("fast", "slow", "last"), "t", GPU80, kernels)
+    assert cell.kernel == "fast"
+    step = cell.otherwise[0]
+    assert (step.unmet, step.selected, step.conditions) == (cell.conditions, "last", ())
+    # with nothing after it, the walk ends in a refusal that names both kernels' message
+    alone = derive_cell("s", scheme("fast", "slow"), "t", GPU80, {k: kernels[k] for k in ("fast", "slow")})
+    assert (alone.otherwise[0].verdict, len(alone.otherwise[0].reasons)) == ("refused", 2)
 
 
 def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_other_dtypes():

@@ -96,6 +96,43 @@ def test_a_cell_on_a_target_the_default_install_is_not_built_for_cites_the_build
     assert "vllm-src-utils-flashinfer" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].sources
 
 
+def test_on_a_v100_the_torch_a_default_install_gets_has_no_code_so_each_loading_cell_needs_another_build(real_atlas):
+    # torch 2.14.0+cu130 (vLLM's pin) and 2.15.0+cu132 (what transformers and ExLlamaV2 get) start at 7.5
+    cells, answers = real_atlas.views.cells, real_atlas.views.answers
+    for scheme in ("exllamav2-exl2-4", "transformers-mxfp4"):
+        volta = cells[(scheme, "nvidia-sm70")]
+        assert volta.conditions[0].startswith("a build compiled for compute capability 7.0 in place of torch 2.15.0+cu132")
+        assert (volta.otherwise[0].verdict, volta.otherwise[0].unmet) == ("fails-at-runtime", volta.conditions[:1])
+        assert "torch-wheel-cuda-arch-table-2-15-0" in answers[(scheme, "nvidia-sm70")].sources
+        # Turing has its own cubin, and Ada runs the 8.6 one
+        for newer in ("nvidia-sm75", "nvidia-sm89"):
+            assert not any("compute capability" in c for c in cells[(scheme, newer)].conditions)
+    # a refusal stays a refusal (nothing runs either way); one made while vLLM builds the model comes after its
+    # worker's first kernels, which a default install has no code for, and says so; the AWQ gate comes before them
+    marlin = cells[("vllm-gptq-marlin", "nvidia-sm70")]
+    assert marlin.verdict == "refused" and marlin.reasons[-1].startswith("with the default install it fails at run time")
+    assert "torch 2.14.0+cu130" in marlin.reasons[-1] and "vllm-src-gpu-worker" in answers[marlin.scheme, "nvidia-sm70"].sources
+    assert cells[("vllm-awq-marlin", "nvidia-sm70")].reasons == (cells[("vllm-awq-marlin", "nvidia-sm70")].gate,)
+    from generators.explain import explain_text
+    assert "\n  " + marlin.reasons[-1] in explain_text(real_atlas, "vllm-gptq-marlin", "nvidia-sm70")[0]
+
+
+def test_the_kernel_a_default_install_selects_says_what_else_it_needs(real_atlas):
+    # on CDNA 3 the FP8 cell runs via AITER's per-token kernel, which needs VLLM_ROCM_USE_AITER=1 and a per-channel
+    # checkpoint; a default install passes over AITER, and its ROCm kernel takes per-tensor scales only: for a
+    # per-channel checkpoint it is not what runs, so the answer says which checkpoints it is for
+    from generators.explain import explain_text
+    cell = real_atlas.views.cells[("vllm-ct-w8a8-fp8", "amd-gfx942")]
+    assert cell.default_kernel == "vllm-rocm-fp8-scaled-mm"
+    assert cell.default_where == (
+        "the checkpoint passes the check that otherwise refuses with “requires per tensor activation and weight scales.”",)
+    assert f"a default install selects: vllm-rocm-fp8-scaled-mm where {cell.default_where[0]}" in explain_text(
+        real_atlas, "vllm-ct-w8a8-fp8", "amd-gfx942")[0]
+    # where the defaults meet all it needs (--dtype auto gives 16-bit activations), nothing more is said
+    cpu = real_atlas.views.cells[("vllm-ct-wna16", "x86-cpu-avx512")]
+    assert cpu.default_kernel != cpu.kernel and cpu.default_where == ()
+
+
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
     # Below 89 vLLM returns CompressedTensorsW8A16Fp8, whose kernels (Humming, else Marlin) fail at load for a float32
     # model. On Turing --dtype auto gives float32 for models that refuse float16, so 16-bit activations are a condition
@@ -114,8 +151,9 @@ def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(re
     assert float32 and all(s.off_default for s in float32)
     assert "activation dtype in {float16, bfloat16}" in {a.condition for a in ampere.assumes}
     volta = cells[("vllm-ct-w8a8-fp8", "nvidia-sm70")]
-    assert (volta.verdict, volta.reasons) == ("refused", (
-        "Quantization scheme is not supported for the current GPU. Min capability: 75. Current capability: 70.",))
+    assert (volta.verdict, volta.reasons[0]) == (
+        "refused", "Quantization scheme is not supported for the current GPU. Min capability: 75. Current capability: 70.")
+    assert volta.reasons[1:] and volta.reasons[1].startswith("with the default install it fails at run time")
     # The row of the scheme returned instead says the same kernels, at its own (weight-only) precision.
     assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm80")].verdict == "runs"
     assert cells[("vllm-ct-w8a16-fp8", "nvidia-sm75")].conditions == turing.conditions

@@ -217,7 +217,8 @@ def _platform_sources(scheme: Record, platform: str) -> list[Any]:
 def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
     """The sources of what the engine record states that the verdict rests on: the default-install facts it assumes
     and those its kernel lacks, the install's list of targets it is compiled for when the cell's target is not among
-    them, and the runtime checks its kernels use."""
+    them, where the engine launches its first kernels when a refusal comes after them, and the runtime checks its
+    kernels use."""
     engine = index.get("engine", cell.engine)
     if engine is None:
         return []
@@ -227,7 +228,10 @@ def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
              for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
     installs = [install_of(i) for i in engine.data.get("default_install", [])  # (this engine's only: per answer)
                 if target is not None and i["platform"] == target.data["platform"]]
-    found += [i.built_for_source for i in installs if target is not None and i.unbuilt(target.data)]
+    found += [build.source for i in installs if target is not None for build, _ in i.unbuilt(target.data)]
+    first = engine.data.get("first_kernels")
+    if first and any(first["text"] in reason for reason in cell.reasons):  # a refusal the default install never meets
+        found.append(first["source"])
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
             for r in kernel.data.get("requirements", []) if "uses" in r}
     return found + [check["source"] for check in engine.data.get("runtime_checks", []) if check["id"] in used]

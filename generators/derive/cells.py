@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
-from ..model.fields import EngineDefaultInstall, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
+from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
 from .messages import engine_message
 from .runtime_checks import resolved_kernels
@@ -140,6 +140,7 @@ class Cell:
     otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
     assumes: tuple[Assumed, ...] = ()  # conditions the verdict takes as met by the default install
     default_kernel: str | None = None  # the kernel a default install selects when the open conditions hold (None: none)
+    default_where: tuple[str, ...] = ()  # what else must hold for a default install to select it (a checkpoint's layout)
     opt_in: tuple[Assumed, ...] = ()  # conditions of `kernel` a default install does not meet
 
     def as_dict(self) -> dict[str, Any]:
@@ -156,6 +157,7 @@ class Cell:
             "otherwise": [o.as_dict() for o in self.otherwise],
             "assumes": [a.as_dict() for a in self.assumes],
             "default_kernel": self.default_kernel,
+            "default_where": list(self.default_where),
             "opt_in": [a.as_dict() for a in self.opt_in],
         }
 
@@ -222,22 +224,69 @@ def substitute_of(scheme: SchemeFields, platform: str, schemes: Mapping[str, Sch
 
 
 @dataclass(frozen=True)
+class Build:
+    """One set of binaries a default install runs (the engine's own kernels, the torch it installs), with the GPU
+    architectures it carries code for: gfx ids (ROCm), or CUDA compute capabilities as cubins and as PTX."""
+
+    binaries: str = ""  # which binaries, in words; empty when the list covers everything the install compiles
+    gfx: tuple[str, ...] = ()
+    cubins: tuple[int, ...] = ()  # compute capabilities as major*10+minor
+    ptx: tuple[int, ...] = ()
+    source: str = ""  # the source record that shows the list
+
+    def missing(self, target: HardwareTargetFields) -> str:
+        """The target's architecture in words when these binaries carry no code for it; empty when they do (or the
+        target states no architecture of the kind the list names)."""
+        if self.gfx:
+            gfx = target.get("gfx")
+            return gfx if gfx and gfx not in self.gfx else ""
+        capability = target.get("compute_capability")
+        if capability is None or _runs_on(self.cubins, self.ptx, capability):
+            return ""
+        return f"compute capability {_dotted(capability)}"
+
+    def listed(self) -> str:
+        """The architectures it carries code for, in words."""
+        if self.gfx:
+            return ", ".join(self.gfx)
+        ptx = f" and PTX for {', '.join(map(_dotted, self.ptx))}" if self.ptx else ""
+        return ", ".join(map(_dotted, self.cubins)) + ptx
+
+    def condition(self, missing: str) -> str:
+        if not self.binaries:
+            return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only)"
+        return f"a build compiled for {missing} in place of {self.binaries} (which has code for {self.listed()} only)"
+
+    def reason(self, missing: str) -> str:
+        return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"
+
+
+def _runs_on(cubins: Sequence[int], ptx: Sequence[int], capability: int) -> bool:
+    """CUDA's compatibility rule: a cubin for X.Y runs on X.Z with Z >= Y (same major only); PTX for X.Y is compiled
+    when loaded on any device of capability X.Y or above."""
+    return (any(c // 10 == capability // 10 and c <= capability for c in cubins)
+            or any(p <= capability for p in ptx))
+
+
+def _dotted(capability: int) -> str:
+    return f"{capability // 10}.{capability % 10}"
+
+
+@dataclass(frozen=True)
 class Install:
     """What an engine release's default install provides on one platform: how it is installed, and each fact."""
 
     route: str = ""
     facts: Mapping[str, str] = field(default_factory=dict)  # fact -> what provides it, in words
     lacking: Mapping[str, str] = field(default_factory=dict)  # fact -> what is missing or off, in words
-    built_for: tuple[str, ...] = ()  # the gfx ids its binaries are compiled for; empty when the record states none
-    built_for_source: str = ""  # the source record that shows that list
+    builds: tuple[Build, ...] = ()  # the binaries it runs with their architectures; empty when the record states none
+    first_kernels: str = ""  # what the engine launches on the device before it builds the model, in words
 
-    def unbuilt(self, target: HardwareTargetFields) -> str:
-        """The condition a target this install is not compiled for puts on every cell that loads there; empty
-        when the install covers it (or states no list)."""
-        gfx = target.get("gfx")
-        if not self.built_for or not gfx or gfx in self.built_for:
-            return ""
-        return f"a build compiled for {gfx} (the default install is compiled for {', '.join(self.built_for)} only)"
+    def unbuilt(self, target: HardwareTargetFields) -> tuple[tuple[Build, str], ...]:
+        """Each of its binaries that carries no code for the target, with the target's architecture in words: every
+        cell that loads there needs another build of each first. Empty when the install covers it (or states no
+        list)."""
+        return tuple((build, missing) for build in self.builds if (missing := build.missing(target)))
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -256,16 +305,21 @@ NO_INSTALL = Install()
 
 def default_installs(index: Index) -> dict[tuple[str, str], Install]:
     """(engine id, platform) -> its default install, from each engine record's `default_install`."""
-    return {(engine.id, install["platform"]): install_of(install)
+    return {(engine.id, install["platform"]): install_of(install, engine.data.get("first_kernels", {}).get("text", ""))
             for engine in index.all("engine") for install in engine.data.get("default_install", [])}
 
 
-def install_of(install: EngineDefaultInstall) -> Install:
-    """One `default_install` entry of an engine record as an Install."""
-    built_for = install.get("built_for", {})
+def install_of(install: EngineDefaultInstall, first_kernels: str = "") -> Install:
+    """One `default_install` entry of an engine record as an Install; `first_kernels` is the engine's own."""
     return Install(install["route"], {f["fact"]: f["text"] for f in install.get("provides", [])},
-                   {f["fact"]: f["text"] for f in install.get("lacks", [])}, tuple(built_for.get("gfx", [])),
-                   built_for.get("source", ""))
+                   {f["fact"]: f["text"] for f in install.get("lacks", [])},
+                   tuple(build_of(built) for built in install.get("built_for", [])), first_kernels)
+
+
+def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
+    """One `built_for` entry of a default install as a Build."""
+    return Build(built.get("binaries", ""), tuple(built.get("gfx", [])), tuple(built.get("compute_capability", [])),
+                 tuple(built.get("ptx", [])), built["source"])
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
@@ -343,21 +397,42 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     `substitute` the scheme its substitution on the target's platform names (see `substitute_of`)."""
     installed = installed or NO_INSTALL
     target = as_seen_by(target, scheme.get("engine", ""))
-    return _on_unbuilt_target(_selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute),
-                              installed.unbuilt(target), target.get("gfx", ""))
+    cell = _selected(scheme_id, scheme, target_id, target, kernels, installed, fallback, substitute)
+    unbuilt = installed.unbuilt(target)
+    if cell.verdict is Verdict.REFUSED:
+        gate_first = bool(cell.gate) and (scheme.get("capability_gate") or {}).get("before_first_kernels", False)
+        return cell if gate_first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels)
+    return _on_unbuilt_target(cell, unbuilt)
 
 
-def _on_unbuilt_target(cell: Cell, unbuilt: str, gfx: str) -> Cell:
+def _refused_after_first_kernels(cell: Cell, unbuilt: Sequence[tuple[Build, str]], first_kernels: str) -> Cell:
+    """A refusal made while the model is built comes after the engine's first kernels on the device: on a target the
+    default install carries no code for, those fail first, so the refusal is what a build for the target says. The
+    verdict stays (nothing runs either way); its reasons say what a default install meets first."""
+    if not unbuilt or not first_kernels:
+        return cell
+    binaries = "; ".join(dict.fromkeys(build.binaries or "its binaries" for build, _ in unbuilt))
+    earlier = (f"{FAILS_FIRST_ON_DEFAULT_INSTALL}: {first_kernels}, and the default install has no code compiled for "
+               f"{unbuilt[0][1]} ({binaries})")
+    return _replaced(cell, reasons=(*cell.reasons, earlier))
+
+
+# how the reason a refusal gains on a target the default install carries no code for begins
+FAILS_FIRST_ON_DEFAULT_INSTALL = "with the default install it fails at run time before this refusal"
+
+
+def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell:
     """On a target the default install is not compiled for, nothing it selects runs there without another build:
-    every cell that loads takes that build as its first condition, one that runs becomes `runs-if`, and its first
-    step says that with the default install the kernel the engine selects fails at run time (no code for the target)."""
+    every cell that loads takes each build it needs as its first conditions, one that runs becomes `runs-if`, and its
+    first step says that with the default install the kernel the engine selects fails at run time (no code for the
+    target)."""
     if not unbuilt or not cell.verdict.loads:
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
-    unrun = Otherwise(cell.kernel or "", (unbuilt,), Verdict.FAILS_AT_RUNTIME, cell.kernel,
-                      reasons=(f"the default install's binaries carry no code compiled for {gfx}",))
-    return _replaced(cell, verdict=verdict, conditions=(unbuilt, *cell.conditions),
-                     otherwise=(unrun, *cell.otherwise))
+    builds = tuple(build.condition(missing) for build, missing in unbuilt)
+    unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+                      reasons=tuple(build.reason(missing) for build, missing in unbuilt))
+    return _replaced(cell, verdict=verdict, conditions=(*builds, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
@@ -478,18 +553,23 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
     if verdict is Verdict.RUNS_IF and steps and _reached_run(cell.kernel in opt_in or verdict.runs_as_specified,
                                                              steps, opt_in):
         verdict = Verdict.RUNS
+    default_kernel, default_where = _default_kernel(cell.kernel, steps, opt_in, assumed)
     return _replaced(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
-                     default_kernel=_default_kernel(cell.kernel, steps, opt_in),
+                     default_kernel=default_kernel, default_where=default_where,
                      opt_in=primary.opt_in if primary else ())
 
 
-def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str]) -> str | None:
+def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str],
+                    assumed: Mapping[str, set[str]]) -> tuple[str | None, tuple[str, ...]]:
     """The first kernel in the engine's order that a default install selects: the cell's own unless it needs an
-    opt-in, else the first step reached by default whose kernel needs none (None when that step refuses)."""
+    opt-in, else the first step reached by default whose kernel needs none (None when that step refuses); with what
+    else that step needs besides what the defaults meet (a checkpoint layout the cell's own kernel does not need)."""
     if kernel not in opt_in:
-        return kernel
-    return next((s.selected for s in steps if not s.off_default and s.selected != s.kernel
-                 and s.selected not in opt_in), None)
+        return kernel, ()
+    step = next((s for s in steps if not s.off_default and s.selected != s.kernel and s.selected not in opt_in), None)
+    if step is None or step.selected is None:
+        return None, ()
+    return step.selected, tuple(c for c in step.conditions if c not in assumed.get(step.selected, set()))
 
 
 def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
@@ -547,7 +627,8 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                               () if loads else instead.reasons,
                               instead.failure_message if instead.verdict is Verdict.REFUSED else "")
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                             default_kernel=instead.default_kernel if loads else None, **linked,
+                             default_kernel=instead.default_kernel if loads else None,
+                             default_where=_where_selected(instead) if loads else (), **linked,
                              otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
                                                            (target, scheme, installed))))
     return _replaced(instead, **linked)
@@ -596,6 +677,14 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
             return tuple(steps)
 
 
+def _where_selected(cell: Cell) -> tuple[str, ...]:
+    """What must hold for a default install to select the cell's default kernel, besides what the defaults meet."""
+    if cell.default_kernel != cell.kernel:
+        return cell.default_where
+    met = {a.condition for a in cell.assumes}
+    return tuple(c for c in cell.conditions if c not in met)
+
+
 def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
                   walk: tuple[HardwareTargetFields, SchemeFields, Install]) -> Mapping[str, Any] | None:
     """The configuration on the way on from a kernel declined for one condition: when that condition is its
@@ -609,10 +698,17 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
 
 
 def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
-    """The attempt where the checks refusing with `failed` are known to fail: a condition that is the opposite of one
-    of them (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    """The attempt where the checks refusing with `failed` are known to fail: a selection condition that is one of
+    those checks fails there too, so the engine declines the kernel; a condition that is the opposite of one of them
+    (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+    if attempt.outcome != CONDITIONAL:
+        return attempt
+    said = dict(attempt.messages)
+    known = tuple(c for c in attempt.selection_conditions if said.get(c, c) in failed)
+    if known:
+        return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
-    if not holding or attempt.outcome != CONDITIONAL:
+    if not holding:
         return attempt
     conditions = tuple(c for c in attempt.conditions if c not in holding)
     return _replaced(attempt, outcome=CONDITIONAL if conditions else YES, conditions=conditions,

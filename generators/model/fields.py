@@ -383,9 +383,12 @@ class KernelFields(TypedDict):
 
 
 class EngineDefaultInstallBuiltFor(TypedDict):
-    """The GPU architectures this install's binaries are compiled for, where the engine builds for a list (ROCm): on a hardware target whose gfx id is not among them, no kernel runs from this install, so every cell there that loads says it needs a build for that target."""
+    """One set of binaries the install runs and the architectures it carries code for."""
 
-    gfx: list[str]
+    binaries: NotRequired[str]
+    gfx: NotRequired[list[str]]
+    compute_capability: NotRequired[list[int]]
+    ptx: NotRequired[list[int]]
     source: RefSource
     locator: str
 
@@ -408,9 +411,18 @@ class EngineDefaultInstall(TypedDict):
     platform: Platform
     route: str
     release: str
-    built_for: NotRequired[EngineDefaultInstallBuiltFor]
+    built_for: NotRequired[list[EngineDefaultInstallBuiltFor]]
     provides: NotRequired[list[EngineDefaultInstallProvides]]
     lacks: NotRequired[list[EngineDefaultInstallLacks]]
+
+
+class EngineFirstKernels(TypedDict):
+    """Where the engine launches its first GPU kernels on a device before it builds the model, and so before any capability gate or kernel choice made while building it (a gate marked `before_first_kernels` is checked earlier). On a target the default install carries no code for (see `built_for`), the engine fails there at run time, so a cell that refuses says that the refusal it quotes is what a build for the target gives."""
+
+    text: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
 
 
 class EngineRuntimeChecks(TypedDict):
@@ -454,6 +466,7 @@ class EngineFields(TypedDict):
     repository: NotRequired[str]
     version_read: NotRequired[str]
     default_install: NotRequired[list[EngineDefaultInstall]]
+    first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
@@ -485,6 +498,7 @@ class SchemeCapabilityGate(TypedDict):
     reason: NotRequired[str]
     locator: NotRequired[str]
     on_failure: NotRequired[RefScheme]
+    before_first_kernels: NotRequired[bool]
 
 
 RefKernel: TypeAlias = str

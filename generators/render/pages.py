@@ -9,7 +9,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from ..derive.baseline import baseline_values, difference
-from ..derive.cells import Cell, condition_text
+from ..derive.cells import Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.order import targets_in_order
@@ -326,24 +326,27 @@ def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
                 kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
                 rows.append([escape_text(install["platform"]), escape_text(install["route"]), Markup(field_name),
                              escape_text(fact["text"]), source, kernels or Markup("none")])
-        if "built_for" in install:
-            rows.append(_built_for_row(atlas, install, ("default_install", n, "built_for"), values))
+        for m, build in enumerate(install.get("built_for", [])):
+            rows.append(_built_for_row(atlas, install, build, ("default_install", n, "built_for", m), values))
     return Table("Default install", ["platform", "how", "provides or lacks", "fact", "source", "requirements it decides"], rows,
                  "What the release read gives when installed as the second column says, fact by fact. A support cell "
                  "counts a kernel requirement a provided fact meets as met, and one a lacking fact would meet as unmet "
                  "unless the reader opts in; it names which, and still says what runs the other way.")
 
 
-def _built_for_row(atlas: Any, install: Any, path: tuple[Any, ...], values: ValueRenderer) -> list[Markup]:
-    """The architectures an install is compiled for, with the hardware targets of its platform it leaves out."""
-    built = install["built_for"]
+def _built_for_row(atlas: Any, install: Any, built: Any, path: tuple[Any, ...], values: ValueRenderer) -> list[Markup]:
+    """One set of binaries an install runs with the architectures it carries code for, and the hardware targets of its
+    platform it leaves out."""
+    build = build_of(built)
     left_out = [t.id for t in atlas.index.all("hardware-target")
-                if t.data["platform"] == install["platform"] and t.data.get("gfx") and t.data["gfx"] not in built["gfx"]]
+                if t.data["platform"] == install["platform"] and build.missing(t.data)]
     decides = (Markup("every cell that loads on ") + Markup(", ").join(values.ref(f"hardware-target/{t}") for t in left_out)
                + Markup(" needs a build for it first")) if left_out else Markup("none: it covers every target")
     source = values.render(built["source"], (*path, "source")) + Markup(", ") + escape_text(built["locator"])
+    kind = "compute capabilities " if build.cubins or build.ptx else ""
+    what = (f"{build.binaries}: " if build.binaries else "") + kind + build.listed()
     return [escape_text(install["platform"]), escape_text(install["route"]), Markup("built for"),
-            escape_text(", ".join(built["gfx"])), source, decides]
+            escape_text(what), source, decides]
 
 
 def _gfx_members_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
@@ -450,7 +453,9 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.default_kernel and cell.default_kernel != cell.kernel:
         loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
                   if cell.substitution else Markup(""))
-        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}"))
+        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}")
+                     + (Markup(" ") + escape_text("where " + "; ".join(cell.default_where)) if cell.default_where
+                        else Markup("")))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
