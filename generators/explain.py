@@ -34,7 +34,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines.extend(f"  {said}: {c}" for c in cell.conditions if c not in stated)
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
-        lines.append(f"  a default install selects: {cell.default_kernel}" + (f" (it lacks {lacking})" if lacking else ""))
+        where = f" where {'; '.join(cell.default_where)}" if cell.default_where else ""
+        lines.append(f"  a default install selects: {cell.default_kernel}{where}" + (f" (it lacks {lacking})" if lacking else ""))
     if cell.substitution:  # the platform substitutes another scheme unless a setting keeps this one
         lines.append(f"  on this platform the engine returns {cell.substitute_scheme} ({cell.substitution}) unless a "
                      "setting keeps this scheme")

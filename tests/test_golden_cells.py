@@ -117,6 +117,22 @@ def test_on_a_v100_the_torch_a_default_install_gets_has_no_code_so_each_loading_
     assert "\n  " + marlin.reasons[-1] in explain_text(real_atlas, "vllm-gptq-marlin", "nvidia-sm70")[0]
 
 
+def test_the_kernel_a_default_install_selects_says_what_else_it_needs(real_atlas):
+    # on CDNA 3 the FP8 cell runs via AITER's per-token kernel, which needs VLLM_ROCM_USE_AITER=1 and a per-channel
+    # checkpoint; a default install passes over AITER, and its ROCm kernel takes per-tensor scales only: for a
+    # per-channel checkpoint it is not what runs, so the answer says which checkpoints it is for
+    from generators.explain import explain_text
+    cell = real_atlas.views.cells[("vllm-ct-w8a8-fp8", "amd-gfx942")]
+    assert cell.default_kernel == "vllm-rocm-fp8-scaled-mm"
+    assert cell.default_where == (
+        "the checkpoint passes the check that otherwise refuses with “requires per tensor activation and weight scales.”",)
+    assert f"a default install selects: vllm-rocm-fp8-scaled-mm where {cell.default_where[0]}" in explain_text(
+        real_atlas, "vllm-ct-w8a8-fp8", "amd-gfx942")[0]
+    # where the defaults meet all it needs (--dtype auto gives 16-bit activations), nothing more is said
+    cpu = real_atlas.views.cells[("vllm-ct-wna16", "x86-cpu-avx512")]
+    assert cpu.default_kernel != cpu.kernel and cpu.default_where == ()
+
+
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
     # Below 89 vLLM returns CompressedTensorsW8A16Fp8, whose kernels (Humming, else Marlin) fail at load for a float32
     # model. On Turing --dtype auto gives float32 for models that refuse float16, so 16-bit activations are a condition

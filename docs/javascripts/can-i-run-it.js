@@ -490,7 +490,8 @@
     }
     if (cell.default_kernel && cell.default_kernel !== cell.kernel && ["runs", "runs-if", "fallback"].indexOf(cell.verdict) >= 0) {
       facts.appendChild(el("dt", { text: "A default install selects" }));
-      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel)]));
+      var where = (cell.default_where || []).length ? " where " + cell.default_where.join("; ") : null;
+      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel), where]));
     }
     var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
       return records["format"][f] ? records["format"][f].name : f;

@@ -140,6 +140,7 @@ class Cell:
     otherwise: tuple[Otherwise, ...] = ()  # what runs when the conditions do not hold, in the engine's order
     assumes: tuple[Assumed, ...] = ()  # conditions the verdict takes as met by the default install
     default_kernel: str | None = None  # the kernel a default install selects when the open conditions hold (None: none)
+    default_where: tuple[str, ...] = ()  # what else must hold for a default install to select it (a checkpoint's layout)
     opt_in: tuple[Assumed, ...] = ()  # conditions of `kernel` a default install does not meet
 
     def as_dict(self) -> dict[str, Any]:
@@ -156,6 +157,7 @@ class Cell:
             "otherwise": [o.as_dict() for o in self.otherwise],
             "assumes": [a.as_dict() for a in self.assumes],
             "default_kernel": self.default_kernel,
+            "default_where": list(self.default_where),
             "opt_in": [a.as_dict() for a in self.opt_in],
         }
 
@@ -551,18 +553,23 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
     if verdict is Verdict.RUNS_IF and steps and _reached_run(cell.kernel in opt_in or verdict.runs_as_specified,
                                                              steps, opt_in):
         verdict = Verdict.RUNS
+    default_kernel, default_where = _default_kernel(cell.kernel, steps, opt_in, assumed)
     return _replaced(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
-                     default_kernel=_default_kernel(cell.kernel, steps, opt_in),
+                     default_kernel=default_kernel, default_where=default_where,
                      opt_in=primary.opt_in if primary else ())
 
 
-def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str]) -> str | None:
+def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str],
+                    assumed: Mapping[str, set[str]]) -> tuple[str | None, tuple[str, ...]]:
     """The first kernel in the engine's order that a default install selects: the cell's own unless it needs an
-    opt-in, else the first step reached by default whose kernel needs none (None when that step refuses)."""
+    opt-in, else the first step reached by default whose kernel needs none (None when that step refuses); with what
+    else that step needs besides what the defaults meet (a checkpoint layout the cell's own kernel does not need)."""
     if kernel not in opt_in:
-        return kernel
-    return next((s.selected for s in steps if not s.off_default and s.selected != s.kernel
-                 and s.selected not in opt_in), None)
+        return kernel, ()
+    step = next((s for s in steps if not s.off_default and s.selected != s.kernel and s.selected not in opt_in), None)
+    if step is None or step.selected is None:
+        return None, ()
+    return step.selected, tuple(c for c in step.conditions if c not in assumed.get(step.selected, set()))
 
 
 def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
@@ -620,7 +627,8 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
                               () if loads else instead.reasons,
                               instead.failure_message if instead.verdict is Verdict.REFUSED else "")
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                             default_kernel=instead.default_kernel if loads else None, **linked,
+                             default_kernel=instead.default_kernel if loads else None,
+                             default_where=_where_selected(instead) if loads else (), **linked,
                              otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
                                                            (target, scheme, installed))))
     return _replaced(instead, **linked)
@@ -667,6 +675,14 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                      for condition, how in chosen.fails)
         if not selection:
             return tuple(steps)
+
+
+def _where_selected(cell: Cell) -> tuple[str, ...]:
+    """What must hold for a default install to select the cell's default kernel, besides what the defaults meet."""
+    if cell.default_kernel != cell.kernel:
+        return cell.default_where
+    met = {a.condition for a in cell.assumes}
+    return tuple(c for c in cell.conditions if c not in met)
 
 
 def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],

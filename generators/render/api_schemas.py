@@ -181,6 +181,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                            "description": "The kernel a default install of the engine release selects "
                                                           "when the open conditions hold; differs from `kernel` when "
                                                           "that one needs an opt-in (`opt_in`); null when none."},
+                        "default_where": {"type": "array", "items": {"type": "string"},
+                                          "description": "What else must hold for a default install to select "
+                                                         "`default_kernel`, besides what the defaults meet (a checkpoint "
+                                                         "layout the cell's own kernel does not need); empty when "
+                                                         "nothing does."},
                         "opt_in": {"type": "array", "items": _ASSUMES,
                                    "description": "Conditions of `kernel` the default install does not meet: a reader "
                                                   "gets that kernel only by opting in (a setting, an extra package)."},

@@ -189,7 +189,8 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
     c = cell.answer.cell
     hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        hover += f" (a default install: {c.default_kernel})"
+        hover += f" (a default install: {c.default_kernel}" + "".join(f" where {'; '.join(c.default_where)}"
+                                                                      for _ in c.default_where[:1]) + ")"
     if c.conditions:
         hover += (" when " if c.verdict is Verdict.RUNS else " — if ") + "; ".join(c.conditions)
     if c.otherwise:
@@ -242,7 +243,8 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill("; a default install loads the checkpoint as {} and selects {}",  # (a name with parentheses)
                           html.ref(f"scheme/{c.substitution}"), html.ref(f"kernel/{c.default_kernel}")))
     elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        parts.append(fill(" (a default install selects {}{})", html.ref(f"kernel/{c.default_kernel}"),
+        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}"),
+                          fill(" where {}", "; ".join(c.default_where)) if c.default_where else Markup(""),
                           fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.install}" for a in c.opt_in))
                           if c.opt_in else Markup("")))
     if c.computes_as:

@@ -453,7 +453,9 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     if cell.default_kernel and cell.default_kernel != cell.kernel:
         loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
                   if cell.substitution else Markup(""))
-        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}"))
+        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}")
+                     + (Markup(" ") + escape_text("where " + "; ".join(cell.default_where)) if cell.default_where
+                        else Markup("")))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
