@@ -77,3 +77,22 @@ def test_finding_explains_a_disagreement_and_goes_stale_when_it_agrees(tree):
     assert problems_of(tree, RULE) == [
         "records/findings/observed-refusal.yaml:10:5: error: [observed-cells] explains_observations[0]: stale "
         "explanation: eng-1-0-h1 observes sch-w4a16 on gpu-sm90 as the records derive it; remove this entry"]
+
+
+def test_a_run_is_evidence_only_for_a_kernel_it_selected(real_atlas):
+    """The harness ran vLLM 0.33.0's FP8 W8A8 selection on CPU targets with a per-channel checkpoint and a stand-in
+    extension: it selected the channel-wise torch kernel, which the records' walk accepts (no disagreement), but never
+    the per-tensor kernel the cell names, so that cell stays known from the code; a cell whose kernel the run
+    selected is known by the run."""
+    from generators.derive.history import kernel_classes
+    from generators.derive.observed import saw_its_kernel
+    from generators.model.verdicts import KnownBy
+    cells, index = real_atlas.views.cells, real_atlas.index
+    observation = index.must("observation", "vllm-0-33-0-h4").data
+    observed = {(c["scheme"], c["target"]): c for c in observation["cells"]}
+    cpu = cells[("vllm-ct-w8a8-fp8", "arm-cpu")]
+    assert not saw_its_kernel(cpu, observed[("vllm-ct-w8a8-fp8", "arm-cpu")], kernel_classes(index))
+    assert (cpu.known_by, cpu.evidence) == (KnownBy.CODE, ())
+    int8 = cells[("vllm-ct-w8a8-int8", "nvidia-sm89")]
+    assert saw_its_kernel(int8, observed[("vllm-ct-w8a8-int8", "nvidia-sm89")], kernel_classes(index))
+    assert (int8.known_by, int8.evidence) == (KnownBy.RUN, ("vllm-0-33-0-h4",))

@@ -26,6 +26,7 @@ class SupportRow:
     note: str
     source: str
     primary: bool
+    unverified: str = ""  # why the status rests on a partial reading; empty when the source shows it whole
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def engine_support(index: Index) -> list[EngineSupport]:
         if not entries:
             continue
         rows = sorted((SupportRow(e["format"], e["status"], tuple(e.get("backends", [])), e.get("note", ""), e["source"],
-                                  is_primary(index, e["source"])) for e in entries), key=lambda r: (STATUS_ORDER.get(r.status, len(STATUS_ORDER)), r.format))
+                                  is_primary(index, e["source"]), e.get("unverified", "")) for e in entries), key=lambda r: (STATUS_ORDER.get(r.status, len(STATUS_ORDER)), r.format))
         out.append(EngineSupport(record.id, record.data["category"], tuple(record.data.get("backends", [])), tuple(rows)))
     return sorted(out, key=lambda e: (rank(e.category, CATEGORY_ORDER), e.engine))
 

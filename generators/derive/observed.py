@@ -12,7 +12,8 @@ import dataclasses
 
 from ..model.index import Index
 from ..model.verdicts import KnownBy
-from ..verify.compare import disagreement
+from ..model.fields import ObservationCells
+from ..verify.compare import disagreement, selection_view
 from .cells import Cell
 from .history import kernel_classes, modelled_observations
 
@@ -25,6 +26,18 @@ def known_by_run(index: Index, cells: dict[tuple[str, str], Cell]) -> dict[tuple
         for observed in observation.data.get("cells", []):
             key = (observed["scheme"], observed["target"])
             cell = marked.get(key)
-            if cell is not None and cell.engine == engine and not disagreement(cell, observed, class_of):
+            if (cell is not None and cell.engine == engine and not disagreement(cell, observed, class_of)
+                    and saw_its_kernel(cell, observed, class_of)):
                 marked[key] = dataclasses.replace(cell, known_by=KnownBy.RUN, evidence=(observation.id,))
     return marked
+
+
+def saw_its_kernel(cell: Cell, observed: ObservationCells, class_of: dict[str, str]) -> bool:
+    """Whether the run saw what the cell names: the cell's own kernel selected in some world the harness ran, or a
+    refusal for a cell that refuses. A run that only selected another kernel the walk accepts (a later candidate, when
+    a stand-in extension lacked what the cell's kernel needs) agrees with the records but is no evidence for the
+    kernel the cell names."""
+    first = selection_view(cell, class_of).first
+    if not cell.verdict.loads or first is None:
+        return True
+    return any(r["outcome"] == "selected" and class_of.get(r["kernel"], r["kernel"]) == first for r in observed["runs"])

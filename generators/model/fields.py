@@ -446,6 +446,7 @@ class EngineFormatSupport(TypedDict):
     backends: NotRequired[list[str]]
     status: Literal['yes', 'partial', 'writes', 'no']
     note: NotRequired[Text]
+    unverified: NotRequired[str]
     source: RefSource
 
 
