@@ -175,7 +175,9 @@ def on_target(index: Index, formats: tuple[str, ...], target_id: str, engine: st
     there before loading (a dtype in MODEL_DTYPES the target's `model_dtypes` omit, where they are this engine's:
     engine_dtypes.py)."""
     target = index.get("hardware-target", target_id)
-    seen = as_seen_by(target.data, engine) if target else {}
+    if target is None:
+        return formats
+    seen = as_seen_by(target.data, engine)
     formats = in_fp8_dtype(index, formats, seen.get("fp8_dtype"))
     allowed = seen.get("model_dtypes")
     if not allowed:
