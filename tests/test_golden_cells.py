@@ -565,3 +565,12 @@ def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is
     for target, agrees in (("amd-gfx90a", False), ("amd-gfx942", True), ("amd-gfx950", True), ("amd-gfx1151", False)):
         [claim] = [c for c in answers[("vllm-ct-w8a8-fp8", target)].published if c.column == "AMD GPU"]
         assert (claim.agrees, claim.finding) == (agrees, None if agrees else "vllm-table-amd-fp8-by-gfx"), target
+
+
+def test_vllm_computes_fp8_in_the_targets_own_fp8_type(real_atlas):
+    # on gfx94x vLLM converts E4M3FN checkpoints to float8_e4m3fnuz and computes in it (the target's fp8_dtype), which
+    # CDNA 3's matrix cores run natively; CDNA 4 and NVIDIA compute in OCP E4M3
+    answers = real_atlas.views.answers
+    assert answers[("vllm-ct-w8a8-fp8", "amd-gfx942")].computes_in == ("fp8-e4m3-fnuz",)
+    for target in ("amd-gfx950", "nvidia-sm90"):
+        assert answers[("vllm-ct-w8a8-fp8", target)].computes_in == ("fp8-e4m3",)

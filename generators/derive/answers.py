@@ -170,15 +170,33 @@ def _with_kernel_dtypes(index: Index, formats: tuple[str, ...], scheme: Record, 
 
 
 def on_target(index: Index, formats: tuple[str, ...], target_id: str, engine: str) -> tuple[str, ...]:
-    """The hardware formats a cell can compute in on its target: without those named (id or alias) by a model dtype
-    the engine refuses there before loading (a dtype in MODEL_DTYPES the target's `model_dtypes` omit, where they
-    are this engine's: engine_dtypes.py)."""
+    """The hardware formats a cell can compute in on its target: E4M3 in the target's own FP8 type where the engine
+    computes FP8 in it (`in_fp8_dtype`), and without those named (id or alias) by a model dtype the engine refuses
+    there before loading (a dtype in MODEL_DTYPES the target's `model_dtypes` omit, where they are this engine's:
+    engine_dtypes.py)."""
     target = index.get("hardware-target", target_id)
-    allowed = as_seen_by(target.data, engine).get("model_dtypes") if target else None
+    if target is None:
+        return formats
+    seen = as_seen_by(target.data, engine)
+    formats = in_fp8_dtype(index, formats, seen.get("fp8_dtype"))
+    allowed = seen.get("model_dtypes")
     if not allowed:
         return formats
     refused = {d for d in MODEL_DTYPES if d not in allowed}
     return tuple(f for f in formats if not refused & _names(index, f))
+
+
+def in_fp8_dtype(index: Index, formats: tuple[str, ...], fp8_dtype: str | None) -> tuple[str, ...]:
+    """An engine that computes E4M3 in the target's own FP8 type (vLLM on gfx94x converts E4M3FN weights and scales to
+    float8_e4m3fnuz and computes in that) computes an OCP E4M3 format in the format that type names (by alias);
+    unchanged where the type is OCP E4M3 itself or names no format record."""
+    if not fp8_dtype:
+        return formats
+    own = next((r.id for r in index.all("format") if fp8_dtype in r.data.get("aliases", [])), None)
+    if own is None:
+        return formats
+    converted = (own if (r := index.get("format", f)) and r.data.get("encoding") == "e4m3" else f for f in formats)
+    return tuple(dict.fromkeys(converted))
 
 
 def _names(index: Index, format_id: str) -> set[str]:
