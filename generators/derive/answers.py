@@ -14,7 +14,7 @@ from typing import Any
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .cells import MODEL_DTYPES, Cell, install_of
+from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, MODEL_DTYPES, Cell, install_of
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -248,7 +248,7 @@ def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
                 if target is not None and i["platform"] == target.data["platform"]]
     found += [build.source for i in installs if target is not None for build, _ in i.unbuilt(target.data)]
     first = engine.data.get("first_kernels")
-    if first and any(first["text"] in reason for reason in cell.reasons):  # a refusal the default install never meets
+    if first and any(r.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL) for r in cell.reasons):  # a refusal never met by default
         found.append(first["source"])
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
             for r in kernel.data.get("requirements", []) if "uses" in r}
