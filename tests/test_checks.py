@@ -271,6 +271,22 @@ def test_ridge_points_stay_within_physical_bounds(tree):
         "4000 GB/s gives 500000 FLOP/byte, outside 1-10,000; check the units of both figures"]
 
 
+def test_a_figure_that_runs_as_another_precision_names_a_rated_one_and_no_instruction_contradicts_it(tree):
+    figure = "{precision: fp8, sparsity: dense, tflops: 2000, source: src-doc}"
+    edit(tree, "records/accelerators/acc-big.yaml", figure,
+         "{precision: fp8, sparsity: dense, tflops: 2000, source: src-doc, "
+         "runs_as: {precision: fp16, source: src-doc, locator: p. 1}}")
+    assert [p.split(": error: [peak-runs-as] ")[1] for p in problems_of(tree, "peak-runs-as")] == [
+        "peak_compute[1].runs_as.precision: runs as fp16, but the part states no dense fp16 figure of its own to be "
+        "that rate"]
+    edit(tree, "records/accelerators/acc-big.yaml", "runs_as: {precision: fp16", "runs_as: {precision: bf16")
+    assert problems_of(tree, "peak-runs-as") == []
+    edit(tree, "records/hardware-targets/gpu-sm90.yaml", "order: 10\n",
+         "order: 10\nmatrix_formats:\n  - {precision: fp8, instruction: mma e4m3, source: src-doc, locator: l. 1}\n")
+    assert [p.split(": error: [peak-runs-as] ")[1] for p in problems_of(tree, "peak-runs-as")] == [
+        "peak_compute[1].runs_as: says the engines convert fp8, but gpu-sm90 list(s) a fp8 matrix instruction for the part"]
+
+
 def test_a_kernel_taking_activations_as_given_lists_no_activation_quantized_format(tree):
     edit(tree, "records/kernels/k-generic.yaml", "registry: mixed-precision-linear\n",
          "registry: mixed-precision-linear\nactivation_handling: as-given\nformats: [fmt-int4, fmt-fp4]\n")

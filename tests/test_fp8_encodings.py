@@ -103,3 +103,30 @@ def test_the_format_and_part_pages_list_where_the_encoding_is_unstated() -> None
     named = [str(r[0]) for r in _tally_table(atlas, atlas.index.must("accelerator", "both"), values).rows]
     assert not any("unstated" in label for label in named)
 
+
+
+def test_an_fp8_figure_that_runs_as_bf16_makes_fp8_emulated_not_native() -> None:
+    """A vendor FP8 rate that a source says is the BF16 path (operands converted) stays a figure but is no native path:
+    both FP8 formats are derived emulated through BF16, and the map's emulated cell cites the BF16 figure."""
+    runs_as = {"precision": "bf16", "source": "s", "locator": "first paragraph"}
+    converted = _part(None)
+    converted["peak_compute"][1].update(tflops=100, runs_as=runs_as)
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "format/e4m3": {**_FMT, "name": "FP8 E4M3", "encoding": "e4m3"},
+        "format/e5m2": {**_FMT, "name": "FP8 E5M2", "encoding": "e5m2"},
+        "accelerator/converted": converted})
+    tally = atlas.views.tallies["converted"]
+    assert (tally.native, tally.emulated, tally.encoding_unstated) == ((), ("e4m3", "e5m2"), ())
+    view = format_map(atlas.index, atlas.views.tallies, {})
+    cells = {r.accelerator: dict(zip([c.format for c in view.columns], r.cells)) for v in view.vendors for r in v.rows}
+    assert [(p.precision, p.tflops) for p in cells["converted"]["e4m3"].peaks] == [("bf16", 100)]
+    assert [(r.precision, r.ratio) for r in atlas.views.ratios if r.accelerator == "converted"] == [("fp8", 1.0)]
+
+
+def test_the_tpu_v5p_fp8_figure_runs_as_bf16(real_atlas: Atlas) -> None:
+    """Google states an FP8 peak for v5p equal to its BF16 one and calls Ironwood its first TPU with FP8: v5p's FP8
+    formats are emulated, as on v6e, whose page states no FP8 figure at all."""
+    for part in ("tpu-v5p", "tpu-v6e"):
+        tally = real_atlas.views.tallies[part]
+        assert {"fp8-e4m3", "fp8-e5m2"} <= set(tally.emulated) and not {"fp8-e4m3", "fp8-e5m2"} & set(tally.native), part

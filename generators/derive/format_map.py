@@ -22,7 +22,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
 from .members import members
-from .tallies import MatrixInstruction, Tally, admits, encoding_statements, matrix_instructions
+from .tallies import MatrixInstruction, Tally, admits, computes_natively, encoding_statements, matrix_instructions
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
@@ -184,7 +184,7 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
     peaks = tuple(Peak(str(p["precision"]), float(p["tflops"]), str(p.get("source", "")))
                   for p in accelerator.get("peak_compute", [])
                   if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p
-                  and (not native or admits(p.get("encodings", []), fmt)))
+                  and (not native or (computes_natively(p) and admits(p.get("encodings", []), fmt))))
     executed = tuple(i for i in instructions if i.precision in precisions and admits(i.encodings, fmt)) if native else ()
     stated = tuple(e["source"] for e in accelerator.get("matrix_encodings", [])
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)

@@ -1,7 +1,8 @@
 """Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures and its targets' matrix instructions.
 
 A hardware format (format_class `hardware`) is native on a part when the part states a dense
-matrix-engine peak in the format's `peak_precision`, or when a hardware target the part belongs to
+matrix-engine peak in the format's `peak_precision` (unless a source says that figure `runs_as` a wider precision: the
+part's engines convert the operands, so the figure is a rate and no native path), or when a hardware target the part belongs to
 lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
 format is then native with no rate recorded, `unrated`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
 and the part's figures, its `matrix_encodings` or its targets' instructions in that precision name `encodings`, it is
@@ -95,6 +96,12 @@ def dense_precisions(accelerator: AcceleratorFields) -> tuple[str, ...]:
     return tuple(sorted({p["precision"] for p in accelerator.get("peak_compute", []) if p.get("sparsity") == "dense"}))
 
 
+def computes_natively(figure: Mapping[str, Any]) -> bool:
+    """Whether a peak figure stands for a matrix path of its own precision: dense, and no source says it `runs_as` a
+    wider precision (operands converted, the figure that precision's rate)."""
+    return figure.get("sparsity") == "dense" and "runs_as" not in figure
+
+
 @dataclass(frozen=True)
 class MatrixInstruction:
     """One `matrix_formats` entry of a hardware target: a precision its parts' matrix engines execute, and where that is stated."""
@@ -155,17 +162,20 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
         peaks = accelerator.data.get("peak_compute", [])
         own = instructions.get(accelerator.id, ())
         dense = set(dense_precisions(accelerator.data))
-        executed = dense | {i.precision for i in own}
+        executed = {p["precision"] for p in peaks if computes_natively(p)} | {i.precision for i in own}
         named = named_encodings(accelerator.data, own)
         native_formats = [f for f in formats if f.data.get("peak_precision") in executed
                           and admits(named.get(str(f.data.get("peak_precision")), ()), f)]
         native = tuple(f.id for f in native_formats)
         unrated = tuple(f.id for f in native_formats if not any(
-            p.get("sparsity") == "dense" and p["precision"] == f.data.get("peak_precision") and admits(p.get("encodings", []), f)
+            computes_natively(p) and p["precision"] == f.data.get("peak_precision") and admits(p.get("encodings", []), f)
             for p in peaks))
         unstated = tuple(f.id for f in native_formats if "encoding" in f.data and f.data.get("peak_precision") not in named)
+        # a figure that runs as a wider precision is that precision's rate: it converts through that one, not its own
+        converted = {p["runs_as"]["precision"] if "runs_as" in p else p["precision"]
+                     for p in peaks if p.get("sparsity") == "dense"}
         emulated = tuple(f.id for f in formats
-                         if f.id not in native and dense & set(f.data.get("emulated_via", [])))
+                         if f.id not in native and converted & set(f.data.get("emulated_via", [])))
         stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))
         tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)), unrated, unstated)
     return tallies

@@ -151,6 +151,16 @@ class SourcedNumber(TypedDict):
 Encodings: TypeAlias = list[Encoding]
 
 
+class AcceleratorPeakComputeRunsAs(TypedDict):
+    """Where a source states that the part's matrix engines have no path of their own for this figure's precision: the wider precision the operands are converted to, whose rate the figure is. The figure stays a figure (it enters ratios and ridge points), but it makes no format of its precision native: such a format is derived emulated through `precision`, as on a part that states no figure in it. Leave it out where no source says so; a figure merely equal to another precision's is not enough."""
+
+    precision: Precision
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class AcceleratorPeakCompute(TypedDict):
     """A peak-throughput figure."""
 
@@ -163,6 +173,7 @@ class AcceleratorPeakCompute(TypedDict):
     locator: NotRequired[str]
     estimate: NotRequired[bool]
     note: NotRequired[Text]
+    runs_as: NotRequired[AcceleratorPeakComputeRunsAs]
 
 
 class AcceleratorMatrixEncodings(TypedDict):
