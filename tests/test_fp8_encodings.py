@@ -121,6 +121,12 @@ def test_an_fp8_figure_that_runs_as_bf16_makes_fp8_emulated_not_native() -> None
     view = format_map(atlas.index, atlas.views.tallies, {})
     cells = {r.accelerator: dict(zip([c.format for c in view.columns], r.cells)) for v in view.vendors for r in v.rows}
     assert [(p.precision, p.tflops) for p in cells["converted"]["e4m3"].peaks] == [("bf16", 100)]
+    _FNUZ = {**_FMT, "name": "FP8 FNUZ", "peak_precision": "fp8-fnuz", "emulated_via": ["fp8", "bf16"]}
+    fnuz = atlas_of({**{f"{r.kind}/{r.id}": r.data for r in atlas.index.all("source")},
+                     **{f"{r.kind}/{r.id}": r.data for r in atlas.index.all("accelerator")}, "format/fnuz": _FNUZ})
+    view = format_map(fnuz.index, fnuz.views.tallies, {})
+    cell = next(r.cells[0] for v in view.vendors for r in v.rows)  # converting through FP8 means through BF16 here
+    assert cell.status == "emulated" and [(p.precision, p.tflops) for p in cell.peaks] == [("bf16", 100)]
     assert [(r.precision, r.ratio) for r in atlas.views.ratios if r.accelerator == "converted"] == [("fp8", 1.0)]
 
 

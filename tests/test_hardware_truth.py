@@ -34,3 +34,15 @@ def test_a_cuda_target_page_lists_each_members_capability(built_site: Path):
     text = _text(built_site / "hardware-targets/nvidia-sm120/index.html")
     table = text[text.index("Accelerators &para;"):text.index("Derived support &para;")]
     assert "NVIDIA GeForce RTX 5090 12.0" in table and "NVIDIA GB10 (DGX Spark) 12.1" in table
+
+
+def test_a_figure_no_primary_source_states_is_marked_unverified_wherever_it_is_shown(real_atlas: Atlas):
+    """Gaudi 2's 865 FP8 TFLOPS (ml-engineering alone) and the A10's datasheet figures (compilations only) carry the
+    unverified mark into the ridge points, ratios and hardware table; Gaudi 2's Intel-stated BF16 figure does not."""
+    views = real_atlas.views
+    gaudi = {(r.precision, r.compute_source): r.unverified for r in views.ridges if r.accelerator == "gaudi-2"}
+    assert gaudi[("fp8", "ml-engineering-accelerators")] and not gaudi[("bf16", "intel-gaudi3-hot-chips-2024")]
+    assert all(r.unverified for r in views.ratios if r.accelerator == "a10")
+    rows = {r.accelerator: r for g in views.hardware_groups for r in g.rows}
+    assert all(f.unverified for f in rows["a10"].memory_gb) and not any(f.unverified for f in rows["h100-sxm"].memory_gb)
+    assert [f.unverified for f in rows["mi325x"].memory_gb] == [False, False]  # AMD's ROCm table states the 256

@@ -443,7 +443,7 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     config = on_target(scheme.get("config", {}), target)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate and fallback is not None:
-        return _handed_on(gate, fallback[0], _loaded_as(scheme_id, scheme, fallback, target_id, target, kernels, installed))
+        return _handed_on(fallback[0], _loaded_as(scheme_id, scheme, fallback, target_id, target, kernels, installed))
     if gate:
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=(gate,))
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
@@ -475,11 +475,12 @@ def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mappin
     return config if len(kept) == len(types) else {**config, "activation_types": kept}
 
 
-def _handed_on(gate: str, fallback_id: str, loaded: Cell) -> Cell:
+def _handed_on(fallback_id: str, loaded: Cell) -> Cell:
     """The cell of a scheme whose capability gate fails on the target and names the scheme the engine returns instead
-    (`on_failure`): that scheme's cell as this one's checkpoint loads (`_loaded_as`), with the gate's message where it
-    loads (where it does not, the other scheme's own refusal, below its own gate that gate's message)."""
-    return _replaced(loaded, gate=gate if loaded.verdict.loads else loaded.gate, gate_fallback=fallback_id)
+    (`on_failure`): that scheme's cell as this one's checkpoint loads (`_loaded_as`). Such a gate is a test, not an
+    error (vLLM calls it with error=False), so where the checkpoint loads no gate message is printed and the cell has
+    none; where it does not, the other scheme's own refusal (below its own gate, that gate's message)."""
+    return _replaced(loaded, gate=loaded.gate, gate_fallback=fallback_id)
 
 
 def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id: str, target: HardwareTargetFields,

@@ -20,6 +20,7 @@ class Ratio:
     ratio: float
     source: str
     accumulate: str
+    unverified: bool = False  # either figure has no primary source (its record says why)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Ridge:
     bandwidth_source: str
     accumulate: str
     estimate: bool
+    unverified: bool = False  # the compute or the bandwidth figure has no primary source (its record says why)
 
 
 def dense(accelerator: AcceleratorFields) -> list[AcceleratorPeakCompute]:
@@ -51,7 +53,8 @@ def derive_ratios(index: Index, versus: str = "bf16") -> list[Ratio]:
                     continue
                 if other["source"] == base["source"] and other.get("accumulate") == base.get("accumulate"):
                     ratios.append(Ratio(record.id, other["precision"], versus, round(other["tflops"] / base["tflops"], 2),
-                                        base["source"], base.get("accumulate", "")))
+                                        base["source"], base.get("accumulate", ""),
+                                        "unverified" in other or "unverified" in base))
     return sorted(ratios, key=lambda r: (r.accelerator, r.precision, r.source, r.accumulate))
 
 
@@ -63,5 +66,6 @@ def derive_ridges(index: Index) -> list[Ridge]:
                 ridges.append(Ridge(record.id, figure["precision"], figure["tflops"], bandwidth["value"],
                                     round(figure["tflops"] * 1000 / bandwidth["value"], 1), figure["source"],
                                     bandwidth["source"], figure.get("accumulate", ""),
-                                    bool(figure.get("estimate") or bandwidth.get("estimate"))))
+                                    bool(figure.get("estimate") or bandwidth.get("estimate")),
+                                    "unverified" in figure or "unverified" in bandwidth))
     return sorted(ridges, key=lambda r: (r.accelerator, r.precision, r.compute_source, r.bandwidth_source, r.accumulate, r.tflops))

@@ -37,6 +37,7 @@ class Peak:
     precision: str
     tflops: float
     source: str
+    unverified: bool = False  # no primary source states the figure (its record says why)
 
 
 @dataclass(frozen=True)
@@ -181,10 +182,11 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
     else:
         return MapCell(NONE, ())
     native = status == NATIVE  # a native cell cites only the figures and instructions that admit the format's encoding
-    peaks = tuple(Peak(str(p["precision"]), float(p["tflops"]), str(p.get("source", "")))
+    peaks = tuple(Peak(str(p["precision"]), float(p["tflops"]), str(p.get("source", "")), "unverified" in p)
                   for p in accelerator.get("peak_compute", [])
-                  if p.get("sparsity") == "dense" and p.get("precision") in precisions and "tflops" in p
-                  and (not native or (computes_natively(p) and admits(p.get("encodings", []), fmt))))
+                  # a figure that runs as a wider precision is that precision's rate: it is cited through the wider one
+                  if computes_natively(p) and p.get("precision") in precisions and "tflops" in p
+                  and (not native or admits(p.get("encodings", []), fmt)))
     executed = tuple(i for i in instructions if i.precision in precisions and admits(i.encodings, fmt)) if native else ()
     stated = tuple(e["source"] for e in accelerator.get("matrix_encodings", [])
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)

@@ -15,6 +15,7 @@ class RidgeSpan:
     high: float
     pairings: int
     estimate: bool
+    unverified: bool = False  # every pairing behind the span rests on a figure no primary source states
 
     @property
     def single(self) -> bool:
@@ -45,6 +46,7 @@ def ridge_table(ridges: list[Ridge]) -> RidgeTable:
         for precision in precisions:
             found = by_precision.get(precision, [])
             values = [r.flop_per_byte for r in found]
-            spans.append(RidgeSpan(min(values), max(values), len(found), any(r.estimate for r in found)) if found else None)
+            spans.append(RidgeSpan(min(values), max(values), len(found), any(r.estimate for r in found),
+                                   all(r.unverified for r in found)) if found else None)
         parts.append(RidgePart(accelerator, tuple(spans)))
     return RidgeTable(precisions, tuple(parts))

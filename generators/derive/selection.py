@@ -31,6 +31,7 @@ class Figure:
     source: str
     estimate: bool
     note: str
+    unverified: bool = False  # no primary source states it (the record says why)
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ class UncoveredAccelerator:
 
 
 def _figures(values: list[SourcedNumber]) -> tuple[Figure, ...]:
-    return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", "")) for v in values)
+    return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", ""), "unverified" in v)
+                 for v in values)
 
 
 def _precisions(record: Record, sparsity: str) -> tuple[str, ...]:

@@ -146,6 +146,7 @@ class SourcedNumber(TypedDict):
     locator: NotRequired[str]
     estimate: NotRequired[bool]
     note: NotRequired[Text]
+    unverified: NotRequired[str]
 
 
 Encodings: TypeAlias = list[Encoding]
@@ -173,6 +174,7 @@ class AcceleratorPeakCompute(TypedDict):
     locator: NotRequired[str]
     estimate: NotRequired[bool]
     note: NotRequired[Text]
+    unverified: NotRequired[str]
     runs_as: NotRequired[AcceleratorPeakComputeRunsAs]
 
 

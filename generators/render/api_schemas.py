@@ -153,8 +153,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                                "reader must provide)."},
                         "computes_as": {"type": "string", "description": "For a fallback: what really computes; empty "
                                                                          "otherwise."},
-                        "gate": {"type": "string", "description": "The scheme's capability-gate message when the gate "
-                                                                  "refuses, or hands on to another scheme; empty otherwise."},
+                        "gate": {"type": "string", "description": "The capability-gate message the engine raises when "
+                                                                  "a gate refuses (the cell's own, or, where the gate "
+                                                                  "hands on to another scheme, that scheme's); empty "
+                                                                  "otherwise (a gate that hands on is a test, not an "
+                                                                  "error)."},
                         "gate_fallback": {"type": "string", "description": "The scheme id the engine returns instead "
                                                                            "when the gate fails; empty when none."},
                         "substitution": {"type": "string", "description": "The scheme id the engine returns on this "

@@ -138,9 +138,13 @@ def _other_encodings(cell: MapCell, html: _Html) -> str:
 def _evidence(cell: MapCell, html: _Html) -> str:
     """'dense BF16 peak 989 TFLOPS (Source A; Source B)', one phrase per distinct figure."""
     figures: dict[tuple[str, float], list[str]] = {}
+    unverified: dict[tuple[str, float], bool] = {}
     for peak in cell.peaks:
-        figures.setdefault((peak.precision, peak.tflops), []).append(html.names.get(f"source/{peak.source}", peak.source))
-    return "; ".join(f"dense {precision.upper()} peak {_number(tflops)} TFLOPS ({', '.join(dict.fromkeys(sources))})"
+        key = (peak.precision, peak.tflops)
+        figures.setdefault(key, []).append(html.names.get(f"source/{peak.source}", peak.source))
+        unverified[key] = unverified.get(key, True) and peak.unverified  # unverified only if no source of it is primary
+    return "; ".join(f"dense {precision.upper()} peak {_number(tflops)} TFLOPS"
+                     f"{' (unverified)' if unverified[(precision, tflops)] else ''} ({', '.join(dict.fromkeys(sources))})"
                      for (precision, tflops), sources in figures.items())
 
 

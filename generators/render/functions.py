@@ -61,14 +61,16 @@ class TemplateFunctions:
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""
-        groups: dict[tuple[Any, bool], list[str]] = {}
+        groups: dict[tuple[Any, bool, bool], list[str]] = {}
         for figure in values:
-            groups.setdefault((figure.value, bool(figure.estimate)), []).append(figure.source)
+            groups.setdefault((figure.value, bool(figure.estimate), bool(getattr(figure, "unverified", False))),
+                              []).append(figure.source)
         parts, numbered = [], 0
-        for (value, estimate), sources in groups.items():
+        for (value, estimate, unverified), sources in groups.items():
             links = Markup(", ").join(self._source_link(source, numbered + n) for n, source in enumerate(sources, 1))
             numbered += len(sources)
-            parts.append(escape_text(_number(value)) + (Markup(" *estimate*") if estimate else Markup("")) + Markup(" (") + links
+            parts.append(escape_text(_number(value)) + (Markup(" *estimate*") if estimate else Markup(""))
+                         + (Markup(" *unverified*") if unverified else Markup("")) + Markup(" (") + links
                          + Markup(")"))
         return Markup("; ").join(parts) if parts else escape_text("not recorded")
 

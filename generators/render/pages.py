@@ -497,14 +497,14 @@ class Reasons:
 
 def _handed_on(cell: Cell, values: ValueRenderer) -> Markup:
     """For a cell that is another scheme's (the capability gate hands the checkpoint on, or the platform substitutes a
-    scheme no setting keeps): that the engine returns that scheme, before its cell (the gate's message where this
-    one's gate is the one that failed, i.e. where the cell loads)."""
+    scheme no setting keeps): that the engine returns that scheme, before its cell. Such a gate is a test, not an
+    error: the engine prints no message for it."""
     if not cell.loaded_as:
         return Markup("")
     if not cell.gate_fallback:  # substituted on this platform, and no value of the setting keeps this scheme
         failed = Markup("on this platform")
     else:
-        failed = escape_text(f"capability gate: {cell.gate}") if cell.verdict.loads else Markup("capability gate fails")
+        failed = Markup("capability gate fails (a test, not an error: nothing is printed)")
     return (failed + Markup("; ") + escape_text(f"the engine returns {cell.substitute_scheme}") + Markup(" (")
             + values.ref(f"scheme/{cell.loaded_as}") + Markup(") instead: "))
 
