@@ -120,11 +120,18 @@ class Browser:
             self.server.full_search = False
 
     def open(self, path: str, size: tuple[int, int] = DESKTOP) -> None:
-        self.resize(size)
+        self._emulate(size)
         self.driver.get(self.base + path)
         self.driver.execute_script("return document.fonts ? document.fonts.ready : true")
 
     def resize(self, size: tuple[int, int]) -> None:
+        """Resize the open page, and wait until it reports the new width: the override reaches the page with its next
+        frame, and on a loaded machine a layout read at once could still see the old one."""
+        from selenium.webdriver.support.ui import WebDriverWait
+        self._emulate(size)
+        WebDriverWait(self.driver, 10).until(lambda d: d.execute_script("return window.innerWidth") == size[0])
+
+    def _emulate(self, size: tuple[int, int]) -> None:
         width, height = size
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
