@@ -76,7 +76,12 @@ def _pick(browser: Browser, **picks: str) -> None:
     page draws the answer for it at once, with the data it loaded): a test reads several answers from one load of the
     page, which fetches and parses 4.5 MB of data each time. The URL must then name the picks, as after a load."""
     for select, value in picks.items():
-        assert browser.js(PICK, select, value), f"the {select} list has no {value!r}"
+        # right after a load the page may still be filling its lists from the data it fetches: wait for the option
+        deadline = time.monotonic() + 20
+        while not browser.js(PICK, select, value) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert browser.js(f"return document.querySelector('#atlas-{select}').value") == value, \
+            f"the {select} list has no {value!r}"
     query = _query(browser)
     assert all(query.get("format" if v.startswith("format:") else k) == [v.removeprefix("format:")]
                for k, v in picks.items()), query
