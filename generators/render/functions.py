@@ -144,6 +144,15 @@ class TemplateFunctions:
             self.context.report("cell", f"no derived cell for scheme {scheme_id!r} on target {target_id!r}")
         return cell
 
+    def kernel_formats(self, kernel_id: str, *others: str) -> list[str]:
+        """The formats a kernel record lists, in its order; given more kernel ids, only those every one of them lists too
+        (the formats two instruction families share). Fails on an unknown id."""
+        kernels = [self._record("kernel", k, "kernel_formats", "formats") for k in (kernel_id, *others)]
+        if any(k is None for k in kernels):
+            return []
+        first, *rest = [k.data.get("formats", []) for k in kernels if k is not None]
+        return [f for f in first if all(f in listed for listed in rest)]
+
     def records(self, kind: str) -> list[Record]:
         """Every record of a kind, sorted by id."""
         return self.index.all(kind)

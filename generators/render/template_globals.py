@@ -61,7 +61,7 @@ _FACT_FUNCTIONS = (("ref", "ref(kind, id, text=None, nested=False)"),
                    ("quote", "quote(kind, id, field, text)"), ("field", "field(kind, id, path, unit='')"),
                    ("difference", "difference(kind, id, unit='')"),
                    ("name", "name(kind, id)"), ("tally", "tally(accelerator)"), ("cell", "cell(scheme, target)"),
-                   ("records", "records(kind)"), ("count", "count(items)"), ("number", "number(value, digits=2)"),
+                   ("kernel_formats", "kernel_formats(kernel, *others)"), ("records", "records(kind)"), ("count", "count(items)"), ("number", "number(value, digits=2)"),
                    ("claim", "claim(name, *args)"))
 
 TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
