@@ -444,6 +444,29 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
         assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
 
 
+HOST = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const host = card.querySelector('.atlas-card__host');
+return {verdict: card.dataset.verdict, needs: host ? [...host.querySelectorAll('li')].map(li => li.textContent) : [],
+        heading: host ? host.closest('section').querySelector('h3').textContent : ''};
+"""
+
+
+def test_a_part_sold_with_an_arm_host_says_what_its_host_needs_first(browser: Browser, cells: dict) -> None:
+    """GB10 and the RTX 5090 share a target; ExLlamaV2's extension builds on x86_64 hosts only, and the GB10 comes with
+    its Arm host, so its card says so before the conditions the target's cell states (api: on_parts)."""
+    cell = cells[("exllamav2-exl2-4", "nvidia-sm120")]
+    (on_gb10,) = [p for p in cell["on_parts"] if p["part"] == "gb10-dgx-spark"]
+    browser.open(f"{PAGE}?engine=exllamav2&scheme=exllamav2-exl2-4&hardware=part:gb10-dgx-spark")
+    card = _shown(browser, HOST, "answer card")
+    assert card["verdict"] == on_gb10["verdict"] and "aarch64" in card["heading"]
+    assert [n.split(" (")[0] for n in card["needs"]] == [c.split(" (")[0] for c in on_gb10["conditions"]]
+    assert "x86_64 hosts only" in card["needs"][0]
+    _pick(browser, hardware="part:rtx-5090")
+    assert _shown(browser, HOST, "answer card")["needs"] == []
+
+
 RELATED = """
 const line = document.querySelector('#atlas-answer .atlas-compare .atlas-compare__related');
 const box = document.querySelector('#atlas-answer .atlas-compare');
