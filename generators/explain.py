@@ -72,8 +72,21 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     elif cell.verdict is Verdict.REFUSED and cell.failure_message:
         lines.append(f"  engine raises: {cell.failure_message}")
     lines.extend(f"  {reason}" for reason in cell.reasons if reason.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL))
+    lines.extend(_part_lines(atlas, scheme_id, target_id))
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
     return "\n".join(lines), True
+
+
+def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
+    """The answer on each member part sold with a host CPU that a condition of the cell leaves out."""
+    answer = atlas.views.answers.get((scheme_id, target_id))
+    if answer is None or not answer.on_parts:
+        return []
+    lines = ["  on parts sold with their host CPU (records/accelerators/, host_cpu):"]
+    for part in answer.on_parts:
+        lines.append(f"    {part.part} ({part.arch} host): {part.verdict.value.upper().replace('-', ' ')}, first needs "
+                     + "; ".join(part.conditions))
+    return lines
 
 
 def _trap_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:

@@ -289,7 +289,10 @@ def _prefetch(root: Path, prefix: str, own: OwnCode, shas: list[str]) -> None:
 
 def _prepare(shas: list[str], root: Path, current: Current | None) -> str | None:
     """Before the sides of these commits are built: the project's prefix (None when git cannot say), every inputs id
-    asked at once, and, when the working tree's run stands in for one of them, its records lent to the others."""
+    asked at once, and, when the working tree's inputs are HEAD's, its records lent to the sides. The working tree's
+    run is made anyway (it stands in for HEAD's side, or the pipeline takes it: site_cache passes `current.checked`),
+    and HEAD is often a merge, which `git log --no-merges` lists as no side: then every past side shares most files
+    with HEAD without being HEAD."""
     if not shas:
         return None
     try:
@@ -298,14 +301,13 @@ def _prepare(shas: list[str], root: Path, current: Current | None) -> str | None
         return None
     _ask_inputs_ids(root, prefix, shas)
     if current is not None and current.inputs_id is not None and any(
-            _inputs_id(root, prefix, sha) == current.inputs_id and _inputs_id(root, prefix, sha) not in _SIDES
-            for sha in shas):
+            _inputs_id(root, prefix, sha) not in _SIDES for sha in shas):
         _lend_working_records(root, prefix, current)
     return prefix
 
 
 def _lend_working_records(root: Path, prefix: str, current: Current) -> None:
-    """Run the working tree first (one of the sides is its run anyway) and give each past side the working tree's
+    """Run the working tree first (the pipeline or one of the sides takes its run anyway) and give each past side the working tree's
     record of a file whose git object is HEAD's: the working tree's records/ are HEAD's (Current.inputs_id, the same
     test that lets its run stand for HEAD's side), and a record is a function of its path and bytes. So a past side
     reads from git only the files that differ from HEAD's, instead of every file of the first side built."""

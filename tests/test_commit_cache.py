@@ -192,6 +192,32 @@ def test_past_sides_share_the_working_trees_records_and_read_only_what_differs_f
     assert before.records[("format", "fmt-fp4")] is working["records/formats/fmt-fp4.yaml"].data  # the same object
 
 
+def test_past_sides_share_the_working_trees_records_when_head_is_a_merge(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge is no side (`git log --no-merges`), so no side is HEAD's; the working tree's run is made anyway (the
+    pipeline takes it), and each past side still reads from git only the files that differ from HEAD's."""
+    _two_commits(repo)
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~1")
+    edit(repo, "records/formats/fmt-fp4.yaml", "name: ", "name: Side ")
+    commit(repo, "rename on a side branch")
+    git(repo, "checkout", "-q", "-")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge the side branch", "side")
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    expected = history(repo)
+    fetched: list[str] = []
+    real_fetch = revisions.GitTree.fetch
+    monkeypatch.setattr(revisions.GitTree, "fetch", lambda self, rels: (fetched.extend(rels), real_fetch(self, rels))[1])
+    monkeypatch.setattr(load, "_STORED", {})
+    monkeypatch.setattr(load, "_LOADED", {})
+    changes, current = _with_current(repo)
+    assert changes == expected and len(changes) == 3
+    assert current.checked is not None  # made once, for the pipeline
+    heads = {record_history._inputs_id(repo, "", sha) for sha in git(repo, "rev-list", "--no-merges", "HEAD").split()}
+    assert current.inputs_id not in heads  # no side is HEAD's
+    differing = sorted(rel for rel in fetched if rel.startswith("records/"))
+    assert differing and len(differing) <= 4, differing  # not every record file of the first past side read
+
+
 def test_inputs_ids_asked_together_and_one_by_one_agree(repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One `git rev-parse` for every commit; a commit where a folder is missing makes it fail, and each is then asked
     alone (that commit's id stands for its inputs)."""

@@ -329,6 +329,18 @@
     });
   }
 
+  // the cell's answer on the picked part where the part's fixed host CPU adds a condition (derived: host_fit), else
+  // null; a target pick answers for the target
+  function onPart(cell, place) {
+    if (place.kind !== "part") { return null; }
+    return (cell.on_parts || []).filter(function (p) { return p.part === place.id; })[0] || null;
+  }
+
+  function verdictHere(cell, place) {
+    var part = onPart(cell, place);
+    return part ? part.verdict : cell.verdict;
+  }
+
   var SEVERITIES = ["blocker", "major", "minor"];
 
   // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer lists them
@@ -347,7 +359,7 @@
   // the verdicts of these rows (each a derived cell), best first, counted: [{verdict, count}]
   function tallyOf(rows) {
     var tally = [];
-    rows.map(function (row) { return row.cell.verdict; }).sort(function (a, b) {
+    rows.map(function (row) { return row.verdict || row.cell.verdict; }).sort(function (a, b) {
       return RANK.indexOf(a) - RANK.indexOf(b);
     }).forEach(function (verdict) {
       var last = tally[tally.length - 1];
@@ -390,6 +402,7 @@
       return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
     });
     var rows = all.filter(function (row) { return row.cell; });
+    rows.forEach(function (row) { row.verdict = verdictHere(row.cell, place); });
     // a scheme whose engine has no candidate list for this platform: a gap, shown as one rather than left out
     var gaps = all.filter(function (row) { return !row.cell; });
     if (!rows.length && !gaps.length) {
@@ -398,7 +411,7 @@
     }
     var engineName = function (row) { return records["engine"][row.scheme.engine] ? records["engine"][row.scheme.engine].name : row.scheme.engine; };
     rows.sort(function (a, b) {
-      return RANK.indexOf(a.cell.verdict) - RANK.indexOf(b.cell.verdict) || engineName(a).localeCompare(engineName(b)) ||
+      return RANK.indexOf(a.verdict) - RANK.indexOf(b.verdict) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
     });
     gaps.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
@@ -418,7 +431,7 @@
       var cell = row.cell;
       var answerLink = el("a", { "class": "atlas-compare__answer", href: "?" + new URLSearchParams(
         { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
-        el("span", { "class": verdictClass(cell.verdict), text: (VERDICTS[cell.verdict] || [cell.verdict])[0].replace(",", "") })]);
+        el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
         return records["format"][f] ? records["format"][f].name : f;
@@ -432,7 +445,7 @@
           "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
           text: " (emulated here)" })] : []),
         trapSummary(cell, place, records)];
-      return el("tr", { "data-verdict": cell.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
+      return el("tr", { "data-verdict": row.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
     }).concat(gaps.map(function (row) {
@@ -466,8 +479,10 @@
       return;
     }
     var scheme = records["scheme"][schemeId];
-    var label = VERDICTS[cell.verdict] || [cell.verdict, ""];
-    var card = el("article", { "class": "atlas-card", "data-verdict": cell.verdict });
+    var part = onPart(cell, place);
+    var verdict = part ? part.verdict : cell.verdict;
+    var label = VERDICTS[verdict] || [verdict, ""];
+    var card = el("article", { "class": "atlas-card", "data-verdict": verdict });
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
       el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
@@ -482,6 +497,16 @@
         var trap = records["gotcha"][t];
         return el("span", {}, [n ? "; " : "", link(site, trap, t), trap.silent ? " (silent)" : ""]);
       }))));
+    }
+    if (part) {
+      // what this part's fixed host adds comes before the rest: the target's answer holds on its other hosts
+      card.appendChild(section("First, on this part's " + part.arch + " host", [
+        el("ul", { "class": "atlas-card__host" }, part.needs.map(function (need) {
+          return el("li", {}, [el("span", { text: need.said }), " (", link(site, records["source"] && records["source"][need.source],
+            need.source), ")"]);
+        })),
+        el("p", { "class": "atlas-card__note", text: "The target's own answer, for its parts in hosts of another kind: " +
+          (VERDICTS[cell.verdict] || [cell.verdict])[0].replace(",", "") + "." })]));
     }
     var facts = el("dl", { "class": "atlas-card__facts" });
     if (cell.kernel) {

@@ -4,20 +4,25 @@ For each (scheme, hardware target): the published cells that claim it (with the 
 explains a disagreement), the traps that apply (silent first, then by severity, the order of
 `ordered_traps`), and the sources behind the verdict (the scheme, the kernels it tried, the findings).
 A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
-scheme formats, serving kernel, target members and engine release. Pure functions; no I/O.
+scheme formats, serving kernel, target members and engine release. On a member part sold with its host CPU, the
+answer may need more than the target's (`host_fit`). Pure functions; no I/O.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
 from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, MODEL_DTYPES, Cell, install_of
+from .host_fit import HostLimits, PartAnswer, fixed_hosts, host_limits, part_answers
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
+from .runtime_checks import resolved_kernels
 from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
 
 
@@ -47,6 +52,7 @@ class Answer:
     traps: tuple[str, ...]
     sources: tuple[str, ...]
     computes_in: tuple[str, ...] = ()  # hardware format ids, when the cell runs at the scheme's precision
+    on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts whose fixed host a condition leaves out
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -67,7 +73,8 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
     scopes = _TrapIndex([trap_scope(t) for t in traps])
     targets = {t.id: (str(t.data["platform"]), frozenset(members(index, t))) for t in index.all("hardware-target")}
     releases = engine_releases(index)
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases)
+    hosts, limits = fixed_hosts(index), host_limits(resolved_kernels(index))
+    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases, (hosts, limits))
             for key, cell in sorted(cells.items())}
 
 
@@ -117,7 +124,8 @@ def engine_releases(index: Index) -> dict[str, str]:
 
 
 def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
-            targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str]) -> Answer:
+            targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str],
+            fit: tuple[Mapping[str, AcceleratorHostCpu], HostLimits] = ({}, {})) -> Answer:
     scheme = index.get("scheme", cell.scheme)
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
     platform, parts = targets.get(cell.target, ("", frozenset()))
@@ -126,7 +134,9 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme), cell.target,
                                                        cell.engine), scheme, cell) \
         if scheme and cell.verdict.runs_as_specified else ()
-    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform), computes_in)
+    on_parts = part_answers(cell, parts, *fit)
+    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform, on_parts), computes_in,
+                  on_parts)
 
 
 def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
@@ -205,9 +215,10 @@ def _names(index: Index, format_id: str) -> set[str]:
 
 
 def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...],
-             platform: str) -> tuple[str, ...]:
+             platform: str, on_parts: tuple[PartAnswer, ...] = ()) -> tuple[str, ...]:
     """The sources behind the verdict, in reading order: each scheme's own and those of its candidate list for the
-    target's platform (another platform's backend files back no verdict here), the kernels', the claims'."""
+    target's platform (another platform's backend files back no verdict here), the kernels', the claims', and last
+    those of the answers on parts with a fixed host (the host limit's)."""
     kernels = [cell.kernel] if cell.verdict.loads and cell.kernel else [a.kernel for a in cell.attempts]
     returned = [s for s in (cell.gate_fallback, cell.substitution) if s]  # what the engine returns instead
     records = [scheme] + [index.get("scheme", s) for s in returned]
@@ -220,7 +231,7 @@ def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[Publ
     for citation in citations:
         if citation["source"] not in ids:
             ids.append(citation["source"])
-    for source in _engine_sources(index, cell, kernels):
+    for source in [*_engine_sources(index, cell, kernels), *(n.source for p in on_parts for n in p.needs)]:
         if source not in ids:
             ids.append(source)
     return tuple(ids)

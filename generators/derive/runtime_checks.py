@@ -1,4 +1,4 @@
-"""A kernel requirement that `uses` one of its engine's `runtime_checks` reads check, value, condition, default and
+"""A kernel requirement that `uses` one of its engine's `runtime_checks` reads check, value, condition, default, hosts and
 met_by_install from it; the kernel states only where it tests it (locator), the message it gives (reason) and when.
 
 The meaning of a package, op or switch the engine tests is a fact about the engine, stated once on its record; every
@@ -12,7 +12,7 @@ from typing import Any, cast
 from ..model.fields import EngineRuntimeChecks, KernelFields, KernelRequirements
 from ..model.index import Index
 
-_FROM_CHECK = ("check", "value", "condition", "default", "met_by_install")
+_FROM_CHECK = ("check", "value", "condition", "default", "met_by_install", "hosts")
 
 # kernel id -> the last few (kernel data, its engine's runtime checks, the resolved kernel). Record data are never changed once
 # loaded, so the same two objects resolve to the same object again: the cell memo (cells._kept_cell) compares kernels

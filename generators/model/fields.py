@@ -138,6 +138,17 @@ class FormatFields(TypedDict):
     related: NotRequired[list[RefFormat]]
 
 
+CpuArch: TypeAlias = Literal['x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x']
+
+
+class AcceleratorHostCpu(TypedDict):
+    """The host CPU architecture of a part that is sold only with its host (a superchip or a system with its own CPU: a DGX Spark, a Grace-based GB200). Leave it out for a card or module that goes into whatever server takes it. A package that states the hosts it can be had on (a runtime check's or requirement's `hosts`) then adds a condition to this part's answers."""
+
+    arch: CpuArch
+    source: RefSource
+    locator: str
+
+
 class SourcedNumber(TypedDict):
     """A positive quantity (a capacity, bandwidth or power) with the source it was read from."""
 
@@ -215,6 +226,7 @@ class AcceleratorFields(TypedDict):
     gfx_target: NotRequired[str]
     die: NotRequired[str]
     die_difference: NotRequired[RefFinding]
+    host_cpu: NotRequired[AcceleratorHostCpu]
     memory_gb: NotRequired[list[SourcedNumber]]
     memory_type: NotRequired[str]
     memory_bandwidth_gbs: NotRequired[list[SourcedNumber]]
@@ -230,9 +242,6 @@ Platform: TypeAlias = Literal['cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuro
 
 
 RefEngine: TypeAlias = str
-
-
-CpuArch: TypeAlias = Literal['x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x']
 
 
 CpuVendor: TypeAlias = Literal['AuthenticAMD', 'GenuineIntel']
@@ -296,6 +305,15 @@ class KernelRequirementsWhen(TypedDict):
     weight_types: NotRequired[list[Dtype]]
 
 
+class HostLimit(TypedDict):
+    """The host CPU architectures on which this package, op or extension can be had by the engine's own install route (its wheels, or the build its first import runs). On a part whose host CPU is fixed to another architecture (an accelerator's `host_cpu`), every cell whose conditions include this one needs a build for that host as well: the site adds it to that part's answer. Leave it out where the route works on any host."""
+
+    arch: list[CpuArch]
+    reason: str
+    source: RefSource
+    locator: str
+
+
 class KernelRequirements(TypedDict):
     """One requirement of a kernel, evaluated in order as the engine evaluates it."""
 
@@ -314,6 +332,7 @@ class KernelRequirements(TypedDict):
     condition: NotRequired[str]
     opposite_of: NotRequired[str]
     met_by_install: NotRequired[list[str]]
+    hosts: NotRequired[HostLimit]
 
 
 class KernelRoutesWhenCapabilities(TypedDict):
@@ -450,6 +469,7 @@ class EngineRuntimeChecks(TypedDict):
     source: RefSource
     locator: str
     quote: NotRequired[str]
+    hosts: NotRequired[HostLimit]
 
 
 class EngineFormatSupport(TypedDict):

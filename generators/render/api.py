@@ -176,7 +176,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
 def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
             "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
-            "computes_in": list(answer.computes_in), "history": history_entry(history)}
+            "computes_in": list(answer.computes_in), "on_parts": [p.as_dict() for p in answer.on_parts],
+            "history": history_entry(history)}
 
 
 def history_entry(history: CellHistory | None) -> dict[str, Any]:

@@ -115,13 +115,24 @@ def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
 
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
-    """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to."""
+    """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to, each with
+    the verdict on this part (its fixed host may add a condition: derive/host_fit.py)."""
     targets = targets_of(atlas.index, record.id)
     cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
-    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), verdict_badge(c.verdict),
+    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), _verdict_here(atlas, c, record.id),
              values.ref(f"kernel/{c.kernel}") if c.kernel and c.verdict.loads else escape_text("")]
             for s, t, c in cells]
     return ["hardware target", "scheme", "verdict", "kernel"], rows
+
+
+def _verdict_here(atlas: Any, cell: Any, part_id: str) -> Markup:
+    """The cell's verdict badge on this part: the target's, or the part's where its fixed host adds a condition."""
+    answer = atlas.views.answers.get((cell.scheme, cell.target))
+    part = next((p for p in answer.on_parts if p.part == part_id), None) if answer else None
+    if part is None:
+        return verdict_badge(cell.verdict)
+    needs = ", ".join(dict.fromkeys(n.value for n in part.needs))
+    return verdict_badge(part.verdict) + fill(" (on this part's {} host, {} built for it first)", part.arch, needs)
 
 
 CITATION_KEYS = ("source", "locator", "note", "quote")

@@ -343,7 +343,9 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
 
 def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(browser: Browser) -> None:
     browser.open(PAGE)
-    assert browser.js("return document.querySelector('#atlas-engine').value") == "any"
+    # right after a load the page may still be filling its lists from the data it fetches (failed once under load)
+    _shown(browser, "const v = document.querySelector('#atlas-engine').value; return v === 'any' ? v : null;",
+           "engine list opened on 'any engine'")
     _comparison(browser)
     _tab_reaches_every_control_in_order(browser)  # the page as opened, before any pick
     _pick(browser, engine="transformers", scheme="transformers-mxfp4", hardware="part:b200")
@@ -442,6 +444,29 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
         reaching = [t for t in on_target if not parts_of[t] or part in parts_of[t]]
         assert ("vllm-marlin-input-dtype-fp8-sm121a-garbage" in reaching) is listed
         assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
+
+
+HOST = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const host = card.querySelector('.atlas-card__host');
+return {verdict: card.dataset.verdict, needs: host ? [...host.querySelectorAll('li')].map(li => li.textContent) : [],
+        heading: host ? host.closest('section').querySelector('h3').textContent : ''};
+"""
+
+
+def test_a_part_sold_with_an_arm_host_says_what_its_host_needs_first(browser: Browser, cells: dict) -> None:
+    """GB10 and the RTX 5090 share a target; ExLlamaV2's extension builds on x86_64 hosts only, and the GB10 comes with
+    its Arm host, so its card says so before the conditions the target's cell states (api: on_parts)."""
+    cell = cells[("exllamav2-exl2-4", "nvidia-sm120")]
+    (on_gb10,) = [p for p in cell["on_parts"] if p["part"] == "gb10-dgx-spark"]
+    browser.open(f"{PAGE}?engine=exllamav2&scheme=exllamav2-exl2-4&hardware=part:gb10-dgx-spark")
+    card = _shown(browser, HOST, "answer card")
+    assert card["verdict"] == on_gb10["verdict"] and "aarch64" in card["heading"]
+    assert [n.split(" (")[0] for n in card["needs"]] == [c.split(" (")[0] for c in on_gb10["conditions"]]
+    assert "x86_64 hosts only" in card["needs"][0]
+    _pick(browser, hardware="part:rtx-5090")
+    assert _shown(browser, HOST, "answer card")["needs"] == []
 
 
 RELATED = """
