@@ -372,10 +372,11 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     rocm = cells[("vllm-ct-w8a16-fp8", "amd-gfx942")]
     assert (rocm.verdict, rocm.attempts, rocm.failure_message) == (
         "refused", (), "Failed to find a kernel that can implement the ScaledMM linear layer. Reasons:")
-    # AWQ on ROCm bypasses the registry: the Triton AWQ method, VLLM_USE_TRITON_AWQ being forced on. Its GEMM
-    # accumulates in the model dtype and Triton refuses a bfloat16 out_dtype, so only a float16 model runs there.
+    # AWQ on ROCm bypasses the registry: the Triton AWQ method, VLLM_USE_TRITON_AWQ being forced on. Its fused GEMM
+    # refuses bfloat16 (Triton's out_dtype check), but the compiled model (the default) always dequantizes instead, so
+    # the cell runs and the eager-mode failure is a trap, not a condition (cells27b second reading).
     assert (cells[("vllm-awq-marlin", "amd-gfx90a")].verdict, cells[("vllm-awq-marlin", "amd-gfx90a")].kernel) == (
-        "runs-if", "vllm-awq-triton")
+        "runs", "vllm-awq-triton")
     # CT WNA16 on gfx942: Triton W4A16 with a 16-bit model, which `--dtype auto` always gives there (so it runs by
     # default), else (an explicit --dtype float32) Conch (group size -1 or 128), else refused.
     wna16 = cells[("vllm-ct-wna16", "amd-gfx942")]
