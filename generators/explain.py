@@ -78,13 +78,13 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
 
 
 def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
-    """The answer on each member part sold with a host CPU that a condition of the cell leaves out."""
+    """The answer on each member part that needs more than the target (derive/parts.py)."""
     answer = atlas.views.answers.get((scheme_id, target_id))
     if answer is None or not answer.on_parts:
         return []
-    lines = ["  on parts sold with their host CPU (records/accelerators/, host_cpu):"]
+    lines = ["  on parts that need more than the target (their host CPU, their own compute capability):"]
     for part in answer.on_parts:
-        lines.append(f"    {part.part} ({part.arch} host): {part.verdict.value.upper().replace('-', ' ')}, first needs "
+        lines.append(f"    {part.part}: {part.verdict.value.upper().replace('-', ' ')}, first needs "
                      + "; ".join(part.conditions))
     return lines
 

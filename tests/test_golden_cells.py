@@ -288,11 +288,13 @@ def test_the_llama_cpp_cells_the_second_audit_read_against_b11312(real_atlas):
         assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
 
 
-def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906(real_atlas):
+def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_and_volta(real_atlas):
     # The b11312 release binaries (release.yml at 0c1e570): the Linux ROCm asset is compiled for gfx908, gfx90a,
     # gfx942, gfx950 and RDNA1 to RDNA4 (line 1546), not gfx906, so every llama.cpp cell there needs another build
-    # first; the CUDA assets carry code or PTX for every modelled capability (Volta as 7.0 PTX in the CUDA 12 asset),
-    # so Volta's conditions are the dispatch's own batch bounds, not a build.
+    # first. The CUDA 13.4 assets (ggml-cuda/CMakeLists.txt lines 43-67 for toolkit 13) carry 8.6, 8.9, 12.0a and
+    # 12.1a cubins and 7.5, 8.0 and 9.0 PTX, so every modelled capability but Volta; on Volta the cells need a build for
+    # 7.0 in their place (the CUDA 12.8 asset, with 7.0 PTX, is one) before the dispatch's own batch bounds
+    # (finding llama-cpp-cuda-assets-2026-12-03).
     cells = real_atlas.views.cells
     answers = real_atlas.views.answers
     schemes = sorted({s for s, _ in cells if s.startswith("llama-cpp-")})
@@ -302,12 +304,17 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906(
         assert gfx906.verdict == "runs-if" and gfx906.conditions[0].startswith("a build compiled for gfx906"), scheme
         assert gfx906.otherwise[0].verdict == "fails-at-runtime", scheme
         assert "llama-cpp-src-release-yml-b11312" in answers[(scheme, "amd-gfx906")].sources, scheme
-        for target in ("amd-gfx90a", "amd-gfx942", "amd-gfx950", "amd-gfx1151", "nvidia-sm70", "nvidia-sm100",
-                       "nvidia-sm120"):
+        volta = cells[(scheme, "nvidia-sm70")]
+        assert volta.verdict == "runs-if" and volta.conditions[0].startswith(
+            "a build compiled for compute capability 7.0 in place of llama-b11312-bin-ubuntu-cuda-13.4"), scheme
+        assert volta.otherwise[0].verdict == "fails-at-runtime", scheme
+        assert "llama-cpp-src-cuda-cmakelists-b11312" in answers[(scheme, "nvidia-sm70")].sources, scheme
+        for target in ("amd-gfx90a", "amd-gfx942", "amd-gfx950", "amd-gfx1151", "nvidia-sm75", "nvidia-sm80",
+                       "nvidia-sm86", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
             assert not any("a build compiled for" in c for c in cells[(scheme, target)].conditions), (scheme, target)
     assert cells[("llama-cpp-q4-0", "amd-gfx90a")].verdict == "runs"
     volta = cells[("llama-cpp-q4-0", "nvidia-sm70")]
-    assert volta.verdict == "runs-if" and volta.conditions[0].startswith("at most 8 tokens per matmul")
+    assert volta.verdict == "runs-if" and volta.conditions[1].startswith("at most 8 tokens per matmul")
 
 
 def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
@@ -365,10 +372,11 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     rocm = cells[("vllm-ct-w8a16-fp8", "amd-gfx942")]
     assert (rocm.verdict, rocm.attempts, rocm.failure_message) == (
         "refused", (), "Failed to find a kernel that can implement the ScaledMM linear layer. Reasons:")
-    # AWQ on ROCm bypasses the registry: the Triton AWQ method, VLLM_USE_TRITON_AWQ being forced on. Its GEMM
-    # accumulates in the model dtype and Triton refuses a bfloat16 out_dtype, so only a float16 model runs there.
+    # AWQ on ROCm bypasses the registry: the Triton AWQ method, VLLM_USE_TRITON_AWQ being forced on. Its fused GEMM
+    # refuses bfloat16 (Triton's out_dtype check), but the compiled model (the default) always dequantizes instead, so
+    # the cell runs and the eager-mode failure is a trap, not a condition (cells27b second reading).
     assert (cells[("vllm-awq-marlin", "amd-gfx90a")].verdict, cells[("vllm-awq-marlin", "amd-gfx90a")].kernel) == (
-        "runs-if", "vllm-awq-triton")
+        "runs", "vllm-awq-triton")
     # CT WNA16 on gfx942: Triton W4A16 with a 16-bit model, which `--dtype auto` always gives there (so it runs by
     # default), else (an explicit --dtype float32) Conch (group size -1 or 128), else refused.
     wna16 = cells[("vllm-ct-wna16", "amd-gfx942")]

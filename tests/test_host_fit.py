@@ -1,9 +1,11 @@
-"""A part sold with its host CPU takes a package its install route gives on other hosts only as one more condition."""
+"""A part can need more than its target: a build for its fixed host CPU, or for its own compute capability."""
 from __future__ import annotations
 
-from generators.derive.cells import Assumed, Cell
-from generators.derive.host_fit import part_answers
+from generators.derive.cells import Assumed, Build, Cell, Install, _runs_on
+from generators.derive.host_fit import host_needs
 from generators.derive.members import members
+from generators.derive.part_builds import build_needs, capabilities
+from generators.derive.parts import part_answers
 from generators.model.atlas import Atlas
 from generators.model.verdicts import Verdict
 
@@ -17,26 +19,50 @@ def _cell(verdict: Verdict, conditions: tuple[str, ...] = (), assumes: tuple[Ass
     return Cell("e", "scheme", "target", verdict, "k" if verdict.loads else None, conditions, (), assumes=assumes)
 
 
+def _hosted(cell: Cell, parts: list[str]):
+    return part_answers(cell, host_needs(cell, parts, HOSTS, LIMITS))
+
+
 def test_a_cell_that_runs_on_a_default_install_needs_a_build_on_an_arm_host_part():
     cell = _cell(Verdict.RUNS, assumes=(Assumed(EXT, "pip install e", ("ext",)),))
-    (answer,) = part_answers(cell, ["arm-box", "x86-box", "a-card"], HOSTS, LIMITS)
-    assert (answer.part, answer.arch, answer.verdict) == ("arm-box", "aarch64", Verdict.RUNS_IF)
-    assert answer.needs[0].condition == EXT and "x86_64 hosts only, since an x86 header" in answer.conditions[0]
+    (answer,) = _hosted(cell, ["arm-box", "x86-box", "a-card"])
+    assert (answer.part, answer.verdict) == ("arm-box", Verdict.RUNS_IF)
+    assert answer.conditions[0].startswith("ext built for this part's aarch64 host CPU")
+    assert "x86_64 hosts only, since an x86 header" in answer.conditions[0] and answer.needs[0].source == "s"
 
 
 def test_a_conditional_answer_keeps_its_verdict_and_a_cell_that_does_not_load_gains_nothing():
-    (answer,) = part_answers(_cell(Verdict.RUNS_IF, (EXT,)), ["arm-box"], HOSTS, LIMITS)
-    assert answer.verdict is Verdict.RUNS_IF
-    assert part_answers(_cell(Verdict.FALLBACK, (EXT,)), ["arm-box"], HOSTS, LIMITS)[0].verdict is Verdict.FALLBACK
-    assert part_answers(_cell(Verdict.REFUSED), ["arm-box"], HOSTS, LIMITS) == ()
-    assert part_answers(_cell(Verdict.RUNS_IF, ("another condition",)), ["arm-box"], HOSTS, LIMITS) == ()
+    assert _hosted(_cell(Verdict.RUNS_IF, (EXT,)), ["arm-box"])[0].verdict is Verdict.RUNS_IF
+    assert _hosted(_cell(Verdict.FALLBACK, (EXT,)), ["arm-box"])[0].verdict is Verdict.FALLBACK
+    assert _hosted(_cell(Verdict.REFUSED), ["arm-box"]) == ()
+    assert _hosted(_cell(Verdict.RUNS_IF, ("another condition",)), ["arm-box"]) == ()
+
+
+def test_an_arch_specific_cubin_runs_on_its_own_capability_alone():
+    assert _runs_on([100], [], 103) and not _runs_on([100], [], 103, exact=[100])
+    assert _runs_on([100], [], 100, exact=[100]) and _runs_on([100], [90], 103, exact=[100])  # PTX carries forward
+    assert not _runs_on([80], [], 90)  # never across a major
+
+
+def test_a_part_of_a_later_minor_needs_a_build_where_the_targets_cubin_is_arch_specific():
+    exact = Install(builds=(Build("lib.so", cubins=(90, 100), source="w", exact=(100,)),))
+    family = Install(builds=(Build("lib.so", cubins=(90, 100), source="w"),))
+    caps = {"b200": 100, "b300": 103}
+    (answer,) = part_answers(_cell(Verdict.RUNS), build_needs(_cell(Verdict.RUNS), 100, ["b200", "b300"], caps, exact))
+    assert (answer.part, answer.verdict, answer.needs[0].source) == ("b300", Verdict.RUNS_IF, "w")
+    assert answer.conditions[0].startswith("a build compiled for compute capability 10.3 in place of lib.so")
+    assert "9.0, 10.0a" in answer.conditions[0] and "'a' cubin runs on its own capability alone" in answer.conditions[0]
+    assert build_needs(_cell(Verdict.RUNS), 100, ["b200", "b300"], caps, family) == {}
+    assert build_needs(_cell(Verdict.REFUSED), 100, ["b300"], caps, exact) == {}
 
 
 def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: Atlas):
-    """Restated from the records: a loading cell whose conditions include one whose runtime check or requirement
-    states `hosts` gets a part answer on exactly the target's members whose `host_cpu` is another architecture."""
+    """Restated from the records: a loading cell gets a part answer on exactly the target's members that either have
+    a fixed `host_cpu` another architecture than a condition's `hosts`, or a compute capability other than the
+    target's that some `built_for` entry of the engine's default install on the platform does not cover."""
     index = real_atlas.index
     hosts = {a.id: a.data["host_cpu"]["arch"] for a in index.all("accelerator") if "host_cpu" in a.data}
+    caps = capabilities(index)
     limited = {}
     for engine in index.all("engine"):
         for check in engine.data.get("runtime_checks", []):
@@ -46,17 +72,31 @@ def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: 
         for requirement in kernel.data.get("requirements", []):
             if "hosts" in requirement:
                 limited[requirement.get("condition", "")] = set(requirement["hosts"]["arch"])
-    assert limited and hosts, "the records state no host limit or no fixed host: nothing is tested"
-    seen = 0
+    built = {(e.id, i["platform"]): i.get("built_for", []) for e in index.all("engine") for i in e.data.get("default_install", [])}
+    assert limited and hosts and any(b.get("arch_specific") for v in built.values() for b in v), "nothing is tested"
+
+    def covers(entry, capability):
+        exact = entry.get("arch_specific", [])
+        return any(c == capability if c in exact else c // 10 == capability // 10 and c <= capability
+                   for c in entry.get("compute_capability", [])) or any(p <= capability for p in entry.get("ptx", []))
+
+    seen = {"host": 0, "build": 0}
     for (scheme_id, target_id), answer in real_atlas.views.answers.items():
         cell = answer.cell
+        target = index.must("hardware-target", target_id)
         stated = {*cell.conditions, *(a.condition for a in cell.assumes), *(a.condition for a in cell.opt_in)}
         arches = [limited[c] for c in stated if c in limited]
-        target = index.must("hardware-target", target_id)
-        expected = sorted(p for p in members(index, target) if p in hosts and cell.verdict.loads
-                          and any(hosts[p] not in a for a in arches))
+        entries = [b for b in built.get((cell.engine, target.data["platform"]), []) if "compute_capability" in b]
+        expected = []
+        for part in sorted(members(index, target)):
+            by_host = part in hosts and any(hosts[part] not in a for a in arches)
+            by_build = (part in caps and caps[part] != target.data.get("compute_capability")
+                        and any(not covers(b, caps[part]) for b in entries))
+            if cell.verdict.loads and (by_host or by_build):
+                expected.append(part)
+                seen["host"] += by_host
+                seen["build"] += by_build
         assert [p.part for p in answer.on_parts] == expected, (scheme_id, target_id)
-        seen += len(expected)
         assert all(p.verdict.value == ("runs-if" if cell.verdict is Verdict.RUNS else cell.verdict.value)
                    for p in answer.on_parts)
-    assert seen >= 6  # ExLlamaV2's loading cells on SM 10.x and 12.x, on the GB200 and the GB10
+    assert seen["host"] >= 6 and seen["build"] >= 5  # ExLlamaV2 on the GB200 and the GB10; MLX-LM on the B300

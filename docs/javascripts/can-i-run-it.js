@@ -329,7 +329,7 @@
     });
   }
 
-  // the cell's answer on the picked part where the part's fixed host CPU adds a condition (derived: host_fit), else
+  // the cell's answer on the picked part where the part needs more than the target (derive/parts.py), else
   // null; a target pick answers for the target
   function onPart(cell, place) {
     if (place.kind !== "part") { return null; }
@@ -499,13 +499,13 @@
       }))));
     }
     if (part) {
-      // what this part's fixed host adds comes before the rest: the target's answer holds on its other hosts
-      card.appendChild(section("First, on this part's " + part.arch + " host", [
+      // what this part needs beyond the target (its host CPU, its own compute capability) comes before the rest
+      card.appendChild(section("First, on this part", [
         el("ul", { "class": "atlas-card__host" }, part.needs.map(function (need) {
           return el("li", {}, [el("span", { text: need.said }), " (", link(site, records["source"] && records["source"][need.source],
             need.source), ")"]);
         })),
-        el("p", { "class": "atlas-card__note", text: "The target's own answer, for its parts in hosts of another kind: " +
+        el("p", { "class": "atlas-card__note", text: "The target's own answer, for its parts that need none of this: " +
           (VERDICTS[cell.verdict] || [cell.verdict])[0].replace(",", "") + "." })]));
     }
     var facts = el("dl", { "class": "atlas-card__facts" });

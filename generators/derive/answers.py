@@ -5,7 +5,7 @@ explains a disagreement), the traps that apply (silent first, then by severity, 
 `ordered_traps`), and the sources behind the verdict (the scheme, the kernels it tried, the findings).
 A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
 scheme formats, serving kernel, target members and engine release. On a member part sold with its host CPU, the
-answer may need more than the target's (`host_fit`). Pure functions; no I/O.
+answer may need more than the target's (`parts`). Pure functions; no I/O.
 """
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, MODEL_DTYPES, Cell, install_of
-from .host_fit import HostLimits, PartAnswer, fixed_hosts, host_limits, part_answers
+from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, MODEL_DTYPES, Cell, Install, default_installs, install_of
+from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
+from .part_builds import build_needs, capabilities
+from .parts import PartAnswer, part_answers
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -73,9 +75,28 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
     scopes = _TrapIndex([trap_scope(t) for t in traps])
     targets = {t.id: (str(t.data["platform"]), frozenset(members(index, t))) for t in index.all("hardware-target")}
     releases = engine_releases(index)
-    hosts, limits = fixed_hosts(index), host_limits(resolved_kernels(index))
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases, (hosts, limits))
+    fit = _PartFit(fixed_hosts(index), host_limits(resolved_kernels(index)), capabilities(index),
+                   default_installs(index), {t.id: t.data.get("compute_capability") for t in index.all("hardware-target")})
+    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases, fit)
             for key, cell in sorted(cells.items())}
+
+
+@dataclass(frozen=True)
+class _PartFit:
+    """What a part's answer is derived from: fixed hosts and host limits (host_fit), each part's compute capability,
+    the default installs' binaries and each target's capability (part_builds)."""
+
+    hosts: Mapping[str, AcceleratorHostCpu]
+    limits: HostLimits
+    capabilities: Mapping[str, int]
+    installs: Mapping[tuple[str, str], Install]
+    target_capabilities: Mapping[str, int | None]
+
+    def on_parts(self, cell: Cell, platform: str, parts: frozenset[str]) -> tuple[PartAnswer, ...]:
+        install = self.installs.get((cell.engine, platform))
+        builds = build_needs(cell, self.target_capabilities.get(cell.target), parts, self.capabilities,
+                             install) if install is not None else {}
+        return part_answers(cell, host_needs(cell, parts, self.hosts, self.limits), builds)
 
 
 def _agrees_here(published: PublishedCell, cell: Cell) -> bool:
@@ -125,7 +146,7 @@ def engine_releases(index: Index) -> dict[str, str]:
 
 def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
             targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str],
-            fit: tuple[Mapping[str, AcceleratorHostCpu], HostLimits] = ({}, {})) -> Answer:
+            fit: _PartFit | None = None) -> Answer:
     scheme = index.get("scheme", cell.scheme)
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
     platform, parts = targets.get(cell.target, ("", frozenset()))
@@ -134,7 +155,7 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme), cell.target,
                                                        cell.engine), scheme, cell) \
         if scheme and cell.verdict.runs_as_specified else ()
-    on_parts = part_answers(cell, parts, *fit)
+    on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform, on_parts), computes_in,
                   on_parts)
 

@@ -233,6 +233,7 @@ class Build:
     cubins: tuple[int, ...] = ()  # compute capabilities as major*10+minor
     ptx: tuple[int, ...] = ()
     source: str = ""  # the source record that shows the list
+    exact: tuple[int, ...] = ()  # those of `cubins` that are architecture-specific (sm_100a): that capability alone
 
     def missing(self, target: HardwareTargetFields) -> str:
         """The target's architecture in words when these binaries carry no code for it; empty when they do (or the
@@ -241,7 +242,11 @@ class Build:
             gfx = target.get("gfx")
             return gfx if gfx and gfx not in self.gfx else ""
         capability = target.get("compute_capability")
-        if capability is None or _runs_on(self.cubins, self.ptx, capability):
+        return self.missing_capability(capability) if capability is not None else ""
+
+    def missing_capability(self, capability: int) -> str:
+        """The capability in words when these binaries carry no code for it (CUDA only); empty when they do."""
+        if self.gfx or _runs_on(self.cubins, self.ptx, capability, self.exact):
             return ""
         return f"compute capability {_dotted(capability)}"
 
@@ -250,21 +255,23 @@ class Build:
         if self.gfx:
             return ", ".join(self.gfx)
         ptx = f" and PTX for {', '.join(map(_dotted, self.ptx))}" if self.ptx else ""
-        return ", ".join(map(_dotted, self.cubins)) + ptx
+        return ", ".join(_dotted(c) + ("a" if c in self.exact else "") for c in self.cubins) + ptx
 
     def condition(self, missing: str) -> str:
+        exact = "; an 'a' cubin runs on its own capability alone" if self.exact else ""
         if not self.binaries:
-            return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only)"
-        return f"a build compiled for {missing} in place of {self.binaries} (which has code for {self.listed()} only)"
+            return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only{exact})"
+        return (f"a build compiled for {missing} in place of {self.binaries} (which has code for {self.listed()} "
+                f"only{exact})")
 
     def reason(self, missing: str) -> str:
         return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"
 
 
-def _runs_on(cubins: Sequence[int], ptx: Sequence[int], capability: int) -> bool:
-    """CUDA's compatibility rule: a cubin for X.Y runs on X.Z with Z >= Y (same major only); PTX for X.Y is compiled
-    when loaded on any device of capability X.Y or above."""
-    return (any(c // 10 == capability // 10 and c <= capability for c in cubins)
+def _runs_on(cubins: Sequence[int], ptx: Sequence[int], capability: int, exact: Sequence[int] = ()) -> bool:
+    """CUDA's compatibility rule: a cubin for X.Y runs on X.Z with Z >= Y (same major only), an architecture-specific
+    one (sm_100a) on X.Y alone; PTX for X.Y is compiled when loaded on any device of capability X.Y or above."""
+    return (any(c == capability if c in exact else c // 10 == capability // 10 and c <= capability for c in cubins)
             or any(p <= capability for p in ptx))
 
 
@@ -319,7 +326,7 @@ def install_of(install: EngineDefaultInstall, first_kernels: str = "") -> Instal
 def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
     """One `built_for` entry of a default install as a Build."""
     return Build(built.get("binaries", ""), tuple(built.get("gfx", [])), tuple(built.get("compute_capability", [])),
-                 tuple(built.get("ptx", [])), built["source"])
+                 tuple(built.get("ptx", [])), built["source"], tuple(built.get("arch_specific", [])))
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the

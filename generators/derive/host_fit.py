@@ -5,19 +5,17 @@ can be had on by the engine's own route (its wheels, or the build its first impo
 host (a DGX Spark, a Grace-based GB200) states `host_cpu`. On such a part, a cell that loads and whose conditions
 (open, met by the defaults, or opted into) include one whose `hosts` leave out the part's architecture needs a build
 for that host as well: the part's answer takes it as its first condition, and a cell that `runs` becomes `runs-if`
-there, as a target the default install is not compiled for does (cells._on_unbuilt_target). A cell that does not load
-gains nothing. The target's own cell is unchanged: its other parts go into servers of either kind. Pure functions.
+there (parts.py), as a target the default install is not compiled for does (cells._on_unbuilt_target). A cell that
+does not load gains nothing. The target's own cell is unchanged: its other parts go into servers of either kind.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
-
 from ..model.fields import AcceleratorHostCpu, HostLimit, KernelFields
 from ..model.index import Index
-from ..model.verdicts import Verdict
 from .cells import Cell, condition_text
+from .parts import PartNeed
 
 
 @dataclass(frozen=True)
@@ -36,27 +34,6 @@ class HostNeed:
         return (f"{self.value} built for this part's {arch} host CPU: the install route gives it on "
                 f"{' and '.join(self.hosts)} hosts only, since {self.reason}")
 
-    def as_dict(self, arch: str) -> dict[str, Any]:
-        return {"condition": self.condition, "value": self.value, "hosts": list(self.hosts), "reason": self.reason, "source": self.source,
-                "locator": self.locator, "said": self.said(arch)}
-
-
-@dataclass(frozen=True)
-class PartAnswer:
-    """A cell's answer on one part with a fixed host, where it differs from the target's."""
-
-    part: str
-    arch: str
-    verdict: Verdict
-    needs: tuple[HostNeed, ...]
-
-    @property
-    def conditions(self) -> tuple[str, ...]:
-        return tuple(need.said(self.arch) for need in self.needs)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"part": self.part, "arch": self.arch, "verdict": self.verdict.value,
-                "conditions": list(self.conditions), "needs": [n.as_dict(self.arch) for n in self.needs]}
 
 
 # kernel id -> condition -> (what it tests, the hosts its route works on)
@@ -79,24 +56,21 @@ def fixed_hosts(index: Index) -> dict[str, AcceleratorHostCpu]:
     return {a.id: a.data["host_cpu"] for a in index.all("accelerator") if "host_cpu" in a.data}
 
 
-def part_answers(cell: Cell, parts: Iterable[str], hosts: Mapping[str, AcceleratorHostCpu],
-                 limits: HostLimits) -> tuple[PartAnswer, ...]:
-    """The cell's answer on each of `parts` (the target's members) whose fixed host a condition of the cell leaves
-    out; empty for the others, and for a cell that does not load."""
+def host_needs(cell: Cell, parts: Iterable[str], hosts: Mapping[str, AcceleratorHostCpu],
+               limits: HostLimits) -> dict[str, list[PartNeed]]:
+    """For each of `parts` (the target's members) with a fixed host that a condition of the cell leaves out, what it
+    needs first; empty for the others, and for a cell that does not load."""
     if not cell.verdict.loads or not limits:
-        return ()
+        return {}
     limited = _limited_conditions(cell, limits)
-    if not limited:
-        return ()
-    found = []
+    found: dict[str, list[PartNeed]] = {}
     for part in sorted(p for p in parts if p in hosts):
         arch = hosts[part]["arch"]
-        needs = tuple(HostNeed(condition, value, tuple(limit["arch"]), limit["reason"], limit["source"], limit["locator"])
-                      for condition, (value, limit) in limited.items() if arch not in limit["arch"])
-        if needs:
-            verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
-            found.append(PartAnswer(part, arch, verdict, needs))
-    return tuple(found)
+        for condition, (value, limit) in limited.items():
+            if arch not in limit["arch"]:
+                need = HostNeed(condition, value, tuple(limit["arch"]), limit["reason"], limit["source"], limit["locator"])
+                found.setdefault(part, []).append(PartNeed(need.said(arch), need.source, need.locator))
+    return found
 
 
 def _limited_conditions(cell: Cell, limits: HostLimits) -> dict[str, tuple[str, HostLimit]]:

@@ -420,6 +420,7 @@ class EngineDefaultInstallBuiltFor(TypedDict):
     binaries: NotRequired[str]
     gfx: NotRequired[list[str]]
     compute_capability: NotRequired[list[int]]
+    arch_specific: NotRequired[list[int]]
     ptx: NotRequired[list[int]]
     source: RefSource
     locator: str

@@ -143,23 +143,17 @@ _ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after
                            "limits": {**_IDS, "description": "Shape limits (dimensions divisible by a tile or group "
                                                              "size): the model's, not the scheme's or the part's."}}}
 
-_HOST_NEED = {"type": "object", "required": ["condition", "value", "hosts", "reason", "source", "locator", "said"],
-              "properties": {"condition": {"type": "string", "description": "The cell's condition the install route "
-                                                                            "cannot meet on the part's host."},
-                             "value": {"type": "string", "description": "The package, op or extension it tests."},
-                             "hosts": {**_IDS, "description": "The host CPU architectures it can be had on."},
-                             "reason": {"type": "string", "description": "What stands in the way on another host."},
-                             "source": {"type": "string", "description": "Source id that shows the limit."},
-                             "locator": {"type": "string"},
-                             "said": {"type": "string", "description": "The part's added condition, in words."}}}
-_PART_ANSWER = {"type": "object", "required": ["part", "arch", "verdict", "conditions", "needs"],
+_PART_NEED = {"type": "object", "required": ["said", "source", "locator"],
+              "properties": {"said": {"type": "string", "description": "What the part needs first, in words."},
+                             "source": {"type": "string", "description": "Source id that shows why."},
+                             "locator": {"type": "string", "description": "Where in the source; may be empty."}}}
+_PART_ANSWER = {"type": "object", "required": ["part", "verdict", "conditions", "needs"],
                 "properties": {"part": {"type": "string", "description": "Accelerator record id."},
-                               "arch": {"type": "string", "description": "The part's host CPU architecture."},
                                "verdict": {**_VERDICT, "description": "The verdict on the part: `runs` becomes "
                                                                        "`runs-if`, others stay."},
                                "conditions": {**_IDS, "description": "What the part needs before the cell's own "
-                                                                      "conditions, in words."},
-                               "needs": {"type": "array", "items": _HOST_NEED}}}
+                                                                      "conditions, in words (each need's `said`)."},
+                               "needs": {"type": "array", "items": _PART_NEED}}}
 
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
@@ -221,10 +215,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                                 "specified: those every format of the scheme allows."},
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
                         "on_parts": {"type": "array", "items": _PART_ANSWER,
-                                     "description": "The answer on each member part sold with its host CPU (an "
-                                                    "accelerator's `host_cpu`) where a condition of the cell can be "
-                                                    "had on other hosts only; empty when every part's answer is the "
-                                                    "target's."},
+                                     "description": "The answer on each member part that needs more than "
+                                                    "the target: a fixed host CPU (an accelerator's `host_cpu`) that "
+                                                    "a condition's install route leaves out, or a compute capability "
+                                                    "of its own that the default install's binaries carry no code "
+                                                    "for; empty when every part's answer is the target's."},
                         "history": _HISTORY}}
 
 _RUN = {"type": "object", "required": ["scheme", "target", "verdict", "kernel"],

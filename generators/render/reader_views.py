@@ -116,7 +116,7 @@ def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
     """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to, each with
-    the verdict on this part (its fixed host may add a condition: derive/host_fit.py)."""
+    the verdict on this part (its host or its own compute capability may add a need: derive/parts.py)."""
     targets = targets_of(atlas.index, record.id)
     cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
     rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), _verdict_here(atlas, c, record.id),
@@ -126,13 +126,12 @@ def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tupl
 
 
 def _verdict_here(atlas: Any, cell: Any, part_id: str) -> Markup:
-    """The cell's verdict badge on this part: the target's, or the part's where its fixed host adds a condition."""
+    """The cell's verdict badge on this part: the target's, or the part's where it needs more (derive/parts.py)."""
     answer = atlas.views.answers.get((cell.scheme, cell.target))
     part = next((p for p in answer.on_parts if p.part == part_id), None) if answer else None
     if part is None:
         return verdict_badge(cell.verdict)
-    needs = ", ".join(dict.fromkeys(n.value for n in part.needs))
-    return verdict_badge(part.verdict) + fill(" (on this part's {} host, {} built for it first)", part.arch, needs)
+    return verdict_badge(part.verdict) + fill(" (on this part, first: {})", "; ".join(part.conditions))
 
 
 CITATION_KEYS = ("source", "locator", "note", "quote")

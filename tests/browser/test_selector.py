@@ -455,18 +455,25 @@ return {verdict: card.dataset.verdict, needs: host ? [...host.querySelectorAll('
 """
 
 
-def test_a_part_sold_with_an_arm_host_says_what_its_host_needs_first(browser: Browser, cells: dict) -> None:
+def test_a_part_that_needs_more_than_its_target_says_so_first(browser: Browser, cells: dict) -> None:
     """GB10 and the RTX 5090 share a target; ExLlamaV2's extension builds on x86_64 hosts only, and the GB10 comes with
-    its Arm host, so its card says so before the conditions the target's cell states (api: on_parts)."""
+    its Arm host, so its card says so before the conditions the target's cell states (api: on_parts); likewise a part
+    whose own compute capability the default install's binaries do not cover."""
     cell = cells[("exllamav2-exl2-4", "nvidia-sm120")]
     (on_gb10,) = [p for p in cell["on_parts"] if p["part"] == "gb10-dgx-spark"]
     browser.open(f"{PAGE}?engine=exllamav2&scheme=exllamav2-exl2-4&hardware=part:gb10-dgx-spark")
     card = _shown(browser, HOST, "answer card")
-    assert card["verdict"] == on_gb10["verdict"] and "aarch64" in card["heading"]
+    assert card["verdict"] == on_gb10["verdict"] and card["heading"] == "First, on this part" and "aarch64" in card["needs"][0]
     assert [n.split(" (")[0] for n in card["needs"]] == [c.split(" (")[0] for c in on_gb10["conditions"]]
     assert "x86_64 hosts only" in card["needs"][0]
     _pick(browser, hardware="part:rtx-5090")
     assert _shown(browser, HOST, "answer card")["needs"] == []
+    # a part of a later minor than its target: MLX's sm_100a cubins run on 10.0 alone, and the B300 is 10.3
+    (on_b300,) = [p for p in cells[("mlx-lm-nvfp4", "nvidia-sm100")]["on_parts"] if p["part"] == "b300"]
+    _pick(browser, engine="mlx-lm", scheme="mlx-lm-nvfp4", hardware="part:b300")
+    card = _shown(browser, HOST, "answer card")
+    assert card["verdict"] == on_b300["verdict"] and card["needs"][0].startswith(on_b300["conditions"][0])
+    assert "compute capability 10.3" in card["needs"][0]
 
 
 RELATED = """

@@ -1,0 +1,45 @@
+"""On a part whose compute capability is not its target's, binaries without code for the part's own are one more need.
+
+A hardware target has one compute capability, and some of its parts have a later minor of the same major (the B300,
+10.3, beside the B200's 10.0 on the SM 10.x target; the GB10, 12.1, on SM 12.x). Where an engine's default install
+lists the code its binaries carry (`built_for`), a cubin for X.Y runs on X.Z with Z >= Y, except an
+architecture-specific one (`arch_specific`: sm_100a), which runs on X.Y alone. So binaries that cover the target may
+carry nothing for such a part: a loading cell there needs a build compiled for the part's capability first, the need a
+target outside the list gets (cells._on_unbuilt_target). Pure functions.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..model.index import Index
+from .cells import Cell, Install
+from .parts import PartNeed
+
+
+def capabilities(index: Index) -> dict[str, int]:
+    """Each accelerator's compute capability as major*10+minor, where its record states one."""
+    found = {}
+    for record in index.all("accelerator"):
+        stated = str(record.data.get("compute_capability", ""))
+        major, _, minor = stated.partition(".")
+        if major.isdigit() and minor.isdigit():
+            found[record.id] = int(major) * 10 + int(minor)
+    return found
+
+
+def build_needs(cell: Cell, target_capability: int | None, parts: Iterable[str], part_capabilities: Mapping[str, int],
+                install: Install) -> dict[str, list[PartNeed]]:
+    """For each of `parts` whose capability differs from the target's, a build for it in place of each set of the
+    install's binaries that carries no code for it; empty when every part is covered (or the cell does not load)."""
+    if not cell.verdict.loads or not install.builds or target_capability is None:
+        return {}
+    found: dict[str, list[PartNeed]] = {}
+    for part in sorted(parts):
+        capability = part_capabilities.get(part)
+        if capability is None or capability == target_capability:
+            continue
+        for build in install.builds:
+            missing = build.missing_capability(capability)
+            if missing:
+                found.setdefault(part, []).append(PartNeed(build.condition(missing), build.source))
+    return found
