@@ -169,12 +169,10 @@ def test_the_working_tree_stands_in_for_head_when_its_inputs_are_heads(
     assert len(runs) == 2  # three sides (two commits and the first one's parent); HEAD's is the working tree's run
 
 
-def test_past_sides_share_the_working_trees_records_and_read_only_what_differs_from_head(
-        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the working tree's inputs HEAD's, a past side takes the working tree's record of each file whose git object
-    is HEAD's (load.lend_records) and reads from git only the files that differ; the changes are those computed
-    without that help."""
-    _two_commits(repo)
+def _history_fetching(repo: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[
+        tuple[CommitChange, ...], tuple[CommitChange, ...], record_history.Current, list[str]]:
+    """The history computed afresh without the working tree's help, then with it (and a cold load memory), with every
+    file the second read from git."""
     monkeypatch.setenv("ATLAS_CACHE", "off")
     expected = history(repo)
     fetched: list[str] = []
@@ -183,6 +181,16 @@ def test_past_sides_share_the_working_trees_records_and_read_only_what_differs_f
     monkeypatch.setattr(load, "_STORED", {})
     monkeypatch.setattr(load, "_LOADED", {})
     changes, current = _with_current(repo)
+    return expected, changes, current, fetched
+
+
+def test_past_sides_share_the_working_trees_records_and_read_only_what_differs_from_head(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the working tree's inputs HEAD's, a past side takes the working tree's record of each file whose git object
+    is HEAD's (load.lend_records) and reads from git only the files that differ; the changes are those computed
+    without that help."""
+    _two_commits(repo)
+    expected, changes, current, fetched = _history_fetching(repo, monkeypatch)
     assert changes == expected
     assert current.checked is not None
     working = {r.path: r for r in current.checked.records}
@@ -202,14 +210,7 @@ def test_past_sides_share_the_working_trees_records_when_head_is_a_merge(
     commit(repo, "rename on a side branch")
     git(repo, "checkout", "-q", "-")
     git(repo, "merge", "-q", "--no-ff", "-m", "merge the side branch", "side")
-    monkeypatch.setenv("ATLAS_CACHE", "off")
-    expected = history(repo)
-    fetched: list[str] = []
-    real_fetch = revisions.GitTree.fetch
-    monkeypatch.setattr(revisions.GitTree, "fetch", lambda self, rels: (fetched.extend(rels), real_fetch(self, rels))[1])
-    monkeypatch.setattr(load, "_STORED", {})
-    monkeypatch.setattr(load, "_LOADED", {})
-    changes, current = _with_current(repo)
+    expected, changes, current, fetched = _history_fetching(repo, monkeypatch)
     assert changes == expected and len(changes) == 3
     assert current.checked is not None  # made once, for the pipeline
     heads = {record_history._inputs_id(repo, "", sha) for sha in git(repo, "rev-list", "--no-merges", "HEAD").split()}

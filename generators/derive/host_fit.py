@@ -11,29 +11,11 @@ does not load gains nothing. The target's own cell is unchanged: its other parts
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
 from ..model.fields import AcceleratorHostCpu, HostLimit, KernelFields
 from ..model.index import Index
 from .cells import Cell, condition_text
 from .parts import PartNeed
-
-
-@dataclass(frozen=True)
-class HostNeed:
-    """A condition of the cell that the install route cannot meet on the part's host, and why."""
-
-    condition: str
-    value: str  # the package, op or extension the condition tests, as the engine names it
-    hosts: tuple[str, ...]  # the host architectures it can be had on
-    reason: str
-    source: str
-    locator: str
-
-    def said(self, arch: str) -> str:
-        """The part's added condition, in words."""
-        return (f"{self.value} built for this part's {arch} host CPU: the install route gives it on "
-                f"{' and '.join(self.hosts)} hosts only, since {self.reason}")
-
 
 
 # kernel id -> condition -> (what it tests, the hosts its route works on)
@@ -66,10 +48,11 @@ def host_needs(cell: Cell, parts: Iterable[str], hosts: Mapping[str, Accelerator
     found: dict[str, list[PartNeed]] = {}
     for part in sorted(p for p in parts if p in hosts):
         arch = hosts[part]["arch"]
-        for condition, (value, limit) in limited.items():
+        for value, limit in limited.values():
             if arch not in limit["arch"]:
-                need = HostNeed(condition, value, tuple(limit["arch"]), limit["reason"], limit["source"], limit["locator"])
-                found.setdefault(part, []).append(PartNeed(need.said(arch), need.source, need.locator))
+                said = (f"{value} built for this part's {arch} host CPU: the install route gives it on "
+                        f"{' and '.join(limit['arch'])} hosts only, since {limit['reason']}")
+                found.setdefault(part, []).append(PartNeed(said, limit["source"], limit["locator"]))
     return found
 
 
