@@ -583,3 +583,17 @@ def test_vllm_computes_fp8_in_the_targets_own_fp8_type(real_atlas):
     assert answers[("vllm-ct-w8a8-fp8", "amd-gfx942")].computes_in == ("fp8-e4m3-fnuz",)
     for target in ("amd-gfx950", "nvidia-sm90"):
         assert answers[("vllm-ct-w8a8-fp8", target)].computes_in == ("fp8-e4m3",)
+
+
+def test_mlx_cuda_qmv_lists_the_one_route_each_mode_and_capability_takes(real_atlas):
+    # MLX 846d176 QuantizedMatmul::eval_gpu calls fp_qmv instead of qmv exactly when supports_fp_qmv holds: compute
+    # capability major above 9 and a mode other than affine (qmm.cu lines 127-157); the golden file keeps only verdict
+    # and kernel, so the route each cell names is pinned here (finding mlx-qmv-routes-2026-12-03).
+    cells = real_atlas.views.cells
+    for scheme in ("affine-4", "affine-8", "mxfp4", "mxfp8", "nvfp4"):
+        for target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100",
+                       "nvidia-sm120"):
+            [qmv] = [a for a in cells[(f"mlx-lm-{scheme}", target)].attempts if a.kernel == "mlx-cuda-qmv"]
+            expected = ("qmv",) if scheme.startswith("affine") else (
+                ("fp-qmv",) if target in ("nvidia-sm100", "nvidia-sm120") else ("qmv-fp-pre-sm100",))
+            assert qmv.routes == expected, (scheme, target)

@@ -234,6 +234,7 @@ class Build:
     ptx: tuple[int, ...] = ()
     source: str = ""  # the source record that shows the list
     exact: tuple[int, ...] = ()  # those of `cubins` that are architecture-specific (sm_100a): that capability alone
+    alternative: str = ""  # a published build of the same release with code for every target this one lacks
 
     def missing(self, target: HardwareTargetFields) -> str:
         """The target's architecture in words when these binaries carry no code for it; empty when they do (or the
@@ -258,11 +259,12 @@ class Build:
         return ", ".join(_dotted(c) + ("a" if c in self.exact else "") for c in self.cubins) + ptx
 
     def condition(self, missing: str) -> str:
-        exact = "; an 'a' cubin runs on its own capability alone" if self.exact else ""
+        notes = ("; an 'a' cubin runs on its own capability alone" if self.exact else "") + (
+            f"; {self.alternative} is such a build" if self.alternative else "")
         if not self.binaries:
-            return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only{exact})"
+            return f"a build compiled for {missing} (the default install is compiled for {self.listed()} only{notes})"
         return (f"a build compiled for {missing} in place of {self.binaries} (which has code for {self.listed()} "
-                f"only{exact})")
+                f"only{notes})")
 
     def reason(self, missing: str) -> str:
         return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"
@@ -326,7 +328,8 @@ def install_of(install: EngineDefaultInstall, first_kernels: str = "") -> Instal
 def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
     """One `built_for` entry of a default install as a Build."""
     return Build(built.get("binaries", ""), tuple(built.get("gfx", [])), tuple(built.get("compute_capability", [])),
-                 tuple(built.get("ptx", [])), built["source"], tuple(built.get("arch_specific", [])))
+                 tuple(built.get("ptx", [])), built["source"], tuple(built.get("arch_specific", [])),
+                 built.get("alternative", ""))
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the

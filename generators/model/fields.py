@@ -422,6 +422,7 @@ class EngineDefaultInstallBuiltFor(TypedDict):
     compute_capability: NotRequired[list[int]]
     arch_specific: NotRequired[list[int]]
     ptx: NotRequired[list[int]]
+    alternative: NotRequired[str]
     source: RefSource
     locator: str
 

@@ -131,7 +131,7 @@ def _verdict_here(atlas: Any, cell: Any, part_id: str) -> Markup:
     part = next((p for p in answer.on_parts if p.part == part_id), None) if answer else None
     if part is None:
         return verdict_badge(cell.verdict)
-    return verdict_badge(part.verdict) + fill(" (on this part, first: {})", "; ".join(part.conditions))
+    return verdict_badge(part.verdict) + fill(" on this part, which first needs {}", "; ".join(part.conditions))
 
 
 CITATION_KEYS = ("source", "locator", "note", "quote")

@@ -100,3 +100,10 @@ def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: 
         assert all(p.verdict.value == ("runs-if" if cell.verdict is Verdict.RUNS else cell.verdict.value)
                    for p in answer.on_parts)
     assert seen["host"] >= 6 and seen["build"] >= 5  # ExLlamaV2 on the GB200 and the GB10; MLX-LM on the B300
+
+
+def test_a_build_names_the_published_build_that_covers_what_it_lacks():
+    build = Build("the 13.4 asset", cubins=(86,), ptx=(75,), source="w", alternative="the 12.8 asset")
+    said = build.condition(build.missing_capability(70))
+    assert said.startswith("a build compiled for compute capability 7.0 in place of the 13.4 asset")
+    assert said.endswith("; the 12.8 asset is such a build)") and build.missing_capability(75) == ""
