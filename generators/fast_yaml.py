@@ -13,7 +13,7 @@ A text is declined when it holds any of (`_declined` below; false alarms only co
   whose quotes began on an earlier line (its line's first quote, or a quote after an escaped one, before `: `);
 - at the start of a block node (after `:` or `?` and blanks, after `- `) or of a line: an anchor `&`, an alias
   `*`, a tag `!`, a `?` or a `%` (at a line's start, a directive); at a line's start also `|` or `>`;
-- after the first `[` or `{` of the text (where a flow collection may be open): any of those, `|` or `>` right
+- after the first `[` or `{` that starts a node (where a flow collection may be open: `_FLOW_OPEN`): any of those, `|` or `>` right
   after a `,`, `[` or `{`; a `:` right before `,`, `[`, `]`, `{` or `}` (`[a:]`: libyaml refuses it, yaml-rs
   reads a key); a block scalar (inside a flow collection `|` is text to yaml-rs, an error to libyaml);
 - a plain scalar that either reader might take for a number and that is not a plain decimal (at most 15 digits
@@ -40,7 +40,7 @@ a plain key folded from two lines in a flow mapping is read by yaml-rs and refus
 or a flow sequence yaml-rs refuses one too).
 
 Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or refusal alike):
-- A `,` is an indicator only inside a flow collection, and one can be open only after a `[` or `{` of the text:
+- A `,` is an indicator only inside a flow collection, and one can be open only after a `[` or `{` that starts a node:
   before the first of them, `x,!=1`, `a, &b` or `a,>b` are text to both readers.
 - The reserved indicators `@` and `` ` `` cannot start any token in either reader (both refuse one there, and the
   fast path's refusal sends the file the slow way); anywhere else they are text to both.
@@ -80,6 +80,10 @@ TRAILING_COMMENT = re.compile(r"[^ \t\n][ \t]+#")  # a comment after something o
 _MARKS = re.compile(r"[&*!?%|>]")  # an anchor, alias, tag, key, directive or block scalar where a node starts
 _HEADER = re.compile(r"[-+0-9]*[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of the line after `|` or `>` opening a block scalar
 _CONTENT = re.compile(r"^ +[^ \n#]", re.MULTILINE)  # an indented line that may be a block scalar's content
+# The first `[` or `{` that may open a flow collection: one where a node can start (after a line's indentation and any
+# `- ` or `? `, or after a `:` and blanks on its line). Elsewhere on a line (in prose: `see [1]`, `'[-1, 128]'`) it
+# is text to both readers; a false alarm (a line of a block scalar starting with `[`) only costs time.
+_FLOW_OPEN = re.compile(r"^[ \t]*(?:[-?][ \t]+)*(?:[^\n]*?:[ \t]*)?([\[{])", re.MULTILINE)
 _GLUED_COLON = re.compile(r":[,\[\]{}]")  # libyaml refuses a plain scalar's `:` right before a flow indicator
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:(?:[ \t]|$)", re.MULTILINE)  # a flow collection used as a key
 _QUOTE_COLONS = (re.compile(r'"[ \t]*:'), re.compile(r"'[ \t]*:"))  # a quoted key's end, maybe (a literal first
@@ -97,7 +101,8 @@ def _declined(text: str) -> bool:
         return True
     if _SCALARS.search("\n" + text):
         return True
-    flow = min((at for at in (text.find("["), text.find("{")) if at >= 0), default=len(text))  # none open before
+    opens = _FLOW_OPEN.search(text)
+    flow = opens.start(1) if opens else len(text)  # no flow collection can be open before it
     block = _marks(text, flow)
     if block is None or (block and (not text.endswith("\n") or not _CONTENT.search(text, block))):
         return True  # a block scalar on the last line, or empty at the end: yaml-rs reads a line break libyaml does not

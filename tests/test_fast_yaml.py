@@ -282,3 +282,19 @@ def test_a_scalar_after_a_sequence_entry_is_checked(text):
     collection or after a key's `: ` both readers refuse `- `, and inside a plain scalar it is text to both (where
     the slow path refuses the text, agreeing means the fast path declined it)."""
     assert agrees(text)
+
+
+@pytest.mark.parametrize("text", ["a: see [1] and {2}\nb: x, &y\n", "a: see [1]\nb: >-\n  text, |x\n", "a: 'l[1]'\nb: |\n  y\n",
+                                  "a: b [c]\nd: e:,f\n"])
+def test_a_bracket_in_prose_opens_no_flow_collection_and_stays_fast(text):
+    """A `[` or `{` that does not start a node is text to both readers: what follows it is not read as the inside of
+    a flow collection (a block scalar after it, `, &` in a plain value), and the text takes the fast path."""
+    assert fast_yaml.parse(text) is not None and agrees(text)
+
+
+@pytest.mark.parametrize("text", ["a: [x, >y]\n", "a:\n  [x, |y]\n", "- [x, &y]\n", "a:[x, *y]\n", "- a: {b: c, &d}\n",
+                                  "a: x\nb: [c,\n  >d]\n", "a:  [x:]\n", "- - [x, >y]\n", "a: see [1]\nb: [x, >y]\n"])
+def test_a_bracket_where_a_node_starts_may_open_a_flow_collection(text):
+    """Where a node can start (after indentation and `- `, or after a `:` and blanks) a `[` or `{` opens a flow
+    collection, and the hazards after it are declined (or read alike by both)."""
+    assert fast_yaml.parse(text) is None and agrees(text)

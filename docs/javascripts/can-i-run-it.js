@@ -439,7 +439,8 @@
       var values = [
         [link(site, records["engine"][row.scheme.engine], row.scheme.engine)],
         [link(site, row.scheme, row.scheme.id)],
-        [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null],
+        [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null,
+          onPart(cell, place) ? el("span", { "class": "atlas-compare__part", title: onPart(cell, place).conditions.join("; "), text: " †" }) : null],
         [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
         [computes || "—"].concat(emulatedHere(site, records, cell, place, emulated).length ? [el("span", {
           "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
@@ -461,6 +462,10 @@
     box.appendChild(el("div", { "class": "md-typeset__table" }, [table]));
     if (rows.some(function (row) { return row.cell.published.some(function (p) { return !p.agrees; }); })) {
       box.appendChild(el("p", { "class": "atlas-card__note", text: "‡ the engine's published table says otherwise; the full answer shows the finding that settles it." }));
+    }
+    if (rows.some(function (row) { return onPart(row.cell, place); })) {
+      box.appendChild(el("p", { "class": "atlas-card__note", text: "† on this part the answer first needs more than " +
+        "on its target (a build for its host CPU or its own compute capability); the full answer says what." }));
     }
     if (gaps.length) {
       box.appendChild(el("p", { "class": "atlas-card__note", text: "Not derived: the atlas records none of that engine's " +

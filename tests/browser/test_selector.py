@@ -474,6 +474,12 @@ def test_a_part_that_needs_more_than_its_target_says_so_first(browser: Browser, 
     card = _shown(browser, HOST, "answer card")
     assert card["verdict"] == on_b300["verdict"] and card["needs"][0].startswith(on_b300["conditions"][0])
     assert "compute capability 10.3" in card["needs"][0]
+    # the comparison of that format on the B300 marks the row whose answer needs more on this part, and says why
+    _pick(browser, engine="any", scheme="format:w4a16-nvfp4", hardware="part:b300")
+    marked = _shown(browser, "const rows = [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr')];"
+                    "if (!rows.length) return null; return rows.filter(r => r.querySelector('.atlas-compare__part'))"
+                    ".map(r => [r.dataset.scheme, r.querySelector('.atlas-compare__part').title]);", "comparison")
+    assert [s for s, _ in marked] == ["mlx-lm-nvfp4"] and marked[0][1].startswith(on_b300["conditions"][0][:40])
 
 
 RELATED = """
