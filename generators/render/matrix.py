@@ -25,7 +25,7 @@ SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
 # verdict symbols of the compact (narrow) columns; the legend lists them and each cell's title spells the verdict out
 COMPACT_LABEL = {Verdict.RUNS: "✓", Verdict.RUNS_IF: "✓?", Verdict.FALLBACK: "≈", Verdict.FAILS_AT_RUNTIME: "✗!",
                  Verdict.REFUSED: "✗"}
-MARK_DISAGREES, MARK_TRAPS = "‡", "!"
+MARK_DISAGREES, MARK_TRAPS, MARK_PARTS = "‡", "!", "†"
 
 
 def page_url(page: str) -> str:
@@ -124,6 +124,8 @@ def legend(compact: bool = False) -> Markup:
                               for v in Verdict)))
     items.append(fill('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>', MARK_DISAGREES))
     items.append(fill('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>', MARK_TRAPS))
+    items.append(fill('<li><span class="atlas-mark">{}</span> on some part of the target the answer first needs more: a '
+                      'build for its host CPU or its own compute capability (see the note)</li>', MARK_PARTS))
     return fill('<ul class="atlas-legend">{}</ul>', Markup("").join(items))
 
 
@@ -201,6 +203,10 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
         marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
     if cell.traps:
         marks += fill('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>', cell.traps, MARK_TRAPS)
+    if cell.answer.on_parts:
+        marks += fill('<span class="atlas-mark" title="{}">{}</span>', "; ".join(
+            f"on {part.part}: {part.verdict.label}, first {'; '.join(part.conditions)}" for part in cell.answer.on_parts),
+            MARK_PARTS)
     label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
     return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
         c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
@@ -269,6 +275,9 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
             finding = fill(", explained by {}", html.ref(f"finding/{claim.finding}")) if claim.finding else Markup("")
             parts.append(fill(". {} says {} for “{}” × “{}”{}",
                 html.ref(f"support-matrix/{claim.matrix}"), claim.symbol, claim.row, claim.column, finding))
+    for part in answer.on_parts:
+        parts.append(fill(". On {}: {}, first {}", html.ref(f"accelerator/{part.part}"), verdict_badge(part.verdict),
+                          "; ".join(part.conditions)))
     if answer.traps:
         parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
     if c.evidence:
