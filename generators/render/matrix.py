@@ -203,20 +203,26 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
         marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
     if cell.traps:
         marks += fill('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>', cell.traps, MARK_TRAPS)
-    if cell.answer.on_parts:
-        marks += fill('<span class="atlas-mark" title="{}">{}</span>', "; ".join(
-            f"on {part.part}: {part.verdict.label}, first {'; '.join(part.conditions)}" for part in cell.answer.on_parts),
-            MARK_PARTS)
+    marks += _part_mark(cell)
     label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
     return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
         c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
 
 
+def _part_mark(cell: MatrixCell) -> Markup:
+    """The mark of a cell whose answer needs more on some part of its target, with the parts and their needs."""
+    if not cell.answer.on_parts:
+        return Markup("")
+    return fill('<span class="atlas-mark" title="{}">{}</span>', "; ".join(
+        f"on {part.part}: {part.verdict.label}, first {'; '.join(part.conditions)}" for part in cell.answer.on_parts),
+        MARK_PARTS)
+
+
 def _per_target(matrix: Matrix, html: _Html) -> Markup:
     blocks = []
     for n, column in enumerate(matrix.columns):
-        items = Markup("").join(fill("<li>{} {}</li>", verdict_badge(cell.answer.cell.verdict),
-                                     html.ref(f"scheme/{row.scheme}", row.label))
+        items = Markup("").join(fill("<li>{} {}{}</li>", verdict_badge(cell.answer.cell.verdict),
+                                     html.ref(f"scheme/{row.scheme}", row.label), _part_mark(cell))
                                 for row in matrix.rows if (cell := row.cells[n]) is not None)
         blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
             column.short, column.detail, column.vendor, items))
