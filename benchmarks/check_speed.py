@@ -83,6 +83,11 @@ def measure(n: int | str, runs: int, cli: bool) -> None:
         todo = commands(corpus, cache, cli)
         for command, env in todo.values():  # bytecode written, cache filled
             subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        command, env = todo["cli"]
+        clean = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        if clean.returncode != 0:  # a failing check takes the error path (jsonschema's messages): not what is timed
+            sys.exit(f"check does not pass on the {n} corpus, so its timings would be of the error path: "
+                     f"{(clean.stderr.strip().splitlines() or ['no output'])[-1]}")
         print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in todo}
         edited = sorted((corpus / "records" / "benchmarks").glob("*.yaml"))[0]

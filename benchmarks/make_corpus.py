@@ -16,6 +16,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+
+# one hardware format per peak precision, and FP8's two encodings (check format-encoding: formats that share a
+# precision name distinct encodings)
+_HARDWARE = ["peak_precision: fp8\nencoding: e4m3\n", "peak_precision: fp8\nencoding: e5m2\n"] + [
+    f"peak_precision: {p}\n" for p in ("fp16", "fp32", "tf32", "fp8-fnuz", "int8", "fp6", "fp4", "nvfp4", "mxfp8",
+                                        "mxfp6", "mxfp4", "int4")]
+
 def write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -37,8 +44,8 @@ def make(n: int, out: Path) -> None:
               f"peak_compute:\n  - {{precision: bf16, sparsity: dense, tflops: {100 + i}, source: src-{i}}}\n"
               f"  - {{precision: fp8, sparsity: dense, tflops: {200 + i}, source: src-{i}}}\n"
               f"sources:\n  - source: src-{i}\n")
-        hardware = ("format_class: hardware\npeak_precision: fp8\nemulated_via: [bf16]\n" if i < 24 else
-                    "format_class: checkpoint\n")  # number formats are a few dozen; checkpoint formats grow
+        hardware = (f"format_class: hardware\n{_HARDWARE[i]}emulated_via: [bf16]\n" if i < len(_HARDWARE) else
+                    "format_class: checkpoint\n")  # number formats are a dozen or two; checkpoint formats grow
         write(records / f"formats/fmt-{i}.yaml",
               f"name: Format {i}\nsummary: Synthetic format.\n{hardware}family: integer\nregime: weight-only\n"
               f"weight_bits: 4\nsources:\n  - source: src-{i}\n    locator: table {i}\n")
