@@ -13,7 +13,7 @@ A text is declined when it holds any of (`_declined` below; false alarms only co
   whose quotes began on an earlier line (its line's first quote, or a quote after an escaped one, before `: `);
 - at the start of a block node (after `:` or `?` and blanks, after `- `) or of a line: an anchor `&`, an alias
   `*`, a tag `!`, a `?` or a `%` (at a line's start, a directive); at a line's start also `|` or `>`;
-- after the first `[` or `{` that starts a node (where a flow collection may be open: `_FLOW_OPEN`): any of those, `|` or `>` right
+- after the first `[` or `{` that starts a node (where a flow collection may be open: `_flow_start`): any of those, `|` or `>` right
   after a `,`, `[` or `{`; a `:` right before `,`, `[`, `]`, `{` or `}` (`[a:]`: libyaml refuses it, yaml-rs
   reads a key); a block scalar (inside a flow collection `|` is text to yaml-rs, an error to libyaml);
 - a plain scalar that either reader might take for a number and that is not a plain decimal (at most 15 digits
@@ -80,16 +80,29 @@ TRAILING_COMMENT = re.compile(r"[^ \t\n][ \t]+#")  # a comment after something o
 _MARKS = re.compile(r"[&*!?%|>]")  # an anchor, alias, tag, key, directive or block scalar where a node starts
 _HEADER = re.compile(r"[-+0-9]*[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of the line after `|` or `>` opening a block scalar
 _CONTENT = re.compile(r"^ +[^ \n#]", re.MULTILINE)  # an indented line that may be a block scalar's content
-# The first `[` or `{` that may open a flow collection: one where a node can start (after a line's indentation and any
-# `- ` or `? `, or after a `:` and blanks on its line). Elsewhere on a line (in prose: `see [1]`, `'[-1, 128]'`) it
-# is text to both readers; a false alarm (a line of a block scalar starting with `[`) only costs time.
-_FLOW_OPEN = re.compile(r"^[ \t]*(?:[-?][ \t]+)*(?:[^\n]*?:[ \t]*)?([\[{])", re.MULTILINE)
 _GLUED_COLON = re.compile(r":[,\[\]{}]")  # libyaml refuses a plain scalar's `:` right before a flow indicator
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:(?:[ \t]|$)", re.MULTILINE)  # a flow collection used as a key
 _QUOTE_COLONS = (re.compile(r'"[ \t]*:'), re.compile(r"'[ \t]*:"))  # a quoted key's end, maybe (a literal first
 # character lets the search skip ahead about ten times faster than a set of two)
 _BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: group 1 matches (empty) when so
     r"\\(?:[0abtnvfre \"/\\N_LP\n]|\r\n|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|())")
+
+
+def _flow_start(text: str) -> int:
+    """Where the first `[` or `{` that may open a flow collection is (the text's length when none): one where a node
+    can start, after only a line's indentation and `-` or `?` markers, or after a `:` and blanks. Elsewhere on a line
+    (in prose: `see [1]`, a quoted `'[-1, 128]'`) it is text to both readers; a false alarm (a line of a block scalar
+    that starts with `[`) only costs time. Each candidate costs its line's prefix: linear in the text."""
+    at = 0
+    while True:
+        found = [i for i in (text.find("[", at), text.find("{", at)) if i >= 0]
+        if not found:
+            return len(text)
+        bracket = min(found)
+        before = text[text.rfind("\n", 0, bracket) + 1:bracket].rstrip(" \t")
+        if before.endswith(":") or all(marker in "-?" for marker in before.split()):
+            return bracket
+        at = bracket + 1
 
 
 def _declined(text: str) -> bool:
@@ -101,8 +114,7 @@ def _declined(text: str) -> bool:
         return True
     if _SCALARS.search("\n" + text):
         return True
-    opens = _FLOW_OPEN.search(text)
-    flow = opens.start(1) if opens else len(text)  # no flow collection can be open before it
+    flow = _flow_start(text)  # no flow collection can be open before it
     block = _marks(text, flow)
     if block is None or (block and (not text.endswith("\n") or not _CONTENT.search(text, block))):
         return True  # a block scalar on the last line, or empty at the end: yaml-rs reads a line break libyaml does not

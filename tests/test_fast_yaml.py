@@ -268,7 +268,8 @@ def test_the_rules_take_linear_time_on_hostile_texts():
     declined first, so no text makes the rules quadratic."""
     texts = ["a: '" + '": ' * 80_000 + "'\n", ("a: '" + '": ' * 300 + "'\n") * 250, "a: " + "x !" * 80_000 + "\n",
              "a: " + "\\\\" * 120_000 + "\n", "a: [" + ", !x" * 60_000 + "]\n", "a: " + " " * 250_000 + "|\n",
-             ("a: |\n" + "  x: |\n" * 30_000), "- " * 120_000 + "x\n", "a: " + "x,!" * 80_000 + "\n"]
+             ("a: |\n" + "  x: |\n" * 30_000), "- " * 120_000 + "x\n", "a: " + "x,!" * 80_000 + "\n",
+             ("a: b" + " [c] {d}" * 120 + "\n") * 250, ("a: b:" + " c:" * 300 + "\n") * 250]
     started = time.process_time()
     for text in texts:
         fast_yaml.parse(text)
