@@ -4,8 +4,8 @@ For each (scheme, hardware target): the published cells that claim it (with the 
 explains a disagreement), the traps that apply (silent first, then by severity, the order of
 `ordered_traps`), and the sources behind the verdict (the scheme, the kernels it tried, the findings).
 A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
-scheme formats, serving kernel, target members and engine release. On a member part sold with its host CPU, the
-answer may need more than the target's (`parts`). Pure functions; no I/O.
+scheme formats, serving kernel, target members and engine release. On a member part that comes with its own host
+CPU or compute capability, the answer may need more than the target's (`parts`). Pure functions; no I/O.
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class Answer:
     traps: tuple[str, ...]
     sources: tuple[str, ...]
     computes_in: tuple[str, ...] = ()  # hardware format ids, when the cell runs at the scheme's precision
-    on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts whose fixed host a condition leaves out
+    on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts that need more than the target (parts.py)
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -239,7 +239,7 @@ def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[Publ
              platform: str, on_parts: tuple[PartAnswer, ...] = ()) -> tuple[str, ...]:
     """The sources behind the verdict, in reading order: each scheme's own and those of its candidate list for the
     target's platform (another platform's backend files back no verdict here), the kernels', the claims', and last
-    those of the answers on parts with a fixed host (the host limit's)."""
+    those of what parts need beyond the target (a host limit's, a build list's)."""
     kernels = [cell.kernel] if cell.verdict.loads and cell.kernel else [a.kernel for a in cell.attempts]
     returned = [s for s in (cell.gate_fallback, cell.substitution) if s]  # what the engine returns instead
     records = [scheme] + [index.get("scheme", s) for s in returned]
