@@ -280,8 +280,15 @@ def _a_cell_leads_to_its_note(browser: Browser) -> None:
     browser.open("chapters/03-engine-selection/")
     href = browser.js("const a = document.querySelector('.atlas-grid__cell.verdict-runs a'); a.click(); return a.getAttribute('href')")
     assert href.startswith("../support-tables/#cell-")
-    arrived = browser.js("""const li = document.getElementById(location.hash.slice(1));
-        return {path: location.pathname, open: li.closest('details').open, visible: li.getBoundingClientRect().top < innerHeight}""")
+    # the click navigates to another page: read it once it has loaded and its script has opened the note (up to 20 s;
+    # read at once, the old page or the new one before its load handlers answered once when the machine was idle)
+    arrive = """const li = document.getElementById(location.hash.slice(1));
+        if (document.readyState !== 'complete' || !li) return null;
+        return {path: location.pathname, open: li.closest('details').open, visible: li.getBoundingClientRect().top < innerHeight}"""
+    deadline, arrived = time.monotonic() + 20, None
+    while time.monotonic() < deadline and (arrived is None or not arrived["open"] or not arrived["visible"]):
+        time.sleep(0.05)
+        arrived = browser.js(arrive)
     assert arrived == {"path": "/chapters/support-tables/", "open": True, "visible": True}
 
 
