@@ -13,18 +13,14 @@ from collections.abc import Iterable, Mapping
 
 from ..model.index import Index
 from .cells import Cell, Install
+from .members import cuda_capability
 from .parts import PartNeed
 
 
 def capabilities(index: Index) -> dict[str, int]:
     """Each accelerator's compute capability as major*10+minor, where its record states one."""
-    found = {}
-    for record in index.all("accelerator"):
-        stated = str(record.data.get("compute_capability", ""))
-        major, _, minor = stated.partition(".")
-        if major.isdigit() and minor.isdigit():
-            found[record.id] = int(major) * 10 + int(minor)
-    return found
+    return {record.id: capability for record in index.all("accelerator")
+            if (capability := cuda_capability(record.data.get("compute_capability"))) is not None}
 
 
 def build_needs(cell: Cell, target_capability: int | None, parts: Iterable[str], part_capabilities: Mapping[str, int],
