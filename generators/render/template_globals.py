@@ -110,7 +110,8 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
                    lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("stale_sources", "stale_sources()",
-                   "Sources not checked for a long time, or pinned to an engine release older than the newest one cited.",
+                   "Sources with no check date, not checked for a long time, or pinned to a package release or repository "
+                   "tag older than the newest one cited for it.",
                    lambda scope: lambda: stale_sources(scope.atlas.index)),
     TemplateGlobal("ridge_table", "ridge_table()",
                    "The ridge points folded to one row per part: per precision the value, or its range when sources disagree.",
