@@ -90,16 +90,21 @@ def test_a_trap_tied_to_other_parts_does_not_follow_its_kernel(tree):
 def test_schemes_served_alike_share_one_row_and_no_row_hides_a_difference(real_atlas):
     """Chapter 23's rows: each served scheme in exactly one row, every scheme of a row shown truly by the row's verdict,
     kernel, conditions, precision and next outcomes, and no two rows of a target that could have been one."""
-    shown = lambda cell: (cell.engine, cell.verdict, cell.kernel or "", cell.conditions, cell.computes_as,  # noqa: E731
-                          cell.otherwise)
+    answers = real_atlas.views.answers
+    shown = lambda cell, target: (cell.engine, cell.verdict, cell.kernel or "", cell.conditions,  # noqa: E731
+                                  cell.computes_as, cell.otherwise, answers[(cell.scheme, target)].on_parts)
     grouped = 0
+    parted = 0
     for selection in real_atlas.views.target_selections:
-        rows = selection.rows
+        rows, target = selection.rows, selection.target
         assert sorted(s for row in rows for s in row.schemes) == sorted(s.scheme for s in selection.served)
         for row in rows:
             cells = [s.cell for s in selection.served if s.scheme in row.schemes]
-            assert {shown(c) for c in cells} == {shown(row.cell)}, (selection.target, row.schemes)
+            assert {shown(c, target) for c in cells} == {shown(row.cell, target)}, (target, row.schemes)
+            assert row.on_parts == answers[(row.cell.scheme, target)].on_parts, (target, row.schemes)
             assert set(row.formats) == {f for s in selection.served if s.scheme in row.schemes for f in s.formats}
-        assert len({shown(row.cell) for row in rows}) == len(rows), selection.target
+            parted += bool(row.on_parts)
+        assert len({shown(row.cell, target) for row in rows}) == len(rows), target
         grouped += sum(len(row.schemes) > 1 for row in rows)
     assert grouped > 19  # llama.cpp's types, ExLlamaV2's bit widths and MLX-LM's modes share rows on many targets
+    assert parted  # a GB200's aarch64 host, a B300's capability 10.3: rows that need more on some part say so

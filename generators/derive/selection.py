@@ -15,6 +15,7 @@ from .answers import Answer, engine_releases
 from .cells import Cell
 from .members import members
 from .order import rank, targets_in_order
+from .parts import PartAnswer
 from .tallies import Tally
 from .trap_scope import in_releases, trap_scope
 from ..model.fields import ENUMS, SourcedNumber
@@ -67,14 +68,16 @@ class Served:
     kernel: str
     conditions: tuple[str, ...]
     cell: Cell
+    on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts that need more than the target (parts.py)
 
 
 @dataclass(frozen=True)
 class ServedRow:
     """Schemes of one engine that a target serves alike: one row of its table instead of one per scheme.
 
-    Alike means the same verdict, kernel, conditions, precision and next outcomes when the conditions fail, so
-    everything the row shows beside the schemes and their formats is each scheme's own (`cell` is the first's)."""
+    Alike means the same verdict, kernel, conditions, precision, next outcomes when the conditions fail and answers on
+    the parts that need more than the target, so everything the row shows beside the schemes and their formats is each
+    scheme's own (`cell` is the first's)."""
 
     schemes: tuple[str, ...]
     engine: str
@@ -82,17 +85,18 @@ class ServedRow:
     kernel: str
     conditions: tuple[str, ...]
     cell: Cell
+    on_parts: tuple[PartAnswer, ...] = ()
 
 
 def served_rows(served: tuple[Served, ...]) -> tuple[ServedRow, ...]:
     """The served schemes grouped into rows (see ServedRow), each row where its first scheme stands."""
     groups: dict[tuple[Any, ...], list[Served]] = {}
     for s in served:
-        key = (s.engine, s.verdict, s.kernel, s.conditions, s.cell.computes_as, s.cell.otherwise)
+        key = (s.engine, s.verdict, s.kernel, s.conditions, s.cell.computes_as, s.cell.otherwise, s.on_parts)
         groups.setdefault(key, []).append(s)
     return tuple(ServedRow(tuple(s.scheme for s in group), group[0].engine,
                            tuple(dict.fromkeys(f for s in group for f in s.formats)), group[0].kernel,
-                           group[0].conditions, group[0].cell)
+                           group[0].conditions, group[0].cell, group[0].on_parts)
                  for group in groups.values())
 
 
@@ -196,7 +200,7 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
         accelerators = members(index, target)
         target_cells = [cells[(s, target.id)] for s in sorted(schemes) if (s, target.id) in cells]
         served = tuple(Served(c.scheme, c.engine, tuple(schemes[c.scheme].data.get("formats", [])), c.verdict,
-                              c.kernel or "", c.conditions, c)
+                              c.kernel or "", c.conditions, c, answers[(c.scheme, target.id)].on_parts)
                        for c in target_cells if c.verdict.loads)
         refused = tuple(c for c in target_cells if not c.verdict.loads)
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
