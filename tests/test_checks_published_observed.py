@@ -45,3 +45,14 @@ def test_an_explanation_of_an_older_table_whose_cell_agrees_is_stale(tree):
         "records/findings/cpu-cell-wrong.yaml:10:5: error: [published-observed] explains[0]: stale explanation: no "
         "release listed by pub-table observes ['INT4 (W4A16)', 'x86 CPU'] differently from the published cell; remove "
         "this entry"]
+
+
+def test_an_explanation_the_modelled_release_agrees_with_but_an_older_release_contradicts_is_not_stale(tree):
+    _scoped(tree, '["0.9", "1.0"]')
+    older = OBSERVATION.replace('release: "1.0"', 'release: "0.9"').replace(
+        "outcome: selected, kernel: k-hopper", "outcome: refused, error_type: ValueError, message: no kernel")
+    (tree / "records/observations/eng-0-9-h1.yaml").write_text(older)
+    edit(tree, "records/findings/cpu-cell-wrong.yaml", "concerns:",
+         '  - {matrix: pub-table, row: "INT4 (W4A16)", column: Hopper}\nconcerns:')
+    assert problems_of(tree, RULE) == []
+    assert problems_of(tree, "published-explained") == []

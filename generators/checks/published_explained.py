@@ -1,4 +1,4 @@
-"""Every published cell that disagrees with its derived cell is explained by a finding, and every finding's explained cell (of a table the derived cells cover) exists and still disagrees."""
+"""Every published cell that disagrees with its derived cell is explained by a finding, and every finding's explained cell (of a table the derived cells cover) exists and still disagrees, with the derived cell or with an observation of a release the table lists."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,6 +18,9 @@ def run(atlas: Atlas) -> Iterator[Problem]:
         for n, entry in enumerate(finding.data.get("explains", [])):
             explained[(entry["matrix"], entry["row"], entry["column"])] = (finding, n)
     published = {(p.matrix, p.row, p.column): p for p in atlas.views.published}
+    # a cell the modelled release agrees on may still disagree with an older release's observation, and
+    # published-observed demands an explanation for that one: such an explanation is not stale
+    observed_disagreeing = {(c.matrix, c.row, c.column) for c in atlas.views.release_claims if not c.agrees}
     for (matrix_id, row, column), (finding, n) in sorted(explained.items()):
         matrix = atlas.index.get("support-matrix", matrix_id)
         if matrix is not None and not models_release(atlas.index, matrix.data):
@@ -26,7 +29,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
         if cell is None:
             yield at(finding, ("explains", n), NAME,
                      f"{matrix_id} has no cell at row {row!r}, column {column!r}; fix the labels")
-        elif cell.agrees:
+        elif cell.agrees and (matrix_id, row, column) not in observed_disagreeing:
             yield at(finding, ("explains", n), NAME,
                      f"stale explanation: {matrix_id} [{row!r}, {column!r}] is published {cell.symbol!r} "
                      f"and derived {cell.derived!r}, which agree; remove this entry")
