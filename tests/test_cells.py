@@ -970,3 +970,38 @@ def test_the_cells_quick_copy_is_dataclasses_replace_for_every_cell_dataclass():
     assert cell.verdict is Verdict.RUNS and cell.conditions == ("c",)  # the original is left as it was
     with pytest.raises(TypeError, match="no field 'verdik'"):
         cells._replaced(cell, verdik=Verdict.RUNS)
+
+
+def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driver_of_its_toolkit():
+    kernels = {"tri": {"requirements": []}}
+
+    def cell(capability: int, *builds: Build):
+        return derive_cell("s", scheme("tri"), "t", {"platform": "cuda", "compute_capability": capability}, kernels,
+                           Install("download one", builds=builds))
+
+    new = Build("new.tar", cubins=(86, 120), ptx=(75,), source="cmake", one_of="assets", toolkit="13.4")
+    old = Build("old.tar", cubins=(86,), ptx=(70,), source="cmake", one_of="assets", toolkit="12.8")
+    # a cubin in every download: nothing to choose
+    assert (cell(86, new, old).verdict, cell(86, new, old).conditions) == ("runs", ())
+    # only the old download has code for 7.0, and only as PTX: take it, with a driver of its toolkit
+    volta = cell(70, new, old)
+    assert (volta.verdict, volta.conditions) == ("runs-if", (
+        "old.tar with a driver that supports CUDA 12.8 or later (its code for 7.0 is PTX, which the driver compiles when "
+        "it first loads it; a driver older than the toolkit refuses it with CUDA error 222); new.tar carries no code for "
+        "7.0",))
+    assert volta.otherwise[0].verdict == "fails-at-runtime" and volta.otherwise[0].reasons == (
+        "no code compiled for compute capability 7.0 in new.tar",
+        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0")
+    # both run 8.0 from PTX: either, each with its driver
+    assert cell(80, new, old).conditions[0].startswith(
+        "either new.tar with a driver that supports CUDA 13.4 or later, or old.tar with a driver that supports CUDA 12.8 "
+        "or later (the code of each for 8.0 is PTX")
+    # a cubin in one download and nothing in the other: take the one, with no driver to name
+    bare = Build("bare.tar", cubins=(70, 86), source="cmake", one_of="assets")
+    assert cell(120, new, bare).conditions == ("new.tar; bare.tar carries no code for 12.0",)
+    # none has code for 6.1: each download needs a build in its place, as binaries that run together would
+    assert [c.split(" (")[0] for c in cell(61, new, bare).conditions] == [
+        "a build compiled for compute capability 6.1 in place of new.tar",
+        "a build compiled for compute capability 6.1 in place of bare.tar"]
+    # PTX from an unstated toolkit, in a build of its own, is taken to load
+    assert cell(80, Build("lib", cubins=(86,), ptx=(80,), source="w")).verdict == "runs"

@@ -203,12 +203,14 @@ def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
     assert (volta.verdict, tried) == ("runs-if", [("mmvq", "conditional", ()), ("mmq", "conditional", ("dp4a-fallback",)),
                                                   ("cublas-dequant", "yes", ())])
     assert mmq_conditions(volta)[0].startswith("fewer than 64 tokens per matmul")
-    # Turing and newer: MMQ at every batch size on INT8 MMA; IQ1_M is no MMQ type, so it falls back above MMVQ's bound.
-    for scheme, target in (("q5-1", "nvidia-sm75"), ("iq4-xs", "nvidia-sm80"), ("q6-k", "nvidia-sm120")):
+    # Turing and newer: MMQ at every batch size on INT8 MMA (7.5, 8.0 and 9.0 from the release assets' PTX, so with a
+    # driver of the asset's toolkit); IQ1_M is no MMQ type, so it falls back above MMVQ's bound.
+    for scheme, target, verdict in (("q5-1", "nvidia-sm75", "runs-if"), ("iq4-xs", "nvidia-sm80", "runs-if"),
+                                    ("q6-k", "nvidia-sm120", "runs")):
         cell, tried = steps(scheme, target)
-        assert (cell.verdict, tried[1]) == ("runs", ("mmq", "yes", ("int8-tensor-core-mma",))), (scheme, target)
+        assert (cell.verdict, tried[1]) == (verdict, ("mmq", "yes", ("int8-tensor-core-mma",))), (scheme, target)
     iq1m, tried = steps("iq1-m", "nvidia-sm90")
-    assert (iq1m.verdict, [o.verdict for o in iq1m.otherwise]) == ("runs-if", ["fallback"])
+    assert (iq1m.verdict, [o.verdict for o in iq1m.otherwise]) == ("runs-if", ["fails-at-runtime", "fallback"])
     assert tried[1][:2] == ("mmq", "no") and "mmq_supported" in iq1m.attempts[1].reason
     # CDNA3 always takes MMQ; CDNA4 (gfx950 is not GGML_CUDA_CC_IS_CDNA3) keeps Q8_0 on MMQ up to 128 tokens only;
     # RDNA3.5 keeps Q6_K on MMQ up to 256 tokens (RDNA3.0: 128).
@@ -288,13 +290,14 @@ def test_the_llama_cpp_cells_the_second_audit_read_against_b11312(real_atlas):
         assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
 
 
-def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_and_volta(real_atlas):
+def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_and_runs_older_nvidia_from_ptx(real_atlas):
     # The b11312 release binaries (release.yml at 0c1e570): the Linux ROCm asset is compiled for gfx908, gfx90a,
     # gfx942, gfx950 and RDNA1 to RDNA4 (line 1546), not gfx906, so every llama.cpp cell there needs another build
-    # first. The CUDA 13.4 assets (ggml-cuda/CMakeLists.txt lines 43-67 for toolkit 13) carry 8.6, 8.9, 12.0a and
-    # 12.1a cubins and 7.5, 8.0 and 9.0 PTX, so every modelled capability but Volta; on Volta the cells need a build for
-    # 7.0 in their place (the CUDA 12.8 asset, with 7.0 PTX, is one) before the dispatch's own batch bounds
-    # (finding llama-cpp-cuda-assets-2026-12-03).
+    # first. A user downloads one of the Linux CUDA assets (ggml-cuda/CMakeLists.txt lines 43-67): the CUDA 13.4 ones
+    # carry 8.6, 8.9, 12.0a and 12.1a cubins and 7.5, 8.0 and 9.0 PTX, the CUDA 12.8 one 8.6, 8.9 and 12.0a cubins and
+    # PTX from 5.0 to 9.0. So Volta takes the 12.8 asset, and on 7.5 to 10.x either runs from PTX, which needs a driver
+    # of the asset's toolkit (NVIDIA's minor version compatibility), before the dispatch's own batch bounds
+    # (findings llama-cpp-cuda-assets-2026-12-03, ptx28-audit-2026-12-04).
     cells = real_atlas.views.cells
     answers = real_atlas.views.answers
     schemes = sorted({s for s, _ in cells if s.startswith("llama-cpp-")})
@@ -305,13 +308,20 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_
         assert gfx906.otherwise[0].verdict == "fails-at-runtime", scheme
         assert "llama-cpp-src-release-yml-b11312" in answers[(scheme, "amd-gfx906")].sources, scheme
         volta = cells[(scheme, "nvidia-sm70")]
-        assert volta.verdict == "runs-if" and volta.conditions[0].startswith(
-            "a build compiled for compute capability 7.0 in place of llama-b11312-bin-ubuntu-cuda-13.4"), scheme
+        assert volta.verdict == "runs-if" and volta.conditions[0] == (
+            "llama-b11312-bin-ubuntu-cuda-12.8-x64 with a driver that supports CUDA 12.8 or later (its code for 7.0 is "
+            "PTX, which the driver compiles when it first loads it; a driver older than the toolkit refuses it with CUDA "
+            "error 222); llama-b11312-bin-ubuntu-cuda-13.4-x64 or -arm64 carries no code for 7.0"), scheme
         assert volta.otherwise[0].verdict == "fails-at-runtime", scheme
         assert "llama-cpp-src-cuda-cmakelists-b11312" in answers[(scheme, "nvidia-sm70")].sources, scheme
         for target in ("amd-gfx90a", "amd-gfx942", "amd-gfx950", "amd-gfx1151", "nvidia-sm75", "nvidia-sm80",
                        "nvidia-sm86", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
-            assert not any("a build compiled for" in c for c in cells[(scheme, target)].conditions), (scheme, target)
+            cell = cells[(scheme, target)]
+            assert not any("a build compiled for" in c or "carries no code" in c for c in cell.conditions), (scheme, target)
+            from_ptx = target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100")
+            assert any("is PTX, which the driver compiles" in c for c in cell.conditions) is from_ptx, (scheme, target)
+            if from_ptx and cell.verdict.loads:
+                assert cell.verdict != "runs" and cell.otherwise[0].verdict == "fails-at-runtime", (scheme, target)
     assert cells[("llama-cpp-q4-0", "amd-gfx90a")].verdict == "runs"
     volta = cells[("llama-cpp-q4-0", "nvidia-sm70")]
     assert volta.verdict == "runs-if" and volta.conditions[1].startswith("at most 8 tokens per matmul")

@@ -107,3 +107,16 @@ def test_a_build_names_the_published_build_that_covers_what_it_lacks():
     said = build.condition(build.missing_capability(70))
     assert said.startswith("a build compiled for compute capability 7.0 in place of the 13.4 asset")
     assert said.endswith("; the 12.8 asset is such a build)") and build.missing_capability(75) == ""
+
+
+def test_a_part_that_only_some_alternative_downloads_serve_needs_the_choice_its_target_does_not():
+    # Two downloads of one release: the new one has an arch-specific 12.0 cubin only, the old one a plain 12.0 cubin.
+    # A 12.1 part beside the 12.0 target runs only the old one; a 12.0 part needs nothing the target does not.
+    new = Build("new", cubins=(120,), exact=(120,), source="w", one_of="assets", toolkit="13.4")
+    old = Build("old", cubins=(120,), source="w", one_of="assets", toolkit="12.8")
+    caps = {"box": 120, "spark": 121}
+    needs = build_needs(_cell(Verdict.RUNS), 120, ["box", "spark"], caps, Install(builds=(new, old)))
+    assert list(needs) == ["spark"] and [n.said for n in needs["spark"]] == ["old; new carries no code for 12.1"]
+    # the same choice on the target and the part (both run only the same PTX) is the target's, not the part's
+    ptx_only = (Build("a", ptx=(90,), source="w", one_of="x", toolkit="13.4"), Build("b", ptx=(90,), source="w", one_of="x"))
+    assert build_needs(_cell(Verdict.RUNS), 100, ["b300"], {"b300": 103}, Install(builds=ptx_only)) == {}

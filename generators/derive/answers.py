@@ -279,6 +279,8 @@ def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
     installs = [install_of(i) for i in engine.data.get("default_install", [])  # (this engine's only: per answer)
                 if target is not None and i["platform"] == target.data["platform"]]
     found += [build.source for i in installs if target is not None for build, _ in i.unbuilt(target.data)]
+    if cell.verdict.loads and target is not None:  # the downloads it must choose among, or whose PTX needs a driver
+        found += [choice.source for i in installs for choice in i.choices(target.data.get("compute_capability"))]
     first = engine.data.get("first_kernels")
     if first and any(r.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL) for r in cell.reasons):  # a refusal never met by default
         found.append(first["source"])

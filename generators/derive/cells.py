@@ -235,6 +235,15 @@ class Build:
     source: str = ""  # the source record that shows the list
     exact: tuple[int, ...] = ()  # those of `cubins` that are architecture-specific (sm_100a): that capability alone
     alternative: str = ""  # a published build of the same release with code for every target this one lacks
+    toolkit: str = ""  # the CUDA toolkit it was compiled with; its PTX needs a driver at least as new
+    one_of: str = ""  # builds sharing this name are alternative downloads: a user installs one of them
+
+    def serves(self, capability: int) -> str:
+        """How these binaries run on a device of the capability: "cubin", "ptx" (only PTX, which the driver compiles
+        when it loads it), or "" (nothing to run; gfx lists are judged by `missing`)."""
+        if _runs_on(self.cubins, (), capability, self.exact):
+            return "cubin"
+        return "ptx" if any(p <= capability for p in self.ptx) else ""
 
     def missing(self, target: HardwareTargetFields) -> str:
         """The target's architecture in words when these binaries carry no code for it; empty when they do (or the
@@ -270,6 +279,65 @@ class Build:
         return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"
 
 
+def _name(build: Build) -> str:
+    return build.binaries or "the default install's binaries"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Where an install covers a CUDA capability but not plainly: the builds of one group that run there (with a
+    driver at least as new as their toolkit, for those whose code there is only PTX) and those that carry nothing."""
+
+    capability: int
+    runs: tuple[Build, ...]
+    jit: tuple[Build, ...]  # those of `runs` whose code there is PTX from a stated toolkit
+    lacking: tuple[Build, ...]
+
+    @property
+    def same_need(self) -> tuple[tuple[Build, ...], ...]:
+        """What the need is, whatever the capability: two parts with the same builds in each role need the same."""
+        return self.runs, self.jit, self.lacking
+
+    @property
+    def source(self) -> str:
+        return (self.runs or self.lacking)[0].source
+
+    def said(self) -> str:
+        """The condition, in words: which download to take, and with which driver (NVIDIA's rule for PTX compiled by
+        the driver: one older than the PTX's toolkit refuses it with CUDA error 222)."""
+        where = _dotted(self.capability)
+        takes = ", or ".join(_name(build) + (f" with a driver that supports CUDA {build.toolkit} or later"
+                                            if build in self.jit else "") for build in self.runs)
+        whose = "its code" if len(self.jit) == 1 else "the code of each"
+        said = ("either " if len(self.runs) > 1 else "") + takes + (
+            f" ({whose} for {where} is PTX, which the driver compiles when it first loads it; a driver older than the "
+            f"toolkit refuses it with CUDA error 222)" if self.jit else "")
+        if self.lacking:
+            verb = "carry" if len(self.lacking) > 1 else "carries"
+            said += "; " + " and ".join(map(_name, self.lacking)) + f" {verb} no code for {where}"
+        return said
+
+    def reasons(self) -> tuple[str, ...]:
+        """Why a default install without it fails at run time."""
+        where = _dotted(self.capability)
+        return tuple(f"no code compiled for compute capability {where} in {_name(build)}" for build in self.lacking) + tuple(
+            f"{_name(build)} with a driver older than CUDA {build.toolkit}: CUDA error 222 when the driver compiles "
+            f"its PTX for {where}" for build in self.jit)
+
+
+def _choice(group: Sequence[Build], capability: int) -> Choice | None:
+    """What a device of the capability needs among one group of builds (one set, or alternative downloads): None when
+    nothing (every one runs there and one has a cubin for it, or none states the toolkit of its PTX) or when none runs
+    there (`Install.unbuilt` says that)."""
+    served = [(build, build.serves(capability)) for build in group]
+    runs = tuple(build for build, how in served if how)
+    lacking = tuple(build for build, how in served if not how)
+    jit = tuple(build for build, how in served if how == "ptx" and build.toolkit)
+    if not runs or (not lacking and (any(how == "cubin" for _, how in served) or not jit)):
+        return None
+    return Choice(capability, runs, jit, lacking)
+
+
 def _runs_on(cubins: Sequence[int], ptx: Sequence[int], capability: int, exact: Sequence[int] = ()) -> bool:
     """CUDA's compatibility rule: a cubin for X.Y runs on X.Z with Z >= Y (same major only), an architecture-specific
     one (sm_100a) on X.Y alone; PTX for X.Y is compiled when loaded on any device of capability X.Y or above."""
@@ -291,11 +359,29 @@ class Install:
     builds: tuple[Build, ...] = ()  # the binaries it runs with their architectures; empty when the record states none
     first_kernels: str = ""  # what the engine launches on the device before it builds the model, in words
 
+    def groups(self) -> tuple[tuple[Build, ...], ...]:
+        """Its builds as sets that must each cover a target: one build alone, or the alternative downloads that share
+        a `one_of` name (one of them must), in the order the record lists them."""
+        grouped: dict[str, list[Build]] = {}
+        for number, build in enumerate(self.builds):
+            grouped.setdefault(build.one_of or f"#{number}", []).append(build)
+        return tuple(tuple(group) for group in grouped.values())
+
     def unbuilt(self, target: HardwareTargetFields) -> tuple[tuple[Build, str], ...]:
-        """Each of its binaries that carries no code for the target, with the target's architecture in words: every
-        cell that loads there needs another build of each first. Empty when the install covers it (or states no
-        list)."""
-        return tuple((build, missing) for build in self.builds if (missing := build.missing(target)))
+        """Each of its binaries that carries no code for the target, with the target's architecture in words, where
+        no alternative download carries any: every cell that loads there needs another build of each first. Empty
+        when the install covers it (or states no list)."""
+        return tuple((build, missing) for group in self.groups()
+                     if all(build.missing(target) for build in group)
+                     for build in group if (missing := build.missing(target)))
+
+    def choices(self, capability: int | None) -> tuple[Choice, ...]:
+        """On a CUDA device of the capability, where the install covers it but not plainly: which download to take
+        when only some carry code for it, and the driver a build's PTX needs when that is all it has there."""
+        if capability is None:
+            return ()
+        return tuple(found for group in self.groups()
+                     if not any(build.gfx for build in group) and (found := _choice(group, capability)) is not None)
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -329,7 +415,7 @@ def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
     """One `built_for` entry of a default install as a Build."""
     return Build(built.get("binaries", ""), tuple(built.get("gfx", [])), tuple(built.get("compute_capability", [])),
                  tuple(built.get("ptx", [])), built["source"], tuple(built.get("arch_specific", [])),
-                 built.get("alternative", ""))
+                 built.get("alternative", ""), built.get("toolkit", ""), built.get("one_of", ""))
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
@@ -412,7 +498,20 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     if cell.verdict is Verdict.REFUSED:
         gate_first = bool(cell.gate) and (scheme.get("capability_gate") or {}).get("before_first_kernels", False)
         return cell if gate_first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels)
-    return _on_unbuilt_target(cell, unbuilt)
+    return _on_chosen_build(_on_unbuilt_target(cell, unbuilt), installed.choices(target.get("compute_capability")))
+
+
+def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
+    """Where the install covers the target only through some of its downloads, or only through PTX the driver
+    compiles, every cell that loads takes each such choice as a first condition (one that runs becomes `runs-if`), and
+    says that without it the kernel the engine selects fails at run time."""
+    if not choices or not cell.verdict.loads:
+        return cell
+    verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
+    said = tuple(choice.said() for choice in choices)
+    unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+                      reasons=tuple(reason for choice in choices for reason in choice.reasons()))
+    return _replaced(cell, verdict=verdict, conditions=(*said, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
 
 def _refused_after_first_kernels(cell: Cell, unbuilt: Sequence[tuple[Build, str]], first_kernels: str) -> Cell:

@@ -5,7 +5,9 @@ A hardware target has one compute capability, and some of its parts have a later
 lists the code its binaries carry (`built_for`), a cubin for X.Y runs on X.Z with Z >= Y, except an
 architecture-specific one (`arch_specific`: sm_100a), which runs on X.Y alone. So binaries that cover the target may
 carry nothing for such a part: a loading cell there needs a build compiled for the part's capability first, the need a
-target outside the list gets (cells._on_unbuilt_target). Pure functions.
+target outside the list gets (cells._on_unbuilt_target). Where a part runs on other downloads than its target, or only on
+their PTX, the choice it needs is one more (cells.Choice): a B300 beside a B200 needs none, running the same PTX. Pure
+functions.
 """
 from __future__ import annotations
 
@@ -30,12 +32,15 @@ def build_needs(cell: Cell, target_capability: int | None, parts: Iterable[str],
     if not cell.verdict.loads or not install.builds or target_capability is None:
         return {}
     found: dict[str, list[PartNeed]] = {}
+    on_target = {choice.same_need for choice in install.choices(target_capability)}
     for part in sorted(parts):
         capability = part_capabilities.get(part)
         if capability is None or capability == target_capability:
             continue
-        for build in install.builds:
-            missing = build.missing_capability(capability)
-            if missing:
-                found.setdefault(part, []).append(PartNeed(build.condition(missing), build.source))
-    return found
+        for group in install.groups():
+            if all(build.missing_capability(capability) for build in group):
+                found.setdefault(part, []).extend(
+                    PartNeed(build.condition(build.missing_capability(capability)), build.source) for build in group)
+        found.setdefault(part, []).extend(PartNeed(choice.said(), choice.source) for choice in install.choices(capability)
+                                          if choice.same_need not in on_target)
+    return {part: needs for part, needs in found.items() if needs}

@@ -423,6 +423,8 @@ class EngineDefaultInstallBuiltFor(TypedDict):
     arch_specific: NotRequired[list[int]]
     ptx: NotRequired[list[int]]
     alternative: NotRequired[str]
+    toolkit: NotRequired[str]
+    one_of: NotRequired[str]
     source: RefSource
     locator: str
 
