@@ -425,6 +425,7 @@ class EngineDefaultInstallBuiltFor(TypedDict):
     alternative: NotRequired[str]
     toolkit: NotRequired[str]
     one_of: NotRequired[str]
+    hosts: NotRequired[list[CpuArch]]
     source: RefSource
     locator: str
 
