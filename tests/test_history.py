@@ -40,8 +40,8 @@ def observation(release: str, harness: int, cells: list[dict]) -> dict:
 RECORDS = {
     "engine/eng": {"name": "Engine"},
     "scheme/sch": {"name": "Scheme", "engine": "eng", "class_name": "SchemeW4A8", "config": {"activation_quantized": True}},
-    "hardware-target/gpu": {"name": "GPU"},
-    "hardware-target/cpu": {"name": "CPU"},
+    "hardware-target/gpu": {"name": "GPU", "platform": "cuda", "compute_capability": 90},
+    "hardware-target/cpu": {"name": "CPU", "platform": "cpu", "cpu_arch": "aarch64"},
     "kernel/k-hopper": {"name": "KHopper", "class_name": "KHopper", "activation_handling": "quantized"},
     "kernel/k-weight-only": {"name": "KWeightOnly", "class_name": "KWeightOnly", "activation_handling": "as-given"},
     # 1.9.0 was observed by harness 1 only; 1.10.0 by harness 1 and 2 (2 wins); release order is numeric.
@@ -102,6 +102,25 @@ def test_published_tables_per_release_are_checked_against_that_releases_observat
              s.disagrees_now, s.findings) for s in views.disagreement_spans] == [
         ("W4A8", "CPU", "1.9.0", "1.9.0", "1.10.0", 2, 1, False, ()),
         ("W4A8", "GPU", "1.9.0", "1.9.0", "1.10.0", 2, 1, False, ("explained",))]
+
+
+def test_a_selection_the_read_code_shows_failing_after_it_is_no_in_the_read_release_and_unchecked_before():
+    # The harness stops at selection: on CPU it sees KWeightOnly chosen in both releases. The scheme's derived cell,
+    # read at 1.10.0, selects the same kernel and then fails (its op is built only for x86): "no" in 1.10.0, and in
+    # 1.9.0, whose code was not read, not checked.
+    only_x86 = {"description": "op not built for Arm", "when": {"cpu_arch": ["aarch64"]}, "effect": "excludes"}
+    records = {**RECORDS, "engine/eng": {"name": "Engine", "version_read": "1.10.0"},
+               "scheme/sch": {**RECORDS["scheme/sch"], "config": {}, "candidates": [
+                   {"platform": "cpu", "kernels": ["k-weight-only"], "failure_message": "none"}]},
+               "kernel/k-weight-only": {**RECORDS["kernel/k-weight-only"], "requirements": [],
+                                        "external_gates": [only_x86]},
+               "observation/eng-1-9-0-h1": observation("1.9.0", 1, [cell("cpu", "runs", [run("KWeightOnly")], "KWeightOnly")]),
+               "support-matrix/old": matrix(["1.9.0", "1.10.0"], "N")}
+    views = atlas_of(records).views
+    assert views.cells[("sch", "cpu")].verdict == "fails-at-runtime"
+    assert [(c.release, c.observed, c.checked, c.agrees) for c in views.release_claims if c.column == "CPU"] == [
+        ("1.9.0", "unknown", False, True), ("1.10.0", "no", True, True)]
+    assert [s.column for s in views.disagreement_spans] == []  # GPU: unmapped scheme platform, never a yes either
 
 
 def test_a_run_handed_to_another_scheme_class_is_not_the_scheme_as_specified():

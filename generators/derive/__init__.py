@@ -103,7 +103,7 @@ class Views:
     @cached_property
     def release_claims(self) -> list[ReleaseClaim]:
         """Every mapped cell of each release-scoped published table, per release, beside that release's observation."""
-        return release_claims(self.index)
+        return release_claims(self.index, self.cells)
 
     @cached_property
     def disagreement_spans(self) -> list[DisagreementSpan]:

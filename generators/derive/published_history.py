@@ -8,7 +8,11 @@ run the engine handed to another scheme class than the scheme record's (a compre
 loaded by the weight-only W8A16 scheme) is a fallback, and so is a kernel that computes an activation-quantized
 scheme with unquantized activations (its record's activation_handling is not `quantized`), exactly as the
 derived cells judge both. A
-kernel class no kernel record names cannot be judged, and that cell is not checked.
+kernel class no kernel record names cannot be judged, and that cell is not checked. Nor can a selection the code
+shows failing after it: where the cell derived at the engine's read release fails at run time through the kernel
+the observation saw selected (an op its build does not register, no code compiled for the target), the harness,
+which replaces the platform and stops at selection, saw only the first half. In the read release that cell is
+judged "no" (selected, then fails, read from the code); in the others, whose code was not read, it is not checked.
 
 A published cell's lineage is its publisher, the schemes its row maps to and the targets its column maps to, so
 a relabelled row keeps its history. Per lineage the span says when the table first carried the cell, the first
@@ -22,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.index import Index
+from ..model.verdicts import Verdict
+from .cells import Cell
 from .history import current_observations, release_key
 
 
@@ -80,8 +86,11 @@ def _selected_kernels(cell: Mapping[str, Any], scheme_class: str) -> list[str]:
             and (not scheme_class or run.get("scheme_class", scheme_class) == scheme_class)]
 
 
-def observed_verdict(cell: Mapping[str, Any] | None, scheme: Mapping[str, Any], handling: Mapping[str, str | None]) -> str:
-    """yes, no or unknown for one observed cell: does a selected kernel keep the scheme's arithmetic."""
+def observed_verdict(cell: Mapping[str, Any] | None, scheme: Mapping[str, Any], handling: Mapping[str, str | None],
+                     fails_after: str = "", read_here: bool = False) -> str:
+    """yes, no or unknown for one observed cell: does a selected kernel keep the scheme's arithmetic. `fails_after`
+    is the kernel class the cell derived at the engine's read release selects and then fails in (empty when it does
+    not), `read_here` whether this observation is of that release."""
     if cell is None:
         return "none"
     kernels = _selected_kernels(cell, scheme.get("class_name", "") if scheme.get("class_name", "").startswith(
@@ -90,6 +99,8 @@ def observed_verdict(cell: Mapping[str, Any] | None, scheme: Mapping[str, Any], 
         return "no"
     if any(k not in handling for k in kernels):
         return "unknown"
+    if fails_after and fails_after in kernels:
+        return "no" if read_here else "unknown"
     if not scheme.get("config", {}).get("activation_quantized"):
         return "yes"
     return "yes" if any(handling[k] == "quantized" for k in kernels) else "no"
@@ -104,26 +115,37 @@ def _aggregate(verdicts: list[str]) -> str:
     return kinds.pop() if len(kinds) == 1 else "partial"
 
 
-def release_claims(index: Index) -> list[ReleaseClaim]:
-    """Every mapped cell of every release-scoped table, per listed release, oldest release first."""
+def _failing_after_selection(index: Index, cells: Mapping[tuple[str, str], Cell]) -> dict[tuple[str, str], str]:
+    """(scheme, target) -> the kernel class its derived cell selects and then fails at run time in."""
+    classes = {k.id: k.data.get("class_name", k.id) for k in index.all("kernel")}
+    return {key: classes.get(cell.kernel, cell.kernel) for key, cell in cells.items()
+            if cell.verdict is Verdict.FAILS_AT_RUNTIME and cell.kernel}
+
+
+def release_claims(index: Index, cells: Mapping[tuple[str, str], Cell] | None = None) -> list[ReleaseClaim]:
+    """Every mapped cell of every release-scoped table, per listed release, oldest release first; `cells` are the
+    derived cells (the engine's read release), whose failures after selection an observation cannot see."""
     observations = current_observations(index)
     handling = {k.data.get("class_name", k.id): k.data.get("activation_handling") for k in index.all("kernel")}
     schemes = {s.id: s.data for s in index.all("scheme")}
+    failing = _failing_after_selection(index, cells or {})
+    read = {e.id: e.data.get("version_read", "") for e in index.all("engine")}
     claims: list[ReleaseClaim] = []
     for matrix in index.all("support-matrix"):
         data = matrix.data
         legend = {entry["symbol"].strip(): entry["verdict"] for entry in data["legend"]}
         for release in data.get("releases", []):
             observation = observations.get((data["publisher"], release))
-            cells = {(c["scheme"], c["target"]): c for c in observation.data["cells"]} if observation else {}
+            seen = {(c["scheme"], c["target"]): c for c in observation.data["cells"]} if observation else {}
             for r, row in enumerate(data["rows"]):
                 for c, column in enumerate(data["columns"]):
                     pairs = [(s, t) for s in row.get("schemes", []) for t in column.get("targets", [])]
                     if not pairs:
                         continue
                     symbol = data["cells"][r][c] if r < len(data["cells"]) and c < len(data["cells"][r]) else ""
-                    observed = _aggregate([observed_verdict(cells.get(p), schemes.get(p[0], {}), handling)
-                                           for p in pairs]) if observation else "none"
+                    observed = _aggregate([observed_verdict(
+                        seen.get(p), schemes.get(p[0], {}), handling, failing.get(p, ""),
+                        read.get(schemes.get(p[0], {}).get("engine", "")) == release) for p in pairs]) if observation else "none"
                     lineage = (data["publisher"], tuple(row.get("schemes", [])), tuple(column.get("targets", [])))
                     claims.append(ReleaseClaim(matrix.id, release, row["label"], column["label"], symbol,
                                                legend.get(symbol.strip(), "unknown"), observed,
