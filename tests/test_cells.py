@@ -987,8 +987,8 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
     volta = cell(70, new, old)
     assert (volta.verdict, volta.conditions) == ("runs-if", (
         "old.tar with a driver that supports CUDA 12.8 or later (its code for 7.0 is PTX, which the driver compiles when "
-        "it first loads it; a driver older than the toolkit refuses it with CUDA error 222); new.tar carries no code for "
-        "7.0",))
+        "it first loads it; a driver older than the toolkit refuses it with CUDA error 222, 'the provided PTX was "
+        "compiled with an unsupported toolchain'); new.tar carries no code for 7.0",))
     assert volta.otherwise[0].verdict == "fails-at-runtime" and volta.otherwise[0].reasons == (
         "no code compiled for compute capability 7.0 in new.tar",
         "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0")

@@ -311,7 +311,8 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_
         assert volta.verdict == "runs-if" and volta.conditions[0] == (
             "llama-b11312-bin-ubuntu-cuda-12.8-x64 with a driver that supports CUDA 12.8 or later (its code for 7.0 is "
             "PTX, which the driver compiles when it first loads it; a driver older than the toolkit refuses it with CUDA "
-            "error 222); llama-b11312-bin-ubuntu-cuda-13.4-x64 or -arm64 carries no code for 7.0"), scheme
+            "error 222, 'the provided PTX was compiled with an unsupported toolchain'); llama-b11312-bin-ubuntu-cuda-13.4-x64 "
+            "or -arm64 carries no code for 7.0"), scheme
         assert volta.otherwise[0].verdict == "fails-at-runtime", scheme
         assert "llama-cpp-src-cuda-cmakelists-b11312" in answers[(scheme, "nvidia-sm70")].sources, scheme
         for target in ("amd-gfx90a", "amd-gfx942", "amd-gfx950", "amd-gfx1151", "nvidia-sm75", "nvidia-sm80",

@@ -59,7 +59,8 @@ def test_a_part_of_a_later_minor_needs_a_build_where_the_targets_cubin_is_arch_s
 def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: Atlas):
     """Restated from the records: a loading cell gets a part answer on exactly the target's members that either have
     a fixed `host_cpu` another architecture than a condition's `hosts`, or a compute capability other than the
-    target's that some `built_for` entry of the engine's default install on the platform does not cover."""
+    target's that some `built_for` entry of the engine's default install on the platform does not cover, or a fixed
+    host that some `built_for` entry is not published for while none published for it has a cubin for the part."""
     index = real_atlas.index
     hosts = {a.id: a.data["host_cpu"]["arch"] for a in index.all("accelerator") if "host_cpu" in a.data}
     caps = capabilities(index)
@@ -80,7 +81,12 @@ def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: 
         return any(c == capability if c in exact else c // 10 == capability // 10 and c <= capability
                    for c in entry.get("compute_capability", [])) or any(p <= capability for p in entry.get("ptx", []))
 
-    seen = {"host": 0, "build": 0}
+    def cubin(entry, capability):
+        exact = entry.get("arch_specific", [])
+        return any(c == capability if c in exact else c // 10 == capability // 10 and c <= capability
+                   for c in entry.get("compute_capability", []))
+
+    seen = {"host": 0, "build": 0, "download": 0}
     for (scheme_id, target_id), answer in real_atlas.views.answers.items():
         cell = answer.cell
         target = index.must("hardware-target", target_id)
@@ -92,14 +98,20 @@ def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: 
             by_host = part in hosts and any(hosts[part] not in a for a in arches)
             by_build = (part in caps and caps[part] != target.data.get("compute_capability")
                         and any(not covers(b, caps[part]) for b in entries))
-            if cell.verdict.loads and (by_host or by_build):
+            on_host = [b for b in entries if part in hosts and hosts[part] in b.get("hosts", [hosts[part]])]
+            by_download = (part in hosts and len(on_host) < len(entries)
+                           and not any(cubin(b, caps[part]) for b in on_host))
+            if cell.verdict.loads and (by_host or by_build or by_download):
                 expected.append(part)
                 seen["host"] += by_host
                 seen["build"] += by_build
+                seen["download"] += by_download
         assert [p.part for p in answer.on_parts] == expected, (scheme_id, target_id)
         assert all(p.verdict.value == ("runs-if" if cell.verdict is Verdict.RUNS else cell.verdict.value)
                    for p in answer.on_parts)
-    assert seen["host"] >= 6 and seen["build"] >= 5  # ExLlamaV2 on the GB200 and the GB10; MLX-LM on the B300
+    # ExLlamaV2 on the GB200 and the GB10; MLX-LM on the B300; llama.cpp on the GB200, whose aarch64 host has only the
+    # CUDA 13.4 asset (release.yml at b11312, ubuntu-cuda matrix lines 322-340)
+    assert seen["host"] >= 6 and seen["build"] >= 5 and seen["download"] >= 11
 
 
 def test_a_build_names_the_published_build_that_covers_what_it_lacks():
@@ -120,3 +132,23 @@ def test_a_part_that_only_some_alternative_downloads_serve_needs_the_choice_its_
     # the same choice on the target and the part (both run only the same PTX) is the target's, not the part's
     ptx_only = (Build("a", ptx=(90,), source="w", one_of="x", toolkit="13.4"), Build("b", ptx=(90,), source="w", one_of="x"))
     assert build_needs(_cell(Verdict.RUNS), 100, ["b300"], {"b300": 103}, Install(builds=ptx_only)) == {}
+
+
+def test_a_part_sold_with_its_host_chooses_among_the_downloads_published_for_that_host():
+    # Two downloads of one release running a 10.0 part from PTX: the x86_64-only one is not for an aarch64 host, so an
+    # aarch64 part takes the other, with a driver of its toolkit; an x86_64 part or one of no fixed host needs no more
+    # than the target (llama.cpp b11312: the CUDA 12.8 asset is x64 only, release.yml lines 326-340).
+    both = Build("new", ptx=(90,), source="w", one_of="assets", toolkit="13.4", hosts=("x86_64", "aarch64"))
+    x86 = Build("old", ptx=(90,), source="w", one_of="assets", toolkit="12.8", hosts=("x86_64",))
+    install = Install(builds=(both, x86))
+    caps = {"arm-box": 100, "x86-box": 100, "card": 100}
+    needs = build_needs(_cell(Verdict.RUNS), 100, ["arm-box", "x86-box", "card"], caps, install,
+                        {"arm-box": "aarch64", "x86-box": "x86_64"})
+    assert list(needs) == ["arm-box"] and [n.said for n in needs["arm-box"]] == [
+        "new with a driver that supports CUDA 13.4 or later (its code for 10.0 is PTX, which the driver compiles when it "
+        "first loads it; a driver older than the toolkit refuses it with CUDA error 222, 'the provided PTX was compiled "
+        "with an unsupported toolchain'); old is published for x86_64 hosts only"]
+    # a cubin in the download the host has: nothing to choose
+    own = Build("new", cubins=(100,), source="w", one_of="assets", toolkit="13.4", hosts=("x86_64", "aarch64"))
+    assert build_needs(_cell(Verdict.RUNS), 100, ["arm-box"], caps, Install(builds=(own, x86)),
+                       {"arm-box": "aarch64"}) == {}

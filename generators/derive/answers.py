@@ -94,8 +94,8 @@ class _PartFit:
 
     def on_parts(self, cell: Cell, platform: str, parts: frozenset[str]) -> tuple[PartAnswer, ...]:
         install = self.installs.get((cell.engine, platform))
-        builds = build_needs(cell, self.target_capabilities.get(cell.target), parts, self.capabilities,
-                             install) if install is not None else {}
+        builds = build_needs(cell, self.target_capabilities.get(cell.target), parts, self.capabilities, install,
+                             {part: host["arch"] for part, host in self.hosts.items()}) if install is not None else {}
         return part_answers(cell, host_needs(cell, parts, self.hosts, self.limits), builds)
 
 

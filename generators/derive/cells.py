@@ -19,7 +19,7 @@ I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from ..model.index import Index
@@ -237,6 +237,11 @@ class Build:
     alternative: str = ""  # a published build of the same release with code for every target this one lacks
     toolkit: str = ""  # the CUDA toolkit it was compiled with; its PTX needs a driver at least as new
     one_of: str = ""  # builds sharing this name are alternative downloads: a user installs one of them
+    hosts: tuple[str, ...] = ()  # the host CPU architectures it is published for; empty when any
+
+    def on_host(self, host: str) -> bool:
+        """Whether it can be had on a host of this CPU architecture (any, when `host` or `hosts` is empty)."""
+        return not host or not self.hosts or host in self.hosts
 
     def serves(self, capability: int) -> str:
         """How these binaries run on a device of the capability: "cubin", "ptx" (only PTX, which the driver compiles
@@ -279,6 +284,10 @@ class Build:
         return f"no code compiled for {missing} in the default install's {self.binaries or 'binaries'}"
 
 
+# cudaErrorUnsupportedPtxVersion (222) in the CUDA runtime's error strings, which engines print (llama.cpp's CUDA_CHECK)
+UNSUPPORTED_PTX = "the provided PTX was compiled with an unsupported toolchain"
+
+
 def _name(build: Build) -> str:
     return build.binaries or "the default install's binaries"
 
@@ -292,11 +301,12 @@ class Choice:
     runs: tuple[Build, ...]
     jit: tuple[Build, ...]  # those of `runs` whose code there is PTX from a stated toolkit
     lacking: tuple[Build, ...]
+    elsewhere: tuple[Build, ...] = ()  # those of the group not published for the part's host CPU (a Grace-based GB200)
 
     @property
     def same_need(self) -> tuple[tuple[Build, ...], ...]:
         """What the need is, whatever the capability: two parts with the same builds in each role need the same."""
-        return self.runs, self.jit, self.lacking
+        return self.runs, self.jit, self.lacking, self.elsewhere
 
     @property
     def source(self) -> str:
@@ -311,10 +321,12 @@ class Choice:
         whose = "its code" if len(self.jit) == 1 else "the code of each"
         said = ("either " if len(self.runs) > 1 else "") + takes + (
             f" ({whose} for {where} is PTX, which the driver compiles when it first loads it; a driver older than the "
-            f"toolkit refuses it with CUDA error 222)" if self.jit else "")
+            f"toolkit refuses it with CUDA error 222, '{UNSUPPORTED_PTX}')" if self.jit else "")
         if self.lacking:
             verb = "carry" if len(self.lacking) > 1 else "carries"
             said += "; " + " and ".join(map(_name, self.lacking)) + f" {verb} no code for {where}"
+        for build in self.elsewhere:
+            said += f"; {_name(build)} is published for {' and '.join(build.hosts)} hosts only"
         return said
 
     def reasons(self) -> tuple[str, ...]:
@@ -325,10 +337,15 @@ class Choice:
             f"its PTX for {where}" for build in self.jit)
 
 
-def _choice(group: Sequence[Build], capability: int) -> Choice | None:
+def _choice(group: Sequence[Build], capability: int, host: str = "") -> Choice | None:
     """What a device of the capability needs among one group of builds (one set, or alternative downloads): None when
     nothing (every one runs there and one has a cubin for it, or none states the toolkit of its PTX) or when none runs
-    there (`Install.unbuilt` says that)."""
+    there (`Install.unbuilt` says that). With a host CPU architecture (a part sold with its host), only the builds
+    published for that host count: the others are named as such."""
+    elsewhere = tuple(build for build in group if not build.on_host(host))
+    if elsewhere and len(elsewhere) < len(group):
+        found = _choice([build for build in group if build.on_host(host)], capability)
+        return None if found is None else replace(found, elsewhere=elsewhere)
     served = [(build, build.serves(capability)) for build in group]
     runs = tuple(build for build, how in served if how)
     lacking = tuple(build for build, how in served if not how)
@@ -375,13 +392,14 @@ class Install:
                      if all(build.missing(target) for build in group)
                      for build in group if (missing := build.missing(target)))
 
-    def choices(self, capability: int | None) -> tuple[Choice, ...]:
+    def choices(self, capability: int | None, host: str = "") -> tuple[Choice, ...]:
         """On a CUDA device of the capability, where the install covers it but not plainly: which download to take
-        when only some carry code for it, and the driver a build's PTX needs when that is all it has there."""
+        when only some carry code for it, and the driver a build's PTX needs when that is all it has there; with a host
+        CPU architecture, among the downloads published for it."""
         if capability is None:
             return ()
-        return tuple(found for group in self.groups()
-                     if not any(build.gfx for build in group) and (found := _choice(group, capability)) is not None)
+        return tuple(found for group in self.groups() if not any(build.gfx for build in group)
+                     and (found := _choice(group, capability, host)) is not None)
 
     def meets(self, facts: Sequence[str]) -> str:
         """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
@@ -415,7 +433,8 @@ def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
     """One `built_for` entry of a default install as a Build."""
     return Build(built.get("binaries", ""), tuple(built.get("gfx", [])), tuple(built.get("compute_capability", [])),
                  tuple(built.get("ptx", [])), built["source"], tuple(built.get("arch_specific", [])),
-                 built.get("alternative", ""), built.get("toolkit", ""), built.get("one_of", ""))
+                 built.get("alternative", ""), built.get("toolkit", ""), built.get("one_of", ""),
+                 tuple(built.get("hosts", [])))
 
 
 # (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the

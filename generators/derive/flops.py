@@ -2,7 +2,7 @@
 
 Dense and sparse figures are never mixed. A precision ratio is computed only between two
 figures from the same source with the same accumulate precision, so that no ratio silently
-divides one vendor's number by another's.
+divides one source's figure by another's (or one accumulate precision's rate by the other's).
 """
 from __future__ import annotations
 

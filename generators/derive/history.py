@@ -4,9 +4,9 @@ Reads observation records only. For each (engine, release) the observation of th
 one used (`current_observations`: an older harness's record stays in the repository as evidence of what it saw,
 but a newer harness supersedes it). Releases are ordered by their version numbers. A cell's outcomes are the
 releases that observed it, oldest first; a flip is a change between two consecutive observed releases in the
-verdict, the kernel chosen, or the refusal (the stage it stopped at and the exception type; a reworded message
-alone is not a flip), with why: the
-kernel that was chosen before and what the newer release's selector answered for it, or the gate that now refuses.
+verdict, the kernel chosen, the conditions of a runs-if cell, or the refusal (the stage it stopped at and the exception
+type; a reworded message alone is not a flip), with why: the kernel that was chosen before and what the newer release's
+selector answered for it, the gate that now refuses, the conditions it now depends on, or the older release's refusal.
 """
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ lists the code its binaries carry (`built_for`), a cubin for X.Y runs on X.Z wit
 architecture-specific one (`arch_specific`: sm_100a), which runs on X.Y alone. So binaries that cover the target may
 carry nothing for such a part: a loading cell there needs a build compiled for the part's capability first, the need a
 target outside the list gets (cells._on_unbuilt_target). Where a part runs on other downloads than its target, or only on
-their PTX, the choice it needs is one more (cells.Choice): a B300 beside a B200 needs none, running the same PTX. Pure
-functions.
+their PTX, the choice it needs is one more (cells.Choice): a B300 beside a B200 needs none, running the same PTX; a
+Grace-based GB200 beside it does, since the downloads published for its aarch64 host are fewer (`built_for` hosts).
+Pure functions.
 """
 from __future__ import annotations
 
@@ -26,21 +27,26 @@ def capabilities(index: Index) -> dict[str, int]:
 
 
 def build_needs(cell: Cell, target_capability: int | None, parts: Iterable[str], part_capabilities: Mapping[str, int],
-                install: Install) -> dict[str, list[PartNeed]]:
+                install: Install, part_hosts: Mapping[str, str] | None = None) -> dict[str, list[PartNeed]]:
     """For each of `parts` whose capability differs from the target's, a build for it in place of each set of the
-    install's binaries that carries no code for it; empty when every part is covered (or the cell does not load)."""
+    install's binaries that carries no code for it; and for each part whose capability or fixed host CPU (`part_hosts`:
+    part -> architecture) gives it another choice among the install's downloads than its target's, that choice. Empty
+    when every part is covered like its target (or the cell does not load)."""
     if not cell.verdict.loads or not install.builds or target_capability is None:
         return {}
+    hosts = part_hosts or {}
     found: dict[str, list[PartNeed]] = {}
     on_target = {choice.same_need for choice in install.choices(target_capability)}
     for part in sorted(parts):
         capability = part_capabilities.get(part)
-        if capability is None or capability == target_capability:
+        host = hosts.get(part, "")
+        if capability is None or (capability == target_capability and all(b.on_host(host) for b in install.builds)):
             continue
         for group in install.groups():
             if all(build.missing_capability(capability) for build in group):
                 found.setdefault(part, []).extend(
                     PartNeed(build.condition(build.missing_capability(capability)), build.source) for build in group)
-        found.setdefault(part, []).extend(PartNeed(choice.said(), choice.source) for choice in install.choices(capability)
+        found.setdefault(part, []).extend(PartNeed(choice.said(), choice.source)
+                                          for choice in install.choices(capability, host)
                                           if choice.same_need not in on_target)
     return {part: needs for part, needs in found.items() if needs}

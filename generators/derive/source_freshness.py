@@ -1,4 +1,5 @@
-"""Sources a reader should distrust first: not checked for a long time, or pinned to an older engine release.
+"""Sources a reader should distrust first: no check date, not checked for a long time, or pinned to an older release
+of a package (name==version) or tag of a repository than another source cites.
 
 "Long" is measured against the newest check date in the records (not today's date), so the view
 is the same on every build of the same records. A release is older when the same package, or the

@@ -425,6 +425,7 @@ class EngineDefaultInstallBuiltFor(TypedDict):
     alternative: NotRequired[str]
     toolkit: NotRequired[str]
     one_of: NotRequired[str]
+    hosts: NotRequired[list[CpuArch]]
     source: RefSource
     locator: str
 
@@ -862,7 +863,7 @@ class ObservationCells(TypedDict):
 
 
 class ObservationFields(TypedDict):
-    """What an engine release's own selection code did for every modelled (scheme, hardware target) cell, run with only platform facts simulated; one record per (engine release, harness version)."""
+    """What an engine release's own selection code did for every modelled (scheme, hardware target) cell, run without the hardware, with what lies outside the engine's Python code simulated (the platform facts, compiled extensions and optional packages that `simulated` lists); one record per (engine release, harness version)."""
 
     name: Name
     summary: Text

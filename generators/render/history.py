@@ -100,8 +100,9 @@ def history_table(atlas: Any, scheme_id: str, values: ValueRenderer) -> tuple[st
             escape_text(f"{f.before.release} → {f.after.release}:") + Markup(" ") + escape_text(short("; ".join(f.why), 160))
             for f in history.flips) or Markup("none"))
         rows.append(row)
-    note = ("What each release's own selection code did, observed by running it with only platform facts simulated "
-            "(the newest harness per release); a flip is a change between consecutive observed releases. "
+    note = ("What each release's own selection code did, observed by running it without the hardware, with what lies "
+            "outside its Python code simulated (platform facts, compiled extensions, optional packages; the newest "
+            "harness per release); a flip is a change between consecutive observed releases. "
             "The full history is on the history page.")
     return "Observed across releases", ["target", *releases, "flips"], rows, note
 

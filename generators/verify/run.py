@@ -92,7 +92,8 @@ def observation_record(engine: str, version: str, env: Environment, jobs: list[J
         "name": f"{engine} {version} linear-kernel selection, observed (harness {HARNESS_VERSION})",
         "summary": f"Every modelled scheme loaded on every hardware target of a platform the probe simulates (CUDA, ROCm, "
                    f"CPU, XPU) by {engine} {version}'s own config loader, "
-                   "scheme matching, capability gates and kernel selectors, with only platform facts simulated.",
+                   "scheme matching, capability gates and kernel selectors, with what lies outside its Python code "
+                   "simulated (platform facts, compiled extensions, optional packages; listed under simulated).",
         "engine": engine, "release": version, "harness_version": HARNESS_VERSION,
         "observed_on": _dt.date.today().isoformat(),
         "environment": {"torch": env.manifest.get("torch", ""), "python": platform.python_version(),
