@@ -156,14 +156,26 @@
       pick(schemeSelect, schemeFor(engineSelect.value, params.get("format")) || "format:" + params.get("format"),
         "a scheme of " + engineSelect.selectedOptions[0].textContent + " for the format \u201c" + params.get("format") + "\u201d");
     }
-    pick(hardwareSelect, params.get("hardware"), "the hardware \u201c" + params.get("hardware") + "\u201d");
+    // a part the atlas holds but that no hardware target stands for (fillHardware leaves it out) is not a typo
+    var askedHardware = params.get("hardware") || "";
+    var untargeted = askedHardware.indexOf("part:") === 0 ? records["accelerator"][askedHardware.slice("part:".length)] : null;
+    if (untargeted && untargeted.target) { untargeted = null; }
+    if (!untargeted) { pick(hardwareSelect, askedHardware, "the hardware \u201c" + askedHardware + "\u201d"); }
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
     var notice = null;
-    if (unknown.length) {
-      notice = el("p", { "class": "atlas-notice", role: "status",
-        text: "This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
-          "mistyped); the answer below is for the picks shown instead." });
+    if (unknown.length || untargeted) {
+      var said = [];
+      if (unknown.length) {
+        said.push("This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
+          "mistyped).");
+      }
+      if (untargeted) {
+        said.push("The atlas holds " + untargeted.name + " but no hardware target (what the engines check, such as " +
+          "the compute capability) is recorded for it, so it has no answer.");
+      }
+      said.push("The answer below is for the picks shown instead.");
+      notice = el("p", { "class": "atlas-notice", role: "status", text: said.join(" ") });
       root.insertBefore(notice, root.querySelector("#atlas-answer"));
     }
     function dropNotice() {
