@@ -387,6 +387,14 @@ def test_a_link_to_what_the_atlas_does_not_hold_says_so_as_text_until_the_first_
     assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
 
 
+def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: Browser) -> None:
+    """NF4 is a format record, but no scheme reads it yet: the notice must not call it renamed or mistyped."""
+    browser.open(f"{PAGE}?engine=any&format=nf4&hardware=part:t4")
+    _comparison(browser)
+    text = browser.js("return document.querySelector('.atlas-notice').textContent")
+    assert "the atlas describes it" in text and "gap in the atlas" in text and "mistyped" not in text
+
+
 @pytest.mark.parametrize("scheme, hardware, target", [
     ("vllm-ct-w4a4-mxfp4", "target:intel-gpu", "intel-gpu"),  # the format map rates MXFP4 emulated on a part of it
     ("llama-cpp-q4-k", "part:v100", "nvidia-sm70"),  # INT8 W8A8: no INT8 peak or matrix instruction on Volta
