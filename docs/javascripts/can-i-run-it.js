@@ -161,21 +161,29 @@
       pick(schemeSelect, schemeFor(engineSelect.value, params.get("format")) || "format:" + params.get("format"),
         "a scheme of " + engineSelect.selectedOptions[0].textContent + " for the format \u201c" + params.get("format") + "\u201d");
     }
-    pick(hardwareSelect, params.get("hardware"), "the hardware \u201c" + params.get("hardware") + "\u201d");
+    // a part the atlas holds but that no hardware target stands for (fillHardware leaves it out) is not a typo
+    var askedHardware = params.get("hardware") || "";
+    var untargeted = askedHardware.indexOf("part:") === 0 ? records["accelerator"][askedHardware.slice("part:".length)] : null;
+    if (untargeted && untargeted.target) { untargeted = null; }
+    if (!untargeted) { pick(hardwareSelect, askedHardware, "the hardware \u201c" + askedHardware + "\u201d"); }
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
     var notice = null;
-    var said = [];
-    if (unread.length) {
-      said.push("This link asks for the format \u201c" + unread.join("\u201d and \u201c") + "\u201d: the atlas describes it, " +
-        "but records no engine's dispatch rules (scheme) that read it yet, so no answer is derived for it. This is a " +
-        "gap in the atlas, not a refusal; the answer below is for the picks shown instead.");
-    }
-    if (unknown.length) {
-      said.push("This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
-        "mistyped); the answer below is for the picks shown instead.");
-    }
-    if (said.length) {
+    if (unknown.length || untargeted || unread.length) {
+      var said = [];
+      if (unread.length) {
+        said.push("The atlas describes the format \u201c" + unread.join("\u201d and \u201c") + "\u201d but records no " +
+          "engine's dispatch rules (scheme) that read it yet, so it has no answer: a gap in the atlas, not a refusal.");
+      }
+      if (unknown.length) {
+        said.push("This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
+          "mistyped).");
+      }
+      if (untargeted) {
+        said.push("The atlas holds " + untargeted.name + " but no hardware target (what the engines check, such as " +
+          "the compute capability) is recorded for it, so it has no answer.");
+      }
+      said.push("The answer below is for the picks shown instead.");
       notice = el("p", { "class": "atlas-notice", role: "status", text: said.join(" ") });
       root.insertBefore(notice, root.querySelector("#atlas-answer"));
     }

@@ -122,6 +122,10 @@ def _failing_after_selection(index: Index, cells: Mapping[tuple[str, str], Cell]
             if cell.verdict is Verdict.FAILS_AT_RUNTIME and cell.kernel}
 
 
+def _engine_of(schemes: Mapping[str, Any], scheme: str) -> str:
+    return str(schemes[scheme].get("engine", "")) if scheme in schemes else ""
+
+
 def release_claims(index: Index, cells: Mapping[tuple[str, str], Cell] | None = None) -> list[ReleaseClaim]:
     """Every mapped cell of every release-scoped table, per listed release, oldest release first; `cells` are the
     derived cells (the engine's read release), whose failures after selection an observation cannot see."""
@@ -145,7 +149,7 @@ def release_claims(index: Index, cells: Mapping[tuple[str, str], Cell] | None = 
                     symbol = data["cells"][r][c] if r < len(data["cells"]) and c < len(data["cells"][r]) else ""
                     observed = _aggregate([observed_verdict(
                         seen.get(p), schemes.get(p[0], {}), handling, failing.get(p, ""),
-                        read.get(schemes.get(p[0], {}).get("engine", "")) == release) for p in pairs]) if observation else "none"
+                        read.get(_engine_of(schemes, p[0])) == release) for p in pairs]) if observation else "none"
                     lineage = (data["publisher"], tuple(row.get("schemes", [])), tuple(column.get("targets", [])))
                     claims.append(ReleaseClaim(matrix.id, release, row["label"], column["label"], symbol,
                                                legend.get(symbol.strip(), "unknown"), observed,
