@@ -387,6 +387,14 @@ def test_a_link_to_what_the_atlas_does_not_hold_says_so_as_text_until_the_first_
     assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
 
 
+def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: Browser) -> None:
+    """NF4 is a format record, but no scheme reads it yet: the notice must not call it renamed or mistyped."""
+    browser.open(f"{PAGE}?engine=any&format=nf4&hardware=part:t4")
+    _comparison(browser)
+    text = browser.js("return document.querySelector('.atlas-notice').textContent")
+    assert "records no engine's dispatch rules" in text and "gap in the atlas" in text and "mistyped" not in text
+
+
 def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: Browser, built_site: Path) -> None:
     """A part the atlas holds without a hardware target (no compute capability recorded: the RTX 3090 Ti) is left out
     of the picker; a link to it once said the atlas did not hold it (renamed, removed or mistyped)."""
