@@ -1019,6 +1019,7 @@ def test_a_kernel_that_fails_after_selection_only_with_a_package_the_install_lac
     assert [(o.kernel, o.verdict, o.selected, o.off_default) for o in cell.otherwise] == [
         ("fi", "fails-at-runtime", "fi", True)]
     assert cell.otherwise[0].unmet == ("the default install leaving out package fi installed",)
+    assert cell.opt_in == ()  # opting in to the package leads to the failure, not to this answer
     # an install that brings the package, or one that says nothing of it, keeps the failure as the cell
     brought = Install("pip install e", {"fi-pkg": "fi 1.0"})
     assert derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels, brought).verdict == "fails-at-runtime"

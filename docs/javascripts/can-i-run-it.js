@@ -295,13 +295,26 @@
       if (step.failure_message) { body.push(el("p", { "class": "atlas-card__note", text: "The engine raises: " + step.failure_message })); }
       return el("li", { "class": "atlas-otherwise__step", "data-verdict": step.verdict }, body);
     });
-    var first = steps[0];
-    var firstKernel = first.selected ? records["kernel"][first.selected] : null;
-    return el("details", { "class": "atlas-answer__section atlas-otherwise", "data-verdict": first.verdict }, [
-      el("summary", {}, ["If the conditions do not hold: ",
-        el("span", { "class": verdictClass(first.verdict), text: (VERDICTS[first.verdict] || [first.verdict])[0].replace(",", "") }),
-        first.selected ? " via " + (firstKernel ? firstKernel.name : first.selected) : "",
-        steps.length > 1 ? " (and " + (steps.length - 1) + " more)" : ""]),
+    // the summary names each distinct outcome once, in the engine's order: a first step that fails (a driver too
+    // old) must not read as what every unmet condition leads to (a batch bound that only hands over to another kernel)
+    var seen = {};
+    var outcomes = steps.filter(function (step) {
+      var key = step.verdict + " " + (step.selected || "");
+      if (seen[key]) { return false; }
+      seen[key] = true;
+      return true;
+    });
+    var shown = outcomes.slice(0, 3);
+    var summary = ["If the conditions do not hold: "];
+    shown.forEach(function (step, n) {
+      var kernel = step.selected ? records["kernel"][step.selected] : null;
+      if (n) { summary.push(" or "); }
+      summary.push(el("span", { "class": verdictClass(step.verdict), text: (VERDICTS[step.verdict] || [step.verdict])[0].replace(",", "") }));
+      if (step.selected) { summary.push(" via " + (kernel ? kernel.name : step.selected)); }
+    });
+    if (outcomes.length > shown.length) { summary.push(" (and " + (outcomes.length - shown.length) + " more)"); }
+    return el("details", { "class": "atlas-answer__section atlas-otherwise", "data-verdict": steps[0].verdict }, [
+      el("summary", {}, summary),
       el("p", { "class": "atlas-card__note", text: "The next outcome in the engine's order, for each way the conditions can fail." }),
       el("ol", {}, items)]);
   }

@@ -709,7 +709,7 @@ def _passed_over(cell: Cell, primary: Attempt, steps: Sequence[Otherwise], opt_i
     return _replaced(cell, verdict=step.verdict, kernel=step.selected, conditions=step.conditions,
                      computes_as=step.computes_as, otherwise=(fails, *steps[at + 1:]),
                      assumes=tuple(x for a in cell.attempts if a.kernel == step.selected for x in a.assumed),
-                     default_kernel=step.selected, default_where=(), opt_in=primary.opt_in)
+                     default_kernel=step.selected, default_where=(), opt_in=())  # (adding it leads to the failure)
 
 
 def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str],

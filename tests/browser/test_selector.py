@@ -245,6 +245,8 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
           badge: li.querySelector('.atlas-verdict').className, text: li.textContent}))};""")
     assert shown is not None and shown["closed"] and shown["visible"]
     assert names[f"kernel/{steps[0]['selected']}"] in shown["summary"]
+    # every distinct outcome is named in the summary, so a failing first step does not stand for all of them
+    assert all(names[f"kernel/{s['selected']}"] in shown["summary"] for s in steps if s["selected"])
     assert [s["verdict"] for s in shown["steps"]] == [s["verdict"] for s in steps]
     for step, item in zip(steps, shown["steps"]):
         assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
