@@ -355,12 +355,18 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     assert [k for k, _, _ in tried][:4] == ["cutlass-w4a8", "machete", "humming", "marlin"]
     assert tried[2] == ("humming", "no", True) and "weight shape mismatched" in w4a8.attempts[2].reason
     assert w4a8.attempts[0].reason == "CUTLASS W4A8 only supports FP8 (e4m3) activations"
-    # MXFP4 on SM120: FlashInfer's CuTe-DSL MXFP4 kernel is selected (capability >= 100) and FlashInfer 0.7.2.post1's
-    # SM12x runner raises; without the CuTe-DSL module, Marlin with a bfloat16 model computes weight-only.
+    # MXFP4 on SM120: where FlashInfer's CuTe-DSL module is usable, its MXFP4 kernel is selected (capability >= 100)
+    # and FlashInfer 0.7.2.post1's SM12x runner raises; the default install leaves FlashInfer unusable (no
+    # flashinfer-cubin, no nvcc it finds: utils/flashinfer.py 504-508), so it gets Marlin, which with a bfloat16 model
+    # computes weight-only: the cell is that fallback, and the failure a step off the defaults (found by cards28a).
     mx, tried = walk("vllm-ct-w4a4-mxfp4", "nvidia-sm120")
-    assert (mx.verdict, tried[0]) == ("fails-at-runtime", ("flashinfer-mxfp4", "no", True))
+    assert (mx.verdict, mx.kernel, tried[0]) == ("fallback", "vllm-marlin-mxfp4", ("flashinfer-mxfp4", "no", True))
     assert "SM12x cute-dsl requires NVFP4 with 128x4 scales" in mx.attempts[0].reason
-    assert (mx.otherwise[0].verdict, mx.otherwise[0].selected) == ("fallback", "vllm-marlin-mxfp4")
+    assert mx.conditions == ("activation dtype in {bfloat16}",) and "bfloat16" in mx.computes_as
+    first = mx.otherwise[0]
+    assert (first.verdict, first.selected, first.off_default) == ("fails-at-runtime", "vllm-flashinfer-mxfp4", True)
+    assert first.unmet[0].startswith("the default install leaving out FlashInfer usable")
+    assert (mx.otherwise[1].verdict, mx.otherwise[1].selected) == ("fails-at-runtime", "vllm-marlin-mxfp4")
     # GPTQ on Arm: CPUWNA16 is selected, and aarch64 builds do not register cpu_gemm_wna16.
     arm, tried = walk("vllm-gptq-marlin", "arm-cpu")
     assert (arm.verdict, tried) == ("fails-at-runtime", [("dynamic-4bit", "no", False), ("zentorch-wna16", "no", False),
