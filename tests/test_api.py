@@ -316,7 +316,10 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
     assert runs_if and all(c["otherwise"] for c in runs_if)
     for cell in cells.values():
         steps = cell["otherwise"]
-        assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or ", vLLM uses " in steps[0]["unmet"][0]
+        passed_over = bool(steps) and steps[0]["off_default"] and steps[0]["unmet"][0].startswith(
+            "the default install leaving out ")  # a kernel only an install adding what the defaults lack selects
+        assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or ", vLLM uses " in steps[0]["unmet"][0] \
+            or passed_over
         assert all(s["reasons"] and s["failure_message"] for s in steps if s["verdict"] == "refused")
         if cell["verdict"] == "refused" or (cell["verdict"] == "fails-at-runtime" and not cell["conditions"]):
             assert steps == [], (cell["scheme"], cell["target"])
@@ -352,12 +355,14 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
         ("vllm-zentorch-wna16", "runs-if", "vllm-cpu-wna16"), ("vllm-zentorch-wna16", "fallback", "vllm-zentorch-wna16"),
         ("vllm-cpu-wna16", "fails-at-runtime", "vllm-cpu-wna16")]
     assert "package zentorch installed" in zen[0]["unmet"] and zen[1]["computes_as"].startswith("W4A8")
-    # A kernel selected where a package is usable and then failing: without the package vLLM goes on to Marlin (its
-    # own selection, observed by the verify harness, shows both routes), where a float32 model then fails.
+    # A kernel selected where a package is usable and then failing: the default install lacks the package, so vLLM
+    # goes on to Marlin (its own selection, observed by the verify harness, shows both routes), which computes
+    # weight-only with a bfloat16 model and fails with another; an install that adds the package fails instead.
     sm120 = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
-    assert (sm120["verdict"], [(s["verdict"], s["selected"]) for s in sm120["otherwise"]]) == (
-        "fails-at-runtime", [("fallback", "vllm-marlin-mxfp4"), ("fails-at-runtime", "vllm-marlin-mxfp4")])
-    assert "float32" not in sm120["otherwise"][0]["computes_as"]
+    assert (sm120["verdict"], sm120["kernel"], [(s["verdict"], s["selected"], s["off_default"]) for s in sm120["otherwise"]]) == (
+        "fallback", "vllm-marlin-mxfp4", [("fails-at-runtime", "vllm-flashinfer-mxfp4", True),
+                                          ("fails-at-runtime", "vllm-marlin-mxfp4", False)])
+    assert "float32" not in sm120["computes_as"]
 
 
 def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:

@@ -1005,3 +1005,21 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
         "a build compiled for compute capability 6.1 in place of bare.tar"]
     # PTX from an unstated toolkit, in a build of its own, is taken to load
     assert cell(80, Build("lib", cubins=(86,), ptx=(80,), source="w")).verdict == "runs"
+
+
+def test_a_kernel_that_fails_after_selection_only_with_a_package_the_install_lacks_is_not_the_default_answer():
+    # 'fi' is selected where its package is usable and then fails on this target; the default install lacks the
+    # package, so vLLM goes on to 'last': that is what a default install gets, and the failure is a step off the defaults.
+    kernels = {"fi": {"requirements": [req("package", "needs fi", value="fi", met_by_install=["fi-pkg"]),
+                                       req("activation-type", "no fp16 GEMM here", values=["float32"], after_selection=True)]},
+               "last": {"requirements": []}}
+    lacking = Install("pip install e", lacking={"fi-pkg": "fi only with the fi extra"})
+    cell = derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels, lacking)
+    assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs", "last", "last")
+    assert [(o.kernel, o.verdict, o.selected, o.off_default) for o in cell.otherwise] == [
+        ("fi", "fails-at-runtime", "fi", True)]
+    assert cell.otherwise[0].unmet == ("the default install leaving out package fi installed",)
+    # an install that brings the package, or one that says nothing of it, keeps the failure as the cell
+    brought = Install("pip install e", {"fi-pkg": "fi 1.0"})
+    assert derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels, brought).verdict == "fails-at-runtime"
+    assert derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels).verdict == "fails-at-runtime"

@@ -355,12 +355,18 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     assert [k for k, _, _ in tried][:4] == ["cutlass-w4a8", "machete", "humming", "marlin"]
     assert tried[2] == ("humming", "no", True) and "weight shape mismatched" in w4a8.attempts[2].reason
     assert w4a8.attempts[0].reason == "CUTLASS W4A8 only supports FP8 (e4m3) activations"
-    # MXFP4 on SM120: FlashInfer's CuTe-DSL MXFP4 kernel is selected (capability >= 100) and FlashInfer 0.7.2.post1's
-    # SM12x runner raises; without the CuTe-DSL module, Marlin with a bfloat16 model computes weight-only.
+    # MXFP4 on SM120: where FlashInfer's CuTe-DSL module is usable, its MXFP4 kernel is selected (capability >= 100)
+    # and FlashInfer 0.7.2.post1's SM12x runner raises; the default install leaves FlashInfer unusable (no
+    # flashinfer-cubin, no nvcc it finds: utils/flashinfer.py 504-508), so it gets Marlin, which with a bfloat16 model
+    # computes weight-only: the cell is that fallback, and the failure a step off the defaults (found by cards28a).
     mx, tried = walk("vllm-ct-w4a4-mxfp4", "nvidia-sm120")
-    assert (mx.verdict, tried[0]) == ("fails-at-runtime", ("flashinfer-mxfp4", "no", True))
+    assert (mx.verdict, mx.kernel, tried[0]) == ("fallback", "vllm-marlin-mxfp4", ("flashinfer-mxfp4", "no", True))
     assert "SM12x cute-dsl requires NVFP4 with 128x4 scales" in mx.attempts[0].reason
-    assert (mx.otherwise[0].verdict, mx.otherwise[0].selected) == ("fallback", "vllm-marlin-mxfp4")
+    assert mx.conditions == ("activation dtype in {bfloat16}",) and "bfloat16" in mx.computes_as
+    first = mx.otherwise[0]
+    assert (first.verdict, first.selected, first.off_default) == ("fails-at-runtime", "vllm-flashinfer-mxfp4", True)
+    assert first.unmet[0].startswith("the default install leaving out FlashInfer usable")
+    assert (mx.otherwise[1].verdict, mx.otherwise[1].selected) == ("fails-at-runtime", "vllm-marlin-mxfp4")
     # GPTQ on Arm: CPUWNA16 is selected, and aarch64 builds do not register cpu_gemm_wna16.
     arm, tried = walk("vllm-gptq-marlin", "arm-cpu")
     assert (arm.verdict, tried) == ("fails-at-runtime", [("dynamic-4bit", "no", False), ("zentorch-wna16", "no", False),
@@ -537,11 +543,16 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
     for target in ("amd-gfx90a", "nvidia-sm80"):
         assert not cells[("vllm-ct-w8a8-int8", target)].otherwise or all(
             "XPU" not in r for s in cells[("vllm-ct-w8a8-int8", target)].otherwise for r in s.reasons), target
+    # XPUwNa16 accepts group size -1 (per-channel), but int4_gemm_w4a16 hands it to oneDNN as the scale group
+    # {-1, 1}, which oneDNN v3.13 refuses: selected, then fails (finding xpuchan28-audit-2026-12-04).
+    per_group = "group size in {32, 64, 128}"
+    for scheme in ("vllm-awq-marlin", "vllm-gptq-marlin", "vllm-ct-wna16"):
+        cell = cells[(scheme, "intel-gpu")]
+        assert (cell.verdict, cell.kernel) == ("runs-if", "vllm-xpu-wna16"), scheme
+        assert per_group in cell.conditions, scheme
+        assert fails_after(cell, "vllm-xpu-wna16", per_group) == [("fails-at-runtime", "vllm-xpu-wna16")], scheme
     # Cells that hold as they were.
     assert_verdicts(cells, (
-            ("vllm-awq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
-            ("vllm-gptq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
-            ("vllm-ct-wna16", "intel-gpu", "runs", "vllm-xpu-wna16"),  # runs since XPU states auto_dtypes (audit g)
             ("vllm-ct-w4a8-int", "intel-gpu", "runs", "vllm-xpu-w4a8-int"),  # runs since XPU states auto_dtypes (audit g)
             ("vllm-ct-w4a4-mxfp4", "intel-gpu", "runs", "vllm-xpu-mxfp4"),
             ("vllm-ct-w8a8-mxfp8", "intel-gpu", "runs", "vllm-xpu-mxfp8"),

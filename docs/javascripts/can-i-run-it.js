@@ -140,30 +140,51 @@
     // silently swapped for the list's first entry; the notice goes with the reader's first change.
     var params = new URLSearchParams(window.location.search);
     var unknown = [];
-    function pick(select, value, what) {
+    // a format the atlas holds as a record, but which no scheme reads: there is nothing to compare, which is a gap
+    // in the atlas, not a mistyped link
+    var unread = [];
+    function pick(select, value, what, format) {
       if (!value) { return; }
       select.value = value;
-      if (select.value !== value) { unknown.push(what); }
+      if (select.value === value) { return; }
+      if (format && records["format"][format]) { unread.push(records["format"][format].name); } else { unknown.push(what); }
     }
     pick(engineSelect, params.get("engine"), "the engine \u201c" + params.get("engine") + "\u201d");
     if (!engineSelect.value && engineSelect.options.length) { engineSelect.selectedIndex = 0; }
     fillSchemes();
     if (engineSelect.value === ANY) {
-      pick(schemeSelect, params.get("format") && "format:" + params.get("format"), "the format \u201c" + params.get("format") + "\u201d");
+      pick(schemeSelect, params.get("format") && "format:" + params.get("format"), "the format \u201c" + params.get("format") + "\u201d",
+        params.get("format"));
     } else if (params.get("scheme")) {
       pick(schemeSelect, params.get("scheme"), "the scheme \u201c" + params.get("scheme") + "\u201d");
     } else if (params.get("format")) {
       pick(schemeSelect, schemeFor(engineSelect.value, params.get("format")) || "format:" + params.get("format"),
         "a scheme of " + engineSelect.selectedOptions[0].textContent + " for the format \u201c" + params.get("format") + "\u201d");
     }
-    pick(hardwareSelect, params.get("hardware"), "the hardware \u201c" + params.get("hardware") + "\u201d");
+    // a part the atlas holds but that no hardware target stands for (fillHardware leaves it out) is not a typo
+    var askedHardware = params.get("hardware") || "";
+    var untargeted = askedHardware.indexOf("part:") === 0 ? records["accelerator"][askedHardware.slice("part:".length)] : null;
+    if (untargeted && untargeted.target) { untargeted = null; }
+    if (!untargeted) { pick(hardwareSelect, askedHardware, "the hardware \u201c" + askedHardware + "\u201d"); }
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
     var notice = null;
-    if (unknown.length) {
-      notice = el("p", { "class": "atlas-notice", role: "status",
-        text: "This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
-          "mistyped); the answer below is for the picks shown instead." });
+    if (unknown.length || untargeted || unread.length) {
+      var said = [];
+      if (unread.length) {
+        said.push("The atlas describes the format \u201c" + unread.join("\u201d and \u201c") + "\u201d but records no " +
+          "engine's dispatch rules (scheme) that read it yet, so it has no answer: a gap in the atlas, not a refusal.");
+      }
+      if (unknown.length) {
+        said.push("This link asks for " + unknown.join(" and ") + ", which the atlas does not hold (renamed, removed or " +
+          "mistyped).");
+      }
+      if (untargeted) {
+        said.push("The atlas holds " + untargeted.name + " but no hardware target (what the engines check, such as " +
+          "the compute capability) is recorded for it, so it has no answer.");
+      }
+      said.push("The answer below is for the picks shown instead.");
+      notice = el("p", { "class": "atlas-notice", role: "status", text: said.join(" ") });
       root.insertBefore(notice, root.querySelector("#atlas-answer"));
     }
     function dropNotice() {

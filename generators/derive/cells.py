@@ -683,9 +683,33 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
                                                              steps, opt_in):
         verdict = Verdict.RUNS
     default_kernel, default_where = _default_kernel(cell.kernel, steps, opt_in, assumed)
+    if verdict is Verdict.FAILS_AT_RUNTIME and cell.kernel in opt_in and primary is not None:
+        passed_over = _passed_over(cell, primary, steps, opt_in)
+        if passed_over is not None:
+            return passed_over
     return _replaced(cell, verdict=verdict, otherwise=tuple(steps), assumes=assumes,  # one copy per cell
                      default_kernel=default_kernel, default_where=default_where,
                      opt_in=primary.opt_in if primary else ())
+
+
+def _passed_over(cell: Cell, primary: Attempt, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> Cell | None:
+    """A kernel that is selected and then fails only where something the default install lacks is present (a package
+    it leaves out) is never selected by default: the default install gets the step the engine takes without it. That
+    step is the cell (its verdict, kernel, conditions and precision: what a reader with a default install gets), and
+    the failure becomes a step off the defaults, reached by adding what the install lacks. None when that step does
+    not load (a refusal there is no more a run than the failure) or is itself an opt-in's."""
+    at = next((n for n, s in enumerate(steps) if s.kernel == cell.kernel and not s.off_default
+               and s.selected not in (None, cell.kernel) and s.selected not in opt_in), None)
+    if at is None or not steps[at].verdict.loads:
+        return None
+    step = steps[at]
+    added = "; ".join(a.condition for a in primary.opt_in)
+    fails = Otherwise(cell.kernel or "", (f"the default install leaving out {added}",), Verdict.FAILS_AT_RUNTIME,
+                      cell.kernel, reasons=cell.reasons[-1:] or (primary.reason,), off_default=True)
+    return _replaced(cell, verdict=step.verdict, kernel=step.selected, conditions=step.conditions,
+                     computes_as=step.computes_as, otherwise=(fails, *steps[at + 1:]),
+                     assumes=tuple(x for a in cell.attempts if a.kernel == step.selected for x in a.assumed),
+                     default_kernel=step.selected, default_where=(), opt_in=primary.opt_in)
 
 
 def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[str],
@@ -994,7 +1018,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         selecting = tuple(c for c in conditions if c not in dict(fails))
         return Attempt(kernel_id, NO, failure or gates[0], failure or gates[0], after_selection=True,
                        conditions=selecting, messages=tuple(earlier),
-                       assumed=tuple(a for a in assumed if a.condition in selecting))  # (it fails whatever the rest)
+                       assumed=tuple(a for a in assumed if a.condition in selecting),  # (it fails whatever the rest)
+                       opt_in=tuple(a for a in opt_in if a.condition in selecting))
     routes = tuple(route["name"] for route in kernel.get("routes", [])
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
