@@ -543,11 +543,16 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
     for target in ("amd-gfx90a", "nvidia-sm80"):
         assert not cells[("vllm-ct-w8a8-int8", target)].otherwise or all(
             "XPU" not in r for s in cells[("vllm-ct-w8a8-int8", target)].otherwise for r in s.reasons), target
+    # XPUwNa16 accepts group size -1 (per-channel), but int4_gemm_w4a16 hands it to oneDNN as the scale group
+    # {-1, 1}, which oneDNN v3.13 refuses: selected, then fails (finding xpuchan28-audit-2026-12-04).
+    per_group = "group size in {32, 64, 128}"
+    for scheme in ("vllm-awq-marlin", "vllm-gptq-marlin", "vllm-ct-wna16"):
+        cell = cells[(scheme, "intel-gpu")]
+        assert (cell.verdict, cell.kernel) == ("runs-if", "vllm-xpu-wna16"), scheme
+        assert per_group in cell.conditions, scheme
+        assert fails_after(cell, "vllm-xpu-wna16", per_group) == [("fails-at-runtime", "vllm-xpu-wna16")], scheme
     # Cells that hold as they were.
     assert_verdicts(cells, (
-            ("vllm-awq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
-            ("vllm-gptq-marlin", "intel-gpu", "runs", "vllm-xpu-wna16"),
-            ("vllm-ct-wna16", "intel-gpu", "runs", "vllm-xpu-wna16"),  # runs since XPU states auto_dtypes (audit g)
             ("vllm-ct-w4a8-int", "intel-gpu", "runs", "vllm-xpu-w4a8-int"),  # runs since XPU states auto_dtypes (audit g)
             ("vllm-ct-w4a4-mxfp4", "intel-gpu", "runs", "vllm-xpu-mxfp4"),
             ("vllm-ct-w8a8-mxfp8", "intel-gpu", "runs", "vllm-xpu-mxfp8"),
