@@ -316,10 +316,7 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
     assert runs_if and all(c["otherwise"] for c in runs_if)
     for cell in cells.values():
         steps = cell["otherwise"]
-        passed_over = bool(steps) and steps[0]["off_default"] and steps[0]["unmet"][0].startswith(
-            "the default install leaving out ")  # a kernel only an install adding what the defaults lack selects
-        assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or ", vLLM uses " in steps[0]["unmet"][0] \
-            or passed_over
+        assert not steps or cell["otherwise"][0]["kernel"] == cell["kernel"] or ", vLLM uses " in steps[0]["unmet"][0]
         assert all(s["reasons"] and s["failure_message"] for s in steps if s["verdict"] == "refused")
         if cell["verdict"] == "refused" or (cell["verdict"] == "fails-at-runtime" and not cell["conditions"]):
             assert steps == [], (cell["scheme"], cell["target"])

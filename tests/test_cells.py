@@ -1016,9 +1016,12 @@ def test_a_kernel_that_fails_after_selection_only_with_a_package_the_install_lac
     lacking = Install("pip install e", lacking={"fi-pkg": "fi only with the fi extra"})
     cell = derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels, lacking)
     assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs", "last", "last")
+    # the failure is the step without what the answer rests on, the install's lack (a condition of 'last', met by the
+    # defaults); read after "without", it says an install that adds the package gets the failure
     assert [(o.kernel, o.verdict, o.selected, o.off_default) for o in cell.otherwise] == [
-        ("fi", "fails-at-runtime", "fi", True)]
-    assert cell.otherwise[0].unmet == ("the default install leaving out package fi installed",)
+        ("last", "fails-at-runtime", "fi", True)]
+    assert cell.otherwise[0].unmet == ("the default install's lack of package fi installed",)
+    assert [(a.condition, a.facts) for a in cell.assumes] == [("the default install's lack of package fi installed", ("fi-pkg",))]
     assert cell.opt_in == ()  # opting in to the package leads to the failure, not to this answer
     # an install that brings the package, or one that says nothing of it, keeps the failure as the cell
     brought = Install("pip install e", {"fi-pkg": "fi 1.0"})

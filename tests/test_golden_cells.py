@@ -365,7 +365,8 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     assert mx.conditions == ("activation dtype in {bfloat16}",) and "bfloat16" in mx.computes_as
     first = mx.otherwise[0]
     assert (first.verdict, first.selected, first.off_default) == ("fails-at-runtime", "vllm-flashinfer-mxfp4", True)
-    assert first.unmet[0].startswith("the default install leaving out FlashInfer usable")
+    assert first.unmet[0].startswith("the default install's lack of FlashInfer usable") and first.kernel == mx.kernel
+    assert mx.assumes[0].condition == first.unmet[0] and mx.assumes[0].facts == ("flashinfer-cubin-or-nvcc",)
     assert (mx.otherwise[1].verdict, mx.otherwise[1].selected) == ("fails-at-runtime", "vllm-marlin-mxfp4")
     # GPTQ on Arm: CPUWNA16 is selected, and aarch64 builds do not register cpu_gemm_wna16.
     arm, tried = walk("vllm-gptq-marlin", "arm-cpu")

@@ -703,12 +703,14 @@ def _passed_over(cell: Cell, primary: Attempt, steps: Sequence[Otherwise], opt_i
     if at is None or not steps[at].verdict.loads:
         return None
     step = steps[at]
-    added = "; ".join(a.condition for a in primary.opt_in)
-    fails = Otherwise(cell.kernel or "", (f"the default install leaving out {added}",), Verdict.FAILS_AT_RUNTIME,
+    # what the default install lacks is what this answer rests on: met by the defaults, and the failure is the step
+    # without it (a condition of the kernel the default install reaches, not of the one it passes over)
+    lack = tuple(Assumed(f"the default install's lack of {a.condition}", a.install, a.facts) for a in primary.opt_in)
+    fails = Otherwise(step.selected or "", tuple(x.condition for x in lack), Verdict.FAILS_AT_RUNTIME,
                       cell.kernel, reasons=cell.reasons[-1:] or (primary.reason,), off_default=True)
     return _replaced(cell, verdict=step.verdict, kernel=step.selected, conditions=step.conditions,
                      computes_as=step.computes_as, otherwise=(fails, *steps[at + 1:]),
-                     assumes=tuple(x for a in cell.attempts if a.kernel == step.selected for x in a.assumed),
+                     assumes=(*lack, *(x for a in cell.attempts if a.kernel == step.selected for x in a.assumed)),
                      default_kernel=step.selected, default_where=(), opt_in=())  # (adding it leads to the failure)
 
 
