@@ -389,9 +389,15 @@ def test_a_link_to_what_the_atlas_does_not_hold_says_so_as_text_until_the_first_
     assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
 
 
-def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: Browser) -> None:
-    """NF4 is a format record, but no scheme reads it yet: the notice must not call it renamed or mistyped."""
-    browser.open(f"{PAGE}?engine=any&format=nf4&hardware=part:t4")
+def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: Browser, built_site: Path) -> None:
+    """A format the atlas holds that no scheme reads yet (read from the index: NF4 was one until it gained a scheme):
+    the notice must not call it renamed or mistyped."""
+    index = json.loads((built_site / "api" / "index.json").read_text(encoding="utf-8"))
+    read = {f for scheme in index["records"]["scheme"] for f in scheme.get("formats", [])}
+    unread = sorted(f["id"] for f in index["records"]["format"] if f["id"] not in read)
+    if not unread:
+        pytest.skip("every format has a scheme")
+    browser.open(f"{PAGE}?engine=any&format={unread[0]}&hardware=part:t4")
     _comparison(browser)
     text = browser.js("return document.querySelector('.atlas-notice').textContent")
     assert "records no engine's dispatch rules" in text and "gap in the atlas" in text and "mistyped" not in text
