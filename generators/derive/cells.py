@@ -19,7 +19,7 @@ I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..model.index import Index
@@ -345,7 +345,7 @@ def _choice(group: Sequence[Build], capability: int, host: str = "") -> Choice |
     elsewhere = tuple(build for build in group if not build.on_host(host))
     if elsewhere and len(elsewhere) < len(group):
         found = _choice([build for build in group if build.on_host(host)], capability)
-        return None if found is None else replace(found, elsewhere=elsewhere)
+        return None if found is None else _replaced(found, elsewhere=elsewhere)
     served = [(build, build.serves(capability)) for build in group]
     runs = tuple(build for build, how in served if how)
     lacking = tuple(build for build, how in served if not how)
