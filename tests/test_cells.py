@@ -986,7 +986,7 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
     # only the old download has code for 7.0, and only as PTX: take it, with a driver of its toolkit
     volta = cell(70, new, old)
     assert (volta.verdict, volta.conditions) == ("runs-if", (
-        "old.tar with a driver that supports CUDA 12.8 or later (its code for 7.0 is PTX, which the driver compiles when "
+        "old.tar with a driver that supports CUDA 12.8 or later (its code here is PTX for 7.0, which the driver compiles when "
         "it first loads it; a driver older than the toolkit refuses it with CUDA error 222, 'the provided PTX was "
         "compiled with an unsupported toolchain'); new.tar carries no code for 7.0",))
     assert volta.otherwise[0].verdict == "fails-at-runtime" and volta.otherwise[0].reasons == (
@@ -995,7 +995,7 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
     # both run 8.0 from PTX: either, each with its driver
     assert cell(80, new, old).conditions[0].startswith(
         "either new.tar with a driver that supports CUDA 13.4 or later, or old.tar with a driver that supports CUDA 12.8 "
-        "or later (the code of each for 8.0 is PTX")
+        "or later (the code of each here is PTX, which")
     # a cubin in one download and nothing in the other: take the one, with no driver to name
     bare = Build("bare.tar", cubins=(70, 86), source="cmake", one_of="assets")
     assert cell(120, new, bare).conditions == ("new.tar; bare.tar carries no code for 12.0",)

@@ -309,8 +309,8 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_
         assert "llama-cpp-src-release-yml-b11312" in answers[(scheme, "amd-gfx906")].sources, scheme
         volta = cells[(scheme, "nvidia-sm70")]
         assert volta.verdict == "runs-if" and volta.conditions[0] == (
-            "llama-b11312-bin-ubuntu-cuda-12.8-x64 with a driver that supports CUDA 12.8 or later (its code for 7.0 is "
-            "PTX, which the driver compiles when it first loads it; a driver older than the toolkit refuses it with CUDA "
+            "llama-b11312-bin-ubuntu-cuda-12.8-x64 with a driver that supports CUDA 12.8 or later (its code here is PTX "
+            "for 7.0, which the driver compiles when it first loads it; a driver older than the toolkit refuses it with CUDA "
             "error 222, 'the provided PTX was compiled with an unsupported toolchain'); llama-b11312-bin-ubuntu-cuda-13.4-x64 "
             "or -arm64 carries no code for 7.0"), scheme
         assert volta.otherwise[0].verdict == "fails-at-runtime", scheme
@@ -320,7 +320,7 @@ def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_
             cell = cells[(scheme, target)]
             assert not any("a build compiled for" in c or "carries no code" in c for c in cell.conditions), (scheme, target)
             from_ptx = target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100")
-            assert any("is PTX, which the driver compiles" in c for c in cell.conditions) is from_ptx, (scheme, target)
+            assert any("which the driver compiles when it first loads it" in c for c in cell.conditions) is from_ptx, (scheme, target)
             if from_ptx and cell.verdict.loads:
                 assert cell.verdict != "runs" and cell.otherwise[0].verdict == "fails-at-runtime", (scheme, target)
     assert cells[("llama-cpp-q4-0", "amd-gfx90a")].verdict == "runs"

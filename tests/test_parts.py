@@ -145,7 +145,7 @@ def test_a_part_sold_with_its_host_chooses_among_the_downloads_published_for_tha
     needs = build_needs(_cell(Verdict.RUNS), 100, ["arm-box", "x86-box", "card"], caps, install,
                         {"arm-box": "aarch64", "x86-box": "x86_64"})
     assert list(needs) == ["arm-box"] and [n.said for n in needs["arm-box"]] == [
-        "new with a driver that supports CUDA 13.4 or later (its code for 10.0 is PTX, which the driver compiles when it "
+        "new with a driver that supports CUDA 13.4 or later (its code here is PTX for 9.0, which the driver compiles when it "
         "first loads it; a driver older than the toolkit refuses it with CUDA error 222, 'the provided PTX was compiled "
         "with an unsupported toolchain'); old is published for x86_64 hosts only"]
     # a cubin in the download the host has: nothing to choose

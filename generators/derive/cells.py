@@ -319,8 +319,12 @@ class Choice:
         takes = ", or ".join(_name(build) + (f" with a driver that supports CUDA {build.toolkit} or later"
                                             if build in self.jit else "") for build in self.runs)
         whose = "its code" if len(self.jit) == 1 else "the code of each"
+        # the PTX a device runs is the newest one at or below its capability: named by its own architecture, so the
+        # words hold for every part of a target (a B300 at 10.3 runs the 9.0 PTX as a B200 at 10.0 does)
+        ptx = {max(p for p in build.ptx if p <= self.capability) for build in self.jit}
+        which = f"PTX for {_dotted(ptx.pop())}" if len(ptx) == 1 else "PTX"
         said = ("either " if len(self.runs) > 1 else "") + takes + (
-            f" ({whose} for {where} is PTX, which the driver compiles when it first loads it; a driver older than the "
+            f" ({whose} here is {which}, which the driver compiles when it first loads it; a driver older than the "
             f"toolkit refuses it with CUDA error 222, '{UNSUPPORTED_PTX}')" if self.jit else "")
         if self.lacking:
             verb = "carry" if len(self.lacking) > 1 else "carries"
