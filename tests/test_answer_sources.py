@@ -93,3 +93,16 @@ def test_the_index_document_carries_when_a_trap_applies(tree):
     briefs = {g["id"]: g for g in json.loads(json.dumps(index_document(atlas)))["records"]["gotcha"]}
     assert briefs["trap-silent"]["applies_when"] == "if ENG_FAST is set"
     assert briefs["trap-loud"]["applies_when"] == ""
+
+
+def test_a_kernel_of_another_platform_alone_backs_no_refusal_here(real_atlas):
+    """MLX has no AMD GPU backend: its answer there tries the Metal, CUDA and CPU kernels, each declined by its platform
+    requirement (a paraphrase), and rests on the candidate list's reading of MLX's device code, not on those kernels'
+    files. A kernel whose platform refusal is the engine's own message (FBGEMM FP8 on a CPU) keeps its sources."""
+    answers = real_atlas.views.answers
+    amd = set(answers[("mlx-lm-mxfp8", "amd-gfx942")].sources)
+    assert "mlx-src-device-cpp-846d176" in amd
+    assert not {"mlx-src-cuda-qmm-cu-846d176", "mlx-src-metal-quantized-cpp-846d176"} & amd
+    assert "mlx-src-cuda-qmm-cu-846d176" in answers[("mlx-lm-mxfp8", "nvidia-sm90")].sources
+    fbgemm = real_atlas.index.get("kernel", "transformers-fbgemm-fp8-linear")
+    assert {c["source"] for c in fbgemm.data["sources"]} & set(answers[("transformers-fbgemm-fp8", "x86-cpu-avx2")].sources)

@@ -2,11 +2,11 @@
 
 Read from the records the cell was derived from, in reading order: the scheme's own citations and its candidate list's
 for the target's platform (and those of a scheme the engine returns instead), the sources of every kernel on the
-cell's route (each candidate tried, the one selected, and each step's kernel and the kernel it then selects), the
-findings and tables of its published claims, then what the engine record states that the answer rests on: the
-default-install facts it assumes or lacks, the install's binaries that serve the target (or that lack code for it),
-the toolkit rule a PTX-only target's driver condition rests on, where the engine launches its first kernels, and the
-runtime checks the route's kernels use; last, what member parts need beyond the target.
+cell's route (each candidate tried, the one selected, and each step's kernel and the kernel it then selects; not one
+that is another platform's alone), the findings and tables of its published claims, then what the engine record states
+that the answer rests on: the default-install facts it assumes or lacks, the install's binaries that serve the target
+(or that lack code for it), the toolkit rule a PTX-only target's driver condition rests on, where the engine launches
+its first kernels, and the runtime checks the route's kernels use; last, what member parts need beyond the target.
 
 A citation that names `platforms` concerns those alone: an answer on another platform leaves it out, so a CPU answer
 does not list the CUDA file a kernel shared by both cites. Pure functions; no I/O.
@@ -27,7 +27,7 @@ def answer_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tu
                    on_parts: Sequence[PartAnswer] = ()) -> tuple[str, ...]:
     """Source ids behind the answer, each once, in reading order; `claimed`: each published claim's table and the
     finding that explains it (None when none does)."""
-    kernels = route_kernels(cell)
+    kernels = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
     records = [*scheme_records(index, cell), *(index.get("kernel", k) for k in kernels),
                *(index.get("finding", f) for _, f in claimed if f), *(index.get("support-matrix", m) for m, _ in claimed)]
     cited = [c for r in records if r is not None for c in record_citations(r, platform)]
@@ -43,6 +43,15 @@ def route_kernels(cell: Cell) -> tuple[str, ...]:
     each step when conditions fail the kernel whose conditions fail and the kernel the engine then selects."""
     steps = [k for step in cell.otherwise for k in (step.kernel, step.selected) if k]
     return tuple(dict.fromkeys([*(a.kernel for a in cell.attempts), *([cell.kernel] if cell.kernel else []), *steps]))
+
+
+def another_platforms(kernel: Record | None, platform: str) -> bool:
+    """Whether a kernel is another platform's alone (a platform requirement, whatever the rest, that leaves this one
+    out, as MLX's CUDA kernels tried on an AMD GPU): its files back nothing here, unless the engine's own message for
+    it does (the card quotes that message, so its sources stay)."""
+    requirements = kernel.data.get("requirements", []) if kernel is not None else []
+    return any(r.get("check") == "platform" and "when" not in r and platform not in r.get("values", [])
+               and not r.get("reason_verbatim") for r in requirements)
 
 
 def scheme_records(index: Index, cell: Cell) -> list[Record]:
