@@ -88,6 +88,12 @@ def _awq(group_size: int) -> dict[str, Any]:
             "modules_to_not_convert": None}
 
 
+def _fp8_block(group_size: int) -> dict[str, Any]:
+    # vLLM's own fp8 method as DeepSeek-V3 and Qwen3-FP8 checkpoints write it: 128 x 128 weight blocks (the block is
+    # the scheme's, not a group size), dynamic activations.
+    return {"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}
+
+
 def _gptq(group_size: int) -> dict[str, Any]:
     return {"quant_method": "gptq", "bits": 4, "group_size": group_size, "desc_act": False, "sym": True,
             "lm_head": False, "checkpoint_format": "gptq"}
@@ -105,6 +111,7 @@ BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "CompressedTensorsW8A8Mxfp8": _ct_w8a8_mxfp8,
     "AutoAWQMarlinLinearMethod": _awq,
     "AutoGPTQLinearMethod": _gptq,
+    "Fp8LinearMethod": _fp8_block,
 }
 
 # The tensors a checkpoint of each scheme class stores for one linear layer (safetensors dtype per name suffix);
@@ -123,6 +130,7 @@ TENSORS: dict[str, dict[str, str]] = {
     "CompressedTensorsW8A8Mxfp8": {"weight": "F8_E4M3", "weight_scale": "U8"},
     "AutoAWQMarlinLinearMethod": _PACKED_INT4,
     "AutoGPTQLinearMethod": {**_PACKED_INT4, "g_idx": "I32"},
+    "Fp8LinearMethod": {"weight": "F8_E4M3", "weight_scale_inv": "F32"},
 }
 
 # Older releases name the same schemes' classes differently; the checkpoint is the same.
