@@ -88,6 +88,11 @@ def _awq(group_size: int) -> dict[str, Any]:
             "modules_to_not_convert": None}
 
 
+def _fp8_block(block: int) -> dict[str, Any]:
+    # vLLM's own fp8 method as DeepSeek-V3 / Qwen3-FP8 checkpoints write it: square weight blocks, dynamic activations
+    return {"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [block, block]}
+
+
 def _gptq(group_size: int) -> dict[str, Any]:
     return {"quant_method": "gptq", "bits": 4, "group_size": group_size, "desc_act": False, "sym": True,
             "lm_head": False, "checkpoint_format": "gptq"}
@@ -105,7 +110,11 @@ BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "CompressedTensorsW8A8Mxfp8": _ct_w8a8_mxfp8,
     "AutoAWQMarlinLinearMethod": _awq,
     "AutoGPTQLinearMethod": _gptq,
+    "Fp8LinearMethod": _fp8_block,
 }
+# Schemes whose checkpoints are scaled per square weight block rather than per group of a row: one variant, the
+# 128 x 128 block the scheme records.
+BLOCK_SIZE: dict[str, int] = {"Fp8LinearMethod": 128}
 
 # The tensors a checkpoint of each scheme class stores for one linear layer (safetensors dtype per name suffix);
 # the engine reads their dtypes from the checkpoint header to learn which layers are quantized.
@@ -123,6 +132,7 @@ TENSORS: dict[str, dict[str, str]] = {
     "CompressedTensorsW8A8Mxfp8": {"weight": "F8_E4M3", "weight_scale": "U8"},
     "AutoAWQMarlinLinearMethod": _PACKED_INT4,
     "AutoGPTQLinearMethod": {**_PACKED_INT4, "g_idx": "I32"},
+    "Fp8LinearMethod": {"weight": "F8_E4M3", "weight_scale_inv": "F32"},
 }
 
 # Older releases name the same schemes' classes differently; the checkpoint is the same.
@@ -140,11 +150,14 @@ def checkpoint_configs(class_name: str, config: dict[str, Any]) -> list[tuple[st
 
     The dtype is bfloat16 when the scheme accepts it (the usual checkpoint dtype), else the first listed.
     """
-    builder = BUILDERS.get(ALIASES.get(class_name, class_name))
+    name = ALIASES.get(class_name, class_name)
+    builder = BUILDERS.get(name)
     if builder is None:
         return []
     dtypes = [d for d in config.get("activation_types", []) if d in ("bfloat16", "float16", "float32")]
     dtype = "bfloat16" if "bfloat16" in dtypes or not dtypes else dtypes[0]
+    if name in BLOCK_SIZE:
+        return [(f"block{BLOCK_SIZE[name]}", builder(BLOCK_SIZE[name]), dtype)]
     sizes = config.get("group_sizes") or [-1]
     preferred = [s for s in sizes if s == 128] or sizes[:1]
     variants = preferred + [s for s in sizes if s == -1 and s not in preferred]
