@@ -93,7 +93,7 @@ def test_fields_page_documents_nested_fields_and_shared_blocks(real_atlas):
     assert next(f for f in kernel.fields if f.name == "requirements[].reason").required
     citation = next(d for d in shared_docs(atlas.schemas) if d.kind == "citation")
     assert [(f.name, f.required) for f in citation.fields] == [("source", True), ("locator", False), ("quote", False), ("value", False),
-                                                          ("difference", False)]
+                                                          ("difference", False), ("platforms", False)]
 
 
 def test_the_same_schema_texts_compile_once_and_a_changed_one_is_read_again(tree: Path) -> None:

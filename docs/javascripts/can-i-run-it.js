@@ -263,6 +263,22 @@
     return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
   }
 
+  // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
+  // an environment variable set) says when, in the words the data API derives from its record (applies_when)
+  function blockerLine(site, records, blockers) {
+    var traps = blockers.map(function (t) { return records["gotcha"][t]; });
+    var one = blockers.length === 1;
+    var when = one && traps[0].applies_when ? " only " + traps[0].applies_when : "";
+    return el("p", { "class": "atlas-card__blocker" }, [
+      el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
+      (one ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output " +
+        (one ? "applies" : "apply") + " here" + when + ": "].concat(blockers.map(function (t, n) {
+      var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? "only " + traps[n].applies_when : ""];
+      notes = notes.filter(Boolean);
+      return el("span", {}, [n ? "; " : "", link(site, traps[n], t), notes.length ? " (" + notes.join("; ") + ")" : ""]);
+    })));
+  }
+
   function targetLabel(node) {
     return el("span", { "class": "atlas-card__target" }, [node]);
   }
@@ -528,15 +544,7 @@
     var traps = trapsAt(cell, place, records);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
-    if (blockers.length) {
-      card.appendChild(el("p", { "class": "atlas-card__blocker" }, [
-        el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
-        (blockers.length === 1 ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output "
-          + (blockers.length === 1 ? "applies" : "apply") + " here: "].concat(blockers.map(function (t, n) {
-        var trap = records["gotcha"][t];
-        return el("span", {}, [n ? "; " : "", link(site, trap, t), trap.silent ? " (silent)" : ""]);
-      }))));
-    }
+    if (blockers.length) { card.appendChild(blockerLine(site, records, blockers)); }
     if (part) {
       // what this part needs beyond the target (its host CPU, its own compute capability) comes before the rest
       card.appendChild(section("First, on this part", [
@@ -642,7 +650,8 @@
       return el("li", {}, [
         el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
         trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
-        " ", link(site, trap, t), trap && trap.unverified ? " " : null,
+        " ", link(site, trap, t), trap && trap.applies_when ? el("span", { "class": "atlas-card__trap-when",
+          text: " (only " + trap.applies_when + ")" }) : null, trap && trap.unverified ? " " : null,
         trap && trap.unverified ? el("span", { "class": "atlas-unverified", title: "Unverified: " + trap.unverified, text: "unverified" }) : null]);
     }
     card.appendChild(el("p", { "class": "atlas-card__more" }, ["Every candidate kernel and its reason: ",

@@ -2,7 +2,8 @@
 
 For each (scheme, hardware target): the published cells that claim it (with the finding that
 explains a disagreement), the traps that apply (silent first, then by severity, the order of
-`ordered_traps`), and the sources behind the verdict (the scheme, the kernels it tried, the findings).
+`ordered_traps`), and the sources behind the verdict (answer_sources: the scheme, the kernels on its route, the
+findings, what the engine's install gives the target).
 A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
 scheme formats, serving kernel, target members and engine release. On a member part that comes with its own host
 CPU or compute capability, the answer may need more than the target's (`parts`). Pure functions; no I/O.
@@ -17,7 +18,8 @@ from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, MODEL_DTYPES, Cell, Install, default_installs, install_of
+from .answer_sources import answer_sources
+from .cells import MODEL_DTYPES, Cell, Install, default_installs
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
 from .part_builds import build_needs, capabilities
 from .parts import PartAnswer, part_answers
@@ -156,7 +158,8 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
                                                        cell.engine), scheme, cell) \
         if scheme and cell.verdict.runs_as_specified else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
-    return Answer(cell, claims, applying, _sources(index, cell, scheme, claims, platform, on_parts), computes_in,
+    claimed = [(c.matrix, c.finding) for c in claims]
+    return Answer(cell, claims, applying, answer_sources(index, cell, platform, claimed, on_parts), computes_in,
                   on_parts)
 
 
@@ -233,57 +236,3 @@ def in_fp8_dtype(index: Index, formats: tuple[str, ...], fp8_dtype: str | None) 
 def _names(index: Index, format_id: str) -> set[str]:
     record = index.get("format", format_id)
     return {format_id, *(record.data.get("aliases", []) if record else [])}
-
-
-def _sources(index: Index, cell: Cell, scheme: Record | None, claims: tuple[PublishedClaim, ...],
-             platform: str, on_parts: tuple[PartAnswer, ...] = ()) -> tuple[str, ...]:
-    """The sources behind the verdict, in reading order: each scheme's own and those of its candidate list for the
-    target's platform (another platform's backend files back no verdict here), the kernels', the claims', and last
-    those of what parts need beyond the target (a host limit's, a build list's)."""
-    kernels = [cell.kernel] if cell.verdict.loads and cell.kernel else [a.kernel for a in cell.attempts]
-    returned = [s for s in (cell.gate_fallback, cell.substitution) if s]  # what the engine returns instead
-    records = [scheme] + [index.get("scheme", s) for s in returned]
-    citations = [c for r in records if r is not None for c in (*r.data.get("sources", []), *_platform_sources(r, platform))]
-    others: list[Record | None] = [index.get("kernel", k) for k in kernels]
-    others += [index.get("finding", c.finding) for c in claims if c.finding]
-    others += [index.get("support-matrix", c.matrix) for c in claims]
-    citations += [c for r in others if r is not None for c in r.data.get("sources", [])]
-    ids: list[str] = []
-    for citation in citations:
-        if citation["source"] not in ids:
-            ids.append(citation["source"])
-    for source in [*_engine_sources(index, cell, kernels), *(n.source for p in on_parts for n in p.needs)]:
-        if source not in ids:
-            ids.append(source)
-    return tuple(ids)
-
-
-def _platform_sources(scheme: Record, platform: str) -> list[Any]:
-    """The citations of the scheme's candidate list for this platform (`candidates[].sources`)."""
-    return [c for candidates in scheme.data.get("candidates", []) if candidates["platform"] == platform
-            for c in candidates.get("sources", [])]
-
-
-def _engine_sources(index: Index, cell: Cell, kernels: list[str]) -> list[str]:
-    """The sources of what the engine record states that the verdict rests on: the default-install facts it assumes
-    and those its kernel lacks, the install's list of targets it is compiled for when the cell's target is not among
-    them, where the engine launches its first kernels when a refusal comes after them, and the runtime checks its
-    kernels use."""
-    engine = index.get("engine", cell.engine)
-    if engine is None:
-        return []
-    wanted = {fact for stated in (*cell.assumes, *cell.opt_in) for fact in stated.facts}
-    target = index.get("hardware-target", cell.target)
-    found = [fact["source"] for install in engine.data.get("default_install", [])
-             for fact in [*install.get("provides", []), *install.get("lacks", [])] if fact["fact"] in wanted]
-    installs = [install_of(i) for i in engine.data.get("default_install", [])  # (this engine's only: per answer)
-                if target is not None and i["platform"] == target.data["platform"]]
-    found += [build.source for i in installs if target is not None for build, _ in i.unbuilt(target.data)]
-    if cell.verdict.loads and target is not None:  # the downloads it must choose among, or whose PTX needs a driver
-        found += [choice.source for i in installs for choice in i.choices(target.data.get("compute_capability"))]
-    first = engine.data.get("first_kernels")
-    if first and any(r.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL) for r in cell.reasons):  # a refusal never met by default
-        found.append(first["source"])
-    used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
-            for r in kernel.data.get("requirements", []) if "uses" in r}
-    return found + [check["source"] for check in engine.data.get("runtime_checks", []) if check["id"] in used]

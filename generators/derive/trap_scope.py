@@ -118,3 +118,13 @@ def _printed(trap: TrapScope, cell: Cell) -> bool:
     """Whether one of the trap's verbatim messages is what the engine prints for this cell."""
     printed = " ".join((cell.failure_message, *cell.reasons))
     return any(message in printed for message in trap.messages)
+
+
+def applies_when(data: Mapping[str, Any]) -> str:
+    """When a trap bites beyond the answer it is listed on, in words from its `applies_when` ('with a MoE model, if
+    VLLM_MARLIN_INPUT_DTYPE is set'); empty when the record narrows it no further (or does not say how)."""
+    when = data.get("applies_when") or {}
+    env = when.get("env", [])
+    said = ["with a MoE model"] if when.get("layers") == "experts" else []
+    said += [f"if {' or '.join(env)} is set"] if env else []
+    return ", ".join(said)

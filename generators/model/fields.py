@@ -24,6 +24,9 @@ Text: TypeAlias = str
 RefSource: TypeAlias = str
 
 
+Platform: TypeAlias = Literal['cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other']
+
+
 class Citation(TypedDict):
     """Where a fact comes from: a source record plus where in it."""
 
@@ -32,6 +35,7 @@ class Citation(TypedDict):
     quote: NotRequired[str]
     value: NotRequired[float]
     difference: NotRequired[float]
+    platforms: NotRequired[list[Platform]]
 
 
 Sources: TypeAlias = list[Citation]
@@ -236,9 +240,6 @@ class AcceleratorFields(TypedDict):
     peak_compute: NotRequired[list[AcceleratorPeakCompute]]
     matrix_encodings: NotRequired[list[AcceleratorMatrixEncodings]]
     stated_tallies: NotRequired[list[AcceleratorStatedTallies]]
-
-
-Platform: TypeAlias = Literal['cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other']
 
 
 RefEngine: TypeAlias = str
@@ -449,6 +450,7 @@ class EngineDefaultInstall(TypedDict):
     route: str
     release: str
     built_for: NotRequired[list[EngineDefaultInstallBuiltFor]]
+    toolkit_sources: NotRequired[list[Citation]]
     provides: NotRequired[list[EngineDefaultInstallProvides]]
     lacks: NotRequired[list[EngineDefaultInstallLacks]]
 
@@ -656,6 +658,13 @@ class SupportMatrixFields(TypedDict):
     footnotes: NotRequired[list[Text]]
 
 
+class GotchaAppliesWhen(TypedDict):
+    """What must hold beyond the answer's engine, scheme and hardware for the trap to bite, where its trigger narrows it to some models or settings: a support answer still lists the trap, and says when it applies. Each listed condition must hold."""
+
+    layers: NotRequired[Literal['experts']]
+    env: NotRequired[list[str]]
+
+
 RefBenchmark: TypeAlias = str
 
 
@@ -703,6 +712,7 @@ class GotchaFields(TypedDict):
     engines: NotRequired[list[RefEngine]]
     kernels: NotRequired[list[RefKernel]]
     schemes: NotRequired[list[RefScheme]]
+    applies_when: NotRequired[GotchaAppliesWhen]
     benchmarks: NotRequired[list[RefBenchmark]]
     scope: NotRequired[GotchaScope]
 
@@ -905,6 +915,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),
     'format.format_class': ('checkpoint', 'hardware', 'category'),
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
+    'gotcha.applies_when.layers': ('experts',),
     'gotcha.effect': ('stops', 'garbage', 'degraded', 'misleads'),
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),

@@ -27,6 +27,7 @@ from ..derive.matrix import part_targets, target_label
 from ..derive.members import members, targets_of
 from ..derive.order import targets_in_order
 from ..derive.source_links import source_link
+from ..derive.trap_scope import applies_when
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
@@ -151,7 +152,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
         return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type")}
     if record.kind == "gotcha":
         return {"severity": data["severity"], "effect": data["effect"], "silent": data["silent"],
-                "summary": data.get("summary", ""),
+                "summary": data.get("summary", ""), "applies_when": applies_when(data),
                 "accelerators": data.get("accelerators", [])}
     if record.kind == "accelerator":
         target = atlas.index.get("hardware-target", answered_by.get(record.id, ""))

@@ -42,9 +42,12 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
     "gotcha": ({"severity": _record_field("gotcha", "severity"), "effect": _record_field("gotcha", "effect"),
                 "silent": _record_field("gotcha", "silent"),
                 "summary": {"type": "string", "description": "The trap in a sentence; empty when the record has none."},
+                "applies_when": {"type": "string", "description": "When the trap bites on an answer that lists it, in "
+                                 "words from the record's `applies_when` (for example 'with a MoE model'); empty when "
+                                 "the record narrows it no further."},
                 "accelerators": {**_IDS, "description": "The accelerators the trap is limited to; empty when it is "
                                                          "not limited to some."}},
-               ["severity", "effect", "silent", "summary", "accelerators"]),
+               ["severity", "effect", "silent", "summary", "applies_when", "accelerators"]),
     "accelerator": ({"vendor": {"type": "string"}, "category": {"type": "string"},
                      "target": {"type": "string", "description": "The hardware target whose cells answer for this "
                                                                   "part; absent when none does."},

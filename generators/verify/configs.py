@@ -88,9 +88,10 @@ def _awq(group_size: int) -> dict[str, Any]:
             "modules_to_not_convert": None}
 
 
-def _fp8_block(block: int) -> dict[str, Any]:
-    # vLLM's own fp8 method as DeepSeek-V3 / Qwen3-FP8 checkpoints write it: square weight blocks, dynamic activations
-    return {"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [block, block]}
+def _fp8_block(group_size: int) -> dict[str, Any]:
+    # vLLM's own fp8 method as DeepSeek-V3 and Qwen3-FP8 checkpoints write it: 128 x 128 weight blocks (the block is
+    # the scheme's, not a group size), dynamic activations.
+    return {"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}
 
 
 def _gptq(group_size: int) -> dict[str, Any]:
@@ -112,9 +113,6 @@ BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
     "AutoGPTQLinearMethod": _gptq,
     "Fp8LinearMethod": _fp8_block,
 }
-# Schemes whose checkpoints are scaled per square weight block rather than per group of a row: one variant, the
-# 128 x 128 block the scheme records.
-BLOCK_SIZE: dict[str, int] = {"Fp8LinearMethod": 128}
 
 # The tensors a checkpoint of each scheme class stores for one linear layer (safetensors dtype per name suffix);
 # the engine reads their dtypes from the checkpoint header to learn which layers are quantized.
@@ -150,14 +148,13 @@ def checkpoint_configs(class_name: str, config: dict[str, Any]) -> list[tuple[st
 
     The dtype is bfloat16 when the scheme accepts it (the usual checkpoint dtype), else the first listed.
     """
-    name = ALIASES.get(class_name, class_name)
-    builder = BUILDERS.get(name)
+    builder = BUILDERS.get(ALIASES.get(class_name, class_name))
     if builder is None:
         return []
     dtypes = [d for d in config.get("activation_types", []) if d in ("bfloat16", "float16", "float32")]
     dtype = "bfloat16" if "bfloat16" in dtypes or not dtypes else dtypes[0]
-    if name in BLOCK_SIZE:
-        return [(f"block{BLOCK_SIZE[name]}", builder(BLOCK_SIZE[name]), dtype)]
+    if "block" in config.get("weight_scales", []):  # scaled per square weight block, not per group of a row
+        return [("block", builder(-1), dtype)]
     sizes = config.get("group_sizes") or [-1]
     preferred = [s for s in sizes if s == 128] or sizes[:1]
     variants = preferred + [s for s in sizes if s == -1 and s not in preferred]

@@ -22,6 +22,7 @@ return {verdict: card.dataset.verdict, title: card.querySelector('h2').textConte
         traps: [...card.querySelectorAll('.atlas-card__traps a')].map(a => a.pathname),
         blockers: [...card.querySelectorAll('.atlas-card__blocker a')].map(a => a.pathname),
         blockerLine: card.querySelector('.atlas-card__blocker')?.textContent || '',
+        trapWhen: texts('.atlas-card__trap-when'),
         afterVerdict: card.querySelector('.atlas-card__verdict').nextElementSibling.className,
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
@@ -163,8 +164,34 @@ def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict
     assert card["blockers"] == ["/gotchas/gfx1151-hip-corrupt-vulkan-correct/"]
     assert card["afterVerdict"] == "atlas-card__blocker" and "(silent)" in card["blockerLine"]
     assert "/gotchas/gfx1151-hip-corrupt-vulkan-correct/" in card["traps"]  # and still in the full list
+    # a trap whose record narrows it no further keeps the plain words
+    assert " A trap that can stop it or corrupt its output applies here: " in card["blockerLine"] and "only" not in card["blockerLine"]
     _pick(browser, scheme="llama-cpp-q4-0", hardware="target:x86-cpu-avx2")
     assert _card(browser)["blockers"] == [] and cells[("llama-cpp-q4-0", "x86-cpu-avx2")]["traps"] == []
+
+
+def test_a_blocker_that_needs_a_moe_model_says_so_and_a_card_cites_its_route_on_its_platform(browser: Browser,
+                                                                                            cells: dict) -> None:
+    """vLLM's FP8 scheme runs on an H100; the blocker linked to it stops only a MoE checkpoint's expert layers, and the
+    banner and the trap list say so. llama.cpp's Q4_K there runs from its CUDA assets' PTX: the card cites NVIDIA's rule
+    behind the driver condition and MMQ's own sources (the step past MMVQ's batch bound). bitsandbytes' 4-bit kernel on
+    a CPU cites no CUDA backend file, though the kernel record serves both."""
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-fp8&hardware=part:h100-sxm")
+    card = _card(browser)
+    assert card["blockers"] == ["/gotchas/vllm-ct-moe-scale-layouts-linear-runs/"]
+    assert " A trap that can stop it or corrupt its output applies here only with a MoE model: " in card["blockerLine"]
+    assert card["trapWhen"] == ["(only with a MoE model)"]
+    _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k")
+    shown = {urlsplit(s).path for s in _card(browser)["sources"]}
+    cell = cells[("llama-cpp-q4-k", "nvidia-sm90")]
+    assert {f"/sources/{s}/" for s in cell["sources"]} <= shown
+    assert {"/sources/nvidia-cuda-compatibility-minor-version/", "/sources/nvidia-cuda-python-driver-cu-result-explanations/",
+            "/sources/llama-cpp-src-mmq-cuh-b11312/"} <= shown
+    _pick(browser, engine="transformers", scheme="transformers-bnb-nf4", hardware="target:x86-cpu-avx2")
+    shown = {urlsplit(s).path for s in _card(browser)["sources"]}
+    assert "/sources/bitsandbytes-src-backends-cpu-ops-0-50-1/" in shown
+    assert "/sources/bitsandbytes-src-backends-cuda-ops-0-50-1/" not in shown
+    assert browser.console_errors() == []
 
 
 def _a_trap_on_one_part_shows_only_for_that_part(browser: Browser) -> None:

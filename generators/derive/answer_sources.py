@@ -1,0 +1,111 @@
+"""The sources behind one support answer: what its verdict, its conditions and its steps rest on, on its platform.
+
+Read from the records the cell was derived from, in reading order: the scheme's own citations and its candidate list's
+for the target's platform (and those of a scheme the engine returns instead), the sources of every kernel on the
+cell's route (each candidate tried, the one selected, and each step's kernel and the kernel it then selects; not one
+that is another platform's alone), the findings and tables of its published claims, then what the engine record states
+that the answer rests on: the default-install facts it assumes or lacks, the install's binaries that serve the target
+(or that lack code for it), the toolkit rule a PTX-only target's driver condition rests on, where the engine launches
+its first kernels, and the runtime checks the route's kernels use; last, what member parts need beyond the target.
+
+A citation that names `platforms` concerns those alone: an answer on another platform leaves it out, so a CPU answer
+does not list the CUDA file a kernel shared by both cites. Pure functions; no I/O.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..model.fields import EngineDefaultInstall, HardwareTargetFields
+from ..model.index import Index
+from ..model.records import Record
+from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Choice, install_of
+from .parts import PartAnswer
+
+
+def answer_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
+                   on_parts: Sequence[PartAnswer] = ()) -> tuple[str, ...]:
+    """Source ids behind the answer, each once, in reading order; `claimed`: each published claim's table and the
+    finding that explains it (None when none does)."""
+    kernels = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
+    records = [*scheme_records(index, cell), *(index.get("kernel", k) for k in kernels),
+               *(index.get("finding", f) for _, f in claimed if f), *(index.get("support-matrix", m) for m, _ in claimed)]
+    cited = [c for r in records if r is not None for c in record_citations(r, platform)]
+    engine = index.get("engine", cell.engine)
+    target = index.get("hardware-target", cell.target)
+    stated = engine_sources(engine.data, cell, kernels, index, target.data if target else None) if engine else []
+    needs = [n.source for p in on_parts for n in p.needs]
+    return tuple(dict.fromkeys([*(c["source"] for c in cited if on_platform(c, platform)), *stated, *needs]))
+
+
+def route_kernels(cell: Cell) -> tuple[str, ...]:
+    """The kernels the answer goes through, in the engine's order: each candidate tried, the one selected, and for
+    each step when conditions fail the kernel whose conditions fail and the kernel the engine then selects."""
+    steps = [k for step in cell.otherwise for k in (step.kernel, step.selected) if k]
+    return tuple(dict.fromkeys([*(a.kernel for a in cell.attempts), *([cell.kernel] if cell.kernel else []), *steps]))
+
+
+def another_platforms(kernel: Record | None, platform: str) -> bool:
+    """Whether a kernel is another platform's alone (a platform requirement, whatever the rest, that leaves this one
+    out, as MLX's CUDA kernels tried on an AMD GPU): its files back nothing here, unless the engine's own message for
+    it does (the card quotes that message, so its sources stay)."""
+    requirements = kernel.data.get("requirements", []) if kernel is not None else []
+    return any(r.get("check") == "platform" and "when" not in r and platform not in r.get("values", [])
+               and not r.get("reason_verbatim") for r in requirements)
+
+
+def scheme_records(index: Index, cell: Cell) -> list[Record]:
+    """The cell's scheme and the schemes the engine returns instead (a failed gate's fallback, a substitution)."""
+    found = (index.get("scheme", s) for s in (cell.scheme, cell.gate_fallback, cell.substitution) if s)
+    return [r for r in found if r is not None]
+
+
+def record_citations(record: Record, platform: str) -> list[Mapping[str, Any]]:
+    """A record's own citations, and for a scheme its candidate list's for this platform (another platform's backend
+    files back no answer here)."""
+    lists = [c for c in record.data.get("candidates", []) if c["platform"] == platform] if record.kind == "scheme" else []
+    return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", []))]
+
+
+def on_platform(citation: Mapping[str, Any], platform: str) -> bool:
+    """Whether a citation concerns answers on this platform: every one, unless it names its `platforms`."""
+    return not citation.get("platforms") or platform in citation["platforms"]
+
+
+def engine_sources(engine: Mapping[str, Any], cell: Cell, kernels: Sequence[str], index: Index,
+                   target: HardwareTargetFields | None) -> list[str]:
+    """What the engine record states that the answer rests on (see the module's docstring)."""
+    installs = [i for i in engine.get("default_install", []) if target is not None and i["platform"] == target["platform"]]
+    wanted = {fact for stated in (*cell.assumes, *cell.opt_in) for fact in stated.facts}
+    facts = [fact["source"] for i in engine.get("default_install", [])
+             for fact in [*i.get("provides", []), *i.get("lacks", [])] if fact["fact"] in wanted]
+    built = [s for i in installs for s in install_sources(i, cell, target)] if target is not None else []
+    first = engine.get("first_kernels")  # where a refusal comes after them, which a default install never meets
+    late = [first["source"]] if first and any(r.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL) for r in cell.reasons) else []
+    return [*facts, *built, *late, *checks_used(engine, kernels, index)]
+
+
+def install_sources(install: EngineDefaultInstall, cell: Cell, target: HardwareTargetFields) -> list[str]:
+    """The sources of a default install on the target's platform that the answer rests on: the binaries that carry no
+    code for the target; where the cell loads, those that serve it, the downloads it must choose among and, when the
+    code a download has there is PTX only, the toolkit rule its driver condition rests on."""
+    built = install_of(install)
+    unbuilt = [build.source for build, _ in built.unbuilt(target)]
+    if not cell.verdict.loads:
+        return unbuilt
+    choices = built.choices(target.get("compute_capability"))
+    serving = [build.source for build in built.builds if not build.missing(target)]
+    return [*unbuilt, *serving, *(c.source for c in choices), *ptx_rule(install, choices)]
+
+
+def ptx_rule(install: EngineDefaultInstall, choices: Iterable[Choice]) -> list[str]:
+    """The install's `toolkit_sources` where a download runs on the target from PTX alone, its driver a condition."""
+    return [c["source"] for c in install.get("toolkit_sources", [])] if any(c.jit for c in choices) else []
+
+
+def checks_used(engine: Mapping[str, Any], kernels: Sequence[str], index: Index) -> list[str]:
+    """The sources of the engine's runtime checks that the kernels' requirements use."""
+    used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
+            for r in kernel.data.get("requirements", []) if "uses" in r}
+    return [check["source"] for check in engine.get("runtime_checks", []) if check["id"] in used]
+

@@ -1,0 +1,108 @@
+"""What a support answer cites: every kernel on its route, the rule a condition rests on, and only its platform's files;
+and how a trap that bites only with some models or settings says so."""
+from __future__ import annotations
+
+import json
+
+from generators.build import check_tree
+from generators.derive.trap_scope import applies_when
+
+from .test_checks import edit
+
+
+def _source(tree, name: str) -> None:
+    text = (tree / "records/sources/src-doc.yaml").read_text().replace("name:", f"name: {name} of", 1)
+    (tree / f"records/sources/{name}.yaml").write_text(text)
+
+
+def _answers(tree):
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    return atlas.views.answers
+
+
+def test_an_answer_cites_the_kernels_it_tried_before_the_one_it_selects(tree):
+    """On SM 8.0 the Hopper kernel declines first (capability 90 only): its reason is part of the answer, so are its
+    sources; on the CPU it is never tried."""
+    _source(tree, "src-hopper")
+    edit(tree, "records/kernels/k-hopper.yaml", "sources:\n  - source: src-code\n",
+         "sources:\n  - source: src-code\n  - source: src-hopper\n")
+    answers = _answers(tree)
+    assert answers[("sch-w4a16", "gpu-sm80")].cell.kernel == "k-generic"
+    assert "src-hopper" in answers[("sch-w4a16", "gpu-sm80")].sources
+    assert "src-hopper" not in answers[("sch-w4a16", "cpu-avx512")].sources
+
+
+def test_a_citation_naming_platforms_backs_answers_on_those_platforms_only(tree):
+    """A scheme's own citation of one backend's file, and a kernel's, name `platforms`: an answer on another platform
+    leaves them out, whichever record cites them."""
+    _source(tree, "src-cpu-file")
+    _source(tree, "src-rocm-file")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "sources:\n  - source: src-code\n",
+         "sources:\n  - source: src-code\n  - source: src-cpu-file\n    platforms: [cpu]\n")
+    edit(tree, "records/kernels/k-generic.yaml", "sources:\n  - source: src-code\n",
+         "sources:\n  - source: src-code\n  - source: src-rocm-file\n    platforms: [rocm, cpu]\n")
+    answers = _answers(tree)
+    gpu, cpu = answers[("sch-w4a16", "gpu-sm80")].sources, answers[("sch-w4a16", "cpu-avx512")].sources
+    assert "src-cpu-file" in cpu and "src-cpu-file" not in gpu
+    assert "src-rocm-file" not in gpu and "src-code" in gpu
+
+
+def test_a_ptx_driver_condition_cites_the_toolkit_rule_and_a_step_its_kernel(real_atlas):
+    """llama.cpp on SM 9.0 runs its CUDA assets' PTX, so its answers name a driver that supports the toolkit: they cite
+    NVIDIA's rule and the error text (the install's toolkit_sources). On SM 8.6 the assets carry cubins: no rule, but the
+    install's list still serves the target. MMQ, the step above MMVQ's batch bound, is cited by its own sources."""
+    answers, cells = real_atlas.views.answers, real_atlas.views.cells
+    rule = {"nvidia-cuda-compatibility-minor-version", "nvidia-cuda-python-driver-cu-result-explanations"}
+    for target, from_ptx in [("nvidia-sm90", True), ("nvidia-sm80", True), ("nvidia-sm86", False)]:
+        sources = answers[("llama-cpp-q4-k", target)].sources
+        assert cells[("llama-cpp-q4-k", target)].verdict.loads
+        assert rule <= set(sources) if from_ptx else not rule & set(sources), target
+        assert "llama-cpp-src-cuda-cmakelists-b11312" in sources, target
+        assert any(step.selected == "llama-cpp-mmq" for step in cells[("llama-cpp-q4-k", target)].otherwise)
+        assert "llama-cpp-src-mmq-cuh-b11312" in sources, target  # cited by the MMQ kernel alone
+    assert not rule & set(answers[("llama-cpp-q4-k", "x86-cpu-avx2")].sources)
+
+
+def test_a_cpu_answer_lists_no_cuda_file(real_atlas):
+    """bitsandbytes' 4-bit kernel record serves CUDA and the CPU; its CUDA backend files back the CUDA answers only.
+    llama.cpp's MXFP4 scheme cites the CUDA and SYCL expert dispatch, which no CPU answer rests on."""
+    answers = real_atlas.views.answers
+    cuda_files = {"bitsandbytes-src-backends-cuda-ops-0-50-1", "bitsandbytes-src-csrc-gemm-4bit-0-50-1"}
+    assert cuda_files <= set(answers[("transformers-bnb-nf4", "nvidia-sm86")].sources)
+    assert not cuda_files & set(answers[("transformers-bnb-nf4", "x86-cpu-avx2")].sources)
+    assert "bitsandbytes-src-backends-cpu-ops-0-50-1" in answers[("transformers-bnb-nf4", "x86-cpu-avx2")].sources
+    ggml = {"llama-cpp-src-ggml-cuda-cu-b11312", "llama-cpp-src-mmvq-cu-b11312", "llama-cpp-src-ggml-sycl-cpp-b11312"}
+    assert not ggml & set(answers[("llama-cpp-mxfp4", "x86-cpu-avx2")].sources)
+    assert "llama-cpp-src-ggml-cuda-cu-b11312" in answers[("llama-cpp-mxfp4", "nvidia-sm86")].sources
+
+
+def test_applies_when_says_the_models_and_settings_a_trap_needs():
+    assert applies_when({}) == ""
+    assert applies_when({"applies_when": {"layers": "experts"}}) == "with a MoE model"
+    assert applies_when({"applies_when": {"env": ["A_B"]}}) == "if A_B is set"
+    assert applies_when({"applies_when": {"layers": "experts", "env": ["A", "B"]}}) == "with a MoE model, if A or B is set"
+
+
+def test_the_index_document_carries_when_a_trap_applies(tree):
+    from generators.render.api import index_document
+
+    edit(tree, "records/gotchas/trap-silent.yaml", "severity:", "applies_when:\n  env: [ENG_FAST]\nseverity:")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    briefs = {g["id"]: g for g in json.loads(json.dumps(index_document(atlas)))["records"]["gotcha"]}
+    assert briefs["trap-silent"]["applies_when"] == "if ENG_FAST is set"
+    assert briefs["trap-loud"]["applies_when"] == ""
+
+
+def test_a_kernel_of_another_platform_alone_backs_no_refusal_here(real_atlas):
+    """MLX has no AMD GPU backend: its answer there tries the Metal, CUDA and CPU kernels, each declined by its platform
+    requirement (a paraphrase), and rests on the candidate list's reading of MLX's device code, not on those kernels'
+    files. A kernel whose platform refusal is the engine's own message (FBGEMM FP8 on a CPU) keeps its sources."""
+    answers = real_atlas.views.answers
+    amd = set(answers[("mlx-lm-mxfp8", "amd-gfx942")].sources)
+    assert "mlx-src-device-cpp-846d176" in amd
+    assert not {"mlx-src-cuda-qmm-cu-846d176", "mlx-src-metal-quantized-cpp-846d176"} & amd
+    assert "mlx-src-cuda-qmm-cu-846d176" in answers[("mlx-lm-mxfp8", "nvidia-sm90")].sources
+    fbgemm = real_atlas.index.get("kernel", "transformers-fbgemm-fp8-linear")
+    assert {c["source"] for c in fbgemm.data["sources"]} & set(answers[("transformers-fbgemm-fp8", "x86-cpu-avx2")].sources)
