@@ -495,11 +495,15 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
         assert [(s.verdict, s.selected) for s in cell.otherwise if s.kernel == "vllm-rocm-fp8-scaled-mm"
                 and s.unmet == ("activation dtype in {float16, bfloat16}",)] == [
             ("fails-at-runtime", "vllm-rocm-fp8-scaled-mm")], target
+    # MXFP8 on gfx950 (verdict29 audit): a layer whose K is not a multiple of 128 (without 32-row scale blocks) is
+    # dequantized to BF16 at load, a model property, so the cell runs only given it and otherwise falls back.
+    mx950 = cells[("vllm-ct-w8a8-mxfp8", "amd-gfx950")]
+    assert (mx950.verdict, mx950.kernel) == ("runs-if", "vllm-rocm-dot-scaled-mxfp8")
+    assert [(s.verdict, s.selected) for s in mx950.otherwise] == [("fallback", "vllm-rocm-dot-scaled-mxfp8")]
     # Cells that hold as they were.
     assert_verdicts(cells, (
             ("vllm-ct-w4a4-mxfp4", "amd-gfx950", "runs-if", "vllm-aiter-mxfp4"),
             ("vllm-ct-w4a4-mxfp4", "amd-gfx942", "fallback", "vllm-emulation-mxfp4"),
-            ("vllm-ct-w8a8-mxfp8", "amd-gfx950", "runs", "vllm-rocm-dot-scaled-mxfp8"),
             ("vllm-ct-w8a8-fp8", "nvidia-sm89", "runs", "vllm-cutlass-fp8-scaled-mm"),
             ("vllm-ct-w8a8-int8", "nvidia-sm80", "runs", "vllm-cutlass-int8-scaled-mm"),
             ("vllm-ct-wna16", "nvidia-sm80", "runs", "vllm-marlin"),
