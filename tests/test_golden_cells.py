@@ -440,8 +440,7 @@ def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
             ("vllm-ct-w8a8-int8", "nvidia-sm100", "fails-at-runtime", "vllm-cutlass-int8-scaled-mm"),
             ("vllm-gptq-marlin", "amd-gfx1151", "runs", "vllm-rdna-hybrid-w4a16"),
             ("vllm-ct-wna16", "amd-gfx906", "runs-if", "vllm-triton-w4a16"),
-            ("vllm-ct-w8a8-int8", "x86-cpu-avx512", "runs", "vllm-zentorch-int8-scaled-mm"),
-            ("vllm-ct-w8a8-fp8", "arm-cpu", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")))
+            ("vllm-ct-w8a8-int8", "x86-cpu-avx512", "runs", "vllm-zentorch-int8-scaled-mm")))
     turing = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm75")]
     assert "activation dtype in {float16}" in turing.conditions
     # On gfx1151 group sizes other than 32, 64 and 128 leave the hybrid kernel for Triton W4A16.
@@ -500,6 +499,14 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
     mx950 = cells[("vllm-ct-w8a8-mxfp8", "amd-gfx950")]
     assert (mx950.verdict, mx950.kernel) == ("runs-if", "vllm-rocm-dot-scaled-mxfp8")
     assert [(s.verdict, s.selected) for s in mx950.otherwise] == [("fallback", "vllm-rocm-dot-scaled-mxfp8")]
+    # FP8 W8A8 on CPUs without AMX-INT8 (verdict29 audit): PyTorch's CPU torch._scaled_mm converts the FP8 operands to
+    # float32 there, so both torch kernels select and fall back, as Triton's FP8 emulation on AMD GPUs does.
+    for target in ("arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512"):
+        cpu = cells[("vllm-ct-w8a8-fp8", target)]
+        assert (cpu.verdict, cpu.kernel) == ("fallback", "vllm-per-tensor-torch-fp8-scaled-mm"), target
+        assert "float32" in cpu.computes_as, target
+        assert [(s.verdict, s.selected) for s in cpu.otherwise] == [
+            ("fallback", "vllm-channel-wise-torch-fp8-scaled-mm")], target
     # Cells that hold as they were.
     assert_verdicts(cells, (
             ("vllm-ct-w4a4-mxfp4", "amd-gfx950", "runs-if", "vllm-aiter-mxfp4"),
@@ -507,8 +514,7 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
             ("vllm-ct-w8a8-fp8", "nvidia-sm89", "runs", "vllm-cutlass-fp8-scaled-mm"),
             ("vllm-ct-w8a8-int8", "nvidia-sm80", "runs", "vllm-cutlass-int8-scaled-mm"),
             ("vllm-ct-wna16", "nvidia-sm80", "runs", "vllm-marlin"),
-            ("vllm-ct-w8a8-int8", "x86-cpu-avx2", "runs", "vllm-cpu-int8-scaled-mm"),
-            ("vllm-ct-w8a8-fp8", "x86-cpu-avx2", "runs", "vllm-per-tensor-torch-fp8-scaled-mm")))
+            ("vllm-ct-w8a8-int8", "x86-cpu-avx2", "runs", "vllm-cpu-int8-scaled-mm")))
 
 
 def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
@@ -574,7 +580,6 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
             ("vllm-ct-w4a8-int", "x86-cpu-avx512-amx", "runs", "vllm-dynamic-4bit"),
             ("vllm-ct-w8a8-int8", "arm-cpu", "runs", "vllm-cpu-int8-scaled-mm"),
             ("vllm-ct-w8a8-int8", "x86-cpu-avx512-amx", "runs", "vllm-cpu-int8-scaled-mm"),
-            ("vllm-ct-w8a8-fp8", "x86-cpu-avx512", "runs", "vllm-per-tensor-torch-fp8-scaled-mm"),
             ("vllm-ct-w8a16-fp8", "x86-cpu-avx512-amx", "refused", None)))
 
 
