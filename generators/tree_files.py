@@ -24,7 +24,7 @@ from typing import Protocol
 from .problems import Problem
 
 RULE = "files"
-MAX_BYTES = 256 * 1024
+MAX_BYTES = 512 * 1024  # the largest record: a harness observation of every modelled vLLM cell is about 260 KB
 DOCS_MAX_BYTES = 1024 * 1024
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)

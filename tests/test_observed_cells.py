@@ -84,15 +84,16 @@ def test_a_run_is_evidence_only_for_a_kernel_it_selected(real_atlas):
     extension: it selected the channel-wise torch kernel, which the records' walk accepts (no disagreement), but never
     the per-tensor kernel the cell names, so that cell stays known from the code; a cell whose kernel the run
     selected is known by the run."""
-    from generators.derive.history import kernel_classes
+    from generators.derive.history import kernel_classes, modelled_observations
     from generators.derive.observed import saw_its_kernel
     from generators.model.verdicts import KnownBy
     cells, index = real_atlas.views.cells, real_atlas.index
-    observation = index.must("observation", "vllm-0-33-0-h4").data
+    newest = modelled_observations(index)["vllm"]  # the newest harness run of the release the records model
+    observation = newest.data
     observed = {(c["scheme"], c["target"]): c for c in observation["cells"]}
     cpu = cells[("vllm-ct-w8a8-fp8", "arm-cpu")]
     assert not saw_its_kernel(cpu, observed[("vllm-ct-w8a8-fp8", "arm-cpu")], kernel_classes(index))
     assert (cpu.known_by, cpu.evidence) == (KnownBy.CODE, ())
     int8 = cells[("vllm-ct-w8a8-int8", "nvidia-sm89")]
     assert saw_its_kernel(int8, observed[("vllm-ct-w8a8-int8", "nvidia-sm89")], kernel_classes(index))
-    assert (int8.known_by, int8.evidence) == (KnownBy.RUN, ("vllm-0-33-0-h4",))
+    assert (int8.known_by, int8.evidence) == (KnownBy.RUN, (newest.id,))

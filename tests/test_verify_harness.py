@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 import pytest
 
 from generators.derive.cells import Attempt, Cell
@@ -204,3 +206,26 @@ def test_every_vllm_scheme_record_has_a_checkpoint_the_probe_can_load() -> None:
                if not checkpoint_configs(scheme["class_name"], scheme.get("config", {}))
                or not checkpoint_tensors(scheme["class_name"])]
     assert missing == []
+
+
+def test_each_checkpoint_states_the_schemes_weight_width_and_zero_points() -> None:
+    """An 8-bit or asymmetric scheme probed with a 4-bit symmetric checkpoint would be observed as another scheme."""
+    from generators.verify.configs import checkpoint_configs
+    widths = {"uint4b8": (4, True), "uint8b128": (8, True), "uint8": (8, False)}
+    seen = set()
+    for path in sorted((Path(__file__).parent.parent / "records" / "schemes").glob("*.yaml")):
+        scheme = yaml.safe_load(path.read_text(encoding="utf-8"))
+        config = scheme.get("config", {})
+        if scheme.get("engine") != "vllm" or config.get("weight_type") not in widths \
+                or config.get("activation_quantized"):
+            continue
+        bits, symmetric = widths[config["weight_type"]]
+        for _, built, _ in checkpoint_configs(scheme["class_name"], config):
+            if built["quant_method"] == "compressed-tensors":
+                weights = built["config_groups"]["group_0"]["weights"]
+                stated = (weights["num_bits"], weights["symmetric"])
+            else:
+                stated = (built["bits"], built.get("sym", not built.get("zero_point", False)))
+            assert stated == (bits, symmetric), (path.name, stated)
+            seen.add(config["weight_type"])
+    assert seen == set(widths)

@@ -6,10 +6,21 @@ scheme class, parameterised by the scheme record's `config` (group size, model d
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
 PREFIX = "model.layers.0.mlp.down_proj"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a checkpoint variant's config states about its weights: the group size (-1 per channel), the integer
+    weight width and whether it has zero points, read from the scheme record's config."""
+    group_size: int
+    bits: int = 4
+    symmetric: bool = True
 
 
 def _weights(num_bits: int, kind: str, group_size: int, symmetric: bool = True) -> dict[str, Any]:
@@ -29,28 +40,28 @@ def _compressed_tensors(fmt: str, weights: dict[str, Any], inputs: dict[str, Any
             "config_groups": {"group_0": group}}
 
 
-def _ct_w4a8_int(group_size: int) -> dict[str, Any]:
+def _ct_w4a8_int(layout: Layout) -> dict[str, Any]:
     inputs = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "token", "dynamic": True}
-    return _compressed_tensors("int-quantized", _weights(4, "int", group_size), inputs)
+    return _compressed_tensors("int-quantized", _weights(4, "int", layout.group_size), inputs)
 
 
-def _ct_w4a8_fp8(group_size: int) -> dict[str, Any]:
+def _ct_w4a8_fp8(layout: Layout) -> dict[str, Any]:
     inputs = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "token", "dynamic": True}
-    return _compressed_tensors("float-quantized", _weights(4, "int", group_size), inputs)
+    return _compressed_tensors("float-quantized", _weights(4, "int", layout.group_size), inputs)
 
 
-def _ct_w8a8_fp8(group_size: int) -> dict[str, Any]:
+def _ct_w8a8_fp8(layout: Layout) -> dict[str, Any]:
     weights = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "channel", "dynamic": False}
     inputs = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "token", "dynamic": True}
     return _compressed_tensors("float-quantized", weights, inputs)
 
 
-def _ct_w8a16_fp8(group_size: int) -> dict[str, Any]:
+def _ct_w8a16_fp8(layout: Layout) -> dict[str, Any]:
     weights = {"num_bits": 8, "type": "float", "symmetric": True, "strategy": "channel", "dynamic": False}
     return _compressed_tensors("float-quantized", weights, None)  # weight-only: no input_activations
 
 
-def _ct_w8a8_int8(group_size: int) -> dict[str, Any]:
+def _ct_w8a8_int8(layout: Layout) -> dict[str, Any]:
     weights = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "channel", "dynamic": False}
     inputs = {"num_bits": 8, "type": "int", "symmetric": True, "strategy": "token", "dynamic": True}
     return _compressed_tensors("int-quantized", weights, inputs)
@@ -63,43 +74,43 @@ def _microscaled(num_bits: int, strategy: str, group_size: int, scale_dtype: str
             "dynamic": dynamic, "scale_dtype": scale_dtype}
 
 
-def _ct_w4a4_nvfp4(group_size: int) -> dict[str, Any]:
+def _ct_w4a4_nvfp4(layout: Layout) -> dict[str, Any]:
     return _compressed_tensors("nvfp4-pack-quantized",
-                               _microscaled(4, "tensor_group", group_size, "torch.float8_e4m3fn", False),
-                               _microscaled(4, "tensor_group", group_size, "torch.float8_e4m3fn", "local"))
+                               _microscaled(4, "tensor_group", layout.group_size, "torch.float8_e4m3fn", False),
+                               _microscaled(4, "tensor_group", layout.group_size, "torch.float8_e4m3fn", "local"))
 
 
-def _ct_w4a4_mxfp4(group_size: int) -> dict[str, Any]:
-    return _compressed_tensors("mxfp4-pack-quantized", _microscaled(4, "group", group_size, "torch.uint8", False),
-                               _microscaled(4, "group", group_size, "torch.uint8", True))
+def _ct_w4a4_mxfp4(layout: Layout) -> dict[str, Any]:
+    return _compressed_tensors("mxfp4-pack-quantized", _microscaled(4, "group", layout.group_size, "torch.uint8", False),
+                               _microscaled(4, "group", layout.group_size, "torch.uint8", True))
 
 
-def _ct_w8a8_mxfp8(group_size: int) -> dict[str, Any]:
-    return _compressed_tensors("mxfp8-quantized", _microscaled(8, "group", group_size, "torch.uint8", False),
-                               _microscaled(8, "group", group_size, "torch.uint8", True))
+def _ct_w8a8_mxfp8(layout: Layout) -> dict[str, Any]:
+    return _compressed_tensors("mxfp8-quantized", _microscaled(8, "group", layout.group_size, "torch.uint8", False),
+                               _microscaled(8, "group", layout.group_size, "torch.uint8", True))
 
 
-def _ct_wna16(group_size: int) -> dict[str, Any]:
-    return _compressed_tensors("pack-quantized", _weights(4, "int", group_size), None)
+def _ct_wna16(layout: Layout) -> dict[str, Any]:
+    return _compressed_tensors("pack-quantized", _weights(layout.bits, "int", layout.group_size, layout.symmetric), None)
 
 
-def _awq(group_size: int) -> dict[str, Any]:
-    return {"quant_method": "awq", "bits": 4, "group_size": group_size, "zero_point": True, "version": "gemm",
+def _awq(layout: Layout) -> dict[str, Any]:
+    return {"quant_method": "awq", "bits": 4, "group_size": layout.group_size, "zero_point": True, "version": "gemm",
             "modules_to_not_convert": None}
 
 
-def _fp8_block(group_size: int) -> dict[str, Any]:
+def _fp8_block(layout: Layout) -> dict[str, Any]:
     # vLLM's own fp8 method as DeepSeek-V3 and Qwen3-FP8 checkpoints write it: 128 x 128 weight blocks (the block is
     # the scheme's, not a group size), dynamic activations.
     return {"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}
 
 
-def _gptq(group_size: int) -> dict[str, Any]:
-    return {"quant_method": "gptq", "bits": 4, "group_size": group_size, "desc_act": False, "sym": True,
+def _gptq(layout: Layout) -> dict[str, Any]:
+    return {"quant_method": "gptq", "bits": layout.bits, "group_size": layout.group_size, "desc_act": False, "sym": True,
             "lm_head": False, "checkpoint_format": "gptq"}
 
 
-BUILDERS: dict[str, Callable[[int], dict[str, Any]]] = {
+BUILDERS: dict[str, Callable[[Layout], dict[str, Any]]] = {
     "CompressedTensorsW4A8Int": _ct_w4a8_int,
     "CompressedTensorsW4A8Fp8": _ct_w4a8_fp8,
     "CompressedTensorsW8A8Fp8": _ct_w8a8_fp8,
@@ -153,7 +164,18 @@ def checkpoint_configs(class_name: str, config: dict[str, Any]) -> list[tuple[st
         return []
     dtypes = [d for d in config.get("activation_types", []) if d in ("bfloat16", "float16", "float32")]
     dtype = "bfloat16" if "bfloat16" in dtypes or not dtypes else dtypes[0]
+    if "block" in config.get("weight_scales", []):  # scaled per square weight block, not per group of a row
+        return [("block", builder(Layout(-1)), dtype)]
+    bits, symmetric = _integer_width(config.get("weight_type", "")), not config.get("zero_points", False)
     sizes = config.get("group_sizes") or [-1]
     preferred = [s for s in sizes if s == 128] or sizes[:1]
     variants = preferred + [s for s in sizes if s == -1 and s not in preferred]
-    return [(f"g{size}" if size != -1 else "channel", builder(size), dtype) for size in variants]
+    return [(f"g{size}" if size != -1 else "channel", builder(Layout(size, bits, symmetric)), dtype)
+            for size in variants]
+
+
+def _integer_width(weight_type: str) -> int:
+    """The bits of an integer weight type as vLLM's scalar types name them (uint4b8, uint8b128, uint8, int4); 4
+    for any other type, which the builders of float and microscaled schemes do not read."""
+    match = re.fullmatch(r"u?int(\d+)(?:b\d+)?", weight_type)
+    return int(match.group(1)) if match else 4
