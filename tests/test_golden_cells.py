@@ -502,14 +502,14 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
     mx950 = cells[("vllm-ct-w8a8-mxfp8", "amd-gfx950")]
     assert (mx950.verdict, mx950.kernel) == ("runs-if", "vllm-rocm-dot-scaled-mxfp8")
     assert [(s.verdict, s.selected) for s in mx950.otherwise] == [("fallback", "vllm-rocm-dot-scaled-mxfp8")]
-    # FP8 W8A8 on CPUs without AMX-INT8 (verdict29 audit): PyTorch's CPU torch._scaled_mm converts the FP8 operands to
-    # float32 there, so both torch kernels select and fall back, as Triton's FP8 emulation on AMD GPUs does.
+    # FP8 W8A8 on CPUs without AMX-INT8 (verdict29 second reading): PyTorch's CPU torch._scaled_mm converts the FP8
+    # operands to float32 there, exactly, and multiplies them in float32 (run with torch 2.14.0): the scheme's
+    # arithmetic, so the cells run, the channel-wise kernel taking what the per-tensor one declines.
     for target in ("arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512"):
         cpu = cells[("vllm-ct-w8a8-fp8", target)]
-        assert (cpu.verdict, cpu.kernel) == ("fallback", "vllm-per-tensor-torch-fp8-scaled-mm"), target
-        assert "float32" in cpu.computes_as, target
+        assert (cpu.verdict, cpu.kernel) == ("runs", "vllm-per-tensor-torch-fp8-scaled-mm"), target
         assert [(s.verdict, s.selected) for s in cpu.otherwise] == [
-            ("fallback", "vllm-channel-wise-torch-fp8-scaled-mm")], target
+            ("runs", "vllm-channel-wise-torch-fp8-scaled-mm")], target
     # Cells that hold as they were.
     assert_verdicts(cells, (
             ("vllm-ct-w4a4-mxfp4", "amd-gfx950", "runs-if", "vllm-aiter-mxfp4"),
