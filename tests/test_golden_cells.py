@@ -206,43 +206,46 @@ def test_the_llama_cpp_cells_the_audit_read_against_b11312(real_atlas):
                                                   ("cublas-dequant", "yes", ())])
     assert mmq_conditions(volta)[0].startswith("fewer than 64 tokens per matmul")
     # Turing and newer: MMQ at every batch size on INT8 MMA (7.5, 8.0 and 9.0 from the release assets' PTX, so with a
-    # driver of the asset's toolkit); IQ1_M is no MMQ type, so it falls back above MMVQ's bound.
+    # driver of the asset's toolkit); IQ1_M is no MMQ type, so above MMVQ's bound the dequantize + cuBLAS GEMM takes it
+    # (FP16 activations: a GGUF file states nothing about activations, so that runs too; lead-gguf-weight-only).
     for scheme, target, verdict in (("q5-1", "nvidia-sm75", "runs-if"), ("iq4-xs", "nvidia-sm80", "runs-if"),
                                     ("q6-k", "nvidia-sm120", "runs")):
         cell, tried = steps(scheme, target)
         assert (cell.verdict, tried[1]) == (verdict, ("mmq", "yes", ("int8-tensor-core-mma",))), (scheme, target)
     iq1m, tried = steps("iq1-m", "nvidia-sm90")
-    assert (iq1m.verdict, [o.verdict for o in iq1m.otherwise]) == ("runs-if", ["fails-at-runtime", "fallback"])
+    assert (iq1m.verdict, [o.verdict for o in iq1m.otherwise]) == ("runs-if", ["fails-at-runtime", "runs"])
     assert tried[1][:2] == ("mmq", "no") and "mmq_supported" in iq1m.attempts[1].reason
     # CDNA3 always takes MMQ; CDNA4 (gfx950 is not GGML_CUDA_CC_IS_CDNA3) keeps Q8_0 on MMQ up to 128 tokens only;
     # RDNA3.5 keeps Q6_K on MMQ up to 256 tokens (RDNA3.0: 128).
     cdna3, tried = steps("q4-k", "amd-gfx942")
     assert (cdna3.verdict, tried[1]) == ("runs", ("mmq", "yes", ("mfma",)))
     cdna4, tried = steps("q8-0", "amd-gfx950")
-    assert (cdna4.verdict, tried[1][:2]) == ("runs-if", ("mmq", "conditional"))
+    assert (cdna4.verdict, tried[1][:2]) == ("runs", ("mmq", "conditional"))
     assert mmq_conditions(cdna4)[0].startswith("at most 128 tokens per matmul")
     rdna35, tried = steps("q6-k", "amd-gfx1151")
-    assert (rdna35.verdict, tried[1]) == ("runs-if", ("mmq", "conditional", ("wmma",)))
+    assert (rdna35.verdict, tried[1]) == ("runs", ("mmq", "conditional", ("wmma",)))
     assert mmq_conditions(rdna35)[0].startswith("at most 256 tokens per matmul")
     for cell in (volta, cdna4, rdna35):
-        assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-cublas-dequant"
+        assert cell.otherwise[-1].verdict == "runs" and cell.otherwise[-1].selected == "llama-cpp-cublas-dequant"
     # CPU: every path quantizes the activations (AMX, repack, tiled, tinyBLAS, vec_dot).
     for scheme, target in (("iq4-xs", "x86-cpu-avx512-amx"), ("q4-1", "arm-cpu")):
         cell, tried = steps(scheme, target)
         assert (cell.verdict, tried) == ("runs", [("cpu-mul-mat", "yes", ())])
-    # Metal: all three matmul kernels dequantize, so the cell is a fallback at every batch size.
+    # Metal: all three matmul kernels dequantize and keep the activations in floating point, which runs the
+    # weight-only file at every batch size.
     metal, tried = steps("q4-0", "apple-gpu")
-    assert metal.verdict == "fallback" and [k for k, _, _ in tried] == ["metal-mul-mv-ext", "metal-mul-mm", "metal-mul-mv"]
-    assert all(o.verdict == "fallback" for o in metal.otherwise)
+    assert metal.verdict == "runs" and [k for k, _, _ in tried] == ["metal-mul-mv-ext", "metal-mul-mm", "metal-mul-mv"]
+    assert [(o.verdict, o.selected) for o in metal.otherwise] == [("runs-if", "llama-cpp-metal-mul-mm"),
+                                                                  ("runs", "llama-cpp-metal-mul-mv")]
     # SYCL: a K-quant with a reordered ESIMD kernel takes DMMV (FP32) for one token and reordered MMVQ for 2 to 8;
     # Q8_0 has no ESIMD kernel, so the reorder test sends its single token to MMVQ too. Above 8 tokens: the GEMM.
     q4k, tried = steps("q4-k", "intel-gpu")
     assert (q4k.verdict, [k for k, _, _ in tried]) == (
-        "fallback", ["sycl-dmmv", "sycl-mmvq-reorder", "sycl-mmvq", "sycl-dequant-gemm"])
+        "runs", ["sycl-dmmv", "sycl-mmvq-reorder", "sycl-mmvq", "sycl-dequant-gemm"])
     q80, tried = steps("q8-0", "intel-gpu")
-    assert (q80.verdict, q80.kernel, tried[0][:2]) == ("runs-if", "llama-cpp-sycl-mmvq-reorder", ("sycl-mmvq-reorder", "conditional"))
+    assert (q80.verdict, q80.kernel, tried[0][:2]) == ("runs", "llama-cpp-sycl-mmvq-reorder", ("sycl-mmvq-reorder", "conditional"))
     for cell in (q4k, q80):
-        assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
+        assert cell.otherwise[-1].verdict == "runs" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
 
 
 def test_the_llama_cpp_cells_the_second_audit_read_against_b11312(real_atlas):
@@ -264,32 +267,32 @@ def test_the_llama_cpp_cells_the_second_audit_read_against_b11312(real_atlas):
     cpu = real_atlas.index.get("kernel", "llama-cpp-cpu-mul-mat")
     assert {"gguf-q4-1", "gguf-q5-k-m", "gguf-iq4-xs", "gguf-iq1-m"} <= set(cpu.data["formats"])
     # Metal: IQ1_M and IQ4_XS have no small-batch mat-vec kernel; Q6_K takes it for 4 to 8 tokens only. Every path
-    # dequantizes, so each cell is a fallback, mul_mm above 8 tokens and mul_mv otherwise.
+    # dequantizes into floating point, which runs the weight-only file: mul_mm above 8 tokens and mul_mv otherwise.
     for scheme in ("iq1-m", "iq4-xs"):
         cell, tried = steps(scheme, "apple-gpu")
-        assert (cell.verdict, cell.kernel, tried) == ("fallback", "llama-cpp-metal-mul-mm", [
+        assert (cell.verdict, cell.kernel, tried) == ("runs", "llama-cpp-metal-mul-mm", [
             ("metal-mul-mv-ext", "no"), ("metal-mul-mm", "conditional"), ("metal-mul-mv", "yes")]), scheme
         assert cell.conditions[0].startswith("more than 8 tokens per matmul")
-        assert [(o.verdict, o.selected) for o in cell.otherwise] == [("fallback", "llama-cpp-metal-mul-mv")]
+        assert [(o.verdict, o.selected) for o in cell.otherwise] == [("runs", "llama-cpp-metal-mul-mv")]
     q6k, tried = steps("q6-k", "apple-gpu")
-    assert (q6k.verdict, q6k.kernel, tried[0]) == ("fallback", "llama-cpp-metal-mul-mv-ext", ("metal-mul-mv-ext", "conditional"))
+    assert (q6k.verdict, q6k.kernel, tried[0]) == ("runs", "llama-cpp-metal-mul-mv-ext", ("metal-mul-mv-ext", "conditional"))
     assert q6k.conditions[0] == "4 to 8 tokens per matmul"
     assert [o.selected for o in q6k.otherwise] == ["llama-cpp-metal-mul-mm", "llama-cpp-metal-mul-mv"]
     # SYCL: Q4_0 is reordered for MMVQ and has no ESIMD DMMV, so up to 8 tokens run MMVQ; Q6_K's one token takes the
     # reordered ESIMD DMMV (FP32) first; IQ1_M has neither DMMV nor reorder, so plain MMVQ up to 8 tokens. Above: the GEMM.
     q40, tried = steps("q4-0", "intel-gpu")
-    assert (q40.verdict, q40.kernel, [k for k, _ in tried]) == ("runs-if", "llama-cpp-sycl-mmvq-reorder", [
+    assert (q40.verdict, q40.kernel, [k for k, _ in tried]) == ("runs", "llama-cpp-sycl-mmvq-reorder", [
         "sycl-mmvq-reorder", "sycl-dmmv", "sycl-mmvq", "sycl-dequant-gemm"])
     assert q40.conditions[0].startswith("at most 8 tokens per matmul")
     sq6k, tried = steps("q6-k", "intel-gpu")
-    assert (sq6k.verdict, sq6k.kernel, [k for k, _ in tried]) == ("fallback", "llama-cpp-sycl-dmmv", [
+    assert (sq6k.verdict, sq6k.kernel, [k for k, _ in tried]) == ("runs", "llama-cpp-sycl-dmmv", [
         "sycl-dmmv", "sycl-mmvq-reorder", "sycl-mmvq", "sycl-dequant-gemm"])
     assert any("ESIMD" in c for c in sq6k.conditions)
     iq1m, tried = steps("iq1-m", "intel-gpu")
-    assert (iq1m.verdict, iq1m.kernel, tried) == ("runs-if", "llama-cpp-sycl-mmvq", [
+    assert (iq1m.verdict, iq1m.kernel, tried) == ("runs", "llama-cpp-sycl-mmvq", [
         ("sycl-mmvq", "conditional"), ("sycl-dequant-gemm", "yes")])
     for cell in (q40, sq6k, iq1m):
-        assert cell.otherwise[-1].verdict == "fallback" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
+        assert cell.otherwise[-1].verdict == "runs" and cell.otherwise[-1].selected == "llama-cpp-sycl-dequant-gemm"
 
 
 def test_the_llama_cpp_default_install_at_b11312_covers_every_target_but_gfx906_and_runs_older_nvidia_from_ptx(real_atlas):
@@ -499,14 +502,14 @@ def test_the_vllm_cells_the_fourth_audit_read_against_0_33_0(real_atlas):
     mx950 = cells[("vllm-ct-w8a8-mxfp8", "amd-gfx950")]
     assert (mx950.verdict, mx950.kernel) == ("runs-if", "vllm-rocm-dot-scaled-mxfp8")
     assert [(s.verdict, s.selected) for s in mx950.otherwise] == [("fallback", "vllm-rocm-dot-scaled-mxfp8")]
-    # FP8 W8A8 on CPUs without AMX-INT8 (verdict29 audit): PyTorch's CPU torch._scaled_mm converts the FP8 operands to
-    # float32 there, so both torch kernels select and fall back, as Triton's FP8 emulation on AMD GPUs does.
+    # FP8 W8A8 on CPUs without AMX-INT8 (verdict29 second reading): PyTorch's CPU torch._scaled_mm converts the FP8
+    # operands to float32 there, exactly, and multiplies them in float32 (run with torch 2.14.0): the scheme's
+    # arithmetic, so the cells run, the channel-wise kernel taking what the per-tensor one declines.
     for target in ("arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512"):
         cpu = cells[("vllm-ct-w8a8-fp8", target)]
-        assert (cpu.verdict, cpu.kernel) == ("fallback", "vllm-per-tensor-torch-fp8-scaled-mm"), target
-        assert "float32" in cpu.computes_as, target
+        assert (cpu.verdict, cpu.kernel) == ("runs", "vllm-per-tensor-torch-fp8-scaled-mm"), target
         assert [(s.verdict, s.selected) for s in cpu.otherwise] == [
-            ("fallback", "vllm-channel-wise-torch-fp8-scaled-mm")], target
+            ("runs", "vllm-channel-wise-torch-fp8-scaled-mm")], target
     # Cells that hold as they were.
     assert_verdicts(cells, (
             ("vllm-ct-w4a4-mxfp4", "amd-gfx950", "runs-if", "vllm-aiter-mxfp4"),

@@ -155,8 +155,9 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     platform, parts = targets.get(cell.target, ("", frozenset()))
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
     applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
-    computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme), cell.target,
-                                                       cell.engine), scheme, cell) \
+    quantizing = kernel_quantizes_activations(index, cell.kernel)
+    computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme, quantizing), cell.target,
+                                                       cell.engine), scheme, cell, quantizing) \
         if scheme and cell.verdict.runs_as_specified else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
@@ -164,12 +165,14 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
                   on_parts, passed_over_sources(index, cell, platform, claimed, on_parts))
 
 
-def scheme_computes_in(index: Index, scheme: Record) -> tuple[str, ...]:
+def scheme_computes_in(index: Index, scheme: Record, quantizing: bool = False) -> tuple[str, ...]:
     """The hardware formats a scheme computes in: what all its formats allow (a hardware format is itself, a
     checkpoint format its `computes_in`), in the order the first one lists them; empty when the records disagree.
     A scheme whose activations stay unquantized stores its weights in a hardware format but multiplies in the
-    activations' precision, so a hardware format it names says how it stores, not what it computes in."""
-    weight_only = scheme.data.get("config", {}).get("activation_quantized") is False
+    activations' precision, so a hardware format it names says how it stores, not what it computes in; unless the
+    kernel quantizes the activations itself (`quantizing`: llama.cpp's integer paths pair a GGUF file's weights with
+    8-bit activations, which is what its checkpoint format's `computes_in` names)."""
+    weight_only = _multiplies_in_activation_types(scheme, quantizing)
     allowed: list[tuple[str, ...]] = []
     for format_id in scheme.data.get("formats", []):
         record = index.get("format", format_id)
@@ -194,11 +197,24 @@ def _in_activation_types(index: Index, formats: tuple[str, ...], scheme: Record)
     return tuple(f for f in formats if types & _names(index, f)) if types else formats
 
 
-def _with_kernel_dtypes(index: Index, formats: tuple[str, ...], scheme: Record, cell: Cell) -> tuple[str, ...]:
+def _multiplies_in_activation_types(scheme: Record, quantizing: bool) -> bool:
+    """Whether the cell multiplies in the activations' own dtype: a weight-only scheme through a kernel that does not
+    quantize the activations itself."""
+    return scheme.data.get("config", {}).get("activation_quantized") is False and not quantizing
+
+
+def kernel_quantizes_activations(index: Index, kernel_id: str | None) -> bool:
+    """Whether a kernel quantizes the activations it is given (`activation_handling: quantized`)."""
+    kernel = index.get("kernel", kernel_id) if kernel_id else None
+    return kernel is not None and kernel.data.get("activation_handling") == "quantized"
+
+
+def _with_kernel_dtypes(index: Index, formats: tuple[str, ...], scheme: Record, cell: Cell,
+                        quantizing: bool = False) -> tuple[str, ...]:
     """A weight-only scheme's formats narrowed to the activation dtypes the selected kernel runs with, where its
     activation-type requirements leave only some (the Hub MXFP4 kernel on Hopper takes bfloat16 alone: its cell computes
     in BF16, not FP16 or BF16 as the scheme allows)."""
-    if scheme.data.get("config", {}).get("activation_quantized") is not False:
+    if not _multiplies_in_activation_types(scheme, quantizing):
         return formats
     dtypes = next((set(a.dtypes) for a in reversed(cell.attempts) if a.kernel == cell.kernel and a.dtypes), None)
     return formats if dtypes is None else tuple(f for f in formats if dtypes & _names(index, f))
