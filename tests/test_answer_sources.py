@@ -120,3 +120,15 @@ def test_an_answer_folds_the_sources_of_the_kernels_it_passes_over_by_kernel(rea
     assert len(folded) == len(set(folded)) and set(folded) < set(answer.sources)
     assert "vllm-src-smm-deep-gemm" not in folded and "vllm-src-fp8-utils" not in folded
     assert not dict(real_atlas.views.answers[("transformers-bnb-nf4", "x86-cpu-avx512-amx")].passed_over)
+
+
+def test_the_kernels_declined_before_a_refusal_or_a_fallback_keep_their_sources_with_the_verdict(real_atlas):
+    """Their reasons are the verdict's: on an AVX512 CPU without AMX both CPU kernels decline and the scheme is refused,
+    so nothing folds; on SM 8.9 FlashInfer, DeepGEMM, CUTLASS and B12x decline before the weight-only Marlin fallback,
+    and only Humming and Triton, reached when Marlin's condition fails, fold."""
+    answers = real_atlas.views.answers
+    assert answers[("vllm-fp8-block", "x86-cpu-avx512")].cell.verdict.value == "refused"
+    assert answers[("vllm-fp8-block", "x86-cpu-avx512")].passed_over == ()
+    fallback = answers[("vllm-fp8-block", "nvidia-sm89")]
+    assert [k for k, _ in fallback.passed_over] == ["vllm-humming-fp8-scaled-mm", "vllm-triton-fp8-block-scaled-mm"]
+    assert "vllm-src-smm-cutlass" in fallback.sources

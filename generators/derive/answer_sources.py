@@ -120,12 +120,16 @@ def checks_used(engine: Mapping[str, Any], kernels: Sequence[str], index: Index)
 
 def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
                         on_parts: Sequence[PartAnswer] = ()) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The answer's sources that back only kernels it passes over, by kernel in the engine's order: each candidate
-    tried before the kernel that computes, and each kernel a step reaches when a condition fails, but neither the
-    kernel that computes nor the one a default install selects. A source that the scheme, those two kernels, a
-    published table or the engine record also cite stays with the verdict; one that two passed-over kernels cite is
-    listed under the first. The answer's other sources are the verdict's, which a card shows first."""
-    kept = {k for k in (cell.kernel, cell.default_kernel) if k}
+    """The answer's sources that back only kernels it passes over, by kernel in the engine's order: those that come
+    after the kernel that computes (reached only when a condition fails), and, where the cell runs as specified, those
+    tried before it and declined. Neither the kernel that computes nor the one a default install selects is passed
+    over, nor a kernel declined before it where the verdict is a refusal, a fallback or a failure (their reasons are
+    the verdict's). A source that the scheme, those kernels, a published table or the engine record also cite stays
+    with the verdict; one that two passed-over kernels cite is listed under the first. The answer's other sources are
+    the verdict's, which a card shows first."""
+    order = [a.kernel for a in cell.attempts]
+    before = order[:order.index(cell.kernel)] if cell.kernel in order else order
+    kept = {k for k in (cell.kernel, cell.default_kernel) if k} | (set() if cell.verdict.runs_as_specified else set(before))
     route = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
     listed = set(_backing(index, cell, platform, [k for k in route if k in kept], claimed, on_parts))
     groups: list[tuple[str, tuple[str, ...]]] = []

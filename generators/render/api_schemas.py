@@ -224,10 +224,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
                         "sources_passed_over": {"type": "array", "items": _PASSED_OVER,
                                                 "description": "Of `sources`, those that back only the kernels the "
-                                                               "answer passes over (candidates tried before `kernel`, "
-                                                               "kernels reached only when a condition fails; not "
-                                                               "`kernel` or `default_kernel`), by kernel in the "
-                                                               "engine's order; the rest back the verdict."},
+                                                               "answer passes over, by kernel in the engine's order: "
+                                                               "kernels reached only when a condition fails, and, "
+                                                               "where the cell runs as specified, candidates declined "
+                                                               "before `kernel` (never `kernel` or `default_kernel`); "
+                                                               "the rest back the verdict."},
                         "on_parts": {"type": "array", "items": _PART_ANSWER,
                                      "description": "The answer on each member part that needs more than "
                                                     "the target: a fixed host CPU (an accelerator's `host_cpu`) that "
