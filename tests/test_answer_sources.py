@@ -106,3 +106,17 @@ def test_a_kernel_of_another_platform_alone_backs_no_refusal_here(real_atlas):
     assert "mlx-src-cuda-qmm-cu-846d176" in answers[("mlx-lm-mxfp8", "nvidia-sm90")].sources
     fbgemm = real_atlas.index.get("kernel", "transformers-fbgemm-fp8-linear")
     assert {c["source"] for c in fbgemm.data["sources"]} & set(answers[("transformers-fbgemm-fp8", "x86-cpu-avx2")].sources)
+
+
+def test_an_answer_folds_the_sources_of_the_kernels_it_passes_over_by_kernel(real_atlas):
+    """vLLM's FP8 block scheme on SM 9.0 computes with FlashInfer and DeepGEMM (a default install: DeepGEMM); the
+    CUTLASS, B12x, Humming, Marlin and Triton kernels it passes over have their own files folded under them, each once,
+    and a file the scheme or the computing kernels cite as well (fp8_utils.py) stays with the verdict."""
+    answer = real_atlas.views.answers[("vllm-fp8-block", "nvidia-sm90")]
+    passed = dict(answer.passed_over)
+    folded = [s for ids in passed.values() for s in ids]
+    assert answer.cell.kernel not in passed and answer.cell.default_kernel not in passed
+    assert "vllm-src-smm-cutlass" in passed["vllm-cutlass-fp8-block-scaled-mm"]
+    assert len(folded) == len(set(folded)) and set(folded) < set(answer.sources)
+    assert "vllm-src-smm-deep-gemm" not in folded and "vllm-src-fp8-utils" not in folded
+    assert not dict(real_atlas.views.answers[("transformers-bnb-nf4", "x86-cpu-avx512-amx")].passed_over)

@@ -351,6 +351,16 @@
     return [link(site, place.part, place.id), " — ", targetLabel(link(site, target, place.targetId, place.part.target_label))];
   }
 
+  // The cell's sources split for reading: those behind the verdict (the scheme, the kernel that computes, the one a
+  // default install selects, published tables, the engine's facts) in the answer's order, and, by kernel, those that
+  // back only the kernels the answer passes over (`sources_passed_over`), which the card folds away.
+  function sourceGroups(cell) {
+    var passed = (cell.sources_passed_over || []).filter(function (g) { return g.sources.length; });
+    var folded = {};
+    passed.forEach(function (g) { g.sources.forEach(function (s) { folded[s] = true; }); });
+    return { verdict: cell.sources.filter(function (s) { return !folded[s]; }), passed: passed };
+  }
+
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated). A format the map neither rates native nor emulated says nothing: a missing peak is not
@@ -637,13 +647,27 @@
         el("ul", { "class": "atlas-card__engine-traps" }, wide.map(trapItem))]));
     }
     if (cell.sources.length) {
-      card.appendChild(section("Sources", [el("ul", { "class": "atlas-card__sources" }, cell.sources.map(function (s) {
-        var source = records["source"][s];
-        var item = [link(site, source, s)];
-        if (source && source.link) { item.push(" · ", el("a", { href: source.link, rel: "noopener", text: "read the source" })); }
-        if (source && source.accessed) { item.push(el("small", { text: " (checked " + source.accessed + ")" })); }
-        return el("li", {}, item);
-      }))]));
+      var grouped = sourceGroups(cell);
+      var body = [el("ul", { "class": "atlas-card__sources" }, grouped.verdict.map(sourceItem))];
+      if (grouped.passed.length) {
+        var count = grouped.passed.reduce(function (n, g) { return n + g.sources.length; }, 0);
+        body.push(el("details", { "class": "atlas-card__sources-passed" }, [
+          el("summary", { text: count + " more " + (count === 1 ? "source" : "sources") + " of the " +
+            (grouped.passed.length === 1 ? "kernel" : grouped.passed.length + " kernels") +
+            " the engine passes over here (tried first and declined, or reached only when a condition fails)" }),
+          el("ul", { "class": "atlas-card__sources" }, grouped.passed.map(function (g) {
+            return el("li", {}, [link(site, records["kernel"][g.kernel], g.kernel),
+              el("ul", {}, g.sources.map(sourceItem))]);
+          }))]));
+      }
+      card.appendChild(section("Sources", body));
+    }
+    function sourceItem(s) {
+      var source = records["source"][s];
+      var item = [link(site, source, s)];
+      if (source && source.link) { item.push(" · ", el("a", { href: source.link, rel: "noopener", text: "read the source" })); }
+      if (source && source.accessed) { item.push(el("small", { text: " (checked " + source.accessed + ")" })); }
+      return el("li", {}, item);
     }
     function trapItem(t) {
       var trap = records["gotcha"][t];

@@ -28,6 +28,12 @@ def answer_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tu
     """Source ids behind the answer, each once, in reading order; `claimed`: each published claim's table and the
     finding that explains it (None when none does)."""
     kernels = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
+    return _backing(index, cell, platform, kernels, claimed, on_parts)
+
+
+def _backing(index: Index, cell: Cell, platform: str, kernels: Sequence[str], claimed: Sequence[tuple[str, str | None]],
+             on_parts: Sequence[PartAnswer]) -> tuple[str, ...]:
+    """The answer's sources, in reading order, as if its route went through `kernels` alone."""
     records = [*scheme_records(index, cell), *(index.get("kernel", k) for k in kernels),
                *(index.get("finding", f) for _, f in claimed if f), *(index.get("support-matrix", m) for m, _ in claimed)]
     cited = [c for r in records if r is not None for c in record_citations(r, platform)]
@@ -109,3 +115,25 @@ def checks_used(engine: Mapping[str, Any], kernels: Sequence[str], index: Index)
             for r in kernel.data.get("requirements", []) if "uses" in r}
     return [check["source"] for check in engine.get("runtime_checks", []) if check["id"] in used]
 
+
+
+
+def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
+                        on_parts: Sequence[PartAnswer] = ()) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The answer's sources that back only kernels it passes over, by kernel in the engine's order: each candidate
+    tried before the kernel that computes, and each kernel a step reaches when a condition fails, but neither the
+    kernel that computes nor the one a default install selects. A source that the scheme, those two kernels, a
+    published table or the engine record also cite stays with the verdict; one that two passed-over kernels cite is
+    listed under the first. The answer's other sources are the verdict's, which a card shows first."""
+    kept = {k for k in (cell.kernel, cell.default_kernel) if k}
+    route = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
+    listed = set(_backing(index, cell, platform, [k for k in route if k in kept], claimed, on_parts))
+    groups: list[tuple[str, tuple[str, ...]]] = []
+    for kernel in (k for k in route if k not in kept):
+        record = index.get("kernel", kernel)
+        cited = [c["source"] for c in (record_citations(record, platform) if record else []) if on_platform(c, platform)]
+        own = tuple(s for s in dict.fromkeys(cited) if s not in listed)
+        listed.update(own)
+        if own:
+            groups.append((kernel, own))
+    return tuple(groups)

@@ -18,7 +18,7 @@ from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .answer_sources import answer_sources
+from .answer_sources import answer_sources, passed_over_sources
 from .cells import MODEL_DTYPES, Cell, Install, default_installs
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
 from .part_builds import build_needs, capabilities
@@ -57,6 +57,7 @@ class Answer:
     sources: tuple[str, ...]
     computes_in: tuple[str, ...] = ()  # hardware format ids, when the cell runs at the scheme's precision
     on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts that need more than the target (parts.py)
+    passed_over: tuple[tuple[str, tuple[str, ...]], ...] = ()  # of `sources`, those of kernels it passes over, by kernel
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -161,7 +162,7 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
     return Answer(cell, claims, applying, answer_sources(index, cell, platform, claimed, on_parts), computes_in,
-                  on_parts)
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts))
 
 
 def scheme_computes_in(index: Index, scheme: Record, quantizing: bool = False) -> tuple[str, ...]:

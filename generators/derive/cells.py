@@ -1171,8 +1171,9 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return set(values) <= set(target.get("isa_features", []))
     if check == "weight-type":
         return config.get("weight_type") in values
-    if check == "activation-type":
-        return _overlap("activation dtype", config.get("activation_types"), values)
+    if check == "activation-type":  # its own `condition` names what sets the dtype where the model dtype does not
+        found = _overlap("activation dtype", config.get("activation_types"), values)
+        return str(requirement["condition"]) if isinstance(found, str) and "condition" in requirement else found
     if check == "group-size":
         return _overlap("group size", config.get("group_sizes"), values)
     if check == "zero-points":

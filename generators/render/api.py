@@ -177,6 +177,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
 def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
             "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
+            "sources_passed_over": [{"kernel": k, "sources": list(ids)} for k, ids in answer.passed_over],
             "computes_in": list(answer.computes_in), "on_parts": [p.as_dict() for p in answer.on_parts],
             "history": history_entry(history)}
 

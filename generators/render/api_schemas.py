@@ -158,6 +158,11 @@ _PART_ANSWER = {"type": "object", "required": ["part", "verdict", "conditions", 
                                                                       "conditions, in words (each need's `said`)."},
                                "needs": {"type": "array", "items": _PART_NEED}}}
 
+_PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
+                "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
+                               "sources": {**_IDS, "description": "Source ids that back this kernel and nothing "
+                                                                  "else the answer rests on."}}}
+
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
          "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
@@ -217,6 +222,12 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "computes_in": {**_IDS, "description": "Hardware formats the cell computes in when it runs as "
                                                                 "specified: those every format of the scheme allows."},
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
+                        "sources_passed_over": {"type": "array", "items": _PASSED_OVER,
+                                                "description": "Of `sources`, those that back only the kernels the "
+                                                               "answer passes over (candidates tried before `kernel`, "
+                                                               "kernels reached only when a condition fails; not "
+                                                               "`kernel` or `default_kernel`), by kernel in the "
+                                                               "engine's order; the rest back the verdict."},
                         "on_parts": {"type": "array", "items": _PART_ANSWER,
                                      "description": "The answer on each member part that needs more than "
                                                     "the target: a fixed host CPU (an accelerator's `host_cpu`) that "

@@ -573,3 +573,37 @@ def test_a_format_with_no_answer_here_shows_its_related_formats_answers_and_open
     browser.js("document.querySelector('.atlas-compare__related a[href*=\"w4a16-mxfp4\"]').click()")
     _shown(browser, "const box = document.querySelector('#atlas-answer .atlas-compare');"
                     "return box && box.dataset.format === 'w4a16-mxfp4' ? true : null;", "weight-only MXFP4 comparison")
+
+
+SOURCES = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const fold = card.querySelector('.atlas-card__sources-passed');
+const paths = list => list ? [...list.querySelectorAll(':scope > li > a:first-child')].map(a => a.pathname) : [];
+return {verdict: paths(card.querySelector('.atlas-answer__section > ul.atlas-card__sources')),
+        open: fold ? fold.open : null, summary: fold ? fold.querySelector('summary').textContent : '',
+        kernels: paths(fold && fold.querySelector('ul.atlas-card__sources')),
+        folded: fold ? [...fold.querySelectorAll('ul ul a:first-child')].map(a => a.pathname)
+                       .filter(p => p.startsWith('/sources/')) : []};
+"""
+
+
+def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_it_passes_over(browser: Browser,
+                                                                                               cells: dict) -> None:
+    """vLLM's FP8 block scheme on an H100: the sources of the kernel that computes (FlashInfer with DeepGEMM) and of the
+    one a default install selects (DeepGEMM) stand in the open list with the scheme's; CUTLASS, B12x, Humming, Marlin
+    and Triton, passed over here, have theirs folded under a closed summary, each under its kernel. Together the two
+    lists show every source of the answer, each once."""
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8-block&hardware=part:h100-sxm")
+    _card(browser)
+    shown = browser.js(SOURCES)
+    cell = cells[("vllm-fp8-block", "nvidia-sm90")]
+    passed = {g["kernel"]: g["sources"] for g in cell["sources_passed_over"]}
+    assert cell["kernel"] not in passed and cell["default_kernel"] not in passed
+    assert "vllm-cutlass-fp8-block-scaled-mm" in passed and "vllm-triton-fp8-block-scaled-mm" in passed
+    assert "/sources/vllm-src-smm-deep-gemm/" in shown["verdict"] and "/sources/vllm-src-smm-cutlass/" not in shown["verdict"]
+    assert "/sources/vllm-src-smm-cutlass/" in shown["folded"] and shown["open"] is False
+    assert shown["kernels"] == [f"/kernels/{k}/" for k in passed]
+    assert shown["summary"].startswith(f"{sum(map(len, passed.values()))} more sources of the {len(passed)} kernels ")
+    assert sorted(shown["verdict"] + shown["folded"]) == sorted(f"/sources/{s}/" for s in cell["sources"])
+    assert browser.console_errors() == []
