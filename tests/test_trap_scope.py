@@ -241,3 +241,16 @@ def test_a_trap_naming_an_engine_on_some_hardware_is_listed_on_that_engine_s_ans
     llama = {key for key in real_atlas.views.answers if key[1] == "amd-gfx1151"
              and real_atlas.views.cells[key].engine == "llama-cpp" and real_atlas.views.cells[key].verdict != "refused"}
     assert llama and listing == llama
+
+
+@pytest.mark.parametrize("scheme, target", [
+    ("llama-cpp-q4-k", "nvidia-sm86"), ("llama-cpp-iq1-m", "nvidia-sm120"), ("llama-cpp-q6-k", "amd-gfx1151"),
+    ("llama-cpp-q8-0", "intel-gpu"), ("llama-cpp-iq4-xs", "intel-gpu"), ("llama-cpp-q4-0", "x86-cpu-avx2")])
+def test_a_weight_only_gguf_cell_whose_kernel_quantizes_activations_computes_in_int8(real_atlas: Atlas, scheme: str,
+                                                                                      target: str):
+    """The llama.cpp schemes are weight-only (a GGUF file states only its weights, finding
+    lead-gguf-weight-only-2026-12-04), but MMVQ, MMQ, SYCL's MMVQ and the CPU kernels quantize the activations to
+    8 bits themselves (activation_handling: quantized): those cells compute in INT8 W8A8, not in the FP32 the
+    activations come in as (which no GGUF format's computes_in names, so the cell would show none)."""
+    answer = real_atlas.views.answers[(scheme, target)]
+    assert answer.cell.verdict.runs_as_specified and answer.computes_in == ("int8-w8a8",)
