@@ -364,13 +364,17 @@
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated). A format the map neither rates native nor emulated says nothing: a missing peak is not
-  // evidence.
+  // evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a part is named only when the map
+  // rates every one of them emulated there: another may be the one that runs.
   function emulatedHere(site, records, cell, place, emulated) {
     var target = records["hardware-target"][place.targetId];
-    var parts = place.part ? [place.id] : (target ? target.accelerators : []);
+    var formats = cell.computes_in || [];
+    var parts = (place.part ? [place.id] : (target ? target.accelerators : [])).filter(function (p) {
+      return formats.every(function (f) { return (emulated[p] || []).indexOf(f) >= 0; });
+    });
     var said = [];
-    (cell.computes_in || []).forEach(function (f) {
-      var on = parts.filter(function (p) { return (emulated[p] || []).indexOf(f) >= 0; });
+    formats.forEach(function (f) {
+      var on = parts;
       if (!on.length) { return; }
       var names = on.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
