@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-HARNESS_VERSION = 5
+HARNESS_VERSION = 6
 
 
 def run_entry(job: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:

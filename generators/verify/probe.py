@@ -125,6 +125,23 @@ def _simulate_cpu(facts: dict[str, Any]) -> None:
             setattr(torch._C._cpu, name, (lambda v: (lambda *a, **k: v))(value))
 
 
+_LIBRARIES: list[Any] = []
+
+
+def _simulate_cpu_ops(facts: dict[str, Any]) -> None:
+    """The x86 CPU build compiles its _C extension with AVX512-BF16 and VNNI flags and registers fp8_scaled_mm_cpu in it,
+    and the CPU platform imports that _C on a CPU with AVX512-BF16 (cmake/cpu_extension.cmake, csrc/cpu/torch_bindings.cpp):
+    the op is registered there, as vllm._custom_ops' _supports_cpu_fp8_w8a16 reads it at import."""
+    isa = set(facts.get("isa") or [])
+    if (facts.get("cpu_arch") or "x86_64") == "x86_64" and "avx512_bf16" in isa:
+        from torch.library import Library
+        # defined with its schema (torch_bindings.cpp), as the engine registers a fake implementation for it at import
+        library = Library("_C", "FRAGMENT")
+        library.define("fp8_scaled_mm_cpu(Tensor mat1, Tensor mat2, Tensor scales2, int[] block_size, Tensor? bias, "
+                       "ScalarType out_dtype, bool is_vnni) -> Tensor")
+        _LIBRARIES.append(library)  # a fragment is dropped with its last reference
+
+
 def _simulate_x86_triton() -> None:
     """The x86 CPU install carries triton-cpu (the release's requirements/cpu.txt pins it for x86_64 on the Python the
     probe runs), and the CPU platform refuses to build its config on x86 without it (0.34.0 and later; earlier releases
@@ -576,6 +593,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         sys.modules["amdsmi"] = _fake_amdsmi(facts.get("gfx", ""))
     if facts["platform"] == "cpu":
         _simulate_cpu(facts)
+        _simulate_cpu_ops(facts)
         if "zentorch" in packages:
             _simulate_zentorch_ops()
     if facts["platform"] == "cuda":
