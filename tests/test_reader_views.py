@@ -247,3 +247,24 @@ def test_a_part_and_its_target_read_as_one_label_without_nested_parentheses() ->
     assert part_label(index, a10, sm86) == "NVIDIA A10 — SM 8.6 · Ampere"
     assert part_label(index, epyc, cpu) == "AMD EPYC Genoa — x86 CPU, AVX512 · no AMX"
     assert part_targets(index) == {"epyc": "cpu", "a10": "sm86"}
+
+
+def test_of_the_formats_a_checkpoint_allows_a_cell_computes_in_those_every_part_runs_natively() -> None:
+    """FP8 block scaling allows FP8 E4M3 or MXFP8: on parts that all run E4M3 and none MXFP8 the cell computes in E4M3;
+    where all or none run them the list stays (the format map's emulated notice speaks for the rest)."""
+    from generators.derive.answers import natively_computed
+    hopper = {"h100": frozenset({"fp8-e4m3", "int8-w8a8"}), "h200": frozenset({"fp8-e4m3"})}
+    assert natively_computed(("fp8-e4m3", "mxfp8"), frozenset(hopper), hopper) == ("fp8-e4m3",)
+    blackwell = {"b200": frozenset({"fp8-e4m3", "mxfp8"})}
+    assert natively_computed(("fp8-e4m3", "mxfp8"), frozenset(blackwell), blackwell) == ("fp8-e4m3", "mxfp8")
+    mixed = {**hopper, **blackwell}  # one part lacks MXFP8: only E4M3 is native on every part
+    assert natively_computed(("fp8-e4m3", "mxfp8"), frozenset(mixed), mixed) == ("fp8-e4m3",)
+    cdna2 = {"mi250x": frozenset({"int8-w8a8"})}
+    assert natively_computed(("fp8-e4m3", "mxfp8"), frozenset(cdna2), cdna2) == ("fp8-e4m3", "mxfp8")
+    assert natively_computed(("fp8-e4m3", "mxfp8"), frozenset({"unknown"}), hopper) == ("fp8-e4m3", "mxfp8")
+
+
+def test_vllm_fp8_block_on_hopper_computes_in_e4m3_alone(real_atlas) -> None:
+    answers = real_atlas.views.answers
+    assert answers[("vllm-fp8-block", "nvidia-sm90")].computes_in == ("fp8-e4m3",)
+    assert set(answers[("vllm-fp8-block", "nvidia-sm100")].computes_in) == {"fp8-e4m3", "mxfp8"}

@@ -113,7 +113,7 @@ class Views:
     @cached_property
     def answers(self) -> dict[tuple[str, str], Answer]:
         """Every cell with its published claims, the traps that apply and the sources behind it."""
-        return derive_answers(self.index, self.cells, self.published, self.traps)
+        return derive_answers(self.index, self.cells, self.published, self.traps, self.tallies)
 
     @cached_property
     def answers_by_scheme(self) -> dict[str, list[Answer]]:

@@ -27,6 +27,7 @@ from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
 from .runtime_checks import resolved_kernels
+from .tallies import Tally
 from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
 
 
@@ -65,7 +66,7 @@ class Answer:
 
 
 def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: list[PublishedCell],
-                   traps: list[Record]) -> dict[tuple[str, str], Answer]:
+                   traps: list[Record], tallies: Mapping[str, Tally] | None = None) -> dict[tuple[str, str], Answer]:
     """Every cell's answer, keyed like `cells`."""
     explained = {key: ids[-1] for key, ids in explaining_findings(index).items()}  # the last, as the grids show
     claims: dict[tuple[str, str], list[PublishedClaim]] = {}
@@ -80,7 +81,8 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
     releases = engine_releases(index)
     fit = _PartFit(fixed_hosts(index), host_limits(resolved_kernels(index)), capabilities(index),
                    default_installs(index), {t.id: t.data.get("compute_capability") for t in index.all("hardware-target")})
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases, fit)
+    native = {a: frozenset(t.native) for a, t in (tallies or {}).items()}
+    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases, fit, native)
             for key, cell in sorted(cells.items())}
 
 
@@ -149,7 +151,7 @@ def engine_releases(index: Index) -> dict[str, str]:
 
 def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
             targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str],
-            fit: _PartFit | None = None) -> Answer:
+            fit: _PartFit | None = None, native: Mapping[str, frozenset[str]] | None = None) -> Answer:
     scheme = index.get("scheme", cell.scheme)
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
     platform, parts = targets.get(cell.target, ("", frozenset()))
@@ -159,10 +161,22 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme, quantizing), cell.target,
                                                        cell.engine), scheme, cell, quantizing) \
         if scheme and cell.verdict.runs_as_specified else ()
+    computes_in = natively_computed(computes_in, parts, native or {})
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
     return Answer(cell, claims, applying, answer_sources(index, cell, platform, claimed, on_parts), computes_in,
                   on_parts, passed_over_sources(index, cell, platform, claimed, on_parts))
+
+
+def natively_computed(formats: tuple[str, ...], parts: frozenset[str],
+                      native: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
+    """Of the formats a checkpoint format allows (FP8 block scaling: FP8 E4M3, or MXFP8 where a recipe turns its scales
+    into E8M0), those every part of the target computes natively, where some are and some are not: a Hopper part has
+    no MXFP8 instruction, so a kernel there computes the E4M3 one. Unchanged where all or none are native (the format
+    map's emulated notice then speaks for the rest)."""
+    known = [p for p in parts if p in native]
+    kept = tuple(f for f in formats if known and all(f in native[p] for p in known))
+    return kept if kept and len(kept) < len(formats) else formats
 
 
 def scheme_computes_in(index: Index, scheme: Record, quantizing: bool = False) -> tuple[str, ...]:
