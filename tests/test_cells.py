@@ -391,6 +391,23 @@ def test_capability_placeholders_are_filled_as_the_engine_would():
     assert derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels).gate == "Min capability: 89. Current capability: 80."
 
 
+
+def test_the_engines_failure_message_is_filled_as_the_candidates_reasons_are():
+    """transformers raises `pip install -U bitsandbytes>={BITSANDBYTES_MIN_VERSION}` as an f-string: the message says
+    0.46.1, the constant a candidate's requirement states, and a placeholder no record fills shows as ‹name› (cards30)."""
+    data = scheme("a")
+    data["candidates"][0]["failure_message"] = "`pip install -U bitsandbytes>={BITSANDBYTES_MIN_VERSION}` ({OTHER})"
+    kernels = {"a": {"requirements": [req("capability-min", "needs bitsandbytes>={BITSANDBYTES_MIN_VERSION} and 90",
+                                          value=90, constants={"BITSANDBYTES_MIN_VERSION": "0.46.1"})]}}
+    cell = derive_cell("s", data, "t", GPU80, kernels)
+    assert (cell.verdict, cell.reasons) == ("refused", ("a: needs bitsandbytes>=0.46.1 and 90",))
+    assert cell.failure_message == "`pip install -U bitsandbytes>=0.46.1` (‹OTHER›)"
+    # a platform whose list is empty has no constants to fill from, and still shows no bare brace template
+    data["candidates"][0]["kernels"] = []
+    assert derive_cell("s", data, "t", GPU80, kernels).failure_message == \
+        "`pip install -U bitsandbytes>=‹BITSANDBYTES_MIN_VERSION›` (‹OTHER›)"
+
+
 def test_gfx_checks_test_substrings_of_the_targets_gfx_id_as_vllm_does():
     kernels = {"skinny": {"requirements": [req("gfx-excluded", "not on gfx1250", values=["gfx1250"]),
                                            req("gfx", "needs CDNA3+ or gfx12", values=["gfx942", "gfx950", "gfx12"])]},

@@ -283,6 +283,22 @@
     return el("span", { "class": "atlas-card__target" }, [node]);
   }
 
+  // the conditions the defaults meet (api: assumes) that belong only to kernels further down the engine's order than
+  // the answer's (its kernel, or the one a default install selects): each with those kernels, in the engine's order
+  function furtherDown(cell) {
+    var own = [cell.kernel, cell.default_kernel];
+    var found = {};
+    (cell.assumes || []).forEach(function (a) {
+      if ((cell.conditions || []).indexOf(a.condition) >= 0) { return; }
+      var of = (cell.attempts || []).filter(function (t) { return t.conditions.indexOf(a.condition) >= 0; })
+        .map(function (t) { return t.kernel; });
+      if (of.length && !of.some(function (k) { return own.indexOf(k) >= 0; })) {
+        found[a.condition] = of.filter(function (k, n) { return of.indexOf(k) === n; });
+      }
+    });
+    return found;
+  }
+
   function section(title, body) {
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
@@ -611,12 +627,24 @@
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }
-    if (cell.assumes && cell.assumes.length) {
-      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, cell.assumes.map(function (a) {
+    // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
+    // above fail) is said with that kernel, after what happens then: not as something the answer's kernel needs
+    var further = furtherDown(cell);
+    var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
+    if (here.length) {
+      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
+    var later = (cell.assumes || []).filter(function (a) { return further[a.condition]; });
+    if (later.length) {
+      card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
+        var of = [];
+        further[a.condition].forEach(function (k, n) { of.push(n ? " and " : ""); of.push(link(site, records["kernel"][k], k)); });
+        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", el("span", { text: a.install })]));
+      }))]));
+    }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       card.appendChild(section("Why not (in the engine's order)", [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))]));
     }

@@ -583,16 +583,33 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
         # an empty list's locator says where the engine's walk comes up empty (or why it never reaches this device)
         where = candidates.get("locator", "") if candidates else ""
         reason = f"no candidate kernels for platform {target['platform']!r}" + (f" ({where})" if where else "")
-        failure = candidates.get("failure_message", "") if candidates else ""  # an empty list: the engine still raises
+        # an empty list: the engine still raises
+        failure = failure_message(candidates, kernels, target, scheme) if candidates else ""
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
     if "substitution" in candidates and substitute is not None:  # (a dangling id is the link stage's error)
         return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels, installed,
                             _loaded_as(scheme_id, scheme, substitute, target_id, target, kernels, installed))
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
-    cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
-                    config, _handling(attempts, kernels))
-    return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", ""),
-                                        (target, scheme, installed)))
+    failure = failure_message(candidates, kernels, target, scheme)
+    cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
+    return _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+
+
+def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelFields], target: HardwareTargetFields,
+                    scheme: SchemeFields) -> str:
+    """The message the engine raises when every candidate declines, as it prints it: its f-string placeholders filled
+    as the candidates' own reasons are, from the target, the scheme and the constants the candidates' requirements
+    state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›."""
+    message = str(candidates.get("failure_message", ""))
+    if "{" not in message:
+        return message
+    constants: dict[str, Any] = {}
+    for kernel_id in candidates.get("kernels", []):
+        kernel = kernels.get(kernel_id)
+        for requirement in kernel.get("requirements", []) if kernel is not None else []:
+            for name, value in (requirement.get("constants") or {}).items():
+                constants.setdefault(name, value)
+    return engine_message(message, target, scheme, {"constants": constants})
 
 
 MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
@@ -771,11 +788,11 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
     linked = dict(substitution=substitution["scheme"], substitute_scheme=instead.substitute_scheme,
                   substitute_kernel=instead.kernel or "")
     order = candidate_order(candidates, target)
+    failure = failure_message(candidates, kernels, target, scheme)
     for value in substitution["values"]:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
         attempts = _walk(kept, kernels, config, target, scheme, installed)
-        cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config,
-                        _handling(attempts, kernels))
+        cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
             keeping = " or ".join(substitution["values"])  # every value keeps the scheme, not only this one
             setting = (f"{substitution['setting']} {value} (without {substitution['setting']} {keeping}, vLLM returns "
@@ -788,8 +805,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
                              default_kernel=instead.default_kernel if loads else None,
                              default_where=_where_selected(instead) if loads else (), **linked,
-                             otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
-                                                           (target, scheme, installed))))
+                             otherwise=(unset, *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
     return _replaced(instead, **linked)
 
 

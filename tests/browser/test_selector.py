@@ -542,6 +542,41 @@ def test_a_part_that_needs_more_than_its_target_says_so_first(browser: Browser, 
     assert [s for s, _ in marked] == ["mlx-lm-nvfp4"] and marked[0][1].startswith(on_b300["conditions"][0][:40])
 
 
+DEFAULTS = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const items = title => {
+  const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+};
+return {met: items('Met by the defaults (default install and settings)'),
+        further: items("Further down the engine's order, the defaults meet")};
+"""
+
+
+def test_a_condition_the_defaults_meet_for_a_later_kernel_is_said_with_that_kernel(browser: Browser, cells: dict,
+                                                                                   names: dict) -> None:
+    """vLLM's FP8 block scheme on an A100 selects FP8 Marlin; humming-kernels, which the wheel requires, is a condition
+    of the Humming kernel the engine reaches only when Marlin's condition fails. The card does not list it as what the
+    answer's kernel needs: it says it after what happens then, naming the kernel whose condition it is (cards30)."""
+    cell = cells[("vllm-fp8-block", "nvidia-sm80")]
+    assert cell["kernel"] == "vllm-marlin-fp8-scaled-mm"
+    assert [a["condition"] for a in cell["assumes"]] == ["package humming-kernels installed"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8-block&hardware=part:a100-80gb-sxm4")
+    card = _shown(browser, DEFAULTS, "answer card")
+    humming = names["kernel/vllm-humming-fp8-scaled-mm"]
+    assert card["met"] == []
+    assert card["further"] == [f"package humming-kernels installed (a condition of {humming}): {cell['assumes'][0]['install']}"]
+    # the conditions of the answer's own kernel stay where they were: compressed-tensors W8A8 FP8 on an A100 selects
+    # the Humming kernel itself, and the defaults meet both its conditions (the package, and --dtype auto's 16 bits)
+    own = cells[("vllm-ct-w8a8-fp8", "nvidia-sm80")]
+    assert own["kernel"] == "vllm-humming-fp8-scaled-mm" and all(a["condition"] in own["conditions"] for a in own["assumes"])
+    _pick(browser, scheme="vllm-ct-w8a8-fp8")
+    card = _shown(browser, DEFAULTS, "answer card")
+    assert ([m.split(": ")[0] for m in card["met"]], card["further"]) == ([a["condition"] for a in own["assumes"]], [])
+    assert browser.console_errors() == []
+
+
 RELATED = """
 const line = document.querySelector('#atlas-answer .atlas-compare .atlas-compare__related');
 const box = document.querySelector('#atlas-answer .atlas-compare');
