@@ -572,6 +572,7 @@ class SchemeCandidates(TypedDict):
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
+    activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
@@ -929,6 +930,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
+    'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),
