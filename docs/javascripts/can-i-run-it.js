@@ -377,6 +377,25 @@
     return { verdict: cell.sources.filter(function (s) { return !folded[s]; }), passed: passed };
   }
 
+  // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
+  // kernels multiply the weights in after dequantizing them (the kernel record's computes_in)
+  function stepComputes(records, step) {
+    if (step.precision) { return step.precision.toUpperCase() + " after dequantizing the weights"; }
+    return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
+  }
+
+  // Where the kernels of a cell's route compute differently (llama.cpp: INT8 dot products in MMVQ and MMQ, FP16 after
+  // dequantizing in the cuBLAS path), or its only kernels dequantize: one line per step, with the kernels that take it.
+  function computesSteps(site, records, cell) {
+    var steps = cell.computes_steps || [];
+    if (!(steps.length > 1 || (steps.length === 1 && steps[0].precision))) { return null; }
+    return el("ol", { "class": "atlas-card__steps" }, steps.map(function (step) {
+      return el("li", {}, [stepComputes(records, step), " ("].concat(step.kernels.map(function (k, n) {
+        return el("span", {}, [n ? ", " : "", link(site, records["kernel"][k], k, step.labels[n])]);
+      }), [")"]));
+    }));
+  }
+
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated). A format the map neither rates native nor emulated says nothing: a missing peak is not
@@ -396,7 +415,7 @@
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, only a peak in a wider precision"]));
+        ": it records no dense peak or matrix instruction in it there, only in a wider precision"]));
     });
     return said;
   }
@@ -513,7 +532,10 @@
         { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
         el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
-      var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
+      var routeSteps = cell.computes_steps || [];
+      var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
+        routeSteps.map(function (step) { return stepComputes(records, step); }).join("; then ") : "") ||
+        (cell.computes_in || []).map(function (f) {
         return records["format"][f] ? records["format"][f].name : f;
       }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
@@ -598,7 +620,12 @@
     var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
       return records["format"][f] ? records["format"][f].name : f;
     }).join(" or ");
-    if (computes) {
+    var steps = cell.computes_as ? null : computesSteps(site, records, cell);
+    if (steps) {
+      facts.appendChild(el("dt", { text: "Computes in" }));
+      facts.appendChild(el("dd", {}, [(cell.computes_steps.length > 1 ? "by kernel, in the engine's order (the conditions " +
+        "below say which runs when):" : ""), steps].concat(emulatedHere(site, records, cell, place, emulated))));
+    } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
       facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place, emulated))));
     }

@@ -130,10 +130,11 @@ _LIBRARIES: list[Any] = []
 
 def _simulate_cpu_ops(facts: dict[str, Any]) -> None:
     """The x86 CPU build compiles its _C extension with AVX512-BF16 and VNNI flags and registers fp8_scaled_mm_cpu in it,
-    and the CPU platform imports that _C on a CPU with AVX512-BF16 (cmake/cpu_extension.cmake, csrc/cpu/torch_bindings.cpp):
-    the op is registered there, as vllm._custom_ops' _supports_cpu_fp8_w8a16 reads it at import."""
+    and the CPU platform imports that _C on a CPU with AVX512 and AVX512-BF16, otherwise _C_AVX512 or _C_AVX2
+    (cmake/cpu_extension.cmake, csrc/cpu/torch_bindings.cpp, CpuPlatform.import_kernels): the op is registered there,
+    as vllm._custom_ops' _supports_cpu_fp8_w8a16 reads it at import."""
     isa = set(facts.get("isa") or [])
-    if (facts.get("cpu_arch") or "x86_64") == "x86_64" and "avx512_bf16" in isa:
+    if (facts.get("cpu_arch") or "x86_64") == "x86_64" and {"avx512f", "avx512_bf16"} <= isa:
         from torch.library import Library
         # defined with its schema (torch_bindings.cpp), as the engine registers a fake implementation for it at import
         library = Library("_C", "FRAGMENT")

@@ -449,6 +449,8 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
     ("llama-cpp-q4-k", "part:rtx-4090", "nvidia-sm89", False),  # native INT8: nothing to say
     # FP8 E4M3 or MXFP8: Hopper emulates MXFP8 but runs E4M3, which may be the one computing: nothing to say
     ("vllm-fp8-block", "part:h100-sxm", "nvidia-sm90", False),
+    # the B580 states no peak; its Xe2 DPAS takes FP16 and BF16, not FP8: converted, as on the B60 (a BF16 rate)
+    ("vllm-ct-w8a8-fp8", "part:arc-b580", "intel-gpu", True),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
@@ -466,7 +468,7 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
-                    "or matrix instruction in it there, only a peak in a wider precision" for f, on in expected if on]
+                    "or matrix instruction in it there, only in a wider precision" for f, on in expected if on]
     assert bool(said) == says  # the cases above say something, or nothing, as chosen
     # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
     # marks the same row, briefly
@@ -646,3 +648,22 @@ def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_
     assert shown["summary"].startswith(f"{sum(map(len, passed.values()))} more sources of the {len(passed)} kernels ")
     assert sorted(shown["verdict"] + shown["folded"]) == sorted(f"/sources/{s}/" for s in cell["sources"])
     assert browser.console_errors() == []
+
+
+@pytest.mark.parametrize("scheme, hardware, target", [
+    ("llama-cpp-q4-k", "part:mi250x", "amd-gfx90a"),  # INT8 in MMVQ and MMQ, then FP16 in the cuBLAS path
+    ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 (GEMM)
+])
+def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells: dict, names: dict, scheme: str,
+                                                         hardware: str, target: str) -> None:
+    """Read from the data API, not typed: one line per step of the route, each with its formats or the precision its
+    kernels multiply dequantized weights in, and the kernels that take it, in the engine's order."""
+    steps = cells[(scheme, target)]["computes_steps"]
+    assert len(steps) > 1
+    browser.open(f"{PAGE}?engine=llama-cpp&scheme={scheme}&hardware={hardware}")
+    _card(browser)
+    said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => e.textContent)")
+    expected = [(s["precision"].upper() + " after dequantizing the weights" if s["precision"] else
+                 " or ".join(names[f"format/{f}"] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
+                for s in steps]
+    assert said == expected
