@@ -13,6 +13,7 @@
     "refused": ["Refused", "the engine refuses at load"],
     "no": ["Refused", "no candidate kernel accepts"]
   };
+  var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
   // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
   var COVERS = {
@@ -589,10 +590,13 @@
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
     var label = VERDICTS[verdict] || [verdict, ""];
+    // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
+    // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
+    if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }
     var card = el("article", { "class": "atlas-card", "data-verdict": verdict });
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
-      el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
+      el("span", { "class": verdictClass(verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
     var traps = trapsAt(cell, place, records);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
