@@ -75,6 +75,16 @@ def test_the_xe2_dpas_types_and_the_sm100_f16_and_tf32_kinds_are_native_instruct
     assert "fp16" not in tallies["rtx-5090"].native  # no SM 12.x-specific FP16 source read: left a gap, not claimed
 
 
+def test_a_matrix_instruction_in_a_wider_precision_makes_a_format_emulated_as_a_peak_does(real_atlas: Atlas) -> None:
+    """The Arc B580 states no peak, but its target's Xe2 DPAS takes FP16 and BF16 and no FP8 (finding
+    hw-xe2-dpas-no-fp8): FP8 and the block-scaled formats convert to those, as on the B60 of the same die, which
+    states a BF16 rate. A part with neither a peak nor an instruction in a wider precision still gets nothing."""
+    tallies = real_atlas.views.tallies
+    for fmt in ("fp8-e4m3", "fp8-e5m2", "mxfp4", "mxfp8", "nvfp4"):
+        assert fmt in tallies["arc-b580"].emulated and fmt not in tallies["arc-b580"].native, fmt
+    assert set(tallies["arc-b580"].emulated) == set(tallies["arc-pro-b60"].emulated)
+
+
 def test_a_fallback_through_the_capability_gate_names_the_scheme_it_loads_as(real_atlas: Atlas) -> None:
     """The W8A8 FP8 note below capability 89 says the gate handed the checkpoint to the W8A16 scheme; SM 8.9's does not."""
     import re

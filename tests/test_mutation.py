@@ -194,8 +194,9 @@ def mutations(atlas: Atlas, read: Read) -> dict[str, dict[str, Any]] | None:
     if read.function == "tally":  # give the part a dense peak in a hardware precision it lacks: its native list grows
         data = copy.deepcopy(index.get("accelerator", read.id).data)
         have = {p["precision"] for p in data.get("peak_compute", []) if p["sparsity"] == "dense"}
-        fmt = next(f for f in index.all("format")
-                   if f.data.get("format_class") == "hardware" and f.data["peak_precision"] not in have)
+        native = set(atlas.views.tallies[read.id].native)  # a matrix instruction can make a format native with no peak
+        fmt = next(f for f in index.all("format") if f.data.get("format_class") == "hardware"
+                   and f.data["peak_precision"] not in have and f.id not in native)
         source = data["sources"][0]["source"]
         data["peak_compute"] = data.get("peak_compute", []) + [
             {"precision": fmt.data["peak_precision"], "sparsity": "dense", "tflops": 1.0, "source": source}]

@@ -254,3 +254,34 @@ def test_a_weight_only_gguf_cell_whose_kernel_quantizes_activations_computes_in_
     activations come in as (which no GGUF format's computes_in names, so the cell would show none)."""
     answer = real_atlas.views.answers[(scheme, target)]
     assert answer.cell.verdict.runs_as_specified and answer.computes_in == ("int8-w8a8",)
+
+
+def _steps(real_atlas: Atlas, scheme: str, target: str) -> list[tuple[tuple[str, ...], tuple[str, ...], str]]:
+    return [(s.kernels, s.formats, s.precision) for s in real_atlas.views.answers[(scheme, target)].steps]
+
+
+def test_each_kernel_step_of_a_llama_cpp_cell_says_what_it_computes_in(real_atlas: Atlas):
+    """MMVQ and MMQ take INT8 dot products against 8-bit activations; where both decline (CDNA2 above MMQ's bound), the
+    cuBLAS path multiplies dequantized weights in FP16 (its record's computes_in): two steps, not only the first
+    kernel's arithmetic. On SYCL the order is DMMV (FP32), the two MMVQ kernels (INT8), then the GEMM (FP32); on
+    Metal every kernel dequantizes. Where every kernel computes alike (Ada: MMVQ, then MMQ) there is one step."""
+    assert _steps(real_atlas, "llama-cpp-q4-k", "amd-gfx90a") == [
+        (("llama-cpp-mmvq", "llama-cpp-mmq"), ("int8-w8a8",), ""), (("llama-cpp-cublas-dequant",), (), "fp16")]
+    assert _steps(real_atlas, "llama-cpp-q4-k", "intel-gpu") == [
+        (("llama-cpp-sycl-dmmv",), (), "fp32"),
+        (("llama-cpp-sycl-mmvq-reorder", "llama-cpp-sycl-mmvq"), ("int8-w8a8",), ""),
+        (("llama-cpp-sycl-dequant-gemm",), (), "fp32")]
+    assert [p for _, _, p in _steps(real_atlas, "llama-cpp-q4-k", "apple-gpu")] == ["fp32", "fp16", "fp32"]
+    assert _steps(real_atlas, "llama-cpp-q4-k", "nvidia-sm89") == [(("llama-cpp-mmvq", "llama-cpp-mmq"), ("int8-w8a8",), "")]
+    labels = real_atlas.views.answers[("llama-cpp-q4-k", "amd-gfx90a")].steps[0].labels
+    assert labels == ("MMVQ", "MMQ")  # the kernel's name without the engine's name and its parenthetical
+
+
+def test_a_step_leaves_out_what_fails_or_falls_back_and_a_kernel_that_quantizes_states_no_precision(real_atlas: Atlas):
+    """Only kernels that run as specified are steps (SM 9.0: MMVQ's failure at run time is not one); a kernel that
+    quantizes the activations computes in its scheme's formats, so none states a dequantized precision."""
+    assert _steps(real_atlas, "llama-cpp-q4-k", "nvidia-sm90") == [(("llama-cpp-mmvq", "llama-cpp-mmq"), ("int8-w8a8",), "")]
+    for kernel in real_atlas.index.all("kernel"):
+        assert not (kernel.data.get("computes_in") and kernel.data.get("activation_handling") == "quantized"), kernel.id
+    refused = [a for a in real_atlas.views.answers.values() if not a.cell.verdict.runs_as_specified]
+    assert refused and all(not a.steps for a in refused)

@@ -13,6 +13,7 @@
     "refused": ["Refused", "the engine refuses at load"],
     "no": ["Refused", "no candidate kernel accepts"]
   };
+  var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
   // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
   var COVERS = {
@@ -283,6 +284,22 @@
     return el("span", { "class": "atlas-card__target" }, [node]);
   }
 
+  // the conditions the defaults meet (api: assumes) that belong only to kernels further down the engine's order than
+  // the answer's (its kernel, or the one a default install selects): each with those kernels, in the engine's order
+  function furtherDown(cell) {
+    var own = [cell.kernel, cell.default_kernel];
+    var found = {};
+    (cell.assumes || []).forEach(function (a) {
+      if ((cell.conditions || []).indexOf(a.condition) >= 0) { return; }
+      var of = (cell.attempts || []).filter(function (t) { return t.conditions.indexOf(a.condition) >= 0; })
+        .map(function (t) { return t.kernel; });
+      if (of.length && !of.some(function (k) { return own.indexOf(k) >= 0; })) {
+        found[a.condition] = of.filter(function (k, n) { return of.indexOf(k) === n; });
+      }
+    });
+    return found;
+  }
+
   function section(title, body) {
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
@@ -361,6 +378,25 @@
     return { verdict: cell.sources.filter(function (s) { return !folded[s]; }), passed: passed };
   }
 
+  // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
+  // kernels multiply the weights in after dequantizing them (the kernel record's computes_in)
+  function stepComputes(records, step) {
+    if (step.precision) { return step.precision.toUpperCase() + " after dequantizing the weights"; }
+    return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
+  }
+
+  // Where the kernels of a cell's route compute differently (llama.cpp: INT8 dot products in MMVQ and MMQ, FP16 after
+  // dequantizing in the cuBLAS path), or its only kernels dequantize: one line per step, with the kernels that take it.
+  function computesSteps(site, records, cell) {
+    var steps = cell.computes_steps || [];
+    if (!(steps.length > 1 || (steps.length === 1 && steps[0].precision))) { return null; }
+    return el("ol", { "class": "atlas-card__steps" }, steps.map(function (step) {
+      return el("li", {}, [stepComputes(records, step), " ("].concat(step.kernels.map(function (k, n) {
+        return el("span", {}, [n ? ", " : "", link(site, records["kernel"][k], k, step.labels[n])]);
+      }), [")"]));
+    }));
+  }
+
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated). A format the map neither rates native nor emulated says nothing: a missing peak is not
@@ -380,7 +416,7 @@
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, only a peak in a wider precision"]));
+        ": it records no dense peak or matrix instruction in it there, only in a wider precision"]));
     });
     return said;
   }
@@ -497,7 +533,10 @@
         { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
         el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
-      var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
+      var routeSteps = cell.computes_steps || [];
+      var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
+        routeSteps.map(function (step) { return stepComputes(records, step); }).join("; then ") : "") ||
+        (cell.computes_in || []).map(function (f) {
         return records["format"][f] ? records["format"][f].name : f;
       }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
@@ -551,10 +590,13 @@
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
     var label = VERDICTS[verdict] || [verdict, ""];
+    // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
+    // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
+    if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }
     var card = el("article", { "class": "atlas-card", "data-verdict": verdict });
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
-      el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
+      el("span", { "class": verdictClass(verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
     var traps = trapsAt(cell, place, records);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
@@ -582,7 +624,12 @@
     var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
       return records["format"][f] ? records["format"][f].name : f;
     }).join(" or ");
-    if (computes) {
+    var steps = cell.computes_as ? null : computesSteps(site, records, cell);
+    if (steps) {
+      facts.appendChild(el("dt", { text: "Computes in" }));
+      facts.appendChild(el("dd", {}, [(cell.computes_steps.length > 1 ? "by kernel, in the engine's order (the conditions " +
+        "below say which runs when):" : ""), steps].concat(emulatedHere(site, records, cell, place, emulated))));
+    } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
       facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place, emulated))));
     }
@@ -611,12 +658,24 @@
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }
-    if (cell.assumes && cell.assumes.length) {
-      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, cell.assumes.map(function (a) {
+    // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
+    // above fail) is said with that kernel, after what happens then: not as something the answer's kernel needs
+    var further = furtherDown(cell);
+    var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
+    if (here.length) {
+      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
+    var later = (cell.assumes || []).filter(function (a) { return further[a.condition]; });
+    if (later.length) {
+      card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
+        var of = [];
+        further[a.condition].forEach(function (k, n) { of.push(n ? " and " : ""); of.push(link(site, records["kernel"][k], k)); });
+        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", el("span", { text: a.install })]));
+      }))]));
+    }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       card.appendChild(section("Why not (in the engine's order)", [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))]));
     }

@@ -26,6 +26,7 @@ from .parts import PartAnswer, part_answers
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
+from .route_computes import ComputeStep, compute_steps
 from .runtime_checks import resolved_kernels
 from .tallies import Tally
 from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
@@ -59,6 +60,7 @@ class Answer:
     computes_in: tuple[str, ...] = ()  # hardware format ids, when the cell runs at the scheme's precision
     on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts that need more than the target (parts.py)
     passed_over: tuple[tuple[str, tuple[str, ...]], ...] = ()  # of `sources`, those of kernels it passes over, by kernel
+    steps: tuple[ComputeStep, ...] = ()  # what each kernel on its route computes in, where it runs as specified
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -157,15 +159,26 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     platform, parts = targets.get(cell.target, ("", frozenset()))
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
     applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
-    quantizing = kernel_quantizes_activations(index, cell.kernel)
-    computes_in = _with_kernel_dtypes(index, on_target(index, scheme_computes_in(index, scheme, quantizing), cell.target,
-                                                       cell.engine), scheme, cell, quantizing) \
-        if scheme and cell.verdict.runs_as_specified else ()
-    computes_in = natively_computed(computes_in, parts, native or {})
+    runs = scheme is not None and cell.verdict.runs_as_specified
+
+    def formats_of(kernel: str | None) -> tuple[str, ...]:
+        return kernel_computes_in(index, scheme, cell, kernel, parts, native or {}) if scheme and runs else ()
+    computes_in = formats_of(cell.kernel)
+    steps = compute_steps(index, cell, formats_of) if runs else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
     return Answer(cell, claims, applying, answer_sources(index, cell, platform, claimed, on_parts), computes_in,
-                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts))
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps)
+
+
+def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | None, parts: frozenset[str],
+                       native: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
+    """The hardware formats the cell computes in through this kernel of its route: what the scheme's formats allow,
+    given whether the kernel quantizes the activations, on the cell's target, narrowed to the activation dtypes the
+    kernel runs with and to those every part runs natively where only some are."""
+    quantizing = kernel_quantizes_activations(index, kernel)
+    formats = on_target(index, scheme_computes_in(index, scheme, quantizing), cell.target, cell.engine)
+    return natively_computed(_with_kernel_dtypes(index, formats, scheme, cell, quantizing, kernel), parts, native)
 
 
 def natively_computed(formats: tuple[str, ...], parts: frozenset[str],
@@ -224,13 +237,14 @@ def kernel_quantizes_activations(index: Index, kernel_id: str | None) -> bool:
 
 
 def _with_kernel_dtypes(index: Index, formats: tuple[str, ...], scheme: Record, cell: Cell,
-                        quantizing: bool = False) -> tuple[str, ...]:
+                        quantizing: bool = False, kernel: str | None = None) -> tuple[str, ...]:
     """A weight-only scheme's formats narrowed to the activation dtypes the selected kernel runs with, where its
     activation-type requirements leave only some (the Hub MXFP4 kernel on Hopper takes bfloat16 alone: its cell computes
     in BF16, not FP16 or BF16 as the scheme allows)."""
     if not _multiplies_in_activation_types(scheme, quantizing):
         return formats
-    dtypes = next((set(a.dtypes) for a in reversed(cell.attempts) if a.kernel == cell.kernel and a.dtypes), None)
+    kernel = kernel if kernel is not None else cell.kernel
+    dtypes = next((set(a.dtypes) for a in reversed(cell.attempts) if a.kernel == kernel and a.dtypes), None)
     return formats if dtypes is None else tuple(f for f in formats if dtypes & _names(index, f))
 
 

@@ -9,7 +9,9 @@ and the part's figures, its `matrix_encodings` or its targets' instructions in t
 native only in an encoding they name; where none of them names any, it is native with its encoding unstated
 (`encoding_unstated`): the vendor says FP8 and no more, which the site shows rather than reading it as both. It is
 emulated when it is not native and the
-part has a dense peak in one of the format's `emulated_via` precisions (it converts to a wider type).
+part has a dense peak in one of the format's `emulated_via` precisions, or a target it belongs to lists a matrix
+instruction in one (it converts to a wider type the matrix engines take: the Arc B580 states no peak, and its Xe2
+DPAS takes FP16 and BF16 but no FP8, so FP8 is emulated there as on the Arc Pro B60 of the same die).
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
 What sources state (native lists on format records, counts on accelerators) are claims checked
@@ -173,7 +175,7 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
         unstated = tuple(f.id for f in native_formats if "encoding" in f.data and f.data.get("peak_precision") not in named)
         # a figure that runs as a wider precision is that precision's rate: it converts through that one, not its own
         converted = {p["runs_as"]["precision"] if "runs_as" in p else p["precision"]
-                     for p in peaks if p.get("sparsity") == "dense"}
+                     for p in peaks if p.get("sparsity") == "dense"} | {i.precision for i in own}
         emulated = tuple(f.id for f in formats
                          if f.id not in native and converted & set(f.data.get("emulated_via", [])))
         stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))

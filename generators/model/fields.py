@@ -288,6 +288,17 @@ class HardwareTargetFields(TypedDict):
     order: int
 
 
+class KernelComputesIn(TypedDict):
+    """For a kernel that dequantizes the weights and multiplies them in floating point with activations it does not quantize: the precision the multiply runs in with the engine's default build and settings, and where the code says so (other builds or settings in `note`). Each answer names it for this kernel on its route (llama.cpp's cuBLAS path after its integer MMVQ and MMQ). A kernel that quantizes the activations (`activation_handling: quantized`) computes in its scheme's formats and states none."""
+
+    precision: Precision
+    accumulate: NotRequired[Literal['fp32', 'fp16']]
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'exl3_trellis', 'bnb_nf4']
 
 
@@ -407,6 +418,7 @@ class KernelFields(TypedDict):
     registry: NotRequired[Literal['mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other']]
     linear_backends: NotRequired[list[str]]
     activation_handling: NotRequired[Literal['as-given', 'quantized', 'emulated']]
+    computes_in: NotRequired[KernelComputesIn]
     code: NotRequired[Citation]
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
@@ -585,6 +597,7 @@ class SchemeCandidates(TypedDict):
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
+    activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
@@ -933,12 +946,14 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
     'hardware-target.model_dtypes': ('float32', 'float16', 'bfloat16'),
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
+    'kernel.computes_in.accumulate': ('fp32', 'fp16'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
+    'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),

@@ -178,7 +178,8 @@ def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, 
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
             "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
             "sources_passed_over": [{"kernel": k, "sources": list(ids)} for k, ids in answer.passed_over],
-            "computes_in": list(answer.computes_in), "on_parts": [p.as_dict() for p in answer.on_parts],
+            "computes_in": list(answer.computes_in), "computes_steps": [s.as_dict() for s in answer.steps],
+            "on_parts": [p.as_dict() for p in answer.on_parts],
             "history": history_entry(history)}
 
 

@@ -163,6 +163,17 @@ _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                                "sources": {**_IDS, "description": "Source ids that back this kernel and nothing "
                                                                   "else the answer rests on."}}}
 
+_COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision"], "additionalProperties": False,
+                 "properties": {
+                     "kernels": {**_IDS, "description": "Kernel ids, in the engine's order."},
+                     "labels": {"type": "array", "items": {"type": "string"},
+                                "description": "Each kernel's name without its engine's name or a parenthetical."},
+                     "formats": {**_IDS, "description": "Hardware formats these kernels compute in; empty when they "
+                                                         "state a `precision` instead."},
+                     "precision": {"type": "string", "description": "The precision these kernels multiply weights "
+                                                                    "they dequantize first in (the kernel record's "
+                                                                    "`computes_in`); empty when `formats` says it."}}}
+
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
          "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
@@ -221,6 +232,13 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                           "concerns only those members of the target."},
                         "computes_in": {**_IDS, "description": "Hardware formats the cell computes in when it runs as "
                                                                 "specified: those every format of the scheme allows."},
+                        "computes_steps": {"type": "array", "items": _COMPUTE_STEP,
+                                           "description": "What each kernel on the cell's route computes in, in the "
+                                                          "engine's order, where it runs as specified: its own kernel "
+                                                          "first, then each the engine selects when a condition of the "
+                                                          "one before fails (llama.cpp by the tokens in a matmul); "
+                                                          "consecutive kernels that compute alike are one step. Empty "
+                                                          "when it does not run as specified."},
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
                         "sources_passed_over": {"type": "array", "items": _PASSED_OVER,
                                                 "description": "Of `sources`, those that back only the kernels the "
