@@ -302,6 +302,25 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
     _a_trap_on_one_part_shows_only_for_that_part(browser)  # the same scheme, other parts picked
 
 
+def test_an_unmet_conditions_reasons_name_each_kernel_as_the_engine_does(browser: Browser, cells: dict, names: dict) -> None:
+    # without amd-quark, vLLM's ROCm MXFP4 list refuses with every candidate's reason, which the engine prints after
+    # each kernel's class name: the card names each kernel too (linked to its page), never by the record's id
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:mi250x")
+    step = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx90a")]["otherwise"][0]
+    ids = [r.split(": ", 1)[0] for r in step["reasons"]]
+    assert step["verdict"] == "refused" and len(ids) == 3 and all(f"kernel/{k}" in names for k in ids)
+    shown = browser.js("""
+const d = document.querySelector('#atlas-answer .atlas-otherwise');
+if (!d) return null;
+d.open = true;
+return [...d.querySelectorAll('.atlas-otherwise__reasons li')].map(li => ({text: li.textContent,
+        link: li.querySelector('a') ? li.querySelector('a').pathname : null}));""")
+    assert shown is not None
+    assert [s["text"] for s in shown] == [f"{names['kernel/' + k]}: {r.split(': ', 1)[1]}" for k, r in zip(ids, step["reasons"])]
+    assert [s["link"] for s in shown] == [f"/kernels/{k}/" for k in ids]
+    assert browser.console_errors() == []
+
+
 def _the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built_site: Path) -> None:
     """Engines that run models but have no scheme records are named under the picker, each linking to its page; an
     engine the picker offers is not among them."""
