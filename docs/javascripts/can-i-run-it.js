@@ -421,6 +421,22 @@
     return said;
   }
 
+  // the engine release the answer describes, and any later release a finding compared with it (the answer still
+  // describes the release read: a reader on the later one follows the finding to see whether it still applies)
+  function releaseRead(site, records, engineId) {
+    var engine = records["engine"][engineId];
+    if (!engine || !engine.version_read) { return null; }
+    var said = [engine.name + " " + engine.version_read];
+    (engine.later_releases || []).forEach(function (later, n) {
+      var finding = records["finding"][later.finding];
+      said.push(n ? "; " : "; a later release, ");
+      said.push(later.release + ", was compared with it (");
+      said.push(link(site, finding, later.finding, "what differs"));
+      said.push(")");
+    });
+    return said;
+  }
+
   // the cell's traps that reach the pick: a trap naming parts applies to those parts only
   function trapsAt(cell, place, records) {
     return cell.traps.filter(function (t) {
@@ -641,6 +657,11 @@
         if (record) { known.push(" ("); known.push(link(site, record, id)); known.push(")"); }
       });
       facts.appendChild(el("dd", {}, known));
+    }
+    var release = releaseRead(site, records, cell.engine);
+    if (release) {
+      facts.appendChild(el("dt", { text: "Release" }));
+      facts.appendChild(el("dd", {}, release));
     }
     facts.appendChild(el("dt", { text: "Covers" }));
     facts.appendChild(el("dd", { text: COVERS[(records["scheme"][cell.scheme] || {}).layers] || COVERS.dense }));

@@ -191,6 +191,27 @@ def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the
     assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
 
 
+def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
+                                                                                           built_site: Path) -> None:
+    """A reader on another release needs to know which one the answer describes: the card names the engine's release
+    read and, where a finding compared a later release with it, that release with a link to the finding."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    findings = {e["id"]: e for e in index["records"]["finding"]}
+    vllm, llama = engines["vllm"], engines["llama-cpp"]
+    assert vllm["later_releases"] and not llama["later_releases"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:a10")
+    release = _card(browser)["facts"]["Release"]
+    assert release.startswith(f"{vllm['name']} {vllm['version_read']}; a later release, ")
+    for later in vllm["later_releases"]:
+        assert f"{later['release']}, was compared with it (what differs)" in release
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card dd a')]"
+                       ".filter(a => a.textContent === 'what differs').map(a => a.pathname)")
+    assert links == ["/" + findings[later["finding"]]["page"] for later in vllm["later_releases"]]
+    _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k", hardware="part:rtx-4090")
+    assert _card(browser)["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
+
+
 def test_a_blocker_that_needs_a_moe_model_says_so_and_a_card_cites_its_route_on_its_platform(browser: Browser,
                                                                                             cells: dict) -> None:
     """vLLM's FP8 scheme runs on an H100; the blocker linked to it stops only a MoE checkpoint's expert layers, and the
