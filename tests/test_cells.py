@@ -93,6 +93,50 @@ def test_scale_granularity_and_quantized_dtype_checks_resolve_against_what_the_s
         "runs-if", ("the checkpoint passes the check that otherwise refuses with “only per-channel and per-tensor”",))
 
 
+def test_a_candidate_list_states_the_activation_keys_handed_over_on_its_platform():
+    # vLLM's fp8 method asks for dynamic per-token scales only where CUTLASS FP8 is supported (CUDA), per-tensor ones
+    # elsewhere: a kernel that needs per-tensor activation scales is a condition on CUDA and a plain YES on CPU.
+    kernels = {"pt": {"activation_handling": "quantized", "requirements": [
+        req("activation-scales", "requires per tensor scales.", values=["static-tensor", "dynamic-tensor"])]}}
+    fp8 = {**CONFIG, "activation_quantized": True, "activation_scales": ["static-tensor", "dynamic-token"]}
+    data = {"engine": "e", "config": fp8, "candidates": [
+        {"platform": "cuda", "kernels": ["pt"], "failure_message": "no kernel"},
+        {"platform": "cpu", "kernels": ["pt"], "failure_message": "no kernel",
+         "activation_scales": ["static-tensor", "dynamic-tensor"]}]}
+    on_gpu = derive_cell("s", data, "t", GPU90, kernels)
+    on_cpu = derive_cell("s", data, "t", X86_AVX2, kernels)
+    assert (on_gpu.verdict, on_gpu.conditions) == ("runs-if", ("activation scales in {static-tensor}",))
+    assert (on_cpu.verdict, on_cpu.conditions) == ("runs", ())
+
+
+def test_one_engine_check_stated_as_several_conditions_is_known_to_fail_on_the_way_on():
+    # vLLM's per-tensor torch FP8 kernel tests both scale keys in one check with one message; the atlas states it as a
+    # weight-scales and an activation-scales check. Declined for them, that message is known to fail, so the
+    # channel-wise kernel (its opposite) holds, and the refusal says the message once.
+    both = "requires per tensor activation and weight scales."
+    kernels = {"pt": {"activation_handling": "quantized", "requirements": [
+                   req("weight-scales", both, values=["tensor"]),
+                   req("activation-scales", both, values=["static-tensor", "dynamic-tensor"])]},
+               "cw": {"activation_handling": "quantized", "requirements": [
+                   req("other", "cannot be per tensor.", opposite_of=both)]}}
+    fp8 = {**CONFIG, "activation_quantized": True, "weight_scales": ["tensor", "channel"],
+           "activation_scales": ["static-tensor", "dynamic-token"]}
+    cell = derive_cell("s", {**scheme("pt", "cw"), "config": fp8}, "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == (
+        "runs", "pt", ("weight scales in {tensor}", "activation scales in {static-tensor}"))
+    assert [(o.verdict, o.selected, o.conditions) for o in cell.otherwise] == [("runs", "cw", ())]
+    alone = derive_cell("s", {**scheme("pt"), "config": fp8}, "t", GPU90, kernels)
+    assert alone.otherwise[0].reasons == (
+        "pt: requires per tensor activation and weight scales. (unless weight scales in {tensor} and activation "
+        "scales in {static-tensor})",)
+    kernels["pt"]["requirements"][1]["reason"] = "another check."  # two messages: which one failed is not known
+    two = derive_cell("s", {**scheme("pt", "cw"), "config": fp8}, "t", GPU90, kernels)
+    assert [o.verdict for o in two.otherwise] == ["runs-if", "refused"]
+    assert two.otherwise[1].reasons[0] == (
+        "pt: whichever fails first of: requires per tensor activation and weight scales. (unless weight scales in "
+        "{tensor}); another check. (unless activation scales in {static-tensor})")
+
+
 def test_a_kernel_declined_for_its_activation_dtypes_leaves_only_the_others_on_the_way_on():
     # vLLM's ROCm WNA16 list: Triton takes float16/bfloat16, Conch any dtype with a package, Exllama float16 only.
     # Past Triton's refusal the model runs in float32, so Exllama cannot take it: no step through Exllama.
@@ -389,6 +433,23 @@ def test_capability_placeholders_are_filled_as_the_engine_would():
     assert cell.attempts[0].reason_template.endswith("is {compute_capability}; {other}")
     gate = {"min": 89, "reason": "Min capability: {min_capability}. Current capability: {capability}."}
     assert derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels).gate == "Min capability: 89. Current capability: 80."
+
+
+
+def test_the_engines_failure_message_is_filled_as_the_candidates_reasons_are():
+    """transformers raises `pip install -U bitsandbytes>={BITSANDBYTES_MIN_VERSION}` as an f-string: the message says
+    0.46.1, the constant a candidate's requirement states, and a placeholder no record fills shows as ‹name› (cards30)."""
+    data = scheme("a")
+    data["candidates"][0]["failure_message"] = "`pip install -U bitsandbytes>={BITSANDBYTES_MIN_VERSION}` ({OTHER})"
+    kernels = {"a": {"requirements": [req("capability-min", "needs bitsandbytes>={BITSANDBYTES_MIN_VERSION} and 90",
+                                          value=90, constants={"BITSANDBYTES_MIN_VERSION": "0.46.1"})]}}
+    cell = derive_cell("s", data, "t", GPU80, kernels)
+    assert (cell.verdict, cell.reasons) == ("refused", ("a: needs bitsandbytes>=0.46.1 and 90",))
+    assert cell.failure_message == "`pip install -U bitsandbytes>=0.46.1` (‹OTHER›)"
+    # a platform whose list is empty has no constants to fill from, and still shows no bare brace template
+    data["candidates"][0]["kernels"] = []
+    assert derive_cell("s", data, "t", GPU80, kernels).failure_message == \
+        "`pip install -U bitsandbytes>=‹BITSANDBYTES_MIN_VERSION›` (‹OTHER›)"
 
 
 def test_gfx_checks_test_substrings_of_the_targets_gfx_id_as_vllm_does():

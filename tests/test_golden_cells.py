@@ -126,10 +126,13 @@ def test_the_kernel_a_default_install_selects_says_what_else_it_needs(real_atlas
     from generators.explain import explain_text
     cell = real_atlas.views.cells[("vllm-ct-w8a8-fp8", "amd-gfx942")]
     assert cell.default_kernel == "vllm-rocm-fp8-scaled-mm"
-    assert cell.default_where == (
-        "the checkpoint passes the check that otherwise refuses with “requires per tensor activation and weight scales.”",)
-    assert f"a default install selects: vllm-rocm-fp8-scaled-mm where {cell.default_where[0]}" in explain_text(
-        real_atlas, "vllm-ct-w8a8-fp8", "amd-gfx942")[0]
+    assert cell.default_where == ("weight scales in {tensor}", "activation scales in {static-tensor}")
+    assert ("a default install selects: vllm-rocm-fp8-scaled-mm where weight scales in {tensor}; activation scales in "
+            "{static-tensor}") in explain_text(real_atlas, "vllm-ct-w8a8-fp8", "amd-gfx942")[0]
+    # vLLM's own fp8 method hands per-tensor weights and (off CUDA) per-tensor activation keys: AITER's per-token
+    # kernels refuse them outright, and the ROCm kernel takes the layer with nothing more to say about the checkpoint
+    own = real_atlas.views.cells[("vllm-fp8", "amd-gfx942")]
+    assert (own.kernel, own.default_kernel, own.default_where) == ("vllm-rocm-fp8-scaled-mm",) * 2 + ((),)
     # where the defaults meet all it needs (--dtype auto gives 16-bit activations), nothing more is said
     cpu = real_atlas.views.cells[("vllm-ct-wna16", "x86-cpu-avx512")]
     assert cpu.default_kernel != cpu.kernel and cpu.default_where == ()

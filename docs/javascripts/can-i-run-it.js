@@ -13,6 +13,7 @@
     "refused": ["Refused", "the engine refuses at load"],
     "no": ["Refused", "no candidate kernel accepts"]
   };
+  var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
   // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
   var COVERS = {
@@ -283,6 +284,22 @@
     return el("span", { "class": "atlas-card__target" }, [node]);
   }
 
+  // the conditions the defaults meet (api: assumes) that belong only to kernels further down the engine's order than
+  // the answer's (its kernel, or the one a default install selects): each with those kernels, in the engine's order
+  function furtherDown(cell) {
+    var own = [cell.kernel, cell.default_kernel];
+    var found = {};
+    (cell.assumes || []).forEach(function (a) {
+      if ((cell.conditions || []).indexOf(a.condition) >= 0) { return; }
+      var of = (cell.attempts || []).filter(function (t) { return t.conditions.indexOf(a.condition) >= 0; })
+        .map(function (t) { return t.kernel; });
+      if (of.length && !of.some(function (k) { return own.indexOf(k) >= 0; })) {
+        found[a.condition] = of.filter(function (k, n) { return of.indexOf(k) === n; });
+      }
+    });
+    return found;
+  }
+
   function section(title, body) {
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
@@ -400,6 +417,22 @@
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
         ": it records no dense peak or matrix instruction in it there, only in a wider precision"]));
+    });
+    return said;
+  }
+
+  // the engine release the answer describes, and any later release a finding compared with it (the answer still
+  // describes the release read: a reader on the later one follows the finding to see whether it still applies)
+  function releaseRead(site, records, engineId) {
+    var engine = records["engine"][engineId];
+    if (!engine || !engine.version_read) { return null; }
+    var said = [engine.name + " " + engine.version_read];
+    (engine.later_releases || []).forEach(function (later, n) {
+      var finding = records["finding"][later.finding];
+      said.push(n ? "; " : "; a later release, ");
+      said.push(later.release + ", was compared with it (");
+      said.push(link(site, finding, later.finding, "what differs"));
+      said.push(")");
     });
     return said;
   }
@@ -573,10 +606,13 @@
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
     var label = VERDICTS[verdict] || [verdict, ""];
+    // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
+    // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
+    if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }
     var card = el("article", { "class": "atlas-card", "data-verdict": verdict });
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
-      el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
+      el("span", { "class": verdictClass(verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
     var traps = trapsAt(cell, place, records);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
@@ -622,6 +658,11 @@
       });
       facts.appendChild(el("dd", {}, known));
     }
+    var release = releaseRead(site, records, cell.engine);
+    if (release) {
+      facts.appendChild(el("dt", { text: "Release" }));
+      facts.appendChild(el("dd", {}, release));
+    }
     facts.appendChild(el("dt", { text: "Covers" }));
     facts.appendChild(el("dd", { text: COVERS[(records["scheme"][cell.scheme] || {}).layers] || COVERS.dense }));
     if (facts.childNodes.length) { card.appendChild(facts); }
@@ -638,12 +679,24 @@
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }
-    if (cell.assumes && cell.assumes.length) {
-      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, cell.assumes.map(function (a) {
+    // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
+    // above fail) is said with that kernel, after what happens then: not as something the answer's kernel needs
+    var further = furtherDown(cell);
+    var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
+    if (here.length) {
+      card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
         return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
       }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
+    var later = (cell.assumes || []).filter(function (a) { return further[a.condition]; });
+    if (later.length) {
+      card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
+        var of = [];
+        further[a.condition].forEach(function (k, n) { of.push(n ? " and " : ""); of.push(link(site, records["kernel"][k], k)); });
+        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", el("span", { text: a.install })]));
+      }))]));
+    }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       card.appendChild(section("Why not (in the engine's order)", [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))]));
     }

@@ -572,7 +572,7 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
               substitute: Fallback | None = None) -> Cell:
     """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
-    config = on_target(scheme.get("config", {}), target)
+    config = handed_config(scheme, target)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate and fallback is not None:
         return _handed_on(fallback[0], _loaded_as(scheme_id, scheme, fallback, target_id, target, kernels, installed))
@@ -583,16 +583,33 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
         # an empty list's locator says where the engine's walk comes up empty (or why it never reaches this device)
         where = candidates.get("locator", "") if candidates else ""
         reason = f"no candidate kernels for platform {target['platform']!r}" + (f" ({where})" if where else "")
-        failure = candidates.get("failure_message", "") if candidates else ""  # an empty list: the engine still raises
+        # an empty list: the engine still raises
+        failure = failure_message(candidates, kernels, target, scheme) if candidates else ""
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
     if "substitution" in candidates and substitute is not None:  # (a dangling id is the link stage's error)
         return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels, installed,
                             _loaded_as(scheme_id, scheme, substitute, target_id, target, kernels, installed))
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
-    cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""),
-                    config, _handling(attempts, kernels))
-    return _by_default(cell, _otherwise(cell, kernels, config, candidates.get("failure_message", ""),
-                                        (target, scheme, installed)))
+    failure = failure_message(candidates, kernels, target, scheme)
+    cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
+    return _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+
+
+def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelFields], target: HardwareTargetFields,
+                    scheme: SchemeFields) -> str:
+    """The message the engine raises when every candidate declines, as it prints it: its f-string placeholders filled
+    as the candidates' own reasons are, from the target, the scheme and the constants the candidates' requirements
+    state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›."""
+    message = str(candidates.get("failure_message", ""))
+    if "{" not in message:
+        return message
+    constants: dict[str, Any] = {}
+    for kernel_id in candidates.get("kernels", []):
+        kernel = kernels.get(kernel_id)
+        for requirement in kernel.get("requirements", []) if kernel is not None else []:
+            for name, value in (requirement.get("constants") or {}).items():
+                constants.setdefault(name, value)
+    return engine_message(message, target, scheme, {"constants": constants})
 
 
 MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
@@ -605,6 +622,18 @@ def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mappin
     types = config.get("activation_types") or []
     kept = [t for t in types if t not in MODEL_DTYPES or t in allowed] if allowed else types
     return config if len(kept) == len(types) else {**config, "activation_types": kept}
+
+
+def handed_config(scheme: SchemeFields, target: HardwareTargetFields) -> Mapping[str, Any]:
+    """The configuration the scheme hands kernel selection on the target: its config as the target lets it load
+    (`on_target`), with the activation quantization keys its candidate list for the target's platform states in
+    place of the config's, where the list states them (vLLM's fp8 method asks for per-token scales only where CUTLASS
+    FP8 is supported)."""
+    config = on_target(scheme.get("config", {}), target)
+    listed = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
+    if listed is None or "activation_scales" not in listed:
+        return config
+    return {**config, "activation_scales": list(listed["activation_scales"])}
 
 
 def _handed_on(fallback_id: str, loaded: Cell) -> Cell:
@@ -629,7 +658,7 @@ def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id:
     cell = _replaced(instead, scheme=scheme_id, substitute_scheme=named)
     if not instead.verdict.loads:
         return cell
-    config = on_target(substitute.get("config", {}), target)
+    config = handed_config(substitute, target)
 
     def computes(kernel: str | None, verdict: Verdict, computes_as: str) -> str:
         if not verdict.runs_as_specified:
@@ -767,15 +796,15 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions, and without it the checkpoint loads as the
     substitution's scheme: `instead`, that scheme's cell from `_loaded_as`), else `instead` itself."""
-    substitution, config = candidates["substitution"], on_target(scheme.get("config", {}), target)
+    substitution, config = candidates["substitution"], handed_config(scheme, target)
     linked = dict(substitution=substitution["scheme"], substitute_scheme=instead.substitute_scheme,
                   substitute_kernel=instead.kernel or "")
     order = candidate_order(candidates, target)
+    failure = failure_message(candidates, kernels, target, scheme)
     for value in substitution["values"]:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
         attempts = _walk(kept, kernels, config, target, scheme, installed)
-        cell = _verdict(engine, scheme_id, target_id, attempts, candidates.get("failure_message", ""), config,
-                        _handling(attempts, kernels))
+        cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
             keeping = " or ".join(substitution["values"])  # every value keeps the scheme, not only this one
             setting = (f"{substitution['setting']} {value} (without {substitution['setting']} {keeping}, vLLM returns "
@@ -788,8 +817,7 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
                              default_kernel=instead.default_kernel if loads else None,
                              default_where=_where_selected(instead) if loads else (), **linked,
-                             otherwise=(unset, *_otherwise(cell, kernels, config, candidates.get("failure_message", ""),
-                                                           (target, scheme, installed))))
+                             otherwise=(unset, *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
     return _replaced(instead, **linked)
 
 
@@ -813,8 +841,10 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
         chosen = attempts[at]
         selection = chosen.selection_conditions
         if selection:
-            if len(selection) == 1:  # declined for that check alone: it is known to fail from here on
-                failed.add(dict(chosen.messages).get(selection[0], selection[0]))
+            said = {dict(chosen.messages).get(c, c) for c in selection}
+            if len(said) == 1:  # declined for one check of the engine's (one message): it fails from here on
+                failed.add(next(iter(said)))
+            if len(selection) == 1:
                 narrowed = _other_dtypes(chosen.kernel, kernels, config, walk)
                 if narrowed is not None:
                     config = narrowed
@@ -878,9 +908,19 @@ def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
 
 def _declined(attempt: Attempt) -> str:
     """Why the engine declines a kernel whose conditions do not hold: its own message for each condition it words,
-    else the condition itself, in the order the engine checks them (it prints the first that fails)."""
+    else the condition itself, in the order the engine checks them (it prints the first that fails); conditions
+    that one engine check words with one message (a test of both scale keys) give that message once."""
     said = dict(attempt.messages)
-    reasons = [_unless(said[c], c) if c in said else f"declines unless {c}" for c in attempt.selection_conditions]
+    grouped: list[tuple[str, list[str]]] = []  # one engine message stated as several conditions is said once
+    for condition in attempt.selection_conditions:
+        message = said.get(condition, "")
+        same = next((conditions for m, conditions in grouped if message and m == message), None)
+        if same is None:
+            grouped.append((message, [condition]))
+        else:
+            same.append(condition)
+    reasons = [_unless(message, " and ".join(conditions)) if message else f"declines unless {conditions[0]}"
+               for message, conditions in grouped]
     return reasons[0] if len(reasons) == 1 else "whichever fails first of: " + "; ".join(reasons)
 
 

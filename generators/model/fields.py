@@ -427,6 +427,18 @@ class KernelFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
 
 
+Date: TypeAlias = str
+
+
+class EngineLaterReleases(TypedDict):
+    """One later release and what its comparison found."""
+
+    release: str
+    published: Date
+    finding: RefFinding
+    summary: Text
+
+
 class EngineDefaultInstallBuiltFor(TypedDict):
     """One set of binaries the install runs and the architectures it carries code for."""
 
@@ -518,6 +530,7 @@ class EngineFields(TypedDict):
     organization: NotRequired[str]
     repository: NotRequired[str]
     version_read: NotRequired[str]
+    later_releases: NotRequired[list[EngineLaterReleases]]
     default_install: NotRequired[list[EngineDefaultInstall]]
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
@@ -584,6 +597,7 @@ class SchemeCandidates(TypedDict):
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
+    activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
@@ -612,9 +626,6 @@ class SchemeFields(TypedDict):
     capability_gate: NotRequired[SchemeCapabilityGate]
     candidates: list[SchemeCandidates]
     code: Citation
-
-
-Date: TypeAlias = str
 
 
 RefHardwareTarget: TypeAlias = str
@@ -942,6 +953,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
+    'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),

@@ -90,7 +90,9 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             if not value:  # an empty list would show as an empty cell
                 facts.append((field_label(key), escape_text(NO_REQUIREMENTS)))
                 continue
-        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
+            facts.append((field_label(key), values.render(value, (key,))))
+        elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
         elif record.kind == "gotcha" and key in ("severity", "silent"):  # coloured as on the trap index and the answers

@@ -24,6 +24,8 @@ return {verdict: card.dataset.verdict, title: card.querySelector('h2').textConte
         blockerLine: card.querySelector('.atlas-card__blocker')?.textContent || '',
         trapWhen: texts('.atlas-card__trap-when'),
         afterVerdict: card.querySelector('.atlas-card__verdict').nextElementSibling.className,
+        verdictLine: card.querySelector('.atlas-card__verdict').textContent,
+        verdictClass: card.querySelector('.atlas-card__verdict span').className,
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
         sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href),
@@ -168,6 +170,46 @@ def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict
     assert " A trap that can stop it or corrupt its output applies here: " in card["blockerLine"] and "only" not in card["blockerLine"]
     _pick(browser, scheme="llama-cpp-q4-0", hardware="target:x86-cpu-avx2")
     assert _card(browser)["blockers"] == [] and cells[("llama-cpp-q4-0", "x86-cpu-avx2")]["traps"] == []
+
+
+def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the_hardware(browser: Browser,
+                                                                                             cells: dict) -> None:
+    """'Refused' covers an engine that raises at load (vLLM's kernel selection, with its message) and one none of whose
+    kernels or backends serves the target (MLX-LM on an Intel GPU raises nothing: MLX computes on the host CPU); the
+    line under the verdict says which, from the cell's engine message or gate, and is coloured by the verdict shown."""
+    raised = cells[("vllm-ct-w4a4-nvfp4", "arm-cpu")]
+    served = cells[("mlx-lm-affine-8", "intel-gpu")]
+    assert raised["verdict"] == served["verdict"] == "refused"
+    assert (raised["failure_message"] or raised["gate"]) and not (served["failure_message"] or served["gate"])
+    browser.open(f"{PAGE}?engine=mlx-lm&scheme=mlx-lm-affine-8&hardware=part:arc-pro-b60")
+    card = _card(browser)
+    assert card["verdict"] == "refused" and "atlas-verdict--refused" in card["verdictClass"]
+    assert "no kernel or backend of the engine serves this hardware" in card["verdictLine"]
+    assert "refuses at load" not in card["verdictLine"]
+    _pick(browser, engine="vllm", scheme="vllm-ct-w4a4-nvfp4", hardware="target:arm-cpu")
+    card = _card(browser)
+    assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
+
+
+def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
+                                                                                           built_site: Path) -> None:
+    """A reader on another release needs to know which one the answer describes: the card names the engine's release
+    read and, where a finding compared a later release with it, that release with a link to the finding."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    findings = {e["id"]: e for e in index["records"]["finding"]}
+    vllm, llama = engines["vllm"], engines["llama-cpp"]
+    assert vllm["later_releases"] and not llama["later_releases"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:a10")
+    release = _card(browser)["facts"]["Release"]
+    assert release.startswith(f"{vllm['name']} {vllm['version_read']}; a later release, ")
+    for later in vllm["later_releases"]:
+        assert f"{later['release']}, was compared with it (what differs)" in release
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card dd a')]"
+                       ".filter(a => a.textContent === 'what differs').map(a => a.pathname)")
+    assert links == ["/" + findings[later["finding"]]["page"] for later in vllm["later_releases"]]
+    _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k", hardware="part:rtx-4090")
+    assert _card(browser)["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
 
 
 def test_a_blocker_that_needs_a_moe_model_says_so_and_a_card_cites_its_route_on_its_platform(browser: Browser,
@@ -542,6 +584,41 @@ def test_a_part_that_needs_more_than_its_target_says_so_first(browser: Browser, 
                     "if (!rows.length) return null; return rows.filter(r => r.querySelector('.atlas-compare__part'))"
                     ".map(r => [r.dataset.scheme, r.querySelector('.atlas-compare__part').title]);", "comparison")
     assert [s for s, _ in marked] == ["mlx-lm-nvfp4"] and marked[0][1].startswith(on_b300["conditions"][0][:40])
+
+
+DEFAULTS = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const items = title => {
+  const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+};
+return {met: items('Met by the defaults (default install and settings)'),
+        further: items("Further down the engine's order, the defaults meet")};
+"""
+
+
+def test_a_condition_the_defaults_meet_for_a_later_kernel_is_said_with_that_kernel(browser: Browser, cells: dict,
+                                                                                   names: dict) -> None:
+    """vLLM's FP8 block scheme on an A100 selects FP8 Marlin; humming-kernels, which the wheel requires, is a condition
+    of the Humming kernel the engine reaches only when Marlin's condition fails. The card does not list it as what the
+    answer's kernel needs: it says it after what happens then, naming the kernel whose condition it is (cards30)."""
+    cell = cells[("vllm-fp8-block", "nvidia-sm80")]
+    assert cell["kernel"] == "vllm-marlin-fp8-scaled-mm"
+    assert [a["condition"] for a in cell["assumes"]] == ["package humming-kernels installed"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8-block&hardware=part:a100-80gb-sxm4")
+    card = _shown(browser, DEFAULTS, "answer card")
+    humming = names["kernel/vllm-humming-fp8-scaled-mm"]
+    assert card["met"] == []
+    assert card["further"] == [f"package humming-kernels installed (a condition of {humming}): {cell['assumes'][0]['install']}"]
+    # the conditions of the answer's own kernel stay where they were: compressed-tensors W8A8 FP8 on an A100 selects
+    # the Humming kernel itself, and the defaults meet both its conditions (the package, and --dtype auto's 16 bits)
+    own = cells[("vllm-ct-w8a8-fp8", "nvidia-sm80")]
+    assert own["kernel"] == "vllm-humming-fp8-scaled-mm" and all(a["condition"] in own["conditions"] for a in own["assumes"])
+    _pick(browser, scheme="vllm-ct-w8a8-fp8")
+    card = _shown(browser, DEFAULTS, "answer card")
+    assert ([m.split(": ")[0] for m in card["met"]], card["further"]) == ([a["condition"] for a in own["assumes"]], [])
+    assert browser.console_errors() == []
 
 
 RELATED = """
