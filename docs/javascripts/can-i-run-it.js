@@ -87,7 +87,7 @@
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
     var cells = {};
-    // each part's formats the format map derives as emulated (a peak only in a wider precision the format converts to)
+    // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it converts to)
     var emulated = {};
     formatMap.accelerators.forEach(function (a) { emulated[a.id] = a.emulated; });
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
