@@ -437,6 +437,14 @@
     return said;
   }
 
+  // what meets (or lacks) a condition; how that default install is installed, often a paragraph, folded under it
+  function metBy(assumed) {
+    var said = el("span", { text: assumed.install });
+    if (!assumed.route) { return said; }
+    return el("span", {}, [said, el("details", { "class": "atlas-why-more atlas-card__route" }, [
+      el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
+  }
+
   // the cell's traps that reach the pick: a trap naming parts applies to those parts only
   function trapsAt(cell, place, records) {
     return cell.traps.filter(function (t) {
@@ -676,7 +684,7 @@
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
     // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
@@ -685,7 +693,7 @@
     var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
@@ -694,7 +702,7 @@
       card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
         var of = [];
         further[a.condition].forEach(function (k, n) { of.push(n ? " and " : ""); of.push(link(site, records["kernel"][k], k)); });
-        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", el("span", { text: a.install })]));
+        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", metBy(a)]));
       }))]));
     }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {

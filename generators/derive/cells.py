@@ -56,14 +56,20 @@ class Assumed:
     condition: str
     install: str
     facts: tuple[str, ...]
+    route: str = ""  # how the default install is installed (empty for a setting): a card folds it away
+
+    @property
+    def met_by(self) -> str:
+        """What meets (or lacks) the condition, with the install's route where there is one."""
+        return f"{self.install} ({self.route})" if self.route else self.install
 
     @property
     def said(self) -> str:
         """The condition with what meets (or lacks) it, as notes and explain print it."""
-        return f"{self.condition} ({self.install})"
+        return f"{self.condition} ({self.met_by})"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"condition": self.condition, "install": self.install, "facts": list(self.facts)}
+        return {"condition": self.condition, "install": self.install, "route": self.route, "facts": list(self.facts)}
 
 
 @dataclass(frozen=True)
@@ -406,15 +412,14 @@ class Install:
                      and (found := _choice(group, capability, host)) is not None)
 
     def meets(self, facts: Sequence[str]) -> str:
-        """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
+        """What provides all of `facts`, in words (the route apart: `route`); empty when this install lacks one."""
         if not facts or any(fact not in self.facts for fact in facts):
             return ""
-        return "; ".join(self.facts[fact] for fact in facts) + f" ({self.route})"
+        return "; ".join(self.facts[fact] for fact in facts)
 
     def lacks(self, facts: Sequence[str]) -> str:
-        """What this install lacks of `facts`, in words with the route; empty when it lacks none of them."""
-        missing = [self.lacking[fact] for fact in facts if fact in self.lacking]
-        return "; ".join(missing) + f" ({self.route})" if missing else ""
+        """What this install lacks of `facts`, in words (the route apart); empty when it lacks none of them."""
+        return "; ".join(self.lacking[fact] for fact in facts if fact in self.lacking)
 
 
 NO_INSTALL = Install()
@@ -738,7 +743,8 @@ def _passed_over(cell: Cell, primary: Attempt, steps: Sequence[Otherwise], opt_i
     step = steps[at]
     # what the default install lacks is what this answer rests on: met by the defaults, and the failure is the step
     # without it (a condition of the kernel the default install reaches, not of the one it passes over)
-    lack = tuple(Assumed(f"the default install's lack of {a.condition}", a.install, a.facts) for a in primary.opt_in)
+    lack = tuple(Assumed(f"the default install's lack of {a.condition}", a.install, a.facts, a.route)
+                 for a in primary.opt_in)
     fails = Otherwise(step.selected or "", tuple(x.condition for x in lack), Verdict.FAILS_AT_RUNTIME,
                       cell.kernel, reasons=cell.reasons[-1:] or (primary.reason,), off_default=True)
     return _replaced(cell, verdict=step.verdict, kernel=step.selected, conditions=step.conditions,
@@ -1031,7 +1037,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 if by_default := _auto_dtypes_pass(requirement, target):
                     assumed.append(Assumed(outcome, by_default, ()))
                 elif installed and facts and (met := installed.meets(facts)):  # its failure is off the defaults
-                    assumed.append(Assumed(outcome, met, facts))
+                    assumed.append(Assumed(outcome, met, facts, installed.route))
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target,
@@ -1052,9 +1058,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             elif installed and requirement.get("met_by_install"):
                 facts = tuple(requirement["met_by_install"])
                 if met := installed.meets(facts):
-                    assumed.append(Assumed(outcome, met, facts))
+                    assumed.append(Assumed(outcome, met, facts, installed.route))
                 elif lacking := installed.lacks(facts):
-                    opt_in.append(Assumed(outcome, lacking, facts))
+                    opt_in.append(Assumed(outcome, lacking, facts, installed.route))
             elif by_default := _auto_dtypes_pass(requirement, target):
                 assumed.append(Assumed(outcome, by_default, ()))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
