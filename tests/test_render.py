@@ -199,8 +199,8 @@ def test_record_page_has_backlinks_sources_and_derived_cells(tree):
     assert "| [GPU SM80](../hardware-targets/gpu-sm80.md) | <span class=\"verdict verdict-runs-if\" title=\"runs as specified only given the named optional package, build flag, setting or model property; without it the engine falls back, fails or refuses\">Runs if</span> | via [Generic kernel](../kernels/k-generic.md); " \
            "when activation dtype in \\{float16\\}<details class=\"atlas-why-more\"><summary>if not, and more</summary>" \
            "after 1 candidate\\(s\\) declined<br>If not, in the engine's order: " \
-           "<span class=\"verdict verdict-refused\" title=\"the engine refuses at load; every " \
-           "reason is listed in order\">Refused</span>, no candidate left \\(every reason on the scheme's page\\)</details> |" in scheme
+           "<span class=\"verdict verdict-refused\" title=\"not run on this hardware: the engine refuses at load, or " \
+           "none of its kernels or backends serves it; every reason is listed in order\">Refused</span>, no candidate left \\(every reason on the scheme's page\\)</details> |" in scheme
     assert "- [Example published table](../support-matrices/pub-table.md)" in scheme
     matrix = pages["support-matrices/pub-table.md"]
     assert "❌ <small>derived: YES, [The x86 CPU cell is wrong](../findings/cpu-cell-wrong.md)</small>" in matrix

@@ -31,9 +31,10 @@ from generators.verify.run import PROBE
 
 ROOT = Path(__file__).resolve().parent.parent
 OP = "_C::fp8_scaled_mm_cpu"
-# csrc/cpu/torch_bindings.cpp (the x86 build's _C): the op's schema as the engine defines it.
-SCHEMA = ("_C::fp8_scaled_mm_cpu(Tensor mat1, Tensor mat2, Tensor scales2, int[] block_size, Tensor? bias, "
-          "ScalarType out_dtype, bool is_vnni) -> Tensor")
+# The op's schema as the engine defines it in the x86 build's _C: vLLM 0.33.0 csrc/cpu/torch_bindings.cpp lines 680-683
+# (and 0.34.0 lines 748-751), character for character after the namespace.
+SCHEMA = ("_C::fp8_scaled_mm_cpu(Tensor(a0!) mat1, Tensor(a1!) mat2, Tensor(a2!) scales2, SymInt[] block_size, "
+          "Tensor? bias, ScalarType out_dtype, bool is_vnni) -> Tensor")
 # The record targets on which a default vLLM CPU install has the op: x86_64 with AVX512F and AVX512-BF16.
 WITH_OP = {"x86-cpu-avx512-amx", "x86-cpu-avx512"}
 

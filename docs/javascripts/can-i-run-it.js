@@ -13,6 +13,7 @@
     "refused": ["Refused", "the engine refuses at load"],
     "no": ["Refused", "no candidate kernel accepts"]
   };
+  var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
   // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
   var COVERS = {
@@ -86,7 +87,7 @@
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
     var cells = {};
-    // each part's formats the format map derives as emulated (a peak only in a wider precision the format converts to)
+    // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it converts to)
     var emulated = {};
     formatMap.accelerators.forEach(function (a) { emulated[a.id] = a.emulated; });
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
@@ -420,6 +421,22 @@
     return said;
   }
 
+  // the engine release the answer describes, and any later release a finding compared with it (the answer still
+  // describes the release read: a reader on the later one follows the finding to see whether it still applies)
+  function releaseRead(site, records, engineId) {
+    var engine = records["engine"][engineId];
+    if (!engine || !engine.version_read) { return null; }
+    var said = [engine.name + " " + engine.version_read];
+    (engine.later_releases || []).forEach(function (later, n) {
+      var finding = records["finding"][later.finding];
+      said.push(n ? "; " : "; a later release, ");
+      said.push(later.release + ", was compared with it (");
+      said.push(link(site, finding, later.finding, "what differs"));
+      said.push(")");
+    });
+    return said;
+  }
+
   // the cell's traps that reach the pick: a trap naming parts applies to those parts only
   function trapsAt(cell, place, records) {
     return cell.traps.filter(function (t) {
@@ -589,10 +606,13 @@
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
     var label = VERDICTS[verdict] || [verdict, ""];
+    // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
+    // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
+    if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }
     var card = el("article", { "class": "atlas-card", "data-verdict": verdict });
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
-      el("span", { "class": verdictClass(cell.verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
+      el("span", { "class": verdictClass(verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
     var traps = trapsAt(cell, place, records);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
@@ -637,6 +657,11 @@
         if (record) { known.push(" ("); known.push(link(site, record, id)); known.push(")"); }
       });
       facts.appendChild(el("dd", {}, known));
+    }
+    var release = releaseRead(site, records, cell.engine);
+    if (release) {
+      facts.appendChild(el("dt", { text: "Release" }));
+      facts.appendChild(el("dd", {}, release));
     }
     facts.appendChild(el("dt", { text: "Covers" }));
     facts.appendChild(el("dd", { text: COVERS[(records["scheme"][cell.scheme] || {}).layers] || COVERS.dense }));

@@ -70,6 +70,16 @@ class Unread:
 
 
 @dataclass(frozen=True)
+class LaterRelease:
+    """A release newer than the one the grid describes, compared with it by a finding (the engine's `later_releases`)."""
+
+    release: str
+    published: str
+    finding: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class Matrix:
     engine: str
     engine_name: str
@@ -78,6 +88,7 @@ class Matrix:
     columns: tuple[Column, ...]
     rows: tuple[MatrixRow, ...]
     unread: tuple[Unread, ...] = ()
+    later: tuple[LaterRelease, ...] = ()  # newer releases compared but not modelled, as the engine record lists them
 
 
 def column_of(target: Record, index: Index | None = None) -> Column:
@@ -247,8 +258,16 @@ def matrices(index: Index, answers: dict[tuple[str, str], Answer]) -> list[Matri
                                      for c in columns)) for s in schemes)
         shown = {c.target for c in columns}
         out.append(Matrix(engine_id, name, release, groups, columns, rows,
-                          _unread(schemes, [t for t in targets if t.id not in shown])))
+                          _unread(schemes, [t for t in targets if t.id not in shown]), later_releases(engine)))
     return out
+
+
+def later_releases(engine: Record | None) -> tuple[LaterRelease, ...]:
+    """The engine record's later releases, in its order (newest first); none without a record."""
+    if engine is None:
+        return ()
+    return tuple(LaterRelease(str(later["release"]), str(later["published"]), later["finding"], later["summary"])
+                 for later in engine.data.get("later_releases", []))
 
 
 def _unread(schemes: list[Record], left_out: list[Record]) -> tuple[Unread, ...]:

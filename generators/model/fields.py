@@ -427,6 +427,18 @@ class KernelFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
 
 
+Date: TypeAlias = str
+
+
+class EngineLaterReleases(TypedDict):
+    """One later release and what its comparison found."""
+
+    release: str
+    published: Date
+    finding: RefFinding
+    summary: Text
+
+
 class EngineDefaultInstallBuiltFor(TypedDict):
     """One set of binaries the install runs and the architectures it carries code for."""
 
@@ -518,6 +530,7 @@ class EngineFields(TypedDict):
     organization: NotRequired[str]
     repository: NotRequired[str]
     version_read: NotRequired[str]
+    later_releases: NotRequired[list[EngineLaterReleases]]
     default_install: NotRequired[list[EngineDefaultInstall]]
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
@@ -613,9 +626,6 @@ class SchemeFields(TypedDict):
     capability_gate: NotRequired[SchemeCapabilityGate]
     candidates: list[SchemeCandidates]
     code: Citation
-
-
-Date: TypeAlias = str
 
 
 RefHardwareTarget: TypeAlias = str

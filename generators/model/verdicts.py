@@ -15,7 +15,7 @@ class Verdict(str, Enum):
     RUNS_IF = "runs-if"  # as specified only given an optional package, build flag, setting or model property (named)
     FALLBACK = "fallback"  # loads, but computes at another precision (e.g. activations left unquantized)
     FAILS_AT_RUNTIME = "fails-at-runtime"  # a kernel is selected, then fails when it runs
-    REFUSED = "refused"  # the engine refuses at load, with every reason in order
+    REFUSED = "refused"  # not run on the target: refused at load, or no kernel or backend serves it (reasons in order)
 
     def __str__(self) -> str:
         return self.value
@@ -51,7 +51,8 @@ VERDICT_MEANINGS: dict[Verdict, str] = {
     Verdict.FALLBACK: "loads, but computes at another precision (for example activations left unquantized); "
                       "not the scheme's arithmetic",
     Verdict.FAILS_AT_RUNTIME: "the engine selects a kernel, then fails at run time",
-    Verdict.REFUSED: "the engine refuses at load; every reason is listed in order",
+    Verdict.REFUSED: "not run on this hardware: the engine refuses at load, or none of its kernels or backends serves "
+                     "it; every reason is listed in order",
 }
 
 

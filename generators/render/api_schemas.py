@@ -63,8 +63,14 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                ["engine", "formats", "layers"]),
     "finding": ({"verdict": {"type": "string"}, "conclusion": {"type": "string"}}, ["verdict", "conclusion"]),
     "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,
+                "later_releases": {"type": "array", "description": "Releases after version_read that a finding "
+                                   "compared with it (the cells still describe version_read), newest first.",
+                                   "items": {"type": "object", "additionalProperties": False,
+                                             "required": ["release", "finding"],
+                                             "properties": {"release": {"type": "string"},
+                                                            "finding": {"type": "string"}}}},
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
-               ["category", "version_read", "engine_wide_traps"]),
+               ["category", "version_read", "later_releases", "engine_wide_traps"]),
     "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
 }
 

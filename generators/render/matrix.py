@@ -144,8 +144,17 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -
         heading + 1, matrix.engine, title, heading + 1, _notes(matrix, html)) if not notes_at else Markup("")
     head = fill('<h{} id="derived-{}" class="atlas-matrix__engine">{}</h{}>', heading, matrix.engine,
                 html.ref(f"engine/{matrix.engine}", title), heading)
-    return fill('<div class="atlas-matrix">\n{}\n{}\n{}{}\n{}\n{}\n</div>', head,
+    return fill('<div class="atlas-matrix">\n{}{}\n{}\n{}{}\n{}\n{}\n</div>', head, _later(matrix, html),
         legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html), notes)
+
+
+def _later(matrix: Matrix, html: _Html) -> Markup:
+    """One line per newer release of the engine that a finding compared with the one the grid describes."""
+    return Markup("").join(
+        fill('\n<p class="atlas-matrix__later">This grid describes {}. A later release was compared with it and is not '
+             'modelled: <strong>{}</strong> (published {}). {} What differs: {}</p>', _title(matrix), later.release, later.published,
+             later.summary, html.ref(f"finding/{later.finding}"))
+        for later in matrix.later)
 
 
 def _unread(matrix: Matrix, html: _Html) -> Markup:

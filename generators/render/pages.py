@@ -90,7 +90,9 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             if not value:  # an empty list would show as an empty cell
                 facts.append((field_label(key), escape_text(NO_REQUIREMENTS)))
                 continue
-        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
+            facts.append((field_label(key), values.render(value, (key,))))
+        elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
         elif record.kind == "gotcha" and key in ("severity", "silent"):  # coloured as on the trap index and the answers
@@ -401,7 +403,7 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     rows = [[Markup("native (derived from its peaks and instructions)"),
              escape_text(tally.native_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
-            [Markup("emulated (derived from its peaks)"), escape_text(tally.emulated_count) if tally.listed else unknown,
+            [Markup("emulated (derived from its peaks and instructions)"), escape_text(tally.emulated_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
     if tally.unrated:
         rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),

@@ -136,10 +136,11 @@ def _simulate_cpu_ops(facts: dict[str, Any]) -> None:
     isa = set(facts.get("isa") or [])
     if (facts.get("cpu_arch") or "x86_64") == "x86_64" and {"avx512f", "avx512_bf16"} <= isa:
         from torch.library import Library
-        # defined with its schema (torch_bindings.cpp), as the engine registers a fake implementation for it at import
+        # defined with the engine's schema (csrc/cpu/torch_bindings.cpp, the ops.def of fp8_scaled_mm_cpu), as the engine
+        # registers a fake implementation for it at import
         library = Library("_C", "FRAGMENT")
-        library.define("fp8_scaled_mm_cpu(Tensor mat1, Tensor mat2, Tensor scales2, int[] block_size, Tensor? bias, "
-                       "ScalarType out_dtype, bool is_vnni) -> Tensor")
+        library.define("fp8_scaled_mm_cpu(Tensor(a0!) mat1, Tensor(a1!) mat2, Tensor(a2!) scales2, SymInt[] block_size, "
+                       "Tensor? bias, ScalarType out_dtype, bool is_vnni) -> Tensor")
         _LIBRARIES.append(library)  # a fragment is dropped with its last reference
 
 

@@ -42,8 +42,9 @@ SIMULATED = (
     "(the amd-quark package) is present",
     "compiled capability queries cutlass_scaled_mm_supports_fp8/_block_fp8/_fp4 and cutlass_group_gemm_supported, "
     "answered as the release's C++ entry points do for a CUDA 12.8+ build",
-    "on an x86 CPU target with AVX512-BF16, the op fp8_scaled_mm_cpu registered in torch.ops._C, as the x86 CPU build's "
-    "_C (compiled with AVX512-BF16 and VNNI flags, imported on such CPUs) registers it",
+    "on an x86 CPU target with AVX512F and AVX512-BF16, the op fp8_scaled_mm_cpu registered in torch.ops._C with the "
+    "engine's schema, as the x86 CPU build's _C (compiled with AVX512-BF16 and VNNI flags, imported on such CPUs) "
+    "registers it",
     "the checkpoint's safetensors header (the layer's tensors and their dtypes, one element each), which the engine's "
     "maybe_update_config reads after the capability gate to learn which layers are quantized",
 )

@@ -24,6 +24,8 @@ return {verdict: card.dataset.verdict, title: card.querySelector('h2').textConte
         blockerLine: card.querySelector('.atlas-card__blocker')?.textContent || '',
         trapWhen: texts('.atlas-card__trap-when'),
         afterVerdict: card.querySelector('.atlas-card__verdict').nextElementSibling.className,
+        verdictLine: card.querySelector('.atlas-card__verdict').textContent,
+        verdictClass: card.querySelector('.atlas-card__verdict span').className,
         engineTraps: [...card.querySelectorAll('.atlas-card__engine-traps a')].map(a => a.pathname),
         facts: Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])),
         sources: [...card.querySelectorAll('.atlas-card__sources a')].map(a => a.href),
@@ -168,6 +170,46 @@ def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict
     assert " A trap that can stop it or corrupt its output applies here: " in card["blockerLine"] and "only" not in card["blockerLine"]
     _pick(browser, scheme="llama-cpp-q4-0", hardware="target:x86-cpu-avx2")
     assert _card(browser)["blockers"] == [] and cells[("llama-cpp-q4-0", "x86-cpu-avx2")]["traps"] == []
+
+
+def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the_hardware(browser: Browser,
+                                                                                             cells: dict) -> None:
+    """'Refused' covers an engine that raises at load (vLLM's kernel selection, with its message) and one none of whose
+    kernels or backends serves the target (MLX-LM on an Intel GPU raises nothing: MLX computes on the host CPU); the
+    line under the verdict says which, from the cell's engine message or gate, and is coloured by the verdict shown."""
+    raised = cells[("vllm-ct-w4a4-nvfp4", "arm-cpu")]
+    served = cells[("mlx-lm-affine-8", "intel-gpu")]
+    assert raised["verdict"] == served["verdict"] == "refused"
+    assert (raised["failure_message"] or raised["gate"]) and not (served["failure_message"] or served["gate"])
+    browser.open(f"{PAGE}?engine=mlx-lm&scheme=mlx-lm-affine-8&hardware=part:arc-pro-b60")
+    card = _card(browser)
+    assert card["verdict"] == "refused" and "atlas-verdict--refused" in card["verdictClass"]
+    assert "no kernel or backend of the engine serves this hardware" in card["verdictLine"]
+    assert "refuses at load" not in card["verdictLine"]
+    _pick(browser, engine="vllm", scheme="vllm-ct-w4a4-nvfp4", hardware="target:arm-cpu")
+    card = _card(browser)
+    assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
+
+
+def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
+                                                                                           built_site: Path) -> None:
+    """A reader on another release needs to know which one the answer describes: the card names the engine's release
+    read and, where a finding compared a later release with it, that release with a link to the finding."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    findings = {e["id"]: e for e in index["records"]["finding"]}
+    vllm, llama = engines["vllm"], engines["llama-cpp"]
+    assert vllm["later_releases"] and not llama["later_releases"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:a10")
+    release = _card(browser)["facts"]["Release"]
+    assert release.startswith(f"{vllm['name']} {vllm['version_read']}; a later release, ")
+    for later in vllm["later_releases"]:
+        assert f"{later['release']}, was compared with it (what differs)" in release
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card dd a')]"
+                       ".filter(a => a.textContent === 'what differs').map(a => a.pathname)")
+    assert links == ["/" + findings[later["finding"]]["page"] for later in vllm["later_releases"]]
+    _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k", hardware="part:rtx-4090")
+    assert _card(browser)["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
 
 
 def test_a_blocker_that_needs_a_moe_model_says_so_and_a_card_cites_its_route_on_its_platform(browser: Browser,
