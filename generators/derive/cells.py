@@ -837,7 +837,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
     candidates are tried again with those (`walk` is the target, scheme and install they are tried against)."""
     steps: list[Otherwise] = []
     attempts = list(cell.attempts)
-    failed: set[str] = set()  # the messages of checks known to fail on the way to the next step
+    failed: dict[str, frozenset[str]] = {}  # the message of each check known to fail on the way on: its conditions
     while True:
         at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
         if at is None or not (attempts[at].outcome == CONDITIONAL or attempts[at].after_selection):
@@ -849,7 +849,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
         if selection:
             said = {dict(chosen.messages).get(c, c) for c in selection}
             if len(said) == 1:  # declined for one check of the engine's (one message): it fails from here on
-                failed.add(next(iter(said)))
+                failed[next(iter(said))] = frozenset(selection)
             if len(selection) == 1:
                 narrowed = _other_dtypes(chosen.kernel, kernels, config, walk)
                 if narrowed is not None:
@@ -892,14 +892,19 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
     return {**config, "activation_types": refused} if refused and len(refused) < len(dtypes) else None
 
 
-def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
-    """The attempt where the checks refusing with `failed` are known to fail: a selection condition that is one of
-    those checks fails there too, so the engine declines the kernel; a condition that is the opposite of one of them
-    (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+def _on_path(attempt: Attempt, failed: Mapping[str, AbstractSet[str]]) -> Attempt:
+    """The attempt where the checks refusing with `failed` (message: the conditions that stated the check) are known
+    to fail: selection conditions that state one of those checks (the same message and the same conditions) fail
+    there too, so the engine declines the kernel; a condition that is the opposite of one of them (`opposite_of`)
+    holds there, so it is no longer a condition (and no condition left makes it a YES). One message on conditions
+    that differ is not known to be the same check (vLLM words the row-wise torch kernel's refusal of a per-tensor key
+    on either side as the channel-wise one's refusal of per-tensor keys on both)."""
     if attempt.outcome != CONDITIONAL:
         return attempt
     said = dict(attempt.messages)
-    known = tuple(c for c in attempt.selection_conditions if said.get(c, c) in failed)
+    stating = {m: frozenset(c for c in attempt.selection_conditions if said.get(c, c) == m) for m in failed}
+    known = tuple(c for c in attempt.selection_conditions
+                  if said.get(c, c) in failed and stating[said.get(c, c)] == failed[said.get(c, c)])
     if known:
         return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
