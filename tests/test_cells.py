@@ -794,8 +794,9 @@ def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_d
     assert [(o.verdict, o.off_default) for o in bare.otherwise] == [("fallback", False)]
     installed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
     assert (installed.verdict, installed.kernel, installed.conditions) == ("runs", "fi", ("package flashinfer installed",))
-    assert [(a.condition, a.install, a.facts) for a in installed.assumes] == [
-        ("package flashinfer installed", "flashinfer 1.0 (pip install e)", ("fi-pkg",))]
+    assert [(a.condition, a.install, a.route, a.facts) for a in installed.assumes] == [
+        ("package flashinfer installed", "flashinfer 1.0", "pip install e", ("fi-pkg",))]
+    assert installed.assumes[0].said == "package flashinfer installed (flashinfer 1.0 (pip install e))"
     # what runs without it is still said, marked as off the default install
     assert [(o.verdict, o.selected, o.off_default) for o in installed.otherwise] == [("fallback", "last", True)]
     # a fact of another install, or a condition the install does not decide, leaves the cell conditional
@@ -820,8 +821,9 @@ def test_a_kernel_whose_condition_the_default_install_lacks_is_passed_over_by_de
     assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs", "zen", "cpu")
     assert [(o.verdict, o.selected, o.off_default) for o in cell.otherwise] == [("runs", "cpu", False),
                                                                                   ("fallback", "zen", True)]
-    assert [(a.condition, a.install) for a in cell.opt_in] == [
+    assert [(a.condition, a.met_by) for a in cell.opt_in] == [
         ("package zentorch installed", "zentorch only with the zen extra (pip install e)")]
+    assert [a.route for a in cell.opt_in] == ["pip install e"]
     # when what the default install selects does not run as specified, the cell stays conditional
     kernels["cpu"]["requirements"] = [req("weight-type", "no int4", values=["int8"])]
     refused = derive_cell("s", data, "t", X86_AVX512, kernels, extra)
