@@ -132,3 +132,18 @@ def test_the_kernels_declined_before_a_refusal_or_a_fallback_keep_their_sources_
     fallback = answers[("vllm-fp8-block", "nvidia-sm89")]
     assert [k for k, _ in fallback.passed_over] == ["vllm-humming-fp8-scaled-mm", "vllm-triton-fp8-block-scaled-mm"]
     assert "vllm-src-smm-cutlass" in fallback.sources
+
+
+def test_a_published_claim_cites_the_copy_of_the_table_it_is_read_from_not_every_release(real_atlas):
+    """vLLM's quantization table is kept over fourteen releases, each copy a source of its page; an answer the table
+    rates cites the copy its claim is read from (published_in) and the finding that explains a disagreement, not
+    every release's copy."""
+    answers, index = real_atlas.views.answers, real_atlas.index
+    table = index.get("support-matrix", "vllm-quantization-hardware-table").data
+    answer = answers[("vllm-gptq-marlin", "amd-gfx90a")]
+    assert [p.matrix for p in answer.published] == ["vllm-quantization-hardware-table"]
+    other = {c["source"] for c in table["sources"]} - {table["published_in"]["source"]}
+    assert len(other) > 10
+    assert table["published_in"]["source"] in answer.sources and not other & set(answer.sources)
+    finding = index.get("finding", answer.published[0].finding).data
+    assert {s["source"] for s in finding["sources"]} <= set(answer.sources)

@@ -85,6 +85,20 @@ def test_a_matrix_instruction_in_a_wider_precision_makes_a_format_emulated_as_a_
     assert set(tallies["arc-b580"].emulated) == set(tallies["arc-pro-b60"].emulated)
 
 
+def test_an_emulated_cell_resting_on_instructions_alone_names_them_on_hover(real_atlas: Atlas) -> None:
+    """The B580's FP8 cell has no peak to cite: its hover names the DPAS FP16 and BF16 instructions it converts to,
+    not an empty reason; a native cell still cites only its own precision's instructions."""
+    view = format_map(real_atlas.index, real_atlas.views.tallies, {})
+    cells = {r.accelerator: dict(zip([c.format for c in view.columns], r.cells)) for v in view.vendors for r in v.rows}
+    fp8 = cells["arc-b580"]["fp8-e4m3"]
+    assert (fp8.status, fp8.peaks) == ("emulated", ())
+    assert sorted({i.precision for i in fp8.instructions}) == ["bf16", "fp16"]
+    assert {i.target for i in fp8.instructions} == {"intel-gpu"}
+    html = str(_cell(fp8, "FP8 E4M3", "Intel Arc B580", "x.html", _Html({}, "p.md")))
+    assert "emulated — DPAS with hf (FP16)" in html and "— ;" not in html and "— \"" not in html
+    assert {i.precision for i in cells["arc-b580"]["fp16"].instructions} == {"fp16"}
+
+
 def test_a_fallback_through_the_capability_gate_names_the_scheme_it_loads_as(real_atlas: Atlas) -> None:
     """The W8A8 FP8 note below capability 89 says the gate handed the checkpoint to the W8A16 scheme; SM 8.9's does not."""
     import re

@@ -87,7 +87,7 @@
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
     var cells = {};
-    // each part's formats the format map derives as emulated (a peak only in a wider precision the format converts to)
+    // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it converts to)
     var emulated = {};
     formatMap.accelerators.forEach(function (a) { emulated[a.id] = a.emulated; });
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
@@ -431,6 +431,30 @@
     return said;
   }
 
+  // the engine release the answer describes, and any later release a finding compared with it (the answer still
+  // describes the release read: a reader on the later one follows the finding to see whether it still applies)
+  function releaseRead(site, records, engineId) {
+    var engine = records["engine"][engineId];
+    if (!engine || !engine.version_read) { return null; }
+    var said = [engine.name + " " + engine.version_read];
+    (engine.later_releases || []).forEach(function (later, n) {
+      var finding = records["finding"][later.finding];
+      said.push(n ? "; " : "; a later release, ");
+      said.push(later.release + ", was compared with it (");
+      said.push(link(site, finding, later.finding, "what differs"));
+      said.push(")");
+    });
+    return said;
+  }
+
+  // what meets (or lacks) a condition; how that default install is installed, often a paragraph, folded under it
+  function metBy(assumed) {
+    var said = el("span", { text: assumed.install });
+    if (!assumed.route) { return said; }
+    return el("span", {}, [said, el("details", { "class": "atlas-why-more atlas-card__route" }, [
+      el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
+  }
+
   // the cell's traps that reach the pick: a trap naming parts applies to those parts only
   function trapsAt(cell, place, records) {
     return cell.traps.filter(function (t) {
@@ -652,6 +676,11 @@
       });
       facts.appendChild(el("dd", {}, known));
     }
+    var release = releaseRead(site, records, cell.engine);
+    if (release) {
+      facts.appendChild(el("dt", { text: "Release" }));
+      facts.appendChild(el("dd", {}, release));
+    }
     facts.appendChild(el("dt", { text: "Covers" }));
     facts.appendChild(el("dd", { text: COVERS[(records["scheme"][cell.scheme] || {}).layers] || COVERS.dense }));
     if (facts.childNodes.length) { card.appendChild(facts); }
@@ -665,7 +694,7 @@
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
     // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
@@ -674,7 +703,7 @@
     var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
@@ -683,7 +712,7 @@
       card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
         var of = [];
         further[a.condition].forEach(function (k, n) { of.push(n ? " and " : ""); of.push(link(site, records["kernel"][k], k)); });
-        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", el("span", { text: a.install })]));
+        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", metBy(a)]));
       }))]));
     }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {

@@ -3,10 +3,11 @@
 Read from the records the cell was derived from, in reading order: the scheme's own citations and its candidate list's
 for the target's platform (and those of a scheme the engine returns instead), the sources of every kernel on the
 cell's route (each candidate tried, the one selected, and each step's kernel and the kernel it then selects; not one
-that is another platform's alone), the findings and tables of its published claims, then what the engine record states
-that the answer rests on: the default-install facts it assumes or lacks, the install's binaries that serve the target
-(or that lack code for it), the toolkit rule a PTX-only target's driver condition rests on, where the engine launches
-its first kernels, and the runtime checks the route's kernels use; last, what member parts need beyond the target.
+that is another platform's alone), the findings of its published claims and the copy of each table the claim is read
+from, then what the engine record states that the answer rests on: the default-install facts it assumes or lacks, the
+install's binaries that serve the target (or that lack code for it), the toolkit rule a PTX-only target's driver
+condition rests on, where the engine launches its first kernels, and the runtime checks the route's kernels use; last,
+what member parts need beyond the target.
 
 A citation that names `platforms` concerns those alone: an answer on another platform leaves it out, so a CPU answer
 does not list the CUDA file a kernel shared by both cites. Pure functions; no I/O.
@@ -68,7 +69,10 @@ def scheme_records(index: Index, cell: Cell) -> list[Record]:
 
 def record_citations(record: Record, platform: str) -> list[Mapping[str, Any]]:
     """A record's own citations, and for a scheme its candidate list's for this platform (another platform's backend
-    files back no answer here)."""
+    files back no answer here). For a published table, the copy of the table the claim is read from (`published_in`):
+    its other sources (each release's copy, the pages behind its notes) back the table's page, not the answer."""
+    if record.kind == "support-matrix" and record.data.get("published_in"):
+        return [record.data["published_in"]]
     lists = [c for c in record.data.get("candidates", []) if c["platform"] == platform] if record.kind == "scheme" else []
     return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", []))]
 

@@ -8,7 +8,7 @@ reads Volta to Blackwell; parts of no target come after, by generation name. Col
 formats that are native or emulated somewhere, by id. Every non-empty cell carries the dense
 peaks it is derived from (precision, TFLOPS, source), so a reader sees why; a native cell with no
 peak (native by an instruction its hardware target lists, no rate recorded) carries that instruction
-instead. The status comes from the tallies view, so it follows however native support is derived.
+instead, and an emulated cell carries the instructions in the wider precisions it converts to. The status comes from the tallies view, so it follows however native support is derived.
 Pure; no I/O.
 """
 from __future__ import annotations
@@ -44,7 +44,8 @@ class Peak:
 class MapCell:
     status: str  # native, emulated or none
     peaks: tuple[Peak, ...]  # the dense peaks the status is derived from (empty for none)
-    instructions: tuple[MatrixInstruction, ...] = ()  # for a native cell: the targets' instructions in its precision
+    # the targets' instructions in its precision (native) or in a wider one it converts to (emulated)
+    instructions: tuple[MatrixInstruction, ...] = ()
     encoding_unstated: bool = False  # native, but no figure or instruction in its precision names an encoding
     encoding_sources: tuple[str, ...] = ()  # for a native cell: the sources of the part's `matrix_encodings` naming it
     # for an emulated cell of a format the part's own precision leaves out: (encodings named, source) of each statement
@@ -187,7 +188,9 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
                   # a figure that runs as a wider precision is that precision's rate: it is cited through the wider one
                   if computes_natively(p) and p.get("precision") in precisions and "tflops" in p
                   and (not native or admits(p.get("encodings", []), fmt)))
-    executed = tuple(i for i in instructions if i.precision in precisions and admits(i.encodings, fmt)) if native else ()
+    # an emulated cell cites the instructions of the wider precisions it converts to, as it cites their peaks (the
+    # Arc B580 states no rate: its FP8 cells rest on the Xe2 DPAS FP16 and BF16 operands alone)
+    executed = tuple(i for i in instructions if i.precision in precisions and (not native or admits(i.encodings, fmt)))
     stated = tuple(e["source"] for e in accelerator.get("matrix_encodings", [])
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)
     others = tuple((encodings, source) for precision, encodings, source in encoding_statements(accelerator, instructions)

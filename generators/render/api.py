@@ -168,6 +168,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "engine":
         found = atlas.views.traps_by_engine.get(record.id)
         return {"category": data.get("category", ""), "version_read": data.get("version_read"),
+                "later_releases": [{"release": later["release"], "finding": later["finding"]}
+                                   for later in data.get("later_releases", [])],
                 "engine_wide_traps": list(found.engine_wide) if found else []}
     if record.kind == "format":
         return {"aliases": data.get("aliases", []), "related": data.get("related", [])}

@@ -63,8 +63,14 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                ["engine", "formats", "layers"]),
     "finding": ({"verdict": {"type": "string"}, "conclusion": {"type": "string"}}, ["verdict", "conclusion"]),
     "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,
+                "later_releases": {"type": "array", "description": "Releases after version_read that a finding "
+                                   "compared with it (the cells still describe version_read), newest first.",
+                                   "items": {"type": "object", "additionalProperties": False,
+                                             "required": ["release", "finding"],
+                                             "properties": {"release": {"type": "string"},
+                                                            "finding": {"type": "string"}}}},
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
-               ["category", "version_read", "engine_wide_traps"]),
+               ["category", "version_read", "later_releases", "engine_wide_traps"]),
     "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
 }
 
@@ -121,12 +127,14 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                                 "the engine's default install provides, "
                                                                                 "or a setting other than its default "
                                                                                 "(`--dtype float32`), reaches this step."}}}
-_ASSUMES = {"type": "object", "required": ["condition", "install"],
+_ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
-                                                                         "provides that meets it, and how it is "
-                                                                         "installed; or the default setting that meets "
-                                                                         "it (`--dtype auto`)."},
+                                                                         "provides that meets it (for `opt_in`: what it "
+                                                                         "lacks); or the default setting that meets it "
+                                                                         "(`--dtype auto`)."},
+                           "route": {"type": "string", "description": "How that default install is installed (the "
+                                                                       "engine record's route); empty for a setting."},
                            "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it (none for a setting)."}}}
 
 _VERDICT = {"type": "string", "enum": [verdict.value for verdict in Verdict],

@@ -59,8 +59,8 @@ def not_in_native(atlas: Any, fmt: str, accelerator: str) -> Result:
 
 
 def in_emulated(atlas: Any, fmt: str, accelerator: str) -> Result:
-    """The format is derived emulated on the accelerator (not native, but the part states a dense peak in a precision
-    the format is computed in instead)."""
+    """The format is derived emulated on the accelerator (not native, but the part states a dense peak, or a matrix
+    instruction of its hardware target takes, a precision the format is computed in instead)."""
     emulated = _parts_where(atlas, fmt, "emulated")
     return accelerator in emulated, f"{fmt} is derived emulated on {emulated}"
 

@@ -106,10 +106,11 @@ def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Ma
         return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated{}"><a href="{}" title="{}">'
                     '{}</a></td>', unstated[0], peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
                     f"{_instructions(cell, html)}{unstated[1]}", UNRATED_MARK + unstated[2])
-    also = "".join(f"; {phrase}" for phrase in (_instructions(cell, html), _encoding_sources(cell, html),
-                                                 _other_encodings(cell, html)) if phrase)
+    # an emulated cell may rest on instructions alone (no peak): the phrases are joined, none left empty
+    why = "; ".join(phrase for phrase in (_evidence(cell, html), _instructions(cell, html), _encoding_sources(cell, html),
+                                          _other_encodings(cell, html)) if phrase)
     return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}</a></td>',
-        cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {_evidence(cell, html)}{also}{unstated[1]}",
+        cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {why}{unstated[1]}",
         MARK[cell.status] + unstated[2])
 
 

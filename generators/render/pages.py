@@ -403,7 +403,7 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     rows = [[Markup("native (derived from its peaks and instructions)"),
              escape_text(tally.native_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
-            [Markup("emulated (derived from its peaks)"), escape_text(tally.emulated_count) if tally.listed else unknown,
+            [Markup("emulated (derived from its peaks and instructions)"), escape_text(tally.emulated_count) if tally.listed else unknown,
              Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
     if tally.unrated:
         rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),

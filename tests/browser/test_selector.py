@@ -191,6 +191,45 @@ def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the
     assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
 
 
+def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
+                                                                                           built_site: Path) -> None:
+    """A reader on another release needs to know which one the answer describes: the card names the engine's release
+    read and, where a finding compared a later release with it, that release with a link to the finding."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    findings = {e["id"]: e for e in index["records"]["finding"]}
+    vllm, llama = engines["vllm"], engines["llama-cpp"]
+    assert vllm["later_releases"] and not llama["later_releases"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-int8&hardware=part:a10")
+    release = _card(browser)["facts"]["Release"]
+    assert release.startswith(f"{vllm['name']} {vllm['version_read']}; a later release, ")
+    for later in vllm["later_releases"]:
+        assert f"{later['release']}, was compared with it (what differs)" in release
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card dd a')]"
+                       ".filter(a => a.textContent === 'what differs').map(a => a.pathname)")
+    assert links == ["/" + findings[later["finding"]]["page"] for later in vllm["later_releases"]]
+    _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k", hardware="part:rtx-4090")
+    assert _card(browser)["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
+
+
+def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
+    """'Met by the defaults' says what meets each condition; how that install is installed (often a paragraph) is
+    folded under 'which install', closed until the reader opens it."""
+    assumed = cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")]["assumes"]
+    routed = [a for a in assumed if a["route"]]
+    assert routed and all(a["route"] not in a["install"] for a in routed)
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-fp8&hardware=part:h100-sxm")
+    _card(browser)
+    items = browser.js("""return [...document.querySelectorAll('#atlas-answer .atlas-card li')]
+        .filter(li => li.querySelector(':scope > span > details.atlas-card__route'))
+        .map(li => { const d = li.querySelector('details'); return {text: li.innerText, open: d.open,
+                     summary: d.querySelector('summary').textContent, route: d.querySelector('span').textContent}; });""")
+    assert [i["route"] for i in items][:len(routed)] == [a["route"] for a in routed]
+    for item, a in zip(items, routed):
+        assert not item["open"] and item["summary"] == "which install"
+        assert a["install"] in item["text"] and a["route"] not in item["text"]  # closed: not shown
+
+
 def test_a_blocker_that_needs_a_moe_model_says_so_and_a_card_cites_its_route_on_its_platform(browser: Browser,
                                                                                             cells: dict) -> None:
     """vLLM's FP8 scheme runs on an H100; the blocker linked to it stops only a MoE checkpoint's expert layers, and the
@@ -589,7 +628,10 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const items = title => {
   const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
-  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+  const said = li => {  // without the folded install route
+    const c = li.cloneNode(true); c.querySelectorAll('details.atlas-card__route').forEach(d => d.remove()); return c.textContent;
+  };
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(said) : [];
 };
 return {met: items('Met by the defaults (default install and settings)'),
         further: items("Further down the engine's order, the defaults meet")};
