@@ -348,13 +348,12 @@ def test_an_unmet_conditions_reasons_name_each_kernel_as_the_engine_does(browser
     step = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx90a")]["otherwise"][0]
     ids = [r.split(": ", 1)[0] for r in step["reasons"]]
     assert step["verdict"] == "refused" and len(ids) == 3 and all(f"kernel/{k}" in names for k in ids)
-    shown = browser.js("""
+    shown = _shown(browser, """
 const d = document.querySelector('#atlas-answer .atlas-otherwise');
 if (!d) return null;
 d.open = true;
 return [...d.querySelectorAll('.atlas-otherwise__reasons li')].map(li => ({text: li.textContent,
-        link: li.querySelector('a') ? li.querySelector('a').pathname : null}));""")
-    assert shown is not None
+        link: li.querySelector('a') ? li.querySelector('a').pathname : null}));""", "steps when the conditions fail")
     assert [s["text"] for s in shown] == [f"{names['kernel/' + k]}: {r.split(': ', 1)[1]}" for k, r in zip(ids, step["reasons"])]
     assert [s["link"] for s in shown] == [f"/kernels/{k}/" for k in ids]
     assert browser.console_errors() == []
