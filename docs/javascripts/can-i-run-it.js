@@ -716,7 +716,13 @@
       }))]));
     }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
-      card.appendChild(section("Why not (in the engine's order)", [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))]));
+      var why = [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))];
+      // what the engine prints when it gives up, as it prints it (the reasons above are what it lists after it)
+      if (cell.verdict === "refused" && cell.failure_message) {
+        why.unshift(el("p", { "class": "atlas-card__note atlas-card__raises" }, ["The engine raises: ",
+          el("code", { text: cell.failure_message })]));
+      }
+      card.appendChild(section("Why not (in the engine's order)", why));
     }
     cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
       var matrix = records["support-matrix"][p.matrix];

@@ -186,9 +186,13 @@ def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the
     assert card["verdict"] == "refused" and "atlas-verdict--refused" in card["verdictClass"]
     assert "no kernel or backend of the engine serves this hardware" in card["verdictLine"]
     assert "refuses at load" not in card["verdictLine"]
+    assert browser.js("return document.querySelector('#atlas-answer .atlas-card__raises')") is None
     _pick(browser, engine="vllm", scheme="vllm-ct-w4a4-nvfp4", hardware="target:arm-cpu")
     card = _card(browser)
     assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
+    # and the message it raises, as it prints it, heads the reasons
+    assert browser.js("return document.querySelector('#atlas-answer .atlas-card__raises code').textContent") == \
+        raised["failure_message"]
 
 
 def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
