@@ -186,9 +186,13 @@ def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the
     assert card["verdict"] == "refused" and "atlas-verdict--refused" in card["verdictClass"]
     assert "no kernel or backend of the engine serves this hardware" in card["verdictLine"]
     assert "refuses at load" not in card["verdictLine"]
+    assert browser.js("return document.querySelector('#atlas-answer .atlas-card__raises')") is None
     _pick(browser, engine="vllm", scheme="vllm-ct-w4a4-nvfp4", hardware="target:arm-cpu")
     card = _card(browser)
     assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
+    # and the message it raises, as it prints it, heads the reasons
+    assert browser.js("return document.querySelector('#atlas-answer .atlas-card__raises code').textContent") == \
+        raised["failure_message"]
 
 
 def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
@@ -339,6 +343,24 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
         assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
     assert browser.console_errors() == []
     _a_trap_on_one_part_shows_only_for_that_part(browser)  # the same scheme, other parts picked
+
+
+def test_an_unmet_conditions_reasons_name_each_kernel_as_the_engine_does(browser: Browser, cells: dict, names: dict) -> None:
+    # without amd-quark, vLLM's ROCm MXFP4 list refuses with every candidate's reason, which the engine prints after
+    # each kernel's class name: the card names each kernel too (linked to its page), never by the record's id
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:mi250x")
+    step = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx90a")]["otherwise"][0]
+    ids = [r.split(": ", 1)[0] for r in step["reasons"]]
+    assert step["verdict"] == "refused" and len(ids) == 3 and all(f"kernel/{k}" in names for k in ids)
+    shown = _shown(browser, """
+const d = document.querySelector('#atlas-answer .atlas-otherwise');
+if (!d) return null;
+d.open = true;
+return [...d.querySelectorAll('.atlas-otherwise__reasons li')].map(li => ({text: li.textContent,
+        link: li.querySelector('a') ? li.querySelector('a').pathname : null}));""", "steps when the conditions fail")
+    assert [s["text"] for s in shown] == [f"{names['kernel/' + k]}: {r.split(': ', 1)[1]}" for k, r in zip(ids, step["reasons"])]
+    assert [s["link"] for s in shown] == [f"/kernels/{k}/" for k in ids]
+    assert browser.console_errors() == []
 
 
 def _the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built_site: Path) -> None:
