@@ -33,7 +33,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     said = "only if" if cell.verdict is Verdict.RUNS_IF else "when"  # (of the install or a substitution, not a kernel)
     lines.extend(f"  {said}: {c}" for c in cell.conditions if c not in stated)
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
-        lacking = "; ".join(f"{a.condition}: {a.install}" for a in cell.opt_in)
+        lacking = "; ".join(f"{a.condition}: {a.met_by}" for a in cell.opt_in)
         where = f" where {'; '.join(cell.default_where)}" if cell.default_where else ""
         lines.append(f"  a default install selects: {cell.default_kernel}{where}" + (f" (it lacks {lacking})" if lacking else ""))
     if cell.substitution:  # the platform substitutes another scheme unless a setting keeps this one

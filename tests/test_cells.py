@@ -137,6 +137,29 @@ def test_one_engine_check_stated_as_several_conditions_is_known_to_fail_on_the_w
         "{tensor}); another check. (unless activation scales in {static-tensor})")
 
 
+def test_one_message_on_a_different_check_is_not_known_to_fail_on_the_way_on():
+    # vLLM words the row-wise torch FP8 kernel's refusal (a per-tensor key on either side) with the message of the
+    # channel-wise kernel's refusal (per-tensor keys on both sides). Past the row-wise kernel's refusal the
+    # channel-wise one still takes a checkpoint with per-tensor weights and per-token activations: a condition, not
+    # a refusal.
+    either = "cannot be used with per tensor activation and weight scales."
+    kernels = {"rw": {"activation_handling": "quantized", "requirements": [
+                   req("weight-scales", either, values=["channel", "group", "block"]),
+                   req("activation-scales", either, values=["static-token", "dynamic-token"])]},
+               "cw": {"activation_handling": "quantized", "requirements": [
+                   req("other", either, opposite_of="requires per tensor activation and weight scales.")]}}
+    fp8 = {**CONFIG, "activation_quantized": True, "weight_scales": ["tensor", "channel"],
+           "activation_scales": ["static-tensor", "dynamic-token"]}
+    cell = derive_cell("s", {**scheme("rw", "cw"), "config": fp8}, "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel) == ("runs-if", "rw")
+    assert [(o.verdict, o.selected, o.conditions) for o in cell.otherwise][0] == (
+        "runs-if", "cw", ("the checkpoint passes the check that otherwise refuses with “" + either + "”",))
+    # the same check stated the same way on a later kernel is still known to fail there
+    kernels["cw"] = kernels["rw"]
+    again = derive_cell("s", {**scheme("rw", "cw"), "config": fp8}, "t", GPU90, kernels)
+    assert [o.verdict for o in again.otherwise] == ["refused"]
+
+
 def test_a_kernel_declined_for_its_activation_dtypes_leaves_only_the_others_on_the_way_on():
     # vLLM's ROCm WNA16 list: Triton takes float16/bfloat16, Conch any dtype with a package, Exllama float16 only.
     # Past Triton's refusal the model runs in float32, so Exllama cannot take it: no step through Exllama.
@@ -771,8 +794,9 @@ def test_a_condition_the_default_install_meets_is_assumed_and_the_cell_runs_by_d
     assert [(o.verdict, o.off_default) for o in bare.otherwise] == [("fallback", False)]
     installed = derive_cell("s", data, "t", GPU90, kernels, Install("pip install e", {"fi-pkg": "flashinfer 1.0"}))
     assert (installed.verdict, installed.kernel, installed.conditions) == ("runs", "fi", ("package flashinfer installed",))
-    assert [(a.condition, a.install, a.facts) for a in installed.assumes] == [
-        ("package flashinfer installed", "flashinfer 1.0 (pip install e)", ("fi-pkg",))]
+    assert [(a.condition, a.install, a.route, a.facts) for a in installed.assumes] == [
+        ("package flashinfer installed", "flashinfer 1.0", "pip install e", ("fi-pkg",))]
+    assert installed.assumes[0].said == "package flashinfer installed (flashinfer 1.0 (pip install e))"
     # what runs without it is still said, marked as off the default install
     assert [(o.verdict, o.selected, o.off_default) for o in installed.otherwise] == [("fallback", "last", True)]
     # a fact of another install, or a condition the install does not decide, leaves the cell conditional
@@ -797,8 +821,9 @@ def test_a_kernel_whose_condition_the_default_install_lacks_is_passed_over_by_de
     assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs", "zen", "cpu")
     assert [(o.verdict, o.selected, o.off_default) for o in cell.otherwise] == [("runs", "cpu", False),
                                                                                   ("fallback", "zen", True)]
-    assert [(a.condition, a.install) for a in cell.opt_in] == [
+    assert [(a.condition, a.met_by) for a in cell.opt_in] == [
         ("package zentorch installed", "zentorch only with the zen extra (pip install e)")]
+    assert [a.route for a in cell.opt_in] == ["pip install e"]
     # when what the default install selects does not run as specified, the cell stays conditional
     kernels["cpu"]["requirements"] = [req("weight-type", "no int4", values=["int8"])]
     refused = derive_cell("s", data, "t", X86_AVX512, kernels, extra)

@@ -637,3 +637,18 @@ def test_mlx_cuda_qmv_lists_the_one_route_each_mode_and_capability_takes(real_at
             expected = ("qmv",) if scheme.startswith("affine") else (
                 ("fp-qmv",) if target in ("nvidia-sm100", "nvidia-sm120") else ("qmv-fp-pre-sm100",))
             assert qmv.routes == expected, (scheme, target)
+
+
+def test_a_refusal_carries_the_engines_message_where_the_engine_raises_one(real_atlas):
+    """ExLlamaV3 1.6.5 on a wave64 (CDNA or GCN) GPU raises its own RuntimeError when exllamav3 is imported
+    (util/arch_list.py lines 58-62), so those refusals carry that message and the card says the engine refuses at load;
+    MLX-LM on an Intel GPU and vLLM on an Apple GPU raise nothing there (MLX and vLLM compute on the host CPU), and
+    carry neither a message nor a gate (cards30s)."""
+    cells = real_atlas.views.cells
+    for scheme in ("exllamav3-exl3", "exllamav3-fp8-dequant"):
+        for target in ("amd-gfx906", "amd-gfx90a", "amd-gfx942", "amd-gfx950"):
+            cell = cells[(scheme, target)]
+            assert cell.verdict == "refused" and cell.failure_message.endswith(
+                "-wide wavefronts. exllamav3 on ROCm supports wave32 (RDNA) GPUs only."), (scheme, target)
+    for key in (("mlx-lm-affine-8", "intel-gpu"), ("vllm-awq-marlin", "apple-gpu")):
+        assert cells[key].verdict == "refused" and not cells[key].failure_message and not cells[key].gate, key

@@ -229,3 +229,17 @@ def test_each_checkpoint_states_the_schemes_weight_width_and_zero_points() -> No
             assert stated == (bits, symmetric), (path.name, stated)
             seen.add(config["weight_type"])
     assert seen == set(widths)
+
+
+def test_the_fp8_method_with_per_tensor_weights_is_probed_without_weight_blocks() -> None:
+    """vLLM's fp8 method serves both vllm-fp8-block and vllm-fp8; a per-tensor scheme probed with 128 x 128 weight blocks
+    would observe the block path (another key, another list). One checkpoint per activation scheme the config lists."""
+    from generators.verify.configs import checkpoint_configs
+    root = Path(__file__).parent.parent / "records" / "schemes"
+    tensor = yaml.safe_load((root / "vllm-fp8.yaml").read_text(encoding="utf-8"))
+    block = yaml.safe_load((root / "vllm-fp8-block.yaml").read_text(encoding="utf-8"))
+    assert [(variant, built) for variant, built, _ in checkpoint_configs(tensor["class_name"], tensor["config"])] == [
+        ("tensor-static", {"quant_method": "fp8", "activation_scheme": "static"}),
+        ("tensor-dynamic", {"quant_method": "fp8", "activation_scheme": "dynamic"})]
+    assert [built["weight_block_size"] for _, built, _ in checkpoint_configs(block["class_name"], block["config"])] == [
+        [128, 128]]

@@ -39,34 +39,6 @@ SCHEMA = ("_C::fp8_scaled_mm_cpu(Tensor(a0!) mat1, Tensor(a1!) mat2, Tensor(a2!)
 WITH_OP = {"x86-cpu-avx512-amx", "x86-cpu-avx512"}
 
 FAKE_TREE = {
-    "torch/__init__.py": '''
-"""Stand-in torch: dtypes, nn.Module, the cpu ISA probes' namespace, and ops/library backed by one registry."""
-import types
-
-from . import library
-from ._ops import ops
-
-
-class dtype:
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"torch.{self.name}"
-
-
-bfloat16, float16, float32 = dtype("bfloat16"), dtype("float16"), dtype("float32")
-
-
-class _Module:
-    def __init__(self):
-        self._parameters = {}
-
-
-nn = types.SimpleNamespace(Module=_Module)
-cpu = types.SimpleNamespace()
-_C = types.SimpleNamespace()
-''',
     "torch/_ops.py": '''
 """torch.ops: a namespace's attribute is an op only while the registry holds its definition."""
 REGISTRY = {}  # "ns::name" -> the schema it was defined with
@@ -166,25 +138,6 @@ def __getattr__(name):
     if name == "current_platform":
         return _current_platform
     raise AttributeError(name)
-''',
-    "vllm/platforms/interface.py": '''
-from typing import NamedTuple
-
-
-class DeviceCapability(NamedTuple):
-    major: int
-    minor: int
-
-    def to_int(self):
-        return self.major * 10 + self.minor
-
-
-class Platform:
-    device = "none"
-
-    @classmethod
-    def get_device_capability(cls, device_id=0):
-        return None
 ''',
     "vllm/platforms/cpu.py": '''
 from .interface import Platform
@@ -286,10 +239,20 @@ def choose_scaled_mm_linear_kernel(config):
 }
 
 
+SHARED = ROOT / "tests/fixtures/fake_engine"  # the harness tests' fake engine: these files are taken from it as they are
+# torch's stand-in there (dtypes, nn.Module, the ISA probes' namespace), with ops and library backed by one registry here
+TORCH_OPS = "\nfrom . import library  # noqa: E402\nfrom ._ops import ops  # noqa: E402,F811\n"
+
+
+def _tree() -> dict[str, str]:
+    return {**FAKE_TREE, "torch/__init__.py": (SHARED / "torch/__init__.py").read_text(encoding="utf-8") + TORCH_OPS,
+            "vllm/platforms/interface.py": (SHARED / "vllm/platforms/interface.py").read_text(encoding="utf-8")}
+
+
 @pytest.fixture(scope="module")
 def engine_tree(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("fake-engine")
-    for relative, text in FAKE_TREE.items():
+    for relative, text in _tree().items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text.lstrip("\n"), encoding="utf-8")

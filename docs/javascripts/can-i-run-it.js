@@ -261,8 +261,18 @@
     var paired = tried.length === cell.reasons.length && tried.every(function (a, n) {
       return cell.reasons[n] === a.kernel + ": " + a.reason;
     });
-    if (!paired) { return cell.reasons.map(function (r) { return el("li", { text: r }); }); }
+    if (!paired) { return cell.reasons.map(function (r) { return reasonItem(site, records, r); }); }
     return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
+  }
+
+  // one reason as the engine gives it: 'kernel-id: message' names the kernel (linked) as the engine's own list names
+  // its class, not by the record's id; any other reason (a capability gate's message) as written
+  function reasonItem(site, records, reason) {
+    var at = reason.indexOf(": ");
+    var id = at > 0 ? reason.slice(0, at) : "";
+    var kernel = Object.prototype.hasOwnProperty.call(records["kernel"], id) ? records["kernel"][id] : null;
+    if (!kernel) { return el("li", { text: reason }); }
+    return el("li", {}, [link(site, kernel, id), reason.slice(at)]);
   }
 
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
@@ -324,7 +334,7 @@
         body.push(el("p", { "class": "atlas-card__note", text: "Given " + step.conditions.join("; ") + "." }));
       }
       if (step.reasons.length) {
-        body.push(el("ol", { "class": "atlas-otherwise__reasons" }, step.reasons.map(function (r) { return el("li", { text: r }); })));
+        body.push(el("ol", { "class": "atlas-otherwise__reasons" }, step.reasons.map(function (r) { return reasonItem(site, records, r); })));
       }
       if (step.failure_message) { body.push(el("p", { "class": "atlas-card__note", text: "The engine raises: " + step.failure_message })); }
       return el("li", { "class": "atlas-otherwise__step", "data-verdict": step.verdict }, body);
@@ -436,6 +446,14 @@
       said.push(")");
     });
     return said;
+  }
+
+  // what meets (or lacks) a condition; how that default install is installed, often a paragraph, folded under it
+  function metBy(assumed) {
+    var said = el("span", { text: assumed.install });
+    if (!assumed.route) { return said; }
+    return el("span", {}, [said, el("details", { "class": "atlas-why-more atlas-card__route" }, [
+      el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
   }
 
   // the cell's traps that reach the pick: a trap naming parts applies to those parts only
@@ -677,7 +695,7 @@
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
     // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
@@ -686,7 +704,7 @@
     var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", el("span", { text: a.install })]);
+        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
     if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
@@ -695,11 +713,17 @@
       card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
         var of = [];
         further[a.condition].forEach(function (k, n) { of.push(n ? " and " : ""); of.push(link(site, records["kernel"][k], k)); });
-        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", el("span", { text: a.install })]));
+        return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", metBy(a)]));
       }))]));
     }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
-      card.appendChild(section("Why not (in the engine's order)", [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))]));
+      var why = [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))];
+      // what the engine prints when it gives up, as it prints it (the reasons above are what it lists after it)
+      if (cell.verdict === "refused" && cell.failure_message) {
+        why.unshift(el("p", { "class": "atlas-card__note atlas-card__raises" }, ["The engine raises: ",
+          el("code", { text: cell.failure_message })]));
+      }
+      card.appendChild(section("Why not (in the engine's order)", why));
     }
     cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
       var matrix = records["support-matrix"][p.matrix];

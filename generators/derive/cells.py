@@ -56,14 +56,20 @@ class Assumed:
     condition: str
     install: str
     facts: tuple[str, ...]
+    route: str = ""  # how the default install is installed (empty for a setting): a card folds it away
+
+    @property
+    def met_by(self) -> str:
+        """What meets (or lacks) the condition, with the install's route where there is one."""
+        return f"{self.install} ({self.route})" if self.route else self.install
 
     @property
     def said(self) -> str:
         """The condition with what meets (or lacks) it, as notes and explain print it."""
-        return f"{self.condition} ({self.install})"
+        return f"{self.condition} ({self.met_by})"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"condition": self.condition, "install": self.install, "facts": list(self.facts)}
+        return {"condition": self.condition, "install": self.install, "route": self.route, "facts": list(self.facts)}
 
 
 @dataclass(frozen=True)
@@ -406,15 +412,14 @@ class Install:
                      and (found := _choice(group, capability, host)) is not None)
 
     def meets(self, facts: Sequence[str]) -> str:
-        """What provides all of `facts`, in words with the route; empty when this install lacks one of them."""
+        """What provides all of `facts`, in words (the route apart: `route`); empty when this install lacks one."""
         if not facts or any(fact not in self.facts for fact in facts):
             return ""
-        return "; ".join(self.facts[fact] for fact in facts) + f" ({self.route})"
+        return "; ".join(self.facts[fact] for fact in facts)
 
     def lacks(self, facts: Sequence[str]) -> str:
-        """What this install lacks of `facts`, in words with the route; empty when it lacks none of them."""
-        missing = [self.lacking[fact] for fact in facts if fact in self.lacking]
-        return "; ".join(missing) + f" ({self.route})" if missing else ""
+        """What this install lacks of `facts`, in words (the route apart); empty when it lacks none of them."""
+        return "; ".join(self.lacking[fact] for fact in facts if fact in self.lacking)
 
 
 NO_INSTALL = Install()
@@ -738,7 +743,8 @@ def _passed_over(cell: Cell, primary: Attempt, steps: Sequence[Otherwise], opt_i
     step = steps[at]
     # what the default install lacks is what this answer rests on: met by the defaults, and the failure is the step
     # without it (a condition of the kernel the default install reaches, not of the one it passes over)
-    lack = tuple(Assumed(f"the default install's lack of {a.condition}", a.install, a.facts) for a in primary.opt_in)
+    lack = tuple(Assumed(f"the default install's lack of {a.condition}", a.install, a.facts, a.route)
+                 for a in primary.opt_in)
     fails = Otherwise(step.selected or "", tuple(x.condition for x in lack), Verdict.FAILS_AT_RUNTIME,
                       cell.kernel, reasons=cell.reasons[-1:] or (primary.reason,), off_default=True)
     return _replaced(cell, verdict=step.verdict, kernel=step.selected, conditions=step.conditions,
@@ -831,7 +837,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
     candidates are tried again with those (`walk` is the target, scheme and install they are tried against)."""
     steps: list[Otherwise] = []
     attempts = list(cell.attempts)
-    failed: set[str] = set()  # the messages of checks known to fail on the way to the next step
+    failed: dict[str, frozenset[str]] = {}  # the message of each check known to fail on the way on: its conditions
     while True:
         at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
         if at is None or not (attempts[at].outcome == CONDITIONAL or attempts[at].after_selection):
@@ -843,7 +849,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
         if selection:
             said = {dict(chosen.messages).get(c, c) for c in selection}
             if len(said) == 1:  # declined for one check of the engine's (one message): it fails from here on
-                failed.add(next(iter(said)))
+                failed[next(iter(said))] = frozenset(selection)
             if len(selection) == 1:
                 narrowed = _other_dtypes(chosen.kernel, kernels, config, walk)
                 if narrowed is not None:
@@ -886,14 +892,19 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
     return {**config, "activation_types": refused} if refused and len(refused) < len(dtypes) else None
 
 
-def _on_path(attempt: Attempt, failed: AbstractSet[str]) -> Attempt:
-    """The attempt where the checks refusing with `failed` are known to fail: a selection condition that is one of
-    those checks fails there too, so the engine declines the kernel; a condition that is the opposite of one of them
-    (`opposite_of`) holds there, so it is no longer a condition (and no condition left makes it a YES)."""
+def _on_path(attempt: Attempt, failed: Mapping[str, AbstractSet[str]]) -> Attempt:
+    """The attempt where the checks refusing with `failed` (message: the conditions that stated the check) are known
+    to fail: selection conditions that state one of those checks (the same message and the same conditions) fail
+    there too, so the engine declines the kernel; a condition that is the opposite of one of them (`opposite_of`)
+    holds there, so it is no longer a condition (and no condition left makes it a YES). One message on conditions
+    that differ is not known to be the same check (vLLM words the row-wise torch kernel's refusal of a per-tensor key
+    on either side as the channel-wise one's refusal of per-tensor keys on both)."""
     if attempt.outcome != CONDITIONAL:
         return attempt
     said = dict(attempt.messages)
-    known = tuple(c for c in attempt.selection_conditions if said.get(c, c) in failed)
+    stating = {m: frozenset(c for c in attempt.selection_conditions if said.get(c, c) == m) for m in failed}
+    known = tuple(c for c in attempt.selection_conditions
+                  if said.get(c, c) in failed and stating[said.get(c, c)] == failed[said.get(c, c)])
     if known:
         return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
@@ -1031,7 +1042,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 if by_default := _auto_dtypes_pass(requirement, target):
                     assumed.append(Assumed(outcome, by_default, ()))
                 elif installed and facts and (met := installed.meets(facts)):  # its failure is off the defaults
-                    assumed.append(Assumed(outcome, met, facts))
+                    assumed.append(Assumed(outcome, met, facts, installed.route))
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target,
@@ -1052,9 +1063,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             elif installed and requirement.get("met_by_install"):
                 facts = tuple(requirement["met_by_install"])
                 if met := installed.meets(facts):
-                    assumed.append(Assumed(outcome, met, facts))
+                    assumed.append(Assumed(outcome, met, facts, installed.route))
                 elif lacking := installed.lacks(facts):
-                    opt_in.append(Assumed(outcome, lacking, facts))
+                    opt_in.append(Assumed(outcome, lacking, facts, installed.route))
             elif by_default := _auto_dtypes_pass(requirement, target):
                 assumed.append(Assumed(outcome, by_default, ()))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):

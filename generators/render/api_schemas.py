@@ -127,12 +127,14 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                                 "the engine's default install provides, "
                                                                                 "or a setting other than its default "
                                                                                 "(`--dtype float32`), reaches this step."}}}
-_ASSUMES = {"type": "object", "required": ["condition", "install"],
+_ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
-                                                                         "provides that meets it, and how it is "
-                                                                         "installed; or the default setting that meets "
-                                                                         "it (`--dtype auto`)."},
+                                                                         "provides that meets it (for `opt_in`: what it "
+                                                                         "lacks); or the default setting that meets it "
+                                                                         "(`--dtype auto`)."},
+                           "route": {"type": "string", "description": "How that default install is installed (the "
+                                                                       "engine record's route); empty for a setting."},
                            "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it (none for a setting)."}}}
 
 _VERDICT = {"type": "string", "enum": [verdict.value for verdict in Verdict],

@@ -266,7 +266,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
         parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}"),
                           fill(" where {}", "; ".join(c.default_where)) if c.default_where else Markup(""),
-                          fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.install}" for a in c.opt_in))
+                          fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.met_by}" for a in c.opt_in))
                           if c.opt_in else Markup("")))
     if c.computes_as:
         parts.append(fill("; computes as {}", c.computes_as))

@@ -105,6 +105,12 @@ def _fp8_block(layout: Layout) -> dict[str, Any]:
     return {"quant_method": "fp8", "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}
 
 
+def _fp8_tensor(activation_scheme: str) -> dict[str, Any]:
+    # vLLM's own fp8 method without weight_block_size: one weight scale per tensor, activations static (an
+    # input_scale per layer in the checkpoint) or dynamic, as the checkpoint's activation_scheme says.
+    return {"quant_method": "fp8", "activation_scheme": activation_scheme}
+
+
 def _gptq(layout: Layout) -> dict[str, Any]:
     return {"quant_method": "gptq", "bits": layout.bits, "group_size": layout.group_size, "desc_act": False, "sym": True,
             "lm_head": False, "checkpoint_format": "gptq"}
@@ -166,6 +172,9 @@ def checkpoint_configs(class_name: str, config: dict[str, Any]) -> list[tuple[st
     dtype = "bfloat16" if "bfloat16" in dtypes or not dtypes else dtypes[0]
     if "block" in config.get("weight_scales", []):  # scaled per square weight block, not per group of a row
         return [("block", builder(Layout(-1)), dtype)]
+    if builder is _fp8_block:  # the same method with per-tensor weights: one checkpoint per activation scheme
+        kinds = [k for k in ("static", "dynamic") if any(s.startswith(k) for s in config.get("activation_scales", []))]
+        return [(f"tensor-{kind}", _fp8_tensor(kind), dtype) for kind in kinds]
     bits, symmetric = _integer_width(config.get("weight_type", "")), not config.get("zero_points", False)
     sizes = config.get("group_sizes") or [-1]
     preferred = [s for s in sizes if s == 128] or sizes[:1]

@@ -186,9 +186,13 @@ def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the
     assert card["verdict"] == "refused" and "atlas-verdict--refused" in card["verdictClass"]
     assert "no kernel or backend of the engine serves this hardware" in card["verdictLine"]
     assert "refuses at load" not in card["verdictLine"]
+    assert browser.js("return document.querySelector('#atlas-answer .atlas-card__raises')") is None
     _pick(browser, engine="vllm", scheme="vllm-ct-w4a4-nvfp4", hardware="target:arm-cpu")
     card = _card(browser)
     assert card["verdict"] == "refused" and "the engine refuses at load" in card["verdictLine"]
+    # and the message it raises, as it prints it, heads the reasons
+    assert browser.js("return document.querySelector('#atlas-answer .atlas-card__raises code').textContent") == \
+        raised["failure_message"]
 
 
 def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared_with_it(browser: Browser,
@@ -210,6 +214,24 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     assert links == ["/" + findings[later["finding"]]["page"] for later in vllm["later_releases"]]
     _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k", hardware="part:rtx-4090")
     assert _card(browser)["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
+
+
+def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
+    """'Met by the defaults' says what meets each condition; how that install is installed (often a paragraph) is
+    folded under 'which install', closed until the reader opens it."""
+    assumed = cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")]["assumes"]
+    routed = [a for a in assumed if a["route"]]
+    assert routed and all(a["route"] not in a["install"] for a in routed)
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-fp8&hardware=part:h100-sxm")
+    _card(browser)
+    items = browser.js("""return [...document.querySelectorAll('#atlas-answer .atlas-card li')]
+        .filter(li => li.querySelector(':scope > span > details.atlas-card__route'))
+        .map(li => { const d = li.querySelector('details'); return {text: li.innerText, open: d.open,
+                     summary: d.querySelector('summary').textContent, route: d.querySelector('span').textContent}; });""")
+    assert [i["route"] for i in items][:len(routed)] == [a["route"] for a in routed]
+    for item, a in zip(items, routed):
+        assert not item["open"] and item["summary"] == "which install"
+        assert a["install"] in item["text"] and a["route"] not in item["text"]  # closed: not shown
 
 
 def test_a_blocker_that_needs_a_moe_model_says_so_and_a_card_cites_its_route_on_its_platform(browser: Browser,
@@ -321,6 +343,24 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
         assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
     assert browser.console_errors() == []
     _a_trap_on_one_part_shows_only_for_that_part(browser)  # the same scheme, other parts picked
+
+
+def test_an_unmet_conditions_reasons_name_each_kernel_as_the_engine_does(browser: Browser, cells: dict, names: dict) -> None:
+    # without amd-quark, vLLM's ROCm MXFP4 list refuses with every candidate's reason, which the engine prints after
+    # each kernel's class name: the card names each kernel too (linked to its page), never by the record's id
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:mi250x")
+    step = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx90a")]["otherwise"][0]
+    ids = [r.split(": ", 1)[0] for r in step["reasons"]]
+    assert step["verdict"] == "refused" and len(ids) == 3 and all(f"kernel/{k}" in names for k in ids)
+    shown = _shown(browser, """
+const d = document.querySelector('#atlas-answer .atlas-otherwise');
+if (!d) return null;
+d.open = true;
+return [...d.querySelectorAll('.atlas-otherwise__reasons li')].map(li => ({text: li.textContent,
+        link: li.querySelector('a') ? li.querySelector('a').pathname : null}));""", "steps when the conditions fail")
+    assert [s["text"] for s in shown] == [f"{names['kernel/' + k]}: {r.split(': ', 1)[1]}" for k, r in zip(ids, step["reasons"])]
+    assert [s["link"] for s in shown] == [f"/kernels/{k}/" for k in ids]
+    assert browser.console_errors() == []
 
 
 def _the_page_names_the_engines_it_cannot_answer_for(browser: Browser, built_site: Path) -> None:
@@ -591,7 +631,10 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const items = title => {
   const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
-  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+  const said = li => {  // without the folded install route
+    const c = li.cloneNode(true); c.querySelectorAll('details.atlas-card__route').forEach(d => d.remove()); return c.textContent;
+  };
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(said) : [];
 };
 return {met: items('Met by the defaults (default install and settings)'),
         further: items("Further down the engine's order, the defaults meet")};
