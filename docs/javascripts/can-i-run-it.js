@@ -19,8 +19,9 @@
   var COVERS = {
     "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
       "engine's expert-layer (MoE) kernels, which no answer here models yet",
-    "experts": "the expert layers of the mixture-of-experts models the scheme matches, the only layers it quantizes; " +
-      "the model's other layers stay in the model dtype"
+    "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers " +
+      "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's answer: the " +
+      "scheme's page says which)"
   };
 
   var KNOWN_BY = {
