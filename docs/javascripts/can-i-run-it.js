@@ -19,8 +19,9 @@
   var COVERS = {
     "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
       "engine's expert-layer (MoE) kernels, which no answer here models yet",
-    "experts": "the expert layers of the mixture-of-experts models the scheme matches, the only layers it quantizes; " +
-      "the model's other layers stay in the model dtype"
+    "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers " +
+      "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's answer: the " +
+      "scheme's page says which)"
   };
 
   var KNOWN_BY = {
@@ -717,7 +718,7 @@
     }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       var why = [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))];
-      // what the engine prints when it gives up, as it prints it (the reasons above are what it lists after it)
+      // what the engine prints when it gives up, as it prints it (the reasons below are what it lists after it)
       if (cell.verdict === "refused" && cell.failure_message) {
         why.unshift(el("p", { "class": "atlas-card__note atlas-card__raises" }, ["The engine raises: ",
           el("code", { text: cell.failure_message })]));
