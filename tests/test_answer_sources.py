@@ -142,8 +142,15 @@ def test_a_published_claim_cites_the_copy_of_the_table_it_is_read_from_not_every
     table = index.get("support-matrix", "vllm-quantization-hardware-table").data
     answer = answers[("vllm-gptq-marlin", "amd-gfx90a")]
     assert [p.matrix for p in answer.published] == ["vllm-quantization-hardware-table"]
-    other = {c["source"] for c in table["sources"]} - {table["published_in"]["source"]}
+    scoping = {c["source"] for c in table["sources"] if c.get("platforms") == ["rocm"]}
+    other = {c["source"] for c in table["sources"]} - {table["published_in"]["source"]} - scoping
     assert len(other) > 10
     assert table["published_in"]["source"] in answer.sources and not other & set(answer.sources)
+    # which gfx ids the AMD GPU column covers rests on the ROCm install page's GPU list: an AMD answer keeps it, an
+    # answer on another platform (the x86 CPU column) does not
+    assert "vllm-docs-install-gpu-rocm-0-33-0" in scoping and scoping <= set(answer.sources)
+    cpu = answers[("vllm-gptq-marlin", "x86-cpu-avx512")]
+    assert [p.matrix for p in cpu.published] == ["vllm-quantization-hardware-table"]
+    assert table["published_in"]["source"] in cpu.sources and not scoping & set(cpu.sources)
     finding = index.get("finding", answer.published[0].finding).data
     assert {s["source"] for s in finding["sources"]} <= set(answer.sources)

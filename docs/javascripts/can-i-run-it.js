@@ -718,7 +718,7 @@
     }
     if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
       var why = [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))];
-      // what the engine prints when it gives up, as it prints it (the reasons above are what it lists after it)
+      // what the engine prints when it gives up, as it prints it (the reasons below are what it lists after it)
       if (cell.verdict === "refused" && cell.failure_message) {
         why.unshift(el("p", { "class": "atlas-card__note atlas-card__raises" }, ["The engine raises: ",
           el("code", { text: cell.failure_message })]));

@@ -4,7 +4,7 @@ Read from the records the cell was derived from, in reading order: the scheme's 
 for the target's platform (and those of a scheme the engine returns instead), the sources of every kernel on the
 cell's route (each candidate tried, the one selected, and each step's kernel and the kernel it then selects; not one
 that is another platform's alone), the findings of its published claims and the copy of each table the claim is read
-from, then what the engine record states that the answer rests on: the default-install facts it assumes or lacks, the
+from (with what scopes a column to the target's platform), then what the engine record states that the answer rests on: the default-install facts it assumes or lacks, the
 install's binaries that serve the target (or that lack code for it), the toolkit rule a PTX-only target's driver
 condition rests on, where the engine launches its first kernels, and the runtime checks the route's kernels use; last,
 what member parts need beyond the target.
@@ -69,10 +69,12 @@ def scheme_records(index: Index, cell: Cell) -> list[Record]:
 
 def record_citations(record: Record, platform: str) -> list[Mapping[str, Any]]:
     """A record's own citations, and for a scheme its candidate list's for this platform (another platform's backend
-    files back no answer here). For a published table, the copy of the table the claim is read from (`published_in`):
-    its other sources (each release's copy, the pages behind its notes) back the table's page, not the answer."""
+    files back no answer here). For a published table, the copy of the table the claim is read from (`published_in`)
+    and the citations that name `platforms`, which say which of a platform's targets a column covers (the GPU list of
+    vLLM's ROCm install page for its AMD GPU column); its other sources (each release's copy, the pages behind its
+    notes) back the table's page, not the answer."""
     if record.kind == "support-matrix" and record.data.get("published_in"):
-        return [record.data["published_in"]]
+        return [record.data["published_in"], *(c for c in record.data.get("sources", []) if c.get("platforms"))]
     lists = [c for c in record.data.get("candidates", []) if c["platform"] == platform] if record.kind == "scheme" else []
     return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", []))]
 
