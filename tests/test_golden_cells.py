@@ -138,6 +138,24 @@ def test_the_kernel_a_default_install_selects_says_what_else_it_needs(real_atlas
     assert cpu.default_kernel != cpu.kernel and cpu.default_where == ()
 
 
+def test_where_a_default_install_selects_a_kernel_leaves_out_what_it_then_fails_without(real_atlas):
+    """On Hopper vLLM's FP8 block answer runs through FlashInfer's DeepGEMM wrapper, which needs FlashInfer usable: a
+    pip install lacks it (no nvcc where has_flashinfer() looks), so it selects DeepGEMM, which fails at load on such a
+    host. The host toolkit is therefore not where the default selects DeepGEMM (with one, FlashInfer's own condition
+    holds and it is selected instead): it is a step of its own, DeepGEMM selected then failing. Likewise Marlin's
+    bfloat16 need for MXFP4 on SM100: a float16 model still selects Marlin, which then fails."""
+    cells = real_atlas.views.cells
+    for scheme, target, default, kept in [
+            ("vllm-fp8-block", "nvidia-sm90", "vllm-deepgemm-fp8-block-scaled-mm", "the host has a CUDA toolkit"),
+            ("vllm-fp8-block-moe", "nvidia-sm100", "vllm-deepgemm-fp8-moe", "the host has a CUDA toolkit"),
+            ("vllm-ct-w4a4-mxfp4", "nvidia-sm100", "vllm-marlin-mxfp4", "activation dtype in {bfloat16}")]:
+        cell = cells[(scheme, target)]
+        assert cell.default_kernel == default != cell.kernel
+        failing = [s for s in cell.otherwise if s.kernel == s.selected == default and s.verdict == "fails-at-runtime"]
+        assert any(c.startswith(kept) for s in failing for c in s.unmet), (scheme, target)
+        assert not any(c.startswith(kept) for c in cell.default_where), (scheme, target)
+
+
 def test_fp8_w8a8_below_capability_89_is_the_w8a16_schemes_cell_as_a_fallback(real_atlas):
     # Below 89 vLLM returns CompressedTensorsW8A16Fp8, whose kernels (Humming, else Marlin) fail at load for a float32
     # model. On Turing --dtype auto gives float32 for models that refuse float16, so 16-bit activations are a condition

@@ -763,7 +763,11 @@ def _default_kernel(kernel: str | None, steps: Sequence[Otherwise], opt_in: set[
     step = next((s for s in steps if not s.off_default and s.selected != s.kernel and s.selected not in opt_in), None)
     if step is None or step.selected is None:
         return None, ()
-    return step.selected, tuple(c for c in step.conditions if c not in assumed.get(step.selected, set()))
+    # a condition whose failure leaves that kernel selected (it then fails or computes otherwise, a step of its own)
+    # is not where the install selects it: DeepGEMM is selected on a host without nvcc, then fails at load
+    kept = {c for s in steps if s.kernel == s.selected == step.selected for c in s.unmet}
+    return step.selected, tuple(c for c in step.conditions
+                                if c not in assumed.get(step.selected, set()) and c not in kept)
 
 
 def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
