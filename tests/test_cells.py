@@ -1113,3 +1113,27 @@ def test_a_kernel_that_fails_after_selection_only_with_a_package_the_install_lac
     brought = Install("pip install e", {"fi-pkg": "fi 1.0"})
     assert derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels, brought).verdict == "fails-at-runtime"
     assert derive_cell("s", scheme("fi", "last"), "t", GPU90, kernels).verdict == "fails-at-runtime"
+
+
+def test_a_list_a_setting_filters_runs_only_given_the_setting_where_the_whole_list_falls_back():
+    """vLLM's --linear-backend filters the XPU FP8 list before any kernel is tried: left whole (the default) its
+    weight-only kernel comes first, a fallback; xpu keeps the FP8 x FP8 kernel alone. The cell runs only given the
+    setting (runs-if, as the verdict rules give), a default install selecting the whole list's kernel, which is what
+    runs without it."""
+    kernels = {"woq": {"requirements": [], "activation_handling": "as-given", "linear_backends": ["xpu_woq"]},
+               "w8a8": {"requirements": [], "activation_handling": "quantized", "linear_backends": ["xpu"]}}
+    data = {**scheme("woq", "w8a8", platform="xpu"), "config": {**CONFIG, "activation_quantized": True}}
+    whole = derive_cell("s", data, "t", {"platform": "xpu"}, kernels)
+    assert (whole.verdict, whole.kernel) == ("fallback", "woq")
+    data["candidates"][0]["filter"] = {"setting": "--linear-backend", "values": ["xpu", "torch"], "locator": "l"}
+    cell = derive_cell("s", data, "t", {"platform": "xpu"}, kernels)
+    assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs-if", "w8a8", "woq")
+    assert cell.conditions[0].startswith("--linear-backend xpu")
+    assert [(o.unmet, o.verdict, o.selected) for o in cell.otherwise] == [(cell.conditions[:1], "fallback", "woq")]
+    # where the whole list runs as specified, the setting changes nothing worth saying
+    kernels["woq"]["activation_handling"] = "quantized"
+    assert derive_cell("s", data, "t", {"platform": "xpu"}, kernels).kernel == "woq"
+    # and where no value's list runs as specified, the cell is the whole list's
+    kernels["woq"]["activation_handling"], kernels["w8a8"]["linear_backends"] = "as-given", ["other"]
+    kernels["w8a8"]["activation_handling"] = "as-given"
+    assert (derive_cell("s", data, "t", {"platform": "xpu"}, kernels).verdict) == "fallback"

@@ -597,7 +597,35 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     attempts = _walk(candidate_order(candidates, target), kernels, config, target, scheme, installed)
     failure = failure_message(candidates, kernels, target, scheme)
     cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
-    return _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+    whole = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+    if "filter" in candidates and not whole.verdict.runs_as_specified:
+        return _filtered(whole, candidates, target, scheme, kernels, installed)
+    return whole
+
+
+def _filtered(whole: Cell, candidates: Mapping[str, Any], target: HardwareTargetFields, scheme: SchemeFields,
+              kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
+    """A list a setting filters (`filter`), where the whole list's walk (`whole`, the default) does not run as
+    specified: runs-if the first value whose filtered list does (the setting leads the conditions; without it, the
+    whole list's outcome), else `whole`."""
+    rule, config = candidates["filter"], handed_config(scheme, target)
+    order = candidate_order(candidates, target)
+    failure = failure_message(candidates, kernels, target, scheme)
+    for value in rule["values"]:
+        kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
+        attempts = _walk(kept, kernels, config, target, scheme, installed)
+        cell = _verdict(whole.engine, whole.scheme, whole.target, attempts, failure, config, _handling(attempts, kernels))
+        if cell.verdict.runs_as_specified:
+            setting = f"{rule['setting']} {value} (unset, the default, leaves the whole list)"
+            loads = whole.verdict.loads
+            unset = Otherwise(cell.kernel or "", (setting,), whole.verdict, whole.kernel if loads else None,
+                              whole.conditions if loads else (), whole.computes_as, () if loads else whole.reasons,
+                              whole.failure_message if whole.verdict is Verdict.REFUSED else "")
+            return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
+                             default_kernel=whole.kernel if loads else None,
+                             default_where=_where_selected(whole) if loads else (), assumes=whole.assumes,
+                             otherwise=(unset, *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
+    return whole
 
 
 def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelFields], target: HardwareTargetFields,

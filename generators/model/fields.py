@@ -579,6 +579,14 @@ class SchemeCandidatesPromotions(TypedDict):
     locator: str
 
 
+class SchemeCandidatesFilter(TypedDict):
+    """A launch setting that filters this list before any kernel is tried (vLLM's --linear-backend keeps the kernels whose `linear_backends` name its value, the whole list when none does). Unset by default, so the cell is the whole list's walk; where that walk does not run as specified and the list a value leaves does, the cell runs only given the setting (runs-if), a default install selecting what the whole list's walk selects."""
+
+    setting: str
+    values: list[str]
+    locator: str
+
+
 class SchemeCandidatesSubstitution(TypedDict):
     """On this platform the engine returns another scheme instead of this one unless a setting keeps it (vLLM's compressed-tensors FP8 branch on XPU returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch). The cell then runs only given that setting, walking the list the setting's filter leaves; without it the checkpoint is that scheme's own cell on the target, as a fallback (its kernel walk, conditions and precision). When no value of the setting leads to an accepting kernel, the cell is that fallback. It names a scheme of the same engine whose list for the platform has no substitution in turn."""
 
@@ -599,6 +607,7 @@ class SchemeCandidates(TypedDict):
     sources: NotRequired[Sources]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
+    filter: NotRequired[SchemeCandidatesFilter]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
 
