@@ -18,7 +18,7 @@ I/O.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -606,26 +606,36 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
 def _filtered(whole: Cell, candidates: Mapping[str, Any], target: HardwareTargetFields, scheme: SchemeFields,
               kernels: Mapping[str, KernelFields], installed: Install) -> Cell:
     """A list a setting filters (`filter`), where the whole list's walk (`whole`, the default) does not run as
-    specified: runs-if the first value whose filtered list does (the setting leads the conditions; without it, the
-    whole list's outcome), else `whole`."""
-    rule, config = candidates["filter"], handed_config(scheme, target)
-    order = candidate_order(candidates, target)
+    specified: runs-if the first value whose filtered list does (without it, the whole list's outcome), else `whole`."""
+    rule = candidates["filter"]
+    given = _given_setting(rule["values"], lambda value: f"{rule['setting']} {value} (unset, the default, leaves the "
+                           "whole list)", candidates, target, scheme, kernels, installed, whole)
+    return whole if given is None else _replaced(given, assumes=whole.assumes)
+
+
+def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates: Mapping[str, Any],
+                   target: HardwareTargetFields, scheme: SchemeFields, kernels: Mapping[str, KernelFields],
+                   installed: Install, instead: Cell) -> Cell | None:
+    """Runs-if the first value of a setting whose filtered list (the kernels whose `linear_backends` name it, the
+    whole list when none does) runs as specified: the setting, as `said` words it, leads the conditions, and without
+    it the outcome is `instead`, whose default kernel is what a default install selects. None when no value's does."""
+    config, order = handed_config(scheme, target), candidate_order(candidates, target)
     failure = failure_message(candidates, kernels, target, scheme)
-    for value in rule["values"]:
+    for value in values:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
         attempts = _walk(kept, kernels, config, target, scheme, installed)
-        cell = _verdict(whole.engine, whole.scheme, whole.target, attempts, failure, config, _handling(attempts, kernels))
+        cell = _verdict(instead.engine, instead.scheme, instead.target, attempts, failure, config,
+                        _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
-            setting = f"{rule['setting']} {value} (unset, the default, leaves the whole list)"
-            loads = whole.verdict.loads
-            unset = Otherwise(cell.kernel or "", (setting,), whole.verdict, whole.kernel if loads else None,
-                              whole.conditions if loads else (), whole.computes_as, () if loads else whole.reasons,
-                              whole.failure_message if whole.verdict is Verdict.REFUSED else "")
+            setting, loads = said(value), instead.verdict.loads
+            unset = Otherwise(cell.kernel or "", (setting,), instead.verdict, instead.kernel if loads else None,
+                              instead.conditions if loads else (), instead.computes_as, () if loads else instead.reasons,
+                              instead.failure_message if instead.verdict is Verdict.REFUSED else "")
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                             default_kernel=whole.kernel if loads else None,
-                             default_where=_where_selected(whole) if loads else (), assumes=whole.assumes,
+                             default_kernel=instead.default_kernel if loads else None,
+                             default_where=_where_selected(instead) if loads else (),
                              otherwise=(unset, *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
-    return whole
+    return None
 
 
 def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelFields], target: HardwareTargetFields,
@@ -834,29 +844,15 @@ def _substituted(engine: str, scheme_id: str, target_id: str, candidates: Mappin
     """A scheme the engine replaces on this platform unless a setting keeps it: runs-if the first value of the
     setting whose filtered list accepts (the setting leads the conditions, and without it the checkpoint loads as the
     substitution's scheme: `instead`, that scheme's cell from `_loaded_as`), else `instead` itself."""
-    substitution, config = candidates["substitution"], handed_config(scheme, target)
+    substitution = candidates["substitution"]
     linked = dict(substitution=substitution["scheme"], substitute_scheme=instead.substitute_scheme,
                   substitute_kernel=instead.kernel or "")
-    order = candidate_order(candidates, target)
-    failure = failure_message(candidates, kernels, target, scheme)
-    for value in substitution["values"]:
-        kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
-        attempts = _walk(kept, kernels, config, target, scheme, installed)
-        cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
-        if cell.verdict.runs_as_specified:
-            keeping = " or ".join(substitution["values"])  # every value keeps the scheme, not only this one
-            setting = (f"{substitution['setting']} {value} (without {substitution['setting']} {keeping}, vLLM returns "
-                       f"{instead.substitute_scheme})")
-            loads = instead.verdict.loads
-            unset = Otherwise(cell.kernel or "", (setting,), instead.verdict, instead.kernel if loads else None,
-                              instead.conditions if loads else (), instead.computes_as,
-                              () if loads else instead.reasons,
-                              instead.failure_message if instead.verdict is Verdict.REFUSED else "")
-            return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                             default_kernel=instead.default_kernel if loads else None,
-                             default_where=_where_selected(instead) if loads else (), **linked,
-                             otherwise=(unset, *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
-    return _replaced(instead, **linked)
+    keeping = " or ".join(substitution["values"])  # every value keeps the scheme, not only the one that runs
+    given = _given_setting(substitution["values"], lambda value: f"{substitution['setting']} {value} (without "
+                           f"{substitution['setting']} {keeping}, vLLM returns {instead.substitute_scheme})",
+                           candidates, target, scheme, kernels, installed,
+                           _replaced(instead, engine=engine, scheme=scheme_id, target=target_id))
+    return _replaced(given if given is not None else instead, **linked)
 
 
 def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
