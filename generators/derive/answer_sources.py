@@ -4,10 +4,10 @@ Read from the records the cell was derived from, in reading order: the scheme's 
 for the target's platform (and those of a scheme the engine returns instead), the sources of every kernel on the
 cell's route (each candidate tried, the one selected, and each step's kernel and the kernel it then selects; not one
 that is another platform's alone), the findings of its published claims and the copy of each table the claim is read
-from (with what scopes a column to the target's platform), then what the engine record states that the answer rests on: the default-install facts it assumes or lacks, the
-install's binaries that serve the target (or that lack code for it), the toolkit rule a PTX-only target's driver
-condition rests on, where the engine launches its first kernels, and the runtime checks the route's kernels use; last,
-what member parts need beyond the target.
+from (with what scopes a column to the target's platform), then what the engine record states that the answer rests
+on: the default-install facts it assumes or lacks, the install's binaries that serve the target (or that lack code for
+it), the toolkit rule a PTX-only target's driver condition rests on, where the engine launches its first kernels, and
+the runtime checks the route's kernels use; last, what member parts need beyond the target.
 
 A citation that names `platforms` concerns those alone: an answer on another platform leaves it out, so a CPU answer
 does not list the CUDA file a kernel shared by both cites. Pure functions; no I/O.

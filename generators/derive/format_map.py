@@ -8,8 +8,8 @@ reads Volta to Blackwell; parts of no target come after, by generation name. Col
 formats that are native or emulated somewhere, by id. Every non-empty cell carries the dense
 peaks it is derived from (precision, TFLOPS, source), so a reader sees why; a native cell with no
 peak (native by an instruction its hardware target lists, no rate recorded) carries that instruction
-instead, and an emulated cell carries the instructions in the wider precisions it converts to. The status comes from the tallies view, so it follows however native support is derived.
-Pure; no I/O.
+instead, and an emulated cell carries the instructions in the wider precisions it converts to. The status comes from
+the tallies view, so it follows however native support is derived. Pure; no I/O.
 """
 from __future__ import annotations
 

@@ -35,11 +35,11 @@ class ComputeStep:
                 "precision": self.precision}
 
 
-def route_kernels(cell: Cell) -> tuple[str, ...]:
+def computing_kernels(cell: Cell) -> tuple[str, ...]:
     """The kernels a cell that runs as specified computes with on a default install, in the engine's order: its own,
     then each the engine selects when a condition of the one before fails and that also runs as specified (a step
     that fails, falls back or refuses computes nothing the scheme specifies; one reached only off the defaults is left
-    out)."""
+    out; answer_sources.route_kernels is every kernel the answer rests on, declined ones included)."""
     found = [cell.kernel, *(o.selected for o in cell.otherwise
                             if o.selected and o.verdict.runs_as_specified and not o.off_default)]
     return tuple(dict.fromkeys(k for k in found if k))
@@ -71,7 +71,7 @@ def compute_steps(index: Index, cell: Cell,
     kernel states the precision it multiplies dequantized weights in, that precision; consecutive kernels that compute
     alike are one step. Empty when no kernel on the route computes in anything the records name."""
     steps: list[ComputeStep] = []
-    for kernel in route_kernels(cell):
+    for kernel in computing_kernels(cell):
         precision = dequantized_precision(index, kernel)
         formats = () if precision else formats_of(kernel)
         if not precision and not formats:
