@@ -670,3 +670,24 @@ def test_a_refusal_carries_the_engines_message_where_the_engine_raises_one(real_
                 "-wide wavefronts. exllamav3 on ROCm supports wave32 (RDNA) GPUs only."), (scheme, target)
     for key in (("mlx-lm-affine-8", "intel-gpu"), ("vllm-awq-marlin", "apple-gpu")):
         assert cells[key].verdict == "refused" and not cells[key].failure_message and not cells[key].gate, key
+
+
+def test_per_tensor_fp8_experts_part_by_activation_scheme_where_a_backend_takes_only_one(real_atlas):
+    # vLLM's FP8 MoE oracle gets the per-tensor weight key with a static or dynamic per-tensor activation key
+    # (Fp8MoEMethod.__init__). FlashInfer's TRT-LLM and CUTLASS experts take static scales only, the XPU experts
+    # dynamic ones only; Triton takes both, so where a FlashInfer or XPU backend leads, the other activation scheme
+    # goes on to Triton. No CPU expert class takes per-tensor keys: every CPU is refused, AMX included.
+    cells = real_atlas.views.cells
+    for target, first in (("nvidia-sm90", "vllm-flashinfer-cutlass-fp8-tensor-moe"),
+                          ("nvidia-sm100", "vllm-flashinfer-trtllm-fp8-tensor-moe"),
+                          ("nvidia-sm120", "vllm-flashinfer-cutlass-fp8-tensor-moe")):
+        cell = cells[("vllm-fp8-moe", target)]
+        assert (cell.verdict, cell.kernel) == ("runs", first)
+        assert "activation scales in {static-tensor}" in cell.conditions
+        assert cell.default_kernel == "vllm-triton-fp8-moe"
+    xpu = cells[("vllm-fp8-moe", "intel-gpu")]
+    assert xpu.kernel == "vllm-xpu-fp8-tensor-moe" and "activation scales in {dynamic-tensor}" in xpu.conditions
+    assert [(s.selected, s.verdict) for s in xpu.otherwise] == [("vllm-triton-fp8-moe", "runs")]
+    for target in ("x86-cpu-avx512-amx", "x86-cpu-avx2", "arm-cpu"):
+        assert cells[("vllm-fp8-moe", target)].verdict == "refused"
+    assert cells[("vllm-fp8-block-moe", "x86-cpu-avx512-amx")].verdict == "fallback"
