@@ -73,8 +73,18 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         lines.append(f"  engine raises: {cell.failure_message}")
     lines.extend(f"  {reason}" for reason in cell.reasons if reason.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL))
     lines.extend(_part_lines(atlas, scheme_id, target_id))
+    lines.extend(_need_lines(atlas, scheme_id, target_id))
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
     return "\n".join(lines), True
+
+
+def _need_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
+    """What the kernels the answer runs on need that the engine does not check when it selects them (route_needs)."""
+    answer = atlas.views.answers.get((scheme_id, target_id))
+    if answer is None or not answer.needs:
+        return []
+    return ["  also needed at run time (the engine does not check it when it selects the kernel):",
+            *(f"    {need.kernel}: {need.said} (source {need.source})" for need in answer.needs)]
 
 
 def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:

@@ -262,6 +262,17 @@ def test_cells_json_is_what_the_command_line_prints_and_build_writes_it(tree: Pa
     ({"type": "docs", "repository": "o/r", "path": "README.md", "revision": "rendered page; commit not exposed",
       "url": "https://x.org/doc"}, "https://x.org/doc"),
     ({"type": "seed", "path": "seeds/x.md"}, None),
+    ({"type": "code", "repository": "o/r", "package": "mlx-cuda-12==0.32.4", "path": "mlx/lib/libmlx.so",
+      "revision": "v0.32.4"}, "https://pypi.org/project/mlx-cuda-12/0.32.4/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm-0.33.0.dist-info/METADATA",
+      "revision": "v0.33.0", "url": "https://pypi.org/project/vllm/0.33.0/#files"}, "https://pypi.org/project/vllm/0.33.0/#files"),
+    ({"type": "code", "repository": "o/r", "package": "transformers==5.25.0", "path": "PKG-INFO", "revision": "v5.25.0"},
+     "https://pypi.org/project/transformers/5.25.0/"),
+    ({"type": "code", "repository": "o/r", "path": "csrc/ops.cu; csrc/compat.cuh", "revision": "37d2a93"},
+     "https://github.com/o/r/tree/37d2a93"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
+      "path": "torch/lib/libtorch_cuda.so; torch/cuda/__init__.py", "url": "https://pypi.org/project/torch/2.14.0/#files"},
+     "https://pypi.org/project/torch/2.14.0/#files"),
 ])
 def test_source_links(source: dict, expected: str | None) -> None:
     assert source_link(source) == expected

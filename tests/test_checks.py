@@ -499,3 +499,36 @@ def test_format_encoding(tree):
     edit(tree, "records/formats/fmt-int4.yaml", "encoding: e4m3", "encoding: e5m2")
     edit(tree, "records/formats/fmt-fp4.yaml", "element_format: E2M1", "element_format: E4M3 (float8_e4m3fn)")
     assert problems_of(tree, "format-encoding") == []
+
+
+def test_a_setting_that_chooses_what_a_kernel_computes_in_gives_its_precision_by_default(tree):
+    kernel = "records/kernels/k-generic.yaml"
+    edit(tree, kernel, "code: {source: src-code, locator: GenericKernel}\n",
+         "code: {source: src-code, locator: GenericKernel}\n"
+         "computes_in:\n  precision: fp32\n  source: src-code\n  locator: GenericKernel\n"
+         "  setting: {name: compute_dtype, default: float32, values: [bfloat16, float16], read_from: the config,"
+         " source: src-code, locator: forward}\n")
+    assert problems_of(tree, "computes-in-setting") == []
+    edit(tree, kernel, "precision: fp32", "precision: fp16")
+    edit(tree, kernel, "values: [bfloat16, float16]", "values: [float32, int8]")
+    assert problems_of(tree, "computes-in-setting") == [
+        "records/kernels/k-generic.yaml:10:43: error: [computes-in-setting] computes_in.setting.default: compute_dtype "
+        "defaults to 'float32', which multiplies in fp32, but computes_in.precision says 'fp16'; state the precision "
+        "the default gives",
+        "records/kernels/k-generic.yaml:10:61: error: [computes-in-setting] computes_in.setting.values[0]: 'float32' is "
+        "the default; values lists only the others",
+        "records/kernels/k-generic.yaml:10:70: error: [computes-in-setting] computes_in.setting.values[1]: 'int8' is not "
+        "a float dtype a multiply runs in (expected one of: float32, bfloat16, float16)"]
+
+
+def test_only_an_informational_gate_says_what_a_reader_also_needs(tree):
+    kernel = "records/kernels/k-generic.yaml"
+    edit(tree, kernel, "sources:\n  - source: src-code",
+         "external_gates:\n  - {description: builds an extension on first use, effect: informational,"
+         " needs: a host C++ compiler}\nsources:\n  - source: src-code")
+    assert problems_of(tree, "gate-needs") == []
+    edit(tree, kernel, "effect: informational", "effect: excludes")
+    assert problems_of(tree, "gate-needs") == [
+        "records/kernels/k-generic.yaml:10:78: error: [gate-needs] external_gates[0].needs: a gate with effect "
+        "'excludes' decides the verdict, and the answers say it as a reason; `needs` belongs on an informational gate "
+        "(remove it, or make the gate informational)"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generators.explain import cells_text
+from generators.explain import cells_text, explain_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "cells.tsv"
@@ -682,3 +682,68 @@ def test_a_refusal_carries_the_engines_message_where_the_engine_raises_one(real_
                 "-wide wavefronts. exllamav3 on ROCm supports wave32 (RDNA) GPUs only."), (scheme, target)
     for key in (("mlx-lm-affine-8", "intel-gpu"), ("vllm-awq-marlin", "apple-gpu")):
         assert cells[key].verdict == "refused" and not cells[key].failure_message and not cells[key].gate, key
+
+
+def test_nf4_through_transformers_computes_in_the_compute_dtype_the_setting_gives(real_atlas):
+    """transformers 5.25.0 turns an unset bnb_4bit_compute_dtype into float32 (quantization_config.py lines 468-469)
+    and each Linear4bit casts its input to it (bitsandbytes 0.50.1 nn/modules.py line 628), whatever the model dtype:
+    the answers compute in FP32 by default, BF16 or FP16 where the setting says so; on x86 CPUs with AVX512-BF16 only
+    bfloat16 runs as specified (the kernel's requirement that does not decline), so those answers name that value
+    (cards31)."""
+    answers = real_atlas.views.answers
+    for target in ("nvidia-sm90", "nvidia-sm70", "amd-gfx942", "apple-gpu", "intel-gpu", "x86-cpu-avx2", "arm-cpu"):
+        [step] = answers[("transformers-bnb-nf4", target)].steps
+        assert step.setting is not None, target
+        assert (step.precision, step.setting.name, step.setting.value, step.setting.default, step.setting.others) == (
+            "fp32", "bnb_4bit_compute_dtype", "float32", "float32", (("bfloat16", "bf16"), ("float16", "fp16"))), target
+    for target in ("x86-cpu-avx512", "x86-cpu-avx512-amx"):
+        [step] = answers[("transformers-bnb-nf4", target)].steps
+        assert step.setting is not None, target
+        assert (step.precision, step.setting.value, step.setting.default, step.setting.others) == (
+            "bf16", "bfloat16", "float32", ()), target
+    assert answers[("transformers-bnb-nf4", "amd-gfx906")].steps == ()  # fails at run time: computes nothing
+
+
+def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
+    """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
+    host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the
+    wheel it is read from: with the verdict where the emulation is the answer's kernel, with the step that selects it
+    where it is reached only when AITER is missing (gfx950). No CUDA answer says it (cards31)."""
+    answers = real_atlas.views.answers
+    for target in ("amd-gfx906", "amd-gfx90a", "amd-gfx942", "amd-gfx1151", "amd-gfx950"):
+        answer = answers[("vllm-ct-w4a4-mxfp4", target)]
+        assert [(n.kernel, n.source) for n in answer.needs] == [
+            ("vllm-emulation-mxfp4", "amd-quark-wheel-0-12-post1")], target
+        assert answer.needs[0].said.startswith("a host C++ compiler"), target
+        assert "amd-quark-wheel-0-12-post1" in answer.sources, target
+    assert answers[("vllm-ct-w4a4-mxfp4", "amd-gfx942")].cell.kernel == "vllm-emulation-mxfp4"
+    gfx950 = answers[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]
+    assert gfx950.cell.kernel == "vllm-aiter-mxfp4" and [o.selected for o in gfx950.cell.otherwise][0] == "vllm-emulation-mxfp4"
+    assert "amd-quark-wheel-0-12-post1" in dict(gfx950.passed_over)["vllm-emulation-mxfp4"]
+    for (scheme, target), answer in answers.items():
+        if not target.startswith("amd-"):
+            assert answer.needs == (), (scheme, target)
+    text, _ = explain_text(real_atlas, "vllm-ct-w4a4-mxfp4", "amd-gfx942")
+    assert "  also needed at run time (the engine does not check it when it selects the kernel):\n    " \
+           "vllm-emulation-mxfp4: a host C++ compiler" in text
+
+
+def test_per_tensor_fp8_experts_part_by_activation_scheme_where_a_backend_takes_only_one(real_atlas):
+    # vLLM's FP8 MoE oracle gets the per-tensor weight key with a static or dynamic per-tensor activation key
+    # (Fp8MoEMethod.__init__). FlashInfer's TRT-LLM and CUTLASS experts take static scales only, the XPU experts
+    # dynamic ones only; Triton takes both, so where a FlashInfer or XPU backend leads, the other activation scheme
+    # goes on to Triton. No CPU expert class takes per-tensor keys: every CPU is refused, AMX included.
+    cells = real_atlas.views.cells
+    for target, first in (("nvidia-sm90", "vllm-flashinfer-cutlass-fp8-tensor-moe"),
+                          ("nvidia-sm100", "vllm-flashinfer-trtllm-fp8-tensor-moe"),
+                          ("nvidia-sm120", "vllm-flashinfer-cutlass-fp8-tensor-moe")):
+        cell = cells[("vllm-fp8-moe", target)]
+        assert (cell.verdict, cell.kernel) == ("runs", first)
+        assert "activation scales in {static-tensor}" in cell.conditions
+        assert cell.default_kernel == "vllm-triton-fp8-moe"
+    xpu = cells[("vllm-fp8-moe", "intel-gpu")]
+    assert xpu.kernel == "vllm-xpu-fp8-tensor-moe" and "activation scales in {dynamic-tensor}" in xpu.conditions
+    assert [(s.selected, s.verdict) for s in xpu.otherwise] == [("vllm-triton-fp8-moe", "runs")]
+    for target in ("x86-cpu-avx512-amx", "x86-cpu-avx2", "arm-cpu"):
+        assert cells[("vllm-fp8-moe", target)].verdict == "refused"
+    assert cells[("vllm-fp8-block-moe", "x86-cpu-avx512-amx")].verdict == "fallback"

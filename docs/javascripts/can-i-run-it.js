@@ -316,7 +316,7 @@
   }
 
   // what runs when the conditions do not hold: one step per way they can fail, in the engine's order (api: otherwise)
-  function otherwiseBlock(site, records, steps) {
+  function otherwiseBlock(site, records, steps, needs, own) {
     var items = steps.map(function (step) {
       var label = VERDICTS[step.verdict] || [step.verdict, ""];
       var outcome = [el("span", { "class": verdictClass(step.verdict), text: label[0].replace(",", "") })];
@@ -337,6 +337,10 @@
         body.push(el("ol", { "class": "atlas-otherwise__reasons" }, step.reasons.map(function (r) { return reasonItem(site, records, r); })));
       }
       if (step.failure_message) { body.push(el("p", { "class": "atlas-card__note", text: "The engine raises: " + step.failure_message })); }
+      var stepNeeds = needs.filter(function (n) { return n.kernel === step.selected && own.indexOf(n.kernel) < 0; });
+      if (stepNeeds.length) {
+        body.push(el("p", { "class": "atlas-card__note", text: "Then also needed (the engine does not check it):" }), needItems(site, records, stepNeeds));
+      }
       return el("li", { "class": "atlas-otherwise__step", "data-verdict": step.verdict }, body);
     });
     // the summary names each distinct outcome once, in the engine's order: a first step that fails (a driver too
@@ -361,6 +365,23 @@
       el("summary", {}, summary),
       el("p", { "class": "atlas-card__note", text: "The next outcome in the engine's order, for each way the conditions can fail." }),
       el("ol", {}, items)]);
+  }
+
+  // what a kernel the answer runs on needs that the engine does not check when it selects it (api: needs), each with
+  // its kernel and the source that says it, in the style of what a part needs
+  function needItems(site, records, needs) {
+    return el("ul", { "class": "atlas-card__needs" }, needs.map(function (need) {
+      return el("li", {}, [el("span", { text: need.said }), " (", link(site, records["kernel"][need.kernel], need.kernel), "; ",
+        link(site, records["source"] && records["source"][need.source], need.source), ")"]);
+    }));
+  }
+
+  // the kernels whose needs the card says with the verdict: its own, the one a default install selects and those it
+  // computes with; the needs of a kernel reached only when a condition fails go with that step
+  function ownKernels(cell) {
+    var own = [cell.kernel, cell.default_kernel];
+    (cell.computes_steps || []).forEach(function (step) { own = own.concat(step.kernels); });
+    return own.filter(Boolean);
   }
 
   // a hardware pick: a part (which stands for its target) or a target itself
@@ -390,10 +411,34 @@
   }
 
   // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
-  // kernels multiply the weights in after dequantizing them (the kernel record's computes_in)
-  function stepComputes(records, step) {
-    if (step.precision) { return step.precision.toUpperCase() + " after dequantizing the weights"; }
+  // kernels multiply the weights in after dequantizing them (the kernel record's computes_in); `withSetting` adds the
+  // value of a setting that chooses it, where the line stands alone (a comparison row: the card says it in a note)
+  function stepComputes(records, step, withSetting) {
+    if (step.precision) {
+      return step.precision.toUpperCase() + " after dequantizing the weights" + (withSetting ? settingShort(step.setting) : "");
+    }
     return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
+  }
+
+  // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for
+  function settingShort(setting) {
+    if (!setting) { return ""; }
+    return " (" + setting.name + " " + setting.value + (setting.value === setting.default ? ", its default" : "") + ")";
+  }
+
+  // the card's line under such a step: what the other values give, or, where only a value other than the default runs
+  // as specified here, that the conditions below ask for it; where the engine reads the setting, folded
+  function settingNote(setting) {
+    var said;
+    if (setting.value === setting.default) {
+      said = "The setting " + setting.name + " chooses it: " + setting.default + " unless set" + (setting.others.length ? "; " +
+        setting.others.map(function (o) { return o.value + " gives " + o.precision.toUpperCase(); }).join(", ") : "") + ".";
+    } else {
+      said = "Only with the setting " + setting.name + " " + setting.value + " (unset, it is " + setting.default +
+        ": the conditions below say what runs then).";
+    }
+    return el("p", { "class": "atlas-card__note atlas-card__setting" }, [said + " ", el("details", {
+      "class": "atlas-why-more atlas-card__route" }, [el("summary", { text: "where it is set" }), el("span", { text: setting.read_from })])]);
   }
 
   // Where the kernels of a cell's route compute differently (llama.cpp: INT8 dot products in MMVQ and MMQ, FP16 after
@@ -404,7 +449,7 @@
     return el("ol", { "class": "atlas-card__steps" }, steps.map(function (step) {
       return el("li", {}, [stepComputes(records, step), " ("].concat(step.kernels.map(function (k, n) {
         return el("span", {}, [n ? ", " : "", link(site, records["kernel"][k], k, step.labels[n])]);
-      }), [")"]));
+      }), [")", step.setting ? settingNote(step.setting) : null]));
     }));
   }
 
@@ -570,7 +615,7 @@
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var routeSteps = cell.computes_steps || [];
       var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
-        routeSteps.map(function (step) { return stepComputes(records, step); }).join("; then ") : "") ||
+        routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
         (cell.computes_in || []).map(function (f) {
         return records["format"][f] ? records["format"][f].name : f;
       }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
@@ -707,7 +752,15 @@
         return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
-    if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise)); }
+    // what the kernels it runs on need that the engine does not check when it selects them: the verdict assumes it
+    var own = ownKernels(cell);
+    var needs = (cell.needs || []).filter(function (n) { return own.indexOf(n.kernel) >= 0; });
+    if (needs.length) {
+      card.appendChild(section("Also needed at run time", [
+        el("p", { "class": "atlas-card__note", text: "The engine does not check this when it selects the kernel; the " +
+          "verdict above assumes it." }), needItems(site, records, needs)]));
+    }
+    if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise, cell.needs || [], own)); }
     var later = (cell.assumes || []).filter(function (a) { return further[a.condition]; });
     if (later.length) {
       card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {

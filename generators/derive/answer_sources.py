@@ -7,7 +7,8 @@ that is another platform's alone), the findings of its published claims and the 
 from (with what scopes a column to the target's platform), then what the engine record states that the answer rests
 on: the default-install facts it assumes or lacks, the install's binaries that serve the target (or that lack code for
 it), the toolkit rule a PTX-only target's driver condition rests on, where the engine launches its first kernels, and
-the runtime checks the route's kernels use; last, what member parts need beyond the target.
+the runtime checks the route's kernels use; last, what member parts need beyond the target. A kernel's informational
+gate that says what a reader needs (route_needs) cites its source as the kernel's own sources do.
 
 A citation that names `platforms` concerns those alone: an answer on another platform leaves it out, so a CPU answer
 does not list the CUDA file a kernel shared by both cites. Pure functions; no I/O.
@@ -78,7 +79,17 @@ def record_citations(record: Record, platform: str) -> list[Mapping[str, Any]]:
     if record.kind == "support-matrix" and record.data.get("published_in"):
         return [record.data["published_in"], *(c for c in record.data.get("sources", []) if c.get("platforms"))]
     lists = [c for c in record.data.get("candidates", []) if c["platform"] == platform] if record.kind == "scheme" else []
-    return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", []))]
+    needs = gate_citations(record.data) if record.kind == "kernel" else []
+    return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", [])), *needs]
+
+
+def gate_citations(kernel: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The sources of a kernel's informational gates that state what a reader needs (route_needs), as citations of
+    the platforms each gate names (an answer elsewhere does not list it)."""
+    code = kernel.get("code") or {}
+    return [{"source": gate.get("source") or code.get("source") or kernel["sources"][0]["source"],
+             **({"platforms": gate["when"]["platform"]} if (gate.get("when") or {}).get("platform") else {})}
+            for gate in kernel.get("external_gates", []) if gate["effect"] == "informational" and gate.get("needs")]
 
 
 def on_platform(citation: Mapping[str, Any], platform: str) -> bool:

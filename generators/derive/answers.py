@@ -27,6 +27,7 @@ from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
 from .route_computes import ComputeStep, compute_steps
+from .route_needs import RouteNeed, route_needs
 from .runtime_checks import resolved_kernels
 from .tallies import Tally
 from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
@@ -61,6 +62,7 @@ class Answer:
     on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts that need more than the target (parts.py)
     passed_over: tuple[tuple[str, tuple[str, ...]], ...] = ()  # of `sources`, those of kernels it passes over, by kernel
     steps: tuple[ComputeStep, ...] = ()  # what each kernel on its route computes in, where it runs as specified
+    needs: tuple[RouteNeed, ...] = ()  # what the kernels it runs on need that the engine does not check (route_needs)
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -164,11 +166,12 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     def formats_of(kernel: str | None) -> tuple[str, ...]:
         return kernel_computes_in(index, scheme, cell, kernel, parts, native or {}) if scheme and runs else ()
     computes_in = formats_of(cell.kernel)
-    steps = compute_steps(index, cell, formats_of) if runs else ()
+    steps = compute_steps(index, cell, formats_of, scheme.data.get("config") or {}) if scheme and runs else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
+    needs = route_needs(index, cell, scheme.data.get("config") or {}) if scheme else ()
     return Answer(cell, claims, applying, answer_sources(index, cell, platform, claimed, on_parts), computes_in,
-                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps)
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps, needs)
 
 
 def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | None, parts: frozenset[str],

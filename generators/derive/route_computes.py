@@ -4,20 +4,40 @@ An engine can pick among several kernels for one cell by a runtime condition (ll
 matmul: MMVQ, then MMQ, then the dequantize + cuBLAS path), and they need not compute alike: MMVQ and MMQ take integer
 dot products against 8-bit activations, the cuBLAS path multiplies dequantized weights in FP16. A step says what one
 run of consecutive kernels computes in: the hardware formats of a kernel that computes in its scheme's formats, or the
-precision a kernel that dequantizes and multiplies in floating point states (`computes_in` on its record). Pure
-functions; no I/O.
+precision a kernel that dequantizes and multiplies in floating point states (`computes_in` on its record), or, where a
+setting the user gives chooses that precision (bitsandbytes' bnb_4bit_compute_dtype), the precision of its default and
+the other values it takes. Pure functions; no I/O.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..model.fields import KernelFields
 from ..model.index import Index
-from .cells import Cell
+from .cells import Cell, applies
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
+PRECISION_OF = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a float dtype and the precision it multiplies in
+
+
+@dataclass(frozen=True)
+class SettingChoice:
+    """The setting that chooses a step's precision: its name, the value the step's precision is for, the setting's
+    default value, the other values it runs as specified with there with the precision of each, and where the engine
+    reads it."""
+
+    name: str
+    value: str
+    default: str
+    others: tuple[tuple[str, str], ...]
+    read_from: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "value": self.value, "default": self.default,
+                "others": [{"value": v, "precision": p} for v, p in self.others], "read_from": self.read_from}
 
 
 @dataclass(frozen=True)
@@ -29,10 +49,11 @@ class ComputeStep:
     labels: tuple[str, ...]  # each kernel's name without its engine's name or a parenthetical ('MMVQ')
     formats: tuple[str, ...] = ()
     precision: str = ""
+    setting: SettingChoice | None = None  # where a setting chooses `precision`
 
     def as_dict(self) -> dict[str, Any]:
         return {"kernels": list(self.kernels), "labels": list(self.labels), "formats": list(self.formats),
-                "precision": self.precision}
+                "precision": self.precision, "setting": self.setting.as_dict() if self.setting else None}
 
 
 def computing_kernels(cell: Cell) -> tuple[str, ...]:
@@ -65,20 +86,50 @@ def dequantized_precision(index: Index, kernel_id: str) -> str:
     return str(stated["precision"]) if stated else ""
 
 
-def compute_steps(index: Index, cell: Cell,
-                  formats_of: Callable[[str], tuple[str, ...]]) -> tuple[ComputeStep, ...]:
+def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapping[str, Any]) -> SettingChoice | None:
+    """Where a setting chooses what the kernel multiplies in (`computes_in.setting`): the value it runs as specified
+    with on this target, its default unless a requirement of the kernel that does not decline (`declines: false`)
+    accepts only some activation dtypes there (bitsandbytes on a CPU with AVX512-BF16 computes in bfloat16 whatever
+    the setting, so only bfloat16 runs as specified), and the other values it runs with. None without a setting, or
+    where no value runs as specified."""
+    stated = kernel.get("computes_in")
+    setting = stated.get("setting") if stated else None
+    if not setting:
+        return None
+    accepted: set[str] | None = None
+    for requirement in kernel.get("requirements", []):
+        if (requirement.get("check") == "activation-type" and requirement.get("declines") is False
+                and applies(requirement.get("when"), target, config)):  # type: ignore[arg-type]
+            values = {str(v) for v in requirement.get("values", [])}
+            accepted = values if accepted is None else accepted & values
+    kept = [v for v in (setting["default"], *setting["values"]) if v in PRECISION_OF and (accepted is None or v in accepted)]
+    if not kept:
+        return None
+    return SettingChoice(setting["name"], kept[0], setting["default"],
+                         tuple((v, PRECISION_OF[v]) for v in kept[1:]), setting["read_from"])
+
+
+def compute_steps(index: Index, cell: Cell, formats_of: Callable[[str], tuple[str, ...]],
+                  config: Mapping[str, Any] | None = None) -> tuple[ComputeStep, ...]:
     """The route's steps: each kernel's formats (`formats_of`, the answer's derivation for that kernel) or, where a
-    kernel states the precision it multiplies dequantized weights in, that precision; consecutive kernels that compute
-    alike are one step. Empty when no kernel on the route computes in anything the records name."""
+    kernel states the precision it multiplies dequantized weights in, that precision (where a setting chooses it, the
+    precision of the value it runs as specified with on the cell's target, given the scheme's `config`); consecutive
+    kernels that compute alike are one step. Empty when no kernel on the route computes in anything the records
+    name."""
+    target = index.get("hardware-target", cell.target)
     steps: list[ComputeStep] = []
     for kernel in computing_kernels(cell):
+        record = index.get("kernel", kernel)
         precision = dequantized_precision(index, kernel)
+        setting = setting_choice(record.data, target.data if target else {}, config or {}) if record and precision else None
+        precision = PRECISION_OF[setting.value] if setting else precision
         formats = () if precision else formats_of(kernel)
         if not precision and not formats:
             continue
         last = steps[-1] if steps else None
-        if last is not None and (last.formats, last.precision) == (formats, precision):
-            steps[-1] = ComputeStep((*last.kernels, kernel), (*last.labels, kernel_label(index, kernel)), formats, precision)
+        if last is not None and (last.formats, last.precision, last.setting) == (formats, precision, setting):
+            steps[-1] = ComputeStep((*last.kernels, kernel), (*last.labels, kernel_label(index, kernel)), formats, precision,
+                                    setting)
         else:
-            steps.append(ComputeStep((kernel,), (kernel_label(index, kernel),), formats, precision))
+            steps.append(ComputeStep((kernel,), (kernel_label(index, kernel),), formats, precision, setting))
     return tuple(steps)

@@ -288,18 +288,31 @@ class HardwareTargetFields(TypedDict):
     order: int
 
 
+Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4']
+
+
+class KernelComputesInSetting(TypedDict):
+    """A setting the user gives that chooses the precision of the multiply (bitsandbytes' bnb_4bit_compute_dtype): its default gives `precision`, each other value its own. Where a requirement of the kernel with `declines: false` accepts only some activation dtypes on a target, an answer there names the values it accepts."""
+
+    name: str
+    default: Dtype
+    values: list[Dtype]
+    read_from: Text
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class KernelComputesIn(TypedDict):
-    """For a kernel that dequantizes the weights and multiplies them in floating point with activations it does not quantize: the precision the multiply runs in with the engine's default build and settings, and where the code says so (other builds or settings in `note`). Each answer names it for this kernel on its route (llama.cpp's cuBLAS path after its integer MMVQ and MMQ). A kernel that quantizes the activations (`activation_handling: quantized`) computes in its scheme's formats and states none."""
+    """For a kernel that dequantizes the weights and multiplies them in floating point with activations it does not quantize: the precision the multiply runs in with the engine's default build and settings, and where the code says so (other builds in `note`; a setting that chooses the precision in `setting`). Each answer names it for this kernel on its route (llama.cpp's cuBLAS path after its integer MMVQ and MMQ). A kernel that quantizes the activations (`activation_handling: quantized`) computes in its scheme's formats and states none."""
 
     precision: Precision
     accumulate: NotRequired[Literal['fp32', 'fp16']]
     source: RefSource
     locator: str
     quote: NotRequired[str]
+    setting: NotRequired[KernelComputesInSetting]
     note: NotRequired[Text]
-
-
-Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'exl3_trellis', 'bnb_nf4']
 
 
 class KernelRequirementsWhen(TypedDict):
@@ -397,6 +410,7 @@ class KernelExternalGates(TypedDict):
     description: Text
     when: NotRequired[KernelExternalGatesWhen]
     effect: Literal['excludes', 'requires', 'informational']
+    needs: NotRequired[Text]
     locator: NotRequired[str]
     source: NotRequired[RefSource]
 
@@ -934,7 +948,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'benchmark.grade': ('measured', 'paper', 'vendor-claim', 'community', 'marketing'),
     'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
     'defs.cpu-vendor': ('AuthenticAMD', 'GenuineIntel'),
-    'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'exl3_trellis', 'bnb_nf4'),
+    'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4'),
     'defs.encoding': ('e4m3', 'e5m2'),
     'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
     'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),

@@ -181,6 +181,7 @@ def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, 
             "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
             "sources_passed_over": [{"kernel": k, "sources": list(ids)} for k, ids in answer.passed_over],
             "computes_in": list(answer.computes_in), "computes_steps": [s.as_dict() for s in answer.steps],
+            "needs": [n.as_dict() for n in answer.needs],
             "on_parts": [p.as_dict() for p in answer.on_parts],
             "history": history_entry(history)}
 

@@ -171,6 +171,25 @@ _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                                "sources": {**_IDS, "description": "Source ids that back this kernel and nothing "
                                                                   "else the answer rests on."}}}
 
+_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from"], "additionalProperties": False,
+                   "properties": {
+                       "name": {"type": "string", "description": "The setting, as users write it."},
+                       "value": {"type": "string", "description": "The value `precision` is for."},
+                       "default": {"type": "string", "description": "The value the setting has when nobody sets it "
+                                                                    "(`value` where that runs as specified here)."},
+                       "others": {"type": "array", "description": "The other values it runs as specified with on this "
+                                                                  "target, each with the precision it gives.",
+                                  "items": {"type": "object", "required": ["value", "precision"],
+                                            "properties": {"value": {"type": "string"}, "precision": {"type": "string"}}}},
+                       "read_from": {"type": "string", "description": "Where the engine reads the setting."}}}
+
+_ROUTE_NEED = {"type": "object", "required": ["kernel", "said", "source", "locator"], "additionalProperties": False,
+               "properties": {"kernel": {"type": "string", "description": "Kernel record id whose gate says it."},
+                              "said": {"type": "string", "description": "What a reader needs, in words (the gate's "
+                                                                        "`needs`)."},
+                              "source": {"type": "string", "description": "Source record id of the gate."},
+                              "locator": {"type": "string", "description": "Where in the source; may be empty."}}}
+
 _COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision"], "additionalProperties": False,
                  "properties": {
                      "kernels": {**_IDS, "description": "Kernel ids, in the engine's order."},
@@ -180,7 +199,10 @@ _COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", 
                                                          "state a `precision` instead."},
                      "precision": {"type": "string", "description": "The precision these kernels multiply weights "
                                                                     "they dequantize first in (the kernel record's "
-                                                                    "`computes_in`); empty when `formats` says it."}}}
+                                                                    "`computes_in`); empty when `formats` says it."},
+                     "setting": {"oneOf": [{"type": "null"}, _SETTING_CHOICE],
+                                 "description": "Where a setting the user gives chooses `precision` (the kernel "
+                                                "record's `computes_in.setting`); null otherwise."}}}
 
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "sources", "history"],
@@ -247,6 +269,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                           "one before fails (llama.cpp by the tokens in a matmul); "
                                                           "consecutive kernels that compute alike are one step. Empty "
                                                           "when it does not run as specified."},
+                        "needs": {"type": "array", "items": _ROUTE_NEED,
+                                  "description": "What the kernels the answer runs on need that the engine does not "
+                                                 "check when it selects them (a kernel's informational gates that say "
+                                                 "so), in the engine's order: its own kernel, the one a default "
+                                                 "install selects, and each an `otherwise` step selects."},
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
                         "sources_passed_over": {"type": "array", "items": _PASSED_OVER,
                                                 "description": "Of `sources`, those that back only the kernels the "

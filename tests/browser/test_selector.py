@@ -752,3 +752,73 @@ def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells
                  " or ".join(names[f"format/{f}"] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
                 for s in steps]
     assert said == expected
+
+
+NEEDS = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const h = [...card.querySelectorAll('h3')].find(h => h.textContent === 'Also needed at run time');
+const items = root => [...root.querySelectorAll('.atlas-card__needs > li')].map(li =>
+  [li.textContent, [...li.querySelectorAll('a')].map(a => a.pathname)]);
+const steps = [...card.querySelectorAll('.atlas-otherwise__step')];
+return {top: h ? items(h.parentElement) : [], steps: steps.map(items)};
+"""
+
+
+def test_what_a_kernel_on_the_route_needs_that_the_engine_does_not_check_is_said_with_its_source(
+        browser: Browser, cells: dict, names: dict) -> None:
+    """Read from the data API (api: needs): vLLM's MXFP4 emulation on ROCm builds amd-quark's extension on first use,
+    which needs a host C++ compiler. Where the emulation is the answer's kernel (an MI300X) the need is said under its
+    own heading with the kernel and the source that says it; where it is reached only when AITER is missing (an
+    MI355X), with that step; a CUDA answer says none."""
+    (need,) = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx942")]["needs"]
+    said = f"{need['said']} ({names['kernel/' + need['kernel']]}; {names['source/' + need['source']]})"
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:mi300x")
+    card = _shown(browser, NEEDS, "answer card")
+    assert card["top"] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
+    assert all(step == [] for step in card["steps"])
+    (later,) = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]["needs"]
+    assert later == need
+    _pick(browser, hardware="part:mi355x")
+    card = _shown(browser, NEEDS, "answer card")
+    assert card["top"] == [] and card["steps"][0] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
+    _pick(browser, hardware="part:b200")
+    assert _shown(browser, NEEDS, "answer card")["top"] == []
+
+
+SETTING = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const dt = [...card.querySelectorAll('dt')].find(dt => dt.textContent === 'Computes in');
+if (!dt) return {};
+const li = dt.nextElementSibling.querySelector('.atlas-card__steps > li');
+const note = li.querySelector('.atlas-card__setting');
+const c = note.cloneNode(true); c.querySelectorAll('details').forEach(d => d.remove());
+return {step: li.firstChild.textContent, note: c.textContent.trim(), where: note.querySelector('details span').textContent};
+"""
+
+
+def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_for(browser: Browser, cells: dict) -> None:
+    """transformers bitsandbytes NF4 multiplies in bnb_4bit_compute_dtype (api: computes_steps[].setting): float32
+    unless set, so an H100 card says FP32 and what the other values give, and where the setting is read, folded; on an
+    x86 CPU with AVX512-BF16 only bfloat16 runs as specified, and the card says the answer is for that value."""
+    [step] = cells[("transformers-bnb-nf4", "nvidia-sm90")]["computes_steps"]
+    setting = step["setting"]
+    browser.open(f"{PAGE}?engine=transformers&scheme=transformers-bnb-nf4&hardware=part:h100-sxm")
+    card = _shown(browser, SETTING, "answer card")
+    assert card["step"] == "FP32 after dequantizing the weights"
+    assert card["note"] == ("The setting bnb_4bit_compute_dtype chooses it: float32 unless set; bfloat16 gives BF16, "
+                            "float16 gives FP16.")
+    assert card["where"] == setting["read_from"]
+    [step] = cells[("transformers-bnb-nf4", "x86-cpu-avx512")]["computes_steps"]
+    assert (step["precision"], step["setting"]["value"]) == ("bf16", "bfloat16")
+    _pick(browser, hardware="part:amd-epyc-genoa")
+    card = _shown(browser, SETTING, "answer card")
+    assert card["step"] == "BF16 after dequantizing the weights"
+    assert card["note"] == ("Only with the setting bnb_4bit_compute_dtype bfloat16 (unset, it is float32: the "
+                            "conditions below say what runs then).")
+    # a comparison row, which has no room for the note, names the value
+    _pick(browser, engine="any", scheme="format:nf4", hardware="part:h100-sxm")
+    row = _shown(browser, "const r = document.querySelector('#atlas-answer tr[data-scheme=\"transformers-bnb-nf4\"]');"
+                 "return r ? r.children[4].textContent : null;", "comparison")
+    assert row == "FP32 after dequantizing the weights (bnb_4bit_compute_dtype float32, its default)"
