@@ -273,6 +273,18 @@ def test_cells_json_is_what_the_command_line_prints_and_build_writes_it(tree: Pa
     ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
       "path": "torch/lib/libtorch_cuda.so; torch/cuda/__init__.py", "url": "https://pypi.org/project/torch/2.14.0/#files"},
      "https://pypi.org/project/torch/2.14.0/#files"),
+    ({"type": "code", "repository": "o/r", "package": "mlx-metal==0.32.4", "path": "mlx/lib/mlx.metallib",
+      "revision": "v0.32.4"}, "https://pypi.org/project/mlx-metal/0.32.4/"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
+      "path": "torch/include/ATen/ops/_dyn_quant_matmul_4bit_cpu_dispatch.h"}, "https://pypi.org/project/torch/2.14.0/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm/third_party/deep_gemm/",
+      "revision": "v0.33.0"}, "https://pypi.org/project/vllm/0.33.0/"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.13.0+cpu", "path": "torch.finfo (c10 float8 types)",
+      "revision": "v2.13.0"}, "https://pypi.org/project/torch/2.13.0/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm/third_party/pynvml.py",
+      "revision": "v0.33.0"}, "https://github.com/o/r/blob/v0.33.0/vllm/third_party/pynvml.py"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.24.0", "path": ".", "revision": "v0.24.0"},
+     "https://github.com/o/r/tree/v0.24.0"),
 ])
 def test_source_links(source: dict, expected: str | None) -> None:
     assert source_link(source) == expected
