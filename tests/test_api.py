@@ -273,6 +273,18 @@ def test_cells_json_is_what_the_command_line_prints_and_build_writes_it(tree: Pa
     ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
       "path": "torch/lib/libtorch_cuda.so; torch/cuda/__init__.py", "url": "https://pypi.org/project/torch/2.14.0/#files"},
      "https://pypi.org/project/torch/2.14.0/#files"),
+    ({"type": "code", "repository": "o/r", "package": "mlx-metal==0.32.4", "path": "mlx/lib/mlx.metallib",
+      "revision": "v0.32.4"}, "https://pypi.org/project/mlx-metal/0.32.4/"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
+      "path": "torch/include/ATen/ops/_dyn_quant_matmul_4bit_cpu_dispatch.h"}, "https://pypi.org/project/torch/2.14.0/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm/third_party/deep_gemm/",
+      "revision": "v0.33.0"}, "https://pypi.org/project/vllm/0.33.0/"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.13.0+cpu", "path": "torch.finfo (c10 float8 types)",
+      "revision": "v2.13.0"}, "https://pypi.org/project/torch/2.13.0/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm/third_party/pynvml.py",
+      "revision": "v0.33.0"}, "https://github.com/o/r/blob/v0.33.0/vllm/third_party/pynvml.py"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.24.0", "path": ".", "revision": "v0.24.0"},
+     "https://github.com/o/r/tree/v0.24.0"),
 ])
 def test_source_links(source: dict, expected: str | None) -> None:
     assert source_link(source) == expected
@@ -366,11 +378,14 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
     # A kernel selected where a package is usable and then failing: the default install lacks the package, so vLLM
     # goes on to Marlin (its own selection, observed by the verify harness, shows both routes), which computes
     # weight-only with a bfloat16 model and fails with another; an install that adds the package fails instead.
+    # --linear-backend humming leaves Humming, which runs W4A4 there: the cell runs only given it, and the unset
+    # setting's step is followed by the default walk's own (vllmset31).
     sm120 = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
-    assert (sm120["verdict"], sm120["kernel"], [(s["verdict"], s["selected"], s["off_default"]) for s in sm120["otherwise"]]) == (
-        "fallback", "vllm-marlin-mxfp4", [("fails-at-runtime", "vllm-flashinfer-mxfp4", True),
-                                          ("fails-at-runtime", "vllm-marlin-mxfp4", False)])
-    assert "float32" not in sm120["computes_as"]
+    assert (sm120["verdict"], sm120["kernel"], sm120["default_kernel"]) == ("runs-if", "vllm-humming-mxfp4", "vllm-marlin-mxfp4")
+    assert [(s["verdict"], s["selected"], s["off_default"]) for s in sm120["otherwise"]][:3] == [
+        ("fallback", "vllm-marlin-mxfp4", False), ("fails-at-runtime", "vllm-flashinfer-mxfp4", True),
+        ("fails-at-runtime", "vllm-marlin-mxfp4", False)]
+    assert "float32" not in sm120["otherwise"][0]["computes_as"]
 
 
 def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:
