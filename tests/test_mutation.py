@@ -11,7 +11,7 @@ import contextlib
 import copy
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import jinja2
 import pytest
 
 from generators.build import Atlas
-from generators.derive import derive_views
+from generators.derive import answers as answers_module, derive_views
 from generators.kinds import KIND_OF_FOLDER
 from generators.link import relink
 from generators.render import chapter_templates, environment, matrix as matrix_html, render_page
@@ -107,6 +107,146 @@ def _matrices(mode: str) -> Iterator[None]:
         matrix_html._matrix = _render_matrix
 
 
+# Each cell's answer as the unmutated records derive it: (what `_answer` was given beside the index, the records it
+# read from the index, the Answer), by (scheme, target). A mutation changes one or a few records, and most answers read
+# none of them; a derivation of mutated records takes a cell's answer from here when `_answer` is given equal arguments
+# (by value) and every record the unmutated derivation read is the very record the mutated index holds (relink shares
+# every record it does not replace). An answer is a function of those alone, so the answers are the ones a derivation
+# without this gives (test_a_kept_answer_is_what_deriving_it_gives checks that on flips and renames).
+_KEPT_ANSWERS: dict[tuple[str, str], tuple[tuple[Any, ...], tuple[tuple[tuple[str, str | None, Any], ...], tuple[tuple[str, Any], ...]], Any]] = {}
+_REUSED_ANSWERS = [0]  # answers taken from _KEPT_ANSWERS (for the test of it)
+_derive_answer = answers_module._answer
+
+
+class _ReadIndex:
+    """An index that notes every record read through it: (kind, id, record) for `get`, (kind, None, the list) for
+    `all`. Anything else read from it (links, backlinks, by_kind) marks the reader as reading the whole index."""
+
+    def __init__(self, index: Any):
+        self._index = index
+        self.reads: list[tuple[str, str | None, Any]] = []
+        self.whole = False
+
+    def get(self, kind: str, record_id: str) -> Any:
+        record = self._index.get(kind, record_id)
+        self.reads.append((kind, record_id, record))
+        return record
+
+    def all(self, kind: str) -> Any:
+        records = self._index.all(kind)
+        self.reads.append((kind, None, list(records)))
+        return records
+
+    def by_ref(self, ref: str) -> Any:
+        kind, _, record_id = ref.partition("/")
+        return self.get(kind, record_id)
+
+    def __getattr__(self, name: str) -> Any:
+        self.whole = True
+        return getattr(self._index, name)
+
+
+_MISSING = object()
+
+
+class _ReadLimits(Mapping):
+    """A fit's host limits (answers._PartFit.limits, every kernel's) that note what is read of them: each kernel's
+    entry looked up, with what was found, and whether there are any. Anything else (iterating, counting) marks the
+    reader as reading them whole."""
+
+    def __init__(self, limits: Mapping[str, Any]):
+        self._limits = limits
+        self.reads: list[tuple[str, Any]] = []
+        self.whole = False
+
+    def __getitem__(self, key: str) -> Any:
+        found = self._limits.get(key, _MISSING)
+        self.reads.append((key, found))
+        if found is _MISSING:
+            raise KeyError(key)
+        return found
+
+    def __bool__(self) -> bool:
+        self.reads.append(("", bool(self._limits)))  # no kernel id is empty
+        return bool(self._limits)
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole = True
+        return iter(self._limits)
+
+    def __len__(self) -> int:
+        self.whole = True
+        return len(self._limits)
+
+
+def _same_limits(limits: Mapping[str, Any], reads: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether the host limits give what these reads found."""
+    return all((bool(limits) if key == "" else limits.get(key, _MISSING)) == found for key, found in reads)
+
+
+def _same_reads(index: Any, reads: tuple[tuple[str, str | None, Any], ...]) -> bool:
+    """Whether the index holds the very records (the same objects) these reads found."""
+    for kind, record_id, found in reads:
+        if record_id is not None:
+            if index.get(kind, record_id) is not found:
+                return False
+        else:
+            now = index.all(kind)
+            if len(now) != len(found) or any(a is not b for a, b in zip(now, found)):
+                return False
+    return True
+
+
+@contextlib.contextmanager
+def _answers(mode: str) -> Iterator[None]:
+    """Derive answers as usual ("derive"), keeping each with what it read in _KEPT_ANSWERS ("keep"), or taking a kept
+    one where `_answer` is given the same arguments and the index the same records it read ("reuse")."""
+    if mode == "derive":
+        yield
+        return
+
+    compared: dict[tuple[int, int], tuple[Any, Any, bool]] = {}  # the arguments every answer of a derivation shares
+
+    def equal(a: Any, b: Any) -> bool:
+        """Equal by value; a fit's host limits are left to each answer's reads of them."""
+        if a is b:
+            return True
+        if (id(a), id(b)) not in compared:  # both kept alive with the result, so the ids stay theirs
+            if isinstance(a, answers_module._TrapIndex):
+                same = vars(a) == vars(b)
+            elif isinstance(a, answers_module._PartFit):
+                same = dataclasses.replace(a, limits={}) == dataclasses.replace(b, limits={})
+            else:
+                same = a == b
+            compared[(id(a), id(b))] = (a, b, same)
+        return compared[(id(a), id(b))][2]
+
+    def answer(index: Any, cell: Any, claims: Any, *shared: Any) -> Any:
+        key = (cell.scheme, cell.target)
+        if mode == "reuse" and key in _KEPT_ANSWERS:
+            (kept_cell, kept_claims, *kept_shared), (reads, limits_read), kept = _KEPT_ANSWERS[key]
+            fit = next((a for a in shared if isinstance(a, answers_module._PartFit)), None)
+            if cell == kept_cell and claims == kept_claims and len(shared) == len(kept_shared) \
+                    and all(equal(a, b) for a, b in zip(shared, kept_shared)) and _same_reads(index, reads) \
+                    and (fit is None or _same_limits(fit.limits, limits_read)):
+                _REUSED_ANSWERS[0] += 1
+                return kept
+        if mode != "keep":
+            return _derive_answer(index, cell, claims, *shared)
+        reading, limits = _ReadIndex(index), _ReadLimits({})
+        made = _derive_answer(reading, cell, claims, *(dataclasses.replace(a, limits=(limits := _ReadLimits(a.limits)))
+                                                       if isinstance(a, answers_module._PartFit) else a for a in shared))
+        if not reading.whole and not limits.whole:
+            _KEPT_ANSWERS[key] = ((cell, claims, *shared), (tuple(reading.reads), tuple(limits.reads)), made)
+        return made
+
+    answers_module._answer = answer
+    try:
+        yield
+    finally:
+        answers_module._answer = _derive_answer
+
+
 def render(atlas: Atlas, template: str, reads: list[Read] | None = None, against: str | None = None,
            matrices: str = "render") -> tuple[str, list]:
     """The page and its problems; given `against` (the text it will be compared with), a page that differs from it
@@ -135,6 +275,15 @@ def unmutated(atlas: Atlas) -> Callable[[str], tuple[str, list, list[Read]]]:
             found[template] = (text, problems, sorted(set(reads), key=lambda r: (r.function, r.kind, r.id, r.detail)))
         return found[template]
     return of
+
+
+@pytest.fixture(scope="module")
+def kept_answers(atlas: Atlas) -> dict[tuple[str, str], Any]:
+    """Every cell's answer as the unmutated records derive it, with what it read (see _KEPT_ANSWERS), once per module."""
+    if not _KEPT_ANSWERS:
+        with _answers("keep"):
+            assert derive_views(atlas.index).answers == atlas.views.answers
+    return _KEPT_ANSWERS
 
 
 def with_changes(atlas: Atlas, changes: dict[str, dict[str, Any]]) -> Atlas:
@@ -293,7 +442,7 @@ def cell_flips(atlas: Atlas) -> list[tuple[dict[str, dict[str, Any]], list[tuple
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
-def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated, shard):
+def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated, kept_answers, shard):
     """A support cell that flips (its kernel declines, or a declining kernel accepts) changes every cell page.
 
     Cells whose flip is the same record change are checked against one mutated atlas: each cell must flip in it, and
@@ -308,8 +457,9 @@ def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmuta
         for cell in cells:
             assert changed.views.cells[cell].verdict != atlas.views.cells[cell].verdict or \
                 changed.views.cells[cell].kernel != atlas.views.cells[cell].kernel, cell
-        unchanged = [page for page in CELL_PAGES
-                     if render(changed, page, against=originals[page], matrices="reuse")[0] == originals[page]]
+        with _answers("reuse"):
+            unchanged = [page for page in CELL_PAGES
+                         if render(changed, page, against=originals[page], matrices="reuse")[0] == originals[page]]
         survivors += [(scheme, target, page) for scheme, target in cells for page in unchanged]
     assert survivors == []
 
@@ -335,3 +485,24 @@ def test_a_kept_matrix_is_what_rendering_it_gives(atlas, unmutated):
             assert render(changed, page, matrices="reuse") == render(changed, page), page
             if "support_matrices" in (ROOT / "docs" / page).read_text(encoding="utf-8") and changes is not renamed:
                 assert _REUSED[0] > 0, page
+
+
+def test_a_kept_answer_is_what_deriving_it_gives(atlas, kept_answers):
+    """The cell flip sweep takes a cell's answer from the unmutated derivation when `_answer` is given the same arguments
+    and reads the same records: on the first, a middle and the last cell flip, and on a rename of every engine's first
+    scheme, the answers derived that way are the answers derived afresh, and that way did take most of them from the
+    unmutated derivation and derived again those of the flipped cells."""
+    assert len(kept_answers) > len(atlas.views.answers) // 2  # most answers read no more than records
+    flips = cell_flips(atlas)
+    renamed = {}
+    for scheme in {s.data["engine"]: s for s in reversed(atlas.index.all("scheme"))}.values():
+        data = copy.deepcopy(scheme.data)
+        data["name"] = f"{data['name']} (mutated)"
+        renamed[scheme.ref] = data
+    for changes, cells in (*(flips[n] for n in (0, len(flips) // 2, -1)), (renamed, [])):
+        _REUSED_ANSWERS[0] = 0
+        with _answers("reuse"):
+            reused = with_changes(atlas, changes).views.answers
+        assert reused == with_changes(atlas, changes).views.answers
+        assert len(reused) // 2 < _REUSED_ANSWERS[0] <= len(reused) - len(cells)
+        assert all(reused[cell] is not kept_answers[cell][2] for cell in cells if cell in kept_answers)
