@@ -124,14 +124,18 @@ def test_an_answer_folds_the_sources_of_the_kernels_it_passes_over_by_kernel(rea
 
 def test_the_kernels_declined_before_a_refusal_or_a_fallback_keep_their_sources_with_the_verdict(real_atlas):
     """Their reasons are the verdict's: on an AVX512 CPU without AMX both CPU kernels decline and the scheme is refused,
-    so nothing folds; on SM 8.9 FlashInfer, DeepGEMM, CUTLASS and B12x decline before the weight-only Marlin fallback,
-    and only Humming and Triton, reached when Marlin's condition fails, fold."""
+    so nothing folds; on SM 8.6 FlashInfer, DeepGEMM, CUTLASS and B12x decline before the weight-only Marlin fallback,
+    and only Humming and Triton, reached when Marlin's condition fails, fold. On SM 8.9, where the cell runs only given
+    --linear-backend triton, what a default install selects (Marlin) rests on the same declines, which stay cited."""
     answers = real_atlas.views.answers
     assert answers[("vllm-fp8-block", "x86-cpu-avx512")].cell.verdict.value == "refused"
     assert answers[("vllm-fp8-block", "x86-cpu-avx512")].passed_over == ()
-    fallback = answers[("vllm-fp8-block", "nvidia-sm89")]
+    fallback = answers[("vllm-fp8-block", "nvidia-sm86")]
     assert [k for k, _ in fallback.passed_over] == ["vllm-humming-fp8-scaled-mm", "vllm-triton-fp8-block-scaled-mm"]
     assert "vllm-src-smm-cutlass" in fallback.sources
+    given = answers[("vllm-fp8-block", "nvidia-sm89")]
+    assert (given.cell.verdict.value, given.cell.default_kernel) == ("runs-if", "vllm-marlin-fp8-scaled-mm")
+    assert "vllm-src-smm-cutlass" in given.sources
 
 
 def test_a_published_claim_cites_the_copy_of_the_table_it_is_read_from_not_every_release(real_atlas):

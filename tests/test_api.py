@@ -273,6 +273,18 @@ def test_cells_json_is_what_the_command_line_prints_and_build_writes_it(tree: Pa
     ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
       "path": "torch/lib/libtorch_cuda.so; torch/cuda/__init__.py", "url": "https://pypi.org/project/torch/2.14.0/#files"},
      "https://pypi.org/project/torch/2.14.0/#files"),
+    ({"type": "code", "repository": "o/r", "package": "mlx-metal==0.32.4", "path": "mlx/lib/mlx.metallib",
+      "revision": "v0.32.4"}, "https://pypi.org/project/mlx-metal/0.32.4/"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.14.0", "revision": "v2.14.0",
+      "path": "torch/include/ATen/ops/_dyn_quant_matmul_4bit_cpu_dispatch.h"}, "https://pypi.org/project/torch/2.14.0/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm/third_party/deep_gemm/",
+      "revision": "v0.33.0"}, "https://pypi.org/project/vllm/0.33.0/"),
+    ({"type": "code", "repository": "o/r", "package": "torch==2.13.0+cpu", "path": "torch.finfo (c10 float8 types)",
+      "revision": "v2.13.0"}, "https://pypi.org/project/torch/2.13.0/"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.33.0", "path": "vllm/third_party/pynvml.py",
+      "revision": "v0.33.0"}, "https://github.com/o/r/blob/v0.33.0/vllm/third_party/pynvml.py"),
+    ({"type": "code", "repository": "o/r", "package": "vllm==0.24.0", "path": ".", "revision": "v0.24.0"},
+     "https://github.com/o/r/tree/v0.24.0"),
 ])
 def test_source_links(source: dict, expected: str | None) -> None:
     assert source_link(source) == expected
@@ -366,11 +378,14 @@ def test_every_runs_if_cell_says_what_runs_when_its_conditions_do_not_hold(files
     # A kernel selected where a package is usable and then failing: the default install lacks the package, so vLLM
     # goes on to Marlin (its own selection, observed by the verify harness, shows both routes), which computes
     # weight-only with a bfloat16 model and fails with another; an install that adds the package fails instead.
+    # --linear-backend humming leaves Humming, which runs W4A4 there: the cell runs only given it, and the unset
+    # setting's step is followed by the default walk's own (vllmset31).
     sm120 = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
-    assert (sm120["verdict"], sm120["kernel"], [(s["verdict"], s["selected"], s["off_default"]) for s in sm120["otherwise"]]) == (
-        "fallback", "vllm-marlin-mxfp4", [("fails-at-runtime", "vllm-flashinfer-mxfp4", True),
-                                          ("fails-at-runtime", "vllm-marlin-mxfp4", False)])
-    assert "float32" not in sm120["computes_as"]
+    assert (sm120["verdict"], sm120["kernel"], sm120["default_kernel"]) == ("runs-if", "vllm-humming-mxfp4", "vllm-marlin-mxfp4")
+    assert [(s["verdict"], s["selected"], s["off_default"]) for s in sm120["otherwise"]][:3] == [
+        ("fallback", "vllm-marlin-mxfp4", False), ("fails-at-runtime", "vllm-flashinfer-mxfp4", True),
+        ("fails-at-runtime", "vllm-marlin-mxfp4", False)]
+    assert "float32" not in sm120["otherwise"][0]["computes_as"]
 
 
 def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dict[str, str], real_check) -> None:
@@ -379,3 +394,26 @@ def test_the_index_says_which_records_no_primary_source_backs_and_why(files: dic
             if "unverified" in e}
     expected = {u.record: u.reason for u in real_check[0].views.gaps.unverified}
     assert said == expected
+
+
+def test_the_index_says_which_sources_were_read_at_a_development_commit_and_which_platforms_a_scheme_left_unread(
+        files: dict[str, str], real_check) -> None:
+    """The answer card says "read at commit X on the main branch" from a source's branch and revision, and explains a
+    missing cell on an unread platform from the scheme's `unread`: both must reach the index exactly as the records say."""
+    records = json.loads(files["api/index.json"])["records"]
+    index = real_check[0].index
+    for entry in records["source"]:
+        data = index.must("source", entry["id"]).data
+        if data.get("branch"):
+            assert (entry["branch"], entry["revision"]) == (data["branch"], data["revision"])
+        else:
+            assert "branch" not in entry and "revision" not in entry
+    branched = {e["id"] for e in records["source"] if "branch" in e}
+    assert "onnxruntime-src-cpu-matmul-nbits-001d12d" in branched
+    assert "onnxruntime-src-matmul-nbits-quantizer-1-32-0" not in branched  # read at the release: the card's old words
+    for entry in records["scheme"]:
+        unread = {c["platform"]: c["unread"] for c in index.must("scheme", entry["id"]).data.get("candidates", [])
+                  if "unread" in c}
+        assert entry.get("unread", {}) == unread
+    ort = {e["id"]: e for e in records["scheme"]}["onnxruntime-matmulnbits-int4"]
+    assert set(ort["unread"]) == {"cuda", "rocm", "xpu", "metal"}

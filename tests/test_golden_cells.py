@@ -84,9 +84,13 @@ def test_the_cells_the_open_items_of_the_vllm_cell_audit_settled(real_atlas):
     # FlashInfer is tested before the capability: its message comes first.
     assert cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")].reasons[0].startswith(
         "vllm-flashinfer-fp8-scaled-mm: requires FlashInfer to be installed. (unless FlashInfer usable")
-    # Asymmetric INT8 on SM100 fails at run time too (the SM90 azp kernel is built for 9.0a only).
+    # Asymmetric INT8 on SM100 fails at run time too (the SM90 azp kernel is built for 9.0a only): a default install
+    # selects CUTLASS and fails; --linear-backend triton leaves TritonInt8ScaledMMLinearKernel, which runs (vllmset31).
     int8 = cells[("vllm-ct-w8a8-int8", "nvidia-sm100")]
-    assert int8.verdict == "fails-at-runtime" and "cutlass_scaled_mm_azp" in int8.attempts[0].reason
+    assert (int8.verdict, int8.kernel, int8.default_kernel) == (
+        "runs-if", "vllm-triton-int8-scaled-mm", "vllm-cutlass-int8-scaled-mm")
+    assert int8.conditions[0].startswith("--linear-backend triton") and int8.otherwise[0].verdict == "fails-at-runtime"
+    assert "cutlass_scaled_mm_azp" in int8.default_attempts[0].reason
 
 
 def test_a_cell_on_a_target_the_default_install_is_not_built_for_cites_the_build_list(real_atlas):
@@ -384,16 +388,22 @@ def test_the_vllm_cells_the_second_audit_read_against_0_33_0(real_atlas):
     # MXFP4 on SM120: where FlashInfer's CuTe-DSL module is usable, its MXFP4 kernel is selected (capability >= 100)
     # and FlashInfer 0.7.2.post1's SM12x runner raises; the default install leaves FlashInfer unusable (no
     # flashinfer-cubin, no nvcc it finds: utils/flashinfer.py 504-508), so it gets Marlin, which with a bfloat16 model
-    # computes weight-only: the cell is that fallback, and the failure a step off the defaults (found by cards28a).
-    mx, tried = walk("vllm-ct-w4a4-mxfp4", "nvidia-sm120")
-    assert (mx.verdict, mx.kernel, tried[0]) == ("fallback", "vllm-marlin-mxfp4", ("flashinfer-mxfp4", "no", True))
-    assert "SM12x cute-dsl requires NVFP4 with 128x4 scales" in mx.attempts[0].reason
-    assert mx.conditions == ("activation dtype in {bfloat16}",) and "bfloat16" in mx.computes_as
-    first = mx.otherwise[0]
+    # computes weight-only: a default install selects that fallback, with the failure a step off the defaults (found by
+    # cards28a). --linear-backend humming leaves HummingMxFp4LinearKernel, which keeps MXFP4 activations from 120, so
+    # the cell runs only given it; the default walk's steps follow the unset setting's (vllmset31).
+    mx = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
+    default = [(a.kernel.removeprefix("vllm-"), a.outcome, a.after_selection) for a in mx.default_attempts]
+    assert (mx.verdict, mx.kernel, mx.default_kernel, default[0]) == (
+        "runs-if", "vllm-humming-mxfp4", "vllm-marlin-mxfp4", ("flashinfer-mxfp4", "no", True))
+    assert "SM12x cute-dsl requires NVFP4 with 128x4 scales" in mx.default_attempts[0].reason
+    assert mx.conditions[0].startswith("--linear-backend humming") and mx.default_where == ("activation dtype in {bfloat16}",)
+    unset, first = mx.otherwise[0], mx.otherwise[1]
+    assert (unset.verdict, unset.selected, unset.conditions) == (
+        "fallback", "vllm-marlin-mxfp4", ("activation dtype in {bfloat16}",)) and "bfloat16" in unset.computes_as
     assert (first.verdict, first.selected, first.off_default) == ("fails-at-runtime", "vllm-flashinfer-mxfp4", True)
-    assert first.unmet[0].startswith("the default install's lack of FlashInfer usable") and first.kernel == mx.kernel
+    assert first.unmet[0].startswith("the default install's lack of FlashInfer usable") and first.kernel == unset.selected
     assert mx.assumes[0].condition == first.unmet[0] and mx.assumes[0].facts == ("flashinfer-cubin-or-nvcc",)
-    assert (mx.otherwise[1].verdict, mx.otherwise[1].selected) == ("fails-at-runtime", "vllm-marlin-mxfp4")
+    assert (mx.otherwise[2].verdict, mx.otherwise[2].selected) == ("fails-at-runtime", "vllm-marlin-mxfp4")
     # GPTQ on Arm: CPUWNA16 is selected, and aarch64 builds do not register cpu_gemm_wna16.
     arm, tried = walk("vllm-gptq-marlin", "arm-cpu")
     assert (arm.verdict, tried) == ("fails-at-runtime", [("dynamic-4bit", "no", False), ("zentorch-wna16", "no", False),
@@ -456,12 +466,13 @@ def test_the_vllm_cells_the_third_audit_read_against_0_33_0(real_atlas):
         assert float32_failure(cell, kernel) == [("fails-at-runtime", kernel)], (scheme, target)
         assert any(message in r for s in cell.otherwise if s.selected == kernel for r in s.reasons), (scheme, target)
     # Cells that hold as they were: NVFP4 through FlashInfer CuTe-DSL on SM100 and through Marlin's Turing kernels
-    # (float16 only) on SM75; GPTQ through Marlin on SM120; INT8 selected and failing in CUTLASS on SM100.
+    # (float16 only) on SM75; GPTQ through Marlin on SM120; INT8 on SM100 runs only given --linear-backend triton (a
+    # default install selects CUTLASS, which fails: vllmset31).
     assert_verdicts(cells, (
             ("vllm-ct-w4a4-nvfp4", "nvidia-sm100", "runs", "vllm-flashinfer-cutedsl-nvfp4"),
             ("vllm-ct-w4a4-nvfp4", "nvidia-sm75", "fallback", "vllm-marlin-nvfp4"),
             ("vllm-gptq-marlin", "nvidia-sm120", "runs", "vllm-marlin"),
-            ("vllm-ct-w8a8-int8", "nvidia-sm100", "fails-at-runtime", "vllm-cutlass-int8-scaled-mm"),
+            ("vllm-ct-w8a8-int8", "nvidia-sm100", "runs-if", "vllm-triton-int8-scaled-mm"),
             ("vllm-gptq-marlin", "amd-gfx1151", "runs", "vllm-rdna-hybrid-w4a16"),
             ("vllm-ct-wna16", "amd-gfx906", "runs-if", "vllm-triton-w4a16"),
             ("vllm-ct-w8a8-int8", "x86-cpu-avx512", "runs", "vllm-zentorch-int8-scaled-mm")))
@@ -566,11 +577,12 @@ def test_the_vllm_cells_the_fifth_audit_read_against_0_33_0(real_atlas):
     assert fails_after(avx512, "vllm-cpu-wna16", sixteen) == [("fails-at-runtime", "vllm-cpu-wna16")]
     amx = cells[("vllm-ct-wna16", "x86-cpu-avx512-amx")]
     assert not any("float16 or float32" in c for c in amx.conditions)
-    # The XPU substitution of CompressedTensorsW8A16Fp8 for a W8A8 FP8 checkpoint computes with 16-bit activations only.
+    # The XPU substitution of CompressedTensorsW8A16Fp8 for a W8A8 FP8 checkpoint computes with 16-bit activations only;
+    # its own step follows (a float32 model selects the weight-only kernel, then fails: vllmset31).
     w8a8 = cells[("vllm-ct-w8a8-fp8", "intel-gpu")]
-    assert [s.computes_as for s in w8a8.otherwise if s.selected == "vllm-xpu-w8a16-fp8"] == [
-        "CompressedTensorsW8A16Fp8: float8_e4m3fn weights with activations left at float16/bfloat16 (weight-only "
-        "arithmetic, activations unquantized)"]
+    assert [(s.verdict, s.computes_as) for s in w8a8.otherwise if s.selected == "vllm-xpu-w8a16-fp8"] == [
+        ("fallback", "CompressedTensorsW8A16Fp8: float8_e4m3fn weights with activations left at float16/bfloat16 "
+         "(weight-only arithmetic, activations unquantized)"), ("fails-at-runtime", "")]
     # INT8 on XPU: the Triton kernel takes every layer, and scaled_int8_quant raises for asymmetric activations there.
     int8 = cells[("vllm-ct-w8a8-int8", "intel-gpu")]
     assert (int8.verdict, int8.kernel) == ("runs-if", "vllm-triton-int8-scaled-mm")
@@ -732,6 +744,13 @@ def test_per_tensor_fp8_experts_part_by_activation_scheme_where_a_backend_takes_
     xpu = cells[("vllm-fp8-moe", "intel-gpu")]
     assert xpu.kernel == "vllm-xpu-fp8-tensor-moe" and "activation scales in {dynamic-tensor}" in xpu.conditions
     assert [(s.selected, s.verdict) for s in xpu.otherwise] == [("vllm-triton-fp8-moe", "runs")]
+    # On Xe2/Xe3 the XPU experts ask for unquantized inputs, so vLLM passes no activation scale and vllm-xpu-kernels
+    # 0.1.15.4 multiplies 16-bit activations (act_quant = a1q_scale is not None): weight-only, per tensor and block.
+    block_xpu = cells[("vllm-fp8-block-moe", "intel-gpu")]
+    for cell in (xpu, block_xpu):
+        assert cell.verdict == "fallback" and "activations unquantized" in cell.computes_as
     for target in ("x86-cpu-avx512-amx", "x86-cpu-avx2", "arm-cpu"):
-        assert cells[("vllm-fp8-moe", target)].verdict == "refused"
+        cpu = cells[("vllm-fp8-moe", target)]
+        # NONE reaches convert_to_fp8_moe_kernel_format after the weights load, before the bare assertion.
+        assert cpu.verdict == "refused" and cpu.failure_message == "Unsupported FP8 MoE backend: NONE"
     assert cells[("vllm-fp8-block-moe", "x86-cpu-avx512-amx")].verdict == "fallback"

@@ -477,6 +477,42 @@
     return said;
   }
 
+  // how the cell is known; code read at a development commit (a source with a `branch`) is said to be that, not the
+  // cited release, with the commits read
+  function knownBy(records, cell) {
+    var said = KNOWN_BY[cell.known_by] || cell.known_by;
+    if (cell.known_by !== "code") { return said; }
+    var byBranch = {};
+    (cell.sources || []).forEach(function (id) {
+      var source = records["source"] && records["source"][id];
+      if (!source || !source.branch || source.type !== "code") { return; }
+      var commits = byBranch[source.branch] = byBranch[source.branch] || [];
+      var short = String(source.revision || "").slice(0, 7);
+      if (short && commits.indexOf(short) < 0) { commits.push(short); }
+    });
+    var branches = Object.keys(byBranch);
+    if (!branches.length) { return said; }
+    return "the engine's dispatch code, read at " + branches.map(function (b) {
+      var commits = byBranch[b];
+      return (commits.length > 1 ? "commits " : "commit ") + commits.join(", ") + " on the " + b + " branch";
+    }).join(" and ") + ", not at the cited release (the sources below say which file was read where)";
+  }
+
+  // a scheme with no cell on a platform whose dispatch it has not read: say so, and why, as the engine's grid does
+  function unreadHere(site, records, schemeId, place) {
+    var scheme = records["scheme"][schemeId];
+    var target = records["hardware-target"][place.targetId];
+    var why = scheme && target && scheme.unread && scheme.unread[target.platform];
+    if (!why) { return null; }
+    var engine = records["engine"][scheme.engine];
+    return el("article", { "class": "atlas-card atlas-card--unread" }, [
+      el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
+      el("p", {}, [el("span", { "class": "atlas-compare__gap", text: "Not derived" }), " " + (engine ? engine.name : scheme.engine) +
+        "'s dispatch for this scheme on this platform has not been read, so the atlas gives no verdict here: " +
+        "a gap in the atlas, not a refusal."]),
+      el("p", { "class": "atlas-card__note" }, ["Why: " + why + " (", link(site, scheme, schemeId, "the scheme's page"), ")"])]);
+  }
+
   // the engine release the answer describes, and any later release a finding compared with it (the answer still
   // describes the release read: a reader on the later one follows the finding to see whether it still applies)
   function releaseRead(site, records, engineId) {
@@ -663,7 +699,8 @@
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
-      answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
+      answer.appendChild(unreadHere(site, records, schemeId, place) ||
+        el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }
     var scheme = records["scheme"][schemeId];
@@ -715,7 +752,7 @@
     }
     if (cell.known_by) {
       facts.appendChild(el("dt", { text: "Known from" }));
-      var known = [KNOWN_BY[cell.known_by] || cell.known_by];
+      var known = [knownBy(records, cell)];
       (cell.evidence || []).forEach(function (id) {
         var record = records["observation"] && records["observation"][id];
         if (record) { known.push(" ("); known.push(link(site, record, id)); known.push(")"); }

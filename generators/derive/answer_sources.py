@@ -48,9 +48,11 @@ def _backing(index: Index, cell: Cell, platform: str, kernels: Sequence[str], cl
 
 def route_kernels(cell: Cell) -> tuple[str, ...]:
     """The kernels the answer goes through, in the engine's order: each candidate tried, the one selected, and for
-    each step when conditions fail the kernel whose conditions fail and the kernel the engine then selects."""
+    each step when conditions fail the kernel whose conditions fail and the kernel the engine then selects; where a
+    setting filters the list, the default walk's candidates too (what a default install selects rests on them)."""
     steps = [k for step in cell.otherwise for k in (step.kernel, step.selected) if k]
-    return tuple(dict.fromkeys([*(a.kernel for a in cell.attempts), *([cell.kernel] if cell.kernel else []), *steps]))
+    tried = [a.kernel for a in (*cell.attempts, *cell.default_attempts)]
+    return tuple(dict.fromkeys([*tried, *([cell.kernel] if cell.kernel else []), *steps]))
 
 
 def another_platforms(kernel: Record | None, platform: str) -> bool:

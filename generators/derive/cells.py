@@ -148,6 +148,7 @@ class Cell:
     default_kernel: str | None = None  # the kernel a default install selects when the open conditions hold (None: none)
     default_where: tuple[str, ...] = ()  # what else must hold for a default install to select it (a checkpoint's layout)
     opt_in: tuple[Assumed, ...] = ()  # conditions of `kernel` a default install does not meet
+    default_attempts: tuple[Attempt, ...] = ()  # where a setting filters the list: the whole list's walk (the default's)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -618,7 +619,8 @@ def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates
                    installed: Install, instead: Cell) -> Cell | None:
     """Runs-if the first value of a setting whose filtered list (the kernels whose `linear_backends` name it, the
     whole list when none does) runs as specified: the setting, as `said` words it, leads the conditions, and without
-    it the outcome is `instead`, whose default kernel is what a default install selects. None when no value's does."""
+    it the outcome is `instead`, whose default kernel is what a default install selects (also where it then fails at
+    run time), whose own steps follow that one and whose walk is kept (`default_attempts`). None when no value's does."""
     config, order = handed_config(scheme, target), candidate_order(candidates, target)
     failure = failure_message(candidates, kernels, target, scheme)
     for value in values:
@@ -628,13 +630,17 @@ def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates
                         _handling(attempts, kernels))
         if cell.verdict.runs_as_specified:
             setting, loads = said(value), instead.verdict.loads
-            unset = Otherwise(cell.kernel or "", (setting,), instead.verdict, instead.kernel if loads else None,
-                              instead.conditions if loads else (), instead.computes_as, () if loads else instead.reasons,
+            selects = loads or instead.verdict is Verdict.FAILS_AT_RUNTIME  # the engine selects a kernel at load
+            unset = Otherwise(cell.kernel or "", (setting,), instead.verdict, instead.kernel if selects else None,
+                              instead.conditions if selects else (), instead.computes_as,
+                              () if loads else instead.reasons,
                               instead.failure_message if instead.verdict is Verdict.REFUSED else "")
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
-                             default_kernel=instead.default_kernel if loads else None,
-                             default_where=_where_selected(instead) if loads else (),
-                             otherwise=(unset, *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
+                             default_kernel=instead.default_kernel if selects else None,
+                             default_where=_where_selected(instead) if selects else (),
+                             default_attempts=instead.attempts,
+                             otherwise=(unset, *(instead.otherwise if selects else ()),
+                                        *_otherwise(cell, kernels, config, failure, (target, scheme, installed))))
     return None
 
 

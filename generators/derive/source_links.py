@@ -7,7 +7,11 @@ several files ("a.py; b.py") links to the URL, else to the repository's tree at 
 in a published package, not in the repository (a compiled library such as libmlx.so, or the
 package's metadata: *.dist-info/METADATA, PKG-INFO), has no permalink either, nor has a list of
 files with one such among them: it links to its URL, else to the package's release page on PyPI
-(its `package`, `name==version`).
+(its `package`, `name==version`; a local version label such as `+cpu` is dropped, PyPI serves none). The same holds
+for the trees a package's build writes (torch/include, flashinfer/data, flashinfer_cubin/cubins, the DeepGEMM and
+Triton kernels vLLM bundles under vllm/third_party, FlashInfer's top-level b12x shim, a .metallib) and for a path
+written as prose ("vllm/ (the wheel's .abi3.so extensions)", "torch.finfo (c10 float8 types)"), which names no file.
+The path "." (a whole source tree) links to the repository's tree at the revision.
 """
 from __future__ import annotations
 
@@ -16,7 +20,10 @@ from typing import Any
 from urllib.parse import quote
 
 _REVISION = re.compile(r"^(?:[0-9a-f]{7,40}|v?\d+(?:\.\d+)*(?:[-.+]?[A-Za-z0-9]+)*)$")
-_PACKAGE_ONLY = re.compile(r"\.(?:so|pyd|dll|dylib)$|\.(?:dist|egg)-info/|(?:^|/)PKG-INFO$")
+_PACKAGE_ONLY = re.compile(
+    r"\.(?:so|pyd|dll|dylib|metallib)$|\.(?:dist|egg)-info/|(?:^|/)PKG-INFO$"
+    r"|^(?:torch/include|flashinfer/data|flashinfer_cubin/cubins|vllm/third_party/(?:deep_gemm|triton_kernels)|b12x)/"
+    r"|\s\(")
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([A-Za-z0-9][A-Za-z0-9.+!_-]*)$")
 
 
@@ -32,6 +39,8 @@ def permalink(source: dict[str, Any]) -> str | None:
         return None
     if "; " in str(path) or _package_only(str(path)):
         return None
+    if str(path).strip("/") == ".":
+        return f"https://github.com/{repository}/tree/{quote(str(revision))}"
     line = f"#L{source['line']}" if isinstance(source.get("line"), int) else ""
     return f"https://github.com/{repository}/blob/{quote(str(revision))}/{quote(str(path))}{line}"
 
@@ -49,7 +58,8 @@ def package_page(source: dict[str, Any]) -> str | None:
     pin = _PIN.match(str(source.get("package") or ""))
     if not (pin and _package_only(str(source.get("path") or ""))):
         return None
-    return f"https://pypi.org/project/{quote(pin.group(1))}/{quote(pin.group(2))}/"
+    version = pin.group(2).split("+")[0]
+    return f"https://pypi.org/project/{quote(pin.group(1))}/{quote(version)}/"
 
 
 def source_link(source: dict[str, Any]) -> str | None:

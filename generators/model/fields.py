@@ -874,6 +874,7 @@ class SourceFields(TypedDict):
     package: NotRequired[str]
     path: NotRequired[str]
     revision: NotRequired[str]
+    branch: NotRequired[str]
     published: NotRequired[Date]
     accessed: NotRequired[Date]
     publisher: NotRequired[str]

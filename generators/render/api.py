@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ..derive.answers import Answer
+from ..derive.cells import unread_platforms
 from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
 from ..derive.matrix import part_targets, target_label
@@ -149,7 +150,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     target's place in the column order, computed once per document)."""
     data = record.data
     if record.kind == "source":
-        return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type")}
+        at_commit = {"branch": data["branch"], "revision": data.get("revision", "")} if data.get("branch") else {}
+        return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type"), **at_commit}
     if record.kind == "gotcha":
         return {"severity": data["severity"], "effect": data["effect"], "silent": data["silent"],
                 "summary": data.get("summary", ""), "applies_when": applies_when(data),
@@ -162,7 +164,9 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
         return {"platform": data["platform"], "label": target_label(atlas.index, record),
                 "accelerators": list(members(atlas.index, record)), "order": position[record.id]}
     if record.kind == "scheme":
-        return {"engine": data.get("engine", ""), "formats": data.get("formats", []), "layers": data.get("layers", "dense")}
+        unread = unread_platforms(data)
+        return {"engine": data.get("engine", ""), "formats": data.get("formats", []), "layers": data.get("layers", "dense"),
+                **({"unread": unread} if unread else {})}
     if record.kind == "finding":
         return {"verdict": data.get("verdict", ""), "conclusion": data.get("conclusion", "")}
     if record.kind == "engine":

@@ -38,7 +38,11 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
     "source": ({"link": {**_STRING_OR_NULL, "description": "The address a reader follows (a permalink where the "
                                                              "source names a revision); null when it has none."},
                 "accessed": {**_STRING_OR_NULL, "description": "When the source was read (ISO 8601 date)."},
-                "type": _record_field("source", "type")}, ["link", "accessed", "type"]),
+                "type": _record_field("source", "type"),
+                "branch": _record_field("source", "branch"),
+                "revision": {"type": "string", "description": "The commit read; present, with `branch`, only when the "
+                                                              "source was read at a development commit rather than at "
+                                                              "a release."}}, ["link", "accessed", "type"]),
     "gotcha": ({"severity": _record_field("gotcha", "severity"), "effect": _record_field("gotcha", "effect"),
                 "silent": _record_field("gotcha", "silent"),
                 "summary": {"type": "string", "description": "The trap in a sentence; empty when the record has none."},
@@ -59,7 +63,10 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                          "order": {"type": "integer", "minimum": 0,
                                    "description": "The target's place in the support tables' column order."}},
                         ["platform", "label", "accelerators", "order"]),
-    "scheme": ({"engine": {"type": "string"}, "formats": _IDS, "layers": _record_field("scheme", "layers")},
+    "scheme": ({"engine": {"type": "string"}, "formats": _IDS, "layers": _record_field("scheme", "layers"),
+                "unread": {"type": "object", "additionalProperties": {"type": "string"},
+                           "description": "Platforms whose dispatch the scheme has not read (no cell there), each with "
+                                          "why, from its candidates' `unread`; absent when there are none."}},
                ["engine", "formats", "layers"]),
     "finding": ({"verdict": {"type": "string"}, "conclusion": {"type": "string"}}, ["verdict", "conclusion"]),
     "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,

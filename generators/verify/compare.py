@@ -31,9 +31,10 @@ def selection_view(cell: Cell, class_of: dict[str, str]) -> SelectionView:
     """The derived cell reduced to selection: the kernels the walk accepts (conditionally or not) up to the first
     unconditional one, plus kernels an external gate rejects only after the engine selected them, plus the kernel of
     the scheme the engine substitutes by default when a setting is needed to keep this one, plus the kernel a default
-    install selects (where a setting filters the list, the whole list's choice)."""
+    install selects (where a setting filters the list, the whole list's choice and every kernel its walk accepts)."""
     verdict = getattr(cell.verdict, "value", cell.verdict)
-    accepted = [a.kernel for a in cell.attempts if a.outcome != "no" or getattr(a, "after_selection", False)]
+    walked = (*cell.attempts, *getattr(cell, "default_attempts", ()))  # a filtered list's cell: the default's walk too
+    accepted = [a.kernel for a in walked if a.outcome != "no" or getattr(a, "after_selection", False)]
     if getattr(cell, "substitute_kernel", ""):  # with default settings the engine runs a substitute scheme's kernel
         accepted.append(cell.substitute_kernel)
     if cell.default_kernel:  # what a default install selects (where a setting filters the list: the whole list's)

@@ -524,7 +524,7 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
             update(_checkpoint_dir(cell), hf_config=None)
         out["stage"] = "scheme"
         layer = _layer(cell, dtype)
-        with _engine_config_context(dtype):
+        with _engine_config_context(dtype, cell.get("linear_backend", "auto")):
             quant_method = quant_config.get_quant_method(layer, prefix=cell["prefix"])
         out["quant_method"] = type(quant_method).__name__
         scheme = getattr(layer, "scheme", None)
@@ -534,7 +534,7 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
             raise _Selected(_BUILT[-1]["kernel"], _BUILT[-1]["selector"])
         out["stage"] = "kernel-selection"
         k, n = cell.get("shape", [4096, 4096])
-        with _engine_config_context(dtype):
+        with _engine_config_context(dtype, cell.get("linear_backend", "auto")):
             quant_method.create_weights(layer, input_size_per_partition=k, output_partition_sizes=[n], input_size=k,
                                         output_size=n, params_dtype=dtype, weight_loader=lambda *a, **kw: None)
         if _BUILT:  # create_weights selected the kernel (MXFP8)
@@ -563,9 +563,10 @@ class _ModelFacts:
         return None
 
 
-def _engine_config_context(dtype):
+def _engine_config_context(dtype, linear_backend: str = "auto"):
     """The engine's default configuration, with the checkpoint's model dtype, as the current one, and the model dtype
-    as torch's default dtype, as the model loader sets both while it builds layers."""
+    as torch's default dtype, as the model loader sets both while it builds layers. A cell may name a --linear-backend
+    value (default auto), set on the configuration's kernel_config as EngineArgs sets it."""
     import contextlib
     import torch
 
@@ -574,6 +575,8 @@ def _engine_config_context(dtype):
         from vllm.config import VllmConfig, set_current_vllm_config
         config = VllmConfig()
         object.__setattr__(config, "model_config", _ModelFacts(dtype))
+        if linear_backend != "auto":
+            config.kernel_config.linear_backend = linear_backend
         stack.enter_context(set_current_vllm_config(config))
     except Exception:
         pass
