@@ -464,6 +464,16 @@ def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmuta
     assert survivors == []
 
 
+def _first_schemes_renamed(atlas: Atlas) -> dict[str, Any]:
+    """A change renaming every engine's first scheme (each page that names a scheme then differs)."""
+    renamed = {}
+    for scheme in {s.data["engine"]: s for s in reversed(atlas.index.all("scheme"))}.values():
+        data = copy.deepcopy(scheme.data)
+        data["name"] = f"{data['name']} (mutated)"
+        renamed[scheme.ref] = data
+    return renamed
+
+
 def test_a_kept_matrix_is_what_rendering_it_gives(atlas, unmutated):
     """The sweeps above take an engine's matrix HTML from the unmutated render when its Matrix is unchanged: on the
     first and the last cell flip, and on a rename of every engine's first scheme, the pages rendered that way are the
@@ -471,11 +481,7 @@ def test_a_kept_matrix_is_what_rendering_it_gives(atlas, unmutated):
     for page in CELL_PAGES:
         unmutated(page)
     flips = cell_flips(atlas)
-    renamed = {}
-    for scheme in {s.data["engine"]: s for s in reversed(atlas.index.all("scheme"))}.values():
-        data = copy.deepcopy(scheme.data)
-        data["name"] = f"{data['name']} (mutated)"
-        renamed[scheme.ref] = data
+    renamed = _first_schemes_renamed(atlas)
     kept = sum(len(k) for k in _KEPT_MATRICES.values())
     assert kept > len(CELL_PAGES)
     for changes in (flips[0][0], flips[-1][0], renamed):
@@ -494,11 +500,7 @@ def test_a_kept_answer_is_what_deriving_it_gives(atlas, kept_answers):
     unmutated derivation and derived again those of the flipped cells."""
     assert len(kept_answers) > len(atlas.views.answers) // 2  # most answers read no more than records
     flips = cell_flips(atlas)
-    renamed = {}
-    for scheme in {s.data["engine"]: s for s in reversed(atlas.index.all("scheme"))}.values():
-        data = copy.deepcopy(scheme.data)
-        data["name"] = f"{data['name']} (mutated)"
-        renamed[scheme.ref] = data
+    renamed = _first_schemes_renamed(atlas)
     for changes, cells in (*(flips[n] for n in (0, len(flips) // 2, -1)), (renamed, [])):
         _REUSED_ANSWERS[0] = 0
         with _answers("reuse"):
