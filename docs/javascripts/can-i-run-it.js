@@ -18,14 +18,14 @@
   // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
   var COVERS = {
     "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
-      "engine's expert-layer (MoE) kernels, which no answer here models yet",
+      "engine's expert-layer (MoE) kernels, which this answer does not cover",
     "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers " +
       "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's answer: the " +
       "scheme's page says which)"
   };
 
   var KNOWN_BY = {
-    "code": "the engine's dispatch code, read at the cited release",
+    "code": "the engine's dispatch code, read at ",
     "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code"
   };
 
@@ -477,11 +477,13 @@
     return said;
   }
 
-  // how the cell is known; code read at a development commit (a source with a `branch`) is said to be that, not the
-  // cited release, with the commits read
+  // how the cell is known; code is read at the engine's version_read (the Release line), and code read at a development
+  // commit (a source with a `branch`) is said to be that instead, with the commits read
   function knownBy(records, cell) {
     var said = KNOWN_BY[cell.known_by] || cell.known_by;
     if (cell.known_by !== "code") { return said; }
+    var engine = records["engine"][cell.engine];
+    var at = engine && engine.version_read ? "the version named under Release" : "the revisions the sources below name";
     var byBranch = {};
     (cell.sources || []).forEach(function (id) {
       var source = records["source"] && records["source"][id];
@@ -491,11 +493,11 @@
       if (short && commits.indexOf(short) < 0) { commits.push(short); }
     });
     var branches = Object.keys(byBranch);
-    if (!branches.length) { return said; }
-    return "the engine's dispatch code, read at " + branches.map(function (b) {
+    if (!branches.length) { return said + at; }
+    return said + branches.map(function (b) {
       var commits = byBranch[b];
       return (commits.length > 1 ? "commits " : "commit ") + commits.join(", ") + " on the " + b + " branch";
-    }).join(" and ") + ", not at the cited release (the sources below say which file was read where)";
+    }).join(" and ") + ", not at " + at + " (the sources below say which file was read where)";
   }
 
   // a scheme with no cell on a platform whose dispatch it has not read: say so, and why, as the engine's grid does

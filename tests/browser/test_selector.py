@@ -213,7 +213,20 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
                        ".filter(a => a.textContent === 'what differs').map(a => a.pathname)")
     assert links == ["/" + findings[later["finding"]]["page"] for later in vllm["later_releases"]]
     _pick(browser, engine="llama-cpp", scheme="llama-cpp-q4-k", hardware="part:rtx-4090")
-    assert _card(browser)["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
+    card = _card(browser)
+    assert card["facts"]["Release"] == f"{llama['name']} {llama['version_read']}"
+    assert card["facts"]["Known from"] == "the engine's dispatch code, read at the version named under Release"
+    # code read at main-branch commits, not at the release named (ONNX Runtime's MatMulNBits dispatch): said so
+    sources = {s["id"]: s for s in index["records"]["source"]}
+    cell = next(c for c in json.loads((built_site / "api/cells.json").read_text(encoding="utf-8"))["cells"]
+                if c["scheme"] == "onnxruntime-matmulnbits-int4" and c["target"] == "x86-cpu-avx512")
+    commits = sorted({sources[s]["revision"][:7] for s in cell["sources"] if sources[s].get("branch") == "main"
+                      and sources[s]["type"] == "code"})
+    assert commits
+    _pick(browser, engine="onnxruntime", scheme="onnxruntime-matmulnbits-int4", hardware="part:amd-epyc-genoa")
+    known = _card(browser)["facts"]["Known from"]
+    assert known.endswith(", not at the version named under Release (the sources below say which file was read where)")
+    assert all(commit in known for commit in commits) and " on the main branch" in known
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
