@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..derive.route_computes import PRECISION_OF
 from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check, at
 
 NAME = "computes-in-setting"
-PRECISION_OF = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a float dtype and the precision it multiplies in
 
 
 def check(atlas: Atlas, kernel: Record) -> Iterator[Problem]:
