@@ -754,3 +754,24 @@ def test_per_tensor_fp8_experts_part_by_activation_scheme_where_a_backend_takes_
         # NONE reaches convert_to_fp8_moe_kernel_format after the weights load, before the bare assertion.
         assert cpu.verdict == "refused" and cpu.failure_message == "Unsupported FP8 MoE backend: NONE"
     assert cells[("vllm-fp8-block-moe", "x86-cpu-avx512-amx")].verdict == "fallback"
+
+
+def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_for_one_row_and_cublas_in_tf32_from_ampere(real_atlas):
+    """ONNX Runtime's CUDA MatMulNBits read at main-branch commits 01b814b and c95b016 (finding
+    ortgpu32-audit-2026-12-04): for a float32 A the fpA_intB path declines on the input type, one row runs the fused
+    4-bit GEMV in FP32, more rows dequantize and call cuBLAS SGEMM, which runs TF32 from compute capability 8.0 (use_tf32
+    on by default). The 1.31.1 GPU wheel has no code for 7.0 or 10.x, so there the answer needs a build that has. The
+    golden file keeps only verdict and kernel, so the steps are pinned here."""
+    cells = real_atlas.views.cells
+    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+        cell = cells[("onnxruntime-matmulnbits-int4", target)]
+        tried = [(a.kernel.removeprefix("onnxruntime-cuda-"), a.outcome) for a in cell.attempts]
+        assert tried[:2] == [("fpa-intb-gemm", "no"), ("int4-gemv", "conditional")], target
+        cublas = [o for o in cell.otherwise if o.selected == "onnxruntime-cuda-dequant-gemm" and o.verdict.loads]
+        assert len(cublas) == 1, target
+        tf32 = "TF32 tensor cores" in cublas[0].computes_as
+        assert tf32 == (target not in ("nvidia-sm70", "nvidia-sm75")), target
+        unbuilt = target in ("nvidia-sm70", "nvidia-sm100")
+        gemv = next(a for a in cell.attempts if a.kernel == "onnxruntime-cuda-int4-gemv")
+        assert gemv.conditions[0].startswith("an onnxruntime-gpu build with code for compute capability") == unbuilt
+        assert cell.verdict == ("runs" if target == "nvidia-sm75" else "runs-if"), target
