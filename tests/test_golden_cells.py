@@ -704,6 +704,21 @@ def test_nf4_through_transformers_computes_in_the_compute_dtype_the_setting_give
     assert answers[("transformers-bnb-nf4", "amd-gfx906")].steps == ()  # fails at run time: computes nothing
 
 
+def test_a_prequantized_nf4_checkpoint_computes_in_the_dtype_it_stores(real_atlas):
+    """The float32 default holds only when quantizing on load: for a pre-quantized checkpoint transformers 5.25.0
+    takes the whole quantization_config of its config.json and ignores a BitsAndBytesConfig passed beside it
+    (quantizers/auto.py lines 244-273; BitsAndBytesConfig is not in LOADING_ATTRIBUTES_CONFIG_TYPES), every save writes
+    bnb_4bit_compute_dtype (configuration_utils.py lines 1254-1258, quantization_config.py line 577), and the model
+    dtype never reaches it (quantizers/base.py update_dtype, lines 100-110). So every step that a setting chooses says
+    where a pre-quantized checkpoint stores it (nf4dtype32)."""
+    chosen = [(target, step.setting) for (scheme, target), answer in real_atlas.views.answers.items()
+              for step in answer.steps if scheme == "transformers-bnb-nf4" and step.setting is not None]
+    assert len(chosen) >= 18
+    for target, setting in chosen:
+        assert setting.stored_in.startswith("its config.json (quantization_config, "), target
+        assert setting.as_dict()["stored_in"] == setting.stored_in
+
+
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
     """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
     host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the
