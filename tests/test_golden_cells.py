@@ -704,6 +704,21 @@ def test_nf4_through_transformers_computes_in_the_compute_dtype_the_setting_give
     assert answers[("transformers-bnb-nf4", "amd-gfx906")].steps == ()  # fails at run time: computes nothing
 
 
+def test_a_prequantized_nf4_checkpoint_computes_in_the_dtype_it_stores(real_atlas):
+    """The float32 default holds only when quantizing on load: for a pre-quantized checkpoint transformers 5.25.0
+    takes the whole quantization_config of its config.json and ignores a BitsAndBytesConfig passed beside it
+    (quantizers/auto.py lines 244-273; BitsAndBytesConfig is not in LOADING_ATTRIBUTES_CONFIG_TYPES), every save writes
+    bnb_4bit_compute_dtype (configuration_utils.py lines 1254-1258, quantization_config.py line 577), and the model
+    dtype never reaches it (quantizers/base.py update_dtype, lines 100-110). So every step that a setting chooses says
+    where a pre-quantized checkpoint stores it (nf4dtype32)."""
+    chosen = [(target, step.setting) for (scheme, target), answer in real_atlas.views.answers.items()
+              for step in answer.steps if scheme == "transformers-bnb-nf4" and step.setting is not None]
+    assert len(chosen) >= 18
+    for target, setting in chosen:
+        assert setting.stored_in.startswith("its config.json (quantization_config, "), target
+        assert setting.as_dict()["stored_in"] == setting.stored_in
+
+
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
     """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
     host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the
@@ -800,3 +815,24 @@ def test_a_running_cell_lists_the_setting_values_that_make_it_worse(real_atlas):
     # a list no setting filters, and a cell that does not run, list none
     assert not cells[("vllm-ct-w4a8-int", "x86-cpu-avx512")].worse
     assert not cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm90")].worse
+
+
+def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_for_one_row_and_cublas_in_tf32_from_ampere(real_atlas):
+    """ONNX Runtime's CUDA MatMulNBits read at main-branch commits 01b814b and c95b016 (finding
+    ortgpu32-audit-2026-12-04): for a float32 A the fpA_intB path declines on the input type, one row runs the fused
+    4-bit GEMV in FP32, more rows dequantize and call cuBLAS SGEMM, which runs TF32 from compute capability 8.0 (use_tf32
+    on by default). The 1.31.1 GPU wheel has no code for 7.0 or 10.x, so there the answer needs a build that has. The
+    golden file keeps only verdict and kernel, so the steps are pinned here."""
+    cells = real_atlas.views.cells
+    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+        cell = cells[("onnxruntime-matmulnbits-int4", target)]
+        tried = [(a.kernel.removeprefix("onnxruntime-cuda-"), a.outcome) for a in cell.attempts]
+        assert tried[:2] == [("fpa-intb-gemm", "no"), ("int4-gemv", "conditional")], target
+        cublas = [o for o in cell.otherwise if o.selected == "onnxruntime-cuda-dequant-gemm" and o.verdict.loads]
+        assert len(cublas) == 1, target
+        tf32 = "TF32 tensor cores" in cublas[0].computes_as
+        assert tf32 == (target not in ("nvidia-sm70", "nvidia-sm75")), target
+        unbuilt = target in ("nvidia-sm70", "nvidia-sm100")
+        gemv = next(a for a in cell.attempts if a.kernel == "onnxruntime-cuda-int4-gemv")
+        assert gemv.conditions[0].startswith("an onnxruntime-gpu build with code for compute capability") == unbuilt
+        assert cell.verdict == ("runs" if target == "nvidia-sm75" else "runs-if"), target

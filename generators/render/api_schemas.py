@@ -190,7 +190,7 @@ _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                                "sources": {**_IDS, "description": "Source ids that back this kernel and nothing "
                                                                   "else the answer rests on."}}}
 
-_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from"], "additionalProperties": False,
+_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from", "stored_in"], "additionalProperties": False,
                    "properties": {
                        "name": {"type": "string", "description": "The setting, as users write it."},
                        "value": {"type": "string", "description": "The value `precision` is for."},
@@ -200,7 +200,11 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                   "target, each with the precision it gives.",
                                   "items": {"type": "object", "required": ["value", "precision"],
                                             "properties": {"value": {"type": "string"}, "precision": {"type": "string"}}}},
-                       "read_from": {"type": "string", "description": "Where the engine reads the setting."}}}
+                       "read_from": {"type": "string", "description": "Where the engine reads the setting."},
+                       "stored_in": {"type": ["string", "null"],
+                                     "description": "Where a pre-quantized checkpoint stores the value the engine "
+                                                    "takes over the user's (`default` is then what quantizing on "
+                                                    "load gives), or null."}}}
 
 _ROUTE_NEED = {"type": "object", "required": ["kernel", "said", "source", "locator"], "additionalProperties": False,
                "properties": {"kernel": {"type": "string", "description": "Kernel record id whose gate says it."},
