@@ -298,6 +298,7 @@ class KernelComputesInSetting(TypedDict):
     default: Dtype
     values: list[Dtype]
     read_from: Text
+    stored_in: NotRequired[str]
     source: RefSource
     locator: str
     quote: NotRequired[str]
