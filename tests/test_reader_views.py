@@ -268,3 +268,13 @@ def test_vllm_fp8_block_on_hopper_computes_in_e4m3_alone(real_atlas) -> None:
     answers = real_atlas.views.answers
     assert answers[("vllm-fp8-block", "nvidia-sm90")].computes_in == ("fp8-e4m3",)
     assert set(answers[("vllm-fp8-block", "nvidia-sm100")].computes_in) == {"fp8-e4m3", "mxfp8"}
+
+
+def test_a_kernel_that_names_some_of_the_allowed_formats_computes_in_those(real_atlas) -> None:
+    """vLLM's Triton FP8 MoE experts name FP8 E4M3 beside FP8 block scaling and apply the float32 block scales in the
+    kernel (accumulator += tl.dot(a, b) * a_scale * b_scale), so a block-scaled checkpoint computes in E4M3 there, not
+    MXFP8, on parts where the format map rates neither; a kernel that names neither keeps both (DeepGEMM on SM100)."""
+    answers = real_atlas.views.answers
+    for target in ("amd-gfx1151", "amd-gfx906", "amd-gfx90a"):
+        assert answers[("vllm-fp8-block-moe", target)].computes_in == ("fp8-e4m3",)
+    assert set(answers[("vllm-fp8-block-moe", "nvidia-sm100")].computes_in) == {"fp8-e4m3", "mxfp8"}

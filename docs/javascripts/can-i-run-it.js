@@ -799,6 +799,20 @@
         return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
       }))]));
     }
+    // values of a setting that filters the engine's list (vLLM's --linear-backend) with which this running cell runs
+    // worse: derived from the same walk of the filtered list (cells.py, _worse_settings), never typed by hand
+    if (cell.worse && cell.worse.length) {
+      card.appendChild(section("Settings that make this worse", [el("ul", { "class": "atlas-card__worse" }, cell.worse.map(function (w) {
+        var what = (VERDICTS[w.verdict] || [w.verdict])[0].replace(",", "").toLowerCase();
+        var more = w.reasons.length > 1 ? " (and " + (w.reasons.length - 1) + " more)" : "";
+        // a reason names its kernel as the engine's list does ('kernel-id: message'): linked, as under "Why not"
+        var reason = w.verdict === "fallback" ? null : reasonItem(site, records, w.reasons[0] || "");
+        var detail = w.verdict === "fallback" ? [": " + w.computes_as] : w.reasons.length ?
+          [": "].concat(Array.prototype.slice.call(reason.childNodes), [more]) : [];
+        return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(
+          w.kernel ? [" (the engine selects ", link(site, records["kernel"][w.kernel], w.kernel), ")"] : [], detail));
+      }))]));
+    }
     // what the kernels it runs on need that the engine does not check when it selects them: the verdict assumes it
     var own = ownKernels(cell);
     var needs = (cell.needs || []).filter(function (n) { return own.indexOf(n.kernel) >= 0; });

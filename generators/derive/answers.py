@@ -181,7 +181,18 @@ def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | N
     kernel runs with and to those every part runs natively where only some are."""
     quantizing = kernel_quantizes_activations(index, kernel)
     formats = on_target(index, scheme_computes_in(index, scheme, quantizing), cell.target, cell.engine)
-    return natively_computed(_with_kernel_dtypes(index, formats, scheme, cell, quantizing, kernel), parts, native)
+    return natively_computed(_named_by_kernel(index, _with_kernel_dtypes(index, formats, scheme, cell, quantizing, kernel),
+                                              kernel), parts, native)
+
+
+def _named_by_kernel(index: Index, formats: tuple[str, ...], kernel_id: str | None) -> tuple[str, ...]:
+    """Of the hardware formats a checkpoint format allows, those the kernel's record names among the formats it serves,
+    where it names some but not all: vLLM's Triton FP8 MoE experts list FP8 E4M3 beside FP8 block scaling and apply
+    the float32 block scales themselves, so they compute in E4M3, never in MXFP8. Unchanged where it names none."""
+    kernel = index.get("kernel", kernel_id) if kernel_id else None
+    named = set(kernel.data.get("formats", [])) if kernel is not None else set()
+    kept = tuple(f for f in formats if f in named)
+    return kept if kept and len(kept) < len(formats) else formats
 
 
 def natively_computed(formats: tuple[str, ...], parts: frozenset[str],

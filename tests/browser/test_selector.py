@@ -677,6 +677,40 @@ def test_a_condition_the_defaults_meet_for_a_later_kernel_is_said_with_that_kern
     assert browser.console_errors() == []
 
 
+SETTINGS = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const items = title => {
+  const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+};
+return {open: items('Conditions'), met: items('Met by the defaults (default install and settings)').map(t => t.split(': ')[0]),
+        worse: items('Settings that make this worse')};
+"""
+
+
+def test_a_setting_card_says_what_the_defaults_meet_and_a_running_card_what_a_setting_makes_worse(
+        browser: Browser, cells: dict, names: dict) -> None:
+    """MXFP4 on an RTX 5090 runs only given --linear-backend humming; humming-kernels comes with vLLM's CUDA wheel and
+    --dtype auto gives 16 bits, so those are said as met, and the setting is the one condition left (cards32). FP8 W8A8
+    on an H100 runs through CUTLASS by default; the card lists the --linear-backend values that make it worse, from
+    the same filtered walk (api/cells.json `worse`)."""
+    cell = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:rtx-5090")
+    card = _shown(browser, SETTINGS, "answer card")
+    assert card["open"] == [cell["conditions"][0]] and card["open"][0].startswith("--linear-backend humming")
+    assert "package humming-kernels installed" in card["met"] and "activation dtype in {float16, bfloat16}" in card["met"]
+    assert card["worse"] == []
+    sm90 = cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")]
+    _pick(browser, scheme="vllm-ct-w8a8-fp8", hardware="part:h100-sxm")
+    card = _shown(browser, SETTINGS, "answer card")
+    assert [w.split(": ")[0] for w in card["worse"]] == [w["setting"] for w in sm90["worse"]]
+    marlin = next(w for w in card["worse"] if w.startswith("--linear-backend marlin: "))
+    assert marlin.startswith(f"--linear-backend marlin: falls back (the engine selects {names['kernel/vllm-marlin-fp8-scaled-mm']}): ")
+    assert "weight-only" in marlin
+    assert browser.console_errors() == []
+
+
 RELATED = """
 const line = document.querySelector('#atlas-answer .atlas-compare .atlas-compare__related');
 const box = document.querySelector('#atlas-answer .atlas-compare');
