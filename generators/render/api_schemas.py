@@ -134,6 +134,18 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                                 "the engine's default install provides, "
                                                                                 "or a setting other than its default "
                                                                                 "(`--dtype float32`), reaches this step."}}}
+_WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
+          "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
+                         "cell that runs as specified by default does not: derived from the same walk of the filtered "
+                         "list, never recorded.",
+          "properties": {"setting": {"type": "string", "description": "The setting and its value, as typed."},
+                         "verdict": {"type": "string", "description": "The outcome with it: `fallback`, "
+                                                                      "`fails-at-runtime` or `refused`."},
+                         "kernel": {"type": ["string", "null"], "description": "The kernel the engine then selects; "
+                                                                                "null when it refuses."},
+                         "computes_as": {"type": "string", "description": "For a fallback: what really computes."},
+                         "reasons": {**_IDS, "description": "For a refusal or a failure at run time: every reason in "
+                                                             "the engine's order."}}}
 _ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
@@ -264,6 +276,10 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "opt_in": {"type": "array", "items": _ASSUMES,
                                    "description": "Conditions of `kernel` the default install does not meet: a reader "
                                                   "gets that kernel only by opting in (a setting, an extra package)."},
+                        "worse": {"type": "array", "items": _WORSE,
+                                  "description": "Where a setting filters the candidate list and the cell runs as "
+                                                 "specified: each value of it that makes the cell fall back, fail at "
+                                                 "run time or be refused, in the setting's order; empty otherwise."},
                         "published": {"type": "array", "items": _PUBLISHED,
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},
