@@ -704,6 +704,21 @@ def test_nf4_through_transformers_computes_in_the_compute_dtype_the_setting_give
     assert answers[("transformers-bnb-nf4", "amd-gfx906")].steps == ()  # fails at run time: computes nothing
 
 
+def test_a_prequantized_nf4_checkpoint_computes_in_the_dtype_it_stores(real_atlas):
+    """The float32 default holds only when quantizing on load: for a pre-quantized checkpoint transformers 5.25.0
+    takes the whole quantization_config of its config.json and ignores a BitsAndBytesConfig passed beside it
+    (quantizers/auto.py lines 244-273; BitsAndBytesConfig is not in LOADING_ATTRIBUTES_CONFIG_TYPES), every save writes
+    bnb_4bit_compute_dtype (configuration_utils.py lines 1254-1258, quantization_config.py line 577), and the model
+    dtype never reaches it (quantizers/base.py update_dtype, lines 100-110). So every step that a setting chooses says
+    where a pre-quantized checkpoint stores it (nf4dtype32)."""
+    chosen = [(target, step.setting) for (scheme, target), answer in real_atlas.views.answers.items()
+              for step in answer.steps if scheme == "transformers-bnb-nf4" and step.setting is not None]
+    assert len(chosen) >= 18
+    for target, setting in chosen:
+        assert setting.stored_in.startswith("its config.json (quantization_config, "), target
+        assert setting.as_dict()["stored_in"] == setting.stored_in
+
+
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
     """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
     host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the
@@ -754,3 +769,79 @@ def test_per_tensor_fp8_experts_part_by_activation_scheme_where_a_backend_takes_
         # NONE reaches convert_to_fp8_moe_kernel_format after the weights load, before the bare assertion.
         assert cpu.verdict == "refused" and cpu.failure_message == "Unsupported FP8 MoE backend: NONE"
     assert cells[("vllm-fp8-block-moe", "x86-cpu-avx512-amx")].verdict == "fallback"
+
+
+def test_a_refusal_names_the_zen_check_a_default_install_fails_before_the_quant_type(real_atlas):
+    """ZentorchWNA16LinearKernel.can_implement tests is_zen_cpu() before the quant type (zentorch.py lines 42-44 at
+    vLLM 0.33.0); the default install has no zentorch, so vLLM stays on CpuPlatform and that test is what declines on
+    an AVX512 CPU, AMD or Intel. The reason leads with it, not with the later CPUWNA16 quant-type message alone. A
+    refusal that is itself one split part of a device test (AITER's gfx list) is not led by the other parts."""
+    cells = real_atlas.views.cells
+    for scheme in ("vllm-ct-wna16-8", "vllm-ct-wna16-8-asym"):
+        zen = next(a for a in cells[(scheme, "x86-cpu-avx512")].attempts if a.kernel == "vllm-zentorch-wna16")
+        assert zen.reason.startswith("ZentorchWNA16 requires an AMD Zen CPU.") and "(unless package zentorch installed)" in zen.reason
+        assert "otherwise: Quant type (" in zen.reason
+    aiter = next(a for a in cells[("vllm-mxfp4", "amd-gfx90a")].attempts if a.kernel == "vllm-aiter-triton-w4a16-moe")
+    assert aiter.reason.startswith("AiterW4A16ExpertsMonolithic._supports_current_device is false outside gfx942")
+
+
+def test_a_setting_cell_takes_what_the_defaults_meet_of_the_kernel_it_leaves_as_met(real_atlas):
+    """--linear-backend humming leaves HummingMxFp4LinearKernel on SM120: humming-kernels[cu13]==0.1.19 is a requirement
+    of vLLM 0.33.0's CUDA wheel (requirements/cuda.txt line 33), and --dtype auto gives only bfloat16 or float16, so the
+    reader who gives the setting meets both already; the setting itself stays the one open condition. Likewise the
+    XPU W8A8 FP8 kernel's dtype test under --linear-backend xpu."""
+    cells = real_atlas.views.cells
+    mx = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
+    met = {a.condition: a for a in mx.assumes}
+    assert met["package humming-kernels installed"].facts == ("humming-kernels",)
+    assert "activation dtype in {float16, bfloat16}" in met
+    assert [c for c in mx.conditions if c not in met] == [mx.conditions[0]] and mx.conditions[0].startswith("--linear-backend humming")
+    xpu = cells[("vllm-ct-w8a8-fp8", "intel-gpu")]
+    assert [a.condition for a in xpu.assumes] == ["activation dtype in {float16, bfloat16}"]
+
+
+def test_a_running_cell_lists_the_setting_values_that_make_it_worse(real_atlas):
+    """The same walk of the filtered list that makes a runs-if cell: on SM90 FP8 W8A8 runs through CUTLASS by default,
+    and --linear-backend marlin (or humming) leaves only a weight-only kernel, b12x a refusal."""
+    cells = real_atlas.views.cells
+    sm90 = cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")]
+    worse = {w.setting: w for w in sm90.worse}
+    assert sm90.verdict == "runs" and sm90.kernel == "vllm-cutlass-fp8-scaled-mm"
+    marlin = worse["--linear-backend marlin"]
+    assert (marlin.verdict, marlin.kernel) == ("fallback", "vllm-marlin-fp8-scaled-mm") and "weight-only" in marlin.computes_as
+    b12x = worse["--linear-backend b12x"]
+    assert (b12x.verdict, b12x.kernel) == ("refused", None) and b12x.reasons[0].startswith("vllm-b12x-tensor-fp8-scaled-mm: ")
+    assert "--linear-backend cutlass" not in worse and "--linear-backend triton" not in worse
+    # a list no setting filters, and a cell that does not run, list none
+    assert not cells[("vllm-ct-w4a8-int", "x86-cpu-avx512")].worse
+    assert not cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm90")].worse
+
+
+def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_in_tf32_from_ampere(real_atlas):
+    """ONNX Runtime's CUDA MatMulNBits read at main-branch commits 01b814b and 0278001 (findings
+    ortgpu32-audit-2026-12-04 and ortgpu32s-second-reading-2026-12-04): for a float32 A the fpA_intB path declines on
+    the input type, up to 16 rows run the fused 4-bit GEMV kernels in FP32, more rows dequantize and call cuBLAS SGEMM,
+    which runs TF32 from compute capability 8.0 (use_tf32 on by default). The default install (the 1.31.1 GPU wheel's
+    cubins, sm_75 to sm_90a and sm_120a) has no code for 7.0, 10.x or the GB10's 12.1: there the default install fails
+    at run time and the answer needs a build for the GPU first. The golden file keeps only verdict and kernel, so the
+    steps are pinned here."""
+    cells = real_atlas.views.cells
+    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+        cell = cells[("onnxruntime-matmulnbits-int4", target)]
+        tried = [(a.kernel.removeprefix("onnxruntime-cuda-"), a.outcome) for a in cell.attempts]
+        assert tried[:2] == [("fpa-intb-gemm", "no"), ("int4-gemv", "conditional")], target
+        gemv = next(a for a in cell.attempts if a.kernel == "onnxruntime-cuda-int4-gemv")
+        assert gemv.conditions[-1].startswith("at most 16 rows of activations"), target
+        cublas = [o for o in cell.otherwise if o.selected == "onnxruntime-cuda-dequant-gemm" and o.verdict.loads]
+        assert len(cublas) == 1, target
+        tf32 = "TF32 tensor cores" in cublas[0].computes_as and 'use_tf32=0' in cublas[0].computes_as
+        assert tf32 == (target not in ("nvidia-sm70", "nvidia-sm75")), target
+        unbuilt = target in ("nvidia-sm70", "nvidia-sm100")
+        assert cell.conditions[0].startswith("a build compiled for compute capability") == unbuilt, target
+        fails = [o for o in cell.otherwise if o.verdict.value == "fails-at-runtime"]
+        assert bool(fails) == unbuilt, target
+        assert cell.verdict == ("runs" if target == "nvidia-sm75" else "runs-if"), target
+    answer = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]
+    (gb10,) = answer.on_parts
+    assert gb10.part == "gb10-dgx-spark" and gb10.verdict.value == "runs-if"
+    assert gb10.conditions[0].startswith("a build compiled for compute capability 12.1")

@@ -420,22 +420,30 @@
     return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
   }
 
-  // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for
+  // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for; where
+  // a pre-quantized checkpoint stores its own value (stored_in), the default is only what quantizing on load gives
   function settingShort(setting) {
     if (!setting) { return ""; }
-    return " (" + setting.name + " " + setting.value + (setting.value === setting.default ? ", its default" : "") + ")";
+    return " (" + setting.name + " " + setting.value + (setting.value === setting.default ?
+      ", its default" + (setting.stored_in ? " when quantizing on load" : "") : "") + ")";
   }
 
   // the card's line under such a step: what the other values give, or, where only a value other than the default runs
-  // as specified here, that the conditions below ask for it; where the engine reads the setting, folded
+  // as specified here, that the conditions below ask for it; that a pre-quantized checkpoint sets it itself, where it
+  // stores the setting (its stored value is the one the values above apply to, not a precision of its own: on an x86
+  // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is); where the engine reads the setting, folded
   function settingNote(setting) {
-    var said;
+    var said, onLoad = setting.stored_in ? "quantizing on load, " : "";
     if (setting.value === setting.default) {
-      said = "The setting " + setting.name + " chooses it: " + setting.default + " unless set" + (setting.others.length ? "; " +
+      said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
+        setting.default + " unless set" + (setting.others.length ? "; " +
         setting.others.map(function (o) { return o.value + " gives " + o.precision.toUpperCase(); }).join(", ") : "") + ".";
     } else {
-      said = "Only with the setting " + setting.name + " " + setting.value + " (unset, it is " + setting.default +
-        ": the conditions below say what runs then).";
+      said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
+        setting.default + ": the conditions below say what runs then).";
+    }
+    if (setting.stored_in) {
+      said += " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + ".";
     }
     return el("p", { "class": "atlas-card__note atlas-card__setting" }, [said + " ", el("details", {
       "class": "atlas-why-more atlas-card__route" }, [el("summary", { text: "where it is set" }), el("span", { text: setting.read_from })])]);
@@ -789,6 +797,20 @@
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
         return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+      }))]));
+    }
+    // values of a setting that filters the engine's list (vLLM's --linear-backend) with which this running cell runs
+    // worse: derived from the same walk of the filtered list (cells.py, _worse_settings), never typed by hand
+    if (cell.worse && cell.worse.length) {
+      card.appendChild(section("Settings that make this worse", [el("ul", { "class": "atlas-card__worse" }, cell.worse.map(function (w) {
+        var what = (VERDICTS[w.verdict] || [w.verdict])[0].replace(",", "").toLowerCase();
+        var more = w.reasons.length > 1 ? " (and " + (w.reasons.length - 1) + " more)" : "";
+        // a reason names its kernel as the engine's list does ('kernel-id: message'): linked, as under "Why not"
+        var reason = w.verdict === "fallback" ? null : reasonItem(site, records, w.reasons[0] || "");
+        var detail = w.verdict === "fallback" ? [": " + w.computes_as] : w.reasons.length ?
+          [": "].concat(Array.prototype.slice.call(reason.childNodes), [more]) : [];
+        return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(
+          w.kernel ? [" (the engine selects ", link(site, records["kernel"][w.kernel], w.kernel), ")"] : [], detail));
       }))]));
     }
     // what the kernels it runs on need that the engine does not check when it selects them: the verdict assumes it

@@ -123,6 +123,22 @@ class Otherwise:
 
 
 @dataclass(frozen=True)
+class Worse:
+    """A value of a setting that filters the candidate list (vLLM's --linear-backend) with which a cell that runs as
+    specified by default no longer does: what a default install then gets, from the same walk of the filtered list."""
+
+    setting: str  # the setting and its value, as a reader types it
+    verdict: Verdict  # fallback, fails-at-runtime or refused
+    kernel: str | None  # the kernel the engine then selects; None when it refuses
+    computes_as: str = ""  # for a fallback: what it computes in instead
+    reasons: tuple[str, ...] = ()  # for a refusal or a failure at run time: every reason in the engine's order
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"setting": self.setting, "verdict": self.verdict.value, "kernel": self.kernel,
+                "computes_as": self.computes_as, "reasons": list(self.reasons)}
+
+
+@dataclass(frozen=True)
 class Cell:
     """The derived verdict for one (scheme, hardware target)."""
 
@@ -149,6 +165,7 @@ class Cell:
     default_where: tuple[str, ...] = ()  # what else must hold for a default install to select it (a checkpoint's layout)
     opt_in: tuple[Assumed, ...] = ()  # conditions of `kernel` a default install does not meet
     default_attempts: tuple[Attempt, ...] = ()  # where a setting filters the list: the whole list's walk (the default's)
+    worse: tuple[Worse, ...] = ()  # where a setting filters the list and the cell runs: the values that make it worse
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -166,6 +183,7 @@ class Cell:
             "default_kernel": self.default_kernel,
             "default_where": list(self.default_where),
             "opt_in": [a.as_dict() for a in self.opt_in],
+            "worse": [w.as_dict() for w in self.worse],
         }
 
     @property
@@ -601,6 +619,8 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     whole = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
     if "filter" in candidates and not whole.verdict.runs_as_specified:
         return _filtered(whole, candidates, target, scheme, kernels, installed)
+    if "filter" in candidates:
+        return _replaced(whole, worse=_worse_settings(candidates, target, scheme, kernels, installed))
     return whole
 
 
@@ -611,7 +631,38 @@ def _filtered(whole: Cell, candidates: Mapping[str, Any], target: HardwareTarget
     rule = candidates["filter"]
     given = _given_setting(rule["values"], lambda value: f"{rule['setting']} {value} (unset, the default, leaves the "
                            "whole list)", candidates, target, scheme, kernels, installed, whole)
-    return whole if given is None else _replaced(given, assumes=whole.assumes)
+    return whole if given is None else given
+
+
+def _filtered_lists(candidates: Mapping[str, Any], target: HardwareTargetFields,
+                    kernels: Mapping[str, KernelFields]) -> Iterator[tuple[str, list[str]]]:
+    """Each value of the list's filtering setting with the list it leaves (the kernels whose `linear_backends` name it,
+    in the walk's order), skipping values that name none of them (those leave the whole list: the default)."""
+    order = candidate_order(candidates, target)
+    for value in candidates["filter"]["values"]:
+        kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])]
+        if kept and kept != order:
+            yield value, kept
+
+
+def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields, scheme: SchemeFields,
+                    kernels: Mapping[str, KernelFields], installed: Install) -> tuple[Worse, ...]:
+    """For a cell that runs as specified by default on a list a setting filters: each value whose filtered list a
+    default install walks to an outcome that does not run as specified (a weight-only fallback, a failure at run time,
+    a refusal), with what it selects then; the walk is the one `_given_setting` makes, so nothing is typed by hand."""
+    config = handed_config(scheme, target)
+    failure = failure_message(candidates, kernels, target, scheme)
+    found = []
+    for value, kept in _filtered_lists(candidates, target, kernels):
+        attempts = _walk(kept, kernels, config, target, scheme, installed)
+        cell = _verdict(scheme.get("engine", ""), "", "", attempts, failure, config, _handling(attempts, kernels))
+        cell = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+        if cell.verdict.runs_as_specified:
+            continue
+        found.append(Worse(f"{candidates['filter']['setting']} {value}", cell.verdict,
+                           cell.kernel if cell.verdict is not Verdict.REFUSED else None, cell.computes_as,
+                           () if cell.verdict is Verdict.FALLBACK else cell.reasons))
+    return tuple(found)
 
 
 def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates: Mapping[str, Any],
@@ -620,7 +671,9 @@ def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates
     """Runs-if the first value of a setting whose filtered list (the kernels whose `linear_backends` name it, the
     whole list when none does) runs as specified: the setting, as `said` words it, leads the conditions, and without
     it the outcome is `instead`, whose default kernel is what a default install selects (also where it then fails at
-    run time), whose own steps follow that one and whose walk is kept (`default_attempts`). None when no value's does."""
+    run time), whose own steps follow that one and whose walk is kept (`default_attempts`). What the defaults meet is
+    `instead`'s and, of the kernel the setting leaves, what its attempt notes as met (`assumes`) or lacking (`opt_in`).
+    None when no value's does."""
     config, order = handed_config(scheme, target), candidate_order(candidates, target)
     failure = failure_message(candidates, kernels, target, scheme)
     for value in values:
@@ -635,7 +688,13 @@ def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates
                               instead.conditions if selects else (), instead.computes_as,
                               () if loads else instead.reasons,
                               instead.failure_message if instead.verdict is Verdict.REFUSED else "")
+            # what the defaults meet of the kernel the setting leaves (humming-kernels comes with vLLM's CUDA wheel;
+            # --dtype auto gives only dtypes it takes) is met for a reader who gives the setting too: not a step to take
+            primary = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
+            own = primary.assumed if primary is not None else ()
             return _replaced(cell, verdict=Verdict.RUNS_IF, conditions=(setting, *cell.conditions),
+                             assumes=tuple(dict.fromkeys((*instead.assumes, *own))),
+                             opt_in=primary.opt_in if primary is not None else (),
                              default_kernel=instead.default_kernel if selects else None,
                              default_where=_where_selected(instead) if selects else (),
                              default_attempts=instead.attempts,
@@ -1053,6 +1112,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     instead: list[tuple[str, str]] = []
     computes_as = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
+    paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
     assumed: list[Assumed] = []
     opt_in: list[Assumed] = []
     opposites: list[tuple[str, str]] = []
@@ -1085,7 +1145,12 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         if outcome is False:
             template = requirement["reason"]
             reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
-            return Attempt(kernel_id, NO, _after_earlier(earlier, reason), template)
+            # an undecided check in the atlas's words whose fact the default install lacks (zentorch, for is_zen_cpu)
+            # fails first on a default install, so it leads a refusal by another check with a message of its own; a
+            # refusal without one is a part of a check the records split (AITER's device test): the target fails that
+            # check whatever the undecided parts say, so they do not lead it
+            told = paraphrased if requirement.get("reason_verbatim", True) else earlier
+            return Attempt(kernel_id, NO, _after_earlier(told, reason), template)
         if isinstance(outcome, str):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
@@ -1104,6 +1169,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 assumed.append(Assumed(outcome, by_default, ()))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
+            if requirement["check"] != "shape" and (requirement.get("reason_verbatim", True) or (
+                    installed and installed.lacks(tuple(requirement.get("met_by_install") or ())))):
+                paraphrased.append((outcome, filled))
     gates = [gate["description"] for gate in kernel.get("external_gates", []) if _gate_blocks(gate, target, config)]
     if failure or gates:  # selected where its selection conditions hold, then fails whatever the rest
         selecting = tuple(c for c in conditions if c not in dict(fails))

@@ -26,18 +26,21 @@ PRECISION_OF = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a f
 @dataclass(frozen=True)
 class SettingChoice:
     """The setting that chooses a step's precision: its name, the value the step's precision is for, the setting's
-    default value, the other values it runs as specified with there with the precision of each, and where the engine
-    reads it."""
+    default value, the other values it runs as specified with there with the precision of each, where the engine
+    reads it, and where a pre-quantized checkpoint stores the value the engine takes over the user's ('' where none
+    does: then the default holds for every load)."""
 
     name: str
     value: str
     default: str
     others: tuple[tuple[str, str], ...]
     read_from: str
+    stored_in: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "value": self.value, "default": self.default,
-                "others": [{"value": v, "precision": p} for v, p in self.others], "read_from": self.read_from}
+                "others": [{"value": v, "precision": p} for v, p in self.others], "read_from": self.read_from,
+                "stored_in": self.stored_in or None}
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,8 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
     if not kept:
         return None
     return SettingChoice(setting["name"], kept[0], setting["default"],
-                         tuple((v, PRECISION_OF[v]) for v in kept[1:]), setting["read_from"])
+                         tuple((v, PRECISION_OF[v]) for v in kept[1:]), setting["read_from"],
+                         setting.get("stored_in", ""))
 
 
 def compute_steps(index: Index, cell: Cell, formats_of: Callable[[str], tuple[str, ...]],

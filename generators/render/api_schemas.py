@@ -134,6 +134,18 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                                 "the engine's default install provides, "
                                                                                 "or a setting other than its default "
                                                                                 "(`--dtype float32`), reaches this step."}}}
+_WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
+          "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
+                         "cell that runs as specified by default does not: derived from the same walk of the filtered "
+                         "list, never recorded.",
+          "properties": {"setting": {"type": "string", "description": "The setting and its value, as typed."},
+                         "verdict": {"type": "string", "description": "The outcome with it: `fallback`, "
+                                                                      "`fails-at-runtime` or `refused`."},
+                         "kernel": {"type": ["string", "null"], "description": "The kernel the engine then selects; "
+                                                                                "null when it refuses."},
+                         "computes_as": {"type": "string", "description": "For a fallback: what really computes."},
+                         "reasons": {**_IDS, "description": "For a refusal or a failure at run time: every reason in "
+                                                             "the engine's order."}}}
 _ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
@@ -178,7 +190,7 @@ _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                                "sources": {**_IDS, "description": "Source ids that back this kernel and nothing "
                                                                   "else the answer rests on."}}}
 
-_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from"], "additionalProperties": False,
+_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from", "stored_in"], "additionalProperties": False,
                    "properties": {
                        "name": {"type": "string", "description": "The setting, as users write it."},
                        "value": {"type": "string", "description": "The value `precision` is for."},
@@ -188,7 +200,11 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                   "target, each with the precision it gives.",
                                   "items": {"type": "object", "required": ["value", "precision"],
                                             "properties": {"value": {"type": "string"}, "precision": {"type": "string"}}}},
-                       "read_from": {"type": "string", "description": "Where the engine reads the setting."}}}
+                       "read_from": {"type": "string", "description": "Where the engine reads the setting."},
+                       "stored_in": {"type": ["string", "null"],
+                                     "description": "Where a pre-quantized checkpoint stores the value the engine "
+                                                    "takes over the user's (`default` is then what quantizing on "
+                                                    "load gives), or null."}}}
 
 _ROUTE_NEED = {"type": "object", "required": ["kernel", "said", "source", "locator"], "additionalProperties": False,
                "properties": {"kernel": {"type": "string", "description": "Kernel record id whose gate says it."},
@@ -260,6 +276,10 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "opt_in": {"type": "array", "items": _ASSUMES,
                                    "description": "Conditions of `kernel` the default install does not meet: a reader "
                                                   "gets that kernel only by opting in (a setting, an extra package)."},
+                        "worse": {"type": "array", "items": _WORSE,
+                                  "description": "Where a setting filters the candidate list and the cell runs as "
+                                                 "specified: each value of it that makes the cell fall back, fail at "
+                                                 "run time or be refused, in the setting's order; empty otherwise."},
                         "published": {"type": "array", "items": _PUBLISHED,
                                       "description": "Every published cell that claims this (scheme, target)."},
                         "findings": {**_IDS, "description": "Findings that explain a published disagreement."},

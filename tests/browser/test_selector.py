@@ -677,6 +677,40 @@ def test_a_condition_the_defaults_meet_for_a_later_kernel_is_said_with_that_kern
     assert browser.console_errors() == []
 
 
+SETTINGS = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const items = title => {
+  const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+};
+return {open: items('Conditions'), met: items('Met by the defaults (default install and settings)').map(t => t.split(': ')[0]),
+        worse: items('Settings that make this worse')};
+"""
+
+
+def test_a_setting_card_says_what_the_defaults_meet_and_a_running_card_what_a_setting_makes_worse(
+        browser: Browser, cells: dict, names: dict) -> None:
+    """MXFP4 on an RTX 5090 runs only given --linear-backend humming; humming-kernels comes with vLLM's CUDA wheel and
+    --dtype auto gives 16 bits, so those are said as met, and the setting is the one condition left (cards32). FP8 W8A8
+    on an H100 runs through CUTLASS by default; the card lists the --linear-backend values that make it worse, from
+    the same filtered walk (api/cells.json `worse`)."""
+    cell = cells[("vllm-ct-w4a4-mxfp4", "nvidia-sm120")]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:rtx-5090")
+    card = _shown(browser, SETTINGS, "answer card")
+    assert card["open"] == [cell["conditions"][0]] and card["open"][0].startswith("--linear-backend humming")
+    assert "package humming-kernels installed" in card["met"] and "activation dtype in {float16, bfloat16}" in card["met"]
+    assert card["worse"] == []
+    sm90 = cells[("vllm-ct-w8a8-fp8", "nvidia-sm90")]
+    _pick(browser, scheme="vllm-ct-w8a8-fp8", hardware="part:h100-sxm")
+    card = _shown(browser, SETTINGS, "answer card")
+    assert [w.split(": ")[0] for w in card["worse"]] == [w["setting"] for w in sm90["worse"]]
+    marlin = next(w for w in card["worse"] if w.startswith("--linear-backend marlin: "))
+    assert marlin.startswith(f"--linear-backend marlin: falls back (the engine selects {names['kernel/vllm-marlin-fp8-scaled-mm']}): ")
+    assert "weight-only" in marlin
+    assert browser.console_errors() == []
+
+
 RELATED = """
 const line = document.querySelector('#atlas-answer .atlas-compare .atlas-compare__related');
 const box = document.querySelector('#atlas-answer .atlas-compare');
@@ -813,25 +847,29 @@ return {step: li.firstChild.textContent, note: c.textContent.trim(), where: note
 
 def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_for(browser: Browser, cells: dict) -> None:
     """transformers bitsandbytes NF4 multiplies in bnb_4bit_compute_dtype (api: computes_steps[].setting): float32
-    unless set, so an H100 card says FP32 and what the other values give, and where the setting is read, folded; on an
-    x86 CPU with AVX512-BF16 only bfloat16 runs as specified, and the card says the answer is for that value."""
+    unless set when quantizing on load, so an H100 card says FP32 and what the other values give, that a pre-quantized
+    checkpoint sets it itself with the value its config.json stores (nf4dtype32; nf4dtype32s: "sets it", not
+    "computes in", since on an AVX512-BF16 CPU the route is bfloat16 whatever it stores), and where the setting is
+    read, folded; on an x86 CPU with AVX512-BF16 only bfloat16 runs as specified, and the card says the answer is for that value."""
     [step] = cells[("transformers-bnb-nf4", "nvidia-sm90")]["computes_steps"]
     setting = step["setting"]
     browser.open(f"{PAGE}?engine=transformers&scheme=transformers-bnb-nf4&hardware=part:h100-sxm")
     card = _shown(browser, SETTING, "answer card")
     assert card["step"] == "FP32 after dequantizing the weights"
-    assert card["note"] == ("The setting bnb_4bit_compute_dtype chooses it: float32 unless set; bfloat16 gives BF16, "
-                            "float16 gives FP16.")
+    assert card["note"] == ("The setting bnb_4bit_compute_dtype chooses it. Quantizing on load, it is float32 unless "
+                            "set; bfloat16 gives BF16, float16 gives FP16. A pre-quantized checkpoint sets it itself: the "
+                            f"value stored in {setting['stored_in']}.")
     assert card["where"] == setting["read_from"]
     [step] = cells[("transformers-bnb-nf4", "x86-cpu-avx512")]["computes_steps"]
     assert (step["precision"], step["setting"]["value"]) == ("bf16", "bfloat16")
     _pick(browser, hardware="part:amd-epyc-genoa")
     card = _shown(browser, SETTING, "answer card")
     assert card["step"] == "BF16 after dequantizing the weights"
-    assert card["note"] == ("Only with the setting bnb_4bit_compute_dtype bfloat16 (unset, it is float32: the "
-                            "conditions below say what runs then).")
+    assert card["note"] == ("Only with the setting bnb_4bit_compute_dtype bfloat16 (quantizing on load, unset, it is "
+                            "float32: the conditions below say what runs then). A pre-quantized checkpoint sets it itself: "
+                            f"the value stored in {step['setting']['stored_in']}.")
     # a comparison row, which has no room for the note, names the value
     _pick(browser, engine="any", scheme="format:nf4", hardware="part:h100-sxm")
     row = _shown(browser, "const r = document.querySelector('#atlas-answer tr[data-scheme=\"transformers-bnb-nf4\"]');"
                  "return r ? r.children[4].textContent : null;", "comparison")
-    assert row == "FP32 after dequantizing the weights (bnb_4bit_compute_dtype float32, its default)"
+    assert row == "FP32 after dequantizing the weights (bnb_4bit_compute_dtype float32, its default when quantizing on load)"
