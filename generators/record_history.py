@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import commit_cache
 from .build import Run, check_stages
-from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes
+from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes, summary_of
 from .diff_model import ChangeSummary
 from .diff_model import CommitChange
 from .model.atlas import Atlas
@@ -107,6 +107,7 @@ class Side:
         self.records = records if isinstance(records, dict) else {(r.kind, r.id): r.data for r in records}
         self._atlas: Atlas | ChangeSummary | None = None
         self._build: Callable[[], Atlas | ChangeSummary | None] | None = atlas
+        self._summary: tuple[ChangeSummary | None] | None = None
 
     @property
     def known(self) -> bool:
@@ -117,6 +118,14 @@ class Side:
         if self._build is not None:
             self._atlas, self._build = self._build(), None
         return self._atlas
+
+    def summary(self) -> ChangeSummary | None:
+        """What the comparisons read of the atlas (diff.summary_of; None when it does not build), worked out once: a
+        side is compared with the commits on both sides of it, and each comparison reads its cells and its counts."""
+        if self._summary is None:
+            atlas = self.atlas()
+            self._summary = (atlas,) if atlas is None or isinstance(atlas, ChangeSummary) else (summary_of(atlas),)
+        return self._summary[0]
 
 
 _SIDES: dict[str, Side] = {}
@@ -229,7 +238,7 @@ def commit_change(root: Path, sha: str, parent: str, date: str, subject: str,
         change = CommitChange(sha, date, subject, (), (), records,
                               "one side does not build, so only its records are compared")
     else:
-        old, new = before.atlas(), after.atlas()
+        old, new = before.summary(), after.summary()
         assert old is not None and new is not None
         change = CommitChange(sha, date, subject, tuple(cell_changes(old, new)), tuple(count_changes(old, new)), records)
     _MEMO[key] = change

@@ -1,0 +1,52 @@
+"""The check runner keeps a record check's findings between trees whose records are the same objects (runner.py)."""
+from __future__ import annotations
+
+import dataclasses
+
+from generators.build import check_tree
+from generators.checks import run_checks
+from generators.checks.base import SHAPE, Check
+from generators.problems import Problem
+
+
+def _counting_check(name, reads):
+    """A record check on schemes that looks up each scheme's engine the way `reads` says, counting its calls."""
+    calls = []
+
+    def check_record(atlas, record):
+        calls.append(record.ref)
+        engine = reads(atlas, record)
+        if engine is None:
+            yield Problem(record.path, 1, 1, name, "no engine")
+
+    check = Check(name, "test", "record:scheme", check_record=check_record, stage=SHAPE)
+    return check, calls
+
+
+def test_a_record_check_is_asked_again_only_when_its_record_or_a_record_it_read_is_another_object(tree):
+    atlas, _ = check_tree(tree)
+    check, calls = _counting_check("kept-by-lookups", lambda atlas, r: atlas.index.get("engine", r.data.get("engine")))
+    schemes = len(atlas.index.all("scheme"))
+    first = run_checks(atlas, [check], errors_only=True)
+    assert len(calls) == schemes
+    assert run_checks(atlas, [check], errors_only=True) == first and len(calls) == schemes  # all kept
+    scheme = atlas.index.all("scheme")[0]
+    engine = atlas.index.get("engine", scheme.data["engine"])
+    atlas.index.by_kind["engine"][engine.id] = dataclasses.replace(engine)  # an equal record, but another object
+    run_checks(atlas, [check], errors_only=True)
+    readers = [s.ref for s in atlas.index.all("scheme") if s.data.get("engine") == engine.id]
+    assert calls[schemes:] == readers
+    atlas.index.by_kind["scheme"][scheme.id] = dataclasses.replace(scheme)
+    run_checks(atlas, [check], errors_only=True)
+    assert calls[schemes + len(readers):] == [scheme.ref]
+    assert run_checks(atlas, [check]) == first and len(calls) == 2 * schemes + len(readers) + 1  # a full run: never kept
+
+
+def test_a_record_check_that_reads_the_atlas_otherwise_is_never_kept(tree):
+    atlas, _ = check_tree(tree)
+    for name, reads in (("reads-schemas", lambda atlas, r: atlas.schemas and None),
+                        ("reads-a-kind", lambda atlas, r: atlas.index.all("engine") and None)):
+        check, calls = _counting_check(name, reads)
+        first = run_checks(atlas, [check], errors_only=True)
+        assert run_checks(atlas, [check], errors_only=True) == first[:1]
+        assert len(calls) == 2  # the first error ends an errors-only run; nothing was kept, so it is asked again
