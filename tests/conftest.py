@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import fcntl
 import gc
 import itertools
 import os
@@ -56,10 +57,26 @@ def _cache_per_test(_test_caches, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def real_check() -> tuple[Atlas, list[Problem]]:
+def real_check(tmp_path_factory: pytest.TempPathFactory) -> tuple[Atlas, list[Problem]]:
     """`check_tree` of the repository's own records, once per worker: tests read the atlas (its views are computed
-    on first read and kept) and never change it; a test that needs another atlas builds its own."""
-    atlas, problems = check_tree(ROOT)
+    on first read and kept) and never change it; a test that needs another atlas builds its own.
+
+    The workers share one on-disk cache for it (generators/cache.py, keyed by the files' bytes and the code), taking
+    turns: the first parses and validates the records and keeps what it made, and the others read that back (about
+    half the load's time) instead of each parsing every record again."""
+    folder = run_folder(tmp_path_factory) / "real-records-cache"
+    folder.mkdir(exist_ok=True)
+    before = os.environ.get("ATLAS_CACHE_DIR")
+    with open(folder / "turn.lock", "w") as turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)  # released when the file is closed
+        os.environ["ATLAS_CACHE_DIR"] = str(folder)
+        try:
+            atlas, problems = check_tree(ROOT)
+        finally:
+            if before is None:
+                os.environ.pop("ATLAS_CACHE_DIR", None)
+            else:
+                os.environ["ATLAS_CACHE_DIR"] = before
     assert atlas is not None, [str(p) for p in problems]
     return atlas, problems
 

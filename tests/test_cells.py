@@ -718,16 +718,21 @@ def test_a_precision_switch_keeps_the_kernel_and_falls_back_instead_of_going_on(
                                                           kernels).otherwise] == [("fallback", "zen")]
 
 
-def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas):
+def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas, monkeypatch):
     """derive_cells keeps each cell with the scheme, target and kernel data objects it read, for the next tree (the
     changelog's past trees share most records). After an edit of a candidate kernel, a scheme, a target, a record no
     cell reads, and without a candidate kernel, every cell equals a derivation with nothing kept; a cell that read
-    none of what changed is the kept cell itself, and one that read it is derived again."""
+    none of what changed is the kept cell itself, and one that read it is derived again.
+
+    The test starts from an empty store, and the store of the process is put back after it: the store keeps the last
+    few derivations of each cell, so cells that earlier tests in the process derived from changed records (the
+    mutation sweeps flip and rename hundreds) would push the base derivation out of the store before the last edit."""
     import dataclasses
 
     from generators.derive import cells as cells_module
     from generators.link import link_records, relink
 
+    monkeypatch.setattr(cells_module, "_KEPT", {})
     index, schemas = real_atlas.index, real_atlas.schemas
     records = [r for kind in index.by_kind for r in index.all(kind)]
     base = cells_module.derive_cells(index)

@@ -270,11 +270,16 @@ def test_vllm_fp8_block_on_hopper_computes_in_e4m3_alone(real_atlas) -> None:
     assert set(answers[("vllm-fp8-block", "nvidia-sm100")].computes_in) == {"fp8-e4m3", "mxfp8"}
 
 
-def test_a_kernel_that_names_some_of_the_allowed_formats_computes_in_those(real_atlas) -> None:
-    """vLLM's Triton FP8 MoE experts name FP8 E4M3 beside FP8 block scaling and apply the float32 block scales in the
-    kernel (accumulator += tl.dot(a, b) * a_scale * b_scale), so a block-scaled checkpoint computes in E4M3 there, not
-    MXFP8, on parts where the format map rates neither; a kernel that names neither keeps both (DeepGEMM on SM100)."""
+def test_a_kernel_that_applies_float32_block_scales_computes_in_fp8_e4m3_not_mxfp8(real_atlas) -> None:
+    """vLLM's Triton FP8 MoE experts and Triton block-FP8 GEMM, and the AITER block GEMM it hands float32 scales, state
+    `block_scales: float32` (accumulator += tl.dot(a, b) * a_scale * b_scale), so a block-scaled checkpoint computes in
+    E4M3 through them, not MXFP8, even on gfx950, which runs both natively; a kernel that states no scale kind keeps
+    both (DeepGEMM on SM100, handed UE8M0 scales)."""
     answers = real_atlas.views.answers
     for target in ("amd-gfx1151", "amd-gfx906", "amd-gfx90a"):
         assert answers[("vllm-fp8-block-moe", target)].computes_in == ("fp8-e4m3",)
+        assert answers[("vllm-fp8-block", target)].computes_in == ("fp8-e4m3",)
+    assert answers[("vllm-fp8-block", "amd-gfx950")].computes_in == ("fp8-e4m3",)
+    assert answers[("vllm-fp8-block", "amd-gfx942")].computes_in == ("fp8-e4m3-fnuz",)
     assert set(answers[("vllm-fp8-block-moe", "nvidia-sm100")].computes_in) == {"fp8-e4m3", "mxfp8"}
+    assert set(answers[("vllm-fp8-block", "nvidia-sm120")].computes_in) == {"fp8-e4m3", "mxfp8"}

@@ -429,8 +429,9 @@
   }
 
   // the card's line under such a step: what the other values give, or, where only a value other than the default runs
-  // as specified here, that the conditions below ask for it; what a pre-quantized checkpoint computes in, where it
-  // stores the setting; where the engine reads the setting, folded
+  // as specified here, that the conditions below ask for it; that a pre-quantized checkpoint sets it itself, where it
+  // stores the setting (its stored value is the one the values above apply to, not a precision of its own: on an x86
+  // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is); where the engine reads the setting, folded
   function settingNote(setting) {
     var said, onLoad = setting.stored_in ? "quantizing on load, " : "";
     if (setting.value === setting.default) {
@@ -442,7 +443,7 @@
         setting.default + ": the conditions below say what runs then).";
     }
     if (setting.stored_in) {
-      said += " A pre-quantized checkpoint computes in the value stored in " + setting.stored_in + ".";
+      said += " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + ".";
     }
     return el("p", { "class": "atlas-card__note atlas-card__setting" }, [said + " ", el("details", {
       "class": "atlas-why-more atlas-card__route" }, [el("summary", { text: "where it is set" }), el("span", { text: setting.read_from })])]);

@@ -178,21 +178,24 @@ def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | N
                        native: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
     """The hardware formats the cell computes in through this kernel of its route: what the scheme's formats allow,
     given whether the kernel quantizes the activations, on the cell's target, narrowed to the activation dtypes the
-    kernel runs with and to those every part runs natively where only some are."""
+    kernel runs with, to those its block scales leave and to those every part runs natively where only some are."""
     quantizing = kernel_quantizes_activations(index, kernel)
-    formats = on_target(index, scheme_computes_in(index, scheme, quantizing), cell.target, cell.engine)
-    return natively_computed(_named_by_kernel(index, _with_kernel_dtypes(index, formats, scheme, cell, quantizing, kernel),
-                                              kernel), parts, native)
+    allowed = scaled_by_kernel(index, scheme_computes_in(index, scheme, quantizing), kernel)
+    formats = on_target(index, allowed, cell.target, cell.engine)
+    return natively_computed(_with_kernel_dtypes(index, formats, scheme, cell, quantizing, kernel), parts, native)
 
 
-def _named_by_kernel(index: Index, formats: tuple[str, ...], kernel_id: str | None) -> tuple[str, ...]:
-    """Of the hardware formats a checkpoint format allows, those the kernel's record names among the formats it serves,
-    where it names some but not all: vLLM's Triton FP8 MoE experts list FP8 E4M3 beside FP8 block scaling and apply
-    the float32 block scales themselves, so they compute in E4M3, never in MXFP8. Unchanged where it names none."""
+def scaled_by_kernel(index: Index, formats: tuple[str, ...], kernel_id: str | None) -> tuple[str, ...]:
+    """Of the hardware formats a checkpoint format allows, those the kernel's block scales leave (`block_scales`): a
+    kernel that scales each FP8 partial product by float32 block scales itself (vLLM's Triton block-FP8 GEMM and MoE
+    experts) computes in FP8 E4M3, never in a block-scaled format whose matrix instruction applies E8M0 scales
+    (MXFP8). Unchanged where the kernel states no scale kind, or where that would leave none."""
     kernel = index.get("kernel", kernel_id) if kernel_id else None
-    named = set(kernel.data.get("formats", [])) if kernel is not None else set()
-    kept = tuple(f for f in formats if f in named)
-    return kept if kept and len(kept) < len(formats) else formats
+    scales = kernel.data.get("block_scales") if kernel is not None else None
+    if not scales or scales["type"] != "float32":
+        return formats
+    kept = tuple(f for f in formats if (r := index.get("format", f)) is None or r.data.get("family") != "block-scaled-fp")
+    return kept or formats
 
 
 def natively_computed(formats: tuple[str, ...], parts: frozenset[str],

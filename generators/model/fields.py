@@ -316,6 +316,15 @@ class KernelComputesIn(TypedDict):
     note: NotRequired[Text]
 
 
+class KernelBlockScales(TypedDict):
+    """For a kernel that serves block-scaled checkpoints (FP8 block scaling): the kind of block scale its matrix multiply is scaled by, as the engine hands it over. `float32`: the kernel (or the GEMM the engine calls) multiplies the FP8 element tiles and scales each partial product by float32 scales, one per 128-wide block, widening E8M0 scales first, so a cell through it computes in the element format (FP8 E4M3), never in a microscaling format whose matrix instruction applies E8M0 scales to 32-element blocks (MXFP8). Of the hardware formats a checkpoint format allows, an answer then drops the block-scaled ones (format family block-scaled-fp). Omit it where the kernel's scale handling was not read."""
+
+    type: Literal['float32']
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class KernelRequirementsWhen(TypedDict):
     """Restricts where a requirement or route applies; every listed condition must hold."""
 
@@ -434,6 +443,7 @@ class KernelFields(TypedDict):
     linear_backends: NotRequired[list[str]]
     activation_handling: NotRequired[Literal['as-given', 'quantized', 'emulated']]
     computes_in: NotRequired[KernelComputesIn]
+    block_scales: NotRequired[KernelBlockScales]
     code: NotRequired[Citation]
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
@@ -971,6 +981,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'hardware-target.fp8_dtype': ('float8_e4m3fn', 'float8_e4m3fnuz'),
     'hardware-target.model_dtypes': ('float32', 'float16', 'bfloat16'),
     'kernel.activation_handling': ('as-given', 'quantized', 'emulated'),
+    'kernel.block_scales.type': ('float32',),
     'kernel.computes_in.accumulate': ('fp32', 'fp16'),
     'kernel.external_gates.effect': ('excludes', 'requires', 'informational'),
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),

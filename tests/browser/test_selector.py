@@ -848,15 +848,16 @@ return {step: li.firstChild.textContent, note: c.textContent.trim(), where: note
 def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_for(browser: Browser, cells: dict) -> None:
     """transformers bitsandbytes NF4 multiplies in bnb_4bit_compute_dtype (api: computes_steps[].setting): float32
     unless set when quantizing on load, so an H100 card says FP32 and what the other values give, that a pre-quantized
-    checkpoint computes in the value its config.json stores (nf4dtype32), and where the setting is read, folded; on an
-    x86 CPU with AVX512-BF16 only bfloat16 runs as specified, and the card says the answer is for that value."""
+    checkpoint sets it itself with the value its config.json stores (nf4dtype32; nf4dtype32s: "sets it", not
+    "computes in", since on an AVX512-BF16 CPU the route is bfloat16 whatever it stores), and where the setting is
+    read, folded; on an x86 CPU with AVX512-BF16 only bfloat16 runs as specified, and the card says the answer is for that value."""
     [step] = cells[("transformers-bnb-nf4", "nvidia-sm90")]["computes_steps"]
     setting = step["setting"]
     browser.open(f"{PAGE}?engine=transformers&scheme=transformers-bnb-nf4&hardware=part:h100-sxm")
     card = _shown(browser, SETTING, "answer card")
     assert card["step"] == "FP32 after dequantizing the weights"
     assert card["note"] == ("The setting bnb_4bit_compute_dtype chooses it. Quantizing on load, it is float32 unless "
-                            "set; bfloat16 gives BF16, float16 gives FP16. A pre-quantized checkpoint computes in the "
+                            "set; bfloat16 gives BF16, float16 gives FP16. A pre-quantized checkpoint sets it itself: the "
                             f"value stored in {setting['stored_in']}.")
     assert card["where"] == setting["read_from"]
     [step] = cells[("transformers-bnb-nf4", "x86-cpu-avx512")]["computes_steps"]
@@ -865,7 +866,7 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
     card = _shown(browser, SETTING, "answer card")
     assert card["step"] == "BF16 after dequantizing the weights"
     assert card["note"] == ("Only with the setting bnb_4bit_compute_dtype bfloat16 (quantizing on load, unset, it is "
-                            "float32: the conditions below say what runs then). A pre-quantized checkpoint computes in "
+                            "float32: the conditions below say what runs then). A pre-quantized checkpoint sets it itself: "
                             f"the value stored in {step['setting']['stored_in']}.")
     # a comparison row, which has no room for the note, names the value
     _pick(browser, engine="any", scheme="format:nf4", hardware="part:h100-sxm")
