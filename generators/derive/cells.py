@@ -649,16 +649,21 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
                     kernels: Mapping[str, KernelFields], installed: Install) -> tuple[Worse, ...]:
     """For a cell that runs as specified by default on a list a setting filters: each value whose filtered list a
     default install walks to an outcome that does not run as specified (a weight-only fallback, a failure at run time,
-    a refusal), with what it selects then; the walk is the one `_given_setting` makes, so nothing is typed by hand."""
+    a refusal), with what it selects then; the walk is the one `_given_setting` makes, so nothing is typed by hand. A
+    kernel whose record leaves its activation handling open is not known to run worse, so it is not listed."""
     config = handed_config(scheme, target)
     failure = failure_message(candidates, kernels, target, scheme)
     found = []
     for value, kept in _filtered_lists(candidates, target, kernels):
         attempts = _walk(kept, kernels, config, target, scheme, installed)
-        cell = _verdict(scheme.get("engine", ""), "", "", attempts, failure, config, _handling(attempts, kernels))
+        handling = _handling(attempts, kernels)
+        cell = _verdict(scheme.get("engine", ""), "", "", attempts, failure, config, handling)
         cell = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
         if cell.verdict.runs_as_specified:
             continue
+        if cell.verdict is Verdict.FALLBACK and handling is None and not any(
+                a.computes_as for a in attempts if a.kernel == cell.kernel):
+            continue  # a kernel whose record does not say what its activations run in is not known to be worse
         found.append(Worse(f"{candidates['filter']['setting']} {value}", cell.verdict,
                            cell.kernel if cell.verdict is not Verdict.REFUSED else None, cell.computes_as,
                            () if cell.verdict is Verdict.FALLBACK else cell.reasons))
@@ -1113,6 +1118,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     computes_as = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
+    split: list[str] = []  # undecided parts in the atlas's words of a check split in the records, since the last verbatim one
     assumed: list[Assumed] = []
     opt_in: list[Assumed] = []
     opposites: list[tuple[str, str]] = []
@@ -1169,9 +1175,18 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 assumed.append(Assumed(outcome, by_default, ()))
             if requirement["check"] != "shape" and requirement.get("reason_verbatim", True):
                 earlier.append((outcome, filled))
-            if requirement["check"] != "shape" and (requirement.get("reason_verbatim", True) or (
-                    installed and installed.lacks(tuple(requirement.get("met_by_install") or ())))):
+            if requirement["check"] == "shape":
+                continue
+            if requirement.get("reason_verbatim", True):
                 paraphrased.append((outcome, filled))
+                split.clear()
+            elif installed and installed.lacks(tuple(requirement.get("met_by_install") or ())):
+                # the other undecided parts of the same split engine test hold too where the fact is installed
+                # (is_zen_cpu: an AMD CPU, not only zentorch): an Intel CPU with zentorch still gets this message
+                paraphrased.append((" and ".join((*split, outcome)), filled))
+                split.clear()
+            elif all(a.condition != outcome for a in assumed):  # what the defaults meet need not be named
+                split.append(outcome)
     gates = [gate["description"] for gate in kernel.get("external_gates", []) if _gate_blocks(gate, target, config)]
     if failure or gates:  # selected where its selection conditions hold, then fails whatever the rest
         selecting = tuple(c for c in conditions if c not in dict(fails))
