@@ -21,7 +21,8 @@ from .model.index import Index
 from .model.records import Record
 from .model.schemas import Schemas
 from .problems import Problem
-from .render.memo import Carried, Print, Read, RecordingAtlas, _Prints, _Reads, _RecordingIndex
+from .recording import Read, RecordingAtlas, _Reads, _RecordingIndex
+from .render.memo import Carried, Print, _Prints
 
 if TYPE_CHECKING:
     from .checks.base import Check

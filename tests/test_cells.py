@@ -730,9 +730,10 @@ def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas,
     import dataclasses
 
     from generators.derive import cells as cells_module
+    from generators.last_few import LastFew
     from generators.link import link_records, relink
 
-    monkeypatch.setattr(cells_module, "_KEPT", {})
+    monkeypatch.setattr(cells_module, "_KEPT", LastFew())
     index, schemas = real_atlas.index, real_atlas.schemas
     records = [r for kind in index.by_kind for r in index.all(kind)]
     base = cells_module.derive_cells(index)
@@ -754,13 +755,11 @@ def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas,
     }
     for name, variant in variants.items():
         kept = cells_module.derive_cells(variant)
-        saved = dict(cells_module._KEPT)
-        cells_module._KEPT.clear()
+        saved, cells_module._KEPT = cells_module._KEPT, LastFew()
         try:
             assert kept == cells_module.derive_cells(variant), name
         finally:
-            cells_module._KEPT.clear()
-            cells_module._KEPT.update(saved)
+            cells_module._KEPT = saved
         reused = {key for key in kept if kept[key] is base[key]}
         if name == "source":
             assert reused == set(base)

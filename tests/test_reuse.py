@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from generators import site_cache
-from generators.render.memo import EVERYTHING, PageMemo, _Reads, _RecordingIndex
+from generators.recording import EVERYTHING, _Reads, _RecordingIndex
+from generators.render.memo import PageMemo
 
 from .conftest import make_tree
 from .test_page_memo import edit

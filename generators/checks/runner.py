@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
+from ..last_few import LastFew
 from ..model.records import Record
 from ..problems import Problem, has_errors
+from ..recording import RecordingAtlas, _Reads
 from .base import Check
 
 if TYPE_CHECKING:
@@ -55,59 +57,25 @@ def _per_record(atlas: Atlas, check: Check, first_error: bool = False) -> list[P
 
 # (check name, record ref) -> the last few findings: (the record, each (kind, id) the check looked up with what it
 # found, the problems)
-_KEPT: dict[tuple[str, str], list[tuple[Record, tuple[tuple[tuple[str, str], Any], ...], list[Problem]]]] = {}
-_KEPT_PER_RECORD = 4
+_KEPT: LastFew[tuple[Record, tuple[tuple[tuple[str, ...], Any], ...], list[Problem]]] = LastFew()
 
 
 def _kept_findings(atlas: Atlas, check: Check, record: Record) -> list[Problem]:
     """check_record's problems, or those an earlier tree's run found for the very same record object when every record
-    that run looked up is the very same object (or absent) again."""
+    that run looked up is the very same object (or absent) again. The check reads the atlas through the recorder
+    (recording.py); one that read anything but records by kind and id is not kept."""
     assert check.check_record is not None
-    kept = _KEPT.setdefault((check.name, record.ref), [])
-    index = atlas.index
-    for old_record, reads, problems in kept:
-        if old_record is record and all(index.get(kind, record_id) is found for (kind, record_id), found in reads):
-            return problems
-    seen = _ReadAtlas(atlas)
-    problems = list(check.check_record(seen, record))  # type: ignore[arg-type]
-    if not seen.index.everything:
-        kept.insert(0, (record, tuple(seen.index.read.items()), problems))
-        del kept[_KEPT_PER_RECORD:]
+    index, key = atlas.index, (check.name, record.ref)
+    kept = _KEPT.find(key, lambda entry: entry[0] is record
+                      and all(index.get(*looked_up) is found for looked_up, found in entry[1]))
+    if kept is not None:
+        return kept[2]
+    reads = _Reads()
+    problems = list(check.check_record(RecordingAtlas(atlas, reads), record))  # type: ignore[arg-type]
+    looked_up = [read[1:] for read in reads.found if read[0] == "record"]
+    if len(looked_up) == len(reads.found):
+        _KEPT.keep(key, (record, tuple((k, index.get(*k)) for k in sorted(looked_up)), problems))
     return problems
-
-
-class _ReadIndex:
-    """The index as one record's check reads it: each record looked up by kind and id is noted with what it found; any
-    other use of it marks the check as reading everything."""
-
-    def __init__(self, index: Any):
-        self._index = index
-        self.read: dict[tuple[str, str], Any] = {}
-        self.everything = False
-
-    def get(self, kind: str, record_id: str) -> Any:
-        found = self.read[(kind, record_id)] = self._index.get(kind, record_id)
-        return found
-
-    def by_ref(self, ref: str) -> Any:
-        kind, _, record_id = ref.partition("/")
-        return self.get(kind, record_id)
-
-    def __getattr__(self, name: str) -> Any:  # must, all, by_kind, backlinks, ...: everything
-        self.everything = True
-        return getattr(self._index, name)
-
-
-class _ReadAtlas:
-    """The atlas as one record's check reads it: its index through _ReadIndex, anything else as reading everything."""
-
-    def __init__(self, atlas: Atlas):
-        self._atlas = atlas
-        self.index = _ReadIndex(atlas.index)
-
-    def __getattr__(self, name: str) -> Any:  # schemas, views, root, ...
-        self.index.everything = True
-        return getattr(self._atlas, name)
 
 
 def _whole_tree(atlas: Atlas, check: Check, first_error: bool = False) -> list[Problem]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ..last_few import LastFew
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
@@ -465,11 +466,9 @@ def build_of(built: EngineDefaultInstallBuiltFor) -> Build:
                  tuple(built.get("hosts", [])))
 
 
-# (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, each kernel id the
-# derivation read with what it found, the cell). The changelog derives the cells of several past trees whose records
-# are mostly the same objects (load gives a file loaded alike the same record), so most cells read the same inputs.
-_KEPT: dict[tuple[str, str], list[tuple[Any, Any, Install, Any, tuple[tuple[str, Any], ...], Cell]]] = {}
-_KEPT_PER_CELL = 4
+# (scheme id, target id) -> the last few derivations of that cell: (scheme data, target data, install, fallback and
+# substitute, each kernel id the derivation read with what it found, the cell).
+_KEPT: LastFew[tuple[Any, Any, Install, Any, tuple[tuple[str, Any], ...], Cell]] = LastFew()
 
 
 def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
@@ -482,17 +481,20 @@ def _kept_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Har
     derive_cell is a pure function of its arguments and reads the kernels only through the mapping it is given, so
     the same inputs for every read give the same cell (record data are never changed once loaded); a derivation that
     iterated the kernels (read them all) is not kept."""
-    kept = _KEPT.setdefault((scheme_id, target_id), [])
-    for old_scheme, old_target, old_installed, (old_fallback, old_substitute), reads, cell in kept:
-        if (old_scheme is scheme and old_target is target and old_installed == installed
+    def same(entry: tuple[Any, Any, Install, Any, tuple[tuple[str, Any], ...], Cell]) -> bool:
+        old_scheme, old_target, old_installed, (old_fallback, old_substitute), reads, _ = entry
+        return (old_scheme is scheme and old_target is target and old_installed == installed
                 and _same_fallback(old_fallback, fallback) and _same_fallback(old_substitute, substitute)
-                and all(kernels.get(k) is found for k, found in reads)):
-            return cell
+                and all(kernels.get(k) is found for k, found in reads))
+
+    kept = _KEPT.find((scheme_id, target_id), same)
+    if kept is not None:
+        return kept[-1]
     recorded = _RecordedKernels(kernels)
     cell = derive_cell(scheme_id, scheme, target_id, target, recorded, installed, fallback, substitute)
     if not recorded.everything:
-        kept.insert(0, (scheme, target, installed, (fallback, substitute), tuple(recorded.read.items()), cell))
-        del kept[_KEPT_PER_CELL:]
+        _KEPT.keep((scheme_id, target_id), (scheme, target, installed, (fallback, substitute),
+                                            tuple(recorded.read.items()), cell))
     return cell
 
 

@@ -9,16 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from ..last_few import LastFew
 from ..model.fields import EngineRuntimeChecks, KernelFields, KernelRequirements
 from ..model.index import Index
 
 _FROM_CHECK = ("check", "value", "condition", "default", "met_by_install", "hosts")
 
-# kernel id -> the last few (kernel data, its engine's runtime checks, the resolved kernel). Record data are never changed once
-# loaded, so the same two objects resolve to the same object again: the cell memo (cells._kept_cell) compares kernels
-# by identity, and the changelog's past trees share most record objects with the working tree.
-_RESOLVED: dict[str, list[tuple[KernelFields, Any, KernelFields]]] = {}
-_KEPT_PER_KERNEL = 4  # the working tree and the changelog's past trees, as cells._KEPT_PER_CELL
+# kernel id -> the last few (kernel data, its engine's runtime checks, the resolved kernel): the same two objects
+# resolve to the same object again, as the cell memo (cells._kept_cell) compares kernels by identity.
+_RESOLVED: LastFew[tuple[KernelFields, Any, KernelFields]] = LastFew()
 
 
 def runtime_checks(engine: Mapping[str, Any] | None) -> dict[str, EngineRuntimeChecks]:
@@ -43,14 +42,12 @@ def resolved_kernel(kernel_id: str, kernel: KernelFields, engine: Mapping[str, A
     if not any("uses" in r for r in requirements):
         return kernel
     stated = (engine or {}).get("runtime_checks")
-    kept = _RESOLVED.setdefault(kernel_id, [])
-    for old_kernel, old_stated, resolved in kept:
-        if old_kernel is kernel and old_stated is stated:
-            return resolved
+    kept = _RESOLVED.find(kernel_id, lambda entry: entry[0] is kernel and entry[1] is stated)
+    if kept is not None:
+        return kept[2]
     checks = runtime_checks(engine)
     resolved = cast(KernelFields, {**kernel, "requirements": [resolve_requirement(r, checks) for r in requirements]})
-    kept.insert(0, (kernel, stated, resolved))
-    del kept[_KEPT_PER_KERNEL:]
+    _RESOLVED.keep(kernel_id, (kernel, stated, resolved))
     return resolved
 
 
