@@ -137,3 +137,32 @@ def test_a_substituted_scheme_note_names_the_scheme_a_default_install_loads(real
     xpu = next(v for k, v in notes.items() if "W8A8 FP8 on Intel GPU" in k)
     loads = "; a default install loads the checkpoint as "
     assert loads in xpu and "schemes/vllm-ct-w8a16-fp8/" in xpu.split(loads)[1].split("</a>")[0]
+
+
+def test_a_precision_the_target_states_no_matrix_instruction_in_is_emulated_on_a_part_with_no_figures() -> None:
+    """A part with no peak figures is not native by silence: where its target states the matrix engines have no
+    instruction in the format's precision, the format is emulated there; where nothing is stated, it is neither."""
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "format/fp8": {**_FMT, "name": "FP8", "peak_precision": "fp8", "emulated_via": ["fp16"]},
+        "accelerator/bare": {**_part(), "peak_compute": []},
+        "accelerator/unknown": {**_part(), "peak_compute": []},
+        "hardware-target/t": {"name": "GFX X", "summary": "s", "sources": [{"source": "s"}], "platform": "rocm", "order": 1,
+                              "accelerators": ["bare"],
+                              "no_matrix_formats": [{"precision": "fp8", "source": "s", "locator": "line 1"}]}})
+    tallies = atlas.views.tallies
+    assert (tallies["bare"].native, tallies["bare"].emulated) == ((), ("fp8",))
+    assert (tallies["unknown"].native, tallies["unknown"].emulated) == ((), ())
+    view = format_map(atlas.index, tallies, {})
+    cell = next(r.cells[0] for v in view.vendors for g in v.generations for r in g.rows if r.accelerator == "bare")
+    assert cell.status == "emulated" and [(n.target, n.source) for n in cell.without] == [("t", "s")]
+    html = str(_cell(cell, "FP8", "Part", "x.html", _Html({"source/s": "S", "hardware-target/t": "GFX X"}, "p.md")))
+    assert 'title="FP8 on Part: emulated — no matrix instruction in this precision (GFX X: S)"' in html
+
+
+def test_fp8_is_emulated_on_the_radeon_pro_vii_and_the_radeon_8060s_as_on_the_mi250x(real_atlas: Atlas) -> None:
+    """Triton 3.8.0 widens FP8 tl.dot operands on gfx906 (FP32 FMA), gfx1151 (FP16 WMMA) and gfx90a (FP16 MFMA): the
+    first two state no peak figure, so the emulated reading rests on their targets' statement, not on a rate."""
+    tallies = real_atlas.views.tallies
+    for part in ("radeon-pro-vii", "radeon-8060s-gfx1151", "mi250x"):
+        assert "fp8-e4m3" in tallies[part].emulated and "fp8-e4m3" not in tallies[part].native, part

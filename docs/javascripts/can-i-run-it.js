@@ -91,6 +91,10 @@
     // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it converts to)
     var emulated = {};
     formatMap.accelerators.forEach(function (a) { emulated[a.id] = a.emulated; });
+    // and the formats each part is rated in at all (native or emulated), for saying where the records do not know
+    var rated = {};
+    formatMap.accelerators.forEach(function (a) { rated[a.id] = a.native.concat(a.emulated); });
+    emulated.rated = rated;
     cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
     var schemes = index.records["scheme"];
     var formats = formatsWithSchemes(schemes, records);
@@ -480,7 +484,29 @@
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, only in a wider precision"]));
+        ": it records no dense peak or matrix instruction in it there, so it runs converted to a wider precision"]));
+    });
+    return said;
+  }
+
+  // The cell's formats that the format map rates somewhere but on none of the picked parts: no peak or matrix
+  // instruction in them is recorded there, and no source that the part lacks one either. A part with no figures does
+  // not read as native by silence: the card says the records do not know.
+  function unknownHere(site, records, cell, place, emulated) {
+    var target = records["hardware-target"][place.targetId];
+    var rated = emulated.rated || {};
+    var anywhere = {};
+    Object.keys(rated).forEach(function (p) { rated[p].forEach(function (f) { anywhere[f] = true; }); });
+    var parts = place.part ? [place.id] : (target ? target.accelerators : []);
+    var said = [];
+    (cell.computes_in || []).forEach(function (f) {
+      if (!anywhere[f] || !parts.length) { return; }
+      if (parts.some(function (p) { return (rated[p] || []).indexOf(f) >= 0; })) { return; }
+      var names = parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+      said.push(el("span", { "class": "atlas-card__unknown" }, ["the ",
+        el("a", { href: site + "chapters/format-map/", text: "format map" }),
+        " records no dense peak or matrix instruction in " + (records["format"][f] ? records["format"][f].name : f) +
+        " on " + names.join(", ") + ", and no source saying there is none: whether it runs natively there is unknown"]));
     });
     return said;
   }
@@ -755,10 +781,12 @@
     if (steps) {
       facts.appendChild(el("dt", { text: "Computes in" }));
       facts.appendChild(el("dd", {}, [(cell.computes_steps.length > 1 ? "by kernel, in the engine's order (the conditions " +
-        "below say which runs when):" : ""), steps].concat(emulatedHere(site, records, cell, place, emulated))));
+        "below say which runs when):" : ""), steps].concat(emulatedHere(site, records, cell, place, emulated),
+        unknownHere(site, records, cell, place, emulated))));
     } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
-      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place, emulated))));
+      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place, emulated),
+        unknownHere(site, records, cell, place, emulated))));
     }
     if (cell.known_by) {
       facts.appendChild(el("dt", { text: "Known from" }));

@@ -22,7 +22,8 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
 from .members import members
-from .tallies import MatrixInstruction, Tally, admits, computes_natively, encoding_statements, matrix_instructions
+from .tallies import (MatrixInstruction, NoInstruction, Tally, admits, computes_natively, encoding_statements,
+                      matrix_instructions, without_instruction)
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
@@ -50,6 +51,8 @@ class MapCell:
     encoding_sources: tuple[str, ...] = ()  # for a native cell: the sources of the part's `matrix_encodings` naming it
     # for an emulated cell of a format the part's own precision leaves out: (encodings named, source) of each statement
     other_encodings: tuple[tuple[tuple[str, ...], str], ...] = ()
+    # for an emulated cell: the targets' statements that their matrix engines have no instruction in its precision
+    without: tuple[NoInstruction, ...] = ()
 
     @property
     def unrated(self) -> bool:
@@ -148,10 +151,11 @@ def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str,
         key = (str(record.data.get("vendor", "")), generation_of(record))
         generation_rank[key] = min(generation_rank.get(key, _NO_TARGET), first_target.get(record.id, _NO_TARGET))
     vendors: dict[str, dict[str, list[MapRow]]] = {}
-    instructions = matrix_instructions(index)
+    instructions, absent = matrix_instructions(index), without_instruction(index)
     for record in sorted(listed, key=lambda r: _row_key(r, generation_rank)):
         vendor = str(record.data.get("vendor", ""))
-        cells = tuple(_cell(record.data, f, tallies[record.id], instructions.get(record.id, ())) for f in formats)
+        cells = tuple(_cell(record.data, f, tallies[record.id], instructions.get(record.id, ()), absent.get(record.id, ()))
+                      for f in formats)
         row = MapRow(record.id, vendor, generation_of(record), part_name(record.name, vendor), cells)
         vendors.setdefault(vendor, {}).setdefault(row.generation, []).append(row)
     unlisted = tuple(r.id for r in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id))
@@ -175,7 +179,7 @@ def _row_key(record: Record, generation_rank: dict[tuple[str, str], int]) -> tup
 
 
 def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
-          instructions: tuple[MatrixInstruction, ...]) -> MapCell:
+          instructions: tuple[MatrixInstruction, ...], absent: tuple[NoInstruction, ...] = ()) -> MapCell:
     if fmt.id in tally.native:
         status, precisions = NATIVE, {fmt.data.get("peak_precision")}
     elif fmt.id in tally.emulated:
@@ -195,7 +199,8 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)
     others = tuple((encodings, source) for precision, encodings, source in encoding_statements(accelerator, instructions)
                    if not native and precision == fmt.data.get("peak_precision") and not admits(encodings, fmt))
-    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others)
+    without = tuple(n for n in absent if not native and n.precision == fmt.data.get("peak_precision"))
+    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others, without)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:

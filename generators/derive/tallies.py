@@ -13,6 +13,10 @@ part has a dense peak in one of the format's `emulated_via` precisions, or a tar
 instruction in one (it converts to a wider type the matrix engines take: the Arc B580 states no peak, and its Xe2
 DPAS takes FP16 and BF16 but no FP8, so FP8 is emulated there as on the Arc Pro B60 of the same die).
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
+It is emulated too when a target the part belongs to lists the format's precision among its `no_matrix_formats` (a
+source shows the architecture has no matrix instruction in it, so operands are converted: gfx906 has no matrix unit at
+all), even where no peak is recorded; a part with no figures therefore never reads as native by silence. A format in
+neither list on a part with no figure in it is neither: the records do not say, and the site says so.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
 What sources state (native lists on format records, counts on accelerators) are claims checked
 against this derivation, never inputs to it.
@@ -132,6 +136,27 @@ def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstr
                              tuple(entry.get("encodings", ())))
 
 
+@dataclass(frozen=True)
+class NoInstruction:
+    """One `no_matrix_formats` entry of a hardware target: a precision its parts' matrix engines have no instruction in."""
+
+    precision: str
+    target: str
+    source: str
+
+
+def without_instruction(index: Index) -> dict[str, tuple[NoInstruction, ...]]:
+    """For each accelerator of a target with `no_matrix_formats`, those entries (targets by id, in list order)."""
+    found: dict[str, list[NoInstruction]] = {}
+    for target in index.all("hardware-target"):
+        entries = [NoInstruction(str(e["precision"]), target.id, str(e["source"]))
+                   for e in target.data.get("no_matrix_formats", [])]
+        if entries:
+            for accelerator in members(index, target):
+                found.setdefault(accelerator, []).extend(entries)
+    return {a: tuple(entries) for a, entries in found.items()}
+
+
 def encoding_statements(accelerator: Mapping[str, Any],
                         instructions: tuple[MatrixInstruction, ...]) -> list[tuple[str, tuple[str, ...], str]]:
     """(precision, encodings, source) for every dense figure of the part, entry of its `matrix_encodings` and matrix
@@ -159,6 +184,7 @@ def admits(encodings: Collection[str], fmt: Record) -> bool:
 def derive_tallies(index: Index) -> dict[str, Tally]:
     formats = hardware_formats(index)
     instructions = matrix_instructions(index)
+    absent = without_instruction(index)
     tallies = {}
     for accelerator in index.all("accelerator"):
         peaks = accelerator.data.get("peak_compute", [])
@@ -176,8 +202,9 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
         # a figure that runs as a wider precision is that precision's rate: it converts through that one, not its own
         converted = {p["runs_as"]["precision"] if "runs_as" in p else p["precision"]
                      for p in peaks if p.get("sparsity") == "dense"} | {i.precision for i in own}
-        emulated = tuple(f.id for f in formats
-                         if f.id not in native and converted & set(f.data.get("emulated_via", [])))
+        none = {n.precision for n in absent.get(accelerator.id, ())}
+        emulated = tuple(f.id for f in formats if f.id not in native and (
+            converted & set(f.data.get("emulated_via", [])) or f.data.get("peak_precision") in none))
         stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))
         tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)), unrated, unstated)
     return tallies

@@ -261,6 +261,14 @@ class HardwareTargetMatrixFormats(TypedDict):
     note: NotRequired[Text]
 
 
+class HardwareTargetNoMatrixFormats(TypedDict):
+    precision: Precision
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class HardwareTargetFields(TypedDict):
     """A column people ask about in a support table: a device class an engine's dispatch rules are tested against."""
 
@@ -285,6 +293,7 @@ class HardwareTargetFields(TypedDict):
     isa_features: NotRequired[list[IsaFeature]]
     accelerators: NotRequired[list[RefAccelerator]]
     matrix_formats: NotRequired[list[HardwareTargetMatrixFormats]]
+    no_matrix_formats: NotRequired[list[HardwareTargetNoMatrixFormats]]
     order: int
 
 

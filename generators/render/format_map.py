@@ -108,7 +108,7 @@ def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Ma
                     f"{_instructions(cell, html)}{unstated[1]}", UNRATED_MARK + unstated[2])
     # an emulated cell may rest on instructions alone (no peak): the phrases are joined, none left empty
     why = "; ".join(phrase for phrase in (_evidence(cell, html), _instructions(cell, html), _encoding_sources(cell, html),
-                                          _other_encodings(cell, html)) if phrase)
+                                          _other_encodings(cell, html), _without(cell, html)) if phrase)
     return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}</a></td>',
         cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {why}{unstated[1]}",
         MARK[cell.status] + unstated[2])
@@ -124,6 +124,13 @@ def _encoding_sources(cell: MapCell, html: _Html) -> str:
     """'encodings named by Source A', for the part-level encoding statements behind a native cell."""
     names = dict.fromkeys(html.names.get(f"source/{s}", s) for s in cell.encoding_sources)
     return f"encodings named by {', '.join(names)}" if names else ""
+
+
+def _without(cell: MapCell, html: _Html) -> str:
+    """'no matrix instruction in this precision (AMD gfx906: Source A)', for an emulated cell a target's statement makes."""
+    said = dict.fromkeys(f"{html.names.get(f'hardware-target/{n.target}', n.target)}: {html.names.get(f'source/{n.source}', n.source)}"
+                         for n in cell.without)
+    return f"no matrix instruction in this precision ({'; '.join(said)})" if said else ""
 
 
 def _other_encodings(cell: MapCell, html: _Html) -> str:

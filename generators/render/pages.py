@@ -394,7 +394,8 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                  "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
                  "native where the part states a peak in this format's precision or its architecture has an instruction "
                  "in it, emulated where it has neither but states a peak, or its architecture has an instruction, in a wider "
-                 "precision the format converts to.")
+                 "precision the format converts to, or where its hardware target states it has no matrix instruction in "
+                 "this precision.")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
