@@ -75,6 +75,12 @@ def test_the_xe2_dpas_types_and_the_sm100_f16_and_tf32_kinds_are_native_instruct
     # SM 12.x FP16 and BF16 mma.sync assemble to HMMA on sm_120 and sm_121 (finding fp16map32-audit-2026-12-04);
     # no rate is recorded for the RTX 5090's FP16 or for any of GB10's
     assert "fp16" in tallies["rtx-5090"].native and "fp16" in tallies["rtx-5090"].unrated
+    # SM 12.x TF32 mma.sync assembles to HMMA.1688.F32.TF32 on sm_120 and sm_121 (finding tf32map32-audit-2026-12-04);
+    # the RTX 5090 and GB10 state no TF32 rate, so it is native without one there, and the GB202 pair reads alike
+    for acc in ("rtx-5090", "gb10-dgx-spark"):
+        assert "tf32" in tallies[acc].native and "tf32" in tallies[acc].unrated, acc
+    assert "tf32" in tallies["rtx-pro-6000-blackwell"].native and "tf32" not in tallies["rtx-pro-6000-blackwell"].unrated
+    assert set(tallies["rtx-5090"].native) == set(tallies["rtx-pro-6000-blackwell"].native)
     for fmt in ("fp16", "bf16"):
         assert fmt in tallies["gb10-dgx-spark"].native and fmt in tallies["gb10-dgx-spark"].unrated, fmt
 
