@@ -80,7 +80,7 @@ Unverified: TypeAlias = Text
 Precision: TypeAlias = Literal['fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4']
 
 
-Encoding: TypeAlias = Literal['e4m3', 'e5m2']
+Encoding: TypeAlias = Literal['e4m3', 'e5m2', 'e4m3fnuz', 'e5m2fnuz']
 
 
 RefFormat: TypeAlias = str
@@ -970,7 +970,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
     'defs.cpu-vendor': ('AuthenticAMD', 'GenuineIntel'),
     'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4'),
-    'defs.encoding': ('e4m3', 'e5m2'),
+    'defs.encoding': ('e4m3', 'e5m2', 'e4m3fnuz', 'e5m2fnuz'),
     'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
     'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),
