@@ -484,7 +484,7 @@
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, so it runs converted to a wider precision"]));
+        ": it records no dense peak or matrix instruction in it there, so it runs converted to a wider precision or on vector instructions"]));
     });
     return said;
   }
