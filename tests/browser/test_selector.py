@@ -661,6 +661,10 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
     # no figures on either part: their targets state no FP8 matrix instruction (Triton widens to FP32 FMA, FP16 WMMA)
     ("vllm-fp8-block", "part:radeon-pro-vii", "amd-gfx906", True),
     ("vllm-fp8-block", "target:amd-gfx1151", "amd-gfx1151", True),
+    # gfx906 has no matrix instruction at all: INT8 takes the v_dot4_i32_i8 vector instruction, so it is not native
+    ("llama-cpp-q4-k", "part:radeon-pro-vii", "amd-gfx906", True),
+    # gfx1151 has an INT8 WMMA: native, nothing to say
+    ("llama-cpp-q4-k", "part:radeon-8060s-gfx1151", "amd-gfx1151", False),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
@@ -678,7 +682,9 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
-                    "or matrix instruction in it there, so it runs converted to a wider precision" for f, on in expected if on]
+                    "or matrix instruction in it there, so its matrix units do not multiply it: the kernel converts it to "
+                    "a wider precision, or multiplies it with vector instructions (integer dot products such as DP4A)"
+                    for f, on in expected if on]
     assert bool(said) == says  # the cases above say something, or nothing, as chosen
     # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
     # marks the same row, briefly
