@@ -434,6 +434,22 @@ class KernelExternalGates(TypedDict):
     source: NotRequired[RefSource]
 
 
+class BuiltWithWhen(TypedDict):
+    """Restricts where the code launches the tool's kernels; every listed condition must hold. Omitted: wherever the record runs (the tool's own `first_use_needs` still say on which platforms a need applies)."""
+
+    platform: NotRequired[list[Platform]]
+
+
+class BuiltWith(TypedDict):
+    """A compiler or runtime (an engine record that states `first_use_needs`) whose kernels this record's code launches: every support answer whose route passes through it, on a target `when` matches, lists that tool's `first_use_needs` for the target's platform once, under what it also needs at run time. The need is stated once, on the tool; this entry says only that the code uses it, and where."""
+
+    tool: RefEngine
+    when: NotRequired[BuiltWithWhen]
+    what: NotRequired[Text]
+    source: RefSource
+    locator: str
+
+
 class KernelFields(TypedDict):
     """A GEMM or attention kernel an engine can dispatch to, with what it requires."""
 
@@ -457,6 +473,7 @@ class KernelFields(TypedDict):
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
     external_gates: NotRequired[list[KernelExternalGates]]
+    built_with: NotRequired[list[BuiltWith]]
     formats: NotRequired[list[RefFormat]]
     accelerators: NotRequired[list[RefAccelerator]]
 
@@ -537,6 +554,23 @@ class EngineRuntimeChecks(TypedDict):
     hosts: NotRequired[HostLimit]
 
 
+class EngineFirstUseNeedsWhen(TypedDict):
+    """Where the need applies."""
+
+    platform: list[Platform]
+
+
+class EngineFirstUseNeeds(TypedDict):
+    """One need of the tool on some platforms, with the source it is read from."""
+
+    when: EngineFirstUseNeedsWhen
+    needs: Text
+    description: Text
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class EngineFormatSupport(TypedDict):
     """Whether the engine runs a format, and on which backends."""
 
@@ -568,6 +602,8 @@ class EngineFields(TypedDict):
     default_install: NotRequired[list[EngineDefaultInstall]]
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
+    first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
+    built_with: NotRequired[list[BuiltWith]]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
 
