@@ -468,8 +468,8 @@
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated, so the notice names both ways such a part computes: widened to a precision its matrix units
-  // take, as Triton does with FP8 on gfx90a, or in vector integer dot products, as llama.cpp's MMVQ and MMQ do with
-  // DP4A on a V100). A format the map neither rates native nor emulated says nothing: a missing peak is not
+  // take, as Triton does with FP8 on gfx90a, or in vector instructions, as llama.cpp's MMVQ and MMQ do with DP4A's
+  // integer dot products on a V100, or any FP16 kernel on gfx906, which has no matrix unit). A format the map neither rates native nor emulated says nothing: a missing peak is not
   // evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a part is named only when the map
   // rates every one of them emulated there: another may be the one that runs.
   function emulatedHere(site, records, cell, place, emulated) {
@@ -487,8 +487,8 @@
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
         ": it records no dense peak or matrix instruction in it there, so its matrix units do not multiply it: the " +
-        "kernel converts it to a wider precision, or multiplies it with vector instructions (integer dot products " +
-        "such as DP4A)"]));
+        "kernel converts it to a wider precision, or multiplies it with vector instructions (DP4A's integer dot " +
+        "products among them)"]));
     });
     return said;
   }

@@ -553,6 +553,10 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
     ("llama-cpp-q4-k", "part:radeon-pro-vii", "amd-gfx906", True),
     # gfx1151 has an INT8 WMMA: native, nothing to say
     ("llama-cpp-q4-k", "part:radeon-8060s-gfx1151", "amd-gfx1151", False),
+    # nor FP16 or BF16 on gfx906, which has no MFMA or WMMA: the Triton W4A16 GEMM computes in them on vector units
+    ("vllm-ct-wna16", "part:radeon-pro-vii", "amd-gfx906", True),
+    # gfx1151 has the FP16 and BF16 WMMA: native, nothing to say
+    ("vllm-ct-wna16", "part:radeon-8060s-gfx1151", "amd-gfx1151", False),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
@@ -571,7 +575,7 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
                     "or matrix instruction in it there, so its matrix units do not multiply it: the kernel converts it to "
-                    "a wider precision, or multiplies it with vector instructions (integer dot products such as DP4A)"
+                    "a wider precision, or multiplies it with vector instructions (DP4A's integer dot products among them)"
                     for f, on in expected if on]
     assert bool(said) == says  # the cases above say something, or nothing, as chosen
     # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
