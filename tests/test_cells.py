@@ -638,6 +638,25 @@ def test_a_refusal_after_an_undecided_package_check_names_the_package_message_fi
         "fi: requires compute capability 100 and above.",)
 
 
+def test_one_engine_check_the_records_state_as_several_conditions_gives_its_message_once_before_a_refusal():
+    # vLLM 0.33.0's AiterPerTokenFp8ScaledMMLinearKernel.is_supported makes one test, is_linear_fp8_enabled (the aiter
+    # module found, then VLLM_ROCM_USE_AITER and VLLM_ROCM_USE_AITER_LINEAR), with one message; the records state it as
+    # a package check and a switch check carrying that message. Refused by a later check, the reason says the message
+    # once, unless both hold, as the engine prints it (it said it twice, once per condition, until cards33).
+    switch = "requires setting `VLLM_ROCM_USE_AITER=1` and `VLLM_ROCM_USE_AITER_LINEAR=1`."
+    kernels = {"aiter": {"requirements": [req("package", switch, value="aiter"), req("env", switch, value="A=1"),
+                                          req("capability-min", "requires compute capability 100 and above.", value=100)]},
+               "b": {"requirements": []}}
+    cell = derive_cell("s", scheme("aiter", "b"), "t", GPU90, kernels)
+    assert cell.reasons == (f"aiter: {switch} (unless package aiter installed and A=1); "
+                            "otherwise: requires compute capability 100 and above.",)
+    # two checks with messages of their own stay two, in the engine's order
+    kernels["aiter"]["requirements"][1] = req("env", "requires A.", value="A=1")
+    assert derive_cell("s", scheme("aiter", "b"), "t", GPU90, kernels).reasons == (
+        f"aiter: {switch} (unless package aiter installed); requires A. (unless A=1); "
+        "otherwise: requires compute capability 100 and above.",)
+
+
 def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_given_that_setting():
     # On XPU vLLM returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch; xpu keeps only the W8A8
     # kernel. The walk under the setting decides the cell; without it the checkpoint is the substitute scheme's own

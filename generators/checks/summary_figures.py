@@ -167,6 +167,12 @@ class _Numbers(NamedTuple):
         return [(base, difference) for base, difference in self.differences if _shows(figure, abs(difference))]
 
 
+def restates(atlas: Atlas, benchmark: Record, figure: str) -> bool:
+    """True when the figure shows the benchmark's value, a baseline's value or their difference, at the precision it
+    is written with."""
+    return any(_shows(figure, number) for _, number in _numbers(atlas, benchmark).labelled())
+
+
 def _numbers(atlas: Atlas, benchmark: Record) -> _Numbers:
     bases = [b for b in (as_decimal(v) for v in baseline_values(atlas.index, benchmark.data)) if b is not None]
     return _Numbers(as_decimal(benchmark.data.get("value")), list(dict.fromkeys(bases)))

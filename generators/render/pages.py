@@ -385,7 +385,7 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
         return Table("Where it computes natively", ["status", "accelerators"],
                      [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
     rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
-            for label, ids in (("native", parts.native), ("emulated (converted to a wider type)", parts.emulated))]
+            for label, ids in (("native", parts.native), ("emulated (no matrix instruction in this precision)", parts.emulated))]
     unstated = [a for a in parts.native if record.id in atlas.views.tallies[a].encoding_unstated]
     if unstated:
         rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
