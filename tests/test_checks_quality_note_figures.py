@@ -44,3 +44,13 @@ def test_a_named_finding_s_evidence_states_a_seed_figure(tree):
     edit(tree, "records/findings/cpu-cell-wrong.yaml", "locator: CpuKernel.can_implement}",
          "locator: CpuKernel.can_implement, quote: 'a gap of 22.0 points'}")
     assert problems_of(tree, "quality-note-figures") == []
+
+
+def test_a_quote_of_a_named_benchmark_s_citation_states_another_row(tree):
+    edit(tree, FP4, "sources:\n", "quality_note: The table's other row gives 81.9 (benchmark b-quant).\nsources:\n")
+    assert problems_of(tree, "quality-note-figures") == [
+        f"{FP4}:16:43: error: [quality-note-figures] quality_note: '81.9' is no value, baseline or difference of "
+        f"this format's or the named benchmarks (b-quant), {FIX}"]
+    edit(tree, "records/benchmarks/b-quant.yaml", "  - source: src-doc\n",
+         "  - {source: src-doc, locator: table 2, quote: 'FP8 81.9 INT4 78.16'}\n")
+    assert problems_of(tree, "quality-note-figures") == []
