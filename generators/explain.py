@@ -90,7 +90,13 @@ def _need_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     if answer is None or not answer.needs:
         return []
     return ["  also needed at run time (the engine does not check it when it selects the kernel):",
-            *(f"    {need.kernel}: {need.said} (source {need.source})" for need in answer.needs)]
+            *(f"    {_needed_by(need)}: {need.said} (source {need.source})" for need in answer.needs)]
+
+
+def _needed_by(need: Any) -> str:
+    """Who brings a need in: the kernel, or the engine on every start; for a tool's need, with the tool."""
+    by = need.kernel or f"{need.engine}, on every start"
+    return f"{by}, through {need.tool}" if need.tool else by
 
 
 def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:

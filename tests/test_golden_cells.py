@@ -741,9 +741,10 @@ def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(rea
     answers = real_atlas.views.answers
     for target in ("amd-gfx906", "amd-gfx90a", "amd-gfx942", "amd-gfx1151", "amd-gfx950"):
         answer = answers[("vllm-ct-w4a4-mxfp4", target)]
-        assert [(n.kernel, n.source) for n in answer.needs] == [
+        gates = [n for n in answer.needs if not n.tool]  # Triton's C compiler, which vLLM brings in, is test_checks_built_with's
+        assert [(n.kernel, n.source) for n in gates] == [
             ("vllm-emulation-mxfp4", "amd-quark-wheel-0-12-post1")], target
-        assert answer.needs[0].said.startswith("a host C++ compiler"), target
+        assert gates[0].said.startswith("a host C++ compiler"), target
         assert "amd-quark-wheel-0-12-post1" in answer.sources, target
     assert answers[("vllm-ct-w4a4-mxfp4", "amd-gfx942")].cell.kernel == "vllm-emulation-mxfp4"
     gfx950 = answers[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]
@@ -751,10 +752,11 @@ def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(rea
     assert "amd-quark-wheel-0-12-post1" in dict(gfx950.passed_over)["vllm-emulation-mxfp4"]
     for (scheme, target), answer in answers.items():
         if not target.startswith("amd-"):
-            assert answer.needs == (), (scheme, target)
+            assert [n for n in answer.needs if "C++" in n.said] == [], (scheme, target)
     text, _ = explain_text(real_atlas, "vllm-ct-w4a4-mxfp4", "amd-gfx942")
     assert "  also needed at run time (the engine does not check it when it selects the kernel):\n    " \
-           "vllm-emulation-mxfp4: a host C++ compiler" in text
+           "vllm, on every start, through triton: a host C compiler" in text
+    assert "\n    vllm-emulation-mxfp4: a host C++ compiler" in text
 
 
 def test_per_tensor_fp8_experts_part_by_activation_scheme_where_a_backend_takes_only_one(real_atlas):

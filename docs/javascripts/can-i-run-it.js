@@ -465,11 +465,15 @@
   }
 
   // what a kernel the answer runs on needs that the engine does not check when it selects it (api: needs), each with
-  // its kernel and the source that says it, in the style of what a part needs
+  // its kernel and the source that says it, in the style of what a part needs; a need of a tool the kernel or the
+  // engine is built with (Triton) names the tool, and the engine where its own code brings it in on every start
   function needItems(site, records, needs) {
     return el("ul", { "class": "atlas-card__needs" }, needs.map(function (need) {
-      return el("li", {}, [el("span", { text: need.said }), " (", link(site, records["kernel"][need.kernel], need.kernel), "; ",
-        link(site, records["source"] && records["source"][need.source], need.source), ")"]);
+      var by = need.kernel ? [link(site, records["kernel"][need.kernel], need.kernel)] :
+        [link(site, records["engine"][need.engine], need.engine), ", on every start"];
+      var tool = need.tool ? [", through ", link(site, records["engine"][need.tool], need.tool)] : [];
+      return el("li", {}, [el("span", { text: need.said }), " ("].concat(by, tool, ["; ",
+        link(site, records["source"] && records["source"][need.source], need.source), ")"]));
     }));
   }
 
@@ -944,7 +948,7 @@
     }
     // what the kernels it runs on need that the engine does not check when it selects them: the verdict assumes it
     var own = ownKernels(cell);
-    var needs = (cell.needs || []).filter(function (n) { return own.indexOf(n.kernel) >= 0; });
+    var needs = (cell.needs || []).filter(function (n) { return !n.kernel || own.indexOf(n.kernel) >= 0; });
     if (needs.length) {
       card.appendChild(section("Also needed at run time", [
         el("p", { "class": "atlas-card__note", text: "The engine does not check this when it selects the kernel; the " +

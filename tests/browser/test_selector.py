@@ -938,20 +938,23 @@ def test_what_a_kernel_on_the_route_needs_that_the_engine_does_not_check_is_said
     """Read from the data API (api: needs): vLLM's MXFP4 emulation on ROCm builds amd-quark's extension on first use,
     which needs a host C++ compiler. Where the emulation is the answer's kernel (an MI300X) the need is said under its
     own heading with the kernel and the source that says it; where it is reached only when AITER is missing (an
-    MI355X), with that step; a CUDA answer says none."""
-    (need,) = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx942")]["needs"]
+    MI355X), with that step; a CUDA answer says none. Triton's C compiler, which vLLM's own GPU model runners bring in
+    on every start, is said once under the heading, first, naming the engine and the tool (tritoncc33)."""
+    triton, need = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx942")]["needs"]
     said = f"{need['said']} ({names['kernel/' + need['kernel']]}; {names['source/' + need['source']]})"
+    compiler = (f"{triton['said']} ({names['engine/vllm']}, on every start, through {names['engine/triton']}; "
+                f"{names['source/' + triton['source']]})")
+    first = [compiler, ["/engines/vllm/", "/engines/triton/", f"/sources/{triton['source']}/"]]
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:mi300x")
     card = _shown(browser, NEEDS, "answer card")
-    assert card["top"] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
+    assert card["top"] == [first, [said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
     assert all(step == [] for step in card["steps"])
-    (later,) = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]["needs"]
-    assert later == need
+    assert cells[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]["needs"] == [triton, need]
     _pick(browser, hardware="part:mi355x")
     card = _shown(browser, NEEDS, "answer card")
-    assert card["top"] == [] and card["steps"][0] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
+    assert card["top"] == [first] and card["steps"][0] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
     _pick(browser, hardware="part:b200")
-    assert _shown(browser, NEEDS, "answer card")["top"] == []
+    assert _shown(browser, NEEDS, "answer card")["top"] == [first]
 
 
 SETTING = """
