@@ -566,7 +566,8 @@
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated). Such a part computes the format in one of two ways: converted to a wider precision first
   // (Triton widens FP8 to FP16 for the MFMA on gfx90a, to FP32 for vector FMA on gfx906), or as it is with vector
-  // instructions (llama.cpp's MMVQ and MMQ multiply INT8 with DP4A on a V100). The notice names the way the kernels
+  // instructions (llama.cpp's MMVQ and MMQ multiply INT8 with DP4A on a V100; any FP16 kernel on gfx906, which has no
+  // matrix unit). The notice names the way the kernels
   // computing in the format record for the picked target (a kernel's without_matrix_instruction), and says only that
   // it is one of the two where one of them records none. A format the map neither rates native nor emulated says
   // nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
@@ -588,7 +589,7 @@
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
         ": it records no dense peak or matrix instruction in it there, so no matrix unit of the part multiplies it as " +
         "it is; "].concat(how || ["the kernel converts it to a wider precision first, or multiplies it as it is " +
-        "with vector instructions (integer dot products such as DP4A)"])));
+        "with vector instructions (DP4A's integer dot products among them)"])));
     });
     return said;
   }

@@ -670,6 +670,12 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
      "MMVQ and MMQ multiply it as it is with vector instructions (__builtin_amdgcn_sdot4)"),
     # gfx1151 has an INT8 WMMA: native, nothing to say
     ("llama-cpp-q4-k", "part:radeon-8060s-gfx1151", "amd-gfx1151", None),
+    # nor FP16 or BF16 on gfx906, which has no MFMA or WMMA: the Triton W4A16 GEMM computes in them on vector units; its
+    # record states no way there, so the card says only that it is one of the two
+    ("vllm-ct-wna16", "part:radeon-pro-vii", "amd-gfx906", "the kernel converts it to a wider precision first, or "
+     "multiplies it as it is with vector instructions (DP4A's integer dot products among them)"),
+    # gfx1151 has the FP16 and BF16 WMMA: native, nothing to say
+    ("vllm-ct-wna16", "part:radeon-8060s-gfx1151", "amd-gfx1151", None),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
