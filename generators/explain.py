@@ -64,9 +64,12 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
     lines.extend(otherwise_lines(cell))
-    lines.extend(f"  a setting that makes it worse: {w.setting}: {w.verdict.value}"
-                 + (f" ({w.kernel})" if w.kernel else "") + (f": {w.computes_as or w.reasons[0]}" if w.computes_as or w.reasons else "")
-                 for w in cell.worse)
+    for w in cell.worse:  # a refusal's every reason, each on its own line as under the otherwise steps
+        said = w.computes_as or (w.reasons[0] if len(w.reasons) == 1 else "")
+        lines.append(f"  a setting that makes it worse: {w.setting}: {w.verdict.value}"
+                     + (f" ({w.kernel})" if w.kernel else "") + (f": {said}" if said else ""))
+        if not w.computes_as and len(w.reasons) > 1:
+            lines.extend(f"         {reason}" for reason in w.reasons)
     if cell.verdict is Verdict.FAILS_AT_RUNTIME:
         chosen = next(a.kernel for a in cell.attempts if a.after_selection)
         where = f" where {'; '.join(cell.conditions)}" if cell.conditions else ""
@@ -87,7 +90,13 @@ def _need_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     if answer is None or not answer.needs:
         return []
     return ["  also needed at run time (the engine does not check it when it selects the kernel):",
-            *(f"    {need.kernel}: {need.said} (source {need.source})" for need in answer.needs)]
+            *(f"    {_needed_by(need)}: {need.said} (source {need.source})" for need in answer.needs)]
+
+
+def _needed_by(need: Any) -> str:
+    """Who brings a need in: the kernel, or the engine on every start; for a tool's need, with the tool."""
+    by = need.kernel or f"{need.engine}, on every start"
+    return f"{by}, through {need.tool}" if need.tool else by
 
 
 def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gc
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -15,6 +17,7 @@ import pytest
 from generators.build import Atlas, check_tree
 from generators.problems import Problem
 
+from . import processes
 from .site_build import SiteBuild
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,10 +153,61 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_configure(config):
-    """Python's cycle collector runs every 700 allocations by default, and a full collection scans every live object:
+    """Every process that runs tests (not the xdist controller) adopts what its tests leave running (tests/processes.py).
+
+    Python's cycle collector runs every 700 allocations by default, and a full collection scans every live object:
     the real atlas, Hypothesis and the imported package make that a tenth of a worker's time for no garbage worth the
     scan (the tests build little that only a cycle collection frees). Rarer collections, same tests."""
     gc.set_threshold(50_000, 20, 100)
+    runs_tests = hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
+    config.stash[_ADOPTS] = runs_tests and processes.become_subreaper()
+
+
+_ADOPTS = pytest.StashKey[bool]()
+_CHILDREN_BEFORE = pytest.StashKey[tuple[dict[int, int], int]]()
+_LASTING_SETUPS = [0]  # fixtures set up that outlive a test
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    """A fixture that outlives the test whose setup made it may keep processes started then (the site build, the
+    browser): that test is not held to leaving no new process behind; the last test's check (below) still is."""
+    if fixturedef.scope != "function":
+        _LASTING_SETUPS[0] += 1
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """No test leaves a process running: after its teardown the worker has no living child it did not have before
+    the test, other than those of sessions a fixture keeps (tests/processes.py); after the last test, when every
+    fixture is torn down, it has none at all. A process left is killed and the test reports an error at teardown."""
+    if item.config.stash.get(_ADOPTS, False):
+        item.stash[_CHILDREN_BEFORE] = processes.children(), _LASTING_SETUPS[0]
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    result = yield
+    if not item.config.stash.get(_ADOPTS, False):
+        return result
+    living = processes.children()
+    before, lasting = item.stash.get(_CHILDREN_BEFORE, ({}, _LASTING_SETUPS[0]))
+    if nextitem is None:
+        left = sorted(living)
+    elif lasting != _LASTING_SETUPS[0]:
+        left = []
+    else:
+        left = sorted(pid for pid, session in living.items() if pid not in before and not processes.kept(pid, session))
+    if left:
+        described = processes.describe(left)
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        raise AssertionError(f"processes left running after the test: {described}")
+    return result
 
 
 @pytest.hookimpl(trylast=True)

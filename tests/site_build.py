@@ -15,6 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+if __package__:  # (run as a script, the build needs none of it)
+    from .processes import keep, kept_environment, release
+
 ROOT = Path(__file__).resolve().parent.parent
 WAIT_SECONDS = 900.0  # a build on a loaded machine takes a minute or two; past this something is stuck
 
@@ -35,8 +38,11 @@ class SiteBuild:
             self.folder.mkdir(parents=True)
         except FileExistsError:
             return
-        self.process = subprocess.Popen([sys.executable, __file__, str(self.folder)], cwd=ROOT,
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        environment = kept_environment()
+        self.process = subprocess.Popen([sys.executable, __file__, str(self.folder)], cwd=ROOT, env=environment,
+                                        start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        keep(self.process, environment)
 
     def wait(self) -> tuple[int, str]:
         """The build's exit code and its stderr, once it has ended (starting it if no one has)."""
@@ -49,9 +55,13 @@ class SiteBuild:
         return int(done.read_text(encoding="utf-8")), (self.folder / "stderr").read_text(encoding="utf-8")
 
     def reap(self) -> None:
-        """The process that started the build waits for it: a worker still running tests may be waiting too."""
+        """The process that started the build waits for it (a worker still running tests may be waiting too), then
+        ends what is left of its session; interrupted while waiting, it ends the build at once (tests/processes.py)."""
         if self.process is not None:
-            self.process.wait()
+            try:
+                self.process.wait()
+            finally:
+                release(self.process)
 
 
 def _build(folder: Path) -> None:

@@ -281,18 +281,36 @@
 
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
   // an environment variable set) says when, in the words the data API derives from its record (applies_when)
-  function blockerLine(site, records, blockers) {
+  // on a target pick, a trap on one part of the target (a blocker on the GB10 only) names that part: where a trap
+  // applies only on some of the target's parts, the card says which (`onParts`, from trapParts)
+  function blockerLine(site, records, blockers, place) {
     var traps = blockers.map(function (t) { return records["gotcha"][t]; });
     var one = blockers.length === 1;
+    var only = one ? trapParts(traps[0], place, records) : "";
+    var where = only ? " on this target's " + only + " only" : " here";
     var when = one && traps[0].applies_when ? " only " + traps[0].applies_when : "";
     return el("p", { "class": "atlas-card__blocker" }, [
       el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
       (one ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output " +
-        (one ? "applies" : "apply") + " here" + when + ": "].concat(blockers.map(function (t, n) {
-      var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? "only " + traps[n].applies_when : ""];
+        (one ? "applies" : "apply") + where + when + ": "].concat(blockers.map(function (t, n) {
+      var parts = one ? "" : trapParts(traps[n], place, records);
+      var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? "only " + traps[n].applies_when : "",
+        parts ? "on " + parts + " only" : ""];
       notes = notes.filter(Boolean);
       return el("span", {}, [n ? "; " : "", link(site, traps[n], t), notes.length ? " (" + notes.join("; ") + ")" : ""]);
     })));
+  }
+
+  // The parts of a picked target a trap names, in words, where it names some of the target's parts but not all (the
+  // onnxruntime-gpu wheel's missing code bites the GB10 at 12.1, not the RTX 5090 at 12.0): '' where it concerns the
+  // whole pick (a part pick keeps only the traps on that part, trapsAt)
+  function trapParts(trap, place, records) {
+    var target = records["hardware-target"][place.targetId];
+    if (place.kind === "part" || !trap || !trap.accelerators || !trap.accelerators.length || !target) { return ""; }
+    var named = target.accelerators.filter(function (p) { return trap.accelerators.indexOf(p) >= 0; });
+    if (!named.length || named.length === target.accelerators.length) { return ""; }
+    var names = named.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
   }
 
   function targetLabel(node) {
@@ -319,8 +337,90 @@
     return el("section", { "class": "atlas-answer__section" }, [el("h3", { text: title })].concat(body));
   }
 
+  // The numbers in the card's condition list (`numbered`: the conditions it lists, in order) of the conditions whose
+  // failing leads to a step, or null where one of them is not in that list (a condition of a kernel further down, or
+  // one listed under what you opt in to or what the defaults meet)
+  function conditionNumbers(step, numbered) {
+    var at = step.unmet.map(function (c) { return numbered.indexOf(c) + 1; });
+    return at.length && at.every(function (n) { return n > 0; }) ? at : null;
+  }
+
+  // the steps by outcome (its verdict and the kernel the engine then selects), each outcome once, in the engine's order
+  function outcomeGroups(steps) {
+    var groups = [];
+    steps.forEach(function (step) {
+      var key = step.verdict + " " + (step.selected || "");
+      var group = groups.filter(function (g) { return g.key === key; })[0];
+      if (group) { group.steps.push(step); } else { groups.push({ key: key, steps: [step] }); }
+    });
+    return groups;
+  }
+
+  // whether the collapsed line says which listed condition leads to which outcome (where there are several): then the
+  // list is numbered
+  function numbersConditions(cell, open) {
+    return outcomeGroups(cell.otherwise || []).length > 1 &&
+      cell.otherwise.some(function (step) { return conditionNumbers(step, open); });
+  }
+
+  // What the collapsed line quotes, at most: a condition not in the card's numbered list, and a step's reason for failing
+  // at run time; longer ones are said in the steps it folds (a collapsed line is read at a glance)
+  var SUMMARY_CONDITION = 80;
+  var SUMMARY_REASON = 240;
+
+  // One outcome of the collapsed "If the conditions do not hold" line, in words from the data: which conditions lead
+  // there, where there are several outcomes ('without condition 1'; where the card does not list them, the condition
+  // itself, or 'without a condition of K' for a long one), the verdict's badge,
+  // the kernel and what happens there: a failure at run time says why (its reason, or how many), a refusal how many
+  // reasons, a fallback that it computes at another precision, a runs-if that the kernel has conditions of its own.
+  function otherwiseSummary(records, steps, numbered, alone) {
+    var name = function (k) { return records["kernel"][k] ? records["kernel"][k].name : k; };
+    var numbers = [], others = [];
+    steps.forEach(function (step) {
+      var at = conditionNumbers(step, numbered);
+      var quoted = step.unmet.join(" or ");
+      var other = quoted.length <= SUMMARY_CONDITION ? quoted : "a condition of " + name(step.kernel);
+      if (at) {
+        at.forEach(function (n) { if (numbers.indexOf(n) < 0) { numbers.push(n); } });
+      } else if (others.indexOf(other) < 0) {
+        others.push(other);
+      }
+    });
+    numbers.sort(function (a, b) { return a - b; });
+    var when = [];
+    if (numbers.length) {
+      when.push((numbers.length > 1 ? "conditions " : "condition ") + numbers.slice(0, -1).join(", ") +
+        (numbers.length > 1 ? " or " : "") + numbers[numbers.length - 1]);
+    }
+    when = when.concat(others);
+    var step = steps[0];
+    var label = (VERDICTS[step.verdict] || [step.verdict])[0];
+    var said = [alone ? "" : "without " + when.join(" or ") + ", ", el("span", { "class": verdictClass(step.verdict),
+      text: step.verdict === "runs-if" ? "Runs" : label })];
+    var via = step.selected ? name(step.selected) : "";
+    // a reason names its kernel as the engine's list does ('kernel-id: message'); the line names the kernel already
+    var reasons = (step.reasons || []).map(function (r) {
+      return step.selected && r.indexOf(step.selected + ": ") === 0 ? r.slice(step.selected.length + 2) : r;
+    });
+    var why = "";
+    if (step.verdict === "fails-at-runtime") {
+      said.push(via ? " in " + via : "");
+      why = reasons.length === 1 && reasons[0].length <= SUMMARY_REASON ? ": " + reasons[0] :
+        reasons.length ? " (" + (reasons.length === 1 ? "the reason" : reasons.length + " reasons") + ", below)" : "";
+    } else if (step.verdict === "refused") {
+      said.push(" at load, no candidate left");
+      why = reasons.length ? " (" + (reasons.length === 1 ? "1 reason" : reasons.length + " reasons") + ", below)" : "";
+    } else if (step.verdict === "fallback") {
+      said.push(" to " + via + ": it loads, but computes at another precision");
+    } else {
+      said.push(" via " + via + (step.verdict === "runs-if" ? ", given conditions of its own" : ""));
+    }
+    if (why) { said.push(el("span", { "class": "atlas-otherwise__why", text: why })); }
+    return said;
+  }
+
   // what runs when the conditions do not hold: one step per way they can fail, in the engine's order (api: otherwise)
-  function otherwiseBlock(site, records, steps, needs, own) {
+  function otherwiseBlock(site, records, steps, needs, own, numbered) {
     var items = steps.map(function (step) {
       var label = VERDICTS[step.verdict] || [step.verdict, ""];
       var outcome = [el("span", { "class": verdictClass(step.verdict), text: label[0].replace(",", "") })];
@@ -348,23 +448,16 @@
       return el("li", { "class": "atlas-otherwise__step", "data-verdict": step.verdict }, body);
     });
     // the summary names each distinct outcome once, in the engine's order: a first step that fails (a driver too
-    // old) must not read as what every unmet condition leads to (a batch bound that only hands over to another kernel)
-    var seen = {};
-    var outcomes = steps.filter(function (step) {
-      var key = step.verdict + " " + (step.selected || "");
-      if (seen[key]) { return false; }
-      seen[key] = true;
-      return true;
-    });
-    var shown = outcomes.slice(0, 3);
+    // old) must not read as what every unmet condition leads to (a batch bound that only hands over to another kernel);
+    // each says which conditions lead there and what then happens, in words (otherwiseSummary)
+    var groups = outcomeGroups(steps);
+    var shown = groups.slice(0, 3);
     var summary = ["If the conditions do not hold: "];
-    shown.forEach(function (step, n) {
-      var kernel = step.selected ? records["kernel"][step.selected] : null;
-      if (n) { summary.push(" or "); }
-      summary.push(el("span", { "class": verdictClass(step.verdict), text: (VERDICTS[step.verdict] || [step.verdict])[0].replace(",", "") }));
-      if (step.selected) { summary.push(" via " + (kernel ? kernel.name : step.selected)); }
+    shown.forEach(function (group, n) {
+      if (n) { summary.push("; "); }
+      summary = summary.concat(otherwiseSummary(records, group.steps, numbered, groups.length === 1));
     });
-    if (outcomes.length > shown.length) { summary.push(" (and " + (outcomes.length - shown.length) + " more)"); }
+    if (groups.length > shown.length) { summary.push(" (and " + (groups.length - shown.length) + " more)"); }
     return el("details", { "class": "atlas-answer__section atlas-otherwise", "data-verdict": steps[0].verdict }, [
       el("summary", {}, summary),
       el("p", { "class": "atlas-card__note", text: "The next outcome in the engine's order, for each way the conditions can fail." }),
@@ -372,11 +465,15 @@
   }
 
   // what a kernel the answer runs on needs that the engine does not check when it selects it (api: needs), each with
-  // its kernel and the source that says it, in the style of what a part needs
+  // its kernel and the source that says it, in the style of what a part needs; a need of a tool the kernel or the
+  // engine is built with (Triton) names the tool, and the engine where its own code brings it in on every start
   function needItems(site, records, needs) {
     return el("ul", { "class": "atlas-card__needs" }, needs.map(function (need) {
-      return el("li", {}, [el("span", { text: need.said }), " (", link(site, records["kernel"][need.kernel], need.kernel), "; ",
-        link(site, records["source"] && records["source"][need.source], need.source), ")"]);
+      var by = need.kernel ? [link(site, records["kernel"][need.kernel], need.kernel)] :
+        [link(site, records["engine"][need.engine], need.engine), ", on every start"];
+      var tool = need.tool ? [", through ", link(site, records["engine"][need.tool], need.tool)] : [];
+      return el("li", {}, [el("span", { text: need.said }), " ("].concat(by, tool, ["; ",
+        link(site, records["source"] && records["source"][need.source], need.source), ")"]));
     }));
   }
 
@@ -480,8 +577,8 @@
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated, so the notice names both ways such a part computes: widened to a precision its matrix units
-  // take, as Triton does with FP8 on gfx90a, or in vector integer dot products, as llama.cpp's MMVQ and MMQ do with
-  // DP4A on a V100). A format the map neither rates native nor emulated says nothing: a missing peak is not
+  // take, as Triton does with FP8 on gfx90a, or in vector instructions, as llama.cpp's MMVQ and MMQ do with DP4A's
+  // integer dot products on a V100, or any FP16 kernel on gfx906, which has no matrix unit). A format the map neither rates native nor emulated says nothing: a missing peak is not
   // evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a part is named only when the map
   // rates every one of them emulated there: another may be the one that runs.
   function emulatedHere(site, records, cell, place, emulated) {
@@ -499,8 +596,8 @@
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
         ": it records no dense peak or matrix instruction in it there, so its matrix units do not multiply it: the " +
-        "kernel converts it to a wider precision, or multiplies it with vector instructions (integer dot products " +
-        "such as DP4A)"]));
+        "kernel converts it to a wider precision, or multiplies it with vector instructions (DP4A's integer dot " +
+        "products among them)"]));
     });
     return said;
   }
@@ -769,7 +866,7 @@
     var traps = trapsAt(cell, place, records);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
-    if (blockers.length) { card.appendChild(blockerLine(site, records, blockers)); }
+    if (blockers.length) { card.appendChild(blockerLine(site, records, blockers, place)); }
     if (part) {
       // what this part needs beyond the target (its host CPU, its own compute capability) comes before the rest
       card.appendChild(section("First, on this part", [
@@ -824,10 +921,12 @@
     // conditions the defaults (install and settings) meet are listed once, under their own heading
     var met = (cell.assumes || []).concat(cell.opt_in || []).map(function (a) { return a.condition; });
     var open = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; });
+    // numbered where the collapsed line on what happens without them names them by number
+    var numbered = numbersConditions(cell, open) ? open : [];
     if (open.length) {
       // on a cell that runs whichever way, the conditions only choose the kernel
       var title = cell.verdict === "runs" ? "This kernel when" : "Conditions";
-      card.appendChild(section(title, [el("ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
+      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
@@ -848,24 +947,26 @@
     if (cell.worse && cell.worse.length) {
       card.appendChild(section("Settings that make this worse", [el("ul", { "class": "atlas-card__worse" }, cell.worse.map(function (w) {
         var what = (VERDICTS[w.verdict] || [w.verdict])[0].replace(",", "").toLowerCase();
-        var more = w.reasons.length > 1 ? " (and " + (w.reasons.length - 1) + " more)" : "";
-        // a reason names its kernel as the engine's list does ('kernel-id: message'): linked, as under "Why not"
-        var reason = w.verdict === "fallback" ? null : reasonItem(site, records, w.reasons[0] || "");
-        var detail = w.verdict === "fallback" ? [": " + w.computes_as] : w.reasons.length ?
-          [": "].concat(Array.prototype.slice.call(reason.childNodes), [more]) : [];
+        // a reason names its kernel as the engine's list does ('kernel-id: message'): linked, as under "Why not"; one
+        // reason is said on the line, several (a refusal lists every candidate's) each on its own, in the engine's order
+        var reasons = w.verdict === "fallback" ? [] : w.reasons;
+        var detail = w.verdict === "fallback" ? [": " + w.computes_as] : reasons.length === 1 ?
+          [": "].concat(Array.prototype.slice.call(reasonItem(site, records, reasons[0]).childNodes)) : reasons.length ?
+          [", " + reasons.length + " reasons in the engine's order:",
+            el("ol", { "class": "atlas-card__worse-reasons" }, reasons.map(function (r) { return reasonItem(site, records, r); }))] : [];
         return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(
           w.kernel ? [" (the engine selects ", link(site, records["kernel"][w.kernel], w.kernel), ")"] : [], detail));
       }))]));
     }
     // what the kernels it runs on need that the engine does not check when it selects them: the verdict assumes it
     var own = ownKernels(cell);
-    var needs = (cell.needs || []).filter(function (n) { return own.indexOf(n.kernel) >= 0; });
+    var needs = (cell.needs || []).filter(function (n) { return !n.kernel || own.indexOf(n.kernel) >= 0; });
     if (needs.length) {
       card.appendChild(section("Also needed at run time", [
         el("p", { "class": "atlas-card__note", text: "The engine does not check this when it selects the kernel; the " +
           "verdict above assumes it." }), needItems(site, records, needs)]));
     }
-    if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise, cell.needs || [], own)); }
+    if (cell.otherwise && cell.otherwise.length) { card.appendChild(otherwiseBlock(site, records, cell.otherwise, cell.needs || [], own, numbered)); }
     var later = (cell.assumes || []).filter(function (a) { return further[a.condition]; });
     if (later.length) {
       card.appendChild(section("Further down the engine's order, the defaults meet", [el("ul", { "class": "atlas-card__further" }, later.map(function (a) {
@@ -938,11 +1039,14 @@
     }
     function trapItem(t) {
       var trap = records["gotcha"][t];
+      var parts = trapParts(trap, place, records);
       return el("li", {}, [
         el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
         trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
         " ", link(site, trap, t), trap && trap.applies_when ? el("span", { "class": "atlas-card__trap-when",
-          text: " (only " + trap.applies_when + ")" }) : null, trap && trap.unverified ? " " : null,
+          text: " (only " + trap.applies_when + ")" }) : null,
+        parts ? el("span", { "class": "atlas-card__trap-parts", text: " (on this target's " + parts + " only)" }) : null,
+        trap && trap.unverified ? " " : null,
         trap && trap.unverified ? el("span", { "class": "atlas-unverified", title: "Unverified: " + trap.unverified, text: "unverified" }) : null]);
     }
     card.appendChild(el("p", { "class": "atlas-card__more" }, ["Every candidate kernel and its reason: ",

@@ -170,7 +170,9 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
     needs = route_needs(index, cell, scheme.data.get("config") or {}) if scheme else ()
-    return Answer(cell, claims, applying, answer_sources(index, cell, platform, claimed, on_parts), computes_in,
+    sources = answer_sources(index, cell, platform, claimed, on_parts)
+    sources = tuple(dict.fromkeys([*sources, *(s for n in needs if n.tool for s in (n.used_in, n.source))]))
+    return Answer(cell, claims, applying, sources, computes_in,
                   on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps, needs)
 
 

@@ -80,7 +80,7 @@ Unverified: TypeAlias = Text
 Precision: TypeAlias = Literal['fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4']
 
 
-Encoding: TypeAlias = Literal['e4m3', 'e5m2']
+Encoding: TypeAlias = Literal['e4m3', 'e5m2', 'e4m3fnuz', 'e5m2fnuz']
 
 
 RefFormat: TypeAlias = str
@@ -452,6 +452,22 @@ class KernelExternalGates(TypedDict):
     source: NotRequired[RefSource]
 
 
+class BuiltWithWhen(TypedDict):
+    """Restricts where the code launches the tool's kernels; every listed condition must hold. Omitted: wherever the record runs (the tool's own `first_use_needs` still say on which platforms a need applies)."""
+
+    platform: NotRequired[list[Platform]]
+
+
+class BuiltWith(TypedDict):
+    """A compiler or runtime (an engine record that states `first_use_needs`) whose kernels this record's code launches: every support answer whose route passes through it, on a target `when` matches, lists that tool's `first_use_needs` for the target's platform once, under what it also needs at run time. The need is stated once, on the tool; this entry says only that the code uses it, and where."""
+
+    tool: RefEngine
+    when: NotRequired[BuiltWithWhen]
+    what: NotRequired[Text]
+    source: RefSource
+    locator: str
+
+
 class KernelFields(TypedDict):
     """A GEMM or attention kernel an engine can dispatch to, with what it requires."""
 
@@ -475,6 +491,7 @@ class KernelFields(TypedDict):
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
     external_gates: NotRequired[list[KernelExternalGates]]
+    built_with: NotRequired[list[BuiltWith]]
     formats: NotRequired[list[RefFormat]]
     accelerators: NotRequired[list[RefAccelerator]]
 
@@ -555,6 +572,23 @@ class EngineRuntimeChecks(TypedDict):
     hosts: NotRequired[HostLimit]
 
 
+class EngineFirstUseNeedsWhen(TypedDict):
+    """Where the need applies."""
+
+    platform: list[Platform]
+
+
+class EngineFirstUseNeeds(TypedDict):
+    """One need of the tool on some platforms, with the source it is read from."""
+
+    when: EngineFirstUseNeedsWhen
+    needs: Text
+    description: Text
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class EngineFormatSupport(TypedDict):
     """Whether the engine runs a format, and on which backends."""
 
@@ -586,6 +620,8 @@ class EngineFields(TypedDict):
     default_install: NotRequired[list[EngineDefaultInstall]]
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
+    first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
+    built_with: NotRequired[list[BuiltWith]]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
 
@@ -988,7 +1024,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
     'defs.cpu-vendor': ('AuthenticAMD', 'GenuineIntel'),
     'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4'),
-    'defs.encoding': ('e4m3', 'e5m2'),
+    'defs.encoding': ('e4m3', 'e5m2', 'e4m3fnuz', 'e5m2fnuz'),
     'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
     'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),

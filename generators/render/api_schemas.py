@@ -222,12 +222,25 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                "source": {"type": "string",
                                                                           "description": "Source record id."}}}}}}
 
-_ROUTE_NEED = {"type": "object", "required": ["kernel", "said", "source", "locator"], "additionalProperties": False,
-               "properties": {"kernel": {"type": "string", "description": "Kernel record id whose gate says it."},
+_ROUTE_NEED = {"type": "object", "required": ["kernel", "engine", "tool", "said", "source", "locator", "used_in"],
+               "additionalProperties": False,
+               "properties": {"kernel": {"type": "string", "description": "Kernel record id that brings the need in "
+                                                                          "(its gate, or a tool it is built with); "
+                                                                          "empty when the engine itself does."},
+                              "engine": {"type": "string", "description": "Engine record id whose own code brings a "
+                                                                          "tool's need in on every start; empty when "
+                                                                          "a kernel does."},
+                              "tool": {"type": "string", "description": "Engine record id of the compiler or runtime "
+                                                                        "whose `first_use_needs` this is; empty for a "
+                                                                        "kernel's own gate."},
                               "said": {"type": "string", "description": "What a reader needs, in words (the gate's "
-                                                                        "`needs`)."},
-                              "source": {"type": "string", "description": "Source record id of the gate."},
-                              "locator": {"type": "string", "description": "Where in the source; may be empty."}}}
+                                                                        "or the tool's `needs`)."},
+                              "source": {"type": "string", "description": "Source record id of the gate or the "
+                                                                          "tool's need."},
+                              "locator": {"type": "string", "description": "Where in the source; may be empty."},
+                              "used_in": {"type": "string", "description": "For a tool's need: source record id of "
+                                                                           "the code that launches the tool's "
+                                                                           "kernels; empty otherwise."}}}
 
 _COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision"], "additionalProperties": False,
                  "properties": {

@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from ..processes import keep, kept_environment, release
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -180,10 +182,24 @@ def browser(site_server: _SiteServer, site_url: str) -> Iterator[Browser]:
     for flag in FLAGS + (f"--user-data-dir={profile}",):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    # ChromeDriver and the Chromium it starts run in a session of their own, marked, which the teardown ends whole:
+    # Chromium's helper processes outlive the browser process by a moment after `quit` (its crash handlers, in sessions
+    # of their own, longer), and would still be running as pytest exits.
+    environment = kept_environment()
+    service = Service(str(CHROMEDRIVER), env=environment, popen_kw={"start_new_session": True})
+    try:
+        driver = webdriver.Chrome(options=options, service=service)
+    except BaseException:
+        if getattr(service, "process", None) is not None:
+            release(service.process)
+        raise
+    keep(service.process, environment)
     driver.set_page_load_timeout(20)
     try:
         yield Browser(driver, site_url, site_server)
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+        try:
+            driver.quit()
+        finally:
+            release(service.process)
+            shutil.rmtree(profile, ignore_errors=True)

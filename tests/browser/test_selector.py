@@ -172,6 +172,39 @@ def test_a_blocker_trap_is_said_beside_the_verdict(browser: Browser, cells: dict
     assert _card(browser)["blockers"] == [] and cells[("llama-cpp-q4-0", "x86-cpu-avx2")]["traps"] == []
 
 
+CARD_PARTS = CARD.removesuffix("};\n") + ", trapParts: texts('.atlas-card__trap-parts')};\n"
+
+
+def test_a_blocker_on_one_part_of_a_picked_target_names_that_part(browser: Browser, built_site: Path,
+                                                                  cells: dict, names: dict) -> None:
+    """The onnxruntime-gpu wheel carries 12.0a code, which runs on the RTX 5090 and RTX PRO 6000 (12.0) but not on the
+    GB10 (12.1): its blocker names the GB10 among SM 12.x's parts. On the target's card the line beside the verdict and
+    the trap list say it applies on that part only (cards33: both said it applied here, to every part); a part pick
+    keeps it for the GB10 alone, in the plain words."""
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    members = next(t["accelerators"] for t in index["records"]["hardware-target"] if t["id"] == "nvidia-sm120")
+    named = next(g["accelerators"] for g in index["records"]["gotcha"] if g["id"] == trap)
+    assert [p for p in members if p in named] == ["gb10-dgx-spark"] and len(members) > 1
+    assert trap in cells[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]["traps"]
+    gb10 = names["accelerator/gb10-dgx-spark"]
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:nvidia-sm120")
+    card = _shown(browser, CARD_PARTS, "answer card")
+    assert card["blockers"] == [f"/gotchas/{trap}/"]
+    assert f" A trap that can stop it or corrupt its output applies on this target's {gb10} only: " in card["blockerLine"]
+    assert card["trapParts"] == [f"(on this target's {gb10} only)"]
+    for part, listed in [("rtx-5090", False), ("gb10-dgx-spark", True)]:
+        _pick(browser, hardware=f"part:{part}")
+        card = _shown(browser, CARD_PARTS, "answer card")
+        assert (card["blockers"] == [f"/gotchas/{trap}/"]) is listed and card["trapParts"] == []
+        assert (" applies here: " in card["blockerLine"]) is listed
+    # a trap naming every part of the target keeps the plain words: the V100 is SM 7.0's only part
+    _pick(browser, hardware="target:nvidia-sm70")
+    card = _shown(browser, CARD_PARTS, "answer card")
+    assert " applies here: " in card["blockerLine"] and card["trapParts"] == []
+    assert browser.console_errors() == []
+
+
 def test_a_refusal_says_whether_the_engine_raises_or_no_backend_of_it_serves_the_hardware(browser: Browser,
                                                                                              cells: dict) -> None:
     """'Refused' covers an engine that raises at load (vLLM's kernel selection, with its message) and one none of whose
@@ -356,6 +389,85 @@ return {closed: closed, summary: d.querySelector('summary').textContent, visible
         assert item["badge"].endswith(f"atlas-verdict--{step['verdict']}") and step["unmet"][0] in item["text"]
     assert browser.console_errors() == []
     _a_trap_on_one_part_shows_only_for_that_part(browser)  # the same scheme, other parts picked
+
+
+OTHERWISE = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+const d = card && card.querySelector('.atlas-otherwise');
+if (!d) return null;
+const h = [...card.querySelectorAll('h3')].find(h => h.textContent === 'Conditions' || h.textContent === 'This kernel when');
+const list = h ? h.parentElement.querySelector(':scope > ul, :scope > ol') : null;
+return {summary: d.querySelector('summary').textContent, open: d.open, list: list ? list.tagName : null,
+        conditions: list ? [...list.children].map(li => li.textContent) : [],
+        why: [...d.querySelectorAll('summary .atlas-otherwise__why')].map(s => s.textContent)};
+"""
+
+
+def test_the_collapsed_line_says_which_condition_leads_where_and_why_a_step_fails(browser: Browser, cells: dict,
+                                                                                 names: dict) -> None:
+    """ONNX Runtime's 4-bit MatMulNBits on a V100: without the first condition (a build with code for 7.0) the fused
+    GEMV is selected and fails at run time, and the line says why, in the cell's own reason; without the second (at
+    most 16 rows) the dequantize + cuBLAS path runs. The condition list is numbered, and the line names each outcome by
+    the numbers of the conditions that lead there (cards33: it said 'Fails at run time via ... or Runs via ...',
+    neither which nor why). A card with one outcome says it alone, as before."""
+    cell = cells[("onnxruntime-matmulnbits-int4", "nvidia-sm70")]
+    steps = cell["otherwise"]
+    assert [(s["unmet"], s["verdict"]) for s in steps] == [([cell["conditions"][0]], "fails-at-runtime"),
+                                                          ([cell["conditions"][1]], "runs")]
+    assert len(steps[0]["reasons"]) == 1
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:nvidia-sm70")
+    shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
+    assert (shown["list"], shown["conditions"], shown["open"]) == ("OL", cell["conditions"], False)
+    assert shown["summary"] == (
+        f"If the conditions do not hold: without condition 1, Fails at run time in {names['kernel/' + steps[0]['selected']]}"
+        f": {steps[0]['reasons'][0]}; without condition 2, Runs via {names['kernel/' + steps[1]['selected']]}")
+    assert shown["why"] == [f": {steps[0]['reasons'][0]}"]
+    # one outcome (AITER's block FP8 GEMM or Triton's on MI300X): no numbers, the list stays a plain list
+    one = cells[("vllm-fp8-block", "amd-gfx942")]
+    assert len({(s["verdict"], s["selected"]) for s in one["otherwise"]}) == 1
+    _pick(browser, engine="vllm", scheme="vllm-fp8-block", hardware="target:amd-gfx942")
+    shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
+    assert shown["list"] == "UL" and shown["summary"] == (
+        f"If the conditions do not hold: Runs via {names['kernel/' + one['otherwise'][0]['selected']]}")
+    assert browser.console_errors() == []
+
+
+WORSE = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+const h = card && [...card.querySelectorAll('h3')].find(h => h.textContent === 'Settings that make this worse');
+if (!h) return null;
+return [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => ({
+  setting: li.querySelector('code').textContent, text: li.textContent,
+  reasons: [...li.querySelectorAll('ol.atlas-card__worse-reasons > li')].map(r => ({text: r.textContent,
+    link: r.querySelector('a') ? r.querySelector('a').pathname : null}))}));
+"""
+
+
+def test_a_refused_setting_lists_every_reason_in_the_engines_order(browser: Browser, cells: dict, names: dict) -> None:
+    """vLLM's FP8 per-tensor scheme on MI300X runs through ROCm's kernel; --linear-backend aiter leaves the two AITER
+    per-token kernels, and both refuse the per-tensor scales: the card lists both reasons, each naming its kernel
+    (linked), in the engine's order (cards33: it showed the first and '(and 1 more)'). A value with one reason keeps it
+    on its line."""
+    cell = cells[("vllm-fp8", "amd-gfx942")]
+    aiter = next(w for w in cell["worse"] if w["setting"] == "--linear-backend aiter")
+    assert aiter["verdict"] == "refused" and len(aiter["reasons"]) == 2
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8&hardware=target:amd-gfx942")
+    shown = {w["setting"]: w for w in _shown(browser, WORSE, "settings that make it worse")}
+    ids = [r.split(": ", 1)[0] for r in aiter["reasons"]]
+    assert shown["--linear-backend aiter"]["reasons"] == [
+        {"text": f"{names['kernel/' + k]}: {r.split(': ', 1)[1]}", "link": f"/kernels/{k}/"} for k, r in zip(ids, aiter["reasons"])]
+    assert shown["--linear-backend aiter"]["text"].startswith("--linear-backend aiter: refused, 2 reasons in the engine's order:")
+    assert "more)" not in shown["--linear-backend aiter"]["text"]
+    # one reason stays on the line: B12X on a B200 refuses once per kernel, FlashInfer's b12x once
+    sm100 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
+    single = next(w for w in sm100["worse"] if w["verdict"] == "refused" and len(w["reasons"]) == 1)
+    _pick(browser, scheme="vllm-ct-w4a4-nvfp4", hardware="target:nvidia-sm100")
+    shown = {w["setting"]: w for w in _shown(browser, WORSE, "settings that make it worse")}
+    kernel, message = single["reasons"][0].split(": ", 1)
+    assert shown[single["setting"]]["reasons"] == []
+    assert shown[single["setting"]]["text"] == f"{single['setting']}: refused: {names['kernel/' + kernel]}: {message}"
+    assert len(shown["--linear-backend b12x"]["reasons"]) == 2
+    assert browser.console_errors() == []
 
 
 def test_an_unmet_conditions_reasons_name_each_kernel_as_the_engine_does(browser: Browser, cells: dict, names: dict) -> None:
@@ -553,6 +665,10 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
     ("llama-cpp-q4-k", "part:radeon-pro-vii", "amd-gfx906", True),
     # gfx1151 has an INT8 WMMA: native, nothing to say
     ("llama-cpp-q4-k", "part:radeon-8060s-gfx1151", "amd-gfx1151", False),
+    # nor FP16 or BF16 on gfx906, which has no MFMA or WMMA: the Triton W4A16 GEMM computes in them on vector units
+    ("vllm-ct-wna16", "part:radeon-pro-vii", "amd-gfx906", True),
+    # gfx1151 has the FP16 and BF16 WMMA: native, nothing to say
+    ("vllm-ct-wna16", "part:radeon-8060s-gfx1151", "amd-gfx1151", False),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
@@ -571,7 +687,7 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
                     "or matrix instruction in it there, so its matrix units do not multiply it: the kernel converts it to "
-                    "a wider precision, or multiplies it with vector instructions (integer dot products such as DP4A)"
+                    "a wider precision, or multiplies it with vector instructions (DP4A's integer dot products among them)"
                     for f, on in expected if on]
     assert bool(said) == says  # the cases above say something, or nothing, as chosen
     # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
@@ -691,7 +807,7 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const items = title => {
   const h = [...card.querySelectorAll('h3')].find(h => h.textContent === title);
-  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li')].map(li => li.textContent) : [];
+  return h ? [...h.parentElement.querySelectorAll(':scope > ul > li, :scope > ol > li')].map(li => li.textContent) : [];
 };
 return {open: items('Conditions'), met: items('Met by the defaults (default install and settings)').map(t => t.split(': ')[0]),
         worse: items('Settings that make this worse')};
@@ -826,20 +942,23 @@ def test_what_a_kernel_on_the_route_needs_that_the_engine_does_not_check_is_said
     """Read from the data API (api: needs): vLLM's MXFP4 emulation on ROCm builds amd-quark's extension on first use,
     which needs a host C++ compiler. Where the emulation is the answer's kernel (an MI300X) the need is said under its
     own heading with the kernel and the source that says it; where it is reached only when AITER is missing (an
-    MI355X), with that step; a CUDA answer says none."""
-    (need,) = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx942")]["needs"]
+    MI355X), with that step; a CUDA answer says none. Triton's C compiler, which vLLM's own GPU model runners bring in
+    on every start, is said once under the heading, first, naming the engine and the tool (tritoncc33)."""
+    triton, need = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx942")]["needs"]
     said = f"{need['said']} ({names['kernel/' + need['kernel']]}; {names['source/' + need['source']]})"
+    compiler = (f"{triton['said']} ({names['engine/vllm']}, on every start, through {names['engine/triton']}; "
+                f"{names['source/' + triton['source']]})")
+    first = [compiler, ["/engines/vllm/", "/engines/triton/", f"/sources/{triton['source']}/"]]
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-mxfp4&hardware=part:mi300x")
     card = _shown(browser, NEEDS, "answer card")
-    assert card["top"] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
+    assert card["top"] == [first, [said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
     assert all(step == [] for step in card["steps"])
-    (later,) = cells[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]["needs"]
-    assert later == need
+    assert cells[("vllm-ct-w4a4-mxfp4", "amd-gfx950")]["needs"] == [triton, need]
     _pick(browser, hardware="part:mi355x")
     card = _shown(browser, NEEDS, "answer card")
-    assert card["top"] == [] and card["steps"][0] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
+    assert card["top"] == [first] and card["steps"][0] == [[said, [f"/kernels/{need['kernel']}/", f"/sources/{need['source']}/"]]]
     _pick(browser, hardware="part:b200")
-    assert _shown(browser, NEEDS, "answer card")["top"] == []
+    assert _shown(browser, NEEDS, "answer card")["top"] == [first]
 
 
 SETTING = """
