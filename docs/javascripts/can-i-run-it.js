@@ -522,29 +522,41 @@
   }
 
   // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for; where
-  // a pre-quantized checkpoint stores its own value (stored_in), the default is only what quantizing on load gives
+  // a pre-quantized checkpoint stores its own value (stored_in), the default holds only when it stores none
+  // (default_when; bitsandbytes: when quantizing on load)
   function settingShort(setting) {
     if (!setting) { return ""; }
     return " (" + setting.name + " " + setting.value + (setting.value === setting.default ?
-      ", its default" + (setting.stored_in ? " when quantizing on load" : "") : "") + ")";
+      ", its default" + (setting.stored_in ? " " + (setting.default_when || "when quantizing on load") : "") : "") + ")";
+  }
+
+  // what one other value of such a setting gives, with the note of a value whose precision depends on more than it
+  function settingValue(o) {
+    return o.value + " gives " + o.precision.toUpperCase() + (o.note ? " (" + o.note + ")" : "");
   }
 
   // the card's line under such a step: what the other values give, or, where only a value other than the default runs
   // as specified here, that the conditions below ask for it; that a pre-quantized checkpoint sets it itself, where it
   // stores the setting (its stored value is the one the values above apply to, not a precision of its own: on an x86
-  // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is); where the engine reads the setting, folded
+  // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is), and the value each tool that writes checkpoints
+  // stores (written_by: ONNX Runtime's quantizer 0, ONNX Runtime GenAI's CPU builds 4); where the engine reads it, folded
   function settingNote(setting) {
-    var said, onLoad = setting.stored_in ? "quantizing on load, " : "";
+    var said, onLoad = setting.stored_in && !setting.default_when ? "quantizing on load, " : "";
     if (setting.value === setting.default) {
       said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
-        setting.default + " unless set" + (setting.others.length ? "; " +
-        setting.others.map(function (o) { return o.value + " gives " + o.precision.toUpperCase(); }).join(", ") : "") + ".";
+        setting.default + (setting.default_when ? " " + setting.default_when : " unless set") +
+        (setting.others.length ? "; " + setting.others.map(settingValue).join(", ") : "") + ".";
     } else {
       said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
         setting.default + ": the conditions below say what runs then).";
     }
     if (setting.stored_in) {
       said += " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + ".";
+    }
+    if ((setting.written_by || []).length) {
+      said += " " + setting.written_by.map(function (w) {
+        return w.writer + " writes " + w.value + (w.when ? " " + w.when : "");
+      }).join("; ") + ".";
     }
     return el("p", { "class": "atlas-card__note atlas-card__setting" }, [said + " ", el("details", {
       "class": "atlas-why-more atlas-card__route" }, [el("summary", { text: "where it is set" }), el("span", { text: setting.read_from })])]);
