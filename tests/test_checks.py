@@ -581,3 +581,16 @@ def test_only_an_informational_gate_says_what_a_reader_also_needs(tree):
         "records/kernels/k-generic.yaml:10:78: error: [gate-needs] external_gates[0].needs: a gate with effect "
         "'excludes' decides the verdict, and the answers say it as a reason; `needs` belongs on an informational gate "
         "(remove it, or make the gate informational)"]
+
+
+def test_a_way_without_a_matrix_instruction_names_only_formats_the_map_rates_emulated_on_every_part(tree):
+    # acc-big, gpu-sm90's only part, is rated native in fmt-fp4 and emulated in fmt-int4 by the mini tree's figures.
+    edit(tree, "records/kernels/k-hopper.yaml", "registry: mixed-precision-linear\n",
+         "registry: mixed-precision-linear\nwithout_matrix_instruction:\n"
+         "  - {targets: [gpu-sm90], formats: [fmt-fp4], computes: vector, source: src-code, locator: l. 1}\n")
+    assert problems_of(tree, "no-matrix-way") == [
+        "records/kernels/k-hopper.yaml:6:5: error: [no-matrix-way] without_matrix_instruction[0]: says no matrix "
+        "instruction takes 'fmt-fp4' on gpu-sm90, but the format map rates it native on its part 'acc-big'; correct "
+        "the entry or the part's figures"]
+    edit(tree, "records/kernels/k-hopper.yaml", "formats: [fmt-fp4], computes", "formats: [fmt-int4], computes")
+    assert problems_of(tree, "no-matrix-way") == []
