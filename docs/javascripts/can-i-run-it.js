@@ -595,7 +595,7 @@
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, so its matrix units do not multiply it: the " +
+        ": it records no dense peak or matrix instruction in it there, so no matrix unit multiplies it: the " +
         "kernel converts it to a wider precision, or multiplies it with vector instructions (DP4A's integer dot " +
         "products among them)"]));
     });

@@ -686,7 +686,7 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
-                    "or matrix instruction in it there, so its matrix units do not multiply it: the kernel converts it to "
+                    "or matrix instruction in it there, so no matrix unit multiplies it: the kernel converts it to "
                     "a wider precision, or multiplies it with vector instructions (DP4A's integer dot products among them)"
                     for f, on in expected if on]
     assert bool(said) == says  # the cases above say something, or nothing, as chosen
