@@ -583,11 +583,14 @@
 
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
-  // as DP4A, is not rated, so the notice names both ways such a part computes: widened to a precision its matrix units
-  // take, as Triton does with FP8 on gfx90a, or in vector instructions, as llama.cpp's MMVQ and MMQ do with DP4A's
-  // integer dot products on a V100, or any FP16 kernel on gfx906, which has no matrix unit). A format the map neither rates native nor emulated says nothing: a missing peak is not
-  // evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a part is named only when the map
-  // rates every one of them emulated there: another may be the one that runs.
+  // as DP4A, is not rated). Such a part computes the format in one of two ways: converted to a wider precision first
+  // (Triton widens FP8 to FP16 for the MFMA on gfx90a, to FP32 for vector FMA on gfx906), or as it is with vector
+  // instructions (llama.cpp's MMVQ and MMQ multiply INT8 with DP4A on a V100; any FP16 kernel on gfx906, which has no
+  // matrix unit). The notice names the way the kernels
+  // computing in the format record for the picked target (a kernel's without_matrix_instruction), and says only that
+  // it is one of the two where one of them records none. A format the map neither rates native nor emulated says
+  // nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
+  // part is named only when the map rates every one of them emulated there: another may be the one that runs.
   function emulatedHere(site, records, cell, place, emulated) {
     var target = records["hardware-target"][place.targetId];
     var formats = cell.computes_in || [];
@@ -599,12 +602,52 @@
       var on = parts;
       if (!on.length) { return; }
       var names = on.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+      var how = howEmulated(site, records, cell, place, f);
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, so its matrix units do not multiply it: the " +
-        "kernel converts it to a wider precision, or multiplies it with vector instructions (DP4A's integer dot " +
-        "products among them)"]));
+        ": it records no dense peak or matrix instruction in it there, so no matrix unit of the part multiplies it as " +
+        "it is; "].concat(how || ["the kernel converts it to a wider precision first, or multiplies it as it is " +
+        "with vector instructions (DP4A's integer dot products among them)"])));
+    });
+    return said;
+  }
+
+  // How the kernels computing in format f on the card record that they compute it on the picked target (their
+  // without_matrix_instruction entries for the target and the format): each kernel linked, then the way, its
+  // instruction linked to the source that shows it. Null where one of the kernels records none there.
+  function howEmulated(site, records, cell, place, f) {
+    var step = (cell.computes_steps || []).filter(function (s) { return s.formats.indexOf(f) >= 0; })[0];
+    var kernels = step ? step.kernels : (cell.kernel ? [cell.kernel] : []);
+    if (!kernels.length) { return null; }
+    var ways = kernels.map(function (k) {
+      return ((records["kernel"][k] || {}).without_matrix_instruction || []).filter(function (w) {
+        return w.targets.indexOf(place.targetId) >= 0 && w.formats.indexOf(f) >= 0;
+      })[0];
+    });
+    if (ways.some(function (w) { return !w; })) { return null; }
+    var groups = [];  // consecutive kernels recording the same way, said once for all of them (the first one's source)
+    var key = function (w) { return [w.computes, w.precision, w.unit, w.instruction].join("|"); };
+    ways.forEach(function (w, n) {
+      var last = groups[groups.length - 1];
+      if (last && key(last.way) === key(w)) { last.at.push(n); } else { groups.push({ way: w, at: [n] }); }
+    });
+    var said = [];
+    groups.forEach(function (group, g) {
+      var w = group.way, many = group.at.length > 1;
+      if (g) { said.push("; "); }
+      group.at.forEach(function (n, i) {
+        if (i) { said.push(i === group.at.length - 1 ? " and " : ", "); }
+        said.push(link(site, records["kernel"][kernels[n]], kernels[n], step ? step.labels[n] : null));
+      });
+      said.push(w.computes === "vector" ? (many ? " multiply" : " multiplies") + " it as it is with vector instructions" :
+        (many ? " convert" : " converts") + " it to " + (w.precision ? w.precision.toUpperCase() : "a wider precision") +
+        " first" + (w.unit ? " and " + (many ? "multiply" : "multiplies") + " it with " + w.unit + " instructions" : ""));
+      if (w.instruction) {
+        said.push(" (");
+        said.push(link(site, records["source"] && records["source"][w.source], w.instruction, w.instruction));
+        said.push(")");
+      }
     });
     return said;
   }

@@ -352,6 +352,22 @@ class KernelBlockScales(TypedDict):
     quote: NotRequired[str]
 
 
+RefHardwareTarget: TypeAlias = str
+
+
+class KernelWithoutMatrixInstruction(TypedDict):
+    targets: list[RefHardwareTarget]
+    formats: list[RefFormat]
+    computes: Literal['converted', 'vector']
+    precision: NotRequired[Precision]
+    unit: NotRequired[Literal['matrix', 'vector']]
+    instruction: NotRequired[str]
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class KernelRequirementsWhen(TypedDict):
     """Restricts where a requirement or route applies; every listed condition must hold."""
 
@@ -487,6 +503,7 @@ class KernelFields(TypedDict):
     activation_handling: NotRequired[Literal['as-given', 'quantized', 'emulated']]
     computes_in: NotRequired[KernelComputesIn]
     block_scales: NotRequired[KernelBlockScales]
+    without_matrix_instruction: NotRequired[list[KernelWithoutMatrixInstruction]]
     code: NotRequired[Citation]
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
@@ -723,9 +740,6 @@ class SchemeFields(TypedDict):
     capability_gate: NotRequired[SchemeCapabilityGate]
     candidates: list[SchemeCandidates]
     code: Citation
-
-
-RefHardwareTarget: TypeAlias = str
 
 
 class SupportMatrixRows(TypedDict):
@@ -1050,6 +1064,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
+    'kernel.without_matrix_instruction.computes': ('converted', 'vector'),
+    'kernel.without_matrix_instruction.unit': ('matrix', 'vector'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
     'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),

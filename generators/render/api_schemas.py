@@ -79,6 +79,7 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
                ["category", "version_read", "later_releases", "engine_wide_traps"]),
     "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
+    "kernel": ({"without_matrix_instruction": _record_field("kernel", "without_matrix_instruction")}, []),
 }
 
 
