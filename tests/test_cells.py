@@ -657,6 +657,35 @@ def test_one_engine_check_the_records_state_as_several_conditions_gives_its_mess
         "otherwise: requires compute capability 100 and above.",)
 
 
+def test_one_message_on_two_checks_with_another_between_keeps_the_engines_order():
+    # Only neighbours are one engine check: the same words on conditions with another check between them are two
+    # checks, and the engine prints whichever fails first. Grouped at the first place (cards33s: "X (unless package
+    # pa installed and C=1); requires B. ..."), a checkpoint failing B and C read as getting X; the engine prints B's.
+    x = "requires X."
+    split = [req("package", x, value="pa"), req("env", "requires B.", value="B=1"), req("env", x, value="C=1")]
+    refused = {"k": {"requirements": [*split, req("capability-min", "requires cc 100.", value=100)]}, "b": {"requirements": []}}
+    assert derive_cell("s", scheme("k", "b"), "t", GPU90, refused).reasons == (
+        f"k: {x} (unless package pa installed); requires B. (unless B=1); {x} (unless C=1); otherwise: requires cc 100.",)
+    declined = {"k": {"requirements": split}, "b": {"requirements": [req("capability-min", "requires cc 100.", value=100)]}}
+    step = derive_cell("s", scheme("k", "b"), "t", GPU90, declined).otherwise[0]
+    assert step.reasons[0] == (f"k: whichever fails first of: {x} (unless package pa installed); requires B. (unless B=1); "
+                               f"{x} (unless C=1)")
+
+
+def test_a_check_stated_as_a_package_and_a_quoted_check_names_both_where_it_declines():
+    # A condition in the engine's words only quotes the message; grouped with another condition of the same check,
+    # the reason said the message alone and dropped the package (cards33s).
+    x = "requires X."
+    kernels = {"k": {"requirements": [req("package", x, value="pa"), req("other", x)]},
+               "b": {"requirements": [req("capability-min", "requires cc 100.", value=100)]}}
+    step = derive_cell("s", scheme("k", "b"), "t", GPU90, kernels).otherwise[0]
+    assert step.reasons[0] == (f"k: {x} (unless package pa installed and the checkpoint passes the check that "
+                               f"otherwise refuses with “{x}”)")
+    # a quoted check alone is still said by its message
+    kernels["k"]["requirements"].pop(0)
+    assert derive_cell("s", scheme("k", "b"), "t", GPU90, kernels).otherwise[0].reasons[0] == f"k: {x}"
+
+
 def test_a_scheme_the_engine_substitutes_unless_a_setting_keeps_it_runs_only_given_that_setting():
     # On XPU vLLM returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch; xpu keeps only the W8A8
     # kernel. The walk under the setting decides the cell; without it the checkpoint is the substitute scheme's own

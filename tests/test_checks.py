@@ -518,7 +518,56 @@ def test_a_setting_that_chooses_what_a_kernel_computes_in_gives_its_precision_by
         "records/kernels/k-generic.yaml:10:61: error: [computes-in-setting] computes_in.setting.values[0]: 'float32' is "
         "the default; values lists only the others",
         "records/kernels/k-generic.yaml:10:70: error: [computes-in-setting] computes_in.setting.values[1]: 'int8' is not "
-        "a float dtype a multiply runs in (expected one of: float32, bfloat16, float16)"]
+        "a float dtype a multiply runs in (expected one of: float32, bfloat16, float16) nor an integer level with an "
+        "entry in precisions"]
+
+
+INTEGER_SETTING = ("  setting:\n    name: accuracy_level\n    default: 0\n    values: [1, 4]\n"
+                   "    precisions:\n    - {value: 0, precision: fp32}\n    - {value: 1, precision: fp32}\n"
+                   "    - {value: 4, precision: int8}\n    read_from: the node attribute\n"
+                   "    stored_in: the node\n    written_by:\n"
+                   "    - {writer: a builder, value: 4, source: src-code, locator: build}\n"
+                   "    source: src-code\n    locator: forward\n")
+
+
+def test_an_integer_setting_gives_each_level_the_precision_it_states(tree):
+    """ONNX Runtime's accuracy_level is an integer node attribute (ortacc33): each level's precision comes from
+    `precisions`, which names only levels the setting takes, once each, and a tool writes only such a level."""
+    kernel = "records/kernels/k-generic.yaml"
+    edit(tree, kernel, "code: {source: src-code, locator: GenericKernel}\n",
+         "code: {source: src-code, locator: GenericKernel}\n"
+         "computes_in:\n  precision: fp32\n  source: src-code\n  locator: GenericKernel\n" + INTEGER_SETTING)
+    assert problems_of(tree, "computes-in-setting") == []
+    edit(tree, kernel, "    - {value: 0, precision: fp32}\n", "    - {value: 0, precision: int8}\n")
+    edit(tree, kernel, "    - {value: 4, precision: int8}\n", "    - {value: 4, precision: int8}\n    - {value: 7, precision: int8}\n"
+         "    - {value: 1, precision: fp16}\n")
+    edit(tree, kernel, "- {writer: a builder, value: 4,", "- {writer: a builder, value: 5,")
+    edit(tree, kernel, "values: [1, 4]", "values: [1, 4, 3]")
+    assert [p.split(" error: [computes-in-setting] ")[1] for p in problems_of(tree, "computes-in-setting")] == [
+        "computes_in.setting.default: accuracy_level defaults to 0, which multiplies in int8, but "
+        "computes_in.precision says 'fp32'; state the precision the default gives",
+        "computes_in.setting.values[2]: 3 is not a float dtype a multiply runs in (expected one of: float32, "
+        "bfloat16, float16) nor an integer level with an entry in precisions",
+        "computes_in.setting.precisions[3].value: 7 is neither the default nor one of values",
+        "computes_in.setting.precisions[4].value: 1 has two entries",
+        "computes_in.setting.written_by[0].value: a builder writes 5, which is neither the default nor one of values"]
+
+
+def test_the_schema_rejects_a_malformed_integer_setting_where_it_is_written(tree):
+    kernel = "records/kernels/k-generic.yaml"
+    edit(tree, kernel, "code: {source: src-code, locator: GenericKernel}\n",
+         "code: {source: src-code, locator: GenericKernel}\n"
+         "computes_in:\n  precision: fp32\n  source: src-code\n  locator: GenericKernel\n"
+         + INTEGER_SETTING.replace("{value: 4, precision: int8}", "{value: '4', precision: int9}")
+         .replace("locator: build}", "locator: build, by: me}"))
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule == "schema"] == [
+        "records/kernels/k-generic.yaml:17:15: error: [schema] computes_in.setting.precisions[2].value: expected a "
+        "whole number, found the text '4'",
+        "records/kernels/k-generic.yaml:17:31: error: [schema] computes_in.setting.precisions[2].precision: 'int9' is "
+        "not one of 'fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', "
+        "'mxfp6', 'mxfp4', 'int4' (did you mean 'int8'?)",
+        "records/kernels/k-generic.yaml:21:71: error: [schema] computes_in.setting.written_by[0].by: unknown field 'by'"]
 
 
 def test_only_an_informational_gate_says_what_a_reader_also_needs(tree):

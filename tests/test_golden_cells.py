@@ -733,6 +733,34 @@ def test_a_prequantized_nf4_checkpoint_computes_in_the_dtype_it_stores(real_atla
         assert setting.as_dict()["stored_in"] == setting.stored_in
 
 
+def test_ort_matmulnbits_cards_say_what_a_level_4_checkpoint_computes_in(real_atlas):
+    """MatMulNBits' accuracy_level is a node attribute the checkpoint carries: ONNX Runtime's quantizer leaves it out
+    (level 0, FP32 after dequantizing), while ONNX Runtime GenAI's model builder writes 4 for CPU and WebGPU builds
+    (quant_config.py at 0.18.0), and at level 4 MLAS quantizes the activations to int8 per block on every CPU target
+    here (AVX2 and AVX-VNNI tables, AVX512-VNNI run on Zen 4, NEON with dot product). So each CPU answer's MLAS step
+    says the default, what level 4 gives and what each tool writes (ortacc33); the CUDA operator never reads the
+    attribute, so no CUDA step names it."""
+    answers = real_atlas.views.answers
+    for target in ("x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx", "arm-cpu"):
+        steps = [s for s in answers[("onnxruntime-matmulnbits-int4", target)].steps
+                 if "onnxruntime-mlas-qnbit-gemm" in s.kernels]
+        assert len(steps) == 1, target
+        setting = steps[0].setting
+        assert setting is not None, target
+        assert (steps[0].precision, setting.name, setting.value, setting.default) == (
+            "fp32", "accuracy_level", "0", "0"), target
+        assert ("4", "int8") in setting.others and ("1", "fp32") in setting.others, target
+        shown = setting.as_dict()
+        assert shown["stored_in"].startswith("the MatMulNBits nodes"), target
+        assert [(w["value"], w["source"]) for w in shown["written_by"]] == [
+            ("0", "onnxruntime-src-matmul-nbits-quantizer-1-32-0"), ("4", "ortgenai-src-quant-config-0-18-0")], target
+        assert "cpu and webgpu" in shown["written_by"][1]["when"], target
+        # per block on x86 and MLAS's own NEON path; KleidiAI (Arm64 builds with it) quantizes each row (ortacc33s)
+        assert "each activation row" in dict(setting.notes)["4"], target
+    for target in ("nvidia-sm80", "nvidia-sm90"):
+        assert all(s.setting is None for s in answers[("onnxruntime-matmulnbits-int4", target)].steps), target
+
+
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
     """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
     host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the

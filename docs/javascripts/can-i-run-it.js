@@ -522,29 +522,48 @@
   }
 
   // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for; where
-  // a pre-quantized checkpoint stores its own value (stored_in), the default is only what quantizing on load gives
+  // a pre-quantized checkpoint stores its own value (stored_in), the default holds only when it stores none
+  // (default_when; bitsandbytes: when quantizing on load)
   function settingShort(setting) {
     if (!setting) { return ""; }
     return " (" + setting.name + " " + setting.value + (setting.value === setting.default ?
-      ", its default" + (setting.stored_in ? " when quantizing on load" : "") : "") + ")";
+      ", its default" + (setting.stored_in ? " " + (setting.default_when || "when quantizing on load") : "") : "") + ")";
+  }
+
+  // what one other value of such a setting gives, with the note of a value whose precision depends on more than it
+  function settingValue(o) {
+    return o.value + " gives " + o.precision.toUpperCase() + (o.note ? " (" + o.note + ")" : "");
   }
 
   // the card's line under such a step: what the other values give, or, where only a value other than the default runs
   // as specified here, that the conditions below ask for it; that a pre-quantized checkpoint sets it itself, where it
   // stores the setting (its stored value is the one the values above apply to, not a precision of its own: on an x86
-  // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is); where the engine reads the setting, folded
-  function settingNote(setting) {
-    var said, onLoad = setting.stored_in ? "quantizing on load, " : "";
-    if (setting.value === setting.default) {
-      said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
-        setting.default + " unless set" + (setting.others.length ? "; " +
-        setting.others.map(function (o) { return o.value + " gives " + o.precision.toUpperCase(); }).join(", ") : "") + ".";
+  // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is), and the value each tool that writes checkpoints
+  // stores with the precision it gives (written_by: ONNX Runtime's quantizer 0, FP32; ONNX Runtime GenAI's CPU builds
+  // 4, INT8), said before the list of other values so that what a built model computes in is read first; where the
+  // engine reads it, folded
+  function settingNote(setting, precision) {
+    var said, onLoad = setting.stored_in && !setting.default_when ? "quantizing on load, " : "";
+    var others = setting.others.map(settingValue).join(", ");
+    var writers = (setting.written_by || []).map(function (w) {
+      var gives = w.value === setting.value ? precision : (setting.others.filter(function (o) {
+        return o.value === w.value; })[0] || {}).precision;
+      return w.writer + " writes " + w.value + (gives ? " (" + gives.toUpperCase() + ")" : "") + (w.when ? " " + w.when : "");
+    });
+    var stored = setting.stored_in ? " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + "." : "";
+    if (setting.value === setting.default && writers.length) {
+      said = "The setting " + setting.name + " chooses it: " + setting.default + " " + (setting.default_when || "unless set") +
+        "." + stored + " " + writers.join("; ") + "." + (others ? " The other values: " + others + "." : "");
     } else {
-      said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
-        setting.default + ": the conditions below say what runs then).";
-    }
-    if (setting.stored_in) {
-      said += " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + ".";
+      if (setting.value === setting.default) {
+        said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
+          setting.default + (setting.default_when ? " " + setting.default_when : " unless set") +
+          (others ? "; " + others : "") + ".";
+      } else {
+        said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
+          setting.default + ": the conditions below say what runs then).";
+      }
+      said += stored + (writers.length ? " " + writers.join("; ") + "." : "");
     }
     return el("p", { "class": "atlas-card__note atlas-card__setting" }, [said + " ", el("details", {
       "class": "atlas-why-more atlas-card__route" }, [el("summary", { text: "where it is set" }), el("span", { text: setting.read_from })])]);
@@ -558,17 +577,20 @@
     return el("ol", { "class": "atlas-card__steps" }, steps.map(function (step) {
       return el("li", {}, [stepComputes(records, step), " ("].concat(step.kernels.map(function (k, n) {
         return el("span", {}, [n ? ", " : "", link(site, records["kernel"][k], k, step.labels[n])]);
-      }), [")", step.setting ? settingNote(step.setting) : null]));
+      }), [")", step.setting ? settingNote(step.setting, step.precision) : null]));
     }));
   }
 
   // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
-  // as DP4A, is not rated, so the notice names both ways such a part computes: widened to a precision its matrix units
-  // take, as Triton does with FP8 on gfx90a, or in vector integer dot products, as llama.cpp's MMVQ and MMQ do with
-  // DP4A on a V100). A format the map neither rates native nor emulated says nothing: a missing peak is not
-  // evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a part is named only when the map
-  // rates every one of them emulated there: another may be the one that runs.
+  // as DP4A, is not rated). Such a part computes the format in one of two ways: converted to a wider precision first
+  // (Triton widens FP8 to FP16 for the MFMA on gfx90a, to FP32 for vector FMA on gfx906), or as it is with vector
+  // instructions (llama.cpp's MMVQ and MMQ multiply INT8 with DP4A on a V100; any FP16 kernel on gfx906, which has no
+  // matrix unit). The notice names the way the kernels
+  // computing in the format record for the picked target (a kernel's without_matrix_instruction), and says only that
+  // it is one of the two where one of them records none. A format the map neither rates native nor emulated says
+  // nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
+  // part is named only when the map rates every one of them emulated there: another may be the one that runs.
   function emulatedHere(site, records, cell, place, emulated) {
     var target = records["hardware-target"][place.targetId];
     var formats = cell.computes_in || [];
@@ -580,12 +602,52 @@
       var on = parts;
       if (!on.length) { return; }
       var names = on.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+      var how = howEmulated(site, records, cell, place, f);
       said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, so its matrix units do not multiply it: the " +
-        "kernel converts it to a wider precision, or multiplies it with vector instructions (integer dot products " +
-        "such as DP4A)"]));
+        ": it records no dense peak or matrix instruction in it there, so no matrix unit of the part multiplies it as " +
+        "it is; "].concat(how || ["the kernel converts it to a wider precision first, or multiplies it as it is " +
+        "with vector instructions (DP4A's integer dot products among them)"])));
+    });
+    return said;
+  }
+
+  // How the kernels computing in format f on the card record that they compute it on the picked target (their
+  // without_matrix_instruction entries for the target and the format): each kernel linked, then the way, its
+  // instruction linked to the source that shows it. Null where one of the kernels records none there.
+  function howEmulated(site, records, cell, place, f) {
+    var step = (cell.computes_steps || []).filter(function (s) { return s.formats.indexOf(f) >= 0; })[0];
+    var kernels = step ? step.kernels : (cell.kernel ? [cell.kernel] : []);
+    if (!kernels.length) { return null; }
+    var ways = kernels.map(function (k) {
+      return ((records["kernel"][k] || {}).without_matrix_instruction || []).filter(function (w) {
+        return w.targets.indexOf(place.targetId) >= 0 && w.formats.indexOf(f) >= 0;
+      })[0];
+    });
+    if (ways.some(function (w) { return !w; })) { return null; }
+    var groups = [];  // consecutive kernels recording the same way, said once for all of them (the first one's source)
+    var key = function (w) { return [w.computes, w.precision, w.unit, w.instruction].join("|"); };
+    ways.forEach(function (w, n) {
+      var last = groups[groups.length - 1];
+      if (last && key(last.way) === key(w)) { last.at.push(n); } else { groups.push({ way: w, at: [n] }); }
+    });
+    var said = [];
+    groups.forEach(function (group, g) {
+      var w = group.way, many = group.at.length > 1;
+      if (g) { said.push("; "); }
+      group.at.forEach(function (n, i) {
+        if (i) { said.push(i === group.at.length - 1 ? " and " : ", "); }
+        said.push(link(site, records["kernel"][kernels[n]], kernels[n], step ? step.labels[n] : null));
+      });
+      said.push(w.computes === "vector" ? (many ? " multiply" : " multiplies") + " it as it is with vector instructions" :
+        (many ? " convert" : " converts") + " it to " + (w.precision ? w.precision.toUpperCase() : "a wider precision") +
+        " first" + (w.unit ? " and " + (many ? "multiply" : "multiplies") + " it with " + w.unit + " instructions" : ""));
+      if (w.instruction) {
+        said.push(" (");
+        said.push(link(site, records["source"] && records["source"][w.source], w.instruction, w.instruction));
+        said.push(")");
+      }
     });
     return said;
   }

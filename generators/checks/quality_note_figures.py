@@ -14,6 +14,7 @@ compare a format against several baselines at once.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from collections.abc import Callable, Iterator
 
@@ -22,7 +23,7 @@ from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check
 from .quoted_value import citations
-from .summary_figures import figures, position_in_field, restates, stated
+from .summary_figures import figures, numbers_in, position_in_field, recorded, restates, stated
 
 NAME = "quality-note-figures"
 FIELD = "quality_note"
@@ -57,6 +58,21 @@ def _quotes(records: list[Record]) -> list[str]:
     return found
 
 
+_ROLE = {"the value": "value", "the baseline": "baseline", "their difference": "difference from its baseline"}
+
+
+def _nearest(atlas: Atlas, figure: str, benchmarks: list[Record], quotes: list[str]) -> str:
+    """The recorded number closest to the figure and where it stands, for the message ('' when there is none)."""
+    written = Decimal(figure.replace(",", ""))
+    found = [(number, f"benchmark {benchmark.id}'s {_ROLE[label]}")
+             for benchmark in benchmarks for label, number in recorded(atlas, benchmark)]
+    found += [(number, "a quote") for quote in quotes for number in numbers_in(quote)]
+    if not found:
+        return ""
+    number, where = min(found, key=lambda item: (abs(item[0] - written), item[1]))
+    return f" (the nearest recorded number is {number.normalize():f}, {where})"
+
+
 def _own_values(format_record: Record) -> list[str]:
     """The format's bits_per_weight values, written as numbers."""
     return [repr(item["value"]) for item in format_record.data.get("bits_per_weight") or []
@@ -78,11 +94,12 @@ def check(atlas: Atlas, format_record: Record) -> Iterator[Problem]:
             continue
         named = _listed([benchmark.id for benchmark in benchmarks])
         line, column = position_in_field(format_record, FIELD, _finder(written), nth)
+        nearest = _nearest(atlas, written, benchmarks, quotes)
         yield Problem(format_record.path, line, column, NAME,
                       f"{FIELD}: {written!r} is no value, baseline or difference of this format's or the named "
                       f"benchmarks ({named}), no bits_per_weight value, and no quote of the format's, those "
-                      f"benchmarks' or a named finding's citations states it; state the figure once (a benchmark record, or a citation with its "
-                      f"locator and quote) and make the note say what it says")
+                      f"benchmarks' or a named finding's citations states it{nearest}; state the figure once (a "
+                      f"benchmark record, or a citation with its locator and quote) and make the note say what it says")
 
 
 def _listed(ids: list[str], shown: int = 3) -> str:

@@ -132,8 +132,7 @@ def stated(figure: str, quote: str) -> bool:
     """True when the quote states the figure's number as a word of its own, at any precision it writes (4.0 as "4"
     or "4.0", 2.5 as "2.50x", 1234 as "1,234"); digits inside a name state nothing (llama2-70b-99 is no 99, W4A16 no
     4), as in the summary."""
-    wanted = Decimal(figure.replace(",", ""))
-    return any(Decimal(word.number.replace(",", "")) == wanted for word in _words(quote))
+    return Decimal(figure.replace(",", "")) in numbers_in(quote)
 
 
 class _Numbers(NamedTuple):
@@ -170,7 +169,18 @@ class _Numbers(NamedTuple):
 def restates(atlas: Atlas, benchmark: Record, figure: str) -> bool:
     """True when the figure shows the benchmark's value, a baseline's value or their difference, at the precision it
     is written with."""
-    return any(_shows(figure, number) for _, number in _numbers(atlas, benchmark).labelled())
+    return any(_shows(figure, number) for _, number in recorded(atlas, benchmark))
+
+
+def recorded(atlas: Atlas, benchmark: Record) -> list[tuple[str, Decimal]]:
+    """What a figure may restate of the benchmark: ('the value', its value), each baseline's value and their
+    difference (by magnitude)."""
+    return _numbers(atlas, benchmark).labelled()
+
+
+def numbers_in(quote: str) -> list[Decimal]:
+    """The numbers the quote states as words of their own (what `stated` compares a figure with)."""
+    return [Decimal(word.number.replace(",", "")) for word in _words(quote)]
 
 
 def _numbers(atlas: Atlas, benchmark: Record) -> _Numbers:

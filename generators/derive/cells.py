@@ -1023,28 +1023,33 @@ def _declined(attempt: Attempt) -> str:
     that one engine check words with one message (a test of both scale keys) give that message once."""
     said = dict(attempt.messages)
     grouped = _by_message((condition, said.get(condition, "")) for condition in attempt.selection_conditions)
-    reasons = [_unless(message, " and ".join(conditions)) if message else f"declines unless {conditions[0]}"
+    reasons = [_unless(message, conditions) if message else f"declines unless {conditions[0]}"
                for message, conditions in grouped]
     return reasons[0] if len(reasons) == 1 else "whichever fails first of: " + "; ".join(reasons)
 
 
 def _by_message(said: Iterable[tuple[str, str]]) -> list[tuple[str, list[str]]]:
-    """(condition, message) pairs in check order as (message, its conditions), each message once at its first place:
-    one engine check the records state as several conditions (AITER's enablement test: the aiter package found and
-    the switches set) gives one message, which holds back the kernel unless all of them hold. An empty message (a
-    condition in the atlas's words only) stays on its own."""
+    """(condition, message) pairs in check order as (message, its conditions): one engine check the records state as
+    several conditions in a row (AITER's enablement test: the aiter package found and the switches set) gives one
+    message, which holds back the kernel unless all of them hold. Only neighbours are one check: the same words on
+    conditions with another check between them are two checks, and which message the engine prints depends on which
+    fails first, so each keeps its place. An empty message (a condition in the atlas's words only) stays on its own."""
     grouped: list[tuple[str, list[str]]] = []
     for condition, message in said:
-        same = next((conditions for m, conditions in grouped if message and m == message), None)
-        if same is None:
-            grouped.append((message, [condition]))
+        if message and grouped and grouped[-1][0] == message:
+            grouped[-1][1].append(condition)
         else:
-            same.append(condition)
+            grouped.append((message, [condition]))
     return grouped
 
 
-def _unless(message: str, condition: str) -> str:
-    return message if message in condition else f"{message} (unless {condition})"  # a shape-like check quotes it
+def _unless(message: str, conditions: Sequence[str]) -> str:
+    """The engine's message with the conditions that avoid it. A check in the engine's words only ("passes the check
+    that otherwise refuses with" the message) is said by the message alone; where one check is stated as several
+    conditions, every one is named, the quoting one too (naming only the others would read as if they sufficed)."""
+    if all(message in condition for condition in conditions):
+        return message
+    return f"{message} (unless {' and '.join(conditions)})"
 
 
 def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
@@ -1266,7 +1271,7 @@ def _after_earlier(earlier: Sequence[tuple[str, str]], reason: str) -> str:
     avoid it (several where the records state one check as several conditions)."""
     if not earlier:
         return reason
-    first = "; ".join(f"{message} (unless {' and '.join(conditions)})" for message, conditions in _by_message(earlier))
+    first = "; ".join(_unless(message, conditions) for message, conditions in _by_message(earlier))
     return f"{first}; otherwise: {reason}"
 
 

@@ -5,8 +5,9 @@ matmul: MMVQ, then MMQ, then the dequantize + cuBLAS path), and they need not co
 dot products against 8-bit activations, the cuBLAS path multiplies dequantized weights in FP16. A step says what one
 run of consecutive kernels computes in: the hardware formats of a kernel that computes in its scheme's formats, or the
 precision a kernel that dequantizes and multiplies in floating point states (`computes_in` on its record), or, where a
-setting the user gives chooses that precision (bitsandbytes' bnb_4bit_compute_dtype), the precision of its default and
-the other values it takes. Pure functions; no I/O.
+setting chooses that precision (bitsandbytes' bnb_4bit_compute_dtype; ONNX Runtime MatMulNBits' accuracy_level, an
+integer node attribute whose level 4 quantizes the activations to int8), the precision of its default and the other
+values it takes, and what the tools that write checkpoints store. Pure functions; no I/O.
 """
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ class SettingChoice:
     """The setting that chooses a step's precision: its name, the value the step's precision is for, the setting's
     default value, the other values it runs as specified with there with the precision of each, where the engine
     reads it, and where a pre-quantized checkpoint stores the value the engine takes over the user's ('' where none
-    does: then the default holds for every load)."""
+    does: then the default holds for every load), when the default holds ('' for the answer's own phrase), what
+    the tools that write checkpoints store there (writer, value, the builds it applies to, source id), and a note
+    beside a value whose precision depends on more than the value (value, note). Values are strings: a dtype name,
+    or an integer level written in digits."""
 
     name: str
     value: str
@@ -36,11 +40,19 @@ class SettingChoice:
     others: tuple[tuple[str, str], ...]
     read_from: str
     stored_in: str = ""
+    default_when: str = ""
+    written_by: tuple[tuple[str, str, str, str], ...] = ()
+    notes: tuple[tuple[str, str], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
+        noted = dict(self.notes)
         return {"name": self.name, "value": self.value, "default": self.default,
-                "others": [{"value": v, "precision": p} for v, p in self.others], "read_from": self.read_from,
-                "stored_in": self.stored_in or None}
+                "others": [{"value": v, "precision": p, **({"note": noted[v]} if v in noted else {})}
+                           for v, p in self.others],
+                "read_from": self.read_from, "stored_in": self.stored_in or None,
+                "default_when": self.default_when or None,
+                "written_by": [{"writer": w, "value": v, "when": n or None, "source": s}
+                               for w, v, n, s in self.written_by]}
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,17 @@ def dequantized_precision(index: Index, kernel_id: str) -> str:
     return str(stated["precision"]) if stated else ""
 
 
+def setting_precision(setting: Mapping[str, Any], value: object) -> str:
+    """The precision a value of a `computes_in.setting` gives: a float dtype the one it names, an integer level the
+    one its `precisions` entry states; '' where neither says (the check computes-in-setting flags that)."""
+    if isinstance(value, str):
+        return PRECISION_OF.get(value, "")
+    for entry in setting.get("precisions", []):
+        if entry.get("value") == value and not isinstance(value, bool):
+            return str(entry["precision"])
+    return ""
+
+
 def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapping[str, Any]) -> SettingChoice | None:
     """Where a setting chooses what the kernel multiplies in (`computes_in.setting`): the value it runs as specified
     with on this target, its default unless a requirement of the kernel that does not decline (`declines: false`)
@@ -105,12 +128,22 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
                 and applies(requirement.get("when"), target, config)):  # type: ignore[arg-type]
             values = {str(v) for v in requirement.get("values", [])}
             accepted = values if accepted is None else accepted & values
-    kept = [v for v in (setting["default"], *setting["values"]) if v in PRECISION_OF and (accepted is None or v in accepted)]
+    kept = [v for v in (setting["default"], *setting["values"])
+            if setting_precision(setting, v) and (accepted is None or not isinstance(v, str) or v in accepted)]
     if not kept:
         return None
-    return SettingChoice(setting["name"], kept[0], setting["default"],
-                         tuple((v, PRECISION_OF[v]) for v in kept[1:]), setting["read_from"],
-                         setting.get("stored_in", ""))
+    notes = tuple((str(e["value"]), " ".join(str(e["note"]).split())) for e in setting.get("precisions", [])
+                  if e.get("note") and e["value"] in kept)
+    written = tuple((str(w["writer"]), str(w["value"]), str(w.get("when", "")), str(w["source"]))
+                    for w in setting.get("written_by", []))
+    return SettingChoice(setting["name"], str(kept[0]), str(setting["default"]),
+                         tuple((str(v), setting_precision(setting, v)) for v in kept[1:]), setting["read_from"],
+                         setting.get("stored_in", ""), setting.get("default_when", ""), written, notes)
+
+
+def _as_written(value: str) -> object:
+    """A SettingChoice value back as the record writes it: an integer level for digits, else the dtype name."""
+    return int(value) if value.isdigit() else value
 
 
 def compute_steps(index: Index, cell: Cell, formats_of: Callable[[str], tuple[str, ...]],
@@ -126,7 +159,8 @@ def compute_steps(index: Index, cell: Cell, formats_of: Callable[[str], tuple[st
         record = index.get("kernel", kernel)
         precision = dequantized_precision(index, kernel)
         setting = setting_choice(record.data, target.data if target else {}, config or {}) if record and precision else None
-        precision = PRECISION_OF[setting.value] if setting else precision
+        precision = setting_precision(record.data["computes_in"]["setting"], _as_written(setting.value)) \
+            if setting and record else precision
         formats = () if precision else formats_of(kernel)
         if not precision and not formats:
             continue

@@ -14,8 +14,8 @@ instruction in one (it converts to a wider type the matrix engines take: the Arc
 DPAS takes FP16 and BF16 but no FP8, so FP8 is emulated there as on the Arc Pro B60 of the same die).
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 It is emulated too when a target the part belongs to lists the format's precision among its `no_matrix_formats` (a
-source shows the architecture has no matrix instruction in it, so operands are converted: gfx906 has no matrix unit at
-all), even where no peak is recorded; a part with no figures therefore never reads as native by silence. A format in
+source shows the architecture has no matrix instruction in it, so operands are converted or multiplied on vector
+instructions: gfx906 has no matrix unit at all), even where no peak is recorded; a part with no figures therefore never reads as native by silence. A format in
 neither list on a part with no figure in it is neither: the records do not say, and the site says so.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
 What sources state (native lists on format records, counts on accelerators) are claims checked

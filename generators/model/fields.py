@@ -300,14 +300,32 @@ class HardwareTargetFields(TypedDict):
 Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4']
 
 
+class KernelComputesInSettingPrecisions(TypedDict):
+    value: int
+    precision: Precision
+    note: NotRequired[Text]
+
+
+class KernelComputesInSettingWrittenBy(TypedDict):
+    writer: str
+    value: Dtype | int
+    when: NotRequired[str]
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class KernelComputesInSetting(TypedDict):
-    """A setting the user gives that chooses the precision of the multiply (bitsandbytes' bnb_4bit_compute_dtype): its default gives `precision`, each other value its own. Where a requirement of the kernel with `declines: false` accepts only some activation dtypes on a target, an answer there names the values it accepts."""
+    """A setting that chooses the precision of the multiply (bitsandbytes' bnb_4bit_compute_dtype; ONNX Runtime MatMulNBits' accuracy_level node attribute): its default gives `precision`, each other value its own (a float dtype the precision it names, any other value the one `precisions` gives it). Where a requirement of the kernel with `declines: false` accepts only some activation dtypes on a target, an answer there names the values it accepts."""
 
     name: str
-    default: Dtype
-    values: list[Dtype]
+    default: Dtype | int
+    values: list[Dtype | int]
+    precisions: NotRequired[list[KernelComputesInSettingPrecisions]]
     read_from: Text
     stored_in: NotRequired[str]
+    default_when: NotRequired[str]
+    written_by: NotRequired[list[KernelComputesInSettingWrittenBy]]
     source: RefSource
     locator: str
     quote: NotRequired[str]
@@ -332,6 +350,22 @@ class KernelBlockScales(TypedDict):
     source: RefSource
     locator: str
     quote: NotRequired[str]
+
+
+RefHardwareTarget: TypeAlias = str
+
+
+class KernelWithoutMatrixInstruction(TypedDict):
+    targets: list[RefHardwareTarget]
+    formats: list[RefFormat]
+    computes: Literal['converted', 'vector']
+    precision: NotRequired[Precision]
+    unit: NotRequired[Literal['matrix', 'vector']]
+    instruction: NotRequired[str]
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
 
 
 class KernelRequirementsWhen(TypedDict):
@@ -469,6 +503,7 @@ class KernelFields(TypedDict):
     activation_handling: NotRequired[Literal['as-given', 'quantized', 'emulated']]
     computes_in: NotRequired[KernelComputesIn]
     block_scales: NotRequired[KernelBlockScales]
+    without_matrix_instruction: NotRequired[list[KernelWithoutMatrixInstruction]]
     code: NotRequired[Citation]
     requirements: NotRequired[list[KernelRequirements]]
     routes: NotRequired[list[KernelRoutes]]
@@ -705,9 +740,6 @@ class SchemeFields(TypedDict):
     capability_gate: NotRequired[SchemeCapabilityGate]
     candidates: list[SchemeCandidates]
     code: Citation
-
-
-RefHardwareTarget: TypeAlias = str
 
 
 class SupportMatrixRows(TypedDict):
@@ -1032,6 +1064,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
+    'kernel.without_matrix_instruction.computes': ('converted', 'vector'),
+    'kernel.without_matrix_instruction.unit': ('matrix', 'vector'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
     'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),

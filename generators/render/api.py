@@ -177,6 +177,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
                 "engine_wide_traps": list(found.engine_wide) if found else []}
     if record.kind == "format":
         return {"aliases": data.get("aliases", []), "related": data.get("related", [])}
+    if record.kind == "kernel" and data.get("without_matrix_instruction"):
+        return {"without_matrix_instruction": data["without_matrix_instruction"]}
     return {}
 
 

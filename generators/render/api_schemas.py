@@ -79,6 +79,7 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
                ["category", "version_read", "later_releases", "engine_wide_traps"]),
     "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
+    "kernel": ({"without_matrix_instruction": _record_field("kernel", "without_matrix_instruction")}, []),
 }
 
 
@@ -190,7 +191,8 @@ _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                                "sources": {**_IDS, "description": "Source ids that back this kernel and nothing "
                                                                   "else the answer rests on."}}}
 
-_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from", "stored_in"], "additionalProperties": False,
+_SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "others", "read_from", "stored_in",
+                                                 "default_when", "written_by"], "additionalProperties": False,
                    "properties": {
                        "name": {"type": "string", "description": "The setting, as users write it."},
                        "value": {"type": "string", "description": "The value `precision` is for."},
@@ -199,12 +201,27 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                        "others": {"type": "array", "description": "The other values it runs as specified with on this "
                                                                   "target, each with the precision it gives.",
                                   "items": {"type": "object", "required": ["value", "precision"],
-                                            "properties": {"value": {"type": "string"}, "precision": {"type": "string"}}}},
+                                            "properties": {"value": {"type": "string"}, "precision": {"type": "string"},
+                                                           "note": {"type": "string", "description": "Where the "
+                                                                    "value gives another precision."}}}},
                        "read_from": {"type": "string", "description": "Where the engine reads the setting."},
                        "stored_in": {"type": ["string", "null"],
                                      "description": "Where a pre-quantized checkpoint stores the value the engine "
                                                     "takes over the user's (`default` is then what quantizing on "
-                                                    "load gives), or null."}}}
+                                                    "load gives), or null."},
+                       "default_when": {"type": ["string", "null"],
+                                        "description": "When `default` holds, as the answer says it after the value "
+                                                       "(null: 'when quantizing on load' where `stored_in` is given)."},
+                       "written_by": {"type": "array", "description": "What the tools that write checkpoints store "
+                                                                      "when their user leaves the setting unset.",
+                                      "items": {"type": "object", "required": ["writer", "value", "when", "source"],
+                                                "additionalProperties": False,
+                                                "properties": {"writer": {"type": "string"},
+                                                               "value": {"type": "string"},
+                                                               "when": {"type": ["string", "null"],
+                                                                        "description": "The builds it applies to."},
+                                                               "source": {"type": "string",
+                                                                          "description": "Source record id."}}}}}}
 
 _ROUTE_NEED = {"type": "object", "required": ["kernel", "engine", "tool", "said", "source", "locator", "used_in"],
                "additionalProperties": False,

@@ -385,17 +385,20 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
         return Table("Where it computes natively", ["status", "accelerators"],
                      [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
     rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
-            for label, ids in (("native", parts.native), ("emulated (no matrix instruction in this precision)", parts.emulated))]
+            for label, ids in (("native", parts.native), ("emulated (no matrix instruction takes this format)", parts.emulated))]
     unstated = [a for a in parts.native if record.id in atlas.views.tallies[a].encoding_unstated]
     if unstated:
         rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
                         Markup(", ").join(values.ref(f"accelerator/{a}") for a in unstated)])
+    encoding = (" A peak or instruction in this precision counts only where its sources name this format's encoding "
+                "or name none: a part whose engines take only another variant of it is not native in it."
+                if "encoding" in record.data else "")
     return Table("Where it computes natively", ["status", "accelerators"], rows,
                  "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
                  "native where the part states a peak in this format's precision or its architecture has an instruction "
                  "in it, emulated where it has neither but states a peak, or its architecture has an instruction, in a wider "
                  "precision the format converts to, or where its hardware target states it has no matrix instruction in "
-                 "this precision.")
+                 "this precision." + encoding)
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:

@@ -650,27 +650,40 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
     assert f"The atlas holds {parts[0]['name']} but no hardware target" in text and "does not hold" not in text
 
 
-@pytest.mark.parametrize("scheme, hardware, target, says", [
-    ("vllm-ct-w4a4-mxfp4", "target:intel-gpu", "intel-gpu", True),  # the format map rates MXFP4 emulated on a part of it
-    ("llama-cpp-q4-k", "part:v100", "nvidia-sm70", True),  # INT8 W8A8: no INT8 peak or matrix instruction on Volta
-    ("llama-cpp-q4-k", "part:rtx-4090", "nvidia-sm89", False),  # native INT8: nothing to say
+@pytest.mark.parametrize("scheme, hardware, target, how", [
+    # the format map rates MXFP4 emulated on a part of it; oneDNN converts it (which type, not read)
+    ("vllm-ct-w4a4-mxfp4", "target:intel-gpu", "intel-gpu", "XPUMxFp4LinearKernel converts it to a wider precision first"),
+    # INT8 W8A8: no INT8 peak or matrix instruction on Volta; MMVQ and MMQ multiply the bytes with DP4A
+    ("llama-cpp-q4-k", "part:v100", "nvidia-sm70", "MMVQ and MMQ multiply it as it is with vector instructions (__dp4a)"),
+    ("llama-cpp-q4-k", "part:rtx-4090", "nvidia-sm89", None),  # native INT8: nothing to say
     # FP8 E4M3 or MXFP8: Hopper emulates MXFP8 but runs E4M3, which may be the one computing: nothing to say
-    ("vllm-fp8-block", "part:h100-sxm", "nvidia-sm90", False),
+    ("vllm-fp8-block", "part:h100-sxm", "nvidia-sm90", None),
     # the B580 states no peak; its Xe2 DPAS takes FP16 and BF16, not FP8: converted, as on the B60 (a BF16 rate)
-    ("vllm-ct-w8a8-fp8", "part:arc-b580", "intel-gpu", True),
+    ("vllm-ct-w8a8-fp8", "part:arc-b580", "intel-gpu", "XPUW8A8FP8LinearKernel converts it to a wider precision first"),
     # no figures on either part: their targets state no FP8 matrix instruction (Triton widens to FP32 FMA, FP16 WMMA)
-    ("vllm-fp8-block", "part:radeon-pro-vii", "amd-gfx906", True),
-    ("vllm-fp8-block", "target:amd-gfx1151", "amd-gfx1151", True),
-    # gfx906 has no matrix instruction at all: INT8 takes the v_dot4_i32_i8 vector instruction, so it is not native
-    ("llama-cpp-q4-k", "part:radeon-pro-vii", "amd-gfx906", True),
+    ("vllm-fp8-block", "part:radeon-pro-vii", "amd-gfx906",
+     "TritonFp8BlockScaledMMKernel converts it to FP32 first and multiplies it with vector instructions (v_fma_f32)"),
+    ("vllm-fp8-block", "target:amd-gfx1151", "amd-gfx1151", "TritonFp8BlockScaledMMKernel converts it to FP16 first "
+     "and multiplies it with matrix instructions (v_wmma_f32_16x16x16_f16)"),
+    # gfx906 has no matrix instruction at all: INT8 takes the sdot4 vector instruction (v_dot4_i32_i8), so it is not native
+    ("llama-cpp-q4-k", "part:radeon-pro-vii", "amd-gfx906",
+     "MMVQ and MMQ multiply it as it is with vector instructions (__builtin_amdgcn_sdot4)"),
     # gfx1151 has an INT8 WMMA: native, nothing to say
-    ("llama-cpp-q4-k", "part:radeon-8060s-gfx1151", "amd-gfx1151", False),
+    ("llama-cpp-q4-k", "part:radeon-8060s-gfx1151", "amd-gfx1151", None),
+    # nor FP16 or BF16 on gfx906, which has no MFMA or WMMA: the Triton W4A16 GEMM computes in them on vector units; its
+    # record states no way there, so the card says only that it is one of the two
+    ("vllm-ct-wna16", "part:radeon-pro-vii", "amd-gfx906", "the kernel converts it to a wider precision first, or "
+     "multiplies it as it is with vector instructions (DP4A's integer dot products among them)"),
+    # gfx1151 has the FP16 and BF16 WMMA: native, nothing to say
+    ("vllm-ct-wna16", "part:radeon-8060s-gfx1151", "amd-gfx1151", None),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
                                                                           hardware: str, target: str,
-                                                                          says: bool) -> None:
-    """Read from the data API, not typed: the parts of the pick the format map rates the cell's formats emulated on."""
+                                                                          how: str | None) -> None:
+    """Read from the data API, not typed: the parts of the pick the format map rates the cell's formats emulated on;
+    typed: how the kernel computing in the format says it computes it there (its without_matrix_instruction)."""
+    says = how is not None
     accelerators = json.loads((built_site / "api/format-map.json").read_text(encoding="utf-8"))["accelerators"]
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))["records"]
     kind, _, pick = hardware.partition(":")
@@ -682,8 +695,7 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
-                    "or matrix instruction in it there, so its matrix units do not multiply it: the kernel converts it to "
-                    "a wider precision, or multiplies it with vector instructions (integer dot products such as DP4A)"
+                    f"or matrix instruction in it there, so no matrix unit of the part multiplies it as it is; {how}"
                     for f, on in expected if on]
     assert bool(said) == says  # the cases above say something, or nothing, as chosen
     # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
@@ -997,3 +1009,23 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
     row = _shown(browser, "const r = document.querySelector('#atlas-answer tr[data-scheme=\"transformers-bnb-nf4\"]');"
                  "return r ? r.children[4].textContent : null;", "comparison")
     assert row == "FP32 after dequantizing the weights (bnb_4bit_compute_dtype float32, its default when quantizing on load)"
+
+
+def test_an_integer_level_setting_says_what_each_writer_s_checkpoint_computes_in_before_the_other_levels(
+        browser: Browser, cells: dict) -> None:
+    """ONNX Runtime MatMulNBits on a CPU (ortacc33s): the step is FP32 at accuracy_level 0, what a graph without the
+    attribute gets; the card says what each tool that writes checkpoints stores with the precision it gives (the
+    quantizer 0, FP32; the GenAI builder 4, INT8) right after where the level is stored, before the list of the
+    other levels, whose notes are long, so "what does my GenAI-built CPU model compute in" is read first."""
+    [step, _] = cells[("onnxruntime-matmulnbits-int4", "x86-cpu-avx512")]["computes_steps"]
+    setting = step["setting"]
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:x86-cpu-avx512")
+    card = _shown(browser, SETTING, "answer card")
+    assert card["step"] == "FP32 after dequantizing the weights"
+    quantizer, builder = setting["written_by"]
+    assert (quantizer["value"], builder["value"]) == ("0", "4")
+    head = (f"The setting accuracy_level chooses it: 0 {setting['default_when']}. A pre-quantized checkpoint sets it "
+            f"itself: the value stored in {setting['stored_in']}. {quantizer['writer']} writes 0 (FP32) "
+            f"{quantizer['when']}; {builder['writer']} writes 4 (INT8) {builder['when']}. The other values: 1 gives FP32")
+    assert card["note"].startswith(head), card["note"]
+    assert card["note"].count("4 gives INT8 (") == 1
