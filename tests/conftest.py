@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import gc
 import itertools
 import os
 import shutil
-import signal
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -164,7 +162,7 @@ def pytest_configure(config):
 
 
 _ADOPTS = pytest.StashKey[bool]()
-_CHILDREN_BEFORE = pytest.StashKey[tuple[dict[int, int], int]]()
+_CHILDREN_BEFORE = pytest.StashKey[tuple[dict[int, tuple[int, int]], int]]()
 _LASTING_SETUPS = [0]  # fixtures set up that outlive a test
 
 
@@ -189,25 +187,37 @@ def pytest_runtest_protocol(item, nextitem):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    result = yield
     if not item.config.stash.get(_ADOPTS, False):
-        return result
-    living = processes.children()
+        return (yield)
+    try:
+        result = yield
+    except BaseException:
+        _processes_left(item, nextitem)  # ended all the same, reported with the teardown's own error
+        raise
+    left = _processes_left(item, nextitem)
+    if left:
+        raise AssertionError(f"processes left running after the test (killed): {left}")
+    return result
+
+
+def _processes_left(item, nextitem) -> str:
+    """End the processes the test left running (see above): their pids and names, or ''."""
     before, lasting = item.stash.get(_CHILDREN_BEFORE, ({}, _LASTING_SETUPS[0]))
     if nextitem is None:
-        left = sorted(living)
+        def spared(pid, session, started):
+            return False
     elif lasting != _LASTING_SETUPS[0]:
-        left = []
+        return ""
     else:
-        left = sorted(pid for pid, session in living.items() if pid not in before and not processes.kept(pid, session))
-    if left:
-        described = processes.describe(left)
-        for pid in left:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-        raise AssertionError(f"processes left running after the test: {described}")
-    return result
+        def spared(pid, session, started):  # a pid in `before` is the same process only if it started at the same time
+            return before.get(pid, (None, None))[1] == started or processes.kept(pid, session)
+    living = processes.children()
+    left = {pid: facts for pid, facts in living.items() if not spared(pid, *facts)}
+    if not left:
+        return ""
+    described = processes.describe(list(left))
+    processes.end_left(left, spared)
+    return described
 
 
 @pytest.hookimpl(trylast=True)

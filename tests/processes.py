@@ -59,26 +59,64 @@ def become_subreaper() -> bool:
         return False
 
 
-def _stat(pid: int) -> tuple[str, int] | None:
-    """A process's state letter and session id, or None once it is gone."""
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """A process's state letter, session id and start time (which tells a process from a later one given its pid), or
+    None once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
             fields = handle.read().rpartition(")")[2].split()
-    except OSError:
+        return fields[0], int(fields[3]), int(fields[19])
+    except (OSError, IndexError, ValueError):
         return None
-    return fields[0], int(fields[3])
 
 
-def _command(pid: int) -> str:
+def _name(pid: int) -> str:
+    """A process's name only (its command line may carry paths or secrets from outside the repository)."""
     try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode(errors="replace").strip()[:200] or f"pid {pid}"
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            name = handle.read().decode(errors="replace").strip()
     except OSError:
-        return f"pid {pid}"
+        return "gone"
+    return "".join(c if c.isprintable() else "?" for c in name)[:16] or "?"
 
 
-def children() -> dict[int, int]:
-    """This process's living children (zombies left out), each with its session id; {} where /proc cannot tell."""
+def signal_process(pid: int, started: int | None, signum: int = signal.SIGKILL) -> bool:
+    """Send a signal to the process PID if it is still the one that started at STARTED (any process of that pid when
+    None), never to a later process given the same pid; whether it was sent. Where pidfds exist the process is pinned
+    first, then checked, then signalled through the pin, so a pid freed and reused meanwhile is never hit."""
+    pidfd = None
+    if hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
+        try:
+            pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            return False
+        except OSError:  # no pidfds in this kernel or sandbox
+            pidfd = None
+    try:
+        if started is not None:
+            stat = _stat(pid)
+            if stat is None or stat[2] != started:
+                return False
+        if pidfd is not None:
+            signal.pidfd_send_signal(pidfd, signum)  # after the check, so the pin shows it was that process
+        else:
+            os.kill(pid, signum)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def supported() -> bool:
+    """Whether this process can list its children (/proc/PID/task/TID/children, Linux with CONFIG_PROC_CHILDREN)."""
+    return os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
+def children() -> dict[int, tuple[int, int]]:
+    """This process's living children (zombies left out), each with its session id and start time; {} where /proc
+    cannot tell."""
     pids: set[int] = set()
     for path in glob.glob(f"/proc/{os.getpid()}/task/*/children"):
         try:
@@ -90,12 +128,30 @@ def children() -> dict[int, int]:
     for pid in pids:
         stat = _stat(pid)
         if stat is not None and stat[0] not in "ZX":
-            living[pid] = stat[1]
+            living[pid] = stat[1], stat[2]
     return living
 
 
 def describe(pids: list[int]) -> str:
-    return "; ".join(f"{pid}: {_command(pid)}" for pid in sorted(pids))
+    """Each process by pid and name, nothing more."""
+    return "; ".join(f"{pid} ({_name(pid)})" for pid in sorted(pids))
+
+
+def end_left(left: dict[int, tuple[int, int]], spared) -> list[int]:
+    """Kill the children LEFT and wait for them, then any process they had started, which comes to this process as they
+    die, unless SPARED(pid, session, started) (a child it had before, or one a fixture keeps); every pid ended."""
+    ended: list[int] = []
+    for _ in range(100):
+        if not left:
+            break
+        for pid, (_, started) in sorted(left.items()):
+            signal_process(pid, started)
+        for pid in sorted(left):
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)  # a child: its pid is not reused before this
+        ended.extend(sorted(left))
+        left = {pid: facts for pid, facts in children().items() if pid not in ended and not spared(pid, *facts)}
+    return ended
 
 
 def keep(process: subprocess.Popen, environment: dict[str, str]) -> None:  # type: ignore[type-arg]
@@ -122,36 +178,45 @@ def _reap_adopted() -> None:
                     os.waitpid(pid, os.WNOHANG)
 
 
-def _marked(tag: str) -> list[int]:
-    """Every living process whose environment carries the tag."""
-    found = []
+def _members(session: int, tag: str | None) -> dict[int, int]:
+    """Every living process of the session, or whose environment carries the tag, with its start time."""
+    found = {}
     for entry in os.listdir("/proc"):
-        if entry.isdigit() and _tag(int(entry)) == tag:
+        if entry.isdigit():
             stat = _stat(int(entry))
-            if stat is not None and stat[0] not in "ZX":
-                found.append(int(entry))
+            if stat is None or stat[0] in "ZX":
+                continue
+            if stat[1] == session or (tag is not None and _tag(int(entry)) == tag):
+                found[int(entry)] = stat[2]
     return found
 
 
 def release(process: subprocess.Popen, seconds: float = 30.0) -> None:  # type: ignore[type-arg]
     """End the kept process's whole session (it has been asked to stop, or has stopped) and every process started
-    with its mark, and wait until none of it is left: the leader reaped, every other process gone."""
+    with its mark, and wait until none of it is left: the leader reaped, every other process gone.
+
+    The session is killed as a group only while its leader is not yet reaped (until then no other process can be
+    given its number); after that, its processes are found in /proc by session id (a session id is not reused while a
+    process has it) and by mark, and each is signalled only if it is still the process found (signal_process)."""
     group, tag = process.pid, _TAGS.get(process.pid)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(group, signal.SIGKILL)
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
     process.wait()
     KEPT.discard(group)
     deadline = time.monotonic() + seconds
     while True:
-        marked = _marked(tag) if tag is not None and os.path.isdir("/proc") else []
-        for pid in marked:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        _reap_adopted()
-        try:
-            os.killpg(group, 0)
-        except (ProcessLookupError, PermissionError):
-            if not marked:
+        if os.path.isdir("/proc"):
+            members = _members(group, tag)
+            for pid, started in members.items():
+                signal_process(pid, started)
+            _reap_adopted()
+            if not members:
+                break
+        else:  # no /proc to tell: the group, as far as it is still a group
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
                 break
         if time.monotonic() > deadline:
             raise AssertionError(f"processes of session {group} or marked {tag} were still there {seconds:.0f} s after SIGKILL")

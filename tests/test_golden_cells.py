@@ -755,6 +755,8 @@ def test_ort_matmulnbits_cards_say_what_a_level_4_checkpoint_computes_in(real_at
         assert [(w["value"], w["source"]) for w in shown["written_by"]] == [
             ("0", "onnxruntime-src-matmul-nbits-quantizer-1-32-0"), ("4", "ortgenai-src-quant-config-0-18-0")], target
         assert "cpu and webgpu" in shown["written_by"][1]["when"], target
+        # per block on x86 and MLAS's own NEON path; KleidiAI (Arm64 builds with it) quantizes each row (ortacc33s)
+        assert "each activation row" in dict(setting.notes)["4"], target
     for target in ("nvidia-sm80", "nvidia-sm90"):
         assert all(s.setting is None for s in answers[("onnxruntime-matmulnbits-int4", target)].steps), target
 

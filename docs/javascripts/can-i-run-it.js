@@ -539,24 +539,31 @@
   // as specified here, that the conditions below ask for it; that a pre-quantized checkpoint sets it itself, where it
   // stores the setting (its stored value is the one the values above apply to, not a precision of its own: on an x86
   // CPU with AVX512-BF16 the route computes in bfloat16 whatever it is), and the value each tool that writes checkpoints
-  // stores (written_by: ONNX Runtime's quantizer 0, ONNX Runtime GenAI's CPU builds 4); where the engine reads it, folded
-  function settingNote(setting) {
+  // stores with the precision it gives (written_by: ONNX Runtime's quantizer 0, FP32; ONNX Runtime GenAI's CPU builds
+  // 4, INT8), said before the list of other values so that what a built model computes in is read first; where the
+  // engine reads it, folded
+  function settingNote(setting, precision) {
     var said, onLoad = setting.stored_in && !setting.default_when ? "quantizing on load, " : "";
-    if (setting.value === setting.default) {
-      said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
-        setting.default + (setting.default_when ? " " + setting.default_when : " unless set") +
-        (setting.others.length ? "; " + setting.others.map(settingValue).join(", ") : "") + ".";
+    var others = setting.others.map(settingValue).join(", ");
+    var writers = (setting.written_by || []).map(function (w) {
+      var gives = w.value === setting.value ? precision : (setting.others.filter(function (o) {
+        return o.value === w.value; })[0] || {}).precision;
+      return w.writer + " writes " + w.value + (gives ? " (" + gives.toUpperCase() + ")" : "") + (w.when ? " " + w.when : "");
+    });
+    var stored = setting.stored_in ? " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + "." : "";
+    if (setting.value === setting.default && writers.length) {
+      said = "The setting " + setting.name + " chooses it: " + setting.default + " " + (setting.default_when || "unless set") +
+        "." + stored + " " + writers.join("; ") + "." + (others ? " The other values: " + others + "." : "");
     } else {
-      said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
-        setting.default + ": the conditions below say what runs then).";
-    }
-    if (setting.stored_in) {
-      said += " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + ".";
-    }
-    if ((setting.written_by || []).length) {
-      said += " " + setting.written_by.map(function (w) {
-        return w.writer + " writes " + w.value + (w.when ? " " + w.when : "");
-      }).join("; ") + ".";
+      if (setting.value === setting.default) {
+        said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
+          setting.default + (setting.default_when ? " " + setting.default_when : " unless set") +
+          (others ? "; " + others : "") + ".";
+      } else {
+        said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
+          setting.default + ": the conditions below say what runs then).";
+      }
+      said += stored + (writers.length ? " " + writers.join("; ") + "." : "");
     }
     return el("p", { "class": "atlas-card__note atlas-card__setting" }, [said + " ", el("details", {
       "class": "atlas-why-more atlas-card__route" }, [el("summary", { text: "where it is set" }), el("span", { text: setting.read_from })])]);
@@ -570,7 +577,7 @@
     return el("ol", { "class": "atlas-card__steps" }, steps.map(function (step) {
       return el("li", {}, [stepComputes(records, step), " ("].concat(step.kernels.map(function (k, n) {
         return el("span", {}, [n ? ", " : "", link(site, records["kernel"][k], k, step.labels[n])]);
-      }), [")", step.setting ? settingNote(step.setting) : null]));
+      }), [")", step.setting ? settingNote(step.setting, step.precision) : null]));
     }));
   }
 

@@ -1009,3 +1009,23 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
     row = _shown(browser, "const r = document.querySelector('#atlas-answer tr[data-scheme=\"transformers-bnb-nf4\"]');"
                  "return r ? r.children[4].textContent : null;", "comparison")
     assert row == "FP32 after dequantizing the weights (bnb_4bit_compute_dtype float32, its default when quantizing on load)"
+
+
+def test_an_integer_level_setting_says_what_each_writer_s_checkpoint_computes_in_before_the_other_levels(
+        browser: Browser, cells: dict) -> None:
+    """ONNX Runtime MatMulNBits on a CPU (ortacc33s): the step is FP32 at accuracy_level 0, what a graph without the
+    attribute gets; the card says what each tool that writes checkpoints stores with the precision it gives (the
+    quantizer 0, FP32; the GenAI builder 4, INT8) right after where the level is stored, before the list of the
+    other levels, whose notes are long, so "what does my GenAI-built CPU model compute in" is read first."""
+    [step, _] = cells[("onnxruntime-matmulnbits-int4", "x86-cpu-avx512")]["computes_steps"]
+    setting = step["setting"]
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:x86-cpu-avx512")
+    card = _shown(browser, SETTING, "answer card")
+    assert card["step"] == "FP32 after dequantizing the weights"
+    quantizer, builder = setting["written_by"]
+    assert (quantizer["value"], builder["value"]) == ("0", "4")
+    head = (f"The setting accuracy_level chooses it: 0 {setting['default_when']}. A pre-quantized checkpoint sets it "
+            f"itself: the value stored in {setting['stored_in']}. {quantizer['writer']} writes 0 (FP32) "
+            f"{quantizer['when']}; {builder['writer']} writes 4 (INT8) {builder['when']}. The other values: 1 gives FP32")
+    assert card["note"].startswith(head), card["note"]
+    assert card["note"].count("4 gives INT8 (") == 1
