@@ -137,7 +137,8 @@ def otherwise_lines(cell: Cell) -> list[str]:
     lines = ["  if the conditions do not hold (the next outcome in the engine's order):"]
     for step in cell.otherwise:
         off = ", off the defaults" if step.off_default else ""
-        lines.append(f"    unless {' and '.join(step.unmet)} (for {step.kernel}{off}):")
+        whose = "the install, whichever kernel the engine selects" if step.of_install else step.kernel
+        lines.append(f"    unless {' and '.join(step.unmet)} (for {whose}{off}):")
         lines.append(f"      -> {otherwise_summary(step)}")
         lines.extend(f"         {reason}" for reason in step.reasons)
         if step.failure_message:

@@ -1167,6 +1167,20 @@ def test_a_step_without_the_installs_download_or_build_is_marked_as_the_installs
     assert [o.of_install for o in cell(61, new, old).otherwise][:1] == [True]
     assert not any(o.of_install for o in cell(86, new, old).otherwise)
 
+
+def test_explain_says_a_step_of_the_install_is_the_installs_not_the_selected_kernels():
+    """cond1wording33s: `explain` printed "(for a)" on the install's step (the card says "a condition of the install");
+    it now says whose condition it is as the card does, and a kernel's own condition still names the kernel."""
+    from generators.explain import otherwise_lines
+    kernels = {"a": {"requirements": [{"check": "other", "condition": "at most 8 tokens", "reason": "goes to b"}]},
+               "b": {"requirements": []}}
+    old = Build("old.tar", cubins=(86,), ptx=(70,), source="cmake", one_of="assets", toolkit="12.8")
+    volta = derive_cell("s", scheme("a", "b"), "t", {"platform": "cuda", "compute_capability": 70}, kernels,
+                        Install("download one", builds=(old,)))
+    unless = [line for line in otherwise_lines(volta) if line.lstrip().startswith("unless ")]
+    assert unless[0].endswith("(for the install, whichever kernel the engine selects):")
+    assert unless[1] == "    unless at most 8 tokens (for a):"
+
 def test_a_kernel_that_fails_after_selection_only_with_a_package_the_install_lacks_is_not_the_default_answer():
     # 'fi' is selected where its package is usable and then fails on this target; the default install lacks the
     # package, so vLLM goes on to 'last': that is what a default install gets, and the failure is a step off the defaults.
