@@ -1145,6 +1145,28 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
     assert cell(80, Build("lib", cubins=(86,), ptx=(80,), source="w")).verdict == "runs"
 
 
+def test_a_step_without_the_installs_download_or_build_is_marked_as_the_installs_not_the_kernels():
+    """cond1wording33: without the download and driver a target needs (llama.cpp's CUDA 12.8 binary on a V100), or a
+    build for an uncovered target, every kernel of the binaries fails, not the selected one alone; the step says the
+    condition is the install's (`of_install`), so a card does not name the kernel as where it fails. A kernel's own
+    condition (a batch bound) stays the kernel's."""
+    kernels = {"a": {"requirements": [{"check": "other", "condition": "at most 8 tokens", "reason": "goes to b"}]},
+               "b": {"requirements": []}}
+
+    def cell(capability: int, *builds: Build):
+        return derive_cell("s", scheme("a", "b"), "t", {"platform": "cuda", "compute_capability": capability}, kernels,
+                           Install("download one", builds=builds))
+
+    new = Build("new.tar", cubins=(86,), source="cmake", one_of="assets", toolkit="13.4")
+    old = Build("old.tar", cubins=(86,), ptx=(70,), source="cmake", one_of="assets", toolkit="12.8")
+    volta = cell(70, new, old)
+    assert [(o.kernel, o.verdict, o.of_install) for o in volta.otherwise] == [
+        ("a", "fails-at-runtime", True), ("a", "runs", False)]
+    assert volta.otherwise[0].as_dict()["of_install"] is True and volta.otherwise[1].as_dict()["of_install"] is False
+    # no download has code for 6.1: a build for it is the install's condition too
+    assert [o.of_install for o in cell(61, new, old).otherwise][:1] == [True]
+    assert not any(o.of_install for o in cell(86, new, old).otherwise)
+
 def test_a_kernel_that_fails_after_selection_only_with_a_package_the_install_lacks_is_not_the_default_answer():
     # 'fi' is selected where its package is usable and then fails on this target; the default install lacks the
     # package, so vLLM goes on to 'last': that is what a default install gets, and the failure is a step off the defaults.

@@ -403,7 +403,13 @@
       return step.selected && r.indexOf(step.selected + ": ") === 0 ? r.slice(step.selected.length + 2) : r;
     });
     var why = "";
-    if (step.verdict === "fails-at-runtime") {
+    if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
+      // a condition of the default install (a build for the target, a download and its driver), not of the kernel:
+      // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries)
+      said.push(" whichever kernel the engine selects");
+      why = reasons.length === 1 && reasons[0].length <= SUMMARY_REASON ? ": " + reasons[0] :
+        reasons.length ? " (" + (reasons.length === 1 ? "the reason" : reasons.length + " reasons") + ", below)" : "";
+    } else if (step.verdict === "fails-at-runtime") {
       said.push(via ? " in " + via : "");
       why = reasons.length === 1 && reasons[0].length <= SUMMARY_REASON ? ": " + reasons[0] :
         reasons.length ? " (" + (reasons.length === 1 ? "the reason" : reasons.length + " reasons") + ", below)" : "";
@@ -429,8 +435,11 @@
       var body = [
         el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
           step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
-          el("span", { text: step.unmet.join("; ") }), step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
-          link(site, records["kernel"][step.kernel], step.kernel), ")"]),
+          el("span", { text: step.unmet.join("; ") })].concat(step.of_install ?
+          [step.unmet.length > 1 ? " (conditions of the install, whichever kernel the engine selects)" :
+            " (a condition of the install, whichever kernel the engine selects)"] :
+          [step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
+            link(site, records["kernel"][step.kernel], step.kernel), ")"])),
         el("p", { "class": "atlas-otherwise__outcome" }, outcome)];
       if (step.conditions.length && step.verdict === "runs-if") {
         body.push(el("p", { "class": "atlas-card__note", text: "Only if " + step.conditions.join("; ") + " (the next step says what happens if not)." }));

@@ -115,12 +115,15 @@ class Otherwise:
     reasons: tuple[str, ...] = ()  # for a refusal or a failure at run time: every reason in the engine's order
     failure_message: str = ""
     off_default: bool = False  # reached only when the default install lacks what it provides
+    # the unmet conditions are the default install's (a build for the target, a download and its driver), not the
+    # kernel's own: the step holds whichever kernel the engine selects there
+    of_install: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"kernel": self.kernel, "unmet": list(self.unmet), "verdict": self.verdict.value,
                 "selected": self.selected, "conditions": list(self.conditions), "computes_as": self.computes_as,
                 "reasons": list(self.reasons), "failure_message": self.failure_message,
-                "off_default": self.off_default}
+                "off_default": self.off_default, "of_install": self.of_install}
 
 
 @dataclass(frozen=True)
@@ -559,7 +562,7 @@ def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     said = tuple(choice.said() for choice in choices)
     unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel,
-                      reasons=tuple(reason for choice in choices for reason in choice.reasons()))
+                      reasons=tuple(reason for choice in choices for reason in choice.reasons()), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*said, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
 
@@ -589,7 +592,7 @@ def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     builds = tuple(build.condition(missing) for build, missing in unbuilt)
     unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel,
-                      reasons=tuple(build.reason(missing) for build, missing in unbuilt))
+                      reasons=tuple(build.reason(missing) for build, missing in unbuilt), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*builds, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
 

@@ -134,7 +134,12 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                              "off_default": {"type": "boolean", "description": "True when only an install without what "
                                                                                 "the engine's default install provides, "
                                                                                 "or a setting other than its default "
-                                                                                "(`--dtype float32`), reaches this step."}}}
+                                                                                "(`--dtype float32`), reaches this step."},
+                             "of_install": {"type": "boolean", "description": "True when the unmet conditions are the "
+                                                                               "default install's (a build for the "
+                                                                               "target, a download and its driver), not "
+                                                                               "the kernel's own: the step holds "
+                                                                               "whichever kernel the engine selects."}}}
 _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
           "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
                          "cell that runs as specified by default does not: derived from the same walk of the filtered "

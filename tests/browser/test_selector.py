@@ -418,8 +418,10 @@ def test_the_collapsed_line_says_which_condition_leads_where_and_why_a_step_fail
     browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:nvidia-sm70")
     shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
     assert (shown["list"], shown["conditions"], shown["open"]) == ("OL", cell["conditions"], False)
+    # condition 1 is the install's (a build with code for 7.0): the line does not name the GEMV as where it fails
+    assert steps[0]["of_install"] and not steps[1]["of_install"]
     assert shown["summary"] == (
-        f"If the conditions do not hold: without condition 1, Fails at run time in {names['kernel/' + steps[0]['selected']]}"
+        f"If the conditions do not hold: without condition 1, Fails at run time whichever kernel the engine selects"
         f": {steps[0]['reasons'][0]}; without condition 2, Runs via {names['kernel/' + steps[1]['selected']]}")
     assert shown["why"] == [f": {steps[0]['reasons'][0]}"]
     # one outcome (AITER's block FP8 GEMM or Triton's on MI300X): no numbers, the list stays a plain list
@@ -429,6 +431,31 @@ def test_the_collapsed_line_says_which_condition_leads_where_and_why_a_step_fail
     shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
     assert shown["list"] == "UL" and shown["summary"] == (
         f"If the conditions do not hold: Runs via {names['kernel/' + one['otherwise'][0]['selected']]}")
+    assert browser.console_errors() == []
+
+
+def test_a_driver_condition_of_the_install_does_not_name_the_kernel_as_where_it_fails(browser: Browser, cells: dict,
+                                                                                       names: dict) -> None:
+    """llama.cpp Q8_0 on a V100: condition 1 is the release download and its driver (the CUDA 12.8 binary's PTX for
+    7.0 needs a driver for CUDA 12.8 or later). Without it every CUDA kernel of the binary fails, not MMVQ alone: the
+    collapsed line said "without condition 1, Fails at run time in llama.cpp MMVQ (2 reasons, below)" (cond1wording33).
+    It now says the failure holds whichever kernel the engine selects, and the step names the install, not MMVQ, as
+    whose condition it is; condition 2 (MMVQ's own batch bound) still names the kernel that then runs."""
+    cell = cells[("llama-cpp-q8-0", "nvidia-sm70")]
+    steps = cell["otherwise"]
+    assert steps[0]["of_install"] and steps[0]["verdict"] == "fails-at-runtime" and len(steps[0]["reasons"]) == 2
+    assert not any(s["of_install"] for s in steps[1:])
+    mmvq = names["kernel/" + steps[0]["selected"]]
+    browser.open(f"{PAGE}?engine=llama-cpp&scheme=llama-cpp-q8-0&hardware=part:v100")
+    shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
+    assert shown["summary"].startswith(
+        "If the conditions do not hold: without condition 1, Fails at run time whichever kernel the engine selects "
+        f"(2 reasons, below); without condition 2, Runs via {names['kernel/' + steps[1]['selected']]}")
+    assert f"in {mmvq}" not in shown["summary"]
+    first = browser.js("""
+const li = document.querySelector('#atlas-answer .atlas-otherwise__step');
+return li.querySelector('.atlas-otherwise__unmet').textContent;""")
+    assert first.endswith("(a condition of the install, whichever kernel the engine selects)") and mmvq not in first
     assert browser.console_errors() == []
 
 
