@@ -552,8 +552,12 @@
   // default and what the tools that write checkpoints store there (written_by), all from the record, so that a reader
   // of a GenAI-built ONNX model sees INT8 at a glance ("FP32 ... with accuracy_level 0 to 3: 0 is the default and what
   // the quantizer writes; INT8 with accuracy_level 4, what ONNX Runtime GenAI's builder writes"); '' without others
+  // A default that holds only when quantizing on load (a pre-quantized checkpoint stores its own value, and the record
+  // has no default_when) says so, as the comparison row and the note below do: "float32, the default when quantizing
+  // on load", not "the default", which a reader of a pre-quantized NF4 checkpoint storing bfloat16 would take as theirs.
   function settingChoices(setting, precision) {
     if (!setting || !setting.others.length) { return ""; }
+    var isDefault = "the default" + (setting.stored_in && !setting.default_when ? " when quantizing on load" : "");
     var groups = [{ precision: precision, values: [setting.value] }];
     setting.others.forEach(function (o) {
       var group = groups.filter(function (g) { return g.precision === o.precision; })[0];
@@ -561,7 +565,7 @@
     });
     return groups.map(function (g, n) {
       var facts = g.values.map(function (v) {
-        var said = (v === setting.default ? ["the default"] : []).concat((setting.written_by || []).filter(function (w) {
+        var said = (v === setting.default ? [isDefault] : []).concat((setting.written_by || []).filter(function (w) {
           return w.value === v; }).map(function (w) { return "what " + w.writer + " writes"; }));
         return said.length ? (g.values.length > 1 ? v + " is " : "") + said.join(" and ") : "";
       }).filter(Boolean);

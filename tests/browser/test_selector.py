@@ -1022,9 +1022,12 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
     assert card["step"] == "FP32 after dequantizing the weights"
     # the headline names what each value gives (orthead33: a reader sees the alternatives at a glance), the note
     # below does not list them again
+    # float32 is the default only when quantizing on load: a pre-quantized checkpoint stores its own value (stored_in),
+    # so the headline qualifies it as the comparison row and the note do (orthead33s)
+    assert setting["stored_in"] and not setting["default_when"]
     assert card["head"] == (f"FP32 after dequantizing the weights ({step['labels'][0]}) with bnb_4bit_compute_dtype "
-                            "float32, the default; BF16 with bnb_4bit_compute_dtype bfloat16; FP16 with "
-                            "bnb_4bit_compute_dtype float16")
+                            "float32, the default when quantizing on load; BF16 with bnb_4bit_compute_dtype bfloat16; "
+                            "FP16 with bnb_4bit_compute_dtype float16")
     assert card["note"] == ("The setting bnb_4bit_compute_dtype chooses it. Quantizing on load, it is float32 unless "
                             "set. A pre-quantized checkpoint sets it itself: the "
                             f"value stored in {setting['stored_in']}.")
