@@ -539,9 +539,46 @@
       ", its default" + (setting.stored_in ? " " + (setting.default_when || "when quantizing on load") : "") : "") + ")";
   }
 
-  // what one other value of such a setting gives, with the note of a value whose precision depends on more than it
-  function settingValue(o) {
-    return o.value + " gives " + o.precision.toUpperCase() + (o.note ? " (" + o.note + ")" : "");
+  // values of such a setting as one phrase: a run of consecutive integer levels as "0 to 3", else "a, b or c"
+  function settingValues(values) {
+    var levels = values.every(function (v) { return /^\d+$/.test(v); }) && values.length > 2 &&
+      values.every(function (v, n) { return !n || +v === +values[n - 1] + 1; });
+    if (levels) { return values[0] + " to " + values[values.length - 1]; }
+    return values.length > 1 ? values.slice(0, -1).join(", ") + " or " + values[values.length - 1] : values[0];
+  }
+
+  // where a setting chooses a step's precision and its other values give others, the tail of the step's headline:
+  // the values that give the step's precision, then each other precision with its values, and beside each value the
+  // default and what the tools that write checkpoints store there (written_by), all from the record, so that a reader
+  // of a GenAI-built ONNX model sees INT8 at a glance ("FP32 ... with accuracy_level 0 to 3: 0 is the default and what
+  // the quantizer writes; INT8 with accuracy_level 4, what ONNX Runtime GenAI's builder writes"); '' without others
+  // A default that holds only when quantizing on load (a pre-quantized checkpoint stores its own value, and the record
+  // has no default_when) says so, as the comparison row and the note below do: "float32, the default when quantizing
+  // on load", not "the default", which a reader of a pre-quantized NF4 checkpoint storing bfloat16 would take as theirs.
+  function settingChoices(setting, precision) {
+    if (!setting || !setting.others.length) { return ""; }
+    var isDefault = "the default" + (setting.stored_in && !setting.default_when ? " when quantizing on load" : "");
+    var groups = [{ precision: precision, values: [setting.value] }];
+    setting.others.forEach(function (o) {
+      var group = groups.filter(function (g) { return g.precision === o.precision; })[0];
+      if (group) { group.values.push(o.value); } else { groups.push({ precision: o.precision, values: [o.value] }); }
+    });
+    return groups.map(function (g, n) {
+      var facts = g.values.map(function (v) {
+        var said = (v === setting.default ? [isDefault] : []).concat((setting.written_by || []).filter(function (w) {
+          return w.value === v; }).map(function (w) { return "what " + w.writer + " writes"; }));
+        return said.length ? (g.values.length > 1 ? v + " is " : "") + said.join(" and ") : "";
+      }).filter(Boolean);
+      return (n ? "; " + g.precision.toUpperCase() : "") + " with " + setting.name + " " + settingValues(g.values) +
+        (facts.length ? (g.values.length > 1 ? ": " : ", ") + facts.join(", ") : "");
+    }).join("");
+  }
+
+  // the notes of the values whose precision depends on more than the value (the headline says what each gives)
+  function settingValueNotes(setting) {
+    return setting.others.filter(function (o) { return o.note; }).map(function (o) {
+      return " With " + setting.name + " " + o.value + ": " + o.note + ".";
+    }).join("");
   }
 
   // the card's line under such a step: what the other values give, or, where only a value other than the default runs
@@ -553,21 +590,19 @@
   // engine reads it, folded
   function settingNote(setting, precision) {
     var said, onLoad = setting.stored_in && !setting.default_when ? "quantizing on load, " : "";
-    var others = setting.others.map(settingValue).join(", ");
     var writers = (setting.written_by || []).map(function (w) {
-      var gives = w.value === setting.value ? precision : (setting.others.filter(function (o) {
-        return o.value === w.value; })[0] || {}).precision;
+      var gives = setting.others.length ? "" : w.value === setting.value ? precision : "";  // else the headline says it
       return w.writer + " writes " + w.value + (gives ? " (" + gives.toUpperCase() + ")" : "") + (w.when ? " " + w.when : "");
     });
     var stored = setting.stored_in ? " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + "." : "";
     if (setting.value === setting.default && writers.length) {
       said = "The setting " + setting.name + " chooses it: " + setting.default + " " + (setting.default_when || "unless set") +
-        "." + stored + " " + writers.join("; ") + "." + (others ? " The other values: " + others + "." : "");
+        "." + stored + " " + writers.join("; ") + "." + settingValueNotes(setting);
     } else {
       if (setting.value === setting.default) {
         said = "The setting " + setting.name + " chooses it" + (onLoad ? ". Quantizing on load, it is " : ": ") +
-          setting.default + (setting.default_when ? " " + setting.default_when : " unless set") +
-          (others ? "; " + others : "") + ".";
+          setting.default + (setting.default_when ? " " + setting.default_when : " unless set") + "." +
+          settingValueNotes(setting);
       } else {
         said = "Only with the setting " + setting.name + " " + setting.value + " (" + onLoad + "unset, it is " +
           setting.default + ": the conditions below say what runs then).";
@@ -586,7 +621,8 @@
     return el("ol", { "class": "atlas-card__steps" }, steps.map(function (step) {
       return el("li", {}, [stepComputes(records, step), " ("].concat(step.kernels.map(function (k, n) {
         return el("span", {}, [n ? ", " : "", link(site, records["kernel"][k], k, step.labels[n])]);
-      }), [")", step.setting ? settingNote(step.setting, step.precision) : null]));
+      }), [")" + settingChoices(step.setting, step.precision),
+        step.setting ? settingNote(step.setting, step.precision) : null]));
     }));
   }
 

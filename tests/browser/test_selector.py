@@ -1004,7 +1004,8 @@ if (!dt) return {};
 const li = dt.nextElementSibling.querySelector('.atlas-card__steps > li');
 const note = li.querySelector('.atlas-card__setting');
 const c = note.cloneNode(true); c.querySelectorAll('details').forEach(d => d.remove());
-return {step: li.firstChild.textContent, note: c.textContent.trim(), where: note.querySelector('details span').textContent};
+const head = [...li.childNodes].filter(n => n !== note).map(n => n.textContent).join('');
+return {step: li.firstChild.textContent, head: head, note: c.textContent.trim(), where: note.querySelector('details span').textContent};
 """
 
 
@@ -1019,8 +1020,16 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
     browser.open(f"{PAGE}?engine=transformers&scheme=transformers-bnb-nf4&hardware=part:h100-sxm")
     card = _shown(browser, SETTING, "answer card")
     assert card["step"] == "FP32 after dequantizing the weights"
+    # the headline names what each value gives (orthead33: a reader sees the alternatives at a glance), the note
+    # below does not list them again
+    # float32 is the default only when quantizing on load: a pre-quantized checkpoint stores its own value (stored_in),
+    # so the headline qualifies it as the comparison row and the note do (orthead33s)
+    assert setting["stored_in"] and not setting["default_when"]
+    assert card["head"] == (f"FP32 after dequantizing the weights ({step['labels'][0]}) with bnb_4bit_compute_dtype "
+                            "float32, the default when quantizing on load; BF16 with bnb_4bit_compute_dtype bfloat16; "
+                            "FP16 with bnb_4bit_compute_dtype float16")
     assert card["note"] == ("The setting bnb_4bit_compute_dtype chooses it. Quantizing on load, it is float32 unless "
-                            "set; bfloat16 gives BF16, float16 gives FP16. A pre-quantized checkpoint sets it itself: the "
+                            "set. A pre-quantized checkpoint sets it itself: the "
                             f"value stored in {setting['stored_in']}.")
     assert card["where"] == setting["read_from"]
     [step] = cells[("transformers-bnb-nf4", "x86-cpu-avx512")]["computes_steps"]
@@ -1028,6 +1037,7 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
     _pick(browser, hardware="part:amd-epyc-genoa")
     card = _shown(browser, SETTING, "answer card")
     assert card["step"] == "BF16 after dequantizing the weights"
+    assert card["head"] == f"BF16 after dequantizing the weights ({step['labels'][0]})"
     assert card["note"] == ("Only with the setting bnb_4bit_compute_dtype bfloat16 (quantizing on load, unset, it is "
                             "float32: the conditions below say what runs then). A pre-quantized checkpoint sets it itself: "
                             f"the value stored in {step['setting']['stored_in']}.")
@@ -1041,9 +1051,9 @@ def test_where_a_setting_chooses_the_precision_the_card_says_which_value_it_is_f
 def test_an_integer_level_setting_says_what_each_writer_s_checkpoint_computes_in_before_the_other_levels(
         browser: Browser, cells: dict) -> None:
     """ONNX Runtime MatMulNBits on a CPU (ortacc33s): the step is FP32 at accuracy_level 0, what a graph without the
-    attribute gets; the card says what each tool that writes checkpoints stores with the precision it gives (the
-    quantizer 0, FP32; the GenAI builder 4, INT8) right after where the level is stored, before the list of the
-    other levels, whose notes are long, so "what does my GenAI-built CPU model compute in" is read first."""
+    attribute gets; the step's headline groups the levels by the precision they give and names what each tool that
+    writes checkpoints stores (the quantizer 0, FP32; the GenAI builder 4, INT8), so "what does my GenAI-built CPU
+    model compute in" is read at a glance; the note says when each writer stores its level, then the long note of level 4."""
     [step, _] = cells[("onnxruntime-matmulnbits-int4", "x86-cpu-avx512")]["computes_steps"]
     setting = step["setting"]
     browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:x86-cpu-avx512")
@@ -1051,8 +1061,13 @@ def test_an_integer_level_setting_says_what_each_writer_s_checkpoint_computes_in
     assert card["step"] == "FP32 after dequantizing the weights"
     quantizer, builder = setting["written_by"]
     assert (quantizer["value"], builder["value"]) == ("0", "4")
+    # the headline itself says that level 4, what the GenAI builder writes, computes in INT8 (orthead33: a reader
+    # with a GenAI-built model no longer reads FP32 at a glance); the note keeps when each writer stores its level
+    assert card["head"] == (f"FP32 after dequantizing the weights ({step['labels'][0]}) with accuracy_level 0 to 3: "
+                            f"0 is the default and what {quantizer['writer']} writes; INT8 with accuracy_level 4, "
+                            f"what {builder['writer']} writes")
     head = (f"The setting accuracy_level chooses it: 0 {setting['default_when']}. A pre-quantized checkpoint sets it "
-            f"itself: the value stored in {setting['stored_in']}. {quantizer['writer']} writes 0 (FP32) "
-            f"{quantizer['when']}; {builder['writer']} writes 4 (INT8) {builder['when']}. The other values: 1 gives FP32")
+            f"itself: the value stored in {setting['stored_in']}. {quantizer['writer']} writes 0 "
+            f"{quantizer['when']}; {builder['writer']} writes 4 {builder['when']}. With accuracy_level 4: activations")
     assert card["note"].startswith(head), card["note"]
-    assert card["note"].count("4 gives INT8 (") == 1
+    assert "gives" not in card["note"] and card["note"].count("accuracy_level 4:") == 1
