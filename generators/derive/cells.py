@@ -836,9 +836,9 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
 
     A step is out of the default install's reach when its kernel is (the engine selects it only after an earlier
     kernel's conditions fail by default, or selects it once more only off the defaults) or when every condition it is
-    the failure of is one the install meets. A
-    kernel with a condition the install lacks (`opt_in`) is passed over by default: its failure step is reached, the
-    outcome of selecting it is not, and the kernel a default install selects is the next one the walk reaches."""
+    the failure of is one the install meets. A kernel with a condition the install lacks (`opt_in`) is passed over by
+    default: its failure step is reached, the outcome of selecting it is not, and the kernel a default install
+    selects is the next one the walk reaches."""
     assumed = {a.kernel: {x.condition for x in a.assumed} for a in cell.attempts}
     opt_in = {a.kernel for a in cell.attempts if a.opt_in}
     reached = {cell.kernel}
@@ -852,7 +852,7 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
             step.kernel not in opt_in and not (step.unmet and held) if kept else not held)
         if on_default and step.selected:
             reached.add(step.selected)
-        elif step.selected in reached and not kept:
+        elif step.selected is not None and step.selected in reached and not kept:
             again.add(step.selected)
         steps.append(step if on_default else _replaced(step, off_default=True))
     assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
@@ -1015,11 +1015,12 @@ def _tried_again(attempt: Attempt, first: Attempt, config: Mapping[str, Any], ke
     """An earlier candidate once the scheme hands other activation keys: one the engine declined on the way here for
     its conditions (it was conditional in the cell's walk) is tried again with them, since a condition on the old
     keys may hold now (FlashInfer's FP8 GEMM takes the per-tensor key a build without CUTLASS FP8 hands over); one
-    refused outright stays refused."""
+    refused outright, or whose conditions the new keys leave as they were (already known not to hold), stays as it
+    is."""
     if first.outcome != CONDITIONAL:
         return attempt
     again = try_kernel(attempt.kernel, kernels.get(attempt.kernel), config, walk[0], walk[1], walk[2])
-    return again if again.outcome != NO else attempt
+    return again if again.outcome != NO and again.conditions != first.conditions else attempt
 
 
 def _where_selected(cell: Cell) -> tuple[str, ...]:
