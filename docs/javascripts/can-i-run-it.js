@@ -155,7 +155,11 @@
       if (select.value === value) { return; }
       if (format && records["format"][format]) { unread.push(records["format"][format].name); } else { unknown.push(what); }
     }
-    pick(engineSelect, params.get("engine"), "the engine \u201c" + params.get("engine") + "\u201d");
+    // an engine the atlas holds but none of whose schemes it records is left out of the picker: a gap, not a typo
+    var askedEngine = params.get("engine") || "";
+    var unschemed = askedEngine && engines.indexOf(askedEngine) < 0 &&
+      Object.prototype.hasOwnProperty.call(records["engine"], askedEngine) ? records["engine"][askedEngine] : null;
+    if (!unschemed) { pick(engineSelect, askedEngine, "the engine \u201c" + askedEngine + "\u201d"); }
     if (!engineSelect.value && engineSelect.options.length) { engineSelect.selectedIndex = 0; }
     fillSchemes();
     if (engineSelect.value === ANY) {
@@ -175,8 +179,15 @@
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
     var notice = null;
-    if (unknown.length || untargeted || unread.length) {
+    if (unknown.length || untargeted || unread.length || unschemed) {
       var said = [];
+      if (unschemed && RUNS_MODELS.indexOf(unschemed.category) >= 0) {
+        said.push("The atlas holds the engine " + unschemed.name + " but records none of its dispatch rules (schemes) " +
+          "yet, so it has no answer: a gap in the atlas, not a refusal.");
+      } else if (unschemed) {
+        said.push("The atlas holds " + unschemed.name + ", listed as a " + String(unschemed.category).replace(/-/g, " ") +
+          ": this page answers for the engines that run models, so it has no answer for it.");
+      }
       if (unread.length) {
         said.push("The atlas describes the format \u201c" + unread.join("\u201d and \u201c") + "\u201d but records no " +
           "engine's dispatch rules (scheme) that read it yet, so it has no answer: a gap in the atlas, not a refusal.");

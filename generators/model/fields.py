@@ -269,6 +269,16 @@ class HardwareTargetNoMatrixFormats(TypedDict):
     note: NotRequired[Text]
 
 
+class HardwareTargetNoMatrixInstructions(TypedDict):
+    """States that the parts of this target have no matrix instruction at all (no matrix engine): no MFMA, WMMA, tensor-core or other instruction multiplies a matrix tile, in any precision. Every hardware format is then derived emulated on the target's parts (each runs converted, or on vector instructions), so one statement settles every format's cell. A target with it lists no `matrix_formats` (a contradiction) and no `no_matrix_formats` (implied, so not typed twice), and its parts state no peak figure, no `matrix_encodings` and belong to no target that lists a matrix instruction; check `no-matrix-instructions` enforces this."""
+
+    source: RefSource
+    locator: str
+    quote: str
+    also: NotRequired[list[Citation]]
+    note: NotRequired[Text]
+
+
 class HardwareTargetFields(TypedDict):
     """A column people ask about in a support table: a device class an engine's dispatch rules are tested against."""
 
@@ -294,6 +304,7 @@ class HardwareTargetFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
     matrix_formats: NotRequired[list[HardwareTargetMatrixFormats]]
     no_matrix_formats: NotRequired[list[HardwareTargetNoMatrixFormats]]
+    no_matrix_instructions: NotRequired[HardwareTargetNoMatrixInstructions]
     order: int
 
 

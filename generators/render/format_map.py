@@ -127,10 +127,15 @@ def _encoding_sources(cell: MapCell, html: _Html) -> str:
 
 
 def _without(cell: MapCell, html: _Html) -> str:
-    """'no matrix instruction in this precision (AMD gfx906: Source A)', for an emulated cell a target's statement makes."""
-    said = dict.fromkeys(f"{html.names.get(f'hardware-target/{n.target}', n.target)}: {html.names.get(f'source/{n.source}', n.source)}"
-                         for n in cell.without)
-    return f"no matrix instruction in this precision ({'; '.join(said)})" if said else ""
+    """'no matrix instruction in this precision (AMD gfx1151: Source A)', or 'no matrix instruction in any precision
+    (AMD gfx906: Source B)', for an emulated cell a target's statement makes."""
+    phrases = []
+    for scope, whole in (("any", True), ("this", False)):
+        said = dict.fromkeys(f"{html.names.get(f'hardware-target/{n.target}', n.target)}: {html.names.get(f'source/{n.source}', n.source)}"
+                             for n in cell.without if (n.precision is None) == whole)
+        if said:
+            phrases.append(f"no matrix instruction in {scope} precision ({'; '.join(said)})")
+    return "; ".join(phrases)
 
 
 def _other_encodings(cell: MapCell, html: _Html) -> str:

@@ -664,6 +664,29 @@ def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: B
     assert "records no engine's dispatch rules" in text and "gap in the atlas" in text and "mistyped" not in text
 
 
+def test_a_link_to_an_engine_without_schemes_calls_it_a_gap_not_a_typo(browser: Browser, built_site: Path) -> None:
+    """An engine the atlas holds but none of whose schemes it records (read from the index: TensorRT-LLM was one on
+    2026-12-04) is left out of the picker; a link to it once said the atlas did not hold it (renamed, removed or
+    mistyped)."""
+    index = json.loads((built_site / "api" / "index.json").read_text(encoding="utf-8"))
+    with_schemes = {scheme["engine"] for scheme in index["records"]["scheme"]}
+    bare = {e["category"]: (e["id"], e["name"]) for e in sorted(index["records"]["engine"], key=lambda e: e["id"])
+            if e["id"] not in with_schemes}
+    runs = [bare[c] for c in ("serving-engine", "local-runtime") if c in bare]
+    if not runs or "kernel-library" not in bare:
+        pytest.skip("every engine that runs models, or every kernel library, has a scheme")
+    browser.open(f"{PAGE}?engine={runs[0][0]}&format=awq&hardware=part:a10")
+    _comparison(browser)
+    text = browser.js("return document.querySelector('.atlas-notice').textContent")
+    assert f"The atlas holds the engine {runs[0][1]} but records none of its dispatch rules" in text
+    assert "gap in the atlas" in text and "does not hold" not in text
+    browser.open(f"{PAGE}?engine={bare['kernel-library'][0]}&format=awq&hardware=part:a10")
+    _comparison(browser)
+    text = browser.js("return document.querySelector('.atlas-notice').textContent")
+    assert f"The atlas holds {bare['kernel-library'][1]}, listed as a kernel library: this page answers" in text
+    assert "does not hold" not in text
+
+
 def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: Browser, built_site: Path) -> None:
     """A part the atlas holds without a hardware target (no compute capability recorded: the RTX 3090 Ti) is left out
     of the picker; a link to it once said the atlas did not hold it (renamed, removed or mistyped)."""
