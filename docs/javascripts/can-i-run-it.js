@@ -204,8 +204,10 @@
         said.push("The atlas holds the engine " + unschemed.name + " but records none of its dispatch rules (schemes) " +
           "yet, so it has no answer: a gap in the atlas, not a refusal.");
       } else if (unschemed) {
+        // said by what the atlas holds, not by the category: a "compiler" (MLC LLM) can also run models
         said.push("The atlas holds " + unschemed.name + ", listed as a " + String(unschemed.category).replace(/-/g, " ") +
-          ": this page answers for the engines that run models, so it has no answer for it.");
+          ", but no scheme (the engine dispatch rules this page answers from) names it as the engine, so it has no " +
+          "answer for it.");
       }
       if (unread.length) {
         said.push("The atlas describes the format \u201c" + unread.join("\u201d and \u201c") + "\u201d but records no " +

@@ -823,6 +823,13 @@ class GotchaAppliesWhen(TypedDict):
 RefBenchmark: TypeAlias = str
 
 
+class GotchaDerivedFigures(TypedDict):
+    """One derived figure and the arithmetic that gives it."""
+
+    figure: str
+    expression: str
+
+
 class GotchaScopeReleases(TypedDict):
     """The affected releases of one engine as a range, for the site to match: a support answer derived at a release of this engine outside the range does not list the trap. The same range `affected` and `fixed_in` state in words. Either bound may be absent when the evidence does not establish it (a fix known with no known first affected release gives `last` alone), but not both."""
 
@@ -869,6 +876,7 @@ class GotchaFields(TypedDict):
     schemes: NotRequired[list[RefScheme]]
     applies_when: NotRequired[GotchaAppliesWhen]
     benchmarks: NotRequired[list[RefBenchmark]]
+    derived_figures: NotRequired[list[GotchaDerivedFigures]]
     scope: NotRequired[GotchaScope]
 
 
