@@ -19,6 +19,7 @@ from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from .labels import inline_name
 from .markdown import fill
 
 SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
@@ -48,10 +49,12 @@ class _Html:
     def __init__(self, names: dict[str, str], page: str):
         self.names, self.page = names, page
 
-    def ref(self, ref: str, text: str | None = None, cls: str = "") -> Markup:
+    def ref(self, ref: str, text: str | None = None, cls: str = "", nested: bool = False) -> Markup:
+        """A link showing the record's name (or `text`); `nested` inside a parenthesis, its own aside made a clause."""
         kind, _, record_id = ref.partition("/")
         url = href(f"{FOLDER_OF_KIND[kind]}/{record_id}.md", self.page)
-        return _anchor(url, text if text is not None else self.names.get(ref, record_id), cls)
+        name = self.names.get(ref, record_id)
+        return _anchor(url, text if text is not None else inline_name(name) if nested else name, cls)
 
 
 @functools.lru_cache(maxsize=1 << 14, typed=True)
@@ -264,7 +267,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill("; a default install loads the checkpoint as {} and selects {}",  # (a name with parentheses)
                           html.ref(f"scheme/{c.substitution}"), html.ref(f"kernel/{c.default_kernel}")))
     elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}"),
+        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}", nested=True),
                           fill(" where {}", "; ".join(c.default_where)) if c.default_where else Markup(""),
                           fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.met_by}" for a in c.opt_in))
                           if c.opt_in else Markup("")))
