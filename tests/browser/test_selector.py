@@ -763,6 +763,51 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
         assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
 
 
+COMPARE_TRAPS = """
+const box = document.querySelector('#atlas-answer .atlas-compare');
+if (!box) return null;
+return Object.fromEntries([...box.querySelectorAll('tbody tr')].map(tr => [tr.dataset.scheme,
+  [...tr.cells[5].querySelectorAll('.atlas-compare__traps')].map(s => [s.dataset.parts,
+    s.querySelector('.atlas-severity').textContent, !!s.querySelector('.atlas-silent'),
+    [...s.childNodes].filter(n => !n.matches || !n.matches('.atlas-severity, .atlas-silent')).map(n => n.textContent).join('')
+    ])]));
+"""
+
+
+def test_a_comparison_on_a_target_counts_a_trap_on_one_part_apart_and_names_the_part(browser: Browser, built_site: Path,
+                                                                                      cells: dict, names: dict) -> None:
+    """The onnxruntime-gpu wheel's blocker stops the GB10 (12.1) alone among SM 12.x's parts. The answer card says so;
+    the comparison on the target counted it as "blocker 1 trap", as if it hit the RTX 5090 too (and counted the Marlin
+    sm121a trap among vLLM's four). A row now counts the traps on every part, then, apart, those on some parts only,
+    with those parts (api: trap_parts), as the card names them."""
+    gb10 = names["accelerator/gb10-dgx-spark"]
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    gotchas = {g["id"]: g for g in index["records"]["gotcha"]}
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    assert cells[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]["trap_parts"] == [{"trap": trap, "parts": ["gb10-dgx-spark"]}]
+    browser.open(f"{PAGE}?engine=any&format=ort-matmulnbits-int4&hardware=target:nvidia-sm120")
+    shown = _shown(browser, COMPARE_TRAPS, "comparison")
+    assert shown["onnxruntime-matmulnbits-int4"] == [[gb10, "blocker", False, f" 1 trap on this target's {gb10} only"]]
+    _pick(browser, engine="any", scheme="format:w4a16-int4", hardware="target:nvidia-sm120")
+    shown = _shown(browser, COMPARE_TRAPS, "comparison")
+    cell = cells[("vllm-ct-wna16", "nvidia-sm120")]
+    limited = [p["trap"] for p in cell["trap_parts"]]
+    assert [p["parts"] for p in cell["trap_parts"]] == [["gb10-dgx-spark"]] * len(limited) and limited
+    whole = [t for t in cell["traps"] if t not in limited]
+
+    def said(ids: list[str], parts: str) -> list:
+        worst = min((gotchas[t]["severity"] for t in ids), key=["blocker", "major", "minor"].index)
+        return [parts, worst, any(gotchas[t]["silent"] for t in ids),
+                f" {len(ids)} {'trap' if len(ids) == 1 else 'traps'}" + (f" on this target's {parts} only" if parts else "")]
+    assert shown["vllm-ct-wna16"] == [said(whole, ""), said(limited, gb10)]
+    # on a part the row counts what reaches it, in one count: the GB10's traps on the GB10, none of them on the 5090
+    _pick(browser, hardware="part:gb10-dgx-spark")
+    assert _shown(browser, COMPARE_TRAPS, "comparison")["vllm-ct-wna16"] == [said(cell["traps"], "")]
+    _pick(browser, hardware="part:rtx-5090")
+    assert _shown(browser, COMPARE_TRAPS, "comparison")["vllm-ct-wna16"] == [said(whole, "")]
+    assert browser.console_errors() == []
+
+
 HOST = """
 const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
