@@ -351,11 +351,13 @@
     return at.length && at.every(function (n) { return n > 0; }) ? at : null;
   }
 
-  // the steps by outcome (its verdict and the kernel the engine then selects), each outcome once, in the engine's order
+  // the steps by outcome (its verdict and the kernel the engine then selects), each outcome once, in the engine's order;
+  // a step of the install (api: of_install, a build for the target) is an outcome of its own: its binaries fail
+  // whichever kernel the engine selects, so it is not said "in" the kernel a later step of the same kernel fails in
   function outcomeGroups(steps) {
     var groups = [];
     steps.forEach(function (step) {
-      var key = step.verdict + " " + (step.selected || "");
+      var key = step.verdict + " " + (step.selected || "") + (step.of_install ? " install" : "");
       var group = groups.filter(function (g) { return g.key === key; })[0];
       if (group) { group.steps.push(step); } else { groups.push({ key: key, steps: [step] }); }
     });

@@ -459,6 +459,45 @@ return li.querySelector('.atlas-otherwise__unmet').textContent;""")
     assert browser.console_errors() == []
 
 
+INSTALL_GROUPED = [("exllamav2", "exllamav2-exl2-4", "nvidia-sm70"), ("exllamav2", "exllamav2-exl2-8", "nvidia-sm70"),
+                   ("exllamav2", "exllamav2-gptq-4", "nvidia-sm70"), ("vllm", "vllm-fp8-block", "amd-gfx906"),
+                   ("vllm", "vllm-fp8-block-moe", "amd-gfx906"), ("vllm", "vllm-fp8-moe", "amd-gfx906")]
+
+
+def test_the_install_step_is_not_grouped_with_a_later_step_of_the_same_kernel(browser: Browser, cells: dict,
+                                                                               names: dict) -> None:
+    """Six cards have, after the install's step (a build for the target: its binaries fail whichever kernel the engine
+    selects), a later step of a kernel's own condition (the exllamav2 extension built, the ROCm Triton compiling the
+    FP8 tl.dot) with the same outcome and kernel. The collapsed line grouped the two as one outcome and said "without
+    conditions 1 or 2, Fails at run time in <kernel>: <the install's reason>" (on gfx906 "Fails at run time in vLLM
+    TritonExperts: no code compiled for gfx906 ...", with the kernel's own reason left out): the install's condition
+    is not "in" that kernel (cond1wording33s). The install's step is now an outcome of its own, said whichever kernel
+    the engine selects, and the kernel's step says its own reason."""
+    for n, (engine, scheme, target) in enumerate(INSTALL_GROUPED):
+        steps = cells[(scheme, target)]["otherwise"]
+        install = steps[0]
+        later = [s for s in steps[1:] if (s["verdict"], s["selected"]) == (install["verdict"], install["selected"])]
+        assert install["of_install"] and install["verdict"] == "fails-at-runtime" and len(later) == 1
+        assert not any(s["of_install"] for s in steps[1:])
+        if n:
+            _pick(browser, engine=engine, scheme=scheme, hardware=f"target:{target}")
+        else:
+            browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware=target:{target}")
+        shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
+        assert shown["list"] == "OL", scheme
+        own = shown["conditions"].index(later[0]["unmet"][0]) + 1
+        kernel = names["kernel/" + install["selected"]]
+        assert shown["summary"].startswith(
+            "If the conditions do not hold: without condition 1, Fails at run time whichever kernel the engine selects: "
+            + install["reasons"][0] + "; "), scheme
+        assert f"without conditions 1 or {own}," not in shown["summary"]
+        assert f"in {kernel}: {install['reasons'][0]}" not in shown["summary"]
+        if len({(s["verdict"], s["selected"]) for s in steps}) == 1:  # (gfx906: the kernel's step, with its own reason)
+            reason = later[0]["reasons"][0].removeprefix(install["selected"] + ": ")
+            assert shown["summary"].endswith(f"; without condition {own}, Fails at run time in {kernel}: {reason}"), scheme
+    assert browser.console_errors() == []
+
+
 WORSE = """
 const card = document.querySelector('#atlas-answer .atlas-card');
 const h = card && [...card.querySelectorAll('h3')].find(h => h.textContent === 'Settings that make this worse');
