@@ -20,6 +20,7 @@ from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from .labels import inline_name
 from .markdown import fill
 
 SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
@@ -317,7 +318,8 @@ def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:
     parts = answer.parts_of(trap)
     if not parts:
         return Markup("")
-    return fill(" (on {} only)", Markup(", ").join(html.ref(f"accelerator/{p}") for p in parts))
+    names = [html.ref(f"accelerator/{p}", inline_name(html.names.get(f"accelerator/{p}", p))) for p in parts]
+    return fill(" (on {} only)", Markup(", ").join(names))  # (a name's own parenthesis as a comma clause inside this one)
 
 
 def _sentences(parts: list[Markup]) -> Markup:
