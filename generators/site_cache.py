@@ -103,7 +103,9 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
         return Generated({}, list(run.problems))
     from .render.api import api_files
     from .render.changelog import changelog_files
-    generated = Generated({**run.pages, **api_files(run.atlas, memo), **changelog_files(run.atlas)},
+    from .render.selector_data import selector_files
+    api = api_files(run.atlas, memo)
+    generated = Generated({**run.pages, **api, **selector_files(api), **changelog_files(run.atlas)},
                           list(run.problems), run.atlas)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused

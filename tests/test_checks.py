@@ -594,3 +594,29 @@ def test_a_way_without_a_matrix_instruction_names_only_formats_the_map_rates_emu
         "the entry or the part's figures"]
     edit(tree, "records/kernels/k-hopper.yaml", "formats: [fmt-fp4], computes", "formats: [fmt-int4], computes")
     assert problems_of(tree, "no-matrix-way") == []
+
+
+def test_a_target_without_matrix_instructions_contradicts_no_instruction_list_or_matrix_peak(tree):
+    """no_matrix_instructions says the parts have no matrix instruction in any precision: a matrix_formats entry, a
+    no_matrix_formats entry (implied, typed twice) and a part's matrix peak are each reported; without them, none."""
+    target, part = "records/hardware-targets/gpu-sm80.yaml", "records/accelerators/acc-old.yaml"
+    statement = ("no_matrix_instructions: {source: src-doc, locator: feature set, quote: 'def X'}\n"
+                 "matrix_formats:\n  - {precision: int8, instruction: mma, source: src-doc, locator: l. 1}\n"
+                 "no_matrix_formats:\n  - {precision: fp8, source: src-doc, locator: l. 2}\n")
+    edit(tree, target, "order: 20\n", "order: 20\n" + statement)
+    assert [p.split(" error: [no-matrix-instructions] ")[1] for p in problems_of(tree, "no-matrix-instructions")] == [
+        "no_matrix_instructions: says its parts have no matrix instruction, but its part 'acc-old' states a dense bf16 "
+        "matrix peak; correct the part's record or this statement",
+        "matrix_formats[0]: lists a matrix instruction in 'int8', but no_matrix_instructions says the target has none "
+        "in any precision; correct one of them",
+        "no_matrix_formats[0]: states no matrix instruction in 'fp8', which no_matrix_instructions already says for "
+        "every precision; remove the entry (move its evidence to no_matrix_instructions if it adds any)"]
+    edit(tree, target, statement, "no_matrix_instructions: {source: src-doc, locator: feature set, quote: 'def X'}\n")
+    edit(tree, part, "peak_compute:\n  - {precision: bf16, sparsity: dense, tflops: 300, source: src-doc}\n", "")
+    assert problems_of(tree, "no-matrix-instructions") == []
+    other = "records/hardware-targets/gpu-sm90.yaml"
+    edit(tree, other, "accelerators: [acc-big]\n", "accelerators: [acc-big, acc-old]\nmatrix_formats:\n"
+         "  - {precision: bf16, instruction: mma, source: src-doc, locator: l. 3}\n")
+    assert [p.split(" error: [no-matrix-instructions] ")[1] for p in problems_of(tree, "no-matrix-instructions")] == [
+        "no_matrix_instructions: says its parts have no matrix instruction, but its part 'acc-old' belongs to "
+        "target 'gpu-sm90', which lists matrix instructions; correct the part's record or this statement"]

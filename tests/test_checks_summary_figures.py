@@ -56,7 +56,7 @@ def test_what_counts_as_a_figure():
 
 
 def test_a_figure_is_the_number_rounded_to_the_decimals_it_shows():
-    shows = summary_figures._shows
+    shows = summary_figures.shows
     assert all(shows(figure, Decimal("7.58")) for figure in ("7.58", "7.6", "7.580", "8"))  # "8" as in 8%
     assert not any(shows(figure, Decimal("7.58")) for figure in ("7.5", "7.57", "7.59", "7"))
     assert shows("0.13", Decimal("0.125")) and shows("0.12", Decimal("0.125"))  # a tie rounds either way

@@ -172,3 +172,50 @@ def test_fp8_is_emulated_on_the_radeon_pro_vii_and_the_radeon_8060s_as_on_the_mi
     tallies = real_atlas.views.tallies
     for part in ("radeon-pro-vii", "radeon-8060s-gfx1151", "mi250x"):
         assert "fp8-e4m3" in tallies[part].emulated and "fp8-e4m3" not in tallies[part].native, part
+
+
+def test_a_target_with_no_matrix_instruction_at_all_makes_every_hardware_format_emulated_on_its_parts() -> None:
+    """One statement, `no_matrix_instructions`, settles every format on the target's parts: each hardware format is
+    emulated there (TF32 and NVFP4 too, whose wider precision no instruction takes), with no per-precision list; a part
+    of no such target stays neither, and a checkpoint format is never counted."""
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "format/tf32": {**_FMT, "name": "TF32", "peak_precision": "tf32", "emulated_via": ["fp32"]},
+        "format/nvfp4": {**_FMT, "name": "NVFP4", "peak_precision": "nvfp4", "emulated_via": ["fp16"]},
+        "format/awq": {"summary": "s", "sources": [{"source": "s"}], "format_class": "checkpoint", "name": "AWQ"},
+        "accelerator/bare": {**_part(), "peak_compute": []},
+        "accelerator/unknown": {**_part(), "peak_compute": []},
+        "hardware-target/t": {"name": "GFX X", "summary": "s", "sources": [{"source": "s"}], "platform": "rocm", "order": 1,
+                              "accelerators": ["bare"],
+                              "no_matrix_instructions": {"source": "s", "locator": "feature set", "quote": "def X"}}})
+    tallies = atlas.views.tallies
+    assert (tallies["bare"].native, tallies["bare"].emulated) == ((), ("nvfp4", "tf32"))
+    assert (tallies["unknown"].native, tallies["unknown"].emulated) == ((), ())
+    view = format_map(atlas.index, tallies, {})
+    cell = next(r.cells[1] for v in view.vendors for g in v.generations for r in g.rows if r.accelerator == "bare")
+    assert cell.status == "emulated" and [(n.precision, n.target, n.source) for n in cell.without] == [(None, "t", "s")]
+    html = str(_cell(cell, "TF32", "Part", "x.html", _Html({"source/s": "S", "hardware-target/t": "GFX X"}, "p.md")))
+    assert 'title="TF32 on Part: emulated — no matrix instruction in any precision (GFX X: S)"' in html
+
+
+def test_the_radeon_pro_vii_emulates_every_hardware_format_from_one_statement_on_gfx906(real_atlas: Atlas) -> None:
+    """gfx906 has no matrix instruction at all (LLVM's gfx906 feature set has no MAI feature; the assembler refuses
+    every MFMA, SMFMAC, WMMA and SWMMAC mnemonic for it): every hardware format, TF32, the FNUZ FP8s, MX and NVFP4
+    included, is emulated on the Radeon Pro VII and none is native, from the target's one statement, not a list."""
+    from generators.derive.tallies import hardware_formats
+    tally = real_atlas.views.tallies["radeon-pro-vii"]
+    assert tally.native == ()
+    assert set(tally.emulated) == {f.id for f in hardware_formats(real_atlas.index)}
+    assert {"tf32", "fp8-e4m3-fnuz", "fp8-e5m2-fnuz", "mxfp8", "mxfp6", "mxfp4", "nvfp4"} <= set(tally.emulated)
+    target = real_atlas.index.must("hardware-target", "amd-gfx906")
+    assert "no_matrix_instructions" in target.data and "no_matrix_formats" not in target.data
+
+
+def test_tf32_is_emulated_on_the_radeon_8060s_as_rdna3_5_wmma_takes_no_tf32(real_atlas: Atlas) -> None:
+    """The six GFX11 WMMA instructions take FP16, BF16, IU8 and IU4 only: gfx1151 lists TF32 among its precisions
+    without a matrix instruction, so the Radeon 8060S reads TF32 emulated, not blank and not native."""
+    tally = real_atlas.views.tallies["radeon-8060s-gfx1151"]
+    assert "tf32" in tally.emulated and "tf32" not in tally.native
+    target = real_atlas.index.must("hardware-target", "amd-gfx1151")
+    assert "tf32" in {e["precision"] for e in target.data["no_matrix_formats"]}
+    assert "tf32" not in {e["precision"] for e in target.data["matrix_formats"]}

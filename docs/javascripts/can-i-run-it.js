@@ -46,21 +46,42 @@
     return "atlas-verdict atlas-verdict--" + String(verdict).toLowerCase().replace(/[^a-z0-9]+/g, "-");
   }
 
+  // The page reads its own slim copy of the data API (generators/render/selector_data.py): the records it lists and
+  // links, with the format map's ratings, then the cells of each hardware target when a pick first needs them (an answer
+  // is for one target), not the whole API (api/index.json, api/cells.json, api/format-map.json) on every load.
   function start(root) {
     var api = root.getAttribute("data-api");
+    var data = root.getAttribute("data-page-data");
     var site = api.replace(/api\/$/, "");
-    Promise.all([fetch(api + "index.json"), fetch(api + "cells.json"), fetch(api + "format-map.json")]).then(function (responses) {
-      return Promise.all(responses.map(function (r) {
-        if (!r.ok) { throw new Error(r.url + ": " + r.status); }
-        return r.json();
-      }));
-    }).then(function (docs) {
-      setUp(root, site, docs[0], docs[1], docs[2]);
-    }).catch(function (error) {
-      var answer = root.querySelector("#atlas-answer");
-      answer.textContent = "";
-      answer.appendChild(el("p", { text: "Could not load the atlas data: " + error.message }));
-    });
+    fetch(data + "index.json").then(readJson).then(function (index) {
+      var loading = {}, loaded = {};
+      // the cells of one target into `cells`, fetched once: null where they are there already (or the target has
+      // none), else the promise of them; a failed fetch is tried again with the next pick
+      function loadTarget(targetId, cells) {
+        if (loaded[targetId] || index.targets.indexOf(targetId) < 0) { return null; }
+        if (!loading[targetId]) {
+          loading[targetId] = fetch(data + "targets/" + encodeURIComponent(targetId) + ".json").then(readJson).then(function (doc) {
+            doc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
+            loaded[targetId] = true;
+          });
+          loading[targetId].catch(function () { delete loading[targetId]; });
+        }
+        return loading[targetId];
+      }
+      setUp(root, site, index, loadTarget);
+    }).catch(function (error) { couldNotLoad(root, error); });
+  }
+
+  function readJson(r) {
+    if (!r.ok) { throw new Error(r.url + ": " + r.status); }
+    return r.json();
+  }
+
+  function couldNotLoad(root, error) {
+    var answer = root.querySelector("#atlas-answer");
+    answer.textContent = "";
+    answer.removeAttribute("aria-busy");
+    answer.appendChild(el("p", { text: "Could not load the atlas data: " + error.message }));
   }
 
   function byId(list) {
@@ -84,18 +105,16 @@
     }).sort(function (a, b) { return a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1); });
   }
 
-  function setUp(root, site, index, cellsDoc, formatMap) {
+  function setUp(root, site, index, loadTarget) {
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
+    // the cells by "scheme|target", of each target loaded so far (loadTarget)
     var cells = {};
-    // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it converts to)
-    var emulated = {};
-    formatMap.accelerators.forEach(function (a) { emulated[a.id] = a.emulated; });
-    // and the formats each part is rated in at all (native or emulated), for saying where the records do not know
-    var rated = {};
-    formatMap.accelerators.forEach(function (a) { rated[a.id] = a.native.concat(a.emulated); });
-    emulated.rated = rated;
-    cellsDoc.cells.forEach(function (cell) { cells[cell.scheme + "|" + cell.target] = cell; });
+    // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it
+    // converts to), and (as emulated.rated) the formats each part is rated in at all (native or emulated), for saying
+    // where the records do not know
+    var emulated = index.emulated;
+    emulated.rated = index.rated;
     var schemes = index.records["scheme"];
     var formats = formatsWithSchemes(schemes, records);
     var targets = index.records["hardware-target"].slice().sort(function (a, b) { return a.order - b.order; });
@@ -155,7 +174,11 @@
       if (select.value === value) { return; }
       if (format && records["format"][format]) { unread.push(records["format"][format].name); } else { unknown.push(what); }
     }
-    pick(engineSelect, params.get("engine"), "the engine \u201c" + params.get("engine") + "\u201d");
+    // an engine the atlas holds but none of whose schemes it records is left out of the picker: a gap, not a typo
+    var askedEngine = params.get("engine") || "";
+    var unschemed = askedEngine && engines.indexOf(askedEngine) < 0 &&
+      Object.prototype.hasOwnProperty.call(records["engine"], askedEngine) ? records["engine"][askedEngine] : null;
+    if (!unschemed) { pick(engineSelect, askedEngine, "the engine \u201c" + askedEngine + "\u201d"); }
     if (!engineSelect.value && engineSelect.options.length) { engineSelect.selectedIndex = 0; }
     fillSchemes();
     if (engineSelect.value === ANY) {
@@ -175,8 +198,17 @@
     if (!schemeSelect.value && schemeSelect.options.length) { schemeSelect.selectedIndex = 0; }
     if (!hardwareSelect.value && hardwareSelect.options.length) { hardwareSelect.selectedIndex = 0; }
     var notice = null;
-    if (unknown.length || untargeted || unread.length) {
+    if (unknown.length || untargeted || unread.length || unschemed) {
       var said = [];
+      if (unschemed && RUNS_MODELS.indexOf(unschemed.category) >= 0) {
+        said.push("The atlas holds the engine " + unschemed.name + " but records none of its dispatch rules (schemes) " +
+          "yet, so it has no answer: a gap in the atlas, not a refusal.");
+      } else if (unschemed) {
+        // said by what the atlas holds, not by the category: a "compiler" (MLC LLM) can also run models
+        said.push("The atlas holds " + unschemed.name + ", listed as a " + String(unschemed.category).replace(/-/g, " ") +
+          ", but no scheme (the engine dispatch rules this page answers from) names it as the engine, so it has no " +
+          "answer for it.");
+      }
       if (unread.length) {
         said.push("The atlas describes the format \u201c" + unread.join("\u201d and \u201c") + "\u201d but records no " +
           "engine's dispatch rules (scheme) that read it yet, so it has no answer: a gap in the atlas, not a refusal.");
@@ -197,12 +229,31 @@
       if (notice) { notice.remove(); notice = null; }
     }
 
+    // the answer for the picks, once the cells of their target are loaded: at once where they are, else after a
+    // "loading" line (the answer is marked busy meanwhile); only the latest picks are drawn
+    var drawn = 0;
     function update() {
       var any = engineSelect.value === ANY;
       var query = any ? { engine: ANY, format: schemeSelect.value.slice("format:".length), hardware: hardwareSelect.value }
         : { engine: engineSelect.value, scheme: schemeSelect.value, hardware: hardwareSelect.value };
       window.history.replaceState(null, "", "?" + new URLSearchParams(query).toString() + window.location.hash);
       var answer = root.querySelector("#atlas-answer");
+      var ticket = ++drawn;
+      var pending = loadTarget(placeOf(records, hardwareSelect.value).targetId, cells);
+      if (!pending) { draw(answer, any); return; }
+      if (!answer.querySelector(".atlas-answer__loading")) {
+        answer.textContent = "";
+        answer.appendChild(el("p", { "class": "atlas-answer__loading", text: "Loading the answers for this hardware…" }));
+      }
+      answer.setAttribute("aria-busy", "true");
+      pending.then(function () {
+        if (ticket === drawn) { draw(answer, any); }
+      }, function (error) {
+        if (ticket === drawn) { couldNotLoad(root, error); }
+      });
+    }
+    function draw(answer, any) {
+      answer.removeAttribute("aria-busy");
       if (any) {
         var format = formats.filter(function (f) { return "format:" + f.id === schemeSelect.value; })[0];
         renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats, emulated);

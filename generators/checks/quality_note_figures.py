@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ..model.atlas import Atlas
 from ..model.records import Record
@@ -39,17 +39,17 @@ def _benchmarks(atlas: Atlas, format_record: Record, text: str) -> list[Record]:
         kind, _, record_id = link.source.partition("/")
         if kind == "benchmark" and link.path == "format" and (record := atlas.index.get(kind, record_id)) is not None:
             found[record.ref] = record
-    for record in _named(atlas, text, "benchmark"):
+    for record in named(atlas, text, "benchmark"):
         found.setdefault(record.ref, record)
     return list(found.values())
 
 
-def _named(atlas: Atlas, text: str, kind: str) -> list[Record]:
+def named(atlas: Atlas, text: str, kind: str) -> list[Record]:
     """The records of the kind the text names by id."""
     return [record for name in dict.fromkeys(_ID.findall(text)) if (record := atlas.index.get(kind, name)) is not None]
 
 
-def _quotes(records: list[Record]) -> list[str]:
+def quotes_of(records: list[Record]) -> list[str]:
     """The quotes of the records' citations (a finding's evidence among them)."""
     found = []
     for record in records:
@@ -61,16 +61,21 @@ def _quotes(records: list[Record]) -> list[str]:
 _ROLE = {"the value": "value", "the baseline": "baseline", "their difference": "difference from its baseline"}
 
 
-def _nearest(atlas: Atlas, figure: str, benchmarks: list[Record], quotes: list[str]) -> str:
-    """The recorded number closest to the figure and where it stands, for the message ('' when there is none)."""
+def nearest(atlas: Atlas, figure: str, benchmarks: list[Record], quotes: list[str],
+            facts: Sequence[tuple[Decimal, str]] = ()) -> str:
+    """The recorded number closest to the figure and where it stands, for the message ('' when there is none); `facts`
+    adds other recorded numbers with where they stand."""
     written = Decimal(figure.replace(",", ""))
     found = [(number, f"benchmark {benchmark.id}'s {_ROLE[label]}")
              for benchmark in benchmarks for label, number in recorded(atlas, benchmark)]
-    found += [(number, "a quote") for quote in quotes for number in numbers_in(quote)]
+    found += [(number, "a quote") for quote in quotes for number in numbers_in(quote)] + list(facts)
     if not found:
         return ""
     number, where = min(found, key=lambda item: (abs(item[0] - written), item[1]))
-    return f" (the nearest recorded number is {number.normalize():f}, {where})"
+    shown = number.normalize()  # without trailing zeros, but a whole number written with a decimal keeps one (9.0)
+    written_whole = int(number.as_tuple().exponent) < 0 and shown == shown.to_integral_value()
+    return f" (the nearest recorded number is {shown:.1f}, {where})" if written_whole else \
+        f" (the nearest recorded number is {shown:f}, {where})"
 
 
 def _own_values(format_record: Record) -> list[str]:
@@ -84,7 +89,7 @@ def check(atlas: Atlas, format_record: Record) -> Iterator[Problem]:
     if not isinstance(text, str):
         return
     benchmarks = _benchmarks(atlas, format_record, text)
-    quotes = _quotes([format_record, *benchmarks, *_named(atlas, text, "finding")]) + _own_values(format_record)
+    quotes = quotes_of([format_record, *benchmarks, *named(atlas, text, "finding")]) + _own_values(format_record)
     seen: dict[str, int] = {}
     for _, written in figures(text):
         nth = seen[written] = seen.get(written, -1) + 1
@@ -92,17 +97,17 @@ def check(atlas: Atlas, format_record: Record) -> Iterator[Problem]:
             continue
         if any(stated(written, quote) for quote in quotes):
             continue
-        named = _listed([benchmark.id for benchmark in benchmarks])
-        line, column = position_in_field(format_record, FIELD, _finder(written), nth)
-        nearest = _nearest(atlas, written, benchmarks, quotes)
+        ids = listed([benchmark.id for benchmark in benchmarks])
+        line, column = position_in_field(format_record, FIELD, finder(written), nth)
+        closest = nearest(atlas, written, benchmarks, quotes)
         yield Problem(format_record.path, line, column, NAME,
                       f"{FIELD}: {written!r} is no value, baseline or difference of this format's or the named "
-                      f"benchmarks ({named}), no bits_per_weight value, and no quote of the format's, those "
-                      f"benchmarks' or a named finding's citations states it{nearest}; state the figure once (a "
+                      f"benchmarks ({ids}), no bits_per_weight value, and no quote of the format's, those "
+                      f"benchmarks' or a named finding's citations states it{closest}; state the figure once (a "
                       f"benchmark record, or a citation with its locator and quote) and make the note say what it says")
 
 
-def _listed(ids: list[str], shown: int = 3) -> str:
+def listed(ids: list[str], shown: int = 3) -> str:
     """The first few ids, and how many more there are."""
     if not ids:
         return "none"
@@ -110,7 +115,7 @@ def _listed(ids: list[str], shown: int = 3) -> str:
     return ", ".join(ids[:shown]) + more
 
 
-def _finder(figure: str) -> Callable[[str], list[int]]:
+def finder(figure: str) -> Callable[[str], list[int]]:
     return lambda raw: [offset for offset, written in figures(raw) if written == figure]
 
 

@@ -156,20 +156,20 @@ class _Numbers(NamedTuple):
 
     def roles(self, figure: str) -> tuple[bool, bool]:
         """Whether the figure shows the value, and whether it shows a baseline's value."""
-        return (self.value is not None and _shows(figure, abs(self.value)),
-                any(_shows(figure, abs(base)) for base in self.bases))
+        return (self.value is not None and shows(figure, abs(self.value)),
+                any(shows(figure, abs(base)) for base in self.bases))
 
     def only_difference(self, figure: str) -> list[tuple[Decimal, Decimal]]:
         """The (baseline, difference) pairs the figure shows, when it shows neither the value nor a baseline."""
         if any(self.roles(figure)):
             return []
-        return [(base, difference) for base, difference in self.differences if _shows(figure, abs(difference))]
+        return [(base, difference) for base, difference in self.differences if shows(figure, abs(difference))]
 
 
 def restates(atlas: Atlas, benchmark: Record, figure: str) -> bool:
     """True when the figure shows the benchmark's value, a baseline's value or their difference, at the precision it
     is written with."""
-    return any(_shows(figure, number) for _, number in recorded(atlas, benchmark))
+    return any(shows(figure, number) for _, number in recorded(atlas, benchmark))
 
 
 def recorded(atlas: Atlas, benchmark: Record) -> list[tuple[str, Decimal]]:
@@ -188,7 +188,7 @@ def _numbers(atlas: Atlas, benchmark: Record) -> _Numbers:
     return _Numbers(as_decimal(benchmark.data.get("value")), list(dict.fromkeys(bases)))
 
 
-def _shows(figure: str, number: Decimal) -> bool:
+def shows(figure: str, number: Decimal) -> bool:
     """True when the figure is the number rounded to the decimals the figure shows (either way at a tie)."""
     written = Decimal(figure.replace(",", ""))
     decimals = len(figure.partition(".")[2])
@@ -237,7 +237,7 @@ def _claims(text: str, figure: Figure, higher_is_better: object) -> list[tuple[s
 def _direction_problems(text: str, figure: Figure, numbers: _Numbers, higher_is_better: object) -> Iterator[str]:
     """Why a figure that is only the difference says the wrong direction."""
     matching = numbers.only_difference(figure.number)
-    if not matching or _shows(figure.number, Decimal(0)):
+    if not matching or shows(figure.number, Decimal(0)):
         return
     for cue, direction, quality in _claims(text, figure, higher_is_better):
         if any(difference * direction > 0 for _, difference in matching):
@@ -291,7 +291,7 @@ def check(atlas: Atlas, benchmark: Record) -> Iterator[Problem]:
         nth = seen[written] = seen.get(written, -1) + 1
         quoted = any(stated(written, quote) for quote in quotes)
         messages = []
-        if not any(_shows(written, number) for _, number in references) and not quoted:
+        if not any(shows(written, number) for _, number in references) and not quoted:
             messages.append(f"{written!r} {_restates_none(written, references)}, and no quote of this record's "
                             f"citations states it; correct it against the source, or cite the passage that states it "
                             f"(a source with its locator and quote)")

@@ -51,7 +51,7 @@ class MapCell:
     encoding_sources: tuple[str, ...] = ()  # for a native cell: the sources of the part's `matrix_encodings` naming it
     # for an emulated cell of a format the part's own precision leaves out: (encodings named, source) of each statement
     other_encodings: tuple[tuple[tuple[str, ...], str], ...] = ()
-    # for an emulated cell: the targets' statements that their matrix engines have no instruction in its precision
+    # for an emulated cell: the targets' statements that their matrix engines have no instruction in its precision (or in any)
     without: tuple[NoInstruction, ...] = ()
 
     @property
@@ -199,7 +199,7 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)
     others = tuple((encodings, source) for precision, encodings, source in encoding_statements(accelerator, instructions)
                    if not native and precision == fmt.data.get("peak_precision") and not admits(encodings, fmt))
-    without = tuple(n for n in absent if not native and n.precision == fmt.data.get("peak_precision"))
+    without = tuple(n for n in absent if not native and n.covers(fmt.data.get("peak_precision")))
     return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others, without)
 
 

@@ -15,7 +15,9 @@ DPAS takes FP16 and BF16 but no FP8, so FP8 is emulated there as on the Arc Pro 
 A missing peak figure therefore never makes a format emulated on a part whose architecture has the instruction.
 It is emulated too when a target the part belongs to lists the format's precision among its `no_matrix_formats` (a
 source shows the architecture has no matrix instruction in it, so operands are converted or multiplied on vector
-instructions: gfx906 has no matrix unit at all), even where no peak is recorded; a part with no figures therefore never reads as native by silence. A format in
+instructions), even where no peak is recorded; a part with no figures therefore never reads as native by silence. A
+target may instead state `no_matrix_instructions`: its parts have no matrix instruction in any precision (gfx906 has no
+matrix unit at all), so every hardware format not native there is emulated, from that one statement. A format in
 neither list on a part with no figure in it is neither: the records do not say, and the site says so.
 Checkpoint formats and categories are never native: they run through kernels (see the support cells).
 What sources state (native lists on format records, counts on accelerators) are claims checked
@@ -138,19 +140,27 @@ def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstr
 
 @dataclass(frozen=True)
 class NoInstruction:
-    """One `no_matrix_formats` entry of a hardware target: a precision its parts' matrix engines have no instruction in."""
+    """One `no_matrix_formats` entry of a hardware target: a precision its parts' matrix engines have no instruction in;
+    precision None for its `no_matrix_instructions` statement (no matrix instruction in any precision)."""
 
-    precision: str
+    precision: str | None
     target: str
     source: str
 
+    def covers(self, precision: object) -> bool:
+        """Whether the statement says the matrix engines have no instruction in this precision."""
+        return self.precision is None or self.precision == precision
+
 
 def without_instruction(index: Index) -> dict[str, tuple[NoInstruction, ...]]:
-    """For each accelerator of a target with `no_matrix_formats`, those entries (targets by id, in list order)."""
+    """For each accelerator of a target with `no_matrix_instructions` or `no_matrix_formats`, those statements (targets
+    by id; the whole-target statement first, then the entries in list order)."""
     found: dict[str, list[NoInstruction]] = {}
     for target in index.all("hardware-target"):
-        entries = [NoInstruction(str(e["precision"]), target.id, str(e["source"]))
-                   for e in target.data.get("no_matrix_formats", [])]
+        whole = target.data.get("no_matrix_instructions")
+        entries = [*([NoInstruction(None, target.id, str(whole["source"]))] if whole else []),
+                   *(NoInstruction(str(e["precision"]), target.id, str(e["source"]))
+                     for e in target.data.get("no_matrix_formats", []))]
         if entries:
             for accelerator in members(index, target):
                 found.setdefault(accelerator, []).extend(entries)
@@ -202,9 +212,9 @@ def derive_tallies(index: Index) -> dict[str, Tally]:
         # a figure that runs as a wider precision is that precision's rate: it converts through that one, not its own
         converted = {p["runs_as"]["precision"] if "runs_as" in p else p["precision"]
                      for p in peaks if p.get("sparsity") == "dense"} | {i.precision for i in own}
-        none = {n.precision for n in absent.get(accelerator.id, ())}
+        none = absent.get(accelerator.id, ())
         emulated = tuple(f.id for f in formats if f.id not in native and (
-            converted & set(f.data.get("emulated_via", [])) or f.data.get("peak_precision") in none))
+            converted & set(f.data.get("emulated_via", [])) or any(n.covers(f.data.get("peak_precision")) for n in none)))
         stated = stated_counts(accelerator.data.get("stated_tallies", []), len(native), len(emulated))
         tallies[accelerator.id] = Tally(accelerator.id, native, emulated, stated, tuple(sorted(dense)), unrated, unstated)
     return tallies

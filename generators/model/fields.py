@@ -269,6 +269,16 @@ class HardwareTargetNoMatrixFormats(TypedDict):
     note: NotRequired[Text]
 
 
+class HardwareTargetNoMatrixInstructions(TypedDict):
+    """States that the parts of this target have no matrix instruction at all (no matrix engine): no MFMA, WMMA, tensor-core or other instruction multiplies a matrix tile, in any precision. Every hardware format is then derived emulated on the target's parts (each runs converted, or on vector instructions), so one statement settles every format's cell. A target with it lists no `matrix_formats` (a contradiction) and no `no_matrix_formats` (implied, so not typed twice), and its parts state no peak figure, no `matrix_encodings` and belong to no target that lists a matrix instruction; check `no-matrix-instructions` enforces this."""
+
+    source: RefSource
+    locator: str
+    quote: str
+    also: NotRequired[list[Citation]]
+    note: NotRequired[Text]
+
+
 class HardwareTargetFields(TypedDict):
     """A column people ask about in a support table: a device class an engine's dispatch rules are tested against."""
 
@@ -294,6 +304,7 @@ class HardwareTargetFields(TypedDict):
     accelerators: NotRequired[list[RefAccelerator]]
     matrix_formats: NotRequired[list[HardwareTargetMatrixFormats]]
     no_matrix_formats: NotRequired[list[HardwareTargetNoMatrixFormats]]
+    no_matrix_instructions: NotRequired[HardwareTargetNoMatrixInstructions]
     order: int
 
 
@@ -675,6 +686,15 @@ class SchemeCapabilityGate(TypedDict):
 RefKernel: TypeAlias = str
 
 
+class SchemeCandidatesActivationScalesWithout(TypedDict):
+    """The activation quantization keys the scheme hands kernel selection on this platform where the engine finds `kernel` unsupported, in place of the list's (or the config's) `activation_scales`: vLLM's fp8 method asks for dynamic per-token scales only where cutlass_fp8_supported() holds, the test CutlassFP8ScaledMMLinearKernel.is_supported makes, and for dynamic per-tensor scales where it fails. On a target where the kernel is refused outright the walk starts with these keys; where the kernel is a condition (a build it needs), the step for that condition failing walks the later candidates with them."""
+
+    kernel: RefKernel
+    activation_scales: list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]
+    locator: str
+    sources: Sources
+
+
 class SchemeCandidatesPromotions(TypedDict):
     """One reordering."""
 
@@ -711,6 +731,7 @@ class SchemeCandidates(TypedDict):
     locator: NotRequired[str]
     sources: NotRequired[Sources]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
+    activation_scales_without: NotRequired[SchemeCandidatesActivationScalesWithout]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
     filter: NotRequired[SchemeCandidatesFilter]
     substitution: NotRequired[SchemeCandidatesSubstitution]
@@ -802,6 +823,13 @@ class GotchaAppliesWhen(TypedDict):
 RefBenchmark: TypeAlias = str
 
 
+class GotchaDerivedFigures(TypedDict):
+    """One derived figure and the arithmetic that gives it."""
+
+    figure: str
+    expression: str
+
+
 class GotchaScopeReleases(TypedDict):
     """The affected releases of one engine as a range, for the site to match: a support answer derived at a release of this engine outside the range does not list the trap. The same range `affected` and `fixed_in` state in words. Either bound may be absent when the evidence does not establish it (a fix known with no known first affected release gives `last` alone), but not both."""
 
@@ -848,6 +876,7 @@ class GotchaFields(TypedDict):
     schemes: NotRequired[list[RefScheme]]
     applies_when: NotRequired[GotchaAppliesWhen]
     benchmarks: NotRequired[list[RefBenchmark]]
+    derived_figures: NotRequired[list[GotchaDerivedFigures]]
     scope: NotRequired[GotchaScope]
 
 
@@ -1069,6 +1098,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
     'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
+    'scheme.candidates.activation_scales_without.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),

@@ -50,8 +50,9 @@ def _legend() -> Markup:
     return Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix engines '
                   'compute in the format · <span class="atlas-map__cell--native atlas-map__cell--unrated">N*</span> native instruction, no rate '
                   'recorded · <span class="atlas-map__cell--native atlas-map__cell--unstated">N?</span> FP8 native, but the '
-                  'sources do not say which encodings (E4M3, E5M2) · <span class="atlas-map__cell--emulated">E</span> emulated: runs, converted to a '
-                  'wider precision · blank: neither a peak nor an instruction recorded. Hover a cell for the peak figures, '
+                  'sources do not say which encodings (E4M3, E5M2) · <span class="atlas-map__cell--emulated">E</span> emulated: no matrix '
+                  'instruction takes it as it is, so it runs only converted to a wider precision or on vector units, '
+                  'where an engine runs it at all (the support tables say which do) · blank: no peak, no instruction and no statement that the architecture lacks one recorded. Hover a cell for the peak figures, '
                   'instructions and sources it is derived from; click it for the part\'s peak table.</p>')
 
 
@@ -127,10 +128,15 @@ def _encoding_sources(cell: MapCell, html: _Html) -> str:
 
 
 def _without(cell: MapCell, html: _Html) -> str:
-    """'no matrix instruction in this precision (AMD gfx906: Source A)', for an emulated cell a target's statement makes."""
-    said = dict.fromkeys(f"{html.names.get(f'hardware-target/{n.target}', n.target)}: {html.names.get(f'source/{n.source}', n.source)}"
-                         for n in cell.without)
-    return f"no matrix instruction in this precision ({'; '.join(said)})" if said else ""
+    """'no matrix instruction in this precision (AMD gfx1151: Source A)', or 'no matrix instruction in any precision
+    (AMD gfx906: Source B)', for an emulated cell a target's statement makes."""
+    phrases = []
+    for scope, whole in (("any", True), ("this", False)):
+        said = dict.fromkeys(f"{html.names.get(f'hardware-target/{n.target}', n.target)}: {html.names.get(f'source/{n.source}', n.source)}"
+                             for n in cell.without if (n.precision is None) == whole)
+        if said:
+            phrases.append(f"no matrix instruction in {scope} precision ({'; '.join(said)})")
+    return "; ".join(phrases)
 
 
 def _other_encodings(cell: MapCell, html: _Html) -> str:

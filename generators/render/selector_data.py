@@ -1,0 +1,83 @@
+"""The "Can I run it?" page's own data: a slim copy of the data API, cut to what the page reads, split by hardware target.
+
+The page (docs/javascripts/can-i-run-it.js) once fetched the whole public API on every load (api/index.json,
+api/cells.json and api/format-map.json: about 7.5 MB, half a second of a browser's CPU). Every answer it draws is
+for one hardware target (a part stands for its target; a comparison is every scheme on one target), so it now reads:
+
+- `can-i-run-it/data/index.json` — the records it lists and links (every kind but those it never names), each with
+  the index's fields but its file; of the sources, findings and observations only those the page's data names (the
+  cells' sources, a kernel's source for its instruction, an engine's later-release findings); and from the format
+  map each accelerator's emulated and rated (native or emulated) formats;
+- `can-i-run-it/data/targets/<target>.json` — the cells of one hardware target, fetched when a pick first needs it,
+  each as in api/cells.json without the fields the page never reads (`DROPPED`; an attempt keeps `ATTEMPT_FIELDS`).
+
+Both are derived from the public documents' own text, so the page answers exactly what the API says; they are not
+part of the public API (no version, no schema, may change with the page): clients read api/. Written compact, with
+sorted keys, so the same records give the same bytes.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+ROOT = "can-i-run-it/data"
+# kinds whose records the page never lists or links
+UNUSED_KINDS = ("benchmark", "technique")
+# kinds listed only where the page's data names them (by id)
+NAMED_ONLY = ("source", "finding", "observation")
+# cell fields the page never reads: the observed history, the ids of the findings (it reads `published`), and how a
+# verdict was reached past what the card says
+DROPPED = ("history", "findings", "substitution", "gate_fallback")
+ATTEMPT_FIELDS = ("kernel", "reason", "conditions")
+
+
+def _compact(document: Any) -> str:
+    return orjson.dumps(document, option=orjson.OPT_SORT_KEYS).decode("utf-8") + "\n"
+
+
+# a string that could be a record's id (ids are lowercase slugs) in a JSON text: its opening quote follows `[`, `,` or
+# `:`, never a slug's character, so no match can swallow it; a match inside another string only adds a candidate
+_ID_STRING = re.compile(r'"([a-z0-9][a-z0-9._-]*)"')
+
+
+def _named(texts: list[str]) -> set[str]:
+    """Every string in these JSON texts that has the form of an id (and a few more); an id of another form is looked
+    for as a whole string in the texts (selector_files)."""
+    found: set[str] = set()
+    for text in texts:
+        found.update(_ID_STRING.findall(text))
+    return found
+
+
+def page_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """A cell of api/cells.json as the page reads it."""
+    slim = {key: value for key, value in cell.items() if key not in DROPPED}
+    slim["attempts"] = [{key: a[key] for key in ATTEMPT_FIELDS if key in a} for a in cell.get("attempts", [])]
+    return slim
+
+
+def selector_files(api: dict[str, str]) -> dict[str, str]:
+    """The page's data files ({site-relative path: text}) from the API files' texts (api_files)."""
+    index = orjson.loads(api["api/index.json"])
+    cells = orjson.loads(api["api/cells.json"])["cells"]
+    format_map = orjson.loads(api["api/format-map.json"])
+    by_target: dict[str, list[dict[str, Any]]] = {t["id"]: [] for t in index["records"]["hardware-target"]}
+    for cell in cells:
+        by_target.setdefault(cell["target"], []).append(page_cell(cell))
+    records = {kind: [{key: value for key, value in entry.items() if key != "file"} for entry in entries]
+               for kind, entries in index["records"].items() if kind not in UNUSED_KINDS}
+    texts = {f"{ROOT}/targets/{target}.json": _compact({"target": target, "cells": entries})
+             for target, entries in by_target.items()}
+    searched = [*texts.values(), _compact({kind: entries for kind, entries in records.items() if kind not in NAMED_ONLY})]
+    named = _named(searched)
+    for kind in NAMED_ONLY:
+        records[kind] = [entry for entry in records[kind] if entry["id"] in named or (
+            not _ID_STRING.fullmatch(f'"{entry["id"]}"') and any(orjson.dumps(entry["id"]).decode() in text
+                                                                 for text in searched))]
+    accelerators = format_map["accelerators"]
+    page_index = {"records": records, "targets": sorted(by_target),
+                  "emulated": {a["id"]: a["emulated"] for a in accelerators},
+                  "rated": {a["id"]: a["native"] + a["emulated"] for a in accelerators}}
+    return {f"{ROOT}/index.json": _compact(page_index), **texts}

@@ -1,0 +1,76 @@
+"""The "Can I run it?" page's slim data (render/selector_data.py) holds what the data API says, cut only where the page
+never reads: every cell in its target's file, every record it links, and none of the fields it drops read by its script."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from generators.render.api import api_files
+from generators.render.selector_data import ATTEMPT_FIELDS, DROPPED, NAMED_ONLY, ROOT, UNUSED_KINDS, page_cell, selector_files
+
+SCRIPT = Path(__file__).resolve().parent.parent / "docs/javascripts/can-i-run-it.js"
+
+
+@pytest.fixture(scope="module")
+def both(real_check) -> tuple[dict[str, str], dict[str, str]]:
+    api = api_files(real_check[0])
+    return api, selector_files(api)
+
+
+def test_every_cell_is_in_its_targets_file_as_the_api_has_it_less_what_the_page_never_reads(both) -> None:
+    api, page = both
+    cells = json.loads(api["api/cells.json"])["cells"]
+    targets = [t["id"] for t in json.loads(api["api/index.json"])["records"]["hardware-target"]]
+    files = {p.removeprefix(f"{ROOT}/targets/").removesuffix(".json"): json.loads(t)
+             for p, t in page.items() if p.startswith(f"{ROOT}/targets/")}
+    assert sorted(files) == sorted(targets) == json.loads(page[f"{ROOT}/index.json"])["targets"]
+    held = {(c["scheme"], c["target"]): c for doc in files.values() for c in doc["cells"]}
+    assert len(held) == sum(len(doc["cells"]) for doc in files.values()) == len(cells)
+    for cell in cells:
+        slim = held[(cell["scheme"], cell["target"])]
+        assert slim == page_cell(cell)
+        assert {k: v for k, v in slim.items() if k != "attempts"} == {k: v for k, v in cell.items()
+                                                                      if k not in DROPPED and k != "attempts"}
+        assert slim["attempts"] == [{k: a[k] for k in ATTEMPT_FIELDS} for a in cell["attempts"]]
+
+
+def test_the_index_holds_every_record_the_page_links(both) -> None:
+    api, page = both
+    full = json.loads(api["api/index.json"])["records"]
+    index = json.loads(page[f"{ROOT}/index.json"])
+    records = index["records"]
+    assert set(records) == set(full) - set(UNUSED_KINDS)
+    for kind, entries in records.items():
+        expected = [{k: v for k, v in e.items() if k != "file"} for e in full[kind]]
+        if kind in NAMED_ONLY:
+            ids = {e["id"] for e in entries}
+            expected = [e for e in expected if e["id"] in ids]
+        assert entries == expected, kind
+    # what the page links by id, read field by field from the API (the slim copy keeps it by any mention)
+    cells = json.loads(api["api/cells.json"])["cells"]
+    wanted: dict[str, set[str]] = {"source": set(), "finding": set(), "observation": set()}
+    for cell in cells:
+        wanted["source"].update(cell["sources"], (n["source"] for n in cell["needs"]),
+                                (s for g in cell["sources_passed_over"] for s in g["sources"]),
+                                (n["source"] for p in cell["on_parts"] for n in p["needs"]))
+        wanted["finding"].update(p["finding"] for p in cell["published"] if p.get("finding"))
+        wanted["observation"].update(cell["evidence"])
+    for kernel in full["kernel"]:
+        wanted["source"].update(w["source"] for w in kernel.get("without_matrix_instruction", []) if w.get("source"))
+    for engine in full["engine"]:
+        wanted["finding"].update(later["finding"] for later in engine["later_releases"])
+    for kind, ids in wanted.items():
+        assert ids and ids <= {e["id"] for e in records[kind]}, kind
+    format_map = json.loads(api["api/format-map.json"])["accelerators"]
+    assert index["emulated"] == {a["id"]: a["emulated"] for a in format_map}
+    assert index["rated"] == {a["id"]: a["native"] + a["emulated"] for a in format_map}
+
+
+def test_the_page_reads_no_field_its_data_drops() -> None:
+    script = SCRIPT.read_text(encoding="utf-8").replace("window.history", "")
+    dropped = [*DROPPED, *(f for f in ("after_selection", "limits", "outcome", "routes") if f not in ATTEMPT_FIELDS)]
+    assert [f for f in dropped if re.search(rf"[.\"']{f}\b", script)] == []
+    assert "api/cells.json" not in re.sub(r"//.*", "", script)  # it reads the slim copy, not the whole API
