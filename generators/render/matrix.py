@@ -274,7 +274,8 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill("; a default install loads the checkpoint as {} and selects {}",  # (a name with parentheses)
                           html.ref(f"scheme/{c.substitution}"), html.ref(f"kernel/{c.default_kernel}")))
     elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}"),
+        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}", inline_name(
+                              html.names.get(f"kernel/{c.default_kernel}", c.default_kernel))),
                           fill(" where {}", "; ".join(c.default_where)) if c.default_where else Markup(""),
                           fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.met_by}" for a in c.opt_in))
                           if c.opt_in else Markup("")))
