@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..derive.answers import Answer
 from ..derive.cells import Cell, Otherwise
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
@@ -213,12 +214,20 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
     marks = Markup("")
     if cell.disagrees:
         marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
-    if cell.traps:
-        marks += fill('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>', cell.traps, MARK_TRAPS)
+    if cell.traps or cell.part_traps:
+        marks += fill('<span class="atlas-mark atlas-mark--trap" title="{}">{}</span>', _traps_said(cell), MARK_TRAPS)
     marks += _part_mark(cell)
     label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
     return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
         c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
+
+
+def _traps_said(cell: MatrixCell) -> str:
+    """How many traps apply, those on some of the target's parts only counted apart (a blocker on the GB10 alone does
+    not hit every SM 12.x part)."""
+    said = [f"{cell.traps} trap(s) apply"] if cell.traps else []
+    said += [f"{cell.part_traps} trap(s) apply on some of its parts only (see the note)"] if cell.part_traps else []
+    return "; ".join(said)
 
 
 def _part_mark(cell: MatrixCell) -> Markup:
@@ -297,12 +306,22 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill(". On {}: {}, first {}", html.ref(f"accelerator/{part.part}"), verdict_badge(part.verdict),
                           "; ".join(part.conditions)))
     if answer.traps:
-        parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
+        parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") + _on_parts(answer, t, html)
+                                                         for t in answer.traps)))
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
                           Markup(", ").join(html.ref(f"observation/{o}") for o in c.evidence)))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
+
+
+def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:
+    """' (on <part> only)' after a trap limited to some of the target's parts (Answer.trap_parts), else nothing."""
+    parts = answer.parts_of(trap)
+    if not parts:
+        return Markup("")
+    names = [html.ref(f"accelerator/{p}", nested=True) for p in parts]
+    return fill(" (on {} only)", Markup(", ").join(names))  # (a name's own parenthesis as a comma clause inside this one)
 
 
 def _sentences(parts: list[Markup]) -> Markup:
