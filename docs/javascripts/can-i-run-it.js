@@ -339,7 +339,9 @@
     var one = blockers.length === 1;
     var only = one ? trapParts(cell, blockers[0], place, records) : "";
     var where = only ? " on this target's " + only + " only" : " here";
-    var when = one && traps[0].applies_when ? " only " + traps[0].applies_when : "";
+    // on one part and only in some use (the Marlin sm121a trap, with an environment variable set): 'on this target's
+    // NVIDIA GB10 (DGX Spark) only, and only if ...', not 'only only if'
+    var when = one && traps[0].applies_when ? (only ? ", and" : "") + " only " + traps[0].applies_when : "";
     return el("p", { "class": "atlas-card__blocker" }, [
       el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
       (one ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output " +

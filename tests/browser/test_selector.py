@@ -206,6 +206,16 @@ def test_a_blocker_on_one_part_of_a_picked_target_names_that_part(browser: Brows
     _pick(browser, hardware="target:nvidia-sm70")
     card = _shown(browser, CARD_PARTS, "answer card")
     assert " applies here: " in card["blockerLine"] and card["trapParts"] == []
+    # a trap on one part that bites only in some use says both, once each (cards34s: 'on this target's NVIDIA GB10
+    # (DGX Spark) only only if VLLM_MARLIN_INPUT_DTYPE is set')
+    marlin = "vllm-marlin-input-dtype-fp8-sm121a-garbage"
+    when = next(g["applies_when"] for g in index["records"]["gotcha"] if g["id"] == marlin)
+    assert cells[("vllm-gptq-marlin", "nvidia-sm120")]["trap_parts"] == [{"trap": marlin, "parts": ["gb10-dgx-spark"]}]
+    _pick(browser, engine="vllm", scheme="vllm-gptq-marlin", hardware="target:nvidia-sm120")
+    card = _shown(browser, CARD_PARTS, "answer card")
+    assert card["blockers"] == [f"/gotchas/{marlin}/"]
+    assert f" applies on this target's {gb10} only, and only {when}: " in card["blockerLine"]
+    assert "only only" not in card["blockerLine"]
     assert browser.console_errors() == []
 
 
