@@ -109,6 +109,42 @@ def test_a_candidate_list_states_the_activation_keys_handed_over_on_its_platform
     assert (on_cpu.verdict, on_cpu.conditions) == ("runs", ())
 
 
+def test_keys_chosen_by_a_kernels_support_change_where_that_kernel_is_unsupported():
+    # vLLM's fp8 method asks cutlass_fp8_supported() (CUTLASS FP8's own support test) before the walk: where it fails,
+    # every kernel is handed a dynamic per-tensor key. A build that lacks CUTLASS FP8 (its condition) therefore reaches
+    # the per-tensor torch kernel for a dynamic checkpoint too, not the channel-wise one; a capability below CUTLASS's
+    # minimum hands the per-tensor keys to the whole walk.
+    kernels = {
+        "cutlass": {"activation_handling": "quantized", "requirements": [
+            req("capability-min", "CUTLASS FP8 kernels not available", value=89),
+            req("other", "CUTLASS FP8 kernels not available", value="CUDA toolkit version",
+                condition="built with CUDA 12.4")]},
+        "pt": {"activation_handling": "quantized", "requirements": [
+            req("activation-scales", "requires per tensor activation and weight scales.",
+                values=["static-tensor", "dynamic-tensor"])]},
+        "cw": {"activation_handling": "quantized", "requirements": [
+            req("other", "cannot be used with per tensor activation and weight scales.", value="not both per-tensor",
+                opposite_of="requires per tensor activation and weight scales.")]}}
+    fp8 = {**CONFIG, "activation_quantized": True, "activation_scales": ["static-tensor", "dynamic-token"]}
+    listed = {"platform": "cuda", "kernels": ["cutlass", "pt", "cw"], "failure_message": "no kernel"}
+    without = {"kernel": "cutlass", "activation_scales": ["static-tensor", "dynamic-tensor"], "locator": "x",
+               "sources": [{"source": "s"}]}
+    before = derive_cell("s", {"engine": "e", "config": fp8, "candidates": [listed]}, "t", GPU90, kernels)
+    [step] = derive_cell("s", {"engine": "e", "config": fp8,
+                               "candidates": [{**listed, "activation_scales_without": without}]},
+                         "t", GPU90, kernels).otherwise
+    assert [(s.kernel, s.selected, s.conditions) for s in before.otherwise] == [
+        ("cutlass", "pt", ("activation scales in {static-tensor}",)), ("pt", "cw", ())]
+    assert (step.kernel, step.unmet, step.verdict, step.selected, step.conditions) == (
+        "cutlass", ("built with CUDA 12.4",), "runs", "pt", ())
+    low = derive_cell("s", {"engine": "e", "config": fp8,
+                            "candidates": [{**listed, "activation_scales_without": without}]}, "t", GPU80, kernels)
+    assert (low.verdict, low.kernel, low.conditions) == ("runs", "pt", ())
+    # a list whose keys do not depend on the kernel (compressed-tensors hands per-token keys whatever CUTLASS does)
+    plain = derive_cell("s", {"engine": "e", "config": fp8, "candidates": [listed]}, "t", GPU80, kernels)
+    assert (plain.verdict, plain.kernel, plain.conditions) == ("runs", "pt", ("activation scales in {static-tensor}",))
+
+
 def test_one_engine_check_stated_as_several_conditions_is_known_to_fail_on_the_way_on():
     # vLLM's per-tensor torch FP8 kernel tests both scale keys in one check with one message; the atlas states it as a
     # weight-scales and an activation-scales check. Declined for them, that message is known to fail, so the

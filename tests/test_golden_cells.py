@@ -901,3 +901,28 @@ def test_a_setting_whose_kernel_record_leaves_activations_open_is_not_listed_as_
     worse = {w.setting: w for w in real_atlas.views.cells[("vllm-ct-w8a8-mxfp8", "nvidia-sm120")].worse}
     assert "--linear-backend b12x" not in worse
     assert worse["--linear-backend marlin"].verdict == "fallback" and worse["--linear-backend flashinfer_trtllm"].verdict == "refused"
+
+
+def test_a_build_without_cutlass_fp8_sends_vllms_fp8_method_to_the_per_tensor_torch_kernel(real_atlas):
+    """vLLM's fp8 method asks cutlass_fp8_supported() for its dynamic activation key: in a build whose CUDA is older
+    than CUTLASS FP8 needs, the key is per tensor, so PerTensorTorchFP8ScaledMMLinearKernel takes static and dynamic
+    checkpoints alike and the channel-wise torch kernel is never reached. compressed-tensors W8A8 FP8 hands a
+    per-token key whatever CUTLASS does, so there a dynamic checkpoint does go to the channel-wise kernel."""
+    built = "vLLM was built with CUDA 12.4 or newer for capability 89, CUDA 12.0 or newer for 90 and above"
+    flashinfer = "vllm-flashinfer-fp8-scaled-mm"
+    for target in ("nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+        steps = real_atlas.views.cells[("vllm-fp8", target)].otherwise
+        at = next(n for n, s in enumerate(steps) if s.kernel == "vllm-cutlass-fp8-scaled-mm")
+        assert steps[at].unmet == (built,) and all(s.off_default for s in steps[at:]), target
+        # on Blackwell FlashInfer's FP8 GEMM, declined before for a per-token key, takes the per-tensor one (given
+        # FlashInfer usable); below 100 it is refused outright
+        blackwell = target in ("nvidia-sm100", "nvidia-sm120")
+        assert (steps[at].selected == flashinfer) is blackwell, target
+        if blackwell:
+            assert steps[at].conditions == steps[at + 1].unmet and steps[at + 1].kernel == flashinfer
+        last = steps[-1]
+        assert (last.verdict.value, last.selected, last.conditions) == (
+            "runs", "vllm-per-tensor-torch-fp8-scaled-mm", ()), target
+        assert all(s.selected != "vllm-channel-wise-torch-fp8-scaled-mm" for s in steps[at:]), target
+    ct = real_atlas.views.cells[("vllm-ct-w8a8-fp8", "nvidia-sm89")].otherwise
+    assert ct[-1].selected == "vllm-channel-wise-torch-fp8-scaled-mm"

@@ -601,7 +601,7 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
               substitute: Fallback | None = None) -> Cell:
     """derive_cell for an install that covers the target: the engine's own gates and kernel walk."""
     engine = scheme.get("engine", "")
-    config = handed_config(scheme, target)
+    config = handed_config(scheme, target, kernels, installed)
     gate = _gate_failure(scheme.get("capability_gate") or {}, target, scheme)
     if gate and fallback is not None:
         return _handed_on(fallback[0], _loaded_as(scheme_id, scheme, fallback, target_id, target, kernels, installed))
@@ -656,7 +656,7 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
     default install walks to an outcome that does not run as specified (a weight-only fallback, a failure at run time,
     a refusal), with what it selects then; the walk is the one `_given_setting` makes, so nothing is typed by hand. A
     kernel whose record leaves its activation handling open is not known to run worse, so it is not listed."""
-    config = handed_config(scheme, target)
+    config = handed_config(scheme, target, kernels, installed)
     failure = failure_message(candidates, kernels, target, scheme)
     found = []
     for value, kept in _filtered_lists(candidates, target, kernels):
@@ -684,7 +684,7 @@ def _given_setting(values: Sequence[str], said: Callable[[str], str], candidates
     run time), whose own steps follow that one and whose walk is kept (`default_attempts`). What the defaults meet is
     `instead`'s and, of the kernel the setting leaves, what its attempt notes as met (`assumes`) or lacking (`opt_in`).
     None when no value's does."""
-    config, order = handed_config(scheme, target), candidate_order(candidates, target)
+    config, order = handed_config(scheme, target, kernels, installed), candidate_order(candidates, target)
     failure = failure_message(candidates, kernels, target, scheme)
     for value in values:
         kept = [k for k in order if k in kernels and value in kernels[k].get("linear_backends", [])] or order
@@ -742,16 +742,40 @@ def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mappin
     return config if len(kept) == len(types) else {**config, "activation_types": kept}
 
 
-def handed_config(scheme: SchemeFields, target: HardwareTargetFields) -> Mapping[str, Any]:
+def handed_config(scheme: SchemeFields, target: HardwareTargetFields, kernels: Mapping[str, KernelFields] | None = None,
+                  installed: Install | None = None) -> Mapping[str, Any]:
     """The configuration the scheme hands kernel selection on the target: its config as the target lets it load
     (`on_target`), with the activation quantization keys its candidate list for the target's platform states in
     place of the config's, where the list states them (vLLM's fp8 method asks for per-token scales only where CUTLASS
-    FP8 is supported)."""
+    FP8 is supported), and those of its `activation_scales_without` where the kernel named there is refused on the
+    target outright (tried against `kernels`; a kernel that is only a condition there is the steps' business:
+    `_keys_without`)."""
     config = on_target(scheme.get("config", {}), target)
     listed = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
-    if listed is None or "activation_scales" not in listed:
+    if listed is None:
         return config
-    return {**config, "activation_scales": list(listed["activation_scales"])}
+    if "activation_scales" in listed:
+        config = {**config, "activation_scales": list(listed["activation_scales"])}
+    without = listed.get("activation_scales_without")
+    if without is None or kernels is None:
+        return config
+    tried = try_kernel(without["kernel"], kernels.get(without["kernel"]), config, target, scheme,
+                       installed or NO_INSTALL)
+    if tried.outcome != NO or tried.after_selection:
+        return config
+    return {**config, "activation_scales": list(without["activation_scales"])}
+
+
+def _keys_without(kernel_id: str, target: HardwareTargetFields, scheme: SchemeFields) -> list[str] | None:
+    """The activation keys the scheme hands kernel selection where the engine finds `kernel_id` unsupported, when its
+    candidate list for the target's platform makes its keys depend on that kernel (`activation_scales_without`: vLLM's
+    fp8 method asks cutlass_fp8_supported() before the walk, so a build without CUTLASS FP8 hands per-tensor keys to
+    every kernel); None when it does not."""
+    listed = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
+    without = listed.get("activation_scales_without") if listed is not None else None
+    if without is None or without["kernel"] != kernel_id:
+        return None
+    return list(without["activation_scales"])
 
 
 def _handed_on(fallback_id: str, loaded: Cell) -> Cell:
@@ -776,7 +800,7 @@ def _loaded_as(scheme_id: str, scheme: SchemeFields, other: Fallback, target_id:
     cell = _replaced(instead, scheme=scheme_id, substitute_scheme=named)
     if not instead.verdict.loads:
         return cell
-    config = handed_config(substitute, target)
+    config = handed_config(substitute, target, kernels, installed)
 
     def computes(kernel: str | None, verdict: Verdict, computes_as: str) -> str:
         if not verdict.runs_as_specified:
@@ -811,21 +835,25 @@ def _by_default(cell: Cell, otherwise: tuple[Otherwise, ...]) -> Cell:
     default), and stay, with every step, to say which kernel computes when.
 
     A step is out of the default install's reach when its kernel is (the engine selects it only after an earlier
-    kernel's conditions fail by default) or when every condition it is the failure of is one the install meets. A
-    kernel with a condition the install lacks (`opt_in`) is passed over by default: its failure step is reached, the
-    outcome of selecting it is not, and the kernel a default install selects is the next one the walk reaches."""
+    kernel's conditions fail by default, or selects it once more only off the defaults) or when every condition it is
+    the failure of is one the install meets. A kernel with a condition the install lacks (`opt_in`) is passed over by
+    default: its failure step is reached, the outcome of selecting it is not, and the kernel a default install
+    selects is the next one the walk reaches."""
     assumed = {a.kernel: {x.condition for x in a.assumed} for a in cell.attempts}
     opt_in = {a.kernel for a in cell.attempts if a.opt_in}
     reached = {cell.kernel}
+    again: set[str] = set()  # kernels a step off the defaults selects once more (`_tried_again`): their steps are off too
     steps = []
     for step in otherwise:
         met = assumed.get(step.kernel, set())
         kept = step.selected == step.kernel  # a precision step: the kernel is selected and computes otherwise
         held = all(condition in met for condition in step.unmet)  # the defaults meet what this step needs unmet
-        on_default = step.kernel in reached and (step.kernel not in opt_in and not (step.unmet and held) if kept
-                                                 else not held)
+        on_default = step.kernel in reached and step.kernel not in again and (
+            step.kernel not in opt_in and not (step.unmet and held) if kept else not held)
         if on_default and step.selected:
             reached.add(step.selected)
+        elif step.selected is not None and step.selected in reached and not kept:
+            again.add(step.selected)
         steps.append(step if on_default else _replaced(step, off_default=True))
     assumes = tuple(dict.fromkeys(x for a in cell.attempts if a.kernel in reached for x in a.assumed))
     primary = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
@@ -959,6 +987,13 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                     config = narrowed
                     attempts[at + 1:] = [try_kernel(a.kernel, kernels.get(a.kernel), config, walk[0], walk[1], walk[2])
                                          for a in attempts[at + 1:]]
+            keys = _keys_without(chosen.kernel, walk[0], walk[1])
+            if keys is not None:  # the scheme chose its activation keys by this kernel's support: without it, others
+                config = {**config, "activation_scales": keys}
+                attempts = [_tried_again(a, first, config, kernels, walk) if n < at else a
+                            for n, (a, first) in enumerate(zip(attempts, cell.attempts))]
+                attempts[at + 1:] = [try_kernel(a.kernel, kernels.get(a.kernel), config, walk[0], walk[1], walk[2])
+                                     for a in attempts[at + 1:]]
             attempts[at] = Attempt(chosen.kernel, NO, _declined(chosen))
             attempts[at + 1:] = [_on_path(a, failed) for a in attempts[at + 1:]]
             after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
@@ -973,6 +1008,19 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                      for condition, how in chosen.fails)
         if not selection:
             return tuple(steps)
+
+
+def _tried_again(attempt: Attempt, first: Attempt, config: Mapping[str, Any], kernels: Mapping[str, KernelFields],
+                 walk: tuple[HardwareTargetFields, SchemeFields, Install]) -> Attempt:
+    """An earlier candidate once the scheme hands other activation keys: one the engine declined on the way here for
+    its conditions (it was conditional in the cell's walk) is tried again with them, since a condition on the old
+    keys may hold now (FlashInfer's FP8 GEMM takes the per-tensor key a build without CUTLASS FP8 hands over); one
+    refused outright, or whose conditions the new keys leave as they were (already known not to hold), stays as it
+    is."""
+    if first.outcome != CONDITIONAL:
+        return attempt
+    again = try_kernel(attempt.kernel, kernels.get(attempt.kernel), config, walk[0], walk[1], walk[2])
+    return again if again.outcome != NO and again.conditions != first.conditions else attempt
 
 
 def _where_selected(cell: Cell) -> tuple[str, ...]:

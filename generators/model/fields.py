@@ -686,6 +686,15 @@ class SchemeCapabilityGate(TypedDict):
 RefKernel: TypeAlias = str
 
 
+class SchemeCandidatesActivationScalesWithout(TypedDict):
+    """The activation quantization keys the scheme hands kernel selection on this platform where the engine finds `kernel` unsupported, in place of the list's (or the config's) `activation_scales`: vLLM's fp8 method asks for dynamic per-token scales only where cutlass_fp8_supported() holds, the test CutlassFP8ScaledMMLinearKernel.is_supported makes, and for dynamic per-tensor scales where it fails. On a target where the kernel is refused outright the walk starts with these keys; where the kernel is a condition (a build it needs), the step for that condition failing walks the later candidates with them."""
+
+    kernel: RefKernel
+    activation_scales: list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]
+    locator: str
+    sources: Sources
+
+
 class SchemeCandidatesPromotions(TypedDict):
     """One reordering."""
 
@@ -722,6 +731,7 @@ class SchemeCandidates(TypedDict):
     locator: NotRequired[str]
     sources: NotRequired[Sources]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
+    activation_scales_without: NotRequired[SchemeCandidatesActivationScalesWithout]
     promotions: NotRequired[list[SchemeCandidatesPromotions]]
     filter: NotRequired[SchemeCandidatesFilter]
     substitution: NotRequired[SchemeCandidatesSubstitution]
@@ -1088,6 +1098,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),
     'scheme.candidates.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
+    'scheme.candidates.activation_scales_without.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.activation_scales': ('static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token'),
     'scheme.config.weight_scales': ('tensor', 'channel', 'group', 'block'),
     'scheme.config.weight_storage': ('int32', 'int8'),
