@@ -113,7 +113,9 @@ def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
 
 def _trap_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     """The traps the site lists on the cell's answer (its scope matches the scheme, the target, the kernels and the
-    engine release the records read), each with its severity and name; the engine-wide ones are on the engine's page."""
+    engine release the records read), each with its severity and name, and, for one limited to some of the target's
+    parts (Answer.trap_parts), those parts, as the answer card names them; the engine-wide ones are on the engine's
+    page."""
     answer = atlas.views.answers.get((scheme_id, target_id))
     if answer is None or not answer.traps:
         return []
@@ -121,6 +123,12 @@ def _trap_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     for trap_id in answer.traps:
         trap = atlas.index.must("gotcha", trap_id).data
         lines.append(f"    {trap_id} ({trap['severity']}{', silent' if trap.get('silent') else ''}): {trap['name']}")
+        parts = answer.parts_of(trap_id)
+        if parts:
+            names = [atlas.index.must("accelerator", p).name for p in parts]
+            said = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+            lines.append(f"      on this target's {said} only ({'accelerators' if len(parts) > 1 else 'accelerator'} "
+                         f"{', '.join(parts)}), not its other parts")
     return lines
 
 

@@ -648,6 +648,38 @@ def test_explain_lists_the_traps_the_answer_shows(real_atlas):
     assert "    gfx1151-hip-corrupt-vulkan-correct (blocker, silent): " in gfx1151
 
 
+def test_explain_names_the_part_a_trap_on_some_of_the_targets_parts_applies_to(real_atlas):
+    """The onnxruntime-gpu wheel has no 12.1 code: its blocker on the SM 12.x answer applies to the GB10 alone, which
+    the answer card says ("on this target's NVIDIA GB10 (DGX Spark) only"); explain listed it with no part, as if it
+    hit the RTX 5090 too. On SM 7.0, whose one part is the V100, it concerns the whole target and names no part."""
+    from generators.explain import explain_text
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    lines = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm120")[0].splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith(f"    {trap} (blocker): "))
+    assert lines[at + 1] == ("      on this target's NVIDIA GB10 (DGX Spark) only (accelerator gb10-dgx-spark), "
+                             "not its other parts")
+    volta = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm70")[0]
+    assert f"    {trap} (blocker): " in volta and "not its other parts" not in volta
+
+
+def test_the_support_grid_counts_a_trap_on_one_part_apart_and_its_note_names_the_part(real_atlas):
+    """The grid's trap mark on ONNX Runtime's SM 12.x cell said "1 trap(s) apply" for the GB10-only blocker, as if it
+    hit every SM 12.x part; it now counts it as applying on some parts only, and the cell's note names the GB10."""
+    import re
+
+    from generators.render.matrix import support_matrices_html
+    text = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+    cell = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-onnxruntime-matmulnbits-int4--nvidia-sm120"'
+                     r'.*?</td>', text).group(0)
+    assert 'title="1 trap(s) apply on some of its parts only (see the note)"' in cell and "1 trap(s) apply\"" not in cell
+    volta = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-onnxruntime-matmulnbits-int4--nvidia-sm70"'
+                      r'.*?</td>', text).group(0)
+    assert 'title="1 trap(s) apply"' in volta
+    note = re.search(r'<li id="cell-onnxruntime-matmulnbits-int4--nvidia-sm120">(.*?)</li>', text).group(1)
+    traps = re.sub(r"<[^>]+>", "", note.split(". Traps: ")[1])
+    assert traps.startswith("onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10 (on gb10-dgx-spark only). ")  # (names: ids)
+
+
 def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is_wrong_for(real_atlas):
     """vLLM's table says yes to FP8 W8A8 on "AMD GPU", a column of four targets: the derivation runs it on gfx942 and
     gfx950 and refuses it on gfx90a and gfx1151. The table cell disagrees as a whole (the column is split), but each

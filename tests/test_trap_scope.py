@@ -7,7 +7,7 @@ import pytest
 
 from generators.derive.history import release_key
 from generators.derive.members import members
-from generators.derive.trap_scope import TrapScope, in_releases
+from generators.derive.trap_scope import TrapScope, in_releases, parts_named
 from generators.model.atlas import Atlas
 
 
@@ -285,3 +285,39 @@ def test_a_step_leaves_out_what_fails_or_falls_back_and_a_kernel_that_quantizes_
         assert not (kernel.data.get("computes_in") and kernel.data.get("activation_handling") == "quantized"), kernel.id
     refused = [a for a in real_atlas.views.answers.values() if not a.cell.verdict.runs_as_specified]
     assert refused and all(not a.steps for a in refused)
+
+
+def _on_parts(*accelerators: str) -> TrapScope:
+    return TrapScope("t", frozenset({"onnxruntime"}), frozenset(), frozenset({"k"}), frozenset(), frozenset(accelerators),
+                     (), "", "", "")
+
+
+def test_a_trap_naming_some_of_a_targets_parts_is_limited_to_those_in_the_targets_order():
+    """The parts a trap is limited to: those of the target it names, where it names some but not all; none where it
+    names none of them (a trap on the cell's kernels) or every one (the V100 is SM 7.0's only part)."""
+    sm120 = ("rtx-5090", "rtx-pro-6000-blackwell", "gb10-dgx-spark")
+    assert parts_named(_on_parts("v100", "gb10-dgx-spark", "b200"), sm120) == ("gb10-dgx-spark",)
+    assert parts_named(_on_parts("gb10-dgx-spark", "rtx-5090"), sm120) == ("rtx-5090", "gb10-dgx-spark")
+    assert parts_named(_on_parts(), sm120) == ()
+    assert parts_named(_on_parts(*sm120), sm120) == ()
+    assert parts_named(_on_parts("v100", "gb10-dgx-spark"), ("v100",)) == ()
+
+
+def test_the_gb10_blocker_on_sm12x_answers_is_limited_to_the_gb10(real_atlas: Atlas):
+    """The onnxruntime-gpu wheel's missing 12.1 code stops the GB10, not the RTX 5090 or RTX PRO 6000 (12.0a code runs
+    there): the SM 12.x answer lists the trap with the GB10 as the one part it applies to, and counts it apart from the
+    traps on the whole target (the comparison table counted it as hitting every part). On SM 7.0 the V100 is the
+    target's only part, so there it concerns the whole target."""
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    sm120 = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]
+    assert trap in sm120.traps and sm120.trap_parts == ((trap, ("gb10-dgx-spark",)),)
+    assert sm120.parts_of(trap) == ("gb10-dgx-spark",) and trap not in sm120.whole_traps
+    sm70 = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm70")]
+    assert trap in sm70.whole_traps and sm70.trap_parts == () and sm70.parts_of(trap) == ()
+    # every limited trap names the parts it is limited to, and only parts of the answer's target
+    for (scheme, target), answer in real_atlas.views.answers.items():
+        parts = members(real_atlas.index, real_atlas.index.must("hardware-target", target))
+        for limited, named in answer.trap_parts:
+            declared = real_atlas.index.must("gotcha", limited).data["accelerators"]
+            assert limited in answer.traps and named == tuple(p for p in parts if p in declared)
+            assert 0 < len(named) < len(parts), (scheme, target, limited)

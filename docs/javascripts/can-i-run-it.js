@@ -333,18 +333,18 @@
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
   // an environment variable set) says when, in the words the data API derives from its record (applies_when)
   // on a target pick, a trap on one part of the target (a blocker on the GB10 only) names that part: where a trap
-  // applies only on some of the target's parts, the card says which (`onParts`, from trapParts)
-  function blockerLine(site, records, blockers, place) {
+  // applies only on some of the target's parts, the card says which (from the cell's trap_parts, trapParts)
+  function blockerLine(site, records, cell, blockers, place) {
     var traps = blockers.map(function (t) { return records["gotcha"][t]; });
     var one = blockers.length === 1;
-    var only = one ? trapParts(traps[0], place, records) : "";
+    var only = one ? trapParts(cell, blockers[0], place, records) : "";
     var where = only ? " on this target's " + only + " only" : " here";
     var when = one && traps[0].applies_when ? " only " + traps[0].applies_when : "";
     return el("p", { "class": "atlas-card__blocker" }, [
       el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
       (one ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output " +
         (one ? "applies" : "apply") + where + when + ": "].concat(blockers.map(function (t, n) {
-      var parts = one ? "" : trapParts(traps[n], place, records);
+      var parts = one ? "" : trapParts(cell, t, place, records);
       var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? "only " + traps[n].applies_when : "",
         parts ? "on " + parts + " only" : ""];
       notes = notes.filter(Boolean);
@@ -352,16 +352,22 @@
     })));
   }
 
-  // The parts of a picked target a trap names, in words, where it names some of the target's parts but not all (the
-  // onnxruntime-gpu wheel's missing code bites the GB10 at 12.1, not the RTX 5090 at 12.0): '' where it concerns the
-  // whole pick (a part pick keeps only the traps on that part, trapsAt)
-  function trapParts(trap, place, records) {
-    var target = records["hardware-target"][place.targetId];
-    if (place.kind === "part" || !trap || !trap.accelerators || !trap.accelerators.length || !target) { return ""; }
-    var named = target.accelerators.filter(function (p) { return trap.accelerators.indexOf(p) >= 0; });
-    if (!named.length || named.length === target.accelerators.length) { return ""; }
-    var names = named.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
-    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0];
+  // The target's parts a cell's trap is limited to (api: trap_parts, derived from the parts the trap names, where it
+  // names some of the target's parts but not all), or [] where it concerns every part
+  function partsOf(cell, t) {
+    var found = (cell.trap_parts || []).filter(function (p) { return p.trap === t; })[0];
+    return found ? found.parts : [];
+  }
+
+  // Those parts in words on a target pick (the onnxruntime-gpu wheel's missing code bites the GB10 at 12.1, not the
+  // RTX 5090 at 12.0): '' where the trap concerns the whole pick (a part pick keeps only the traps on that part, trapsAt)
+  function trapParts(cell, t, place, records) {
+    return place.kind === "part" ? "" : partNames(records, partsOf(cell, t));
+  }
+
+  function partNames(records, parts) {
+    var names = parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : (names[0] || "");
   }
 
   function targetLabel(node) {
@@ -396,11 +402,13 @@
     return at.length && at.every(function (n) { return n > 0; }) ? at : null;
   }
 
-  // the steps by outcome (its verdict and the kernel the engine then selects), each outcome once, in the engine's order
+  // the steps by outcome (its verdict and the kernel the engine then selects), each outcome once, in the engine's order;
+  // a step of the install (api: of_install, a build for the target) is an outcome of its own: its binaries fail
+  // whichever kernel the engine selects, so it is not said "in" the kernel a later step of the same kernel fails in
   function outcomeGroups(steps) {
     var groups = [];
     steps.forEach(function (step) {
-      var key = step.verdict + " " + (step.selected || "");
+      var key = step.verdict + " " + (step.selected || "") + (step.of_install ? " install" : "");
       var group = groups.filter(function (g) { return g.key === key; })[0];
       if (group) { group.steps.push(step); } else { groups.push({ key: key, steps: [step] }); }
     });
@@ -832,11 +840,11 @@
       el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
   }
 
-  // the cell's traps that reach the pick: a trap naming parts applies to those parts only
-  function trapsAt(cell, place, records) {
+  // the cell's traps that reach the pick: a trap limited to some of the target's parts applies to those parts only
+  function trapsAt(cell, place) {
     return cell.traps.filter(function (t) {
-      var parts = records["gotcha"][t] ? records["gotcha"][t].accelerators : [];
-      return place.kind !== "part" || !parts || !parts.length || parts.indexOf(place.id) >= 0;
+      var parts = partsOf(cell, t);
+      return place.kind !== "part" || !parts.length || parts.indexOf(place.id) >= 0;
     });
   }
 
@@ -854,17 +862,35 @@
 
   var SEVERITIES = ["blocker", "major", "minor"];
 
-  // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer lists them
+  // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer lists them. On
+  // a target pick, the traps limited to some of its parts (api: trap_parts) are counted apart, with those parts (a
+  // blocker on the GB10 alone does not hit the RTX 5090), as the answer card says them
   function trapSummary(cell, place, records) {
-    var traps = trapsAt(cell, place, records).map(function (t) { return records["gotcha"][t]; }).filter(Boolean);
-    if (!traps.length) { return ["—"]; }
-    var worst = traps.map(function (t) { return t.severity; }).sort(function (a, b) {
-      return SEVERITIES.indexOf(a) - SEVERITIES.indexOf(b); })[0];
-    var silent = traps.some(function (t) { return t.silent; });
-    return [el("span", { "class": "atlas-compare__traps", title: traps.map(function (t) { return t.name; }).join("; ") }, [
-      el("span", { "class": "atlas-severity atlas-severity--" + worst, text: worst }),
-      silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
-      " " + traps.length + (traps.length === 1 ? " trap" : " traps")])];
+    var at = trapsAt(cell, place);
+    var groups = [{ parts: "", ids: [] }];
+    at.forEach(function (t) {
+      var parts = trapParts(cell, t, place, records);
+      var group = groups.filter(function (g) { return g.parts === parts; })[0];
+      if (!group) { group = { parts: parts, ids: [] }; groups.push(group); }
+      group.ids.push(t);
+    });
+    var shown = groups.filter(function (g) { return g.ids.length; });
+    if (!shown.length) { return ["—"]; }
+    var said = [];
+    shown.forEach(function (g, n) {
+      var traps = g.ids.map(function (t) { return records["gotcha"][t]; }).filter(Boolean);
+      var worst = traps.map(function (t) { return t.severity; }).sort(function (a, b) {
+        return SEVERITIES.indexOf(a) - SEVERITIES.indexOf(b); })[0];
+      var silent = traps.some(function (t) { return t.silent; });
+      if (n) { said.push(el("br")); }
+      said.push(el("span", { "class": "atlas-compare__traps", "data-parts": g.parts,
+        title: traps.map(function (t) { return t.name; }).join("; ") }, [
+        el("span", { "class": "atlas-severity atlas-severity--" + worst, text: worst }),
+        silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
+        " " + g.ids.length + (g.ids.length === 1 ? " trap" : " traps"),
+        g.parts ? el("span", { "class": "atlas-compare__trap-parts", text: " on this target's " + g.parts + " only" }) : null]));
+    });
+    return said;
   }
 
   // the verdicts of these rows (each a derived cell), best first, counted: [{verdict, count}]
@@ -1009,10 +1035,10 @@
     card.appendChild(el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))));
     card.appendChild(el("p", { "class": "atlas-card__verdict" }, [
       el("span", { "class": verdictClass(verdict), text: label[0] }), label[1] ? " " + label[1] : ""]));
-    var traps = trapsAt(cell, place, records);
+    var traps = trapsAt(cell, place);
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
-    if (blockers.length) { card.appendChild(blockerLine(site, records, blockers, place)); }
+    if (blockers.length) { card.appendChild(blockerLine(site, records, cell, blockers, place)); }
     if (part) {
       // what this part needs beyond the target (its host CPU, its own compute capability) comes before the rest
       card.appendChild(section("First, on this part", [
@@ -1185,7 +1211,7 @@
     }
     function trapItem(t) {
       var trap = records["gotcha"][t];
-      var parts = trapParts(trap, place, records);
+      var parts = trapParts(cell, t, place, records);
       return el("li", {}, [
         el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
         trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,

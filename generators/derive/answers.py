@@ -30,7 +30,7 @@ from .route_computes import ComputeStep, compute_steps
 from .route_needs import RouteNeed, route_needs
 from .runtime_checks import resolved_kernels
 from .tallies import Tally
-from .trap_scope import AnswerScope, TrapScope, applies, trap_scope
+from .trap_scope import AnswerScope, TrapScope, applies, parts_named, trap_scope
 
 
 @dataclass(frozen=True)
@@ -63,10 +63,22 @@ class Answer:
     passed_over: tuple[tuple[str, tuple[str, ...]], ...] = ()  # of `sources`, those of kernels it passes over, by kernel
     steps: tuple[ComputeStep, ...] = ()  # what each kernel on its route computes in, where it runs as specified
     needs: tuple[RouteNeed, ...] = ()  # what the kernels it runs on need that the engine does not check (route_needs)
+    # of `traps`, those limited to some of the target's parts (trap_scope.parts_named), with those parts, in trap order
+    trap_parts: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def findings(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p.finding for p in self.published if p.finding))
+
+    @property
+    def whole_traps(self) -> tuple[str, ...]:
+        """Of `traps`, those that concern every part of the target (not limited to some, `trap_parts`)."""
+        limited = {trap for trap, _ in self.trap_parts}
+        return tuple(t for t in self.traps if t not in limited)
+
+    def parts_of(self, trap: str) -> tuple[str, ...]:
+        """The target's parts a trap of this answer is limited to; empty where it concerns the whole target."""
+        return next((parts for t, parts in self.trap_parts if t == trap), ())
 
 
 def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: list[PublishedCell],
@@ -81,7 +93,7 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
             claims.setdefault((cell.scheme, cell.target), []).append(
                 PublishedClaim(p.matrix, p.row, p.column, p.symbol, p.published, agrees, None if agrees else finding))
     scopes = _TrapIndex([trap_scope(t) for t in traps])
-    targets = {t.id: (str(t.data["platform"]), frozenset(members(index, t))) for t in index.all("hardware-target")}
+    targets = {t.id: (str(t.data["platform"]), members(index, t)) for t in index.all("hardware-target")}
     releases = engine_releases(index)
     fit = _PartFit(fixed_hosts(index), host_limits(resolved_kernels(index)), capabilities(index),
                    default_installs(index), {t.id: t.data.get("compute_capability") for t in index.all("hardware-target")})
@@ -154,17 +166,24 @@ def engine_releases(index: Index) -> dict[str, str]:
 
 
 def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
-            targets: dict[str, tuple[str, frozenset[str]]], releases: dict[str, str],
+            targets: dict[str, tuple[str, tuple[str, ...]]], releases: dict[str, str],
             fit: _PartFit | None = None, native: Mapping[str, frozenset[str]] | None = None) -> Answer:
     scheme = index.get("scheme", cell.scheme)
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
-    platform, parts = targets.get(cell.target, ("", frozenset()))
+    platform, listed = targets.get(cell.target, ("", ()))
+    parts = frozenset(listed)
     scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
-    applying = tuple(t.id for t in traps.candidates(cell, formats) if applies(t, scope))
+    found = [t for t in traps.candidates(cell, formats) if applies(t, scope)]
+    applying = tuple(t.id for t in found)
+    limited = tuple((t.id, named) for t in found if (named := parts_named(t, listed)))
     runs = scheme is not None and cell.verdict.runs_as_specified
 
+    # A CPU multiplies every float dtype on its vector units and the model's dtype picks which, so its matrix
+    # instructions (a Neoverse V2 has BF16 and no FP16 one) do not narrow what a kernel computes in there.
+    narrowing = {} if platform == "cpu" else native or {}
+
     def formats_of(kernel: str | None) -> tuple[str, ...]:
-        return kernel_computes_in(index, scheme, cell, kernel, parts, native or {}) if scheme and runs else ()
+        return kernel_computes_in(index, scheme, cell, kernel, parts, narrowing) if scheme and runs else ()
     computes_in = formats_of(cell.kernel)
     steps = compute_steps(index, cell, formats_of, scheme.data.get("config") or {}) if scheme and runs else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
@@ -173,7 +192,7 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     sources = answer_sources(index, cell, platform, claimed, on_parts)
     sources = tuple(dict.fromkeys([*sources, *(s for n in needs if n.tool for s in (n.used_in, n.source))]))
     return Answer(cell, claims, applying, sources, computes_in,
-                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps, needs)
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps, needs, limited)
 
 
 def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | None, parts: frozenset[str],

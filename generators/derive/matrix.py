@@ -49,7 +49,8 @@ class MatrixCell:
     answer: Answer
     note: str  # the anchor of this cell's note
     disagrees: bool  # a published table says otherwise
-    traps: int
+    traps: int  # traps on every part of the target
+    part_traps: int = 0  # traps limited to some of its parts (Answer.trap_parts), counted apart
 
 
 @dataclass(frozen=True)
@@ -287,4 +288,4 @@ def _unread(schemes: list[Record], left_out: list[Record]) -> tuple[Unread, ...]
 def _cell(answer: Answer) -> MatrixCell:
     cell = answer.cell
     return MatrixCell(answer, note_id(cell.scheme, cell.target), any(not p.agrees for p in answer.published),
-                      len(answer.traps))
+                      len(answer.whole_traps), len(answer.trap_parts))

@@ -18,7 +18,8 @@ dimension the trap declares must match, and one it leaves out does not narrow it
   says nothing about a refusal);
 - platforms: the target's platform is one of them;
 - accelerators: one of them is a member of the answer's hardware target (a trap on one part of a target is
-  listed for the target, and the site keeps it to that part when a part is picked);
+  listed for the target with the parts it names, `parts_named`: every view says it applies there only, counts it
+  apart from the traps on the whole target, and keeps it to those parts when a part is picked);
 - releases: the release the answer is derived at (the engine record's `version_read`) is in the range.
 
 Pure functions; no I/O.
@@ -89,6 +90,14 @@ def applies(trap: TrapScope, answer: AnswerScope) -> bool:
             and (not trap.platforms or answer.platform in trap.platforms)
             and (not trap.accelerators or bool(trap.accelerators & answer.accelerators))
             and in_releases(trap, cell.engine, answer.release))
+
+
+def parts_named(trap: TrapScope, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The parts of a hardware target (its members, in their order) a trap is limited to, where it names some of them
+    but not all (the onnxruntime-gpu wheel's missing code stops the GB10 at 12.1, not the RTX 5090 at 12.0); empty
+    where it concerns the whole target (it names no part, or every part)."""
+    named = tuple(p for p in parts if p in trap.accelerators)
+    return named if named and len(named) < len(parts) else ()
 
 
 def in_releases(trap: TrapScope, engine: str, release: str) -> bool:

@@ -270,7 +270,7 @@ class HardwareTargetNoMatrixFormats(TypedDict):
 
 
 class HardwareTargetNoMatrixInstructions(TypedDict):
-    """States that the parts of this target have no matrix instruction at all (no matrix engine): no MFMA, WMMA, tensor-core or other instruction multiplies a matrix tile, in any precision. Every hardware format is then derived emulated on the target's parts (each runs converted, or on vector instructions), so one statement settles every format's cell. A target with it lists no `matrix_formats` (a contradiction) and no `no_matrix_formats` (implied, so not typed twice), and its parts state no peak figure, no `matrix_encodings` and belong to no target that lists a matrix instruction; check `no-matrix-instructions` enforces this."""
+    """States that the parts of this target have no matrix instruction at all (no matrix engine): no MFMA, WMMA, tensor-core or other instruction multiplies a matrix tile, in any precision. Every hardware format is then derived emulated on the target's parts (no matrix instruction takes it as it is: where an engine runs it at all, it runs converted to a wider type or on vector instructions), so one statement settles every format's cell. A target with it lists no `matrix_formats` (a contradiction) and no `no_matrix_formats` (implied, so not typed twice), and its parts state no peak figure, no `matrix_encodings` and belong to no target that lists a matrix instruction; check `no-matrix-instructions` enforces this."""
 
     source: RefSource
     locator: str

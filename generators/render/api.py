@@ -184,7 +184,9 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
 
 def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
-            "findings": list(answer.findings), "traps": list(answer.traps), "sources": list(answer.sources),
+            "findings": list(answer.findings), "traps": list(answer.traps),
+            "trap_parts": [{"trap": trap, "parts": list(parts)} for trap, parts in answer.trap_parts],
+            "sources": list(answer.sources),
             "sources_passed_over": [{"kernel": k, "sources": list(ids)} for k, ids in answer.passed_over],
             "computes_in": list(answer.computes_in), "computes_steps": [s.as_dict() for s in answer.steps],
             "needs": [n.as_dict() for n in answer.needs],

@@ -262,8 +262,13 @@ _COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", 
                                  "description": "Where a setting the user gives chooses `precision` (the kernel "
                                                 "record's `computes_in.setting`); null otherwise."}}}
 
+_TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalProperties": False,
+               "properties": {"trap": {"type": "string", "description": "A trap id of the cell's `traps`."},
+                              "parts": {**_IDS, "description": "The accelerator ids of the target it applies to, "
+                                                               "in the target's order."}}}
+
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
-                                        "sources", "history"],
+                                        "trap_parts", "sources", "history"],
          "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
                         "verdict": {**_VERDICT, "description": "The derived verdict."},
                         "kernel": {"type": ["string", "null"], "description": "The kernel that computes; null when none "
@@ -322,6 +327,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                           "platform, target members, engine release) matches the cell, "
                                                           "silent first, then by severity. A trap naming accelerators "
                                                           "concerns only those members of the target."},
+                        "trap_parts": {"type": "array", "items": _TRAP_PARTS,
+                                       "description": "Of `traps`, those that name some of the target's parts but not "
+                                                      "all, each with those parts (in the target's order): they apply "
+                                                      "there only (a blocker on the GB10 alone among the SM 12.x "
+                                                      "parts). A trap not listed here concerns every part."},
                         "computes_in": {**_IDS, "description": "Hardware formats the cell computes in when it runs as "
                                                                 "specified: those every format of the scheme allows."},
                         "computes_steps": {"type": "array", "items": _COMPUTE_STEP,

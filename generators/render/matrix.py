@@ -14,11 +14,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..derive.answers import Answer
 from ..derive.cells import Cell, Otherwise
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from .labels import inline_name
 from .markdown import fill
 
 SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
@@ -48,10 +50,12 @@ class _Html:
     def __init__(self, names: dict[str, str], page: str):
         self.names, self.page = names, page
 
-    def ref(self, ref: str, text: str | None = None, cls: str = "") -> Markup:
+    def ref(self, ref: str, text: str | None = None, cls: str = "", nested: bool = False) -> Markup:
+        """A link showing the record's name (or `text`); `nested` inside a parenthesis, its own aside made a clause."""
         kind, _, record_id = ref.partition("/")
         url = href(f"{FOLDER_OF_KIND[kind]}/{record_id}.md", self.page)
-        return _anchor(url, text if text is not None else self.names.get(ref, record_id), cls)
+        name = self.names.get(ref, record_id)
+        return _anchor(url, text if text is not None else inline_name(name) if nested else name, cls)
 
 
 @functools.lru_cache(maxsize=1 << 14, typed=True)
@@ -210,12 +214,20 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
     marks = Markup("")
     if cell.disagrees:
         marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
-    if cell.traps:
-        marks += fill('<span class="atlas-mark atlas-mark--trap" title="{} trap(s) apply">{}</span>', cell.traps, MARK_TRAPS)
+    if cell.traps or cell.part_traps:
+        marks += fill('<span class="atlas-mark atlas-mark--trap" title="{}">{}</span>', _traps_said(cell), MARK_TRAPS)
     marks += _part_mark(cell)
     label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
     return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
         c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
+
+
+def _traps_said(cell: MatrixCell) -> str:
+    """How many traps apply, those on some of the target's parts only counted apart (a blocker on the GB10 alone does
+    not hit every SM 12.x part)."""
+    said = [f"{cell.traps} trap(s) apply"] if cell.traps else []
+    said += [f"{cell.part_traps} trap(s) apply on some of its parts only (see the note)"] if cell.part_traps else []
+    return "; ".join(said)
 
 
 def _part_mark(cell: MatrixCell) -> Markup:
@@ -264,7 +276,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill("; a default install loads the checkpoint as {} and selects {}",  # (a name with parentheses)
                           html.ref(f"scheme/{c.substitution}"), html.ref(f"kernel/{c.default_kernel}")))
     elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}"),
+        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}", nested=True),
                           fill(" where {}", "; ".join(c.default_where)) if c.default_where else Markup(""),
                           fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.met_by}" for a in c.opt_in))
                           if c.opt_in else Markup("")))
@@ -294,12 +306,22 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill(". On {}: {}, first {}", html.ref(f"accelerator/{part.part}"), verdict_badge(part.verdict),
                           "; ".join(part.conditions)))
     if answer.traps:
-        parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") for t in answer.traps)))
+        parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") + _on_parts(answer, t, html)
+                                                         for t in answer.traps)))
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
                           Markup(", ").join(html.ref(f"observation/{o}") for o in c.evidence)))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
+
+
+def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:
+    """' (on <part> only)' after a trap limited to some of the target's parts (Answer.trap_parts), else nothing."""
+    parts = answer.parts_of(trap)
+    if not parts:
+        return Markup("")
+    names = [html.ref(f"accelerator/{p}", nested=True) for p in parts]
+    return fill(" (on {} only)", Markup(", ").join(names))  # (a name's own parenthesis as a comma clause inside this one)
 
 
 def _sentences(parts: list[Markup]) -> Markup:

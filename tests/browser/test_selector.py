@@ -463,6 +463,45 @@ return li.querySelector('.atlas-otherwise__unmet').textContent;""")
     assert browser.console_errors() == []
 
 
+INSTALL_GROUPED = [("exllamav2", "exllamav2-exl2-4", "nvidia-sm70"), ("exllamav2", "exllamav2-exl2-8", "nvidia-sm70"),
+                   ("exllamav2", "exllamav2-gptq-4", "nvidia-sm70"), ("vllm", "vllm-fp8-block", "amd-gfx906"),
+                   ("vllm", "vllm-fp8-block-moe", "amd-gfx906"), ("vllm", "vllm-fp8-moe", "amd-gfx906")]
+
+
+def test_the_install_step_is_not_grouped_with_a_later_step_of_the_same_kernel(browser: Browser, cells: dict,
+                                                                               names: dict) -> None:
+    """Six cards have, after the install's step (a build for the target: its binaries fail whichever kernel the engine
+    selects), a later step of a kernel's own condition (the exllamav2 extension built, the ROCm Triton compiling the
+    FP8 tl.dot) with the same outcome and kernel. The collapsed line grouped the two as one outcome and said "without
+    conditions 1 or 2, Fails at run time in <kernel>: <the install's reason>" (on gfx906 "Fails at run time in vLLM
+    TritonExperts: no code compiled for gfx906 ...", with the kernel's own reason left out): the install's condition
+    is not "in" that kernel (cond1wording33s). The install's step is now an outcome of its own, said whichever kernel
+    the engine selects, and the kernel's step says its own reason."""
+    for n, (engine, scheme, target) in enumerate(INSTALL_GROUPED):
+        steps = cells[(scheme, target)]["otherwise"]
+        install = steps[0]
+        later = [s for s in steps[1:] if (s["verdict"], s["selected"]) == (install["verdict"], install["selected"])]
+        assert install["of_install"] and install["verdict"] == "fails-at-runtime" and len(later) == 1
+        assert not any(s["of_install"] for s in steps[1:])
+        if n:
+            _pick(browser, engine=engine, scheme=scheme, hardware=f"target:{target}")
+        else:
+            browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware=target:{target}")
+        shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
+        assert shown["list"] == "OL", scheme
+        own = shown["conditions"].index(later[0]["unmet"][0]) + 1
+        kernel = names["kernel/" + install["selected"]]
+        assert shown["summary"].startswith(
+            "If the conditions do not hold: without condition 1, Fails at run time whichever kernel the engine selects: "
+            + install["reasons"][0] + "; "), scheme
+        assert f"without conditions 1 or {own}," not in shown["summary"]
+        assert f"in {kernel}: {install['reasons'][0]}" not in shown["summary"]
+        if len({(s["verdict"], s["selected"]) for s in steps}) == 1:  # (gfx906: the kernel's step, with its own reason)
+            reason = later[0]["reasons"][0].removeprefix(install["selected"] + ": ")
+            assert shown["summary"].endswith(f"; without condition {own}, Fails at run time in {kernel}: {reason}"), scheme
+    assert browser.console_errors() == []
+
+
 WORSE = """
 const card = document.querySelector('#atlas-answer .atlas-card');
 const h = card && [...card.querySelectorAll('h3')].find(h => h.textContent === 'Settings that make this worse');
@@ -789,6 +828,51 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
         reaching = [t for t in on_target if not parts_of[t] or part in parts_of[t]]
         assert ("vllm-marlin-input-dtype-fp8-sm121a-garbage" in reaching) is listed
         assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
+
+
+COMPARE_TRAPS = """
+const box = document.querySelector('#atlas-answer .atlas-compare');
+if (!box) return null;
+return Object.fromEntries([...box.querySelectorAll('tbody tr')].map(tr => [tr.dataset.scheme,
+  [...tr.cells[5].querySelectorAll('.atlas-compare__traps')].map(s => [s.dataset.parts,
+    s.querySelector('.atlas-severity').textContent, !!s.querySelector('.atlas-silent'),
+    [...s.childNodes].filter(n => !n.matches || !n.matches('.atlas-severity, .atlas-silent')).map(n => n.textContent).join('')
+    ])]));
+"""
+
+
+def test_a_comparison_on_a_target_counts_a_trap_on_one_part_apart_and_names_the_part(browser: Browser, built_site: Path,
+                                                                                      cells: dict, names: dict) -> None:
+    """The onnxruntime-gpu wheel's blocker stops the GB10 (12.1) alone among SM 12.x's parts. The answer card says so;
+    the comparison on the target counted it as "blocker 1 trap", as if it hit the RTX 5090 too (and counted the Marlin
+    sm121a trap among vLLM's four). A row now counts the traps on every part, then, apart, those on some parts only,
+    with those parts (api: trap_parts), as the card names them."""
+    gb10 = names["accelerator/gb10-dgx-spark"]
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    gotchas = {g["id"]: g for g in index["records"]["gotcha"]}
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    assert cells[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]["trap_parts"] == [{"trap": trap, "parts": ["gb10-dgx-spark"]}]
+    browser.open(f"{PAGE}?engine=any&format=ort-matmulnbits-int4&hardware=target:nvidia-sm120")
+    shown = _shown(browser, COMPARE_TRAPS, "comparison")
+    assert shown["onnxruntime-matmulnbits-int4"] == [[gb10, "blocker", False, f" 1 trap on this target's {gb10} only"]]
+    _pick(browser, engine="any", scheme="format:w4a16-int4", hardware="target:nvidia-sm120")
+    shown = _shown(browser, COMPARE_TRAPS, "comparison")
+    cell = cells[("vllm-ct-wna16", "nvidia-sm120")]
+    limited = [p["trap"] for p in cell["trap_parts"]]
+    assert [p["parts"] for p in cell["trap_parts"]] == [["gb10-dgx-spark"]] * len(limited) and limited
+    whole = [t for t in cell["traps"] if t not in limited]
+
+    def said(ids: list[str], parts: str) -> list:
+        worst = min((gotchas[t]["severity"] for t in ids), key=["blocker", "major", "minor"].index)
+        return [parts, worst, any(gotchas[t]["silent"] for t in ids),
+                f" {len(ids)} {'trap' if len(ids) == 1 else 'traps'}" + (f" on this target's {parts} only" if parts else "")]
+    assert shown["vllm-ct-wna16"] == [said(whole, ""), said(limited, gb10)]
+    # on a part the row counts what reaches it, in one count: the GB10's traps on the GB10, none of them on the 5090
+    _pick(browser, hardware="part:gb10-dgx-spark")
+    assert _shown(browser, COMPARE_TRAPS, "comparison")["vllm-ct-wna16"] == [said(cell["traps"], "")]
+    _pick(browser, hardware="part:rtx-5090")
+    assert _shown(browser, COMPARE_TRAPS, "comparison")["vllm-ct-wna16"] == [said(whole, "")]
+    assert browser.console_errors() == []
 
 
 HOST = """
