@@ -2,6 +2,14 @@
 record's capability or toolkit, or an estimate the record derives."""
 from __future__ import annotations
 
+import time
+
+import pytest
+
+from generators.checks import gotcha_figures
+
+from generators.build import check_tree
+
 from .test_checks import edit, problems_of
 
 TRAP = "records/gotchas/trap-loud.yaml"  # summary line 2, symptom line 7, sources from line 8
@@ -78,9 +86,35 @@ def test_a_derived_figure_must_be_its_arithmetic_and_a_needless_entry_is_stale(t
     edit(tree, TRAP, "expression: 1 / sqrt(3)}", "expression: __import__('os').getcwd()}")
     assert problems_of(tree, "gotcha-figures") == [
         f"{TRAP}:12:34: error: [gotcha-figures] derived_figures[0].expression: \"__import__('os').getcwd()\" is not "
-        f"arithmetic this check evaluates (numbers, + - * /, sqrt, atan, degrees)"]
+        f"arithmetic this check evaluates to a finite number (numbers, + - * /, sqrt, atan, degrees; at most 200 "
+        f"characters)"]
     edit(tree, TRAP, "expression: __import__('os').getcwd()}", "expression: 1 / sqrt(2)}")
     edit(tree, TRAP, "logits shrink to 0.71.", "logits shrink to 1.25.")
     assert problems_of(tree, "gotcha-figures") == [
         f"{TRAP}:12:14: error: [gotcha-figures] derived_figures[0].figure: stale entry: neither summary nor symptom "
         f"writes '0.71' as a figure that nothing else ties; remove the entry"]
+
+
+@pytest.mark.parametrize("expression", [
+    "2 ** 10000000", "9 ** 9 ** 9", "x", "sqrt.__globals__", "().__class__.__bases__", "__import__('os').getcwd()",
+    "(lambda: 1)()", "sqrt(x=2)", "sqrt(4, 2)", "1 / 0", "sqrt(-1)", "1e999", "1e308 * 10 - 1e308 * 10",
+    "10 ** 400", "1" + "0" * 400, "(" * 120 + "1" + ")" * 120, "-" * 100000 + "1", "+".join(["1"] * 3000),
+    "sqrt(" * 2000 + "4" + ")" * 2000, "1 +" * 1000000 + " 1", "'a' * 10 ** 9", "[1][0]", "True", "1j", ""])
+def test_a_hostile_expression_is_refused_unrun_and_in_bounded_time(expression):
+    started = time.monotonic()
+    assert gotcha_figures.evaluate(expression) is None
+    assert time.monotonic() - started < 1
+
+
+def test_a_hostile_expression_is_a_located_error_not_a_crash(tree):
+    _tie_everything(tree)
+    edit(tree, TRAP, "expression: 1 / sqrt(2)}", "expression: 1e308 * 10 - 1e308 * 10}")
+    assert problems_of(tree, "gotcha-figures") == [
+        f"{TRAP}:12:34: error: [gotcha-figures] derived_figures[0].expression: '1e308 * 10 - 1e308 * 10' is not "
+        f"arithmetic this check evaluates to a finite number (numbers, + - * /, sqrt, atan, degrees; at most 200 "
+        f"characters)"]
+    long = "+".join(["1"] * 1500)
+    edit(tree, TRAP, "expression: 1e308 * 10 - 1e308 * 10}", f"expression: '{long}'}}")
+    atlas, problems = check_tree(tree)
+    assert [(p.file, p.line, p.column, p.rule) for p in problems] == [(TRAP, 12, 34, "schema")]
+    assert gotcha_figures._shown(long) == f"{long[:200]!r}... (2999 characters)"

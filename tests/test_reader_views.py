@@ -264,6 +264,14 @@ def test_of_the_formats_a_checkpoint_allows_a_cell_computes_in_those_every_part_
     assert natively_computed(("fp8-e4m3", "mxfp8"), frozenset({"unknown"}), hopper) == ("fp8-e4m3", "mxfp8")
 
 
+def test_a_cpu_targets_matrix_instructions_do_not_narrow_what_a_kernel_computes_in(real_atlas) -> None:
+    """Neoverse V2 (arm-cpu) has a BF16 matrix instruction and no FP16 one, but MLX's CPU loop multiplies in the
+    model's dtype, so its cells there keep FP16 or BF16 rather than narrowing to BF16 (finding nv234)."""
+    assert "bf16" in real_atlas.views.tallies["arm-neoverse-v2-cpu"].native
+    assert "fp16" not in real_atlas.views.tallies["arm-neoverse-v2-cpu"].native
+    assert real_atlas.views.answers[("mlx-lm-affine-4", "arm-cpu")].computes_in == ("fp16", "bf16")
+
+
 def test_vllm_fp8_block_on_hopper_computes_in_e4m3_alone(real_atlas) -> None:
     answers = real_atlas.views.answers
     assert answers[("vllm-fp8-block", "nvidia-sm90")].computes_in == ("fp8-e4m3",)

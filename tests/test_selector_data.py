@@ -74,3 +74,17 @@ def test_the_page_reads_no_field_its_data_drops() -> None:
     dropped = [*DROPPED, *(f for f in ("after_selection", "limits", "outcome", "routes") if f not in ATTEMPT_FIELDS)]
     assert [f for f in dropped if re.search(rf"[.\"']{f}\b", script)] == []
     assert "api/cells.json" not in re.sub(r"//.*", "", script)  # it reads the slim copy, not the whole API
+
+
+def test_every_file_is_named_by_a_record_id_the_loader_accepted(both) -> None:
+    """A target's id names its file: ids are checked where records are loaded (load.ID_PATTERN), so none holds a '/',
+    a '..' or a character a URL or a file system would read otherwise, and the script fetches only the ids the index
+    lists, through encodeURIComponent."""
+    from generators.load import ID_PATTERN
+    _, page = both
+    assert all(p == f"{ROOT}/index.json" or (p.startswith(f"{ROOT}/targets/") and p.endswith(".json")
+                                             and ID_PATTERN.fullmatch(p.removeprefix(f"{ROOT}/targets/").removesuffix(".json")))
+               for p in page), sorted(page)
+    script = SCRIPT.read_text(encoding="utf-8")
+    assert '"targets/" + encodeURIComponent(targetId) + ".json"' in script
+    assert "index.targets.indexOf(targetId) < 0" in script

@@ -8,7 +8,8 @@ to its last digit, in a fact of a record it links: an accelerator's `compute_cap
 requirements or a scheme's capability gate test (90 read as 9.0), and the compute capabilities (cubins, PTX) and the
 CUDA toolkit an engine's default install is built for. A figure the record works out itself (the factor a doubled
 sum under a square root gives) is listed in `derived_figures` with the arithmetic that gives it (numbers, + - * /,
-sqrt, atan, degrees), and the figure must be that arithmetic's value at the precision it shows; an entry whose
+sqrt, atan, degrees, at most 200 characters; the text is parsed, never run), and the figure must be that arithmetic's
+finite value at the precision it shows; an entry whose
 figure neither field writes, or writes tied by one of the above, is stale. A figure tied to none of them is a copy
 that has drifted, or a number without a source. What counts as a figure is the benchmark summaries' rule
 (summary_figures.py): a compute capability or a version with a fractional part is one (SM 9.0, CUDA 13.0), and so
@@ -37,6 +38,7 @@ DERIVED = "derived_figures"
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 _FUNCTIONS: dict[str, Callable[[float], float]] = {"sqrt": math.sqrt, "atan": math.atan, "degrees": math.degrees}
+LONGEST = 200  # characters of an expression the check parses (the schema's maxLength); a longer one is refused unread
 
 
 def _linked(atlas: Atlas, gotcha: Record, field: str, kind: str) -> list[Record]:
@@ -76,7 +78,9 @@ def facts(atlas: Atlas, gotcha: Record) -> list[tuple[Decimal, str]]:
 
 
 def evaluate(expression: str) -> Decimal | None:
-    """The value of arithmetic on numbers (+ - * /, sqrt, atan, degrees), or None when it is anything else."""
+    """The finite value of arithmetic on numbers (+ - * /, sqrt, atan, degrees), or None when it is anything else:
+    other syntax, a name, a call to any other function, no finite value (1e999, a division by zero), or longer than
+    LONGEST characters (so neither parsing nor evaluating can run deep or long)."""
     def value(node: ast.expr) -> float:
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
             return float(node.value)
@@ -88,10 +92,18 @@ def evaluate(expression: str) -> Decimal | None:
                 and len(node.args) == 1 and not node.keywords):
             return _FUNCTIONS[node.func.id](value(node.args[0]))
         raise ValueError(ast.dump(node))
-    try:
-        return Decimal(repr(value(ast.parse(expression, mode="eval").body)))
-    except (SyntaxError, ValueError, ArithmeticError):
+    if len(expression) > LONGEST:
         return None
+    try:
+        number = value(ast.parse(expression, mode="eval").body)
+    except (SyntaxError, ValueError, ArithmeticError, RecursionError, MemoryError):
+        return None
+    return Decimal(repr(number)) if math.isfinite(number) else None
+
+
+def _shown(expression: str) -> str:
+    """The expression quoted for a message, cut to LONGEST characters."""
+    return repr(expression) if len(expression) <= LONGEST else f"{expression[:LONGEST]!r}... ({len(expression)} characters)"
 
 
 def check(atlas: Atlas, gotcha: Record) -> Iterator[Problem]:
@@ -129,7 +141,8 @@ def check(atlas: Atlas, gotcha: Record) -> Iterator[Problem]:
         figure, expression = str(entry.get("figure")), str(entry.get("expression"))
         if (value := evaluate(expression)) is None:
             yield at(gotcha, (DERIVED, n, "expression"), NAME,
-                     f"{expression!r} is not arithmetic this check evaluates (numbers, + - * /, sqrt, atan, degrees)")
+                     f"{_shown(expression)} is not arithmetic this check evaluates to a finite number (numbers, + - * /, "
+                     f"sqrt, atan, degrees; at most {LONGEST} characters)")
         elif not shows(figure, value):
             yield at(gotcha, (DERIVED, n, "figure"), NAME,
                      f"{figure!r} is not {expression} = {value.normalize():f} at the precision it shows; correct the "

@@ -178,8 +178,12 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     limited = tuple((t.id, named) for t in found if (named := parts_named(t, listed)))
     runs = scheme is not None and cell.verdict.runs_as_specified
 
+    # A CPU multiplies every float dtype on its vector units and the model's dtype picks which, so its matrix
+    # instructions (a Neoverse V2 has BF16 and no FP16 one) do not narrow what a kernel computes in there.
+    narrowing = {} if platform == "cpu" else native or {}
+
     def formats_of(kernel: str | None) -> tuple[str, ...]:
-        return kernel_computes_in(index, scheme, cell, kernel, parts, native or {}) if scheme and runs else ()
+        return kernel_computes_in(index, scheme, cell, kernel, parts, narrowing) if scheme and runs else ()
     computes_in = formats_of(cell.kernel)
     steps = compute_steps(index, cell, formats_of, scheme.data.get("config") or {}) if scheme and runs else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()

@@ -1193,3 +1193,68 @@ def test_an_integer_level_setting_says_what_each_writer_s_checkpoint_computes_in
             f"{quantizer['when']}; {builder['writer']} writes 4 {builder['when']}. With accuracy_level 4: activations")
     assert card["note"].startswith(head), card["note"]
     assert "gives" not in card["note"] and card["note"].count("accuracy_level 4:") == 1
+
+
+# the page's fetches of targets' cells, made slow or failing in the page: {target: [delay in ms, fail]} (a failing one is
+# fetched from a path the site does not have, so the page meets a real 404)
+SLOW_TARGETS = """const rules = arguments[0]; const real = window.__atlasFetch = window.__atlasFetch || window.fetch;
+window.fetch = function (url) {
+  const m = String(url).match(/targets\\/([a-z0-9-]+)\\.json$/), rule = m && rules[m[1]];
+  if (!rule) return real(url);
+  return new Promise(r => setTimeout(r, rule[0])).then(() => real(rule[1] ? url + '.missing' : url));
+};"""
+PICKS_AT_ONCE = """for (const [id, value] of arguments[0]) { const s = document.querySelector('#atlas-' + id);
+s.value = value; if (s.value !== value) return false; s.dispatchEvent(new Event('change')); } return true;"""
+ANSWER_NOW = """const a = document.querySelector('#atlas-answer'), h = a.querySelector('.atlas-card h2');
+return {busy: a.hasAttribute('aria-busy'), title: h ? h.textContent : null, text: a.textContent.trim()};"""
+
+
+def _answers_until_drawn(browser: Browser, settle: float) -> list[dict]:
+    """The answer as it reads every 50 ms until it is no longer busy, and then for `settle` seconds more (while fetches
+    of earlier picks land)."""
+    seen = [browser.js(ANSWER_NOW)]
+    deadline = time.monotonic() + 20
+    while seen[-1]["busy"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+        seen.append(browser.js(ANSWER_NOW))
+    assert not seen[-1]["busy"], "the answer stayed busy"
+    end = time.monotonic() + settle
+    while time.monotonic() < end:
+        time.sleep(0.05)
+        seen.append(browser.js(ANSWER_NOW))
+    return seen
+
+
+def test_quick_picks_draw_only_the_last_and_a_failed_fetch_says_so(browser: Browser, names: dict) -> None:
+    """Picks of other hardware made faster than their targets' cells arrive: only the last pick's answer is ever drawn,
+    whichever fetch lands first (the others show the loading line, never another pick's card), and a target whose cells
+    cannot be fetched says so instead of leaving the previous card."""
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w8a8-fp8&hardware=part:h100-sxm")
+    h100, v100, mi300x = (names[f"accelerator/{p}"] for p in ("h100-sxm", "v100", "mi300x"))
+    assert h100 in _card(browser)["title"]
+    # the first pick's cells land last: the last pick's card is drawn and stays
+    browser.js(SLOW_TARGETS, {"nvidia-sm70": [1200, False], "amd-gfx942": [100, False]})
+    assert browser.js(PICKS_AT_ONCE, [["hardware", "part:v100"], ["hardware", "part:mi300x"]])
+    seen = _answers_until_drawn(browser, settle=1.5)
+    assert {s["title"] for s in seen if s["title"]} == {seen[-1]["title"]} and mi300x in seen[-1]["title"], seen
+    # the last pick's cells land last: the earlier pick's are not drawn meanwhile
+    browser.js(SLOW_TARGETS, {"x86-cpu-avx512": [100, False], "amd-gfx1151": [1200, False]})
+    assert browser.js(PICKS_AT_ONCE, [["hardware", "target:x86-cpu-avx512"], ["hardware", "target:amd-gfx1151"]])
+    seen = _answers_until_drawn(browser, settle=0.3)
+    assert all(s["title"] is None if s["busy"] else "gfx1151" in (s["title"] or "") for s in seen), seen
+    assert _query(browser)["hardware"] == ["target:amd-gfx1151"]
+    # a failed fetch: a message, not the previous card, and not busy
+    browser.js(SLOW_TARGETS, {"nvidia-sm75": [300, True]})
+    assert browser.js(PICKS_AT_ONCE, [["hardware", "target:nvidia-sm75"]])
+    seen = _answers_until_drawn(browser, settle=0)
+    assert seen[-1]["title"] is None and seen[-1]["text"].startswith("Could not load the atlas data: ") \
+        and "targets/nvidia-sm75.json" in seen[-1]["text"], seen
+    # a failing fetch overtaken by a pick of loaded cells leaves that pick's card, and the failed target is tried again
+    browser.js(SLOW_TARGETS, {"nvidia-sm75": [600, True]})
+    assert browser.js(PICKS_AT_ONCE, [["hardware", "target:nvidia-sm75"], ["hardware", "part:v100"]])
+    seen = _answers_until_drawn(browser, settle=1.0)
+    assert all(s["title"] and v100 in s["title"] for s in seen), seen
+    browser.js(SLOW_TARGETS, {})
+    _pick(browser, hardware="target:nvidia-sm75")
+    assert "SM 7.5" in _card(browser)["title"]
+    assert [e for e in browser.console_errors() if "nvidia-sm75.json.missing" not in e] == []
