@@ -49,11 +49,10 @@ def _view(atlas: Any) -> FormatMap:
 def _legend() -> Markup:
     return Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix engines '
                   'compute in the format · <span class="atlas-map__cell--native atlas-map__cell--unrated">N*</span> native instruction, no rate '
-                  'recorded · <span class="atlas-map__cell--native atlas-map__cell--unstated">N?</span> FP8 native, but the '
-                  'sources do not say which encodings (E4M3, E5M2) · <span class="atlas-map__cell--emulated">E</span> emulated: no matrix '
-                  'instruction takes it as it is, so it runs only converted to a wider precision or on vector units, '
-                  'where an engine runs it at all (the support tables say which do) · blank: no peak, no instruction and no statement that the architecture lacks one recorded. Hover a cell for the peak figures, '
-                  'instructions and sources it is derived from; click it for the part\'s peak table.</p>')
+                  'recorded · <span class="atlas-map__cell--native atlas-map__cell--unstated">N?</span> FP8 native, encodings (E4M3, E5M2) '
+                  'not stated · <span class="atlas-map__cell--emulated">E</span> emulated: no matrix instruction takes it; where an '
+                  'engine runs it (the support tables say which), it runs converted or on vector units · blank: nothing recorded '
+                  'either way. Hover a cell for its figures and sources; click it for the part\'s peak table.</p>')
 
 
 def split_panels(vendors: tuple[VendorGroup, ...], panels: int = PANELS) -> list[list[VendorGroup]]:
