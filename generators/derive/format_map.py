@@ -9,12 +9,16 @@ formats that are native or emulated somewhere, by id. Every non-empty cell carri
 peaks it is derived from (precision, TFLOPS, source), so a reader sees why; a native cell with no
 peak (native by an instruction its hardware target lists, no rate recorded) carries that instruction
 instead, and an emulated cell carries the instructions in the wider precisions it converts to. The status comes from
-the tallies view, so it follows however native support is derived. Pure; no I/O.
+the tallies view, so it follows however native support is derived. A cell is `unverified` when everything its status
+rests on is: every peak figure it carries is marked `unverified` in the part's record, and every instruction (or, for an
+emulated cell, every statement that its targets have no instruction in the precision) cites a seed draft, not a
+primary source; an emulated cell resting on instructions or such statements alone, with no figure, is never marked.
+The map shows such a cell as a gap, not as a verified N or E. Pure; no I/O.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +26,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer
 from .members import members
+from .provenance import is_primary
 from .tallies import (MatrixInstruction, NoInstruction, Tally, admits, computes_natively, encoding_statements,
                       matrix_instructions, without_instruction)
 
@@ -53,6 +58,8 @@ class MapCell:
     other_encodings: tuple[tuple[tuple[str, ...], str], ...] = ()
     # for an emulated cell: the targets' statements that their matrix engines have no instruction in its precision (or in any)
     without: tuple[NoInstruction, ...] = ()
+    # every figure and instruction the status rests on is unverified (a native cell, or an emulated one with a figure)
+    unverified: bool = False
 
     @property
     def unrated(self) -> bool:
@@ -152,16 +159,35 @@ def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str,
         generation_rank[key] = min(generation_rank.get(key, _NO_TARGET), first_target.get(record.id, _NO_TARGET))
     vendors: dict[str, dict[str, list[MapRow]]] = {}
     instructions, absent = matrix_instructions(index), without_instruction(index)
+    primary = _primary_sources(index)
     for record in sorted(listed, key=lambda r: _row_key(r, generation_rank)):
         vendor = str(record.data.get("vendor", ""))
-        cells = tuple(_cell(record.data, f, tallies[record.id], instructions.get(record.id, ()), absent.get(record.id, ()))
-                      for f in formats)
+        cells = tuple(_cell(record.data, f, tallies[record.id], instructions.get(record.id, ()), absent.get(record.id, ()),
+                            primary) for f in formats)
         row = MapRow(record.id, vendor, generation_of(record), part_name(record.name, vendor), cells)
         vendors.setdefault(vendor, {}).setdefault(row.generation, []).append(row)
     unlisted = tuple(r.id for r in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id))
                      if not tallies[r.id].listed)
     groups = tuple(VendorGroup(v, tuple(Generation(g, tuple(rows)) for g, rows in gens.items())) for v, gens in vendors.items())
     return FormatMap(columns, groups, unlisted, _runs(index, answers))
+
+
+def unverified_formats(view: FormatMap) -> dict[str, tuple[str, ...]]:
+    """For each accelerator on the map, the formats (by column order) whose cell is unverified; parts with none left out."""
+    found = {row.accelerator: tuple(c.format for c, cell in zip(view.columns, row.cells) if cell.unverified)
+             for vendor in view.vendors for row in vendor.rows}
+    return {a: formats for a, formats in found.items() if formats}
+
+
+def _primary_sources(index: Index) -> Callable[[str], bool]:
+    """is_primary, remembered per source id (the map asks about the same few sources for every cell)."""
+    known: dict[str, bool] = {}
+
+    def primary(source: str) -> bool:
+        if source not in known:
+            known[source] = is_primary(index, source)
+        return known[source]
+    return primary
 
 
 def _first_target(index: Index) -> dict[str, int]:
@@ -179,7 +205,8 @@ def _row_key(record: Record, generation_rank: dict[tuple[str, str], int]) -> tup
 
 
 def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
-          instructions: tuple[MatrixInstruction, ...], absent: tuple[NoInstruction, ...] = ()) -> MapCell:
+          instructions: tuple[MatrixInstruction, ...], absent: tuple[NoInstruction, ...] = (),
+          primary: Callable[[str], bool] = lambda source: True) -> MapCell:
     if fmt.id in tally.native:
         status, precisions = NATIVE, {fmt.data.get("peak_precision")}
     elif fmt.id in tally.emulated:
@@ -200,7 +227,10 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
     others = tuple((encodings, source) for precision, encodings, source in encoding_statements(accelerator, instructions)
                    if not native and precision == fmt.data.get("peak_precision") and not admits(encodings, fmt))
     without = tuple(n for n in absent if not native and n.covers(fmt.data.get("peak_precision")))
-    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others, without)
+    # the cell is a gap when all its status rests on is unverified; an emulated cell counts only if it rests on a figure
+    evidence = [p.unverified for p in peaks] + [not primary(i.source) for i in executed] + [not primary(n.source) for n in without]
+    unverified = bool(evidence) and all(evidence) and (native or bool(peaks))
+    return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others, without, unverified)
 
 
 def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:

@@ -22,7 +22,7 @@ import orjson
 
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
-from ..derive.format_map import vendor_rank
+from ..derive.format_map import format_map, unverified_formats, vendor_rank
 from ..derive.history import CellHistory
 from ..derive.matrix import part_targets, target_label
 from ..derive.members import members, targets_of
@@ -253,11 +253,13 @@ def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], A
 
 def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
     accelerators = sorted(atlas.index.all("accelerator"), key=_vendor_key)
+    unverified = unverified_formats(format_map(atlas.index, atlas.views.tallies, {}))
     rows = [{"id": a.id, "name": a.name, "vendor": a.data.get("vendor", ""), "category": a.data.get("category", ""),
              "architecture": str(a.data.get("architecture", "")),
              "native": list(atlas.views.tallies[a.id].native), "emulated": list(atlas.views.tallies[a.id].emulated),
              "native_unrated": list(atlas.views.tallies[a.id].unrated),
-             "native_encoding_unstated": list(atlas.views.tallies[a.id].encoding_unstated)}
+             "native_encoding_unstated": list(atlas.views.tallies[a.id].encoding_unstated),
+             "unverified": list(unverified.get(a.id, ()))}
             for a in accelerators]
     native_on: dict[str, list[str]] = {}
     emulated_on: dict[str, list[str]] = {}

@@ -396,7 +396,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                            "native_unrated": {**_IDS, "description": "The native formats no peak rate is recorded for: "
                                               "native by a matrix instruction of the part's hardware target."},
                            "native_encoding_unstated": {**_IDS, "description": "The native FP8 formats whose encoding "
-                                                        "(E4M3, E5M2) no figure or instruction of the part names."}}}},
+                                                        "(E4M3, E5M2) no figure or instruction of the part names."},
+                           "unverified": {**_IDS, "description": "The native or emulated formats every figure and "
+                                          "instruction of which is unverified: each peak figure the status rests on is "
+                                          "marked unverified in the record and each instruction cites only a seed draft "
+                                          "(an emulated format counts only when it rests on a figure). The map marks "
+                                          "them as gaps."}}}},
          "formats": {"type": "array", "items": {
              "type": "object", "required": ["id", "name", "native_on", "emulated_on", "runs_on"],
              "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "native_on": _IDS,

@@ -3,7 +3,9 @@
 The map is laid out in side-by-side panels (whole vendors per panel, rows balanced) so that it
 fits one 1440 × 900 screen; at phone width the panels stack. Each non-empty cell links to the
 part's peak figures and names, on hover, the dense peaks and sources its status is derived from; a
-native cell with no peak recorded is marked N* and names the instruction and its source instead.
+native cell with no peak recorded is marked N* and names the instruction and its source instead. A cell whose
+status rests only on unverified figures (the view's `unverified`) gets a superscript u and a dotted outline, so the
+gap shows without hovering.
 The runs table follows each checkpoint format through the engines' dispatch: per hardware target,
 the kernel that serves it, coloured by verdict.
 """
@@ -25,6 +27,7 @@ MARK = {"native": "N", "emulated": "E", "none": ""}
 UNRATED_MARK = "N*"  # native by an instruction of the part's hardware target, no peak rate recorded
 UNSTATED_MARK = "?"  # after N or N*: the sources say FP8 without naming the encoding this format is
 UNSTATED = "the sources name no FP8 encoding (E4M3, E5M2) for it, so this one is not confirmed"
+UNVERIFIED_MARK = "u"  # superscript after the mark: every figure (and instruction) the status rests on is unverified
 PANELS = 2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -50,7 +53,8 @@ def _legend() -> Markup:
     return Markup('<p class="atlas-map__legend"><span class="atlas-map__cell--native">N</span> native: the matrix engines '
                   'compute in the format · <span class="atlas-map__cell--native atlas-map__cell--unrated">N*</span> native instruction, no rate '
                   'recorded · <span class="atlas-map__cell--native atlas-map__cell--unstated">N?</span> FP8 native, encodings (E4M3, E5M2) '
-                  'not stated · <span class="atlas-map__cell--emulated">E</span> emulated: no matrix instruction takes it; where an '
+                  'not stated · <span class="atlas-map__cell--native atlas-map__cell--unverified">N<sup>u</sup></span> unverified: '
+                  'every figure it rests on is unverified · <span class="atlas-map__cell--emulated">E</span> emulated: no matrix instruction takes it; where an '
                   'engine runs it (the support tables say which), it runs converted or on vector units · blank: nothing recorded '
                   'either way. Hover a cell for its figures and sources; click it for the part\'s peak table.</p>')
 
@@ -102,16 +106,20 @@ def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Ma
     if cell.status == "none":
         return fill('<td class="atlas-map__cell atlas-map__cell--none" title="{} on {}: no peak recorded"></td>', fmt, part)
     unstated = (" atlas-map__cell--unstated", f"; {UNSTATED}", UNSTATED_MARK) if cell.encoding_unstated else ("", "", "")
+    classes = unstated[0] + (" atlas-map__cell--unverified" if cell.unverified else "")
+    sup = fill("<sup>{}</sup>", UNVERIFIED_MARK) if cell.unverified else Markup("")
+    status = f"{cell.status}, unverified" if cell.unverified else cell.status
     if cell.unrated:
         return fill('<td class="atlas-map__cell atlas-map__cell--native atlas-map__cell--unrated{}"><a href="{}" title="{}">'
-                    '{}</a></td>', unstated[0], peaks_url, f"{fmt} on {part}: native instruction, no rate recorded — "
-                    f"{_instructions(cell, html)}{unstated[1]}", UNRATED_MARK + unstated[2])
+                    '{}{}</a></td>', classes, peaks_url, f"{fmt} on {part}: native instruction, no rate recorded"
+                    f"{', unverified' if cell.unverified else ''} — {_instructions(cell, html)}{unstated[1]}",
+                    UNRATED_MARK + unstated[2], sup)
     # an emulated cell may rest on instructions alone (no peak): the phrases are joined, none left empty
     why = "; ".join(phrase for phrase in (_evidence(cell, html), _instructions(cell, html), _encoding_sources(cell, html),
                                           _other_encodings(cell, html), _without(cell, html)) if phrase)
-    return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}</a></td>',
-        cell.status, unstated[0], peaks_url, f"{fmt} on {part}: {cell.status} — {why}{unstated[1]}",
-        MARK[cell.status] + unstated[2])
+    return fill('<td class="atlas-map__cell atlas-map__cell--{}{}"><a href="{}" title="{}">{}{}</a></td>',
+        cell.status, classes, peaks_url, f"{fmt} on {part}: {status} — {why}{unstated[1]}",
+        MARK[cell.status] + unstated[2], sup)
 
 
 def _instructions(cell: MapCell, html: _Html) -> str:
