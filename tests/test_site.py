@@ -161,6 +161,20 @@ def test_chapter_23_never_puts_an_engine_message_inside_a_parenthesis(built_site
     assert len(found) > 10 and nested == []
 
 
+def test_chapter_23_names_the_parts_a_trap_on_some_of_a_targets_parts_applies_on(built_site, real_atlas):
+    """Under NVIDIA SM 12.x the onnxruntime-gpu wheel's blocker stops the GB10 alone: the target's list of traps says
+    'on the NVIDIA GB10 (DGX Spark) only' before it, and lists the traps on every part first, as they were."""
+    trap = real_atlas.index.must("gotcha", "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10").name
+    whole = real_atlas.index.must("gotcha", "machete-not-on-blackwell-w4a16-to-marlin").name
+    parser = _BlockTexts()
+    parser.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
+    lists = [" ".join(t.split()) for t in parser.texts if t.strip().startswith("Traps that apply")]
+    sm120 = [text for text in lists if "; on the NVIDIA GB10 (DGX Spark) only: " in text]
+    assert len(sm120) == 1
+    head, limited = sm120[0].split("; on the NVIDIA GB10 (DGX Spark) only: ")
+    assert head.startswith("Traps that apply: ") and whole in head and trap not in head and trap in limited
+
+
 def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(chapter_links):
     """A trap's or finding's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to
     Marlin or gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled

@@ -321,3 +321,25 @@ def test_the_gb10_blocker_on_sm12x_answers_is_limited_to_the_gb10(real_atlas: At
             declared = real_atlas.index.must("gotcha", limited).data["accelerators"]
             assert limited in answer.traps and named == tuple(p for p in parts if p in declared)
             assert 0 < len(named) < len(parts), (scheme, target, limited)
+
+
+def test_a_targets_list_of_traps_names_the_parts_a_trap_is_limited_to(real_atlas: Atlas):
+    """Chapter 23 listed, under NVIDIA SM 12.x, the onnxruntime-gpu wheel's GB10 blocker among the traps that apply, as
+    if it hit the RTX 5090 too. A target's list keeps every trap that applies and says, as each answer does
+    (Answer.trap_parts), which of them are limited to some of its parts, and to which."""
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    rows = {row.target: row for row in real_atlas.views.target_selections}
+    sm120 = rows["nvidia-sm120"]
+    assert trap in sm120.traps and trap not in sm120.whole_traps
+    assert (trap, ("gb10-dgx-spark",)) in sm120.trap_parts
+    assert any(parts == ("gb10-dgx-spark",) and trap in traps for parts, traps in sm120.traps_on_parts)
+    assert trap in rows["nvidia-sm70"].whole_traps and rows["nvidia-sm70"].trap_parts == ()
+    for row in rows.values():
+        limited = dict(row.trap_parts)
+        assert set(row.whole_traps) | set(limited) == set(row.traps) and not set(row.whole_traps) & set(limited)
+        grouped = {t: parts for parts, traps in row.traps_on_parts for t in traps}
+        assert grouped == limited and all(list(traps) == [t for t in row.traps if t in traps]
+                                          for _, traps in row.traps_on_parts)
+        for (scheme, target), answer in real_atlas.views.answers.items():
+            if target == row.target:
+                assert set(answer.trap_parts) <= set(row.trap_parts), (scheme, target)

@@ -346,7 +346,7 @@
       el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
       (one ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output " +
         (one ? "applies" : "apply") + where + when + ": "].concat(blockers.map(function (t, n) {
-      var parts = one ? "" : trapParts(cell, t, place, records);
+      var parts = one ? "" : trapParts(cell, t, place, records, true);
       var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? "only " + traps[n].applies_when : "",
         parts ? "on " + parts + " only" : ""];
       notes = notes.filter(Boolean);
@@ -363,12 +363,17 @@
 
   // Those parts in words on a target pick (the onnxruntime-gpu wheel's missing code bites the GB10 at 12.1, not the
   // RTX 5090 at 12.0): '' where the trap concerns the whole pick (a part pick keeps only the traps on that part, trapsAt)
-  function trapParts(cell, t, place, records) {
-    return place.kind === "part" ? "" : partNames(records, partsOf(cell, t));
+  // (nested: inside a parenthesis, each name's own aside a comma clause, api: inline_name, as the grid's notes read:
+  // '(on this target's NVIDIA GB10, DGX Spark only)', not '(... NVIDIA GB10 (DGX Spark) only)')
+  function trapParts(cell, t, place, records, nested) {
+    return place.kind === "part" ? "" : partNames(records, partsOf(cell, t), nested);
   }
 
-  function partNames(records, parts) {
-    var names = parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+  function partNames(records, parts, nested) {
+    var names = parts.map(function (p) {
+      var part = records["accelerator"][p];
+      return part ? (nested && part.inline_name ? part.inline_name : part.name) : p;
+    });
     return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : (names[0] || "");
   }
 
@@ -1213,7 +1218,7 @@
     }
     function trapItem(t) {
       var trap = records["gotcha"][t];
-      var parts = trapParts(cell, t, place, records);
+      var parts = trapParts(cell, t, place, records, true);
       return el("li", {}, [
         el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
         trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,

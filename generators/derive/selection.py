@@ -17,7 +17,7 @@ from .members import members
 from .order import rank, targets_in_order
 from .parts import PartAnswer
 from .tallies import Tally
-from .trap_scope import in_releases, trap_scope
+from .trap_scope import in_releases, parts_named, trap_scope
 from ..model.fields import ENUMS, SourcedNumber
 
 CATEGORY_ORDER = ENUMS["accelerator.category"]
@@ -112,6 +112,23 @@ class TargetSelection:
     refused: tuple[Cell, ...]
     traps: tuple[str, ...]
     encoding_unstated: tuple[str, ...] = ()  # native formats whose encoding no part of the target names (FP8 said alone)
+    # of `traps`, those limited to some of the target's parts (trap_scope.parts_named), with those parts, in trap order
+    trap_parts: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def whole_traps(self) -> tuple[str, ...]:
+        """Of `traps`, those that concern every part of the target."""
+        limited = {trap for trap, _ in self.trap_parts}
+        return tuple(t for t in self.traps if t not in limited)
+
+    @property
+    def traps_on_parts(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """The part-limited traps grouped by the parts they are limited to: (parts, traps), each group where its first
+        trap stands."""
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for trap, parts in self.trap_parts:
+            groups.setdefault(parts, []).append(trap)
+        return tuple((parts, tuple(traps)) for parts, traps in groups.items())
 
     @property
     def rows(self) -> tuple[ServedRow, ...]:
@@ -171,8 +188,9 @@ class _TrapLookup:
         self.ids = [t.id for t in traps]
         self.order = {trap_id: n for n, trap_id in enumerate(self.ids)}  # ids are unique (one record per id)
         self.by_accelerator: dict[str, list[int]] = {}
+        self.scopes = {trap.id: trap_scope(trap) for trap in traps}
         for n, trap in enumerate(traps):
-            scope = trap_scope(trap)
+            scope = self.scopes[trap.id]
             if not in_releases(scope, scope.release_engine, releases.get(scope.release_engine, "")):
                 continue
             for accelerator in scope.accelerators:
@@ -183,6 +201,11 @@ class _TrapLookup:
         hits.update(self.order[trap] for trap in answered if trap in self.order)
         return tuple(self.ids[n] for n in sorted(hits))
 
+    def parts(self, found: tuple[str, ...], parts: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Of the traps `found`, those limited to some of `parts` (a target's members), with those parts, as an
+        answer's `trap_parts` has them."""
+        return tuple((trap, named) for trap in found if (named := parts_named(self.scopes[trap], parts)))
+
 
 def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tallies: dict[str, Tally],
                       traps: list[Record]) -> list[TargetSelection]:
@@ -190,7 +213,8 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
 
     A trap applies to a target when it applies to one of the target's answers (its whole scope matches, see
     `trap_scope`), or when it names one of the target's accelerators and, if it bounds an engine's releases, the
-    release read is among them; traps keep the reading order of `traps` (silent first, then by severity).
+    release read is among them; traps keep the reading order of `traps` (silent first, then by severity). One that
+    names some of the target's parts but not all is limited to those (`trap_parts`, as on the answers).
     """
     schemes = {s.id: s for s in index.all("scheme")}
     cells = {key: answer.cell for key, answer in answers.items()}
@@ -206,8 +230,10 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
         stated = {f for a in accelerators if a in tallies for f in tallies[a].native if f not in tallies[a].encoding_unstated}
         answered = {t for c in target_cells for t in answers[(c.scheme, target.id)].traps}
+        found = traps_for(set(accelerators), answered)
         out.append(TargetSelection(target.id, target.data["platform"], accelerators, native, served, refused,
-                                   traps_for(set(accelerators), answered), tuple(f for f in native if f not in stated)))
+                                   found, tuple(f for f in native if f not in stated),
+                                   traps_for.parts(found, accelerators)))
     return out
 
 

@@ -32,6 +32,7 @@ from ..derive.trap_scope import applies_when
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
+from .labels import inline_name
 
 if TYPE_CHECKING:
     from .memo import PageMemo
@@ -159,7 +160,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "accelerator":
         target = atlas.index.get("hardware-target", answered_by.get(record.id, ""))
         answered = {"target": target.id, "target_label": target_label(atlas.index, target, record)} if target else {}
-        return {"vendor": data.get("vendor", ""), "category": data.get("category", ""), **answered}
+        return {"vendor": data.get("vendor", ""), "category": data.get("category", ""),
+                "inline_name": inline_name(record.name), **answered}
     if record.kind == "hardware-target":
         return {"platform": data["platform"], "label": target_label(atlas.index, record),
                 "accelerators": list(members(atlas.index, record)), "order": position[record.id]}

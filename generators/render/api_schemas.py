@@ -53,10 +53,12 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                                          "not limited to some."}},
                ["severity", "effect", "silent", "summary", "applies_when", "accelerators"]),
     "accelerator": ({"vendor": {"type": "string"}, "category": {"type": "string"},
+                     "inline_name": {"type": "string", "description": "The name as it reads inside a parenthesis: "
+                                     "its own asides made comma clauses ('NVIDIA GB10, DGX Spark')."},
                      "target": {"type": "string", "description": "The hardware target whose cells answer for this "
                                                                   "part; absent when none does."},
                      "target_label": {"type": "string", "description": "That target's column label for this part."}},
-                    ["vendor", "category"]),
+                    ["vendor", "category", "inline_name"]),
     "hardware-target": ({"platform": _record_field("hardware-target", "platform"),
                          "label": {"type": "string", "description": "The column label of the support tables."},
                          "accelerators": {**_IDS, "description": "The accelerators the target stands for."},

@@ -196,7 +196,10 @@ def test_a_blocker_on_one_part_of_a_picked_target_names_that_part(browser: Brows
     card = _shown(browser, CARD_PARTS, "answer card")
     assert card["blockers"] == [f"/gotchas/{trap}/"]
     assert f" A trap that can stop it or corrupt its output applies on this target's {gb10} only: " in card["blockerLine"]
-    assert card["trapParts"] == [f"(on this target's {gb10} only)"]
+    # inside the parenthesis the part's own aside is a comma clause, as the grid's notes say it (api: inline_name)
+    inline = next(a["inline_name"] for a in index["records"]["accelerator"] if a["id"] == "gb10-dgx-spark")
+    assert gb10 == "NVIDIA GB10 (DGX Spark)" and inline == "NVIDIA GB10, DGX Spark"
+    assert card["trapParts"] == [f"(on this target's {inline} only)"]
     for part, listed in [("rtx-5090", False), ("gb10-dgx-spark", True)]:
         _pick(browser, hardware=f"part:{part}")
         card = _shown(browser, CARD_PARTS, "answer card")
