@@ -6,6 +6,7 @@ declared gap that no longer dangles, or that nothing references, is itself an er
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 import operator
 from collections import defaultdict
@@ -62,32 +63,51 @@ def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[
     gaps_of: dict[str, list[DeclaredGap]] = {}
     for gap in index.gaps:
         gaps_of.setdefault(gap.record, []).append(gap)
-    touched: set[str] = set()
+    touched: dict[str, set[str]] = {}  # target -> the replaced records that link to it, before or after
     for ref, record in new_versions.items():
-        touched.update(link.target for link in outgoing.pop(ref, []))
+        for link in outgoing.pop(ref, []):
+            touched.setdefault(link.target, set()).add(ref)
         links, gaps = _link_record(record, schemas, by_kind, problems)
         if links:
             outgoing[ref] = links
-            touched.update(link.target for link in links)
+            for link in links:
+                touched.setdefault(link.target, set()).add(ref)
         gaps_of[ref] = gaps
     backlinks = dict(index.backlinks)
-    for target in touched:
-        links = [link for link in backlinks.get(target, []) if link.source not in new_versions]
-        links += [link for ref in new_versions for link in outgoing.get(ref, []) if link.target == target]
+    # A target's backlinks are in (source, path) order and a record's links all have it as source: a replaced record's
+    # old links to a target are one run of that list, found by bisection, and its new links to it (in that order,
+    # stable) take the run's place. The list is the one sorting the kept and the new links gives, without reading every
+    # backlink of a much-linked target, nor every new link once per target (a sweep replaces hundreds of records).
+    new_links: dict[str, dict[str, list[Link]]] = {}  # target -> source -> its new links to the target
+    for ref in new_versions:
+        for link in outgoing.get(ref, []):
+            new_links.setdefault(link.target, {}).setdefault(link.source, []).append(link)
+    for target, sources in touched.items():
+        links = backlinks.get(target, [])
+        coming = new_links.get(target, {})
+        for source in sorted(sources):
+            start = bisect.bisect_left(links, source, key=_link_source)
+            end = bisect.bisect_right(links, source, lo=start, key=_link_source)
+            run = sorted(coming.get(source, ()), key=_link_order)
+            if start < end or run:
+                links = [*links[:start], *run, *links[end:]]
         if links:
-            backlinks[target] = sorted(links, key=_link_order)
+            backlinks[target] = links
         else:
             backlinks.pop(target, None)
+    # (the index's backlinks are in target order: they stay so unless a target is new or gone)
+    keys_kept = len(backlinks) == len(index.backlinks) and all(target in index.backlinks for target in new_links)
     order = [record.ref for records in by_kind.values() for record in records.values()]
     new = Index(by_kind)
     new.links = [link for ref in order for link in outgoing.get(ref, [])]
     new.outgoing = {ref: outgoing[ref] for ref in order if ref in outgoing}
     new.gaps = [gap for ref in order for gap in gaps_of.get(ref, [])]
-    new.backlinks = dict(sorted(backlinks.items()))
+    new.backlinks = backlinks if keys_kept else dict(sorted(backlinks.items()))
     return new, problems
 
 
 _link_order = operator.attrgetter("source", "path")  # (source, path): a link's place among a target's backlinks
+_link_source = operator.attrgetter("source")
 Universe = frozenset[tuple[str, str]]
 _UNIVERSES: dict[Universe, Universe] = {}  # each set of (kind, id) once, so trees with the same ids share one object
 
