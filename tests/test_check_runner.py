@@ -76,3 +76,19 @@ def test_a_record_check_that_reads_backlinks_is_asked_again_only_when_they_diffe
     assert run_checks(atlas, [check], errors_only=True) == [] and calls == formats[:1] + formats
     del atlas.index.backlinks["format/fmt-fp4"]  # no backlinks at all: asked again too
     assert run_checks(atlas, [check], errors_only=True) == [] and calls == formats[:1] + formats + formats[:1]
+
+
+def test_a_full_run_that_keeps_findings_leaves_them_for_an_errors_only_run_of_another_tree(tree):
+    """The working tree's full run (build.check_stages without a reuse memo) keeps record checks' findings, so the
+    changelog's first past tree takes those of its records that are the same objects; without `keep` it keeps none."""
+    atlas, _ = check_tree(tree)
+    check, calls = _counting_check("kept-from-a-full-run", lambda atlas, r: atlas.index.get("engine", r.data.get("engine")))
+    schemes = len(atlas.index.all("scheme"))
+    first = run_checks(atlas, [check])
+    assert run_checks(atlas, [check], errors_only=True) == first and len(calls) == 2 * schemes  # nothing kept
+    check, calls = _counting_check("kept-from-a-full-run-2", lambda atlas, r: atlas.index.get("engine", r.data.get("engine")))
+    assert run_checks(atlas, [check], keep=True) == first and len(calls) == schemes
+    assert run_checks(atlas, [check], errors_only=True) == first and len(calls) == schemes  # all kept
+    scheme = atlas.index.all("scheme")[0]
+    atlas.index.by_kind["scheme"][scheme.id] = dataclasses.replace(scheme)  # another object: asked again
+    assert run_checks(atlas, [check], errors_only=True) == first and calls[schemes:] == [scheme.ref]

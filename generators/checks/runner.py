@@ -23,15 +23,17 @@ if TYPE_CHECKING:
 
 
 def run_checks(atlas: Atlas, registry: Iterable[Check], stage: str | None = None,
-               errors_only: bool = False) -> list[Problem]:
+               errors_only: bool = False, keep: bool = False) -> list[Problem]:
     """Every problem the checks of `stage` (all stages when None) find; a crashing check becomes a problem too.
     With `errors_only` (the caller reads only whether there are errors), the checks that only warn are skipped and
-    the first error ends the run: the problems returned are then that error and those found before it."""
+    the first error ends the run: the problems returned are then that error and those found before it. Such a run
+    keeps and takes record checks' findings (_kept_findings); `keep` has a full run do so too, so that the trees
+    checked after it (the changelog's, after the working tree's) find them."""
     problems: list[Problem] = []
     for check in registry:
         if (stage is not None and check.stage != stage) or (errors_only and check.warns_only):
             continue
-        found = (_per_record(atlas, check, errors_only) if check.check_record is not None
+        found = (_per_record(atlas, check, errors_only, keep or errors_only) if check.check_record is not None
                  else _whole_tree(atlas, check, errors_only))
         problems += found
         if errors_only and has_errors(found):
@@ -39,15 +41,14 @@ def run_checks(atlas: Atlas, registry: Iterable[Check], stage: str | None = None
     return problems
 
 
-def _per_record(atlas: Atlas, check: Check, first_error: bool = False) -> list[Problem]:
+def _per_record(atlas: Atlas, check: Check, first_error: bool = False, kept: bool = False) -> list[Problem]:
     assert check.check_record is not None
     problems: list[Problem] = []
     for kind in check.kinds:
         for record in atlas.index.all(kind):
             start = len(problems)
             try:
-                problems.extend(_kept_findings(atlas, check, record) if first_error
-                                else check.check_record(atlas, record))
+                problems.extend(_kept_findings(atlas, check, record) if kept else check.check_record(atlas, record))
             except Exception as error:  # one odd record must not hide the rule's findings on the others
                 problems.append(Problem(record.path, 1, 1, check.name,
                                         f"check crashed on this record: {type(error).__name__}: {error}"))
