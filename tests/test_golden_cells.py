@@ -958,3 +958,29 @@ def test_a_build_without_cutlass_fp8_sends_vllms_fp8_method_to_the_per_tensor_to
         assert all(s.selected != "vllm-channel-wise-torch-fp8-scaled-mm" for s in steps[at:]), target
     ct = real_atlas.views.cells[("vllm-ct-w8a8-fp8", "nvidia-sm89")].otherwise
     assert ct[-1].selected == "vllm-channel-wise-torch-fp8-scaled-mm"
+
+
+def test_aiter_switches_set_without_the_aiter_package_fail_the_fp8_moe_load_rather_than_fall_back(real_atlas):
+    """vLLM 0.33.0's select_fp8_moe_backend (oracle/fp8.py lines 505-519) walks its backends only while
+    VLLM_ROCM_USE_AITER and VLLM_ROCM_USE_AITER_MOE are unset: with VLLM_ROCM_USE_AITER=1 set (the MoE switch defaults
+    on) it tries the AITER backend alone and raises where AITER declines, and without the aiter package AITER's device
+    test is false. So the Triton experts serve only with the switches unset; switches set and aiter missing is a load
+    that fails in AITER, never a fallback to Triton (finding aiter35-audit-2026-12-04)."""
+    cells = real_atlas.views.cells
+    switches = ("VLLM_ROCM_USE_AITER=1 and VLLM_ROCM_USE_AITER_MOE=1 (default VLLM_ROCM_USE_AITER=False, "
+                "VLLM_ROCM_USE_AITER_MOE=True)")
+    raised = ("FP8 MoE backend AITER does not support the deployment configuration since kernel does not support "
+              "current device rocm. AITER MoE is not enabled — set VLLM_ROCM_USE_AITER=1 and VLLM_ROCM_USE_AITER_MOE=1 "
+              "to enable it.")
+    for scheme, aiter in (("vllm-fp8-moe", "vllm-aiter-fp8-tensor-moe"), ("vllm-fp8-block-moe", "vllm-aiter-fp8-moe")):
+        for target in ("amd-gfx942", "amd-gfx950"):
+            cell = cells[(scheme, target)]
+            assert (cell.verdict, cell.kernel, cell.default_kernel) == ("runs", aiter, "vllm-triton-fp8-moe")
+            assert [(s.kernel, s.unmet, s.verdict, s.selected, s.conditions, s.off_default) for s in cell.otherwise] == [
+                (aiter, (switches,), "runs", "vllm-triton-fp8-moe", (), False),
+                (aiter, ("package aiter installed",), "fails-at-runtime", aiter, (switches,), True)]
+            assert len(cell.otherwise[1].reasons) == 1 and raised in cell.otherwise[1].reasons[0]
+            text = explain_text(real_atlas, scheme, target)[0]
+            assert f"unless package aiter installed and {switches}" not in text  # the old wording: one way on to Triton
+            assert (f"    unless package aiter installed (for {aiter}, off the defaults):\n"
+                    f"      -> FAILS AT RUN TIME via {aiter} (conditions: {switches})\n") in text

@@ -697,7 +697,8 @@
   // as DP4A, is not rated). Such a part computes the format in one of two ways: converted to a wider precision first
   // (Triton widens FP8 to FP16 for the MFMA on gfx90a, to FP32 for vector FMA on gfx906), or as it is with vector
   // instructions (llama.cpp's MMVQ and MMQ multiply INT8 with DP4A on a V100; any FP16 kernel on gfx906, which has no
-  // matrix unit). The notice names the way the kernels
+  // matrix unit), or rescaled into the part's own encoding of the same precision (vLLM-Gaudi halves OCP FP8 E4M3
+  // weights into Gaudi 2's E4M3 of range 240 and doubles their scales). The notice names the way the kernels
   // computing in the format record for the picked target (a kernel's without_matrix_instruction), and says only that
   // it is one of the two where one of them records none. A format the map neither rates native nor emulated says
   // nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
@@ -752,6 +753,9 @@
         said.push(link(site, records["kernel"][kernels[n]], kernels[n], step ? step.labels[n] : null));
       });
       said.push(w.computes === "vector" ? (many ? " multiply" : " multiplies") + " it as it is with vector instructions" :
+        w.computes === "rescaled" ? (many ? " rescale" : " rescales") + " it and its scales into the part's own " +
+        (w.precision ? w.precision.toUpperCase() + " " : "") + "encoding first and " + (many ? "multiply" : "multiplies") +
+        " it in that encoding" + (w.unit ? " with " + w.unit + " instructions" : "") :
         (many ? " convert" : " converts") + " it to " + (w.precision ? w.precision.toUpperCase() : "a wider precision") +
         " first" + (w.unit ? " and " + (many ? "multiply" : "multiplies") + " it with " + w.unit + " instructions" : ""));
       if (w.instruction) {

@@ -369,7 +369,7 @@ RefHardwareTarget: TypeAlias = str
 class KernelWithoutMatrixInstruction(TypedDict):
     targets: list[RefHardwareTarget]
     formats: list[RefFormat]
-    computes: Literal['converted', 'vector']
+    computes: Literal['converted', 'vector', 'rescaled']
     precision: NotRequired[Precision]
     unit: NotRequired[Literal['matrix', 'vector']]
     instruction: NotRequired[str]
@@ -1093,7 +1093,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
-    'kernel.without_matrix_instruction.computes': ('converted', 'vector'),
+    'kernel.without_matrix_instruction.computes': ('converted', 'vector', 'rescaled'),
     'kernel.without_matrix_instruction.unit': ('matrix', 'vector'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
     'observation.cells.verdict': ('runs', 'runs-if', 'refused'),

@@ -783,6 +783,12 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
      "multiplies it as it is with vector instructions (DP4A's integer dot products among them)"),
     # gfx1151 has the FP16 and BF16 WMMA: native, nothing to say
     ("vllm-ct-wna16", "part:radeon-8060s-gfx1151", "amd-gfx1151", None),
+    # OCP FP8 E4M3 on Gaudi 2, whose E4M3 reaches 240: vLLM-Gaudi halves the weights and doubles their scales
+    ("vllm-gaudi-fp8", "part:gaudi-2", "intel-gaudi2", "HPUPerTensorTorchFP8ScaledMMLinearKernel and apply_fp8_linear_hpu "
+     "rescales it and its scales into the part's own FP8 encoding first and multiplies it in that encoding "
+     "(torch.ops.hpu.fp8_gemm_v2)"),
+    # Gaudi 3 has OCP E4M3: native, nothing to say
+    ("vllm-gaudi-fp8", "part:gaudi-3", "intel-gaudi3", None),
 ])
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
                                                                           cells: dict, names: dict, scheme: str,
@@ -798,7 +804,8 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     formats = cells[(scheme, target)]["computes_in"]  # a part is named where every one of them is emulated
     expected = [(f, [names[f"accelerator/{a['id']}"] for a in accelerators
                      if a["id"] in parts and all(g in a["emulated"] for g in formats)]) for f in formats]
-    browser.open(f"{PAGE}?engine={scheme.split('-')[0].replace('llama', 'llama-cpp')}&scheme={scheme}&hardware={hardware}")
+    engine = next(s["engine"] for s in index["scheme"] if s["id"] == scheme)
+    browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware={hardware}")
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
