@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import operator
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterable
 
@@ -24,24 +25,102 @@ RULE = "refs"
 
 
 def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
+    """Every record's links, the backlinks, the declared gaps, and every dangling reference or stale gap.
+
+    A record's links, gaps and problems depend on its own data, its kind's reference fields and which ids exist. The
+    changelog links several past trees whose records are mostly the same objects, so a record's part of the last tree
+    linked (with equal reference fields) is taken again for the very same record object when it cannot differ: the
+    ids are the same, or it has no gap and no problem and links to no id that is gone (its references all resolve
+    again). Only the backlinks of the targets that the other records link to, or linked to there, are gathered again.
+    """
     records = list(records)
     by_kind: dict[str, dict[str, Record]] = {kind: {} for kind in KINDS}
     for record in records:
         by_kind[record.kind][record.id] = record
+    universe = _universe(by_kind)
+    earlier = _LAST[0] if _LAST and len(records) == len(universe) else None  # (no id twice: a part per record)
+    if earlier is not None and earlier.ref_fields != schemas.ref_fields:
+        earlier = None
+    unsure = _unsure_sources(earlier, universe) if earlier is not None else set()
+    parts: list[_Part] = []
+    relinked: set[str] = set()  # the records linked afresh while an earlier tree's parts are taken
+    for record in records:
+        known = earlier.parts.get(record.ref) if earlier is not None else None
+        if (known is not None and known[0] is record and record.ref not in unsure
+                and (earlier is not None and earlier.universe is universe or not (known[2] or known[3]))):
+            parts.append(known)
+            continue
+        found: list[Problem] = []
+        outgoing, gaps = _link_record(record, schemas, by_kind, found, universe)
+        parts.append((record, tuple(outgoing), tuple(gaps), tuple(found)))
+        relinked.add(record.ref)
     index = Index(by_kind)
     problems: list[Problem] = []
-    backlinks: dict[str, list[Link]] = defaultdict(list)
-    universe = _universe(by_kind)
-    for record in records:
-        outgoing, gaps = _link_record(record, schemas, by_kind, problems, universe)
-        index.gaps.extend(gaps)
-        if outgoing:
-            index.links.extend(outgoing)
-            index.outgoing[record.ref] = outgoing
-            for link in outgoing:
-                backlinks[link.target].append(link)
-    index.backlinks = {target: sorted(links, key=_link_order) for target, links in sorted(backlinks.items())}
+    for record, its_links, its_gaps, its_problems in parts:
+        problems += its_problems
+        index.gaps.extend(its_gaps)
+        if its_links:
+            index.links.extend(its_links)
+            index.outgoing[record.ref] = list(its_links)
+    backlinks = _backlinks(parts, earlier, relinked)
+    index.backlinks = {target: list(links) for target, links in backlinks.items()}
+    _LAST[:] = [_Linked(universe, schemas.ref_fields, {part[0].ref: part for part in parts}, backlinks)] \
+        if len(records) == len(universe) else []
     return index, problems
+
+
+_Part = tuple[Record, tuple[Link, ...], tuple[DeclaredGap, ...], tuple[Problem, ...]]  # a record's links, gaps, problems
+
+
+@dataclass(frozen=True)
+class _Linked:
+    """The last tree linked: its ids, reference fields, each record's part, and its backlinks."""
+
+    universe: Universe
+    ref_fields: dict[str, list[RefField]]
+    parts: dict[str, _Part]
+    backlinks: dict[str, tuple[Link, ...]]
+
+
+_LAST: list[_Linked] = []  # the last tree linked without an id twice (link_records)
+
+
+def _unsure_sources(earlier: _Linked, universe: Universe) -> set[str]:
+    """The records of the earlier tree that linked to an id that is gone (their references no longer all resolve)."""
+    if earlier.universe is universe or _covers(universe, earlier.universe):
+        return set()
+    return {link.source for kind, record_id in earlier.universe - universe
+            for link in earlier.backlinks.get(f"{kind}/{record_id}", ())}
+
+
+def _backlinks(parts: list[_Part], earlier: _Linked | None, relinked: set[str]) -> dict[str, tuple[Link, ...]]:
+    """The links to each target, sorted by source and path, targets in order. With an earlier tree's parts taken,
+    only the targets that the relinked records, or records of that tree that are gone, link to (or linked to there)
+    are gathered again: every other target's links come from records whose part was taken. A link's (source, path)
+    is unique, so the order is the one sorting all of them gives."""
+    if earlier is None:
+        gathered: dict[str, list[Link]] = defaultdict(list)
+        for _, outgoing, _, _ in parts:
+            for link in outgoing:
+                gathered[link.target].append(link)
+        return {target: tuple(sorted(links, key=_link_order)) for target, links in sorted(gathered.items())}
+    present = {part[0].ref for part in parts}
+    redone = relinked | {ref for ref in earlier.parts if ref not in present}
+    touched = {link.target for ref in redone if ref in earlier.parts for link in earlier.parts[ref][1]}
+    fresh: dict[str, list[Link]] = defaultdict(list)
+    for record, outgoing, _, _ in parts:
+        if record.ref in relinked:
+            for link in outgoing:
+                fresh[link.target].append(link)
+    touched.update(fresh)
+    backlinks = dict(earlier.backlinks)
+    for target in touched:
+        links = [link for link in earlier.backlinks.get(target, ()) if link.source not in redone] + fresh.get(target, [])
+        if links:
+            backlinks[target] = tuple(sorted(links, key=_link_order))
+        else:
+            backlinks.pop(target, None)
+    return dict(sorted(backlinks.items())) if touched else backlinks
 
 
 def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
