@@ -1,4 +1,4 @@
-"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures and its targets' matrix instructions.
+"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures and the matrix instructions its targets (or the part itself) state.
 
 A hardware format (format_class `hardware`) is native on a part when the part states a dense
 matrix-engine peak in the format's `peak_precision` (unless a source says that figure `runs_as` a wider precision: the
