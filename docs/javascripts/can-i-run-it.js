@@ -661,7 +661,12 @@
       return w.writer + " writes " + w.value + (gives ? " (" + gives.toUpperCase() + ")" : "") + (w.when ? " " + w.when : "");
     });
     var stored = setting.stored_in ? " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + "." : "";
-    if (setting.value === setting.default && writers.length) {
+    if (setting.carried) {  // the scheme's models store this value (ONNX Runtime GenAI's CPU builds: accuracy_level 4)
+      said = "The setting " + setting.name + " chooses it: these models carry " + setting.value +
+        (setting.value_note ? " (" + setting.value_note + ")" : "") + "; " + setting.default + " " +
+        (setting.default_when || "unless set") + "." + stored + (writers.length ? " " + writers.join("; ") + "." : "") +
+        settingValueNotes(setting);
+    } else if (setting.value === setting.default && writers.length) {
       said = "The setting " + setting.name + " chooses it: " + setting.default + " " + (setting.default_when || "unless set") +
         "." + stored + " " + writers.join("; ") + "." + settingValueNotes(setting);
     } else {

@@ -1,6 +1,7 @@
 """A scheme's candidate kernels belong to the scheme's engine, or to the engine its engine runs the kernels of
-(`kernels_from` on the engine record: ONNX Runtime GenAI's models run on ONNX Runtime's operators), and no platform
-has two candidate lists."""
+(`kernels_from` on the engine record: ONNX Runtime GenAI's models run on ONNX Runtime's operators), no platform has
+two candidate lists, and each value the scheme's models carry for a kernel setting (`config.setting_values`) names a
+setting of a candidate kernel and a value that setting takes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -39,6 +40,29 @@ def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
                          f"kernel {kernel_id!r} belongs to engine {owner!r}, not {scheme.data['engine']!r}{also}; if "
                          f"{scheme.data['engine']!r} runs the kernels of {owner!r}, say so once with `kernels_from` on "
                          f"its engine record")
+
+    yield from _setting_values(atlas, scheme)
+
+
+def _setting_values(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
+    settings: dict[str, list[object]] = {}
+    for candidates in scheme.data["candidates"]:
+        for kernel_id in candidates["kernels"]:
+            kernel = atlas.index.get("kernel", kernel_id)
+            stated = kernel.data.get("computes_in") if kernel is not None else None
+            setting = stated.get("setting") if stated else None
+            if setting:
+                settings.setdefault(setting["name"], []).extend([setting["default"], *setting["values"]])
+    for n, carried in enumerate(scheme.data["config"].get("setting_values", [])):
+        name, value = carried["setting"], carried["value"]
+        if name not in settings:
+            yield at(scheme, ("config", "setting_values", n, "setting"), NAME,
+                     f"no candidate kernel has a computes_in.setting named {name!r}"
+                     + (f" (they have {', '.join(sorted(settings))})" if settings else ""))
+        elif value not in settings[name]:
+            yield at(scheme, ("config", "setting_values", n, "value"), NAME,
+                     f"{name} takes {', '.join(dict.fromkeys(str(v) for v in settings[name]))} on the candidate "
+                     f"kernels, not {value!r}")
 
 
 CHECK = Check(NAME, __doc__.strip(), "record:scheme", check_record=check, stage=SHAPE)

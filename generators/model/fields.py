@@ -666,6 +666,14 @@ class EngineFields(TypedDict):
     format_support: NotRequired[list[EngineFormatSupport]]
 
 
+class SchemeConfigSettingValues(TypedDict):
+    setting: str
+    value: int | str
+    source: RefSource
+    locator: str
+    quote: str
+
+
 class SchemeConfig(TypedDict):
     """The layer configuration the scheme hands to kernel selection."""
 
@@ -678,6 +686,7 @@ class SchemeConfig(TypedDict):
     weight_scales: NotRequired[list[Literal['tensor', 'channel', 'group', 'block']]]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     activation_quant_type: NotRequired[Dtype]
+    setting_values: NotRequired[list[SchemeConfigSettingValues]]
 
 
 RefScheme: TypeAlias = str

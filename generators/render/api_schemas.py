@@ -228,7 +228,11 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                "when": {"type": ["string", "null"],
                                                                         "description": "The builds it applies to."},
                                                                "source": {"type": "string",
-                                                                          "description": "Source record id."}}}}}}
+                                                                          "description": "Source record id."}}}},
+                       "carried": {"type": "boolean", "description": "Present (true) where `value` is the one the "
+                                   "scheme's models carry (its config's setting_values), not the default."},
+                       "value_note": {"type": "string", "description": "Where `carried`: the note beside `value`, "
+                                      "whose precision depends on more than the value."}}}
 
 _ROUTE_NEED = {"type": "object", "required": ["kernel", "engine", "tool", "said", "source", "locator", "used_in"],
                "additionalProperties": False,
