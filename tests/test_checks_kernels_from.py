@@ -96,3 +96,33 @@ def test_requirements_compare_numeric_releases():
     assert satisfies("1.30.2", ">=1.31.0") is False
     assert satisfies("1.32.0", ">=1.31.0, <1.32") is False
     assert satisfies("main@001d12d", ">=1.31.0") is None
+
+
+def test_a_value_the_models_carry_gives_the_answers_precision_and_must_be_one_the_setting_takes(tree):
+    """ONNX Runtime GenAI's CPU builds store accuracy_level 4 in every MatMulNBits node: a scheme says so once
+    (config.setting_values), its answers give level 4's precision first, and a name or value no candidate kernel's
+    setting has is reported."""
+    from .test_checks import INTEGER_SETTING
+    with_wrapper(tree, RELATION)
+    edit(tree, "records/kernels/k-cpu.yaml", "\nsources:", "\ncomputes_in:\n  precision: fp32\n  source: src-code\n"
+         "  locator: CpuKernel\n" + INTEGER_SETTING + "sources:")
+    carried = ("  setting_values:\n  - {setting: accuracy_level, value: 4, source: src-code, locator: build, "
+               "quote: 'accuracy_level=4'}\ncandidates:")
+    edit(tree, "records/schemes/sch-wrap.yaml", "\ncandidates:", "\n" + carried)
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    settings = [s.setting for answer in (a for (scheme, _), a in atlas.views.answers.items() if scheme == "sch-wrap")
+                for s in answer.steps if s.setting is not None]
+    assert settings and all((s.value, s.default, s.carried) == ("4", "0", True) for s in settings)
+    assert all(s.as_dict()["carried"] is True for s in settings)
+    others = [s.setting for (scheme, _), a in atlas.views.answers.items() if scheme == "sch-w4a16"
+              for s in a.steps if s.setting is not None]
+    assert others and all((s.value, s.carried) == ("0", False) and "carried" not in s.as_dict() for s in others)
+    edit(tree, "records/schemes/sch-wrap.yaml", "value: 4,", "value: 5,")
+    assert problems_of(tree, "scheme-candidates") == [
+        "records/schemes/sch-wrap.yaml:11:38: error: [scheme-candidates] config.setting_values[0].value: "
+        "accuracy_level takes 0, 1, 4 on the candidate kernels, not 5"]
+    edit(tree, "records/schemes/sch-wrap.yaml", "setting: accuracy_level, value: 5,", "setting: level, value: 4,")
+    assert problems_of(tree, "scheme-candidates") == [
+        "records/schemes/sch-wrap.yaml:11:15: error: [scheme-candidates] config.setting_values[0].setting: no "
+        "candidate kernel has a computes_in.setting named 'level' (they have accuracy_level)"]
