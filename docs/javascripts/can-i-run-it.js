@@ -838,6 +838,14 @@
     var engine = records["engine"][engineId];
     if (!engine || !engine.version_read) { return null; }
     var said = [engine.name + " " + engine.version_read];
+    // an engine that runs another's kernels (ONNX Runtime GenAI on ONNX Runtime): the release its kernel records describe
+    var from = engine.kernels_from && records["engine"][engine.kernels_from.engine];
+    if (from) {
+      said.push(", on ");
+      said.push(link(site, from, engine.kernels_from.engine));
+      said.push(" " + (from.version_read || "(release not stated)") + ", whose kernels run it (" + engine.name + " " +
+        engine.version_read + " requires " + engine.kernels_from.requirement + ")");
+    }
     (engine.later_releases || []).forEach(function (later, n) {
       var finding = records["finding"][later.finding];
       said.push(n ? "; " : "; a later release, ");
