@@ -94,8 +94,9 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
         return Run(records, None, sorted_problems(problems))
     atlas = Atlas(root, schema_set, index, derive.derive_views(index) if reuse is None else reuse.views_of(index, schema_set))
     registry = checks.REGISTRY if reuse is None else reuse.checks_of(checks.REGISTRY, atlas.views)
-    problems += checks.run_checks(atlas, registry, checks.SHAPE,  # shapes first: views may trust them
-                                  errors_only=views is not None)
+    # shapes first: views may trust them. A one-off run keeps record checks' findings for the changelog's past trees
+    # (checks/runner.py); a reuse memo's checks are wrapped by it, and a finding it reuses shows no reads to keep by.
+    problems += checks.run_checks(atlas, registry, checks.SHAPE, errors_only=views is not None, keep=reuse is None)
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")

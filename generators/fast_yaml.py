@@ -78,6 +78,7 @@ _SCALARS = re.compile(r"[\n:?\[{,][ \t]*(?:-[ \t]+)*(?=[-+.0-9~<=yYnNoOtTfF:])(?
 )) + ")", re.MULTILINE)
 TRAILING_COMMENT = re.compile(r"[^ \t\n][ \t]+#")  # a comment after something on its line (maybe text: a false alarm)
 _MARKS = re.compile(r"[&*!?%|>]")  # an anchor, alias, tag, key, directive or block scalar where a node starts
+_BEFORE_NODE = frozenset(" \t\n[{,:?-")  # what may come right before a mark that _marks looks at further
 _HEADER = re.compile(r"[-+0-9]*[ \t]*(?:#[^\n]*)?(?:\n|\Z)")  # the rest of the line after `|` or `>` opening a block scalar
 _CONTENT = re.compile(r"^ +[^ \n#]", re.MULTILINE)  # an indented line that may be a block scalar's content
 _GLUED_COLON = re.compile(r":[,\[\]{}]")  # libyaml refuses a plain scalar's `:` right before a flow indicator
@@ -166,14 +167,17 @@ _QUOTED_LINE = re.compile(r" *(?:- +)*[^ \n'\"#-][^\n#]*?: +(?:'(?:[^'\n]|'')*'|
 
 def _commented(text: str) -> bool:
     """True when a `#` after a blank may start a comment after a value (TRAILING_COMMENT outside a block scalar's
-    content and outside a line holding one quoted scalar)."""
-    spans = _block_content(text)
+    content and outside a line holding one quoted scalar). The block scalars' spans are found only when a `#` is on
+    a line that holds no quoted scalar (most texts with a `#` have none such, and finding the spans walks lines)."""
+    spans: list[tuple[int, int]] | None = None
     for hit in TRAILING_COMMENT.finditer(text):
-        if any(start <= hit.start() < end for start, end in spans):
+        line_start = text.rfind("\n", 0, hit.start()) + 1
+        line_end = text.find("\n", hit.start())
+        if _QUOTED_LINE.fullmatch(text, line_start, len(text) if line_end < 0 else line_end):
             continue
-        start = text.rfind("\n", 0, hit.start()) + 1
-        stop = text.find("\n", hit.start())
-        if not _QUOTED_LINE.fullmatch(text, start, len(text) if stop < 0 else stop):
+        if spans is None:
+            spans = _block_content(text)
+        if not any(start <= hit.start() < end for start, end in spans):
             return True
     return False
 
@@ -186,6 +190,8 @@ def _marks(text: str, flow: int) -> int | None:
     block = 0
     for mark in _MARKS.finditer(text):
         at = before = mark.start()
+        if at and text[at - 1] not in _BEFORE_NODE:
+            continue  # (most marks are prose: `why?`, `a*b`, `x > y`; the tests below would all fail)
         while before and text[before - 1] in " \t":
             before -= 1
         previous = text[before - 1] if before else "\n"

@@ -6,9 +6,11 @@ declared gap that no longer dangles, or that nothing references, is itself an er
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 import operator
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterable
 
@@ -24,24 +26,102 @@ RULE = "refs"
 
 
 def link_records(records: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
+    """Every record's links, the backlinks, the declared gaps, and every dangling reference or stale gap.
+
+    A record's links, gaps and problems depend on its own data, its kind's reference fields and which ids exist. The
+    changelog links several past trees whose records are mostly the same objects, so a record's part of the last tree
+    linked (with equal reference fields) is taken again for the very same record object when it cannot differ: the
+    ids are the same, or it has no gap and no problem and links to no id that is gone (its references all resolve
+    again). Only the backlinks of the targets that the other records link to, or linked to there, are gathered again.
+    """
     records = list(records)
     by_kind: dict[str, dict[str, Record]] = {kind: {} for kind in KINDS}
     for record in records:
         by_kind[record.kind][record.id] = record
+    universe = _universe(by_kind)
+    earlier = _LAST[0] if _LAST and len(records) == len(universe) else None  # (no id twice: a part per record)
+    if earlier is not None and earlier.ref_fields != schemas.ref_fields:
+        earlier = None
+    unsure = _unsure_sources(earlier, universe) if earlier is not None else set()
+    parts: list[_Part] = []
+    relinked: set[str] = set()  # the records linked afresh while an earlier tree's parts are taken
+    for record in records:
+        known = earlier.parts.get(record.ref) if earlier is not None else None
+        if (known is not None and known[0] is record and record.ref not in unsure
+                and (earlier is not None and earlier.universe is universe or not (known[2] or known[3]))):
+            parts.append(known)
+            continue
+        found: list[Problem] = []
+        outgoing, gaps = _link_record(record, schemas, by_kind, found, universe)
+        parts.append((record, tuple(outgoing), tuple(gaps), tuple(found)))
+        relinked.add(record.ref)
     index = Index(by_kind)
     problems: list[Problem] = []
-    backlinks: dict[str, list[Link]] = defaultdict(list)
-    universe = _universe(by_kind)
-    for record in records:
-        outgoing, gaps = _link_record(record, schemas, by_kind, problems, universe)
-        index.gaps.extend(gaps)
-        if outgoing:
-            index.links.extend(outgoing)
-            index.outgoing[record.ref] = outgoing
-            for link in outgoing:
-                backlinks[link.target].append(link)
-    index.backlinks = {target: sorted(links, key=_link_order) for target, links in sorted(backlinks.items())}
+    for record, its_links, its_gaps, its_problems in parts:
+        problems += its_problems
+        index.gaps.extend(its_gaps)
+        if its_links:
+            index.links.extend(its_links)
+            index.outgoing[record.ref] = list(its_links)
+    backlinks = _backlinks(parts, earlier, relinked)
+    index.backlinks = {target: list(links) for target, links in backlinks.items()}
+    _LAST[:] = [_Linked(universe, schemas.ref_fields, {part[0].ref: part for part in parts}, backlinks)] \
+        if len(records) == len(universe) else []
     return index, problems
+
+
+_Part = tuple[Record, tuple[Link, ...], tuple[DeclaredGap, ...], tuple[Problem, ...]]  # a record's links, gaps, problems
+
+
+@dataclass(frozen=True)
+class _Linked:
+    """The last tree linked: its ids, reference fields, each record's part, and its backlinks."""
+
+    universe: Universe
+    ref_fields: dict[str, list[RefField]]
+    parts: dict[str, _Part]
+    backlinks: dict[str, tuple[Link, ...]]
+
+
+_LAST: list[_Linked] = []  # the last tree linked without an id twice (link_records)
+
+
+def _unsure_sources(earlier: _Linked, universe: Universe) -> set[str]:
+    """The records of the earlier tree that linked to an id that is gone (their references no longer all resolve)."""
+    if earlier.universe is universe or _covers(universe, earlier.universe):
+        return set()
+    return {link.source for kind, record_id in earlier.universe - universe
+            for link in earlier.backlinks.get(f"{kind}/{record_id}", ())}
+
+
+def _backlinks(parts: list[_Part], earlier: _Linked | None, relinked: set[str]) -> dict[str, tuple[Link, ...]]:
+    """The links to each target, sorted by source and path, targets in order. With an earlier tree's parts taken,
+    only the targets that the relinked records, or records of that tree that are gone, link to (or linked to there)
+    are gathered again: every other target's links come from records whose part was taken. A link's (source, path)
+    is unique, so the order is the one sorting all of them gives."""
+    if earlier is None:
+        gathered: dict[str, list[Link]] = defaultdict(list)
+        for _, outgoing, _, _ in parts:
+            for link in outgoing:
+                gathered[link.target].append(link)
+        return {target: tuple(sorted(links, key=_link_order)) for target, links in sorted(gathered.items())}
+    present = {part[0].ref for part in parts}
+    redone = relinked | {ref for ref in earlier.parts if ref not in present}
+    touched = {link.target for ref in redone if ref in earlier.parts for link in earlier.parts[ref][1]}
+    fresh: dict[str, list[Link]] = defaultdict(list)
+    for record, outgoing, _, _ in parts:
+        if record.ref in relinked:
+            for link in outgoing:
+                fresh[link.target].append(link)
+    touched.update(fresh)
+    backlinks = dict(earlier.backlinks)
+    for target in touched:
+        links = [link for link in earlier.backlinks.get(target, ()) if link.source not in redone] + fresh.get(target, [])
+        if links:
+            backlinks[target] = tuple(sorted(links, key=_link_order))
+        else:
+            backlinks.pop(target, None)
+    return dict(sorted(backlinks.items())) if touched else backlinks
 
 
 def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[Index, list[Problem]]:
@@ -62,32 +142,51 @@ def relink(index: Index, replaced: Iterable[Record], schemas: Schemas) -> tuple[
     gaps_of: dict[str, list[DeclaredGap]] = {}
     for gap in index.gaps:
         gaps_of.setdefault(gap.record, []).append(gap)
-    touched: set[str] = set()
+    touched: dict[str, set[str]] = {}  # target -> the replaced records that link to it, before or after
     for ref, record in new_versions.items():
-        touched.update(link.target for link in outgoing.pop(ref, []))
+        for link in outgoing.pop(ref, []):
+            touched.setdefault(link.target, set()).add(ref)
         links, gaps = _link_record(record, schemas, by_kind, problems)
         if links:
             outgoing[ref] = links
-            touched.update(link.target for link in links)
+            for link in links:
+                touched.setdefault(link.target, set()).add(ref)
         gaps_of[ref] = gaps
     backlinks = dict(index.backlinks)
-    for target in touched:
-        links = [link for link in backlinks.get(target, []) if link.source not in new_versions]
-        links += [link for ref in new_versions for link in outgoing.get(ref, []) if link.target == target]
+    # A target's backlinks are in (source, path) order and a record's links all have it as source: a replaced record's
+    # old links to a target are one run of that list, found by bisection, and its new links to it (in that order,
+    # stable) take the run's place. The list is the one sorting the kept and the new links gives, without reading every
+    # backlink of a much-linked target, nor every new link once per target (a sweep replaces hundreds of records).
+    new_links: dict[str, dict[str, list[Link]]] = {}  # target -> source -> its new links to the target
+    for ref in new_versions:
+        for link in outgoing.get(ref, []):
+            new_links.setdefault(link.target, {}).setdefault(link.source, []).append(link)
+    for target, sources in touched.items():
+        links = backlinks.get(target, [])
+        coming = new_links.get(target, {})
+        for source in sorted(sources):
+            start = bisect.bisect_left(links, source, key=_link_source)
+            end = bisect.bisect_right(links, source, lo=start, key=_link_source)
+            run = sorted(coming.get(source, ()), key=_link_order)
+            if start < end or run:
+                links = [*links[:start], *run, *links[end:]]
         if links:
-            backlinks[target] = sorted(links, key=_link_order)
+            backlinks[target] = links
         else:
             backlinks.pop(target, None)
+    # (the index's backlinks are in target order: they stay so unless a target is new or gone)
+    keys_kept = len(backlinks) == len(index.backlinks) and all(target in index.backlinks for target in new_links)
     order = [record.ref for records in by_kind.values() for record in records.values()]
     new = Index(by_kind)
     new.links = [link for ref in order for link in outgoing.get(ref, [])]
     new.outgoing = {ref: outgoing[ref] for ref in order if ref in outgoing}
     new.gaps = [gap for ref in order for gap in gaps_of.get(ref, [])]
-    new.backlinks = dict(sorted(backlinks.items()))
+    new.backlinks = backlinks if keys_kept else dict(sorted(backlinks.items()))
     return new, problems
 
 
 _link_order = operator.attrgetter("source", "path")  # (source, path): a link's place among a target's backlinks
+_link_source = operator.attrgetter("source")
 Universe = frozenset[tuple[str, str]]
 _UNIVERSES: dict[Universe, Universe] = {}  # each set of (kind, id) once, so trees with the same ids share one object
 

@@ -50,3 +50,45 @@ def test_a_record_check_that_reads_the_atlas_otherwise_is_never_kept(tree):
         first = run_checks(atlas, [check], errors_only=True)
         assert run_checks(atlas, [check], errors_only=True) == first[:1]
         assert len(calls) == 2  # the first error ends an errors-only run; nothing was kept, so it is asked again
+
+
+def test_a_record_check_that_reads_backlinks_is_asked_again_only_when_they_differ(tree):
+    """A kept finding whose record's backlinks changed must not leak into the next tree: linking another tree makes new
+    lists (equal ones keep the finding), and a tree where the links differ asks the check again."""
+    atlas, _ = check_tree(tree)
+    calls = []
+
+    def check_record(atlas, record):
+        calls.append(record.ref)
+        sources = [link.source for link in atlas.index.backlinks.get(record.ref, [])]
+        if "gotcha/trap-silent" in sources:
+            yield Problem(record.path, 1, 1, "kept-by-backlinks", f"linked from {sources}")
+
+    check = Check("kept-by-backlinks", "test", "record:format", check_record=check_record, stage=SHAPE)
+    formats = [record.ref for record in atlas.index.all("format")]
+    first = run_checks(atlas, [check], errors_only=True)
+    assert [p.message for p in first] == ["linked from ['gotcha/trap-silent']"] and calls == formats[:1]
+    assert run_checks(atlas, [check], errors_only=True) == first and calls == formats[:1]  # kept
+    atlas.index.backlinks["format/fmt-fp4"] = list(atlas.index.backlinks["format/fmt-fp4"])  # equal, another list
+    assert run_checks(atlas, [check], errors_only=True) == first and calls == formats[:1]
+    link = atlas.index.backlinks["format/fmt-fp4"][0]
+    atlas.index.backlinks["format/fmt-fp4"] = [dataclasses.replace(link, source="gotcha/other")]  # the links differ
+    assert run_checks(atlas, [check], errors_only=True) == [] and calls == formats[:1] + formats
+    del atlas.index.backlinks["format/fmt-fp4"]  # no backlinks at all: asked again too
+    assert run_checks(atlas, [check], errors_only=True) == [] and calls == formats[:1] + formats + formats[:1]
+
+
+def test_a_full_run_that_keeps_findings_leaves_them_for_an_errors_only_run_of_another_tree(tree):
+    """The working tree's full run (build.check_stages without a reuse memo) keeps record checks' findings, so the
+    changelog's first past tree takes those of its records that are the same objects; without `keep` it keeps none."""
+    atlas, _ = check_tree(tree)
+    check, calls = _counting_check("kept-from-a-full-run", lambda atlas, r: atlas.index.get("engine", r.data.get("engine")))
+    schemes = len(atlas.index.all("scheme"))
+    first = run_checks(atlas, [check])
+    assert run_checks(atlas, [check], errors_only=True) == first and len(calls) == 2 * schemes  # nothing kept
+    check, calls = _counting_check("kept-from-a-full-run-2", lambda atlas, r: atlas.index.get("engine", r.data.get("engine")))
+    assert run_checks(atlas, [check], keep=True) == first and len(calls) == schemes
+    assert run_checks(atlas, [check], errors_only=True) == first and len(calls) == schemes  # all kept
+    scheme = atlas.index.all("scheme")[0]
+    atlas.index.by_kind["scheme"][scheme.id] = dataclasses.replace(scheme)  # another object: asked again
+    assert run_checks(atlas, [check], errors_only=True) == first and calls[schemes:] == [scheme.ref]

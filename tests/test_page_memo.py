@@ -126,3 +126,34 @@ def test_a_round_on_the_same_atlas_starts_from_the_fingerprints_of_the_round_bef
     assert not any(read[0] == "name" for read in kept)
     assert kept == {read: _Prints(run.atlas, {}).of(read) for read in kept}
     assert memo.begin(run_pipeline(tree).atlas, {}, {}, part="api").prints.known == {}
+
+
+def test_a_regrouped_view_reads_only_the_view_it_regroups_and_its_fingerprint_follows_that_one(tmp_path):
+    """derive.REGROUPED: the memo fingerprints answers_by_scheme and cells_by_target by the view each regroups, which
+    holds only while each reads that view alone; and a change to that view's value must change the fingerprint."""
+    from generators.build import check_stages
+    from generators.derive import REGROUPED, VIEW_NAMES
+    from generators.render.memo import _Prints
+    from generators.reuse import ReuseMemo
+
+    tree = make_tree(tmp_path / "tree")
+    atlas = check_stages(tree).atlas
+    reuse = ReuseMemo()
+    views = reuse.views_of(atlas.index, atlas.schemas)
+    for name, regrouped in REGROUPED.items():
+        assert name in VIEW_NAMES and regrouped in VIEW_NAMES
+        getattr(views, name)
+        assert set(reuse._round.views[name].reads) == {("view", regrouped)}, name
+
+    def prints(atlas):
+        found = _Prints(atlas, {})
+        return {name: found.of(("view", name)) for name in [*REGROUPED, *REGROUPED.values()]}
+
+    before = prints(atlas)
+    assert None not in before.values()
+    edit(tree, "records/formats/fmt-fp4.yaml", "summary: ", "summary: Edited. ")  # no cell or answer reads it
+    assert prints(check_stages(tree).atlas)["cells_by_target"] == before["cells_by_target"]
+    edit(tree, "records/kernels/k-generic.yaml", "values: [float16]", "values: [float16, bfloat16]")  # cells move
+    after = prints(check_stages(tree).atlas)
+    assert after["cells"] != before["cells"] and after["cells_by_target"] != before["cells_by_target"]
+    assert after["answers"] != before["answers"] and after["answers_by_scheme"] != before["answers_by_scheme"]

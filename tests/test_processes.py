@@ -112,10 +112,15 @@ def leaves_a_process_running():  # (not a test's name: collected only by the tes
 
 
 def test_a_test_that_leaves_a_process_running_fails_at_teardown_and_the_process_is_ended(tmp_path):
-    """The whole check, run as the suite runs it: the test errors at teardown, naming the process by pid and name."""
+    """The whole check, run as the suite runs it: the test errors at teardown, naming the process by pid and name.
+
+    The inner pytest is given a folder of its own (--basetemp): in a numbered folder of its own it would first remove
+    the runs' old numbered folders (conftest.py's pytest_sessionstart, in a thread it waits for before exiting): those
+    of earlier runs, hundreds of megabytes, which took this test 8 to 100 s on a machine shared with other runs."""
     record = tmp_path / "pid"
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", "-o",
-                          "python_functions=leaves_*", f"{__file__}::leaves_a_process_running"],
+                          "python_functions=leaves_*", f"--basetemp={tmp_path / 'inner'}",
+                          f"{__file__}::leaves_a_process_running"],
                          capture_output=True, text=True, timeout=300,
                          env={**os.environ, "ATLAS_TEST_LEAVE_PROCESS": str(record)},
                          cwd=os.path.dirname(os.path.dirname(__file__)))

@@ -155,6 +155,76 @@ def test_relink_is_link_records_with_the_replacements(tree, case):
     assert index != atlas.index  # every case changes a link or a gap
 
 
+@pytest.mark.parametrize("case", range(6))
+def test_linking_a_tree_whose_records_are_mostly_the_last_trees_equals_linking_it_afresh(tree, case, monkeypatch):
+    """link_records takes each record's links, gaps and problems from the last tree linked with the same ids when it
+    holds the very same record object (the changelog's past trees): the index and problems equal a fresh link's, in
+    every order, and only the replaced records are linked again, there and back."""
+    from generators import link as link_module
+
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    original = [r for kind in sorted(atlas.index.by_kind) for r in sorted(atlas.index.all(kind), key=lambda r: r.id)]
+    replaced = {r.ref: r for r in (_replaced(atlas, ref, edit) for ref, edit in _edits(atlas)[case])}
+    edited = [replaced.get(r.ref, r) for r in original]
+    linked = []
+    real_link_record = link_module._link_record
+
+    def counting(record, *args, **kwargs):
+        linked.append(record.ref)
+        return real_link_record(record, *args, **kwargs)
+
+    def afresh(records):
+        monkeypatch.setattr(link_module, "_LAST", [])
+        return link_records(records, atlas.schemas)
+
+    for before, after in ((original, edited), (edited, original)):
+        expected, expected_problems = afresh(after)
+        link_records(before, atlas.schemas)  # the last tree linked with these ids
+        linked.clear()
+        monkeypatch.setattr(link_module, "_link_record", counting)
+        index, problems = link_records(after, atlas.schemas)
+        monkeypatch.setattr(link_module, "_link_record", real_link_record)
+        assert sorted(linked) == sorted(replaced)
+        assert index == expected and problems == expected_problems
+        assert list(index.backlinks) == list(expected.backlinks) and list(index.outgoing) == list(expected.outgoing)
+    assert afresh(edited)[0] != afresh(original)[0]  # every case changes a link or a gap
+
+
+def test_linking_a_tree_with_records_gone_or_added_equals_linking_it_afresh(tree, monkeypatch):
+    """Going from tree to tree the changelog's way, ids come and go: a record whose references pointed at a record
+    that is gone dangles now, a dangling reference resolves when its record comes back, and a known gap may go stale:
+    each such record is linked again, the others' parts taken, and the result is a fresh link's."""
+    from generators import link as link_module
+
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    everything = [r for kind in sorted(atlas.index.by_kind) for r in sorted(atlas.index.all(kind), key=lambda r: r.id)]
+    without_format = [r for r in everything if r.ref != "format/fmt-fp4"]  # a gotcha and matrices link to it
+    gap = _replaced(atlas, "benchmark/b-ref", lambda data: data.update(
+        format="fmt-fp4", known_gaps=[{"id": "fmt-fp4", "kind": "format", "reason": "No record."}]))
+    with_gap = [gap if r.ref == gap.ref else r for r in without_format]  # a gap there, stale where the format is
+    added = dataclasses.replace(atlas.index.by_ref("technique/calib"), id="calib-two")
+    with_more = sorted([*everything, added], key=lambda r: (r.kind, r.id))
+    stale_gap = [gap if r.ref == gap.ref else r for r in everything]
+    trees = [everything, without_format, with_gap, stale_gap, everything, with_more, with_gap, without_format,
+             stale_gap, with_more]
+
+    def afresh(records):
+        monkeypatch.setattr(link_module, "_LAST", [])
+        return link_records(records, atlas.schemas)
+
+    fresh = [afresh(records) for records in trees]
+    assert fresh[1][1] and fresh[2][0].gaps and "stale known gap" in fresh[3][1][0].message  # dangles; gap; stale
+    assert fresh[0] != fresh[5]  # one more record
+    monkeypatch.setattr(link_module, "_LAST", [])
+    for records, (expected, expected_problems) in zip(trees, fresh):
+        index, problems = link_records(records, atlas.schemas)
+        assert index == expected and problems == expected_problems
+        assert list(index.backlinks) == list(expected.backlinks) and list(index.outgoing) == list(expected.outgoing)
+    assert link_records([*everything, everything[0]], atlas.schemas) == afresh([*everything, everything[0]])  # twice
+
+
 def test_relink_refuses_a_new_record(tree):
     atlas, _ = check_tree(tree)
     record = dataclasses.replace(atlas.index.by_ref("format/fmt-fp4"), id="fmt-new")

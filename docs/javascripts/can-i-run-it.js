@@ -705,8 +705,8 @@
   // matrix unit), or rescaled into the part's own encoding of the same precision (vLLM-Gaudi halves OCP FP8 E4M3
   // weights into Gaudi 2's E4M3 of range 240 and doubles their scales). The notice names the way the kernels
   // computing in the format record for the picked target (a kernel's without_matrix_instruction), and says only that
-  // it is one of the two where one of them records none. A format the map neither rates native nor emulated says
-  // nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
+  // it is converted or multiplied with vector instructions where one of them records none. A format the map neither
+  // rates native nor emulated says nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
   // part is named only when the map rates every one of them emulated there: another may be the one that runs.
   function emulatedHere(site, records, cell, place, emulated) {
     var target = records["hardware-target"][place.targetId];

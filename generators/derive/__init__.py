@@ -267,6 +267,9 @@ VIEW_NAMES: tuple[str, ...] = tuple(name for name, value in vars(Views).items() 
 # plain `check`, which renders the chapters only, does not pay for them (search_terms: a third of a second at 10k).
 PAGE_VIEWS = ("search_terms",)
 CHECKED_VIEWS = tuple(name for name in VIEW_NAMES if name not in PAGE_VIEWS)
+# Views that regroup one other view and read nothing else (a test records their reads): the page memo fingerprints
+# such a view by the one it regroups (render/memo.py) rather than serialising the same objects a second time.
+REGROUPED = {"answers_by_scheme": "answers", "cells_by_target": "cells"}
 
 
 def derive_views(index: Index) -> Views:

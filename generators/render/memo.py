@@ -3,7 +3,7 @@
 While a page renders, the atlas it sees records every read (recording.py): a record by id, a whole kind, a view by
 name, a record's links and backlinks, a record's display name, the schemas. Each read is kept with its
 fingerprint, a hash of what it answered (a record's path and text; a view, links, a name or the schemas
-serialised whole). The next run reuses the page's Markdown (and its problems) when every read answers
+serialised whole; a view that only regroups another, derive.REGROUPED, by that one's fingerprint). The next run reuses the page's Markdown (and its problems) when every read answers
 with the same fingerprint and the template sources are the same. Anything read some other way (an
 attribute the recorder does not know) marks the page as reading everything, so it always renders.
 
@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..derive import REGROUPED
 from ..model.index import Link
 from ..problems import Problem
 from ..recording import Read, RecordingAtlas, _RecordingNames, _Reads
@@ -200,6 +201,9 @@ class _Prints:
             return "kinds: " + "\0".join(atlas.index.by_kind)  # (in their order: a reader may iterate them)
         if what in ("gaps", "commits") and len(read) == 1:
             return self._pickled(atlas.index.gaps if what == "gaps" else (atlas.commits, atlas.history_cut))
+        if what == "view" and len(read) == 2 and read[1] in REGROUPED:  # a function of that view's value alone
+            regrouped = self.of(("view", REGROUPED[read[1]]))
+            return None if regrouped is None else f"{read[1]} of {regrouped}"
         if what == "view" and len(read) == 2:
             value = getattr(atlas.views, read[1], None)
             kept = self.carried.views.get(read[1]) if self.carried is not None else None
