@@ -461,7 +461,10 @@
     when = when.concat(others);
     var step = steps[0];
     var label = (VERDICTS[step.verdict] || [step.verdict])[0];
-    var said = [alone ? "" : "without " + when.join(" or ") + ", ", el("span", { "class": verdictClass(step.verdict),
+    // an outcome reached only off the defaults says so, as its step does: a default install that lacks the condition
+    // does not reach it (vLLM's AITER FP8 MoE without aiter fails only with the AITER switches set; unset, Triton runs)
+    var off = steps.every(function (s) { return s.off_default; }) ? "off the defaults, " : "";
+    var said = [alone ? off : off + "without " + when.join(" or ") + ", ", el("span", { "class": verdictClass(step.verdict),
       text: step.verdict === "runs-if" ? "Runs" : label })];
     var via = step.selected ? name(step.selected) : "";
     // a reason names its kernel as the engine's list does ('kernel-id: message'); the line names the kernel already

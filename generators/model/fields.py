@@ -202,6 +202,24 @@ class AcceleratorMatrixEncodings(TypedDict):
     note: NotRequired[Text]
 
 
+class AcceleratorMatrixFormats(TypedDict):
+    precision: Precision
+    encodings: NotRequired[Encodings]
+    instruction: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
+class AcceleratorNoMatrixFormats(TypedDict):
+    precision: Precision
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class AcceleratorStatedTallies(TypedDict):
     """A per-accelerator native/emulated tally that a source states, kept to compare with the tally the records give."""
 
@@ -239,6 +257,8 @@ class AcceleratorFields(TypedDict):
     power_w: NotRequired[list[SourcedNumber]]
     peak_compute: NotRequired[list[AcceleratorPeakCompute]]
     matrix_encodings: NotRequired[list[AcceleratorMatrixEncodings]]
+    matrix_formats: NotRequired[list[AcceleratorMatrixFormats]]
+    no_matrix_formats: NotRequired[list[AcceleratorNoMatrixFormats]]
     stated_tallies: NotRequired[list[AcceleratorStatedTallies]]
 
 

@@ -1268,3 +1268,22 @@ def test_quick_picks_draw_only_the_last_and_a_failed_fetch_says_so(browser: Brow
     _pick(browser, hardware="target:nvidia-sm75")
     assert "SM 7.5" in _card(browser)["title"]
     assert [e for e in browser.console_errors() if "nvidia-sm75.json.missing" not in e] == []
+
+
+def test_an_outcome_reached_only_off_the_defaults_says_so_on_the_collapsed_line(browser: Browser, cells: dict,
+                                                                                names: dict) -> None:
+    """vLLM per-tensor FP8 MoE on MI355X: without the aiter package the load fails in AITER only with the AITER switches
+    set (select_fp8_moe_backend tries AITER alone then, aiter35-audit-2026-12-04); a default install, which lacks both,
+    runs Triton. The expanded step says "Off the defaults"; the collapsed line said "without condition 1, Fails at run
+    time in vLLM AiterFp8TensorExperts", which a reader without aiter and without the switches would take as their load
+    failing (aiter35s-second-reading-2026-12-04). It now says that outcome is off the defaults; the Triton one is not."""
+    cell = cells[("vllm-fp8-moe", "amd-gfx950")]
+    steps = cell["otherwise"]
+    assert [(s["verdict"], s["off_default"]) for s in steps] == [("runs", False), ("fails-at-runtime", True)]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8-moe&hardware=target:amd-gfx950")
+    shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
+    aiter, triton = names["kernel/" + steps[1]["selected"]], names["kernel/" + steps[0]["selected"]]
+    assert shown["summary"].startswith("If the conditions do not hold: without ")
+    assert f", Runs via {triton}; off the defaults, without condition 1, Fails at run time in {aiter}" in shown["summary"]
+    assert shown["summary"].count("off the defaults") == 1
+    assert browser.console_errors() == []
