@@ -821,6 +821,25 @@ def test_ort_matmulnbits_cards_say_what_a_level_4_checkpoint_computes_in(real_at
         assert all(s.setting is None for s in answers[("onnxruntime-matmulnbits-int4", target)].steps), target
 
 
+def test_ort_genai_cpu_answers_run_on_onnx_runtime_kernels_at_the_level_its_builder_writes(real_atlas):
+    """ONNX Runtime GenAI runs its models on ONNX Runtime's operators (kernels_from on its engine record; ortg35): its
+    INT4 CPU scheme lists ONNX Runtime's CPU MatMulNBits kernels, not copies of them, and since the builder writes
+    accuracy_level 4 for CPU builds (config setting_values), the MLAS step computes in INT8 with level 4 first and
+    level 0's FP32 among the others; ONNX Runtime's own scheme still gives level 0 first. No GPU answer is derived."""
+    engine = real_atlas.index.get("engine", "onnxruntime-genai")
+    assert engine.data["kernels_from"]["engine"] == "onnxruntime"
+    answers = real_atlas.views.answers
+    genai = {target: answer for (scheme, target), answer in answers.items() if scheme == "onnxruntime-genai-int4-cpu"}
+    assert sorted(genai) == ["arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx"]
+    for target, answer in genai.items():
+        assert answer.cell.engine == "onnxruntime-genai" and answer.cell.kernel == "onnxruntime-mlas-qnbit-gemm"
+        step = next(s for s in answer.steps if "onnxruntime-mlas-qnbit-gemm" in s.kernels)
+        assert step.setting is not None and step.setting.carried, target
+        assert (step.precision, step.setting.value, step.setting.default) == ("int8", "4", "0"), target
+        assert ("0", "fp32") in step.setting.others, target
+        assert answer.cell.verdict == answers[("onnxruntime-matmulnbits-int4", target)].cell.verdict, target
+
+
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
     """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
     host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the
