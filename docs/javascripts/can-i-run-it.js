@@ -675,7 +675,12 @@
       return w.writer + " writes " + w.value + (gives ? " (" + gives.toUpperCase() + ")" : "") + (w.when ? " " + w.when : "");
     });
     var stored = setting.stored_in ? " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + "." : "";
-    if (setting.value === setting.default && writers.length) {
+    if (setting.carried) {  // the scheme's models store this value (ONNX Runtime GenAI's CPU builds: accuracy_level 4)
+      said = "The setting " + setting.name + " chooses it: these models carry " + setting.value +
+        (setting.value_note ? " (" + setting.value_note + ")" : "") + "; " + setting.default + " " +
+        (setting.default_when || "unless set") + "." + stored + (writers.length ? " " + writers.join("; ") + "." : "") +
+        settingValueNotes(setting);
+    } else if (setting.value === setting.default && writers.length) {
       said = "The setting " + setting.name + " chooses it: " + setting.default + " " + (setting.default_when || "unless set") +
         "." + stored + " " + writers.join("; ") + "." + settingValueNotes(setting);
     } else {
@@ -847,6 +852,14 @@
     var engine = records["engine"][engineId];
     if (!engine || !engine.version_read) { return null; }
     var said = [engine.name + " " + engine.version_read];
+    // an engine that runs another's kernels (ONNX Runtime GenAI on ONNX Runtime): the release its kernel records describe
+    var from = engine.kernels_from && records["engine"][engine.kernels_from.engine];
+    if (from) {
+      said.push(", on ");
+      said.push(link(site, from, engine.kernels_from.engine));
+      said.push(" " + (from.version_read || "(release not stated)") + ", whose kernels run it (" + engine.name + " " +
+        engine.version_read + " requires " + engine.kernels_from.requirement + ")");
+    }
     (engine.later_releases || []).forEach(function (later, n) {
       var finding = records["finding"][later.finding];
       said.push(n ? "; " : "; a later release, ");
