@@ -191,7 +191,7 @@
         "a scheme of " + engineSelect.selectedOptions[0].textContent + " for the format \u201c" + params.get("format") + "\u201d");
     }
     // a part the atlas holds but that no hardware target stands for (fillHardware leaves it out) is not a typo
-    var askedHardware = params.get("hardware") || "";
+    var askedHardware = withKind(params.get("hardware") || "");
     var untargeted = askedHardware.indexOf("part:") === 0 ? records["accelerator"][askedHardware.slice("part:".length)] : null;
     if (untargeted && untargeted.target) { untargeted = null; }
     if (!untargeted) { pick(hardwareSelect, askedHardware, "the hardware \u201c" + askedHardware + "\u201d"); }
@@ -224,6 +224,17 @@
       said.push("The answer below is for the picks shown instead.");
       notice = el("p", { "class": "atlas-notice", role: "status", text: said.join(" ") });
       root.insertBefore(notice, root.querySelector("#atlas-answer"));
+    }
+    // a hand-written link may name a part or a target by its bare id (hardware=amd-gfx950): it means that record
+    // when exactly one of the two kinds holds the id; otherwise it stays as written and is said to be unknown
+    function withKind(value) {
+      if (!value || value.indexOf(":") >= 0) { return value; }
+      var meant = [];
+      if (Object.prototype.hasOwnProperty.call(records["accelerator"], value)) { meant.push("part:" + value); }
+      if ([].some.call(hardwareSelect.options, function (o) { return o.value === "target:" + value; })) {
+        meant.push("target:" + value);
+      }
+      return meant.length === 1 ? meant[0] : value;
     }
     function dropNotice() {
       if (notice) { notice.remove(); notice = null; }
@@ -664,7 +675,12 @@
       return w.writer + " writes " + w.value + (gives ? " (" + gives.toUpperCase() + ")" : "") + (w.when ? " " + w.when : "");
     });
     var stored = setting.stored_in ? " A pre-quantized checkpoint sets it itself: the value stored in " + setting.stored_in + "." : "";
-    if (setting.value === setting.default && writers.length) {
+    if (setting.carried) {  // the scheme's models store this value (ONNX Runtime GenAI's CPU builds: accuracy_level 4)
+      said = "The setting " + setting.name + " chooses it: these models carry " + setting.value +
+        (setting.value_note ? " (" + setting.value_note + ")" : "") + "; " + setting.default + " " +
+        (setting.default_when || "unless set") + "." + stored + (writers.length ? " " + writers.join("; ") + "." : "") +
+        settingValueNotes(setting);
+    } else if (setting.value === setting.default && writers.length) {
       said = "The setting " + setting.name + " chooses it: " + setting.default + " " + (setting.default_when || "unless set") +
         "." + stored + " " + writers.join("; ") + "." + settingValueNotes(setting);
     } else {
@@ -836,6 +852,14 @@
     var engine = records["engine"][engineId];
     if (!engine || !engine.version_read) { return null; }
     var said = [engine.name + " " + engine.version_read];
+    // an engine that runs another's kernels (ONNX Runtime GenAI on ONNX Runtime): the release its kernel records describe
+    var from = engine.kernels_from && records["engine"][engine.kernels_from.engine];
+    if (from) {
+      said.push(", on ");
+      said.push(link(site, from, engine.kernels_from.engine));
+      said.push(" " + (from.version_read || "(release not stated)") + ", whose kernels run it (" + engine.name + " " +
+        engine.version_read + " requires " + engine.kernels_from.requirement + ")");
+    }
     (engine.later_releases || []).forEach(function (later, n) {
       var finding = records["finding"][later.finding];
       said.push(n ? "; " : "; a later release, ");
