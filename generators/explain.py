@@ -5,6 +5,9 @@ import difflib
 from typing import Any
 
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
+from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
+from .derive.members import members
+from .derive.trap_scope import applies_when
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
@@ -29,6 +32,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
              + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
+    lines.extend(_computes_lines(atlas, scheme_id, target_id))
     stated = {c for attempt in cell.attempts for c in attempt.conditions}
     said = "only if" if cell.verdict is Verdict.RUNS_IF else "when"  # (of the install or a substitution, not a kernel)
     lines.extend(f"  {said}: {c}" for c in cell.conditions if c not in stated)
@@ -80,8 +84,148 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines.extend(f"  {reason}" for reason in cell.reasons if reason.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL))
     lines.extend(_part_lines(atlas, scheme_id, target_id))
     lines.extend(_need_lines(atlas, scheme_id, target_id))
+    lines.extend(_fact_lines(atlas, scheme, cell))
+    lines.extend(_published_lines(atlas, scheme_id, target_id))
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
+    lines.extend(_engine_trap_lines(atlas, cell.engine))
     return "\n".join(lines), True
+
+
+# what an answer covers, by the scheme's layers (the card's "Covers" line says the same)
+COVERS = {
+    "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the "
+             "engine's expert-layer (MoE) kernels, which this answer does not cover",
+    "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers "
+               "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's "
+               "answer: the scheme's page says which)",
+}
+
+
+def _format_name(atlas: Any, format_id: str) -> str:
+    found = atlas.index.get("format", format_id)
+    return str(found.name) if found else format_id
+
+
+def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
+    """What the answer computes in (Answer.computes_in, or Answer.steps by kernel), and the format map's notice where
+    it rates those formats emulated on the target's parts, or on none of them (derive/emulated_here.py)."""
+    answer = atlas.views.answers.get((scheme_id, target_id))
+    if answer is None:
+        return []
+    lines = []
+    steps = answer.steps
+    if not answer.cell.computes_as:
+        if len(steps) > 1 or (len(steps) == 1 and steps[0].precision):
+            lines.append("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
+            for step in steps:
+                what = (f"{step.precision.upper()} after dequantizing the weights" if step.precision
+                        else " or ".join(_format_name(atlas, f) for f in step.formats))
+                lines.append(f"    {what} ({', '.join(step.kernels)}){_setting_short(step.setting)}")
+        elif answer.computes_in:
+            lines.append(f"  computes in: {' or '.join(_format_name(atlas, f) for f in answer.computes_in)}")
+    parts = tuple(members(atlas.index, atlas.index.must("hardware-target", target_id)))
+    tallies = atlas.views.tallies
+    emulated = {p: tuple(tallies[p].emulated) for p in tallies}
+    rated = {p: tuple(tallies[p].native) + tuple(tallies[p].emulated) for p in tallies}
+    kernels = {r.id: r.data for r in atlas.index.all("kernel")}
+    for found in emulated_here(answer, parts, emulated, kernels):
+        lines.append(f"    the format map rates {_format_name(atlas, found.format)} emulated on {_part_names(atlas, found.parts)}: "
+                     "it records no dense peak or matrix instruction in it there, so no matrix unit of the part "
+                     "multiplies it as it is; " + _how(found))
+    for fmt, on in unknown_here(answer, parts, rated):
+        lines.append(f"    the format map records no dense peak or matrix instruction in {_format_name(atlas, fmt)} on "
+                     f"{_part_names(atlas, on)}, and no source saying there is none: whether it runs natively there is "
+                     "unknown")
+    return lines
+
+
+def _setting_short(setting: Any) -> str:
+    """Which value of the setting that chooses a step's precision the step is for (as the card's step line says)."""
+    if setting is None:
+        return ""
+    default = ""
+    if setting.value == setting.default:
+        default = ", its default" + (f" {setting.default_when or 'when quantizing on load'}" if setting.stored_in else "")
+    return f" ({setting.name} {setting.value}{default})"
+
+
+def _part_names(atlas: Any, parts: tuple[str, ...]) -> str:
+    return ", ".join(atlas.index.must("accelerator", p).name for p in parts)
+
+
+def _how(found: Emulated) -> str:
+    """The way the kernels computing the format record for the target, or, where one records none, both ways."""
+    if not found.ways:
+        return ("the kernel converts it to a wider precision first, or multiplies it as it is with vector instructions "
+                "(DP4A's integer dot products among them)")
+    return "; ".join(_way_said(w) for w in found.ways)
+
+
+def _way_said(w: Way) -> str:
+    many = len(w.kernels) > 1
+    who = ", ".join(w.kernels[:-1]) + " and " + w.kernels[-1] if many else w.kernels[0]
+    if w.computes == "vector":
+        said = (" multiply" if many else " multiplies") + " it as it is with vector instructions"
+    elif w.computes == "rescaled":
+        said = ((" rescale" if many else " rescales") + " it and its scales into the part's own "
+                + (w.precision.upper() + " " if w.precision else "") + "encoding first and "
+                + ("multiply" if many else "multiplies") + " it in that encoding"
+                + (f" with {w.unit} instructions" if w.unit else ""))
+    else:
+        said = ((" convert" if many else " converts") + " it to " + (w.precision.upper() if w.precision else
+                "a wider precision") + " first" + (f" and {'multiply' if many else 'multiplies'} it with {w.unit} "
+                                                     "instructions" if w.unit else ""))
+    return who + said + (f" ({w.instruction}, source {w.source})" if w.instruction else "")
+
+
+def _fact_lines(atlas: Any, scheme: Any, cell: Cell) -> list[str]:
+    """The card's other facts: the observations a run-verified cell rests on, the engine release read (and later
+    releases a finding compared with it), and which layers the answer covers."""
+    lines = []
+    if cell.evidence:
+        lines.append(f"  known from the observations: {', '.join(cell.evidence)}")
+    engine = atlas.index.get("engine", cell.engine)
+    if engine is not None and engine.data.get("version_read"):
+        later = "".join(f"; a later release, {x['release']}, was compared with it (finding {x['finding']})"
+                        for x in engine.data.get("later_releases", []))
+        lines.append(f"  release read: {engine.name} {engine.data['version_read']}{later}")
+    lines.append(f"  covers: {COVERS.get(scheme.get('layers', 'dense'), COVERS['dense'])}")
+    return lines
+
+
+def _published_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
+    """What publishers' tables say about the cell: each disagreement with its finding, then the agreeing ones."""
+    answer = atlas.views.answers.get((scheme_id, target_id))
+    if answer is None:
+        return []
+    lines = []
+    for p in answer.published:
+        if p.agrees:
+            continue
+        lines.append(f"  the publisher disagrees: {p.matrix} says {p.symbol} ({p.says}) for \u201c{p.row}\u201d x "
+                     f"\u201c{p.column}\u201d; the derivation disagrees")
+        if p.finding:
+            lines.append(f"    {p.finding}: {atlas.index.must('finding', p.finding).data.get('conclusion', '')}")
+    agreeing = [f"{p.matrix} ({p.symbol} {p.says})" for p in answer.published if p.agrees]
+    if agreeing:
+        lines.append(f"  agrees with {'; '.join(agreeing)}")
+    return lines
+
+
+def _engine_trap_lines(atlas: Any, engine_id: str) -> list[str]:
+    """The engine-wide traps, which concern every answer of the engine (the card lists them after the cell's)."""
+    found = atlas.views.traps_by_engine.get(engine_id)
+    if not found or not found.engine_wide:
+        return []
+    return ["  engine-wide traps (not specific to this format or hardware):",
+            *(_trap_said(atlas, t) for t in found.engine_wide)]
+
+
+def _trap_said(atlas: Any, trap_id: str) -> str:
+    trap = atlas.index.must("gotcha", trap_id).data
+    when = applies_when(trap)
+    return (f"    {trap_id} ({trap['severity']}{', silent' if trap.get('silent') else ''}): {trap['name']}"
+            + (f" (only {when})" if when else "") + (" [unverified]" if trap.get("unverified") else ""))
 
 
 def _need_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
@@ -121,8 +265,7 @@ def _trap_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
         return []
     lines = ["  traps that apply (records/gotchas/):"]
     for trap_id in answer.traps:
-        trap = atlas.index.must("gotcha", trap_id).data
-        lines.append(f"    {trap_id} ({trap['severity']}{', silent' if trap.get('silent') else ''}): {trap['name']}")
+        lines.append(_trap_said(atlas, trap_id))
         parts = answer.parts_of(trap_id)
         if parts:
             names = [atlas.index.must("accelerator", p).name for p in parts]

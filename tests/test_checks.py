@@ -620,3 +620,53 @@ def test_a_target_without_matrix_instructions_contradicts_no_instruction_list_or
     assert [p.split(" error: [no-matrix-instructions] ")[1] for p in problems_of(tree, "no-matrix-instructions")] == [
         "no_matrix_instructions: says its parts have no matrix instruction, but its part 'acc-old' belongs to "
         "target 'gpu-sm90', which lists matrix instructions; correct the part's record or this statement"]
+
+
+def test_a_part_states_only_matrix_formats_its_targets_leave_unstated(tree):
+    """A part's own matrix_formats / no_matrix_formats add to its targets': an entry its target already states the same
+    way is typed twice, one stated the other way contradicts it, and a precision in both of the part's lists
+    contradicts itself; each is reported at the part's entry. A precision the target leaves open is accepted."""
+    target, part = "records/hardware-targets/gpu-sm80.yaml", "records/accelerators/acc-old.yaml"
+    edit(tree, target, "order: 20\n", "order: 20\nmatrix_formats:\n"
+         "  - {precision: int8, instruction: mma, source: src-doc, locator: l. 1}\n"
+         "no_matrix_formats:\n  - {precision: fp8, source: src-doc, locator: l. 2}\n")
+    own = ("matrix_formats:\n  - {precision: fp16, instruction: mma, source: src-doc, locator: l. 3}\n"
+           "no_matrix_formats:\n  - {precision: tf32, source: src-doc, locator: l. 4}\n")
+    edit(tree, part, "sources:\n", own + "sources:\n")
+    assert problems_of(tree, "part-matrix-formats") == []
+    edit(tree, part, own, own.replace("fp16, instruction", "fp8, instruction").replace("tf32", "int8") +
+         "  - {precision: fp16, source: src-doc, locator: l. 5}\n  - {precision: fp8, source: src-doc, locator: l. 6}\n")
+    assert problems_of(tree, "part-matrix-formats") == [
+        "records/accelerators/acc-old.yaml:9:5: error: [part-matrix-formats] matrix_formats[0]: contradicts its target "
+        "'gpu-sm80', whose no_matrix_formats states 'fp8' the other way for every part; correct one of them (if the parts "
+        "differ, move the target's entry to each part)",
+        "records/accelerators/acc-old.yaml:11:5: error: [part-matrix-formats] no_matrix_formats[0]: contradicts its "
+        "target 'gpu-sm80', whose matrix_formats states 'int8' the other way for every part; correct one of them (if the "
+        "parts differ, move the target's entry to each part)",
+        "records/accelerators/acc-old.yaml:13:5: error: [part-matrix-formats] no_matrix_formats[2]: restates 'fp8', which "
+        "its target 'gpu-sm80' already states in its no_matrix_formats for every part; remove the entry (a part states "
+        "only what its targets leave unstated)",
+        "records/accelerators/acc-old.yaml:13:5: error: [part-matrix-formats] no_matrix_formats[2]: states no matrix "
+        "instruction in 'fp8', but the part's own matrix_formats lists one (matrix_formats[0]); correct one of them"]
+
+
+
+def test_a_part_states_no_matrix_format_its_own_record_or_its_siblings_contradict(tree):
+    """A part's no_matrix_formats precision in which the same record states a matrix peak (without runs_as) or
+    matrix_encodings contradicts it; a precision every part of a target states alike belongs on the target. A peak
+    that runs_as a wider precision, and a precision only some parts state, are accepted."""
+    target, part, other = ("records/hardware-targets/gpu-sm80.yaml", "records/accelerators/acc-old.yaml",
+                           "records/accelerators/acc-big.yaml")
+    own = "no_matrix_formats:\n  - {precision: bf16, source: src-doc, locator: l. 4}\n"
+    edit(tree, part, "sources:\n", own + "sources:\n")
+    assert [p.split(" error: [part-matrix-formats] ")[1] for p in problems_of(tree, "part-matrix-formats")] == [
+        "no_matrix_formats[0]: states no matrix instruction in 'bf16', but the part's own record states a dense bf16 "
+        "matrix peak (peak_compute[0]); correct one of them (a figure the engines reach by converting takes runs_as)"]
+    edit(tree, part, own, own.replace("bf16", "fp16"))
+    assert problems_of(tree, "part-matrix-formats") == []
+    edit(tree, target, "accelerators: [acc-old]\n", "accelerators: [acc-old, acc-big]\n")
+    assert problems_of(tree, "part-matrix-formats") == []
+    edit(tree, other, "sources:\n", own.replace("bf16", "fp16") + "sources:\n")
+    assert [p.split(" error: [part-matrix-formats] ")[1] for p in problems_of(tree, "part-matrix-formats")] == [
+        "no_matrix_formats[0]: states 'fp16' as every part of its target 'gpu-sm80' does in its own no_matrix_formats "
+        "(acc-big, acc-old); the parts do not differ, so state it once in the target's no_matrix_formats"] * 2

@@ -640,12 +640,40 @@ def test_explain_lists_the_traps_the_answer_shows(real_atlas):
     from generators.explain import explain_text
     text, found = explain_text(real_atlas, "vllm-ct-w8a8-mxfp8", "nvidia-sm75")
     tail = text.splitlines()[text.splitlines().index("  traps that apply (records/gotchas/):") + 1:]
+    tail = tail[:next((n for n, line in enumerate(tail) if not line.startswith("    ")), len(tail))]  # engine-wide after
     assert found and [line.split(" (")[0].strip() for line in tail] == list(
         real_atlas.views.answers[("vllm-ct-w8a8-mxfp8", "nvidia-sm75")].traps)
     assert "    vllm-marlin-mx-float16-model-no-kernel (blocker): " in "\n".join(tail)
     assert "traps that apply" not in explain_text(real_atlas, "llama-cpp-q4-0", "x86-cpu-avx2")[0]
     gfx1151 = explain_text(real_atlas, "llama-cpp-q4-0", "amd-gfx1151")[0]  # a trap naming the engine on one part
     assert "    gfx1151-hip-corrupt-vulkan-correct (blocker, silent): " in gfx1151
+
+
+def test_explain_says_what_the_card_says_the_answer_computes_in(real_atlas):
+    """explain printed no "Computes in" fact where the card has one: the formats the kernel computes in, and the format
+    map's notice where it rates them emulated on the target's parts with the way the kernel records it computes them
+    there (without_matrix_instruction: vLLM-Gaudi rescales OCP FP8 into Gaudi 2's own FP8 encoding; llama.cpp's MMVQ
+    and MMQ multiply INT8 with DP4A on a V100), nor the card's Release, Covers and engine-wide traps lines."""
+    from generators.explain import explain_text
+    gaudi = explain_text(real_atlas, "vllm-gaudi-fp8", "intel-gaudi2")[0].splitlines()
+    assert "  computes in: FP8 E4M3 (per-tensor / per-block scaled)" in gaudi
+    notice = next(line for line in gaudi if line.startswith("    the format map rates "))
+    assert notice.startswith("    the format map rates FP8 E4M3 (per-tensor / per-block scaled) emulated on Intel Gaudi 2: ")
+    assert notice.endswith("; vllm-gaudi-hpu-fp8-scaled-mm rescales it and its scales into the part's own FP8 encoding "
+                           "first and multiplies it in that encoding (torch.ops.hpu.fp8_gemm_v2, source "
+                           "vllm-gaudi-src-extension-ops-v0-26-0)")
+    assert "  release read: vLLM-Gaudi v0.26.0" in gaudi
+    volta = explain_text(real_atlas, "llama-cpp-q4-k", "nvidia-sm70")[0].splitlines()
+    at = volta.index("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
+    assert volta[at + 1:at + 3] == ["    INT8 W8A8 (llama-cpp-mmvq, llama-cpp-mmq)",
+                                    "    FP16 after dequantizing the weights (llama-cpp-cublas-dequant)"]
+    assert volta[at + 3].endswith("; llama-cpp-mmvq and llama-cpp-mmq multiply it as it is with vector instructions "
+                                  "(__dp4a, source llama-cpp-src-common-cuh-b11312)")
+    moe = explain_text(real_atlas, "vllm-fp8-moe", "amd-gfx950")[0].splitlines()
+    assert "  computes in: FP8 E4M3 (per-tensor / per-block scaled)" in moe
+    assert not any(line.startswith("    the format map ") for line in moe)  # gfx950 rates FP8 natively
+    assert any(line.startswith("  covers: the expert layers of the mixture-of-experts models") for line in moe)
+    assert "  engine-wide traps (not specific to this format or hardware):" in moe
 
 
 def test_explain_names_the_part_a_trap_on_some_of_the_targets_parts_applies_to(real_atlas):
@@ -791,6 +819,25 @@ def test_ort_matmulnbits_cards_say_what_a_level_4_checkpoint_computes_in(real_at
         assert "each activation row" in dict(setting.notes)["4"], target
     for target in ("nvidia-sm80", "nvidia-sm90"):
         assert all(s.setting is None for s in answers[("onnxruntime-matmulnbits-int4", target)].steps), target
+
+
+def test_ort_genai_cpu_answers_run_on_onnx_runtime_kernels_at_the_level_its_builder_writes(real_atlas):
+    """ONNX Runtime GenAI runs its models on ONNX Runtime's operators (kernels_from on its engine record; ortg35): its
+    INT4 CPU scheme lists ONNX Runtime's CPU MatMulNBits kernels, not copies of them, and since the builder writes
+    accuracy_level 4 for CPU builds (config setting_values), the MLAS step computes in INT8 with level 4 first and
+    level 0's FP32 among the others; ONNX Runtime's own scheme still gives level 0 first. No GPU answer is derived."""
+    engine = real_atlas.index.get("engine", "onnxruntime-genai")
+    assert engine.data["kernels_from"]["engine"] == "onnxruntime"
+    answers = real_atlas.views.answers
+    genai = {target: answer for (scheme, target), answer in answers.items() if scheme == "onnxruntime-genai-int4-cpu"}
+    assert sorted(genai) == ["arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx"]
+    for target, answer in genai.items():
+        assert answer.cell.engine == "onnxruntime-genai" and answer.cell.kernel == "onnxruntime-mlas-qnbit-gemm"
+        step = next(s for s in answer.steps if "onnxruntime-mlas-qnbit-gemm" in s.kernels)
+        assert step.setting is not None and step.setting.carried, target
+        assert (step.precision, step.setting.value, step.setting.default) == ("int8", "4", "0"), target
+        assert ("0", "fp32") in step.setting.others, target
+        assert answer.cell.verdict == answers[("onnxruntime-matmulnbits-int4", target)].cell.verdict, target
 
 
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):

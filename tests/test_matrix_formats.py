@@ -219,3 +219,56 @@ def test_tf32_is_emulated_on_the_radeon_8060s_as_rdna3_5_wmma_takes_no_tf32(real
     target = real_atlas.index.must("hardware-target", "amd-gfx1151")
     assert "tf32" in {e["precision"] for e in target.data["no_matrix_formats"]}
     assert "tf32" not in {e["precision"] for e in target.data["matrix_formats"]}
+
+
+def _split_atlas() -> Atlas:
+    """Two parts of one target that differ in FP16: each states it on its own record."""
+    part = {"summary": "s", "vendor": "Intel", "category": "cpu", "architecture": "X", "sources": [{"source": "s"}]}
+    return atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "format/fp16": {**_FMT, "name": "FP16", "peak_precision": "fp16", "emulated_via": ["fp32"]},
+        "format/fp8": {**_FMT, "name": "FP8", "peak_precision": "fp8", "emulated_via": ["fp16", "bf16"]},
+        "format/bf16": {**_FMT, "name": "BF16", "peak_precision": "bf16", "emulated_via": ["fp32"]},
+        "accelerator/newer": {**part, "name": "Intel Newer",
+                              "matrix_formats": [{"precision": "fp16", "instruction": "TDPFP16PS", "source": "s",
+                                                  "locator": "line 2", "quote": "HasAMXFP16"}]},
+        "accelerator/older": {**part, "name": "Intel Older",
+                              "no_matrix_formats": [{"precision": "fp16", "source": "s", "locator": "line 3"}]},
+        "hardware-target/amx": {"name": "AMX", "summary": "s", "sources": [{"source": "s"}], "platform": "cpu", "order": 1,
+                                "accelerators": ["newer", "older"],
+                                "matrix_formats": [{"precision": "bf16", "instruction": "TDPBF16PS", "source": "s",
+                                                    "locator": "line 1"}]}})
+
+
+def test_a_part_states_a_matrix_format_its_target_leaves_unstated_and_the_map_derives_from_both() -> None:
+    """The target's BF16 holds for both parts; FP16, stated per part, is native (unrated) on one and emulated on the
+    other, and the map names the part's own statement as 'this part'."""
+    atlas = _split_atlas()
+    tallies = atlas.views.tallies
+    assert (tallies["newer"].native, tallies["newer"].unrated, tallies["newer"].emulated) == (
+        ("bf16", "fp16"), ("bf16", "fp16"), ("fp8",))
+    assert (tallies["older"].native, tallies["older"].emulated) == (("bf16",), ("fp16", "fp8"))
+    view = format_map(atlas.index, atlas.views.tallies, {})
+    cells = {r.accelerator: dict(zip([c.format for c in view.columns], r.cells)) for v in view.vendors for r in v.rows}
+    native, emulated = cells["newer"]["fp16"], cells["older"]["fp16"]
+    assert [(i.instruction, i.target, i.on_part) for i in native.instructions] == [("TDPFP16PS", "newer", True)]
+    assert (emulated.status, [(n.precision, n.target, n.on_part) for n in emulated.without]) == (
+        "emulated", [("fp16", "older", True)])
+    # the newer part converts FP8 to either tile type, so its FP8 cell names both instructions, the target's first
+    assert [i.instruction for i in cells["newer"]["fp8"].instructions] == ["TDPBF16PS", "TDPFP16PS"]
+    names = _Html({"source/s": "S", "hardware-target/amx": "AMX"}, "p.md")
+    assert 'title="FP16 on Newer: native instruction, no rate recorded — TDPFP16PS (this part: S)"' in str(
+        _cell(native, "FP16", "Newer", "x.html", names))
+    assert 'title="FP16 on Older: emulated — no matrix instruction in this precision (this part: S)"' in str(
+        _cell(emulated, "FP16", "Older", "x.html", names))
+
+
+def test_the_xeons_fp16_is_stated_per_part_native_on_granite_rapids_and_emulated_on_sapphire_rapids(real_atlas: Atlas) -> None:
+    """x86-cpu-avx512-amx states no FP16: Granite Rapids has TDPFP16PS (AMX-FP16), Sapphire Rapids has no FP16 tile
+    multiply, so each part states it (finding partmx35-audit-2026-12-04)."""
+    tallies = real_atlas.views.tallies
+    target = real_atlas.index.must("hardware-target", "x86-cpu-avx512-amx").data
+    assert "fp16" not in {e["precision"] for e in [*target.get("matrix_formats", []), *target.get("no_matrix_formats", [])]}
+    gnr, spr = tallies["intel-xeon-granite-rapids"], tallies["intel-xeon-sapphire-rapids"]
+    assert "fp16" in gnr.native and "fp16" in gnr.unrated and "fp16" not in gnr.emulated
+    assert "fp16" in spr.emulated and "fp16" not in spr.native

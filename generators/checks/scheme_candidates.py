@@ -1,4 +1,7 @@
-"""A scheme's candidate kernels belong to the scheme's engine, and no platform has two candidate lists."""
+"""A scheme's candidate kernels belong to the scheme's engine, or to the engine its engine runs the kernels of
+(`kernels_from` on the engine record: ONNX Runtime GenAI's models run on ONNX Runtime's operators), no platform has
+two candidate lists, and each value the scheme's models carry for a kernel setting (`config.setting_values`) names a
+setting of a candidate kernel and a value that setting takes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -11,8 +14,17 @@ from .base import SHAPE, Check, at
 NAME = "scheme-candidates"
 
 
+def kernel_engines(atlas: Atlas, engine_id: str) -> tuple[str, ...]:
+    """The engines whose kernels a scheme of `engine_id` may list: its own, and the one its `kernels_from` names."""
+    engine = atlas.index.get("engine", engine_id)
+    relation = engine.data.get("kernels_from") if engine is not None else None
+    runs_on = relation["engine"] if relation else None
+    return (engine_id, runs_on) if runs_on and runs_on != engine_id else (engine_id,)
+
+
 def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
     seen: dict[str, int] = {}
+    allowed = kernel_engines(atlas, scheme.data["engine"])
     for n, candidates in enumerate(scheme.data["candidates"]):
         platform = candidates["platform"]
         if platform in seen:
@@ -21,10 +33,36 @@ def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
         seen.setdefault(platform, n)
         for k, kernel_id in enumerate(candidates["kernels"]):
             kernel = atlas.index.get("kernel", kernel_id)
-            if kernel is not None and kernel.data.get("engine") not in (None, scheme.data["engine"]):
+            owner = kernel.data.get("engine") if kernel is not None else None
+            if owner is not None and owner not in allowed:
+                also = f" nor {allowed[1]!r}, whose kernels it runs" if len(allowed) > 1 else ""
                 yield at(scheme, ("candidates", n, "kernels", k), NAME,
-                         f"kernel {kernel_id!r} belongs to engine {kernel.data.get('engine')!r}, "
-                         f"not {scheme.data['engine']!r}")
+                         f"kernel {kernel_id!r} belongs to engine {owner!r}, not {scheme.data['engine']!r}{also}; if "
+                         f"{scheme.data['engine']!r} runs the kernels of {owner!r}, say so once with `kernels_from` on "
+                         f"its engine record")
+
+    yield from _setting_values(atlas, scheme)
+
+
+def _setting_values(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
+    settings: dict[str, list[object]] = {}
+    for candidates in scheme.data["candidates"]:
+        for kernel_id in candidates["kernels"]:
+            kernel = atlas.index.get("kernel", kernel_id)
+            stated = kernel.data.get("computes_in") if kernel is not None else None
+            setting = stated.get("setting") if stated else None
+            if setting:
+                settings.setdefault(setting["name"], []).extend([setting["default"], *setting["values"]])
+    for n, carried in enumerate(scheme.data["config"].get("setting_values", [])):
+        name, value = carried["setting"], carried["value"]
+        if name not in settings:
+            yield at(scheme, ("config", "setting_values", n, "setting"), NAME,
+                     f"no candidate kernel has a computes_in.setting named {name!r}"
+                     + (f" (they have {', '.join(sorted(settings))})" if settings else ""))
+        elif value not in settings[name]:
+            yield at(scheme, ("config", "setting_values", n, "value"), NAME,
+                     f"{name} takes {', '.join(dict.fromkeys(str(v) for v in settings[name]))} on the candidate "
+                     f"kernels, not {value!r}")
 
 
 CHECK = Check(NAME, __doc__.strip(), "record:scheme", check_record=check, stage=SHAPE)

@@ -31,8 +31,9 @@ class SettingChoice:
     reads it, and where a pre-quantized checkpoint stores the value the engine takes over the user's ('' where none
     does: then the default holds for every load), when the default holds ('' for the answer's own phrase), what
     the tools that write checkpoints store there (writer, value, the builds it applies to, source id), and a note
-    beside a value whose precision depends on more than the value (value, note). Values are strings: a dtype name,
-    or an integer level written in digits."""
+    beside a value whose precision depends on more than the value (value, note); `carried` where `value` is the one
+    the scheme's models carry (its config's `setting_values`) rather than the default. Values are strings: a dtype
+    name, or an integer level written in digits."""
 
     name: str
     value: str
@@ -43,6 +44,7 @@ class SettingChoice:
     default_when: str = ""
     written_by: tuple[tuple[str, str, str, str], ...] = ()
     notes: tuple[tuple[str, str], ...] = ()
+    carried: bool = False  # `value` is the one the scheme's models carry (config.setting_values), not the default
 
     def as_dict(self) -> dict[str, Any]:
         noted = dict(self.notes)
@@ -52,7 +54,9 @@ class SettingChoice:
                 "read_from": self.read_from, "stored_in": self.stored_in or None,
                 "default_when": self.default_when or None,
                 "written_by": [{"writer": w, "value": v, "when": n or None, "source": s}
-                               for w, v, n, s in self.written_by]}
+                               for w, v, n, s in self.written_by],
+                **({"carried": True} if self.carried else {}),
+                **({"value_note": noted[self.value]} if self.carried and self.value in noted else {})}
 
 
 @dataclass(frozen=True)
@@ -116,8 +120,9 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
     """Where a setting chooses what the kernel multiplies in (`computes_in.setting`): the value it runs as specified
     with on this target, its default unless a requirement of the kernel that does not decline (`declines: false`)
     accepts only some activation dtypes there (bitsandbytes on a CPU with AVX512-BF16 computes in bfloat16 whatever
-    the setting, so only bfloat16 runs as specified), and the other values it runs with. None without a setting, or
-    where no value runs as specified."""
+    the setting, so only bfloat16 runs as specified), and the other values it runs with; where the scheme's `config`
+    says which value its models carry (`setting_values`: ONNX Runtime GenAI's CPU builds store accuracy_level 4), that
+    value first, if it runs as specified. None without a setting, or where no value runs as specified."""
     stated = kernel.get("computes_in")
     setting = stated.get("setting") if stated else None
     if not setting:
@@ -132,13 +137,16 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
             if setting_precision(setting, v) and (accepted is None or not isinstance(v, str) or v in accepted)]
     if not kept:
         return None
+    carried = next((str(v["value"]) for v in config.get("setting_values", []) if v["setting"] == setting["name"]), None)
+    moved = [v for v in kept if str(v) == carried]
+    kept = [*moved, *(v for v in kept if str(v) != carried)]
     notes = tuple((str(e["value"]), " ".join(str(e["note"]).split())) for e in setting.get("precisions", [])
                   if e.get("note") and e["value"] in kept)
     written = tuple((str(w["writer"]), str(w["value"]), str(w.get("when", "")), str(w["source"]))
                     for w in setting.get("written_by", []))
     return SettingChoice(setting["name"], str(kept[0]), str(setting["default"]),
                          tuple((str(v), setting_precision(setting, v)) for v in kept[1:]), setting["read_from"],
-                         setting.get("stored_in", ""), setting.get("default_when", ""), written, notes)
+                         setting.get("stored_in", ""), setting.get("default_when", ""), written, notes, bool(moved))
 
 
 def _as_written(value: str) -> object:

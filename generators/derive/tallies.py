@@ -1,10 +1,13 @@
-"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures and its targets' matrix instructions.
+"""Native and emulated hardware formats per accelerator, derived from the accelerator's own peak figures and the matrix instructions its targets (or the part itself) state.
 
 A hardware format (format_class `hardware`) is native on a part when the part states a dense
 matrix-engine peak in the format's `peak_precision` (unless a source says that figure `runs_as` a wider precision: the
 part's engines convert the operands, so the figure is a rate and no native path), or when a hardware target the part belongs to
 lists that precision among its `matrix_formats` (an instruction of the architecture's own; the
-format is then native with no rate recorded, `unrated`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
+format is then native with no rate recorded, `unrated`). A target's lists hold for every part; where its parts differ
+in a precision, each part states it in its own `matrix_formats` or `no_matrix_formats`, read here exactly as its
+targets' entries (Granite Rapids has the AMX-FP16 tile multiply, Sapphire Rapids of the same target has not; a part
+only adds precisions its targets leave unstated, check `part-matrix-formats`). Where the format names an `encoding` (FP8 E4M3 or E5M2)
 and the part's figures, its `matrix_encodings` or its targets' instructions in that precision name `encodings`, it is
 native only in an encoding they name; where none of them names any, it is native with its encoding unstated
 (`encoding_unstated`): the vendor says FP8 and no more, which the site shows rather than reading it as both. It is
@@ -31,7 +34,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
-from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
+from ..model.fields import AcceleratorFields, AcceleratorMatrixFormats, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
 from .members import members
 
 
@@ -112,30 +115,37 @@ def computes_natively(figure: Mapping[str, Any]) -> bool:
 
 @dataclass(frozen=True)
 class MatrixInstruction:
-    """One `matrix_formats` entry of a hardware target: a precision its parts' matrix engines execute, and where that is stated."""
+    """One `matrix_formats` entry of a hardware target (or of a part, `on_part`): a precision the matrix engines
+    execute, and where that is stated."""
 
     precision: str
     instruction: str
-    target: str
+    target: str  # the hardware target that lists it; the accelerator's own id when `on_part`
     source: str
     locator: str
     encodings: tuple[str, ...] = ()  # the encodings the source names for the instruction; empty when it names none
+    on_part: bool = False  # stated by the part's own record, for a precision its targets leave unstated
 
 
 def matrix_instructions(index: Index) -> dict[str, tuple[MatrixInstruction, ...]]:
-    """For each accelerator that belongs to a target with `matrix_formats`, those entries (targets by id, in list order)."""
+    """For each accelerator that belongs to a target with `matrix_formats` or states its own, those entries (targets by
+    id, in list order, then the part's own)."""
     found: dict[str, list[MatrixInstruction]] = {}
     for target in index.all("hardware-target"):
         entries = [_instruction(target.id, e) for e in target.data.get("matrix_formats", [])]
         if entries:  # members() of a gfx target scans the accelerators: only for targets that list instructions
             for accelerator in members(index, target):
                 found.setdefault(accelerator, []).extend(entries)
+    for part in index.all("accelerator"):
+        for entry in part.data.get("matrix_formats", []):
+            found.setdefault(part.id, []).append(_instruction(part.id, entry, on_part=True))
     return {a: tuple(entries) for a, entries in found.items()}
 
 
-def _instruction(target: str, entry: HardwareTargetMatrixFormats) -> MatrixInstruction:
+def _instruction(target: str, entry: HardwareTargetMatrixFormats | AcceleratorMatrixFormats,
+                 on_part: bool = False) -> MatrixInstruction:
     return MatrixInstruction(entry["precision"], entry["instruction"], target, entry["source"], entry["locator"],
-                             tuple(entry.get("encodings", ())))
+                             tuple(entry.get("encodings", ())), on_part)
 
 
 @dataclass(frozen=True)
@@ -144,8 +154,9 @@ class NoInstruction:
     precision None for its `no_matrix_instructions` statement (no matrix instruction in any precision)."""
 
     precision: str | None
-    target: str
+    target: str  # the hardware target that states it; the accelerator's own id when `on_part`
     source: str
+    on_part: bool = False  # a `no_matrix_formats` entry of the part's own record
 
     def covers(self, precision: object) -> bool:
         """Whether the statement says the matrix engines have no instruction in this precision."""
@@ -153,8 +164,9 @@ class NoInstruction:
 
 
 def without_instruction(index: Index) -> dict[str, tuple[NoInstruction, ...]]:
-    """For each accelerator of a target with `no_matrix_instructions` or `no_matrix_formats`, those statements (targets
-    by id; the whole-target statement first, then the entries in list order)."""
+    """For each accelerator of a target with `no_matrix_instructions` or `no_matrix_formats`, or with its own
+    `no_matrix_formats`, those statements (targets by id; the whole-target statement first, then the entries in list
+    order; then the part's own)."""
     found: dict[str, list[NoInstruction]] = {}
     for target in index.all("hardware-target"):
         whole = target.data.get("no_matrix_instructions")
@@ -164,6 +176,9 @@ def without_instruction(index: Index) -> dict[str, tuple[NoInstruction, ...]]:
         if entries:
             for accelerator in members(index, target):
                 found.setdefault(accelerator, []).extend(entries)
+    for part in index.all("accelerator"):
+        for entry in part.data.get("no_matrix_formats", []):
+            found.setdefault(part.id, []).append(NoInstruction(str(entry["precision"]), part.id, str(entry["source"]), True))
     return {a: tuple(entries) for a, entries in found.items()}
 
 

@@ -202,6 +202,24 @@ class AcceleratorMatrixEncodings(TypedDict):
     note: NotRequired[Text]
 
 
+class AcceleratorMatrixFormats(TypedDict):
+    precision: Precision
+    encodings: NotRequired[Encodings]
+    instruction: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
+class AcceleratorNoMatrixFormats(TypedDict):
+    precision: Precision
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+    note: NotRequired[Text]
+
+
 class AcceleratorStatedTallies(TypedDict):
     """A per-accelerator native/emulated tally that a source states, kept to compare with the tally the records give."""
 
@@ -239,6 +257,8 @@ class AcceleratorFields(TypedDict):
     power_w: NotRequired[list[SourcedNumber]]
     peak_compute: NotRequired[list[AcceleratorPeakCompute]]
     matrix_encodings: NotRequired[list[AcceleratorMatrixEncodings]]
+    matrix_formats: NotRequired[list[AcceleratorMatrixFormats]]
+    no_matrix_formats: NotRequired[list[AcceleratorNoMatrixFormats]]
     stated_tallies: NotRequired[list[AcceleratorStatedTallies]]
 
 
@@ -617,6 +637,17 @@ class EngineFirstUseNeeds(TypedDict):
     quote: NotRequired[str]
 
 
+class EngineKernelsFrom(TypedDict):
+    """For an engine that runs no kernels of its own but another engine's, installed beside it (ONNX Runtime GenAI runs the graphs its model builder writes on ONNX Runtime's operators): that engine, and the releases of it this one requires. Its schemes may then list the named engine's kernel records as candidates (check scheme-candidates), rather than copies of them, and the named engine's `version_read`, the release its kernel records describe, must satisfy `requirement` (check kernels-from); its answers say which release of it was read."""
+
+    engine: RefEngine
+    requirement: str
+    source: RefSource
+    locator: str
+    quote: str
+    note: NotRequired[Text]
+
+
 class EngineFormatSupport(TypedDict):
     """Whether the engine runs a format, and on which backends."""
 
@@ -650,8 +681,17 @@ class EngineFields(TypedDict):
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
     first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
     built_with: NotRequired[list[BuiltWith]]
+    kernels_from: NotRequired[EngineKernelsFrom]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
+
+
+class SchemeConfigSettingValues(TypedDict):
+    setting: str
+    value: int | str
+    source: RefSource
+    locator: str
+    quote: str
 
 
 class SchemeConfig(TypedDict):
@@ -666,6 +706,7 @@ class SchemeConfig(TypedDict):
     weight_scales: NotRequired[list[Literal['tensor', 'channel', 'group', 'block']]]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     activation_quant_type: NotRequired[Dtype]
+    setting_values: NotRequired[list[SchemeConfigSettingValues]]
 
 
 RefScheme: TypeAlias = str

@@ -176,7 +176,10 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
         return {"category": data.get("category", ""), "version_read": data.get("version_read"),
                 "later_releases": [{"release": later["release"], "finding": later["finding"]}
                                    for later in data.get("later_releases", [])],
-                "engine_wide_traps": list(found.engine_wide) if found else []}
+                "engine_wide_traps": list(found.engine_wide) if found else [],
+                **({"kernels_from": {"engine": data["kernels_from"]["engine"],
+                                     "requirement": data["kernels_from"]["requirement"]}}
+                   if data.get("kernels_from") else {})}
     if record.kind == "format":
         return {"aliases": data.get("aliases", []), "related": data.get("related", [])}
     if record.kind == "kernel" and data.get("without_matrix_instruction"):

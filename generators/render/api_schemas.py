@@ -78,7 +78,12 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                              "required": ["release", "finding"],
                                              "properties": {"release": {"type": "string"},
                                                             "finding": {"type": "string"}}}},
-                "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."}},
+                "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."},
+                "kernels_from": {"type": "object", "additionalProperties": False, "required": ["engine", "requirement"],
+                                 "description": "Present where the engine runs another engine's kernels: that "
+                                                "engine's id and the releases of it required (its record's "
+                                                "version_read is the release its kernel records describe).",
+                                 "properties": {"engine": {"type": "string"}, "requirement": {"type": "string"}}}},
                ["category", "version_read", "later_releases", "engine_wide_traps"]),
     "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
     "kernel": ({"without_matrix_instruction": _record_field("kernel", "without_matrix_instruction")}, []),
@@ -228,7 +233,11 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                "when": {"type": ["string", "null"],
                                                                         "description": "The builds it applies to."},
                                                                "source": {"type": "string",
-                                                                          "description": "Source record id."}}}}}}
+                                                                          "description": "Source record id."}}}},
+                       "carried": {"type": "boolean", "description": "Present (true) where `value` is the one the "
+                                   "scheme's models carry (its config's setting_values), not the default."},
+                       "value_note": {"type": "string", "description": "Where `carried`: the note beside `value`, "
+                                      "whose precision depends on more than the value."}}}
 
 _ROUTE_NEED = {"type": "object", "required": ["kernel", "engine", "tool", "said", "source", "locator", "used_in"],
                "additionalProperties": False,

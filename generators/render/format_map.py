@@ -122,9 +122,15 @@ def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Ma
         MARK[cell.status] + unstated[2], sup)
 
 
+def _stated_by(target: str, on_part: bool, html: _Html) -> str:
+    """Who states an instruction or its absence: the hardware target's name, or 'this part' for the part's own entry."""
+    return "this part" if on_part else html.names.get(f"hardware-target/{target}", target)
+
+
 def _instructions(cell: MapCell, html: _Html) -> str:
-    """'tcgen05.mma kind::mxf8f6f4 (NVIDIA SM 10.x: Source A)', one phrase per instruction."""
-    return "; ".join(f"{i.instruction} ({html.names.get(f'hardware-target/{i.target}', i.target)}: "
+    """'tcgen05.mma kind::mxf8f6f4 (NVIDIA SM 10.x: Source A)', one phrase per instruction ('this part: Source B' for
+    one the part's own record states)."""
+    return "; ".join(f"{i.instruction} ({_stated_by(i.target, i.on_part, html)}: "
                      f"{html.names.get(f'source/{i.source}', i.source)})" for i in cell.instructions)
 
 
@@ -139,7 +145,7 @@ def _without(cell: MapCell, html: _Html) -> str:
     (AMD gfx906: Source B)', for an emulated cell a target's statement makes."""
     phrases = []
     for scope, whole in (("any", True), ("this", False)):
-        said = dict.fromkeys(f"{html.names.get(f'hardware-target/{n.target}', n.target)}: {html.names.get(f'source/{n.source}', n.source)}"
+        said = dict.fromkeys(f"{_stated_by(n.target, n.on_part, html)}: {html.names.get(f'source/{n.source}', n.source)}"
                              for n in cell.without if (n.precision is None) == whole)
         if said:
             phrases.append(f"no matrix instruction in {scope} precision ({'; '.join(said)})")

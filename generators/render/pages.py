@@ -394,7 +394,8 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                 "or name none: a part whose engines take only another variant of it is not native in it."
                 if "encoding" in record.data else "")
     return Table("Where it computes natively", ["status", "accelerators"], rows,
-                 "Derived from each accelerator's dense peak figures and its hardware targets' matrix instructions: "
+                 "Derived from each accelerator's dense peak figures and the matrix instructions stated for it (by its hardware "
+                 "targets, or by the part itself where its targets' parts differ): "
                  "native where the part states a peak in this format's precision or its architecture has an instruction "
                  "in it, emulated where it has neither but states a peak, or its architecture has an instruction, in a wider "
                  "precision the format converts to, or where its hardware target states it has no matrix instruction in "
@@ -420,7 +421,8 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
     return Table("Native and emulated formats", ["list", "count", "formats or source"], rows,
-                 "Counts are derived from the part's dense peaks and its hardware targets' matrix instructions; a stated "
+                 "Counts are derived from the part's dense peaks and the matrix instructions its hardware targets (or, where "
+                 "their parts differ, its own record) state; a stated "
                  "count that differs is listed on the gaps page.")
 
 
