@@ -34,7 +34,7 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.records import Record
-from ..model.fields import AcceleratorFields, AcceleratorMatrixFormats, AcceleratorStatedTallies, HardwareTargetMatrixFormats, StatedSupportItem
+from ..model.fields import AcceleratorFields, AcceleratorStatedTallies, MatrixFormat, StatedSupportItem
 from .members import members
 
 
@@ -142,7 +142,7 @@ def matrix_instructions(index: Index) -> dict[str, tuple[MatrixInstruction, ...]
     return {a: tuple(entries) for a, entries in found.items()}
 
 
-def _instruction(target: str, entry: HardwareTargetMatrixFormats | AcceleratorMatrixFormats,
+def _instruction(target: str, entry: MatrixFormat,
                  on_part: bool = False) -> MatrixInstruction:
     return MatrixInstruction(entry["precision"], entry["instruction"], target, entry["source"], entry["locator"],
                              tuple(entry.get("encodings", ())), on_part)

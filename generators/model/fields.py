@@ -202,7 +202,9 @@ class AcceleratorMatrixEncodings(TypedDict):
     note: NotRequired[Text]
 
 
-class AcceleratorMatrixFormats(TypedDict):
+class MatrixFormat(TypedDict):
+    """An operand precision a matrix engine executes with an instruction of its own: in a hardware target's `matrix_formats` it holds for every part of the target; in an accelerator's, for that part alone (where its targets' parts differ)."""
+
     precision: Precision
     encodings: NotRequired[Encodings]
     instruction: str
@@ -212,7 +214,9 @@ class AcceleratorMatrixFormats(TypedDict):
     note: NotRequired[Text]
 
 
-class AcceleratorNoMatrixFormats(TypedDict):
+class NoMatrixFormat(TypedDict):
+    """An operand precision a source shows a matrix engine has no instruction for: in a hardware target's `no_matrix_formats` on every part of the target; in an accelerator's, on that part alone (where its targets' parts differ)."""
+
     precision: Precision
     source: RefSource
     locator: str
@@ -257,8 +261,8 @@ class AcceleratorFields(TypedDict):
     power_w: NotRequired[list[SourcedNumber]]
     peak_compute: NotRequired[list[AcceleratorPeakCompute]]
     matrix_encodings: NotRequired[list[AcceleratorMatrixEncodings]]
-    matrix_formats: NotRequired[list[AcceleratorMatrixFormats]]
-    no_matrix_formats: NotRequired[list[AcceleratorNoMatrixFormats]]
+    matrix_formats: NotRequired[list[MatrixFormat]]
+    no_matrix_formats: NotRequired[list[NoMatrixFormat]]
     stated_tallies: NotRequired[list[AcceleratorStatedTallies]]
 
 
@@ -269,24 +273,6 @@ CpuVendor: TypeAlias = Literal['AuthenticAMD', 'GenuineIntel']
 
 
 IsaFeature: TypeAlias = Literal['avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe']
-
-
-class HardwareTargetMatrixFormats(TypedDict):
-    precision: Precision
-    encodings: NotRequired[Encodings]
-    instruction: str
-    source: RefSource
-    locator: str
-    quote: NotRequired[str]
-    note: NotRequired[Text]
-
-
-class HardwareTargetNoMatrixFormats(TypedDict):
-    precision: Precision
-    source: RefSource
-    locator: str
-    quote: NotRequired[str]
-    note: NotRequired[Text]
 
 
 class HardwareTargetNoMatrixInstructions(TypedDict):
@@ -322,8 +308,8 @@ class HardwareTargetFields(TypedDict):
     cpu_vendors: NotRequired[list[CpuVendor]]
     isa_features: NotRequired[list[IsaFeature]]
     accelerators: NotRequired[list[RefAccelerator]]
-    matrix_formats: NotRequired[list[HardwareTargetMatrixFormats]]
-    no_matrix_formats: NotRequired[list[HardwareTargetNoMatrixFormats]]
+    matrix_formats: NotRequired[list[MatrixFormat]]
+    no_matrix_formats: NotRequired[list[NoMatrixFormat]]
     no_matrix_instructions: NotRequired[HardwareTargetNoMatrixInstructions]
     order: int
 
