@@ -648,3 +648,25 @@ def test_a_part_states_only_matrix_formats_its_targets_leave_unstated(tree):
         "only what its targets leave unstated)",
         "records/accelerators/acc-old.yaml:13:5: error: [part-matrix-formats] no_matrix_formats[2]: states no matrix "
         "instruction in 'fp8', but the part's own matrix_formats lists one (matrix_formats[0]); correct one of them"]
+
+
+
+def test_a_part_states_no_matrix_format_its_own_record_or_its_siblings_contradict(tree):
+    """A part's no_matrix_formats precision in which the same record states a matrix peak (without runs_as) or
+    matrix_encodings contradicts it; a precision every part of a target states alike belongs on the target. A peak
+    that runs_as a wider precision, and a precision only some parts state, are accepted."""
+    target, part, other = ("records/hardware-targets/gpu-sm80.yaml", "records/accelerators/acc-old.yaml",
+                           "records/accelerators/acc-big.yaml")
+    own = "no_matrix_formats:\n  - {precision: bf16, source: src-doc, locator: l. 4}\n"
+    edit(tree, part, "sources:\n", own + "sources:\n")
+    assert [p.split(" error: [part-matrix-formats] ")[1] for p in problems_of(tree, "part-matrix-formats")] == [
+        "no_matrix_formats[0]: states no matrix instruction in 'bf16', but the part's own record states a dense bf16 "
+        "matrix peak (peak_compute[0]); correct one of them (a figure the engines reach by converting takes runs_as)"]
+    edit(tree, part, own, own.replace("bf16", "fp16"))
+    assert problems_of(tree, "part-matrix-formats") == []
+    edit(tree, target, "accelerators: [acc-old]\n", "accelerators: [acc-old, acc-big]\n")
+    assert problems_of(tree, "part-matrix-formats") == []
+    edit(tree, other, "sources:\n", own.replace("bf16", "fp16") + "sources:\n")
+    assert [p.split(" error: [part-matrix-formats] ")[1] for p in problems_of(tree, "part-matrix-formats")] == [
+        "no_matrix_formats[0]: states 'fp16' as every part of its target 'gpu-sm80' does in its own no_matrix_formats "
+        "(acc-big, acc-old); the parts do not differ, so state it once in the target's no_matrix_formats"] * 2

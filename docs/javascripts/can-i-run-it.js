@@ -191,7 +191,7 @@
         "a scheme of " + engineSelect.selectedOptions[0].textContent + " for the format \u201c" + params.get("format") + "\u201d");
     }
     // a part the atlas holds but that no hardware target stands for (fillHardware leaves it out) is not a typo
-    var askedHardware = params.get("hardware") || "";
+    var askedHardware = withKind(params.get("hardware") || "");
     var untargeted = askedHardware.indexOf("part:") === 0 ? records["accelerator"][askedHardware.slice("part:".length)] : null;
     if (untargeted && untargeted.target) { untargeted = null; }
     if (!untargeted) { pick(hardwareSelect, askedHardware, "the hardware \u201c" + askedHardware + "\u201d"); }
@@ -224,6 +224,17 @@
       said.push("The answer below is for the picks shown instead.");
       notice = el("p", { "class": "atlas-notice", role: "status", text: said.join(" ") });
       root.insertBefore(notice, root.querySelector("#atlas-answer"));
+    }
+    // a hand-written link may name a part or a target by its bare id (hardware=amd-gfx950): it means that record
+    // when exactly one of the two kinds holds the id; otherwise it stays as written and is said to be unknown
+    function withKind(value) {
+      if (!value || value.indexOf(":") >= 0) { return value; }
+      var meant = [];
+      if (Object.prototype.hasOwnProperty.call(records["accelerator"], value)) { meant.push("part:" + value); }
+      if ([].some.call(hardwareSelect.options, function (o) { return o.value === "target:" + value; })) {
+        meant.push("target:" + value);
+      }
+      return meant.length === 1 ? meant[0] : value;
     }
     function dropNotice() {
       if (notice) { notice.remove(); notice = null; }

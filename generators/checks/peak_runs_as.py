@@ -2,8 +2,8 @@
 
 `runs_as` says the part's matrix engines convert the figure's operands to another precision and run at its rate; the
 derivation then counts the figure's formats emulated through that precision. A `runs_as` precision with no dense
-figure of the part is a rate nobody stated, and a hardware target of the part that lists the figure's precision among
-its `matrix_formats` says the engines do have the path: the records contradict each other either way.
+figure of the part is a rate nobody stated, and a hardware target of the part (or the part's own record) that lists the
+figure's precision among its `matrix_formats` says the engines do have the path: the records contradict each other either way.
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def run(atlas: Atlas) -> Iterator[Problem]:
             elif wider not in rated:
                 yield at(record, ("peak_compute", n, "runs_as", "precision"), NAME,
                          f"runs as {wider}, but the part states no dense {wider} figure of its own to be that rate")
-            listed = [i.target for i in instructions.get(record.id, ()) if i.precision == figure["precision"]]
+            listed = ["its own matrix_formats" if i.on_part else i.target
+                      for i in instructions.get(record.id, ()) if i.precision == figure["precision"]]
             if listed:
                 yield at(record, ("peak_compute", n, "runs_as"), NAME,
                          f"says the engines convert {figure['precision']}, but {', '.join(sorted(set(listed)))} "

@@ -714,6 +714,19 @@ def test_a_link_to_what_the_atlas_does_not_hold_says_so_as_text_until_the_first_
     assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
 
 
+def test_a_link_naming_hardware_by_its_bare_id_opens_that_part_or_target(browser: Browser) -> None:
+    """A hand-written link with hardware=<id> (no part: or target:) once said the atlas did not hold the hardware and
+    answered for the first entry of the list; an id that names exactly one part or one target means that record, and
+    the address then carries the prefixed form."""
+    for engine, scheme, asked, meant in (("vllm", "vllm-fp8-moe", "amd-gfx950", "target:amd-gfx950"),
+                                         ("vllm-gaudi", "vllm-gaudi-fp8", "gaudi-2", "part:gaudi-2")):
+        browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware={asked}")
+        _card(browser)
+        assert browser.js("return document.querySelector('#atlas-hardware').value") == meant
+        assert browser.js("return document.querySelectorAll('.atlas-notice').length") == 0
+        assert parse_qs(urlsplit(browser.driver.current_url).query)["hardware"] == [meant]
+
+
 def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: Browser, built_site: Path) -> None:
     """A format the atlas holds that no scheme reads yet (read from the index: NF4 was one until it gained a scheme):
     the notice must not call it renamed or mistyped."""
