@@ -30,7 +30,8 @@ def test_every_cell_is_in_its_targets_file_as_the_api_has_it_less_what_the_page_
     held = {(c["scheme"], c["target"]): c for doc in files.values() for c in doc["cells"]}
     assert len(held) == sum(len(doc["cells"]) for doc in files.values()) == len(cells)
     for cell in cells:
-        slim = held[(cell["scheme"], cell["target"])]
+        slim = dict(held[(cell["scheme"], cell["target"])])
+        slim.pop("notices", None)  # the page's own (test_the_notices_are_the_rule_explain_prints)
         assert slim == page_cell(cell)
         assert {k: v for k, v in slim.items() if k != "attempts"} == {k: v for k, v in cell.items()
                                                                       if k not in DROPPED and k != "attempts"}
@@ -64,9 +65,42 @@ def test_the_index_holds_every_record_the_page_links(both) -> None:
         wanted["finding"].update(later["finding"] for later in engine["later_releases"])
     for kind, ids in wanted.items():
         assert ids and ids <= {e["id"] for e in records[kind]}, kind
-    format_map = json.loads(api["api/format-map.json"])["accelerators"]
-    assert index["emulated"] == {a["id"]: a["emulated"] for a in format_map}
-    assert index["rated"] == {a["id"]: a["native"] + a["emulated"] for a in format_map}
+    assert sorted(index) == ["records", "targets"]  # the format map's ratings reach the page as the cells' notices
+
+
+def test_the_notices_are_the_rule_explain_prints(real_check, both) -> None:
+    """A cell's notices for its whole target are what derive/emulated_here gives the answer (the lines `explain`
+    prints), and for a part alone what it gives on that part; the script holds no copy of the rule."""
+    from generators.derive.emulated_here import emulated_here, unknown_here
+    from generators.derive.members import members
+    atlas = real_check[0]
+    _, page = both
+    tallies = atlas.views.tallies
+    emulated = {p: tuple(tallies[p].emulated) for p in tallies}
+    rated = {p: tuple(tallies[p].native) + tuple(tallies[p].emulated) for p in tallies}
+    kernels = {r.id: r.data for r in atlas.index.all("kernel")}
+    said = {"target": 0, "parts": 0, "ways": 0}
+    for path, text in page.items():
+        if not path.startswith(f"{ROOT}/targets/"):
+            continue
+        for cell in json.loads(text)["cells"]:
+            answer = atlas.views.answers[(cell["scheme"], cell["target"])]
+            parts = members(atlas.index, atlas.index.must("hardware-target", cell["target"]))
+            notices = cell.get("notices", {})
+            for place, on in [("target", parts), *((p, (p,)) for p in parts)]:
+                expected: dict[str, list[dict]] = {}
+                if found := emulated_here(answer, on, emulated, kernels):
+                    expected["emulated"] = [e.as_dict() for e in found]
+                if unknown := unknown_here(answer, on, rated):
+                    expected["unknown"] = [{"format": f, "parts": list(where)} for f, where in unknown]
+                served = notices.get("target", {}) if place == "target" else notices.get("parts", {}).get(place, {})
+                assert served == expected, (cell["scheme"], cell["target"], place)
+                said["target" if place == "target" else "parts"] += bool(served)
+                said["ways"] += any(e["ways"] for e in served.get("emulated", []))
+    assert said["target"] and said["parts"] and said["ways"], said
+    script = SCRIPT.read_text(encoding="utf-8")
+    assert "without_matrix_instruction" not in re.sub(r"//.*", "", script)
+    assert not re.search(r"index\.(emulated|rated)\b", script)
 
 
 def test_the_page_reads_no_field_its_data_drops() -> None:

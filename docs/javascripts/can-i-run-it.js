@@ -110,11 +110,6 @@
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
     // the cells by "scheme|target", of each target loaded so far (loadTarget)
     var cells = {};
-    // each part's formats the format map derives as emulated (a peak or instruction only in a wider precision it
-    // converts to), and (as emulated.rated) the formats each part is rated in at all (native or emulated), for saying
-    // where the records do not know
-    var emulated = index.emulated;
-    emulated.rated = index.rated;
     var schemes = index.records["scheme"];
     var formats = formatsWithSchemes(schemes, records);
     var targets = index.records["hardware-target"].slice().sort(function (a, b) { return a.order - b.order; });
@@ -267,9 +262,9 @@
       answer.removeAttribute("aria-busy");
       if (any) {
         var format = formats.filter(function (f) { return "format:" + f.id === schemeSelect.value; })[0];
-        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats, emulated);
+        renderComparison(answer, site, records, cells, format, hardwareSelect.value, formats);
       } else {
-        render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value, emulated);
+        render(answer, site, records, cells, schemeSelect.value, hardwareSelect.value);
       }
     }
     engineSelect.addEventListener("change", function () { dropNotice(); fillSchemes(); update(); });
@@ -711,7 +706,9 @@
     }));
   }
 
-  // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target):
+  // The cell's formats that the format map derives as emulated on the picked part (or on parts of the picked target),
+  // as the page's data serves them (a cell's notices, derived once by derive/emulated_here.py, the rule `explain`
+  // prints); the script words them and decides nothing:
   // the kernel computes in them, but the part has no recorded rate or matrix instruction in them (a vector instruction,
   // as DP4A, is not rated). Such a part computes the format in one of two ways: converted to a wider precision first
   // (Triton widens FP8 to FP16 for the MFMA on gfx90a, to FP32 for vector FMA on gfx906), or as it is with vector
@@ -722,54 +719,39 @@
   // it is converted or multiplied with vector instructions where one of them records none. A format the map neither
   // rates native nor emulated says nothing: a missing peak is not evidence. Where the cell computes in one of several formats (FP8 E4M3 or MXFP8), a
   // part is named only when the map rates every one of them emulated there: another may be the one that runs.
-  function emulatedHere(site, records, cell, place, emulated) {
-    var target = records["hardware-target"][place.targetId];
-    var formats = cell.computes_in || [];
-    var parts = (place.part ? [place.id] : (target ? target.accelerators : [])).filter(function (p) {
-      return formats.every(function (f) { return (emulated[p] || []).indexOf(f) >= 0; });
-    });
-    var said = [];
-    formats.forEach(function (f) {
-      var on = parts;
-      if (!on.length) { return; }
-      var names = on.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
-      var how = howEmulated(site, records, cell, place, f);
-      said.push(el("span", { "class": "atlas-card__emulated" }, ["the ",
+  function emulatedHere(site, records, cell, place) {
+    return (noticesHere(cell, place).emulated || []).map(function (found) {
+      var f = found.format;
+      var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+      var how = howEmulated(site, records, found.ways);
+      return el("span", { "class": "atlas-card__emulated" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
         ": it records no dense peak or matrix instruction in it there, so no matrix unit of the part multiplies it as " +
         "it is; "].concat(how || ["the kernel converts it to a wider precision first, or multiplies it as it is " +
-        "with vector instructions (DP4A's integer dot products among them)"])));
+        "with vector instructions (DP4A's integer dot products among them)"]));
     });
-    return said;
   }
 
-  // How the kernels computing in format f on the card record that they compute it on the picked target (their
-  // without_matrix_instruction entries for the target and the format): each kernel linked, then the way, its
-  // instruction linked to the source that shows it. Null where one of the kernels records none there.
-  function howEmulated(site, records, cell, place, f) {
-    var step = (cell.computes_steps || []).filter(function (s) { return s.formats.indexOf(f) >= 0; })[0];
-    var kernels = step ? step.kernels : (cell.kernel ? [cell.kernel] : []);
-    if (!kernels.length) { return null; }
-    var ways = kernels.map(function (k) {
-      return ((records["kernel"][k] || {}).without_matrix_instruction || []).filter(function (w) {
-        return w.targets.indexOf(place.targetId) >= 0 && w.formats.indexOf(f) >= 0;
-      })[0];
-    });
-    if (ways.some(function (w) { return !w; })) { return null; }
-    var groups = [];  // consecutive kernels recording the same way, said once for all of them (the first one's source)
-    var key = function (w) { return [w.computes, w.precision, w.unit, w.instruction].join("|"); };
-    ways.forEach(function (w, n) {
-      var last = groups[groups.length - 1];
-      if (last && key(last.way) === key(w)) { last.at.push(n); } else { groups.push({ way: w, at: [n] }); }
-    });
+  // The notices the page's data serves for a cell on the pick: for the whole target, or for the part picked alone.
+  function noticesHere(cell, place) {
+    var notices = cell.notices || {};
+    return (place.part ? (notices.parts || {})[place.id] : notices.target) || {};
+  }
+
+  // How the kernels computing the format record that they compute it on the picked target (their
+  // without_matrix_instruction entries for the target and the format), as served: consecutive kernels recording the
+  // same way in one group (the first one's source), each kernel linked, then the way, its instruction linked to the
+  // source that shows it. Null where one of the kernels records none there (no ways served).
+  function howEmulated(site, records, ways) {
+    if (!ways.length) { return null; }
     var said = [];
-    groups.forEach(function (group, g) {
-      var w = group.way, many = group.at.length > 1;
+    ways.forEach(function (w, g) {
+      var many = w.kernels.length > 1;
       if (g) { said.push("; "); }
-      group.at.forEach(function (n, i) {
-        if (i) { said.push(i === group.at.length - 1 ? " and " : ", "); }
-        said.push(link(site, records["kernel"][kernels[n]], kernels[n], step ? step.labels[n] : null));
+      w.kernels.forEach(function (k, i) {
+        if (i) { said.push(i === w.kernels.length - 1 ? " and " : ", "); }
+        said.push(link(site, records["kernel"][k], k, w.labels[i]));
       });
       said.push(w.computes === "vector" ? (many ? " multiply" : " multiplies") + " it as it is with vector instructions" :
         w.computes === "rescaled" ? (many ? " rescale" : " rescales") + " it and its scales into the part's own " +
@@ -786,26 +768,18 @@
     return said;
   }
 
-  // The cell's formats that the format map rates somewhere but on none of the picked parts: no peak or matrix
-  // instruction in them is recorded there, and no source that the part lacks one either. A part with no figures does
-  // not read as native by silence: the card says the records do not know.
-  function unknownHere(site, records, cell, place, emulated) {
-    var target = records["hardware-target"][place.targetId];
-    var rated = emulated.rated || {};
-    var anywhere = {};
-    Object.keys(rated).forEach(function (p) { rated[p].forEach(function (f) { anywhere[f] = true; }); });
-    var parts = place.part ? [place.id] : (target ? target.accelerators : []);
-    var said = [];
-    (cell.computes_in || []).forEach(function (f) {
-      if (!anywhere[f] || !parts.length) { return; }
-      if (parts.some(function (p) { return (rated[p] || []).indexOf(f) >= 0; })) { return; }
-      var names = parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
-      said.push(el("span", { "class": "atlas-card__unknown" }, ["the ",
+  // The cell's formats that the format map rates somewhere but on none of the picked parts (as served): no peak or
+  // matrix instruction in them is recorded there, and no source that the part lacks one either. A part with no figures
+  // does not read as native by silence: the card says the records do not know.
+  function unknownHere(site, records, cell, place) {
+    return (noticesHere(cell, place).unknown || []).map(function (found) {
+      var f = found.format;
+      var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
+      return el("span", { "class": "atlas-card__unknown" }, ["the ",
         el("a", { href: site + "chapters/format-map/", text: "format map" }),
         " records no dense peak or matrix instruction in " + (records["format"][f] ? records["format"][f].name : f) +
-        " on " + names.join(", ") + ", and no source saying there is none: whether it runs natively there is unknown"]));
+        " on " + names.join(", ") + ", and no source saying there is none: whether it runs natively there is unknown"]);
     });
-    return said;
   }
 
   // how the cell is known; code is read at the engine's version_read (the Release line), and code read at a development
@@ -973,7 +947,7 @@
       }), ["."]));
   }
 
-  function renderComparison(answer, site, records, cells, format, hardware, formats, emulated) {
+  function renderComparison(answer, site, records, cells, format, hardware, formats) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
@@ -1023,7 +997,7 @@
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null,
           onPart(cell, place) ? el("span", { "class": "atlas-compare__part", title: onPart(cell, place).conditions.join("; "), text: " †" }) : null],
         [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
-        [computes || "—"].concat(emulatedHere(site, records, cell, place, emulated).length ? [el("span", {
+        [computes || "—"].concat(emulatedHere(site, records, cell, place).length ? [el("span", {
           "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
           text: " (emulated here)" })] : []),
         trapSummary(cell, place, records)];
@@ -1055,7 +1029,7 @@
     answer.appendChild(box);
   }
 
-  function render(answer, site, records, cells, schemeId, hardware, emulated) {
+  function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
     var place = placeOf(records, hardware);
     var targetId = place.targetId;
@@ -1107,12 +1081,12 @@
     if (steps) {
       facts.appendChild(el("dt", { text: "Computes in" }));
       facts.appendChild(el("dd", {}, [(cell.computes_steps.length > 1 ? "by kernel, in the engine's order (the conditions " +
-        "below say which runs when):" : ""), steps].concat(emulatedHere(site, records, cell, place, emulated),
-        unknownHere(site, records, cell, place, emulated))));
+        "below say which runs when):" : ""), steps].concat(emulatedHere(site, records, cell, place),
+        unknownHere(site, records, cell, place))));
     } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
-      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place, emulated),
-        unknownHere(site, records, cell, place, emulated))));
+      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place),
+        unknownHere(site, records, cell, place))));
     }
     if (cell.known_by) {
       facts.appendChild(el("dt", { text: "Known from" }));

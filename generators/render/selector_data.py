@@ -22,6 +22,8 @@ from typing import Any
 
 import orjson
 
+from ..derive.emulated_here import notices_of
+
 ROOT = "can-i-run-it/data"
 # kinds whose records the page never lists or links
 UNUSED_KINDS = ("benchmark", "technique")
@@ -64,8 +66,17 @@ def selector_files(api: dict[str, str]) -> dict[str, str]:
     cells = orjson.loads(api["api/cells.json"])["cells"]
     format_map = orjson.loads(api["api/format-map.json"])
     by_target: dict[str, list[dict[str, Any]]] = {t["id"]: [] for t in index["records"]["hardware-target"]}
+    accelerators = format_map["accelerators"]
+    emulated = {a["id"]: a["emulated"] for a in accelerators}
+    rated = {a["id"]: a["native"] + a["emulated"] for a in accelerators}
+    kernels = {k["id"]: k for k in index["records"]["kernel"]}
+    parts = {t["id"]: t["accelerators"] for t in index["records"]["hardware-target"]}
     for cell in cells:
-        by_target.setdefault(cell["target"], []).append(page_cell(cell))
+        slim = page_cell(cell)
+        notices = notices_of(cell, parts.get(cell["target"], []), emulated, rated, kernels)
+        if notices:
+            slim["notices"] = notices
+        by_target.setdefault(cell["target"], []).append(slim)
     records = {kind: [{key: value for key, value in entry.items() if key != "file"} for entry in entries]
                for kind, entries in index["records"].items() if kind not in UNUSED_KINDS}
     texts = {f"{ROOT}/targets/{target}.json": _compact({"target": target, "cells": entries})
@@ -76,8 +87,5 @@ def selector_files(api: dict[str, str]) -> dict[str, str]:
         records[kind] = [entry for entry in records[kind] if entry["id"] in named or (
             not _ID_STRING.fullmatch(f'"{entry["id"]}"') and any(orjson.dumps(entry["id"]).decode() in text
                                                                  for text in searched))]
-    accelerators = format_map["accelerators"]
-    page_index = {"records": records, "targets": sorted(by_target),
-                  "emulated": {a["id"]: a["emulated"] for a in accelerators},
-                  "rated": {a["id"]: a["native"] + a["emulated"] for a in accelerators}}
+    page_index = {"records": records, "targets": sorted(by_target)}
     return {f"{ROOT}/index.json": _compact(page_index), **texts}
