@@ -75,8 +75,8 @@ def test_a_requirement_the_read_release_does_not_meet_is_reported(tree):
     with_wrapper(tree, RELATION.replace(">=2.1.0'", ">=2.2'"))
     assert problems_of(tree, "kernels-from") == [
         "records/engines/wrap.yaml:7:42: error: [kernels-from] kernels_from.requirement: 'wrap' requires eng >=2.2, but "
-        "the kernel records of 'eng' describe its release 2.1.0, which does not satisfy it; read the kernels at a release that "
-        "does, or say on the answers which release was read"]
+        "the kernel records of 'eng' describe its release 2.1.0, which does not satisfy it; read 'eng''s kernels at a release "
+        "that does (and state it as its version_read), or correct the requirement"]
 
 
 def test_the_named_engine_must_state_its_release_and_the_wrapper_owns_no_kernels(tree):
@@ -126,3 +126,9 @@ def test_a_value_the_models_carry_gives_the_answers_precision_and_must_be_one_th
     assert problems_of(tree, "scheme-candidates") == [
         "records/schemes/sch-wrap.yaml:11:15: error: [scheme-candidates] config.setting_values[0].setting: no "
         "candidate kernel has a computes_in.setting named 'level' (they have accuracy_level)"]
+    edit(tree, "records/schemes/sch-wrap.yaml", "setting: level, value: 4,", "setting: accuracy_level, value: 4,")
+    edit(tree, "records/schemes/sch-wrap.yaml", "\ncandidates:", "\n  - {setting: accuracy_level, value: 0, source: src-code, "
+         "locator: build, quote: 'accuracy_level=4'}\ncandidates:")
+    assert problems_of(tree, "scheme-candidates") == [
+        "records/schemes/sch-wrap.yaml:12:15: error: [scheme-candidates] config.setting_values[1].setting: "
+        "accuracy_level already has the value its models carry at config.setting_values[0]; a setting carries one value"]

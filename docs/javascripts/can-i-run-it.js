@@ -788,7 +788,10 @@
     var said = KNOWN_BY[cell.known_by] || cell.known_by;
     if (cell.known_by !== "code") { return said; }
     var engine = records["engine"][cell.engine];
-    var at = engine && engine.version_read ? "the version named under Release" : "the revisions the sources below name";
+    // an engine that runs another's kernels names two releases under Release: name the kernels' one, the dispatch read
+    var from = engine && engine.kernels_from && records["engine"][engine.kernels_from.engine];
+    var at = from && from.version_read ? from.name + " " + from.version_read + ", the release of its kernels named under Release"
+      : engine && engine.version_read ? "the version named under Release" : "the revisions the sources below name";
     var byBranch = {};
     (cell.sources || []).forEach(function (id) {
       var source = records["source"] && records["source"][id];

@@ -69,8 +69,8 @@ def check(atlas: Atlas, engine: Record) -> Iterator[Problem]:
         elif not met:
             yield at(engine, ("kernels_from", "requirement"), NAME,
                      f"{engine.id!r} requires {other_id} {relation['requirement']}, but the kernel records of "
-                     f"{other_id!r} describe its release {release}, which does not satisfy it; read the kernels at a release that does, "
-                     f"or say on the answers which release was read")
+                     f"{other_id!r} describe its release {release}, which does not satisfy it; read {other_id!r}'s kernels at a "
+                     f"release that does (and state it as its version_read), or correct the requirement")
     own = sorted(k.id for k in atlas.index.all("kernel") if k.data.get("engine") == engine.id)
     if own:
         yield at(engine, ("kernels_from",), NAME,

@@ -1,7 +1,7 @@
 """A scheme's candidate kernels belong to the scheme's engine, or to the engine its engine runs the kernels of
 (`kernels_from` on the engine record: ONNX Runtime GenAI's models run on ONNX Runtime's operators), no platform has
 two candidate lists, and each value the scheme's models carry for a kernel setting (`config.setting_values`) names a
-setting of a candidate kernel and a value that setting takes."""
+setting of a candidate kernel and a value that setting takes, once per setting (the answers take one value)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -53,8 +53,15 @@ def _setting_values(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
             setting = stated.get("setting") if stated else None
             if setting:
                 settings.setdefault(setting["name"], []).extend([setting["default"], *setting["values"]])
+    first: dict[str, int] = {}
     for n, carried in enumerate(scheme.data["config"].get("setting_values", [])):
         name, value = carried["setting"], carried["value"]
+        if name in first:
+            yield at(scheme, ("config", "setting_values", n, "setting"), NAME,
+                     f"{name} already has the value its models carry at config.setting_values[{first[name]}]; a "
+                     f"setting carries one value")
+            continue
+        first[name] = n
         if name not in settings:
             yield at(scheme, ("config", "setting_values", n, "setting"), NAME,
                      f"no candidate kernel has a computes_in.setting named {name!r}"

@@ -277,6 +277,14 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     known = _card(browser)["facts"]["Known from"]
     assert known.endswith(", not at the version named under Release (the sources below say which file was read where)")
     assert all(commit in known for commit in commits) and " on the main branch" in known
+    # an engine that runs another's kernels names two releases under Release: the branch reads are said to be not at
+    # the kernels' release, by name (ONNX Runtime GenAI runs ONNX Runtime's MatMulNBits)
+    ort = engines["onnxruntime"]
+    _pick(browser, engine="onnxruntime-genai", scheme="onnxruntime-genai-int4-cpu", hardware="part:amd-epyc-genoa")
+    known = _card(browser)["facts"]["Known from"]
+    assert known.endswith(f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release "
+                          "(the sources below say which file was read where)")
+    assert all(commit in known for commit in commits)
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
