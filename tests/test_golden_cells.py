@@ -840,6 +840,19 @@ def test_ort_genai_cpu_answers_run_on_onnx_runtime_kernels_at_the_level_its_buil
         assert answer.cell.verdict == answers[("onnxruntime-matmulnbits-int4", target)].cell.verdict, target
 
 
+def test_an_integer_step_is_not_said_to_dequantize_the_weights(real_atlas):
+    """MLAS at accuracy_level 4 (the GenAI CPU scheme's step, INT8) quantizes the activations to int8 per block and
+    multiplies them with the weights' 4-bit codes widened to 8 bits, applying both scales to the integer sums: explain
+    says so, not "after dequantizing the weights" (wording35); a float step (ONNX Runtime's own level 0, FP32) keeps it."""
+    from generators.explain import explain_text
+    int8 = explain_text(real_atlas, "onnxruntime-genai-int4-cpu", "x86-cpu-avx512")[0].splitlines()
+    assert any(line.startswith("    INT8 (activations quantized to it, the weights' integers widened to it; scales "
+                               "applied to the sums) (onnxruntime-mlas-qnbit-gemm") for line in int8), int8
+    assert not any("INT8 after dequantizing" in line for line in int8)
+    fp32 = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "x86-cpu-avx512")[0].splitlines()
+    assert any(line.startswith("    FP32 after dequantizing the weights (onnxruntime-mlas-qnbit-gemm") for line in fp32), fp32
+
+
 def test_mxfp4_emulation_on_rocm_says_it_needs_a_host_compiler_where_it_runs(real_atlas):
     """amd-quark builds its hw_emulation extension the first time vLLM's MXFP4 emulation runs on ROCm, which needs a
     host C++ compiler (the informational gate's `needs`); every ROCm answer through that kernel says it and cites the

@@ -1108,6 +1108,7 @@ def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells
     browser.open(f"{PAGE}?engine=llama-cpp&scheme={scheme}&hardware={hardware}")
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => e.textContent)")
+    assert not any(s["precision"].startswith("int") for s in steps)  # an integer one is worded otherwise (below)
     expected = [(s["precision"].upper() + " after dequantizing the weights" if s["precision"] else
                  " or ".join(names[f"format/{f}"] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
                 for s in steps]
@@ -1224,6 +1225,19 @@ def test_an_integer_level_setting_says_what_each_writer_s_checkpoint_computes_in
             f"{quantizer['when']}; {builder['writer']} writes 4 {builder['when']}. With accuracy_level 4: activations")
     assert card["note"].startswith(head), card["note"]
     assert "gives" not in card["note"] and card["note"].count("accuracy_level 4:") == 1
+
+
+def test_an_integer_step_says_the_weights_are_widened_not_dequantized(browser: Browser, cells: dict) -> None:
+    """ONNX Runtime GenAI's CPU scheme runs MLAS at accuracy_level 4 (INT8): MLAS quantizes the activations to int8 per
+    block and multiplies them with the weights' 4-bit codes widened to 8 bits, applying both scales to the integer
+    sums, so the step does not say "after dequantizing the weights" (wording35); the float steps above still do."""
+    step = next(s for s in cells[("onnxruntime-genai-int4-cpu", "x86-cpu-avx512")]["computes_steps"] if s["precision"])
+    assert step["precision"] == "int8"
+    browser.open(f"{PAGE}?engine=onnxruntime-genai&scheme=onnxruntime-genai-int4-cpu&hardware=target:x86-cpu-avx512")
+    card = _shown(browser, SETTING, "answer card")
+    assert card["step"] == ("INT8 (activations quantized to it, the weights' integers widened to it; scales applied to "
+                            "the sums)")
+    assert "after dequantizing" not in card["head"]
 
 
 # the page's fetches of targets' cells, made slow or failing in the page: {target: [delay in ms, fail]} (a failing one is
