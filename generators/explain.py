@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import difflib
-import re
 from typing import Any
 
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
+from .derive.route_computes import precision_said
 from .derive.trap_scope import applies_when
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
@@ -107,15 +107,6 @@ def _format_name(atlas: Any, format_id: str) -> str:
     return str(found.name) if found else format_id
 
 
-def _precision_phrase(precision: str) -> str:
-    """A step's precision as the card says it (can-i-run-it.js precisionPhrase): a float one multiplies the weights
-    after dequantizing them; an integer one (ONNX Runtime MLAS at accuracy_level 4, int8) dequantizes nothing first,
-    it quantizes the activations to it, widens the weights' integer codes to it and applies both scales to the sums."""
-    if re.fullmatch(r"u?int\d+", precision):
-        return f"{precision.upper()} (activations quantized to it, the weights' integers widened to it; scales applied to the sums)"
-    return f"{precision.upper()} after dequantizing the weights"
-
-
 def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     """What the answer computes in (Answer.computes_in, or Answer.steps by kernel), and the format map's notice where
     it rates those formats emulated on the target's parts, or on none of them (derive/emulated_here.py)."""
@@ -128,7 +119,7 @@ def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
         if len(steps) > 1 or (len(steps) == 1 and steps[0].precision):
             lines.append("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
             for step in steps:
-                what = (_precision_phrase(step.precision) if step.precision
+                what = (precision_said(step.precision) if step.precision
                         else " or ".join(_format_name(atlas, f) for f in step.formats))
                 lines.append(f"    {what} ({', '.join(step.kernels)}){_setting_short(step.setting)}")
         elif answer.computes_in:

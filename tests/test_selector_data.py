@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generators.derive.route_computes import precision_said
 from generators.render.api import api_files
 from generators.render.selector_data import ATTEMPT_FIELDS, DROPPED, NAMED_ONLY, ROOT, UNUSED_KINDS, page_cell, selector_files
 
@@ -33,8 +34,14 @@ def test_every_cell_is_in_its_targets_file_as_the_api_has_it_less_what_the_page_
         slim = dict(held[(cell["scheme"], cell["target"])])
         slim.pop("notices", None)  # the page's own (test_the_notices_are_the_rule_explain_prints)
         assert slim == page_cell(cell)
+        # a precision step carries its wording, explain's (derive/route_computes.precision_said); nothing else is added
+        steps = slim.pop("computes_steps", [])
+        assert [s.get("said") for s in steps] == [precision_said(s["precision"]) if s.get("precision") else None
+                                                  for s in cell.get("computes_steps", [])]
+        assert [{k: v for k, v in s.items() if k != "said"} for s in steps] == cell.get("computes_steps", [])
         assert {k: v for k, v in slim.items() if k != "attempts"} == {k: v for k, v in cell.items()
-                                                                      if k not in DROPPED and k != "attempts"}
+                                                                      if k not in DROPPED and k not in ("attempts",
+                                                                                                        "computes_steps")}
         assert slim["attempts"] == [{k: a[k] for k in ATTEMPT_FIELDS} for a in cell["attempts"]]
 
 

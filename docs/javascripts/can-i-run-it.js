@@ -596,22 +596,13 @@
   }
 
   // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
-  // kernels multiply in (the kernel record's computes_in); `withSetting` adds the value of a setting that chooses it,
+  // kernels multiply in, as the page's data words it (`said`, derived once with explain's wording); `withSetting` adds the value of a setting that chooses it,
   // where the line stands alone (a comparison row: the card says it in a note)
   function stepComputes(records, step, withSetting) {
     if (step.precision) {
-      return precisionPhrase(step.precision) + (withSetting ? settingShort(step.setting) : "");
+      return step.said + (withSetting ? settingShort(step.setting) : "");
     }
     return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
-  }
-
-  // a step's precision as the card says it (as explain.py's _precision_phrase): a float one multiplies the weights
-  // after dequantizing them; an integer one (ONNX Runtime MLAS at accuracy_level 4, int8) dequantizes nothing first:
-  // it quantizes the activations to it, widens the weights' integer codes to it and applies both scales to the sums
-  function precisionPhrase(precision) {
-    return precision.toUpperCase() + (/^u?int\d+$/.test(precision) ?
-      " (activations quantized to it, the weights' integers widened to it; scales applied to the sums)" :
-      " after dequantizing the weights");
   }
 
   // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for; where

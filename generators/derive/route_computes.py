@@ -24,6 +24,15 @@ _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 PRECISION_OF = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a float dtype and the precision it multiplies in
 
 
+
+def precision_said(precision: str) -> str:
+    """A step's precision as the card and explain say it: a float one is multiplied after dequantizing the weights; an
+    integer one (ONNX Runtime MLAS at accuracy_level 4, int8) dequantizes nothing first: it quantizes the activations
+    to it, widens the weights' integer codes to it and applies both scales to the integer sums."""
+    if re.fullmatch(r"u?int\d+", precision):
+        return f"{precision.upper()} (activations quantized to it, the weights' integers widened to it; scales applied to the sums)"
+    return f"{precision.upper()} after dequantizing the weights"
+
 @dataclass(frozen=True)
 class SettingChoice:
     """The setting that chooses a step's precision: its name, the value the step's precision is for, the setting's

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from ..derive.emulated_here import notices_of
+from ..derive.route_computes import precision_said
 
 ROOT = "can-i-run-it/data"
 # kinds whose records the page never lists or links
@@ -57,6 +58,9 @@ def page_cell(cell: dict[str, Any]) -> dict[str, Any]:
     """A cell of api/cells.json as the page reads it."""
     slim = {key: value for key, value in cell.items() if key not in DROPPED}
     slim["attempts"] = [{key: a[key] for key in ATTEMPT_FIELDS if key in a} for a in cell.get("attempts", [])]
+    # a step computing in a precision carries its wording (derive/route_computes.precision_said), which explain uses too
+    slim["computes_steps"] = [{**step, "said": precision_said(step["precision"])} if step.get("precision") else step
+                              for step in cell.get("computes_steps", [])]
     return slim
 
 
