@@ -301,6 +301,8 @@ def otherwise_lines(cell: Cell) -> list[str]:
 def otherwise_summary(step: Otherwise) -> str:
     """One outcome as explain prints a verdict: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as ...`."""
     text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected else "")
+    if step.elsewhere:
+        text += f" on {step.elsewhere} instead, not on this target"
     if step.computes_as:
         text += f": computes as: {step.computes_as}"
     if step.conditions:

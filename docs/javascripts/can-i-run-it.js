@@ -421,7 +421,8 @@
   function outcomeGroups(steps) {
     var groups = [];
     steps.forEach(function (step) {
-      var key = step.verdict + " " + (step.selected || "") + (step.of_install ? " install" : "");
+      var key = step.verdict + " " + (step.selected || "") + (step.of_install ? " install" : "") +
+        (step.elsewhere ? " on " + step.elsewhere : "");
       var group = groups.filter(function (g) { return g.key === key; })[0];
       if (group) { group.steps.push(step); } else { groups.push({ key: key, steps: [step] }); }
     });
@@ -478,7 +479,11 @@
       return step.selected && r.indexOf(step.selected + ": ") === 0 ? r.slice(step.selected.length + 2) : r;
     });
     var why = "";
-    if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
+    if (step.elsewhere) {
+      // a placement condition (api: elsewhere): the engine keeps the kernel and runs the model on another device,
+      // so the badge is that device's outcome and the line says this hardware runs nothing
+      said.push(" via " + via + " on " + step.elsewhere + " instead; this hardware runs nothing");
+    } else if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
       // a condition of the default install (a build for the target, a download and its driver), not of the kernel:
       // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries)
       said.push(" whichever kernel the engine selects");
@@ -506,6 +511,7 @@
       var label = VERDICTS[step.verdict] || [step.verdict, ""];
       var outcome = [el("span", { "class": verdictClass(step.verdict), text: label[0].replace(",", "") })];
       if (step.selected) { outcome.push(" via ", link(site, records["kernel"][step.selected], step.selected)); }
+      if (step.elsewhere) { outcome.push(" on " + step.elsewhere + " instead, not on this hardware"); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
         el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
