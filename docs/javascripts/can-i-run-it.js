@@ -522,7 +522,7 @@
           [step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
             link(site, records["kernel"][step.kernel], step.kernel), ")"])),
         el("p", { "class": "atlas-otherwise__outcome" }, outcome)];
-      if (step.conditions.length && step.verdict === "runs-if") {
+      if (step.conditions.length && step.verdict === "runs-if" && !step.elsewhere) {
         body.push(el("p", { "class": "atlas-card__note", text: "Only if " + step.conditions.join("; ") + " (the next step says what happens if not)." }));
       } else if (step.conditions.length) {
         body.push(el("p", { "class": "atlas-card__note", text: "Given " + step.conditions.join("; ") + "." }));
