@@ -426,6 +426,7 @@ class KernelRequirements(TypedDict):
     locator: NotRequired[str]
     condition: NotRequired[str]
     opposite_of: NotRequired[str]
+    elsewhere: NotRequired[str]
     met_by_install: NotRequired[list[str]]
     hosts: NotRequired[HostLimit]
 

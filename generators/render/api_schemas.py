@@ -146,7 +146,12 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                                "default install's (a build for the "
                                                                                "target, a download and its driver), not "
                                                                                "the kernel's own: the step holds "
-                                                                               "whichever kernel the engine selects."}}}
+                                                                               "whichever kernel the engine selects."},
+                             "elsewhere": {"type": "string", "description": "When the unmet condition is where the "
+                                                                            "engine places the model: the device that "
+                                                                            "then runs it instead (the verdict is the "
+                                                                            "kernel's there; this target runs nothing). "
+                                                                            "Empty otherwise."}}}
 _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
           "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
                          "cell that runs as specified by default does not: derived from the same walk of the filtered "
