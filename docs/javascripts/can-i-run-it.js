@@ -837,6 +837,22 @@
     return pluginId ? { id: pluginId, record: records["engine"][pluginId], host: engine, platform: target.platform } : null;
   }
 
+  // the sentence naming the plugin (WORDS.through_plugin), with both releases read
+  function pluginSaid(site, plugin) {
+    return fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform,
+                                        host_release: plugin.host.version_read || "a release not recorded",
+                                        plugin: [link(site, plugin.record, plugin.id)],
+                                        plugin_release: (plugin.record && plugin.record.version_read) || "a release not recorded" });
+  }
+
+  // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
+  function pluginReads(records, plugin, formatId) {
+    return Object.keys(records["scheme"]).some(function (id) {
+      var s = records["scheme"][id];
+      return s.engine === plugin.id && s.formats.indexOf(formatId) >= 0;
+    });
+  }
+
   // a scheme of an engine that runs on this platform only through its plugin, an engine of its own: the answers are
   // that engine's, so send the reader there rather than say nothing is known
   function pluginHere(site, records, schemeId, place, hardware) {
@@ -847,8 +863,9 @@
     return el("article", { "class": "atlas-card atlas-card--unread" }, [
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__gap", text: "Through a plugin" }), " "].concat(
-        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform,
-                                    plugin: [link(site, plugin.record, plugin.id)] }), ["."])),
+        pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
+          fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
+        ["."])),
       el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: plugin.id, hardware: hardware }).toString(),
                              text: (plugin.record ? plugin.record.name : plugin.id) + "\u2019s answers on this hardware" })].concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
@@ -1051,8 +1068,9 @@
       }));
     })).concat(viaPlugin.map(function (row) {
       var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
-        [el("span", { "class": "atlas-compare__gap", title: "the engine runs on this platform only through its plugin",
-          text: "through " + (row.plugin.record ? row.plugin.record.name : row.plugin.id) })], ["—"], ["—"], ["—"]];
+        [el("span", { "class": "atlas-compare__gap", title: "the engine runs on this platform through its plugin",
+          text: "through " + (row.plugin.record ? row.plugin.record.name : row.plugin.id) +
+            (pluginReads(records, row.plugin, format.id) ? "" : ": not derived") })], ["—"], ["—"], ["—"]];
       return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
@@ -1072,7 +1090,8 @@
     Object.keys(hosts).sort().forEach(function (host) {
       var plugin = hosts[host];
       box.appendChild(el("p", { "class": "atlas-card__note" }, ["Through " + (plugin.record ? plugin.record.name : plugin.id) + ": "].concat(
-        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform, plugin: [link(site, plugin.record, plugin.id)] }),
+        pluginSaid(site, plugin), pluginReads(records, plugin, format.id) ? [] : ["; "].concat(
+          fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })),
         ["."])));
     });
     if (gaps.length) {
@@ -1194,7 +1213,13 @@
           [": "].concat(Array.prototype.slice.call(reasonItem(site, records, reasons[0]).childNodes)) : reasons.length ?
           [", " + reasons.length + " reasons in the engine's order:",
             el("ol", { "class": "atlas-card__worse-reasons" }, reasons.map(function (r) { return reasonItem(site, records, r); }))] : [];
-        return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(
+        // a value whose kernel needs what the default install lacks: that install passes it over (cells.py), so say
+        // so, name the kernel and what the value gets once the need is met (runs, or fails even then)
+        var given = { "runs-if": "it runs", "runs": "it runs", "fails-at-runtime": "it still fails at run time",
+                      "fallback": "it still falls back" }[w.given_it] || "not known";
+        var passed = w.passed_over ? [" on the default install, which lacks what ", link(site, records["kernel"][w.passed_over],
+          w.passed_over), " needs (where that is met, " + given + ")"] : [];
+        return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(passed,
           w.kernel ? [" (the engine selects ", link(site, records["kernel"][w.kernel], w.kernel), ")"] : [], detail));
       }))]));
     }

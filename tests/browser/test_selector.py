@@ -1452,10 +1452,11 @@ def test_record_text_in_the_served_sentences_stays_text(browser: Browser, built_
 
 def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
         browser: Browser, built_site: Path) -> None:
-    """vLLM reaches Intel Gaudi only through its plugin vLLM-Gaudi, an engine of its own (plugin_of, read from the
-    index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived cell, and the comparison
-    called it a gap in the atlas. The card now names the plugin and links to its answers on the same hardware, and
-    the comparison labels the row as through the plugin, not as not derived."""
+    """vLLM has no Intel Gaudi platform of its own and reaches it through its plugin vLLM-Gaudi, an engine of its own
+    (plugin_of, read from the index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived
+    cell, and the comparison called it a gap in the atlas. The card now names the plugin with both releases read and
+    links to its answers on the same hardware, and the comparison labels the row as through the plugin, not as not
+    derived, unless none of the plugin's schemes reads the format (then it is a gap through the plugin)."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     engines = {e["id"]: e for e in index["records"]["engine"]}
     host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
@@ -1468,8 +1469,9 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
                            "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
                   "plugin card")
     assert "Through a plugin" in card["text"] and "no derived cell" not in card["text"]
-    assert f"{engines[host]['name']} runs on platform {platform} only through its plugin {engines[plugin]['name']}" \
-        in card["text"]
+    assert (f"{engines[host]['name']} has no platform {platform} of its own (none at {engines[host]['version_read']}, "
+            f"the release read): it runs there through its plugin {engines[plugin]['name']}") in card["text"]
+    assert f"read at {engines[plugin]['version_read']}" in card["text"] and "in the atlas reads" not in card["text"]
     assert f"?engine={plugin}&hardware=target%3A{target}" in card["links"]
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
     browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
@@ -1481,3 +1483,12 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     plugin_rows = browser.js("return [...document.querySelectorAll('tr[data-verdict]')].filter(r => r.dataset.verdict)"
                              ".map(r => r.dataset.scheme)")
     assert any(s["id"] in plugin_rows for s in index["records"]["scheme"] if s["engine"] == plugin)
+    # a host scheme whose format none of the plugin's schemes reads (vLLM's NVFP4 on Gaudi): a gap, said as one
+    unread = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and not any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine=any&format={unread['formats'][0]}&hardware=target:{target}")
+    _comparison(browser)
+    row = browser.js(f"return document.querySelector('tr[data-scheme=\"{unread['id']}\"]').textContent")
+    box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    assert f"through {engines[plugin]['name']}: not derived" in row
+    assert f"none of {engines[plugin]['name']}'s schemes in the atlas reads " in box
