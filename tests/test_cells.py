@@ -575,6 +575,18 @@ def test_a_self_documenting_placeholder_keeps_its_expression_and_leaves_the_repr
     assert engine_message("{a==b}", {"platform": "cuda"}, config) == "‹a==b›"
 
 
+def test_a_bit_width_is_the_weight_types_size_bits_and_unknown_where_no_scalar_type_names_it():
+    """vLLM-Gaudi's HPUMPLinearKernel prints `bits = c.weight_type.size_bits` (v0.26.0): 8 for uint8b128; a GGML
+    type is no vLLM scalar type, so its width stays a placeholder."""
+    from generators.derive.messages import engine_message
+    message = "w{bits}a16 not yet supported on HPU"
+    assert engine_message(message, {"platform": "hpu"}, {"config": {"weight_type": "uint8b128"}}) == \
+        "w8a16 not yet supported on HPU"
+    assert engine_message("{c.weight_type.size_bits}", {"platform": "cuda"}, {"config": {"weight_type": "uint4b8"}}) == "4"
+    assert engine_message(message, {"platform": "cpu"}, {"config": {"weight_type": "ggml_q4_0"}}) == \
+        "w‹bits›a16 not yet supported on HPU"
+
+
 def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
     # vLLM's prioritize_humming: on capability 90 Humming is walked directly ahead of Marlin, elsewhere it stays last.
     kernels = {"machete": {"requirements": [req("capability-exact", "needs 90", value=90)]},
