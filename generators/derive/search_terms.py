@@ -201,8 +201,11 @@ class _Markers:
     and not this page's too (that page's name comes first: 'vllm-marlin', whose only prefix word is 'marlin', does not
     compete with the Marlin engine; a term two pages share, 'FlashInferExperts', is not weighed between them, so either
     may raise it: left only 'moe', FlashInfer's CUTLASS MoE kernel raised a word every MoE kernel's id ends in, each
-    then raising its own to stay ahead on it, to MOST), nor a word already at MOST, the word fewest pages have (its
-    markers lift the page least for other queries), then the word that page has fewest of. Pages that hold a
+    then raising its own to stay ahead on it, to MOST), nor a word already at MOST; the word that the fewest pages'
+    term words begin, itself included (its markers lift the page least for other queries: counted as a whole word,
+    'sm80' of MLX's SM80 kernel looked rarer than 'qmm', though its markers lift the page on every 's' the GGUF ids
+    ending in '-s' are typed with, and raising it took nvidia-sm80 to MOST there), then the word that page has fewest
+    of. Pages that hold a
     term are not compared on it: two records named alike; a page with each of the term's prefix words alone as a term
     (it must outweigh the page on each such word alone, so cannot be outweighed on them together: 'MXFP4' is the
     MXFP4 format's term, so 'gguf-mxfp4', which only its last word can weigh, is left to lunr); a page with all the
@@ -226,6 +229,7 @@ class _Markers:
         self.plain = {ref: {w for t, _ in found for w in t} for ref, found in self.terms.items()}
         self.count: dict[str, dict[str, int]] = {ref: {} for ref in self.terms}
         self.pages_with: dict[str, int] = {}
+        self.exposure: dict[str, int] = {}
         self.having: dict[str, set[str]] = {}  # the pages with the word in one of their terms
         self.owners: dict[tuple[str, ...], set[str]] = {}
         self.holders: dict[tuple[tuple[str, ...], tuple[Clause, ...]], set[str]] = {}
@@ -256,7 +260,7 @@ class _Markers:
                     free = [w for w, prefix in typed if prefix and not self._named(w, ref)
                             and self.count[ref].get(w, 0) < self.MOST]
                     if need > 0 and free:
-                        word = min(free, key=lambda w: (self.pages_with[w], self._begun(rival, w) if rival else 0, w))
+                        word = min(free, key=lambda w: (self._exposure(w), self._begun(rival, w) if rival else 0, w))
                         raised[(ref, word)] = max(raised.get((ref, word), 0), need)
             raised = {key: need for key, need in raised.items() if self.count[key[0]].get(key[1], 0) < self.MOST}
             if not raised:
@@ -293,6 +297,15 @@ class _Markers:
         if len(term) > 1:
             holders |= set.intersection(*(self.having.get(word, set()) for word in term))
         return holders
+
+    def _exposure(self, word: str) -> int:
+        """How many pages have a word of their terms that the word begins with (itself included): a marker of the
+        word is matched by each of those words typed, so lifts its page on those pages' terms."""
+        found = self.exposure.get(word)
+        if found is None:
+            found = self.exposure[word] = len(set().union(*(self.having.get(word[:n], set())
+                                                             for n in range(1, len(word) + 1))))
+        return found
 
     def _named(self, word: str, ref: str) -> bool:
         """Whether the word alone is another page's term and not this page's: its markers would compete with that
