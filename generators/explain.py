@@ -7,8 +7,10 @@ from typing import Any
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
+from .derive.plugins import through_plugins
 from .derive.route_computes import precision_said
 from .derive.trap_scope import applies_when
+from .derive.wording import covers, fill, setting_said, words
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
 
@@ -24,6 +26,14 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     cell = atlas.views.cells.get((scheme_id, target_id))
     if cell is None:
         platform = atlas.index.get("hardware-target", target_id).data["platform"]
+        plugin = through_plugins(atlas.index).get(scheme.get("engine", ""), {}).get(platform)
+        if plugin:
+            host = atlas.index.get("engine", scheme["engine"])
+            return (f"{scheme_id} on {target_id}: NOT DERIVED for this scheme: "
+                    + fill(words("through_plugin"), host=host.name if host else scheme["engine"], platform=platform,
+                           plugin=f"{atlas.index.get('engine', plugin).name} (engine {plugin})")
+                    + "\n  its schemes: " + ", ".join(sorted(s.id for s in atlas.index.all("scheme")
+                                                            if s.data.get("engine") == plugin))), True
         if platform not in unread_platforms(scheme):
             return (f"{scheme_id} on {target_id}: NOT DERIVED (no scheme of engine {scheme.get('engine', '')!r} has a "
                     f"candidate list for platform {platform!r})"), True
@@ -92,16 +102,6 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     return "\n".join(lines), True
 
 
-# what an answer covers, by the scheme's layers (the card's "Covers" line says the same)
-COVERS = {
-    "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the "
-             "engine's expert-layer (MoE) kernels, which this answer does not cover",
-    "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers "
-               "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's "
-               "answer: the scheme's page says which)",
-}
-
-
 def _format_name(atlas: Any, format_id: str) -> str:
     found = atlas.index.get("format", format_id)
     return str(found.name) if found else format_id
@@ -130,24 +130,18 @@ def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     rated = {p: tuple(tallies[p].native) + tuple(tallies[p].emulated) for p in tallies}
     kernels = {r.id: r.data for r in atlas.index.all("kernel")}
     for found in emulated_here(answer, parts, emulated, kernels):
-        lines.append(f"    the format map rates {_format_name(atlas, found.format)} emulated on {_part_names(atlas, found.parts)}: "
-                     "it records no dense peak or matrix instruction in it there, so no matrix unit of the part "
-                     "multiplies it as it is; " + _how(found))
+        lines.append("    " + fill(words("emulated"), format=_format_name(atlas, found.format),
+                                         parts=_part_names(atlas, found.parts), how=_how(found)))
     for fmt, on in unknown_here(answer, parts, rated):
-        lines.append(f"    the format map records no dense peak or matrix instruction in {_format_name(atlas, fmt)} on "
-                     f"{_part_names(atlas, on)}, and no source saying there is none: whether it runs natively there is "
-                     "unknown")
+        lines.append("    " + fill(words("unknown"), format=_format_name(atlas, fmt), parts=_part_names(atlas, on)))
     return lines
 
 
 def _setting_short(setting: Any) -> str:
-    """Which value of the setting that chooses a step's precision the step is for (as the card's step line says)."""
+    """Which value of the setting that chooses a step's precision the step is for (as the card's comparison row says)."""
     if setting is None:
         return ""
-    default = ""
-    if setting.value == setting.default:
-        default = ", its default" + (f" {setting.default_when or 'when quantizing on load'}" if setting.stored_in else "")
-    return f" ({setting.name} {setting.value}{default})"
+    return setting_said(setting.name, setting.value, setting.default, setting.stored_in, setting.default_when)
 
 
 def _part_names(atlas: Any, parts: tuple[str, ...]) -> str:
@@ -157,26 +151,14 @@ def _part_names(atlas: Any, parts: tuple[str, ...]) -> str:
 def _how(found: Emulated) -> str:
     """The way the kernels computing the format record for the target, or, where one records none, both ways."""
     if not found.ways:
-        return ("the kernel converts it to a wider precision first, or multiplies it as it is with vector instructions "
-                "(DP4A's integer dot products among them)")
+        return words("emulated_how")
     return "; ".join(_way_said(w) for w in found.ways)
 
 
 def _way_said(w: Way) -> str:
     many = len(w.kernels) > 1
     who = ", ".join(w.kernels[:-1]) + " and " + w.kernels[-1] if many else w.kernels[0]
-    if w.computes == "vector":
-        said = (" multiply" if many else " multiplies") + " it as it is with vector instructions"
-    elif w.computes == "rescaled":
-        said = ((" rescale" if many else " rescales") + " it and its scales into the part's own "
-                + (w.precision.upper() + " " if w.precision else "") + "encoding first and "
-                + ("multiply" if many else "multiplies") + " it in that encoding"
-                + (f" with {w.unit} instructions" if w.unit else ""))
-    else:
-        said = ((" convert" if many else " converts") + " it to " + (w.precision.upper() if w.precision else
-                "a wider precision") + " first" + (f" and {'multiply' if many else 'multiplies'} it with {w.unit} "
-                                                     "instructions" if w.unit else ""))
-    return who + said + (f" ({w.instruction}, source {w.source})" if w.instruction else "")
+    return who + w.said + (f" ({w.instruction}, source {w.source})" if w.instruction else "")
 
 
 def _fact_lines(atlas: Any, scheme: Any, cell: Cell) -> list[str]:
@@ -187,10 +169,10 @@ def _fact_lines(atlas: Any, scheme: Any, cell: Cell) -> list[str]:
         lines.append(f"  known from the observations: {', '.join(cell.evidence)}")
     engine = atlas.index.get("engine", cell.engine)
     if engine is not None and engine.data.get("version_read"):
-        later = "".join(f"; a later release, {x['release']}, was compared with it (finding {x['finding']})"
+        later = "".join("; " + fill(words("later_release"), release=x["release"], finding=f"finding {x['finding']}")
                         for x in engine.data.get("later_releases", []))
         lines.append(f"  release read: {engine.name} {engine.data['version_read']}{later}")
-    lines.append(f"  covers: {COVERS.get(scheme.get('layers', 'dense'), COVERS['dense'])}")
+    lines.append(f"  covers: {covers(scheme.get('layers', 'dense'))}")
     return lines
 
 
@@ -203,8 +185,8 @@ def _published_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     for p in answer.published:
         if p.agrees:
             continue
-        lines.append(f"  the publisher disagrees: {p.matrix} says {p.symbol} ({p.says}) for \u201c{p.row}\u201d x "
-                     f"\u201c{p.column}\u201d; the derivation disagrees")
+        lines.append("  the publisher disagrees: " + fill(words("disagrees"), matrix=p.matrix, verdict=f"{p.symbol} ({p.says})",
+                                                              row=p.row, by="x", column=p.column))
         if p.finding:
             lines.append(f"    {p.finding}: {atlas.index.must('finding', p.finding).data.get('conclusion', '')}")
     agreeing = [f"{p.matrix} ({p.symbol} {p.says})" for p in answer.published if p.agrees]
@@ -226,7 +208,7 @@ def _trap_said(atlas: Any, trap_id: str) -> str:
     trap = atlas.index.must("gotcha", trap_id).data
     when = applies_when(trap)
     return (f"    {trap_id} ({trap['severity']}{', silent' if trap.get('silent') else ''}): {trap['name']}"
-            + (f" (only {when})" if when else "") + (" [unverified]" if trap.get("unverified") else ""))
+            + (f" ({fill(words('trap_when'), when=when)})" if when else "") + (" [unverified]" if trap.get("unverified") else ""))
 
 
 def _need_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
@@ -240,8 +222,8 @@ def _need_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
 
 def _needed_by(need: Any) -> str:
     """Who brings a need in: the kernel, or the engine on every start; for a tool's need, with the tool."""
-    by = need.kernel or f"{need.engine}, on every start"
-    return f"{by}, through {need.tool}" if need.tool else by
+    by = need.kernel or fill(words("need_engine"), engine=need.engine)
+    return fill(words("need_tool"), by=by, tool=need.tool) if need.tool else by
 
 
 def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
@@ -271,7 +253,7 @@ def _trap_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
         if parts:
             names = [atlas.index.must("accelerator", p).name for p in parts]
             said = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-            lines.append(f"      on this target's {said} only ({'accelerators' if len(parts) > 1 else 'accelerator'} "
+            lines.append(f"      {fill(words('trap_parts'), parts=said)} ({'accelerators' if len(parts) > 1 else 'accelerator'} "
                          f"{', '.join(parts)}), not its other parts")
     return lines
 
@@ -289,7 +271,7 @@ def otherwise_lines(cell: Cell) -> list[str]:
     lines = ["  if the conditions do not hold (the next outcome in the engine's order):"]
     for step in cell.otherwise:
         off = ", off the defaults" if step.off_default else ""
-        whose = "the install, whichever kernel the engine selects" if step.of_install else step.kernel
+        whose = "the install, " + words("whichever") if step.of_install else step.kernel
         lines.append(f"    unless {' and '.join(step.unmet)} (for {whose}{off}):")
         lines.append(f"      -> {otherwise_summary(step)}")
         lines.extend(f"         {reason}" for reason in step.reasons)
@@ -301,6 +283,8 @@ def otherwise_lines(cell: Cell) -> list[str]:
 def otherwise_summary(step: Otherwise) -> str:
     """One outcome as explain prints a verdict: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as ...`."""
     text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected else "")
+    if step.elsewhere:
+        text += f" on {step.elsewhere} instead, not on this target"
     if step.computes_as:
         text += f": computes as: {step.computes_as}"
     if step.conditions:

@@ -802,6 +802,34 @@ def test_a_precision_switch_keeps_the_kernel_and_falls_back_instead_of_going_on(
                                                           kernels).otherwise] == [("fallback", "zen")]
 
 
+def test_a_placement_condition_keeps_the_kernel_and_runs_it_on_another_device_instead():
+    # transformers' bitsandbytes 4-bit on a Mac: without device_map the model goes to the CPU, which runs the same
+    # kernel; the cell names the placement as a condition, and its step is the same outcome on that device.
+    placed = req("other", "no device_map: the model loads on the CPU", condition="device_map names mps",
+                 elsewhere="the Mac's CPU", reason_verbatim=False, when={"platform": ["metal"]})
+    kernels = {"bnb": {"requirements": [req("package", "needs bitsandbytes", value="bitsandbytes"), placed]}}
+    mac = {"platform": "metal"}
+    cell = derive_cell("s", scheme("bnb", platform="metal"), "t", mac, kernels)
+    assert (cell.verdict, cell.kernel, cell.conditions) == (
+        "runs-if", "bnb", ("package bitsandbytes installed", "device_map names mps"))
+    assert [(o.unmet, o.verdict, o.selected, o.conditions, o.reasons, o.elsewhere) for o in cell.otherwise] == [
+        (("package bitsandbytes installed",), "refused", None, (), ("bnb: needs bitsandbytes (unless package bitsandbytes installed)",), ""),
+        (("device_map names mps",), "runs-if", "bnb", ("package bitsandbytes installed",),
+         ("bnb: no device_map: the model loads on the CPU",), "the Mac's CPU")]
+    assert cell.otherwise[1].as_dict()["elsewhere"] == "the Mac's CPU"
+    # The only condition: the step runs there without one; a fallback kernel's step is a fallback there too.
+    kernels["bnb"]["requirements"].pop(0)
+    assert [(o.verdict, o.conditions) for o in derive_cell("s", scheme("bnb", platform="metal"), "t", mac,
+                                                           kernels).otherwise] == [("runs", ())]
+    kernels["bnb"]["requirements"].append(req("weight-type", "16-bit weights", values=["bfloat16"], declines=False,
+                                              reason_verbatim=False))
+    fallback = derive_cell("s", scheme("bnb", platform="metal"), "t", mac, kernels)
+    assert (fallback.verdict, [(o.verdict, o.computes_as, o.elsewhere) for o in fallback.otherwise]) == (
+        "fallback", [("fallback", "16-bit weights", "the Mac's CPU")])
+    # Elsewhere than the platforms it is scoped to, the requirement does not apply.
+    assert derive_cell("s", scheme("bnb"), "t", GPU90, kernels).otherwise == ()
+
+
 def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas, monkeypatch):
     """derive_cells keeps each cell with the scheme, target and kernel data objects it read, for the next tree (the
     changelog's past trees share most records). After an edit of a candidate kernel, a scheme, a target, a record no

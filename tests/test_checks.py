@@ -583,6 +583,22 @@ def test_only_an_informational_gate_says_what_a_reader_also_needs(tree):
         "(remove it, or make the gate informational)"]
 
 
+def test_a_requirement_saying_where_the_model_runs_instead_is_a_scoped_kept_other_condition(tree):
+    kernel = "records/kernels/k-generic.yaml"
+    placed = ("  - {check: other, when: {platform: [cpu]}, condition: device_map names the GPU, elsewhere: the host CPU,"
+              " reason: loads on the CPU, reason_verbatim: false}\n")
+    edit(tree, kernel, "sources:\n  - source: src-code", placed + "sources:\n  - source: src-code")
+    assert problems_of(tree, "elsewhere-placement") == []
+    edit(tree, kernel, "{check: other, when: {platform: [cpu]}, condition: device_map names the GPU,",
+         "{check: env, declines: false,")
+    assert problems_of(tree, "elsewhere-placement") == [
+        "records/kernels/k-generic.yaml:9:46: error: [elsewhere-placement] requirements[2].elsewhere: says the model "
+        "runs on 'the host CPU' when the condition does not hold, so the requirement needs check: other, a condition, "
+        "when.platform, no declines: false: an `other` check whose condition is the placement, scoped to the "
+        "platforms where the engine places the model elsewhere, and kept, not declined or failed (remove "
+        "`elsewhere`, or state the requirement so)"]
+
+
 def test_a_way_without_a_matrix_instruction_names_only_formats_the_map_rates_emulated_on_every_part(tree):
     # acc-big, gpu-sm90's only part, is rated native in fmt-fp4 and emulated in fmt-int4 by the mini tree's figures.
     edit(tree, "records/kernels/k-hopper.yaml", "registry: mixed-precision-linear\n",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generators.derive.route_computes import precision_said
+from generators.derive.wording import WORDS, setting_said
 from generators.render.api import api_files
 from generators.render.selector_data import ATTEMPT_FIELDS, DROPPED, NAMED_ONLY, ROOT, UNUSED_KINDS, page_cell, selector_files
 
@@ -34,11 +35,15 @@ def test_every_cell_is_in_its_targets_file_as_the_api_has_it_less_what_the_page_
         slim = dict(held[(cell["scheme"], cell["target"])])
         slim.pop("notices", None)  # the page's own (test_the_notices_are_the_rule_explain_prints)
         assert slim == page_cell(cell)
-        # a precision step carries its wording, explain's (derive/route_computes.precision_said); nothing else is added
+        # a precision step carries its wording, explain's (derive/route_computes.precision_said), and where a setting
+        # chooses it, which value it is for (derive/wording.setting_said); nothing else is added
         steps = slim.pop("computes_steps", [])
         assert [s.get("said") for s in steps] == [precision_said(s["precision"]) if s.get("precision") else None
                                                   for s in cell.get("computes_steps", [])]
-        assert [{k: v for k, v in s.items() if k != "said"} for s in steps] == cell.get("computes_steps", [])
+        assert [s.get("setting_said") for s in steps] == [
+            setting_said(t["name"], t["value"], t["default"], t["stored_in"] or "", t["default_when"] or "")
+            if s.get("precision") and (t := s.get("setting")) else None for s in cell.get("computes_steps", [])]
+        assert [{k: v for k, v in s.items() if k not in ("said", "setting_said")} for s in steps] == cell.get("computes_steps", [])
         assert {k: v for k, v in slim.items() if k != "attempts"} == {k: v for k, v in cell.items()
                                                                       if k not in DROPPED and k not in ("attempts",
                                                                                                         "computes_steps")}
@@ -72,7 +77,8 @@ def test_the_index_holds_every_record_the_page_links(both) -> None:
         wanted["finding"].update(later["finding"] for later in engine["later_releases"])
     for kind, ids in wanted.items():
         assert ids and ids <= {e["id"] for e in records[kind]}, kind
-    assert sorted(index) == ["records", "targets"]  # the format map's ratings reach the page as the cells' notices
+    # the format map's ratings reach the page as the cells' notices; the sentences the card says as explain does, once
+    assert sorted(index) == ["records", "targets", "words"] and index["words"] == WORDS
 
 
 def test_the_notices_are_the_rule_explain_prints(real_check, both) -> None:
@@ -129,3 +135,19 @@ def test_every_file_is_named_by_a_record_id_the_loader_accepted(both) -> None:
     script = SCRIPT.read_text(encoding="utf-8")
     assert '"targets/" + encodeURIComponent(targetId) + ".json"' in script
     assert "index.targets.indexOf(targetId) < 0" in script
+
+
+def test_the_script_places_the_words_explain_says_and_holds_none_of_them(both) -> None:
+    """The sentences the card and explain both say are served once (derive/wording.WORDS, and a way's words as its
+    `said`, wording.way_said); the script keeps no copy of any of them, and inserts them as text (fill, fillText)."""
+    _, page = both
+    assert json.loads(page[f"{ROOT}/index.json"])["words"] == WORDS
+    code = re.sub(r"//.*", "", SCRIPT.read_text(encoding="utf-8"))
+
+    def texts(value: object) -> list[str]:
+        return [t for v in value.values() for t in texts(v)] if isinstance(value, dict) else [str(value)]
+
+    pieces = [piece for text in texts(WORDS) for piece in re.split(r"\{[^}]*\}", text) if len(piece.strip()) > 12]
+    assert pieces and [piece for piece in pieces if piece in code] == []
+    assert not re.search(r"multipl(y|ies) it|rescales? it|converts? it", code)
+    assert "innerHTML" not in code and "insertAdjacentHTML" not in code

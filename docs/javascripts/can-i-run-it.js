@@ -15,14 +15,10 @@
   };
   var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
-  // what a cell describes, by the scheme's `layers` (scheme schema): its dense linear layers, or only a MoE model's experts
-  var COVERS = {
-    "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the " +
-      "engine's expert-layer (MoE) kernels, which this answer does not cover",
-    "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers " +
-      "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's answer: the " +
-      "scheme's page says which)"
-  };
+  // The sentences the card says as `python -m generators explain` says them (what an answer covers, the format map's
+  // notices, a later release, a publisher that disagrees, ...): written once, in generators/derive/wording.py, and
+  // read from the page's data (index.words) when it loads; the script only places them (fill, fillText)
+  var WORDS = null;
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -42,6 +38,28 @@
     return node;
   }
 
+  // One of WORDS' sentences with its placeholders filled: `{name}` by values[name] (a string, set as text and never
+  // parsed as HTML, a node, or a list of them), `{name|text}` by `text`, linked to the address values[name]
+  function fill(template, values) {
+    var out = [];
+    template.split(/(\{[a-z_]+(?:\|[^}]*)?\})/).forEach(function (part, n) {
+      if (n % 2 === 0) {
+        if (part) { out.push(part); }
+        return;
+      }
+      var slot = /^\{([a-z_]+)(?:\|([^}]*))?\}$/.exec(part);
+      out = out.concat(slot[2] !== undefined ? [el("a", { href: values[slot[1]], text: slot[2] })] : values[slot[1]]);
+    });
+    return out;
+  }
+
+  // the same, filled with strings alone, as one string
+  function fillText(template, values) {
+    return template.replace(/\{([a-z_]+)(?:\|([^}]*))?\}/g, function (slot, name, text) {
+      return text !== undefined ? text : values[name];
+    });
+  }
+
   function verdictClass(verdict) {
     return "atlas-verdict atlas-verdict--" + String(verdict).toLowerCase().replace(/[^a-z0-9]+/g, "-");
   }
@@ -54,6 +72,7 @@
     var data = root.getAttribute("data-page-data");
     var site = api.replace(/api\/$/, "");
     fetch(data + "index.json").then(readJson).then(function (index) {
+      WORDS = index.words;
       var loading = {}, loaded = {};
       // the cells of one target into `cells`, fetched once: null where they are there already (or the target has
       // none), else the promise of them; a failed fetch is tried again with the next pick
@@ -344,16 +363,18 @@
     var traps = blockers.map(function (t) { return records["gotcha"][t]; });
     var one = blockers.length === 1;
     var only = one ? trapParts(cell, blockers[0], place, records) : "";
-    var where = only ? " on this target's " + only + " only" : " here";
+    var where = only ? " " + fillText(WORDS.trap_parts, { parts: only }) : " here";
     // on one part and only in some use (the Marlin sm121a trap, with an environment variable set): 'on this target's
     // NVIDIA GB10 (DGX Spark) only, and only if ...', not 'only only if'
-    var when = one && traps[0].applies_when ? (only ? ", and" : "") + " only " + traps[0].applies_when : "";
+    var when = one && traps[0].applies_when ? (only ? ", and" : "") + " " + fillText(WORDS.trap_when,
+      { when: traps[0].applies_when }) : "";
     return el("p", { "class": "atlas-card__blocker" }, [
       el("span", { "class": "atlas-severity atlas-severity--blocker", text: "blocker" }),
       (one ? " A trap" : " " + blockers.length + " traps") + " that can stop it or corrupt its output " +
         (one ? "applies" : "apply") + where + when + ": "].concat(blockers.map(function (t, n) {
       var parts = one ? "" : trapParts(cell, t, place, records, true);
-      var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? "only " + traps[n].applies_when : "",
+      var notes = [traps[n].silent ? "silent" : "", !one && traps[n].applies_when ? fillText(WORDS.trap_when,
+        { when: traps[n].applies_when }) : "",
         parts ? "on " + parts + " only" : ""];
       notes = notes.filter(Boolean);
       return el("span", {}, [n ? "; " : "", link(site, traps[n], t), notes.length ? " (" + notes.join("; ") + ")" : ""]);
@@ -421,7 +442,8 @@
   function outcomeGroups(steps) {
     var groups = [];
     steps.forEach(function (step) {
-      var key = step.verdict + " " + (step.selected || "") + (step.of_install ? " install" : "");
+      var key = step.verdict + " " + (step.selected || "") + (step.of_install ? " install" : "") +
+        (step.elsewhere ? " on " + step.elsewhere : "");
       var group = groups.filter(function (g) { return g.key === key; })[0];
       if (group) { group.steps.push(step); } else { groups.push({ key: key, steps: [step] }); }
     });
@@ -478,10 +500,14 @@
       return step.selected && r.indexOf(step.selected + ": ") === 0 ? r.slice(step.selected.length + 2) : r;
     });
     var why = "";
-    if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
+    if (step.elsewhere) {
+      // a placement condition (api: elsewhere): the engine keeps the kernel and runs the model on another device,
+      // so the badge is that device's outcome and the line says this hardware runs nothing
+      said.push(" via " + via + " on " + step.elsewhere + " instead; this hardware runs nothing");
+    } else if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
       // a condition of the default install (a build for the target, a download and its driver), not of the kernel:
       // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries)
-      said.push(" whichever kernel the engine selects");
+      said.push(" " + WORDS.whichever);
       why = reasons.length === 1 && reasons[0].length <= SUMMARY_REASON ? ": " + reasons[0] :
         reasons.length ? " (" + (reasons.length === 1 ? "the reason" : reasons.length + " reasons") + ", below)" : "";
     } else if (step.verdict === "fails-at-runtime") {
@@ -506,17 +532,17 @@
       var label = VERDICTS[step.verdict] || [step.verdict, ""];
       var outcome = [el("span", { "class": verdictClass(step.verdict), text: label[0].replace(",", "") })];
       if (step.selected) { outcome.push(" via ", link(site, records["kernel"][step.selected], step.selected)); }
+      if (step.elsewhere) { outcome.push(" on " + step.elsewhere + " instead, not on this hardware"); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
         el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
           step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
           el("span", { text: step.unmet.join("; ") })].concat(step.of_install ?
-          [step.unmet.length > 1 ? " (conditions of the install, whichever kernel the engine selects)" :
-            " (a condition of the install, whichever kernel the engine selects)"] :
+          [(step.unmet.length > 1 ? " (conditions of the install, " : " (a condition of the install, ") + WORDS.whichever + ")"] :
           [step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
             link(site, records["kernel"][step.kernel], step.kernel), ")"])),
         el("p", { "class": "atlas-otherwise__outcome" }, outcome)];
-      if (step.conditions.length && step.verdict === "runs-if") {
+      if (step.conditions.length && step.verdict === "runs-if" && !step.elsewhere) {
         body.push(el("p", { "class": "atlas-card__note", text: "Only if " + step.conditions.join("; ") + " (the next step says what happens if not)." }));
       } else if (step.conditions.length) {
         body.push(el("p", { "class": "atlas-card__note", text: "Given " + step.conditions.join("; ") + "." }));
@@ -554,9 +580,9 @@
   function needItems(site, records, needs) {
     return el("ul", { "class": "atlas-card__needs" }, needs.map(function (need) {
       var by = need.kernel ? [link(site, records["kernel"][need.kernel], need.kernel)] :
-        [link(site, records["engine"][need.engine], need.engine), ", on every start"];
-      var tool = need.tool ? [", through ", link(site, records["engine"][need.tool], need.tool)] : [];
-      return el("li", {}, [el("span", { text: need.said }), " ("].concat(by, tool, ["; ",
+        fill(WORDS.need_engine, { engine: link(site, records["engine"][need.engine], need.engine) });
+      var who = need.tool ? fill(WORDS.need_tool, { by: by, tool: link(site, records["engine"][need.tool], need.tool) }) : by;
+      return el("li", {}, [el("span", { text: need.said }), " ("].concat(who, ["; ",
         link(site, records["source"] && records["source"][need.source], need.source), ")"]));
     }));
   }
@@ -596,22 +622,14 @@
   }
 
   // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
-  // kernels multiply in, as the page's data words it (`said`, derived once with explain's wording); `withSetting` adds the value of a setting that chooses it,
-  // where the line stands alone (a comparison row: the card says it in a note)
+  // kernels multiply in, as the page's data words it (`said`, derived once with explain's wording); `withSetting` adds
+  // the value of a setting that chooses it (`setting_said`, explain's words too), where the line stands alone (a
+  // comparison row: the card says it in a note)
   function stepComputes(records, step, withSetting) {
     if (step.precision) {
-      return step.said + (withSetting ? settingShort(step.setting) : "");
+      return step.said + (withSetting && step.setting_said ? step.setting_said : "");
     }
     return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
-  }
-
-  // where a setting chooses a step's precision (api: computes_steps[].setting): which value the precision is for; where
-  // a pre-quantized checkpoint stores its own value (stored_in), the default holds only when it stores none
-  // (default_when; bitsandbytes: when quantizing on load)
-  function settingShort(setting) {
-    if (!setting) { return ""; }
-    return " (" + setting.name + " " + setting.value + (setting.value === setting.default ?
-      ", its default" + (setting.stored_in ? " " + (setting.default_when || "when quantizing on load") : "") : "") + ")";
   }
 
   // values of such a setting as one phrase: a run of consecutive integer levels as "0 to 3", else "a, b or c"
@@ -723,13 +741,9 @@
     return (noticesHere(cell, place).emulated || []).map(function (found) {
       var f = found.format;
       var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
-      var how = howEmulated(site, records, found.ways);
-      return el("span", { "class": "atlas-card__emulated" }, ["the ",
-        el("a", { href: site + "chapters/format-map/", text: "format map" }),
-        " rates " + (records["format"][f] ? records["format"][f].name : f) + " emulated on " + names.join(", ") +
-        ": it records no dense peak or matrix instruction in it there, so no matrix unit of the part multiplies it as " +
-        "it is; "].concat(how || ["the kernel converts it to a wider precision first, or multiplies it as it is " +
-        "with vector instructions (DP4A's integer dot products among them)"]));
+      return el("span", { "class": "atlas-card__emulated" }, fill(WORDS.emulated, { map: site + "chapters/format-map/",
+        format: records["format"][f] ? records["format"][f].name : f, parts: names.join(", "),
+        how: howEmulated(site, records, found.ways) || WORDS.emulated_how }));
     });
   }
 
@@ -741,24 +755,18 @@
 
   // How the kernels computing the format record that they compute it on the picked target (their
   // without_matrix_instruction entries for the target and the format), as served: consecutive kernels recording the
-  // same way in one group (the first one's source), each kernel linked, then the way, its instruction linked to the
-  // source that shows it. Null where one of the kernels records none there (no ways served).
+  // same way in one group (the first one's source), each kernel linked, then the way in explain's words (`said`), its
+  // instruction linked to the source that shows it. Null where one of the kernels records none there (no ways served).
   function howEmulated(site, records, ways) {
     if (!ways.length) { return null; }
     var said = [];
     ways.forEach(function (w, g) {
-      var many = w.kernels.length > 1;
       if (g) { said.push("; "); }
       w.kernels.forEach(function (k, i) {
         if (i) { said.push(i === w.kernels.length - 1 ? " and " : ", "); }
         said.push(link(site, records["kernel"][k], k, w.labels[i]));
       });
-      said.push(w.computes === "vector" ? (many ? " multiply" : " multiplies") + " it as it is with vector instructions" :
-        w.computes === "rescaled" ? (many ? " rescale" : " rescales") + " it and its scales into the part's own " +
-        (w.precision ? w.precision.toUpperCase() + " " : "") + "encoding first and " + (many ? "multiply" : "multiplies") +
-        " it in that encoding" + (w.unit ? " with " + w.unit + " instructions" : "") :
-        (many ? " convert" : " converts") + " it to " + (w.precision ? w.precision.toUpperCase() : "a wider precision") +
-        " first" + (w.unit ? " and " + (many ? "multiply" : "multiplies") + " it with " + w.unit + " instructions" : ""));
+      said.push(w.said);
       if (w.instruction) {
         said.push(" (");
         said.push(link(site, records["source"] && records["source"][w.source], w.instruction, w.instruction));
@@ -775,10 +783,8 @@
     return (noticesHere(cell, place).unknown || []).map(function (found) {
       var f = found.format;
       var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
-      return el("span", { "class": "atlas-card__unknown" }, ["the ",
-        el("a", { href: site + "chapters/format-map/", text: "format map" }),
-        " records no dense peak or matrix instruction in " + (records["format"][f] ? records["format"][f].name : f) +
-        " on " + names.join(", ") + ", and no source saying there is none: whether it runs natively there is unknown"]);
+      return el("span", { "class": "atlas-card__unknown" }, fill(WORDS.unknown, { map: site + "chapters/format-map/",
+        format: records["format"][f] ? records["format"][f].name : f, parts: names.join(", ") }));
     });
   }
 
@@ -823,6 +829,32 @@
       el("p", { "class": "atlas-card__note" }, ["Why: " + why + " (", link(site, scheme, schemeId, "the scheme's page"), ")"])]);
   }
 
+  // the engine that is this scheme's engine's plugin for the pick's platform (derive/plugins.py), if there is one
+  function pluginOn(records, scheme, place) {
+    var engine = scheme && records["engine"][scheme.engine];
+    var target = records["hardware-target"][place.targetId];
+    var pluginId = engine && target && engine.through_plugin && engine.through_plugin[target.platform];
+    return pluginId ? { id: pluginId, record: records["engine"][pluginId], host: engine, platform: target.platform } : null;
+  }
+
+  // a scheme of an engine that runs on this platform only through its plugin, an engine of its own: the answers are
+  // that engine's, so send the reader there rather than say nothing is known
+  function pluginHere(site, records, schemeId, place, hardware) {
+    var scheme = records["scheme"][schemeId];
+    var plugin = pluginOn(records, scheme, place);
+    if (!plugin) { return null; }
+    var format = scheme.formats.length ? records["format"][scheme.formats[0]] : null;
+    return el("article", { "class": "atlas-card atlas-card--unread" }, [
+      el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
+      el("p", {}, [el("span", { "class": "atlas-compare__gap", text: "Through a plugin" }), " "].concat(
+        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform,
+                                    plugin: [link(site, plugin.record, plugin.id)] }), ["."])),
+      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: plugin.id, hardware: hardware }).toString(),
+                             text: (plugin.record ? plugin.record.name : plugin.id) + "\u2019s answers on this hardware" })].concat(
+        format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
+                                       text: "every engine reading " + format.name + " here" })] : []))]);
+  }
+
   // the engine release the answer describes, and any later release a finding compared with it (the answer still
   // describes the release read: a reader on the later one follows the finding to see whether it still applies)
   function releaseRead(site, records, engineId) {
@@ -837,12 +869,10 @@
       said.push(" " + (from.version_read || "(release not stated)") + ", whose kernels run it (" + engine.name + " " +
         engine.version_read + " requires " + engine.kernels_from.requirement + ")");
     }
-    (engine.later_releases || []).forEach(function (later, n) {
-      var finding = records["finding"][later.finding];
-      said.push(n ? "; " : "; a later release, ");
-      said.push(later.release + ", was compared with it (");
-      said.push(link(site, finding, later.finding, "what differs"));
-      said.push(")");
+    (engine.later_releases || []).forEach(function (later) {
+      said.push("; ");
+      said = said.concat(fill(WORDS.later_release, { release: later.release,
+        finding: link(site, records["finding"][later.finding], later.finding, "what differs") }));
     });
     return said;
   }
@@ -903,7 +933,7 @@
         el("span", { "class": "atlas-severity atlas-severity--" + worst, text: worst }),
         silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
         " " + g.ids.length + (g.ids.length === 1 ? " trap" : " traps"),
-        g.parts ? el("span", { "class": "atlas-compare__trap-parts", text: " on this target's " + g.parts + " only" }) : null]));
+        g.parts ? el("span", { "class": "atlas-compare__trap-parts", text: " " + fillText(WORDS.trap_parts, { parts: g.parts }) }) : null]));
     });
     return said;
   }
@@ -957,7 +987,11 @@
     rows.forEach(function (row) { row.verdict = verdictHere(row.cell, place); });
     // a scheme whose engine has no candidate list for this platform: a gap, shown as one rather than left out
     var gaps = all.filter(function (row) { return !row.cell; });
-    if (!rows.length && !gaps.length) {
+    // ... except where the engine runs here only through its plugin, whose own schemes are rows of their own
+    gaps.forEach(function (row) { row.plugin = pluginOn(records, row.scheme, place); });
+    var viaPlugin = gaps.filter(function (row) { return row.plugin; });
+    gaps = gaps.filter(function (row) { return !row.plugin; });
+    if (!rows.length && !gaps.length && !viaPlugin.length) {
       answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }
@@ -966,7 +1000,9 @@
       return RANK.indexOf(a.verdict) - RANK.indexOf(b.verdict) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
     });
-    gaps.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
+    [gaps, viaPlugin].forEach(function (list) {
+      list.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
+    });
     var tally = tallyOf(rows);
     var box = el("article", { "class": "atlas-compare", "data-format": format.id });
     box.appendChild(el("h2", { "class": "atlas-card__title" },
@@ -975,6 +1011,8 @@
       (all.length === 1 ? "The one scheme" : "Of the " + all.length + " schemes") + " (engine layers) that read " +
       format.name + ": "].concat(tallySpans(tally),
     gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
+    viaPlugin.length ? [(tally.length || gaps.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "through a plugin" }),
+      " " + viaPlugin.length] : [],
     [". Each verdict links to its full answer: conditions, traps and sources."])));
     var related = relatedOnPlace(records, cells, format, formats || [], place, hardware);
     if (related) { box.appendChild(related); }
@@ -1011,6 +1049,13 @@
       return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
+    })).concat(viaPlugin.map(function (row) {
+      var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
+        [el("span", { "class": "atlas-compare__gap", title: "the engine runs on this platform only through its plugin",
+          text: "through " + (row.plugin.record ? row.plugin.record.name : row.plugin.id) })], ["—"], ["—"], ["—"]];
+      return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
+        return el("td", { "data-label": names[n] }, v);
+      }));
     })));
     var table = el("table", { "data-atlas-stack": "" }, [
       el("thead", {}, [el("tr", {}, names.map(function (name) { return el("th", { text: name }); }))]), body]);
@@ -1022,6 +1067,14 @@
       box.appendChild(el("p", { "class": "atlas-card__note", text: "† on this part the answer first needs more than " +
         "on its target (a build for its host CPU or its own compute capability); the full answer says what." }));
     }
+    var hosts = {};
+    viaPlugin.forEach(function (row) { hosts[row.scheme.engine] = row.plugin; });
+    Object.keys(hosts).sort().forEach(function (host) {
+      var plugin = hosts[host];
+      box.appendChild(el("p", { "class": "atlas-card__note" }, ["Through " + (plugin.record ? plugin.record.name : plugin.id) + ": "].concat(
+        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform, plugin: [link(site, plugin.record, plugin.id)] }),
+        ["."])));
+    });
     if (gaps.length) {
       box.appendChild(el("p", { "class": "atlas-card__note", text: "Not derived: the atlas records none of that engine's " +
         "dispatch rules for this platform, so it cannot say; this is a gap in the atlas, not a refusal." }));
@@ -1035,7 +1088,7 @@
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
-      answer.appendChild(unreadHere(site, records, schemeId, place) ||
+      answer.appendChild(unreadHere(site, records, schemeId, place) || pluginHere(site, records, schemeId, place, hardware) ||
         el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }
@@ -1103,7 +1156,7 @@
       facts.appendChild(el("dd", {}, release));
     }
     facts.appendChild(el("dt", { text: "Covers" }));
-    facts.appendChild(el("dd", { text: COVERS[(records["scheme"][cell.scheme] || {}).layers] || COVERS.dense }));
+    facts.appendChild(el("dd", { text: WORDS.covers[(records["scheme"][cell.scheme] || {}).layers] || WORDS.covers.dense }));
     if (facts.childNodes.length) { card.appendChild(facts); }
     // conditions the defaults (install and settings) meet are listed once, under their own heading
     var met = (cell.assumes || []).concat(cell.opt_in || []).map(function (a) { return a.condition; });
@@ -1174,8 +1227,8 @@
     cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
       var matrix = records["support-matrix"][p.matrix];
       var finding = p.finding ? records["finding"][p.finding] : null;
-      var body = [el("p", {}, [link(site, matrix, p.matrix), " says ", el("strong", { text: p.symbol + " (" + p.says + ")" }),
-        " for “" + p.row + "” × “" + p.column + "”; the derivation disagrees."])];
+      var body = [el("p", {}, fill(WORDS.disagrees, { matrix: link(site, matrix, p.matrix),
+        verdict: el("strong", { text: p.symbol + " (" + p.says + ")" }), row: p.row, by: "×", column: p.column }).concat(["."]))];
       if (finding) {
         var findingLink = link(site, finding, p.finding);
         findingLink.setAttribute("class", "atlas-finding-link");
@@ -1231,8 +1284,8 @@
         el("span", { "class": "atlas-severity atlas-severity--" + (trap ? trap.severity : "unknown"), text: trap ? trap.severity : "?" }),
         trap && trap.silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
         " ", link(site, trap, t), trap && trap.applies_when ? el("span", { "class": "atlas-card__trap-when",
-          text: " (only " + trap.applies_when + ")" }) : null,
-        parts ? el("span", { "class": "atlas-card__trap-parts", text: " (on this target's " + parts + " only)" }) : null,
+          text: " (" + fillText(WORDS.trap_when, { when: trap.applies_when }) + ")" }) : null,
+        parts ? el("span", { "class": "atlas-card__trap-parts", text: " (" + fillText(WORDS.trap_parts, { parts: parts }) + ")" }) : null,
         trap && trap.unverified ? " " : null,
         trap && trap.unverified ? el("span", { "class": "atlas-unverified", title: "Unverified: " + trap.unverified, text: "unverified" }) : null]);
     }

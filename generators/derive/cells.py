@@ -92,12 +92,14 @@ class Attempt:
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
     fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
+    # (condition, what happens when it does not hold, the device that then runs the model): kept, run there instead
+    elsewhere: tuple[tuple[str, str, str], ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
         """The conditions without which the engine declines this kernel and goes on to the next candidate."""
-        kept = {condition for condition, _ in (*self.instead, *self.fails)}
+        kept = {condition for condition, _ in (*self.instead, *self.fails)} | {c for c, _, _ in self.elsewhere}
         return tuple(c for c in self.conditions if c not in kept)
 
 
@@ -118,12 +120,15 @@ class Otherwise:
     # the unmet conditions are the default install's (a build for the target, a download and its driver), not the
     # kernel's own: the step holds whichever kernel the engine selects there
     of_install: bool = False
+    # the device that runs the model instead when the unmet condition is where the engine places it (a kernel
+    # requirement's `elsewhere`): the verdict is the same kernel's there, and this target runs nothing
+    elsewhere: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"kernel": self.kernel, "unmet": list(self.unmet), "verdict": self.verdict.value,
                 "selected": self.selected, "conditions": list(self.conditions), "computes_as": self.computes_as,
                 "reasons": list(self.reasons), "failure_message": self.failure_message,
-                "off_default": self.off_default, "of_install": self.of_install}
+                "off_default": self.off_default, "of_install": self.of_install, "elsewhere": self.elsewhere}
 
 
 @dataclass(frozen=True)
@@ -655,7 +660,10 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
     """For a cell that runs as specified by default on a list a setting filters: each value whose filtered list a
     default install walks to an outcome that does not run as specified (a weight-only fallback, a failure at run time,
     a refusal), with what it selects then; the walk is the one `_given_setting` makes, so nothing is typed by hand. A
-    kernel whose record leaves its activation handling open is not known to run worse, so it is not listed."""
+    kernel whose record leaves its activation handling open is not known to run worse, so it is not listed. A kernel
+    that runs only with something the default install lacks (a package it leaves out: Conch on vLLM's CUDA wheel) is
+    passed over by a default install, which gets the first step it reaches without it (with nothing after it in the
+    filtered list, the refusal)."""
     config = handed_config(scheme, target, kernels, installed)
     failure = failure_message(candidates, kernels, target, scheme)
     found = []
@@ -664,6 +672,15 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
         handling = _handling(attempts, kernels)
         cell = _verdict(scheme.get("engine", ""), "", "", attempts, failure, config, handling)
         cell = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+        opt_in = {a.kernel for a in attempts if a.opt_in}
+        if cell.verdict.runs_as_specified and cell.kernel in opt_in:
+            step = next((s for s in cell.otherwise if not s.off_default and s.selected != s.kernel
+                         and s.selected not in opt_in), None)  # as _default_kernel finds what the install selects
+            if step is not None and not step.verdict.runs_as_specified:
+                found.append(Worse(f"{candidates['filter']['setting']} {value}", step.verdict,
+                                   step.selected if step.verdict is not Verdict.REFUSED else None, step.computes_as,
+                                   () if step.verdict is Verdict.FALLBACK else step.reasons))
+            continue
         if cell.verdict.runs_as_specified:
             continue
         if cell.verdict is Verdict.FALLBACK and handling is None and not any(
@@ -977,6 +994,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
             return tuple(steps)
         chosen = attempts[at]
         selection = chosen.selection_conditions
+        placed = tuple(_placed_elsewhere(cell, chosen, tuple(attempts), failure, config, _handling(attempts, kernels)))
         if selection:
             said = {dict(chosen.messages).get(c, c) for c in selection}
             if len(said) == 1:  # declined for one check of the engine's (one message): it fails from here on
@@ -1006,8 +1024,24 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
         steps.extend(Otherwise(chosen.kernel, (condition,), Verdict.FAILS_AT_RUNTIME, chosen.kernel, selection,
                                reasons=(f"{chosen.kernel}: {how}",))
                      for condition, how in chosen.fails)
+        steps.extend(placed)
         if not selection:
             return tuple(steps)
+
+
+def _placed_elsewhere(cell: Cell, chosen: Attempt, attempts: tuple[Attempt, ...], failure: str,
+                      config: Mapping[str, Any], handling: str | None) -> Iterator[Otherwise]:
+    """The steps of the chosen kernel's placement conditions (`elsewhere`): without one, the engine keeps the kernel
+    and puts the model on another device, which runs it as this target would (the same verdict, precision and other
+    conditions), so the step is that outcome, said to be on that device and not this target."""
+    if not chosen.elsewhere:
+        return
+    here = _verdict(cell.engine, cell.scheme, cell.target, attempts, failure, config, handling)
+    for condition, how, device in chosen.elsewhere:
+        rest = tuple(c for c in here.conditions if c != condition)
+        verdict = Verdict.RUNS if here.verdict is Verdict.RUNS_IF and not rest else here.verdict
+        yield Otherwise(chosen.kernel, (condition,), verdict, chosen.kernel, rest, here.computes_as,
+                        (f"{chosen.kernel}: {how}",), elsewhere=device)
 
 
 def _tried_again(attempt: Attempt, first: Attempt, config: Mapping[str, Any], kernels: Mapping[str, KernelFields],
@@ -1189,6 +1223,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     opt_in: list[Assumed] = []
     opposites: list[tuple[str, str]] = []
     fails: list[tuple[str, str]] = []
+    elsewhere: list[tuple[str, str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     method = scheme.get("method") if scheme else None
     scheme_config = config
@@ -1231,6 +1266,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 opposites.append((outcome, requirement["opposite_of"]))
             if requirement.get("declines") is False:
                 instead.append((outcome, filled))
+            elif "elsewhere" in requirement:  # kept: without it the model runs on another device
+                elsewhere.append((outcome, filled, requirement["elsewhere"]))
             elif installed and requirement.get("met_by_install"):
                 facts = tuple(requirement["met_by_install"])
                 if met := installed.meets(facts):
@@ -1265,6 +1302,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
+                   elsewhere=tuple(elsewhere),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 

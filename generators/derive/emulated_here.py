@@ -4,7 +4,8 @@ on one part), and how the kernels computing them record that they do it there (k
 The one place this rule lives: `explain` prints it for a whole target (emulated_here, unknown_here, from an Answer),
 and the Can I run it? page's data serves it per cell for the target and for each of its parts
 (render/selector_data.py, from the data API's own documents through notices_of), which the card's "Computes in"
-notices only word (docs/javascripts/can-i-run-it.js: emulatedHere, howEmulated, unknownHere)."""
+notices only place, in the words derive/wording.py gives both (docs/javascripts/can-i-run-it.js: emulatedHere,
+howEmulated, unknownHere)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import Any
 from collections.abc import Mapping, Sequence
 
 from .answers import Answer
+from .wording import way_said
 
 
 @dataclass(frozen=True)
@@ -27,9 +29,15 @@ class Way:
     source: str = ""
     labels: tuple[str, ...] = ()
 
+    @property
+    def said(self) -> str:
+        """The way in words after the kernels' names, as explain and the card say it (wording.way_said)."""
+        return way_said(self.computes, len(self.kernels) > 1, self.precision, self.unit)
+
     def as_dict(self) -> dict[str, Any]:
-        return {"kernels": list(self.kernels), "labels": list(self.labels), "computes": self.computes,
-                "precision": self.precision, "unit": self.unit, "instruction": self.instruction, "source": self.source}
+        """As the page's data serves it: the way in words in place of how it computes, in what and with which unit."""
+        return {"kernels": list(self.kernels), "labels": list(self.labels), "said": self.said,
+                "instruction": self.instruction, "source": self.source}
 
 
 @dataclass(frozen=True)

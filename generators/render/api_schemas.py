@@ -79,6 +79,11 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                              "properties": {"release": {"type": "string"},
                                                             "finding": {"type": "string"}}}},
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."},
+                "through_plugin": {"type": "object", "additionalProperties": {"type": "string"},
+                                   "description": "Present where the engine runs on some platforms only through its "
+                                                  "platform plugin, an engine of its own: platform -> that engine's id "
+                                                  "(its schemes are the answers there; this engine has no cells on "
+                                                  "those platforms)."},
                 "kernels_from": {"type": "object", "additionalProperties": False, "required": ["engine", "requirement"],
                                  "description": "Present where the engine runs another engine's kernels: that "
                                                 "engine's id and the releases of it required (its record's "
@@ -146,7 +151,12 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                                "default install's (a build for the "
                                                                                "target, a download and its driver), not "
                                                                                "the kernel's own: the step holds "
-                                                                               "whichever kernel the engine selects."}}}
+                                                                               "whichever kernel the engine selects."},
+                             "elsewhere": {"type": "string", "description": "When the unmet condition is where the "
+                                                                            "engine places the model: the device that "
+                                                                            "then runs it instead (the verdict is the "
+                                                                            "kernel's there; this target runs nothing). "
+                                                                            "Empty otherwise."}}}
 _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
           "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
                          "cell that runs as specified by default does not: derived from the same walk of the filtered "

@@ -7,7 +7,8 @@ for one hardware target (a part stands for its target; a comparison is every sch
 - `can-i-run-it/data/index.json` — the records it lists and links (every kind but those it never names), each with
   the index's fields but its file; of the sources, findings and observations only those the page's data names (the
   cells' sources, a kernel's source for its instruction, an engine's later-release findings); and from the format
-  map each accelerator's emulated and rated (native or emulated) formats;
+  map each accelerator's emulated and rated (native or emulated) formats (as the cells' notices); and the sentences
+  the card says as `explain` does (`words`: derive/wording.WORDS, one table for every answer);
 - `can-i-run-it/data/targets/<target>.json` — the cells of one hardware target, fetched when a pick first needs it,
   each as in api/cells.json without the fields the page never reads (`DROPPED`; an attempt keeps `ATTEMPT_FIELDS`).
 
@@ -24,6 +25,7 @@ import orjson
 
 from ..derive.emulated_here import notices_of
 from ..derive.route_computes import precision_said
+from ..derive.wording import WORDS, setting_said
 
 ROOT = "can-i-run-it/data"
 # kinds whose records the page never lists or links
@@ -59,9 +61,20 @@ def page_cell(cell: dict[str, Any]) -> dict[str, Any]:
     slim = {key: value for key, value in cell.items() if key not in DROPPED}
     slim["attempts"] = [{key: a[key] for key in ATTEMPT_FIELDS if key in a} for a in cell.get("attempts", [])]
     # a step computing in a precision carries its wording (derive/route_computes.precision_said), which explain uses too
-    slim["computes_steps"] = [{**step, "said": precision_said(step["precision"])} if step.get("precision") else step
-                              for step in cell.get("computes_steps", [])]
+    # and where a setting chooses that precision, which value the step is for (wording.setting_said), as explain says it
+    slim["computes_steps"] = [_step_said(step) for step in cell.get("computes_steps", [])]
     return slim
+
+
+def _step_said(step: dict[str, Any]) -> dict[str, Any]:
+    if not step.get("precision"):
+        return step
+    said = {**step, "said": precision_said(step["precision"])}
+    setting = step.get("setting")
+    if setting:
+        said["setting_said"] = setting_said(setting["name"], setting["value"], setting["default"],
+                                            setting.get("stored_in") or "", setting.get("default_when") or "")
+    return said
 
 
 def selector_files(api: dict[str, str]) -> dict[str, str]:
@@ -91,5 +104,5 @@ def selector_files(api: dict[str, str]) -> dict[str, str]:
         records[kind] = [entry for entry in records[kind] if entry["id"] in named or (
             not _ID_STRING.fullmatch(f'"{entry["id"]}"') and any(orjson.dumps(entry["id"]).decode() in text
                                                                  for text in searched))]
-    page_index = {"records": records, "targets": sorted(by_target)}
+    page_index = {"records": records, "targets": sorted(by_target), "words": WORDS}
     return {f"{ROOT}/index.json": _compact(page_index), **texts}

@@ -1322,3 +1322,162 @@ def test_an_outcome_reached_only_off_the_defaults_says_so_on_the_collapsed_line(
     assert f", Runs via {triton}; off the defaults, without condition 1, Fails at run time in {aiter}" in shown["summary"]
     assert shown["summary"].count("off the defaults") == 1
     assert browser.console_errors() == []
+
+
+SAID = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent);
+const facts = Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]));
+return {covers: facts['Covers'], release: facts['Release'] || null,
+        notices: texts('.atlas-card__emulated, .atlas-card__unknown'),
+        disagrees: texts('.atlas-card__finding section > p:first-of-type'), when: texts('.atlas-card__trap-when')};
+"""
+
+
+def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, real_check, cells: dict, names: dict) -> None:
+    """The sentences both say are written once (derive/wording.py, served as the page data's `words`): for a cell of each
+    kind, the card's "Covers" and "Release" lines, its format-map notices, a publisher that disagrees and when a trap
+    applies read as `python -m generators explain` prints them, but for what each fills in its own way (the card names a
+    kernel by its label, links a finding as "what differs" and an instruction to its source, says a table's record by
+    its name and × for x, and ends a sentence with a full stop). The cells are found in the page's data, not typed."""
+    import re
+    from generators.explain import explain_text
+    page = {}
+    for path in sorted((built_site / "can-i-run-it/data/targets").glob("*.json")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            page[(cell["scheme"], cell["target"])] = cell
+    index = json.loads((built_site / "can-i-run-it/data/index.json").read_text(encoding="utf-8"))["records"]
+    schemes = {s["id"]: s for s in index["scheme"]}
+    gotchas = {g["id"]: g for g in index["gotcha"]}
+
+    def emulated(cell: dict) -> list[dict]:
+        return cell.get("notices", {}).get("target", {}).get("emulated", [])
+
+    kinds = {  # the first cell (in sorted order) of each kind
+        "ways": lambda c: any(e["ways"] for e in emulated(c)),
+        "no ways": lambda c: any(not e["ways"] for e in emulated(c)),
+        "unknown": lambda c: c.get("notices", {}).get("target", {}).get("unknown"),
+        "experts": lambda c: schemes[c["scheme"]].get("layers") == "experts",
+        "disagrees": lambda c: any(not p["agrees"] for p in c["published"]),
+        "trap when": lambda c: any(gotchas[t].get("applies_when") for t in c["traps"]),
+    }
+    picked = {kind: next(key for key in sorted(page) if test(page[key])) for kind, test in kinds.items()}
+    atlas = real_check[0]
+    for kind, (scheme, target) in picked.items():
+        cell = page[(scheme, target)]
+        lines = explain_text(atlas, scheme, target)[0].split("\n")
+        browser.open(f"{PAGE}?engine={schemes[scheme]['engine']}&scheme={scheme}&hardware=target:{target}")
+        card = _shown(browser, SAID, "answer card")
+        assert [card["covers"]] == [line.removeprefix("  covers: ") for line in lines if line.startswith("  covers: ")], kind
+        release = [line.removeprefix("  release read: ") for line in lines if line.startswith("  release read: ")]
+        for later in [e for e in index["engine"] if e["id"] == cell["engine"]][0]["later_releases"]:
+            release = [line.replace(f"(finding {later['finding']})", "(what differs)") for line in release]
+        assert [card["release"]] == release if release else card["release"] is None, kind
+        notices = [line.removeprefix("    ") for line in lines if line.startswith("    the format map ")]
+        for found in emulated(cell):
+            for way in found["ways"]:
+                ids, shown = way["kernels"], [label or names[f"kernel/{k}"] for k, label in zip(way["kernels"], way["labels"])]
+                join = lambda who: ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]  # noqa: E731
+                notices = [n.replace(join(ids) + way["said"] + (f" ({way['instruction']}, source {way['source']})"
+                                                                if way["instruction"] else ""),
+                                     join(shown) + way["said"] + (f" ({way['instruction']})" if way["instruction"] else ""))
+                           for n in notices]
+        assert card["notices"] == notices, kind
+        disagrees = []
+        for line, p in zip([line for line in lines if line.startswith("  the publisher disagrees: ")],
+                           [p for p in cell["published"] if not p["agrees"]]):
+            said = line.removeprefix("  the publisher disagrees: ")
+            assert said.startswith(p["matrix"] + " says ")
+            disagrees.append(names[f"support-matrix/{p['matrix']}"] + said[len(p["matrix"]):].replace("\u201d x \u201c", "\u201d \u00d7 \u201c") + ".")
+        assert card["disagrees"] == disagrees, kind
+        assert card["when"] == [m.group(0) for line in lines if re.match(r"    \S+ \((blocker|major|minor)", line)
+                                and (m := re.search(r" \(only .+?\)(?= \[unverified\]$|$)", line))], kind
+        said = {"ways": notices, "no ways": notices, "unknown": notices, "disagrees": disagrees, "trap when": card["when"],
+                "experts": card["covers"].startswith("the expert layers")}
+        assert said[kind], kind  # each cell says what it was picked for
+    # where a setting chooses the precision, a comparison row says the step and the value it is for as explain does
+    line = next(line for line in explain_text(atlas, "transformers-bnb-nf4", "nvidia-sm90")[0].split("\n")
+                if "after dequantizing the weights" in line)
+    [step] = cells[("transformers-bnb-nf4", "nvidia-sm90")]["computes_steps"]
+    browser.open(f"{PAGE}?engine=any&format=nf4&hardware=part:h100-sxm")
+    row = _shown(browser, "const r = document.querySelector('#atlas-answer tr[data-scheme=\"transformers-bnb-nf4\"]');"
+                 "return r ? r.children[4].textContent : null;", "comparison")
+    assert row == line.strip().replace(f" ({', '.join(step['kernels'])})", "", 1)
+    assert browser.console_errors() == []
+
+
+HOSTILE = '<img src=x onerror="window.__owned=1">'
+# the page's index as fetched, with every name of these kinds made hostile (before the page reads it)
+HOSTILE_INDEX = "const bad = " + json.dumps(HOSTILE) + """; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/index\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      ['format', 'accelerator', 'support-matrix', 'kernel', 'engine', 'finding'].forEach(function (k) {
+        doc.records[k].forEach(function (e) { e.name = bad + e.name; });
+      });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+def test_record_text_in_the_served_sentences_stays_text(browser: Browser, built_site: Path) -> None:
+    """The served sentences are filled with record text (a format's, a part's, a table's name) as text nodes, never parsed
+    as HTML: with every such name hostile, a card with format-map notices and one with a publisher that disagrees show
+    the names as written, and nothing runs."""
+    page = {}
+    for path in sorted((built_site / "can-i-run-it/data/targets").glob("*.json")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            page[(cell["scheme"], cell["target"])] = cell
+    notices = next(key for key in sorted(page) if any(
+        e["ways"] for e in page[key].get("notices", {}).get("target", {}).get("emulated", [])))
+    engines = {s["id"]: s["engine"] for s in json.loads((built_site / "can-i-run-it/data/index.json")
+                                                        .read_text(encoding="utf-8"))["records"]["scheme"]}
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOSTILE_INDEX})
+    try:
+        for scheme, target in (notices, ("vllm-ct-w4a8-int", "x86-cpu-avx512")):
+            browser.open(f"{PAGE}?engine={engines[scheme]}&scheme={scheme}&hardware=target:{target}")
+            shown = _shown(browser, """const card = document.querySelector('#atlas-answer .atlas-card');
+                if (!card) return null;
+                return {imgs: document.querySelectorAll('#atlas-answer img').length, owned: window.__owned || 0,
+                        said: [...card.querySelectorAll('.atlas-card__emulated, .atlas-card__finding p')].map(e => e.textContent)};""",
+                           "answer card")
+            assert shown["imgs"] == 0 and shown["owned"] == 0, (scheme, target)
+            assert shown["said"] and HOSTILE in shown["said"][0], shown["said"]
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
+        browser: Browser, built_site: Path) -> None:
+    """vLLM reaches Intel Gaudi only through its plugin vLLM-Gaudi, an engine of its own (plugin_of, read from the
+    index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived cell, and the comparison
+    called it a gap in the atlas. The card now names the plugin and links to its answers on the same hardware, and
+    the comparison labels the row as through the plugin, not as not derived."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
+                                  for platform, plugin in sorted(e.get("through_plugin", {}).items()))
+    target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
+    scheme = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={host}&scheme={scheme['id']}&hardware=target:{target}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
+                  "plugin card")
+    assert "Through a plugin" in card["text"] and "no derived cell" not in card["text"]
+    assert f"{engines[host]['name']} runs on platform {platform} only through its plugin {engines[plugin]['name']}" \
+        in card["text"]
+    assert f"?engine={plugin}&hardware=target%3A{target}" in card["links"]
+    assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
+    browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
+    _comparison(browser)
+    row = browser.js(f"return document.querySelector('tr[data-scheme=\"{scheme['id']}\"]').textContent")
+    box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    assert f"through {engines[plugin]['name']}" in row and "not derived" not in row
+    assert "through a plugin" in box and f"Through {engines[plugin]['name']}: " in box
+    plugin_rows = browser.js("return [...document.querySelectorAll('tr[data-verdict]')].filter(r => r.dataset.verdict)"
+                             ".map(r => r.dataset.scheme)")
+    assert any(s["id"] in plugin_rows for s in index["records"]["scheme"] if s["engine"] == plugin)

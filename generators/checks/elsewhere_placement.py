@@ -1,0 +1,36 @@
+"""A requirement that says where the model runs instead (`elsewhere`) is an `other` check with a `condition`, scoped
+to platforms by `when`, that the engine neither declines on nor fails after selecting: the walk keeps its kernel and
+says the same outcome on that device, so the condition must be stated and bound to the targets where the engine
+places the model elsewhere."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..model.atlas import Atlas
+from ..model.records import Record
+from ..problems import Problem
+from .base import SHAPE, Check, at
+
+NAME = "elsewhere-placement"
+
+
+def check(atlas: Atlas, kernel: Record) -> Iterator[Problem]:
+    for n, requirement in enumerate(kernel.data.get("requirements", [])):
+        if "elsewhere" not in requirement:
+            continue
+        missing = [what for what, ok in (
+            ("check: other", requirement.get("check") == "other"),
+            ("a condition", bool(requirement.get("condition"))),
+            ("when.platform", bool((requirement.get("when") or {}).get("platform"))),
+            ("no declines: false", requirement.get("declines") is not False),
+            ("no after_selection", not requirement.get("after_selection")),
+        ) if not ok]
+        if missing:
+            yield at(kernel, ("requirements", n, "elsewhere"), NAME,
+                     f"says the model runs on {requirement['elsewhere']!r} when the condition does not hold, so the "
+                     f"requirement needs {', '.join(missing)}: an `other` check whose condition is the placement, "
+                     f"scoped to the platforms where the engine places the model elsewhere, and kept, not declined "
+                     f"or failed (remove `elsewhere`, or state the requirement so)")
+
+
+CHECK = Check(NAME, __doc__.strip(), "record:kernel", check_record=check, stage=SHAPE)

@@ -1,0 +1,91 @@
+"""The sentences an answer says both on the Can I run it? card and in `python -m generators explain`, written once.
+
+`WORDS` holds the shared sentences and phrases as templates; explain fills them with plain text (`fill`), and the page
+reads the same table from its data (render/selector_data.py serves it as `words` in can-i-run-it/data/index.json) and
+fills it with text and links (docs/javascripts/can-i-run-it.js: fill, fillText). A placeholder is `{name}`, filled
+with a value, or `{name|text}`, which reads `text` and which the page links to the address it is given for `name`.
+Values are inserted as text, never read as templates or markup. Wording that depends on a way or a setting is derived
+here too and served where it belongs (`way_said` on a notice's ways, `setting_said` on a route step).
+"""
+from __future__ import annotations
+
+import re
+
+WORDS: dict[str, object] = {
+    # what an answer covers, by the scheme's layers (schema: scheme.layers); the card's "Covers" line
+    "covers": {
+        "dense": "the scheme's dense linear layers; the expert layers of a mixture-of-experts model run through the "
+                 "engine's expert-layer (MoE) kernels, which this answer does not cover",
+        "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers "
+                   "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's "
+                   "answer: the scheme's page says which)",
+    },
+    # a format computed in that the format map rates emulated on the parts (derive/emulated_here.py), and how
+    "emulated": "the {map|format map} rates {format} emulated on {parts}: it records no dense peak or matrix "
+                "instruction in it there, so no matrix unit of the part multiplies it as it is; {how}",
+    # ... where a kernel computing it records no way for the target
+    "emulated_how": "the kernel converts it to a wider precision first, or multiplies it as it is with vector "
+                    "instructions (DP4A's integer dot products among them)",
+    # a format computed in that the format map rates on none of the parts
+    "unknown": "the {map|format map} records no dense peak or matrix instruction in {format} on {parts}, and no source "
+               "saying there is none: whether it runs natively there is unknown",
+    # the engine release read, then each later release a finding compared with it
+    "later_release": "a later release, {release}, was compared with it ({finding})",
+    # a publisher's table that says otherwise ({by}: the multiplication sign, × on the card, x in explain's plain text)
+    "disagrees": "{matrix} says {verdict} for \u201c{row}\u201d {by} \u201c{column}\u201d; the derivation disagrees",
+    # a trap limited to some of the target's parts (Answer.trap_parts), and one that applies only in some use
+    "trap_parts": "on this target's {parts} only",
+    "trap_when": "only {when}",
+    # who brings in a need the engine does not check (route_needs): the engine itself, or through a tool
+    "need_engine": "{engine}, on every start",
+    "need_tool": "{by}, through {tool}",
+    # a host engine's scheme on a platform the engine reaches only through its plugin (derive/plugins.py)
+    "through_plugin": "{host} runs on platform {platform} only through its plugin {plugin}, which the atlas records "
+                      "as an engine of its own: that engine's schemes are the answers here",
+    # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
+    "whichever": "whichever kernel the engine selects",
+}
+
+_SLOT = re.compile(r"\{([a-z_]+)(?:\|([^}]*))?\}")
+
+
+def fill(template: str, **values: str) -> str:
+    """The template with each `{name}` replaced by its value and each `{name|text}` by its text, in one pass."""
+    return _SLOT.sub(lambda m: m.group(2) if m.group(2) is not None else values[m.group(1)], template)
+
+
+def words(key: str) -> str:
+    """One of WORDS' sentences (not a table of them)."""
+    found = WORDS[key]
+    assert isinstance(found, str), key
+    return found
+
+
+def covers(layers: str) -> str:
+    """What an answer covers, by its scheme's layers (dense where unknown)."""
+    table = WORDS["covers"]
+    assert isinstance(table, dict)
+    return str(table.get(layers, table["dense"]))
+
+
+def way_said(computes: str, many: bool, precision: str = "", unit: str = "") -> str:
+    """How the kernels named before it compute a format with no matrix instruction for it on the target (a kernel's
+    without_matrix_instruction: converted, vector or rescaled), after their names: ' converts it to FP16 first ...'."""
+    if computes == "vector":
+        return (" multiply" if many else " multiplies") + " it as it is with vector instructions"
+    verb = "multiply" if many else "multiplies"
+    if computes == "rescaled":
+        return ((" rescale" if many else " rescales") + " it and its scales into the part's own "
+                + (precision.upper() + " " if precision else "") + f"encoding first and {verb} it in that encoding"
+                + (f" with {unit} instructions" if unit else ""))
+    return ((" convert" if many else " converts") + " it to " + (precision.upper() if precision else "a wider precision")
+            + " first" + (f" and {verb} it with {unit} instructions" if unit else ""))
+
+
+def setting_said(name: str, value: str, default: str, stored_in: str = "", default_when: str = "") -> str:
+    """Which value of the setting that chooses a step's precision the step is for, after the step: ' (NAME VALUE)', with
+    ', its default' where it is the default, qualified where a pre-quantized checkpoint stores its own value."""
+    said = ""
+    if value == default:
+        said = ", its default" + (f" {default_when or 'when quantizing on load'}" if stored_in else "")
+    return f" ({name} {value}{said})"
