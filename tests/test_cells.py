@@ -831,8 +831,11 @@ def test_a_placement_condition_keeps_the_kernel_and_runs_it_on_another_device_in
     assert cell.otherwise[1].as_dict()["elsewhere"] == "the Mac's CPU"
     # The only condition: the step runs there without one; a fallback kernel's step is a fallback there too.
     kernels["bnb"]["requirements"].pop(0)
-    assert [(o.verdict, o.conditions) for o in derive_cell("s", scheme("bnb", platform="metal"), "t", mac,
-                                                           kernels).otherwise] == [("runs", ())]
+    placed_only = derive_cell("s", scheme("bnb", platform="metal"), "t", mac, kernels)
+    assert [(o.verdict, o.conditions) for o in placed_only.otherwise] == [("runs", ())]
+    # ... but not on this target: the cell stays runs-if (its one step runs on the CPU, so it does not make the cell
+    # run whichever way its conditions go)
+    assert (placed_only.verdict, placed_only.conditions) == ("runs-if", ("device_map names mps",))
     kernels["bnb"]["requirements"].append(req("weight-type", "16-bit weights", values=["bfloat16"], declines=False,
                                               reason_verbatim=False))
     fallback = derive_cell("s", scheme("bnb", platform="metal"), "t", mac, kernels)
