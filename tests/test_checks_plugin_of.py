@@ -99,5 +99,5 @@ def test_where_none_of_the_plugins_schemes_reads_the_format_the_pointer_says_it_
     atlas, problems = check_tree(with_plugin(tree, scheme=SCHEME.replace("formats: [fmt-int4]", "formats: [fmt-fp4]")))
     assert [str(p) for p in problems if p.severity == "error"] == []
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
-    assert ok and "the answers here; none of Example plugin's schemes in the atlas reads fmt-int4: a gap in the " \
-        "atlas, not a refusal\n  its schemes: sch-plug" in text
+    assert ok and "the answers here; none of Example plugin's schemes in the atlas reads fmt-int4, so for it the " \
+        "atlas cannot say (a gap, not a refusal)\n  its schemes: sch-plug" in text

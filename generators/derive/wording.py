@@ -45,7 +45,8 @@ WORDS: dict[str, object] = {
                       "runs there through its plugin {plugin}, which the atlas records as an engine of its own, read at "
                       "{plugin_release}: that engine's schemes are the answers here",
     # ... where none of the plugin's schemes reads the format asked about
-    "through_plugin_none": "none of {plugin}'s schemes in the atlas reads {format}: a gap in the atlas, not a refusal",
+    "through_plugin_none": "none of {plugin}'s schemes in the atlas reads {format}, so for it the atlas cannot say (a gap, "
+                           "not a refusal)",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
 }

@@ -551,12 +551,20 @@ def test_a_refused_setting_lists_every_reason_in_the_engines_order(browser: Brow
     assert "more)" not in shown["--linear-backend aiter"]["text"]
     # one reason stays on the line: B12X on a B200 refuses once per kernel, FlashInfer's b12x once
     sm100 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
-    single = next(w for w in sm100["worse"] if w["verdict"] == "refused" and len(w["reasons"]) == 1)
+    single = next(w for w in sm100["worse"] if w["verdict"] == "refused" and len(w["reasons"]) == 1
+                  and not w["passed_over"])
     _pick(browser, scheme="vllm-ct-w4a4-nvfp4", hardware="target:nvidia-sm100")
     shown = {w["setting"]: w for w in _shown(browser, WORSE, "settings that make it worse")}
     kernel, message = single["reasons"][0].split(": ", 1)
     assert shown[single["setting"]]["reasons"] == []
     assert shown[single["setting"]]["text"] == f"{single['setting']}: refused: {names['kernel/' + kernel]}: {message}"
+    # a value whose kernel the default install passes over (fbgemm_gpu not installed) says so, and what it gets then
+    fbgemm = next(w for w in sm100["worse"] if w["setting"] == "--linear-backend fbgemm")
+    kernel, message = fbgemm["reasons"][0].split(": ", 1)
+    assert (fbgemm["passed_over"], fbgemm["given_it"]) == (kernel, "runs-if")
+    assert shown["--linear-backend fbgemm"]["text"] == (
+        f"--linear-backend fbgemm: refused on the default install, which lacks what {names['kernel/' + kernel]} needs "
+        f"(where that is met, it runs): {names['kernel/' + kernel]}: {message}")
     assert len(shown["--linear-backend b12x"]["reasons"]) == 2
     assert browser.console_errors() == []
 
