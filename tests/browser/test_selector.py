@@ -1479,3 +1479,36 @@ def test_an_index_without_the_words_the_script_places_is_said_not_to_load(browse
         assert browser.console_errors() == []
     finally:
         browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
+        browser: Browser, built_site: Path) -> None:
+    """vLLM reaches Intel Gaudi only through its plugin vLLM-Gaudi, an engine of its own (plugin_of, read from the
+    index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived cell, and the comparison
+    called it a gap in the atlas. The card now names the plugin and links to its answers on the same hardware, and
+    the comparison labels the row as through the plugin, not as not derived."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
+                                  for platform, plugin in sorted(e.get("through_plugin", {}).items()))
+    target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
+    scheme = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={host}&scheme={scheme['id']}&hardware=target:{target}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
+                  "plugin card")
+    assert "Through a plugin" in card["text"] and "no derived cell" not in card["text"]
+    assert f"{engines[host]['name']} runs on platform {platform} only through its plugin {engines[plugin]['name']}" \
+        in card["text"]
+    assert f"?engine={plugin}&hardware=target%3A{target}" in card["links"]
+    assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
+    browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
+    _comparison(browser)
+    row = browser.js(f"return document.querySelector('tr[data-scheme=\"{scheme['id']}\"]').textContent")
+    box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    assert f"through {engines[plugin]['name']}" in row and "not derived" not in row
+    assert "through a plugin" in box and f"Through {engines[plugin]['name']}: " in box
+    plugin_rows = browser.js("return [...document.querySelectorAll('tr[data-verdict]')].filter(r => r.dataset.verdict)"
+                             ".map(r => r.dataset.scheme)")
+    assert any(s["id"] in plugin_rows for s in index["records"]["scheme"] if s["engine"] == plugin)
