@@ -936,8 +936,9 @@ def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
 
 
 def _reached_run(own: bool, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> bool:
-    """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`."""
-    return own and all(s.verdict.runs_as_specified for s in steps
+    """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`.
+    A step on another device (`elsewhere`) runs nothing on this target, whatever its verdict there."""
+    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in steps
                        if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 
