@@ -7,6 +7,7 @@ from typing import Any
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
+from .derive.plugins import through_plugins
 from .derive.route_computes import precision_said
 from .derive.trap_scope import applies_when
 from .derive.wording import covers, fill, setting_said, words
@@ -25,6 +26,14 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     cell = atlas.views.cells.get((scheme_id, target_id))
     if cell is None:
         platform = atlas.index.get("hardware-target", target_id).data["platform"]
+        plugin = through_plugins(atlas.index).get(scheme.get("engine", ""), {}).get(platform)
+        if plugin:
+            host = atlas.index.get("engine", scheme["engine"])
+            return (f"{scheme_id} on {target_id}: NOT DERIVED for this scheme: "
+                    + fill(words("through_plugin"), host=host.name if host else scheme["engine"], platform=platform,
+                           plugin=f"{atlas.index.get('engine', plugin).name} (engine {plugin})")
+                    + "\n  its schemes: " + ", ".join(sorted(s.id for s in atlas.index.all("scheme")
+                                                            if s.data.get("engine") == plugin))), True
         if platform not in unread_platforms(scheme):
             return (f"{scheme_id} on {target_id}: NOT DERIVED (no scheme of engine {scheme.get('engine', '')!r} has a "
                     f"candidate list for platform {platform!r})"), True

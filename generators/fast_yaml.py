@@ -55,6 +55,7 @@ Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or r
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
@@ -89,21 +90,81 @@ _BAD_ESCAPE = re.compile(  # a backslash that starts no escape both read alike: 
     r"\\(?:[0abtnvfre \"/\\N_LP\n]|\r\n|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|())")
 
 
-def _flow_start(text: str) -> int:
-    """Where the first `[` or `{` that may open a flow collection is (the text's length when none): one where a node
-    can start, after only a line's indentation and `-` or `?` markers, or after a `:` and blanks. Elsewhere on a line
-    (in prose: `see [1]`, a quoted `'[-1, 128]'`) it is text to both readers; a false alarm (a line of a block scalar
-    that starts with `[`) only costs time. Each candidate costs its line's prefix: linear in the text."""
-    at = 0
+def _flow_start(text: str, at: int = 0) -> int:
+    """Where the first `[` or `{` from `at` that may open a flow collection is (the text's length when none): one where
+    a node can start, after only a line's indentation, `-` or `?` markers and a document's start (`---`), or after a
+    `:` and blanks. Elsewhere on a line (in prose: `see [1]`, a quoted `'[-1, 128]'`) it is text to both readers; a
+    false alarm (a line of a block scalar that starts with `[`) only costs time. Each candidate costs its line's
+    prefix: linear in the text."""
     while True:
         found = [i for i in (text.find("[", at), text.find("{", at)) if i >= 0]
         if not found:
             return len(text)
         bracket = min(found)
         before = text[text.rfind("\n", 0, bracket) + 1:bracket].rstrip(" \t")
-        if before.endswith(":") or all(marker in "-?" for marker in before.split()):
+        if before.endswith(":") or all(marker in ("-", "?", "---") for marker in before.split()):
             return bracket
         at = bracket + 1
+
+
+_CLOSES = {"[": "]", "{": "}"}
+_FLOW_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 \n_-.+/:")  # (see _flow_end)
+
+
+def _flow_end(text: str, start: int) -> int:
+    """Where the flow collection whose `[` or `{` is at `start` ends (just after its closing bracket), or the text's
+    length when this cannot vouch for it. Only a collection whose every character outside quoted scalars is a letter,
+    a digit, a blank, a line break, one of `_-.+/:`, a comma or a bracket is followed: there the two readers cannot
+    differ on where its items and nested collections begin and end (no comment, no indicator but `,` `:` and the
+    brackets, no quote in the middle of a plain scalar, no line starting with `---` or `...`). A quote opens a quoted scalar only right after `[`, `{` or `,`
+    and blanks (a single-quoted one ends at a lone `'`, a double-quoted one at a `"` no backslash escapes); a quote
+    anywhere else (after `key: `, or inside a plain scalar, where it is text) ends the walk undecided."""
+    stack: list[str] = []
+    at, end = start, len(text)
+    while at < end:
+        char = text[at]
+        if char in _CLOSES:
+            stack.append(_CLOSES[char])
+        elif char == "]" or char == "}":
+            if stack.pop() != char:
+                return end
+            if not stack:
+                return at + 1
+        elif char == "'" or char == '"':
+            before = at
+            while before > start and text[before - 1] in " \n":
+                before -= 1
+            if text[before - 1] not in "[{,":
+                return end
+            at += 1
+            while at < end:
+                if text[at] == char:
+                    if char == "'" and text[at + 1:at + 2] == "'":
+                        at += 1
+                    else:
+                        break
+                elif char == '"' and text[at] == "\\":
+                    at += 1
+                at += 1
+            else:
+                return end
+        elif char == "\n" and text.startswith(("---", "..."), at + 1):
+            return end  # (a document's start or end marker)
+        elif char != "," and char not in _FLOW_PLAIN:
+            return end
+        at += 1
+    return end
+
+
+def _in_flow(text: str, flow: int, at: int) -> bool:
+    """Whether a flow collection may be open at `at`: from the first that may open (`flow`) to its end, then from the
+    next one to its end, and so on (_flow_end; a collection it cannot follow is open to the text's end)."""
+    while flow < at:
+        end = _flow_end(text, flow)
+        if at < end:
+            return True
+        flow = _flow_start(text, end)
+    return False
 
 
 def _declined(text: str) -> bool:
@@ -170,23 +231,39 @@ def _commented(text: str) -> bool:
     content and outside a line holding one quoted scalar). The block scalars' spans are found only when a `#` is on
     a line that holds no quoted scalar (most texts with a `#` have none such, and finding the spans walks lines)."""
     spans: list[tuple[int, int]] | None = None
-    for hit in TRAILING_COMMENT.finditer(text):
-        line_start = text.rfind("\n", 0, hit.start()) + 1
-        line_end = text.find("\n", hit.start())
+    for hit in trailing_comments(text):
+        line_start = text.rfind("\n", 0, hit) + 1
+        line_end = text.find("\n", hit)
         if _QUOTED_LINE.fullmatch(text, line_start, len(text) if line_end < 0 else line_end):
             continue
         if spans is None:
             spans = _block_content(text)
-        if not any(start <= hit.start() < end for start, end in spans):
+        if not any(start <= hit < end for start, end in spans):
             return True
     return False
+
+
+def trailing_comments(text: str) -> Iterator[int]:
+    """Where a TRAILING_COMMENT match may start, on every line that holds one (and on no other line): for each `#` after
+    one or more blanks that follow something else on its line, where that something ends. The regex's own search
+    tries every position of the text (a fifth of a second over the real records); a `#` is rare, and str.find skips
+    to the next one. (Several hits on one line, where finditer would give fewer, change no answer: every caller asks
+    about the hit's line.)"""
+    at = text.find("#")
+    while at >= 0:
+        before = at
+        while before and text[before - 1] in " \t":
+            before -= 1
+        if before < at and before and text[before - 1] != "\n":
+            yield before - 1
+        at = text.find("#", at + 1)
 
 
 def _marks(text: str, flow: int) -> int | None:
     """None when `&`, `*`, `!`, `?`, `%`, or a `|` or `>` that opens no block scalar, starts a block node; when any
     of them starts a line or (after `flow`) a flow item; or when a block scalar opens after `flow`. Else where the
     last block scalar's header ends (0 when none). A block node starts after `:` or `?` and blanks, or after `-`
-    and a blank."""
+    and a blank. A block scalar after `flow` is declined only where a flow collection may be open (_in_flow)."""
     block = 0
     for mark in _MARKS.finditer(text):
         at = before = mark.start()
@@ -199,7 +276,7 @@ def _marks(text: str, flow: int) -> int | None:
             return None
         if previous in ":?" or (previous == "-" and before < at):
             header = _HEADER.match(text, at + 1)
-            if mark.group() not in "|>" or not header or at > flow:
+            if mark.group() not in "|>" or not header or (at > flow and _in_flow(text, flow, at)):
                 return None  # in a flow collection `|` and `>` are text to yaml-rs and an error to libyaml
             block = header.end()
     return block

@@ -317,7 +317,7 @@ def _parse_with_positions(text: str) -> dict[str, Any]:
     node = _compose(text)
     if "\\" in text:  # only an escape in a double-quoted scalar can put a control character in a value
         _reject_escaped_controls(node)
-    if "#" in text and fast_yaml.TRAILING_COMMENT.search(text):
+    if "#" in text and next(fast_yaml.trailing_comments(text), None) is not None:
         _reject_trailing_comments(node, text)
     return _to_mapping(node)
 

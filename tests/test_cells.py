@@ -575,6 +575,18 @@ def test_a_self_documenting_placeholder_keeps_its_expression_and_leaves_the_repr
     assert engine_message("{a==b}", {"platform": "cuda"}, config) == "‹a==b›"
 
 
+def test_a_bit_width_is_the_weight_types_size_bits_and_unknown_where_no_scalar_type_names_it():
+    """vLLM-Gaudi's HPUMPLinearKernel prints `bits = c.weight_type.size_bits` (v0.26.0): 8 for uint8b128; a GGML
+    type is no vLLM scalar type, so its width stays a placeholder."""
+    from generators.derive.messages import engine_message
+    message = "w{bits}a16 not yet supported on HPU"
+    assert engine_message(message, {"platform": "hpu"}, {"config": {"weight_type": "uint8b128"}}) == \
+        "w8a16 not yet supported on HPU"
+    assert engine_message("{c.weight_type.size_bits}", {"platform": "cuda"}, {"config": {"weight_type": "uint4b8"}}) == "4"
+    assert engine_message(message, {"platform": "cpu"}, {"config": {"weight_type": "ggml_q4_0"}}) == \
+        "w‹bits›a16 not yet supported on HPU"
+
+
 def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
     # vLLM's prioritize_humming: on capability 90 Humming is walked directly ahead of Marlin, elsewhere it stays last.
     kernels = {"machete": {"requirements": [req("capability-exact", "needs 90", value=90)]},
@@ -819,8 +831,11 @@ def test_a_placement_condition_keeps_the_kernel_and_runs_it_on_another_device_in
     assert cell.otherwise[1].as_dict()["elsewhere"] == "the Mac's CPU"
     # The only condition: the step runs there without one; a fallback kernel's step is a fallback there too.
     kernels["bnb"]["requirements"].pop(0)
-    assert [(o.verdict, o.conditions) for o in derive_cell("s", scheme("bnb", platform="metal"), "t", mac,
-                                                           kernels).otherwise] == [("runs", ())]
+    placed_only = derive_cell("s", scheme("bnb", platform="metal"), "t", mac, kernels)
+    assert [(o.verdict, o.conditions) for o in placed_only.otherwise] == [("runs", ())]
+    # ... but not on this target: the cell stays runs-if (its one step runs on the CPU, so it does not make the cell
+    # run whichever way its conditions go)
+    assert (placed_only.verdict, placed_only.conditions) == ("runs-if", ("device_map names mps",))
     kernels["bnb"]["requirements"].append(req("weight-type", "16-bit weights", values=["bfloat16"], declines=False,
                                               reason_verbatim=False))
     fallback = derive_cell("s", scheme("bnb", platform="metal"), "t", mac, kernels)

@@ -92,3 +92,26 @@ def test_a_full_run_that_keeps_findings_leaves_them_for_an_errors_only_run_of_an
     scheme = atlas.index.all("scheme")[0]
     atlas.index.by_kind["scheme"][scheme.id] = dataclasses.replace(scheme)  # another object: asked again
     assert run_checks(atlas, [check], errors_only=True) == first and calls[schemes:] == [scheme.ref]
+
+
+def test_a_kept_finding_is_where_its_tree_puts_it(tree, tmp_path):
+    """A finding is kept for the very same record object only (same path and bytes: the same text), so a tree whose
+    copy of the record puts the same requirement a line lower reports it there, and one with the same bytes at another
+    path reports it where the first did (the suspicion behind commit 7705da5f: a position from another tree's text)."""
+    import shutil
+
+    kernel = "records/kernels/k-generic.yaml"
+    path = tree / kernel
+    path.write_text(path.read_text().replace(
+        "sources:\n", "  - {check: env, declines: false, elsewhere: the host CPU, reason: r, reason_verbatim: false}\n"
+                      "sources:\n"))
+    twin = shutil.copytree(tree, tmp_path / "twin")
+    (twin / kernel).write_text((twin / kernel).read_text().replace("summary:", "# moved a line down\nsummary:"))
+
+    def where(root):
+        return [str(p).split(": error:")[0] for p in check_tree(root)[1] if p.rule == "elsewhere-placement"]
+
+    for root, line in ((tree, 9), (twin, 10), (tree, 9), (twin, 10)):
+        assert where(root) == [f"{kernel}:{line}:46"], root
+    same = shutil.copytree(tree, tmp_path / "same")
+    assert where(same) == [f"{kernel}:9:46"]

@@ -220,9 +220,22 @@ def test_a_comma_before_any_flow_collection_is_text(text):
                                   "a: [x, ?y]\n", "a: [x,\n  !y]\n", "a: [x, |y]\n", "a: {b: c, >y: d}\n", "a: [!y]\n",
                                   "a: {!y: z}\n", "b: [1]\na: x,!=1\n", "a: [b:]\n", "a: {b:}\n", "a: [b:, c]\n",
                                   "a: {b:, c: d}\n", "a: [b:[c]]\n", "a: [b:{c: d}]\n", "a: [\n  x\n  , !y]\n",
-                                  "a: [x, y]\nb: |\n  z\n", "a: {b: [x,\n  y]}\nc: x, &y\n"])
+                                  "a: [x, y\nb: |\n  z\n", "a: {b: [x,\n  y]}\nc: x, &y\n", "a: [x, |\n  y]\n",
+                                  "a: [x # c\n  ]\nb: |\n  z\n", "a: [x,\n---\n]\nb: |\n  z\n", "a: [x}\nb: |\n  z\n",
+                                  "a: [x, y]]\nb: |\n  z\n", "a: [x, {b: 'c'}]\nd: |\n  z\n", "a: [it's]\nb: |\n  z\n",
+                                  "--- {a: b, &x c: d}\n", "--- {a: b, !!str c: d}\n", "--- [x, &y z]\n"])
 def test_after_a_flow_collection_may_open_the_hazards_are_declined(text):
     assert fast_yaml.parse(text) is None, text
+    assert agrees(text)
+
+
+@pytest.mark.parametrize("text", ["a: [x, y]\nb: |\n  z\n", "a: [x, 'y']\nb: >-\n  z\n", "a: {b: [x,\n  y]}\nc: |\n  z\n",
+                                  'a: [x, "y]"]\nb: |\n  z\n', "a: ['x'', y']\nb: |\n  z\n", "a: [1]\nb: [2]\nc: |\n  z\n",
+                                  "a:\n  - [x, y]\n  - |\n    z\n"])
+def test_a_block_scalar_after_a_closed_flow_collection_is_fast(text):
+    """A block scalar after a flow collection that closed (fast_yaml._flow_end followed it to its bracket) is a block
+    scalar to both readers: the file stays on the fast path and reads alike."""
+    assert fast_yaml.parse(text) is not None, text
     assert agrees(text)
 
 

@@ -956,6 +956,20 @@ def test_a_running_cell_lists_the_setting_values_that_make_it_worse(real_atlas):
     assert not cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm90")].worse
 
 
+def test_a_setting_that_leaves_only_a_kernel_the_default_install_lacks_a_package_for_is_listed_as_worse(real_atlas):
+    """vLLM 0.33.0's CUDA wheel does not require conch-triton-kernels (only requirements/rocm.txt pins it), so on SM86
+    --linear-backend conch leaves ConchLinearKernel alone, whose can_implement refuses without the package, and
+    choose_mp_linear_kernel raises (finding audit39s-second-reading-2026-12-05): the running 8-bit cell lists it as a
+    refusal with the package's message, beside cutlass, machete and triton. Installing the package is a step off the
+    default install, not what a reader gets."""
+    worse = {w.setting: w for w in real_atlas.views.cells[("vllm-ct-wna16-8", "nvidia-sm86")].worse}
+    assert list(worse) == ["--linear-backend cutlass", "--linear-backend machete", "--linear-backend conch",
+                           "--linear-backend triton"]
+    conch = worse["--linear-backend conch"]
+    assert (conch.verdict, conch.kernel) == ("refused", None)
+    assert conch.reasons[0].startswith("vllm-conch: ") and "conch-triton-kernels is not installed" in conch.reasons[0]
+
+
 def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_in_tf32_from_ampere(real_atlas):
     """ONNX Runtime's CUDA MatMulNBits read at main-branch commits 01b814b and 0278001 (findings
     ortgpu32-audit-2026-12-04 and ortgpu32s-second-reading-2026-12-04): for a float32 A the fpA_intB path declines on

@@ -187,6 +187,22 @@ def test_what_runs_otherwise_is_escaped_in_the_support_notes_and_the_reason_colu
         assert '<span class="verdict verdict-fallback"' in shown and '<a href="x">kernel/k2</a>' in shown
 
 
+def test_a_step_on_another_device_says_so_in_the_support_notes():
+    # a placement step (a requirement's `elsewhere`): the badge is that device's outcome, not this target's
+    from markupsafe import Markup, escape
+
+    from generators.derive.cells import Cell, Otherwise
+    from generators.model.verdicts import Verdict
+    from generators.render.matrix import otherwise_markup
+
+    step = Otherwise("k", ("placed on the GPU",), Verdict.RUNS, "k", elsewhere=HOSTILE)
+    cell = Cell("e", "s", "t", Verdict.RUNS_IF, "k", ("placed on the GPU", "another"), (), otherwise=(step,))
+    ref = lambda target: Markup('<a href="x">{}</a>').format(target)  # noqa: E731
+    shown = otherwise_markup(cell, ref, escape)
+    assert "<script>" not in shown and shown.count("&lt;script&gt;") == 1
+    assert shown.endswith(" instead, not on this hardware") and '<a href="x">kernel/k</a> on ' in shown
+
+
 def _escape_text_before_issue_13(value):
     """escape_text as it was written before issue 13 (no cache, one str.translate): the reference the faster one must
     equal."""

@@ -85,19 +85,43 @@ def test_a_term_two_records_share_stays_with_the_record_it_names() -> None:
 
 def test_markers_weigh_each_term_above_every_page_that_lacks_it() -> None:
     """'GPTQ' begins 'GPTQModel' and its marker (two tags): GPTQ gets two markers, three tags to two. 'FP8' begins
-    'fp8_kv_cache', its marker and the KV cache's own 'fp8': the FP8 format gets three. 'ONNX Runtime GenAI' needs a
+    'fp8_kv_cache' and the KV cache's own 'fp8': the FP8 format gets two; 'fp8_kv_cache' starts with no marker, being
+    the FP8 format's name and '_' (one would lift the KV cache page on 'FP8' too). 'ONNX Runtime GenAI' needs a
     second 'genai_': 'onnx' also begins 'onnxruntime' and its marker on ONNX Runtime's page. A term of several words
     starts with a marker on its last word: 'ONNX Runtime' and 'ONNX Runtime GenAI' differ by it."""
     markers = {ref: t.markers for ref, t in _terms().items()}
     assert markers["format/gptq"] == ("gptq_", "gptq__")
-    assert markers["format/fp8-e4m3"] == ("e4m3_", "fp8_", "fp8__", "fp8___", "float8_e4m3fn_")
-    assert markers["format/fp8-kv-cache"] == ("kv_", "cache_", "fp8_kv_cache_")
+    assert markers["format/fp8-e4m3"] == ("e4m3_", "fp8_", "fp8__", "float8_e4m3fn_")
+    assert markers["format/fp8-kv-cache"] == ("kv_", "cache_")
     assert markers["engine/vllm"] == ("vllm_",)
     assert markers["engine/onnxruntime"] == ("runtime_", "onnxruntime_")
     assert markers["engine/onnxruntime-genai"] == ("genai_", "genai__")
     assert markers["kernel/vllm-marlin-moe"] == ("marlinexperts_", "moe_")
     assert markers["engine/tensorrt-llm"] == ("llm_",)
     assert _outweighed(_terms()) == []
+
+
+def test_an_identifier_beginning_with_a_name_starts_without_a_marker_and_a_shared_term_can_be_raised() -> None:
+    """The records of 3fdda0fe in small: a vLLM-Gaudi kernel's alias 'VLLM_HPU_FORCE_CHANNEL_FP8' with a marker was three
+    tag words on 'vllm', so the vLLM engine took three markers and each 'vLLM <class name>' kernel as many on its class
+    name; FlashInfer's CUTLASS MoE kernel, its class name shared with a sibling and so not raised, was left with
+    'moe', and raised it against the B12x kernel, which raised its own to stay ahead on its id: both to MOST, the CUTLASS
+    kernel still second on its id typed with spaces. The identifier starts with no marker (the name it begins with is
+    the engine's), and a page may raise a word it shares as a term with another."""
+    atlas = atlas_of({
+        "engine/vllm": {"name": "vLLM"}, "engine/flashinfer": {"name": "FlashInfer"}, "engine/cutlass": {"name": "CUTLASS"},
+        **{f"kernel/vllm-flashinfer-{n}": {"name": "vLLM FlashInferExperts", "class_name": "FlashInferExperts"}
+           for n in ("cutlass-moe", "cutlass-fp8-tensor-moe")},
+        "kernel/vllm-flashinfer-b12x-moe": {"name": "vLLM FlashInferB12xExperts", "class_name": "FlashInferB12xExperts"},
+        "kernel/vllm-gaudi-hpu-fp8-block": {"name": "vLLM-Gaudi HPUFp8BlockScaledMMLinearKernel (selected)",
+                                            "class_name": "HPUFp8BlockScaledMMLinearKernel",
+                                            "aliases": ["VLLM_HPU_FORCE_CHANNEL_FP8"]}})
+    found = search_terms_by_record(atlas.index)
+    assert "VLLM_HPU_FORCE_CHANNEL_FP8" in found["kernel/vllm-gaudi-hpu-fp8-block"].terms
+    assert found["kernel/vllm-gaudi-hpu-fp8-block"].markers == ("hpufp8blockscaledmmlinearkernel_", "block_")
+    assert found["engine/vllm"].markers == ("vllm_", "vllm__")
+    assert found["kernel/vllm-flashinfer-cutlass-moe"].markers == ("flashinferexperts_", "flashinferexperts__", "moe_")
+    assert _outweighed(found) == []
 
 
 def _outweighed(found: dict[str, SearchTerms]) -> list[str]:

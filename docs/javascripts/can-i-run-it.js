@@ -19,6 +19,10 @@
   // notices, a later release, a publisher that disagrees, ...): written once, in generators/derive/wording.py, and
   // read from the page's data (index.words) when it loads; the script only places them (fill, fillText)
   var WORDS = null;
+  // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
+  // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
+  var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
+    "through_plugin", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -48,6 +52,7 @@
         return;
       }
       var slot = /^\{([a-z_]+)(?:\|([^}]*))?\}$/.exec(part);
+      filled(values, slot[1]);
       out = out.concat(slot[2] !== undefined ? [el("a", { href: values[slot[1]], text: slot[2] })] : values[slot[1]]);
     });
     return out;
@@ -56,8 +61,14 @@
   // the same, filled with strings alone, as one string
   function fillText(template, values) {
     return template.replace(/\{([a-z_]+)(?:\|([^}]*))?\}/g, function (slot, name, text) {
-      return text !== undefined ? text : values[name];
+      return text !== undefined ? text : filled(values, name);
     });
+  }
+
+  // a placeholder's value, which the script must give (a template with a placeholder it does not know fails loudly)
+  function filled(values, name) {
+    if (values[name] === undefined || values[name] === null) { throw new Error("no value for {" + name + "}"); }
+    return values[name];
   }
 
   function verdictClass(verdict) {
@@ -72,6 +83,11 @@
     var data = root.getAttribute("data-page-data");
     var site = api.replace(/api\/$/, "");
     fetch(data + "index.json").then(readJson).then(function (index) {
+      var lacking = WORDS_PLACED.filter(function (key) { return !index.words || index.words[key] === undefined; });
+      if (lacking.length) {
+        throw new Error("its index.json lacks the words " + lacking.join(", ") +
+          " (a copy older than this page's script, kept by a cache: reload the page)");
+      }
       WORDS = index.words;
       var loading = {}, loaded = {};
       // the cells of one target into `cells`, fetched once: null where they are there already (or the target has
@@ -829,6 +845,32 @@
       el("p", { "class": "atlas-card__note" }, ["Why: " + why + " (", link(site, scheme, schemeId, "the scheme's page"), ")"])]);
   }
 
+  // the engine that is this scheme's engine's plugin for the pick's platform (derive/plugins.py), if there is one
+  function pluginOn(records, scheme, place) {
+    var engine = scheme && records["engine"][scheme.engine];
+    var target = records["hardware-target"][place.targetId];
+    var pluginId = engine && target && engine.through_plugin && engine.through_plugin[target.platform];
+    return pluginId ? { id: pluginId, record: records["engine"][pluginId], host: engine, platform: target.platform } : null;
+  }
+
+  // a scheme of an engine that runs on this platform only through its plugin, an engine of its own: the answers are
+  // that engine's, so send the reader there rather than say nothing is known
+  function pluginHere(site, records, schemeId, place, hardware) {
+    var scheme = records["scheme"][schemeId];
+    var plugin = pluginOn(records, scheme, place);
+    if (!plugin) { return null; }
+    var format = scheme.formats.length ? records["format"][scheme.formats[0]] : null;
+    return el("article", { "class": "atlas-card atlas-card--unread" }, [
+      el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
+      el("p", {}, [el("span", { "class": "atlas-compare__gap", text: "Through a plugin" }), " "].concat(
+        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform,
+                                    plugin: [link(site, plugin.record, plugin.id)] }), ["."])),
+      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: plugin.id, hardware: hardware }).toString(),
+                             text: (plugin.record ? plugin.record.name : plugin.id) + "\u2019s answers on this hardware" })].concat(
+        format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
+                                       text: "every engine reading " + format.name + " here" })] : []))]);
+  }
+
   // the engine release the answer describes, and any later release a finding compared with it (the answer still
   // describes the release read: a reader on the later one follows the finding to see whether it still applies)
   function releaseRead(site, records, engineId) {
@@ -961,7 +1003,11 @@
     rows.forEach(function (row) { row.verdict = verdictHere(row.cell, place); });
     // a scheme whose engine has no candidate list for this platform: a gap, shown as one rather than left out
     var gaps = all.filter(function (row) { return !row.cell; });
-    if (!rows.length && !gaps.length) {
+    // ... except where the engine runs here only through its plugin, whose own schemes are rows of their own
+    gaps.forEach(function (row) { row.plugin = pluginOn(records, row.scheme, place); });
+    var viaPlugin = gaps.filter(function (row) { return row.plugin; });
+    gaps = gaps.filter(function (row) { return !row.plugin; });
+    if (!rows.length && !gaps.length && !viaPlugin.length) {
       answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }
@@ -970,7 +1016,9 @@
       return RANK.indexOf(a.verdict) - RANK.indexOf(b.verdict) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
     });
-    gaps.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
+    [gaps, viaPlugin].forEach(function (list) {
+      list.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
+    });
     var tally = tallyOf(rows);
     var box = el("article", { "class": "atlas-compare", "data-format": format.id });
     box.appendChild(el("h2", { "class": "atlas-card__title" },
@@ -979,6 +1027,8 @@
       (all.length === 1 ? "The one scheme" : "Of the " + all.length + " schemes") + " (engine layers) that read " +
       format.name + ": "].concat(tallySpans(tally),
     gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
+    viaPlugin.length ? [(tally.length || gaps.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "through a plugin" }),
+      " " + viaPlugin.length] : [],
     [". Each verdict links to its full answer: conditions, traps and sources."])));
     var related = relatedOnPlace(records, cells, format, formats || [], place, hardware);
     if (related) { box.appendChild(related); }
@@ -1015,6 +1065,13 @@
       return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
+    })).concat(viaPlugin.map(function (row) {
+      var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
+        [el("span", { "class": "atlas-compare__gap", title: "the engine runs on this platform only through its plugin",
+          text: "through " + (row.plugin.record ? row.plugin.record.name : row.plugin.id) })], ["—"], ["—"], ["—"]];
+      return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
+        return el("td", { "data-label": names[n] }, v);
+      }));
     })));
     var table = el("table", { "data-atlas-stack": "" }, [
       el("thead", {}, [el("tr", {}, names.map(function (name) { return el("th", { text: name }); }))]), body]);
@@ -1026,6 +1083,14 @@
       box.appendChild(el("p", { "class": "atlas-card__note", text: "† on this part the answer first needs more than " +
         "on its target (a build for its host CPU or its own compute capability); the full answer says what." }));
     }
+    var hosts = {};
+    viaPlugin.forEach(function (row) { hosts[row.scheme.engine] = row.plugin; });
+    Object.keys(hosts).sort().forEach(function (host) {
+      var plugin = hosts[host];
+      box.appendChild(el("p", { "class": "atlas-card__note" }, ["Through " + (plugin.record ? plugin.record.name : plugin.id) + ": "].concat(
+        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform, plugin: [link(site, plugin.record, plugin.id)] }),
+        ["."])));
+    });
     if (gaps.length) {
       box.appendChild(el("p", { "class": "atlas-card__note", text: "Not derived: the atlas records none of that engine's " +
         "dispatch rules for this platform, so it cannot say; this is a gap in the atlas, not a refusal." }));
@@ -1039,7 +1104,7 @@
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
-      answer.appendChild(unreadHere(site, records, schemeId, place) ||
+      answer.appendChild(unreadHere(site, records, schemeId, place) || pluginHere(site, records, schemeId, place, hardware) ||
         el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }

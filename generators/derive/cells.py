@@ -660,7 +660,10 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
     """For a cell that runs as specified by default on a list a setting filters: each value whose filtered list a
     default install walks to an outcome that does not run as specified (a weight-only fallback, a failure at run time,
     a refusal), with what it selects then; the walk is the one `_given_setting` makes, so nothing is typed by hand. A
-    kernel whose record leaves its activation handling open is not known to run worse, so it is not listed."""
+    kernel whose record leaves its activation handling open is not known to run worse, so it is not listed. A kernel
+    that runs only with something the default install lacks (a package it leaves out: Conch on vLLM's CUDA wheel) is
+    passed over by a default install, which gets the first step it reaches without it (with nothing after it in the
+    filtered list, the refusal)."""
     config = handed_config(scheme, target, kernels, installed)
     failure = failure_message(candidates, kernels, target, scheme)
     found = []
@@ -669,6 +672,15 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
         handling = _handling(attempts, kernels)
         cell = _verdict(scheme.get("engine", ""), "", "", attempts, failure, config, handling)
         cell = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
+        opt_in = {a.kernel for a in attempts if a.opt_in}
+        if cell.verdict.runs_as_specified and cell.kernel in opt_in:
+            step = next((s for s in cell.otherwise if not s.off_default and s.selected != s.kernel
+                         and s.selected not in opt_in), None)  # as _default_kernel finds what the install selects
+            if step is not None and not step.verdict.runs_as_specified:
+                found.append(Worse(f"{candidates['filter']['setting']} {value}", step.verdict,
+                                   step.selected if step.verdict is not Verdict.REFUSED else None, step.computes_as,
+                                   () if step.verdict is Verdict.FALLBACK else step.reasons))
+            continue
         if cell.verdict.runs_as_specified:
             continue
         if cell.verdict is Verdict.FALLBACK and handling is None and not any(
@@ -924,8 +936,9 @@ def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
 
 
 def _reached_run(own: bool, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> bool:
-    """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`."""
-    return own and all(s.verdict.runs_as_specified for s in steps
+    """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`.
+    A step on another device (`elsewhere`) runs nothing on this target, whatever its verdict there."""
+    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in steps
                        if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 

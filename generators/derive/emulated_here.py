@@ -74,12 +74,13 @@ def emulated_on(computes_in: Sequence[str], steps: Sequence[Step], kernel: str, 
 
 def unknown_on(computes_in: Sequence[str], target_parts: Sequence[str],
                rated: Mapping[str, Sequence[str]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The formats computed in that the map rates on some part but on none of these parts (native or emulated)."""
-    anywhere = {f for fs in rated.values() for f in fs}
+    """The formats computed in that the map rates on some part but on none of these parts (native or emulated).
+    (Whether the map rates a format anywhere is asked only of a format none of these parts rates: the selector's data
+    asks this of every cell on its target and on each of its parts.)"""
     if not target_parts:
         return ()
     return tuple((f, tuple(target_parts)) for f in computes_in
-                 if f in anywhere and not any(f in rated.get(p, ()) for p in target_parts))
+                 if not any(f in rated.get(p, ()) for p in target_parts) and any(f in fs for fs in rated.values()))
 
 
 def emulated_here(answer: Answer, target_parts: tuple[str, ...], emulated: Mapping[str, tuple[str, ...]],

@@ -41,6 +41,9 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
         values["quant_config.get_min_capability()"] = str(bound)
     if "weight_type" in config:
         values["c.weight_type"] = values["quant_type"] = str(config["weight_type"])
+        width = size_bits(str(config["weight_type"]))
+        if width is not None:  # vLLM-Gaudi's HPUMPLinearKernel.can_implement: bits = c.weight_type.size_bits
+            values["c.weight_type.size_bits"] = values["bits"] = str(width)
     if len(config.get("group_sizes") or []) == 1:  # several: the checkpoint's own size is printed, not known here
         group = str(config["group_sizes"][0])
         values.update({"c.group_size": group, "group_size": group, "gs": group, "eff_gs": group})
@@ -53,6 +56,16 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
     if scheme.get("method"):
         values["model_config.quantization"] = str(scheme["method"])
     return values
+
+
+_SCALAR = re.compile(r"u?int(\d+)(b\d+)?|b?float(\d+)(_e\d+m\d+[a-z]*)?")
+
+
+def size_bits(weight_type: str) -> int | None:
+    """The width vLLM's ScalarType of that name reports as size_bits (exponent, mantissa and sign bits: uint8b128 is
+    8, uint4b8 4, float8_e4m3fn 8); None for a type that is no vLLM scalar type (ggml_q4_0, bnb_nf4)."""
+    found = _SCALAR.fullmatch(weight_type)
+    return None if found is None else int(found.group(1) or found.group(3))
 
 
 def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any]) -> str:

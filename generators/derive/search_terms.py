@@ -195,11 +195,17 @@ class _Markers:
 
     A page's weight for a term typed as written (or with spaces for its hyphens) is the number of its tag words (plain or marker) that each of the
     term's clauses matches (a prefix clause every tag word it begins, a whole-word clause the word itself). Every term
-    starts with one marker on its last word; where another page weighs as much or more on the term, the page gets the
+    starts with one marker on its last word (but an identifier that begins with another page's one-word term and '_':
+    see _seed); where another page weighs as much or more on the term, the page gets the
     difference plus one in markers of one of the term's prefix words: never a word that alone is another page's term
-    (that page's name comes first: 'vllm-marlin', whose only prefix word is 'marlin', does not compete with the Marlin
-    engine), the word fewest pages have (its markers lift the page least for other queries), then the word that page
-    has fewest of. Pages that hold a
+    and not this page's too (that page's name comes first: 'vllm-marlin', whose only prefix word is 'marlin', does not
+    compete with the Marlin engine; a term two pages share, 'FlashInferExperts', is not weighed between them, so either
+    may raise it: left only 'moe', FlashInfer's CUTLASS MoE kernel raised a word every MoE kernel's id ends in, each
+    then raising its own to stay ahead on it, to MOST), nor a word already at MOST; the word that the fewest pages'
+    term words begin, itself included (its markers lift the page least for other queries: counted as a whole word,
+    'sm80' of MLX's SM80 kernel looked rarer than 'qmm', though its markers lift the page on every 's' the GGUF ids
+    ending in '-s' are typed with, and raising it took nvidia-sm80 to MOST there), then the word that page has fewest
+    of. Pages that hold a
     term are not compared on it: two records named alike; a page with each of the term's prefix words alone as a term
     (it must outweigh the page on each such word alone, so cannot be outweighed on them together: 'MXFP4' is the
     MXFP4 format's term, so 'gguf-mxfp4', which only its last word can weigh, is left to lunr); a page with all the
@@ -223,14 +229,17 @@ class _Markers:
         self.plain = {ref: {w for t, _ in found for w in t} for ref, found in self.terms.items()}
         self.count: dict[str, dict[str, int]] = {ref: {} for ref in self.terms}
         self.pages_with: dict[str, int] = {}
+        self.exposure: dict[str, int] = {}
         self.having: dict[str, set[str]] = {}  # the pages with the word in one of their terms
         self.owners: dict[tuple[str, ...], set[str]] = {}
         self.holders: dict[tuple[tuple[str, ...], tuple[Clause, ...]], set[str]] = {}
         self.widths = {ref for ref, found in self.terms.items() if any(_is_width(term) for term, _ in found)}
         for ref, found in self.terms.items():
             for term, _ in found:
-                self.count[ref][term[-1]] = max(self.count[ref].get(term[-1], 0), self._seed(ref, term))
                 self.owners.setdefault(term, set()).add(ref)
+        for ref, found in self.terms.items():
+            for term, _ in found:
+                self.count[ref][term[-1]] = max(self.count[ref].get(term[-1], 0), self._seed(ref, term))
             for word in self.plain[ref]:
                 self.pages_with[word] = self.pages_with.get(word, 0) + 1
                 self.having.setdefault(word, set()).add(ref)
@@ -248,9 +257,10 @@ class _Markers:
                         continue  # no page weighs more on it than in the last round
                     rival, weight = self._rival(term, typed)
                     need = weight + 1 - self._weight(ref, typed)
-                    free = [w for w, prefix in typed if prefix and not self._named(w, ref)]
+                    free = [w for w, prefix in typed if prefix and not self._named(w, ref)
+                            and self.count[ref].get(w, 0) < self.MOST]
                     if need > 0 and free:
-                        word = min(free, key=lambda w: (self.pages_with[w], self._begun(rival, w) if rival else 0, w))
+                        word = min(free, key=lambda w: (self._exposure(w), self._begun(rival, w) if rival else 0, w))
                         raised[(ref, word)] = max(raised.get((ref, word), 0), need)
             raised = {key: need for key, need in raised.items() if self.count[key[0]].get(key[1], 0) < self.MOST}
             if not raised:
@@ -264,9 +274,18 @@ class _Markers:
         """The markers a term starts with on its last word: one; a width ('4-bit') MOST, unless another of the page's
         words begins with 'bit' (BitNet): the widths share 'bit' and its markers, so lunr's idf weighs each of those a
         third of a word of one page's name (2.2 against 6.5 on the real records), and one marker more than BitNet's
-        count left BitNet b1.58 first for '4-bit' (by 13.0 to 9.4 million)."""
+        count left BitNet b1.58 first for '4-bit' (by 13.0 to 9.4 million).
+        None for a one-word term that begins with another page's one-word term and '_' (an identifier such as
+        'VLLM_HPU_FORCE_CHANNEL_FP8', 'gptq_hpu' or 'FP8_KV_CACHE'): its word is the page's own, no other page's word
+        begins with it unless a rival needs markers there, and a marker on it would lift the page on that other name
+        for every query, as a marker of the name would. One such alias with its marker put a vLLM-Gaudi kernel at
+        three tag words on 'vllm', so the vLLM engine needed three markers, each of the hundred 'vLLM <class name>'
+        kernels as many on its class name, and those lifted them on 'cpu', 'flashinfer' or 'moe' until words of other
+        pages reached MOST and GGUF ids ending in '-m' or '-s' came second."""
         if not _is_width(term):
-            return 1
+            last = term[-1]
+            begins = (last[:n] for n in range(1, len(last)) if last[n] == "_")
+            return 0 if len(term) == 1 and any(self._named(name, ref) for name in begins) else 1
         return 1 if any(w != term[-1] and w.startswith(term[-1]) for w in self.plain[ref]) else self.MOST
 
     def _holders(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> set[str]:
@@ -279,9 +298,20 @@ class _Markers:
             holders |= set.intersection(*(self.having.get(word, set()) for word in term))
         return holders
 
+    def _exposure(self, word: str) -> int:
+        """How many pages have a word of their terms that the word begins with (itself included): a marker of the
+        word is matched by each of those words typed, so lifts its page on those pages' terms."""
+        found = self.exposure.get(word)
+        if found is None:
+            found = self.exposure[word] = len(set().union(*(self.having.get(word[:n], set())
+                                                             for n in range(1, len(word) + 1))))
+        return found
+
     def _named(self, word: str, ref: str) -> bool:
-        """Whether the word alone is another page's term: its markers would compete with that page's."""
-        return bool(self.owners.get((word,), set()) - {ref})
+        """Whether the word alone is another page's term and not this page's: its markers would compete with that
+        page's (two pages that share the term are not weighed against each other on it)."""
+        owners = self.owners.get((word,), set())
+        return ref not in owners and bool(owners)
 
     def _markers(self, ref: str) -> tuple[str, ...]:
         order = dict.fromkeys(w for term, _ in self.terms[ref] for w in reversed(term))

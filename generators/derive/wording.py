@@ -39,6 +39,9 @@ WORDS: dict[str, object] = {
     # who brings in a need the engine does not check (route_needs): the engine itself, or through a tool
     "need_engine": "{engine}, on every start",
     "need_tool": "{by}, through {tool}",
+    # a host engine's scheme on a platform the engine reaches only through its plugin (derive/plugins.py)
+    "through_plugin": "{host} runs on platform {platform} only through its plugin {plugin}, which the atlas records "
+                      "as an engine of its own: that engine's schemes are the answers here",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
 }

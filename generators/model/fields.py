@@ -635,6 +635,16 @@ class EngineKernelsFrom(TypedDict):
     note: NotRequired[Text]
 
 
+class EnginePluginOf(TypedDict):
+    """For an engine that is another engine's out-of-tree platform plugin, installed beside it and loaded by it (vLLM-Gaudi registers Intel Gaudi's platform in vLLM's platform plugin group): that engine and the platforms the plugin adds. The plugin's schemes answer for those platforms, so a reader who picks the host engine on a target of one of them is sent to the plugin's answers rather than told nothing is known; the host engine's schemes then list no candidates for those platforms and the plugin's schemes none for any other (check plugin-of)."""
+
+    engine: RefEngine
+    platforms: list[Platform]
+    source: RefSource
+    locator: str
+    quote: str
+
+
 class EngineFormatSupport(TypedDict):
     """Whether the engine runs a format, and on which backends."""
 
@@ -669,6 +679,7 @@ class EngineFields(TypedDict):
     first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
     built_with: NotRequired[list[BuiltWith]]
     kernels_from: NotRequired[EngineKernelsFrom]
+    plugin_of: NotRequired[EnginePluginOf]
     backends: NotRequired[list[str]]
     format_support: NotRequired[list[EngineFormatSupport]]
 

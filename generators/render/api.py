@@ -22,6 +22,7 @@ import orjson
 
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
+from ..derive.plugins import through_plugins
 from ..derive.format_map import format_map, unverified_formats, vendor_rank
 from ..derive.history import CellHistory
 from ..derive.matrix import part_targets, target_label
@@ -137,18 +138,20 @@ def record_page_url(kind: str, record_id: str) -> str:
 def index_document(atlas: Any) -> dict[str, Any]:
     answered_by = part_targets(atlas.index)
     position = {target.id: n for n, target in enumerate(targets_in_order(atlas.index))}
+    plugins = through_plugins(atlas.index)
     unverified = atlas.views.unverified
     records = {kind: [{"id": r.id, "name": r.name, "file": record_file(r), "page": record_page_url(kind, r.id),
-                       **_brief(atlas, r, answered_by, position),
+                       **_brief(atlas, r, answered_by, position, plugins),
                        **({"unverified": unverified[r.ref]} if r.ref in unverified else {})}
                       for r in atlas.index.all(kind)] for kind in KINDS}
     documents = {"cells": "cells.json", "format_map": "format-map.json", "schema": "schema/"}
     return {"version": API_VERSION, "documents": documents, "records": records}
 
 
-def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: dict[str, int]) -> dict[str, Any]:
+def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: dict[str, int],
+           plugins: dict[str, dict[str, str]]) -> dict[str, Any]:
     """The few fields a client needs to list and label records without fetching each one (`position`: each hardware
-    target's place in the column order, computed once per document)."""
+    target's place in the column order, and each engine's platform plugins, computed once per document)."""
     data = record.data
     if record.kind == "source":
         at_commit = {"branch": data["branch"], "revision": data.get("revision", "")} if data.get("branch") else {}
@@ -177,6 +180,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
                 "later_releases": [{"release": later["release"], "finding": later["finding"]}
                                    for later in data.get("later_releases", [])],
                 "engine_wide_traps": list(found.engine_wide) if found else [],
+                **({"through_plugin": plugins[record.id]} if record.id in plugins else {}),
                 **({"kernels_from": {"engine": data["kernels_from"]["engine"],
                                      "requirement": data["kernels_from"]["requirement"]}}
                    if data.get("kernels_from") else {})}

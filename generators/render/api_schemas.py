@@ -79,6 +79,11 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                              "properties": {"release": {"type": "string"},
                                                             "finding": {"type": "string"}}}},
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."},
+                "through_plugin": {"type": "object", "additionalProperties": {"type": "string"},
+                                   "description": "Present where the engine runs on some platforms only through its "
+                                                  "platform plugin, an engine of its own: platform -> that engine's id "
+                                                  "(its schemes are the answers there; this engine has no cells on "
+                                                  "those platforms)."},
                 "kernels_from": {"type": "object", "additionalProperties": False, "required": ["engine", "requirement"],
                                  "description": "Present where the engine runs another engine's kernels: that "
                                                 "engine's id and the releases of it required (its record's "

@@ -93,6 +93,8 @@ def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], M
     line = (Markup("") if whole and not step.off_default else text(unless + ":") + Markup(" ")) + verdict_badge(step.verdict)
     if step.selected:
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
+    if step.elsewhere:  # a placement step: the outcome is that device's, and this target runs nothing
+        line += text(f" on {step.elsewhere} instead, not on this hardware")
     if step.computes_as:
         line += text(f", computing as {step.computes_as}")
     if step.verdict is Verdict.REFUSED:

@@ -778,7 +778,7 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
     assert f"The atlas holds {parts[0]['name']} but no hardware target" in text and "does not hold" not in text
 
 
-@pytest.mark.parametrize("scheme, hardware, target, how", [
+EMULATED_CASES = [  # (scheme, hardware, target, what the card says the kernel does with the format there)
     # the format map rates MXFP4 emulated on a part of it; oneDNN converts it (which type, not read)
     ("vllm-ct-w4a4-mxfp4", "target:intel-gpu", "intel-gpu", "XPUMxFp4LinearKernel converts it to a wider precision first"),
     # INT8 W8A8: no INT8 peak or matrix instruction on Volta; MMVQ and MMQ multiply the bytes with DP4A
@@ -810,38 +810,49 @@ def test_a_link_to_a_part_no_target_stands_for_says_the_atlas_holds_it(browser: 
      "(torch.ops.hpu.fp8_gemm_v2)"),
     # Gaudi 3 has OCP E4M3: native, nothing to say
     ("vllm-gaudi-fp8", "part:gaudi-3", "intel-gaudi3", None),
-])
+]
+
+
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
-                                                                          cells: dict, names: dict, scheme: str,
-                                                                          hardware: str, target: str,
-                                                                          how: str | None) -> None:
+                                                                          cells: dict, names: dict) -> None:
     """Read from the data API, not typed: the parts of the pick the format map rates the cell's formats emulated on;
-    typed: how the kernel computing in the format says it computes it there (its without_matrix_instruction)."""
-    says = how is not None
+    typed: how the kernel computing in the format says it computes it there (its without_matrix_instruction). The
+    first case is opened by its link, each next one picked in the page's lists from the last one's comparison (one
+    load of the page instead of thirteen, each a third to half a second of Chromium's time)."""
     accelerators = json.loads((built_site / "api/format-map.json").read_text(encoding="utf-8"))["accelerators"]
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))["records"]
+    for n, (scheme, hardware, target, how) in enumerate(EMULATED_CASES):
+        _says_which_format_it_computes_in(browser, accelerators, index, cells, names, n, scheme, hardware, target, how)
+
+
+def _says_which_format_it_computes_in(browser: Browser, accelerators: list, index: dict, cells: dict, names: dict,
+                                      n: int, scheme: str, hardware: str, target: str, how: str | None) -> None:
+    says = how is not None
     kind, _, pick = hardware.partition(":")
     parts = [pick] if kind == "part" else next(t["accelerators"] for t in index["hardware-target"] if t["id"] == pick)
     formats = cells[(scheme, target)]["computes_in"]  # a part is named where every one of them is emulated
     expected = [(f, [names[f"accelerator/{a['id']}"] for a in accelerators
                      if a["id"] in parts and all(g in a["emulated"] for g in formats)]) for f in formats]
     engine = next(s["engine"] for s in index["scheme"] if s["id"] == scheme)
-    browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware={hardware}")
+    if n:
+        _pick(browser, engine=engine, scheme=scheme, hardware=hardware)
+    else:
+        browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware={hardware}")
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
     assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
                     f"or matrix instruction in it there, so no matrix unit of the part multiplies it as it is; {how}"
-                    for f, on in expected if on]
-    assert bool(said) == says  # the cases above say something, or nothing, as chosen
+                    for f, on in expected if on], (scheme, hardware)
+    assert bool(said) == says, (scheme, hardware)  # the cases above say something, or nothing, as chosen
     # the comparison of every engine (switched to in the page: it keeps the scheme's first format and the hardware)
     # marks the same row, briefly
     format_id = next(s["formats"][0] for s in index["scheme"] if s["id"] == scheme)  # a checkpoint format it reads
     _pick(browser, engine="any")
-    assert _comparison(browser)["format"] == format_id
+    assert _comparison(browser)["format"] == format_id, (scheme, hardware)
     assert _query(browser) == {"engine": ["any"], "format": [format_id], "hardware": [hardware]}
     marked = browser.js("return [...document.querySelectorAll('.atlas-compare tbody tr')]"
                         ".filter(tr => tr.querySelector('.atlas-compare__emulated')).map(tr => tr.dataset.scheme)")
-    assert (scheme in marked) == bool(said)
+    assert (scheme in marked) == bool(said), (scheme, hardware)
 
 
 def test_the_comparison_reads_on_a_phone(browser: Browser) -> None:
@@ -1448,3 +1459,67 @@ def test_record_text_in_the_served_sentences_stays_text(browser: Browser, built_
             assert shown["said"] and HOSTILE in shown["said"][0], shown["said"]
     finally:
         browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+# the page's index as fetched, without the words named (all of them where none are named): a copy older than the script
+STALE_INDEX = """const dropped = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/index\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      if (dropped.length) { dropped.forEach(function (k) { delete doc.words[k]; }); } else { delete doc.words; }
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+@pytest.mark.parametrize("dropped", [[], ["trap_when", "later_release"]])
+def test_an_index_without_the_words_the_script_places_is_said_not_to_load(browser: Browser, dropped: list) -> None:
+    """An index.json older than the script (kept by a cache, as under `mkdocs serve` after a pull) that lacks words the
+    script places: the answer says the data could not load and which words are missing, not a blank card or a sentence
+    with "undefined" in it."""
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                           {"source": STALE_INDEX % json.dumps(dropped)})
+    try:
+        browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=target:nvidia-sm100")
+        said = _shown(browser, """const a = document.querySelector('#atlas-answer');
+            return a && /Could not load/.test(a.textContent) ? a.textContent : null;""", "message")
+        assert said.startswith("Could not load the atlas data: its index.json lacks the words ")
+        assert all(k in said for k in dropped or ["covers", "whichever"]) and "undefined" not in said
+        assert browser.console_errors() == []
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
+        browser: Browser, built_site: Path) -> None:
+    """vLLM reaches Intel Gaudi only through its plugin vLLM-Gaudi, an engine of its own (plugin_of, read from the
+    index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived cell, and the comparison
+    called it a gap in the atlas. The card now names the plugin and links to its answers on the same hardware, and
+    the comparison labels the row as through the plugin, not as not derived."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
+                                  for platform, plugin in sorted(e.get("through_plugin", {}).items()))
+    target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
+    scheme = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={host}&scheme={scheme['id']}&hardware=target:{target}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
+                  "plugin card")
+    assert "Through a plugin" in card["text"] and "no derived cell" not in card["text"]
+    assert f"{engines[host]['name']} runs on platform {platform} only through its plugin {engines[plugin]['name']}" \
+        in card["text"]
+    assert f"?engine={plugin}&hardware=target%3A{target}" in card["links"]
+    assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
+    browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
+    _comparison(browser)
+    row = browser.js(f"return document.querySelector('tr[data-scheme=\"{scheme['id']}\"]').textContent")
+    box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    assert f"through {engines[plugin]['name']}" in row and "not derived" not in row
+    assert "through a plugin" in box and f"Through {engines[plugin]['name']}: " in box
+    plugin_rows = browser.js("return [...document.querySelectorAll('tr[data-verdict]')].filter(r => r.dataset.verdict)"
+                             ".map(r => r.dataset.scheme)")
+    assert any(s["id"] in plugin_rows for s in index["records"]["scheme"] if s["engine"] == plugin)

@@ -1,0 +1,92 @@
+"""An engine that runs on a platform only through its plugin, an engine of its own, says so once (`plugin_of` on the
+plugin's record, checks/plugin_of.py): the host's schemes then have no cell there, and explain and the data API send
+a reader of them to the plugin (derive/plugins.py) rather than say only that nothing is derived."""
+from __future__ import annotations
+
+
+from generators.build import check_tree
+from generators.explain import explain_text
+from generators.render.api import index_document
+
+from .test_checks import edit, problems_of
+
+PLUGIN = """name: Example plugin
+summary: Adds a CPU platform to the example engine.
+category: serving-engine
+plugin_of: {engine: eng, platforms: [cpu], source: src-code, locator: entry points, quote: 'cpu = plug:register'}
+sources:
+  - source: src-code
+"""
+KERNEL = """name: Plugin CPU kernel
+summary: The plugin's CPU kernel.
+engine: plug
+registry: mixed-precision-linear
+code: {source: src-code, locator: PlugKernel}
+requirements:
+  - {check: platform, values: [cpu], reason: "only CPU", reason_verbatim: false}
+sources:
+  - source: src-code
+"""
+SCHEME = """name: Plugin W4A16 scheme
+summary: INT4 weights on the plugin's CPU platform.
+engine: plug
+formats: [fmt-int4]
+config:
+  weight_type: int4
+  activation_types: [float16, bfloat16]
+  group_sizes: [128]
+  activation_quantized: false
+candidates:
+  - platform: cpu
+    kernels: [k-plug]
+code: {source: src-code, locator: PlugScheme}
+sources:
+  - source: src-code
+"""
+RULE = "plugin-of"
+HOST_CPU = "  - platform: cpu\n    kernels: [k-cpu]\n"
+
+
+def with_plugin(tree, host_keeps_cpu=False, scheme=SCHEME):
+    (tree / "records/engines/plug.yaml").write_text(PLUGIN)
+    (tree / "records/kernels/k-plug.yaml").write_text(KERNEL)
+    (tree / "records/schemes/sch-plug.yaml").write_text(scheme)
+    if not host_keeps_cpu:
+        edit(tree, "records/schemes/sch-w4a16.yaml", HOST_CPU, "")
+        # the finding explains the host's CPU cell, which the publisher's table disputes: with no such cell, nothing to explain
+        (tree / "records/findings/cpu-cell-wrong.yaml").unlink()
+    return tree
+
+
+def test_the_plugin_answers_on_its_platform_and_the_host_scheme_points_to_it(tree):
+    atlas, problems = check_tree(with_plugin(tree))
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    assert ("sch-plug", "cpu-avx512") in atlas.views.cells and ("sch-w4a16", "cpu-avx512") not in atlas.views.cells
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and text == (
+        "sch-w4a16 on cpu-avx512: NOT DERIVED for this scheme: Example Engine runs on platform cpu only through its "
+        "plugin Example plugin (engine plug), which the atlas records as an engine of its own: that engine's schemes "
+        "are the answers here\n  its schemes: sch-plug")
+    engines = {e["id"]: e for e in index_document(atlas)["records"]["engine"]}
+    assert engines["eng"]["through_plugin"] == {"cpu": "plug"} and "through_plugin" not in engines["plug"]
+
+
+def test_a_host_scheme_listing_candidates_on_the_plugins_platform_fails(tree):
+    with_plugin(tree, host_keeps_cpu=True)
+    assert problems_of(tree, RULE) == [
+        "records/schemes/sch-w4a16.yaml:15:15: error: [plugin-of] candidates[1].platform: 'eng' reaches platform 'cpu' "
+        "only through its plugin 'plug' (plugin_of in 'plug'), whose schemes answer there; record this route as a "
+        "scheme of 'plug', or remove 'cpu' from the plugin's platforms"]
+
+
+def test_a_plugin_scheme_on_another_platform_and_a_plugin_of_itself_fail(tree):
+    with_plugin(tree, scheme=SCHEME.replace("  - platform: cpu\n", "  - platform: cuda\n    kernels: [k-plug]\n"
+                                                                      "  - platform: cpu\n"))
+    assert problems_of(tree, RULE) == [
+        "records/schemes/sch-plug.yaml:11:15: error: [plugin-of] candidates[0].platform: 'plug' is 'eng''s plugin for "
+        "cpu only, so it has no candidates on platform 'cuda'; add the platform to its plugin_of or record this as a "
+        "scheme of 'eng'"]
+    edit(tree, "records/engines/plug.yaml", "{engine: eng,", "{engine: plug,")
+    assert problems_of(tree, RULE) == [
+        "records/engines/plug.yaml:4:21: error: [plugin-of] plugin_of.engine: an engine cannot be its own platform "
+        "plugin; name the engine that loads it or remove plugin_of"]
