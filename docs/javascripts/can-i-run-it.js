@@ -22,7 +22,7 @@
   // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
-    "through_plugin", "trap_parts", "trap_when", "unknown", "whichever"];
+    "through_plugin", "through_plugin_none", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
