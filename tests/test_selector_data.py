@@ -151,3 +151,14 @@ def test_the_script_places_the_words_explain_says_and_holds_none_of_them(both) -
     assert pieces and [piece for piece in pieces if piece in code] == []
     assert not re.search(r"multipl(y|ies) it|rescales? it|converts? it", code)
     assert "innerHTML" not in code and "insertAdjacentHTML" not in code
+
+
+def test_the_script_checks_at_load_that_its_index_holds_every_word_it_places() -> None:
+    """The words the script reads (WORDS.<key>) are the ones it checks the page's index for when it loads (WORDS_PLACED:
+    an index.json older than the script, from a cache, is said not to load rather than drawn blank or with "undefined"),
+    and every word derive/wording.WORDS serves is placed."""
+    code = re.sub(r"//.*", "", SCRIPT.read_text(encoding="utf-8"))
+    placed = re.search(r"var WORDS_PLACED = \[([^\]]*)\]", code)
+    assert placed
+    assert sorted(json.loads("[" + placed.group(1) + "]")) == sorted(set(re.findall(r"\bWORDS\.([a-z_]+)", code))) \
+        == sorted(WORDS)

@@ -19,6 +19,10 @@
   // notices, a later release, a publisher that disagrees, ...): written once, in generators/derive/wording.py, and
   // read from the page's data (index.words) when it loads; the script only places them (fill, fillText)
   var WORDS = null;
+  // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
+  // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
+  var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
+    "through_plugin", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -48,6 +52,7 @@
         return;
       }
       var slot = /^\{([a-z_]+)(?:\|([^}]*))?\}$/.exec(part);
+      filled(values, slot[1]);
       out = out.concat(slot[2] !== undefined ? [el("a", { href: values[slot[1]], text: slot[2] })] : values[slot[1]]);
     });
     return out;
@@ -56,8 +61,14 @@
   // the same, filled with strings alone, as one string
   function fillText(template, values) {
     return template.replace(/\{([a-z_]+)(?:\|([^}]*))?\}/g, function (slot, name, text) {
-      return text !== undefined ? text : values[name];
+      return text !== undefined ? text : filled(values, name);
     });
+  }
+
+  // a placeholder's value, which the script must give (a template with a placeholder it does not know fails loudly)
+  function filled(values, name) {
+    if (values[name] === undefined || values[name] === null) { throw new Error("no value for {" + name + "}"); }
+    return values[name];
   }
 
   function verdictClass(verdict) {
@@ -72,6 +83,11 @@
     var data = root.getAttribute("data-page-data");
     var site = api.replace(/api\/$/, "");
     fetch(data + "index.json").then(readJson).then(function (index) {
+      var lacking = WORDS_PLACED.filter(function (key) { return !index.words || index.words[key] === undefined; });
+      if (lacking.length) {
+        throw new Error("its index.json lacks the words " + lacking.join(", ") +
+          " (a copy older than this page's script, kept by a cache: reload the page)");
+      }
       WORDS = index.words;
       var loading = {}, loaded = {};
       // the cells of one target into `cells`, fetched once: null where they are there already (or the target has

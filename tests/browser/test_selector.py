@@ -1461,6 +1461,37 @@ def test_record_text_in_the_served_sentences_stays_text(browser: Browser, built_
         browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
 
 
+# the page's index as fetched, without the words named (all of them where none are named): a copy older than the script
+STALE_INDEX = """const dropped = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/index\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      if (dropped.length) { dropped.forEach(function (k) { delete doc.words[k]; }); } else { delete doc.words; }
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+@pytest.mark.parametrize("dropped", [[], ["trap_when", "later_release"]])
+def test_an_index_without_the_words_the_script_places_is_said_not_to_load(browser: Browser, dropped: list) -> None:
+    """An index.json older than the script (kept by a cache, as under `mkdocs serve` after a pull) that lacks words the
+    script places: the answer says the data could not load and which words are missing, not a blank card or a sentence
+    with "undefined" in it."""
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                           {"source": STALE_INDEX % json.dumps(dropped)})
+    try:
+        browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=target:nvidia-sm100")
+        said = _shown(browser, """const a = document.querySelector('#atlas-answer');
+            return a && /Could not load/.test(a.textContent) ? a.textContent : null;""", "message")
+        assert said.startswith("Could not load the atlas data: its index.json lacks the words ")
+        assert all(k in said for k in dropped or ["covers", "whichever"]) and "undefined" not in said
+        assert browser.console_errors() == []
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
 def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
         browser: Browser, built_site: Path) -> None:
     """vLLM reaches Intel Gaudi only through its plugin vLLM-Gaudi, an engine of its own (plugin_of, read from the
