@@ -358,3 +358,26 @@ def test_a_format_is_found_by_its_width_and_a_target_by_its_accelerators_archite
     # every width starts with MOST markers on 'bit': lunr weighs BitNet's rare words beginning with 'bit' three times
     # a marker fifty formats share; BitNet, whose own words 'bit' begins, keeps one (else it led every width again)
     assert _outweighed(found) == []
+
+
+def test_a_term_the_solver_cannot_settle_fails_check_naming_the_page_that_outweighs_it(monkeypatch) -> None:
+    """With one marker a word at most, 'GPTQ' (two tag words on the format) is level with GPTQModel's 'gptqmodel' and
+    its marker: the search-ranking check reports it at the format's record, naming the engine and the capped word, as
+    the real records did when one added vLLM alias took 'moe' markers to the cap (GGUF ids ending '-m' came second)."""
+    from generators.checks import search_ranking
+    from generators.derive.search_terms import _Markers, _solved, outweighed
+    monkeypatch.setattr(_Markers, "MOST", 1)
+    _solved.cache_clear()
+    try:
+        atlas = atlas_of({"format/gptq": {"name": "GPTQ (one-shot PTQ)"}, "engine/gptqmodel": {"name": "GPTQModel"}})
+        found = search_terms_by_record(atlas.index)
+        assert [(o.page, o.typed, o.rival, o.own, o.theirs, o.capped) for o in outweighed(found)] == [
+            ("format/gptq", "GPTQ", "engine/gptqmodel", 2, 2, ("gptq",))]
+        assert set(_outweighed(found)) == {f"format/gptq {form!r} engine/gptqmodel" for form in ("GPTQ", "gptq")}
+        problems = list(search_ranking.run(atlas))
+        assert [(p.file, p.rule) for p in problems] == [("records/formats/gptq.yaml", "search-ranking")]
+        assert "engine/gptqmodel" in problems[0].message and "'gptq' are at the cap" in problems[0].message
+    finally:
+        monkeypatch.undo()
+        _solved.cache_clear()
+    assert outweighed(_terms()) == [] and list(search_ranking.run(atlas_of({"format/gptq": {"name": "GPTQ"}}))) == []

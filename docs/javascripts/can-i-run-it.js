@@ -522,8 +522,13 @@
       said.push(" via " + via + " on " + step.elsewhere + " instead; this hardware runs nothing");
     } else if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
       // a condition of the default install (a build for the target, a download and its driver), not of the kernel:
-      // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries)
-      said.push(" " + WORDS.whichever);
+      // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries); where
+      // it fails only given a listed condition (the placement on this hardware: without it the model runs elsewhere)
+      // the line names that condition
+      var given = (step.conditions || []).map(function (c) { return numbered.indexOf(c) + 1; })
+        .filter(function (n) { return n > 0; });
+      said.push(" " + WORDS.whichever + (given.length ? (given.length > 1 ? ", given conditions " : ", given condition ") +
+        given.join(" and ") : ""));
       why = reasons.length === 1 && reasons[0].length <= SUMMARY_REASON ? ": " + reasons[0] :
         reasons.length ? " (" + (reasons.length === 1 ? "the reason" : reasons.length + " reasons") + ", below)" : "";
     } else if (step.verdict === "fails-at-runtime") {

@@ -571,7 +571,7 @@ def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     said = tuple(choice.said() for choice in choices)
-    unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+    unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel, _placements(cell),
                       reasons=tuple(reason for choice in choices for reason in choice.reasons()), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*said, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
@@ -601,9 +601,16 @@ def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     builds = tuple(build.condition(missing) for build, missing in unbuilt)
-    unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+    unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel, _placements(cell),
                       reasons=tuple(build.reason(missing) for build, missing in unbuilt), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*builds, *cell.conditions), otherwise=(unrun, *cell.otherwise))
+
+
+def _placements(cell: Cell) -> tuple[str, ...]:
+    """The placement conditions (`elsewhere`) of the kernel a cell selects: a failure of the install's code for the
+    target happens only where the model is placed on it (without the placement the model runs on another device,
+    the step `_placed_elsewhere` adds), so a step of the install's needs them."""
+    return tuple(dict.fromkeys(c for s in cell.otherwise if s.elsewhere and s.kernel == cell.kernel for c in s.unmet))
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,

@@ -412,3 +412,79 @@ class _Markers:
                     totals[other] = totals.get(other, 0) + n
             return max(((n, other) for other, n in totals.items() if other not in holders), default=(0, None))[::-1]
         return None, outside
+
+
+@dataclass(frozen=True)
+class Outweighed:
+    """A term that does not find its page first: typed as `typed`, the page `rival` (which does not hold the term, see
+    _Markers) matches `theirs` of its tag words ('moe_' once for each), the term's own page only `own`."""
+
+    page: str
+    term: str
+    typed: str
+    rival: str
+    own: int
+    theirs: int
+    matched: tuple[str, ...]  # the rival's tag words the typed term matches
+    capped: tuple[str, ...]  # the words of the term with MOST markers on the page: it could not be raised further
+
+
+def outweighed(found: dict[str, SearchTerms]) -> list[Outweighed]:
+    """Each term typed as written or with spaces for its hyphens (one entry per page, term and form, with the rival
+    that weighs most) where a page without the term weighs as much or more, though one of the term's prefix words
+    alone is no other page's term (else that page's name comes first by design): what the solver could not settle, at
+    ROUNDS or at MOST. Counted exactly from the tags; each typed form's weights are summed once, whichever pages hold
+    it."""
+    tags = {ref: {w for tag in t.tags for w in words(tag)} for ref, t in found.items()}
+    entries = sorted((tag, ref) for ref, held in tags.items() for tag in held)
+    keys = [tag for tag, _ in entries]
+    owners: dict[tuple[str, ...], set[str]] = {}
+    having: dict[str, set[str]] = {}
+    for ref, t in found.items():
+        for term in t.terms:
+            owners.setdefault(words(term), set()).add(ref)
+            for word in words(term):
+                having.setdefault(word, set()).add(ref)
+    widths = {ref for ref, t in found.items() if any(_is_width(words(term)) for term in t.terms)}
+    per_clause: dict[Clause, dict[str, int]] = {}
+    weighed: dict[tuple[Clause, ...], dict[str, int]] = {}  # each typed form's weight per page
+
+    def counts(clause: Clause) -> dict[str, int]:
+        if clause not in per_clause:
+            word, prefix = clause
+            end = bisect_left(keys, word + "\U0010ffff" if prefix else word + "\x00")
+            per_clause[clause] = {}
+            for _, ref in entries[bisect_left(keys, word):end]:
+                per_clause[clause][ref] = per_clause[clause].get(ref, 0) + 1
+        return per_clause[clause]
+
+    problems: list[Outweighed] = []
+    for ref, t in found.items():
+        for term in t.terms:
+            split = words(term)
+            for typed, form in {clauses(f): f for f in (" ".join(split), term)}.items():  # the same typed once
+                prefixes = [word for word, prefix in typed if prefix]
+                if not any(owners.get((word,), set()) <= {ref} for word in prefixes):
+                    continue  # each prefix word is another page's name: that page comes first for it
+                if typed not in weighed:
+                    totals: dict[str, int] = {}
+                    for clause in typed:
+                        for other, n in counts(clause).items():
+                            totals[other] = totals.get(other, 0) + n
+                    weighed[typed] = totals
+                totals = weighed[typed]
+                holders = owners[split] | set.intersection(*(owners.get((word,), set()) for word in prefixes)) | (
+                    widths if _is_width(split) else set())
+                if len(split) > 1:
+                    holders |= set.intersection(*(having.get(word, set()) for word in split))
+                own = totals.get(ref, 0)
+                negative, rival = min(((-n, other) for other, n in totals.items() if other not in holders),
+                                      default=(0, ""))  # the most, then the first by ref
+                theirs = -negative
+                if rival and theirs >= own:
+                    matched = tuple(sorted(tag for tag in tags[rival] if any(
+                        tag.startswith(word) if prefix else tag == word for word, prefix in typed)))
+                    capped = tuple(w for w in dict.fromkeys(prefixes) if sum(
+                        tag.rstrip(MARKER) == w and tag != w for tag in tags[ref]) >= _Markers.MOST)
+                    problems.append(Outweighed(ref, term, form, rival, own, theirs, matched, capped))
+    return problems
