@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import (accelerator_summary_figures, auto_dtypes, benchmark_baseline, built_with, computes_in_setting, elsewhere_placement, gate_needs, cuda_arch_names, die_architecture, format_encoding, gfx_capability, gotcha_figures, install_facts, kernel_formats, kernel_operands, kernels_from, memory_bandwidth, no_matrix_instructions, no_matrix_way, part_matrix_formats, plugin_of, ridge_bounds, runtime_checks, contested_resolution, dispatch_provenance, matrix_shape, published_explained,
                observed_cells, peak_runs_as, published_observed, quality_note_figures, quoted_difference, quoted_value, scheme_candidates, scheme_fallback, scheme_substitution, search_ranking, shared_die, stated_support, stated_tallies, summary_figures, target_members, trap_scope, trap_severity, trap_silent,
                unverified_declared, unverified_record)
-from .base import SHAPE, VIEWS, Check
+from .base import PAGES, SHAPE, VIEWS, Check
 from .runner import run_checks
 
 
@@ -65,4 +65,4 @@ REGISTRY: tuple[Check, ...] = (
     search_ranking.CHECK,
 )
 
-__all__ = ["REGISTRY", "SHAPE", "VIEWS", "Check", "run_checks"]
+__all__ = ["PAGES", "REGISTRY", "SHAPE", "VIEWS", "Check", "run_checks"]

@@ -3,7 +3,9 @@
 A check has a name, its rule in one sentence, a scope and a stage. A record-scoped check is a function of
 one record: the runner iterates the records of its kinds, and a crash is isolated to (and located at) the
 record that caused it. A tree-scoped check sees the whole atlas. `shape` checks read records and the index
-only and run before the views are derived, so views can trust the shapes; `views` checks run after.
+only and run before the views are derived, so views can trust the shapes; `views` checks run after. `pages` checks
+read a view that only record pages need (derive.PAGE_VIEWS): they run where record pages render (the site build,
+`check --all-pages`), so a plain `check` does not compute that view for them.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from ..model.records import Record
 if TYPE_CHECKING:
     from ..model.atlas import Atlas
 
-SHAPE, VIEWS = "shape", "views"
+SHAPE, VIEWS, PAGES = "shape", "views", "pages"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..derive.search_terms import MARKER, Outweighed, outweighed
 from ..model.atlas import Atlas
 from ..problems import Problem
-from .base import Check, at
+from .base import PAGES, Check, at
 
 NAME = "search-ranking"
 
@@ -40,4 +40,4 @@ def _tags(matched: tuple[str, ...]) -> str:
     return ", ".join(f"{w!r} and {n} marker{'s' * (n != 1)}" if n else repr(w) for w, n in markers.items())
 
 
-CHECK = Check(NAME, __doc__.strip(), "tree", run=run)
+CHECK = Check(NAME, __doc__.strip(), "tree", run=run, stage=PAGES)  # reads the search tags: where record pages render

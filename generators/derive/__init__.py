@@ -263,10 +263,10 @@ class Views:
 
 
 VIEW_NAMES: tuple[str, ...] = tuple(name for name, value in vars(Views).items() if isinstance(value, cached_property))
-# Views read by record pages alone, which a plain `check` (rendering the chapters only) would not pay for. None now:
-# the search tags (search_terms, a third of a second at 10k) are read by the search-ranking check, so that a term an
-# added alias leaves outweighed fails `check` rather than shipping (checks/search_ranking.py).
-PAGE_VIEWS: tuple[str, ...] = ()
+# Read by record pages alone (their search tags): computed when those render (the site, `check --all-pages`), so a
+# plain `check`, which renders the chapters only, does not pay for them (search_terms: a third of a second at 10k), nor
+# for the search-ranking check that reads them (a `pages` check, run where record pages render: checks/base.py).
+PAGE_VIEWS = ("search_terms",)
 CHECKED_VIEWS = tuple(name for name in VIEW_NAMES if name not in PAGE_VIEWS)
 # Views that regroup one other view and read nothing else (a test records their reads): the page memo fingerprints
 # such a view by the one it regroups (render/memo.py) rather than serialising the same objects a second time.
