@@ -28,12 +28,17 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         platform = atlas.index.get("hardware-target", target_id).data["platform"]
         plugin = through_plugins(atlas.index).get(scheme.get("engine", ""), {}).get(platform)
         if plugin:
-            host = atlas.index.get("engine", scheme["engine"])
+            host, added = atlas.index.get("engine", scheme["engine"]), atlas.index.get("engine", plugin)
+            theirs = [s for s in atlas.index.all("scheme") if s.data.get("engine") == plugin]
+            unread = [f for f in scheme.get("formats", [])[:1]
+                      if not any(f in s.data.get("formats", []) for s in theirs)]
             return (f"{scheme_id} on {target_id}: NOT DERIVED for this scheme: "
                     + fill(words("through_plugin"), host=host.name if host else scheme["engine"], platform=platform,
-                           plugin=f"{atlas.index.get('engine', plugin).name} (engine {plugin})")
-                    + "\n  its schemes: " + ", ".join(sorted(s.id for s in atlas.index.all("scheme")
-                                                            if s.data.get("engine") == plugin))), True
+                           host_release=str((host.data if host else {}).get("version_read") or "a release not recorded"),
+                           plugin=f"{added.name} (engine {plugin})",
+                           plugin_release=str(added.data.get("version_read") or "a release not recorded"))
+                    + "".join(f"; {fill(words('through_plugin_none'), plugin=added.name, format=f)}" for f in unread)
+                    + "\n  its schemes: " + ", ".join(sorted(s.id for s in theirs))), True
         if platform not in unread_platforms(scheme):
             return (f"{scheme_id} on {target_id}: NOT DERIVED (no scheme of engine {scheme.get('engine', '')!r} has a "
                     f"candidate list for platform {platform!r})"), True
@@ -82,6 +87,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     for w in cell.worse:  # a refusal's every reason, each on its own line as under the otherwise steps
         said = w.computes_as or (w.reasons[0] if len(w.reasons) == 1 else "")
         lines.append(f"  a setting that makes it worse: {w.setting}: {w.verdict.value}"
+                     + (f" on the default install, which lacks what {w.passed_over} needs (where that is met: "
+                        f"{w.given_it.value if w.given_it else 'not known'})" if w.passed_over else "")
                      + (f" ({w.kernel})" if w.kernel else "") + (f": {said}" if said else ""))
         if not w.computes_as and len(w.reasons) > 1:
             lines.extend(f"         {reason}" for reason in w.reasons)

@@ -1247,6 +1247,24 @@ def test_a_step_without_the_installs_download_or_build_is_marked_as_the_installs
     assert not any(o.of_install for o in cell(86, new, old).otherwise)
 
 
+def test_a_step_of_the_install_fails_only_where_the_model_is_placed_on_the_target():
+    """mps39t: transformers' dequantized FP8 on a V100 with the default torch (no code for 7.0): without a device_map
+    the model loads and runs on the host CPU, so the install's missing code fails only given the placement; its step
+    names the placement as a condition, and the placement's own step does not need the build."""
+    placed = req("other", "no device_map: the model loads on the CPU", condition="device_map names cuda",
+                 elsewhere="the host CPU", reason_verbatim=False, when={"platform": ["cuda"]})
+    kernels = {"dq": {"requirements": [placed]}}
+    old = Build("old.tar", cubins=(86,), source="cmake", one_of="assets", toolkit="13.4")
+    volta = derive_cell("s", scheme("dq"), "t", {"platform": "cuda", "compute_capability": 70}, kernels,
+                        Install("download one", builds=(old,)))
+    assert [(o.verdict, o.of_install, o.conditions, o.elsewhere) for o in volta.otherwise] == [
+        ("fails-at-runtime", True, ("device_map names cuda",), ""), ("runs", False, (), "the host CPU")]
+    # a kernel without a placement condition: the install's step needs nothing more
+    kernels["dq"]["requirements"] = []
+    assert [o.conditions for o in derive_cell("s", scheme("dq"), "t", {"platform": "cuda", "compute_capability": 70},
+                                               kernels, Install("download one", builds=(old,))).otherwise] == [()]
+
+
 def test_explain_says_a_step_of_the_install_is_the_installs_not_the_selected_kernels():
     """cond1wording33s: `explain` printed "(for a)" on the install's step (the card says "a condition of the install");
     it now says whose condition it is as the card does, and a kernel's own condition still names the kernel."""

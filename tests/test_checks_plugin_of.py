@@ -1,4 +1,4 @@
-"""An engine that runs on a platform only through its plugin, an engine of its own, says so once (`plugin_of` on the
+"""An engine that has no platform of its own where its plugin adds one, an engine of its own, says so once (`plugin_of` on the
 plugin's record, checks/plugin_of.py): the host's schemes then have no cell there, and explain and the data API send
 a reader of them to the plugin (derive/plugins.py) rather than say only that nothing is derived."""
 from __future__ import annotations
@@ -64,9 +64,10 @@ def test_the_plugin_answers_on_its_platform_and_the_host_scheme_points_to_it(tre
     assert ("sch-plug", "cpu-avx512") in atlas.views.cells and ("sch-w4a16", "cpu-avx512") not in atlas.views.cells
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
     assert ok and text == (
-        "sch-w4a16 on cpu-avx512: NOT DERIVED for this scheme: Example Engine runs on platform cpu only through its "
-        "plugin Example plugin (engine plug), which the atlas records as an engine of its own: that engine's schemes "
-        "are the answers here\n  its schemes: sch-plug")
+        "sch-w4a16 on cpu-avx512: NOT DERIVED for this scheme: Example Engine has no platform cpu of its own (none "
+        "at a release not recorded, the release read): it runs there through its plugin Example plugin (engine plug), "
+        "which the atlas records as an engine of its own, read at a release not recorded: that engine's schemes are "
+        "the answers here\n  its schemes: sch-plug")
     engines = {e["id"]: e for e in index_document(atlas)["records"]["engine"]}
     assert engines["eng"]["through_plugin"] == {"cpu": "plug"} and "through_plugin" not in engines["plug"]
 
@@ -90,3 +91,13 @@ def test_a_plugin_scheme_on_another_platform_and_a_plugin_of_itself_fail(tree):
     assert problems_of(tree, RULE) == [
         "records/engines/plug.yaml:4:21: error: [plugin-of] plugin_of.engine: an engine cannot be its own platform "
         "plugin; name the engine that loads it or remove plugin_of"]
+
+
+def test_where_none_of_the_plugins_schemes_reads_the_format_the_pointer_says_it_is_a_gap(tree):
+    """A host scheme's format that no scheme of the plugin reads (vLLM's NVFP4 scheme on Gaudi, where vLLM-Gaudi has
+    no NVFP4 scheme): the pointer to the plugin also says its answers are a gap for that format, not a route."""
+    atlas, problems = check_tree(with_plugin(tree, scheme=SCHEME.replace("formats: [fmt-int4]", "formats: [fmt-fp4]")))
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and "the answers here; none of Example plugin's schemes in the atlas reads fmt-int4, so for it the " \
+        "atlas cannot say (a gap, not a refusal)\n  its schemes: sch-plug" in text

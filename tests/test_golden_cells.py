@@ -968,6 +968,26 @@ def test_a_setting_that_leaves_only_a_kernel_the_default_install_lacks_a_package
     conch = worse["--linear-backend conch"]
     assert (conch.verdict, conch.kernel) == ("refused", None)
     assert conch.reasons[0].startswith("vllm-conch: ") and "conch-triton-kernels is not installed" in conch.reasons[0]
+    # the entry names the kernel the install passes over and what the value gets once the package is there
+    assert (conch.passed_over, conch.given_it) == ("vllm-conch", "runs-if")
+    assert worse["--linear-backend cutlass"].passed_over is None
+
+
+def test_a_value_whose_kernel_the_default_install_lacks_a_package_for_is_refused_there_even_if_it_would_fail_later(
+        real_atlas):
+    """Second reading rev39 of audit39s: on SM120 vLLM 0.33.0's --linear-backend flashinfer_trtllm and fbgemm leave
+    FlashInferTrtllmNvFp4LinearKernel and FbgemmNvFp4LinearKernel, whose is_supported refuse without FlashInfer's
+    cubins or an nvcc (has_flashinfer) and without fbgemm_gpu, neither of which the CUDA wheel brings; init_nvfp4_linear_kernel
+    then raises. The card said 'fails at run time (the engine selects ...)', what an install with them gets; and
+    flashinfer_cutedsl said 'falls back' to the CuTe-DSL W4A16 kernel, which needs FlashInfer too. On the default
+    install all three are refused; the entry keeps what they would do with the need met."""
+    worse = {w.setting: w for w in real_atlas.views.cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm120")].worse}
+    for value, kernel, given in (("flashinfer_trtllm", "vllm-flashinfer-trtllm-nvfp4", "fails-at-runtime"),
+                                 ("fbgemm", "vllm-fbgemm-nvfp4", "fails-at-runtime"),
+                                 ("flashinfer_cutedsl", "vllm-flashinfer-cutedsl-nvfp4-w4a16", "fallback")):
+        w = worse[f"--linear-backend {value}"]
+        assert (w.verdict, w.kernel, w.passed_over, w.given_it) == ("refused", None, kernel, given), value
+    assert worse["--linear-backend marlin"].passed_over is None
 
 
 def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_in_tf32_from_ampere(real_atlas):

@@ -22,7 +22,7 @@
   // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
-    "through_plugin", "trap_parts", "trap_when", "unknown", "whichever"];
+    "through_plugin", "through_plugin_none", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -522,8 +522,13 @@
       said.push(" via " + via + " on " + step.elsewhere + " instead; this hardware runs nothing");
     } else if (step.verdict === "fails-at-runtime" && steps.every(function (s) { return s.of_install; })) {
       // a condition of the default install (a build for the target, a download and its driver), not of the kernel:
-      // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries)
-      said.push(" " + WORDS.whichever);
+      // its binaries' code is what fails, whichever kernel the engine selects (the reasons name the binaries); where
+      // it fails only given a listed condition (the placement on this hardware: without it the model runs elsewhere)
+      // the line names that condition
+      var given = (step.conditions || []).map(function (c) { return numbered.indexOf(c) + 1; })
+        .filter(function (n) { return n > 0; });
+      said.push(" " + WORDS.whichever + (given.length ? (given.length > 1 ? ", given conditions " : ", given condition ") +
+        given.join(" and ") : ""));
       why = reasons.length === 1 && reasons[0].length <= SUMMARY_REASON ? ": " + reasons[0] :
         reasons.length ? " (" + (reasons.length === 1 ? "the reason" : reasons.length + " reasons") + ", below)" : "";
     } else if (step.verdict === "fails-at-runtime") {
@@ -853,6 +858,22 @@
     return pluginId ? { id: pluginId, record: records["engine"][pluginId], host: engine, platform: target.platform } : null;
   }
 
+  // the sentence naming the plugin (WORDS.through_plugin), with both releases read
+  function pluginSaid(site, plugin) {
+    return fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform,
+                                        host_release: plugin.host.version_read || "a release not recorded",
+                                        plugin: [link(site, plugin.record, plugin.id)],
+                                        plugin_release: (plugin.record && plugin.record.version_read) || "a release not recorded" });
+  }
+
+  // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
+  function pluginReads(records, plugin, formatId) {
+    return Object.keys(records["scheme"]).some(function (id) {
+      var s = records["scheme"][id];
+      return s.engine === plugin.id && s.formats.indexOf(formatId) >= 0;
+    });
+  }
+
   // a scheme of an engine that runs on this platform only through its plugin, an engine of its own: the answers are
   // that engine's, so send the reader there rather than say nothing is known
   function pluginHere(site, records, schemeId, place, hardware) {
@@ -863,8 +884,9 @@
     return el("article", { "class": "atlas-card atlas-card--unread" }, [
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__gap", text: "Through a plugin" }), " "].concat(
-        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform,
-                                    plugin: [link(site, plugin.record, plugin.id)] }), ["."])),
+        pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
+          fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
+        ["."])),
       el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: plugin.id, hardware: hardware }).toString(),
                              text: (plugin.record ? plugin.record.name : plugin.id) + "\u2019s answers on this hardware" })].concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
@@ -1067,8 +1089,9 @@
       }));
     })).concat(viaPlugin.map(function (row) {
       var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
-        [el("span", { "class": "atlas-compare__gap", title: "the engine runs on this platform only through its plugin",
-          text: "through " + (row.plugin.record ? row.plugin.record.name : row.plugin.id) })], ["—"], ["—"], ["—"]];
+        [el("span", { "class": "atlas-compare__gap", title: "the engine runs on this platform through its plugin",
+          text: "through " + (row.plugin.record ? row.plugin.record.name : row.plugin.id) +
+            (pluginReads(records, row.plugin, format.id) ? "" : ": not derived") })], ["—"], ["—"], ["—"]];
       return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
@@ -1088,7 +1111,8 @@
     Object.keys(hosts).sort().forEach(function (host) {
       var plugin = hosts[host];
       box.appendChild(el("p", { "class": "atlas-card__note" }, ["Through " + (plugin.record ? plugin.record.name : plugin.id) + ": "].concat(
-        fill(WORDS.through_plugin, { host: plugin.host.name, platform: plugin.platform, plugin: [link(site, plugin.record, plugin.id)] }),
+        pluginSaid(site, plugin), pluginReads(records, plugin, format.id) ? [] : ["; "].concat(
+          fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })),
         ["."])));
     });
     if (gaps.length) {
@@ -1210,7 +1234,13 @@
           [": "].concat(Array.prototype.slice.call(reasonItem(site, records, reasons[0]).childNodes)) : reasons.length ?
           [", " + reasons.length + " reasons in the engine's order:",
             el("ol", { "class": "atlas-card__worse-reasons" }, reasons.map(function (r) { return reasonItem(site, records, r); }))] : [];
-        return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(
+        // a value whose kernel needs what the default install lacks: that install passes it over (cells.py), so say
+        // so, name the kernel and what the value gets once the need is met (runs, or fails even then)
+        var given = { "runs-if": "it runs", "runs": "it runs", "fails-at-runtime": "it still fails at run time",
+                      "fallback": "it still falls back" }[w.given_it] || "not known";
+        var passed = w.passed_over ? [" on the default install, which lacks what ", link(site, records["kernel"][w.passed_over],
+          w.passed_over), " needs (where that is met, " + given + ")"] : [];
+        return el("li", {}, [el("code", { text: w.setting }), ": " + what].concat(passed,
           w.kernel ? [" (the engine selects ", link(site, records["kernel"][w.kernel], w.kernel), ")"] : [], detail));
       }))]));
     }

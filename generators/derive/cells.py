@@ -141,10 +141,15 @@ class Worse:
     kernel: str | None  # the kernel the engine then selects; None when it refuses
     computes_as: str = ""  # for a fallback: what it computes in instead
     reasons: tuple[str, ...] = ()  # for a refusal or a failure at run time: every reason in the engine's order
+    # the kernel the value leaves that needs what the default install lacks (a package, a switch), so that install
+    # passes it over and gets `verdict`; and what the value gets where that need is met (runs, fails at run time)
+    passed_over: str | None = None
+    given_it: Verdict | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"setting": self.setting, "verdict": self.verdict.value, "kernel": self.kernel,
-                "computes_as": self.computes_as, "reasons": list(self.reasons)}
+                "computes_as": self.computes_as, "reasons": list(self.reasons), "passed_over": self.passed_over,
+                "given_it": self.given_it.value if self.given_it else None}
 
 
 @dataclass(frozen=True)
@@ -566,7 +571,7 @@ def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     said = tuple(choice.said() for choice in choices)
-    unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+    unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel, _placements(cell),
                       reasons=tuple(reason for choice in choices for reason in choice.reasons()), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*said, *cell.conditions), otherwise=(unrun, *cell.otherwise))
 
@@ -596,9 +601,16 @@ def _on_unbuilt_target(cell: Cell, unbuilt: Sequence[tuple[Build, str]]) -> Cell
         return cell
     verdict = Verdict.RUNS_IF if cell.verdict is Verdict.RUNS else cell.verdict
     builds = tuple(build.condition(missing) for build, missing in unbuilt)
-    unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel,
+    unrun = Otherwise(cell.kernel or "", builds, Verdict.FAILS_AT_RUNTIME, cell.kernel, _placements(cell),
                       reasons=tuple(build.reason(missing) for build, missing in unbuilt), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*builds, *cell.conditions), otherwise=(unrun, *cell.otherwise))
+
+
+def _placements(cell: Cell) -> tuple[str, ...]:
+    """The placement conditions (`elsewhere`) of the kernel a cell selects: a failure of the install's code for the
+    target happens only where the model is placed on it (without the placement the model runs on another device,
+    the step `_placed_elsewhere` adds), so a step of the install's needs them."""
+    return tuple(dict.fromkeys(c for s in cell.otherwise if s.elsewhere and s.kernel == cell.kernel for c in s.unmet))
 
 
 def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: HardwareTargetFields,
@@ -663,7 +675,9 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
     kernel whose record leaves its activation handling open is not known to run worse, so it is not listed. A kernel
     that runs only with something the default install lacks (a package it leaves out: Conch on vLLM's CUDA wheel) is
     passed over by a default install, which gets the first step it reaches without it (with nothing after it in the
-    filtered list, the refusal)."""
+    filtered list, the refusal), whatever that kernel would then do (run, or fail at run time as FBGEMM's NVFP4 GEMM
+    on SM120); the entry names that kernel and its own outcome, so a reader sees the value needs what the install
+    lacks, and whether meeting the need would make it run."""
     config = handed_config(scheme, target, kernels, installed)
     failure = failure_message(candidates, kernels, target, scheme)
     found = []
@@ -673,13 +687,13 @@ def _worse_settings(candidates: Mapping[str, Any], target: HardwareTargetFields,
         cell = _verdict(scheme.get("engine", ""), "", "", attempts, failure, config, handling)
         cell = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
         opt_in = {a.kernel for a in attempts if a.opt_in}
-        if cell.verdict.runs_as_specified and cell.kernel in opt_in:
+        if cell.kernel in opt_in:  # whatever the kernel then does (runs, fails at run time), the install never gets it
             step = next((s for s in cell.otherwise if not s.off_default and s.selected != s.kernel
                          and s.selected not in opt_in), None)  # as _default_kernel finds what the install selects
             if step is not None and not step.verdict.runs_as_specified:
                 found.append(Worse(f"{candidates['filter']['setting']} {value}", step.verdict,
                                    step.selected if step.verdict is not Verdict.REFUSED else None, step.computes_as,
-                                   () if step.verdict is Verdict.FALLBACK else step.reasons))
+                                   () if step.verdict is Verdict.FALLBACK else step.reasons, cell.kernel, cell.verdict))
             continue
         if cell.verdict.runs_as_specified:
             continue

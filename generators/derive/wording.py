@@ -39,9 +39,14 @@ WORDS: dict[str, object] = {
     # who brings in a need the engine does not check (route_needs): the engine itself, or through a tool
     "need_engine": "{engine}, on every start",
     "need_tool": "{by}, through {tool}",
-    # a host engine's scheme on a platform the engine reaches only through its plugin (derive/plugins.py)
-    "through_plugin": "{host} runs on platform {platform} only through its plugin {plugin}, which the atlas records "
-                      "as an engine of its own: that engine's schemes are the answers here",
+    # a host engine's scheme on a platform the engine has none of its own for, which a plugin adds (derive/plugins.py):
+    # "has none of its own" is read at the host's release; another plugin could add the platform too, so not "only"
+    "through_plugin": "{host} has no platform {platform} of its own (none at {host_release}, the release read): it "
+                      "runs there through its plugin {plugin}, which the atlas records as an engine of its own, read at "
+                      "{plugin_release}: that engine's schemes are the answers here",
+    # ... where none of the plugin's schemes reads the format asked about
+    "through_plugin_none": "none of {plugin}'s schemes in the atlas reads {format}, so for it the atlas cannot say (a gap, "
+                           "not a refusal)",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
 }

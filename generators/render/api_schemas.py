@@ -168,7 +168,15 @@ _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "comput
                                                                                 "null when it refuses."},
                          "computes_as": {"type": "string", "description": "For a fallback: what really computes."},
                          "reasons": {**_IDS, "description": "For a refusal or a failure at run time: every reason in "
-                                                             "the engine's order."}}}
+                                                             "the engine's order."},
+                         "passed_over": {"type": ["string", "null"],
+                                         "description": "The kernel the value leaves that needs what the default "
+                                                        "install lacks (a package, a switch), which that install "
+                                                        "passes over to reach `verdict`; null otherwise."},
+                         "given_it": {"type": ["string", "null"],
+                                      "description": "With `passed_over`: the value's outcome where that need is met "
+                                                     "(`runs-if` names it as the condition; `fails-at-runtime` or "
+                                                     "`fallback` when it does not help); null otherwise."}}}
 _ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "

@@ -95,6 +95,8 @@ def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], M
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
     if step.elsewhere:  # a placement step: the outcome is that device's, and this target runs nothing
         line += text(f" on {step.elsewhere} instead, not on this hardware")
+    if step.of_install and step.conditions:  # the install's code fails only where these hold (the placement on it)
+        line += text(f", given {' and '.join(step.conditions)}")
     if step.computes_as:
         line += text(f", computing as {step.computes_as}")
     if step.verdict is Verdict.REFUSED:

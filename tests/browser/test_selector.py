@@ -551,12 +551,20 @@ def test_a_refused_setting_lists_every_reason_in_the_engines_order(browser: Brow
     assert "more)" not in shown["--linear-backend aiter"]["text"]
     # one reason stays on the line: B12X on a B200 refuses once per kernel, FlashInfer's b12x once
     sm100 = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")]
-    single = next(w for w in sm100["worse"] if w["verdict"] == "refused" and len(w["reasons"]) == 1)
+    single = next(w for w in sm100["worse"] if w["verdict"] == "refused" and len(w["reasons"]) == 1
+                  and not w["passed_over"])
     _pick(browser, scheme="vllm-ct-w4a4-nvfp4", hardware="target:nvidia-sm100")
     shown = {w["setting"]: w for w in _shown(browser, WORSE, "settings that make it worse")}
     kernel, message = single["reasons"][0].split(": ", 1)
     assert shown[single["setting"]]["reasons"] == []
     assert shown[single["setting"]]["text"] == f"{single['setting']}: refused: {names['kernel/' + kernel]}: {message}"
+    # a value whose kernel the default install passes over (fbgemm_gpu not installed) says so, and what it gets then
+    fbgemm = next(w for w in sm100["worse"] if w["setting"] == "--linear-backend fbgemm")
+    kernel, message = fbgemm["reasons"][0].split(": ", 1)
+    assert (fbgemm["passed_over"], fbgemm["given_it"]) == (kernel, "runs-if")
+    assert shown["--linear-backend fbgemm"]["text"] == (
+        f"--linear-backend fbgemm: refused on the default install, which lacks what {names['kernel/' + kernel]} needs "
+        f"(where that is met, it runs): {names['kernel/' + kernel]}: {message}")
     assert len(shown["--linear-backend b12x"]["reasons"]) == 2
     assert browser.console_errors() == []
 
@@ -1494,10 +1502,11 @@ def test_an_index_without_the_words_the_script_places_is_said_not_to_load(browse
 
 def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
         browser: Browser, built_site: Path) -> None:
-    """vLLM reaches Intel Gaudi only through its plugin vLLM-Gaudi, an engine of its own (plugin_of, read from the
-    index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived cell, and the comparison
-    called it a gap in the atlas. The card now names the plugin and links to its answers on the same hardware, and
-    the comparison labels the row as through the plugin, not as not derived."""
+    """vLLM has no Intel Gaudi platform of its own and reaches it through its plugin vLLM-Gaudi, an engine of its own
+    (plugin_of, read from the index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived
+    cell, and the comparison called it a gap in the atlas. The card now names the plugin with both releases read and
+    links to its answers on the same hardware, and the comparison labels the row as through the plugin, not as not
+    derived, unless none of the plugin's schemes reads the format (then it is a gap through the plugin)."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     engines = {e["id"]: e for e in index["records"]["engine"]}
     host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
@@ -1510,8 +1519,9 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
                            "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
                   "plugin card")
     assert "Through a plugin" in card["text"] and "no derived cell" not in card["text"]
-    assert f"{engines[host]['name']} runs on platform {platform} only through its plugin {engines[plugin]['name']}" \
-        in card["text"]
+    assert (f"{engines[host]['name']} has no platform {platform} of its own (none at {engines[host]['version_read']}, "
+            f"the release read): it runs there through its plugin {engines[plugin]['name']}") in card["text"]
+    assert f"read at {engines[plugin]['version_read']}" in card["text"] and "in the atlas reads" not in card["text"]
     assert f"?engine={plugin}&hardware=target%3A{target}" in card["links"]
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
     browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
@@ -1523,3 +1533,12 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     plugin_rows = browser.js("return [...document.querySelectorAll('tr[data-verdict]')].filter(r => r.dataset.verdict)"
                              ".map(r => r.dataset.scheme)")
     assert any(s["id"] in plugin_rows for s in index["records"]["scheme"] if s["engine"] == plugin)
+    # a host scheme whose format none of the plugin's schemes reads (vLLM's NVFP4 on Gaudi): a gap, said as one
+    unread = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and not any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine=any&format={unread['formats'][0]}&hardware=target:{target}")
+    _comparison(browser)
+    row = browser.js(f"return document.querySelector('tr[data-scheme=\"{unread['id']}\"]').textContent")
+    box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    assert f"through {engines[plugin]['name']}: not derived" in row
+    assert f"none of {engines[plugin]['name']}'s schemes in the atlas reads " in box
