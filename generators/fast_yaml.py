@@ -117,8 +117,13 @@ def _flow_end(text: str, start: int) -> int:
     a digit, a blank, a line break, one of `_-.+/:`, a comma or a bracket is followed: there the two readers cannot
     differ on where its items and nested collections begin and end (no comment, no indicator but `,` `:` and the
     brackets, no quote in the middle of a plain scalar, no line starting with `---` or `...`). A quote opens a quoted scalar only right after `[`, `{` or `,`
-    and blanks (a single-quoted one ends at a lone `'`, a double-quoted one at a `"` no backslash escapes); a quote
-    anywhere else (after `key: `, or inside a plain scalar, where it is text) ends the walk undecided."""
+    and blanks (a single-quoted one ends at a lone `'`, a double-quoted one at a `"` no backslash escapes), and must
+    close on its line; a quote anywhere else (after `key: `, or inside a plain scalar, where it is text) ends the walk
+    undecided. (`start` may be a false alarm, a `[` at a line's start in a block scalar: `a: |` then `  [x, 'y` then
+    `b: [c, [e'f], g: |` then `  z]`. A quote opened there and closed lines later hides the real `[` after `b: `, the
+    walk ends at `]` after `e'f`, and the `|` in the real collection looked like a block scalar to yaml-rs' text and
+    libyaml's error alike. A quote closed on its line hides only that line's text, and a walk begun at a false `[`
+    holds one bracket more than the real collections it passes, so it cannot end inside one.)"""
     stack: list[str] = []
     at, end = start, len(text)
     while at < end:
@@ -143,6 +148,8 @@ def _flow_end(text: str, start: int) -> int:
                         at += 1
                     else:
                         break
+                elif text[at] == "\n":
+                    return end  # (a quote from a false start, in a block scalar, may hide a real bracket: see above)
                 elif char == '"' and text[at] == "\\":
                     at += 1
                 at += 1

@@ -223,7 +223,10 @@ def test_a_comma_before_any_flow_collection_is_text(text):
                                   "a: [x, y\nb: |\n  z\n", "a: {b: [x,\n  y]}\nc: x, &y\n", "a: [x, |\n  y]\n",
                                   "a: [x # c\n  ]\nb: |\n  z\n", "a: [x,\n---\n]\nb: |\n  z\n", "a: [x}\nb: |\n  z\n",
                                   "a: [x, y]]\nb: |\n  z\n", "a: [x, {b: 'c'}]\nd: |\n  z\n", "a: [it's]\nb: |\n  z\n",
-                                  "--- {a: b, &x c: d}\n", "--- {a: b, !!str c: d}\n", "--- [x, &y z]\n"])
+                                  "--- {a: b, &x c: d}\n", "--- {a: b, !!str c: d}\n", "--- [x, &y z]\n",
+                                  # a `[` in a block scalar, then a quote that closes lines later, after a real `[`
+                                  "a: |\n  [x, 'y\nb: [c, [e'f], g: |\n  z]\n", "a: |\n  [x, 'y\nb: {c: [e'f], g: >\n  z}\n",
+                                  "a: |\n  [x, \"y\nb: [c, [e\"f], g: |\n  z]\n"])
 def test_after_a_flow_collection_may_open_the_hazards_are_declined(text):
     assert fast_yaml.parse(text) is None, text
     assert agrees(text)
