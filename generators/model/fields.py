@@ -599,6 +599,7 @@ class EngineRuntimeChecks(TypedDict):
     check: Literal['package', 'op', 'env', 'other']
     value: str
     condition: NotRequired[str]
+    devices: NotRequired[dict[str, str]]
     default: NotRequired[str]
     met_by_install: NotRequired[list[str]]
     source: RefSource
