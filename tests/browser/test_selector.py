@@ -1350,7 +1350,9 @@ const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent);
 const facts = Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]));
 return {covers: facts['Covers'], release: facts['Release'] || null,
         notices: texts('.atlas-card__emulated, .atlas-card__unknown'),
-        disagrees: texts('.atlas-card__finding section > p:first-of-type'), when: texts('.atlas-card__trap-when')};
+        disagrees: texts('.atlas-card__finding section > p:first-of-type'), when: texts('.atlas-card__trap-when'),
+        raises: texts('.atlas-otherwise__step > .atlas-card__note').filter(t => t.startsWith('The engine raises: ')),
+        otherwise: texts('.atlas-otherwise__reasons > li')};
 """
 
 
@@ -1380,6 +1382,9 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
         "experts": lambda c: schemes[c["scheme"]].get("layers") == "experts",
         "disagrees": lambda c: any(not p["agrees"] for p in c["published"]),
         "trap when": lambda c: any(gotchas[t].get("applies_when") for t in c["traps"]),
+        # a refusal on the way on that names a torch dtype the derivation fills in (vLLM's dtype test on vLLM-Gaudi)
+        "dtype refused": lambda c: any(re.search(r"\btorch\.b?float\d+", s.get("failure_message", ""))
+                                       for s in c.get("otherwise", [])),
     }
     picked = {kind: next(key for key in sorted(page) if test(page[key])) for kind, test in kinds.items()}
     atlas = real_check[0]
@@ -1412,8 +1417,17 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
         assert card["disagrees"] == disagrees, kind
         assert card["when"] == [m.group(0) for line in lines if re.match(r"    \S+ \((blocker|major|minor)", line)
                                 and (m := re.search(r" \(only .+?\)(?= \[unverified\]$|$)", line))], kind
+        # the engine's messages on the way on: the card links a reason's kernel by its label, explain prints its id
+        assert card["raises"] == ["The engine raises: " + line.removeprefix("         engine raises: ")
+                                  for line in lines if line.startswith("         engine raises: ")], kind
+        head = "  if the conditions do not hold (the next outcome in the engine's order):"
+        after = lines[lines.index(head) + 1:] if head in lines else []
+        section = after[:next((n for n, line in enumerate(after) if not line.startswith("   ")), len(after))]
+        reasons = [line.strip() for line in section if line.startswith("         ") and "engine raises: " not in line]
+        assert card["otherwise"] == [names[f"kernel/{r.split(': ', 1)[0]}"] + ": " + r.split(": ", 1)[1]
+                                     if f"kernel/{r.split(': ', 1)[0]}" in names else r for r in reasons], kind
         said = {"ways": notices, "no ways": notices, "unknown": notices, "disagrees": disagrees, "trap when": card["when"],
-                "experts": card["covers"].startswith("the expert layers")}
+                "experts": card["covers"].startswith("the expert layers"), "dtype refused": card["raises"]}
         assert said[kind], kind  # each cell says what it was picked for
     # where a setting chooses the precision, a comparison row says the step and the value it is for as explain does
     line = next(line for line in explain_text(atlas, "transformers-bnb-nf4", "nvidia-sm90")[0].split("\n")
