@@ -587,6 +587,68 @@ def test_a_bit_width_is_the_weight_types_size_bits_and_unknown_where_no_scalar_t
         "w‹bits›a16 not yet supported on HPU"
 
 
+# vLLM 0.26.0 config/vllm.py lines 694-696, as vLLM-Gaudi's ModelOpt FP8, AWQ and GPTQ kernels quote it
+CONFIG_DTYPE_TEST = ("{model_config.dtype} is not supported for quantization method {model_config.quantization}. "
+                     "Supported dtypes: {supported_dtypes}")
+
+
+class _TorchDtype:
+    """Prints as a torch.dtype does (its repr and str are `torch.<name>`), so the engine's f-string can be run."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+def test_a_dtype_check_names_the_one_dtype_it_refuses_and_lists_the_dtypes_it_takes_as_the_engine_prints_them():
+    """The dtype a refusal names and the list it gives are facts the records state once (the scheme's activation
+    dtypes, the requirement's accepted ones): filled at derivation, printed as the engine's own f-string prints a
+    torch dtype and a list of them, which the stand-in dtype lets Python compute here."""
+    from types import SimpleNamespace
+
+    from generators.derive.messages import engine_message
+    check = req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])
+    filled = engine_message(CONFIG_DTYPE_TEST, {"platform": "hpu"},
+                            {"method": "modelopt", "config": {"activation_types": ["bfloat16", "float16"]}}, check)
+    model_config = SimpleNamespace(dtype=_TorchDtype("float16"), quantization="modelopt")
+    supported_dtypes = [_TorchDtype("bfloat16")]
+    assert filled == (f"{model_config.dtype} is not supported for quantization method {model_config.quantization}. "
+                      f"Supported dtypes: {supported_dtypes}")
+    assert "‹" not in filled
+
+
+def test_a_dtype_the_users_run_decides_keeps_its_marker():
+    """Two model dtypes refused: which one the engine names is the user's model's, so it stays a marker (the list is
+    still the requirement's); a quantized activation type is no dtype the model runs in; a model name never is known."""
+    from generators.derive.messages import engine_message
+    check = req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])
+    several = {"method": "awq_hpu", "config": {"activation_types": ["bfloat16", "float16", "float32"]}}
+    assert engine_message(CONFIG_DTYPE_TEST, {"platform": "hpu"}, several, check) == \
+        "‹model_config.dtype› is not supported for quantization method awq_hpu. Supported dtypes: [torch.bfloat16]"
+    quantized = {"config": {"activation_types": ["float8_e4m3fn"]}}
+    assert engine_message("got {x.dtype}", {"platform": "cuda"}, quantized, check) == "got ‹x.dtype›"
+    assert engine_message("{model_config.model} in {model_config.dtype}", {"platform": "hpu"},
+                          {"config": {"activation_types": ["float16"]}}, check) == "‹model_config.model› in torch.float16"
+    # the configuration the check is tried on, not the scheme's whole list, says which dtype it refuses
+    assert engine_message("got {input.dtype}", {"platform": "cuda"}, several, check,
+                          {"activation_types": ["float32"]}) == "got torch.float32"
+
+
+def test_a_refused_cell_and_its_engine_failure_name_the_dtype_its_condition_leaves_out():
+    """What explain and the card show for a vLLM-Gaudi ModelOpt FP8 cell: the way on without bfloat16 is the config
+    test's refusal of float16, in the kernel's reason and in the failure message the engine raises."""
+    kernels = {"a": {"requirements": [req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])]}}
+    data = {**scheme("a", platform="hpu"), "method": "modelopt"}
+    data["candidates"][0]["failure_message"] = CONFIG_DTYPE_TEST
+    cell = derive_cell("s", data, "t", {"platform": "hpu"}, kernels)
+    said = "torch.float16 is not supported for quantization method modelopt. Supported dtypes: [torch.bfloat16]"
+    [step] = cell.otherwise
+    assert (step.verdict, step.failure_message) == ("refused", said)
+    assert step.reasons == (f"a: {said} (unless activation dtype in {{bfloat16}})",)
+
+
 def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
     # vLLM's prioritize_humming: on capability 90 Humming is walked directly ahead of Marlin, elsewhere it stays last.
     kernels = {"machete": {"requirements": [req("capability-exact", "needs 90", value=90)]},

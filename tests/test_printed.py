@@ -49,3 +49,26 @@ def test_a_placeholder_takes_the_printed_text_only_when_the_rest_matches():
     assert resolve("Only types = ‹t› are supported (for group_size = 64)", lines) == (
         "Only types = ‹t› are supported (for group_size = 64)")
     assert resolve("no placeholder", lines) == "no placeholder"
+
+
+def test_vllms_dtype_test_on_gaudi_names_the_dtype_the_scheme_allows_and_the_kernel_does_not(real_atlas: Atlas):
+    """vLLM 0.26.0 prints f"{model_config.dtype} is not supported ... Supported dtypes: {supported_dtypes}" (config/vllm.py
+    lines 694-696): on the way on without the kernel's dtypes, each vLLM-Gaudi cell quoting it names the one model dtype
+    its scheme lists and the kernel's check leaves out, and the check's list, as torch prints them."""
+    cells, index = real_atlas.views.cells, real_atlas.index
+    quoting = [(k.id, r) for k in index.all("kernel") for r in k.data.get("requirements", [])
+               if r.get("check") == "activation-type" and "{model_config.dtype}" in r.get("reason", "")]
+    checked = 0
+    for kernel, check in quoting:
+        for (scheme, _), cell in cells.items():
+            steps = [s for s in cell.otherwise if s.kernel == kernel and s.verdict == "refused"]
+            if not steps:
+                continue
+            [left_out] = [t for t in index.get("scheme", scheme).data["config"]["activation_types"]
+                          if t not in check["values"]]
+            listed = "[" + ", ".join(f"torch.{t}" for t in check["values"]) + "]"
+            said = [r for s in steps for r in s.reasons if "is not supported for quantization method" in r]
+            assert said and all(f"torch.{left_out} is not supported" in r and f"Supported dtypes: {listed}" in r
+                                and "‹" not in r for r in said), said
+            checked += 1
+    assert checked >= len(quoting)  # each quoting kernel's refusal is shown in a cell

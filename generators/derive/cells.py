@@ -27,7 +27,7 @@ from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
-from .messages import engine_message
+from .messages import MODEL_DTYPES, engine_message
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -748,20 +748,23 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
                     scheme: SchemeFields) -> str:
     """The message the engine raises when every candidate declines, as it prints it: its f-string placeholders filled
     as the candidates' own reasons are, from the target, the scheme and the constants the candidates' requirements
-    state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›."""
+    state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›. A
+    message that is word for word a candidate's requirement's is that check's (vLLM's activation-dtype test for
+    vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is, on the configuration the target loads."""
     message = str(candidates.get("failure_message", ""))
     if "{" not in message:
         return message
     constants: dict[str, Any] = {}
+    check: Mapping[str, Any] = {}
     for kernel_id in candidates.get("kernels", []):
         kernel = kernels.get(kernel_id)
         for requirement in kernel.get("requirements", []) if kernel is not None else []:
             for name, value in (requirement.get("constants") or {}).items():
                 constants.setdefault(name, value)
-    return engine_message(message, target, scheme, {"constants": constants})
-
-
-MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
+            if not check and requirement.get("reason") == message:
+                check = requirement
+    return engine_message(message, target, scheme, {**check, "constants": constants},
+                          on_target(scheme.get("config", {}), target))
 
 
 def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mapping[str, Any]:
@@ -1246,9 +1249,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
-        config = _dtypes_left(requirement, outcome, config)
+        tested, config = config, _dtypes_left(requirement, outcome, config)  # its message names what it tested
         if outcome is not True and requirement.get("after_selection"):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement, tested)
             if outcome is False:
                 failure = failure or filled
             else:
@@ -1262,11 +1265,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target,
-                                                        scheme or {"config": scheme_config}, requirement)
+                                                        scheme or {"config": scheme_config}, requirement, tested)
             continue
         if outcome is False:
             template = requirement["reason"]
-            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
+            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement, tested)
             # an undecided check in the atlas's words whose fact the default install lacks (zentorch, for is_zen_cpu)
             # fails first on a default install, so it leads a refusal by another check with a message of its own; a
             # refusal without one is a part of a check the records split (AITER's device test): the target fails that
@@ -1274,7 +1277,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             told = paraphrased if requirement.get("reason_verbatim", True) else earlier
             return Attempt(kernel_id, NO, _after_earlier(told, reason), template)
         if isinstance(outcome, str):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement, tested)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:

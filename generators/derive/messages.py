@@ -6,6 +6,17 @@ them from the layer configuration, the platform and the requirement's own accept
 module does the same from the records. A placeholder whose value the records do not hold is shown as
 ‹expression›, never as a bare brace template. A self-documenting placeholder (`{c.out_type=}`) prints its own
 expression text and then the value's repr(), which the records never hold: `c.out_type=‹c.out_type›`.
+
+The rule for what is filled: a placeholder takes a value only where that value is a fact the records already state
+once, and it is derived from that fact here, never typed again into a record; the value is printed as the engine
+prints it (a torch dtype with its module, `torch.float16`; a list of them as Python prints a list, by repr,
+`[torch.bfloat16]`). So an activation-dtype check's message (vLLM's config test, `f"{model_config.dtype} is not
+supported for quantization method {...}. Supported dtypes: {supported_dtypes}"`, vLLM 0.26.0 config/vllm.py lines
+691-697) takes its list of supported dtypes from the requirement's accepted `values` (in their order; vLLM-Gaudi's
+lists hold one dtype), and the dtype it names from the one model dtype of the configuration the check is tried on
+that those values leave out: that is the dtype whose refusal the cell describes. A value that depends on the user's
+run (the model's name or path, the dtype when the configuration leaves out several, a layer's shape) is no such fact
+and keeps its marker.
 """
 from __future__ import annotations
 
@@ -17,13 +28,25 @@ from ..model.fields import HardwareTargetFields
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _CAPABILITY = ("compute_capability", "device_capability", "capability")
-_SUPPORTED_LIST = re.compile(r"SUPPORTED|supported_types|quant_types|query_machete")
+_SUPPORTED_LIST = re.compile(r"SUPPORTED|supported_types|supported_dtypes|quant_types|query_machete")
+MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
+# What these print in an activation-dtype check's message is the model's dtype, the one the check tests: vLLM's
+# config test prints model_config.dtype (0.26.0 config/vllm.py lines 694-696); scaled_fp4_quant's `input.dtype` and
+# the CuTe-DSL W4A16 kernel's `x.dtype` are the layer input's (0.33.0 _custom_ops.py line 1567, nvfp4/flashinfer.py
+# line 88), as is FlashInfer's mxfp4_quantize_cute_dsl `input.dtype` (0.7.2.post1, mxfp4_quantize.py line 1142);
+# FlashInfer's FP8 and MXFP8 GEMMs print their output `dtype` (gemm_base.py lines 4044-4050, 12504-12510), which vLLM
+# sets to the input's (ScaledMMLinearKernel.py line 161) or the model's (the kernel records' locators).
+_MODEL_DTYPE = ("model_config.dtype", "input.dtype", "x.dtype", "dtype")
 
 
 def engine_message(template: str, target: HardwareTargetFields, scheme: Mapping[str, Any],
-                   requirement: Mapping[str, Any] | None = None) -> str:
-    """The message with every placeholder the records can fill replaced by what the engine would print."""
+                   requirement: Mapping[str, Any] | None = None, config: Mapping[str, Any] | None = None) -> str:
+    """The message with every placeholder the records can fill replaced by what the engine would print; `config`
+    is the configuration the requirement is tried on (by default the scheme's own)."""
     values = _known_values(target, scheme, requirement or {})
+    refused = _refused_dtype(requirement or {}, scheme.get("config", {}) if config is None else config)
+    if refused:
+        values.update({name: f"torch.{refused}" for name in _MODEL_DTYPE})
     return _PLACEHOLDER.sub(lambda m: _fill(m.group(1), values, requirement or {}), template)
 
 
@@ -58,6 +81,17 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
     return values
 
 
+def _refused_dtype(requirement: Mapping[str, Any], config: Mapping[str, Any]) -> str:
+    """The model dtype an activation-dtype check refuses in the configuration, when it refuses exactly one; '' when
+    it refuses none or several (which one the engine prints is then the user's model's) or a quantized type."""
+    if requirement.get("check") != "activation-type" or not requirement.get("values"):
+        return ""
+    scoped = (requirement.get("when") or {}).get("activation_types")
+    refused = [t for t in config.get("activation_types") or []
+               if t not in requirement["values"] and (not scoped or t in scoped)]
+    return refused[0] if len(refused) == 1 and refused[0] in MODEL_DTYPES else ""
+
+
 _SCALAR = re.compile(r"u?int(\d+)(b\d+)?|b?float(\d+)(_e\d+m\d+[a-z]*)?")
 
 
@@ -85,4 +119,6 @@ def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any
 def _python_list(check: str, accepted: list[Any]) -> str:
     if check == "weight-type":
         return "[" + ", ".join(f"ScalarType.{v}" for v in accepted) + "]"
+    if check == "activation-type":  # a list of torch dtypes, get_supported_act_dtypes()'s, prints each by repr
+        return "[" + ", ".join(f"torch.{v}" for v in accepted) + "]"
     return "[" + ", ".join(str(v) for v in accepted) + "]"
