@@ -593,10 +593,10 @@ class EngineFirstKernels(TypedDict):
 
 
 class EngineRuntimeChecks(TypedDict):
-    """One package, compiled op or switch the engine tests, with what it means and where the test is defined."""
+    """One package, compiled op, switch or placement condition, with what it means and where the engine defines it."""
 
     id: str
-    check: Literal['package', 'op', 'env']
+    check: Literal['package', 'op', 'env', 'other']
     value: str
     condition: NotRequired[str]
     default: NotRequired[str]
@@ -1112,7 +1112,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),
     'engine.category': ('serving-engine', 'local-runtime', 'kernel-library', 'compiler', 'quantization-toolkit', 'format-library', 'research-harness'),
     'engine.format_support.status': ('yes', 'partial', 'writes', 'no'),
-    'engine.runtime_checks.check': ('package', 'op', 'env'),
+    'engine.runtime_checks.check': ('package', 'op', 'env', 'other'),
     'finding.verdict': ('confirmed', 'refuted', 'corrected', 'partially-confirmed', 'unresolved'),
     'format.bits_per_weight.basis': ('struct', 'measured', 'nominal'),
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),
