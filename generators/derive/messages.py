@@ -17,8 +17,8 @@ float16 and bfloat16; not for vLLM's config test on vLLM-Gaudi (`f"{model_config
 quantization method {...}. Supported dtypes: {supported_dtypes}"`, vLLM 0.26.0 config/vllm.py lines 691-697), which
 takes bfloat16 alone and so prints torch.float16 for a float16 checkpoint under --dtype auto and torch.float32 under
 --dtype float32. Its list of supported dtypes is the check's accepted `values` where it holds one dtype (the order of
-several is the engine's, which the records do not state). The message is looked up, never evaluated: only names in
-the table `_known_values` builds are replaced.
+several is the engine's, which the records do not state). A placeholder's text is only looked up, never evaluated:
+it is replaced where it is a name `_known_values` holds, a requirement's constant or a supported list.
 """
 from __future__ import annotations
 
