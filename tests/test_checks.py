@@ -620,6 +620,25 @@ def test_a_placement_several_kernels_need_is_stated_once_on_the_engine_and_named
         "(remove `elsewhere`, or state the requirement so)"]
 
 
+def test_a_condition_naming_the_device_is_read_only_where_it_names_one(tree):
+    """A runtime check whose condition names {device} states the device per platform, and a requirement using it is
+    scoped to those platforms: unscoped, or on a platform it names no device for, a cell would show a placeholder."""
+    named = PLACEMENT_CHECK.replace("condition: device_map names the GPU,",
+                                    "condition: 'device_map=\"{device}\"', devices: {cuda: cuda},")
+    edit(tree, "records/engines/eng.yaml", "sources:\n", named + "sources:\n")
+    edit(tree, "records/kernels/k-generic.yaml", "sources:\n  - source: src-code",
+         "  - {uses: gpu-placement, when: {platform: [cuda]}, reason: fails on CPU tensors}\nsources:\n  - source: src-code")
+    assert problems_of(tree, "runtime-checks") == []
+    edit(tree, "records/kernels/k-generic.yaml", "when: {platform: [cuda]}, reason: fails", "when: {platform: [cuda, cpu]}, reason: fails")
+    assert problems_of(tree, "runtime-checks") == [
+        "records/kernels/k-generic.yaml:9:12: error: [runtime-checks] requirements[2].uses: runtime check "
+        "'gpu-placement' names {device}, which it states for cuda: scope this requirement with when.platform to those "
+        "platforms (not cpu)"]
+    edit(tree, "records/engines/eng.yaml", ", devices: {cuda: cuda}", "")
+    assert "records/engines/eng.yaml:7:5: error: [runtime-checks] runtime_checks[0]: runtime check 'gpu-placement': a " \
+           "condition naming {device} and `devices` go together (state both, or neither)" in problems_of(tree, "runtime-checks")
+
+
 def test_a_runtime_check_of_another_kind_states_its_condition(tree):
     edit(tree, "records/engines/eng.yaml", "sources:\n",
          PLACEMENT_CHECK.replace("condition: device_map names the GPU, ", "") + "sources:\n")

@@ -599,6 +599,7 @@ class EngineRuntimeChecks(TypedDict):
     check: Literal['package', 'op', 'env', 'other']
     value: str
     condition: NotRequired[str]
+    devices: NotRequired[dict[str, str]]
     default: NotRequired[str]
     met_by_install: NotRequired[list[str]]
     source: RefSource
@@ -635,6 +636,13 @@ class EngineKernelsFrom(TypedDict):
     note: NotRequired[Text]
 
 
+class EnginePluginOfElsewhere(TypedDict):
+    text: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class EnginePluginOf(TypedDict):
     """For an engine that is another engine's out-of-tree platform plugin, installed beside it and loaded by it (vLLM-Gaudi registers Intel Gaudi's platform in vLLM's platform plugin group): that engine and the platforms the plugin adds. The plugin's schemes answer for those platforms, so a reader who picks the host engine on a target of one of them is sent to the plugin's answers rather than told nothing is known; the host engine's schemes then list no candidates for those platforms and the plugin's schemes none for any other (check plugin-of)."""
 
@@ -643,6 +651,7 @@ class EnginePluginOf(TypedDict):
     source: RefSource
     locator: str
     quote: str
+    elsewhere: NotRequired[list[EnginePluginOfElsewhere]]
 
 
 class EngineFormatSupport(TypedDict):

@@ -606,6 +606,7 @@ return {format: box.dataset.format, title: box.querySelector('h2').textContent,
         tally: [...box.querySelectorAll('.atlas-compare__tally .atlas-verdict')].map(b => [b.className,
                  Number(b.parentNode.lastChild.textContent.trim())]),
         rows: [...box.querySelectorAll('tbody tr')].map(tr => ({scheme: tr.dataset.scheme, verdict: tr.dataset.verdict,
+          state: tr.dataset.state || null, stateText: tr.cells[2].textContent,
           badge: tr.querySelector('.atlas-verdict')?.className, answer: tr.querySelector('.atlas-compare__answer')?.href,
           kernel: tr.cells[3].textContent, computes: tr.cells[4].textContent,
           trapCount: Number((tr.cells[5].textContent.match(/(\\d+) traps?/) || [0, 0])[1]),
@@ -646,14 +647,19 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     shown = _comparison(browser)
     assert shown["format"] == format_id and shown["title"].startswith(names[f"format/{format_id}"] + " on ")
     assert sorted(row["scheme"] for row in shown["rows"]) == sorted(schemes) and len(schemes) >= 2
-    # schemes with no cell here (their engine has no rule for the platform) come last, as gaps, never as a verdict
+    # schemes with no cell here (their engine has no rule for the platform) come last, as gaps, never as a verdict;
+    # a platform plugin's scheme off the plugin's platforms is no gap either, and links to the card saying so
+    platform = next(t["platform"] for t in index["records"]["hardware-target"] if t["id"] == target)
+    off = {e["id"] for e in index["records"]["engine"] if e.get("plugin_of") and platform not in e["plugin_of"]["platforms"]}
+    away = {s["id"] for s in index["records"]["scheme"] if s["engine"] in off}
     gaps = [row for row in shown["rows"] if (row["scheme"], target) not in cells]
     assert shown["rows"][len(shown["rows"]) - len(gaps):] == gaps
-    assert all(row["verdict"] == "" and row["badge"] is None and row["answer"] is None for row in gaps)
+    assert all(row["verdict"] == "" and row["badge"] is None for row in gaps)
+    assert all((row["answer"] is not None) == (row["state"] == "plugin-elsewhere") == (row["scheme"] in away) for row in gaps)
     derived = shown["rows"][:len(shown["rows"]) - len(gaps)]
     verdicts = [cells[(row["scheme"], target)]["verdict"] for row in derived]
     assert [row["verdict"] for row in derived] == verdicts == sorted(verdicts, key=ORDER.index) and verdicts
-    assert shown["gaps"] == len(gaps)
+    assert shown["gaps"] == len([row for row in gaps if row["scheme"] not in away])
     for row in derived:
         cell = cells[(row["scheme"], target)]
         assert row["badge"].endswith(f"atlas-verdict--{cell['verdict']}")
@@ -1556,3 +1562,56 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     box = browser.js("return document.querySelector('.atlas-compare').textContent")
     assert f"through {engines[plugin]['name']}: not derived" in row
     assert f"none of {engines[plugin]['name']}'s schemes in the atlas reads " in box
+
+
+def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_not_that_it_is_a_gap(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """The mirror of the test above: vLLM-Gaudi adds platform hpu to vLLM and no other (plugin_of, read from the index),
+    so its AWQ scheme on an NVIDIA A10 once said "not derived ... a gap in the atlas, not a refusal". The card now says
+    the plugin runs on its platforms only and that there vLLM answers with its own schemes, links to them, and lists
+    the record's steps saying why, each with its source; the comparison counts the row apart, neither as a gap nor as
+    a verdict."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    sources = {s["id"]: s for s in index["records"]["source"]}
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    # the relation as the host's brief serves it (the pointer the other way), then a target of a platform the plugin
+    # does not add where some scheme of the host has a cell, so the host answers there
+    host, plugin = next((e["id"], p) for e in engines.values() for p in sorted(set(e.get("through_plugin", {}).values())))
+    platforms = sorted(p for p, by in engines[host]["through_plugin"].items() if by == plugin)
+    answered = {c["target"] for c in cells.values() if schemes[c["scheme"]]["engine"] == host}
+    target = next(t for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+                  if t["platform"] not in platforms and t["id"] in answered)
+    scheme = next(s for s in schemes.values() if s["engine"] == plugin and s["formats"])
+    browser.open(f"{PAGE}?engine={plugin}&scheme={scheme['id']}&hardware=target:{target['id']}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{state: c.dataset.state, text: c.textContent, "
+                           "links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href')), "
+                           "steps: [...c.querySelectorAll('ol li')].map(li => [li.textContent, li.querySelector('a').pathname])}",
+                  "plugin-elsewhere card")
+    assert card["state"] == "plugin-elsewhere"
+    assert "not derived" not in card["text"].lower() and "gap" not in card["text"] and "no derived cell" not in card["text"]
+    assert card["text"].startswith(f"{scheme['name']} on ")
+    assert f"Not on this platform {engines[plugin]['name']} is {engines[host]['name']}'s platform plugin for " \
+        f"{', '.join(platforms)} only (read at {engines[plugin]['version_read']}): it adds no platform " \
+        f"{target['platform']}, so none of its schemes runs here; on platform {target['platform']}, " \
+        f"{engines[host]['name']} answers with its own schemes." in card["text"]
+    assert f"?engine={host}&hardware=target%3A{target['id']}" in card["links"]
+    assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target['id']}" in card["links"]
+    relation = engines[plugin]["plugin_of"]
+    assert relation["engine"] == host and relation["platforms"] == platforms
+    assert [text for text, _ in card["steps"]] == [f"{s['text']} ({sources[s['source']]['name']}, {s['locator']})"
+                                                    for s in relation["elsewhere"]] and card["steps"]
+    assert all(path.endswith(f"/sources/{s['source']}/") for (_, path), s in zip(card["steps"], relation["elsewhere"]))
+    browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target['id']}")
+    shown = _comparison(browser)
+    row = next(r for r in shown["rows"] if r["scheme"] == scheme["id"])
+    assert row["state"] == "plugin-elsewhere" and row["verdict"] == "" and row["badge"] is None
+    assert row["stateText"] == f"{engines[plugin]['name']}: {', '.join(platforms)} only"
+    assert "?" + urlsplit(row["answer"]).query == f"?engine={plugin}&scheme={scheme['id']}&hardware=target%3A{target['id']}"
+    tally = browser.js("return document.querySelector('.atlas-compare__tally').textContent")
+    away = [r for r in shown["rows"] if r["state"] == "plugin-elsewhere"]
+    assert f"not on this platform {len(away)}." in tally or f"not on this platform {len(away)} " in tally
+    assert shown["gaps"] == len([r for r in shown["rows"] if r["verdict"] == "" and r["state"] is None
+                                 and "through " not in r["stateText"]])
+    assert browser.console_errors() == []
