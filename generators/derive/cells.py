@@ -750,7 +750,7 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
     as the candidates' own reasons are, from the target, the scheme and the constants the candidates' requirements
     state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›. A
     message that is word for word a candidate's requirement's is that check's (vLLM's activation-dtype test for
-    vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is, on the configuration the target loads."""
+    vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is."""
     message = str(candidates.get("failure_message", ""))
     if "{" not in message:
         return message
@@ -763,8 +763,7 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
                 constants.setdefault(name, value)
             if not check and requirement.get("reason") == message:
                 check = requirement
-    return engine_message(message, target, scheme, {**check, "constants": constants},
-                          on_target(scheme.get("config", {}), target))
+    return engine_message(message, target, scheme, {**check, "constants": constants})
 
 
 def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mapping[str, Any]:
@@ -1249,9 +1248,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
-        tested, config = config, _dtypes_left(requirement, outcome, config)  # its message names what it tested
+        config = _dtypes_left(requirement, outcome, config)
         if outcome is not True and requirement.get("after_selection"):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement, tested)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:
                 failure = failure or filled
             else:
@@ -1265,11 +1264,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target,
-                                                        scheme or {"config": scheme_config}, requirement, tested)
+                                                        scheme or {"config": scheme_config}, requirement)
             continue
         if outcome is False:
             template = requirement["reason"]
-            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement, tested)
+            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
             # an undecided check in the atlas's words whose fact the default install lacks (zentorch, for is_zen_cpu)
             # fails first on a default install, so it leads a refusal by another check with a message of its own; a
             # refusal without one is a part of a check the records split (AITER's device test): the target fails that
@@ -1277,7 +1276,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             told = paraphrased if requirement.get("reason_verbatim", True) else earlier
             return Attempt(kernel_id, NO, _after_earlier(told, reason), template)
         if isinstance(outcome, str):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement, tested)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:
