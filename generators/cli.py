@@ -98,7 +98,8 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="load, validate, link, derive, check and render the chapters; print every problem")
     check.add_argument("--all-pages", action="store_true",
-                       help="also render every record page and kind index, as the site build does (slower on large atlases)")
+                       help="also render every record page and kind index and run the checks that read them "
+                            "(search-ranking), as the site build does (slower on large atlases)")
     check.add_argument("--format", choices=("text", "github", "json"), default="text",
                        help="text (file:line:col), github (Actions annotations) or json")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")

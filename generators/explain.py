@@ -7,7 +7,7 @@ from typing import Any
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
-from .derive.plugins import through_plugins
+from .derive.plugins import PluginElsewhere, plugin_elsewhere, through_plugins
 from .derive.route_computes import precision_said
 from .derive.trap_scope import applies_when
 from .derive.wording import covers, fill, setting_said, words
@@ -39,6 +39,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                            plugin_release=str(added.data.get("version_read") or "a release not recorded"))
                     + "".join(f"; {fill(words('through_plugin_none'), plugin=added.name, format=f)}" for f in unread)
                     + "\n  its schemes: " + ", ".join(sorted(s.id for s in theirs))), True
+        away = plugin_elsewhere(atlas.index, scheme.get("engine", ""), platform)
+        if away:
+            return _elsewhere_text(atlas, scheme_id, target_id, away), True
         if platform not in unread_platforms(scheme):
             return (f"{scheme_id} on {target_id}: NOT DERIVED (no scheme of engine {scheme.get('engine', '')!r} has a "
                     f"candidate list for platform {platform!r})"), True
@@ -107,6 +110,27 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
     lines.extend(_engine_trap_lines(atlas, cell.engine))
     return "\n".join(lines), True
+
+
+def _elsewhere_text(atlas: Any, scheme_id: str, target_id: str, away: PluginElsewhere) -> str:
+    """A plugin's scheme on a platform the plugin does not add: not a gap and not a verdict; the host answers there
+    (with its own schemes reading the scheme's format on this target, each with its verdict), and why."""
+    plugin, host = atlas.index.get("engine", away.plugin), atlas.index.get("engine", away.host)
+    host_name = host.name if host else away.host
+    said = fill(words("plugin_elsewhere"), plugin=f"{plugin.name} (engine {away.plugin})", host=host_name,
+                platforms=", ".join(away.platforms), platform=away.platform,
+                plugin_release=str(plugin.data.get("version_read") or "a release not recorded"))
+    said += "; " + fill(words("plugin_elsewhere_host" if away.host_reads else "plugin_elsewhere_host_none"),
+                        host=host_name, platform=away.platform)
+    lines = [f"{scheme_id} on {target_id}: {words('plugin_elsewhere_label').upper()}: {said}"]
+    lines.extend(f"  why: {step.text} ({step.source}, {step.locator})" for step in away.steps)
+    for format_id in atlas.index.get("scheme", scheme_id).data.get("formats", [])[:1]:
+        theirs = sorted((s.id, atlas.views.cells[(s.id, target_id)]) for s in atlas.index.all("scheme")
+                        if s.data.get("engine") == away.host and format_id in s.data.get("formats", [])
+                        and (s.id, target_id) in atlas.views.cells)
+        lines.append(f"  {host_name}'s schemes reading {_format_name(atlas, format_id)} here: "
+                     + (", ".join(f"{sid} ({cell.verdict.value})" for sid, cell in theirs) or "none in the atlas"))
+    return "\n".join(lines)
 
 
 def _format_name(atlas: Any, format_id: str) -> str:

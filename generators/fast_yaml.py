@@ -9,8 +9,11 @@ fast path changes no outcome: a file it declines costs one extra fast parse, nev
 
 A text is declined when it holds any of (`_declined` below; false alarms only cost time):
 - a backslash that does not start one of the escapes both read alike (`_BAD_ESCAPE`, below), a byte order mark
-  inside the text, a tab, a line of 1,000 characters or more (libyaml's implicit keys end at 1,024), a quoted key
-  whose quotes began on an earlier line (its line's first quote, or a quote after an escaped one, before `: `);
+  inside the text, a tab, a carriage return (a line break to both readers, where the rules below look for `\n`
+  only: `a: yes\r\n` passed as text), a line of 1,000 characters or more (libyaml's implicit keys end at 1,024),
+  a line starting with `...` (a document end marker: libyaml refuses one before the document, yaml-rs reads past
+  it), a quoted key whose quotes began on an earlier line (its line's first quote, or a quote after an escaped one,
+  before `: `);
 - at the start of a block node (after `:` or `?` and blanks, after `- `) or of a line: an anchor `&`, an alias
   `*`, a tag `!`, a `?` or a `%` (at a line's start, a directive); at a line's start also `|` or `>`;
 - after the first `[` or `{` that starts a node (where a flow collection may be open: `_flow_start`): any of those, `|` or `>` right
@@ -46,7 +49,7 @@ Accepted, with why (each has crafted cases in tests/test_fast_yaml.py, data or r
   fast path's refusal sends the file the slow way); anywhere else they are text to both.
 - In a double-quoted scalar both read these escapes alike (checked against libyaml 0.2.5 and yaml-rs 0.1.6):
   `\0 \a \b \t \n \v \f \r \e \  \" \/ \\ \N \_ \L \P`, `\x` with 2, `\u` with 4 and `\U` with 8 hex digits,
-  and an escaped line break (LF or CRLF); outside a double-quoted scalar a backslash is text to both. Any other
+  and an escaped line break (LF; a text with a CR is declined); outside a double-quoted scalar a backslash is text to both. Any other
   backslash is declined. An escape can put a control character in a value, which load refuses with its position:
   so after a fast parse of a text holding an escape that can make one (`_CONTROL_ESCAPE`: `\t`, `\n`, `\r`, `\_`
   and the rest cannot) every key and string is searched for the characters load refuses (`CONTROL`), and one
@@ -63,7 +66,8 @@ import yaml
 _END = r"[ \t]*(?:$|#|[,\]}]|:(?:[ \t]|$))"  # where a plain scalar ends
 _DECIMAL = r"[-+]?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?"  # read alike by both, and within load's range
 _NUMBER_LIKE = "|".join((  # whatever either reader might take for a number (generous: a false alarm costs only time)
-    r"[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)(?:[eE][-+]?[0-9_]+)?",  # decimal, underscores, exponent
+    # decimal, exponent, underscores anywhere (yaml-rs reads `_1`, `-_.5` and `1e_3` as numbers, YAML 1.1 as text)
+    r"[-+]?(?:[0-9_]*[0-9][0-9_]*(?:\.[0-9_]*)?|[0-9_]*\.[0-9_]+)(?:[eE][-+]?[0-9_]+)?",
     r"[-+]?0[xXoObB][0-9a-fA-F_]+",  # hexadecimal, octal, binary
     r"[-+]?\.(?i:inf|nan)",
     r"[-+]?[0-9][0-9_]*(?::[0-9_]+)+(?:\.[0-9_]*)?",  # base 60 (YAML 1.1)
@@ -71,10 +75,11 @@ _NUMBER_LIKE = "|".join((  # whatever either reader might take for a number (gen
 # Searched in "\n" + text, each rule starting where a node can begin: a line, after an indicator or a flow delimiter
 # (the leading character set lets the search skip ahead fast), and after any `- ` there (a block sequence entry opens
 # only at a line's start, after `? ` or `: ` or another `- `; in a flow collection both readers refuse one).
-_SCALARS = re.compile(r"[\n:?\[{,][ \t]*(?:-[ \t]+)*(?=[-+.0-9~<=yYnNoOtTfF:])(?:" + "|".join((
-    rf"(?=[-+.0-9])(?!{_DECIMAL}{_END})(?:{_NUMBER_LIKE}){_END}",  # a number not written as a plain decimal
+_SCALARS = re.compile(r"[\n:?\[{,][ \t]*(?:-[ \t]+)*(?=[-+._0-9~<=yYnNoOtTfF:])(?:" + "|".join((
+    rf"(?=[-+._0-9])(?!{_DECIMAL}{_END})(?:{_NUMBER_LIKE}){_END}",  # a number not written as a plain decimal
     r"(?:[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF|<<|=)" + _END,  # a YAML 1.1 boolean, merge or value key
     r"(?:[-+.0-9~<=][^\s,\[\]{}#]*?|(?i:y|n|yes|no|on|off|true|false|null))?[ \t]*:(?:[ \t]|$)",  # a key not text
+    r"[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9][^\n#]*?:(?:[ \t]|$)",  # a date key
     r"(?<=[\[{,\s]):(?![ \t\n])",  # a colon starting a node
 )) + ")", re.MULTILINE)
 TRAILING_COMMENT = re.compile(r"[^ \t\n][ \t]+#")  # a comment after something on its line (maybe text: a false alarm)
@@ -116,14 +121,16 @@ def _flow_end(text: str, start: int) -> int:
     length when this cannot vouch for it. Only a collection whose every character outside quoted scalars is a letter,
     a digit, a blank, a line break, one of `_-.+/:`, a comma or a bracket is followed: there the two readers cannot
     differ on where its items and nested collections begin and end (no comment, no indicator but `,` `:` and the
-    brackets, no quote in the middle of a plain scalar, no line starting with `---` or `...`). A quote opens a quoted scalar only right after `[`, `{` or `,`
-    and blanks (a single-quoted one ends at a lone `'`, a double-quoted one at a `"` no backslash escapes), and must
-    close on its line; a quote anywhere else (after `key: `, or inside a plain scalar, where it is text) ends the walk
-    undecided. (`start` may be a false alarm, a `[` at a line's start in a block scalar: `a: |` then `  [x, 'y` then
-    `b: [c, [e'f], g: |` then `  z]`. A quote opened there and closed lines later hides the real `[` after `b: `, the
-    walk ends at `]` after `e'f`, and the `|` in the real collection looked like a block scalar to yaml-rs' text and
-    libyaml's error alike. A quote closed on its line hides only that line's text, and a walk begun at a false `[`
-    holds one bracket more than the real collections it passes, so it cannot end inside one.)"""
+    brackets, no quote in the middle of a plain scalar, no line starting with `---` or `...`). A quote opens a quoted
+    scalar only right after `[`, `{` or `,` and blanks (a single-quoted one ends at a lone `'`, a double-quoted one at
+    a `"` no backslash escapes), and must close on its line, which an escaped line break does not; a quote anywhere
+    else (after `key: `, or inside a plain scalar, where it is text) ends the walk undecided. (`start` may be a false
+    alarm, a `[` at a line's start in a block scalar: `a: |` then `  [x, 'y` then `b: [c, [e'f], g: |` then `  z]`.
+    A quote opened there and closed lines later hides the real `[` after `b: `, the walk ends at `]` after `e'f`, and
+    the `|` in the real collection looked like a block scalar to yaml-rs' text and libyaml's error alike; so did
+    `  [x, "y\\` then `b: [c, [e"f], g: |`, the backslash in the block scalar taken for an escaped line break. A quote
+    closed on its line hides only that line's text, and a walk begun at a false `[` holds one bracket more than the
+    real collections it passes, so it cannot end inside one.)"""
     stack: list[str] = []
     at, end = start, len(text)
     while at < end:
@@ -152,6 +159,8 @@ def _flow_end(text: str, start: int) -> int:
                     return end  # (a quote from a false start, in a block scalar, may hide a real bracket: see above)
                 elif char == '"' and text[at] == "\\":
                     at += 1
+                    if text[at:at + 1] == "\n":
+                        return end  # (an escaped line break: the scalar goes on to the next line, as above)
                 at += 1
             else:
                 return end
@@ -177,8 +186,10 @@ def _in_flow(text: str, flow: int, at: int) -> bool:
 def _declined(text: str) -> bool:
     """True when some scalar, key or indicator in the text may read differently in yaml-rs and in libyaml, or may
     end in a comment load refuses (TRAILING_COMMENT: the slow path looks at each plain value's end)."""
-    if "\t" in text or "\ufeff" in text or (len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000):
+    if "\t" in text or "\r" in text or "\ufeff" in text or (len(text) >= 1000 and max(map(len, text.split("\n"))) >= 1000):
         return True  # (libyaml's implicit keys end at 1,024 characters; the rules below look back within a line)
+    if text.startswith("...") or "\n..." in text:
+        return True  # (a document end marker, maybe: libyaml refuses one before the document, yaml-rs reads past it)
     if "#" in text and _commented(text):
         return True
     if _SCALARS.search("\n" + text):

@@ -48,6 +48,25 @@ def test_a_citation_naming_platforms_backs_answers_on_those_platforms_only(tree)
     assert "src-rocm-file" not in gpu and "src-code" in gpu
 
 
+def test_a_runtime_check_a_requirement_uses_on_some_platforms_backs_answers_on_those_only(tree):
+    """A placement stated once on the engine and used by requirements scoped to CUDA (in the GPU kernel and in the CPU
+    one): its source backs the GPU answer and not the CPU one, where the requirement does not apply."""
+    _source(tree, "src-placement")
+    edit(tree, "records/engines/eng.yaml", "sources:\n",
+         "runtime_checks:\n  - {id: gpu-placement, check: other, value: device_map, condition: device_map names the "
+         "GPU, source: src-placement, locator: check_and_set_device_map}\nsources:\n")
+    edit(tree, "records/kernels/k-generic.yaml", "sources:\n  - source: src-code",
+         "  - {uses: gpu-placement, when: {platform: [cuda]}, after_selection: true, reason: fails on CPU tensors,"
+         " reason_verbatim: false}\nsources:\n  - source: src-code")
+    edit(tree, "records/kernels/k-cpu.yaml", "reason_verbatim: true}\nroutes:",
+         "reason_verbatim: true}\n  - {uses: gpu-placement, when: {platform: [cuda]}, after_selection: true, reason: "
+         "fails on CPU tensors, reason_verbatim: false}\nroutes:")
+    answers = _answers(tree)
+    assert "device_map names the GPU" in answers[("sch-w4a16", "gpu-sm80")].cell.conditions
+    assert "src-placement" in answers[("sch-w4a16", "gpu-sm80")].sources
+    assert "src-placement" not in answers[("sch-w4a16", "cpu-avx512")].sources
+
+
 def test_a_ptx_driver_condition_cites_the_toolkit_rule_and_a_step_its_kernel(real_atlas):
     """llama.cpp on SM 9.0 runs its CUDA assets' PTX, so its answers name a driver that supports the toolkit: they cite
     NVIDIA's rule and the error text (the install's toolkit_sources). On SM 8.6 the assets carry cubins: no rule, but the

@@ -594,9 +594,57 @@ def test_a_requirement_saying_where_the_model_runs_instead_is_a_scoped_kept_othe
     assert problems_of(tree, "elsewhere-placement") == [
         "records/kernels/k-generic.yaml:9:46: error: [elsewhere-placement] requirements[2].elsewhere: says the model "
         "runs on 'the host CPU' when the condition does not hold, so the requirement needs check: other, a condition, "
-        "when.platform, no declines: false: an `other` check whose condition is the placement, scoped to the "
-        "platforms where the engine places the model elsewhere, and kept, not declined or failed (remove "
-        "`elsewhere`, or state the requirement so)"]
+        "when.platform, no declines: false: an `other` check whose condition is the placement (stated here or in "
+        "the engine's runtime check it `uses`), scoped to the platforms where the engine places the model "
+        "elsewhere, and kept, not declined or failed (remove `elsewhere`, or state the requirement so)"]
+
+
+PLACEMENT_CHECK = ("runtime_checks:\n  - {id: gpu-placement, check: other, value: device_map, condition: device_map names "
+                   "the GPU, source: src-doc, locator: check_and_set_device_map}\n")
+
+
+def test_a_placement_several_kernels_need_is_stated_once_on_the_engine_and_named_with_uses(tree):
+    # the check and the condition come from the engine's runtime check: the requirement states only where it is read
+    edit(tree, "records/engines/eng.yaml", "sources:\n", PLACEMENT_CHECK + "sources:\n")
+    placed = ("  - {uses: gpu-placement, when: {platform: [cpu]}, elsewhere: the host CPU, reason: loads on the CPU,"
+              " reason_verbatim: false}\n")
+    edit(tree, "records/kernels/k-generic.yaml", "sources:\n  - source: src-code", placed + "sources:\n  - source: src-code")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule in ("elsewhere-placement", "runtime-checks", "schema")] == []
+    edit(tree, "records/kernels/k-generic.yaml", "elsewhere: the host CPU,", "elsewhere: the host CPU, after_selection: true,")
+    assert problems_of(tree, "elsewhere-placement") == [
+        "records/kernels/k-generic.yaml:9:63: error: [elsewhere-placement] requirements[2].elsewhere: says the model "
+        "runs on 'the host CPU' when the condition does not hold, so the requirement needs no after_selection: an "
+        "`other` check whose condition is the placement (stated here or in the engine's runtime check it `uses`), "
+        "scoped to the platforms where the engine places the model elsewhere, and kept, not declined or failed "
+        "(remove `elsewhere`, or state the requirement so)"]
+
+
+def test_a_condition_naming_the_device_is_read_only_where_it_names_one(tree):
+    """A runtime check whose condition names {device} states the device per platform, and a requirement using it is
+    scoped to those platforms: unscoped, or on a platform it names no device for, a cell would show a placeholder."""
+    named = PLACEMENT_CHECK.replace("condition: device_map names the GPU,",
+                                    "condition: 'device_map=\"{device}\"', devices: {cuda: cuda},")
+    edit(tree, "records/engines/eng.yaml", "sources:\n", named + "sources:\n")
+    edit(tree, "records/kernels/k-generic.yaml", "sources:\n  - source: src-code",
+         "  - {uses: gpu-placement, when: {platform: [cuda]}, reason: fails on CPU tensors}\nsources:\n  - source: src-code")
+    assert problems_of(tree, "runtime-checks") == []
+    edit(tree, "records/kernels/k-generic.yaml", "when: {platform: [cuda]}, reason: fails", "when: {platform: [cuda, cpu]}, reason: fails")
+    assert problems_of(tree, "runtime-checks") == [
+        "records/kernels/k-generic.yaml:9:12: error: [runtime-checks] requirements[2].uses: runtime check "
+        "'gpu-placement' names {device}, which it states for cuda: scope this requirement with when.platform to those "
+        "platforms (not cpu)"]
+    edit(tree, "records/engines/eng.yaml", ", devices: {cuda: cuda}", "")
+    assert "records/engines/eng.yaml:7:5: error: [runtime-checks] runtime_checks[0]: runtime check 'gpu-placement': a " \
+           "condition naming {device} and `devices` go together (state both, or neither)" in problems_of(tree, "runtime-checks")
+
+
+def test_a_runtime_check_of_another_kind_states_its_condition(tree):
+    edit(tree, "records/engines/eng.yaml", "sources:\n",
+         PLACEMENT_CHECK.replace("condition: device_map names the GPU, ", "") + "sources:\n")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule == "schema"] == [
+        "records/engines/eng.yaml:7:5: error: [schema] runtime_checks[0]: missing required field 'condition'"]
 
 
 def test_a_way_without_a_matrix_instruction_names_only_formats_the_map_rates_emulated_on_every_part(tree):

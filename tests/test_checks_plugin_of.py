@@ -101,3 +101,74 @@ def test_where_none_of_the_plugins_schemes_reads_the_format_the_pointer_says_it_
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
     assert ok and "the answers here; none of Example plugin's schemes in the atlas reads fmt-int4, so for it the " \
         "atlas cannot say (a gap, not a refusal)\n  its schemes: sch-plug" in text
+
+
+ELSEWHERE = """  elsewhere:
+  - {text: The hook imports a package only the CPU vendor's software installs., source: src-code, locator: 'hook, line 3'}
+  - {text: The host skips a hook that raises., source: src-code, locator: 'detect, lines 9-12'}
+"""
+
+
+def test_a_plugin_scheme_off_the_plugins_platforms_is_not_a_gap_the_host_answers_there(tree):
+    """The mirror of the pointer above: the plugin's scheme on a CUDA target (vLLM-Gaudi's AWQ scheme on an NVIDIA A10)
+    has no cell, and that is not a gap in the atlas (no engine's dispatch unread) nor a verdict: the plugin adds cpu only,
+    and on cuda the host engine answers with its own schemes, which explain names with their verdicts on the target,
+    after the record's steps saying why (plugin_of.elsewhere)."""
+    with_plugin(tree)
+    (tree / "records/engines/plug.yaml").write_text(PLUGIN.replace(
+        "plugin_of: {engine: eng, platforms: [cpu], source: src-code, locator: entry points, quote: 'cpu = plug:register'}\n",
+        "plugin_of:\n  engine: eng\n  platforms: [cpu]\n  source: src-code\n  locator: entry points\n"
+        "  quote: 'cpu = plug:register'\n" + ELSEWHERE))
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    assert ("sch-plug", "gpu-sm80") not in atlas.views.cells
+    host_cell = atlas.views.cells[("sch-w4a16", "gpu-sm80")]
+    text, ok = explain_text(atlas, "sch-plug", "gpu-sm80")
+    assert ok and text == (
+        "sch-plug on gpu-sm80: NOT ON THIS PLATFORM: Example plugin (engine plug) is Example Engine's platform plugin "
+        "for cpu only (read at a release not recorded): it adds no platform cuda, so none of its schemes runs here; on "
+        "platform cuda, Example Engine answers with its own schemes\n"
+        "  why: The hook imports a package only the CPU vendor's software installs. (src-code, hook, line 3)\n"
+        "  why: The host skips a hook that raises. (src-code, detect, lines 9-12)\n"
+        f"  Example Engine's schemes reading INT4 weight-only here: sch-w4a16 ({host_cell.verdict.value})")
+    engines = {e["id"]: e for e in index_document(atlas)["records"]["engine"]}
+    assert engines["plug"]["plugin_of"] == {
+        "engine": "eng", "platforms": ["cpu"], "host_platforms": ["cuda"],
+        "elsewhere": [{"text": "The hook imports a package only the CPU vendor's software installs.", "source": "src-code",
+                       "locator": "hook, line 3"},
+                      {"text": "The host skips a hook that raises.", "source": "src-code", "locator": "detect, lines 9-12"}]}
+    assert "plugin_of" not in engines["eng"]
+
+
+def test_where_the_host_has_no_dispatch_on_that_platform_either_the_host_is_the_gap(tree):
+    """A plugin's scheme on a platform the host lists no candidates for either: still not the plugin's gap, but the atlas
+    cannot say what the host does there, and says that instead of claiming the host answers."""
+    with_plugin(tree)
+    edit(tree, "records/schemes/sch-w4a16.yaml", "  - platform: cuda\n", "  - platform: rocm\n")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    text, ok = explain_text(atlas, "sch-plug", "gpu-sm80")
+    assert ok and text.startswith("sch-plug on gpu-sm80: NOT ON THIS PLATFORM: ") and text.endswith(
+        "so none of its schemes runs here; nor does the atlas record any of Example Engine's own dispatch for platform "
+        "cuda, so what Example Engine does here it cannot say (a gap, not a refusal)\n"
+        "  Example Engine's schemes reading INT4 weight-only here: none in the atlas")
+
+
+def test_a_plugin_install_off_its_platforms_and_a_why_read_in_other_code_fail(tree):
+    """What says the plugin runs elsewhere contradicts plugin_of: a default install on another platform; and the steps
+    saying why it does not are read in the plugin's code or the host's, not a third repository's."""
+    with_plugin(tree)
+    (tree / "records/engines/plug.yaml").write_text(PLUGIN.replace(
+        "plugin_of: {engine: eng, platforms: [cpu], source: src-code, locator: entry points, quote: 'cpu = plug:register'}\n",
+        "repository: example/plug\nversion_read: '1.0'\n"
+        "default_install:\n  - {platform: cuda, route: pip install plug, release: '1.0'}\n"
+        "plugin_of:\n  engine: eng\n  platforms: [cpu]\n  source: src-code\n  locator: entry points\n"
+        "  quote: 'cpu = plug:register'\n" + ELSEWHERE))
+    edit(tree, "records/sources/src-code.yaml", "type: code\n", "type: code\nrepository: example/other\n")
+    assert problems_of(tree, RULE) == [
+        "records/engines/plug.yaml:7:16: error: [plugin-of] default_install[0].platform: 'plug' is 'eng''s plugin for "
+        "cpu only, so it has no default install on platform 'cuda'; add the platform to its plugin_of or remove the entry",
+        "records/engines/plug.yaml:15:89: error: [plugin-of] plugin_of.elsewhere[0].source: source 'src-code' is code "
+        "of 'example/other', not of the plugin or 'eng' (example/plug); cite the code that decides where the plugin runs",
+        "records/engines/plug.yaml:16:56: error: [plugin-of] plugin_of.elsewhere[1].source: source 'src-code' is code "
+        "of 'example/other', not of the plugin or 'eng' (example/plug); cite the code that decides where the plugin runs"]

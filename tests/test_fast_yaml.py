@@ -28,7 +28,9 @@ SCALARS = ["", "a", "Synthetic text", "yes", "Yes", "NO", "on", "Off", "y", "n",
            "x,!=1", "x, &y", "x,*y", "x, ?y", "x,%y", "x,>y", "x, |y", "x,`y`", "@x`", "b:,c", "b:]", "b:}", "b:[c]",
            '"a\\nb"', '"a\\x01b"', '"\\u2028"', '"\\N"', '"a\\/b"', '"a\\qb"', '"a\\\n  b"', '"\\\\"', '"a\\"b"',
            '"\\"": x', "|", ">-", "|+", "{1}", "{null}", "{~, a}", "{2024-01-01, a: b}",
-           "{a\n  b: c}", "{a\n  b}", "[a:]", "{a b}"]
+           "{a\n  b: c}", "{a\n  b}", "[a:]", "{a b}",
+           # yaml-rs drops underscores anywhere in a number (YAML 1.1 text); a date key with blanks (YAML 1.1 a date)
+           "_1", "__0", "_.5", "-_.5", "+_1", "1._5", "2001-12-14 21:59:43.10 -5", "2001-12-14t21:59:43.10 -5"]
 
 
 def strict(value: Any) -> Any:
@@ -170,6 +172,8 @@ def test_every_escape_both_decode_alike_is_read_fast_or_refused_with_its_positio
             assert "control character" in expected[1] or "YAML syntax error" in expected[1], (text, expected)
         elif place.startswith('"k') and escape == '\\"':
             assert agrees(text)  # an escaped quote before a quoted key's end: declined (it may close a longer key)
+        elif "\r" in text:
+            assert fast_yaml.parse(text) is None and agrees(text)  # (a text with a carriage return is declined)
         else:
             assert fast_and_alike(text), text
 
@@ -226,7 +230,10 @@ def test_a_comma_before_any_flow_collection_is_text(text):
                                   "--- {a: b, &x c: d}\n", "--- {a: b, !!str c: d}\n", "--- [x, &y z]\n",
                                   # a `[` in a block scalar, then a quote that closes lines later, after a real `[`
                                   "a: |\n  [x, 'y\nb: [c, [e'f], g: |\n  z]\n", "a: |\n  [x, 'y\nb: {c: [e'f], g: >\n  z}\n",
-                                  "a: |\n  [x, \"y\nb: [c, [e\"f], g: |\n  z]\n"])
+                                  "a: |\n  [x, \"y\nb: [c, [e\"f], g: |\n  z]\n",
+                                  # ... or a backslash there, which the walk took for an escaped line break
+                                  "a: |\n  [x, \"y\\\nb: [c, [e\"f], g: |\n  z]\n",
+                                  "a: |\n  [x, \"y\\\nb: {c: [e\"f], g: >\n  z}\n"])
 def test_after_a_flow_collection_may_open_the_hazards_are_declined(text):
     assert fast_yaml.parse(text) is None, text
     assert agrees(text)
@@ -273,6 +280,16 @@ def test_what_yaml_rs_reads_and_libyaml_does_not_is_declined(text):
     assert agrees(text)
 
 
+@pytest.mark.parametrize("text", ["a: yes\r\n", "a: 010\r\n", "a: 1\r\nb: 0x1f\r\n", "a: yes\r", "a: x\ryes: 1\r",
+                                  "a: [x, y]\r\nb: |\r\n  z\r\n", "...\na: x\n", "# c\n...\na: x\n", "...\n---\na: x\n",
+                                  "...\n...\na: x\n"])
+def test_a_carriage_return_or_a_document_end_marker_is_declined(text):
+    """A carriage return is a line break to both readers, where the rules look for `\\n` only (`yes` before `\\r\\n`
+    passed as text: a CRLF file from Windows); libyaml refuses a `...` before the document, yaml-rs reads past it."""
+    assert fast_yaml.parse(text) is None, text
+    assert agrees(text)
+
+
 @pytest.mark.parametrize("text", ["k: |\n  x\n", "k: |\n  x\nb: 1\n", "k: >-\n  x\n\n  y\n", "k:\n  - |\n    x\n  - y\n",
                                   "k: {a, b: c}\n", "k: [a, {b: c}]\n", "k: {a: [1, 2], b: x}\n"])
 def test_block_scalars_with_content_and_flow_keys_that_are_text_stay_fast(text):
@@ -285,7 +302,9 @@ def test_the_rules_take_linear_time_on_hostile_texts():
     texts = ["a: '" + '": ' * 80_000 + "'\n", ("a: '" + '": ' * 300 + "'\n") * 250, "a: " + "x !" * 80_000 + "\n",
              "a: " + "\\\\" * 120_000 + "\n", "a: [" + ", !x" * 60_000 + "]\n", "a: " + " " * 250_000 + "|\n",
              ("a: |\n" + "  x: |\n" * 30_000), "- " * 120_000 + "x\n", "a: " + "x,!" * 80_000 + "\n",
-             ("a: b" + " [c] {d}" * 120 + "\n") * 250, ("a: b:" + " c:" * 300 + "\n") * 250]
+             ("a: b" + " [c] {d}" * 120 + "\n") * 250, ("a: b:" + " c:" * 300 + "\n") * 250,
+             ("a: " + "_" * 990 + "\n") * 250, ("a: " + ", _." * 240 + "\n") * 250,
+             ("2024-01-01 10:00:00" + " :x" * 320 + "\n") * 250]
     started = time.process_time()
     for text in texts:
         fast_yaml.parse(text)

@@ -252,6 +252,20 @@ def test_every_template_global_is_documented_on_the_contributor_page(tree):
         assert row in pages["chapters/demo.md"], f"{template_global.name} is not on the contributor page"
 
 
+def test_the_checks_page_says_which_checks_a_plain_check_skips(tree):
+    """A `pages` check (search-ranking) runs where record pages render, not in a plain `check`: the contributor page
+    listing the checks says so on its row, and names `check --all-pages` as the command that runs it."""
+    from generators.checks import PAGES, REGISTRY
+    source = (ROOT / "docs" / "contributing" / "checks.md.j2").read_text(encoding="utf-8")
+    assert "`check --all-pages`" in source[:source.index("| check |")]
+    pages, problems = render(tree, "# T\n\n" + source[source.index("| check |"):])
+    assert problems == []
+    assert any(check.stage == PAGES for check in REGISTRY)
+    for check in REGISTRY:
+        runs = "`check --all-pages`, the site build" if check.stage == PAGES else "`check`"
+        assert f"| {code_span(check.name)} | {check.scope} | {runs} | " in pages["chapters/demo.md"], check.name
+
+
 def test_figures_fold_agreeing_sources_into_numbered_links_named_on_hover(tree):
     path = tree / "records/accelerators/acc-big.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace(
@@ -338,6 +352,30 @@ def test_the_search_ranking_check_runs_where_record_pages_render_and_not_in_a_pl
     assert calls and site.failed and not site.pages
     assert [(p.file, p.rule) for p in site.problems if p.severity == "error"] == [
         ("records/formats/fmt-int4.yaml", "search-ranking")]
+
+
+def test_every_command_that_renders_record_pages_reports_a_search_ranking_error_and_fails(tree, monkeypatch, capsys):
+    """What the contributor pages say (docs/contributing/checks.md.j2, README): a plain `check` passes a term left
+    outweighed, while `check --all-pages`, `build --out` and a `serve` rebuild (site_cache with a page memo, twice)
+    fail on it with its file, line and column; `build --out` then writes nothing."""
+    from generators.checks import search_ranking
+    from generators.cli import main
+    from generators.derive.search_terms import Outweighed
+    from generators.render.memo import PageMemo
+    from generators.site_cache import generate
+    monkeypatch.setattr(search_ranking, "outweighed", lambda found: [Outweighed(
+        page="format/fmt-int4", term="fmt-int4", typed="fmt-int4", rival="format/fmt-fp4", own=1, theirs=1,
+        matched=("fmt",), capped=())])
+    located = "records/formats/fmt-int4.yaml:1:1: error: [search-ranking] search for its term 'fmt-int4'"
+    out = tree.parent / "out"
+    for args, code in ((["check"], 0), (["check", "--all-pages"], 1), (["build", "--out", str(out)], 1)):
+        assert main(["--root", str(tree), *args]) == code, args
+        assert any(line.startswith(located) for line in capsys.readouterr().out.splitlines()) == bool(code), args
+    assert not out.exists()
+    memo = PageMemo()
+    for _ in range(2):
+        rebuilt = generate(tree, "docs", memo=memo)
+        assert rebuilt.failed and not rebuilt.files and any(str(p).startswith(located) for p in rebuilt.problems)
 
 
 def test_a_kernel_page_shows_where_the_engine_selects_it(tree):

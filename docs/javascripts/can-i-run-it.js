@@ -22,7 +22,8 @@
   // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
-    "through_plugin", "through_plugin_none", "trap_parts", "trap_when", "unknown", "whichever"];
+    "through_plugin", "through_plugin_none", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -556,8 +557,9 @@
       if (step.elsewhere) { outcome.push(" on " + step.elsewhere + " instead, not on this hardware"); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
-        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
-          step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
+        // a condition is a clause ("the model is placed on the GPU"), so it follows a colon, never "without" alone
+        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without" : "Without",
+          step.unmet.length > 1 ? " any one of: " : ": ",
           el("span", { text: step.unmet.join("; ") })].concat(step.of_install ?
           [(step.unmet.length > 1 ? " (conditions of the install, " : " (a condition of the install, ") + WORDS.whichever + ")"] :
           [step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
@@ -893,6 +895,53 @@
                                        text: "every engine reading " + format.name + " here" })] : []))]);
   }
 
+  // the mirror: a scheme of an engine that is another engine's platform plugin, on a platform the plugin does not add
+  // (derive/plugins.py plugin_elsewhere): not a gap and not a verdict, for the host engine answers there
+  function pluginAway(records, scheme, place) {
+    var engine = scheme && records["engine"][scheme.engine];
+    var target = records["hardware-target"][place.targetId];
+    var relation = engine && target && engine.plugin_of;
+    if (!relation || relation.platforms.indexOf(target.platform) >= 0 || relation.engine === scheme.engine) { return null; }
+    return { id: scheme.engine, record: engine, hostId: relation.engine, host: records["engine"][relation.engine],
+             platform: target.platform, relation: relation };
+  }
+
+  function capitalized(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+  // the sentences saying so (WORDS.plugin_elsewhere, then whether the host has dispatch of its own there)
+  function awaySaid(site, away) {
+    return fill(WORDS.plugin_elsewhere, { plugin: [link(site, away.record, away.id)], host: away.host ? away.host.name : away.hostId,
+                                          platforms: away.relation.platforms.join(", "), platform: away.platform,
+                                          plugin_release: away.record.version_read || "a release not recorded" }).concat(["; "],
+      fill(away.relation.host_platforms.indexOf(away.platform) >= 0 ? WORDS.plugin_elsewhere_host : WORDS.plugin_elsewhere_host_none,
+           { host: [link(site, away.host, away.hostId)], platform: away.platform }));
+  }
+
+  // why the plugin runs nowhere else: the record's steps, each with its source
+  function awaySteps(site, records, away) {
+    if (!away.relation.elsewhere.length) { return null; }
+    return el("div", { "class": "atlas-card__note" }, [el("p", { text: "Why, step by step:" }),
+      el("ol", {}, away.relation.elsewhere.map(function (step) {
+        return el("li", {}, [step.text + " (", link(site, records["source"][step.source], step.source), ", " + step.locator + ")"]);
+      }))]);
+  }
+
+  function awayHere(site, records, schemeId, place, hardware) {
+    var scheme = records["scheme"][schemeId];
+    var away = pluginAway(records, scheme, place);
+    if (!away) { return null; }
+    var format = scheme.formats.length ? records["format"][scheme.formats[0]] : null;
+    return el("article", { "class": "atlas-card atlas-card--unread", "data-state": "plugin-elsewhere" }, [
+      el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
+      el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
+        awaySaid(site, away), ["."])),
+      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: away.hostId, hardware: hardware }).toString(),
+                             text: (away.host ? away.host.name : away.hostId) + "\u2019s answers on this hardware" })].concat(
+        format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
+                                       text: "every engine reading " + format.name + " here" })] : [])),
+      awaySteps(site, records, away)]);
+  }
+
   // the engine release the answer describes, and any later release a finding compared with it (the answer still
   // describes the release read: a reader on the later one follows the finding to see whether it still applies)
   function releaseRead(site, records, engineId) {
@@ -1029,7 +1078,12 @@
     gaps.forEach(function (row) { row.plugin = pluginOn(records, row.scheme, place); });
     var viaPlugin = gaps.filter(function (row) { return row.plugin; });
     gaps = gaps.filter(function (row) { return !row.plugin; });
-    if (!rows.length && !gaps.length && !viaPlugin.length) {
+    // ... and the mirror: a plugin's scheme on a platform the plugin does not add, where the host answers instead
+    // (counted apart, as neither a gap nor a verdict)
+    gaps.forEach(function (row) { row.away = pluginAway(records, row.scheme, place); });
+    var away = gaps.filter(function (row) { return row.away; });
+    gaps = gaps.filter(function (row) { return !row.away; });
+    if (!rows.length && !gaps.length && !viaPlugin.length && !away.length) {
       answer.appendChild(el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }
@@ -1038,7 +1092,7 @@
       return RANK.indexOf(a.verdict) - RANK.indexOf(b.verdict) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
     });
-    [gaps, viaPlugin].forEach(function (list) {
+    [gaps, viaPlugin, away].forEach(function (list) {
       list.sort(function (a, b) { return engineName(a).localeCompare(engineName(b)) || a.scheme.name.localeCompare(b.scheme.name); });
     });
     var tally = tallyOf(rows);
@@ -1051,6 +1105,8 @@
     gaps.length ? [(tally.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "not derived" }), " " + gaps.length] : [],
     viaPlugin.length ? [(tally.length || gaps.length ? " · " : ""), el("span", { "class": "atlas-compare__gap", text: "through a plugin" }),
       " " + viaPlugin.length] : [],
+    away.length ? [(tally.length || gaps.length || viaPlugin.length ? " · " : ""), el("span", { "class": "atlas-compare__elsewhere",
+      text: WORDS.plugin_elsewhere_label }), " " + away.length] : [],
     [". Each verdict links to its full answer: conditions, traps and sources."])));
     var related = relatedOnPlace(records, cells, format, formats || [], place, hardware);
     if (related) { box.appendChild(related); }
@@ -1095,6 +1151,16 @@
       return el("tr", { "data-verdict": "", "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));
+    })).concat(away.map(function (row) {
+      var values = [[link(site, records["engine"][row.scheme.engine], row.scheme.engine)], [link(site, row.scheme, row.scheme.id)],
+        [el("a", { "class": "atlas-compare__answer", href: "?" + new URLSearchParams(
+          { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
+          el("span", { "class": "atlas-compare__elsewhere", title: WORDS.plugin_elsewhere_label,
+            text: fillText(WORDS.plugin_elsewhere_row, { plugin: row.away.record.name, platforms: row.away.relation.platforms.join(", ") }) })])],
+        ["—"], ["—"], ["—"]];
+      return el("tr", { "data-verdict": "", "data-state": "plugin-elsewhere", "data-scheme": row.scheme.id }, values.map(function (v, n) {
+        return el("td", { "data-label": names[n] }, v);
+      }));
     })));
     var table = el("table", { "data-atlas-stack": "" }, [
       el("thead", {}, [el("tr", {}, names.map(function (name) { return el("th", { text: name }); }))]), body]);
@@ -1115,6 +1181,12 @@
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })),
         ["."])));
     });
+    var plugins = {};
+    away.forEach(function (row) { plugins[row.scheme.engine] = row.away; });
+    Object.keys(plugins).sort().forEach(function (id) {
+      box.appendChild(el("p", { "class": "atlas-card__note" }, [capitalized(WORDS.plugin_elsewhere_label) + ": "].concat(
+        awaySaid(site, plugins[id]), ["; the row links to why."])));
+    });
     if (gaps.length) {
       box.appendChild(el("p", { "class": "atlas-card__note", text: "Not derived: the atlas records none of that engine's " +
         "dispatch rules for this platform, so it cannot say; this is a gap in the atlas, not a refusal." }));
@@ -1129,6 +1201,7 @@
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
       answer.appendChild(unreadHere(site, records, schemeId, place) || pluginHere(site, records, schemeId, place, hardware) ||
+        awayHere(site, records, schemeId, place, hardware) ||
         el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }

@@ -107,7 +107,8 @@ def engine_sources(engine: Mapping[str, Any], cell: Cell, kernels: Sequence[str]
     built = [s for i in installs for s in install_sources(i, cell, target)] if target is not None else []
     first = engine.get("first_kernels")  # where a refusal comes after them, which a default install never meets
     late = [first["source"]] if first and any(r.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL) for r in cell.reasons) else []
-    return [*facts, *built, *late, *checks_used(engine, kernels, index)]
+    platform = target["platform"] if target is not None else None
+    return [*facts, *built, *late, *checks_used(engine, kernels, index, platform)]
 
 
 def install_sources(install: EngineDefaultInstall, cell: Cell, target: HardwareTargetFields) -> list[str]:
@@ -128,11 +129,18 @@ def ptx_rule(install: EngineDefaultInstall, choices: Iterable[Choice]) -> list[s
     return [c["source"] for c in install.get("toolkit_sources", [])] if any(c.jit for c in choices) else []
 
 
-def checks_used(engine: Mapping[str, Any], kernels: Sequence[str], index: Index) -> list[str]:
-    """The sources of the engine's runtime checks that the kernels' requirements use."""
+def checks_used(engine: Mapping[str, Any], kernels: Sequence[str], index: Index, platform: str | None) -> list[str]:
+    """The sources of the engine's runtime checks that the kernels' requirements use on the answer's platform (a
+    requirement scoped to other platforms by `when` is not part of this answer)."""
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
-            for r in kernel.data.get("requirements", []) if "uses" in r}
+            for r in kernel.data.get("requirements", []) if "uses" in r and _applies(r, platform)}
     return [check["source"] for check in engine.get("runtime_checks", []) if check["id"] in used]
+
+
+def _applies(requirement: Mapping[str, Any], platform: str | None) -> bool:
+    """Whether a requirement can concern an answer on `platform`: it names no platforms, or names this one."""
+    platforms = (requirement.get("when") or {}).get("platform")
+    return not platforms or platform is None or platform in platforms
 
 
 

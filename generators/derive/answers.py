@@ -19,8 +19,9 @@ from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
 from .answer_sources import answer_sources, passed_over_sources
-from .cells import MODEL_DTYPES, Cell, Install, default_installs
+from .cells import Cell, Install, default_installs
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
+from .messages import MODEL_DTYPES
 from .part_builds import build_needs, capabilities
 from .parts import PartAnswer, part_answers
 from .members import members

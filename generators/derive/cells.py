@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..last_few import LastFew
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
-from .messages import engine_message
+from .messages import MODEL_DTYPES, engine_message
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -748,20 +748,22 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
                     scheme: SchemeFields) -> str:
     """The message the engine raises when every candidate declines, as it prints it: its f-string placeholders filled
     as the candidates' own reasons are, from the target, the scheme and the constants the candidates' requirements
-    state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›."""
+    state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›. A
+    message that is word for word a candidate's requirement's is that check's (vLLM's activation-dtype test for
+    vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is."""
     message = str(candidates.get("failure_message", ""))
     if "{" not in message:
         return message
     constants: dict[str, Any] = {}
+    check: Mapping[str, Any] = {}
     for kernel_id in candidates.get("kernels", []):
         kernel = kernels.get(kernel_id)
         for requirement in kernel.get("requirements", []) if kernel is not None else []:
             for name, value in (requirement.get("constants") or {}).items():
                 constants.setdefault(name, value)
-    return engine_message(message, target, scheme, {"constants": constants})
-
-
-MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
+            if not check and requirement.get("reason") == message:
+                check = requirement
+    return engine_message(message, target, scheme, {**check, "constants": constants})
 
 
 def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mapping[str, Any]:
@@ -1474,7 +1476,7 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         return bool(config.get("activation_quantized", False))
     if check in _STATED:
         return _stated(requirement, config.get(_STATED[check][0]), values)
-    return condition_text(requirement)
+    return condition_text(requirement, target["platform"])
 
 
 # checks of configuration a scheme may leave unsaid: (the scheme's config field, how a condition names it)
@@ -1522,11 +1524,14 @@ def _capability_bound(requirement: KernelRequirements) -> int:
     return value
 
 
-def condition_text(requirement: KernelRequirements) -> str:
-    """A runtime requirement's condition as cells show it: its own `condition`, or one said from its check and value."""
+def condition_text(requirement: KernelRequirements, platform: str | None = None) -> str:
+    """A runtime requirement's condition as cells show it: its own `condition`, or one said from its check and value.
+    A condition naming {device} says the device of `platform` (its runtime check's `devices`), so a cell on one
+    platform is not told another's; without a platform (the engine page) it says each platform's."""
     check, value = requirement["check"], requirement.get("value")
     if "condition" in requirement:
-        return str(requirement["condition"])
+        return _with_device(str(requirement["condition"]), cast(Mapping[str, Any], requirement).get("devices") or {},
+                            platform)
     if check == "package":
         return f"package {value} installed"
     if check == "op":
@@ -1535,3 +1540,13 @@ def condition_text(requirement: KernelRequirements) -> str:
         default = requirement.get("default")
         return f"{value}" + (f" (default {default})" if default is not None else "")
     return f"the {'layer shape' if check == 'shape' else 'checkpoint'} passes the check that otherwise refuses with “{requirement['reason']}”"
+
+
+def _with_device(condition: str, devices: Mapping[str, str], platform: str | None) -> str:
+    if "{device}" not in condition:
+        return condition
+    if platform is not None and platform in devices:
+        return condition.replace("{device}", devices[platform])
+    # the engine page, or a platform the check does not name (the runtime-checks check reports that)
+    return condition.replace("{device}", "‹device›") + " (‹device›: " + ", ".join(
+        f"{name} on {where}" for where, name in devices.items()) + ")"

@@ -1,8 +1,14 @@
 """Where an engine runs on a platform only through its platform plugin (`plugin_of` on the plugin's engine record):
 the host engine's schemes have no cell on that platform's targets (check plugin-of keeps their candidates off it), and
 the answers there are the plugin's own schemes, so a reader who picks the host engine is sent to the plugin rather
-than told that nothing is known."""
+than told that nothing is known.
+
+The mirror: the plugin's own schemes have no cell on any other platform's targets either (the same check keeps their
+candidates off them), and that is not a gap in the atlas: the plugin adds those platforms only, and elsewhere the host
+engine answers with its own schemes (`plugin_elsewhere`), for the reasons the record gives under `plugin_of.elsewhere`."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ..model.index import Index
 
@@ -16,3 +22,42 @@ def through_plugins(index: Index) -> dict[str, dict[str, str]]:
             for platform in relation["platforms"]:
                 found.setdefault(relation["engine"], {})[platform] = engine.id
     return found
+
+
+@dataclass(frozen=True)
+class ElsewhereStep:
+    """One step of why the plugin runs on no other platform, as the record states it."""
+
+    text: str
+    source: str
+    locator: str
+
+
+@dataclass(frozen=True)
+class PluginElsewhere:
+    """A plugin engine asked about on a platform it does not add: the host engine that answers there instead."""
+
+    plugin: str
+    host: str
+    platforms: tuple[str, ...]  # the platforms the plugin adds, in the record's order
+    platform: str  # the platform asked about
+    host_reads: bool  # whether any scheme of the host has a candidate list (read or unread) for that platform
+    steps: tuple[ElsewhereStep, ...]
+
+
+def host_platforms(index: Index, engine_id: str) -> tuple[str, ...]:
+    """The platforms some scheme of the engine lists candidates for (read or `unread`), sorted."""
+    return tuple(sorted({c["platform"] for s in index.all("scheme") if s.data.get("engine") == engine_id
+                         for c in s.data.get("candidates", [])}))
+
+
+def plugin_elsewhere(index: Index, engine_id: str, platform: str) -> PluginElsewhere | None:
+    """Where the engine is another engine's platform plugin and the platform is not one it adds: the host that answers
+    there (None for any other engine or platform)."""
+    engine = index.get("engine", engine_id)
+    relation = engine.data.get("plugin_of") if engine else None
+    if not relation or platform in relation["platforms"] or relation["engine"] == engine_id:
+        return None
+    return PluginElsewhere(engine_id, relation["engine"], tuple(relation["platforms"]), platform,
+                           platform in host_platforms(index, relation["engine"]),
+                           tuple(ElsewhereStep(s["text"], s["source"], s["locator"]) for s in relation.get("elsewhere", [])))

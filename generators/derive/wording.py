@@ -47,6 +47,17 @@ WORDS: dict[str, object] = {
     # ... where none of the plugin's schemes reads the format asked about
     "through_plugin_none": "none of {plugin}'s schemes in the atlas reads {format}, so for it the atlas cannot say (a gap, "
                            "not a refusal)",
+    # the mirror: a plugin's scheme on a platform the plugin does not add (derive/plugins.py plugin_elsewhere); not a
+    # gap (the plugin adds those platforms only) and not a verdict (no engine loads the scheme there): the host answers
+    "plugin_elsewhere": "{plugin} is {host}'s platform plugin for {platforms} only (read at {plugin_release}): it adds "
+                        "no platform {platform}, so none of its schemes runs here",
+    # ... where the host has dispatch of its own on that platform, and where the atlas records none
+    "plugin_elsewhere_host": "on platform {platform}, {host} answers with its own schemes",
+    "plugin_elsewhere_host_none": "nor does the atlas record any of {host}'s own dispatch for platform {platform}, so "
+                                  "what {host} does here it cannot say (a gap, not a refusal)",
+    # the state such a scheme is shown in, where a cell would show its verdict, and its row in a comparison
+    "plugin_elsewhere_label": "not on this platform",
+    "plugin_elsewhere_row": "{plugin}: {platforms} only",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
 }

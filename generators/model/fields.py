@@ -593,12 +593,13 @@ class EngineFirstKernels(TypedDict):
 
 
 class EngineRuntimeChecks(TypedDict):
-    """One package, compiled op or switch the engine tests, with what it means and where the test is defined."""
+    """One package, compiled op, switch or placement condition, with what it means and where the engine defines it."""
 
     id: str
-    check: Literal['package', 'op', 'env']
+    check: Literal['package', 'op', 'env', 'other']
     value: str
     condition: NotRequired[str]
+    devices: NotRequired[dict[str, str]]
     default: NotRequired[str]
     met_by_install: NotRequired[list[str]]
     source: RefSource
@@ -635,6 +636,13 @@ class EngineKernelsFrom(TypedDict):
     note: NotRequired[Text]
 
 
+class EnginePluginOfElsewhere(TypedDict):
+    text: str
+    source: RefSource
+    locator: str
+    quote: NotRequired[str]
+
+
 class EnginePluginOf(TypedDict):
     """For an engine that is another engine's out-of-tree platform plugin, installed beside it and loaded by it (vLLM-Gaudi registers Intel Gaudi's platform in vLLM's platform plugin group): that engine and the platforms the plugin adds. The plugin's schemes answer for those platforms, so a reader who picks the host engine on a target of one of them is sent to the plugin's answers rather than told nothing is known; the host engine's schemes then list no candidates for those platforms and the plugin's schemes none for any other (check plugin-of)."""
 
@@ -643,6 +651,7 @@ class EnginePluginOf(TypedDict):
     source: RefSource
     locator: str
     quote: str
+    elsewhere: NotRequired[list[EnginePluginOfElsewhere]]
 
 
 class EngineFormatSupport(TypedDict):
@@ -1112,7 +1121,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'defs.precision': ('fp64', 'fp32', 'tf32', 'fp16', 'bf16', 'fp8', 'fp8-fnuz', 'int8', 'fp6', 'fp4', 'nvfp4', 'mxfp8', 'mxfp6', 'mxfp4', 'int4'),
     'engine.category': ('serving-engine', 'local-runtime', 'kernel-library', 'compiler', 'quantization-toolkit', 'format-library', 'research-harness'),
     'engine.format_support.status': ('yes', 'partial', 'writes', 'no'),
-    'engine.runtime_checks.check': ('package', 'op', 'env'),
+    'engine.runtime_checks.check': ('package', 'op', 'env', 'other'),
     'finding.verdict': ('confirmed', 'refuted', 'corrected', 'partially-confirmed', 'unresolved'),
     'format.bits_per_weight.basis': ('struct', 'measured', 'nominal'),
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),

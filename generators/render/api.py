@@ -22,7 +22,7 @@ import orjson
 
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
-from ..derive.plugins import through_plugins
+from ..derive.plugins import host_platforms, through_plugins
 from ..derive.format_map import format_map, unverified_formats, vendor_rank
 from ..derive.history import CellHistory
 from ..derive.matrix import part_targets, target_label
@@ -181,6 +181,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
                                    for later in data.get("later_releases", [])],
                 "engine_wide_traps": list(found.engine_wide) if found else [],
                 **({"through_plugin": plugins[record.id]} if record.id in plugins else {}),
+                **({"plugin_of": _plugin_of(atlas, data["plugin_of"])} if data.get("plugin_of") else {}),
                 **({"kernels_from": {"engine": data["kernels_from"]["engine"],
                                      "requirement": data["kernels_from"]["requirement"]}}
                    if data.get("kernels_from") else {})}
@@ -189,6 +190,15 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "kernel" and data.get("without_matrix_instruction"):
         return {"without_matrix_instruction": data["without_matrix_instruction"]}
     return {}
+
+
+def _plugin_of(atlas: Any, relation: Any) -> dict[str, Any]:
+    """A plugin engine's relation to its host as the brief serves it: where it runs, where the host answers instead,
+    and why (derive/plugins.py)."""
+    return {"engine": relation["engine"], "platforms": list(relation["platforms"]),
+            "host_platforms": list(host_platforms(atlas.index, relation["engine"])),
+            "elsewhere": [{"text": s["text"], "source": s["source"], "locator": s["locator"]}
+                          for s in relation.get("elsewhere", [])]}
 
 
 def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:

@@ -84,6 +84,20 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                                   "platform plugin, an engine of its own: platform -> that engine's id "
                                                   "(its schemes are the answers there; this engine has no cells on "
                                                   "those platforms)."},
+                "plugin_of": {"type": "object", "additionalProperties": False,
+                              "required": ["engine", "platforms", "host_platforms", "elsewhere"],
+                              "description": "Present where the engine is another engine's platform plugin: that "
+                                             "engine, the platforms the plugin adds (its schemes have no cells on "
+                                             "any other platform, where the host engine's own schemes answer), the "
+                                             "platforms some scheme of the host lists candidates for, and why the "
+                                             "plugin runs nowhere else (the record's steps, each with its source).",
+                              "properties": {
+                                  "engine": {"type": "string"}, "platforms": _IDS, "host_platforms": _IDS,
+                                  "elsewhere": {"type": "array", "items": {
+                                      "type": "object", "additionalProperties": False,
+                                      "required": ["text", "source", "locator"],
+                                      "properties": {"text": {"type": "string"}, "source": {"type": "string"},
+                                                     "locator": {"type": "string"}}}}}},
                 "kernels_from": {"type": "object", "additionalProperties": False, "required": ["engine", "requirement"],
                                  "description": "Present where the engine runs another engine's kernels: that "
                                                 "engine's id and the releases of it required (its record's "

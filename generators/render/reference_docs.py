@@ -72,8 +72,9 @@ def claim_docs() -> list[tuple[str, str]]:
     return [(name, (CLAIMS[name].__doc__ or "").strip()) for name in sorted(CLAIMS)]
 
 
-def check_docs() -> list[tuple[str, str, str]]:
-    return [(check.name, check.scope, check.description) for check in REGISTRY]
+def check_docs() -> list[tuple[str, str, str, str]]:
+    """Each check's name, scope, stage (checks/base.py: a `pages` check runs only where record pages render) and rule."""
+    return [(check.name, check.scope, check.stage, check.description) for check in REGISTRY]
 
 
 def _resolved(schemas: Schemas, prop: dict[str, Any], base: str) -> tuple[dict[str, Any], str]:

@@ -147,7 +147,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: lambda: kind_docs(scope.atlas.schemas)),
     TemplateGlobal("shared_docs", "shared_docs()", "The shared field blocks, from the schemas (contributor pages).",
                    lambda scope: lambda: shared_docs(scope.atlas.schemas)),
-    TemplateGlobal("check_docs", "check_docs()", "Every registered check: name, scope and rule (contributor pages).",
+    TemplateGlobal("check_docs", "check_docs()", "Every registered check: name, scope, stage and rule (contributor pages).",
                    lambda scope: check_docs),
     TemplateGlobal("claim_docs", "claim_docs()", "Every registered claim with what it asserts (contributor pages).",
                    lambda scope: claim_docs),

@@ -606,6 +606,7 @@ return {format: box.dataset.format, title: box.querySelector('h2').textContent,
         tally: [...box.querySelectorAll('.atlas-compare__tally .atlas-verdict')].map(b => [b.className,
                  Number(b.parentNode.lastChild.textContent.trim())]),
         rows: [...box.querySelectorAll('tbody tr')].map(tr => ({scheme: tr.dataset.scheme, verdict: tr.dataset.verdict,
+          state: tr.dataset.state || null, stateText: tr.cells[2].textContent,
           badge: tr.querySelector('.atlas-verdict')?.className, answer: tr.querySelector('.atlas-compare__answer')?.href,
           kernel: tr.cells[3].textContent, computes: tr.cells[4].textContent,
           trapCount: Number((tr.cells[5].textContent.match(/(\\d+) traps?/) || [0, 0])[1]),
@@ -646,14 +647,19 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     shown = _comparison(browser)
     assert shown["format"] == format_id and shown["title"].startswith(names[f"format/{format_id}"] + " on ")
     assert sorted(row["scheme"] for row in shown["rows"]) == sorted(schemes) and len(schemes) >= 2
-    # schemes with no cell here (their engine has no rule for the platform) come last, as gaps, never as a verdict
+    # schemes with no cell here (their engine has no rule for the platform) come last, as gaps, never as a verdict;
+    # a platform plugin's scheme off the plugin's platforms is no gap either, and links to the card saying so
+    platform = next(t["platform"] for t in index["records"]["hardware-target"] if t["id"] == target)
+    off = {e["id"] for e in index["records"]["engine"] if e.get("plugin_of") and platform not in e["plugin_of"]["platforms"]}
+    away = {s["id"] for s in index["records"]["scheme"] if s["engine"] in off}
     gaps = [row for row in shown["rows"] if (row["scheme"], target) not in cells]
     assert shown["rows"][len(shown["rows"]) - len(gaps):] == gaps
-    assert all(row["verdict"] == "" and row["badge"] is None and row["answer"] is None for row in gaps)
+    assert all(row["verdict"] == "" and row["badge"] is None for row in gaps)
+    assert all((row["answer"] is not None) == (row["state"] == "plugin-elsewhere") == (row["scheme"] in away) for row in gaps)
     derived = shown["rows"][:len(shown["rows"]) - len(gaps)]
     verdicts = [cells[(row["scheme"], target)]["verdict"] for row in derived]
     assert [row["verdict"] for row in derived] == verdicts == sorted(verdicts, key=ORDER.index) and verdicts
-    assert shown["gaps"] == len(gaps)
+    assert shown["gaps"] == len([row for row in gaps if row["scheme"] not in away])
     for row in derived:
         cell = cells[(row["scheme"], target)]
         assert row["badge"].endswith(f"atlas-verdict--{cell['verdict']}")
@@ -1340,6 +1346,11 @@ def test_an_outcome_reached_only_off_the_defaults_says_so_on_the_collapsed_line(
     assert shown["summary"].startswith("If the conditions do not hold: without ")
     assert f", Runs via {triton}; off the defaults, without condition 1, Fails at run time in {aiter}" in shown["summary"]
     assert shown["summary"].count("off the defaults") == 1
+    # expanded, a step's unmet condition follows a colon: it is a clause ("... is installed"), not a noun
+    unmet = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-otherwise__unmet')]"
+                       ".map(p => p.textContent)")
+    assert [u.split(steps[i]["unmet"][0])[0] for i, u in enumerate(unmet)] == [
+        "Without: ", "Off the defaults, without: "], unmet
     assert browser.console_errors() == []
 
 
@@ -1350,7 +1361,9 @@ const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent);
 const facts = Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]));
 return {covers: facts['Covers'], release: facts['Release'] || null,
         notices: texts('.atlas-card__emulated, .atlas-card__unknown'),
-        disagrees: texts('.atlas-card__finding section > p:first-of-type'), when: texts('.atlas-card__trap-when')};
+        disagrees: texts('.atlas-card__finding section > p:first-of-type'), when: texts('.atlas-card__trap-when'),
+        raises: texts('.atlas-otherwise__step > .atlas-card__note').filter(t => t.startsWith('The engine raises: ')),
+        otherwise: texts('.atlas-otherwise__reasons > li')};
 """
 
 
@@ -1380,6 +1393,9 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
         "experts": lambda c: schemes[c["scheme"]].get("layers") == "experts",
         "disagrees": lambda c: any(not p["agrees"] for p in c["published"]),
         "trap when": lambda c: any(gotchas[t].get("applies_when") for t in c["traps"]),
+        # a refusal on the way on that names a torch dtype the derivation fills in (vLLM's dtype test on vLLM-Gaudi)
+        "dtype refused": lambda c: any(re.search(r"\btorch\.b?float\d+", s.get("failure_message", ""))
+                                       for s in c.get("otherwise", [])),
     }
     picked = {kind: next(key for key in sorted(page) if test(page[key])) for kind, test in kinds.items()}
     atlas = real_check[0]
@@ -1412,8 +1428,17 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
         assert card["disagrees"] == disagrees, kind
         assert card["when"] == [m.group(0) for line in lines if re.match(r"    \S+ \((blocker|major|minor)", line)
                                 and (m := re.search(r" \(only .+?\)(?= \[unverified\]$|$)", line))], kind
+        # the engine's messages on the way on: the card links a reason's kernel by its label, explain prints its id
+        assert card["raises"] == ["The engine raises: " + line.removeprefix("         engine raises: ")
+                                  for line in lines if line.startswith("         engine raises: ")], kind
+        head = "  if the conditions do not hold (the next outcome in the engine's order):"
+        after = lines[lines.index(head) + 1:] if head in lines else []
+        section = after[:next((n for n, line in enumerate(after) if not line.startswith("   ")), len(after))]
+        reasons = [line.strip() for line in section if line.startswith("         ") and "engine raises: " not in line]
+        assert card["otherwise"] == [names[f"kernel/{r.split(': ', 1)[0]}"] + ": " + r.split(": ", 1)[1]
+                                     if f"kernel/{r.split(': ', 1)[0]}" in names else r for r in reasons], kind
         said = {"ways": notices, "no ways": notices, "unknown": notices, "disagrees": disagrees, "trap when": card["when"],
-                "experts": card["covers"].startswith("the expert layers")}
+                "experts": card["covers"].startswith("the expert layers"), "dtype refused": card["raises"]}
         assert said[kind], kind  # each cell says what it was picked for
     # where a setting chooses the precision, a comparison row says the step and the value it is for as explain does
     line = next(line for line in explain_text(atlas, "transformers-bnb-nf4", "nvidia-sm90")[0].split("\n")
@@ -1542,3 +1567,56 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     box = browser.js("return document.querySelector('.atlas-compare').textContent")
     assert f"through {engines[plugin]['name']}: not derived" in row
     assert f"none of {engines[plugin]['name']}'s schemes in the atlas reads " in box
+
+
+def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_not_that_it_is_a_gap(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """The mirror of the test above: vLLM-Gaudi adds platform hpu to vLLM and no other (plugin_of, read from the index),
+    so its AWQ scheme on an NVIDIA A10 once said "not derived ... a gap in the atlas, not a refusal". The card now says
+    the plugin runs on its platforms only and that there vLLM answers with its own schemes, links to them, and lists
+    the record's steps saying why, each with its source; the comparison counts the row apart, neither as a gap nor as
+    a verdict."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    sources = {s["id"]: s for s in index["records"]["source"]}
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    # the relation as the host's brief serves it (the pointer the other way), then a target of a platform the plugin
+    # does not add where some scheme of the host has a cell, so the host answers there
+    host, plugin = next((e["id"], p) for e in engines.values() for p in sorted(set(e.get("through_plugin", {}).values())))
+    platforms = sorted(p for p, by in engines[host]["through_plugin"].items() if by == plugin)
+    answered = {c["target"] for c in cells.values() if schemes[c["scheme"]]["engine"] == host}
+    target = next(t for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+                  if t["platform"] not in platforms and t["id"] in answered)
+    scheme = next(s for s in schemes.values() if s["engine"] == plugin and s["formats"])
+    browser.open(f"{PAGE}?engine={plugin}&scheme={scheme['id']}&hardware=target:{target['id']}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{state: c.dataset.state, text: c.textContent, "
+                           "links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href')), "
+                           "steps: [...c.querySelectorAll('ol li')].map(li => [li.textContent, li.querySelector('a').pathname])}",
+                  "plugin-elsewhere card")
+    assert card["state"] == "plugin-elsewhere"
+    assert "not derived" not in card["text"].lower() and "gap" not in card["text"] and "no derived cell" not in card["text"]
+    assert card["text"].startswith(f"{scheme['name']} on ")
+    assert f"Not on this platform {engines[plugin]['name']} is {engines[host]['name']}'s platform plugin for " \
+        f"{', '.join(platforms)} only (read at {engines[plugin]['version_read']}): it adds no platform " \
+        f"{target['platform']}, so none of its schemes runs here; on platform {target['platform']}, " \
+        f"{engines[host]['name']} answers with its own schemes." in card["text"]
+    assert f"?engine={host}&hardware=target%3A{target['id']}" in card["links"]
+    assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target['id']}" in card["links"]
+    relation = engines[plugin]["plugin_of"]
+    assert relation["engine"] == host and relation["platforms"] == platforms
+    assert [text for text, _ in card["steps"]] == [f"{s['text']} ({sources[s['source']]['name']}, {s['locator']})"
+                                                    for s in relation["elsewhere"]] and card["steps"]
+    assert all(path.endswith(f"/sources/{s['source']}/") for (_, path), s in zip(card["steps"], relation["elsewhere"]))
+    browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target['id']}")
+    shown = _comparison(browser)
+    row = next(r for r in shown["rows"] if r["scheme"] == scheme["id"])
+    assert row["state"] == "plugin-elsewhere" and row["verdict"] == "" and row["badge"] is None
+    assert row["stateText"] == f"{engines[plugin]['name']}: {', '.join(platforms)} only"
+    assert "?" + urlsplit(row["answer"]).query == f"?engine={plugin}&scheme={scheme['id']}&hardware=target%3A{target['id']}"
+    tally = browser.js("return document.querySelector('.atlas-compare__tally').textContent")
+    away = [r for r in shown["rows"] if r["state"] == "plugin-elsewhere"]
+    assert f"not on this platform {len(away)}." in tally or f"not on this platform {len(away)} " in tally
+    assert shown["gaps"] == len([r for r in shown["rows"] if r["verdict"] == "" and r["state"] is None
+                                 and "through " not in r["stateText"]])
+    assert browser.console_errors() == []
