@@ -15,6 +15,10 @@ instead (render/memo.py). A one-off build that misses keeps its page memo on dis
 generators/cache.py, salted like the key), so the next build after a small edit renders only the pages that read
 it. The memo keeps each page's reads and the key of the entry holding its text (the run's own entry, written
 first): the texts are written once, and a memo whose entry is gone or damaged is left out whole.
+The first one-off build of a docs folder under this code (the table holds no entry for it: a fresh machine, CI, the
+first build after a code change) records no reads: noting every read and fingerprinting it is about a tenth of the
+generator's work, and only a later build could use it. It keeps an entry without pages instead, so the next one-off
+build (or `mkdocs serve`'s first) records them: it renders every page, as it would have to with no memo at all.
 """
 from __future__ import annotations
 
@@ -109,19 +113,22 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
                           list(run.problems), run.atlas)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused
-    if key is not None and write(key, generated) and memo_table is not None and memo is not None:
+    if key is not None and write(key, generated) and memo_table is not None:
         _keep_memo(memo_table, docs_dir, memo, key)
     return generated
 
 
 def _kept_memo(docs_dir: str) -> tuple[PageMemo | None, ContentCache | None]:
-    """The page memo the last one-off build of this docs folder kept on disk (with the table it came from)."""
+    """The page memo the last one-off build of this docs folder kept on disk (with the table it came from); no memo
+    when the table holds no entry for the folder (the build records no reads: see the module docstring)."""
     from .render.memo import PageMemo
     table = ContentCache("page-memo", code_salt().hex())
     if not table.enabled:
         return None, None
-    memo = PageMemo()
     value = table.get(docs_dir)
+    if value is None:
+        return None, table
+    memo = PageMemo()
     if isinstance(value, dict) and isinstance(value.get("pages"), dict):
         texts = read(value.get("texts"))
         if texts is not None:
@@ -129,10 +136,11 @@ def _kept_memo(docs_dir: str) -> tuple[PageMemo | None, ContentCache | None]:
     return memo, table
 
 
-def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo, key: str) -> None:
+def _keep_memo(table: ContentCache, docs_dir: str, memo: PageMemo | None, key: str) -> None:
     """Keep this run's pages and their reads for the next one-off build (one entry per docs folder), with the key of
-    the entry that holds their texts (this run's, already written)."""
-    table.replace(docs_dir, {"texts": key, "pages": memo.as_values()})
+    the entry that holds their texts (this run's, already written); without a memo (the run recorded no reads) an
+    entry without pages, so the next build records them."""
+    table.replace(docs_dir, {"texts": key, "pages": memo.as_values() if memo is not None else {}})
     table.save()
 
 

@@ -81,3 +81,25 @@ def test_a_candidate_lists_citations_back_the_answers_on_its_platform_only(tree)
     assert "src-cpu-walk" in answers[("sch-w4a16", "cpu-avx512")].sources
     assert "src-cpu-walk" not in answers[("sch-w4a16", "gpu-sm80")].sources
     assert "src-code" in answers[("sch-w4a16", "gpu-sm80")].sources  # the record's own citations back every answer
+
+
+PLACED = ("runtime_checks:\n  - {id: placed, check: other, value: device_map, condition: 'the model is on the device: "
+          "device_map=\"{device}\" or model.to(\"{device}\")', devices: {cuda: cuda, cpu: cpu}, source: src-doc, "
+          "locator: check_and_set_device_map}\n")
+
+
+def test_a_condition_naming_the_device_says_each_platforms_own(tree):
+    """A placement stated once for two platforms whose engine names the device differently: the GPU answer names only
+    "cuda" and the CPU one only "cpu"; the engine page shows the placeholder with each platform's name."""
+    edit(tree, "records/engines/eng.yaml", "sources:\n", PLACED + "sources:\n")
+    edit(tree, "records/kernels/k-generic.yaml", "  - {check: activation-type",
+         "  - {uses: placed, when: {platform: [cuda]}, reason: runs on the CPU tensors}\n  - {check: activation-type")
+    edit(tree, "records/kernels/k-cpu.yaml", "routes:",
+         "  - {uses: placed, when: {platform: [cpu]}, reason: runs elsewhere}\nroutes:")
+    atlas, cells = _cells(tree)
+    assert 'the model is on the device: device_map="cuda" or model.to("cuda")' in cells[("sch-w4a16", "gpu-sm80")]["conditions"]
+    assert 'the model is on the device: device_map="cpu" or model.to("cpu")' in cells[("sch-w4a16", "cpu-avx512")]["conditions"]
+    assert "{device}" not in json.dumps(list(cells.values())) and "‹device›" not in json.dumps(list(cells.values()))
+    pages, _ = render_site(atlas, tree / "docs")
+    row = next(line for line in pages["engines/eng.md"].splitlines() if "<strong>placed</strong>" in line)
+    assert 'device_map="‹device›" or model.to("‹device›") (‹device›: cuda on cuda, cpu on cpu) |' in row.replace("\\", "")

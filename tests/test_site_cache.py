@@ -133,10 +133,38 @@ def _fresh(tree: Path, monkeypatch: pytest.MonkeyPatch) -> site_cache.Generated:
         return site_cache.generate(tree)
 
 
+def _recorded(tree: Path) -> site_cache.Generated:
+    """A one-off build that records its pages' reads (the first under this code records none: a build of other
+    inputs, a comment appended to a record and then taken away, comes first)."""
+    record = next((tree / "records" / "formats").glob("*.yaml"))
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text + "# an earlier build\n", encoding="utf-8")
+    assert site_cache.generate(tree).rendered is None
+    record.write_text(text, encoding="utf-8")
+    recorded = site_cache.generate(tree)
+    assert not recorded.cached and recorded.reused == 0 and recorded.rendered
+    return recorded
+
+
+def test_the_first_one_off_build_under_this_code_records_no_reads_and_the_next_does(
+        tree: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generators.render import memo
+    with monkeypatch.context() as patched:
+        patched.setattr(memo.Round, "page", lambda *_: pytest.fail("a read was recorded"))
+        first = site_cache.generate(tree)
+    assert first.rendered is None and first.files == _fresh(tree, monkeypatch).files
+    kept = json.loads((folder.parent / "page-memo.json").read_text(encoding="utf-8"))["entries"]["docs"]
+    assert kept == {"texts": site_cache.site_key(tree, "docs", (), ""), "pages": {}}  # so the next build records
+    _edit(tree, "Edited.")
+    edited = site_cache.generate(tree)
+    assert edited.reused == 0 and edited.rendered and edited.files == _fresh(tree, monkeypatch).files
+    kept = json.loads((folder.parent / "page-memo.json").read_text(encoding="utf-8"))["entries"]["docs"]
+    assert kept["pages"] and set(kept["pages"]) <= set(edited.files)
+
+
 def test_a_one_off_build_after_an_edit_renders_only_the_pages_that_read_it(tree: Path, folder: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    first = site_cache.generate(tree)
-    assert first.reused == 0 and first.rendered
+    first = _recorded(tree)
     record = next((tree / "records" / "formats").glob("*.yaml"))
     record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
     edited = site_cache.generate(tree)
@@ -156,7 +184,7 @@ def test_a_page_memo_from_another_tree_or_a_damaged_one_changes_nothing(tree: Pa
         shutil.copytree(tree / name, other / name)
     for record in (other / "records" / "formats").glob("*.yaml"):
         record.write_text(record.read_text(encoding="utf-8").replace("name: ", "name: Other ", 1), encoding="utf-8")
-    site_cache.generate(other)  # keeps its pages under the same docs folder name
+    _recorded(other)  # keeps its pages under the same docs folder name
     assert site_cache.generate(tree).files == _fresh(tree, monkeypatch).files
     (memo,) = folder.parent.glob("page-memo.json")
     kept = json.loads(memo.read_text(encoding="utf-8"))
@@ -174,7 +202,7 @@ def test_a_page_memo_from_another_tree_or_a_damaged_one_changes_nothing(tree: Pa
 def test_a_long_lived_process_starts_from_the_pages_one_off_builds_kept(tree: Path, folder: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     from generators.render.memo import PageMemo
-    site_cache.generate(tree)  # a one-off build keeps its pages on disk
+    _recorded(tree)  # a one-off build keeps its pages on disk
     record = next((tree / "records" / "formats").glob("*.yaml"))
     record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
     memo = PageMemo()  # `mkdocs serve` or `build --watch` starting
@@ -199,7 +227,7 @@ def _edit(tree: Path, text: str) -> None:
 
 
 def test_the_page_memo_keeps_no_text_of_its_own_but_the_key_of_the_files_holding_them(tree: Path, folder: Path) -> None:
-    first = site_cache.generate(tree)
+    first = _recorded(tree)
     kept = json.loads((folder.parent / "page-memo.json").read_text(encoding="utf-8"))["entries"]["docs"]
     assert kept["texts"] == site_cache.site_key(tree, "docs", (), "") and (folder / f"{kept['texts']}.files").is_file()
     assert kept["pages"] and set(kept["pages"]) <= set(first.files)
@@ -209,7 +237,7 @@ def test_the_page_memo_keeps_no_text_of_its_own_but_the_key_of_the_files_holding
 @pytest.mark.parametrize("damage", ["gone", "damaged", "elsewhere"])
 def test_a_page_memo_whose_texts_are_gone_damaged_or_named_outside_renders_every_page(
         tree: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
-    site_cache.generate(tree)
+    _recorded(tree)
     memo_file = folder.parent / "page-memo.json"
     kept = json.loads(memo_file.read_text(encoding="utf-8"))
     entry = folder / f"{kept['entries']['docs']['texts']}.files"
@@ -229,7 +257,7 @@ def test_a_page_memo_whose_texts_are_gone_damaged_or_named_outside_renders_every
 
 
 def test_a_memo_is_not_kept_when_its_texts_could_not_be(tree: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    site_cache.generate(tree)
+    _recorded(tree)
     memo_file = folder.parent / "page-memo.json"
     before = memo_file.read_bytes()
     monkeypatch.setattr(site_cache, "write", lambda key, generated: False)

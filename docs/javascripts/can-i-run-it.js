@@ -557,8 +557,9 @@
       if (step.elsewhere) { outcome.push(" on " + step.elsewhere + " instead, not on this hardware"); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
-        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
-          step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
+        // a condition is a clause ("the model is placed on the GPU"), so it follows a colon, never "without" alone
+        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without" : "Without",
+          step.unmet.length > 1 ? " any one of: " : ": ",
           el("span", { text: step.unmet.join("; ") })].concat(step.of_install ?
           [(step.unmet.length > 1 ? " (conditions of the install, " : " (a condition of the install, ") + WORDS.whichever + ")"] :
           [step.unmet.length > 1 ? " (conditions of " : " (a condition of ",

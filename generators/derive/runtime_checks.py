@@ -1,5 +1,5 @@
-"""A kernel requirement that `uses` one of its engine's `runtime_checks` reads check, value, condition, default, hosts and
-met_by_install from it; the kernel states only where it tests it (locator), the message it gives (reason) and when.
+"""A kernel requirement that `uses` one of its engine's `runtime_checks` reads check, value, condition (with
+its devices), default, hosts and met_by_install from it; the kernel states only where it tests it (locator), the message it gives (reason) and when.
 
 The meaning of a package, op or switch the engine tests is a fact about the engine, stated once on its record; every
 stage that reads a kernel's requirements reads them through `resolved_kernel`, so no stage sees a `uses` key.
@@ -13,7 +13,7 @@ from ..last_few import LastFew
 from ..model.fields import EngineRuntimeChecks, KernelFields, KernelRequirements
 from ..model.index import Index
 
-_FROM_CHECK = ("check", "value", "condition", "default", "met_by_install", "hosts")
+_FROM_CHECK = ("check", "value", "condition", "devices", "default", "met_by_install", "hosts")
 
 # kernel id -> the last few (kernel data, its engine's runtime checks, the resolved kernel): the same two objects
 # resolve to the same object again, as the cell memo (cells._kept_cell) compares kernels by identity.

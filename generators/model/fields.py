@@ -599,12 +599,23 @@ class EngineRuntimeChecks(TypedDict):
     check: Literal['package', 'op', 'env', 'other']
     value: str
     condition: NotRequired[str]
+    devices: NotRequired[dict[str, str]]
     default: NotRequired[str]
     met_by_install: NotRequired[list[str]]
     source: RefSource
     locator: str
     quote: NotRequired[str]
     hosts: NotRequired[HostLimit]
+
+
+class EngineNoPath(TypedDict):
+    """One platform without a path, with where the engine's dispatch comes up empty there."""
+
+    platform: Platform
+    selector: str
+    failure_message: NotRequired[str]
+    locator: str
+    sources: Sources
 
 
 class EngineFirstUseNeedsWhen(TypedDict):
@@ -684,6 +695,7 @@ class EngineFields(TypedDict):
     default_install: NotRequired[list[EngineDefaultInstall]]
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
+    no_path: NotRequired[list[EngineNoPath]]
     first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
     built_with: NotRequired[list[BuiltWith]]
     kernels_from: NotRequired[EngineKernelsFrom]
@@ -774,6 +786,7 @@ class SchemeCandidates(TypedDict):
     platform: Platform
     selector: NotRequired[str]
     kernels: list[RefKernel]
+    no_path: NotRequired[Literal[True]]
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     sources: NotRequired[Sources]

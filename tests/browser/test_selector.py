@@ -1346,6 +1346,11 @@ def test_an_outcome_reached_only_off_the_defaults_says_so_on_the_collapsed_line(
     assert shown["summary"].startswith("If the conditions do not hold: without ")
     assert f", Runs via {triton}; off the defaults, without condition 1, Fails at run time in {aiter}" in shown["summary"]
     assert shown["summary"].count("off the defaults") == 1
+    # expanded, a step's unmet condition follows a colon: it is a clause ("... is installed"), not a noun
+    unmet = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-otherwise__unmet')]"
+                       ".map(p => p.textContent)")
+    assert [u.split(steps[i]["unmet"][0])[0] for i, u in enumerate(unmet)] == [
+        "Without: ", "Off the defaults, without: "], unmet
     assert browser.console_errors() == []
 
 
