@@ -28,6 +28,7 @@ from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES, engine_message
+from .no_path import resolved_schemes
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -214,17 +215,17 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
-    schemes = {scheme.id: scheme.data for scheme in index.all("scheme")}
+    schemes = resolved_schemes(index)  # a `no_path` list reads its engine's text
     modelled = engine_platforms(schemes.values())
     return {
-        (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
-                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL),
-                                           fallback_of(scheme.data, schemes),
-                                           substitute_of(scheme.data, target.data["platform"], schemes))
-        for scheme in index.all("scheme")
+        (scheme_id, target.id): _kept_cell(scheme_id, scheme, target.id, target.data, kernels,
+                                           installs.get((scheme.get("engine", ""), target.data["platform"]), NO_INSTALL),
+                                           fallback_of(scheme, schemes),
+                                           substitute_of(scheme, target.data["platform"], schemes))
+        for scheme_id, scheme in schemes.items()
         for target in index.all("hardware-target")
-        if target.data["platform"] not in unread_platforms(scheme.data)
-        and target.data["platform"] in modelled.get(scheme.data.get("engine", ""), ())
+        if target.data["platform"] not in unread_platforms(scheme)
+        and target.data["platform"] in modelled.get(scheme.get("engine", ""), ())
     }
 
 
