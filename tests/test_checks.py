@@ -548,6 +548,20 @@ def test_format_encoding(tree):
     edit(tree, "records/formats/fmt-int4.yaml", "encoding: e4m3", "encoding: e5m2")
     edit(tree, "records/formats/fmt-fp4.yaml", "element_format: E2M1", "element_format: E4M3 (float8_e4m3fn)")
     assert problems_of(tree, "format-encoding") == []
+    # fields that differ yet read alike where "Computes in" says a format by its precision label (an fp8 format
+    # naming a FNUZ encoding and the fp8-fnuz one): a reader would take two multiplies for one
+    edit(tree, "records/formats/fmt-int4.yaml", "peak_precision: fp8\nencoding: e5m2", "peak_precision: fp8-fnuz\nencoding: e4m3fnuz")
+    edit(tree, "records/formats/fmt-fp4.yaml", "encoding: e4m3\nelement_format: E4M3 (float8_e4m3fn)", "encoding: e4m3fnuz")
+    found = problems_of(tree, "format-encoding")
+    assert [p.split(": error: [format-encoding] ")[1] for p in found] == [
+        "peak_precision: \"Computes in\" would say 'FP8 E4M3 FNUZ' for it and for 'fmt-int4', whose peak precision or "
+        "encoding differs; correct the fields",
+        "peak_precision: \"Computes in\" would say 'FP8 E4M3 FNUZ' for it and for 'fmt-fp4', whose peak precision or "
+        "encoding differs; correct the fields"]
+    # an encoding never stands for the precision: MXFP8 with E4M3 elements is not said as plain FP8 E4M3
+    edit(tree, "records/formats/fmt-int4.yaml", "peak_precision: fp8-fnuz\nencoding: e4m3fnuz", "peak_precision: mxfp8\nencoding: e4m3")
+    edit(tree, "records/formats/fmt-fp4.yaml", "encoding: e4m3fnuz", "encoding: e4m3")
+    assert problems_of(tree, "format-encoding") == []
 
 
 def test_a_setting_that_chooses_what_a_kernel_computes_in_gives_its_precision_by_default(tree):
