@@ -8,7 +8,7 @@ from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, GATE_AFTER_PACKAGES, C
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
 from .derive.plugins import PluginElsewhere, plugin_elsewhere, through_plugins
-from .derive.route_computes import precision_said
+from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
 from .derive.wording import covers, fill, setting_said, words
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
@@ -144,7 +144,8 @@ def _format_name(atlas: Any, format_id: str) -> str:
 
 def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     """What the answer computes in (Answer.computes_in, or Answer.steps by kernel), and the format map's notice where
-    it rates those formats emulated on the target's parts, or on none of them (derive/emulated_here.py)."""
+    it rates those formats emulated on the target's parts, or on none of them (derive/emulated_here.py); a format by
+    the precision it multiplies in (route_computes.format_precision, as the card says it), never by its name."""
     answer = atlas.views.answers.get((scheme_id, target_id))
     if answer is None:
         return []
@@ -155,20 +156,20 @@ def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
             lines.append("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
             for step in steps:
                 what = (precision_said(step.precision) if step.precision
-                        else " or ".join(_format_name(atlas, f) for f in step.formats))
+                        else " or ".join(format_precision(atlas.index, f) for f in step.formats))
                 lines.append(f"    {what} ({', '.join(step.kernels)}){_setting_short(step.setting)}")
         elif answer.computes_in:
-            lines.append(f"  computes in: {' or '.join(_format_name(atlas, f) for f in answer.computes_in)}")
+            lines.append(f"  computes in: {' or '.join(format_precision(atlas.index, f) for f in answer.computes_in)}")
     parts = tuple(members(atlas.index, atlas.index.must("hardware-target", target_id)))
     tallies = atlas.views.tallies
     emulated = {p: tuple(tallies[p].emulated) for p in tallies}
     rated = {p: tuple(tallies[p].native) + tuple(tallies[p].emulated) for p in tallies}
     kernels = {r.id: r.data for r in atlas.index.all("kernel")}
     for found in emulated_here(answer, parts, emulated, kernels):
-        lines.append("    " + fill(words("emulated"), format=_format_name(atlas, found.format),
+        lines.append("    " + fill(words("emulated"), format=format_precision(atlas.index, found.format),
                                          parts=_part_names(atlas, found.parts), how=_how(found)))
     for fmt, on in unknown_here(answer, parts, rated):
-        lines.append("    " + fill(words("unknown"), format=_format_name(atlas, fmt), parts=_part_names(atlas, on)))
+        lines.append("    " + fill(words("unknown"), format=format_precision(atlas.index, fmt), parts=_part_names(atlas, on)))
     return lines
 
 

@@ -652,7 +652,13 @@
     if (step.precision) {
       return step.said + (withSetting && step.setting_said ? step.setting_said : "");
     }
-    return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
+    return step.formats.map(function (f) { return computedIn(records, f); }).join(" or ");
+  }
+
+  // a hardware format a cell computes in, as the precision the multiply runs in (the index's precision_label: "FP8
+  // E4M3"), never by the format's name, which may describe a scaling the cell's kernel does not do
+  function computedIn(records, f) {
+    return records["format"][f] ? records["format"][f].precision_label : f;
   }
 
   // values of such a setting as one phrase: a run of consecutive integer levels as "0 to 3", else "a, b or c"
@@ -765,7 +771,7 @@
       var f = found.format;
       var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
       return el("span", { "class": "atlas-card__emulated" }, fill(WORDS.emulated, { map: site + "chapters/format-map/",
-        format: records["format"][f] ? records["format"][f].name : f, parts: names.join(", "),
+        format: computedIn(records, f), parts: names.join(", "),
         how: howEmulated(site, records, found.ways) || WORDS.emulated_how }));
     });
   }
@@ -807,7 +813,7 @@
       var f = found.format;
       var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
       return el("span", { "class": "atlas-card__unknown" }, fill(WORDS.unknown, { map: site + "chapters/format-map/",
-        format: records["format"][f] ? records["format"][f].name : f, parts: names.join(", ") }));
+        format: computedIn(records, f), parts: names.join(", ") }));
     });
   }
 
@@ -869,6 +875,27 @@
   }
 
   // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
+  // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms): a link to the
+  // card of each of its schemes reading the format asked about, for an engine-only link lands on whichever of its
+  // schemes the picker lists first, often for another format; only where none reads it, that engine's answers at all
+  function answersOf(records, engineId, format, hardware) {
+    var engine = records["engine"][engineId];
+    var name = engine ? engine.name : engineId;
+    var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
+      var s = records["scheme"][id];
+      return s.engine === engineId && s.formats.indexOf(format.id) >= 0;
+    }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
+    if (!theirs.length) {
+      return [el("a", { href: "?" + new URLSearchParams({ engine: engineId, hardware: hardware }).toString(),
+                        text: name + "\u2019s answers on this hardware" })];
+    }
+    return [name + "\u2019s " + (theirs.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
+      [].concat.apply([], theirs.map(function (id, n) {
+        return (n ? [", "] : []).concat([el("a", { href: "?" + new URLSearchParams({ engine: engineId, scheme: id, hardware: hardware }).toString(),
+                                                   text: records["scheme"][id].name })]);
+      })));
+  }
+
   function pluginReads(records, plugin, formatId) {
     return Object.keys(records["scheme"]).some(function (id) {
       var s = records["scheme"][id];
@@ -889,8 +916,7 @@
         pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
         ["."])),
-      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: plugin.id, hardware: hardware }).toString(),
-                             text: (plugin.record ? plugin.record.name : plugin.id) + "\u2019s answers on this hardware" })].concat(
+      el("p", {}, answersOf(records, plugin.id, format, hardware).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : []))]);
   }
@@ -935,8 +961,7 @@
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
         awaySaid(site, away), ["."])),
-      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: away.hostId, hardware: hardware }).toString(),
-                             text: (away.host ? away.host.name : away.hostId) + "\u2019s answers on this hardware" })].concat(
+      el("p", {}, answersOf(records, away.hostId, format, hardware).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : [])),
       awaySteps(site, records, away)]);
@@ -1120,9 +1145,7 @@
       var routeSteps = cell.computes_steps || [];
       var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
         routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
-        (cell.computes_in || []).map(function (f) {
-        return records["format"][f] ? records["format"][f].name : f;
-      }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
+        (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
         [link(site, records["engine"][row.scheme.engine], row.scheme.engine)],
         [link(site, row.scheme, row.scheme.id)],
@@ -1240,9 +1263,7 @@
       var where = (cell.default_where || []).length ? " where " + cell.default_where.join("; ") : null;
       facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel), where]));
     }
-    var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
-      return records["format"][f] ? records["format"][f].name : f;
-    }).join(" or ");
+    var computes = cell.computes_as || (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ");
     var steps = cell.computes_as ? null : computesSteps(site, records, cell);
     if (steps) {
       facts.appendChild(el("dt", { text: "Computes in" }));
