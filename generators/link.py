@@ -305,10 +305,35 @@ def _dangling(record: Record, path: tuple[Any, ...], kind: str, target_id: str,
     if kind not in by_kind:
         message = f"{dotted(path)}: {kind!r} is not a record kind (write kind/id, e.g. 'format/nvfp4')"
     else:
-        close = difflib.get_close_matches(target_id, list(by_kind[kind]), n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        close = closest(target_id, by_kind[kind])
+        hint = f" (did you mean {close!r}?)" if close is not None else ""
         message = f"{dotted(path)}: {target_id!r} is not {_article(kind)} {kind} id{hint}"
     return Problem(record.path, line, column, RULE, message)
+
+
+def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """What `difflib.get_close_matches(word, candidates, n=1, cutoff=cutoff)` gives first, or None: the candidate of the
+    highest similarity ratio at least `cutoff`, the greater text on a tie. difflib computes the full ratio of every
+    candidate whose cheap bounds reach the cutoff (a tenth of a second per dangling id over a kind of a thousand ids);
+    here the candidates are tried from the highest length bound down and a candidate is skipped once a bound falls
+    below the best ratio found, which no candidate under that bound can reach (ratio <= quick_ratio <= real_quick_ratio,
+    each twice an integer over the same total length). The ratios compared are difflib's own."""
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    bounded = sorted(((2.0 * min(len(word), len(x)) / (len(word) + len(x)) if word or x else 1.0, x)
+                      for x in candidates), reverse=True)
+    best: tuple[float, str] | None = None
+    for bound, candidate in bounded:
+        floor = cutoff if best is None else max(cutoff, best[0])
+        if bound < floor:
+            break  # sorted: no later candidate's bound reaches it either
+        matcher.set_seq1(candidate)
+        if matcher.quick_ratio() < floor:
+            continue
+        found = (matcher.ratio(), candidate)
+        if found[0] >= cutoff and (best is None or found > best):
+            best = found
+    return None if best is None else best[1]
 
 
 def _stale_gaps(record: Record, declared: dict[tuple[Any, Any], int], used: set[tuple[str, str]],

@@ -602,48 +602,59 @@ class _TorchDtype:
         return f"torch.{self.name}"
 
 
-def test_a_dtype_check_names_the_one_dtype_it_refuses_and_lists_the_dtypes_it_takes_as_the_engine_prints_them():
-    """The dtype a refusal names and the list it gives are facts the records state once (the scheme's activation
-    dtypes, the requirement's accepted ones): filled at derivation, printed as the engine's own f-string prints a
-    torch dtype and a list of them, which the stand-in dtype lets Python compute here."""
+# vLLM 0.33.0 _custom_ops.py lines 1566-1568, as the NVFP4 kernels quote it
+INPUT_DTYPE_TEST = "input.dtype needs to be fp16 or bf16 but got {input.dtype}."
+
+
+def test_a_dtype_check_names_the_one_dtype_that_reaches_it_and_lists_the_dtypes_it_takes_as_the_engine_prints_them():
+    """Only a float32 model reaches a check that takes float16 and bfloat16 and fails it, so its message names
+    torch.float32; a check's one accepted dtype is the list it prints. Both as the engine's own f-string prints a torch
+    dtype and a list of them, which the stand-in dtype lets Python compute here."""
     from types import SimpleNamespace
 
     from generators.derive.messages import engine_message
-    check = req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])
-    filled = engine_message(CONFIG_DTYPE_TEST, {"platform": "hpu"},
-                            {"method": "modelopt", "config": {"activation_types": ["bfloat16", "float16"]}}, check)
-    model_config = SimpleNamespace(dtype=_TorchDtype("float16"), quantization="modelopt")
+    kernel = req("activation-type", INPUT_DTYPE_TEST, values=["float16", "bfloat16"])
+    nvfp4 = {"config": {"activation_types": ["float16", "bfloat16", "float32"]}}
+    input = SimpleNamespace(dtype=_TorchDtype("float32"))
+    assert engine_message(INPUT_DTYPE_TEST, {"platform": "cuda"}, nvfp4, kernel) == \
+        f"input.dtype needs to be fp16 or bf16 but got {input.dtype}."
+    config_test = req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])
     supported_dtypes = [_TorchDtype("bfloat16")]
-    assert filled == (f"{model_config.dtype} is not supported for quantization method {model_config.quantization}. "
-                      f"Supported dtypes: {supported_dtypes}")
-    assert "‹" not in filled
+    gaudi = {"method": "modelopt", "config": {"activation_types": ["bfloat16", "float16"]}}
+    assert engine_message(CONFIG_DTYPE_TEST, {"platform": "hpu"}, gaudi, config_test) == \
+        f"‹model_config.dtype› is not supported for quantization method modelopt. Supported dtypes: {supported_dtypes}"
 
 
-def test_a_dtype_the_users_run_decides_keeps_its_marker():
-    """Two model dtypes refused: which one the engine names is the user's model's, so it stays a marker (the list is
-    still the requirement's); a quantized activation type is no dtype the model runs in; a model name never is known."""
+def test_a_dtype_several_runs_could_bring_keeps_its_marker():
+    """vLLM-Gaudi's config test takes bfloat16 alone: a float16 checkpoint under --dtype auto reaches it as float16 and
+    --dtype float32 as float32 (vLLM 0.26.0 config/model.py lines 2036-2058, config/vllm.py lines 691-697, before
+    HpuPlatform turns the dtype into bfloat16), so the dtype stays a marker even where the scheme lists only the
+    dtypes --dtype auto gives; a target's model dtypes narrow what can reach; several accepted dtypes print in the
+    engine's order, which the records do not state; a quantized activation type is no dtype a model runs in."""
     from generators.derive.messages import engine_message
     check = req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])
-    several = {"method": "awq_hpu", "config": {"activation_types": ["bfloat16", "float16", "float32"]}}
-    assert engine_message(CONFIG_DTYPE_TEST, {"platform": "hpu"}, several, check) == \
+    auto = {"method": "awq_hpu", "config": {"activation_types": ["bfloat16", "float16"]}}
+    assert engine_message(CONFIG_DTYPE_TEST, {"platform": "hpu"}, auto, check) == \
         "‹model_config.dtype› is not supported for quantization method awq_hpu. Supported dtypes: [torch.bfloat16]"
-    quantized = {"config": {"activation_types": ["float8_e4m3fn"]}}
-    assert engine_message("got {x.dtype}", {"platform": "cuda"}, quantized, check) == "got ‹x.dtype›"
-    assert engine_message("{model_config.model} in {model_config.dtype}", {"platform": "hpu"},
-                          {"config": {"activation_types": ["float16"]}}, check) == "‹model_config.model› in torch.float16"
-    # the configuration the check is tried on, not the scheme's whole list, says which dtype it refuses
-    assert engine_message("got {input.dtype}", {"platform": "cuda"}, several, check,
-                          {"activation_types": ["float32"]}) == "got torch.float32"
+    assert engine_message("{model_config.dtype}", {"platform": "cuda", "model_dtypes": ["bfloat16", "float16"]},
+                          auto, check) == "torch.float16"
+    assert engine_message("{supported_dtypes}", {"platform": "hpu"}, auto,
+                          req("activation-type", "{supported_dtypes}", values=["bfloat16", "float16"])) == \
+        "‹supported_dtypes›"
+    int8 = req("activation-type", "got {x.dtype}", values=["int8"])
+    assert engine_message("got {x.dtype}", {"platform": "cuda"}, {"config": {"activation_types": ["float16"]}},
+                          int8) == "got ‹x.dtype›"
 
 
-def test_a_refused_cell_and_its_engine_failure_name_the_dtype_its_condition_leaves_out():
+def test_a_refused_cell_and_its_engine_failure_keep_the_dtype_the_users_run_decides():
     """What explain and the card show for a vLLM-Gaudi ModelOpt FP8 cell: the way on without bfloat16 is the config
-    test's refusal of float16, in the kernel's reason and in the failure message the engine raises."""
+    test's refusal, in the kernel's reason and in the failure message the engine raises, with the list it prints and
+    the model dtype as a marker (float16 or float32, as the user's run has it)."""
     kernels = {"a": {"requirements": [req("activation-type", CONFIG_DTYPE_TEST, values=["bfloat16"])]}}
     data = {**scheme("a", platform="hpu"), "method": "modelopt"}
     data["candidates"][0]["failure_message"] = CONFIG_DTYPE_TEST
     cell = derive_cell("s", data, "t", {"platform": "hpu"}, kernels)
-    said = "torch.float16 is not supported for quantization method modelopt. Supported dtypes: [torch.bfloat16]"
+    said = "‹model_config.dtype› is not supported for quantization method modelopt. Supported dtypes: [torch.bfloat16]"
     [step] = cell.otherwise
     assert (step.verdict, step.failure_message) == ("refused", said)
     assert step.reasons == (f"a: {said} (unless activation dtype in {{bfloat16}})",)

@@ -431,6 +431,55 @@ def test_a_runtime_check_is_stated_once_on_the_engine_and_named_by_its_kernels(t
     assert problems_of(tree, "runtime-checks") == []
 
 
+NO_CPU = "no_path:\n  - {platform: cpu, selector: import eng, locator: the extension is CUDA only, sources: [{source: src-doc}]}\n"
+
+
+def test_a_platform_without_a_path_is_stated_once_on_the_engine_and_marked_by_its_schemes(tree):
+    scheme = tree / "records/schemes/sch-w4a16.yaml"
+    (tree / "records/schemes/sch-copy.yaml").write_text(scheme.read_text().replace("Example W4A16", "Copied W4A16"))
+    for name in ("sch-w4a16", "sch-copy"):
+        edit(tree, f"records/schemes/{name}.yaml", "kernels: [k-cpu]", "kernels: []\n    locator: the extension is CUDA only")
+    assert problems_of(tree, "no-path") == [
+        "records/schemes/sch-copy.yaml:17:14: error: [no-path] candidates[1].locator: the empty 'cpu' list's locator is "
+        "also sch-w4a16's: state it once in engine 'eng''s no_path and write each list as `kernels: []` with "
+        "`no_path: true`",
+        "records/schemes/sch-w4a16.yaml:17:14: error: [no-path] candidates[1].locator: the empty 'cpu' list's locator is "
+        "also sch-copy's: state it once in engine 'eng''s no_path and write each list as `kernels: []` with "
+        "`no_path: true`"]
+    edit(tree, "records/engines/eng.yaml", "sources:\n", NO_CPU + "sources:\n")
+    assert problems_of(tree, "no-path")[1] == (
+        "records/schemes/sch-copy.yaml:15:5: error: [no-path] candidates[1]: engine 'eng' states that it has no path on "
+        "'cpu' (no_path[0]); write this list as `kernels: []` with `no_path: true`, or correct the engine's no_path")
+    for name in ("sch-w4a16", "sch-copy"):
+        edit(tree, f"records/schemes/{name}.yaml", "kernels: []\n    locator: the extension is CUDA only",
+             "kernels: [k-cpu]\n    no_path: true")
+    assert problems_of(tree, "no-path")[0] == (
+        "records/schemes/sch-copy.yaml:16:14: error: [no-path] candidates[1].kernels: a list marked no_path names no "
+        "kernel, but this one names 1; empty it, or drop no_path")
+    for name in ("sch-w4a16", "sch-copy"):
+        edit(tree, f"records/schemes/{name}.yaml", "kernels: [k-cpu]\n", "kernels: []\n")
+    assert problems_of(tree, "no-path") == []
+    edit(tree, "records/engines/eng.yaml", "platform: cpu", "platform: xpu")
+    assert problems_of(tree, "no-path") == [
+        "records/engines/eng.yaml:7:5: error: [no-path] no_path[0]: no scheme of engine 'eng' marks its 'xpu' list "
+        "`no_path: true`: remove the entry or mark the schemes' lists",
+        "records/schemes/sch-copy.yaml:17:14: error: [no-path] candidates[1].no_path: engine 'eng' states no no_path "
+        "entry for 'cpu'; add one (platform, selector, locator, sources) to the engine record, or give this list its "
+        "own kernels",
+        "records/schemes/sch-w4a16.yaml:17:14: error: [no-path] candidates[1].no_path: engine 'eng' states no no_path "
+        "entry for 'cpu'; add one (platform, selector, locator, sources) to the engine record, or give this list its "
+        "own kernels"]
+
+
+def test_a_list_marked_no_path_states_no_text_of_its_own(tree):
+    edit(tree, "records/engines/eng.yaml", "sources:\n", NO_CPU + "sources:\n")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "kernels: [k-cpu]", "kernels: []\n    no_path: true\n    locator: again")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule == "schema"] == [
+        "records/schemes/sch-w4a16.yaml:15:5: error: [schema] candidates[1]: the fields 'no_path' and 'locator' exclude "
+        "each other; keep one"]
+
+
 def test_a_requirement_that_uses_a_runtime_check_states_none_of_its_fields(tree):
     edit(tree, "records/engines/eng.yaml", "sources:\n", FAST_CHECK + "sources:\n")
     edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",

@@ -48,3 +48,32 @@ def test_the_engines_grid_has_no_column_for_it_and_lists_it_as_unread_nowhere():
 def test_explain_says_the_engine_has_no_candidate_list_there():
     text, ok = explain_text(_atlas(), "gpu", "mac")
     assert ok and text == "gpu on mac: NOT DERIVED (no scheme of engine 'eng' has a candidate list for platform 'metal')"
+
+
+def _no_path_atlas():
+    """Eng states once that Metal has no path; both schemes mark their Metal lists `no_path: true`."""
+    no_path = {"platform": "metal", "selector": "import eng", "failure_message": "eng needs CUDA",
+               "locator": "eng/ext.py lines 1-9: the extension is CUDA only", "sources": [{"source": "ext"}]}
+    marked = {"platform": "metal", "kernels": [], "no_path": True}
+    return atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "source/ext": {"name": "Ext", "summary": "s", "type": "web", "url": "https://x.org/ext"},
+        "engine/eng": {"name": "Eng", "summary": "s", "sources": [{"source": "s"}], "no_path": [no_path]},
+        "kernel/k": {"name": "K", "summary": "s", "sources": [{"source": "s"}], "engine": "eng",
+                     "requirements": [{"check": "platform", "values": ["cuda"], "reason": "CUDA"}]},
+        "scheme/both": _scheme("Eng both", [{"platform": "cuda", "kernels": ["k"]}, marked]),
+        "scheme/gpu": _scheme("Eng gpu", [{"platform": "cuda", "kernels": ["k"]}, dict(marked)]),
+        "hardware-target/gpu": {**TARGET, "name": "GPU", "platform": "cuda", "compute_capability": 80, "order": 1},
+        "hardware-target/mac": {**TARGET, "name": "Mac GPU", "platform": "metal", "order": 3}})
+
+
+def test_a_no_path_list_is_refused_with_the_engines_statement_of_it():
+    atlas = _no_path_atlas()
+    for scheme in ("both", "gpu"):
+        cell = atlas.views.cells[(scheme, "mac")]
+        assert cell.verdict is Verdict.REFUSED and cell.kernel is None
+        assert cell.reasons == ("no candidate kernels for platform 'metal' (eng/ext.py lines 1-9: the extension is CUDA "
+                                "only)",)
+        assert cell.failure_message == "eng needs CUDA"
+        assert "ext" in atlas.views.answers[(scheme, "mac")].sources
+        assert "ext" not in atlas.views.answers[(scheme, "gpu")].sources

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import difflib
 import random
 
 import pytest
@@ -19,23 +18,22 @@ from generators import link as link_module
 from generators.link import _references, link_records, relink
 
 
-_CLOSE: dict[tuple[str, tuple[str, ...], int, float], list[str]] = {}
-_get_close_matches = difflib.get_close_matches
+_CLOSE: dict[tuple[str, tuple[str, ...], float], str | None] = {}
+_closest = link_module.closest
 
 
 @pytest.fixture(autouse=True)
-def _close_matches_once(monkeypatch):
-    """difflib.get_close_matches, each answer computed once per module: every dangling reference is worded with a 'did
-    you mean' (link._dangling), and the walks word the same dangles again and again, in the fresh link and in the one
-    taking the last tree's parts, over the same ids (1,205 calls, 185 distinct, five sixths of these tests' time). A
-    pure function of its arguments (its ties go by the candidate's text, not by the list's order), so every message is
-    the one difflib gives."""
-    def close(word, possibilities, n=3, cutoff=0.6):
-        key = (word, tuple(possibilities), n, cutoff)
+def _closest_once(monkeypatch):
+    """link.closest (the 'did you mean' of every dangling reference, link._dangling), each answer computed once per
+    module: the walks word the same dangles again and again, in the fresh link and in the one taking the last tree's
+    parts, over the same ids (about 1,050 calls, 330 distinct). A pure function of its arguments (its ties go by the
+    candidate's text, not by the order given), so every message is the one link gives."""
+    def close(word, candidates, cutoff=0.6):
+        key = (word, tuple(candidates), cutoff)
         if key not in _CLOSE:
-            _CLOSE[key] = _get_close_matches(word, possibilities, n, cutoff)
-        return list(_CLOSE[key])
-    monkeypatch.setattr(difflib, "get_close_matches", close)
+            _CLOSE[key] = _closest(word, key[1], cutoff)
+        return _CLOSE[key]
+    monkeypatch.setattr(link_module, "closest", close)
 
 
 def _fresh(records, schemas, monkeypatch):

@@ -489,8 +489,10 @@ def covering_flips(atlas: Atlas) -> tuple[list[tuple[Atlas, list[tuple[str, str]
     flips = cell_flips(atlas)
     assert sum(len(cells) for _, cells in flips) > len(flips)  # shared mutations exist, so sharing saves work
     kinds: list[set[tuple[Any, ...]]] = []
+    atlases: list[Atlas] = []  # kept for the chosen flips' renders: their cells are derived here once, not again there
     for changes, cells in flips:
         changed = with_changes(atlas, changes)
+        atlases.append(changed)
         found: set[tuple[Any, ...]] = set()
         fields: set[str] = set()
         for cell in cells:
@@ -504,7 +506,7 @@ def covering_flips(atlas: Atlas) -> tuple[list[tuple[Atlas, list[tuple[str, str]
         best = max(range(len(flips)), key=lambda n: (len(kinds[n] & left), -n))
         chosen.append(best)
         left -= kinds[best]
-    return [(with_changes(atlas, flips[n][0]), flips[n][1]) for n in sorted(chosen)], len(flips)
+    return [(atlases[n], flips[n][1]) for n in sorted(chosen)], len(flips)
 
 
 def test_every_derived_cell_flip_changes_the_pages_that_show_cells(atlas, unmutated, kept_answers):

@@ -250,3 +250,30 @@ def test_links_kept_on_a_record_are_what_linking_it_afresh_gives(tree):
             assert problems and all(f"'{target.partition('/')[2]}' is not" in p.message for p in problems)
         else:
             assert problems == []
+
+
+def test_the_closest_id_is_what_difflib_gives_first(real_atlas):
+    """link.closest skips candidates whose bounds fall below the best ratio found; its answer must be difflib's
+    get_close_matches(n=1) on every kind's ids, for words near an id (a suffix, a cut, a slip, a swap), far from every
+    id, empty, or tying several ids (the greater text wins, as in difflib)."""
+    import difflib
+    import random
+
+    from generators.link import closest
+
+    rng = random.Random(11)
+    cases = [("", ["a", ""]), ("ab", ["ba", "ab", "ab"]), ("abcd", ["abce", "abcf", "abcg"]), ("x", []),
+             ("abcd", ["bcda", "dabc"]),
+             ("abcdef", ["abcz", "zzzzzzzzabcdef"]),  # equal ratios, the lesser text tried first (its bound is higher)
+             ("q" * 250, ["q" * 240 + "r" * 10, "q" * 249])]  # (difflib's autojunk from 200)
+    for kind in sorted(real_atlas.index.by_kind):
+        ids = list(real_atlas.index.by_kind[kind])
+        for _ in range(12):
+            near = rng.choice(ids)
+            cut = rng.randrange(len(near))
+            cases += [(word, ids) for word in (near + "-gone", near[:cut], near[:cut] + "x" + near[cut + 1:],
+                                               near[cut:] + near[:cut], "".join(rng.sample(near, len(near))))]
+    answers = [(closest(word, ids), (difflib.get_close_matches(word, ids, n=1, cutoff=0.6) or [None])[0])
+               for word, ids in cases]
+    assert [(word, ours, theirs) for (word, _), (ours, theirs) in zip(cases, answers) if ours != theirs] == []
+    assert sum(ours is None for ours, _ in answers) > 10 < sum(ours is not None for ours, _ in answers)

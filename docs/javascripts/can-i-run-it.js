@@ -557,8 +557,9 @@
       if (step.elsewhere) { outcome.push(" on " + step.elsewhere + " instead, not on this hardware"); }
       if (step.computes_as) { outcome.push(", computing as " + step.computes_as); }
       var body = [
-        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without " : "",
-          step.unmet.length > 1 ? (step.off_default ? "any one of: " : "Without any one of: ") : (step.off_default ? "" : "Without: "),
+        // a condition is a clause ("the model is placed on the GPU"), so it follows a colon, never "without" alone
+        el("p", { "class": "atlas-otherwise__unmet" }, [step.off_default ? "Off the defaults, without" : "Without",
+          step.unmet.length > 1 ? " any one of: " : ": ",
           el("span", { text: step.unmet.join("; ") })].concat(step.of_install ?
           [(step.unmet.length > 1 ? " (conditions of the install, " : " (a condition of the install, ") + WORDS.whichever + ")"] :
           [step.unmet.length > 1 ? " (conditions of " : " (a condition of ",
@@ -868,6 +869,27 @@
   }
 
   // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
+  // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms): a link to the
+  // card of each of its schemes reading the format asked about, for an engine-only link lands on whichever of its
+  // schemes the picker lists first, often for another format; only where none reads it, that engine's answers at all
+  function answersOf(records, engineId, format, hardware) {
+    var engine = records["engine"][engineId];
+    var name = engine ? engine.name : engineId;
+    var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
+      var s = records["scheme"][id];
+      return s.engine === engineId && s.formats.indexOf(format.id) >= 0;
+    }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
+    if (!theirs.length) {
+      return [el("a", { href: "?" + new URLSearchParams({ engine: engineId, hardware: hardware }).toString(),
+                        text: name + "\u2019s answers on this hardware" })];
+    }
+    return [name + "\u2019s " + (theirs.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
+      [].concat.apply([], theirs.map(function (id, n) {
+        return (n ? [", "] : []).concat([el("a", { href: "?" + new URLSearchParams({ engine: engineId, scheme: id, hardware: hardware }).toString(),
+                                                   text: records["scheme"][id].name })]);
+      })));
+  }
+
   function pluginReads(records, plugin, formatId) {
     return Object.keys(records["scheme"]).some(function (id) {
       var s = records["scheme"][id];
@@ -888,8 +910,7 @@
         pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
         ["."])),
-      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: plugin.id, hardware: hardware }).toString(),
-                             text: (plugin.record ? plugin.record.name : plugin.id) + "\u2019s answers on this hardware" })].concat(
+      el("p", {}, answersOf(records, plugin.id, format, hardware).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : []))]);
   }
@@ -934,8 +955,7 @@
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
         awaySaid(site, away), ["."])),
-      el("p", {}, [el("a", { href: "?" + new URLSearchParams({ engine: away.hostId, hardware: hardware }).toString(),
-                             text: (away.host ? away.host.name : away.hostId) + "\u2019s answers on this hardware" })].concat(
+      el("p", {}, answersOf(records, away.hostId, format, hardware).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : [])),
       awaySteps(site, records, away)]);

@@ -22,6 +22,7 @@ from ..model.fields import EngineDefaultInstall, HardwareTargetFields
 from ..model.index import Index
 from ..model.records import Record
 from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Choice, install_of
+from .no_path import resolved_scheme
 from .parts import PartAnswer
 
 
@@ -38,7 +39,7 @@ def _backing(index: Index, cell: Cell, platform: str, kernels: Sequence[str], cl
     """The answer's sources, in reading order, as if its route went through `kernels` alone."""
     records = [*scheme_records(index, cell), *(index.get("kernel", k) for k in kernels),
                *(index.get("finding", f) for _, f in claimed if f), *(index.get("support-matrix", m) for m, _ in claimed)]
-    cited = [c for r in records if r is not None for c in record_citations(r, platform)]
+    cited = [c for r in records if r is not None for c in record_citations(r, platform, index)]
     engine = index.get("engine", cell.engine)
     target = index.get("hardware-target", cell.target)
     stated = engine_sources(engine.data, cell, kernels, index, target.data if target else None) if engine else []
@@ -70,15 +71,16 @@ def scheme_records(index: Index, cell: Cell) -> list[Record]:
     return [r for r in found if r is not None]
 
 
-def record_citations(record: Record, platform: str) -> list[Mapping[str, Any]]:
+def record_citations(record: Record, platform: str, index: Index) -> list[Mapping[str, Any]]:
     """A record's own citations, and for a scheme its candidate list's for this platform (another platform's backend
-    files back no answer here). For a published table, the copy of the table the claim is read from (`published_in`)
+    files back no answer here; a `no_path` list's are its engine's entry's). For a published table, the copy of the table the claim is read from (`published_in`)
     and the citations that name `platforms`, which say which of a platform's targets a column covers (the GPU list of
     vLLM's ROCm install page for its AMD GPU column); its other sources (each release's copy, the pages behind its
     notes) back the table's page, not the answer."""
     if record.kind == "support-matrix" and record.data.get("published_in"):
         return [record.data["published_in"], *(c for c in record.data.get("sources", []) if c.get("platforms"))]
-    lists = [c for c in record.data.get("candidates", []) if c["platform"] == platform] if record.kind == "scheme" else []
+    scheme = resolved_scheme(record.id, record.data, _engine(index, record.data)) if record.kind == "scheme" else None
+    lists = [c for c in (scheme["candidates"] if scheme else []) if c["platform"] == platform]
     needs = gate_citations(record.data) if record.kind == "kernel" else []
     return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", [])), *needs]
 
@@ -162,9 +164,15 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
     groups: list[tuple[str, tuple[str, ...]]] = []
     for kernel in (k for k in route if k not in kept):
         record = index.get("kernel", kernel)
-        cited = [c["source"] for c in (record_citations(record, platform) if record else []) if on_platform(c, platform)]
+        cited = [c["source"] for c in (record_citations(record, platform, index) if record else [])
+                 if on_platform(c, platform)]
         own = tuple(s for s in dict.fromkeys(cited) if s not in listed)
         listed.update(own)
         if own:
             groups.append((kernel, own))
     return tuple(groups)
+
+
+def _engine(index: Index, data: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    record = index.get("engine", str(data.get("engine", "")))
+    return record.data if record is not None else None

@@ -28,6 +28,7 @@ from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES, engine_message
+from .no_path import resolved_schemes
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -214,17 +215,17 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
-    schemes = {scheme.id: scheme.data for scheme in index.all("scheme")}
+    schemes = resolved_schemes(index)  # a `no_path` list reads its engine's text
     modelled = engine_platforms(schemes.values())
     return {
-        (scheme.id, target.id): _kept_cell(scheme.id, scheme.data, target.id, target.data, kernels,
-                                           installs.get((scheme.data.get("engine", ""), target.data["platform"]), NO_INSTALL),
-                                           fallback_of(scheme.data, schemes),
-                                           substitute_of(scheme.data, target.data["platform"], schemes))
-        for scheme in index.all("scheme")
+        (scheme_id, target.id): _kept_cell(scheme_id, scheme, target.id, target.data, kernels,
+                                           installs.get((scheme.get("engine", ""), target.data["platform"]), NO_INSTALL),
+                                           fallback_of(scheme, schemes),
+                                           substitute_of(scheme, target.data["platform"], schemes))
+        for scheme_id, scheme in schemes.items()
         for target in index.all("hardware-target")
-        if target.data["platform"] not in unread_platforms(scheme.data)
-        and target.data["platform"] in modelled.get(scheme.data.get("engine", ""), ())
+        if target.data["platform"] not in unread_platforms(scheme)
+        and target.data["platform"] in modelled.get(scheme.get("engine", ""), ())
     }
 
 
@@ -750,7 +751,7 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
     as the candidates' own reasons are, from the target, the scheme and the constants the candidates' requirements
     state (transformers' `{BITSANDBYTES_MIN_VERSION}` is 0.46.1); one the records do not hold shows as ‹name›. A
     message that is word for word a candidate's requirement's is that check's (vLLM's activation-dtype test for
-    vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is, on the configuration the target loads."""
+    vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is."""
     message = str(candidates.get("failure_message", ""))
     if "{" not in message:
         return message
@@ -763,8 +764,7 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
                 constants.setdefault(name, value)
             if not check and requirement.get("reason") == message:
                 check = requirement
-    return engine_message(message, target, scheme, {**check, "constants": constants},
-                          on_target(scheme.get("config", {}), target))
+    return engine_message(message, target, scheme, {**check, "constants": constants})
 
 
 def on_target(config: Mapping[str, Any], target: HardwareTargetFields) -> Mapping[str, Any]:
@@ -1249,9 +1249,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         if not applies(requirement.get("when"), target, config, method):
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
-        tested, config = config, _dtypes_left(requirement, outcome, config)  # its message names what it tested
+        config = _dtypes_left(requirement, outcome, config)
         if outcome is not True and requirement.get("after_selection"):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement, tested)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:
                 failure = failure or filled
             else:
@@ -1265,11 +1265,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_as = computes_as or engine_message(requirement["reason"], target,
-                                                        scheme or {"config": scheme_config}, requirement, tested)
+                                                        scheme or {"config": scheme_config}, requirement)
             continue
         if outcome is False:
             template = requirement["reason"]
-            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement, tested)
+            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
             # an undecided check in the atlas's words whose fact the default install lacks (zentorch, for is_zen_cpu)
             # fails first on a default install, so it leads a refusal by another check with a message of its own; a
             # refusal without one is a part of a check the records split (AITER's device test): the target fails that
@@ -1277,7 +1277,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             told = paraphrased if requirement.get("reason_verbatim", True) else earlier
             return Attempt(kernel_id, NO, _after_earlier(told, reason), template)
         if isinstance(outcome, str):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement, tested)
+            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:

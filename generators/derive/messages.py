@@ -9,14 +9,16 @@ expression text and then the value's repr(), which the records never hold: `c.ou
 
 The rule for what is filled: a placeholder takes a value only where that value is a fact the records already state
 once, and it is derived from that fact here, never typed again into a record; the value is printed as the engine
-prints it (a torch dtype with its module, `torch.float16`; a list of them as Python prints a list, by repr,
-`[torch.bfloat16]`). So an activation-dtype check's message (vLLM's config test, `f"{model_config.dtype} is not
-supported for quantization method {...}. Supported dtypes: {supported_dtypes}"`, vLLM 0.26.0 config/vllm.py lines
-691-697) takes its list of supported dtypes from the requirement's accepted `values` (in their order; vLLM-Gaudi's
-lists hold one dtype), and the dtype it names from the one model dtype of the configuration the check is tried on
-that those values leave out: that is the dtype whose refusal the cell describes. A value that depends on the user's
-run (the model's name or path, the dtype when the configuration leaves out several, a layer's shape) is no such fact
-and keeps its marker.
+prints it (a torch dtype with its module, `torch.float32`; a list of them as Python prints a list, by repr,
+`[torch.bfloat16]`). A value that depends on the user's run (the model's name or path, a layer's shape, a dtype
+several runs could bring) is no such fact and keeps its marker. So an activation-dtype check's message names a model
+dtype only where one alone can reach it and fail (`_refused_dtype`): a float32 model for NVIDIA kernels that take
+float16 and bfloat16; not for vLLM's config test on vLLM-Gaudi (`f"{model_config.dtype} is not supported for
+quantization method {...}. Supported dtypes: {supported_dtypes}"`, vLLM 0.26.0 config/vllm.py lines 691-697), which
+takes bfloat16 alone and so prints torch.float16 for a float16 checkpoint under --dtype auto and torch.float32 under
+--dtype float32. Its list of supported dtypes is the check's accepted `values` where it holds one dtype (the order of
+several is the engine's, which the records do not state). A placeholder's text is only looked up, never evaluated:
+it is replaced where it is a name `_known_values` holds, a requirement's constant or a supported list.
 """
 from __future__ import annotations
 
@@ -40,11 +42,10 @@ _MODEL_DTYPE = ("model_config.dtype", "input.dtype", "x.dtype", "dtype")
 
 
 def engine_message(template: str, target: HardwareTargetFields, scheme: Mapping[str, Any],
-                   requirement: Mapping[str, Any] | None = None, config: Mapping[str, Any] | None = None) -> str:
-    """The message with every placeholder the records can fill replaced by what the engine would print; `config`
-    is the configuration the requirement is tried on (by default the scheme's own)."""
+                   requirement: Mapping[str, Any] | None = None) -> str:
+    """The message with every placeholder the records can fill replaced by what the engine would print."""
     values = _known_values(target, scheme, requirement or {})
-    refused = _refused_dtype(requirement or {}, scheme.get("config", {}) if config is None else config)
+    refused = _refused_dtype(requirement or {}, target)
     if refused:
         values.update({name: f"torch.{refused}" for name in _MODEL_DTYPE})
     return _PLACEHOLDER.sub(lambda m: _fill(m.group(1), values, requirement or {}), template)
@@ -81,15 +82,18 @@ def _known_values(target: HardwareTargetFields, scheme: Mapping[str, Any], requi
     return values
 
 
-def _refused_dtype(requirement: Mapping[str, Any], config: Mapping[str, Any]) -> str:
-    """The model dtype an activation-dtype check refuses in the configuration, when it refuses exactly one; '' when
-    it refuses none or several (which one the engine prints is then the user's model's) or a quantized type."""
+def _refused_dtype(requirement: Mapping[str, Any], target: HardwareTargetFields) -> str:
+    """The model dtype an activation-dtype check's message names, where only one can reach the check and fail it: of
+    the dtypes a model can be given on the target (its `model_dtypes`, else any of MODEL_DTYPES: vLLM's --dtype takes
+    each whatever the checkpoint's), those the check is scoped to and does not accept. Not the scheme's activation
+    types: they can be the dtypes --dtype auto gives (vLLM-Gaudi's schemes), and an explicit --dtype reaches the check
+    too. '' where none or several can (which one the engine prints is then the user's run's)."""
     if requirement.get("check") != "activation-type" or not requirement.get("values"):
         return ""
     scoped = (requirement.get("when") or {}).get("activation_types")
-    refused = [t for t in config.get("activation_types") or []
+    refused = [t for t in target.get("model_dtypes") or MODEL_DTYPES
                if t not in requirement["values"] and (not scoped or t in scoped)]
-    return refused[0] if len(refused) == 1 and refused[0] in MODEL_DTYPES else ""
+    return refused[0] if len(refused) == 1 else ""
 
 
 _SCALAR = re.compile(r"u?int(\d+)(b\d+)?|b?float(\d+)(_e\d+m\d+[a-z]*)?")
@@ -111,14 +115,13 @@ def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any
         return values[expression]
     if expression in (requirement.get("constants") or {}):
         return str(requirement["constants"][expression])
-    if _SUPPORTED_LIST.search(expression) and requirement.get("values"):
-        return _python_list(requirement["check"], requirement["values"])
-    return f"‹{expression}›"
+    listed = _SUPPORTED_LIST.search(expression) and requirement.get("values")
+    return (listed and _python_list(requirement["check"], requirement["values"])) or f"‹{expression}›"
 
 
 def _python_list(check: str, accepted: list[Any]) -> str:
     if check == "weight-type":
         return "[" + ", ".join(f"ScalarType.{v}" for v in accepted) + "]"
-    if check == "activation-type":  # a list of torch dtypes, get_supported_act_dtypes()'s, prints each by repr
-        return "[" + ", ".join(f"torch.{v}" for v in accepted) + "]"
+    if check == "activation-type":  # get_supported_act_dtypes()'s list prints each torch dtype by repr, in its order
+        return f"[torch.{accepted[0]}]" if len(accepted) == 1 else ""
     return "[" + ", ".join(str(v) for v in accepted) + "]"

@@ -608,6 +608,16 @@ class EngineRuntimeChecks(TypedDict):
     hosts: NotRequired[HostLimit]
 
 
+class EngineNoPath(TypedDict):
+    """One platform without a path, with where the engine's dispatch comes up empty there."""
+
+    platform: Platform
+    selector: str
+    failure_message: NotRequired[str]
+    locator: str
+    sources: Sources
+
+
 class EngineFirstUseNeedsWhen(TypedDict):
     """Where the need applies."""
 
@@ -685,6 +695,7 @@ class EngineFields(TypedDict):
     default_install: NotRequired[list[EngineDefaultInstall]]
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
+    no_path: NotRequired[list[EngineNoPath]]
     first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
     built_with: NotRequired[list[BuiltWith]]
     kernels_from: NotRequired[EngineKernelsFrom]
@@ -775,6 +786,7 @@ class SchemeCandidates(TypedDict):
     platform: Platform
     selector: NotRequired[str]
     kernels: list[RefKernel]
+    no_path: NotRequired[Literal[True]]
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     sources: NotRequired[Sources]

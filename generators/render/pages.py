@@ -12,6 +12,7 @@ from ..derive.baseline import baseline_values, difference
 from ..derive.cells import Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
+from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
 from ..model.verdicts import Verdict
@@ -90,6 +91,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             if not value:  # an empty list would show as an empty cell
                 facts.append((field_label(key), escape_text(NO_REQUIREMENTS)))
                 continue
+        if record.kind == "scheme" and key == "candidates":
+            value = _candidates_as_read(atlas, record, page)
         if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
             facts.append((field_label(key), values.render(value, (key,))))
         elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
@@ -270,6 +273,25 @@ def _requirements_as_read(atlas: Any, record: Record, page: str) -> list[dict[st
         if "uses" in requirement:
             row["stated in"] = link(f"{engine.name if engine else engine_id}: {requirement['uses']}",
                                     page_of("engine", engine_id) + "#runtime-checks", page)
+        shown.append(row)
+    return shown
+
+
+def _candidates_as_read(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:
+    """A scheme's candidate lists as the derivation reads them: one marked `no_path` shows its engine's selector,
+    failure message and locator, and where the engine states them (with their sources)."""
+    engine_id = record.data.get("engine", "")
+    engine = atlas.index.get("engine", engine_id)
+    stated = no_paths(engine.data if engine else None)
+    shown: list[dict[str, Any]] = []
+    for candidates in record.data.get("candidates", []):
+        entry = stated.get(candidates["platform"]) if candidates.get("no_path") else None
+        if entry is None:
+            shown.append(dict(candidates))
+            continue
+        row: dict[str, Any] = {k: v for k, v in resolve_candidates(candidates, stated).items() if k != "sources"}
+        row["stated in"] = link(f"{engine.name if engine else engine_id}: no path on {candidates['platform']}",
+                                page_of("engine", engine_id) + "#no-path", page)
         shown.append(row)
     return shown
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from selenium.webdriver.common.keys import Keys
@@ -1346,6 +1346,11 @@ def test_an_outcome_reached_only_off_the_defaults_says_so_on_the_collapsed_line(
     assert shown["summary"].startswith("If the conditions do not hold: without ")
     assert f", Runs via {triton}; off the defaults, without condition 1, Fails at run time in {aiter}" in shown["summary"]
     assert shown["summary"].count("off the defaults") == 1
+    # expanded, a step's unmet condition follows a colon: it is a clause ("... is installed"), not a noun
+    unmet = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-otherwise__unmet')]"
+                       ".map(p => p.textContent)")
+    assert [u.split(steps[i]["unmet"][0])[0] for i, u in enumerate(unmet)] == [
+        "Without: ", "Off the defaults, without: "], unmet
     assert browser.console_errors() == []
 
 
@@ -1542,7 +1547,7 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     assert (f"{engines[host]['name']} has no platform {platform} of its own (none at {engines[host]['version_read']}, "
             f"the release read): it runs there through its plugin {engines[plugin]['name']}") in card["text"]
     assert f"read at {engines[plugin]['version_read']}" in card["text"] and "in the atlas reads" not in card["text"]
-    assert f"?engine={plugin}&hardware=target%3A{target}" in card["links"]
+    _links_to_the_schemes_reading_the_format(browser, card["links"], index, plugin, scheme["formats"][0], f"target:{target}")
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
     browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
     _comparison(browser)
@@ -1582,7 +1587,8 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
     answered = {c["target"] for c in cells.values() if schemes[c["scheme"]]["engine"] == host}
     target = next(t for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
                   if t["platform"] not in platforms and t["id"] in answered)
-    scheme = next(s for s in schemes.values() if s["engine"] == plugin and s["formats"])
+    scheme = next(s for s in schemes.values() if s["engine"] == plugin and s["formats"] and any(
+        h["engine"] == host and s["formats"][0] in h["formats"] for h in schemes.values()))
     browser.open(f"{PAGE}?engine={plugin}&scheme={scheme['id']}&hardware=target:{target['id']}")
     card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
                            "{state: c.dataset.state, text: c.textContent, "
@@ -1596,7 +1602,7 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
         f"{', '.join(platforms)} only (read at {engines[plugin]['version_read']}): it adds no platform " \
         f"{target['platform']}, so none of its schemes runs here; on platform {target['platform']}, " \
         f"{engines[host]['name']} answers with its own schemes." in card["text"]
-    assert f"?engine={host}&hardware=target%3A{target['id']}" in card["links"]
+    _links_to_the_schemes_reading_the_format(browser, card["links"], index, host, scheme["formats"][0], f"target:{target['id']}")
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target['id']}" in card["links"]
     relation = engines[plugin]["plugin_of"]
     assert relation["engine"] == host and relation["platforms"] == platforms
@@ -1615,3 +1621,19 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
     assert shown["gaps"] == len([r for r in shown["rows"] if r["verdict"] == "" and r["state"] is None
                                  and "through " not in r["stateText"]])
     assert browser.console_errors() == []
+
+
+def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, index: dict, engine: str, format_id: str,
+                                             hardware: str) -> None:
+    """The card sends the reader to the other engine's answers for the same format: a link to the card of each of its
+    schemes reading it, not an engine-only link (which lands on whichever scheme its picker lists first: from a GPTQ
+    scheme of vLLM-Gaudi on an RTX 5090, vLLM's AWQ card), and each link opens that scheme's card on the same hardware."""
+    theirs = sorted(s["id"] for s in index["records"]["scheme"] if s["engine"] == engine and format_id in s["formats"])
+    names = {s["id"]: s["name"] for s in index["records"]["scheme"]}
+    query = urlencode({"hardware": hardware})
+    sent = [link for link in links if link.startswith(f"?engine={engine}&")]
+    assert theirs and sorted(sent) == sorted(f"?engine={engine}&scheme={sid}&{query}" for sid in theirs)
+    for sid in theirs:
+        browser.open(f"{PAGE}?engine={engine}&scheme={sid}&{query}")
+        title = _shown(browser, "const h = document.querySelector('#atlas-answer h2'); return h && h.textContent", "title")
+        assert title.startswith(f"{names[sid]} on ")
