@@ -4,11 +4,11 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
+from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, GATE_AFTER_PACKAGES, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
 from .derive.plugins import PluginElsewhere, plugin_elsewhere, through_plugins
-from .derive.route_computes import precision_said
+from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
 from .derive.wording import covers, fill, setting_said, words
 from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
@@ -68,7 +68,11 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         lines.append(f"  instead the engine returns {cell.substitute_scheme} ({cell.gate_fallback}); what follows is "
                      "that scheme's cell on this target")
         gate = atlas.index.get("scheme", cell.gate_fallback).data.get("capability_gate")
-    if gate:
+    if gate and failed and any(reason.startswith(GATE_AFTER_PACKAGES) for reason in cell.reasons):
+        # the engine tests packages first: what a default install sees, then the gate with them installed
+        lines.append(f"  {_gate_said(gate)}: FAILS, after package tests (in the engine's order):")
+        lines.extend(f"    {reason}" for reason in cell.reasons if not reason.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL))
+    elif gate:
         lines.append(f"  {_gate_said(gate)}: " + (f"FAILS: {failed}" if failed else "passes or does not apply"))
     for n, attempt in enumerate(cell.attempts, start=1):
         stage = " (accepted by can_implement, fails after selection)" if attempt.after_selection else ""
@@ -140,7 +144,8 @@ def _format_name(atlas: Any, format_id: str) -> str:
 
 def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     """What the answer computes in (Answer.computes_in, or Answer.steps by kernel), and the format map's notice where
-    it rates those formats emulated on the target's parts, or on none of them (derive/emulated_here.py)."""
+    it rates those formats emulated on the target's parts, or on none of them (derive/emulated_here.py); a format by
+    the precision it multiplies in (route_computes.format_precision, as the card says it), never by its name."""
     answer = atlas.views.answers.get((scheme_id, target_id))
     if answer is None:
         return []
@@ -151,20 +156,20 @@ def _computes_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
             lines.append("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
             for step in steps:
                 what = (precision_said(step.precision) if step.precision
-                        else " or ".join(_format_name(atlas, f) for f in step.formats))
+                        else " or ".join(format_precision(atlas.index, f) for f in step.formats))
                 lines.append(f"    {what} ({', '.join(step.kernels)}){_setting_short(step.setting)}")
         elif answer.computes_in:
-            lines.append(f"  computes in: {' or '.join(_format_name(atlas, f) for f in answer.computes_in)}")
+            lines.append(f"  computes in: {' or '.join(format_precision(atlas.index, f) for f in answer.computes_in)}")
     parts = tuple(members(atlas.index, atlas.index.must("hardware-target", target_id)))
     tallies = atlas.views.tallies
     emulated = {p: tuple(tallies[p].emulated) for p in tallies}
     rated = {p: tuple(tallies[p].native) + tuple(tallies[p].emulated) for p in tallies}
     kernels = {r.id: r.data for r in atlas.index.all("kernel")}
     for found in emulated_here(answer, parts, emulated, kernels):
-        lines.append("    " + fill(words("emulated"), format=_format_name(atlas, found.format),
+        lines.append("    " + fill(words("emulated"), format=format_precision(atlas.index, found.format),
                                          parts=_part_names(atlas, found.parts), how=_how(found)))
     for fmt, on in unknown_here(answer, parts, rated):
-        lines.append("    " + fill(words("unknown"), format=_format_name(atlas, fmt), parts=_part_names(atlas, on)))
+        lines.append("    " + fill(words("unknown"), format=format_precision(atlas.index, fmt), parts=_part_names(atlas, on)))
     return lines
 
 

@@ -656,24 +656,52 @@ def test_explain_says_what_the_card_says_the_answer_computes_in(real_atlas):
     and MMQ multiply INT8 with DP4A on a V100), nor the card's Release, Covers and engine-wide traps lines."""
     from generators.explain import explain_text
     gaudi = explain_text(real_atlas, "vllm-gaudi-fp8", "intel-gaudi2")[0].splitlines()
-    assert "  computes in: FP8 E4M3 (per-tensor / per-block scaled)" in gaudi
+    assert "  computes in: FP8 E4M3" in gaudi
     notice = next(line for line in gaudi if line.startswith("    the format map rates "))
-    assert notice.startswith("    the format map rates FP8 E4M3 (per-tensor / per-block scaled) emulated on Intel Gaudi 2: ")
+    assert notice.startswith("    the format map rates FP8 E4M3 emulated on Intel Gaudi 2: ")
     assert notice.endswith("; vllm-gaudi-hpu-fp8-scaled-mm rescales it and its scales into the part's own FP8 encoding "
                            "first and multiplies it in that encoding (torch.ops.hpu.fp8_gemm_v2, source "
                            "vllm-gaudi-src-extension-ops-v0-26-0)")
     assert "  release read: vLLM-Gaudi v0.26.0" in gaudi
     volta = explain_text(real_atlas, "llama-cpp-q4-k", "nvidia-sm70")[0].splitlines()
     at = volta.index("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
-    assert volta[at + 1:at + 3] == ["    INT8 W8A8 (llama-cpp-mmvq, llama-cpp-mmq)",
+    assert volta[at + 1:at + 3] == ["    INT8 (llama-cpp-mmvq, llama-cpp-mmq)",
                                     "    FP16 after dequantizing the weights (llama-cpp-cublas-dequant)"]
     assert volta[at + 3].endswith("; llama-cpp-mmvq and llama-cpp-mmq multiply it as it is with vector instructions "
                                   "(__dp4a, source llama-cpp-src-common-cuh-b11312)")
     moe = explain_text(real_atlas, "vllm-fp8-moe", "amd-gfx950")[0].splitlines()
-    assert "  computes in: FP8 E4M3 (per-tensor / per-block scaled)" in moe
+    assert "  computes in: FP8 E4M3" in moe
     assert not any(line.startswith("    the format map ") for line in moe)  # gfx950 rates FP8 natively
     assert any(line.startswith("  covers: the expert layers of the mixture-of-experts models") for line in moe)
     assert "  engine-wide traps (not specific to this format or hardware):" in moe
+
+
+def test_no_cell_whose_checkpoint_has_no_block_scales_says_it_computes_in_a_block_scaled_format(real_atlas):
+    """"Computes in" named a format record, whose name can describe how its checkpoints scale: vLLM-Gaudi's per-tensor
+    and per-channel compressed-tensors FP8 on Gaudi 3 (and every other FP8 cell without block scales) said it computes
+    in "FP8 E4M3 (per-tensor / per-block scaled)". It says the precision the multiply runs in, as explain prints it and
+    as the API index the card and the comparison table read gives it (`precision_label`): nothing about blocks where
+    the scheme's weights carry no block scales, and never a format's name that says more than its precision."""
+    from generators.render.api import index_document
+    labels = {f["id"]: f["precision_label"] for f in index_document(real_atlas)["records"]["format"]}
+    checked = 0
+    for (scheme_id, target), answer in sorted(real_atlas.views.answers.items()):
+        if answer.cell.computes_as:
+            continue
+        lines = explain_text(real_atlas, scheme_id, target)[0].splitlines()
+        several = len(answer.steps) > 1 or (len(answer.steps) == 1 and answer.steps[0].precision)
+        said = ([" or ".join(labels[f] for f in step.formats) for step in answer.steps if step.formats] if several
+                else [" or ".join(labels[f] for f in answer.computes_in)] if answer.computes_in else [])
+        for text, step in zip(said, [s for s in answer.steps if s.formats] if several else [None]):
+            line = f"    {text} ({', '.join(step.kernels)})" if step else f"  computes in: {text}"
+            assert any(s.startswith(line) for s in lines), (scheme_id, target, line)
+        scales = (real_atlas.index.must("scheme", scheme_id).data.get("config") or {}).get("weight_scales", [])
+        if said and scales and "block" not in scales:
+            checked += 1
+            assert not any("block" in text.lower() for text in said), (scheme_id, target, said)
+    assert checked > 20  # the per-tensor and per-channel FP8 and INT8 cells
+    computed = {f for a in real_atlas.views.answers.values() for f in (*a.computes_in, *(f for s in a.steps for f in s.formats))}
+    assert computed and not [labels[f] for f in computed if "(" in labels[f] or "scal" in labels[f].lower()]
 
 
 def test_explain_names_the_part_a_trap_on_some_of_the_targets_parts_applies_to(real_atlas):
@@ -1078,3 +1106,22 @@ def test_aiter_switches_set_without_the_aiter_package_fail_the_fp8_moe_load_rath
             assert f"unless package aiter installed and {switches}" not in text  # the old wording: one way on to Triton
             assert (f"    unless package aiter installed (for {aiter}, off the defaults):\n"
                     f"      -> FAILS AT RUN TIME via {aiter} (conditions: {switches})\n") in text
+
+
+def test_explain_says_a_package_test_before_the_gate_first(real_atlas):
+    """transformers' FBGEMM FP8 quantizer tests fbgemm-gpu before the capability (the gate's `after_installs`): on a
+    GPU below the gate, explain says the package's message first, as a default install without it sees, and the gate's
+    after it. The messages are the records' own."""
+    atlas = real_atlas
+    scheme = atlas.index.get("scheme", "transformers-fbgemm-fp8").data
+    gate = scheme["capability_gate"]
+    kernel = atlas.index.get("kernel", scheme["candidates"][0]["kernels"][0]).data
+    package = next(r["reason"] for r in kernel["requirements"]
+                   if set(r.get("met_by_install") or ()) & set(gate["after_installs"]))
+    refused = [t for (s, t), c in sorted(atlas.views.cells.items()) if s == "transformers-fbgemm-fp8" and c.gate]
+    assert refused
+    for target in refused:
+        lines = explain_text(atlas, "transformers-fbgemm-fp8", target)[0].split("\n")
+        said = [n for n, line in enumerate(lines) if line.endswith(": " + package.strip())]
+        gated = [n for n, line in enumerate(lines) if line.endswith(": " + gate["reason"])]
+        assert said and gated and said[0] < gated[0], target

@@ -652,7 +652,13 @@
     if (step.precision) {
       return step.said + (withSetting && step.setting_said ? step.setting_said : "");
     }
-    return step.formats.map(function (f) { return records["format"][f] ? records["format"][f].name : f; }).join(" or ");
+    return step.formats.map(function (f) { return computedIn(records, f); }).join(" or ");
+  }
+
+  // a hardware format a cell computes in, as the precision the multiply runs in (the index's precision_label: "FP8
+  // E4M3"), never by the format's name, which may describe a scaling the cell's kernel does not do
+  function computedIn(records, f) {
+    return records["format"][f] ? records["format"][f].precision_label : f;
   }
 
   // values of such a setting as one phrase: a run of consecutive integer levels as "0 to 3", else "a, b or c"
@@ -765,7 +771,7 @@
       var f = found.format;
       var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
       return el("span", { "class": "atlas-card__emulated" }, fill(WORDS.emulated, { map: site + "chapters/format-map/",
-        format: records["format"][f] ? records["format"][f].name : f, parts: names.join(", "),
+        format: computedIn(records, f), parts: names.join(", "),
         how: howEmulated(site, records, found.ways) || WORDS.emulated_how }));
     });
   }
@@ -807,7 +813,7 @@
       var f = found.format;
       var names = found.parts.map(function (p) { return records["accelerator"][p] ? records["accelerator"][p].name : p; });
       return el("span", { "class": "atlas-card__unknown" }, fill(WORDS.unknown, { map: site + "chapters/format-map/",
-        format: records["format"][f] ? records["format"][f].name : f, parts: names.join(", ") }));
+        format: computedIn(records, f), parts: names.join(", ") }));
     });
   }
 
@@ -1139,9 +1145,7 @@
       var routeSteps = cell.computes_steps || [];
       var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
         routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
-        (cell.computes_in || []).map(function (f) {
-        return records["format"][f] ? records["format"][f].name : f;
-      }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
+        (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
         [link(site, records["engine"][row.scheme.engine], row.scheme.engine)],
         [link(site, row.scheme, row.scheme.id)],
@@ -1259,9 +1263,7 @@
       var where = (cell.default_where || []).length ? " where " + cell.default_where.join("; ") : null;
       facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel), where]));
     }
-    var computes = cell.computes_as || (cell.computes_in || []).map(function (f) {
-      return records["format"][f] ? records["format"][f].name : f;
-    }).join(" or ");
+    var computes = cell.computes_as || (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ");
     var steps = cell.computes_as ? null : computesSteps(site, records, cell);
     if (steps) {
       facts.appendChild(el("dt", { text: "Computes in" }));

@@ -25,13 +25,34 @@ PRECISION_OF = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a f
 
 
 
+def precision_label(precision: str, encoding: str = "") -> str:
+    """A precision as "Computes in" names it: in capitals ('FP16', 'INT8', 'MXFP8'), an FP8 one with its element
+    encoding ('FP8 E4M3', 'FP8 E4M3 FNUZ'; every `encoding` is an FP8 one). It says what the multiply runs in and
+    nothing about how the operands are scaled, which is the scheme's and the kernel's: a format's name may describe
+    its checkpoints' scaling ('FP8 E4M3 (per-tensor / per-block scaled)'), which a per-channel kernel does not do."""
+    if encoding:
+        return "FP8 " + re.sub(r"fnuz$", " fnuz", encoding).upper()
+    return precision.upper()
+
+
+def format_precision(index: Index, format_id: str) -> str:
+    """What a cell computing in this hardware format says it computes in: the precision label of its `peak_precision`
+    and `encoding`; a format without a peak precision (no hardware format) by its name."""
+    record = index.get("format", format_id)
+    if record is None:
+        return format_id
+    if not record.data.get("peak_precision"):
+        return str(record.name)
+    return precision_label(str(record.data["peak_precision"]), str(record.data.get("encoding", "")))
+
+
 def precision_said(precision: str) -> str:
     """A step's precision as the card and explain say it: a float one is multiplied after dequantizing the weights; an
     integer one (ONNX Runtime MLAS at accuracy_level 4, int8) dequantizes nothing first: it quantizes the activations
     to it, widens the weights' integer codes to it and applies both scales to the integer sums."""
     if re.fullmatch(r"u?int\d+", precision):
-        return f"{precision.upper()} (activations quantized to it, the weights' integers widened to it; scales applied to the sums)"
-    return f"{precision.upper()} after dequantizing the weights"
+        return f"{precision_label(precision)} (activations quantized to it, the weights' integers widened to it; scales applied to the sums)"
+    return f"{precision_label(precision)} after dequantizing the weights"
 
 @dataclass(frozen=True)
 class SettingChoice:

@@ -28,6 +28,7 @@ from ..derive.history import CellHistory
 from ..derive.matrix import part_targets, target_label
 from ..derive.members import members, targets_of
 from ..derive.order import targets_in_order
+from ..derive.route_computes import format_precision
 from ..derive.source_links import source_link
 from ..derive.trap_scope import applies_when
 from ..kinds import FOLDER_OF_KIND, KINDS
@@ -186,7 +187,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
                                      "requirement": data["kernels_from"]["requirement"]}}
                    if data.get("kernels_from") else {})}
     if record.kind == "format":
-        return {"aliases": data.get("aliases", []), "related": data.get("related", [])}
+        return {"aliases": data.get("aliases", []), "related": data.get("related", []),
+                "precision_label": format_precision(atlas.index, record.id)}
     if record.kind == "kernel" and data.get("without_matrix_instruction"):
         return {"without_matrix_instruction": data["without_matrix_instruction"]}
     return {}

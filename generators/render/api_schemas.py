@@ -104,7 +104,12 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                                 "version_read is the release its kernel records describe).",
                                  "properties": {"engine": {"type": "string"}, "requirement": {"type": "string"}}}},
                ["category", "version_read", "later_releases", "engine_wide_traps"]),
-    "format": ({"aliases": _IDS, "related": _record_field("format", "related")}, ["aliases", "related"]),
+    "format": ({"aliases": _IDS, "related": _record_field("format", "related"),
+                "precision_label": {"type": "string", "description": "What a cell computing in this format says it "
+                                    "computes in (a cell's `computes_in`, a step's `formats`): a hardware format's "
+                                    "`peak_precision` in capitals, with its FP8 `encoding` (\"FP8 E4M3\", \"INT8\", "
+                                    "\"MXFP8\"), never the scaling its name may describe; another format's name."}},
+               ["aliases", "related", "precision_label"]),
     "kernel": ({"without_matrix_instruction": _record_field("kernel", "without_matrix_instruction")}, []),
 }
 
@@ -376,7 +381,8 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                       "there only (a blocker on the GB10 alone among the SM 12.x "
                                                       "parts). A trap not listed here concerns every part."},
                         "computes_in": {**_IDS, "description": "Hardware formats the cell computes in when it runs as "
-                                                                "specified: those every format of the scheme allows."},
+                                                                "specified: those every format of the scheme allows "
+                                                                "(the site says each by the index's `precision_label`)."},
                         "computes_steps": {"type": "array", "items": _COMPUTE_STEP,
                                            "description": "What each kernel on the cell's route computes in, in the "
                                                           "engine's order, where it runs as specified: its own kernel "

@@ -9,7 +9,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from ..derive.baseline import baseline_values, difference
-from ..derive.cells import Cell, build_of, condition_text
+from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.no_path import no_paths, resolve_candidates
@@ -541,6 +541,9 @@ def _handed_on(cell: Cell, values: ValueRenderer) -> Markup:
 
 
 def reasons_of(cell: Cell, values: ValueRenderer) -> Reasons:
+    if cell.gate and len(cell.reasons) > 1 and any(r.startswith(GATE_AFTER_PACKAGES) for r in cell.reasons):
+        # the engine tests packages first: the default install's message, then the gate's (in the engine's order)
+        return Reasons(escape_text("; ".join(cell.reasons)))
     if cell.gate:
         return Reasons(escape_text(f"capability gate: {cell.gate}"))
     if cell.verdict is Verdict.FAILS_AT_RUNTIME:

@@ -47,6 +47,13 @@ def names(built_site: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
+def computed_in(built_site: Path) -> dict[str, str]:
+    """Each format as a cell computing in it says so: the API index's precision_label ("FP8 E4M3"), not its name."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    return {e["id"]: e["precision_label"] for e in index["records"]["format"]}
+
+
+@pytest.fixture(scope="module")
 def engine_wide(built_site: Path) -> dict[str, list[str]]:
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     return {e["id"]: e["engine_wide_traps"] for e in index["records"]["engine"]}
@@ -143,7 +150,7 @@ def _says_what_the_cell_says(card: dict, cell: dict, names: dict, scheme: str) -
 
 
 def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(browser: Browser, built_site: Path,
-                                                                            cells: dict, names: dict,
+                                                                            cells: dict, names: dict, computed_in: dict,
                                                                             engine_wide: dict) -> None:
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-awq-marlin&hardware=part:a10")
     card = _card(browser)
@@ -152,7 +159,7 @@ def test_awq_on_an_a10_lists_no_unrelated_trap_and_computes_in_a_precision(brows
     applying = ["vllm-marlin-moe-input-dtype-mismatched-expert-weights", "gptq-group-size-kernel-eligibility"]
     assert card["traps"] == [f"/gotchas/{t}/" for t in applying]
     assert cell["traps"] == applying
-    assert card["facts"]["Computes in"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
+    assert card["facts"]["Computes in"] == " or ".join(computed_in[f] for f in cell["computes_in"])
     assert "AWQ" not in card["facts"]["Computes in"]
     assert card["title"] == names["scheme/vllm-awq-marlin"] + " on NVIDIA A10 — SM 8.6 · Ampere"  # no '(… (Ampere))'
     # traps naming only vLLM are on no cell; the card shows them under their own heading
@@ -671,7 +678,8 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
         assert row["worst"] == (min((t["severity"] for t in traps), key=["blocker", "major", "minor"].index) if traps else None)
         assert row["silent"] == any(t.get("silent") for t in traps)
         if cell["computes_in"]:
-            assert row["computes"] == " or ".join(names[f"format/{f}"] for f in cell["computes_in"])
+            labels = {f["id"]: f["precision_label"] for f in index["records"]["format"]}  # what the multiply runs in
+            assert row["computes"] == " or ".join(labels[f] for f in cell["computes_in"])
     assert [(badge.split("--")[-1], count) for badge, count in shown["tally"]] == [
         (v, verdicts.count(v)) for v in dict.fromkeys(verdicts)]
     assert browser.console_errors() == []
@@ -828,7 +836,8 @@ EMULATED_CASES = [  # (scheme, hardware, target, what the card says the kernel d
 
 
 def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browser: Browser, built_site: Path,
-                                                                          cells: dict, names: dict) -> None:
+                                                                          cells: dict, names: dict,
+                                                                          computed_in: dict) -> None:
     """Read from the data API, not typed: the parts of the pick the format map rates the cell's formats emulated on;
     typed: how the kernel computing in the format says it computes it there (its without_matrix_instruction). The
     first case is opened by its link, each next one picked in the page's lists from the last one's comparison (one
@@ -836,11 +845,13 @@ def test_the_card_says_which_format_it_computes_in_the_part_only_emulates(browse
     accelerators = json.loads((built_site / "api/format-map.json").read_text(encoding="utf-8"))["accelerators"]
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))["records"]
     for n, (scheme, hardware, target, how) in enumerate(EMULATED_CASES):
-        _says_which_format_it_computes_in(browser, accelerators, index, cells, names, n, scheme, hardware, target, how)
+        _says_which_format_it_computes_in(browser, accelerators, index, cells, names, computed_in, n, scheme, hardware,
+                                          target, how)
 
 
 def _says_which_format_it_computes_in(browser: Browser, accelerators: list, index: dict, cells: dict, names: dict,
-                                      n: int, scheme: str, hardware: str, target: str, how: str | None) -> None:
+                                      computed_in: dict, n: int, scheme: str, hardware: str, target: str,
+                                      how: str | None) -> None:
     says = how is not None
     kind, _, pick = hardware.partition(":")
     parts = [pick] if kind == "part" else next(t["accelerators"] for t in index["hardware-target"] if t["id"] == pick)
@@ -854,7 +865,7 @@ def _says_which_format_it_computes_in(browser: Browser, accelerators: list, inde
         browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware={hardware}")
     _card(browser)
     said = browser.js("return [...document.querySelectorAll('.atlas-card__emulated')].map(e => e.textContent)")
-    assert said == [f"the format map rates {names[f'format/{f}']} emulated on {', '.join(on)}: it records no dense peak "
+    assert said == [f"the format map rates {computed_in[f]} emulated on {', '.join(on)}: it records no dense peak "
                     f"or matrix instruction in it there, so no matrix unit of the part multiplies it as it is; {how}"
                     for f, on in expected if on], (scheme, hardware)
     assert bool(said) == says, (scheme, hardware)  # the cases above say something, or nothing, as chosen
@@ -1124,7 +1135,7 @@ def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_
     ("llama-cpp-q4-k", "part:mi250x", "amd-gfx90a"),  # INT8 in MMVQ and MMQ, then FP16 in the cuBLAS path
     ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 (GEMM)
 ])
-def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells: dict, names: dict, scheme: str,
+def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells: dict, computed_in: dict, scheme: str,
                                                          hardware: str, target: str) -> None:
     """Read from the data API, not typed: one line per step of the route, each with its formats or the precision its
     kernels multiply dequantized weights in, and the kernels that take it, in the engine's order."""
@@ -1135,7 +1146,7 @@ def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells
     said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => e.textContent)")
     assert not any(s["precision"].startswith("int") for s in steps)  # an integer one is worded otherwise (below)
     expected = [(s["precision"].upper() + " after dequantizing the weights" if s["precision"] else
-                 " or ".join(names[f"format/{f}"] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
+                 " or ".join(computed_in[f] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
                 for s in steps]
     assert said == expected
 
@@ -1359,7 +1370,7 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const texts = sel => [...card.querySelectorAll(sel)].map(e => e.textContent);
 const facts = Object.fromEntries([...card.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]));
-return {covers: facts['Covers'], release: facts['Release'] || null,
+return {covers: facts['Covers'], release: facts['Release'] || null, computes: facts['Computes in'] || null,
         notices: texts('.atlas-card__emulated, .atlas-card__unknown'),
         disagrees: texts('.atlas-card__finding section > p:first-of-type'), when: texts('.atlas-card__trap-when'),
         raises: texts('.atlas-otherwise__step > .atlas-card__note').filter(t => t.startsWith('The engine raises: ')),
@@ -1396,6 +1407,10 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
         # a refusal on the way on that names a torch dtype the derivation fills in (vLLM's dtype test on vLLM-Gaudi)
         "dtype refused": lambda c: any(re.search(r"\btorch\.b?float\d+", s.get("failure_message", ""))
                                        for s in c.get("otherwise", [])),
+        # what it computes in, by a format's precision label (never the format's name: "FP8 E4M3 (per-tensor /
+        # per-block scaled)" on a per-channel cell), with no notice after it
+        "computes in": lambda c: c["computes_in"] and not c["computes_as"] and not c.get("notices")
+        and not any(step["precision"] for step in c["computes_steps"]) and len(c["computes_steps"]) <= 1,
     }
     picked = {kind: next(key for key in sorted(page) if test(page[key])) for kind, test in kinds.items()}
     atlas = real_check[0]
@@ -1419,6 +1434,9 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
                                      join(shown) + way["said"] + (f" ({way['instruction']})" if way["instruction"] else ""))
                            for n in notices]
         assert card["notices"] == notices, kind
+        computes = [line.removeprefix("  computes in: ") for line in lines if line.startswith("  computes in: ")]
+        if computes:  # the card's line goes on with its notices, which explain prints below it
+            assert card["computes"] == computes[0] + "".join(card["notices"]), kind
         disagrees = []
         for line, p in zip([line for line in lines if line.startswith("  the publisher disagrees: ")],
                            [p for p in cell["published"] if not p["agrees"]]):
@@ -1438,7 +1456,8 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
         assert card["otherwise"] == [names[f"kernel/{r.split(': ', 1)[0]}"] + ": " + r.split(": ", 1)[1]
                                      if f"kernel/{r.split(': ', 1)[0]}" in names else r for r in reasons], kind
         said = {"ways": notices, "no ways": notices, "unknown": notices, "disagrees": disagrees, "trap when": card["when"],
-                "experts": card["covers"].startswith("the expert layers"), "dtype refused": card["raises"]}
+                "experts": card["covers"].startswith("the expert layers"), "dtype refused": card["raises"],
+                "computes in": computes}
         assert said[kind], kind  # each cell says what it was picked for
     # where a setting chooses the precision, a comparison row says the step and the value it is for as explain does
     line = next(line for line in explain_text(atlas, "transformers-bnb-nf4", "nvidia-sm90")[0].split("\n")
@@ -1448,6 +1467,31 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
     row = _shown(browser, "const r = document.querySelector('#atlas-answer tr[data-scheme=\"transformers-bnb-nf4\"]');"
                  "return r ? r.children[4].textContent : null;", "comparison")
     assert row == line.strip().replace(f" ({', '.join(step['kernels'])})", "", 1)
+    assert browser.console_errors() == []
+
+
+def test_the_card_says_a_package_test_before_the_gate_first_as_explain_does(browser: Browser, built_site: Path,
+                                                                             real_check) -> None:
+    """Where the engine tests packages before the capability gate (the gate's `after_installs`), the card's "Why not"
+    lists what explain prints under the gate, in the same order: the package's message a default install sees first,
+    then the gate's. The cell is found in the page's data, not typed."""
+    from generators.explain import explain_text
+    page = {}
+    for path in sorted((built_site / "can-i-run-it/data/targets").glob("*.json")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            page[(cell["scheme"], cell["target"])] = cell
+    index = json.loads((built_site / "can-i-run-it/data/index.json").read_text(encoding="utf-8"))["records"]
+    gated = {s.id for s in real_check[0].index.all("scheme") if (s.data.get("capability_gate") or {}).get("after_installs")}
+    scheme, target = next(key for key in sorted(page) if key[0] in gated and page[key].get("gate")
+                          and len(page[key]["reasons"]) > 1)
+    lines = explain_text(real_check[0], scheme, target)[0].split("\n")
+    head = next(n for n, line in enumerate(lines) if line.endswith("FAILS, after package tests (in the engine's order):"))
+    said = [line.strip() for line in lines[head + 1:] if line.startswith("    ")]
+    said = said[:next((n for n, line in enumerate(lines[head + 1:]) if not line.startswith("    ")), len(said))]
+    engine = next(s["engine"] for s in index["scheme"] if s["id"] == scheme)
+    browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware=target:{target}")
+    card = _shown(browser, CARD, "answer card")
+    assert len(said) > 1 and [text for _, text in card["whyNot"]] == said
     assert browser.console_errors() == []
 
 
@@ -1461,6 +1505,7 @@ window.fetch = function (url) {
       ['format', 'accelerator', 'support-matrix', 'kernel', 'engine', 'finding'].forEach(function (k) {
         doc.records[k].forEach(function (e) { e.name = bad + e.name; });
       });
+      doc.records.format.forEach(function (e) { e.precision_label = bad + e.precision_label; });
       return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
     });
   });
@@ -1468,7 +1513,7 @@ window.fetch = function (url) {
 
 
 def test_record_text_in_the_served_sentences_stays_text(browser: Browser, built_site: Path) -> None:
-    """The served sentences are filled with record text (a format's, a part's, a table's name) as text nodes, never parsed
+    """The served sentences are filled with record text (a format's precision label, a part's, a table's name) as text nodes, never parsed
     as HTML: with every such name hostile, a card with format-map notices and one with a publisher that disagrees show
     the names as written, and nothing runs."""
     page = {}
