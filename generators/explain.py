@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Otherwise, unread_platforms
+from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, GATE_AFTER_PACKAGES, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
 from .derive.plugins import PluginElsewhere, plugin_elsewhere, through_plugins
@@ -68,7 +68,11 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         lines.append(f"  instead the engine returns {cell.substitute_scheme} ({cell.gate_fallback}); what follows is "
                      "that scheme's cell on this target")
         gate = atlas.index.get("scheme", cell.gate_fallback).data.get("capability_gate")
-    if gate:
+    if gate and failed and any(reason.startswith(GATE_AFTER_PACKAGES) for reason in cell.reasons):
+        # the engine tests packages first: what a default install sees, then the gate with them installed
+        lines.append(f"  {_gate_said(gate)}: FAILS, after package tests (in the engine's order):")
+        lines.extend(f"    {reason}" for reason in cell.reasons if not reason.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL))
+    elif gate:
         lines.append(f"  {_gate_said(gate)}: " + (f"FAILS: {failed}" if failed else "passes or does not apply"))
     for n, attempt in enumerate(cell.attempts, start=1):
         stage = " (accepted by can_implement, fails after selection)" if attempt.after_selection else ""

@@ -417,3 +417,15 @@ def test_the_index_says_which_sources_were_read_at_a_development_commit_and_whic
         assert entry.get("unread", {}) == unread
     ort = {e["id"]: e for e in records["scheme"]}["onnxruntime-matmulnbits-int4"]
     assert set(ort["unread"]) == {"rocm", "xpu", "metal"}  # CUDA derived since finding ortgpu32-audit-2026-12-04
+
+
+def test_a_gate_the_engine_tests_after_packages_is_said_to_come_second(files: dict[str, str]) -> None:
+    """A cell's `gate` is not what a default install sees where the engine tests packages first (the gate's
+    `after_installs`, transformers' FBGEMM FP8 on GPUs below 9.0): the field's description says so, and points at the
+    reasons that come before it. The cells are found in the API's data, not typed (finding gate40s)."""
+    from generators.render.api_schemas import SCHEMAS
+    cells = json.loads(files["api/cells.json"])["cells"]
+    later = [c for c in cells if c.get("gate") and len(c["reasons"]) > 1 and c["reasons"][-1].endswith(c["gate"])
+             and not c["reasons"][0].endswith(c["gate"])]
+    described = SCHEMAS["cells.schema.json"]["properties"]["cells"]["items"]["properties"]["gate"]["description"]
+    assert later and "after_installs" in described and "only once they are installed" in described

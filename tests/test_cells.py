@@ -241,6 +241,29 @@ def test_a_platform_without_a_capability_passes_a_minimum_and_fails_an_exact_gat
                        kernels).verdict == "runs"
 
 
+def test_a_gate_the_engine_tests_after_packages_says_first_what_a_default_install_without_them_sees():
+    # transformers' FBGEMM FP8 quantizer tests fbgemm-gpu and accelerate before the capability: a default install
+    # without fbgemm-gpu stops with that package's message; the capability's comes only once it is installed.
+    kernels = {"a": {"requirements": [req("package", "needs pkg", value="pkg", met_by_install=["pkg"]),
+                                      req("package", "needs acc", value="acc", met_by_install=["acc"])]}}
+    gate = {"min": 90, "reason": "needs 9.0", "after_installs": ["pkg", "acc"]}
+    without_pkg = Install("pip install e", {"acc": "a requirement"}, {"pkg": "in no extra"})
+    cell = derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels, without_pkg)
+    assert (cell.verdict, cell.gate, len(cell.reasons)) == ("refused", "needs 9.0", 2)
+    assert cell.reasons[0].endswith(": needs pkg") and "package pkg installed" in cell.reasons[0]
+    assert cell.reasons[1].endswith(": needs 9.0")
+    # each package the install lacks, in the engine's order, then the gate
+    neither = Install("pip install e", {}, {"pkg": "in no extra", "acc": "in no extra"})
+    reasons = derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels, neither).reasons
+    assert [r.rsplit(": ", 1)[1] for r in reasons] == ["needs pkg", "needs acc", "needs 9.0"]
+    # with the packages installed, or a gate tested first, or a gate that passes: as before
+    both = Install("pip install e", {"pkg": "x", "acc": "y"})
+    assert derive_cell("s", scheme("a", gate=gate), "t", GPU80, kernels, both).reasons == ("needs 9.0",)
+    first = {k: v for k, v in gate.items() if k != "after_installs"}
+    assert derive_cell("s", scheme("a", gate=first), "t", GPU80, kernels, without_pkg).reasons == ("needs 9.0",)
+    assert derive_cell("s", scheme("a", gate=gate), "t", GPU90, kernels, without_pkg).verdict == "runs-if"
+
+
 def test_requirements_scoped_by_when_apply_only_there():
     kernels = {"a": {"requirements": [req("platform", "cpu only", values=["cpu"]),
                                       req("op", "arm op", value="dyn_quant", when={"cpu_arch": ["aarch64"]})]}}

@@ -157,6 +157,19 @@ def test_scheme_substitution_names_another_scheme_substituted_no_further(tree):
         "'sch-w4a16' belongs to engine 'eng' (records/schemes/sch-w4a16.yaml), not 'other'"]
 
 
+def test_a_gates_after_installs_names_a_fact_of_its_first_kernels_requirements(tree):
+    edit(tree, "records/schemes/sch-w4a16.yaml", "capability_gate: {min: 75}",
+         "capability_gate: {min: 75, after_installs: [pkg]}")
+    assert problems_of(tree, "gate-after-installs") == [
+        "records/schemes/sch-w4a16.yaml:10:45: error: [gate-after-installs] capability_gate.after_installs[0]: no "
+        "requirement of the first candidate kernel on the gate's platforms is met by install fact 'pkg'; name a fact "
+        "one of them lists in met_by_install"]
+    edit(tree, "records/kernels/k-hopper.yaml", "reason_verbatim: true}\n  - {check: capability-exact",
+         "reason_verbatim: true}\n  - {check: package, value: pkg, met_by_install: [pkg], reason: needs pkg}\n"
+         "  - {check: capability-exact")
+    assert problems_of(tree, "gate-after-installs") == []
+
+
 def test_scheme_fallback_is_followed_one_step_only(tree):
     other = tree / "records/schemes/sch-w8a16.yaml"
     other.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(

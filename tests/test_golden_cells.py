@@ -1106,3 +1106,22 @@ def test_aiter_switches_set_without_the_aiter_package_fail_the_fp8_moe_load_rath
             assert f"unless package aiter installed and {switches}" not in text  # the old wording: one way on to Triton
             assert (f"    unless package aiter installed (for {aiter}, off the defaults):\n"
                     f"      -> FAILS AT RUN TIME via {aiter} (conditions: {switches})\n") in text
+
+
+def test_explain_says_a_package_test_before_the_gate_first(real_atlas):
+    """transformers' FBGEMM FP8 quantizer tests fbgemm-gpu before the capability (the gate's `after_installs`): on a
+    GPU below the gate, explain says the package's message first, as a default install without it sees, and the gate's
+    after it. The messages are the records' own."""
+    atlas = real_atlas
+    scheme = atlas.index.get("scheme", "transformers-fbgemm-fp8").data
+    gate = scheme["capability_gate"]
+    kernel = atlas.index.get("kernel", scheme["candidates"][0]["kernels"][0]).data
+    package = next(r["reason"] for r in kernel["requirements"]
+                   if set(r.get("met_by_install") or ()) & set(gate["after_installs"]))
+    refused = [t for (s, t), c in sorted(atlas.views.cells.items()) if s == "transformers-fbgemm-fp8" and c.gate]
+    assert refused
+    for target in refused:
+        lines = explain_text(atlas, "transformers-fbgemm-fp8", target)[0].split("\n")
+        said = [n for n, line in enumerate(lines) if line.endswith(": " + package.strip())]
+        gated = [n for n, line in enumerate(lines) if line.endswith(": " + gate["reason"])]
+        assert said and gated and said[0] < gated[0], target

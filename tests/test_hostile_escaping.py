@@ -251,3 +251,22 @@ def test_fill_equals_markup_format_on_any_value(fields):
     values, template = [value for value, _ in fields], "".join(field for _, field in fields)
     shown = fill(template, *values)
     assert type(shown) is Markup and str(shown) == str(Markup(template).format(*values))
+
+
+class _Html:
+    """An object that is not Markup but says how it is written in HTML (markupsafe takes its __html__)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __html__(self) -> str:
+        return self.text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_FILLED, st.text().map(_Html)), max_size=6), st.sampled_from(["", ", ", "<br>", " · ", "&"]))
+def test_joined_equals_markup_join_on_any_items(items, separator):
+    """render.markdown.joined joins as Markup(separator).join does: Markup and __html__ as they are, the rest escaped."""
+    from generators.render.markdown import joined
+    shown = joined(separator, iter(items))  # (any iterable: the pages pass generators and lists)
+    assert type(shown) is Markup and str(shown) == str(Markup(separator).join(items))

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from generators.build import render_tree
+from generators.build import check_tree, render_tree
+from generators.render import render_site
 from generators.render.literals import literal_problems
 from generators.render.markdown import code_span, escape_text
 
@@ -463,3 +464,21 @@ def test_a_benchmark_page_gives_no_difference_against_a_bare_baseline_value(tree
     pages, problems = render_tree(tree)
     lines = pages["benchmarks/b-quant.md"].splitlines()
     assert "| Baseline | 82.36 points |" in lines and not any(line.startswith("| Difference |") for line in lines)
+
+
+def test_a_no_path_list_shows_its_engines_text_escaped_with_a_link_to_the_engines_table(tree):
+    evil = "the extension is CUDA only <b>x</b> | col **bold**"
+    edit(tree, "records/engines/eng.yaml", "sources:\n",
+         f"no_path:\n  - {{platform: cpu, selector: import eng, locator: '{evil}', sources: [{{source: src-doc}}]}}\n"
+         "sources:\n")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "kernels: [k-cpu]", "kernels: []\n    no_path: true")
+    atlas, problems = check_tree(tree)
+    assert [p.rule for p in problems] == ["published-explained"]  # the fixture's finding explained the CPU cell's old route
+    pages, _ = render_site(atlas, tree / "docs")
+    shown = "the extension is CUDA only &lt;b&gt;x&lt;/b&gt; &#124; col \\*\\*bold\\*\\*"
+    engine = pages["engines/eng.md"]
+    assert "## No path\n" in engine  # the anchor #no-path the scheme page links to
+    assert f"| cpu | import eng | {shown} | source: [Example vendor table](../sources/src-doc.md) | " in engine.splitlines()
+    row = next(line for line in pages["schemes/sch-w4a16.md"].splitlines() if line.startswith("| cpu |"))
+    assert row.endswith(f"| import eng | {shown} | [Example Engine: no path on cpu](../engines/eng.md#no-path) | ")
+    assert "<b>" not in row and "src-doc" not in row  # its sources are on the engine's table

@@ -624,7 +624,8 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     if gate and fallback is not None:
         return _handed_on(fallback[0], _loaded_as(scheme_id, scheme, fallback, target_id, target, kernels, installed))
     if gate:
-        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=(gate,))
+        reasons = _package_tests_before(gate, scheme, target, kernels, config, installed)
+        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=reasons)
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
     if candidates is None or not candidates["kernels"]:
         # an empty list's locator says where the engine's walk comes up empty (or why it never reaches this device)
@@ -645,6 +646,33 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     if "filter" in candidates:
         return _replaced(whole, worse=_worse_settings(candidates, target, scheme, kernels, installed))
     return whole
+
+
+def _package_tests_before(gate: str, scheme: SchemeFields, target: HardwareTargetFields,
+                          kernels: Mapping[str, KernelFields], config: Mapping[str, Any], installed: Install) -> tuple[str, ...]:
+    """A failed gate's reasons in the engine's order. Where the engine tests packages first (the gate's
+    `after_installs`), each such test of the first candidate kernel the default install fails refuses before the gate
+    does, so a reader of the default install sees that message first and the gate's only with the package installed."""
+    named = set((scheme.get("capability_gate") or {}).get("after_installs") or ())
+    candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
+    if not named or not candidates or not candidates["kernels"]:
+        return (gate,)
+    first = candidates["kernels"][0]
+    attempt = try_kernel(first, kernels.get(first), config, target, scheme, installed)
+    messages = dict(attempt.messages)
+    lacking = [a for a in attempt.opt_in if named & set(a.facts) and a.condition in messages]
+    if not lacking:
+        return (gate,)
+    earlier = tuple(f"{BEFORE_GATE_FIRST if n == 0 else BEFORE_GATE_NEXT} (unmet: {a.condition}): {messages[a.condition]}"
+                    for n, a in enumerate(lacking))
+    return (*earlier, f"{GATE_AFTER_PACKAGES}: {gate}")
+
+
+# how the reasons of a gate the engine tests after packages begin: each package test the default install fails, then
+# the gate once they are met
+BEFORE_GATE_FIRST = "on the default install a package test before the capability gate refuses first"
+BEFORE_GATE_NEXT = "with that met, a package test before the capability gate refuses"
+GATE_AFTER_PACKAGES = "with the packages met, the capability gate refuses"
 
 
 def _filtered(whole: Cell, candidates: Mapping[str, Any], target: HardwareTargetFields, scheme: SchemeFields,

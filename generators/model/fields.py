@@ -739,6 +739,7 @@ class SchemeCapabilityGate(TypedDict):
     reason: NotRequired[str]
     locator: NotRequired[str]
     on_failure: NotRequired[RefScheme]
+    after_installs: NotRequired[list[str]]
     before_first_kernels: NotRequired[bool]
 
 

@@ -329,7 +329,11 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                                   "a gate refuses (the cell's own, or, where the gate "
                                                                   "hands on to another scheme, that scheme's); empty "
                                                                   "otherwise (a gate that hands on is a test, not an "
-                                                                  "error)."},
+                                                                  "error). Where the engine tests packages before the "
+                                                                  "gate (the scheme's `capability_gate.after_installs`), "
+                                                                  "it raises this only once they are installed: a "
+                                                                  "default install without one stops earlier, with the "
+                                                                  "message `reasons` lists before this one."},
                         "gate_fallback": {"type": "string", "description": "The scheme id the engine returns instead "
                                                                            "when the gate fails; empty when none."},
                         "substitution": {"type": "string", "description": "The scheme id the engine returns on this "

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from ..derive.changelog import ChangeItem, ChangelogEntry, changelog
 from ..kinds import FOLDER_OF_KIND
-from .markdown import escape_text
+from .markdown import escape_text, joined
 from .values import ValueRenderer
 
 FEED = "changelog.xml"
@@ -39,7 +39,7 @@ def item_markup(item: ChangeItem, values: ValueRenderer) -> Markup:
     links = [values.ref(ref) for ref in item.refs]
     if item.lead and len(links) == 1:
         return escape_text(item.lead.rstrip()) + Markup(" ") + links[0]
-    return escape_text(item.text) + (Markup(" — ") + Markup(", ").join(links) if links else Markup(""))
+    return escape_text(item.text) + (Markup(" — ") + joined(", ", links) if links else Markup(""))
 
 
 def _clean(text: str) -> str:

@@ -20,7 +20,7 @@ from ..derive.format_map import FormatMap, FormatRun, MapCell, MapColumn, Vendor
 from ..derive.matrix import Column, by_vendor, column_of, group_columns
 from ..derive.order import targets_in_order
 from ..model.verdicts import Verdict
-from .markdown import fill
+from .markdown import fill, joined
 from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
@@ -36,7 +36,7 @@ def format_map_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
     """The legend, the map panels and the parts nothing is recorded for."""
     view = _view(atlas)
     html = _Html(names, page)
-    return Markup("\n").join([_legend(), _panels(view, html), _unlisted(view, html)])
+    return joined("\n", [_legend(), _panels(view, html), _unlisted(view, html)])
 
 
 def format_runs_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
@@ -74,15 +74,15 @@ def split_panels(vendors: tuple[VendorGroup, ...], panels: int = PANELS) -> list
 
 
 def _panels(view: FormatMap, html: _Html) -> Markup:
-    heads = Markup("").join(fill('<th scope="col" class="atlas-map__format" title="{}">{}</th>',
-        html.names.get(f"format/{c.format}", c.format), html.ref(f"format/{c.format}", c.short)) for c in view.columns)
+    heads = joined("", [fill('<th scope="col" class="atlas-map__format" title="{}">{}</th>',
+        html.names.get(f"format/{c.format}", c.format), html.ref(f"format/{c.format}", c.short)) for c in view.columns])
     tables = []
     for panel in split_panels(view.vendors):
-        body = Markup("").join(_vendor(v, view.columns, html) for v in panel)
+        body = joined("", [_vendor(v, view.columns, html) for v in panel])
         tables.append(fill('<table class="atlas-grid atlas-map"><thead><tr><th scope="col" class="atlas-grid__corner">'
                            'Accelerator</th>{}</tr></thead>{}</table>', heads, body))
     return fill('<div class="atlas-map__panels" role="region" aria-label="Format by hardware map" tabindex="0">{}</div>',
-        Markup("").join(tables))
+        joined("", tables))
 
 
 def _vendor(vendor: VendorGroup, columns: tuple[MapColumn, ...], html: _Html) -> Markup:
@@ -95,11 +95,11 @@ def _vendor(vendor: VendorGroup, columns: tuple[MapColumn, ...], html: _Html) ->
         for row in generation.rows:
             name = html.names.get(f"accelerator/{row.accelerator}", row.accelerator)
             peaks = href(f"accelerators/{row.accelerator}.md", html.page) + "#peak-compute"
-            cells = Markup("").join(_cell(cell, html.names.get(f"format/{c.format}", c.format), name, peaks, html)
-                                    for c, cell in zip(columns, row.cells))
+            cells = joined("", [_cell(cell, html.names.get(f"format/{c.format}", c.format), name, peaks, html)
+                                    for c, cell in zip(columns, row.cells)])
             lines.append(fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
                 name, html.ref(f"accelerator/{row.accelerator}", row.short), cells))
-    return fill('<tbody>{}</tbody>', Markup("").join(lines))
+    return fill('<tbody>{}</tbody>', joined("", lines))
 
 
 def _cell(cell: MapCell, fmt: str, part: str, peaks_url: str, html: _Html) -> Markup:
@@ -184,7 +184,7 @@ def _unlisted(view: FormatMap, html: _Html) -> Markup:
         return Markup("")
     return fill('<details class="atlas-map__unlisted"><summary>{} parts have no dense peak recorded yet, so no format '
                 'is derived for them</summary><p>{}.</p></details>',
-        len(view.unlisted), Markup(", ").join(html.ref(f"accelerator/{a}") for a in view.unlisted))
+        len(view.unlisted), joined(", ", [html.ref(f"accelerator/{a}") for a in view.unlisted]))
 
 
 def kernel_label(name: str, engine: str) -> str:
@@ -201,9 +201,9 @@ def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
     for run in view.runs:
         by_cell.setdefault((run.format, run.target), {}).setdefault((run.answer.cell.verdict, run.kernel), []).append(run)
     formats = list(dict.fromkeys(run.format for run in view.runs))
-    heads = Markup("").join(fill('<th scope="col" title="{}">{}</th>',
+    heads = joined("", [fill('<th scope="col" title="{}">{}</th>',
         html.names.get(f"format/{f}", f), html.ref(f"format/{f}", _format_label(html.names.get(f"format/{f}", f))))
-        for f in formats)
+        for f in formats])
     rows = []
     for vendor, _ in group_columns(columns):
         rows.append(fill('<tr class="atlas-map__vendor"><th scope="rowgroup" colspan="{}">{}</th></tr>',
@@ -211,11 +211,11 @@ def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
         for column in [c for c in columns if c.vendor == vendor]:
             label = fill('<a href="{}">{} <small>{}</small></a>',
                 href(f"hardware-targets/{column.target}.md", html.page), column.short, column.detail)
-            cells = Markup("").join(_run_cell(by_cell.get((f, column.target), {}), column, html) for f in formats)
+            cells = joined("", [_run_cell(by_cell.get((f, column.target), {}), column, html) for f in formats])
             rows.append(fill('<tr><th scope="row" title="{}">{}</th>{}</tr>', column.title, label, cells))
     return fill('<div class="atlas-grid__scroll atlas-runs" role="region" aria-label="Checkpoint formats by hardware target" '
                 'tabindex="0"><table class="atlas-grid"><thead><tr><th scope="col" class="atlas-grid__corner">'
-                'Hardware target</th>{}</tr></thead><tbody>{}</tbody></table></div>', heads, Markup("").join(rows))
+                'Hardware target</th>{}</tr></thead><tbody>{}</tbody></table></div>', heads, joined("", rows))
 
 
 def _format_label(name: str) -> str:
@@ -230,8 +230,8 @@ def _run_cell(kernels: dict[tuple[Verdict, str], list[FormatRun]], column: Colum
         name = html.names.get(f"kernel/{kernel}", kernel)
         schemes = ", ".join(html.names.get(f"scheme/{r.scheme}", r.scheme) for r in runs)
         engine = html.names.get(f"engine/{runs[0].engine}", runs[0].engine)
-        label = Markup("<wbr>").join(_CAMEL.split(kernel_label(name, engine))) if kernel else escape(verdict.label)
+        label = joined("<wbr>", _CAMEL.split(kernel_label(name, engine))) if kernel else escape(verdict.label)
         title = f"{verdict.label} via {name} ({schemes})" if kernel else f"{verdict.label} ({schemes})"
         link = html.ref(f"kernel/{kernel}", label) if kernel else label
         lines.append(fill('<span class="atlas-runs__kernel verdict-{}" title="{}">{}</span>', verdict.value, title, link))
-    return fill('<td class="atlas-grid__cell atlas-runs__cell">{}</td>', Markup("").join(lines))
+    return fill('<td class="atlas-grid__cell atlas-runs__cell">{}</td>', joined("", lines))

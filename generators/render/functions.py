@@ -19,7 +19,7 @@ from ..kinds import FOLDER_OF_KIND
 from ..model.index import Index
 from ..model.records import Record
 from .context import RenderContext
-from .markdown import escape_text, fill, link, page_of, record_link
+from .markdown import escape_text, fill, joined, link, page_of, record_link
 from .claims import CLAIMS
 from .labels import inline_name
 
@@ -67,12 +67,12 @@ class TemplateFunctions:
                               []).append(figure.source)
         parts, numbered = [], 0
         for (value, estimate, unverified), sources in groups.items():
-            links = Markup(", ").join(self._source_link(source, numbered + n) for n, source in enumerate(sources, 1))
+            links = joined(", ", [self._source_link(source, numbered + n) for n, source in enumerate(sources, 1)])
             numbered += len(sources)
             parts.append(escape_text(_number(value)) + (Markup(" *estimate*") if estimate else Markup(""))
                          + (Markup(" *unverified*") if unverified else Markup("")) + Markup(" (") + links
                          + Markup(")"))
-        return Markup("; ").join(parts) if parts else escape_text("not recorded")
+        return joined("; ", parts) if parts else escape_text("not recorded")
 
     def _source_link(self, source: str, n: int) -> Markup:
         record = self._record("source", source, "figures")

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..derive.history import CellHistory, Flip, Outcome, current_observations
 from ..derive.order import targets_in_order
 from ..derive.published_history import DisagreementSpan
-from .markdown import escape_text, fill
+from .markdown import escape_text, fill, joined
 from .values import ValueRenderer
 
 MESSAGE_LIMIT = 220
@@ -81,7 +81,7 @@ def _selected_markup(verdict: str, kernels: str) -> Markup:
 
 
 def flip_why(flip: Flip) -> Markup:
-    return Markup("<br>").join(escape_text(short(reason)) for reason in flip.why)
+    return joined("<br>", [escape_text(short(reason)) for reason in flip.why])
 
 
 def history_table(atlas: Any, scheme_id: str, values: ValueRenderer) -> tuple[str, list[str], list[list[Markup]], str]:
@@ -96,9 +96,9 @@ def history_table(atlas: Any, scheme_id: str, values: ValueRenderer) -> tuple[st
         by_release = {o.release: o for o in history.outcomes}
         row = [values.ref(target.ref)]
         row += [outcome_markup(by_release[r]) if r in by_release else Markup("not observed") for r in releases]
-        row.append(Markup("<br>").join(
+        row.append(joined("<br>", [
             escape_text(f"{f.before.release} → {f.after.release}:") + Markup(" ") + escape_text(short("; ".join(f.why), 160))
-            for f in history.flips) or Markup("none"))
+            for f in history.flips]) or Markup("none"))
         rows.append(row)
     note = ("What each release's own selection code did, observed by running it without the hardware, with what lies "
             "outside its Python code simulated (platform facts, compiled extensions, optional packages; the newest "

@@ -21,7 +21,7 @@ from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from .labels import inline_name
-from .markdown import fill
+from .markdown import fill, joined
 
 SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
 # verdict symbols of the compact (narrow) columns; the legend lists them and each cell's title spells the verdict out
@@ -77,7 +77,7 @@ def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[s
         return Markup("")
     whole = len(cell.otherwise) == 1 and cell.otherwise[0].unmet == cell.conditions  # no need to repeat them
     steps = [_step(step, ref, text, whole) for step in cell.otherwise]
-    return text("If not, in the engine's order:") + Markup(" ") + Markup("; ").join(steps)
+    return text("If not, in the engine's order:") + Markup(" ") + joined("; ", steps)
 
 
 def folded(summary: str, parts: list[Markup]) -> Markup:
@@ -85,7 +85,7 @@ def folded(summary: str, parts: list[Markup]) -> Markup:
     cell), or nothing when there are none: what a row of a long table holds beyond its answer."""
     if not parts:
         return Markup("")
-    return fill('<details class="atlas-why-more"><summary>{}</summary>{}</details>', summary, Markup("<br>").join(parts))
+    return fill('<details class="atlas-why-more"><summary>{}</summary>{}</details>', summary, joined("<br>", parts))
 
 
 def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
@@ -115,9 +115,9 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: b
     html = _Html(names, page)
     notes_at = "" if notes else href(NOTES_PAGE, page)
     found = matrices(atlas.index, answers)
-    jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', Markup(" · ").join(
-        fill('<a href="#derived-{}">{}</a>', m.engine, _title(m)) for m in found))
-    return Markup("\n").join([jump, *(_matrix(m, html, notes_at, heading) for m in found)])
+    jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', joined(" · ", [
+        fill('<a href="#derived-{}">{}</a>', m.engine, _title(m)) for m in found]))
+    return joined("\n", [jump, *(_matrix(m, html, notes_at, heading) for m in found)])
 
 
 def _title(matrix: Matrix) -> str:
@@ -128,23 +128,23 @@ def legend(compact: bool = False) -> Markup:
     items = [fill("<li>{} {}</li>", verdict_badge(v), VERDICT_MEANINGS[v]) for v in Verdict]
     if compact:
         items.append(fill("<li>narrow columns (one per AMD gfx id) write the verdict as a symbol: {}</li>",
-            Markup(", ").join(fill('<span class="verdict verdict-{}">{}</span> {}', v.value, COMPACT_LABEL[v], v.label.lower())
-                              for v in Verdict)))
+            joined(", ", [fill('<span class="verdict verdict-{}">{}</span> {}', v.value, COMPACT_LABEL[v], v.label.lower())
+                              for v in Verdict])))
     items.append(fill('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>', MARK_DISAGREES))
     items.append(fill('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>', MARK_TRAPS))
     items.append(fill('<li><span class="atlas-mark">{}</span> on some part of the target the answer first needs more: a '
                       'build for its host CPU or its own compute capability (see the note)</li>', MARK_PARTS))
-    return fill('<ul class="atlas-legend">{}</ul>', Markup("").join(items))
+    return fill('<ul class="atlas-legend">{}</ul>', joined("", items))
 
 
 def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -> Markup:
     title = _title(matrix)
     caption = Markup("Derived support, scheme × hardware target")  # the engine is the heading's, just above
-    body = Markup("").join(
+    body = joined("", [
         fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
             row.title, html.ref(f"scheme/{row.scheme}", row.label),
-            Markup("").join(_cell(c, column.compact, notes_at) for c, column in zip(row.cells, matrix.columns)))
-        for row in matrix.rows)
+            joined("", [_cell(c, column.compact, notes_at) for c, column in zip(row.cells, matrix.columns)]))
+        for row in matrix.rows])
     grid = fill('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
                 '<caption>{}</caption>{}<tbody>{}</tbody></table></div>',
         title, caption, grid_head(matrix.columns, html.page), body)
@@ -158,43 +158,43 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -
 
 def _later(matrix: Matrix, html: _Html) -> Markup:
     """One line per newer release of the engine that a finding compared with the one the grid describes."""
-    return Markup("").join(
+    return joined("", [
         fill('\n<p class="atlas-matrix__later">This grid describes {}. A later release was compared with it and is not '
              'modelled: <strong>{}</strong> (published {}). {} What differs: {}</p>', _title(matrix), later.release, later.published,
              later.summary, html.ref(f"finding/{later.finding}"))
-        for later in matrix.later)
+        for later in matrix.later])
 
 
 def _unread(matrix: Matrix, html: _Html) -> Markup:
     """One line per platform the engine's schemes have not read: its targets, left out of the grid, and why."""
     if not matrix.unread:
         return Markup("")
-    items = Markup("").join(
-        fill("<li>{} ({}): {}</li>", Markup(", ").join(html.ref(f"hardware-target/{t}") for t in u.targets),
+    items = joined("", [
+        fill("<li>{} ({}): {}</li>", joined(", ", [html.ref(f"hardware-target/{t}") for t in u.targets]),
              u.platform, u.reason)
-        for u in matrix.unread)
+        for u in matrix.unread])
     return fill('\n<p class="atlas-unread">Not derived (the dispatch is not read, so no verdict is shown):</p>'
                 '<ul class="atlas-unread">{}</ul>', items)
 
 
 def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str = "Scheme") -> Markup:
     """The column group and the two header rows of a scheme × target grid: vendors over targets, AMD gfx columns narrow."""
-    groups = Markup("").join(fill('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>', span, vendor)
-                             for vendor, span in group_columns(columns))
-    heads = Markup("").join(
+    groups = joined("", [fill('<th scope="colgroup" colspan="{}" class="atlas-grid__group">{}</th>', span, vendor)
+                             for vendor, span in group_columns(columns)])
+    heads = joined("", [
         fill('<th scope="col" title="{}"{}><a href="{}">{}{}<small>{}</small></a></th>',
             c.title, _compact_class(c.compact), href(f"hardware-targets/{c.target}.md", page), _breakable(c.short),
             Markup(" ") if c.compact else Markup("<br>"), c.detail if c.compact else _breakable(c.detail))
-        for c in columns)
-    cols = fill('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>', Markup("").join(
-        fill('<col{}>', _compact_class(c.compact)) for c in columns))
+        for c in columns])
+    cols = fill('<colgroup><col class="atlas-grid__col-scheme">{}</colgroup>', joined("", [
+        fill('<col{}>', _compact_class(c.compact)) for c in columns]))
     return fill('{}<thead><tr><th rowspan="2" scope="col" class="atlas-grid__corner">{}</th>{}</tr><tr>{}</tr></thead>',
         cols, corner, groups, heads)
 
 
 def _breakable(detail: str) -> Markup:
     """A header label that may wrap after each slash (MI300X/MI325X, SM 12.0/12.1), so a narrow column stays narrow."""
-    return Markup("/<wbr>").join(detail.split("/"))
+    return joined("/<wbr>", detail.split("/"))
 
 
 def _compact_class(compact: bool) -> Markup:
@@ -246,12 +246,12 @@ def _part_mark(cell: MatrixCell) -> Markup:
 def _per_target(matrix: Matrix, html: _Html) -> Markup:
     blocks = []
     for n, column in enumerate(matrix.columns):
-        items = Markup("").join(fill("<li>{} {}{}</li>", verdict_badge(cell.answer.cell.verdict),
+        items = joined("", [fill("<li>{} {}{}</li>", verdict_badge(cell.answer.cell.verdict),
                                      html.ref(f"scheme/{row.scheme}", row.label), _part_mark(cell))
-                                for row in matrix.rows if (cell := row.cells[n]) is not None)
+                                for row in matrix.rows if (cell := row.cells[n]) is not None])
         blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
             column.short, column.detail, column.vendor, items))
-    return fill('<div class="atlas-matrix__per-target">{}</div>', Markup("").join(blocks))
+    return fill('<div class="atlas-matrix__per-target">{}</div>', joined("", blocks))
 
 
 def _notes(matrix: Matrix, html: _Html) -> Markup:
@@ -263,7 +263,7 @@ def _notes(matrix: Matrix, html: _Html) -> Markup:
     # folded: six engines' notes (thousands of cells) ran to 90,000 px at 1440 and 240,000 on a phone between one grid
     # and the next; a cell's link opens its note (the browser on fragment navigation, stacked-tables.js elsewhere)
     return fill('<details class="atlas-notes__fold"><summary>Show the note on each of its {} cells</summary>'
-                '<ol class="atlas-notes">{}</ol></details>', len(items), Markup("").join(items))
+                '<ol class="atlas-notes">{}</ol></details>', len(items), joined("", items))
 
 
 def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
@@ -310,11 +310,11 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
         parts.append(fill(". On {}: {}, first {}", html.ref(f"accelerator/{part.part}"), verdict_badge(part.verdict),
                           "; ".join(part.conditions)))
     if answer.traps:
-        parts.append(fill(". Traps: {}", Markup(", ").join(html.ref(f"gotcha/{t}") + _on_parts(answer, t, html)
-                                                         for t in answer.traps)))
+        parts.append(fill(". Traps: {}", joined(", ", [html.ref(f"gotcha/{t}") + _on_parts(answer, t, html)
+                                                         for t in answer.traps])))
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
-                          Markup(", ").join(html.ref(f"observation/{o}") for o in c.evidence)))
+                          joined(", ", [html.ref(f"observation/{o}") for o in c.evidence])))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
 
@@ -325,18 +325,18 @@ def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:
     if not parts:
         return Markup("")
     names = [html.ref(f"accelerator/{p}", nested=True) for p in parts]
-    return fill(" (on {} only)", Markup(", ").join(names))  # (a name's own parenthesis as a comma clause inside this one)
+    return fill(" (on {} only)", joined(", ", names))  # (a name's own parenthesis as a comma clause inside this one)
 
 
 def _sentences(parts: list[Markup]) -> Markup:
     """The parts joined, without a second full stop where a part ending in one (an engine message) meets the next
     sentence."""
-    joined: list[Markup] = []
+    kept: list[Markup] = []
     for part in parts:
-        if joined and joined[-1].endswith(".") and part.startswith(". "):
+        if kept and kept[-1].endswith(".") and part.startswith(". "):
             part = Markup(part[1:])
-        joined.append(part)
-    return Markup("").join(joined)
+        kept.append(part)
+    return joined("", kept)
 
 
 PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
@@ -345,7 +345,7 @@ PUBLISHED_CLASS = {"yes": "runs", "no": "refused", "partial": "fallback"}
 def breakable(label: str) -> Markup:
     """The label escaped, with a line-break opportunity before '(' and after '/', so a narrow column wraps a
     verbatim header such as 'FP8(rowwise)' between its parts instead of inside a word."""
-    return Markup("<wbr>").join(escape(part) for part in re.split(r"(?=\()|(?<=/)", label))
+    return joined("<wbr>", [escape(part) for part in re.split(r"(?=\()|(?<=/)", label)])
 
 
 def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, str]) -> Markup:
@@ -354,16 +354,16 @@ def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, 
     record = atlas.index.get("support-matrix", matrix_id)
     grid = atlas.views.published_grids[matrix_id]
     html = _Html(names, page)
-    heads = Markup("").join(fill('<th scope="col">{}</th>', breakable(c["label"])) for c in record.data["columns"])
+    heads = joined("", [fill('<th scope="col">{}</th>', breakable(c["label"])) for c in record.data["columns"]])
     rows = []
     for row, cells in zip(record.data["rows"], grid.rows):
-        tds = Markup("").join(_published_cell(cell, html) if cell.compared else Markup("<td></td>") for cell in cells)
+        tds = joined("", [_published_cell(cell, html) if cell.compared else Markup("<td></td>") for cell in cells])
         rows.append(fill('<tr><th scope="row">{}</th>{}</tr>', breakable(row["label"]), tds))
     table = fill('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
                  '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
                  'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
                  '</tr></thead><tbody>{}</tbody></table></div>',
-        record.name, html.ref(f"support-matrix/{matrix_id}"), heads, Markup("").join(rows))
+        record.name, html.ref(f"support-matrix/{matrix_id}"), heads, joined("", rows))
     return fill('<div class="atlas-published">{}{}</div>', table, _published_per_column(record.data, grid, html))
 
 
@@ -371,12 +371,12 @@ def _published_per_column(data: Any, grid: PublishedGrid, html: _Html) -> Markup
     """The phone layout: one short list per published column, the derived verdict beside each cell that differs."""
     blocks = []
     for c, column in enumerate(data["columns"]):
-        items = Markup("").join(
+        items = joined("", [
             fill("<li>{} {}</li>", _published_badge(cells[c], html), row["label"])
-            for row, cells in zip(data["rows"], grid.rows) if cells[c].compared)
+            for row, cells in zip(data["rows"], grid.rows) if cells[c].compared])
         blocks.append(fill('<details class="atlas-target"{}><summary>{}</summary><ul>{}</ul></details>',
             Markup(" open") if grid.differs[c] else Markup(""), column["label"], items))
-    return fill('<div class="atlas-published__per-column">{}</div>', Markup("").join(blocks))
+    return fill('<div class="atlas-published__per-column">{}</div>', joined("", blocks))
 
 
 def _published_badge(cell: GridCell, html: _Html) -> Markup:
@@ -384,7 +384,7 @@ def _published_badge(cell: GridCell, html: _Html) -> Markup:
     badge = fill('<span class="verdict verdict-{}" title="published: {}">{}</span>', css, cell.published, cell.symbol)
     if cell.disagrees:
         badge += fill(' <span class="atlas-derived-inline">derived {}</span>',
-            Markup(" ").join(verdict_badge(v, short=True) for v in cell.verdicts))
+            joined(" ", [verdict_badge(v, short=True) for v in cell.verdicts]))
         if cell.finding:
             badge += Markup(" ") + html.ref(f"finding/{cell.finding}", MARK_DISAGREES, "atlas-mark")
     return badge
@@ -399,7 +399,7 @@ def _published_cell(cell: GridCell, html: _Html) -> Markup:
     elif cell.disagrees:
         title += "; derived: " + ", ".join(v.label for v in cell.verdicts)
         extra = fill('<span class="atlas-derived">derived {}</span>',
-            Markup(" ").join(verdict_badge(v, short=True) for v in cell.verdicts))
+            joined(" ", [verdict_badge(v, short=True) for v in cell.verdicts]))
         if cell.finding:
             extra += Markup(" ") + html.ref(f"finding/{cell.finding}", MARK_DISAGREES, "atlas-mark")
     return fill('<td class="atlas-grid__cell verdict-{}" title="{}">{}{}</td>', css, title, cell.symbol, extra)

@@ -15,7 +15,7 @@ from ..derive.matrix import by_vendor, column_of, row_label
 from ..derive.order import targets_in_order
 from ..model.records import Record
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
-from .markdown import fill
+from .markdown import fill, joined
 from .matrix import COMPACT_LABEL, SHORT_LABEL, _Html, grid_head
 
 MARK_DIFFERS = "≠"
@@ -32,10 +32,10 @@ def observation_grid_html(atlas: Any, record: Record, page: str, names: dict[str
     engine = atlas.index.get("engine", str(record.data.get("engine", "")))
     engine_name = engine.name if engine else ""
     schemes = [s for s in atlas.index.all("scheme") if any(key[0] == s.id for key in observed)]
-    rows = Markup("").join(fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
+    rows = joined("", [fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
         s.name, html.ref(f"scheme/{s.id}", row_label(s, engine_name)),
-        Markup("").join(_cell(observed.get((s.id, c.target)), atlas.views.cells.get((s.id, c.target)), c.compact)
-                        for c in columns)) for s in schemes)
+        joined("", [_cell(observed.get((s.id, c.target)), atlas.views.cells.get((s.id, c.target)), c.compact)
+                        for c in columns])) for s in schemes])
     legend = fill('<p class="atlas-map__legend">Each cell is the verdict the engine\'s own selection code gave at this '
                   'release (hover for the kernel); <span class="atlas-mark">{}</span> marks a cell where the records '
                   'derive another verdict for the release they model. Every run behind a cell (worlds, variants, '

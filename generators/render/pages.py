@@ -9,7 +9,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from ..derive.baseline import baseline_values, difference
-from ..derive.cells import Cell, build_of, condition_text
+from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.no_path import no_paths, resolve_candidates
@@ -19,7 +19,7 @@ from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
-from .markdown import escape_text, fill, link, page_of, unverified_badge
+from .markdown import escape_text, fill, joined, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import folded, otherwise_markup, verdict_badge
@@ -114,7 +114,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         tables = [t for t in computed if not t.copies_cells] + tables + [t for t in computed if t.copies_cells]
     elif record.kind not in ANSWER_FIRST:
         tables = computed + tables
-    sources = [values.render(citation, ("sources", n)) + outbound(atlas, citation["source"])
+    sources = [joined("", (values.render(citation, ("sources", n)), outbound(atlas, citation["source"])))
                for n, citation in enumerate(record.data.get("sources", []))]
     groups = backlink_groups(atlas, record, values)
     contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
@@ -145,7 +145,7 @@ def benchmark_result(atlas: Any, record: Record, key: str, values: ValueRenderer
     shown = [values.render(baseline["description"], ("baseline", "description"))] if "description" in baseline else []
     if "benchmark" in baseline:
         shown.append(values.render(baseline["benchmark"], ("baseline", "benchmark")))
-    about = Markup(", ").join(shown)
+    about = joined(", ", shown)
     if base is None:
         return [(field_label("baseline"), about)]
     rows = [(field_label("baseline"), fill("{} {}{}", values.render(base, ("baseline", "value")), unit,
@@ -238,7 +238,7 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
     """The derived cells the engine selects this kernel for: by scheme, how it comes to be selected, the verdict."""
     rows = []
     for use in uses:
-        targets = Markup(", ").join(values.ref(f"hardware-target/{t}") for t in use.targets)
+        targets = joined(", ", [values.ref(f"hardware-target/{t}") for t in use.targets])
         rows.append([verdict_badge(use.verdict), values.ref(f"scheme/{use.scheme}"), targets,
                      _use_when(use, kernel_id, values)])
     # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
@@ -310,7 +310,7 @@ def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> 
         source = values.render(check["source"], (*path, "source")) + Markup(", ") + escape_text(check["locator"])
         if "quote" in check:
             source += fill(": “{}”", escape_text(check["quote"]))  # (escaped for the table too: a quote may hold `|`)
-        kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(users.get(check["id"], []))))
+        kernels = joined(", ", [values.ref(f"kernel/{k}") for k in sorted(set(users.get(check["id"], [])))])
         condition = escape_text(condition_text(cast(Any, check)))
         if check.get("met_by_install"):
             condition += fill("<br><small>met by the default install facts: {}</small>",
@@ -347,7 +347,7 @@ def _install_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
                 source = values.render(fact["source"], (*path, "source"))
                 if "locator" in fact:
                     source += Markup(", ") + escape_text(fact["locator"])
-                kernels = Markup(", ").join(values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], []))))
+                kernels = joined(", ", [values.ref(f"kernel/{k}") for k in sorted(set(meets.get(fact["fact"], [])))])
                 rows.append([escape_text(install["platform"]), escape_text(install["route"]), Markup(field_name),
                              escape_text(fact["text"]), source, kernels or Markup("none")])
         for m, build in enumerate(install.get("built_for", [])):
@@ -364,7 +364,7 @@ def _built_for_row(atlas: Any, install: Any, built: Any, path: tuple[Any, ...], 
     build = build_of(built)
     left_out = [t.id for t in atlas.index.all("hardware-target")
                 if t.data["platform"] == install["platform"] and build.missing(t.data)]
-    decides = (Markup("every cell that loads on ") + Markup(", ").join(values.ref(f"hardware-target/{t}") for t in left_out)
+    decides = (Markup("every cell that loads on ") + joined(", ", [values.ref(f"hardware-target/{t}") for t in left_out])
                + Markup(" needs a build for it first")) if left_out else Markup("none: it covers every target")
     source = values.render(built["source"], (*path, "source")) + Markup(", ") + escape_text(built["locator"])
     kind = "compute capabilities " if build.cubins or build.ptx else ""
@@ -406,12 +406,12 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                 "a hardware format (see the support tables).")
         return Table("Where it computes natively", ["status", "accelerators"],
                      [[Markup("native"), Markup("none: this is not a hardware number format")]], note)
-    rows = [[Markup(label), Markup(", ").join(values.ref(f"accelerator/{a}") for a in ids) or Markup("none recorded")]
+    rows = [[Markup(label), joined(", ", [values.ref(f"accelerator/{a}") for a in ids]) or Markup("none recorded")]
             for label, ids in (("native", parts.native), ("emulated (no matrix instruction takes this format)", parts.emulated))]
     unstated = [a for a in parts.native if record.id in atlas.views.tallies[a].encoding_unstated]
     if unstated:
         rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
-                        Markup(", ").join(values.ref(f"accelerator/{a}") for a in unstated)])
+                        joined(", ", [values.ref(f"accelerator/{a}") for a in unstated])])
     encoding = (" A peak or instruction in this precision counts only where its sources name this format's encoding "
                 "or name none: a part whose engines take only another variant of it is not native in it."
                 if "encoding" in record.data else "")
@@ -429,16 +429,16 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
     unknown = Markup("no dense peak recorded")  # a part without peak figures has no count, not a count of zero
     rows = [[Markup("native (derived from its peaks and instructions)"),
              escape_text(tally.native_count) if tally.listed else unknown,
-             Markup(", ").join(values.ref(f"format/{f}") for f in tally.native)],
+             joined(", ", [values.ref(f"format/{f}") for f in tally.native])],
             [Markup("emulated (derived from its peaks and instructions)"), escape_text(tally.emulated_count) if tally.listed else unknown,
-             Markup(", ").join(values.ref(f"format/{f}") for f in tally.emulated)]]
+             joined(", ", [values.ref(f"format/{f}") for f in tally.emulated])]]
     if tally.unrated:
         rows.insert(1, [Markup("of which native instruction, no rate recorded"), escape_text(len(tally.unrated)),
-                        Markup(", ").join(values.ref(f"format/{f}") for f in tally.unrated)])
+                        joined(", ", [values.ref(f"format/{f}") for f in tally.unrated])])
     if tally.encoding_unstated:
         rows.insert(1, [Markup("of which FP8 with the encoding unstated (the sources say FP8 without naming E4M3 or E5M2)"),
                         escape_text(len(tally.encoding_unstated)),
-                        Markup(", ").join(values.ref(f"format/{f}") for f in tally.encoding_unstated)])
+                        joined(", ", [values.ref(f"format/{f}") for f in tally.encoding_unstated])])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
@@ -470,7 +470,7 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
     more: list[Markup] = []
     if not cell.verdict.loads:
         found = reasons_of(cell, values)
-        why = Markup("<br>").join(found.per_kernel) if found.per_kernel else found.reason
+        why = joined("<br>", found.per_kernel) if found.per_kernel else found.reason
         failing = next((a for a in cell.attempts if a.after_selection), None)
         if cell.verdict is Verdict.FAILS_AT_RUNTIME and not cell.gate and failing and len(failing.reason) > LONG_REASON:
             why = (Markup("selects ") + values.ref(f"kernel/{failing.kernel}") + Markup(", then fails at run time")
@@ -503,7 +503,7 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
         more.append(escape_text(f"after {len(declined)} candidate(s) declined"))
     if cell.otherwise:
         more.append(otherwise_markup(cell, values.ref, escape_text))
-    return Markup("; ").join(parts) + _more(more, bool(cell.otherwise))
+    return joined("; ", parts) + _more(more, bool(cell.otherwise))
 
 
 # A run-time failure's explanation longer than this is folded under "why it fails" in a table row: the same
@@ -541,6 +541,9 @@ def _handed_on(cell: Cell, values: ValueRenderer) -> Markup:
 
 
 def reasons_of(cell: Cell, values: ValueRenderer) -> Reasons:
+    if cell.gate and len(cell.reasons) > 1 and any(r.startswith(GATE_AFTER_PACKAGES) for r in cell.reasons):
+        # the engine tests packages first: the default install's message, then the gate's (in the engine's order)
+        return Reasons(escape_text("; ".join(cell.reasons)))
     if cell.gate:
         return Reasons(escape_text(f"capability gate: {cell.gate}"))
     if cell.verdict is Verdict.FAILS_AT_RUNTIME:
@@ -576,7 +579,7 @@ def published_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
             if notes and cell.finding:
                 notes.append(values.ref(f"finding/{cell.finding}"))
             if notes:
-                shown += Markup(" <small>") + Markup(", ").join(notes) + Markup("</small>")
+                shown += Markup(" <small>") + joined(", ", notes) + Markup("</small>")
             line.append(shown)
         rows.append(line)
     note = ("Each listed release's cells are checked against that release's observation (observed: what its own "

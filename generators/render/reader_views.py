@@ -13,7 +13,7 @@ from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
-from .markdown import escape_text, fill
+from .markdown import escape_text, fill, joined
 from .matrix import verdict_badge
 from .values import ValueRenderer
 
@@ -49,7 +49,7 @@ def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[t
     for kind in KINDS:
         refs = sorted(by_kind.get(kind, ()), key=lambda r: (values.names.get(r) or r).lower())
         if refs:
-            groups.append((TITLE_OF_KIND[kind], [values.ref(r) + _small_aside(", ".join(fields[r])) for r in refs]))
+            groups.append((TITLE_OF_KIND[kind], [joined("", (values.ref(r), _small_aside(", ".join(fields[r])))) for r in refs]))
     return groups
 
 
@@ -111,7 +111,7 @@ def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
         ("parts", "accelerator", trap.accelerators))]
     parts.append(("platforms", [escape_text(p) for p in trap.platforms]))
     parts.append(("releases", [escape_text(trap.releases)] if trap.releases else []))
-    return Markup("; ").join(fill("{}: {}", word, Markup(", ").join(refs)) for word, refs in parts if refs)
+    return joined("; ", [fill("{}: {}", word, joined(", ", refs)) for word, refs in parts if refs])
 
 
 def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
@@ -158,9 +158,9 @@ def folded_rows(key: str, items: list[dict[str, Any]], values: ValueRenderer) ->
     for ident, members in groups.items():
         first = items[members[0]]
         cells = [values.render(first[k], (key, members[0], k)) if k in first else Markup("") for k in identity]
-        links = Markup(", ").join(values.render(items[n]["source"], (key, n, "source")) for n in members)
+        links = joined(", ", [values.render(items[n]["source"], (key, n, "source")) for n in members])
         flag = len(seen[tuple(ident[n] for n in dimension)]) > 1
-        notes = Markup("; ").join(escape_text(items[n]["note"]) for n in members if items[n].get("note"))
+        notes = joined("; ", [escape_text(items[n]["note"]) for n in members if items[n].get("note")])
         rows.append(cells + [links + (Markup(' <span class="atlas-disagree">⚠ sources disagree</span>') if flag else Markup("")),
                              notes])
     return [field_label(k).lower() for k in identity] + ["sources", "notes"], rows

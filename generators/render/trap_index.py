@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from ..derive.traps import SEVERITY_ORDER
 from .labels import label
-from .markdown import fill
+from .markdown import fill, joined
 from .matrix import _Html
 
 FILTERS = ("severity", "silent", "format", "engine")
@@ -36,12 +36,12 @@ def trap_table_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
             f"{n:04d}", html.ref(trap.ref), data["severity"], SEVERITY_ORDER[data["severity"]], data["severity"], data["severity"],
             silent, Markup('<span class="atlas-silent">silent</span>') if data["silent"] else "no", regime, regime,
             "|".join(names.get(f"format/{f}", f) for f in formats), names.get(f"format/{formats[0]}", formats[0]) if formats else "~",
-            Markup(", ").join(html.ref(f"format/{f}") for f in formats),
+            joined(", ", [html.ref(f"format/{f}") for f in formats]),
             "|".join(names.get(f"engine/{e}", e) for e in engines), names.get(f"engine/{engines[0]}", engines[0]) if engines else "~",
-            Markup(", ").join(html.ref(f"engine/{e}") for e in engines)))
+            joined(", ", [html.ref(f"engine/{e}") for e in engines])))
     heads = Markup(
         '<tr><th scope="col" data-sortable>Trap (reading order)</th><th scope="col" data-sortable data-filter="severity">Severity</th>'
         '<th scope="col" data-sortable data-filter="silent">Silent</th><th scope="col" data-sortable data-filter="regime">Regime</th>'
         '<th scope="col" data-sortable data-filter="format">Formats</th><th scope="col" data-sortable data-filter="engine">Engines</th></tr>')
     return fill('<div class="atlas-table-tools" data-for="atlas-traps"></div><table class="atlas-sortable" id="atlas-traps">'
-                '<thead>{}</thead><tbody>{}</tbody></table>', heads, Markup("").join(rows))
+                '<thead>{}</thead><tbody>{}</tbody></table>', heads, joined("", rows))

@@ -1470,6 +1470,31 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
     assert browser.console_errors() == []
 
 
+def test_the_card_says_a_package_test_before_the_gate_first_as_explain_does(browser: Browser, built_site: Path,
+                                                                             real_check) -> None:
+    """Where the engine tests packages before the capability gate (the gate's `after_installs`), the card's "Why not"
+    lists what explain prints under the gate, in the same order: the package's message a default install sees first,
+    then the gate's. The cell is found in the page's data, not typed."""
+    from generators.explain import explain_text
+    page = {}
+    for path in sorted((built_site / "can-i-run-it/data/targets").glob("*.json")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            page[(cell["scheme"], cell["target"])] = cell
+    index = json.loads((built_site / "can-i-run-it/data/index.json").read_text(encoding="utf-8"))["records"]
+    gated = {s.id for s in real_check[0].index.all("scheme") if (s.data.get("capability_gate") or {}).get("after_installs")}
+    scheme, target = next(key for key in sorted(page) if key[0] in gated and page[key].get("gate")
+                          and len(page[key]["reasons"]) > 1)
+    lines = explain_text(real_check[0], scheme, target)[0].split("\n")
+    head = next(n for n, line in enumerate(lines) if line.endswith("FAILS, after package tests (in the engine's order):"))
+    said = [line.strip() for line in lines[head + 1:] if line.startswith("    ")]
+    said = said[:next((n for n, line in enumerate(lines[head + 1:]) if not line.startswith("    ")), len(said))]
+    engine = next(s["engine"] for s in index["scheme"] if s["id"] == scheme)
+    browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware=target:{target}")
+    card = _shown(browser, CARD, "answer card")
+    assert len(said) > 1 and [text for _, text in card["whyNot"]] == said
+    assert browser.console_errors() == []
+
+
 HOSTILE = '<img src=x onerror="window.__owned=1">'
 # the page's index as fetched, with every name of these kinds made hostile (before the page reads it)
 HOSTILE_INDEX = "const bad = " + json.dumps(HOSTILE) + """; const real = window.fetch;
