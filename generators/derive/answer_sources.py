@@ -22,6 +22,7 @@ from ..model.fields import EngineDefaultInstall, HardwareTargetFields
 from ..model.index import Index
 from ..model.records import Record
 from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Choice, install_of
+from .engine_stated import engine_data
 from .no_path import resolved_scheme
 from .parts import PartAnswer
 
@@ -79,7 +80,7 @@ def record_citations(record: Record, platform: str, index: Index) -> list[Mappin
     notes) back the table's page, not the answer."""
     if record.kind == "support-matrix" and record.data.get("published_in"):
         return [record.data["published_in"], *(c for c in record.data.get("sources", []) if c.get("platforms"))]
-    scheme = resolved_scheme(record.id, record.data, _engine(index, record.data)) if record.kind == "scheme" else None
+    scheme = resolved_scheme(record.id, record.data, engine_data(index, str(record.data.get("engine", "")))) if record.kind == "scheme" else None
     lists = [c for c in (scheme["candidates"] if scheme else []) if c["platform"] == platform]
     needs = gate_citations(record.data) if record.kind == "kernel" else []
     return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", [])), *needs]
@@ -171,8 +172,3 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
         if own:
             groups.append((kernel, own))
     return tuple(groups)
-
-
-def _engine(index: Index, data: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    record = index.get("engine", str(data.get("engine", "")))
-    return record.data if record is not None else None

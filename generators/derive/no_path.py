@@ -13,6 +13,7 @@ from typing import Any, cast
 from ..last_few import LastFew
 from ..model.fields import EngineNoPath, SchemeCandidates, SchemeFields
 from ..model.index import Index
+from .engine_stated import engine_data, merged, resolved_once
 
 _FROM_ENGINE = ("selector", "failure_message", "locator", "sources")
 
@@ -36,9 +37,7 @@ def resolve_candidates(candidates: SchemeCandidates, stated: Mapping[str, Engine
     entry = stated.get(candidates["platform"]) if candidates.get("no_path") else None
     if entry is None:
         return candidates
-    merged: dict[str, Any] = {k: v for k, v in candidates.items() if k != "no_path"}
-    merged.update((k, entry[k]) for k in _FROM_ENGINE if k in entry)  # type: ignore[literal-required]
-    return cast(SchemeCandidates, merged)
+    return cast(SchemeCandidates, merged(candidates, "no_path", entry, _FROM_ENGINE))
 
 
 def resolved_scheme(scheme_id: str, scheme: SchemeFields, engine: Mapping[str, Any] | None) -> SchemeFields:
@@ -46,21 +45,11 @@ def resolved_scheme(scheme_id: str, scheme: SchemeFields, engine: Mapping[str, A
     candidates = scheme.get("candidates", [])
     if not any(c.get("no_path") for c in candidates):
         return scheme
-    stated = (engine or {}).get("no_path")
-    kept = _RESOLVED.find(scheme_id, lambda entry: entry[0] is scheme and entry[1] is stated)
-    if kept is not None:
-        return kept[2]
     paths = no_paths(engine)
-    resolved = cast(SchemeFields, {**scheme, "candidates": [resolve_candidates(c, paths) for c in candidates]})
-    _RESOLVED.keep(scheme_id, (scheme, stated, resolved))
-    return resolved
+    return resolved_once(_RESOLVED, scheme_id, scheme, (engine or {}).get("no_path"), lambda: cast(
+        SchemeFields, {**scheme, "candidates": [resolve_candidates(c, paths) for c in candidates]}))
 
 
 def resolved_schemes(index: Index) -> dict[str, SchemeFields]:
     """Scheme id -> its resolved data, for every scheme record."""
-    return {r.id: resolved_scheme(r.id, r.data, _engine(index, r.data.get("engine", ""))) for r in index.all("scheme")}
-
-
-def _engine(index: Index, engine_id: str) -> Mapping[str, Any] | None:
-    record = index.get("engine", engine_id)
-    return record.data if record is not None else None
+    return {r.id: resolved_scheme(r.id, r.data, engine_data(index, r.data.get("engine", ""))) for r in index.all("scheme")}

@@ -12,6 +12,7 @@ from typing import Any, cast
 from ..last_few import LastFew
 from ..model.fields import EngineRuntimeChecks, KernelFields, KernelRequirements
 from ..model.index import Index
+from .engine_stated import engine_data, merged, resolved_once
 
 _FROM_CHECK = ("check", "value", "condition", "devices", "default", "met_by_install", "hosts")
 
@@ -31,9 +32,7 @@ def resolve_requirement(requirement: KernelRequirements, checks: Mapping[str, En
     check = checks.get(requirement.get("uses", ""))
     if check is None:
         return requirement
-    merged: dict[str, Any] = {k: v for k, v in requirement.items() if k != "uses"}
-    merged.update((k, check[k]) for k in _FROM_CHECK if k in check)  # type: ignore[literal-required]
-    return cast(KernelRequirements, merged)
+    return cast(KernelRequirements, merged(requirement, "uses", check, _FROM_CHECK))
 
 
 def resolved_kernel(kernel_id: str, kernel: KernelFields, engine: Mapping[str, Any] | None) -> KernelFields:
@@ -41,21 +40,11 @@ def resolved_kernel(kernel_id: str, kernel: KernelFields, engine: Mapping[str, A
     requirements = kernel.get("requirements", [])
     if not any("uses" in r for r in requirements):
         return kernel
-    stated = (engine or {}).get("runtime_checks")
-    kept = _RESOLVED.find(kernel_id, lambda entry: entry[0] is kernel and entry[1] is stated)
-    if kept is not None:
-        return kept[2]
     checks = runtime_checks(engine)
-    resolved = cast(KernelFields, {**kernel, "requirements": [resolve_requirement(r, checks) for r in requirements]})
-    _RESOLVED.keep(kernel_id, (kernel, stated, resolved))
-    return resolved
+    return resolved_once(_RESOLVED, kernel_id, kernel, (engine or {}).get("runtime_checks"), lambda: cast(
+        KernelFields, {**kernel, "requirements": [resolve_requirement(r, checks) for r in requirements]}))
 
 
 def resolved_kernels(index: Index) -> dict[str, KernelFields]:
     """Kernel id -> its resolved data, for every kernel record."""
-    return {r.id: resolved_kernel(r.id, r.data, _engine(index, r.data.get("engine", ""))) for r in index.all("kernel")}
-
-
-def _engine(index: Index, engine_id: str) -> Mapping[str, Any] | None:
-    record = index.get("engine", engine_id)
-    return record.data if record else None
+    return {r.id: resolved_kernel(r.id, r.data, engine_data(index, r.data.get("engine", ""))) for r in index.all("kernel")}
