@@ -813,7 +813,7 @@ def test_a_part_states_no_matrix_format_its_own_record_or_its_siblings_contradic
 
 
 def test_search_ranking(monkeypatch):
-    """A term the marker solver leaves level with a page that lacks it is an error at the term's record (here with one
+    """A term the marker solver leaves level with a page that lacks it is an error at the field stating it (here with one
     marker a word at most: 'GPTQ' is two tag words on the format and on GPTQModel); the repository's records pass."""
     from generators.checks import search_ranking
     from generators.derive.search_terms import _Markers, _solved
@@ -824,7 +824,7 @@ def test_search_ranking(monkeypatch):
     try:
         atlas = atlas_of({"format/gptq": {"name": "GPTQ (one-shot PTQ)"}, "engine/gptqmodel": {"name": "GPTQModel"}})
         assert [str(p) for p in search_ranking.run(atlas)] == [
-            "records/formats/gptq.yaml:1:1: error: [search-ranking] search for its term 'GPTQ' lists engine/gptqmodel "
+            "records/formats/gptq.yaml:1:7: error: [search-ranking] name: search for its term 'GPTQ' lists engine/gptqmodel "
             "first or level with this page: that page's tags match 2 times ('gptqmodel' and 1 marker), this page's 2; "
             "its markers on 'gptq' are at the cap. Usually a name, id, class name or alias added to engine/gptqmodel or "
             "to a record whose terms share its words set this off (derive/search_terms.py, _Markers): rename or drop "

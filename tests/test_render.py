@@ -379,6 +379,21 @@ def test_every_command_that_renders_record_pages_reports_a_search_ranking_error_
         assert rebuilt.failed and not rebuilt.files and any(str(p).startswith(located) for p in rebuilt.problems)
 
 
+@pytest.mark.parametrize(("term", "field", "line"), [("4-bit", "weight_bits", 5), ("INT4", "name", 1), ("fmt-int4", "", 1)])
+def test_a_search_ranking_error_points_at_the_field_that_states_the_term(tree, monkeypatch, term, field, line):
+    """The error names the field holding the outweighed term (its line), not only the record: a width at weight_bits,
+    a name at name, an id (the file name) at the record's first line."""
+    from generators.checks import search_ranking
+    from generators.derive.search_terms import Outweighed
+    atlas, _ = check_tree(tree)
+    assert atlas is not None
+    monkeypatch.setattr(search_ranking, "outweighed", lambda found: [Outweighed(
+        page="format/fmt-int4", term=term, typed=term, rival="format/fmt-fp4", own=1, theirs=1, matched=(), capped=())])
+    [problem] = list(search_ranking.run(atlas))
+    assert (problem.file, problem.line) == ("records/formats/fmt-int4.yaml", line)
+    assert problem.message.startswith(f"{field}: " if field else "search for its term"), problem.message
+
+
 def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     pages, problems = render_tree(tree)
     assert problems == []

@@ -4,7 +4,8 @@ name, id or alias added to one record can leave another record's term outweighed
 cap, and the site would then list the wrong page first for that term."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..derive.search_terms import MARKER, Outweighed, outweighed
 from ..model.atlas import Atlas
@@ -19,7 +20,20 @@ def run(atlas: Atlas) -> Iterator[Problem]:
         kind, _, record_id = found.page.partition("/")
         record = atlas.index.get(kind, record_id)
         if record is not None:
-            yield at(record, (), NAME, _message(found))
+            yield at(record, _field_of(record.data, record.name, found.term), NAME, _message(found))
+
+
+def _field_of(data: Mapping[str, Any], name: str, term: str) -> tuple[str | int, ...]:
+    """Where the record states the outweighed term (its name, class name, an alias, its width), so the error points
+    at that line; the record itself (its first line) for its id, the file name."""
+    aliases = [a for a in data.get("aliases", []) if isinstance(a, str)]
+    if term in aliases:
+        return ("aliases", aliases.index(term))
+    if data.get("class_name") == term:
+        return ("class_name",)
+    if term.endswith("-bit") and "weight_bits" in data:
+        return ("weight_bits",)
+    return ("name",) if term in name else ()
 
 
 def _message(found: Outweighed) -> str:
