@@ -46,8 +46,6 @@ def to_markdown(report: DiffReport) -> str:
     terms = [c for c in report.cells if c.conditions_change or c.otherwise_change]
     if terms:
         out += _terms(terms)
-    if report.contents:
-        out += _contents(report)
     if report.counts:
         out.append("### Counts")
         for count in report.counts:
@@ -55,6 +53,8 @@ def to_markdown(report: DiffReport) -> str:
         out.append("")
     if report.pages:
         out += _pages(report)
+    if report.contents:  # last: a code change can touch every cell, and the comment is cut at its end
+        out += _contents(report)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
