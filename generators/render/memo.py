@@ -52,6 +52,7 @@ class PageMemo:
     rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
     reuse: Any = None  # a long-lived process's views and check results (reuse.ReuseMemo), which begin starts from
+    selector: dict[str, Any] = field(default_factory=dict)  # the selector's data files with the API texts they read
     # per part, its last finished round and the fingerprints it knew (Round.changed)
     finished: dict[str, tuple[object, dict[Read, Print]]] = field(default_factory=dict, repr=False, compare=False)
     _last_prints: tuple[Any, dict[Read, Print]] | None = field(default=None, repr=False, compare=False)
