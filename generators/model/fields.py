@@ -415,6 +415,7 @@ class KernelRequirements(TypedDict):
     check: NotRequired[Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other']]
     uses: NotRequired[str]
     values: NotRequired[list[str | int]]
+    at_least: NotRequired[int]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
     reason: str
