@@ -6,7 +6,10 @@ moves no page and no verdict, and a record's reason reworded moves its own page 
 print it, so `diff` showed neither. The content is
 the derived cell (derive/cells.Cell) with its answer (derive/answers.Answer: sources, what it computes in, traps,
 published claims) and its observed history, as plain JSON values, and the labels a reader reads for them (the
-verdict's, each format's precision as "Computes in" says it). It is written by the side's own code where that code
+verdict's, each format's precision as "Computes in" says it), with the card's "Computes in" notices (emulated or
+unrated on the target's parts, and how its kernels compute there: derive/emulated_here.notices_of, from the format map
+and the kernels' records, which the card reads from the page's data and `explain` prints, and no page of the diff
+holds). It is written by the side's own code where that code
 differs from the running code (own_code.PAGES_SCRIPT calls `cell_contents`), so what it holds is what each side's
 code derives; the comparison walks any shape.
 
@@ -24,9 +27,12 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 from typing import Any
 
+from .derive.emulated_here import notices_of
+from .derive.members import members
 from .derive.route_computes import format_precision, precision_said
 from .diff_model import CellContentChange, FieldChange
 from .model.atlas import Atlas
+from .render.api import cell_entry
 
 Content = dict[str, Any]  # one cell's content: JSON values only
 LIST_KEYS = ("kernel", "part", "release")  # a list of mappings distinct by one of these is keyed by it
@@ -36,6 +42,7 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
     """Every derived cell's content, by (scheme id, target id)."""
     views = atlas.views
     history = views.history
+    notices = _notices(atlas)
     contents: dict[tuple[str, str], Content] = {}
     for key, answer in views.answers.items():
         beside = {f.name: getattr(answer, f.name) for f in dataclasses.fields(answer) if f.name != "cell"}
@@ -46,9 +53,21 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
             "computes_steps_said": [precision_said(s.precision) if s.precision
                                     else " or ".join(format_precision(atlas.index, f) for f in s.formats)
                                     for s in answer.steps],
-            "history": history.get(key)}))
+            "history": history.get(key),
+            "notices": notices(answer)}))
         contents[key] = content
     return contents
+
+
+def _notices(atlas: Atlas) -> Callable[[Any], dict[str, Any]]:
+    """An answer's "Computes in" notices, as the page's data serves them (render/selector_data.selector_files reads
+    the same rule from the API's documents: the cell's API entry, the target's parts, the format map's ratings)."""
+    tallies = atlas.views.tallies
+    emulated = {p: tuple(t.emulated) for p, t in tallies.items()}
+    rated = {p: tuple(t.native) + tuple(t.emulated) for p, t in tallies.items()}
+    kernels = {r.id: r.data for r in atlas.index.all("kernel")}
+    parts = {t.id: tuple(members(atlas.index, t)) for t in atlas.index.all("hardware-target")}
+    return lambda answer: notices_of(cell_entry(answer), parts.get(answer.cell.target, ()), emulated, rated, kernels)
 
 
 def plain(value: Any) -> Any:
