@@ -454,3 +454,28 @@ def test_a_computes_in_notice_no_page_prints_is_a_line(repo: Path, monkeypatch: 
            "said": " multiplies it as it is with vector instructions"}
     assert [(f.field, f.old, f.new) for f in change.fields] == [
         ("notices.parts.acc-old.emulated[0].ways", None, [way]), ("notices.target.emulated[0].ways", None, [way])]
+
+
+def test_a_change_many_cells_share_is_said_once_under_the_cells_it_is_in() -> None:
+    """A code change that rewords one message in many cells: the PR comment is cut at 60,000 characters, and one
+    line per cell for the same change would show the first hundred cells and nothing else."""
+    from generators.diff import CellContentChange, FieldChange
+    reworded = FieldChange("failure_message", "No kernel", "No kernel found")
+    contents = (CellContentChange("a", "t1", (reworded,)),
+                CellContentChange("a", "t2", (reworded, FieldChange("reasons[1]", None, "r"))),
+                CellContentChange("b", "t1", (reworded,)),
+                CellContentChange("c", "t1", (FieldChange("gate", "g", "G"),)),
+                CellContentChange("c", "t2", (FieldChange("gate", "g", "G"),)))
+    markdown = DiffReport(base="main", head="wt", contents=contents).to_markdown()
+    assert markdown.split("\n\n", 1)[1] == (
+        "### What cells say (reasons, engine messages, gates, sources, ...)\n"
+        "- the same in 3 cells: `a` on `t1`, `t2`; `b` on `t1`\n"
+        '  - `failure_message`: `"No kernel"` → `"No kernel found"`\n'
+        "- `a` on `t2`\n"
+        '  - `reasons[1]`: (absent) → `"r"`\n'
+        "- `c` on `t1`\n"  # two cells alike are still said cell by cell
+        '  - `gate`: `"g"` → `"G"`\n'
+        "- `c` on `t2`\n"
+        '  - `gate`: `"g"` → `"G"`\n')
+    assert [c["target"] for c in json.loads(DiffReport("main", "wt", contents=contents).to_json())["cell_contents"]] == [
+        "t1", "t2", "t1", "t1", "t2"]  # the JSON keeps every cell's fields
