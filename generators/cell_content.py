@@ -32,7 +32,6 @@ from .derive.members import members
 from .derive.route_computes import format_precision, precision_said
 from .diff_model import CellContentChange, FieldChange
 from .model.atlas import Atlas
-from .render.api import cell_entry
 
 Content = dict[str, Any]  # one cell's content: JSON values only
 LIST_KEYS = ("kernel", "part", "release")  # a list of mappings distinct by one of these is keyed by it
@@ -61,13 +60,21 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
 
 def _notices(atlas: Atlas) -> Callable[[Any], dict[str, Any]]:
     """An answer's "Computes in" notices, as the page's data serves them (render/selector_data.selector_files reads
-    the same rule from the API's documents: the cell's API entry, the target's parts, the format map's ratings)."""
+    the same rule from the API's documents: the cell's API entry, the target's parts, the format map's ratings; a test
+    holds the two equal on the real records)."""
     tallies = atlas.views.tallies
     emulated = {p: tuple(t.emulated) for p, t in tallies.items()}
     rated = {p: tuple(t.native) + tuple(t.emulated) for p, t in tallies.items()}
     kernels = {r.id: r.data for r in atlas.index.all("kernel")}
     parts = {t.id: tuple(members(atlas.index, t)) for t in atlas.index.all("hardware-target")}
-    return lambda answer: notices_of(cell_entry(answer), parts.get(answer.cell.target, ()), emulated, rated, kernels)
+
+    def of(answer: Any) -> dict[str, Any]:
+        if not answer.computes_in:  # the rule reads what the answer computes in: nothing to say of nothing
+            return {}
+        entry = {"computes_in": list(answer.computes_in), "computes_steps": [s.as_dict() for s in answer.steps],
+                 "kernel": answer.cell.kernel, "target": answer.cell.target}  # the fields of cell_entry it reads
+        return notices_of(entry, parts.get(answer.cell.target, ()), emulated, rated, kernels)
+    return of
 
 
 def plain(value: Any) -> Any:
