@@ -28,7 +28,7 @@ from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES, engine_message
-from .no_path import resolved_schemes
+from .candidate_lists import resolved_schemes
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -215,7 +215,7 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
-    schemes = resolved_schemes(index)  # a `no_path` list reads its engine's text
+    schemes = resolved_schemes(index)  # a `no_path` or named list reads its engine's statement
     modelled = engine_platforms(schemes.values())
     return {
         (scheme_id, target.id): _kept_cell(scheme_id, scheme, target.id, target.data, kernels,
