@@ -77,11 +77,14 @@ class ReuseMemo:
         """This run's fingerprints when `views` are this run's (a page round on its atlas starts from them)."""
         return self._round.prints if self._round is not None and self._run is not None and self._run() is views else None
 
-    def checks_of(self, registry: Iterable[Check], views: Views) -> list[Check]:
-        """The checks, each reusing its last problems when nothing it read changed (views: this run's, from views_of)."""
+    def checks_of(self, registry: Iterable[Check], views: Views, atlas: Atlas | None = None) -> list[Check]:
+        """The checks, each reusing its last problems when nothing it read changed (views: this run's, from views_of).
+        `atlas`: the pages stage's, which has its commits by then: a check reading them is compared with those."""
         round_ = views.reuse if isinstance(views, ReusingViews) else None
         if round_ is None:
             return list(registry)
+        if atlas is not None:
+            round_.given_commits(atlas.commits, atlas.history_cut)
         return [replace(check, run=round_.tree_check(check.name, check.run) if check.run is not None else None,
                         check_record=(round_.record_check(check.name, check.check_record)
                                       if check.check_record is not None else None))
@@ -95,7 +98,8 @@ class _Source:
     index: Index
     views: Views
     schemas: Schemas
-    commits: tuple[Any, ...] = ()  # as the checks see them: the atlas is given its commits after they ran
+    commits: tuple[Any, ...] = ()  # as the views' checks see them: the atlas is given its commits after they ran
+    history_cut: str | None = None  # (the pages checks see both: _Round.given_commits)
 
 
 class _Round:
@@ -118,6 +122,12 @@ class _Round:
         self.views[name] = kept
         self.memo.computed.append(f"view {name}")
         return kept.value
+
+    def given_commits(self, commits: tuple[Any, ...], history_cut: str | None) -> None:
+        """The commits the atlas was given after the views' checks ran (the pages checks, which run after, read them)."""
+        source = self.prints.atlas
+        source.commits, source.history_cut = commits, history_cut
+        self.prints.known.pop(("commits",), None)
 
     def tree_check(self, name: str, run: Callable[[Atlas], Iterable[Problem]]) -> Callable[[Atlas], Iterable[Problem]]:
         def reusing(atlas: Atlas) -> list[Problem]:

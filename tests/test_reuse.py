@@ -177,3 +177,29 @@ def test_an_answer_computed_again_alike_is_the_last_one_and_so_is_the_view(tmp_p
     changed = check_stages(tree, reuse=reuse).atlas.views.answers  # type: ignore[union-attr]
     assert changed is not first and changed == check_stages(tree).atlas.views.answers  # type: ignore[union-attr]
     assert all(changed[key].traps != first[key].traps for key in first if key[1] != "cpu-avx512")
+
+
+@pytest.mark.usefixtures("no_disk_cache")
+def test_a_pages_check_reading_the_commits_is_checked_again_when_they_change(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages checks run after the atlas is given its commits (build._render_stages): one that reads them is reused
+    only while they are the same, as a page reading them is, and fingerprinting them does not crash."""
+    from generators import build, checks
+    from generators.checks.base import PAGES, Check
+    from generators.problems import Problem
+
+    def run(atlas):  # type: ignore[no-untyped-def]
+        yield Problem("records/x.yaml", 1, 1, "commits-seen", f"{len(atlas.commits)} commits, cut {atlas.history_cut}",
+                      "warning")
+    monkeypatch.setattr(checks, "REGISTRY", [*checks.REGISTRY, Check("commits-seen", "-", "tree", run=run, stage=PAGES)])
+    from generators.reuse import ReuseMemo
+    tree = make_tree(tmp_path / "tree")
+    memo = PageMemo(reuse=ReuseMemo())
+
+    def seen(commits: tuple[object, ...], cut: str | None) -> list[str]:
+        found = build.run_pipeline(tree, memo=memo, commits=commits, history_cut=cut).problems  # type: ignore[arg-type]
+        return [problem.message for problem in found if problem.rule == "commits-seen"]
+    assert seen((), None) == ["0 commits, cut None"]
+    assert seen(("a",), "abc") == ["1 commits, cut abc"]
+    assert seen(("a",), "abc") == ["1 commits, cut abc"] and "check commits-seen" not in memo.reuse.computed
+    assert seen((), None) == ["0 commits, cut None"]
