@@ -1682,3 +1682,29 @@ def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, inde
         browser.open(f"{PAGE}?engine={engine}&scheme={sid}&{query}")
         title = _shown(browser, "const h = document.querySelector('#atlas-answer h2'); return h && h.textContent", "title")
         assert title.startswith(f"{names[sid]} on ")
+
+
+def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_links_its_page(
+        browser: Browser, built_site: Path) -> None:
+    """A vLLM scheme on a Gaudi target whose format none of vLLM-Gaudi's schemes reads (vLLM's MXFP4 there): the card
+    once linked "vLLM-Gaudi's answers on this hardware", an engine-only link that opened whichever vLLM-Gaudi scheme
+    the picker lists first (its FP8 or AWQ card), an answer about another format. It now says that no scheme of that
+    engine reads the format and links to the engine's page, which lists what it reads."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
+                                  for platform, plugin in sorted(e.get("through_plugin", {}).items()))
+    target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
+    unread = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and not any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={host}&scheme={unread['id']}&hardware=target:{target}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), "
+                           "a.pathname, a.textContent])}", "plugin card")
+    name = engines[plugin]["name"]
+    assert not [href for href, _, _ in card["links"] if href.startswith(f"?engine={plugin}&")]
+    assert f"No scheme of {name} in the atlas reads {formats[unread['formats'][0]]['name']}; what {name} supports: " \
+        f"{name}\u2019s page" in card["text"]
+    assert [path for _, path, text in card["links"] if text == f"{name}\u2019s page"] == [f"/engines/{plugin}/"]
+    assert browser.console_errors() == []
