@@ -983,6 +983,13 @@
       said.push(" " + (from.version_read || "(release not stated)") + ", whose kernels run it (" + engine.name + " " +
         engine.version_read + " requires " + engine.kernels_from.requirement + ")");
     }
+    // a platform plugin (plugin_of): it runs only inside its host engine, installed beside it
+    var host = engine.plugin_of && records["engine"][engine.plugin_of.engine];
+    if (host) {
+      said.push(", a platform plugin of ");
+      said.push(link(site, host, engine.plugin_of.engine));
+      said.push(" for " + engine.plugin_of.platforms.join(", ") + ", installed beside it and loaded by it");
+    }
     (engine.later_releases || []).forEach(function (later) {
       said.push("; ");
       said = said.concat(fill(WORDS.later_release, { release: later.release,

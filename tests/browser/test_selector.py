@@ -1708,3 +1708,25 @@ def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_l
         f"{name}\u2019s page" in card["text"]
     assert [path for _, path, text in card["links"] if text == f"{name}\u2019s page"] == [f"/engines/{plugin}/"]
     assert browser.console_errors() == []
+
+
+def test_a_platform_plugins_card_names_its_host_engine_under_release(browser: Browser, built_site: Path) -> None:
+    """A vLLM-Gaudi answer on a Gaudi part once named only "vLLM-Gaudi v0.26.0" under Release, so nothing on the card
+    said that it runs only inside vLLM, installed beside it. The Release line now says so from plugin_of, with a link to
+    the host's page; a host engine's own card says nothing of the kind."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host, platforms = engines[plugin["plugin_of"]["engine"]], plugin["plugin_of"]["platforms"]
+    scheme, target = next((c["scheme"], c["target"]) for c in json.loads(
+        (built_site / "api/cells.json").read_text(encoding="utf-8"))["cells"]
+        if any(s["id"] == c["scheme"] and s["engine"] == plugin["id"] for s in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={plugin['id']}&scheme={scheme}&hardware=target:{target}")
+    release = _card(browser)["facts"]["Release"]
+    assert release.startswith(f"{plugin['name']} {plugin['version_read']}, a platform plugin of {host['name']} for "
+                              f"{', '.join(platforms)}, installed beside it and loaded by it")
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card dd a')]"
+                       f".filter(a => a.textContent === {json.dumps(host['name'])}).map(a => a.pathname)")
+    assert links == [f"/{host['page']}"]
+    _pick(browser, engine=host["id"], scheme="vllm-awq-marlin", hardware="part:a10")
+    assert "platform plugin" not in _card(browser)["facts"]["Release"]
