@@ -107,9 +107,9 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
         return Generated({}, list(run.problems))
     from .render.api import api_files
     from .render.changelog import changelog_files
-    from .render.selector_data import selector_files
+    from .render.selector_data import selector_files_kept
     api = api_files(run.atlas, memo)
-    generated = Generated({**run.pages, **api, **selector_files(api), **changelog_files(run.atlas)},
+    generated = Generated({**run.pages, **api, **selector_files_kept(api, memo), **changelog_files(run.atlas)},
                           list(run.problems), run.atlas)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused

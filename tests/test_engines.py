@@ -111,6 +111,49 @@ def test_sync_rewrites_only_changed_files_and_removes_gone_ones(tmp_path):
     assert gone.removed == ["extra.md"] and not (out / "extra.md").exists()
 
 
+def test_sync_writes_every_changed_file_before_renaming_any(tmp_path, monkeypatch):
+    """A round's files appear in one burst of renames after all were written: an engine's server that debounces its
+    events (Zensical's 20 ms) rebuilds once per round, not once per file written more than 20 ms after the one before."""
+    import os
+    out = tmp_path / "out"
+    writer = TreeWriter(out)
+    writer.sync({"a.md": b"a", "b/c.md": b"c", "d.json": b"d"})
+    files = {"a.md": b"a2", "b/c.md": b"c2", "d.json": b"d", "e.md": b"e"}
+    seen: list[tuple[str, list[str]]] = []
+    real = os.replace
+
+    def replace(source, target):
+        staged = sorted(path.name for path in out.rglob(".*.tmp"))
+        seen.append((Path(target).relative_to(out).as_posix(), staged))
+        real(source, target)
+    monkeypatch.setattr(os, "replace", replace)
+    synced = writer.sync(files)
+    assert synced.written == ["a.md", "b/c.md", "e.md"]
+    assert [target for target, _ in seen] == synced.written
+    assert len(seen[0][1]) == 3  # the first rename found all three files of the round written
+    assert {rel: (out / rel).read_bytes() for rel in files} == files and not list(out.rglob(".*.tmp"))
+
+
+def test_sync_cut_short_leaves_no_temporary_files(tmp_path, monkeypatch):
+    import os
+    out = tmp_path / "out"
+    writer = TreeWriter(out)
+    writer.sync({"a.md": b"a", "b.md": b"b"})
+    real, calls = os.replace, []
+
+    def replace(source, target):
+        calls.append(target)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real(source, target)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        writer.sync({"a.md": b"a2", "b.md": b"b2"})
+    assert not list(out.rglob(".*.tmp"))
+    assert (out / "a.md").read_bytes() == b"a2" and (out / "b.md").read_bytes() == b"b"
+    assert writer.written == {"a.md": b"a2", "b.md": b"b"}  # the next round writes b.md again
+
+
 def test_sync_with_a_memo_leaves_the_tree_a_full_build_writes(tmp_path, monkeypatch):
     from generators.render.memo import PageMemo
     monkeypatch.setenv("ATLAS_CACHE", "off")
@@ -126,6 +169,32 @@ def test_sync_with_a_memo_leaves_the_tree_a_full_build_writes(tmp_path, monkeypa
         assert "formats/fmt-fp4.md" in synced.written and "index.md" not in synced.written
         full, _ = site_files(tree)
         assert {rel: (out / rel).read_bytes() for rel in writer.written} == full
+
+
+def test_watch_rounds_cut_the_selector_data_again_only_when_its_api_texts_change(tmp_path, monkeypatch):
+    from generators.render import selector_data
+    from generators.render.memo import PageMemo
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    cut: list[tuple[str, ...]] = []
+    real = selector_data.selector_files
+
+    def counting(api):
+        cut.append(tuple(api[path] for path in selector_data.INPUTS))
+        return real(api)
+    monkeypatch.setattr(selector_data, "selector_files", counting)
+    tree = small_project(tmp_path)
+    writer, memo = TreeWriter(tmp_path / "out"), PageMemo()
+    sync_once(tree, writer, memo=memo)
+    record = tree / "records" / "formats" / "fmt-fp4.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
+    assert "formats/fmt-fp4.md" in sync_once(tree, writer, memo=memo).written
+    assert len(cut) == 1  # the summary is in none of the three API files the page's data is cut from
+    full, _ = site_files(tree)
+    assert {rel: writer.written[rel] for rel in full} == full
+    api, before = dict(zip(selector_data.INPUTS, cut[0])), len(cut)
+    changed = {**api, "api/cells.json": api["api/cells.json"].replace("\n", " \n", 1)}  # the same cells, other text
+    assert selector_data.selector_files_kept(changed, memo) == selector_data.selector_files_kept(api, None)
+    assert len(cut) == before + 2  # other texts are cut again (and so is a call without a memo)
 
 
 def test_sync_keeps_the_old_tree_when_the_records_break(tmp_path):

@@ -55,6 +55,8 @@ class PageMemo:
     # per part, its last finished round and the fingerprints it knew (Round.changed)
     finished: dict[str, tuple[object, dict[Read, Print]]] = field(default_factory=dict, repr=False, compare=False)
     _last_prints: tuple[Any, dict[Read, Print]] | None = field(default=None, repr=False, compare=False)
+    # the page's data files (selector_data.py) with the API texts they were cut from: the same texts, the same files
+    selector: tuple[tuple[str, ...], dict[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
         """Start a run on a new atlas: the Markdown pages (which starts the count), or another part of the site's files

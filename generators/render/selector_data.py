@@ -19,13 +19,16 @@ sorted keys, so the same records give the same bytes.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ..derive.emulated_here import notices_of
 from ..derive.route_computes import precision_said
 from ..derive.wording import WORDS, setting_said
+
+if TYPE_CHECKING:
+    from .memo import PageMemo
 
 ROOT = "can-i-run-it/data"
 # kinds whose records the page never lists or links
@@ -75,6 +78,21 @@ def _step_said(step: dict[str, Any]) -> dict[str, Any]:
         said["setting_said"] = setting_said(setting["name"], setting["value"], setting["default"],
                                             setting.get("stored_in") or "", setting.get("default_when") or "")
     return said
+
+
+INPUTS = ("api/index.json", "api/cells.json", "api/format-map.json")  # the API files selector_files reads
+
+
+def selector_files_kept(api: dict[str, str], memo: PageMemo | None) -> dict[str, str]:
+    """selector_files(api); with a memo (a long-lived process), the files of its last run when the API files they are
+    cut from are the same texts (a one-record edit mostly leaves them as they were: cutting them again was about a
+    sixth of a `build --watch` round)."""
+    if memo is None:
+        return selector_files(api)
+    inputs = tuple(api[path] for path in INPUTS)
+    if memo.selector is None or memo.selector[0] != inputs:
+        memo.selector = (inputs, selector_files(api))
+    return memo.selector[1]
 
 
 def selector_files(api: dict[str, str]) -> dict[str, str]:
