@@ -128,7 +128,9 @@ def _render_stages(checked: Run, root: Path, docs_dir: str | None, pages_despite
     pages, render_problems = render.render_site(atlas, root / docs_dir, record_pages=record_pages, memo=memo,
                                                  progress=progress)
     if record_pages:  # the checks of what record pages alone read (their search tags), now computed for them
-        render_problems += checks.run_checks(atlas, checks.REGISTRY, checks.PAGES)
+        reuse = memo.reuse if memo is not None else None  # (a long-lived process's: reused when their reads answer alike)
+        registry = checks.REGISTRY if reuse is None else reuse.checks_of(checks.REGISTRY, atlas.views)
+        render_problems += checks.run_checks(atlas, registry, checks.PAGES)
     run.problems = sorted_problems(run.problems + render_problems)
     run.pages = {} if run.failed and not pages_despite_errors else pages
     return run

@@ -1,4 +1,5 @@
-"""What a change does to the site: records, derived cells, counts, pages and problems between two revisions.
+"""What a change does to the site: records, derived cells (their verdicts and terms, and every field of what they
+say: cell_content.py), counts, pages and problems between two revisions.
 
 `diff_revisions(root, base, head)` materialises each side (a git revision, or the working tree
 when head is None) into a temporary directory, runs the pipeline on both, and compares the
@@ -16,10 +17,12 @@ from collections.abc import Iterator
 
 from . import load, render, tree_files
 from .build import run_pipeline
+from .cell_content import Content, cell_contents, content_changes
 from .derive.cells import Cell, Otherwise
 from .diff_model import (
     ABSENT,
     CellChange,
+    CellContentChange,
     CellTerms,
     ChangeSummary,
     CountChange,
@@ -33,13 +36,13 @@ from .diff_model import (
 )
 from .explain import otherwise_summary
 from .kinds import KIND_OF_FOLDER
-from .own_code import OwnCode, pages_by_own_code
+from .own_code import OwnCode, rendered_by_own_code
 from .model.atlas import Atlas
 from .revisions import DiffError, materialise, project_prefix, verify_revision
 
 
-__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CountChange", "FieldChange", "OtherwiseStep",
-           "PageChange", "RecordChange", "Side"]
+__all__ = ["DiffError", "DiffReport", "diff_revisions", "CellChange", "CellContentChange", "CountChange", "FieldChange",
+           "OtherwiseStep", "PageChange", "RecordChange", "Side"]
 
 PAGE_DIFF_LINES = 40
 CHANGE_VIEWS = ("cells", "tallies", "published")  # every view cell_changes and count_changes read (a test watches)
@@ -70,14 +73,15 @@ def diff_revisions(root: Path, base: str, head: str | None) -> DiffReport:
 
 
 def _by_own_code(own: OwnCode, side: Side, sha: str | None) -> Side:
-    """The side with its cells and counts from its own code's summary and its pages as its own code renders them,
-    when its code is not the running code (pages stay the running code's where its own code renders none)."""
+    """The side with its cells and counts from its own code's summary, and its pages and cell contents as its own
+    code renders and derives them, when its code is not the running code (pages stay the running code's where its
+    own code renders none; contents are the running code's where its own code derives none, see compare)."""
     code = own.code_of(sha) if sha is not None else None
     if sha is None or code is None:
         return side
-    pages = pages_by_own_code(own.root, own.prefix, sha)
+    pages, contents = rendered_by_own_code(own.root, own.prefix, sha)
     return replace(side, summary=own.summarise(sha, code, own.inputs_id(sha)), own_code=sha,
-                   pages=pages if pages is not None else side.pages, own_pages=pages is not None)
+                   pages=pages if pages is not None else side.pages, own_pages=pages is not None, contents=contents)
 
 
 def build_side(root: Path) -> Side:
@@ -120,6 +124,11 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     if old is not None and new is not None:
         cells = tuple(cell_changes(old, new))
         counts = tuple(count_changes(old, new))
+    contents: tuple[CellContentChange, ...] = ()
+    old_contents, new_contents = _contents(base), _contents(head)
+    if old_contents is not None and new_contents is not None:
+        contents = tuple(content_changes(old_contents, new_contents))
+    notes += _content_notes(base, head)
     pages: tuple[PageChange, ...] = ()
     if base.pages is not None and head.pages is not None:
         pages = tuple(page_changes(base.pages, head.pages))
@@ -128,7 +137,7 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     return DiffReport(
         base=base_name, head=head_name,
         records=tuple(record_changes(base.records, head.records, base.unreadable, head.unreadable)),
-        cells=cells, counts=counts, pages=pages,
+        cells=cells, counts=counts, pages=pages, contents=contents,
         introduced=tuple(sorted(new_problems - old_problems)),
         fixed=tuple(sorted(old_problems - new_problems)),
         notes=tuple(notes),
@@ -138,6 +147,31 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
 def _derived(side: Side) -> Atlas | ChangeSummary | None:
     """What a side's cells and counts are read from: its own code's summary, or the atlas built here."""
     return side.summary if side.own_code else side.atlas
+
+
+def _contents(side: Side) -> dict[tuple[str, str], Content] | None:
+    """What a side's cells say (cell_content.py): as its own code derives them, else as the running code derives them
+    from the side's atlas; None when neither builds it."""
+    if side.contents is not None:
+        return side.contents
+    return cell_contents(side.atlas) if side.atlas is not None else None
+
+
+def _content_notes(base: Side, head: Side) -> list[str]:
+    """Where the cells' contents are not each side's own code's: a side whose own code derives none (it predates
+    cell_content.py, or does not build the side) is read by the running code, or not at all."""
+    notes = []
+    for name, side in (("base", base), ("head", head)):
+        if not side.own_code or side.contents is not None:
+            continue
+        if side.atlas is not None:
+            notes.append(f"The {name} side's cell contents (reasons, engine messages, gates, sources) are derived by "
+                         f"the code running this diff: its own code (generators/ at {side.own_code[:12]}) derives "
+                         "none, so a change its code alone makes to them does not show.")
+        else:
+            notes.append(f"The {name} side's cell contents (reasons, engine messages, gates, sources) are not "
+                         "compared: neither its own code nor the code running this diff derives them.")
+    return notes
 
 
 def record_changes(old: dict[tuple[str, str], dict[str, Any]], new: dict[tuple[str, str], dict[str, Any]],

@@ -9,8 +9,8 @@ from .diff_report import ABSENT
 from .model.atlas import Atlas
 from .problems import Problem
 
-__all__ = ["ABSENT", "CellChange", "CountChange", "DiffReport", "FieldChange", "OtherwiseStep", "PageChange",
-           "RecordChange", "Side"]
+__all__ = ["ABSENT", "CellChange", "CellContentChange", "CountChange", "DiffReport", "FieldChange", "OtherwiseStep",
+           "PageChange", "RecordChange", "Side"]
 
 
 def plural(n: int, word: str) -> str:
@@ -158,6 +158,19 @@ class CellChange:
 
 
 @dataclass(frozen=True)
+class CellContentChange:
+    """A derived cell on both sides whose content differs (cell_content.py): each field that does, old -> new, with
+    None on the side without it (a reason, an engine message, a gate, a source, what it computes in, ...)."""
+
+    scheme: str
+    target: str
+    fields: tuple[FieldChange, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"scheme": self.scheme, "target": self.target, "fields": [f.as_dict() for f in self.fields]}
+
+
+@dataclass(frozen=True)
 class CountChange:
     """A computed count or agreement that moves: subject (accelerator or matrix cell), what, old -> new."""
 
@@ -193,13 +206,15 @@ class DiffReport:
     cells: tuple[CellChange, ...] = ()
     counts: tuple[CountChange, ...] = ()
     pages: tuple[PageChange, ...] = ()
+    contents: tuple[CellContentChange, ...] = ()
     introduced: tuple[str, ...] = ()
     fixed: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
     @property
     def empty(self) -> bool:
-        return not (self.records or self.cells or self.counts or self.pages or self.introduced or self.fixed)
+        return not (self.records or self.cells or self.contents or self.counts or self.pages or self.introduced
+                    or self.fixed)
 
     def summary(self) -> str:
         """One line: what moves, e.g. '1 record changed, 1 cell flips, 2 pages change'; or 'No changes to the site.'"""
@@ -217,6 +232,9 @@ class DiffReport:
         if terms:
             parts.append(f"{plural(terms, 'cell')} {'changes' if terms == 1 else 'change'} "
                          "what must hold or what runs otherwise")
+        if self.contents:
+            parts.append(f"{plural(len(self.contents), 'cell')} {'changes' if len(self.contents) == 1 else 'change'} "
+                         "in content")
         if self.counts:
             parts.append(f"{plural(len(self.counts), 'count')} {'moves' if len(self.counts) == 1 else 'move'}")
         if self.pages:
@@ -248,6 +266,9 @@ class Side:
     summary: ChangeSummary | None = None  # its cells and counts from its own code, when own_code is set
     own_code: str = ""  # the commit whose own generators/ summarised it, or "": the running code built it
     own_pages: bool = False  # its pages were rendered by that commit's own code too (else by the running code)
+    # each cell's content as that commit's own code derives it (cell_content.py), when own_code is set and that code
+    # has cell_content; else None: the running code derives it from `atlas`
+    contents: dict[tuple[str, str], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

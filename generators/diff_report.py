@@ -53,6 +53,8 @@ def to_markdown(report: DiffReport) -> str:
         out.append("")
     if report.pages:
         out += _pages(report)
+    if report.contents:  # last: a code change can touch every cell, and the comment is cut at its end
+        out += _contents(report)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -82,6 +84,16 @@ def _terms(cells: list[CellChange]) -> list[str]:
             out.append(f"  - must hold, after: {_listed(c.new_conditions)}")
         if c.otherwise_change:
             out += _otherwise(c)
+    out.append("")
+    return out
+
+
+def _contents(report: DiffReport) -> list[str]:
+    """Per cell, every field of its content that changes, old -> new (JSON in a code span: `(absent)` for none)."""
+    out = ["### What cells say (reasons, engine messages, gates, sources, ...)"]
+    for c in report.contents:
+        out.append(f"- {gfm.code(c.scheme)} on {gfm.code(c.target)}")
+        out += [f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}" for f in c.fields]
     out.append("")
     return out
 
@@ -136,15 +148,16 @@ def dumps(value: Any, **options: Any) -> str:
 
 
 def to_json(report: DiffReport) -> str:
-    """Machine-readable report: sorted keys, deterministic order."""
+    """Machine-readable report: sorted keys, deterministic order, invisible characters as `\\u` escapes."""
     data = {
         "base": report.base, "head": report.head, "summary": report.summary(), "empty": report.empty,
         "notes": list(report.notes),
         "records": [r.as_dict() for r in report.records],
         "cells": [{**c.as_dict(), "flips": c.flips, "conditions_change": c.conditions_change,
                    "otherwise_change": c.otherwise_change} for c in report.cells],
+        "cell_contents": [c.as_dict() for c in report.contents],
         "counts": [c.as_dict() for c in report.counts],
         "pages": [p.as_dict() for p in report.pages],
         "problems": {"introduced": list(report.introduced), "fixed": list(report.fixed)},
     }
-    return dumps(data, indent=2)
+    return gfm.visible_json(dumps(data, indent=2))

@@ -3,10 +3,12 @@
 Everything that comes from a contributor (values, keys, ids, file names, problem messages, table
 cells) goes into `code()`: inside a code span GitHub renders no HTML, image, link or @-mention. The
 span's fence is one backtick longer than the longest run of backticks in the text (padded with a
-space when the text starts or ends with a backtick or space), so the text cannot close it, and line breaks are shown as `\\n` so the text cannot end the paragraph, the list
-item or the table row. `cell()` makes a fragment safe inside a table cell (GFM splits cells on `|`
-even inside code spans); `html()` is for text inside our own HTML (`<summary>`); `text()` is for
-contributor text that must stay outside code (backslash-escapes punctuation, breaks @-mentions).
+space when the text starts or ends with a backtick or space), so the text cannot close it, and line breaks are shown as
+`\\n` so the text cannot end the paragraph, the list item or the table row; other control characters and the
+bidirectional controls are shown as `\\u` escapes (the same report is printed on a terminal). `cell()` makes a
+fragment safe inside a table cell (GFM splits cells on `|` even inside code spans); `html()` is for text inside our
+own HTML (`<summary>`); `text()` is for contributor text that must stay outside code (backslash-escapes punctuation,
+breaks @-mentions).
 """
 from __future__ import annotations
 
@@ -14,13 +16,28 @@ import html as _html
 import re
 
 _LINE_BREAKS = {"\r\n": "\\r\\n", "\r": "\\r", "\n": "\\n"}
-_BREAK = re.compile(r"\r\n|\r|\n")
+# what a terminal or a browser acts on unseen: control characters (a terminal's escape sequences), line and paragraph
+# separators, and the bidirectional controls that reorder what is shown around them (\n and \t are not among them)
+INVISIBLE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+_BREAK = re.compile("\r\n|\r|\n|" + INVISIBLE)
+_INVISIBLE = re.compile(INVISIBLE)
 _PUNCTUATION = re.compile(r"([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 
 
 def one_line(text: str) -> str:
-    """Line breaks written as visible escapes, so text stays on one Markdown line."""
-    return _BREAK.sub(lambda m: _LINE_BREAKS[m.group(0)], text)
+    """Line breaks written as visible escapes, so text stays on one Markdown line; other invisible controls as
+    `\\u` escapes, so what a terminal or a reader sees is the text as it is (no escape sequence, no reordering)."""
+    return _BREAK.sub(lambda m: _LINE_BREAKS.get(m.group(0)) or _escaped(m), text)
+
+
+def visible_json(text: str) -> str:
+    """JSON text with every invisible character (INVISIBLE) written as its `\\u` escape: the same JSON value, and
+    nothing a terminal acts on (json.dumps escapes C0 controls, not the others)."""
+    return _INVISIBLE.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
 
 
 def longest_backtick_run(text: str) -> int:

@@ -379,7 +379,7 @@ def _decode(raw: bytes) -> str:
         raise _Reject(line, column, f"file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); save it as UTF-8") from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    bad = _CONTROL.search(text)
+    bad = _CONTROL.search(text) if _may_hold_control(raw) else None
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
@@ -387,6 +387,20 @@ def _decode(raw: bytes) -> str:
     if not text.strip():
         raise _Reject(1, 1, "file is empty; a record needs at least the fields its schema requires")
     return text
+
+
+# CONTROL's characters as UTF-8 bytes: an ASCII one is its own byte, and in valid UTF-8 (as _decode has checked) these
+# sequences encode U+0080-U+009F, U+2028, U+2029, U+FFFE and U+FFFF and nothing else (tests/test_load.py compares
+# them with CONTROL over every code point)
+_ASCII_CONTROLS = bytes(byte for byte in range(0x80) if fast_yaml.CONTROL.match(chr(byte)))
+_WIDE_CONTROLS = re.compile(rb"\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef\xbf[\xbe\xbf]")
+
+
+def _may_hold_control(raw: bytes) -> bool:
+    """False when valid UTF-8 bytes hold no character of CONTROL: bytes.translate drops the ASCII ones about six times
+    faster than the regex searches the text, and the other characters' lead bytes are rare (most records are ASCII)."""
+    return len(raw.translate(None, _ASCII_CONTROLS)) != len(raw) or (
+        not raw.isascii() and _WIDE_CONTROLS.search(raw) is not None)
 
 
 def _compose(text: str) -> yaml.Node:

@@ -76,7 +76,9 @@ print(json.dumps(answers))
 
 
 # Run by one commit's own package (argv[1]: the folder holding it; argv[2]: the side's project root; argv[3]: the file
-# to write): the pages that side renders (diff.build_side: its generated and hand-written pages), as one JSON object.
+# to write): the pages that side renders (diff.build_side: its generated and hand-written pages) and each cell's content
+# as that code derives it (diff.cell_contents, where the code has it: [scheme, target, content] rows), as one JSON
+# object. A code whose contents fail still gives its pages.
 PAGES_SCRIPT = r"""
 import json, sys
 from pathlib import Path
@@ -84,8 +86,14 @@ import generators
 if Path(generators.__file__).resolve().parent.parent != Path(sys.argv[1]).resolve():
     raise SystemExit(3)
 from generators import diff
-pages = diff.build_side(Path(sys.argv[2]).resolve()).pages
-Path(sys.argv[3]).write_text(json.dumps(pages), encoding="utf-8")
+side = diff.build_side(Path(sys.argv[2]).resolve())
+contents = None
+if side.atlas is not None and hasattr(diff, "cell_contents"):
+    try:
+        contents = [[*key, content] for key, content in sorted(diff.cell_contents(side.atlas).items())]
+    except Exception:
+        contents = None
+Path(sys.argv[3]).write_text(json.dumps({"pages": side.pages, "contents": contents}), encoding="utf-8")
 """
 
 
@@ -202,10 +210,12 @@ class OwnCode:
         self.table.save()
 
 
-def pages_by_own_code(root: Path, prefix: str, sha: str) -> dict[str, str] | None:
+def rendered_by_own_code(root: Path, prefix: str, sha: str) -> tuple[dict[str, str] | None,
+                                                                   dict[tuple[str, str], dict[str, Any]] | None]:
     """The pages commit `sha` renders with its own generators/ (diff.build_side, run by a child on the commit's code
-    and site paths written from git), or None where that code renders none (the side does not build, the code
-    predates build_side, fails or runs too long)."""
+    and site paths written from git) and its cells' contents as that code derives them (diff.cell_contents); each is
+    None where that code gives none (the side does not build, the code predates the function, fails or runs too
+    long)."""
     with tempfile.TemporaryDirectory(prefix="atlas-pages-") as tmp:
         code = materialise(root, sha, prefix, Path(tmp) / "code", (CODE,))
         side = materialise(root, sha, prefix, Path(tmp) / "side", SITE_PATHS)
@@ -213,12 +223,23 @@ def pages_by_own_code(root: Path, prefix: str, sha: str) -> dict[str, str] | Non
         try:
             result = subprocess.run([sys.executable, "-c", PAGES_SCRIPT, str(code), str(side), str(answer)], cwd=code,
                                     env=_child_env(code), capture_output=True, timeout=TIMEOUT, check=False)
-            pages = json.loads(answer.read_text(encoding="utf-8")) if result.returncode == 0 else None
+            data = json.loads(answer.read_text(encoding="utf-8")) if result.returncode == 0 else None
         except (OSError, ValueError, subprocess.TimeoutExpired):
-            return None
+            return None, None
+    if not isinstance(data, dict):
+        return None, None
+    pages, contents = data.get("pages"), data.get("contents")
     if not isinstance(pages, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in pages.items()):
+        pages = None
+    return pages, _contents(contents)
+
+
+def _contents(rows: Any) -> dict[tuple[str, str], dict[str, Any]] | None:
+    """The contents PAGES_SCRIPT wrote ([scheme, target, content] rows), or None for anything else."""
+    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+                                             and isinstance(row[1], str) and isinstance(row[2], dict) for row in rows):
         return None
-    return pages
+    return {(scheme, target): content for scheme, target, content in rows}
 
 
 def _child_env(code: Path) -> dict[str, str]:

@@ -6,11 +6,16 @@ other view it reads; a check's problems likewise, per check (tree scope) or per 
 with an atlas that notes its reads. The next run reuses the very value (or problems) when every read answers with
 the same fingerprint; anything read some other way marks it as reading everything, so it is computed every run.
 A reused view keeps the fingerprint of its value, so pages that read it do not serialise it again.
+A view computed entry by entry (derive/entries.py: the answers, one per support cell) that must be computed again
+reuses each entry whose own reads, inputs and shared context did not change (after a one-record edit, the few answers
+that read the record), and is the last run's value, fingerprint and all, when every entry is.
 
 One-off runs (`check`, `mkdocs build`, `build --out`) compute everything: they get no memo.
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -37,6 +42,8 @@ class Kept:
     reads: dict[Read, Print]
     value: Any
     print: Print = None
+    entries: dict[Any, _Entry] | None = None  # a view computed entry by entry (derive/entries.py): each entry
+    context: Print = None  # and the fingerprint of what its entries share
 
 
 @dataclass
@@ -103,10 +110,14 @@ class _Round:
             self.views[name] = previous
             return previous.value
         reads = _Reads()
-        value = compute(_ViewScope(views, reads))
-        self.views[name] = Kept(self._prints(reads), value)
+        entries = _Entries(f"entry {name}", views.index, reads, previous, self)
+        value = compute(_ViewScope(views, reads, entries))
+        kept = Kept(self._prints(reads), value, entries=entries.kept, context=entries.context)
+        if entries.context is not None and previous is not None and _same_entries(previous.value, value):
+            kept.value, kept.print = previous.value, previous.print  # every entry is the last run's: so is the view
+        self.views[name] = kept
         self.memo.computed.append(f"view {name}")
-        return value
+        return kept.value
 
     def tree_check(self, name: str, run: Callable[[Atlas], Iterable[Problem]]) -> Callable[[Atlas], Iterable[Problem]]:
         def reusing(atlas: Atlas) -> list[Problem]:
@@ -139,12 +150,91 @@ class _Round:
         return {read: of(read) for read in sorted(reads.found)}
 
 
-class _ViewScope:
-    """`self` of a view while it computes: the index notes what it reads, and so do the views it reads."""
+@dataclass
+class _Entry:
+    """One entry of a view computed entry by entry: its inputs, what it read (with fingerprints) and its value."""
 
-    def __init__(self, views: Views, reads: _Reads):
+    inputs: Any
+    reads: dict[Read, Print]
+    value: Any
+
+
+class _Entries:
+    """`each` (derive/entries.py) of a view that a long-lived process computes again: an entry is the last run's when
+    the context serialises as it did (a fingerprint, as the page memo's), its inputs are the very objects or serialise
+    the same, and every record it read answers the same; else it is computed with an index that notes its own reads.
+    An entry computed again whose value serialises as the last one's is the last one (so a view whose entries are all
+    the last run's objects is the last run's value, and its fingerprint is kept: _Round.view).
+
+    Serialised comparisons (rather than ==) because 1 == 1.0 == True while the page would print them apart."""
+
+    def __init__(self, name: str, index: Index, reads: _Reads, before: Kept | None, round_: _Round):
+        self.name, self.index, self.reads, self.before = name, index, reads, before
+        self.prints, self.computed = round_.prints, round_.memo.computed
+        self.kept: dict[Any, _Entry] | None = None
+        self.context: Print = None
+
+    def __call__(self, index: Any, context: Any, entries: Iterable[tuple[Any, Any]],
+                 compute: Callable[[Any, Any], Any]) -> dict[Any, Any]:
+        self.context = _serialised(context)
+        before = self.before
+        last_entries = (before.entries if before is not None and before.entries is not None and self.context is not None
+                        and before.context == self.context else {})
+        kept: dict[Any, _Entry] = {}
+        found, of, all_same = self.reads.found, self.prints.of, self.prints.all_same
+        for key, inputs in entries:
+            last = last_entries.get(key)
+            if last is not None and self._same(last.inputs, inputs) and all_same(last.reads):
+                found.update(last.reads)
+                kept[key] = last
+                continue
+            reads = _Reads()
+            value = compute(_RecordingIndex(self.index, reads), inputs)
+            self.computed.append(f"{self.name} {key}")
+            found.update(reads.found)
+            if last is not None and self._same(last.value, value):
+                value = last.value
+            kept[key] = _Entry(inputs, {read: of(read) for read in sorted(reads.found)}, value)
+        self.kept = kept
+        return {key: entry.value for key, entry in kept.items()}
+
+    def _same(self, last: Any, now: Any) -> bool:
+        """The very object, or a tuple of the very objects; else equal and serialised alike."""
+        if last is now or (type(last) is tuple and type(now) is tuple and len(last) == len(now)
+                           and all(a is b for a, b in zip(last, now))):
+            return True
+        if last != now:
+            return False
+        serialised = _serialised(last)
+        return serialised is not None and serialised == _serialised(now)
+
+
+def _serialised(value: Any) -> Print:
+    """A hash of a full serialisation (pickle's, with its memo: the fast mode the page memo uses fails on some nestings
+    of frozensets); None when the value cannot be serialised. Values that serialise alike are equal, of the same types;
+    equal values may serialise apart (a set's order, objects shared otherwise), which only computes again."""
+    try:
+        data = pickle.dumps(value, protocol=5)
+    except Exception:  # noqa: BLE001 - a value that cannot be serialised is never taken for the last one
+        return None
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _same_entries(last: Any, now: Any) -> bool:
+    """Whether a view's new value is a dict holding the very entries of the last value, under the same keys in the
+    same order."""
+    return (type(last) is dict and type(now) is dict and len(last) == len(now)
+            and all(k1 == k2 and v1 is v2 for (k1, v1), (k2, v2) in zip(last.items(), now.items())))
+
+
+class _ViewScope:
+    """`self` of a view while it computes: the index notes what it reads, and so do the views it reads; a view computed
+    entry by entry reuses the last run's entries through `each`."""
+
+    def __init__(self, views: Views, reads: _Reads, each: _Entries):
         self._views, self._reads = views, reads
         self.index = _RecordingIndex(views.index, reads)
+        self.each = each
 
     def __getattr__(self, name: str) -> Any:
         if name in VIEW_NAMES:

@@ -107,10 +107,10 @@ def _generate(root: Path, docs_dir: str, memo: PageMemo | None,
         return Generated({}, list(run.problems))
     from .render.api import api_files
     from .render.changelog import changelog_files
-    from .render.selector_data import selector_files_kept
+    from .render.selector_data import selector_files
     api = api_files(run.atlas, memo)
-    generated = Generated({**run.pages, **api, **selector_files_kept(api, memo), **changelog_files(run.atlas)},
-                          list(run.problems), run.atlas)
+    selector = selector_files(api, memo.selector if memo is not None else None)
+    generated = Generated({**run.pages, **api, **selector, **changelog_files(run.atlas)}, list(run.problems), run.atlas)
     if memo is not None:
         generated.rendered, generated.reused = memo.rendered, memo.reused
     if key is not None and write(key, generated) and memo_table is not None:

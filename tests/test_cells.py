@@ -289,6 +289,21 @@ def test_a_check_scoped_to_some_of_the_schemes_activation_dtypes_binds_only_for_
     assert derive_cell("s", data, "t", GPU90, {"m": machete}).reasons == ("m: sizes other",)
 
 
+def test_a_group_size_bound_accepts_every_size_from_it_and_no_list_stands_in_for_it():
+    # vLLM's ExllamaLinearKernel refuses only group_size <= 0 (channelwise -1): any positive size passes, 256 and 512
+    # included, which a list of common sizes would have refused.
+    exllama = {"requirements": [req("group-size", "must be positive", at_least=1)]}
+    data = scheme("x")
+    data["config"] = {**CONFIG, "group_sizes": [-1, 32, 512]}
+    assert derive_cell("s", data, "t", GPU90, {"x": exllama}).conditions == ("group size in {32, 512}",)
+    data["config"] = {**CONFIG, "group_sizes": [256, 512]}
+    assert derive_cell("s", data, "t", GPU90, {"x": exllama}).verdict == "runs"
+    data["config"] = {**CONFIG, "group_sizes": [-1]}
+    assert derive_cell("s", data, "t", GPU90, {"x": exllama}).reasons == ("x: must be positive",)
+    data["config"] = {key: value for key, value in CONFIG.items() if key != "group_sizes"}
+    assert derive_cell("s", data, "t", GPU90, {"x": exllama}).conditions == ("group size of at least 1",)
+
+
 def test_gate_outside_can_implement_fails_after_selection():
     gate = {"description": "op only in AVX512 builds", "when": {"cpu_arch": ["x86_64"], "isa_features": ["avx512f"]},
             "effect": "requires"}

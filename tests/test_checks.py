@@ -493,6 +493,67 @@ def test_a_list_marked_no_path_states_no_text_of_its_own(tree):
         "each other; keep one"]
 
 
+GPU_WALK = ("candidate_lists:\n  - id: gpu-walk\n    platform: cuda\n    kernels: [k-hopper, k-generic]\n"
+            "    failure_message: \"Failed to find a kernel\"\n")
+
+
+def _two_schemes_walking_one_list(tree):
+    """sch-copy is sch-w4a16 under another name: both type the same CUDA and CPU lists."""
+    scheme = tree / "records/schemes/sch-w4a16.yaml"
+    (tree / "records/schemes/sch-copy.yaml").write_text(scheme.read_text().replace("Example W4A16", "Copied W4A16"))
+
+
+def test_a_list_several_schemes_walk_alike_is_stated_once_on_the_engine_and_named_by_them(tree):
+    _two_schemes_walking_one_list(tree)
+    copies = problems_of(tree, "candidate-lists")
+    assert copies[0] == (
+        "records/schemes/sch-copy.yaml:12:5: error: [candidate-lists] candidates[0]: the same 'cuda' list is typed in "
+        "sch-w4a16: state it once in engine 'eng''s candidate_lists and write `list: ID` in each scheme's list")
+    assert len(copies) == 4  # the CUDA and the CPU list, in each scheme
+    edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + "sources:\n")
+    assert problems_of(tree, "candidate-lists")[:2] == [
+        "records/engines/eng.yaml:7:5: error: [candidate-lists] candidate_lists[0]: candidate list 'gpu-walk': no "
+        "scheme names it; a list one scheme walks belongs in that scheme's candidates",
+        "records/schemes/sch-copy.yaml:12:5: error: [candidate-lists] candidates[0]: this 'cuda' list is engine "
+        "'eng''s candidate list 'gpu-walk' typed again: write `list: gpu-walk` in place of its kernels, selector, "
+        "locator and sources"]
+    for name in ("sch-w4a16", "sch-copy"):
+        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
+             "to find a kernel\"\n", "    list: gpu-walk\n")
+        edit(tree, f"records/schemes/{name}.yaml", "kernels: [k-cpu]", "kernels: [k-cpu, k-generic]" if name == "sch-copy"
+             else "kernels: [k-cpu]")
+    assert problems_of(tree, "candidate-lists") == []
+
+
+def test_a_list_naming_a_list_its_engine_does_not_state_is_an_error_at_the_name(tree):
+    _two_schemes_walking_one_list(tree)
+    edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + "sources:\n")
+    for name, given in (("sch-w4a16", "gpu-walk"), ("sch-copy", "gpu-wlak")):
+        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
+             "to find a kernel\"\n", f"    list: {given}\n")
+    edit(tree, "records/schemes/sch-copy.yaml", "kernels: [k-cpu]", "kernels: [k-cpu, k-generic]")
+    assert problems_of(tree, "candidate-lists") == [
+        "records/engines/eng.yaml:7:5: error: [candidate-lists] candidate_lists[0]: candidate list 'gpu-walk': only "
+        "scheme 'sch-w4a16' names it; a list one scheme walks belongs in that scheme's candidates",
+        "records/schemes/sch-copy.yaml:13:11: error: [candidate-lists] candidates[0].list: engine 'eng' states no "
+        "candidate list 'gpu-wlak' (did you mean 'gpu-walk'?); it states: gpu-walk"]
+    edit(tree, "records/schemes/sch-copy.yaml", "list: gpu-wlak", "list: gpu-walk")
+    edit(tree, "records/engines/eng.yaml", "    platform: cuda\n", "    platform: cpu\n")
+    assert problems_of(tree, "candidate-lists")[0] == (
+        "records/schemes/sch-copy.yaml:13:11: error: [candidate-lists] candidates[0].list: candidate list 'gpu-walk' of "
+        "engine 'eng' is for 'cpu', not 'cuda': name it in the scheme's 'cpu' list")
+
+
+def test_a_list_naming_an_engines_list_states_none_of_its_own(tree):
+    edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + "sources:\n")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "    failure_message: \"Failed to find a kernel\"\n",
+         "    list: gpu-walk\n")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.rule == "schema"] == [
+        "records/schemes/sch-w4a16.yaml:12:5: error: [schema] candidates[0]: the fields 'list' and 'kernels' exclude "
+        "each other; keep one"]
+
+
 def test_a_requirement_that_uses_a_runtime_check_states_none_of_its_fields(tree):
     edit(tree, "records/engines/eng.yaml", "sources:\n", FAST_CHECK + "sources:\n")
     edit(tree, "records/kernels/k-generic.yaml", "reason_verbatim: true}\n  - {check: activation-type",

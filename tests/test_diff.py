@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -355,3 +355,80 @@ def test_a_package_requirement_added_to_the_deciding_kernel_is_reported(repo: Pa
     markdown = report.to_markdown()
     assert "### Support cells" not in markdown
     assert "  - must hold, after: `activation dtype in {float16}`; `package gen-pkg installed`\n" in markdown
+
+
+# ---- what a cell says: reasons, engine messages, gates, sources (cell_content.py) ----
+
+def _reworded_sides(repo: Path, monkeypatch: pytest.MonkeyPatch, message: str) -> tuple[Any, Any]:
+    """The tree built twice by the running code, the second time with the engine's failure message reworded as a
+    generator change would (msg40 changed how placeholders fill: no record changed, no page moved)."""
+    from generators.derive import cells as cells_module
+    from generators.last_few import LastFew
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    base = diff_module.build_side(repo)
+    real = cells_module.failure_message
+    monkeypatch.setattr(cells_module, "failure_message", lambda *args: message if real(*args) else "")
+    monkeypatch.setattr(cells_module, "_KEPT", LastFew())  # another code keeps none of this one's cells
+    return base, diff_module.build_side(repo)
+
+
+def test_an_engine_message_no_page_shows_is_a_line_naming_the_cell_and_both_texts(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base, head = _reworded_sides(repo, monkeypatch, "No kernel found for this layer")
+    report = diff_module.compare(base, head, "base", "head")
+    assert report.records == report.cells == report.counts == report.pages == ()  # what the diff showed: nothing
+    (change,) = report.contents
+    assert (change.scheme, change.target) == ("sch-w4a16", "gpu-sm80")  # the refusal if its activation test fails
+    assert [(f.field, f.old, f.new) for f in change.fields] == [
+        ("otherwise[k-generic].failure_message", "Failed to find a kernel", "No kernel found for this layer")]
+    assert report.summary() == "1 cell changes in content"
+    assert report.to_markdown().split("\n\n", 1)[1] == (
+        "### What cells say (reasons, engine messages, gates, sources, ...)\n"
+        "- `sch-w4a16` on `gpu-sm80`\n"
+        '  - `otherwise[k-generic].failure_message`: `"Failed to find a kernel"` → `"No kernel found for this layer"`\n')
+    assert json.loads(report.to_json())["cell_contents"] == [{"scheme": "sch-w4a16", "target": "gpu-sm80", "fields": [
+        {"field": "otherwise[k-generic].failure_message", "old": "Failed to find a kernel",
+         "new": "No kernel found for this layer"}]}]
+
+
+def test_a_hostile_engine_message_is_inert_in_the_pr_comment(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from .test_hostile_escaping import HOSTILE, OUR_TAGS, github_html
+    hostile = HOSTILE + " | x | y |\n</details><details><summary>z\n```\n\u202e\x1b[2J"
+    base, head = _reworded_sides(repo, monkeypatch, hostile)
+    report = diff_module.compare(base, head, "base", "head")
+    markdown = report.to_markdown()
+    lines = markdown.splitlines()
+    assert lines[2:4] == ["### What cells say (reasons, engine messages, gates, sources, ...)", "- `sch-w4a16` on `gpu-sm80`"]
+    assert lines[4] == ('  - `otherwise[k-generic].failure_message`: `"Failed to find a kernel"` → '
+                        + gfm.code(json.dumps(hostile, ensure_ascii=False))) and len(lines) == 5  # one line
+    assert "\x1b" not in markdown and "\u202e" not in markdown  # nothing a terminal acts on or reorders by
+    page = github_html(markdown)
+    assert page.tags <= OUR_TAGS - {"details", "summary", "table"}, page.tags
+    outside = "".join(page.outside)
+    assert "@octocat" not in outside and "e.example" not in outside and "heading" not in outside
+    text = report.to_json()
+    assert "\x1b" not in text and "\u202e" not in text  # JSON escapes them too (the same value)...
+    assert json.loads(text)["cell_contents"][0]["fields"][0]["new"] == hostile  # ...so it reads back the text as it is
+
+
+def test_an_unchanged_tree_says_nothing_of_its_cells(repo: Path) -> None:
+    base, head = diff_module.build_side(repo), diff_module.build_side(repo)
+    contents = diff_module.cell_contents(head.atlas)
+    assert sorted(contents) == [("sch-w4a16", t) for t in ("cpu-avx512", "gpu-sm80", "gpu-sm90")]
+    assert contents[("sch-w4a16", "gpu-sm80")]["otherwise"][0]["failure_message"] == "Failed to find a kernel"
+    report = diff_module.compare(base, head, "base", "head")
+    assert report.empty and report.contents == () and json.loads(report.to_json())["cell_contents"] == []
+
+
+def test_a_cell_content_change_is_keyed_by_kernel_and_aligned() -> None:
+    from generators.cell_content import content_fields
+    old = {"attempts": [{"kernel": "a", "reason": "r1"}, {"kernel": "b", "reason": "r2"}],
+           "reasons": ["a: r1", "b: r2", "c: r3"], "sources": ["s1"]}
+    new = {"attempts": [{"kernel": "z", "reason": "r0"}, {"kernel": "a", "reason": "r1"}, {"kernel": "b", "reason": "R2"}],
+           "reasons": ["a: r1", "b: r2", "x: new", "c: r3"], "gate": "g"}
+    assert [(f.field, f.old, f.new) for f in content_fields(old, new)] == [
+        ("attempts[b].reason", "r2", "R2"), ("attempts[z]", None, {"kernel": "z", "reason": "r0"}),
+        ("gate", None, "g"), ("reasons[2]", None, "x: new"), ("sources", ["s1"], None)]
+    swapped = {"attempts": [old["attempts"][1], old["attempts"][0]]}
+    assert [(f.field, f.old, f.new) for f in content_fields({"attempts": old["attempts"]}, swapped)] == [
+        ("attempts (order)", ["a", "b"], ["b", "a"])]  # the engine tries them in another order: a change

@@ -77,3 +77,47 @@ def test_a_no_path_list_is_refused_with_the_engines_statement_of_it():
         assert cell.failure_message == "eng needs CUDA"
         assert "ext" in atlas.views.answers[(scheme, "mac")].sources
         assert "ext" not in atlas.views.answers[(scheme, "gpu")].sources
+
+
+def _named_list_atlas(named: bool):
+    """Two schemes walk one CUDA list: typed in each (named=False) or stated once on the engine and named (True)."""
+    walk = {"selector": "choose", "kernels": ["k"], "failure_message": "no kernel", "locator": "eng/pick.py lines 1-9",
+            "sources": [{"source": "ext"}]}
+    engine = {"name": "Eng", "summary": "s", "sources": [{"source": "s"}]}
+    if named:
+        engine["candidate_lists"] = [{"id": "gpu-walk", "platform": "cuda", **walk}]
+    listed = {"platform": "cuda", "list": "gpu-walk"} if named else {"platform": "cuda", **walk}
+    return atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "source/ext": {"name": "Ext", "summary": "s", "type": "web", "url": "https://x.org/ext"},
+        "engine/eng": engine,
+        "kernel/k": {"name": "K", "summary": "s", "sources": [{"source": "s"}], "engine": "eng",
+                     "requirements": [{"check": "capability-exact", "value": 90, "reason": "needs SM90"}]},
+        "scheme/both": _scheme("Eng both", [dict(listed), {"platform": "cpu", "kernels": []}]),
+        "scheme/gpu": _scheme("Eng gpu", [dict(listed)]),
+        "hardware-target/gpu": {**TARGET, "name": "GPU", "platform": "cuda", "compute_capability": 80, "order": 1},
+        "hardware-target/x86": {**TARGET, "name": "x86", "platform": "cpu", "cpu_arch": "x86_64", "order": 2}})
+
+
+def test_a_scheme_list_naming_an_engines_candidate_list_derives_what_the_typed_list_does():
+    typed, named = _named_list_atlas(False), _named_list_atlas(True)
+    assert sorted(named.views.cells) == sorted(typed.views.cells)
+    for key in typed.views.cells:
+        assert named.views.cells[key] == typed.views.cells[key]
+        assert named.views.answers[key].sources == typed.views.answers[key].sources
+    cell = named.views.cells[("gpu", "gpu")]
+    assert cell.verdict is Verdict.REFUSED and cell.failure_message == "no kernel"
+    assert cell.reasons == ("k: needs SM90",)
+    assert "ext" in named.views.answers[("both", "gpu")].sources  # the list's sources, on its platform
+    assert "ext" not in named.views.answers[("both", "x86")].sources
+
+
+def test_a_named_list_resolves_to_the_same_object_while_scheme_and_engine_are_the_same():
+    from generators.derive.candidate_lists import resolved_scheme
+    atlas = _named_list_atlas(True)
+    scheme, engine = atlas.index.must("scheme", "gpu").data, atlas.index.must("engine", "eng").data
+    first = resolved_scheme("gpu", scheme, engine)
+    assert first["candidates"][0]["kernels"] == ["k"] and "list" not in first["candidates"][0]
+    assert resolved_scheme("gpu", scheme, engine) is first
+    moved = {**engine, "candidate_lists": [{**engine["candidate_lists"][0], "kernels": ["k", "k"]}]}
+    assert resolved_scheme("gpu", scheme, moved)["candidates"][0]["kernels"] == ["k", "k"]  # a new statement, read anew

@@ -171,32 +171,6 @@ def test_sync_with_a_memo_leaves_the_tree_a_full_build_writes(tmp_path, monkeypa
         assert {rel: (out / rel).read_bytes() for rel in writer.written} == full
 
 
-def test_watch_rounds_cut_the_selector_data_again_only_when_its_api_texts_change(tmp_path, monkeypatch):
-    from generators.render import selector_data
-    from generators.render.memo import PageMemo
-    monkeypatch.setenv("ATLAS_CACHE", "off")
-    cut: list[tuple[str, ...]] = []
-    real = selector_data.selector_files
-
-    def counting(api):
-        cut.append(tuple(api[path] for path in selector_data.INPUTS))
-        return real(api)
-    monkeypatch.setattr(selector_data, "selector_files", counting)
-    tree = small_project(tmp_path)
-    writer, memo = TreeWriter(tmp_path / "out"), PageMemo()
-    sync_once(tree, writer, memo=memo)
-    record = tree / "records" / "formats" / "fmt-fp4.yaml"
-    record.write_text(record.read_text(encoding="utf-8").replace("summary: ", "summary: Edited. ", 1), encoding="utf-8")
-    assert "formats/fmt-fp4.md" in sync_once(tree, writer, memo=memo).written
-    assert len(cut) == 1  # the summary is in none of the three API files the page's data is cut from
-    full, _ = site_files(tree)
-    assert {rel: writer.written[rel] for rel in full} == full
-    api, before = dict(zip(selector_data.INPUTS, cut[0])), len(cut)
-    changed = {**api, "api/cells.json": api["api/cells.json"].replace("\n", " \n", 1)}  # the same cells, other text
-    assert selector_data.selector_files_kept(changed, memo) == selector_data.selector_files_kept(api, None)
-    assert len(cut) == before + 2  # other texts are cut again (and so is a call without a memo)
-
-
 def test_sync_keeps_the_old_tree_when_the_records_break(tmp_path):
     tree = small_project(tmp_path)
     out = tmp_path / "out"

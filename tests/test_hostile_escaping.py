@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from markupsafe import Markup
 
 from generators import gfm
-from generators.diff import CellChange, CountChange, DiffReport, FieldChange, OtherwiseStep, PageChange, RecordChange
+from generators.diff import (CellChange, CellContentChange, CountChange, DiffReport, FieldChange, OtherwiseStep,
+                             PageChange, RecordChange)
 from generators.problems import Problem
 
 from .conftest import write
@@ -66,6 +67,8 @@ def hostile_report() -> DiffReport:
                CellChange("s", "t", "yes", "yes", "", "", (), (), (OtherwiseStep("a", "k", HOSTILE),),
                           (OtherwiseStep("b", "k", HOSTILE),))),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
+        contents=(CellContentChange(HOSTILE, HOSTILE, (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),
+                                                       FieldChange("reasons[0]", None, HOSTILE))),),
         pages=(PageChange(HOSTILE, "changed", ("```", "</details>", HOSTILE.replace("\n", " "), "~~~~")),),
         introduced=(f"records/formats/{HOSTILE}.yaml:1:1: error: [load] {HOSTILE}",),
         fixed=(HOSTILE,),
@@ -86,6 +89,7 @@ def test_code_span_fence_is_longer_than_any_backtick_run():
     assert gfm.code("`x") == "`` `x ``"
     assert gfm.code("plain") == "`plain`"
     assert gfm.code("a\nb") == "`a\\nb`"
+    assert gfm.code("a\x1b[2J\u202eb\u2028c") == "`a\\u001b[2J\\u202eb\\u2028c`"  # a terminal shows them, acts on none
     assert gfm.cell(gfm.code("a|b")) == "`a\\|b`"
     assert gfm.text("@octocat [l](u)") == "@\u200boctocat \\[l\\]\\(u\\)"
     assert gfm.html("<b>&") == "&lt;b&gt;&amp;"

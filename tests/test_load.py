@@ -79,6 +79,15 @@ def test_non_utf8_reports_the_byte_and_its_position(tree):
         "records/techniques/calib2.yaml:2:13: error: [load] file is not valid UTF-8 (byte 0xe9); save it as UTF-8")
 
 
+def test_the_byte_check_finds_every_control_character_and_no_other():
+    """load._may_hold_control (bytes) lets the text search run exactly when the text holds a character of CONTROL:
+    every code point alone, and between ASCII text (the position a search would report is the regex's own)."""
+    from generators import fast_yaml, load
+    wrong = [point for point in range(0x110000) if not 0xD800 <= point <= 0xDFFF
+             and load._may_hold_control(f"a{chr(point)}b".encode()) != bool(fast_yaml.CONTROL.search(chr(point)))]
+    assert wrong == []
+
+
 def test_unknown_kind_folder_suggests_the_close_one(tree):
     write(tree, "records/format/x.yaml", VALID)
     assert only_problem(tree, "records/format/x.yaml") == (

@@ -128,3 +128,24 @@ def test_diff_renders_each_side_s_pages_with_that_side_s_own_code(repo: Path, fr
         "+Read off the support cells. Where the engine tries this kernel and declines it, the scheme's page gives the "
         "reason."]
     assert sum("cells, counts and pages come from its own code" in note for note in report.notes) == 2
+
+
+def test_diff_takes_each_side_s_cell_contents_from_its_own_code(repo: Path, fresh: Path) -> None:  # noqa: F811
+    """A commit that only rewords an engine message in generators/ (as msg40 did) changes what cells say, which no
+    page prints: the head's own code derives its contents; a base whose code predates cell contents is read by the
+    running code, and the report says so."""
+    _copy_code(repo)
+    with open(repo / "generators" / "diff.py", "a", encoding="utf-8") as handle:
+        handle.write("del cell_contents  # as a code from before cell contents\n")
+    commit(repo, "add the code")
+    edit(repo, "generators/diff.py", "del cell_contents  # as a code from before cell contents\n", "")
+    edit(repo, "generators/derive/cells.py", 'message = str(candidates.get("failure_message", ""))',
+         'message = str(candidates.get("failure_message", "")) + " [own]"')
+    commit(repo, "reword the failure message")
+    report = diff_revisions(repo, "HEAD~1", "HEAD")
+    assert report.cells == report.pages == report.records == ()
+    assert [(c.scheme, c.target, [(f.field, f.old, f.new) for f in c.fields]) for c in report.contents] == [
+        ("sch-w4a16", "gpu-sm80", [("otherwise[k-generic].failure_message", "Failed to find a kernel",
+                                    "Failed to find a kernel [own]")])]
+    said = [note for note in report.notes if "cell contents" in note]
+    assert len(said) == 1 and said[0].startswith("The base side's cell contents") and "code running this diff" in said[0]

@@ -497,3 +497,25 @@ def test_a_no_path_list_shows_its_engines_text_escaped_with_a_link_to_the_engine
     row = next(line for line in pages["schemes/sch-w4a16.md"].splitlines() if line.startswith("| cpu |"))
     assert row.endswith(f"| import eng | {shown} | [Example Engine: no path on cpu](../engines/eng.md#no-path) | ")
     assert "<b>" not in row and "src-doc" not in row  # its sources are on the engine's table
+
+
+def test_a_named_list_shows_on_the_scheme_page_as_typed_with_a_link_to_the_engines_list_and_its_schemes(tree):
+    typed = render_tree(tree)[0]["schemes/sch-w4a16.md"]
+    scheme = tree / "records/schemes/sch-w4a16.yaml"
+    (tree / "records/schemes/sch-copy.yaml").write_text(scheme.read_text().replace("Example W4A16", "Copied W4A16")
+                                                       .replace("kernels: [k-cpu]", "kernels: [k-cpu, k-generic]"))
+    edit(tree, "records/engines/eng.yaml", "sources:\n", "candidate_lists:\n  - id: gpu-walk\n    platform: cuda\n"
+         "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed to find a kernel\"\nsources:\n")
+    for name in ("sch-w4a16", "sch-copy"):
+        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
+             "to find a kernel\"\n", "    list: gpu-walk\n")
+    atlas, problems = check_tree(tree)
+    pages, _ = render_site(atlas, tree / "docs")
+    before = next(line for line in typed.splitlines() if line.startswith("| cuda |"))
+    row = next(line for line in pages["schemes/sch-w4a16.md"].splitlines() if line.startswith("| cuda |"))
+    assert row == before + "[Example Engine: candidate list gpu-walk](../engines/eng.md#candidate-lists) | "
+    engine = pages["engines/eng.md"]
+    assert "## Candidate lists\n" in engine  # the anchor #candidate-lists the scheme page links to
+    listed = next(line for line in engine.splitlines() if line.startswith("| gpu-walk |"))
+    assert listed.endswith("| [Copied W4A16 scheme](../schemes/sch-copy.md), "
+                           "[Example W4A16 scheme](../schemes/sch-w4a16.md) | ")

@@ -31,6 +31,26 @@ EDITS = [
 ]
 
 
+# (file, old text, new text): one edit of each record kind (every kind has pages), each reaching what a page shows of
+# it, several the answers (a trap's formats, a published cell, a scheme's config, a target's capability, the engine's
+# release); the observation is the crafted one of test_observed_cells, added first
+KIND_EDITS = [
+    ("records/formats/fmt-int4.yaml", "weight_bits: 4", "weight_bits: 3"),
+    ("records/accelerators/acc-old.yaml", "tflops: 300", "tflops: 310"),
+    ("records/hardware-targets/gpu-sm80.yaml", "compute_capability: 80", "compute_capability: 86"),
+    ("records/kernels/k-generic.yaml", "value: 80,", "value: 86,"),
+    ("records/engines/eng.yaml", "version_read: '1.0'", "version_read: '1.1'"),
+    ("records/schemes/sch-w4a16.yaml", "group_sizes: [128]", "group_sizes: [64, 128]"),
+    ("records/support-matrices/pub-table.yaml", "{label: Ampere,", "{label: Ampere GPUs,"),
+    ("records/gotchas/trap-silent.yaml", "formats: [fmt-fp4]", "formats: [fmt-int4]"),
+    ("records/benchmarks/b-quant.yaml", "summary: Quantized run.", "summary: Quantized run, edited."),
+    ("records/findings/cpu-cell-wrong.yaml", "conclusion: The", "conclusion: Edited. The"),
+    ("records/techniques/calib.yaml", "applies_to: [fmt-int4]", "applies_to: [fmt-int4, fmt-fp4]"),
+    ("records/sources/src-doc.yaml", "url: https://example.org/table", "url: https://example.org/table2"),
+    ("records/observations/eng-1-0-h1.yaml", "summary: A crafted", "summary: An edited crafted"),
+]
+
+
 def built(tree: Path, memo: PageMemo | None) -> tuple[dict[str, str], list[str]]:
     generated = site_cache.generate(tree, memo=memo)
     return generated.files, [str(problem) for problem in generated.problems]
@@ -106,3 +126,54 @@ def test_a_link_to_a_record_reads_its_name_so_a_chapter_renders_again_on_a_renam
     edit(tree, "records/accelerators/acc-big.yaml", "name: ", "name: Renamed ")
     files, _ = built(tree, memo)
     assert memo.pages["chapters/demo.md"] is not chapter and "Renamed " in files["chapters/demo.md"]
+
+
+@pytest.mark.usefixtures("no_disk_cache")
+def test_an_edit_of_each_record_kind_gives_every_file_a_full_build_gives(tmp_path: Path) -> None:
+    from generators.kinds import FOLDER_OF_KIND
+
+    from .test_observed_cells import OBSERVATION
+    tree = make_tree(tmp_path / "tree")
+    (tree / "records/observations").mkdir()
+    (tree / "records/observations/eng-1-0-h1.yaml").write_text(OBSERVATION, encoding="utf-8")
+    edit(tree, "records/engines/eng.yaml", "category: serving-engine", "category: serving-engine\nversion_read: '1.0'")
+    memo = PageMemo()
+    assert built(tree, memo) == built(tree, None)
+    for rel, old, new in KIND_EDITS:
+        edit(tree, rel, old, new)
+        incremental, full = built(tree, memo)[0], built(tree, None)[0]
+        assert full and incremental == full, rel
+    assert {rel.split("/")[1] for rel, _, _ in KIND_EDITS} == set(FOLDER_OF_KIND.values())
+
+
+@pytest.mark.usefixtures("no_disk_cache")
+def test_only_the_answers_that_read_an_edit_are_computed_again(tmp_path: Path) -> None:
+    tree = make_tree(tmp_path / "tree")
+    memo = PageMemo()
+    built(tree, memo)
+    assert memo.reuse is not None
+    answers = [done for done in memo.reuse.computed if done.startswith("entry answers")]
+    assert len(answers) == 3  # the scheme on each of the three targets
+    edit(tree, "records/hardware-targets/gpu-sm90.yaml", "summary: ", "summary: Edited. ")
+    built(tree, memo)  # of the answers, only the one on gpu-sm90 reads that target
+    assert [done for done in memo.reuse.computed if done.startswith("entry")] == [
+        "entry answers ('sch-w4a16', 'gpu-sm90')"]
+    edit(tree, "records/support-matrices/pub-table.yaml", "{label: Ampere,", "{label: Ampere GPUs,")
+    built(tree, memo)  # a published table every answer it covers cites
+    assert len([done for done in memo.reuse.computed if done.startswith("entry")]) == 3
+    assert built(tree, memo) == built(tree, None)
+
+
+def test_an_answer_computed_again_alike_is_the_last_one_and_so_is_the_view(tmp_path: Path) -> None:
+    from generators.build import check_stages
+    from generators.reuse import ReuseMemo
+    tree = make_tree(tmp_path / "tree")
+    reuse = ReuseMemo()
+    first = check_stages(tree, reuse=reuse).atlas.views.answers  # type: ignore[union-attr]
+    edit(tree, "records/hardware-targets/gpu-sm90.yaml", "summary: ", "summary: Edited. ")
+    again = check_stages(tree, reuse=reuse).atlas.views.answers  # type: ignore[union-attr]
+    assert "view answers" in reuse.computed and again is first
+    edit(tree, "records/gotchas/trap-silent.yaml", "formats: [fmt-fp4]", "formats: [fmt-int4]")
+    changed = check_stages(tree, reuse=reuse).atlas.views.answers  # type: ignore[union-attr]
+    assert changed is not first and changed == check_stages(tree).atlas.views.answers  # type: ignore[union-attr]
+    assert all(changed[key].traps != first[key].traps for key in first if key[1] != "cpu-avx512")

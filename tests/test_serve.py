@@ -84,3 +84,16 @@ def test_the_readme_serve_command_reloads_an_edit_without_aborting(tmp_path):
         server.wait(timeout=30)
     text = log.read_text()
     assert "INFO    -  A 'dirty' build is being performed" in text and "Aborted" not in text
+
+
+def test_a_generated_page_keeps_the_path_mkdocs_would_give_it():
+    """The plugin's pages skip pathlib's parse of a path that is already plain POSIX (mkdocs_plugin.GeneratedPage); any
+    other path still goes through it, so every file's path is the one MkDocs's own File gives."""
+    from mkdocs.structure.files import File
+
+    from generators.mkdocs_plugin import GeneratedPage
+    paths = ["formats/nvfp4.md", "api/records/formats/nvfp4.json", "index.md", "a//b.md", "./a.md", "a/./b.md",
+             "a/../b.md", "/a/b.md", "a/", "a\\b.md", "a/.b.md", "..md", "."]
+    for path in paths:
+        assert GeneratedPage(path, None, "/site", True).src_uri == File(path, None, "/site", True).src_uri, path
+    assert GeneratedPage("a//b.md", None, "/site", True).src_uri == "a/b.md"  # (normalised, as MkDocs does)

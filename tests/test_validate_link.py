@@ -109,6 +109,28 @@ def test_benchmark_needs_a_value_or_the_reason_it_has_none(tree):
         "records/benchmarks/b-ref.yaml:1:1: error: [schema] (record): the fields 'value' and 'missing_value' exclude each other; keep one"]
 
 
+
+def test_a_group_size_bound_is_a_whole_number_from_1_stated_instead_of_a_list_and_only_on_a_group_size_check(tree):
+    # vllm-exllama states at_least 1: the derivation reads it only on a group-size check, and beside a list one of the
+    # two would be silently ignored; -1 (channelwise) is no size, so a bound of 0 or less would admit it by arithmetic.
+    path = tree / "records/kernels/k-cpu.yaml"
+    base = path.read_text()
+    cases = {
+        "{check: group-size, at_least: 1, reason: r}": [],
+        "{check: group-size, at_least: one, reason: r}":
+            ["9:35: error: [schema] requirements[2].at_least: expected a whole number, found the text 'one'"],
+        "{check: group-size, at_least: 0, reason: r}":
+            ["9:35: error: [schema] requirements[2].at_least: 0 is less than the minimum of 1"],
+        "{check: group-size, at_least: 1, values: [32], reason: r}":
+            ["9:5: error: [schema] requirements[2]: the fields 'at_least' and 'values' exclude each other; keep one"],
+        "{check: shape, at_least: 1, reason: r}":
+            ["9:13: error: [schema] requirements[2].check: 'group-size' was expected"],
+    }
+    for requirement, expected in cases.items():
+        path.write_text(base.replace("routes:", f"  - {requirement}\nroutes:"))
+        assert messages(tree, "records/kernels/k-cpu.yaml") == [f"records/kernels/k-cpu.yaml:{m}" for m in expected]
+
+
 def _replaced(atlas, ref, edit):
     record = atlas.index.by_ref(ref)
     data = copy.deepcopy(record.data)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..derive.candidate_lists import resolved_schemes
 from ..model.atlas import Atlas
 from ..problems import Problem
 from .base import SHAPE, Check, at
@@ -11,7 +12,7 @@ NAME = "dispatch-provenance"
 
 
 def run(atlas: Atlas) -> Iterator[Problem]:
-    candidates = {k for s in atlas.index.all("scheme") for c in s.data["candidates"] for k in c["kernels"]}
+    candidates = {k for s in resolved_schemes(atlas.index).values() for c in s["candidates"] for k in c.get("kernels", [])}
     records = atlas.index.all("scheme") + [k for k in atlas.index.all("kernel") if k.id in candidates]
     for record in records:
         code = record.data.get("code")

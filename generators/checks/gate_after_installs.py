@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..derive.candidate_lists import resolved_scheme
 from ..derive.runtime_checks import resolved_kernel
 from ..model.atlas import Atlas
 from ..model.records import Record
@@ -19,7 +20,7 @@ def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
     platforms = gate.get("platforms")
     engine = atlas.index.get("engine", scheme.data.get("engine", ""))
     tested: set[str] = set()
-    for candidates in scheme.data.get("candidates", []):
+    for candidates in resolved_scheme(scheme.id, scheme.data, engine.data if engine else None).get("candidates", []):
         kernel = atlas.index.get("kernel", candidates["kernels"][0]) if candidates.get("kernels") else None
         if kernel is None or (platforms and candidates["platform"] not in platforms):
             continue

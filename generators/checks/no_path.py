@@ -29,7 +29,7 @@ def run(atlas: Atlas) -> Iterator[Problem]:
                 yield at(scheme, ("candidates", n), NAME,
                          f"engine {engine_id!r} states that it has no path on {platform!r} (no_path[{stated[platform]}]); "
                          "write this list as `kernels: []` with `no_path: true`, or correct the engine's no_path")
-            elif not candidates["kernels"] and "unread" not in candidates and candidates.get("locator"):
+            elif "kernels" in candidates and not candidates["kernels"] and "unread" not in candidates and candidates.get("locator"):
                 texts[(engine_id, platform, candidates["locator"])].append((scheme, n))
     for engine in atlas.index.all("engine"):
         yield from _engine_problems(engine, marked[engine.id])
@@ -48,9 +48,9 @@ def _platforms(atlas: Atlas, engine_id: str) -> dict[str, int]:
 
 def _marked(scheme: Record, n: int, engine_id: str, stated: bool) -> Iterator[Problem]:
     platform = scheme.data["candidates"][n]["platform"]
-    if scheme.data["candidates"][n]["kernels"]:
+    if scheme.data["candidates"][n].get("kernels"):
         yield at(scheme, ("candidates", n, "kernels"), NAME,
-                 f"a list marked no_path names no kernel, but this one names {len(scheme.data['candidates'][n]['kernels'])}; "
+                 f"a list marked no_path names no kernel, but this one names {len(scheme.data['candidates'][n].get('kernels', []))}; "
                  "empty it, or drop no_path")
     if not stated:
         yield at(scheme, ("candidates", n, "no_path"), NAME,

@@ -18,7 +18,7 @@ from ..model.atlas import Atlas
 from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check, at
-from .quoted_value import appears_in, citations
+from .quoted_value import appears_in, citations_with
 
 NAME = "quoted-difference"
 
@@ -26,9 +26,8 @@ NAME = "quoted-difference"
 def run(atlas: Atlas) -> Iterator[Problem]:
     for kind in sorted(atlas.index.by_kind):
         for record in atlas.index.all(kind):
-            for path, citation in citations(record):
-                if "difference" in citation:
-                    yield from _check(atlas, record, path, citation)
+            for path, citation in citations_with(record, "difference"):
+                yield from _check(atlas, record, path, citation)
 
 
 def _check(atlas: Atlas, record: Record, path: tuple[Any, ...], citation: dict[str, Any]) -> Iterator[Problem]:

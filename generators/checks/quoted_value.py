@@ -50,12 +50,28 @@ def citations(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]
                 yield ("contested", n, "claims", k, "sources", m), citation
 
 
+_CITING: dict[tuple[int, str], tuple[Record, tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]]] = {}
+
+
+def citations_with(record: Record, field: str) -> tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]:
+    """The record's citations (as `citations` gives them) that carry `field`, kept per record object: the changelog
+    checks several past trees whose records are mostly the same objects (record data never change once loaded), and
+    walking every citation of every record was most of this check's cost and quoted_difference's in each tree."""
+    key = (id(record), field)
+    kept = _CITING.get(key)
+    if kept is not None and kept[0] is record:  # (the entry holds the record, so its id is not another's)
+        return kept[1]
+    found = tuple((path, citation) for path, citation in citations(record) if field in citation)
+    if len(_CITING) > 100_000:
+        _CITING.clear()
+    _CITING[key] = (record, found)
+    return found
+
+
 def run(atlas: Atlas) -> Iterator[Problem]:
     for kind in sorted(atlas.index.by_kind):
         for record in atlas.index.all(kind):
-            for path, citation in citations(record):
-                if "value" not in citation:
-                    continue
+            for path, citation in citations_with(record, "value"):
                 cited = citation["value"]
                 quote = citation.get("quote")
                 if quote is None:

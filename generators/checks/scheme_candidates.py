@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..derive.candidate_lists import resolved_scheme
+from ..derive.engine_stated import engine_data
 from ..model.atlas import Atlas
+from ..model.fields import SchemeFields
 from ..model.records import Record
 from ..problems import Problem
 from .base import SHAPE, Check, at
@@ -25,29 +28,35 @@ def kernel_engines(atlas: Atlas, engine_id: str) -> tuple[str, ...]:
 def check(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
     seen: dict[str, int] = {}
     allowed = kernel_engines(atlas, scheme.data["engine"])
-    for n, candidates in enumerate(scheme.data["candidates"]):
+    resolved = _resolved(atlas, scheme)  # a named list's kernels are its engine's list's
+    for n, candidates in enumerate(resolved["candidates"]):
         platform = candidates["platform"]
         if platform in seen:
             yield at(scheme, ("candidates", n, "platform"), NAME,
                      f"platform {platform!r} already has a candidate list at candidates[{seen[platform]}]")
         seen.setdefault(platform, n)
-        for k, kernel_id in enumerate(candidates["kernels"]):
+        for k, kernel_id in enumerate(candidates.get("kernels", [])):
             kernel = atlas.index.get("kernel", kernel_id)
             owner = kernel.data.get("engine") if kernel is not None else None
             if owner is not None and owner not in allowed:
                 also = f" nor {allowed[1]!r}, whose kernels it runs" if len(allowed) > 1 else ""
-                yield at(scheme, ("candidates", n, "kernels", k), NAME,
+                where = ("candidates", n, "list") if "list" in scheme.data["candidates"][n] else ("candidates", n, "kernels", k)
+                yield at(scheme, where, NAME,
                          f"kernel {kernel_id!r} belongs to engine {owner!r}, not {scheme.data['engine']!r}{also}; if "
                          f"{scheme.data['engine']!r} runs the kernels of {owner!r}, say so once with `kernels_from` on "
                          f"its engine record")
 
-    yield from _setting_values(atlas, scheme)
+    yield from _setting_values(atlas, scheme, resolved)
 
 
-def _setting_values(atlas: Atlas, scheme: Record) -> Iterator[Problem]:
+def _resolved(atlas: Atlas, scheme: Record) -> SchemeFields:
+    return resolved_scheme(scheme.id, scheme.data, engine_data(atlas.index, scheme.data["engine"]))
+
+
+def _setting_values(atlas: Atlas, scheme: Record, resolved: SchemeFields) -> Iterator[Problem]:
     settings: dict[str, list[object]] = {}
-    for candidates in scheme.data["candidates"]:
-        for kernel_id in candidates["kernels"]:
+    for candidates in resolved["candidates"]:
+        for kernel_id in candidates.get("kernels", []):
             kernel = atlas.index.get("kernel", kernel_id)
             stated = kernel.data.get("computes_in") if kernel is not None else None
             setting = stated.get("setting") if stated else None

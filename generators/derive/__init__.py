@@ -11,6 +11,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer, derive_answers
 from .cells import Cell, derive_cells
+from .entries import Each, every_entry
 from .kernel_uses import KernelUse, kernel_uses
 from .order import targets_in_order
 from .observed import known_by_run
@@ -35,6 +36,10 @@ from .traps import ordered_traps, trap_details, traps_by_regime
 
 class Views:
     """Every computed view of one index; templates read these and never count, filter or sort themselves."""
+
+    # how a view computed entry by entry computes them (entries.py): all of them; a long-lived process's views reuse
+    # the entries whose inputs did not change (reuse.py)
+    each: Each = staticmethod(every_entry)
 
     def __init__(self, index: Index):
         self.index = index
@@ -113,7 +118,7 @@ class Views:
     @cached_property
     def answers(self) -> dict[tuple[str, str], Answer]:
         """Every cell with its published claims, the traps that apply and the sources behind it."""
-        return derive_answers(self.index, self.cells, self.published, self.traps, self.tallies)
+        return derive_answers(self.index, self.cells, self.published, self.traps, self.tallies, self.each)
 
     @cached_property
     def answers_by_scheme(self) -> dict[str, list[Answer]]:

@@ -23,7 +23,7 @@ from ..model.index import Index
 from ..model.records import Record
 from .cells import FAILS_FIRST_ON_DEFAULT_INSTALL, Cell, Choice, install_of
 from .engine_stated import engine_data
-from .no_path import resolved_scheme
+from .candidate_lists import resolved_scheme
 from .parts import PartAnswer
 
 

@@ -20,6 +20,7 @@ from ..model.records import Record
 from .engine_dtypes import as_seen_by
 from .answer_sources import answer_sources, passed_over_sources
 from .cells import Cell, Install, default_installs
+from .entries import Each, every_entry
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
 from .messages import MODEL_DTYPES
 from .part_builds import build_needs, capabilities
@@ -83,8 +84,10 @@ class Answer:
 
 
 def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: list[PublishedCell],
-                   traps: list[Record], tallies: Mapping[str, Tally] | None = None) -> dict[tuple[str, str], Answer]:
-    """Every cell's answer, keyed like `cells`."""
+                   traps: list[Record], tallies: Mapping[str, Tally] | None = None,
+                   each: Each = every_entry) -> dict[tuple[str, str], Answer]:
+    """Every cell's answer, keyed like `cells`: each from its cell and claims, the records it reads, and what every
+    answer shares (the context `each` is given: a long-lived process reuses the answers none of these changed for)."""
     explained = {key: ids[-1] for key, ids in explaining_findings(index).items()}  # the last, as the grids show
     claims: dict[tuple[str, str], list[PublishedClaim]] = {}
     for p in published:
@@ -99,8 +102,11 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
     fit = _PartFit(fixed_hosts(index), host_limits(resolved_kernels(index)), capabilities(index),
                    default_installs(index), {t.id: t.data.get("compute_capability") for t in index.all("hardware-target")})
     native = {a: frozenset(t.native) for a, t in (tallies or {}).items()}
-    return {key: _answer(index, cell, tuple(claims.get(key, ())), scopes, targets, releases, fit, native)
-            for key, cell in sorted(cells.items())}
+
+    def answer(seen: Index, inputs: tuple[Cell, tuple[PublishedClaim, ...]]) -> Answer:
+        return _answer(seen, inputs[0], inputs[1], scopes, targets, releases, fit, native)
+    return each(index, (scopes, targets, releases, fit, native),
+                ((key, (cell, tuple(claims.get(key, ())))) for key, cell in sorted(cells.items())), answer)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES, engine_message
-from .no_path import resolved_schemes
+from .candidate_lists import resolved_schemes
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -215,7 +215,7 @@ def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
     scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
-    schemes = resolved_schemes(index)  # a `no_path` list reads its engine's text
+    schemes = resolved_schemes(index)  # a `no_path` or named list reads its engine's statement
     modelled = engine_platforms(schemes.values())
     return {
         (scheme_id, target.id): _kept_cell(scheme_id, scheme, target.id, target.data, kernels,
@@ -1494,7 +1494,7 @@ def evaluate(requirement: KernelRequirements, config: Mapping[str, Any], target:
         found = _overlap("activation dtype", config.get("activation_types"), values)
         return str(requirement["condition"]) if isinstance(found, str) and "condition" in requirement else found
     if check == "group-size":
-        return _overlap("group size", config.get("group_sizes"), values)
+        return _group_size(requirement, config.get("group_sizes"))
     if check == "zero-points":
         if "zero_points" not in config:
             return f"zero points {'present' if value else 'absent'}"
@@ -1529,6 +1529,17 @@ def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:
     if not common:
         return False
     return True if len(common) == len(vendors) else f"CPU vendor {' or '.join(common)}"
+
+
+def _group_size(requirement: KernelRequirements, have: list[Any] | None) -> bool | str:
+    """A group-size test: the list the engine accepts (`values`), or every size from a bound (`at_least`), since
+    ExllamaLinearKernel takes any positive size, which no list of sizes states."""
+    if "at_least" not in requirement:
+        return _overlap("group size", have, requirement.get("values", []))
+    bound = requirement["at_least"]
+    if not have:
+        return f"group size of at least {bound}"
+    return _overlap("group size", have, [size for size in have if size >= bound])
 
 
 def _overlap(label: str, have: list[Any] | None, accepted: list[Any]) -> bool | str:

@@ -29,7 +29,7 @@ def precision_label(precision: str, encoding: str = "") -> str:
     """A precision as "Computes in" names it: in capitals ('FP16', 'INT8', 'MXFP8'), an FP8 one with its element
     encoding ('FP8 E4M3', 'FP8 E4M3 FNUZ'). It says what the multiply runs in and
     nothing about how the operands are scaled, which is the scheme's and the kernel's: a format's name may describe
-    its checkpoints' scaling ('FP8 E4M3 (per-tensor / per-block scaled)'), which a per-channel kernel does not do.
+    a scaling (as fp8-e4m3's once said 'per-tensor / per-block scaled') that a per-channel kernel does not do.
     Every word comes from the precision or the encoding, so two formats are said alike only where both fields agree
     (check format-encoding keeps those apart): an encoding never replaces the precision ('MXFP8 E5M2', not 'FP8
     E5M2'), and FNUZ, from either field, is said once, last."""

@@ -415,6 +415,7 @@ class KernelRequirements(TypedDict):
     check: NotRequired[Literal['platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other']]
     uses: NotRequired[str]
     values: NotRequired[list[str | int]]
+    at_least: NotRequired[int]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
     reason: str
@@ -618,6 +619,40 @@ class EngineNoPath(TypedDict):
     sources: Sources
 
 
+RefKernel: TypeAlias = str
+
+
+class CandidatePromotion(TypedDict):
+    """One reordering."""
+
+    kernel: RefKernel
+    before: RefKernel
+    capabilities: list[int]
+    locator: str
+
+
+class CandidateFilter(TypedDict):
+    """A launch setting that filters a candidate list before any kernel is tried."""
+
+    setting: str
+    values: list[str]
+    locator: str
+
+
+class EngineCandidateLists(TypedDict):
+    """One candidate list several schemes walk, with an id they name it by."""
+
+    id: str
+    platform: Platform
+    selector: NotRequired[str]
+    kernels: list[RefKernel]
+    failure_message: NotRequired[str]
+    locator: NotRequired[str]
+    sources: NotRequired[Sources]
+    promotions: NotRequired[list[CandidatePromotion]]
+    filter: NotRequired[CandidateFilter]
+
+
 class EngineFirstUseNeedsWhen(TypedDict):
     """Where the need applies."""
 
@@ -696,6 +731,7 @@ class EngineFields(TypedDict):
     first_kernels: NotRequired[EngineFirstKernels]
     runtime_checks: NotRequired[list[EngineRuntimeChecks]]
     no_path: NotRequired[list[EngineNoPath]]
+    candidate_lists: NotRequired[list[EngineCandidateLists]]
     first_use_needs: NotRequired[list[EngineFirstUseNeeds]]
     built_with: NotRequired[list[BuiltWith]]
     kernels_from: NotRequired[EngineKernelsFrom]
@@ -743,9 +779,6 @@ class SchemeCapabilityGate(TypedDict):
     before_first_kernels: NotRequired[bool]
 
 
-RefKernel: TypeAlias = str
-
-
 class SchemeCandidatesActivationScalesWithout(TypedDict):
     """The activation quantization keys the scheme hands kernel selection on this platform where the engine finds `kernel` unsupported, in place of the list's (or the config's) `activation_scales`: vLLM's fp8 method asks for dynamic per-token scales only where cutlass_fp8_supported() holds, the test CutlassFP8ScaledMMLinearKernel.is_supported makes, and for dynamic per-tensor scales where it fails. On a target where the kernel is refused outright the walk starts with these keys; where the kernel is a condition (a build it needs), the step for that condition failing walks the later candidates with them."""
 
@@ -753,23 +786,6 @@ class SchemeCandidatesActivationScalesWithout(TypedDict):
     activation_scales: list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]
     locator: str
     sources: Sources
-
-
-class SchemeCandidatesPromotions(TypedDict):
-    """One reordering."""
-
-    kernel: RefKernel
-    before: RefKernel
-    capabilities: list[int]
-    locator: str
-
-
-class SchemeCandidatesFilter(TypedDict):
-    """A launch setting that filters this list before any kernel is tried (vLLM's --linear-backend keeps the kernels whose `linear_backends` name its value, the whole list when none does). Unset by default, so the cell is the whole list's walk; where that walk does not run as specified and the list a value leaves does, the cell runs only given the setting (runs-if), a default install selecting what the whole list's walk selects."""
-
-    setting: str
-    values: list[str]
-    locator: str
 
 
 class SchemeCandidatesSubstitution(TypedDict):
@@ -786,15 +802,16 @@ class SchemeCandidates(TypedDict):
 
     platform: Platform
     selector: NotRequired[str]
-    kernels: list[RefKernel]
+    kernels: NotRequired[list[RefKernel]]
     no_path: NotRequired[Literal[True]]
+    list: NotRequired[str]
     failure_message: NotRequired[str]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     activation_scales_without: NotRequired[SchemeCandidatesActivationScalesWithout]
-    promotions: NotRequired[list[SchemeCandidatesPromotions]]
-    filter: NotRequired[SchemeCandidatesFilter]
+    promotions: NotRequired[list[CandidatePromotion]]
+    filter: NotRequired[CandidateFilter]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
 

@@ -52,11 +52,10 @@ class PageMemo:
     rendered: int = 0  # files rendered (not reused) since the last run began
     reused: int = 0
     reuse: Any = None  # a long-lived process's views and check results (reuse.ReuseMemo), which begin starts from
+    selector: dict[str, Any] = field(default_factory=dict)  # the selector's data files with the API texts they read
     # per part, its last finished round and the fingerprints it knew (Round.changed)
     finished: dict[str, tuple[object, dict[Read, Print]]] = field(default_factory=dict, repr=False, compare=False)
     _last_prints: tuple[Any, dict[Read, Print]] | None = field(default=None, repr=False, compare=False)
-    # the page's data files (selector_data.py) with the API texts they were cut from: the same texts, the same files
-    selector: tuple[tuple[str, ...], dict[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def begin(self, atlas: Any, names: dict[str, str], templates: dict[str, str], part: str = "pages") -> Round:
         """Start a run on a new atlas: the Markdown pages (which starts the count), or another part of the site's files
@@ -159,9 +158,18 @@ class Carried:
     links_before: dict[Read, tuple[list[Link], str]] = field(default_factory=dict)
     links: dict[Read, tuple[list[Link], str]] = field(default_factory=dict)
 
-    def links_print(self, read: Read, links: list[Link]) -> str:
+    def last_print(self, read: Read, links: list[Any]) -> str | None:
+        """The last run's fingerprint of a record's links when they equal the last run's (which were all links: only
+        those are kept), else None. Linking takes an unchanged record's very Link objects again (link.py), so the
+        comparison is mostly one of identities."""
         before = self.links_before.get(read)
-        found = before[1] if before is not None and before[0] == links else _links_print(links)
+        if before is None or before[0] != links:
+            return None
+        self.links[read] = (links, before[1])
+        return before[1]
+
+    def links_print(self, read: Read, links: list[Link]) -> str:
+        found = _links_print(links)
         self.links[read] = (links, found)
         return found
 
@@ -217,8 +225,13 @@ class _Prints:
             return found
         if what in ("backlinks", "outgoing") and len(read) == 2:
             links = getattr(atlas.index, what).get(read[1])
-            if links is None or not _all_links(links):
-                return "no links" if links is None else self._pickled(links)
+            if links is None:
+                return "no links"
+            last = self.carried.last_print(read, links) if self.carried is not None else None
+            if last is not None:
+                return last
+            if not _all_links(links):
+                return self._pickled(links)
             return _links_print(links) if self.carried is None else self.carried.links_print(read, links)
         if what == "name" and len(read) == 2:
             name = self.names.get(read[1])

@@ -31,7 +31,8 @@ def observation_grid_html(atlas: Any, record: Record, page: str, names: dict[str
     columns = by_vendor([column_of(t, atlas.index) for t in targets_in_order(atlas.index) if t.id in seen])
     engine = atlas.index.get("engine", str(record.data.get("engine", "")))
     engine_name = engine.name if engine else ""
-    schemes = [s for s in atlas.index.all("scheme") if any(key[0] == s.id for key in observed)]
+    observed_schemes = {scheme for scheme, _ in observed}  # (a set: each scheme was searched for in every cell)
+    schemes = [s for s in atlas.index.all("scheme") if s.id in observed_schemes]
     rows = joined("", [fill('<tr><th scope="row" title="{}">{}</th>{}</tr>',
         s.name, html.ref(f"scheme/{s.id}", row_label(s, engine_name)),
         joined("", [_cell(observed.get((s.id, c.target)), atlas.views.cells.get((s.id, c.target)), c.compact)

@@ -12,6 +12,7 @@ from ..derive.baseline import baseline_values, difference
 from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
+from ..derive.candidate_lists import named_lists, resolve_named
 from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
@@ -78,6 +79,8 @@ def names_of(atlas: Any) -> dict[str, str]:
 def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage:
     page = page_of(record.kind, record.id)
     links = {link.path: link.target for link in atlas.index.outgoing.get(record.ref, [])}
+    if record.kind == "scheme":
+        links.update(_named_list_links(atlas, record))
     unverified = atlas.views.unverified  # each record no primary source backs, with its reason
     values = ValueRenderer(links, names, page, unverified)
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
@@ -93,6 +96,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                 continue
         if record.kind == "scheme" and key == "candidates":
             value = _candidates_as_read(atlas, record, page)
+        if record.kind == "engine" and key == "candidate_lists":
+            value = _candidate_lists_named_by(atlas, record, page)
         if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
             facts.append((field_label(key), values.render(value, (key,))))
         elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
@@ -279,21 +284,59 @@ def _requirements_as_read(atlas: Any, record: Record, page: str) -> list[dict[st
 
 def _candidates_as_read(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:
     """A scheme's candidate lists as the derivation reads them: one marked `no_path` shows its engine's selector,
-    failure message and locator, and where the engine states them (with their sources)."""
+    failure message and locator, one naming an engine's candidate list shows that list; each says where the engine
+    states it (a `no_path` entry's sources are on the engine's page, a named list's stay here, as a typed list's)."""
     engine_id = record.data.get("engine", "")
     engine = atlas.index.get("engine", engine_id)
-    stated = no_paths(engine.data if engine else None)
+    stated, lists = no_paths(engine.data if engine else None), named_lists(engine.data if engine else None)
+    engine_name = engine.name if engine else engine_id
     shown: list[dict[str, Any]] = []
     for candidates in record.data.get("candidates", []):
         entry = stated.get(candidates["platform"]) if candidates.get("no_path") else None
-        if entry is None:
-            shown.append(dict(candidates))
-            continue
-        row: dict[str, Any] = {k: v for k, v in resolve_candidates(candidates, stated).items() if k != "sources"}
-        row["stated in"] = link(f"{engine.name if engine else engine_id}: no path on {candidates['platform']}",
-                                page_of("engine", engine_id) + "#no-path", page)
+        named = lists.get(candidates["list"]) if "list" in candidates else None
+        if named is not None:
+            row: dict[str, Any] = dict(resolve_named(candidates, lists))
+            row["stated in"] = link(f"{engine_name}: candidate list {candidates['list']}",
+                                    page_of("engine", engine_id) + "#candidate-lists", page)
+        elif entry is not None:
+            row = {k: v for k, v in resolve_candidates(candidates, stated).items() if k != "sources"}
+            row["stated in"] = link(f"{engine_name}: no path on {candidates['platform']}",
+                                    page_of("engine", engine_id) + "#no-path", page)
+        else:
+            row = dict(candidates)
         shown.append(row)
     return shown
+
+
+def _named_list_links(atlas: Any, record: Record) -> dict[str, str]:
+    """The references of the engine's candidate lists a scheme names, at the paths its lists have them as read (its
+    kernels link to their pages as a typed list's do)."""
+    engine_ref = f"engine/{record.data.get('engine', '')}"
+    engine = atlas.index.get("engine", record.data.get("engine", ""))
+    at: dict[str, int] = {}
+    for i, entry in enumerate(engine.data.get("candidate_lists", []) if engine else []):
+        at.setdefault(entry["id"], i)
+    found: dict[str, str] = {}
+    for n, candidates in enumerate(record.data.get("candidates", [])):
+        if candidates.get("list") in at:
+            prefix = f"candidate_lists[{at[candidates['list']]}]."
+            found.update((f"candidates[{n}]." + link.path[len(prefix):], link.target)
+                         for link in atlas.index.outgoing.get(engine_ref, []) if link.path.startswith(prefix))
+    return found
+
+
+def _candidate_lists_named_by(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:
+    """An engine's named candidate lists, each with the schemes that name it (derived), so a reader reaches the
+    schemes from the kernels and sources the lists cite."""
+    naming: dict[str, list[Record]] = {}
+    for scheme in atlas.index.all("scheme"):
+        if scheme.data.get("engine") == record.id:
+            for candidates in scheme.data.get("candidates", []):
+                if "list" in candidates:
+                    naming.setdefault(candidates["list"], []).append(scheme)
+    return [{**entry, "named by": joined(", ", [link(s.name, page_of("scheme", s.id), page)
+                                                for s in sorted(naming.get(entry["id"], []), key=lambda s: s.name.lower())])}
+            for entry in record.data["candidate_lists"]]
 
 
 def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:

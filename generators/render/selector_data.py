@@ -19,16 +19,13 @@ sorted keys, so the same records give the same bytes.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from ..derive.emulated_here import notices_of
 from ..derive.route_computes import precision_said
 from ..derive.wording import WORDS, setting_said
-
-if TYPE_CHECKING:
-    from .memo import PageMemo
 
 ROOT = "can-i-run-it/data"
 # kinds whose records the page never lists or links
@@ -80,26 +77,25 @@ def _step_said(step: dict[str, Any]) -> dict[str, Any]:
     return said
 
 
-INPUTS = ("api/index.json", "api/cells.json", "api/format-map.json")  # the API files selector_files reads
+# the API files the page's data is made from (selector_files reads nothing else)
+READS = ("api/index.json", "api/cells.json", "api/format-map.json")
 
 
-def selector_files_kept(api: dict[str, str], memo: PageMemo | None) -> dict[str, str]:
-    """selector_files(api); with a memo (a long-lived process), the files of its last run when the API files they are
-    cut from are the same texts (a one-record edit mostly leaves them as they were: cutting them again was about a
-    sixth of a `build --watch` round)."""
-    if memo is None:
-        return selector_files(api)
-    inputs = tuple(api[path] for path in INPUTS)
-    if memo.selector is None or memo.selector[0] != inputs:
-        memo.selector = (inputs, selector_files(api))
-    return memo.selector[1]
+def selector_files(api: dict[str, str], kept: dict[str, Any] | None = None) -> dict[str, str]:
+    """The page's data files ({site-relative path: text}) from the API files' texts (api_files). With `kept` (a
+    long-lived process's, filled by the last call), the last call's files when the texts it read are the same."""
+    read = tuple(api[path] for path in READS)
+    if kept is not None and kept.get("read") == read:
+        files: dict[str, str] = kept["files"]
+        return files
+    files = _selector_files(*(orjson.loads(text) for text in read))
+    if kept is not None:
+        kept.update(read=read, files=files)
+    return files
 
 
-def selector_files(api: dict[str, str]) -> dict[str, str]:
-    """The page's data files ({site-relative path: text}) from the API files' texts (api_files)."""
-    index = orjson.loads(api["api/index.json"])
-    cells = orjson.loads(api["api/cells.json"])["cells"]
-    format_map = orjson.loads(api["api/format-map.json"])
+def _selector_files(index: dict[str, Any], cells_document: dict[str, Any], format_map: dict[str, Any]) -> dict[str, str]:
+    cells = cells_document["cells"]
     by_target: dict[str, list[dict[str, Any]]] = {t["id"]: [] for t in index["records"]["hardware-target"]}
     accelerators = format_map["accelerators"]
     emulated = {a["id"]: a["emulated"] for a in accelerators}

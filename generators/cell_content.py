@@ -1,0 +1,135 @@
+"""A derived cell's content, for the diff: every field of the cell and of its answer, and each change to it.
+
+A reader sees a cell's refusal reasons, engine messages, gates and "computes in" on the card, in `explain` and in
+`cells --format json`, and no page prints most of them: a generator that fills a message's placeholder differently
+moves no page and no verdict, and a record's reason reworded moves its own page but says nothing of the cells that
+print it, so `diff` showed neither. The content is
+the derived cell (derive/cells.Cell) with its answer (derive/answers.Answer: sources, what it computes in, traps,
+published claims) and its observed history, as plain JSON values, and the labels a reader reads for them (the
+verdict's, each format's precision as "Computes in" says it). It is written by the side's own code where that code
+differs from the running code (own_code.PAGES_SCRIPT calls `cell_contents`), so what it holds is what each side's
+code derives; the comparison walks any shape.
+
+An empty value (None, "", an empty list or mapping, False) is left out, so a field a newer code adds with an empty
+default changes no cell. A list of mappings that each name a distinct kernel (or part, or release) is keyed by it, so
+a kernel added to the candidates does not renumber the others (a new order is a change of its own); other lists are
+aligned (difflib), so one inserted reason is one change.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from collections.abc import Callable, Iterator
+from enum import Enum
+from typing import Any
+
+from .derive.route_computes import format_precision, precision_said
+from .diff_model import CellContentChange, FieldChange
+from .model.atlas import Atlas
+
+Content = dict[str, Any]  # one cell's content: JSON values only
+LIST_KEYS = ("kernel", "part", "release")  # a list of mappings distinct by one of these is keyed by it
+
+
+def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
+    """Every derived cell's content, by (scheme id, target id)."""
+    views = atlas.views
+    history = views.history
+    contents: dict[tuple[str, str], Content] = {}
+    for key, answer in views.answers.items():
+        beside = {f.name: getattr(answer, f.name) for f in dataclasses.fields(answer) if f.name != "cell"}
+        content = {**plain(answer.cell), **plain(beside)}
+        content.update(plain({
+            "verdict_label": answer.cell.verdict.label,
+            "computes_in_labels": [format_precision(atlas.index, f) for f in answer.computes_in],
+            "computes_steps_said": [precision_said(s.precision) if s.precision
+                                    else " or ".join(format_precision(atlas.index, f) for f in s.formats)
+                                    for s in answer.steps],
+            "history": history.get(key)}))
+        contents[key] = content
+    return contents
+
+
+def plain(value: Any) -> Any:
+    """A derived value as JSON values: a dataclass as a mapping of its non-empty fields, an enum as its value, a
+    tuple as a list. Anything else that is not JSON is a TypeError (a new kind of value must be said here)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items() if not _empty(v)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise TypeError(f"a cell's content holds a {type(value).__name__}")
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value is False or (isinstance(value, (str, list, tuple, dict)) and not value)
+
+
+def content_changes(old: dict[tuple[str, str], Content],
+                    new: dict[tuple[str, str], Content]) -> Iterator[CellContentChange]:
+    """Per cell on both sides, sorted by scheme and target, every field whose value differs (a cell on one side only
+    is a flip: diff.cell_changes reports it)."""
+    for key in sorted(set(old) & set(new)):
+        a, b = old[key], new[key]
+        if a != b:
+            yield CellContentChange(key[0], key[1], tuple(content_fields(a, b)) or (FieldChange("", a, b),))
+
+
+def content_fields(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
+    """The fields that differ, as `a.b`, `list[kernel-id]` (keyed lists) and `list[3]` (aligned lists); a value on
+    one side only has None on the other."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        yield from _fields(old, new, lambda key: f"{path}.{key}" if path else key)
+    elif isinstance(old, list) and isinstance(new, list):
+        keyed = _keyed(old, new)
+        if keyed is not None:
+            yield from _fields(*keyed, lambda key: f"{path}[{key}]")
+            order = [[key for key in side if key in keyed[0] and key in keyed[1]] for side in keyed]
+            if order[0] != order[1]:
+                yield FieldChange(f"{path} (order)", list(keyed[0]), list(keyed[1]))
+        else:
+            yield from _aligned(old, new, path)
+    elif old != new:
+        yield FieldChange(path, old, new)
+
+
+def _fields(old: dict[str, Any], new: dict[str, Any], at: Callable[[str], str]) -> Iterator[FieldChange]:
+    for key in sorted(set(old) | set(new)):
+        if old.get(key) != new.get(key):
+            yield from content_fields(old.get(key), new.get(key), at(key))
+
+
+def _keyed(old: list[Any], new: list[Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Both lists as mappings id -> item (in list order), by the first of LIST_KEYS that every item of both names
+    distinctly; None where none does."""
+    items = old + new
+    if not items or not all(isinstance(item, dict) for item in items):
+        return None
+    for name in LIST_KEYS:
+        if all(isinstance(item.get(name), str) for item in items):
+            ids = [[item[name] for item in side] for side in (old, new)]
+            if all(len(set(side)) == len(side) for side in ids):
+                return dict(zip(ids[0], old)), dict(zip(ids[1], new))
+    return None
+
+
+def _aligned(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
+    """Items matched as difflib matches lines: an item replaced is walked, one removed or added is a change alone
+    (`[i]` is its place on the side that has it)."""
+    said = [[json.dumps(item, sort_keys=True) for item in side] for side in (old, new)]
+    for op, a0, a1, b0, b1 in difflib.SequenceMatcher(None, said[0], said[1], autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        pairs = min(a1 - a0, b1 - b0)
+        for i in range(pairs):
+            yield from content_fields(old[a0 + i], new[b0 + i], f"{path}[{b0 + i}]")
+        for i in range(a0 + pairs, a1):
+            yield FieldChange(f"{path}[{i}]", old[i], None)
+        for i in range(b0 + pairs, b1):
+            yield FieldChange(f"{path}[{i}]", None, new[i])

@@ -1,0 +1,63 @@
+"""A scheme's candidate list that names one of its engine's `candidate_lists` (`list: ID`) reads that list's kernels,
+selector, failure message, locator, sources, promotions and filter; `resolved_scheme` gives a scheme's data with every
+named list and every `no_path` list resolved.
+
+Where several of an engine's schemes walk the same list on a platform, the list is a fact about the engine, stated once
+on its record; every stage that reads a scheme's lists reads them through `resolved_scheme`, so no stage sees the name.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ..last_few import LastFew
+from ..model.fields import EngineCandidateLists, SchemeCandidates, SchemeFields
+from ..model.index import Index
+from .engine_stated import engine_data, resolved_once
+from .no_path import no_paths, resolve_candidates
+
+FROM_ENGINE = ("selector", "kernels", "failure_message", "locator", "sources", "promotions", "filter")
+
+# scheme id -> the last few (scheme data, its engine's no_path and candidate_lists, the resolved scheme): the same
+# objects resolve to the same object again, as the cell memo (cells._kept_cell) compares schemes by identity.
+_RESOLVED: LastFew[tuple[SchemeFields, Any, SchemeFields]] = LastFew()
+
+
+def named_lists(engine: Mapping[str, Any] | None) -> dict[str, EngineCandidateLists]:
+    """An engine record's named candidate lists, by id (the first where two share one; check candidate-lists reports
+    the second)."""
+    found: dict[str, EngineCandidateLists] = {}
+    for entry in (engine or {}).get("candidate_lists", []):
+        found.setdefault(entry["id"], entry)
+    return found
+
+
+def resolve_named(candidates: SchemeCandidates, lists: Mapping[str, EngineCandidateLists]) -> SchemeCandidates:
+    """The list with the fields of the engine's list it names, in that list's order after the scheme's own; unchanged
+    when it names none (or one the engine does not state, which check candidate-lists reports)."""
+    named = lists.get(candidates["list"]) if "list" in candidates else None
+    if named is None:
+        return candidates
+    own = {k: v for k, v in candidates.items() if k != "list"}
+    return cast(SchemeCandidates, {**own, **{k: v for k, v in named.items() if k in FROM_ENGINE}})
+
+
+def resolved_scheme(scheme_id: str, scheme: SchemeFields, engine: Mapping[str, Any] | None) -> SchemeFields:
+    """The scheme's data with every named and every `no_path` list resolved; the scheme's own object when it has
+    neither."""
+    candidates = scheme.get("candidates", [])
+    if not any(c.get("no_path") or "list" in c for c in candidates):
+        return scheme
+    stated = (engine or {}).get("no_path"), (engine or {}).get("candidate_lists")
+    return resolved_once(_RESOLVED, scheme_id, scheme, stated, lambda: _resolved(scheme, engine))
+
+
+def _resolved(scheme: SchemeFields, engine: Mapping[str, Any] | None) -> SchemeFields:
+    paths, lists = no_paths(engine), named_lists(engine)
+    return cast(SchemeFields, {**scheme, "candidates": [resolve_candidates(resolve_named(c, lists), paths)
+                                                        for c in scheme.get("candidates", [])]})
+
+
+def resolved_schemes(index: Index) -> dict[str, SchemeFields]:
+    """Scheme id -> its resolved data, for every scheme record."""
+    return {r.id: resolved_scheme(r.id, r.data, engine_data(index, r.data.get("engine", ""))) for r in index.all("scheme")}
