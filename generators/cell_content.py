@@ -6,7 +6,10 @@ moves no page and no verdict, and a record's reason reworded moves its own page 
 print it, so `diff` showed neither. The content is
 the derived cell (derive/cells.Cell) with its answer (derive/answers.Answer: sources, what it computes in, traps,
 published claims) and its observed history, as plain JSON values, and the labels a reader reads for them (the
-verdict's, each format's precision as "Computes in" says it). It is written by the side's own code where that code
+verdict's, each format's precision as "Computes in" says it), with the card's "Computes in" notices (emulated or
+unrated on the target's parts, and how its kernels compute there: derive/emulated_here.notices_of, from the format map
+and the kernels' records, which the card reads from the page's data and `explain` prints, and no page of the diff
+holds). It is written by the side's own code where that code
 differs from the running code (own_code.PAGES_SCRIPT calls `cell_contents`), so what it holds is what each side's
 code derives; the comparison walks any shape.
 
@@ -24,6 +27,8 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 from typing import Any
 
+from .derive.emulated_here import notices_of
+from .derive.members import members
 from .derive.route_computes import format_precision, precision_said
 from .diff_model import CellContentChange, FieldChange
 from .model.atlas import Atlas
@@ -36,6 +41,7 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
     """Every derived cell's content, by (scheme id, target id)."""
     views = atlas.views
     history = views.history
+    notices = _notices(atlas)
     contents: dict[tuple[str, str], Content] = {}
     for key, answer in views.answers.items():
         beside = {f.name: getattr(answer, f.name) for f in dataclasses.fields(answer) if f.name != "cell"}
@@ -46,9 +52,29 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
             "computes_steps_said": [precision_said(s.precision) if s.precision
                                     else " or ".join(format_precision(atlas.index, f) for f in s.formats)
                                     for s in answer.steps],
-            "history": history.get(key)}))
+            "history": history.get(key),
+            "notices": notices(answer)}))
         contents[key] = content
     return contents
+
+
+def _notices(atlas: Atlas) -> Callable[[Any], dict[str, Any]]:
+    """An answer's "Computes in" notices, as the page's data serves them (render/selector_data.selector_files reads
+    the same rule from the API's documents: the cell's API entry, the target's parts, the format map's ratings; a test
+    holds the two equal on the real records)."""
+    tallies = atlas.views.tallies
+    emulated = {p: tuple(t.emulated) for p, t in tallies.items()}
+    rated = {p: tuple(t.native) + tuple(t.emulated) for p, t in tallies.items()}
+    kernels = {r.id: r.data for r in atlas.index.all("kernel")}
+    parts = {t.id: tuple(members(atlas.index, t)) for t in atlas.index.all("hardware-target")}
+
+    def of(answer: Any) -> dict[str, Any]:
+        if not answer.computes_in:  # the rule reads what the answer computes in: nothing to say of nothing
+            return {}
+        entry = {"computes_in": list(answer.computes_in), "computes_steps": [s.as_dict() for s in answer.steps],
+                 "kernel": answer.cell.kernel, "target": answer.cell.target}  # the fields of cell_entry it reads
+        return notices_of(entry, parts.get(answer.cell.target, ()), emulated, rated, kernels)
+    return of
 
 
 def plain(value: Any) -> Any:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import gfm
 
 if TYPE_CHECKING:
-    from .diff_model import CellChange, DiffReport, OtherwiseStep
+    from .diff_model import CellChange, CellContentChange, DiffReport, FieldChange, OtherwiseStep
 
 ABSENT = "(absent)"
 
@@ -88,14 +88,46 @@ def _terms(cells: list[CellChange]) -> list[str]:
     return out
 
 
+SHARED = 3  # a field change in this many cells or more is said once, under the cells it is in
+
+
 def _contents(report: DiffReport) -> list[str]:
-    """Per cell, every field of its content that changes, old -> new (JSON in a code span: `(absent)` for none)."""
+    """Per cell, every field of its content that changes, old -> new (JSON in a code span: `(absent)` for none). A
+    change a code change makes to many cells alike (a reworded message, a label) is said once, under every cell it is
+    in, and first: else the PR comment, cut at its end, would show the same line for the first hundred cells only."""
+    said = [[_field_line(f) for f in c.fields] for c in report.contents]
+    cells_of: dict[str, list[int]] = {}
+    for n, lines in enumerate(said):
+        for line in lines:
+            cells_of.setdefault(line, []).append(n)
+    groups: dict[tuple[int, ...], list[str]] = {}  # the cells alike -> the changes they share, in first-seen order
+    for line, cells in cells_of.items():
+        if len(cells) >= SHARED:
+            groups.setdefault(tuple(cells), []).append(line)
     out = ["### What cells say (reasons, engine messages, gates, sources, ...)"]
-    for c in report.contents:
-        out.append(f"- {gfm.code(c.scheme)} on {gfm.code(c.target)}")
-        out += [f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}" for f in c.fields]
+    for alike, lines in groups.items():
+        out.append(f"- the same in {len(alike)} cells: {_cells_named([report.contents[n] for n in alike])}")
+        out += lines
+    shared = {line for lines in groups.values() for line in lines}
+    for c, lines in zip(report.contents, said):
+        rest = [line for line in lines if line not in shared]
+        if rest:
+            out.append(f"- {gfm.code(c.scheme)} on {gfm.code(c.target)}")
+            out += rest
     out.append("")
     return out
+
+
+def _field_line(f: FieldChange) -> str:
+    return f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}"
+
+
+def _cells_named(cells: list[CellContentChange]) -> str:
+    """`scheme` on `target`, `target`; `scheme` on `target` (the cells in report order, sorted by scheme)."""
+    targets: dict[str, list[str]] = {}
+    for c in cells:
+        targets.setdefault(c.scheme, []).append(gfm.code(c.target))
+    return "; ".join(f"{gfm.code(scheme)} on {', '.join(on)}" for scheme, on in targets.items())
 
 
 def _otherwise(c: CellChange) -> list[str]:

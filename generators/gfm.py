@@ -16,9 +16,16 @@ import html as _html
 import re
 
 _LINE_BREAKS = {"\r\n": "\\r\\n", "\r": "\\r", "\n": "\\n"}
-# what a terminal or a browser acts on unseen: control characters (a terminal's escape sequences), line and paragraph
-# separators, and the bidirectional controls that reorder what is shown around them (\n and \t are not among them)
-INVISIBLE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+# what a terminal or a browser acts on or draws as nothing: control characters (a terminal's escape sequences), line
+# and paragraph separators, and every format character (Unicode category Cf, as of Unicode 15: the bidirectional
+# controls that reorder what is shown around them, zero-width spaces and joiners, the byte-order mark, the soft hyphen,
+# the tag characters that carry hidden ASCII), with the other characters drawn blank (the combining grapheme joiner,
+# the Hangul fillers, the supplementary variation selectors): a reworded text that differs only by one of them would
+# otherwise show as the same text twice (\n and \t are not among them; nor are U+FE00-FE0F, which the records use)
+INVISIBLE = ("[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160"
+             "\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+             "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+             "\U000e0000-\U000e0fff]")
 _BREAK = re.compile("\r\n|\r|\n|" + INVISIBLE)
 _INVISIBLE = re.compile(INVISIBLE)
 _PUNCTUATION = re.compile(r"([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
@@ -37,7 +44,12 @@ def visible_json(text: str) -> str:
 
 
 def _escaped(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group(0)):04x}"
+    """`\\uXXXX`, as JSON writes it: a character past U+FFFF as its two UTF-16 halves (`\\udb40\\udc41`)."""
+    code = ord(match.group(0))
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def longest_backtick_run(text: str) -> int:

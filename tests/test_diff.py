@@ -432,3 +432,50 @@ def test_a_cell_content_change_is_keyed_by_kernel_and_aligned() -> None:
     swapped = {"attempts": [old["attempts"][1], old["attempts"][0]]}
     assert [(f.field, f.old, f.new) for f in content_fields({"attempts": old["attempts"]}, swapped)] == [
         ("attempts (order)", ["a", "b"], ["b", "a"])]  # the engine tries them in another order: a change
+
+
+def test_a_computes_in_notice_no_page_prints_is_a_line(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card's "Computes in" notice (the format map rates the format emulated on the target's parts, and how the
+    kernel computes it there) is read from the page's data, which no page of the diff holds: a kernel's record that
+    starts to say how it computes the format without a matrix instruction changes the card of every cell it runs."""
+    from generators.derive import answers as answers_module
+    monkeypatch.setenv("ATLAS_CACHE", "off")
+    # the mini fixture's weight-only scheme computes in no hardware format; let it compute in INT4 (emulated on acc-old)
+    monkeypatch.setattr(answers_module, "kernel_computes_in", lambda *args: ("fmt-int4",))
+    base = diff_module.build_side(repo)
+    edit(repo, "records/kernels/k-generic.yaml", "sources:\n",
+         "without_matrix_instruction:\n  - {targets: [gpu-sm80], formats: [fmt-int4], computes: vector, "
+         "instruction: dp4a, source: src-code, locator: GenericKernel.dot, quote: dp4a}\nsources:\n")
+    report = diff_module.compare(base, diff_module.build_side(repo), "base", "head")
+    assert report.cells == () and [r.id for r in report.records] == ["k-generic"]
+    (change,) = report.contents
+    assert (change.scheme, change.target) == ("sch-w4a16", "gpu-sm80")
+    way = {"kernels": ["k-generic"], "labels": ["Generic kernel"], "instruction": "dp4a", "source": "src-code",
+           "said": " multiplies it as it is with vector instructions"}
+    assert [(f.field, f.old, f.new) for f in change.fields] == [
+        ("notices.parts.acc-old.emulated[0].ways", None, [way]), ("notices.target.emulated[0].ways", None, [way])]
+
+
+def test_a_change_many_cells_share_is_said_once_under_the_cells_it_is_in() -> None:
+    """A code change that rewords one message in many cells: the PR comment is cut at 60,000 characters, and one
+    line per cell for the same change would show the first hundred cells and nothing else."""
+    from generators.diff import CellContentChange, FieldChange
+    reworded = FieldChange("failure_message", "No kernel", "No kernel found")
+    contents = (CellContentChange("a", "t1", (reworded,)),
+                CellContentChange("a", "t2", (reworded, FieldChange("reasons[1]", None, "r"))),
+                CellContentChange("b", "t1", (reworded,)),
+                CellContentChange("c", "t1", (FieldChange("gate", "g", "G"),)),
+                CellContentChange("c", "t2", (FieldChange("gate", "g", "G"),)))
+    markdown = DiffReport(base="main", head="wt", contents=contents).to_markdown()
+    assert markdown.split("\n\n", 1)[1] == (
+        "### What cells say (reasons, engine messages, gates, sources, ...)\n"
+        "- the same in 3 cells: `a` on `t1`, `t2`; `b` on `t1`\n"
+        '  - `failure_message`: `"No kernel"` → `"No kernel found"`\n'
+        "- `a` on `t2`\n"
+        '  - `reasons[1]`: (absent) → `"r"`\n'
+        "- `c` on `t1`\n"  # two cells alike are still said cell by cell
+        '  - `gate`: `"g"` → `"G"`\n'
+        "- `c` on `t2`\n"
+        '  - `gate`: `"g"` → `"G"`\n')
+    assert [c["target"] for c in json.loads(DiffReport("main", "wt", contents=contents).to_json())["cell_contents"]] == [
+        "t1", "t2", "t1", "t1", "t2"]  # the JSON keeps every cell's fields

@@ -95,6 +95,39 @@ def test_code_span_fence_is_longer_than_any_backtick_run():
     assert gfm.html("<b>&") == "&lt;b&gt;&amp;"
 
 
+def test_a_text_reworded_by_an_invisible_character_shows_two_different_texts():
+    """A zero-width space, a joiner, a byte-order mark, a soft hyphen or a tag character (hidden ASCII) draws as
+    nothing: a cell whose message gains one must not read as the same text before and after, in the PR comment, on a
+    terminal or in the JSON (which keeps the value)."""
+    for hidden in ("\u200b", "\u200d", "\u2060", "\ufeff", "\xad", "\u180e", "\U000e0041", "\U000e0100", "\u3164"):
+        report = DiffReport(base="main", head="wt", contents=(
+            CellContentChange("s", "t", (FieldChange("reasons[0]", "no kernel", f"no{hidden} kernel"),)),))
+        line = report.to_markdown().splitlines()[-1]
+        shown = [_code_text(part) for part in line.split(" → ")]
+        assert shown[0] != shown[1] and hidden not in line, (hidden, line)
+        assert "\\u" in shown[1] and all(c.isascii() and c.isprintable() for c in shown[1])
+        text = report.to_json()
+        assert hidden not in text and json.loads(text)["cell_contents"][0]["fields"][0]["new"] == f"no{hidden} kernel"
+
+
+def _code_text(markdown: str) -> str:
+    """The text GitHub draws for the last code span of a Markdown fragment."""
+    html = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    return html.rsplit("<code>", 1)[1].split("</code>", 1)[0]
+
+
+def test_every_format_character_is_written_as_an_escape():
+    """Every character of Unicode category Cf (bidirectional controls, zero-width characters, tags) and every control
+    but tab and newline: what the report prints is what a reader sees."""
+    import sys
+    import unicodedata
+    hidden = [chr(c) for c in range(sys.maxunicode + 1)
+              if unicodedata.category(chr(c)) in ("Cf", "Cc", "Zl", "Zp") and chr(c) not in "\t\n"]
+    written = gfm.one_line("".join(hidden))
+    assert all(c.isascii() and c.isprintable() for c in written), [c for c in written if not c.isascii()][:5]
+    assert json.loads(gfm.visible_json(json.dumps("".join(hidden), ensure_ascii=False))) == "".join(hidden)
+
+
 def test_diff_json_is_strict_and_round_trips():
     text = hostile_report().to_json()
     data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))

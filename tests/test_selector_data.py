@@ -162,3 +162,15 @@ def test_the_script_checks_at_load_that_its_index_holds_every_word_it_places() -
     assert placed
     assert sorted(json.loads("[" + placed.group(1) + "]")) == sorted(set(re.findall(r"\bWORDS\.([a-z_]+)", code))) \
         == sorted(WORDS)
+
+
+def test_the_diff_compares_the_notices_the_page_serves(real_check, both) -> None:
+    """`diff` lists a change to a card's notices per cell (cell_content.py), from the same rule on the answer: what it
+    compares is what the page serves, for every cell (empty fields left out, as in every cell content)."""
+    from generators.cell_content import cell_contents, plain
+    contents = cell_contents(real_check[0])
+    _, page = both
+    served = {(c["scheme"], c["target"]): plain(c.get("notices", {})) for path, text in page.items()
+              if path.startswith(f"{ROOT}/targets/") for c in json.loads(text)["cells"]}
+    assert {key: content.get("notices", {}) for key, content in contents.items()} == served
+    assert sum(bool(n) for n in served.values()) > 50  # the real records hold many (102 on 2026-12-05)

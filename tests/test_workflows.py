@@ -276,14 +276,20 @@ def test_fork_report_is_posted_to_the_pull_request_found_from_the_event(tmp_path
 
 
 def test_an_oversized_report_is_cut_at_whole_lines_with_its_fence_closed(tmp_path: Path) -> None:
-    report = "### Pages\n<details><summary><code>a.md</code> changed</summary>\n\n```diff\n" + "+ a line of text\n" * 8000
-    scenario = {"run": {**_fork_run(), "pull_requests": [{"number": 7}]}, "open": [], "pulls": {"7": _pull(7)}, "comments": []}
+    # a record's text in a code span of an earlier section names the tags: only diff's own, at a line's start, count
+    report = ("### Records\n- `x` changed\n  - `notes`: `\"a\"` → `\"</details>\"`\n\n"
+              "### Pages\n<details><summary><code>a.md</code> changed</summary>\n\n```diff\n" + "+ a line of text\n" * 8000)
+    run = {**_fork_run(), "pull_requests": [{"number": 7}], "html_url": "https://github.com/atlas/atlas/actions/runs/42"}
+    scenario = {"run": run, "open": [], "pulls": {"7": _pull(7)}, "comments": []}
     [(_, params)] = _posted(_post(tmp_path, report, scenario))
     body = params["body"]
     assert len(body) < 60000 + 500
-    assert body.rstrip().endswith("locally for all of it.")
-    assert "```\n</details>\n\n... report cut at 60000 characters" in body
-    assert "python -m generators diff origin/main" in body
+    assert body.rstrip().endswith("for all of it.")
+    assert "```\n</details>\n\n... report cut at 60000 characters, " in body
+    shown = body.count("+ a line of text")
+    assert f", {8000 + 1 - shown} more line(s) not shown" in body  # the lines cut, and the empty last one
+    assert ("run `python -m generators diff origin/main` locally or download the `pr-diff` artifact of "
+            "https://github.com/atlas/atlas/actions/runs/42 for all of it.") in body
 
 
 def test_only_the_bots_marked_comment_is_updated(tmp_path: Path) -> None:
