@@ -233,7 +233,23 @@ def summary_of(atlas: Atlas) -> ChangeSummary:
 
 def cell_terms(atlas: Atlas) -> dict[tuple[str, str], CellTerms]:
     """Each derived cell in words: verdict, detail, conditions, otherwise steps."""
-    return {key: (str(cell.verdict), _cell_detail(cell), *_terms(cell)) for key, cell in atlas.views.cells.items()}
+    return {key: _cell_terms(cell) for key, cell in atlas.views.cells.items()}
+
+
+_TERMS: dict[int, tuple[Cell, CellTerms]] = {}  # id of a cell -> the cell and its terms
+
+
+def _cell_terms(cell: Cell) -> CellTerms:
+    """One cell in words, kept per cell object: cells are frozen, and the changelog's sides share most of theirs (a
+    cell derived from the same records is taken again: derive/cells.py _kept_cell)."""
+    kept = _TERMS.get(id(cell))
+    if kept is not None and kept[0] is cell:  # (the entry holds the cell, so its id is not another's)
+        return kept[1]
+    terms: CellTerms = (str(cell.verdict), _cell_detail(cell), *_terms(cell))
+    if len(_TERMS) > 100_000:
+        _TERMS.clear()
+    _TERMS[id(cell)] = (cell, terms)
+    return terms
 
 
 def _summary(side: Atlas | ChangeSummary) -> ChangeSummary:

@@ -26,7 +26,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel, set_exclusions
 from mkdocs.structure.pages import Page
 
 from .native_watch import use_native_events
@@ -38,13 +38,32 @@ from .site_address import site_address
 from .portable import THEME_OVERRIDES
 
 log = logging.getLogger("mkdocs.plugins.atlas")
+UNDEFINED = InclusionLevel.UNDEFINED
 SITEMAPS = ("sitemap.xml", "sitemap.xml.gz")
 # config file -> {page: its Markdown} of the last finished build. The texts themselves rather than hashes: a page the
 # memo reused is the very same string (compared by identity), and the memo holds every text anyway.
 _BUILT: dict[str, dict[str, str]] = {}
 _MEMOS: dict[str, PageMemo] = {}  # config file -> the pages of the last build with what each read (serve re-renders the rest)
 _SERVING: list[bool] = [False]  # set by on_startup: only `mkdocs serve` rebuilds in the same process, so only it keeps a memo
+_INCLUSIONS: dict[tuple[Any, ...], dict[str, InclusionLevel]] = {}  # the site's exclusion rules -> {generated path: its inclusion}
 _THEME_LISTINGS: dict[tuple[Any, ...], list[str]] = {}  # (theme folders, filter, ...) -> the theme's files, under serve
+
+
+def _known_inclusions(config: MkDocsConfig) -> dict[str, InclusionLevel] | None:
+    """Under `mkdocs serve`, each generated path's inclusion (excluded, draft, not in the nav, included) as MkDocs's
+    set_exclusions gave it in an earlier build with the same rules; None when the rules cannot be told apart.
+
+    MkDocs matches every file it was handed without an inclusion against the site's patterns at every build (about
+    0.04 s of a one-record rebuild for the 4,200 generated files); a path's inclusion depends on its path and those
+    patterns alone (exclude_docs, draft_docs, not_in_nav, and MkDocs's fixed defaults)."""
+    rules = []
+    for name in ("exclude_docs", "draft_docs", "not_in_nav"):
+        spec = config.get(name)
+        patterns = [getattr(pattern, "pattern", None) for pattern in spec.patterns] if spec is not None else []
+        if not all(isinstance(pattern, str) for pattern in patterns):
+            return None
+        rules.append((name, spec is not None, tuple(patterns)))
+    return _INCLUSIONS.setdefault(tuple(rules), {})
 
 
 class GeneratedPage(File):
@@ -147,7 +166,7 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         root = Path(config.config_file_path).parent
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.thread_time()  # (this thread: the server answers requests beside it)
         memo = _MEMOS.setdefault(config.config_file_path, PageMemo()) if _SERVING[0] else None
         rendering = Progress("atlas: rendering pages")
         try:
@@ -166,17 +185,26 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 files.remove(file)
         previous = _BUILT.get(config.config_file_path, {})
         self.pending = {}
+        known = _known_inclusions(config) if _SERVING[0] else None
+        pages = []
         for path, content in generated.files.items():
-            page = GeneratedPage.generated(config, path, content=content)
+            page = GeneratedPage.generated(config, path, content=content,
+                                           inclusion=known.get(path, UNDEFINED) if known is not None else UNDEFINED)
             if _SERVING[0]:  # only a rebuild in the same process compares with the last build's pages
                 self.pending[path] = content
                 page.changed = previous.get(path) != content  # type: ignore[attr-defined]
             files.append(page)
+            pages.append(page)
+        if known is not None:  # each new path's inclusion by MkDocs's own rules, once per process
+            fresh = [page for page in pages if page.inclusion == UNDEFINED]
+            set_exclusions(fresh, config)
+            known.update((page.src_uri, page.inclusion) for page in fresh)
         changed = (sum(1 for path, content in self.pending.items() if previous.get(path) != content) if _SERVING[0]
                    else len(generated.files))
         reused = (f"; {generated.rendered} rendered, {generated.reused} reused" if generated.rendered is not None
                   else "; read from the cache" if generated.cached else "")
-        log.info(f"atlas: {len(generated.files)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.2f} s")
+        log.info(f"atlas: {len(generated.files)} generated files ({changed} changed{reused}) in {time.perf_counter() - began:.2f} s"
+                 f" ({time.thread_time() - began_cpu:.2f} s CPU)")
         return files
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:

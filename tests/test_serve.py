@@ -1,6 +1,7 @@
 """`python -m generators serve`, the README's command: fast reloads (MkDocs's --dirty) with strict mode kept."""
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -97,3 +98,54 @@ def test_a_generated_page_keeps_the_path_mkdocs_would_give_it():
     for path in paths:
         assert GeneratedPage(path, None, "/site", True).src_uri == File(path, None, "/site", True).src_uri, path
     assert GeneratedPage("a//b.md", None, "/site", True).src_uri == "a/b.md"  # (normalised, as MkDocs does)
+
+
+def test_under_serve_a_generated_path_gets_the_inclusion_mkdocs_rules_give_it_matched_once(tmp_path, monkeypatch):
+    """Under `mkdocs serve` the plugin hands MkDocs each generated file with its inclusion (excluded, draft, not in the
+    nav, included) as MkDocs's own rules gave it in an earlier build, so each path is matched against the patterns
+    once per process, not at every rebuild (mkdocs_plugin._known_inclusions)."""
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files, set_exclusions
+
+    from generators import mkdocs_plugin
+    from generators.site_cache import Generated
+    for name, value in (("_SERVING", [True]), ("_INCLUSIONS", {}), ("_BUILT", {}), ("_MEMOS", {})):
+        monkeypatch.setattr(mkdocs_plugin, name, value)
+    (tmp_path / "docs").mkdir()
+
+    def config_of(not_in_nav: str) -> MkDocsConfig:
+        config = MkDocsConfig(config_file_path=str(tmp_path / "mkdocs.yml"))
+        config.load_dict({"site_name": "x", "docs_dir": str(tmp_path / "docs"), "site_dir": str(tmp_path / "site"),
+                          "exclude_docs": "drafts/\n", "draft_docs": "wip-*.md\n", "not_in_nav": not_in_nav})
+        assert not config.validate()[0]
+        config.plugins._current_plugin = "atlas"  # (as MkDocs sets it while it runs the plugin's event)
+        return config
+
+    paths = ["index.md", "formats/a.md", "formats/sub/b.md", "drafts/x.md", "wip-a.md", ".hidden.md", "api/index.json"]
+    monkeypatch.setattr(mkdocs_plugin, "generate", lambda *args, **kwargs: Generated({p: "# x\n" for p in paths}))
+    matched: list[int] = []
+    monkeypatch.setattr(mkdocs_plugin, "set_exclusions", lambda files, config: matched.append(len(files))
+                        or set_exclusions(files, config))
+    for rules, times in (("/formats/*.md\n", [7, 0, 0]), ("/formats/\n", [7, 0])):
+        matched.clear()
+        for _ in times:
+            config = config_of(rules)
+            expected = [File.generated(config, path, content="x") for path in paths]
+            set_exclusions(expected, config)
+            files = mkdocs_plugin.AtlasPlugin().on_files(Files([]), config)
+            assert [(f.src_uri, f.inclusion) for f in files] == [(f.src_uri, f.inclusion) for f in expected]
+        assert matched == times  # every path at the first build under these rules, none at the next ones
+    assert {str(f.inclusion) for f in expected} >= {"InclusionLevel.EXCLUDED", "InclusionLevel.DRAFT",
+                                                    "InclusionLevel.NOT_IN_NAV", "InclusionLevel.INCLUDED"}
+
+
+def test_the_edit_latency_benchmark_reads_the_plugin_s_wall_and_cpu_figures():
+    """benchmarks/edit_latency.py splits a rebuild by the log lines of `mkdocs serve`, the atlas plugin's among them."""
+    from benchmarks.edit_latency import breakdown, cpu_seconds
+    log = [(1.0, "INFO - Detected file changes"), (1.1, "INFO - Building documentation..."),
+           (1.5, "INFO - atlas: 4229 generated files (3 changed; 7 rendered, 4181 reused) in 0.31 s (0.27 s CPU)"),
+           (1.9, "INFO - Reloading browsers")]
+    steps = breakdown(log, 0.5, 2.0)
+    assert steps["atlas"] == 0.31 and steps["atlas cpu"] == 0.27 and round(steps["rebuild"], 6) == 0.8
+    used = cpu_seconds(os.getpid())
+    assert used is None or used > 0

@@ -12,7 +12,7 @@ from ..derive.baseline import baseline_values, difference
 from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
-from ..derive.candidate_lists import named_lists, resolve_named
+from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
 from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.plugins import through_plugins
@@ -350,18 +350,7 @@ def _candidates_as_read(atlas: Any, record: Record, page: str) -> list[dict[str,
 def _named_list_links(atlas: Any, record: Record) -> dict[str, str]:
     """The references of the engine's candidate lists a scheme names, at the paths its lists have them as read (its
     kernels link to their pages as a typed list's do)."""
-    engine_ref = f"engine/{record.data.get('engine', '')}"
-    engine = atlas.index.get("engine", record.data.get("engine", ""))
-    at: dict[str, int] = {}
-    for i, entry in enumerate(engine.data.get("candidate_lists", []) if engine else []):
-        at.setdefault(entry["id"], i)
-    found: dict[str, str] = {}
-    for n, candidates in enumerate(record.data.get("candidates", [])):
-        if candidates.get("list") in at:
-            prefix = f"candidate_lists[{at[candidates['list']]}]."
-            found.update((f"candidates[{n}]." + link.path[len(prefix):], link.target)
-                         for link in atlas.index.outgoing.get(engine_ref, []) if link.path.startswith(prefix))
-    return found
+    return {reference.as_read: reference.target for reference in list_references_of(atlas.index, record)}
 
 
 def _candidate_lists_named_by(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:
