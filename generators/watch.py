@@ -7,7 +7,8 @@ else, or as a safety net every second, by polling modification times and sizes w
 and confirmed by that snapshot; it re-runs the
 pipeline (loading re-parses only the files that changed) and each output file is compared with
 what was last written, so an edit to one record rewrites only the pages whose text it changes.
-Each file is replaced atomically (temporary file, then rename). When the pipeline reports an
+Each file is replaced atomically (temporary file, then rename), and a round renames all its files in one burst after
+writing them, so an engine's server sees one change per round. When the pipeline reports an
 error the tree is left as it was and the problems are reported.
 """
 from __future__ import annotations
@@ -89,13 +90,24 @@ class TreeWriter:
         self.encoded: dict[str, tuple[str, bytes]] = {}  # site_files' encoded pages, for the next round
 
     def sync(self, files: dict[str, bytes]) -> Synced:
+        """Write what changed: every changed file to a temporary name first, then all renamed into place and the
+        removed files deleted, in one burst. An engine's server watching the folder (Zensical's debounces its events
+        by 20 ms) then sees one change and rebuilds once per round, however many files the round writes and however
+        long writing them takes; a round interrupted before its renames leaves the tree as it was."""
         result = Synced()
-        for rel, content in sorted(files.items()):
-            if self.written.get(rel) == content:
-                continue
-            _replace(self.out / rel, content)
-            self.written[rel] = content
-            result.written.append(rel)
+        changed = [(rel, content) for rel, content in sorted(files.items()) if self.written.get(rel) != content]
+        staged: list[str] = []  # temporary names, in the order of `changed`
+        try:
+            for rel, content in changed:
+                staged.append(_staged(self.out / rel, content))
+            for temporary, (rel, content) in zip(staged, changed):
+                os.replace(temporary, self.out / rel)
+                self.written[rel] = content
+                result.written.append(rel)
+        finally:
+            for temporary in staged[len(result.written):]:  # not renamed: an error or an interrupt came first
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temporary)
         for rel in sorted(set(self.written) - set(files)):
             with contextlib.suppress(FileNotFoundError):
                 (self.out / rel).unlink()
@@ -104,16 +116,17 @@ class TreeWriter:
         return result
 
 
-def _replace(path: Path, content: bytes) -> None:
+def _staged(path: Path, content: bytes) -> str:
+    """Write `content` to a new hidden temporary file beside `path`; its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(content)
-        os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)
         raise
+    return temporary
 
 
 def snapshot(root: Path, folders: tuple[str, ...]) -> dict[str, tuple[int, int]]:

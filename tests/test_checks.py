@@ -544,6 +544,24 @@ def test_a_list_naming_a_list_its_engine_does_not_state_is_an_error_at_the_name(
         "engine 'eng' is for 'cpu', not 'cuda': name it in the scheme's 'cpu' list")
 
 
+def test_an_engine_stating_one_list_under_two_ids_is_an_error_at_the_second(tree):
+    _two_schemes_walking_one_list(tree)
+    again = GPU_WALK.replace("candidate_lists:\n", "").replace("gpu-walk", "gpu-again")
+    edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + again + "sources:\n")
+    for name, given in (("sch-w4a16", "gpu-walk"), ("sch-copy", "gpu-again")):
+        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
+             "to find a kernel\"\n", f"    list: {given}\n")
+    edit(tree, "records/schemes/sch-copy.yaml", "kernels: [k-cpu]", "kernels: [k-cpu, k-generic]")
+    for name, given, cpu in (("sch-third", "gpu-walk", "k-hopper"), ("sch-fourth", "gpu-again", "k-cpu")):
+        (tree / f"records/schemes/{name}.yaml").write_text(  # each list named by two schemes, each CPU list its own
+            (tree / "records/schemes/sch-w4a16.yaml").read_text().replace("Example W4A16", name)
+            .replace("list: gpu-walk", f"list: {given}").replace("kernels: [k-cpu]", f"kernels: [k-generic, {cpu}]"))
+    assert problems_of(tree, "candidate-lists") == [
+        "records/engines/eng.yaml:11:5: error: [candidate-lists] candidate_lists[1]: candidate list 'gpu-again' is list "
+        "'gpu-walk' again (the same kernels, selector, locator and sources on 'cuda'): keep 'gpu-walk' and name it in "
+        "the schemes naming 'gpu-again'"]
+
+
 def test_a_list_naming_an_engines_list_states_none_of_its_own(tree):
     edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + "sources:\n")
     edit(tree, "records/schemes/sch-w4a16.yaml", "    failure_message: \"Failed to find a kernel\"\n",

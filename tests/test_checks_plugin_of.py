@@ -4,7 +4,7 @@ a reader of them to the plugin (derive/plugins.py) rather than say only that not
 from __future__ import annotations
 
 
-from generators.build import check_tree
+from generators.build import check_tree, render_tree
 from generators.explain import explain_text
 from generators.render.api import index_document
 
@@ -172,3 +172,28 @@ def test_a_plugin_install_off_its_platforms_and_a_why_read_in_other_code_fail(tr
         "of 'example/other', not of the plugin or 'eng' (example/plug); cite the code that decides where the plugin runs",
         "records/engines/plug.yaml:16:56: error: [plugin-of] plugin_of.elsewhere[1].source: source 'src-code' is code "
         "of 'example/other', not of the plugin or 'eng' (example/plug); cite the code that decides where the plugin runs"]
+
+
+def test_both_engine_pages_say_near_the_top_that_one_is_the_others_platform_plugin(tree):
+    """The relation is stated once, on the plugin's record, and each engine page says it under its summary, linked, in
+    words derived from the field: the plugin's page names the host, the platforms and the declaration's source; the
+    host's page names the plugin for those platforms. The plugin's page once showed it only as a raw fields row
+    ("engine: ...; platforms: ...; elsewhere: text: ...") and the host's page not at all."""
+    relation = ("plugin_of: {engine: eng, platforms: [cpu], source: src-code, locator: entry points, quote: 'cpu = plug:register'}\n")
+    steps = (relation.rstrip("}\n") + ", elsewhere: [{text: The hook imports a CPU-only package., source: src-code, "
+             "locator: 'register, line 3', quote: import cpuonly}]}\n")
+    with_plugin(tree).joinpath("records/engines/plug.yaml").write_text(PLUGIN.replace(relation, steps))
+    (tree / "docs/chapters/demo.md.j2").unlink()  # it reads the host's CPU cell, which the plugin takes away
+    pages, problems = render_tree(tree)
+    assert [str(p) for p in problems if "records/" in str(p)] == []
+    plugin, host = pages["engines/plug.md"], pages["engines/eng.md"]
+    lead = plugin.index('!!! info "Platform plugin"')
+    assert lead < plugin.index("| field | value |") and "| Plugin of |" not in plugin
+    assert ("Example plugin is a platform plugin of [Example Engine](eng.md): installed beside Example Engine and loaded "
+            "by it, it adds platform cpu ([") in plugin
+    assert "the steps under \u201cWhy only on its platforms\u201d say why" in plugin
+    assert "## Why only on its platforms" in plugin and "| The hook imports a CPU-only package. |" in plugin
+    assert "<code>import cpuonly</code>" in plugin
+    assert host.index('!!! info "Platform plugin"') < host.index("| field | value |")
+    assert ("Example Engine has no platform cpu of its own: it runs there through its platform plugin "
+            "[Example plugin](plug.md), which the atlas records as an engine of its own") in host

@@ -111,6 +111,49 @@ def test_sync_rewrites_only_changed_files_and_removes_gone_ones(tmp_path):
     assert gone.removed == ["extra.md"] and not (out / "extra.md").exists()
 
 
+def test_sync_writes_every_changed_file_before_renaming_any(tmp_path, monkeypatch):
+    """A round's files appear in one burst of renames after all were written: an engine's server that debounces its
+    events (Zensical's 20 ms) rebuilds once per round, not once per file written more than 20 ms after the one before."""
+    import os
+    out = tmp_path / "out"
+    writer = TreeWriter(out)
+    writer.sync({"a.md": b"a", "b/c.md": b"c", "d.json": b"d"})
+    files = {"a.md": b"a2", "b/c.md": b"c2", "d.json": b"d", "e.md": b"e"}
+    seen: list[tuple[str, list[str]]] = []
+    real = os.replace
+
+    def replace(source, target):
+        staged = sorted(path.name for path in out.rglob(".*.tmp"))
+        seen.append((Path(target).relative_to(out).as_posix(), staged))
+        real(source, target)
+    monkeypatch.setattr(os, "replace", replace)
+    synced = writer.sync(files)
+    assert synced.written == ["a.md", "b/c.md", "e.md"]
+    assert [target for target, _ in seen] == synced.written
+    assert len(seen[0][1]) == 3  # the first rename found all three files of the round written
+    assert {rel: (out / rel).read_bytes() for rel in files} == files and not list(out.rglob(".*.tmp"))
+
+
+def test_sync_cut_short_leaves_no_temporary_files(tmp_path, monkeypatch):
+    import os
+    out = tmp_path / "out"
+    writer = TreeWriter(out)
+    writer.sync({"a.md": b"a", "b.md": b"b"})
+    real, calls = os.replace, []
+
+    def replace(source, target):
+        calls.append(target)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real(source, target)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        writer.sync({"a.md": b"a2", "b.md": b"b2"})
+    assert not list(out.rglob(".*.tmp"))
+    assert (out / "a.md").read_bytes() == b"a2" and (out / "b.md").read_bytes() == b"b"
+    assert writer.written == {"a.md": b"a2", "b.md": b"b"}  # the next round writes b.md again
+
+
 def test_sync_with_a_memo_leaves_the_tree_a_full_build_writes(tmp_path, monkeypatch):
     from generators.render.memo import PageMemo
     monkeypatch.setenv("ATLAS_CACHE", "off")

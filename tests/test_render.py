@@ -519,3 +519,49 @@ def test_a_named_list_shows_on_the_scheme_page_as_typed_with_a_link_to_the_engin
     listed = next(line for line in engine.splitlines() if line.startswith("| gpu-walk |"))
     assert listed.endswith("| [Copied W4A16 scheme](../schemes/sch-copy.md), "
                            "[Example W4A16 scheme](../schemes/sch-w4a16.md) | ")
+
+
+def _named_walk(tree):
+    """sch-copy is sch-w4a16 with another CPU list; both name the engine's CUDA list gpu-walk instead of typing it."""
+    scheme = tree / "records/schemes/sch-w4a16.yaml"
+    (tree / "records/schemes/sch-copy.yaml").write_text(scheme.read_text().replace("Example W4A16", "Copied W4A16")
+                                                       .replace("kernels: [k-cpu]", "kernels: [k-cpu, k-generic]"))
+    edit(tree, "records/engines/eng.yaml", "sources:\n", "candidate_lists:\n  - id: gpu-walk\n    platform: cuda\n"
+         "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed to find a kernel\"\nsources:\n")
+    for name in ("sch-w4a16", "sch-copy"):
+        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
+             "to find a kernel\"\n", "    list: gpu-walk\n")
+
+
+def _referenced_by(page):
+    return page[page.index("## Referenced by"):]
+
+
+def test_a_kernel_a_named_list_walks_is_referenced_by_the_schemes_naming_it_beside_the_engine(tree):
+    typed = _referenced_by(render_tree(tree)[0]["kernels/k-hopper.md"])  # sch-w4a16 types its CUDA list
+    _named_walk(tree)
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    named = _referenced_by(render_site(atlas, tree / "docs")[0]["kernels/k-hopper.md"])
+    typed_line = next(line for line in typed.splitlines() if "../schemes/" in line)
+    assert typed_line == "- [Example W4A16 scheme](../schemes/sch-w4a16.md) <small>(candidates)</small>"
+    assert [line for line in named.splitlines() if "../schemes/" in line] == [
+        "- [Copied W4A16 scheme](../schemes/sch-copy.md) <small>(candidates)</small>", typed_line]  # as when typed
+    assert "- [Example Engine](../engines/eng.md) <small>(candidate lists)</small>" in named  # and where it is stated
+
+
+def test_an_api_record_gives_the_schemes_reaching_it_through_a_named_list_with_where_the_engine_states_it(tree):
+    from generators.render.api import record_document
+    _named_walk(tree)
+    atlas, problems = check_tree(tree)
+    backlinks = record_document(atlas, atlas.index.must("kernel", "k-generic"))["backlinks"]
+    assert [b for b in backlinks if "through" in b or b["record"] == "engine/eng"] == [
+        {"record": "engine/eng", "field": "candidate_lists[0].kernels[1]"},
+        {"record": "scheme/sch-copy", "field": "candidates[0].list",
+         "through": {"record": "engine/eng", "field": "candidate_lists[0].kernels[1]"}},
+        {"record": "scheme/sch-w4a16", "field": "candidates[0].list",
+         "through": {"record": "engine/eng", "field": "candidate_lists[0].kernels[1]"}}]
+    assert {"record": "scheme/sch-copy", "field": "candidates[1].kernels[1]"} in backlinks  # its typed CPU list
+    assert record_document(atlas, atlas.index.must("kernel", "k-cpu"))["backlinks"] == [
+        {"record": "scheme/sch-copy", "field": "candidates[1].kernels[0]"},
+        {"record": "scheme/sch-w4a16", "field": "candidates[1].kernels[0]"}]  # no named list: the index's alone

@@ -877,8 +877,8 @@
   // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
   // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms): a link to the
   // card of each of its schemes reading the format asked about, for an engine-only link lands on whichever of its
-  // schemes the picker lists first, often for another format; only where none reads it, that engine's answers at all
-  function answersOf(records, engineId, format, hardware) {
+  // schemes the picker lists first, often for another format; where none reads it, a sentence saying so and the engine's page
+  function answersOf(site, records, engineId, format, hardware) {
     var engine = records["engine"][engineId];
     var name = engine ? engine.name : engineId;
     var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
@@ -886,8 +886,10 @@
       return s.engine === engineId && s.formats.indexOf(format.id) >= 0;
     }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
     if (!theirs.length) {
-      return [el("a", { href: "?" + new URLSearchParams({ engine: engineId, hardware: hardware }).toString(),
-                        text: name + "\u2019s answers on this hardware" })];
+      // an engine-only link would open whichever of its schemes the picker lists first, for another format: say so
+      // instead, and send the reader to the engine's page, which lists every format it supports
+      return [(format ? "No scheme of " + name + " in the atlas reads " + format.name + "; " : "") + "what " + name +
+              " supports: ", link(site, engine, engineId, name + "\u2019s page")];
     }
     return [name + "\u2019s " + (theirs.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
       [].concat.apply([], theirs.map(function (id, n) {
@@ -916,7 +918,7 @@
         pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
         ["."])),
-      el("p", {}, answersOf(records, plugin.id, format, hardware).concat(
+      el("p", {}, answersOf(site, records, plugin.id, format, hardware).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : []))]);
   }
@@ -961,7 +963,7 @@
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
         awaySaid(site, away), ["."])),
-      el("p", {}, answersOf(records, away.hostId, format, hardware).concat(
+      el("p", {}, answersOf(site, records, away.hostId, format, hardware).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : [])),
       awaySteps(site, records, away)]);
@@ -980,6 +982,13 @@
       said.push(link(site, from, engine.kernels_from.engine));
       said.push(" " + (from.version_read || "(release not stated)") + ", whose kernels run it (" + engine.name + " " +
         engine.version_read + " requires " + engine.kernels_from.requirement + ")");
+    }
+    // a platform plugin (plugin_of): it runs only inside its host engine, installed beside it
+    var host = engine.plugin_of && records["engine"][engine.plugin_of.engine];
+    if (host) {
+      said.push(", a platform plugin of ");
+      said.push(link(site, host, engine.plugin_of.engine));
+      said.push(" for " + engine.plugin_of.platforms.join(", ") + ", installed beside it and loaded by it");
     }
     (engine.later_releases || []).forEach(function (later) {
       said.push("; ");

@@ -1,4 +1,4 @@
-"""A candidate list that several schemes of one engine walk alike is stated once, in the engine's `candidate_lists`, and each scheme's list for its platform names it (`list: ID`): a named list is one the engine states, for the scheme list's platform; an engine states each id once and some two of its schemes name each list; and no scheme types a list (the same kernels in the same order, with the same selector, locator, failure message, sources, promotions and filter) that its engine states or that another scheme of the engine types too."""
+"""A candidate list that several schemes of one engine walk alike is stated once, in the engine's `candidate_lists`, and each scheme's list for its platform names it (`list: ID`): a named list is one the engine states, for the scheme list's platform; an engine states each id once and each list once, and some two of its schemes name each list; and no scheme types a list (the same kernels in the same order, with the same selector, locator, failure message, sources, promotions and filter) that its engine states or that another scheme of the engine types too."""
 from __future__ import annotations
 
 import difflib
@@ -72,12 +72,18 @@ def _named(scheme: Record, n: int, engine_id: str, lists: dict[str, EngineCandid
 
 def _engine_problems(engine: Record, naming: dict[tuple[str, str], set[str]]) -> Iterator[Problem]:
     seen: dict[str, int] = {}
+    texts: dict[tuple[str, str], str] = {}  # (platform, list text) -> the id that states it first
     for n, entry in enumerate(engine.data.get("candidate_lists", [])):
         if entry["id"] in seen:
             yield at(engine, ("candidate_lists", n, "id"), NAME,
                      f"candidate list {entry['id']!r} is stated twice (first at candidate_lists[{seen[entry['id']]}])")
             continue
         seen[entry["id"]] = n
+        same = texts.setdefault((entry["platform"], _text(entry)), entry["id"])
+        if same != entry["id"]:  # one list under two ids: its schemes walk alike, yet the atlas would say it twice
+            yield at(engine, ("candidate_lists", n), NAME,
+                     f"candidate list {entry['id']!r} is list {same!r} again (the same kernels, selector, locator and "
+                     f"sources on {entry['platform']!r}): keep {same!r} and name it in the schemes naming {entry['id']!r}")
         schemes = sorted(naming.get((engine.id, entry["id"]), ()))
         if len(schemes) < 2:
             who = f"only scheme {schemes[0]!r} names it" if schemes else "no scheme names it"

@@ -10,6 +10,7 @@ from functools import cached_property
 from ..model.index import Index
 from ..model.records import Record
 from .answers import Answer, derive_answers
+from .candidate_lists import ListReference, list_references
 from .cells import Cell, derive_cells
 from .entries import Each, every_entry
 from .kernel_uses import KernelUse, kernel_uses
@@ -141,6 +142,12 @@ class Views:
         """Per kernel id, the cells the engine selects it for, by scheme (id order) and role, targets in column order."""
         column = {target.id: n for n, target in enumerate(targets_in_order(self.index))}
         return kernel_uses(sorted(self.cells.values(), key=lambda c: (c.scheme, column.get(c.target, len(column)))))
+
+    @cached_property
+    def list_references(self) -> dict[str, tuple[ListReference, ...]]:
+        """Per record ref, the schemes that reach it through a named candidate list they walk (the engine's record holds
+        the reference): what a record page's "Referenced by" and an API record's backlinks add to the index's."""
+        return list_references(self.index)
 
     @cached_property
     def traps_by_format(self) -> dict[str, list[Record]]:

@@ -7,12 +7,14 @@ on its record; every stage that reads a scheme's lists reads them through `resol
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from ..last_few import LastFew
 from ..model.fields import EngineCandidateLists, SchemeCandidates, SchemeFields
-from ..model.index import Index
+from ..model.index import Index, Link
+from ..model.records import Record
 from .engine_stated import engine_data, resolved_once
 from .no_path import no_paths, resolve_candidates
 
@@ -61,3 +63,57 @@ def _resolved(scheme: SchemeFields, engine: Mapping[str, Any] | None) -> SchemeF
 def resolved_schemes(index: Index) -> dict[str, SchemeFields]:
     """Scheme id -> its resolved data, for every scheme record."""
     return {r.id: resolved_scheme(r.id, r.data, engine_data(index, r.data.get("engine", ""))) for r in index.all("scheme")}
+
+
+@dataclass(frozen=True)
+class ListReference:
+    """A reference a scheme makes through a named list it walks: scheme `source` names the list at `path`
+    (candidates[n].list) and so reaches `target`, which the engine's list states at `stated` (a Link of the engine)."""
+
+    source: str
+    path: str
+    target: str
+    stated: Link
+
+    @property
+    def as_read(self) -> str:
+        """The path the reference has in the scheme's list as the derivation reads it (candidates[n].kernels[k])."""
+        return self.path.removesuffix("list") + self.stated.path.partition("].")[2]
+
+
+def list_references_of(index: Index, scheme: Record) -> Iterator[ListReference]:
+    """The references of the engine's candidate lists a scheme names, each as the scheme's (the first list of an id;
+    check candidate-lists reports a second)."""
+    named = [(n, c["list"]) for n, c in enumerate(scheme.data.get("candidates", [])) if "list" in c]
+    engine = index.get("engine", scheme.data.get("engine", "")) if named else None
+    if engine is None:
+        return
+    first: dict[str, int] = {}
+    for i, entry in enumerate(engine.data.get("candidate_lists", [])):
+        first.setdefault(entry["id"], i)
+    stated = index.outgoing.get(engine.ref, [])
+    for n, list_id in named:
+        if list_id in first:
+            prefix = f"candidate_lists[{first[list_id]}]."
+            yield from (ListReference(scheme.ref, f"candidates[{n}].list", link.target, link)
+                        for link in stated if link.path.startswith(prefix))
+
+
+def list_references(index: Index) -> dict[str, tuple[ListReference, ...]]:
+    """Per record ref, the schemes reaching it through a named list they walk, by (scheme, path, the engine's path):
+    a kernel or source an engine's list cites is one every scheme naming the list selects or cites, as when each
+    scheme typed the list."""
+    found: dict[str, list[ListReference]] = {}
+    for scheme in index.all("scheme"):
+        for reference in list_references_of(index, scheme):
+            found.setdefault(reference.target, []).append(reference)
+    return {target: tuple(sorted(refs, key=lambda r: (r.source, r.path, r.stated.path)))
+            for target, refs in sorted(found.items())}
+
+
+def through_lists(links: list[Link], references: Mapping[str, tuple[ListReference, ...]], ref: str) -> tuple[ListReference, ...]:
+    """The references to `ref` made through named lists, read only where an engine's candidate list is among the
+    record's backlinks (so a page without one never reads the view)."""
+    if not any(link.path.startswith("candidate_lists[") for link in links):
+        return ()
+    return references.get(ref, ())

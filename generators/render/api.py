@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ..derive.candidate_lists import through_lists
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
 from ..derive.plugins import host_platforms, through_plugins
@@ -233,7 +234,11 @@ def cells_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[s
 
 
 def record_document(atlas: Any, record: Record) -> dict[str, Any]:
-    backlinks = [{"record": link.source, "field": link.path} for link in atlas.index.backlinks.get(record.ref, [])]
+    links = atlas.index.backlinks.get(record.ref, [])
+    backlinks = [{"record": link.source, "field": link.path} for link in links]
+    backlinks += [{"record": r.source, "field": r.path, "through": {"record": r.stated.source, "field": r.stated.path}}
+                  for r in through_lists(links, atlas.views.list_references, record.ref)]
+    backlinks.sort(key=lambda entry: (entry["record"], entry["field"]))
     return {"version": API_VERSION, "kind": record.kind, "id": record.id, "name": record.name,
             "page": record_page_url(record.kind, record.id), "data": record.data,
             "derived": _derived(atlas, record), "backlinks": backlinks}

@@ -432,7 +432,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
          "data": {"type": "object", "description": "The record as validated against api/schema/records/<kind>.schema.json."},
          "derived": {"type": "object", "description": "Views computed from the records (native formats, cells, links)."},
          "backlinks": {"type": "array", "items": {"type": "object", "required": ["record", "field"],
-                                                   "properties": {"record": _REF, "field": {"type": "string"}}}}},
+                                                   "properties": {"record": _REF, "field": {"type": "string"},
+                                                                  "through": {
+                                                                      "type": "object", "required": ["record", "field"],
+                                                                      "properties": {"record": _REF, "field": {"type": "string"}},
+                                                                      "description": "Where the reference is stated when "
+                                                                      "the record reaches this one through a named list: a "
+                                                                      "scheme's `list` (field candidates[n].list) names its "
+                                                                      "engine's candidate list, whose field cites this record."}}}}},
         ["kind", "id", "name", "page", "data", "derived", "backlinks"]),
     "cells.schema.json": _document(
         "Atlas API derived support cells", "Every derived (scheme, hardware target) cell with its published claims.",

@@ -12,15 +12,16 @@ from ..derive.baseline import baseline_values, difference
 from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
-from ..derive.candidate_lists import named_lists, resolve_named
+from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
 from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
+from ..derive.plugins import through_plugins
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
-from .markdown import escape_text, fill, joined, link, page_of, unverified_badge
+from .markdown import code_span, escape_text, fill, joined, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import folded, otherwise_markup, verdict_badge
@@ -35,7 +36,7 @@ NO_REQUIREMENTS = "none: on every platform where a scheme lists it as a candidat
 ANSWER_FIRST = frozenset({"scheme", "hardware-target", "kernel"})
 PROSE_FIELDS = ("name", "summary", "notes", "sources", "contested", "known_gaps")
 SHOWN_BY_KIND_TABLES = {"support-matrix": ("cells",), "observation": ("cells",),  # the computed table or grid presents these
-                        "engine": ("default_install", "runtime_checks")}
+                        "engine": ("default_install", "runtime_checks", "plugin_of")}
 
 
 @dataclass
@@ -70,6 +71,7 @@ class RecordPage:
     grid: Markup = Markup("")  # a kind's verdict grid (observations), shown before the tables
     search_tags: Markup = Markup("")  # the names that find this page first, and their markers, as a YAML list; or empty
     answer: list[Table] = field(default_factory=list)  # computed tables shown before the fields (ANSWER_FIRST kinds)
+    lead: list[tuple[str, Markup]] = field(default_factory=list)  # (title, sentence) notes shown under the summary
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -129,7 +131,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record), answer)
+                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values))
 
 
 BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page: the value, in its unit, against its baseline
@@ -205,6 +207,43 @@ def _contest_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Tabl
     return table
 
 
+def plugin_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, Markup]]:
+    """An engine page's note, under its summary, that the engine is another's platform plugin or runs on a platform
+    through one (`plugin_of`, read both ways): a reader of the host's page otherwise never learns where its answers
+    are the plugin's, and the plugin's page showed the relation only as a row deep in its fields."""
+    if record.kind != "engine":
+        return []
+    relation = record.data.get("plugin_of")
+    lead = []
+    if relation:
+        host, name = values.ref(f"engine/{relation['engine']}"), atlas.index.get("engine", relation["engine"])
+        said = escape_text(name.name if name else relation["engine"])
+        lead.append(("Platform plugin", fill(
+            "{} is a platform plugin of {}: installed beside {} and loaded by it, it adds platform {} ({}, {}: {}). There "
+            "its schemes are {}\u2019s answers; on every other platform {} answers with its own schemes{}.",
+            escape_text(record.name), host, said, escape_text(", ".join(relation["platforms"])),
+            values.ref(f"source/{relation['source']}"), escape_text(relation["locator"]), code_span(relation["quote"]),
+            said, said,
+            Markup(" (the steps under \u201cWhy only on its platforms\u201d say why)") if relation.get("elsewhere") else "")))
+    by_plugin: dict[str, list[str]] = {}
+    for platform, plugin in sorted(through_plugins(atlas.index).get(record.id, {}).items()):
+        by_plugin.setdefault(plugin, []).append(platform)
+    for plugin, platforms in sorted(by_plugin.items()):
+        lead.append(("Platform plugin", fill(
+            "{} has no platform {} of its own: it runs there through its platform plugin {}, which the atlas records as "
+            "an engine of its own, so there the answers are that engine\u2019s schemes.",
+            escape_text(record.name), escape_text(", ".join(platforms)), values.ref(f"engine/{plugin}"))))
+    return lead
+
+
+def plugin_steps_table(record: Record, values: ValueRenderer) -> list[Table]:
+    """Why a platform plugin runs on its platforms only (`plugin_of.elsewhere`), a step a row with its source."""
+    steps = (record.data.get("plugin_of") or {}).get("elsewhere", [])
+    rows = [[escape_text(step["text"]), values.ref(f"source/{step['source']}"),
+             escape_text(step["locator"]), code_span(step["quote"]) if "quote" in step else Markup("")] for step in steps]
+    return [Table("Why only on its platforms", ["step", "source", "locator", "quote"], rows)] if rows else []
+
+
 def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table]:
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
@@ -216,7 +255,7 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "engine":
         installs = [_install_table(atlas, record, values)] if record.data.get("default_install") else []
         checks = [_runtime_checks_table(atlas, record, values)] if record.data.get("runtime_checks") else []
-        return installs + checks + [Table(title, columns, rows, note)
+        return plugin_steps_table(record, values) + installs + checks + [Table(title, columns, rows, note)
                            for title, columns, rows, note in engine_trap_sections(atlas, record, values)]
     if record.kind == "source":
         return [Table("Where to read it", ["link", "last checked"], where_to_read(atlas, record.id))]
@@ -311,18 +350,7 @@ def _candidates_as_read(atlas: Any, record: Record, page: str) -> list[dict[str,
 def _named_list_links(atlas: Any, record: Record) -> dict[str, str]:
     """The references of the engine's candidate lists a scheme names, at the paths its lists have them as read (its
     kernels link to their pages as a typed list's do)."""
-    engine_ref = f"engine/{record.data.get('engine', '')}"
-    engine = atlas.index.get("engine", record.data.get("engine", ""))
-    at: dict[str, int] = {}
-    for i, entry in enumerate(engine.data.get("candidate_lists", []) if engine else []):
-        at.setdefault(entry["id"], i)
-    found: dict[str, str] = {}
-    for n, candidates in enumerate(record.data.get("candidates", [])):
-        if candidates.get("list") in at:
-            prefix = f"candidate_lists[{at[candidates['list']]}]."
-            found.update((f"candidates[{n}]." + link.path[len(prefix):], link.target)
-                         for link in atlas.index.outgoing.get(engine_ref, []) if link.path.startswith(prefix))
-    return found
+    return {reference.as_read: reference.target for reference in list_references_of(atlas.index, record)}
 
 
 def _candidate_lists_named_by(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..derive.candidate_lists import through_lists
 from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
@@ -36,12 +37,17 @@ def field_label(key: str) -> str:
 
 
 def backlink_groups(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[Markup]]]:
-    """Records referencing this one, grouped by kind (kind order), each once, with the fields that refer, in words."""
+    """Records referencing this one, grouped by kind (kind order), each once, with the fields that refer, in words; a
+    scheme walking a named candidate list that cites this record is among them, at the field its list has as read
+    (its candidates), beside the engine that states the list."""
     fields: dict[str, list[str]] = {}
-    for link in atlas.index.backlinks.get(record.ref, []):
-        label = _referring_field(link.path)
-        if label not in fields.setdefault(link.source, []):
-            fields[link.source].append(label)
+    links = atlas.index.backlinks.get(record.ref, [])
+    found = [(link.source, link.path) for link in links]
+    found += [(r.source, r.as_read) for r in through_lists(links, atlas.views.list_references, record.ref)]
+    for source, path in sorted(found):
+        label = _referring_field(path)
+        if label not in fields.setdefault(source, []):
+            fields[source].append(label)
     by_kind: dict[str, list[str]] = {}
     for ref in fields:
         by_kind.setdefault(ref.partition("/")[0], []).append(ref)

@@ -213,6 +213,21 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets, "named": len(grids)}
 
 
+def test_a_stacked_row_on_a_phone_shows_no_column_name_without_a_value(browser: Browser) -> None:
+    """An accelerator's figures (value, sources, notes) stacked at phone width: an empty cell once showed its column's
+    name alone ("notes:", "estimate:" with nothing after), which reads as a value left out; it is hidden now, and
+    every cell with a value still shows it under its column's name."""
+    read = """const cells = [...document.querySelectorAll('.md-typeset table[data-atlas-stack] tbody td:not(:first-child)')];
+        const empty = cells.filter(td => !td.textContent.trim() && !td.querySelector('img, svg, input'));
+        return {empty: empty.length, shownEmpty: empty.filter(td => getComputedStyle(td).display !== 'none').length,
+                shownFull: cells.filter(td => td.textContent.trim() && getComputedStyle(td).display !== 'none').length,
+                full: cells.filter(td => td.textContent.trim()).length}"""
+    browser.open("accelerators/rtx-4090/", PHONE)
+    phone = browser.js(read)
+    assert phone["empty"] > 0 and phone["shownEmpty"] == 0  # the page has empty cells, and none shows
+    assert phone["full"] > 0 and phone["shownFull"] == phone["full"]
+
+
 def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_table_at_1440(browser: Browser) -> None:
     """A target's derived-support table (scheme, verdict, why) at phone width: no sideways scrolling, each row a block
     whose cells after the first name their column; at desktop width the same table keeps its header row, and a row's

@@ -1682,3 +1682,51 @@ def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, inde
         browser.open(f"{PAGE}?engine={engine}&scheme={sid}&{query}")
         title = _shown(browser, "const h = document.querySelector('#atlas-answer h2'); return h && h.textContent", "title")
         assert title.startswith(f"{names[sid]} on ")
+
+
+def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_links_its_page(
+        browser: Browser, built_site: Path) -> None:
+    """A vLLM scheme on a Gaudi target whose format none of vLLM-Gaudi's schemes reads (vLLM's MXFP4 there): the card
+    once linked "vLLM-Gaudi's answers on this hardware", an engine-only link that opened whichever vLLM-Gaudi scheme
+    the picker lists first (its FP8 or AWQ card), an answer about another format. It now says that no scheme of that
+    engine reads the format and links to the engine's page, which lists what it reads."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
+                                  for platform, plugin in sorted(e.get("through_plugin", {}).items()))
+    target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
+    unread = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                  and not any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={host}&scheme={unread['id']}&hardware=target:{target}")
+    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), "
+                           "a.pathname, a.textContent])}", "plugin card")
+    name = engines[plugin]["name"]
+    assert not [href for href, _, _ in card["links"] if href.startswith(f"?engine={plugin}&")]
+    assert f"No scheme of {name} in the atlas reads {formats[unread['formats'][0]]['name']}; what {name} supports: " \
+        f"{name}\u2019s page" in card["text"]
+    assert [path for _, path, text in card["links"] if text == f"{name}\u2019s page"] == [f"/engines/{plugin}/"]
+    assert browser.console_errors() == []
+
+
+def test_a_platform_plugins_card_names_its_host_engine_under_release(browser: Browser, built_site: Path) -> None:
+    """A vLLM-Gaudi answer on a Gaudi part once named only "vLLM-Gaudi v0.26.0" under Release, so nothing on the card
+    said that it runs only inside vLLM, installed beside it. The Release line now says so from plugin_of, with a link to
+    the host's page; a host engine's own card says nothing of the kind."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host, platforms = engines[plugin["plugin_of"]["engine"]], plugin["plugin_of"]["platforms"]
+    scheme, target = next((c["scheme"], c["target"]) for c in json.loads(
+        (built_site / "api/cells.json").read_text(encoding="utf-8"))["cells"]
+        if any(s["id"] == c["scheme"] and s["engine"] == plugin["id"] for s in index["records"]["scheme"]))
+    browser.open(f"{PAGE}?engine={plugin['id']}&scheme={scheme}&hardware=target:{target}")
+    release = _card(browser)["facts"]["Release"]
+    assert release.startswith(f"{plugin['name']} {plugin['version_read']}, a platform plugin of {host['name']} for "
+                              f"{', '.join(platforms)}, installed beside it and loaded by it")
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card dd a')]"
+                       f".filter(a => a.textContent === {json.dumps(host['name'])}).map(a => a.pathname)")
+    assert links == [f"/{host['page']}"]
+    _pick(browser, engine=host["id"], scheme="vllm-awq-marlin", hardware="part:a10")
+    assert "platform plugin" not in _card(browser)["facts"]["Release"]
