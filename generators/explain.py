@@ -207,7 +207,10 @@ def _fact_lines(atlas: Any, scheme: Any, cell: Cell) -> list[str]:
     if engine is not None and engine.data.get("version_read"):
         later = "".join("; " + fill(words("later_release"), release=x["release"], finding=f"finding {x['finding']}")
                         for x in engine.data.get("later_releases", []))
-        lines.append(f"  release read: {engine.name} {engine.data['version_read']}{later}")
+        relation = engine.data.get("plugin_of")
+        host = relation and atlas.index.get("engine", relation["engine"])
+        plugin = ", " + fill(words("plugin_of"), host=host.name, platforms=", ".join(relation["platforms"])) if host else ""
+        lines.append(f"  release read: {engine.name} {engine.data['version_read']}{plugin}{later}")
     lines.append(f"  covers: {covers(scheme.get('layers', 'dense'))}")
     return lines
 

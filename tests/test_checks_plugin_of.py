@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from generators.build import check_tree, render_tree
 from generators.explain import explain_text
+from generators.render import pages as pages_module
 from generators.render.api import index_document
 
 from .test_checks import edit, problems_of
@@ -197,3 +198,24 @@ def test_both_engine_pages_say_near_the_top_that_one_is_the_others_platform_plug
     assert host.index('!!! info "Platform plugin"') < host.index("| field | value |")
     assert ("Example Engine has no platform cpu of its own: it runs there through its platform plugin "
             "[Example plugin](plug.md), which the atlas records as an engine of its own") in host
+
+
+def test_a_plugins_page_names_where_its_host_answers_instead_and_claims_no_platform_the_host_has_no_dispatch_for(tree, monkeypatch):
+    """The plugin's note once said that on every other platform the host answers with its own schemes; the atlas
+    records the host's dispatch only where some scheme of the host lists candidates (derive/plugins.py host_platforms),
+    and where it records none the card says it cannot say (wording plugin_elsewhere_host_none). The note names the
+    host's platforms from its schemes, and where the host has no scheme at all it says the atlas records none."""
+    with_plugin(tree)
+    (tree / "docs/chapters/demo.md.j2").unlink()
+    pages, _ = render_tree(tree)
+    own = sorted({c.split("platform: ")[1].split()[0].strip(",}") for p in (tree / "records/schemes").glob("*.yaml")
+                  if "engine: eng\n" in p.read_text() for c in p.read_text().splitlines() if "platform: " in c})
+    assert own and "cpu" not in own
+    plugin = pages["engines/plug.md"]
+    assert "every other platform" not in plugin
+    assert (f"Example Engine answers with its own schemes on platform {', '.join(own)}, the platforms its schemes in "
+            "the atlas have candidate lists for.") in plugin
+    # a host with no candidate list of its own anywhere (the tree's checks need the host's scheme, so its platforms go)
+    monkeypatch.setattr(pages_module, "host_platforms", lambda index, engine: ())
+    pages, _ = render_tree(tree)
+    assert "the atlas records none of Example Engine\u2019s own dispatch for any platform." in pages["engines/plug.md"]

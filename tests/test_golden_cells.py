@@ -662,7 +662,8 @@ def test_explain_says_what_the_card_says_the_answer_computes_in(real_atlas):
     assert notice.endswith("; vllm-gaudi-hpu-fp8-scaled-mm rescales it and its scales into the part's own FP8 encoding "
                            "first and multiplies it in that encoding (torch.ops.hpu.fp8_gemm_v2, source "
                            "vllm-gaudi-src-extension-ops-v0-26-0)")
-    assert "  release read: vLLM-Gaudi v0.26.0" in gaudi
+    # the card's Release line names the host of a platform plugin (wording plugin_of), and explain says it too
+    assert "  release read: vLLM-Gaudi v0.26.0, a platform plugin of vLLM for hpu, installed beside it and loaded by it" in gaudi
     volta = explain_text(real_atlas, "llama-cpp-q4-k", "nvidia-sm70")[0].splitlines()
     at = volta.index("  computes in, by kernel, in the engine's order (the conditions say which runs when):")
     assert volta[at + 1:at + 3] == ["    INT8 (llama-cpp-mmvq, llama-cpp-mmq)",

@@ -22,7 +22,7 @@
   // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
-    "through_plugin", "through_plugin_none", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
+    "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
     "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
@@ -878,7 +878,8 @@
   // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms): a link to the
   // card of each of its schemes reading the format asked about, for an engine-only link lands on whichever of its
   // schemes the picker lists first, often for another format; where none reads it, a sentence saying so and the engine's page
-  function answersOf(site, records, engineId, format, hardware) {
+  // (the sentence only where the card has not said it already: saidNone, the plugin card's through_plugin_none)
+  function answersOf(site, records, engineId, format, hardware, saidNone) {
     var engine = records["engine"][engineId];
     var name = engine ? engine.name : engineId;
     var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
@@ -888,7 +889,7 @@
     if (!theirs.length) {
       // an engine-only link would open whichever of its schemes the picker lists first, for another format: say so
       // instead, and send the reader to the engine's page, which lists every format it supports
-      return [(format ? "No scheme of " + name + " in the atlas reads " + format.name + "; " : "") + "what " + name +
+      return [(format && !saidNone ? "No scheme of " + name + " in the atlas reads " + format.name + "; " : "") + "what " + name +
               " supports: ", link(site, engine, engineId, name + "\u2019s page")];
     }
     return [name + "\u2019s " + (theirs.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
@@ -918,7 +919,7 @@
         pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
         ["."])),
-      el("p", {}, answersOf(site, records, plugin.id, format, hardware).concat(
+      el("p", {}, answersOf(site, records, plugin.id, format, hardware, true).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : []))]);
   }
@@ -963,7 +964,7 @@
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
         awaySaid(site, away), ["."])),
-      el("p", {}, answersOf(site, records, away.hostId, format, hardware).concat(
+      el("p", {}, answersOf(site, records, away.hostId, format, hardware, false).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : [])),
       awaySteps(site, records, away)]);
@@ -986,9 +987,9 @@
     // a platform plugin (plugin_of): it runs only inside its host engine, installed beside it
     var host = engine.plugin_of && records["engine"][engine.plugin_of.engine];
     if (host) {
-      said.push(", a platform plugin of ");
-      said.push(link(site, host, engine.plugin_of.engine));
-      said.push(" for " + engine.plugin_of.platforms.join(", ") + ", installed beside it and loaded by it");
+      said.push(", ");
+      said = said.concat(fill(WORDS.plugin_of, { host: [link(site, host, engine.plugin_of.engine)],
+                                                 platforms: engine.plugin_of.platforms.join(", ") }));
     }
     (engine.later_releases || []).forEach(function (later) {
       said.push("; ");

@@ -47,6 +47,8 @@ WORDS: dict[str, object] = {
     # ... where none of the plugin's schemes reads the format asked about
     "through_plugin_none": "none of {plugin}'s schemes in the atlas reads {format}, so for it the atlas cannot say (a gap, "
                            "not a refusal)",
+    # the release line of a platform plugin (plugin_of): it runs only inside its host engine, installed beside it
+    "plugin_of": "a platform plugin of {host} for {platforms}, installed beside it and loaded by it",
     # the mirror: a plugin's scheme on a platform the plugin does not add (derive/plugins.py plugin_elsewhere); not a
     # gap (the plugin adds those platforms only) and not a verdict (no engine loads the scheme there): the host answers
     "plugin_elsewhere": "{plugin} is {host}'s platform plugin for {platforms} only (read at {plugin_release}): it adds "

@@ -15,7 +15,7 @@ from ..derive.members import members
 from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
 from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
-from ..derive.plugins import through_plugins
+from ..derive.plugins import host_platforms, through_plugins
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
@@ -218,13 +218,19 @@ def plugin_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple
     if relation:
         host, name = values.ref(f"engine/{relation['engine']}"), atlas.index.get("engine", relation["engine"])
         said = escape_text(name.name if name else relation["engine"])
+        # where the host answers instead is where its own schemes list candidates, not every other platform: the atlas
+        # may record none of the host's dispatch on some (derive/wording.py plugin_elsewhere_host_none)
+        own = host_platforms(atlas.index, relation["engine"])
         lead.append(("Platform plugin", fill(
             "{} is a platform plugin of {}: installed beside {} and loaded by it, it adds platform {} ({}, {}: {}). There "
-            "its schemes are {}\u2019s answers; on every other platform {} answers with its own schemes{}.",
+            "its schemes are {}\u2019s answers, and it runs on no other platform{}; {}.",
             escape_text(record.name), host, said, escape_text(", ".join(relation["platforms"])),
             values.ref(f"source/{relation['source']}"), escape_text(relation["locator"]), code_span(relation["quote"]),
-            said, said,
-            Markup(" (the steps under \u201cWhy only on its platforms\u201d say why)") if relation.get("elsewhere") else "")))
+            said,
+            Markup(" (the steps under \u201cWhy only on its platforms\u201d say why)") if relation.get("elsewhere") else "",
+            fill("{} answers with its own schemes on platform {}, the platforms its schemes in the atlas have "
+                 "candidate lists for", said, escape_text(", ".join(own))) if own else
+            fill("the atlas records none of {}\u2019s own dispatch for any platform", said))))
     by_plugin: dict[str, list[str]] = {}
     for platform, plugin in sorted(through_plugins(atlas.index).get(record.id, {}).items()):
         by_plugin.setdefault(plugin, []).append(platform)

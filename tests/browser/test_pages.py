@@ -213,19 +213,25 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets, "named": len(grids)}
 
 
-def test_a_stacked_row_on_a_phone_shows_no_column_name_without_a_value(browser: Browser) -> None:
-    """An accelerator's figures (value, sources, notes) stacked at phone width: an empty cell once showed its column's
-    name alone ("notes:", "estimate:" with nothing after), which reads as a value left out; it is hidden now, and
-    every cell with a value still shows it under its column's name."""
+def test_a_stacked_row_on_a_phone_shows_an_empty_cell_as_its_column_name_and_a_dash(browser: Browser) -> None:
+    """Stacked at phone width, an empty cell means something: on a scheme's history table, a release not observed on
+    a target; on an accelerator's figures, a note not given. It once showed its column's name alone ("notes:"), then
+    was hidden, so the row lost the release without a word; now it keeps the name and shows a dash, and every cell
+    with a value still shows it under its column's name."""
     read = """const cells = [...document.querySelectorAll('.md-typeset table[data-atlas-stack] tbody td:not(:first-child)')];
         const empty = cells.filter(td => !td.textContent.trim() && !td.querySelector('img, svg, input'));
+        const said = td => getComputedStyle(td, '::before').content + getComputedStyle(td, '::after').content;
         return {empty: empty.length, shownEmpty: empty.filter(td => getComputedStyle(td).display !== 'none').length,
+                dashed: empty.filter(td => said(td) === '"' + td.dataset.label + ': ""\u2014"').length,
+                releases: empty.filter(td => /^[0-9]+[.][0-9]+[.][0-9]+$/.test(td.dataset.label || '')).length,
                 shownFull: cells.filter(td => td.textContent.trim() && getComputedStyle(td).display !== 'none').length,
                 full: cells.filter(td => td.textContent.trim()).length}"""
-    browser.open("accelerators/rtx-4090/", PHONE)
-    phone = browser.js(read)
-    assert phone["empty"] > 0 and phone["shownEmpty"] == 0  # the page has empty cells, and none shows
-    assert phone["full"] > 0 and phone["shownFull"] == phone["full"]
+    for page, releases in (("schemes/vllm-ct-w8a8-fp8/", True), ("accelerators/rtx-4090/", False)):
+        browser.open(page, PHONE)
+        phone = browser.js(read)
+        assert phone["empty"] > 0 and phone["shownEmpty"] == phone["empty"] == phone["dashed"], (page, phone)
+        assert (phone["releases"] > 0) == releases, (page, phone)  # the history table's unobserved releases are among them
+        assert phone["full"] > 0 and phone["shownFull"] == phone["full"], (page, phone)
 
 
 def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_table_at_1440(browser: Browser) -> None:
