@@ -99,7 +99,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
         if record.kind == "scheme" and key == "candidates":
             value = _candidates_as_read(atlas, record, page)
         if record.kind == "engine" and key == "candidate_lists":
-            value = _candidate_lists_named_by(atlas, record, page)
+            tables.append(_candidate_lists_table(atlas, record, page, values))
+            continue
         if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
             facts.append((field_label(key), values.render(value, (key,))))
         elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
@@ -359,7 +360,11 @@ def _named_list_links(atlas: Any, record: Record) -> dict[str, str]:
     return {reference.as_read: reference.target for reference in list_references_of(atlas.index, record)}
 
 
-def _candidate_lists_named_by(atlas: Any, record: Record, page: str) -> list[dict[str, Any]]:
+# How an engine walks a named list, in one column: a table of every field (ten on vLLM's) outgrew the page's width.
+WALK_FIELDS = ("selector", "locator", "failure_message", "filter", "promotions")
+
+
+def _candidate_lists_table(atlas: Any, record: Record, page: str, values: ValueRenderer) -> Table:
     """An engine's named candidate lists, each with the schemes that name it (derived), so a reader reaches the
     schemes from the kernels and sources the lists cite."""
     naming: dict[str, list[Record]] = {}
@@ -368,9 +373,19 @@ def _candidate_lists_named_by(atlas: Any, record: Record, page: str) -> list[dic
             for candidates in scheme.data.get("candidates", []):
                 if "list" in candidates:
                     naming.setdefault(candidates["list"], []).append(scheme)
-    return [{**entry, "named by": joined(", ", [link(s.name, page_of("scheme", s.id), page)
-                                                for s in sorted(naming.get(entry["id"], []), key=lambda s: s.name.lower())])}
-            for entry in record.data["candidate_lists"]]
+    rows = []
+    for n, entry in enumerate(record.data["candidate_lists"]):
+        path = ("candidate_lists", n)
+        walk = joined("; ", [fill("{}: {}", field_label(k).lower(), values.render(entry[k], (*path, k)))
+                             for k in WALK_FIELDS if k in entry])
+        named_by = joined(", ", [link(s.name, page_of("scheme", s.id), page)
+                                 for s in sorted(naming.get(entry["id"], []), key=lambda s: s.name.lower())])
+        rows.append([escape_text(entry["id"]), values.render(entry["platform"], (*path, "platform")),
+                     values.render(entry["kernels"], (*path, "kernels")), walk,
+                     values.render(entry["sources"], (*path, "sources")) if "sources" in entry else Markup(""),
+                     named_by])
+    return Table(field_label("candidate_lists"), ["id", "platform", "kernels", "how the engine walks it", "sources",
+                                                  "named by"], rows)
 
 
 def _runtime_checks_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
