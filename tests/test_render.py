@@ -501,14 +501,7 @@ def test_a_no_path_list_shows_its_engines_text_escaped_with_a_link_to_the_engine
 
 def test_a_named_list_shows_on_the_scheme_page_as_typed_with_a_link_to_the_engines_list_and_its_schemes(tree):
     typed = render_tree(tree)[0]["schemes/sch-w4a16.md"]
-    scheme = tree / "records/schemes/sch-w4a16.yaml"
-    (tree / "records/schemes/sch-copy.yaml").write_text(scheme.read_text().replace("Example W4A16", "Copied W4A16")
-                                                       .replace("kernels: [k-cpu]", "kernels: [k-cpu, k-generic]"))
-    edit(tree, "records/engines/eng.yaml", "sources:\n", "candidate_lists:\n  - id: gpu-walk\n    platform: cuda\n"
-         "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed to find a kernel\"\nsources:\n")
-    for name in ("sch-w4a16", "sch-copy"):
-        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
-             "to find a kernel\"\n", "    list: gpu-walk\n")
+    _named_walk(tree)
     atlas, problems = check_tree(tree)
     pages, _ = render_site(atlas, tree / "docs")
     before = next(line for line in typed.splitlines() if line.startswith("| cuda |"))
