@@ -125,6 +125,13 @@ def test_a_group_size_bound_is_a_whole_number_from_1_stated_instead_of_a_list_an
             ["9:5: error: [schema] requirements[2]: the fields 'at_least' and 'values' exclude each other; keep one"],
         "{check: shape, at_least: 1, reason: r}":
             ["9:13: error: [schema] requirements[2].check: 'group-size' was expected"],
+        "{check: group-size, multiple_of: 2, values: [-1], reason: r}": [],
+        "{check: group-size, multiple_of: 1, reason: r}":
+            ["9:38: error: [schema] requirements[2].multiple_of: 1 is less than the minimum of 2"],
+        "{check: group-size, multiple_of: 2, at_least: 1, reason: r}":
+            ["9:5: error: [schema] requirements[2]: the fields 'at_least' and 'multiple_of' exclude each other; keep one"],
+        "{check: shape, multiple_of: 2, reason: r}":
+            ["9:13: error: [schema] requirements[2].check: 'group-size' was expected"],
     }
     for requirement, expected in cases.items():
         path.write_text(base.replace("routes:", f"  - {requirement}\nroutes:"))

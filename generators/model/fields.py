@@ -416,6 +416,7 @@ class KernelRequirements(TypedDict):
     uses: NotRequired[str]
     values: NotRequired[list[str | int]]
     at_least: NotRequired[int]
+    multiple_of: NotRequired[int]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
     reason: str

@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..derive.wording import pieces
 from ..kinds import FOLDER_OF_KIND
 
 _ESCAPES = {**{c: "\\" + c for c in "\\`*_{}[]()#+!"}, "&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
@@ -81,6 +82,14 @@ def fill(template: str, *values: Any) -> Markup:
     fill thousands of cells and links."""
     return Markup(template.format(*[value.__html__() if hasattr(value, "__html__") else escape(format(value, ""))
                                     for value in values]))
+
+
+def fill_words(template: str, **values: Any) -> Markup:
+    """One of derive/wording.py's shared sentences on a page: its own text escaped, each `{name}` replaced by its value
+    as escape_text puts it (a Markup link as it is), and each `{name|text}` by its text, as explain fills it."""
+    return joined("", [part for text, name, shown in pieces(template)
+                       for part in (_spaced(text), escape_text(shown) if shown is not None else
+                                    escape_text(values[name]) if name else Markup(""))])
 
 
 def joined(separator: str, items: Iterable[Any]) -> Markup:
