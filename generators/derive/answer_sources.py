@@ -161,6 +161,8 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
     before = order[:order.index(cell.kernel)] if cell.kernel in order else order
     kept = {k for k in (cell.kernel, cell.default_kernel) if k} | (set() if cell.verdict.runs_as_specified else set(before))
     route = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
+    if all(k in kept for k in route):
+        return ()  # no kernel passed over (most answers): the verdict's sources need not be gathered again
     listed = set(_backing(index, cell, platform, [k for k in route if k in kept], claimed, on_parts))
     groups: list[tuple[str, tuple[str, ...]]] = []
     for kernel in (k for k in route if k not in kept):
