@@ -106,7 +106,7 @@ def _typed_dict(name: str, description: str, typed: dict[str, str]) -> str:
         body += [f"    {key}: {kind}" for key, kind in typed.items()]
         return "\n".join(body) + "\n"
     pairs = ", ".join(f"{key!r}: {kind!r}" for key, kind in typed.items())
-    return f"{name} = TypedDict({name!r}, {{{pairs}}})\n"
+    return f"if TYPE_CHECKING:\n    {name} = TypedDict({name!r}, {{{pairs}}})\nelse:\n    {name} = dict\n"
 
 
 def kind_type_name(kind: str) -> str:
@@ -158,6 +158,9 @@ if TYPE_CHECKING:
     from .records import Record, TypedRecord
 else:
     NotRequired = Any
+    # At run time a record type is a plain dict (its data is one): typing's TypedDict would check every field's
+    # annotation on import, which only mypy reads (half of this module's import, on every command).
+    TypedDict = dict
 
 
 '''

@@ -28,11 +28,16 @@ from .parts import PartAnswer
 
 
 def answer_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
-                   on_parts: Sequence[PartAnswer] = ()) -> tuple[str, ...]:
+                   on_parts: Sequence[PartAnswer] = (), route: Sequence[str] | None = None) -> tuple[str, ...]:
     """Source ids behind the answer, each once, in reading order; `claimed`: each published claim's table and the
-    finding that explains it (None when none does)."""
-    kernels = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
-    return _backing(index, cell, platform, kernels, claimed, on_parts)
+    finding that explains it (None when none does); `route`: platform_route's, when the caller has it."""
+    return _backing(index, cell, platform, platform_route(index, cell, platform) if route is None else route,
+                    claimed, on_parts)
+
+
+def platform_route(index: Index, cell: Cell, platform: str) -> list[str]:
+    """The route's kernels (route_kernels) but those of another platform alone (another_platforms)."""
+    return [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
 
 
 def _backing(index: Index, cell: Cell, platform: str, kernels: Sequence[str], claimed: Sequence[tuple[str, str | None]],
@@ -170,7 +175,8 @@ def _applies(requirement: Mapping[str, Any], platform: str | None) -> bool:
 
 
 def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
-                        on_parts: Sequence[PartAnswer] = ()) -> tuple[tuple[str, tuple[str, ...]], ...]:
+                        on_parts: Sequence[PartAnswer] = (),
+                        route: Sequence[str] | None = None) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The answer's sources that back only kernels it passes over, by kernel in the engine's order: those that come
     after the kernel that computes (reached only when a condition fails), and, where the cell runs as specified, those
     tried before it and declined. Neither the kernel that computes nor the one a default install selects is passed
@@ -181,7 +187,7 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
     order = [a.kernel for a in cell.attempts]
     before = order[:order.index(cell.kernel)] if cell.kernel in order else order
     kept = {k for k in (cell.kernel, cell.default_kernel) if k} | (set() if cell.verdict.runs_as_specified else set(before))
-    route = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
+    route = platform_route(index, cell, platform) if route is None else route
     if all(k in kept for k in route):
         return ()  # no kernel passed over (most answers): the verdict's sources need not be gathered again
     listed = set(_backing(index, cell, platform, [k for k in route if k in kept], claimed, on_parts))

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from .records import Record, TypedRecord
 else:
     NotRequired = Any
+    # At run time a record type is a plain dict (its data is one): typing's TypedDict would check every field's
+    # annotation on import, which only mypy reads (half of this module's import, on every command).
+    TypedDict = dict
 
 
 Name: TypeAlias = str
