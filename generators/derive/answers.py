@@ -189,8 +189,12 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     # instructions (a Neoverse V2 has BF16 and no FP16 one) do not narrow what a kernel computes in there.
     narrowing = {} if platform == "cpu" else native or {}
 
+    derived: dict[str | None, tuple[str, ...]] = {}  # (the steps ask again for the cell's own kernel)
+
     def formats_of(kernel: str | None) -> tuple[str, ...]:
-        return kernel_computes_in(index, scheme, cell, kernel, parts, narrowing) if scheme and runs else ()
+        if kernel not in derived:
+            derived[kernel] = kernel_computes_in(index, scheme, cell, kernel, parts, narrowing) if scheme and runs else ()
+        return derived[kernel]
     computes_in = formats_of(cell.kernel)
     steps = compute_steps(index, cell, formats_of, scheme.data.get("config") or {}) if scheme and runs else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
