@@ -138,6 +138,19 @@ def test_a_group_size_bound_is_a_whole_number_from_1_stated_instead_of_a_list_an
         assert messages(tree, "records/kernels/k-cpu.yaml") == [f"records/kernels/k-cpu.yaml:{m}" for m in expected]
 
 
+def test_a_scheme_group_size_of_0_is_refused_with_the_reason_and_minus_1_still_means_per_channel(tree):
+    # A kernel's `multiple_of` divides 0 as it divides any multiple (vLLM's CPUWNA16 lets 0 through its remainder test),
+    # so a scheme stating 0 would read as running where create_weights divides the input width by it.
+    path = tree / "records/schemes/sch-w4a16.yaml"
+    base = path.read_text()
+    path.write_text(base.replace("group_sizes: [128]", "group_sizes: [-1, 128]"))
+    assert messages(tree, "records/schemes/sch-w4a16.yaml") == []
+    path.write_text(base.replace("group_sizes: [128]", "group_sizes: [0, 128]"))
+    found = messages(tree, "records/schemes/sch-w4a16.yaml")
+    assert len(found) == 1 and found[0].startswith(
+        "records/schemes/sch-w4a16.yaml:8:17: error: [schema] config.group_sizes[0]: 0 is not allowed here: 0 is no group size")
+
+
 def _replaced(atlas, ref, edit):
     record = atlas.index.by_ref(ref)
     data = copy.deepcopy(record.data)

@@ -18,7 +18,7 @@ from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .answer_sources import answer_sources, passed_over_sources
+from .answer_sources import answer_sources, passed_over_sources, platform_route
 from .cells import Cell, Install, default_installs
 from .entries import Each, every_entry
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
@@ -200,10 +200,11 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
     needs = route_needs(index, cell, scheme.data.get("config") or {}) if scheme else ()
-    sources = answer_sources(index, cell, platform, claimed, on_parts)
+    route = platform_route(index, cell, platform)
+    sources = answer_sources(index, cell, platform, claimed, on_parts, route)
     sources = tuple(dict.fromkeys([*sources, *(s for n in needs if n.tool for s in (n.used_in, n.source))]))
     return Answer(cell, claims, applying, sources, computes_in,
-                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps, needs, limited)
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts, route), steps, needs, limited)
 
 
 def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | None, parts: frozenset[str],
