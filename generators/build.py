@@ -42,7 +42,7 @@ class Run:
 def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors: bool = False,
                  record_pages: bool = True, commits: tuple[CommitChange, ...] = (), memo: PageMemo | None = None,
                  progress: Callable[[int, int], None] | None = None, checked: Run | None = None,
-                 history_cut: str | None = None) -> Run:
+                 history_cut: str | None = None, keep: bool = True) -> Run:
     """The stages below, plus the site sources' entries that are not regular files (links, pipes, devices).
 
     `commits` are the recent changes to the records in git (record_history.py, gathered by the caller) that the
@@ -55,9 +55,10 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
     A memo (kept by a long-lived process) reuses the pages whose reads did not change since its last run;
     `progress(done, total)` hears of each rendered page (the command line draws a line on a terminal).
     `checked` is this root's `check_stages` run when the caller already has it (the changelog may have needed it).
+    `keep=False` (a process that checks no other tree: `check`) skips keeping record checks' findings (check_stages).
     """
     reuse = memo.reuse if memo is not None else None
-    run = _render_stages(checked if checked is not None else check_stages(root, reuse=reuse), root, docs_dir, pages_despite_errors,
+    run = _render_stages(checked if checked is not None else check_stages(root, reuse=reuse, keep=keep), root, docs_dir, pages_despite_errors,
                          record_pages, commits, memo, progress, history_cut)
     run.problems = load.without_cascade(run.problems)
     refused = tree_files.list_tree(root, docs_dir, limit=tree_files.DOCS_MAX_BYTES).problems if docs_dir is not None else []
@@ -68,7 +69,8 @@ def run_pipeline(root: Path, docs_dir: str | None = "docs", pages_despite_errors
 
 
 def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_files.StoredTree | None = None,
-                 reuse: ReuseMemo | None = None, loaded: tuple[list[Record], list[Problem]] | None = None) -> Run:
+                 reuse: ReuseMemo | None = None, loaded: tuple[list[Record], list[Problem]] | None = None,
+                 keep: bool = True) -> Run:
     """Run load..check: the records, the atlas if every stage passed, and every problem found.
 
     With `views` named, only those views are computed and the checks of views are skipped: a past side that the
@@ -78,6 +80,8 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
     With a stored tree (a past commit's: revisions.GitTree), its records and schemas are read; `loaded` is what
     load.load_tree gave for this tree already (the changelog loads a side before it knows whether it needs the rest).
     With `reuse` (a long-lived process's), views and check results whose reads did not change are the last run's.
+    Without it, record checks' findings are kept for the changelog's past trees (checks/runner.py) unless `keep` is
+    False: a process that checks no other tree (`check`) would only pay for recording each check's reads.
     """
     first_error = views is not None
     schema_set, problems = schemas.load_schemas(root / "schema", stored)
@@ -96,7 +100,8 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
     registry = checks.REGISTRY if reuse is None else reuse.checks_of(checks.REGISTRY, atlas.views)
     # shapes first: views may trust them. A one-off run keeps record checks' findings for the changelog's past trees
     # (checks/runner.py); a reuse memo's checks are wrapped by it, and a finding it reuses shows no reads to keep by.
-    problems += checks.run_checks(atlas, registry, checks.SHAPE, errors_only=views is not None, keep=reuse is None)
+    problems += checks.run_checks(atlas, registry, checks.SHAPE, errors_only=views is not None,
+                                 keep=keep and reuse is None)
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
     problems += [Problem("generators/derive", 1, 1, "derive", f"view {name!r} crashed: {type(error).__name__}: {error}")
@@ -174,7 +179,7 @@ def cycle_collection_paused(freeze: bool = False) -> Iterator[None]:
 
 def check_tree(root: Path) -> tuple[Atlas | None, list[Problem]]:
     """Run load..check. Returns the atlas (None if an early stage failed) and every problem found."""
-    run = run_pipeline(root, docs_dir=None)
+    run = run_pipeline(root, docs_dir=None, keep=False)
     return run.atlas, run.problems
 
 

@@ -171,7 +171,8 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     progress = Progress("check: rendering pages")
     try:  # chapters render: claims, literal numbers, undefined names
         with cycle_collection_paused(freeze=True):  # the process ends after the report: no collection to pay for
-            run = run_pipeline(root, "docs", record_pages=args.all_pages, progress=progress.update)
+            run = run_pipeline(root, "docs", record_pages=args.all_pages, progress=progress.update,
+                               keep=False)  # (no other tree is checked: the changelog's past trees are build's)
     finally:
         progress.close()
     shown = in_scope(run.problems, paths) if paths else run.problems

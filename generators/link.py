@@ -270,12 +270,35 @@ def _references(record: Record, ref_fields: list[RefField]) -> list[Reference]:
         pattern, target = ref_field.pattern, ref_field.target
         if pattern and pattern[0] not in data:
             continue
-        for path, value in values_at(data, pattern):
+        for path, value in _values_at(data, pattern):
             if value.__class__ is str:
                 kind, target_id = _split(target, value)
                 found.append((path, _dotted(path), kind, target_id))
     record.__dict__["_references"] = (ref_fields, found)  # a frozen record's cache, as its node
     return found
+
+
+def _values_at(data: dict[str, Any], pattern: tuple[str, ...]) -> list[tuple[tuple[Any, ...], Any]]:
+    """values_at(data, pattern), with the shapes most reference fields have (`engine`, `formats.*`,
+    `sources.*.source`) walked directly: every record makes a dozen of these walks."""
+    size = len(pattern)
+    if size > 3 or "*" in (pattern[0], pattern[-1] if size == 3 else "") or size == 3 and pattern[1] != "*":
+        return values_at(data, pattern)
+    head = pattern[0]
+    if head not in data:
+        return []
+    value = data[head]
+    if size == 1:
+        return [((head,), value)]
+    second = pattern[1]
+    if size == 2:
+        if second == "*":
+            return [((head, n), item) for n, item in enumerate(value)] if value.__class__ is list else []
+        return [((head, second), value[second])] if value.__class__ is dict and second in value else []
+    last = pattern[2]  # (head, "*", last)
+    if value.__class__ is not list:
+        return []
+    return [((head, n, last), item[last]) for n, item in enumerate(value) if item.__class__ is dict and last in item]
 
 
 _DOTTED: dict[tuple[Any, ...], str] = {}

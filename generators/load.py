@@ -359,7 +359,8 @@ def _collisions(files: list[str]) -> dict[str, str]:
     """
     groups: dict[str, list[str]] = {}
     for rel in files:
-        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", rel).casefold())
+        folded = rel.lower() if rel.isascii() else unicodedata.normalize(  # (ASCII: NFKC keeps it, casefold is lower)
+            "NFKC", unicodedata.normalize("NFKC", rel).casefold())
         groups.setdefault(folded, []).append(rel)
     clashes: dict[str, str] = {}
     for members in groups.values():

@@ -345,9 +345,10 @@ def _find_ref_fields(schemas: Schemas, schema: dict[str, Any], base: str, patter
         found += sub[0]
         misplaced += sub[1]
     for keyword in _COMBINATORS:
-        for branch in _branches(schema.get(keyword)):
-            if _mentions_ref(branch):
-                misplaced.append("/".join(pattern) or "(top level)")
+        if keyword in schema:  # (most nodes have none: no generator made for them)
+            for branch in _branches(schema[keyword]):
+                if _mentions_ref(branch):
+                    misplaced.append("/".join(pattern) or "(top level)")
     return found, misplaced
 
 

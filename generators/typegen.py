@@ -106,7 +106,7 @@ def _typed_dict(name: str, description: str, typed: dict[str, str]) -> str:
         body += [f"    {key}: {kind}" for key, kind in typed.items()]
         return "\n".join(body) + "\n"
     pairs = ", ".join(f"{key!r}: {kind!r}" for key, kind in typed.items())
-    return f"{name} = TypedDict({name!r}, {{{pairs}}})\n"
+    return f"if TYPE_CHECKING:\n    {name} = TypedDict({name!r}, {{{pairs}}})\nelse:\n    {name} = dict\n"
 
 
 def kind_type_name(kind: str) -> str:
@@ -158,6 +158,9 @@ if TYPE_CHECKING:
     from .records import Record, TypedRecord
 else:
     NotRequired = Any
+    # At run time a record type is a plain dict (its data is one): typing's TypedDict would check every field's
+    # annotation on import, which only mypy reads (half of this module's import, on every command).
+    TypedDict = dict
 
 
 '''
@@ -166,7 +169,9 @@ else:
 def _accessor() -> str:
     """`TypedLookups`, the base of Index: `all`/`get`/`must` overloaded per kind, so `index.all("format")`
     gives records whose `.data` is a FormatFields."""
-    lines = ["class TypedLookups:", '    """Index look-ups typed per kind (generated: one overload per kind)."""', "",
+    lines = ["_NO_RECORDS: dict[str, Record] = {}  # a kind with no record (never written: one object for every look-up)",
+             "", "",
+             "class TypedLookups:", '    """Index look-ups typed per kind (generated: one overload per kind)."""', "",
              "    by_kind: dict[str, dict[str, Record]]", ""]
     for method, extra, returns in (("all", "", "list[TypedRecord[{}]]"), ("get", ", record_id: str", "TypedRecord[{}] | None"),
                                    ("must", ", record_id: str", "TypedRecord[{}]")):
@@ -179,10 +184,10 @@ def _accessor() -> str:
 
 
 _BODIES = {
-    "all": "        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]",
-    "get": "        return self.by_kind.get(kind, {}).get(record_id)",
+    "all": "        records = self.by_kind.get(kind, _NO_RECORDS)\n        return [records[k] for k in sorted(records)]",
+    "get": "        return self.by_kind.get(kind, _NO_RECORDS).get(record_id)",
     "must": '''        """The record, which the caller knows exists (a KeyError names it otherwise)."""
-        record = self.by_kind.get(kind, {}).get(record_id)
+        record = self.by_kind.get(kind, _NO_RECORDS).get(record_id)
         if record is None:
             raise KeyError(f"{kind}/{record_id}")
         return record''',

@@ -116,6 +116,9 @@ def _problems_from(record: Record, error: Any, schemas: Schemas) -> list[Problem
     if error.validator == "not" and set(error.validator_value) == {"required"}:
         fields = " and ".join(repr(f) for f in error.validator_value["required"])
         return [_at(record, path, f"{where}: the fields {fields} exclude each other; keep one")]
+    if error.validator == "not" and "const" in error.validator_value:  # a value excluded by name says why, if told
+        why = error.validator_value.get("description", "")
+        return [_at(record, path, f"{where}: {error.instance!r} is not allowed here{': ' + why if why else ''}")]
     if error.validator == "type":
         return [_at(record, path, f"{where}: expected {_expected(error.validator_value)}, found {_describe(error.instance)}")]
     if error.validator == "maxLength" and isinstance(error.instance, str):  # (jsonschema's message repeats the text)

@@ -304,6 +304,40 @@ def test_a_group_size_bound_accepts_every_size_from_it_and_no_list_stands_in_for
     assert derive_cell("s", data, "t", GPU90, {"x": exllama}).conditions == ("group size of at least 1",)
 
 
+def test_a_group_size_divisor_accepts_every_size_it_divides_and_the_values_listed_beside_it():
+    # vLLM's CPUWNA16LinearKernel refuses a group_size that is neither -1 nor even: 16 and 512 pass, which the list of
+    # common sizes it was typed as (-1 to 256) refused; 96 is even too, 33 is not, and -1 passes only by being listed.
+    cpu = {"requirements": [req("group-size", "multiples of 2", values=[-1], multiple_of=2)]}
+    data = scheme("c", platform="cpu")
+    data["config"] = {**CONFIG, "group_sizes": [-1, 16, 96, 512]}
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": cpu}).verdict == "runs"
+    data["config"] = {**CONFIG, "group_sizes": [-1, 33]}
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": cpu}).conditions == ("group size in {-1}",)
+    data["config"] = {**CONFIG, "group_sizes": [33]}
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": cpu}).reasons == ("c: multiples of 2",)
+    unlisted = {"requirements": [req("group-size", "multiples of 32", multiple_of=32)]}
+    data["config"] = {**CONFIG, "group_sizes": [-1, 64]}
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": unlisted}).conditions == ("group size in {64}",)
+    data["config"] = {key: value for key, value in CONFIG.items() if key != "group_sizes"}
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": cpu}).conditions == ("group size -1 or a multiple of 2",)
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": unlisted}).conditions == ("group size a multiple of 32",)
+
+
+def test_a_positive_group_size_is_selected_and_a_multiple_the_op_tests_after_selection_decides_if_it_runs():
+    # vLLM's RDNA3W4A16LinearKernel takes any positive group size (can_implement) and gptq_gemm_rdna3 then refuses one
+    # that is no multiple of 32 below 12 rows: 16 is selected and fails, 512 runs, -1 is refused at selection.
+    rdna3 = {"requirements": [req("group-size", "channelwise", at_least=1),
+                              req("group-size", "multiple of 32", multiple_of=32, after_selection=True)]}
+    data = scheme("r")
+    data["config"] = {**CONFIG, "group_sizes": [16]}
+    cell = derive_cell("s", data, "t", GPU90, {"r": rdna3})
+    assert (cell.verdict, cell.kernel, cell.attempts[0].reason) == ("fails-at-runtime", "r", "multiple of 32")
+    data["config"] = {**CONFIG, "group_sizes": [512]}
+    assert derive_cell("s", data, "t", GPU90, {"r": rdna3}).verdict == "runs"
+    data["config"] = {**CONFIG, "group_sizes": [-1]}
+    assert derive_cell("s", data, "t", GPU90, {"r": rdna3}).reasons == ("r: channelwise",)
+
+
 def test_gate_outside_can_implement_fails_after_selection():
     gate = {"description": "op only in AVX512 builds", "when": {"cpu_arch": ["x86_64"], "isa_features": ["avx512f"]},
             "effect": "requires"}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 
 from generators.build import check_tree, render_tree
+from generators.derive import wording
+from generators.derive.wording import fill, words
 from generators.explain import explain_text
 from generators.render import pages as pages_module
 from generators.render.api import index_document
@@ -190,8 +192,8 @@ def test_both_engine_pages_say_near_the_top_that_one_is_the_others_platform_plug
     plugin, host = pages["engines/plug.md"], pages["engines/eng.md"]
     lead = plugin.index('!!! info "Platform plugin"')
     assert lead < plugin.index("| field | value |") and "| Plugin of |" not in plugin
-    assert ("Example plugin is a platform plugin of [Example Engine](eng.md): installed beside Example Engine and loaded "
-            "by it, it adds platform cpu ([") in plugin
+    assert f"Example plugin is {fill(words('plugin_of'), host='[Example Engine](eng.md)', platforms='cpu')} ([" in plugin
+    assert "On platform cpu its schemes are Example Engine\u2019s answers" in plugin
     assert "the steps under \u201cWhy only on its platforms\u201d say why" in plugin
     assert "## Why only on its platforms" in plugin and "| The hook imports a CPU-only package. |" in plugin
     assert "<code>import cpuonly</code>" in plugin
@@ -219,3 +221,16 @@ def test_a_plugins_page_names_where_its_host_answers_instead_and_claims_no_platf
     monkeypatch.setattr(pages_module, "host_platforms", lambda index, engine: ())
     pages, _ = render_tree(tree)
     assert "the atlas records none of Example Engine\u2019s own dispatch for any platform." in pages["engines/plug.md"]
+
+
+def test_the_plugins_page_says_the_relation_in_the_words_the_card_and_explain_say_it(tree, monkeypatch):
+    """The page's note once typed its own paraphrase ("a platform plugin of X: installed beside X and loaded by it, it
+    adds platform ..."), while the card's Release line and explain read wording plugin_of: one relation, two wordings.
+    The note now fills the shared sentence, so a change to it shows on the page too, with the host linked and record
+    text escaped."""
+    with_plugin(tree)
+    (tree / "docs/chapters/demo.md.j2").unlink()
+    monkeypatch.setitem(wording.WORDS, "plugin_of", "the *plugin* of {host} on {platforms|its platforms}: {platforms}")
+    pages, _ = render_tree(tree)
+    assert "Example plugin is the \\*plugin\\* of [Example Engine](eng.md) on its platforms: cpu ([" in pages["engines/plug.md"]
+    assert "installed beside" not in pages["engines/plug.md"]

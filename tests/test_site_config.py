@@ -42,7 +42,10 @@ def test_record_pages_are_declared_outside_the_nav() -> None:
 def test_light_and_dark_palettes_with_a_toggle_and_no_made_up_address() -> None:
     config = _config()
     palettes = config["theme"]["palette"]
-    assert {p["scheme"] for p in palettes} == {"default", "slate"} and all(p["toggle"]["name"] for p in palettes)
+    assert {p["scheme"] for p in palettes if "scheme" in p} == {"default", "slate"} and all(p["toggle"]["name"] for p in palettes)
+    # the first is Material's automatic option, which follows the system's preference on every load (a light and a dark
+    # option alone keep the first visit's scheme: the theme stores it)
+    assert palettes[0]["media"] == "(prefers-color-scheme)" and "scheme" not in palettes[0]
     assert "site_url" not in config, "the address comes from ATLAS_SITE_URL at deploy time"
     for asset in config["extra_css"] + config["extra_javascript"]:
         assert (ROOT / "docs" / asset).is_file(), asset

@@ -125,10 +125,30 @@ def test_a_group_size_bound_is_a_whole_number_from_1_stated_instead_of_a_list_an
             ["9:5: error: [schema] requirements[2]: the fields 'at_least' and 'values' exclude each other; keep one"],
         "{check: shape, at_least: 1, reason: r}":
             ["9:13: error: [schema] requirements[2].check: 'group-size' was expected"],
+        "{check: group-size, multiple_of: 2, values: [-1], reason: r}": [],
+        "{check: group-size, multiple_of: 1, reason: r}":
+            ["9:38: error: [schema] requirements[2].multiple_of: 1 is less than the minimum of 2"],
+        "{check: group-size, multiple_of: 2, at_least: 1, reason: r}":
+            ["9:5: error: [schema] requirements[2]: the fields 'at_least' and 'multiple_of' exclude each other; keep one"],
+        "{check: shape, multiple_of: 2, reason: r}":
+            ["9:13: error: [schema] requirements[2].check: 'group-size' was expected"],
     }
     for requirement, expected in cases.items():
         path.write_text(base.replace("routes:", f"  - {requirement}\nroutes:"))
         assert messages(tree, "records/kernels/k-cpu.yaml") == [f"records/kernels/k-cpu.yaml:{m}" for m in expected]
+
+
+def test_a_scheme_group_size_of_0_is_refused_with_the_reason_and_minus_1_still_means_per_channel(tree):
+    # A kernel's `multiple_of` divides 0 as it divides any multiple (vLLM's CPUWNA16 lets 0 through its remainder test),
+    # so a scheme stating 0 would read as running where create_weights divides the input width by it.
+    path = tree / "records/schemes/sch-w4a16.yaml"
+    base = path.read_text()
+    path.write_text(base.replace("group_sizes: [128]", "group_sizes: [-1, 128]"))
+    assert messages(tree, "records/schemes/sch-w4a16.yaml") == []
+    path.write_text(base.replace("group_sizes: [128]", "group_sizes: [0, 128]"))
+    found = messages(tree, "records/schemes/sch-w4a16.yaml")
+    assert len(found) == 1 and found[0].startswith(
+        "records/schemes/sch-w4a16.yaml:8:17: error: [schema] config.group_sizes[0]: 0 is not allowed here: 0 is no group size")
 
 
 def _replaced(atlas, ref, edit):

@@ -876,24 +876,34 @@
 
   // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
   // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms): a link to the
-  // card of each of its schemes reading the format asked about, for an engine-only link lands on whichever of its
-  // schemes the picker lists first, often for another format; where none reads it, a sentence saying so and the engine's page
-  // (the sentence only where the card has not said it already: saidNone, the plugin card's through_plugin_none)
-  function answersOf(site, records, engineId, format, hardware, saidNone) {
+  // card of each of its schemes reading the format asked about that has a cell on this hardware's target, for an
+  // engine-only link lands on whichever of its schemes the picker lists first, often for another format, and a scheme
+  // reading the format with no cell here (no candidate list for this platform, or one not read) answers nothing here;
+  // where none reads it, or none has a cell here, a sentence saying so and the engine's page (the sentence only where
+  // the card has not said it already: saidNone, the plugin card's through_plugin_none; saidGap, the away card's
+  // plugin_elsewhere_host_none, where the host has no dispatch recorded for this platform at all)
+  function answersOf(site, records, cells, place, engineId, format, hardware, saidNone, saidGap) {
     var engine = records["engine"][engineId];
     var name = engine ? engine.name : engineId;
     var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
       var s = records["scheme"][id];
       return s.engine === engineId && s.formats.indexOf(format.id) >= 0;
     }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
+    var here = theirs.filter(function (id) { return cells[id + "|" + place.targetId]; });
+    var page = function (said) {
+      return [said + (said ? "what " : "What ") + name + " supports: ", link(site, engine, engineId, name + "\u2019s page")];
+    };
     if (!theirs.length) {
       // an engine-only link would open whichever of its schemes the picker lists first, for another format: say so
       // instead, and send the reader to the engine's page, which lists every format it supports
-      return [(format && !saidNone ? "No scheme of " + name + " in the atlas reads " + format.name + "; " : "") + "what " + name +
-              " supports: ", link(site, engine, engineId, name + "\u2019s page")];
+      return page(format && !saidNone ? "No scheme of " + name + " in the atlas reads " + format.name + "; " : "");
     }
-    return [name + "\u2019s " + (theirs.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
-      [].concat.apply([], theirs.map(function (id, n) {
+    if (!here.length) {
+      return page(saidGap ? "" : "None of " + name + "\u2019s schemes reading " + format.name + " has a derived cell on " +
+                  "this hardware, so the atlas cannot say what it does here (a gap, not a refusal); ");
+    }
+    return [name + "\u2019s " + (here.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
+      [].concat.apply([], here.map(function (id, n) {
         return (n ? [", "] : []).concat([el("a", { href: "?" + new URLSearchParams({ engine: engineId, scheme: id, hardware: hardware }).toString(),
                                                    text: records["scheme"][id].name })]);
       })));
@@ -908,7 +918,7 @@
 
   // a scheme of an engine that runs on this platform only through its plugin, an engine of its own: the answers are
   // that engine's, so send the reader there rather than say nothing is known
-  function pluginHere(site, records, schemeId, place, hardware) {
+  function pluginHere(site, records, cells, schemeId, place, hardware) {
     var scheme = records["scheme"][schemeId];
     var plugin = pluginOn(records, scheme, place);
     if (!plugin) { return null; }
@@ -919,7 +929,7 @@
         pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
         ["."])),
-      el("p", {}, answersOf(site, records, plugin.id, format, hardware, true).concat(
+      el("p", {}, answersOf(site, records, cells, place, plugin.id, format, hardware, true, false).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : []))]);
   }
@@ -955,7 +965,7 @@
       }))]);
   }
 
-  function awayHere(site, records, schemeId, place, hardware) {
+  function awayHere(site, records, cells, schemeId, place, hardware) {
     var scheme = records["scheme"][schemeId];
     var away = pluginAway(records, scheme, place);
     if (!away) { return null; }
@@ -964,7 +974,8 @@
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
         awaySaid(site, away), ["."])),
-      el("p", {}, answersOf(site, records, away.hostId, format, hardware, false).concat(
+      el("p", {}, answersOf(site, records, cells, place, away.hostId, format, hardware, false,
+                                      away.relation.host_platforms.indexOf(away.platform) < 0).concat(
         format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
                                        text: "every engine reading " + format.name + " here" })] : [])),
       awaySteps(site, records, away)]);
@@ -1233,8 +1244,8 @@
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
     if (!cell) {
-      answer.appendChild(unreadHere(site, records, schemeId, place) || pluginHere(site, records, schemeId, place, hardware) ||
-        awayHere(site, records, schemeId, place, hardware) ||
+      answer.appendChild(unreadHere(site, records, schemeId, place) || pluginHere(site, records, cells, schemeId, place, hardware) ||
+        awayHere(site, records, cells, schemeId, place, hardware) ||
         el("p", { text: "The atlas has no derived cell for this choice." }));
       return;
     }

@@ -51,6 +51,7 @@ def citations(record: Record) -> Iterator[tuple[tuple[Any, ...], dict[str, Any]]
 
 
 _CITING: dict[tuple[int, str], tuple[Record, tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]]] = {}
+_EVERY: dict[int, tuple[Record, tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]]] = {}  # (id of a record) -> citations
 
 
 def citations_with(record: Record, field: str) -> tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]:
@@ -61,9 +62,14 @@ def citations_with(record: Record, field: str) -> tuple[tuple[tuple[Any, ...], d
     kept = _CITING.get(key)
     if kept is not None and kept[0] is record:  # (the entry holds the record, so its id is not another's)
         return kept[1]
-    found = tuple((path, citation) for path, citation in citations(record) if field in citation)
+    every = _EVERY.get(key[0])  # every citation, walked once for all the fields asked of this record
+    if every is None or every[0] is not record:
+        every = (record, tuple(citations(record)))
+    found = tuple((path, citation) for path, citation in every[1] if field in citation)
     if len(_CITING) > 100_000:
         _CITING.clear()
+        _EVERY.clear()
+    _EVERY[key[0]] = every
     _CITING[key] = (record, found)
     return found
 

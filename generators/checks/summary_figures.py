@@ -64,6 +64,7 @@ _TOKEN = re.compile(r"[^\s()\[\]{};:!?\"“”‘’'/*|`]+")
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _FIGURE = re.compile(rf"([~≈+±−-]?)({_NUMBER})(%|x|×)?(?:-[a-z]+)*")  # -0.5, 91%, 4x, 2.9-point
 _RANGE = re.compile(rf"(?:{_NUMBER})(?:[-–](?:{_NUMBER}))+")  # 0.5-1.0 (and 25-50, 2026-12-02: no figure in them)
+_DIGIT = re.compile(r"\d")  # (what _NUMBER's digits match)
 _RATE = re.compile(r"\s*(?:tokens per second|tok(?:en)?s?/s|t/s)\b")  # 179 tokens per second, 207 t/s
 _LABEL = re.compile(r"(?:arxiv|table|figure|fig\.|section|appendix|eq\.|equation)\W*$", re.I)  # arXiv 2306.00978, Table 4.2
 
@@ -101,6 +102,8 @@ class Figure(NamedTuple):
 def _words(text: str) -> Iterator[Figure]:
     """Each number that stands as a word of its own (the unit and sign of a range's ends are left empty)."""
     for token in _TOKEN.finditer(text):
+        if _DIGIT.search(token.group(0)) is None:
+            continue  # (a figure has a digit: most words are passed over without the label's search)
         if _LABEL.search(text, max(0, token.start() - 12), token.start()):
             continue
         word = token.group(0).rstrip(".,")

@@ -28,11 +28,16 @@ from .parts import PartAnswer
 
 
 def answer_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
-                   on_parts: Sequence[PartAnswer] = ()) -> tuple[str, ...]:
+                   on_parts: Sequence[PartAnswer] = (), route: Sequence[str] | None = None) -> tuple[str, ...]:
     """Source ids behind the answer, each once, in reading order; `claimed`: each published claim's table and the
-    finding that explains it (None when none does)."""
-    kernels = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
-    return _backing(index, cell, platform, kernels, claimed, on_parts)
+    finding that explains it (None when none does); `route`: platform_route's, when the caller has it."""
+    return _backing(index, cell, platform, platform_route(index, cell, platform) if route is None else route,
+                    claimed, on_parts)
+
+
+def platform_route(index: Index, cell: Cell, platform: str) -> list[str]:
+    """The route's kernels (route_kernels) but those of another platform alone (another_platforms)."""
+    return [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
 
 
 def _backing(index: Index, cell: Cell, platform: str, kernels: Sequence[str], claimed: Sequence[tuple[str, str | None]],
@@ -40,12 +45,12 @@ def _backing(index: Index, cell: Cell, platform: str, kernels: Sequence[str], cl
     """The answer's sources, in reading order, as if its route went through `kernels` alone."""
     records = [*scheme_records(index, cell), *(index.get("kernel", k) for k in kernels),
                *(index.get("finding", f) for _, f in claimed if f), *(index.get("support-matrix", m) for m, _ in claimed)]
-    cited = [c for r in records if r is not None for c in record_citations(r, platform, index)]
+    cited = [source for r in records if r is not None for source in cited_here(r, platform, index)]
     engine = index.get("engine", cell.engine)
     target = index.get("hardware-target", cell.target)
     stated = engine_sources(engine.data, cell, kernels, index, target.data if target else None) if engine else []
     needs = [n.source for p in on_parts for n in p.needs]
-    return tuple(dict.fromkeys([*(c["source"] for c in cited if on_platform(c, platform)), *stated, *needs]))
+    return tuple(dict.fromkeys([*cited, *stated, *needs]))
 
 
 def route_kernels(cell: Cell) -> tuple[str, ...]:
@@ -84,6 +89,27 @@ def record_citations(record: Record, platform: str, index: Index) -> list[Mappin
     lists = [c for c in (scheme["candidates"] if scheme else []) if c["platform"] == platform]
     needs = gate_citations(record.data) if record.kind == "kernel" else []
     return [*record.data.get("sources", []), *(c for candidates in lists for c in candidates.get("sources", [])), *needs]
+
+
+# (id of a record, platform) -> (the record, the engine data a scheme's lists were resolved with, cited_here's answer)
+_CITED: dict[tuple[int, str], tuple[Record, Any, tuple[str, ...]]] = {}
+
+
+def cited_here(record: Record, platform: str, index: Index) -> tuple[str, ...]:
+    """The sources of record_citations(record, platform) that concern the platform (on_platform), in order. Kept per
+    record object and platform, with the engine data a scheme's lists read: every answer on a platform reads the
+    same scheme and kernels again, and record data never change once loaded (the entry holds the record, so its id is
+    not another's)."""
+    engine = engine_data(index, str(record.data.get("engine", ""))) if record.kind == "scheme" else None
+    key = (id(record), platform)
+    kept = _CITED.get(key)
+    if kept is not None and kept[0] is record and kept[1] is engine:
+        return kept[2]
+    found = tuple(c["source"] for c in record_citations(record, platform, index) if on_platform(c, platform))
+    if len(_CITED) > 100_000:
+        _CITED.clear()
+    _CITED[key] = (record, engine, found)
+    return found
 
 
 def gate_citations(kernel: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -149,7 +175,8 @@ def _applies(requirement: Mapping[str, Any], platform: str | None) -> bool:
 
 
 def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequence[tuple[str, str | None]] = (),
-                        on_parts: Sequence[PartAnswer] = ()) -> tuple[tuple[str, tuple[str, ...]], ...]:
+                        on_parts: Sequence[PartAnswer] = (),
+                        route: Sequence[str] | None = None) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The answer's sources that back only kernels it passes over, by kernel in the engine's order: those that come
     after the kernel that computes (reached only when a condition fails), and, where the cell runs as specified, those
     tried before it and declined. Neither the kernel that computes nor the one a default install selects is passed
@@ -160,13 +187,14 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
     order = [a.kernel for a in cell.attempts]
     before = order[:order.index(cell.kernel)] if cell.kernel in order else order
     kept = {k for k in (cell.kernel, cell.default_kernel) if k} | (set() if cell.verdict.runs_as_specified else set(before))
-    route = [k for k in route_kernels(cell) if not another_platforms(index.get("kernel", k), platform)]
+    route = platform_route(index, cell, platform) if route is None else route
+    if all(k in kept for k in route):
+        return ()  # no kernel passed over (most answers): the verdict's sources need not be gathered again
     listed = set(_backing(index, cell, platform, [k for k in route if k in kept], claimed, on_parts))
     groups: list[tuple[str, tuple[str, ...]]] = []
     for kernel in (k for k in route if k not in kept):
         record = index.get("kernel", kernel)
-        cited = [c["source"] for c in (record_citations(record, platform, index) if record else [])
-                 if on_platform(c, platform)]
+        cited = cited_here(record, platform, index) if record else ()
         own = tuple(s for s in dict.fromkeys(cited) if s not in listed)
         listed.update(own)
         if own:

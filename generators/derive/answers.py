@@ -18,7 +18,7 @@ from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .answer_sources import answer_sources, passed_over_sources
+from .answer_sources import answer_sources, passed_over_sources, platform_route
 from .cells import Cell, Install, default_installs
 from .entries import Each, every_entry
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
@@ -189,17 +189,22 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     # instructions (a Neoverse V2 has BF16 and no FP16 one) do not narrow what a kernel computes in there.
     narrowing = {} if platform == "cpu" else native or {}
 
+    derived: dict[str | None, tuple[str, ...]] = {}  # (the steps ask again for the cell's own kernel)
+
     def formats_of(kernel: str | None) -> tuple[str, ...]:
-        return kernel_computes_in(index, scheme, cell, kernel, parts, narrowing) if scheme and runs else ()
+        if kernel not in derived:
+            derived[kernel] = kernel_computes_in(index, scheme, cell, kernel, parts, narrowing) if scheme and runs else ()
+        return derived[kernel]
     computes_in = formats_of(cell.kernel)
     steps = compute_steps(index, cell, formats_of, scheme.data.get("config") or {}) if scheme and runs else ()
     on_parts = fit.on_parts(cell, platform, parts) if fit is not None else ()
     claimed = [(c.matrix, c.finding) for c in claims]
     needs = route_needs(index, cell, scheme.data.get("config") or {}) if scheme else ()
-    sources = answer_sources(index, cell, platform, claimed, on_parts)
+    route = platform_route(index, cell, platform)
+    sources = answer_sources(index, cell, platform, claimed, on_parts, route)
     sources = tuple(dict.fromkeys([*sources, *(s for n in needs if n.tool for s in (n.used_in, n.source))]))
     return Answer(cell, claims, applying, sources, computes_in,
-                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts), steps, needs, limited)
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts, route), steps, needs, limited)
 
 
 def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | None, parts: frozenset[str],

@@ -1532,10 +1532,17 @@ def _vendor(accepted: Sequence[Any], vendors: Sequence[str]) -> bool | str:
 
 
 def _group_size(requirement: KernelRequirements, have: list[Any] | None) -> bool | str:
-    """A group-size test: the list the engine accepts (`values`), or every size from a bound (`at_least`), since
-    ExllamaLinearKernel takes any positive size, which no list of sizes states."""
+    """A group-size test: the list the engine accepts (`values`), every size from a bound (`at_least`), since
+    ExllamaLinearKernel takes any positive size, or every size divisible by a number (`multiple_of`, besides the
+    `values` listed), since CPUWNA16 takes -1 or any even size; no list of sizes states either of the last two."""
+    listed = requirement.get("values", [])
+    if "multiple_of" in requirement:
+        divisor = requirement["multiple_of"]
+        if not have:
+            return f"group size {' or '.join([*map(str, listed), f'a multiple of {divisor}'])}"
+        return _overlap("group size", have, [size for size in have if size in listed or size % divisor == 0])
     if "at_least" not in requirement:
-        return _overlap("group size", have, requirement.get("values", []))
+        return _overlap("group size", have, listed)
     bound = requirement["at_least"]
     if not have:
         return f"group size of at least {bound}"

@@ -41,6 +41,8 @@ class EngineSupport:
 
 @dataclass(frozen=True)
 class GridRow:
+    """One scheme's row of an engine's grid: its formats and its cell on each target."""
+
     scheme: str
     formats: tuple[str, ...]
     cells: tuple[Cell, ...]

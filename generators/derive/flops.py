@@ -14,6 +14,8 @@ from ..model.fields import AcceleratorFields, AcceleratorPeakCompute
 
 @dataclass(frozen=True)
 class Ratio:
+    """A part's dense peak in one precision over its dense peak in another (`versus`)."""
+
     accelerator: str
     precision: str
     versus: str

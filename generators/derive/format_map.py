@@ -48,6 +48,8 @@ class Peak:
 
 @dataclass(frozen=True)
 class MapCell:
+    """One cell of the format map: a part's status in one format and what the status rests on."""
+
     status: str  # native, emulated or none
     peaks: tuple[Peak, ...]  # the dense peaks the status is derived from (empty for none)
     # the targets' instructions in its precision (native) or in a wider one it converts to (emulated)
@@ -69,6 +71,8 @@ class MapCell:
 
 @dataclass(frozen=True)
 class MapRow:
+    """One accelerator's row of the format map."""
+
     accelerator: str
     vendor: str
     generation: str  # the architecture without its parenthetical; "" when the record has none
@@ -82,18 +86,24 @@ class MapRow:
 
 @dataclass(frozen=True)
 class MapColumn:
+    """One format's column of the format map."""
+
     format: str
     short: str
 
 
 @dataclass(frozen=True)
 class Generation:
+    """The format map's rows of one architecture."""
+
     name: str
     rows: tuple[MapRow, ...]
 
 
 @dataclass(frozen=True)
 class VendorGroup:
+    """The format map's rows of one vendor, by architecture."""
+
     vendor: str
     generations: tuple[Generation, ...]
 
@@ -116,6 +126,8 @@ class FormatRun:
 
 @dataclass(frozen=True)
 class FormatMap:
+    """The format map: its columns, its rows by vendor, the parts with nothing recorded, and what runs each format."""
+
     columns: tuple[MapColumn, ...]
     vendors: tuple[VendorGroup, ...]
     unlisted: tuple[str, ...]  # accelerators with nothing recorded

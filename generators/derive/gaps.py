@@ -12,6 +12,8 @@ from .tallies import Tally
 
 @dataclass(frozen=True)
 class Contest:
+    """A record's contested field: how many claims it has and the resolution."""
+
     record: str
     field: str
     claims: int
@@ -20,6 +22,8 @@ class Contest:
 
 @dataclass(frozen=True)
 class Gaps:
+    """What the records leave missing, unstated or contested, as the gaps page lists it."""
+
     formats_without_benchmarks: tuple[str, ...]
     unlisted_accelerators: tuple[str, ...]
     contested: tuple[Contest, ...]

@@ -38,8 +38,13 @@ def first_primary_citation(index: Index, record: Record) -> Link | None:
     """The record's first citation (in its own order) whose source is primary, or None: the walk stops there, as every
     caller only asks whether there is one (this runs for every record, several times per check)."""
     sources = index.by_kind.get("source", {})
-    return next((link for link in index.outgoing.get(record.ref, ()) if link.target.startswith("source/")
-                 and _primary(sources.get(link.target[len("source/"):]))), None)
+    for link in index.outgoing.get(record.ref, ()):  # (a plain loop: a generator and a call per link cost twice this)
+        target = link.target
+        if target.startswith("source/"):
+            source = sources.get(target[7:])  # (len("source/"))
+            if source is not None and source.data.get("type") not in SECONDARY_TYPES:
+                return link
+    return None
 
 
 def _primary(source: Record | None) -> bool:

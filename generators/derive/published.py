@@ -19,6 +19,8 @@ from ..model.fields import SupportMatrixColumns, SupportMatrixFields, SupportMat
 
 @dataclass(frozen=True)
 class PublishedCell:
+    """One cell of a publisher's support table: what it says, what the derivation says, and the cells it covers."""
+
     matrix: str
     row: str
     column: str

@@ -46,6 +46,8 @@ class GridCell:
 
 @dataclass(frozen=True)
 class PublishedGrid:
+    """A support-matrix record's table as published, cell by cell, and which columns disagree."""
+
     matrix: str
     rows: tuple[tuple[GridCell, ...], ...]  # the table's rows, each cell in column order
     differs: tuple[bool, ...]  # per column: a comparable cell of it disagrees

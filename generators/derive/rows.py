@@ -71,6 +71,8 @@ def benchmark_rows(index: Index) -> list[BenchmarkRow]:
 
 @dataclass(frozen=True)
 class BitsPerWeight:
+    """One bits-per-weight figure of a format: the value, its basis and the model."""
+
     value: float
     basis: str
     model: str
@@ -97,6 +99,8 @@ def format_rows(index: Index) -> list[FormatRow]:
 
 @dataclass(frozen=True)
 class FindingRow:
+    """A finding's id, verdict and claim."""
+
     id: str
     verdict: str
     claim: str

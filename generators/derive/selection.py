@@ -53,6 +53,8 @@ class HardwareRow:
 
 @dataclass(frozen=True)
 class HardwareGroup:
+    """The hardware rows of one category."""
+
     category: str
     rows: tuple[HardwareRow, ...]
 
@@ -239,6 +241,8 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
 
 @dataclass(frozen=True)
 class UncoveredGroup:
+    """The accelerators of one category that no hardware target lists."""
+
     category: str
     rows: tuple[UncoveredAccelerator, ...]
 

@@ -47,7 +47,8 @@ WORDS: dict[str, object] = {
     # ... where none of the plugin's schemes reads the format asked about
     "through_plugin_none": "none of {plugin}'s schemes in the atlas reads {format}, so for it the atlas cannot say (a gap, "
                            "not a refusal)",
-    # the release line of a platform plugin (plugin_of): it runs only inside its host engine, installed beside it
+    # the release line of a platform plugin (plugin_of): it runs only inside its host engine, installed beside it; the
+    # plugin's engine page says the relation in these words too (render/pages.py plugin_lead, through fill_words)
     "plugin_of": "a platform plugin of {host} for {platforms}, installed beside it and loaded by it",
     # the mirror: a plugin's scheme on a platform the plugin does not add (derive/plugins.py plugin_elsewhere); not a
     # gap (the plugin adds those platforms only) and not a verdict (no engine loads the scheme there): the host answers
@@ -65,6 +66,16 @@ WORDS: dict[str, object] = {
 }
 
 _SLOT = re.compile(r"\{([a-z_]+)(?:\|([^}]*))?\}")
+
+
+def pieces(template: str) -> list[tuple[str, str, str | None]]:
+    """The template as (text before a placeholder, its name, its text or None) and a last ("rest", "", None): for a
+    filler that inserts values other than plain text (the record pages insert links, render/markdown.py fill_words)."""
+    found, at = [], 0
+    for slot in _SLOT.finditer(template):
+        found.append((template[at:slot.start()], slot.group(1), slot.group(2)))
+        at = slot.end()
+    return found + [(template[at:], "", None)]
 
 
 def fill(template: str, **values: str) -> str:

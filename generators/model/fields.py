@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from .records import Record, TypedRecord
 else:
     NotRequired = Any
+    # At run time a record type is a plain dict (its data is one): typing's TypedDict would check every field's
+    # annotation on import, which only mypy reads (half of this module's import, on every command).
+    TypedDict = dict
 
 
 Name: TypeAlias = str
@@ -416,6 +419,7 @@ class KernelRequirements(TypedDict):
     uses: NotRequired[str]
     values: NotRequired[list[str | int]]
     at_least: NotRequired[int]
+    multiple_of: NotRequired[int]
     value: NotRequired[int | bool | str]
     default: NotRequired[str]
     reason: str
@@ -1187,6 +1191,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
 }
 
 
+_NO_RECORDS: dict[str, Record] = {}  # a kind with no record (never written: one object for every look-up)
+
+
 class TypedLookups:
     """Index look-ups typed per kind (generated: one overload per kind)."""
 
@@ -1235,7 +1242,8 @@ class TypedLookups:
     def all(self, kind: str) -> list[TypedRecord[Any]]: ...
 
     def all(self, kind: str) -> list[TypedRecord[Any]]:
-        return [self.by_kind[kind][k] for k in sorted(self.by_kind.get(kind, {}))]
+        records = self.by_kind.get(kind, _NO_RECORDS)
+        return [records[k] for k in sorted(records)]
 
     @overload
     def get(self, kind: Literal['format'], record_id: str) -> TypedRecord[FormatFields] | None: ...
@@ -1280,7 +1288,7 @@ class TypedLookups:
     def get(self, kind: str, record_id: str) -> TypedRecord[Any] | None: ...
 
     def get(self, kind: str, record_id: str) -> TypedRecord[Any] | None:
-        return self.by_kind.get(kind, {}).get(record_id)
+        return self.by_kind.get(kind, _NO_RECORDS).get(record_id)
 
     @overload
     def must(self, kind: Literal['format'], record_id: str) -> TypedRecord[FormatFields]: ...
@@ -1326,7 +1334,7 @@ class TypedLookups:
 
     def must(self, kind: str, record_id: str) -> TypedRecord[Any]:
         """The record, which the caller knows exists (a KeyError names it otherwise)."""
-        record = self.by_kind.get(kind, {}).get(record_id)
+        record = self.by_kind.get(kind, _NO_RECORDS).get(record_id)
         if record is None:
             raise KeyError(f"{kind}/{record_id}")
         return record

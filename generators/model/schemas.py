@@ -19,6 +19,8 @@ class RefField:
 
 @dataclass
 class Schemas:
+    """The schema files of a tree: the documents, their validators and reference fields, and what was found valid."""
+
     documents: dict[str, dict[str, Any]]
     validators: Mapping[str, Draft202012Validator]  # built on first use (validate asks only for records that fail)
     ref_fields: dict[str, list[RefField]]

@@ -17,11 +17,12 @@ from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.plugins import host_platforms, through_plugins
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
+from ..derive.wording import words
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
 from .history import history_table
-from .markdown import code_span, escape_text, fill, joined, link, page_of, unverified_badge
+from .markdown import code_span, escape_text, fill, fill_words, joined, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import folded, otherwise_markup, verdict_badge
@@ -222,12 +223,13 @@ def plugin_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple
         # where the host answers instead is where its own schemes list candidates, not every other platform: the atlas
         # may record none of the host's dispatch on some (derive/wording.py plugin_elsewhere_host_none)
         own = host_platforms(atlas.index, relation["engine"])
+        adds = escape_text(", ".join(relation["platforms"]))
+        # what the relation is, in the words the answer card's Release line and explain say it in (wording plugin_of)
         lead.append(("Platform plugin", fill(
-            "{} is a platform plugin of {}: installed beside {} and loaded by it, it adds platform {} ({}, {}: {}). There "
-            "its schemes are {}\u2019s answers, and it runs on no other platform{}; {}.",
-            escape_text(record.name), host, said, escape_text(", ".join(relation["platforms"])),
+            "{} is {} ({}, {}: {}). On platform {} its schemes are {}\u2019s answers, and it runs on no other platform{}; {}.",
+            escape_text(record.name), fill_words(words("plugin_of"), host=host, platforms=adds),
             values.ref(f"source/{relation['source']}"), escape_text(relation["locator"]), code_span(relation["quote"]),
-            said,
+            adds, said,
             Markup(" (the steps under \u201cWhy only on its platforms\u201d say why)") if relation.get("elsewhere") else "",
             fill("{} answers with its own schemes on platform {}, the platforms its schemes in the atlas have "
                  "candidate lists for", said, escape_text(", ".join(own))) if own else

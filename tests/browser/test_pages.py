@@ -421,3 +421,121 @@ SAME_PAGE: dict[str, Callable[[Browser, Path], None]] = {
     "scheme": lambda browser, _: _a_record_page_table_of_nine_columns_keeps_its_prose_wide(browser),
     "observation": lambda browser, _: _an_observation_leads_with_its_verdict_grid(browser),
 }
+
+
+# Each text the site colours itself (verdict cells and badges, the card's finding box and notices, trap severities,
+# the format map's cells, the stacked rows' column names) with its colour and the background it is drawn on: the
+# nearest opaque background up the tree, with translucent ones between composited over it, and the text's own alpha
+# composited over that (the theme's lighter text colours are translucent). WCAG 2's relative luminance and contrast.
+CONTRAST = """
+const rgb = s => { const m = s.match(/[\\d.]+/g).map(Number); return {r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1}; };
+const over = (top, under) => ({r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
+                               b: top.b * top.a + under.b * (1 - top.a), a: 1});
+const lum = c => [c.r, c.g, c.b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+  .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+const ground = el => {
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) {
+    const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.a > 0) { layers.push(c); if (c.a >= 1) break; }
+  }
+  return layers.reverse().reduce((under, top) => over(top, under), rgb(getComputedStyle(document.body).backgroundColor));
+};
+const measure = (el, style, text) => {
+  const bg = ground(el), fg = over(rgb(style.color), bg), [a, b] = [lum(fg), lum(bg)];
+  const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+  return {what: el.className + ' ' + text.slice(0, 30), ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+          need: size >= 24 || (bold && size >= 18.66) ? 3 : 4.5, textDarker: a < b, color: style.color,
+          ground: `rgb(${Math.round(bg.r)}, ${Math.round(bg.g)}, ${Math.round(bg.b)})`};
+};
+const found = [];
+for (const el of document.querySelectorAll(arguments[0])) {
+  if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+  const texts = [...el.querySelectorAll('*'), el].filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.data.trim()));
+  const own = measure(el, getComputedStyle(el), '').ground;  // a verdict's text is on its colour, not a mark's inside it
+  for (const e of texts) {
+    const m = measure(e, getComputedStyle(e), e.textContent.trim());
+    found.push({verdict: el.matches(arguments[1]) && m.ground === own, ...m});
+  }
+}
+for (const td of document.querySelectorAll('table[data-atlas-stack] td[data-label]:not(:first-child)')) {
+  const before = getComputedStyle(td, '::before');
+  if (td.getClientRects().length && before.content.startsWith('"')) found.push({verdict: false, ...measure(td, before, before.content)});
+}
+return {scheme: document.body.getAttribute('data-md-color-scheme'), found};
+"""
+COLOURED = (".atlas-grid__cell, .verdict, .atlas-verdict, .atlas-severity, .atlas-silent, .atlas-card__finding, .atlas-notice, "
+            ".atlas-unverified, .atlas-disagree, .atlas-card__emulated, .atlas-compare__emulated, .atlas-compare__gap, "
+            ".atlas-compare__elsewhere, .atlas-runs__kernel, .atlas-map__cell")
+VERDICT_CELLS = "[class*='verdict-'], [class*='atlas-verdict--'], [class*='atlas-severity--']"
+CONTRAST_PAGES = (("chapters/support-tables/", DESKTOP), ("chapters/format-map/", DESKTOP),
+                  ("can-i-run-it/?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=target:x86-cpu-avx512", PHONE),
+                  ("can-i-run-it/?engine=any&format=fp8-e4m3&hardware=part:rtx-4090", DESKTOP),
+                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP))
+
+
+@pytest.mark.parametrize("preference,scheme", [("light", "default"), ("dark", "slate")])
+def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: Browser, preference: str,
+                                                                      scheme: str) -> None:
+    """Material draws the light (default) or dark (slate) scheme as the reader's system prefers, with a toggle in the
+    header; the colours the site sets itself (docs/stylesheets/atlas.css: the verdict colours of the support tables,
+    the card, the badges, the format map) have their own slate values. In each scheme every such text, and each stacked
+    row's column name on a phone, has WCAG AA contrast with what it is drawn on (4.5:1, 3:1 for large text), and a
+    verdict cell is dark text on a light ground in the light scheme and light text on a dark ground in the dark one, as
+    the page around it. The format map's dash ("no scheme loads it here") once had 2.2:1 (light) and 2.5:1 (dark)."""
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": preference}]})
+    try:
+        for page, size in CONTRAST_PAGES:
+            browser.open(page, size)
+            if page.startswith("can-i-run-it/"):  # the answer is drawn once the page has fetched its data
+                assert browser.js("return new Promise(done => { const t0 = Date.now(); (function wait() {"
+                                  " if (document.querySelector('#atlas-answer .atlas-card, #atlas-answer table')) done(true);"
+                                  " else if (Date.now() - t0 > 20000) done(false); else setTimeout(wait, 50); })(); })")
+            shown = browser.js(CONTRAST, COLOURED, VERDICT_CELLS)
+            assert shown["scheme"] == scheme, page
+            cells = [f for f in shown["found"] if f["verdict"]]
+            assert cells, page
+            low = [f for f in shown["found"] if f["ratio"] < f["need"]]
+            assert low == [], (page, preference, low[:5])
+            glaring = [f for f in cells if f["textDarker"] != (scheme == "default")]
+            assert glaring == [], (page, preference, glaring[:5])
+        browser.screenshot(f"contrast-{scheme}")
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_header_toggle(browser: Browser) -> None:
+    """The header's toggle (mkdocs.yml theme.palette) cycles through the system's preference, light and dark. While it
+    is on the system's preference the scheme follows it on every load; with a light and a dark option only (the site's
+    first palette), the theme stored the first visit's scheme and kept it after the system switched. A scheme the
+    reader picks is kept across loads, and the verdict colours follow the scheme."""
+    prefer = lambda value: browser.driver.execute_cdp_cmd(  # noqa: E731
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": value}]})
+    toggle = "label.md-header__button[for^=\"__palette\"]:not([hidden])"
+    read = ("const c = document.querySelector('.verdict-runs'); return [document.body.getAttribute("
+            f"'data-md-color-scheme'), getComputedStyle(c).backgroundColor, document.querySelector('{toggle}').title]")
+    page = "chapters/format-map/"
+    try:
+        browser.open(page)
+        browser.js("localStorage.clear()")
+        prefer("dark")
+        browser.open(page)
+        dark = browser.js(read)
+        assert dark[0] == "slate" and dark[2] == "Switch to light mode", dark
+        prefer("light")
+        browser.open(page)  # the system switched: the next load follows it
+        light = browser.js(read)
+        assert light[0] == "default" and light[1] != dark[1], (light, dark)
+        shown = []
+        for _ in range(2):  # to light, then to dark
+            browser.js(f"document.querySelector('{toggle}').click()")
+            shown.append(browser.js(read))
+        assert shown == [["default", light[1], "Switch to dark mode"], ["slate", dark[1], "Switch to system preference"]]
+        browser.open(page)  # the reader's pick outlasts the system's preference
+        assert browser.js(read) == shown[1]
+        browser.js(f"document.querySelector('{toggle}').click()")
+        assert browser.js(read) == light[:2] + ["Switch to light mode"]
+    finally:
+        browser.js("localStorage.clear()")
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

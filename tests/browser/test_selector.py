@@ -1134,22 +1134,31 @@ def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_
 
 @pytest.mark.parametrize("scheme, hardware, target", [
     ("llama-cpp-q4-k", "part:mi250x", "amd-gfx90a"),  # INT8 in MMVQ and MMQ, then FP16 in the cuBLAS path
-    ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 (GEMM)
+    ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 or, built FP16, FP16 (GEMM)
 ])
 def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells: dict, computed_in: dict, scheme: str,
                                                          hardware: str, target: str) -> None:
     """Read from the data API, not typed: one line per step of the route, each with its formats or the precision its
-    kernels multiply dequantized weights in, and the kernels that take it, in the engine's order."""
+    kernels multiply dequantized weights in, and the kernels that take it, in the engine's order; where a setting
+    chooses the precision (llama.cpp's GGML_SYCL_F16 build of the SYCL GEMM), the line goes on with each other value
+    and the precision it gives, and the setting's note follows it."""
     steps = cells[(scheme, target)]["computes_steps"]
     assert len(steps) > 1
     browser.open(f"{PAGE}?engine=llama-cpp&scheme={scheme}&hardware={hardware}")
     _card(browser)
-    said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => e.textContent)")
+    said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => {"
+                      " const line = e.cloneNode(true); line.querySelectorAll('.atlas-card__setting')"
+                      ".forEach(p => p.remove()); return line.textContent; })")
     assert not any(s["precision"].startswith("int") for s in steps)  # an integer one is worded otherwise (below)
     expected = [(s["precision"].upper() + " after dequantizing the weights" if s["precision"] else
                  " or ".join(computed_in[f] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
                 for s in steps]
-    assert said == expected
+    assert [line[:len(e)] for line, e in zip(said, expected)] == expected and len(said) == len(expected)
+    for line, e, step in zip(said, expected, steps):
+        setting = step["setting"]
+        others = [f"{o['precision'].upper()} with {setting['name']} {o['value']}" for o in setting["others"]] if setting else []
+        assert line == e if not setting else all(o in line[len(e):] for o in others), line
+    assert any(s["setting"] for s in steps) == (target == "intel-gpu")
 
 
 NEEDS = """
@@ -1572,7 +1581,7 @@ def test_an_index_without_the_words_the_script_places_is_said_not_to_load(browse
 
 
 def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reader_to_the_plugin(
-        browser: Browser, built_site: Path) -> None:
+        browser: Browser, built_site: Path, cells: dict) -> None:
     """vLLM has no Intel Gaudi platform of its own and reaches it through its plugin vLLM-Gaudi, an engine of its own
     (plugin_of, read from the index): a vLLM scheme on a Gaudi target once said only that the atlas had no derived
     cell, and the comparison called it a gap in the atlas. The card now names the plugin with both releases read and
@@ -1593,7 +1602,8 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     assert (f"{engines[host]['name']} has no platform {platform} of its own (none at {engines[host]['version_read']}, "
             f"the release read): it runs there through its plugin {engines[plugin]['name']}") in card["text"]
     assert f"read at {engines[plugin]['version_read']}" in card["text"] and "in the atlas reads" not in card["text"]
-    _links_to_the_schemes_reading_the_format(browser, card["links"], index, plugin, scheme["formats"][0], f"target:{target}")
+    _links_to_the_schemes_reading_the_format(browser, card["links"], index, plugin, scheme["formats"][0], f"target:{target}",
+                                             cells)
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
     browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
     _comparison(browser)
@@ -1648,7 +1658,8 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
         f"{', '.join(platforms)} only (read at {engines[plugin]['version_read']}): it adds no platform " \
         f"{target['platform']}, so none of its schemes runs here; on platform {target['platform']}, " \
         f"{engines[host]['name']} answers with its own schemes." in card["text"]
-    _links_to_the_schemes_reading_the_format(browser, card["links"], index, host, scheme["formats"][0], f"target:{target['id']}")
+    _links_to_the_schemes_reading_the_format(browser, card["links"], index, host, scheme["formats"][0], f"target:{target['id']}",
+                                             cells)
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target['id']}" in card["links"]
     relation = engines[plugin]["plugin_of"]
     assert relation["engine"] == host and relation["platforms"] == platforms
@@ -1670,11 +1681,14 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
 
 
 def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, index: dict, engine: str, format_id: str,
-                                             hardware: str) -> None:
+                                             hardware: str, cells: dict) -> None:
     """The card sends the reader to the other engine's answers for the same format: a link to the card of each of its
-    schemes reading it, not an engine-only link (which lands on whichever scheme its picker lists first: from a GPTQ
-    scheme of vLLM-Gaudi on an RTX 5090, vLLM's AWQ card), and each link opens that scheme's card on the same hardware."""
-    theirs = sorted(s["id"] for s in index["records"]["scheme"] if s["engine"] == engine and format_id in s["formats"])
+    schemes reading it that has a cell on this hardware's target, not an engine-only link (which lands on whichever
+    scheme its picker lists first: from a GPTQ scheme of vLLM-Gaudi on an RTX 5090, vLLM's AWQ card), and each link
+    opens that scheme's card on the same hardware."""
+    target = next(t["id"] for t in index["records"]["hardware-target"] if f"target:{t['id']}" == hardware)
+    theirs = sorted(s["id"] for s in index["records"]["scheme"] if s["engine"] == engine and format_id in s["formats"]
+                    and (s["id"], target) in cells)
     names = {s["id"]: s["name"] for s in index["records"]["scheme"]}
     query = urlencode({"hardware": hardware})
     sent = [link for link in links if link.startswith(f"?engine={engine}&")]
@@ -1710,7 +1724,7 @@ def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_l
     said = re.findall(rf"(?:none of {re.escape(name)}'s schemes|No scheme of {re.escape(name)}) in the atlas reads "
                       rf"{re.escape(formats[unread['formats'][0]]['name'])}", card["text"])
     assert len(said) == 1, card["text"]
-    assert f"what {name} supports: {name}\u2019s page" in card["text"]
+    assert f"What {name} supports: {name}\u2019s page" in card["text"]
     assert [path for _, path, text in card["links"] if text == f"{name}\u2019s page"] == [f"/engines/{plugin}/"]
     assert browser.console_errors() == []
 
@@ -1735,3 +1749,61 @@ def test_a_platform_plugins_card_names_its_host_engine_under_release(browser: Br
     assert links == [f"/{host['page']}"]
     _pick(browser, engine=host["id"], scheme="vllm-awq-marlin", hardware="part:a10")
     assert "platform plugin" not in _card(browser)["facts"]["Release"]
+
+
+# the page's cells of a target as fetched, without those of the schemes named: schemes with no candidate list there
+WITHOUT_CELLS = """const dropped = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/targets\\/[^\\/]+\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      doc.cells = doc.cells.filter(function (c) { return dropped.indexOf(c.scheme) < 0; });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+def test_the_schemes_a_card_says_read_the_format_here_are_those_with_a_cell_here(browser: Browser, built_site: Path,
+                                                                                  cells: dict) -> None:
+    """"vLLM's schemes reading FP8 here" on a vLLM-Gaudi card off the plugin's platforms (and "vLLM-Gaudi's schemes
+    reading F here" on a vLLM card on Gaudi) once listed every scheme of the other engine reading the format, whether or
+    not it has a cell on this hardware's target: a scheme with no candidate list for the platform, or one not read,
+    answers nothing here, and its link opened a card saying so. Today every such scheme of vLLM has a cell on every
+    platform but hpu, so the case is made by serving the target's cells without some schemes': the card links only
+    those left, and where none is left it says none has a cell here and links the engine's page instead."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host = engines[plugin["plugin_of"]["engine"]]
+    target = next(t for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+                  if t["platform"] in plugin["plugin_of"]["host_platforms"])
+    scheme, theirs = next((s, sorted(h["id"] for h in schemes.values() if h["engine"] == host["id"]
+                                     and s["formats"][0] in h["formats"] and (h["id"], target["id"]) in cells))
+                          for s in schemes.values() if s["engine"] == plugin["id"] and s["formats"] and sum(
+                              h["engine"] == host["id"] and s["formats"][0] in h["formats"]
+                              and (h["id"], target["id"]) in cells for h in schemes.values()) > 1)
+    fmt = next(f["name"] for f in index["records"]["format"] if f["id"] == scheme["formats"][0])
+    query = f"?engine={plugin['id']}&scheme={scheme['id']}&hardware=target:{target['id']}"
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && {text: c.textContent, " \
+           "links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), a.pathname])}"
+    for dropped in (theirs[:1], theirs):
+        added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                               {"source": WITHOUT_CELLS % json.dumps(dropped)})
+        try:
+            browser.open(PAGE + query)
+            card = _shown(browser, read, "plugin-elsewhere card")
+        finally:
+            browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+        sent = sorted(href.split("scheme=")[1].split("&")[0] for href, _ in card["links"]
+                      if href.startswith(f"?engine={host['id']}&scheme="))
+        assert sent == [s for s in theirs if s not in dropped], (dropped, card["text"])
+        none = (f"None of {host['name']}\u2019s schemes reading {fmt} has a derived cell on this hardware, so the atlas "
+                f"cannot say what it does here (a gap, not a refusal); what {host['name']} supports: {host['name']}\u2019s page")
+        if sent:
+            assert f"{host['name']}\u2019s schemes reading {fmt} here: " in card["text"] and none not in card["text"]
+        else:
+            assert none in card["text"] and "reading " + fmt + " here:" not in card["text"]
+            assert f"/engines/{host['id']}/" in [path for _, path in card["links"]]
+    assert browser.console_errors() == []
