@@ -128,8 +128,8 @@ def _field_line(f: FieldChange) -> str:
 
 def _arrivals(cells: list[CellChange]) -> list[str]:
     """Each cell that appears (a scheme or target added, a platform newly read) or disappears, with what it says in
-    full on the side that has it: its verdict, kernel, what must hold, every reason, the engine's message, what runs
-    otherwise. One block per cell, its lines indented under its name (the PR comment is cut between blocks)."""
+    full on the side that has it: its verdict, kernel, what must hold, what it computes in, every reason, the engine's
+    message, what runs otherwise. One block per cell, its lines indented under its name (the PR comment is cut between blocks)."""
     out = ["### New and removed cells"]
     for c in cells:
         new = c.status == "added"
@@ -156,7 +156,8 @@ def _arrivals(cells: list[CellChange]) -> list[str]:
     return out
 
 
-_SAID = (("computes_as", "computes as"), ("gate", "gate"), ("reasons", "reason"), ("failure_message", "engine message"))
+_SAID = (("computes_steps_said", "computes in"), ("computes_as", "computes as"), ("gate", "gate"), ("reasons", "reason"),
+         ("failure_message", "engine message"))  # content key, its words (computes in: each step as the card says it)
 
 
 def _said(content: dict[str, Any]) -> list[str]:
