@@ -321,7 +321,7 @@ def test_the_llama_cpp_cells_the_second_audit_read_against_b11312(real_atlas):
     # reordered ESIMD DMMV (FP32) first; IQ1_M has neither DMMV nor reorder, so plain MMVQ up to 8 tokens. Above: the GEMM.
     q40, tried = steps("q4-0", "intel-gpu")
     assert (q40.verdict, q40.kernel, [k for k, _ in tried]) == ("runs", "llama-cpp-sycl-mmvq-reorder", [
-        "sycl-mmvq-reorder", "sycl-dmmv", "sycl-mmvq", "sycl-dequant-gemm"])
+        "sycl-mmvq-reorder", "sycl-dmmv-legacy", "sycl-mmvq", "sycl-dequant-gemm"])
     assert q40.conditions[0].startswith("at most 8 tokens per matmul")
     sq6k, tried = steps("q6-k", "intel-gpu")
     assert (sq6k.verdict, sq6k.kernel, [k for k, _ in tried]) == ("runs", "llama-cpp-sycl-dmmv", [

@@ -277,6 +277,22 @@ def test_each_kernel_step_of_a_llama_cpp_cell_says_what_it_computes_in(real_atla
     assert labels == ("MMVQ", "MMQ")  # the kernel's name without the engine's name and its parenthetical
 
 
+def test_an_intel_gpu_step_that_computes_in_fp16_in_the_fp16_build_names_the_build(real_atlas: Atlas):
+    """llama.cpp b11312 publishes a GGML_SYCL_F16 build of its SYCL backend beside the FP32 one: there the GEMM and the
+    legacy types' one-token DMMV multiply in FP16, while the K-quants' DMMV keeps FP32 activations. A step that
+    computes in FP16 in that build says so (its setting), one that does not names no build."""
+    def builds(scheme: str) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+        return [(s.kernels[0], s.precision, s.setting.others if s.setting else ())
+                for s in real_atlas.views.answers[(scheme, "intel-gpu")].steps if s.precision]
+    fp16 = (("1", "fp16"),)
+    assert builds("llama-cpp-q4-1") == [("llama-cpp-sycl-dmmv-legacy", "fp32", fp16),
+                                        ("llama-cpp-sycl-dequant-gemm", "fp32", fp16)]
+    assert builds("llama-cpp-q6-k") == [("llama-cpp-sycl-dmmv", "fp32", ()),
+                                        ("llama-cpp-sycl-dequant-gemm", "fp32", fp16)]
+    gemm = real_atlas.views.answers[("llama-cpp-q6-k", "intel-gpu")].steps[-1].setting
+    assert gemm is not None and (gemm.name, gemm.value, gemm.default) == ("GGML_SYCL_F16", "0", "0")
+
+
 def test_a_step_leaves_out_what_fails_or_falls_back_and_a_kernel_that_quantizes_states_no_precision(real_atlas: Atlas):
     """Only kernels that run as specified are steps (SM 9.0: MMVQ's failure at run time is not one); a kernel that
     quantizes the activations computes in its scheme's formats, so none states a dequantized precision."""

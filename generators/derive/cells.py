@@ -210,18 +210,19 @@ class Cell:
         return self.substitution if self.verdict is not Verdict.RUNS_IF else ""
 
 
-def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
+def derive_cells(index: Index, keep: bool = True) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record on a platform the
-    scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
+    scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`). With `keep`, each
+    derivation is kept for the next tree (_kept_cell); a process that derives one tree (`check`) skips that."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
     schemes = resolved_schemes(index)  # a `no_path` or named list reads its engine's statement
     modelled = engine_platforms(schemes.values())
+    derive = _kept_cell if keep else derive_cell
     return {
-        (scheme_id, target.id): _kept_cell(scheme_id, scheme, target.id, target.data, kernels,
-                                           installs.get((scheme.get("engine", ""), target.data["platform"]), NO_INSTALL),
-                                           fallback_of(scheme, schemes),
-                                           substitute_of(scheme, target.data["platform"], schemes))
+        (scheme_id, target.id): derive(scheme_id, scheme, target.id, target.data, kernels,
+                                       installs.get((scheme.get("engine", ""), target.data["platform"]), NO_INSTALL),
+                                       fallback_of(scheme, schemes), substitute_of(scheme, target.data["platform"], schemes))
         for scheme_id, scheme in schemes.items()
         for target in index.all("hardware-target")
         if target.data["platform"] not in unread_platforms(scheme)

@@ -8,7 +8,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..paths import dotted
-from .markdown import escape_text, page_of, record_link
+from .markdown import as_markup, escape_text, page_of, record_link
 
 
 class ValueRenderer:
@@ -25,7 +25,7 @@ class ValueRenderer:
         text = ""
         for part in path:
             text = _step(text, part)
-        return Markup(self._render(value, text))
+        return as_markup(Markup, self._render(value, text))
 
     def _render(self, value: Any, path: str) -> str:
         """render, with the path written as paths.dotted writes it ("" for the record itself), one step per level.

@@ -1134,22 +1134,31 @@ def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_
 
 @pytest.mark.parametrize("scheme, hardware, target", [
     ("llama-cpp-q4-k", "part:mi250x", "amd-gfx90a"),  # INT8 in MMVQ and MMQ, then FP16 in the cuBLAS path
-    ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 (GEMM)
+    ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 or, built FP16, FP16 (GEMM)
 ])
 def test_the_card_says_what_each_kernel_step_computes_in(browser: Browser, cells: dict, computed_in: dict, scheme: str,
                                                          hardware: str, target: str) -> None:
     """Read from the data API, not typed: one line per step of the route, each with its formats or the precision its
-    kernels multiply dequantized weights in, and the kernels that take it, in the engine's order."""
+    kernels multiply dequantized weights in, and the kernels that take it, in the engine's order; where a setting
+    chooses the precision (llama.cpp's GGML_SYCL_F16 build of the SYCL GEMM), the line goes on with each other value
+    and the precision it gives, and the setting's note follows it."""
     steps = cells[(scheme, target)]["computes_steps"]
     assert len(steps) > 1
     browser.open(f"{PAGE}?engine=llama-cpp&scheme={scheme}&hardware={hardware}")
     _card(browser)
-    said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => e.textContent)")
+    said = browser.js("return [...document.querySelectorAll('.atlas-card__steps > li')].map(e => {"
+                      " const line = e.cloneNode(true); line.querySelectorAll('.atlas-card__setting')"
+                      ".forEach(p => p.remove()); return line.textContent; })")
     assert not any(s["precision"].startswith("int") for s in steps)  # an integer one is worded otherwise (below)
     expected = [(s["precision"].upper() + " after dequantizing the weights" if s["precision"] else
                  " or ".join(computed_in[f] for f in s["formats"])) + " (" + ", ".join(s["labels"]) + ")"
                 for s in steps]
-    assert said == expected
+    assert [line[:len(e)] for line, e in zip(said, expected)] == expected and len(said) == len(expected)
+    for line, e, step in zip(said, expected, steps):
+        setting = step["setting"]
+        others = [f"{o['precision'].upper()} with {setting['name']} {o['value']}" for o in setting["others"]] if setting else []
+        assert line == e if not setting else all(o in line[len(e):] for o in others), line
+    assert any(s["setting"] for s in steps) == (target == "intel-gpu")
 
 
 NEEDS = """
