@@ -16,6 +16,8 @@ Routes (default: all):
                the engine alone, the floor under the two --watch routes: the tree is written once (no --watch
                running) and its generated Markdown page is edited directly, so no atlas code runs between the
                write and the served page
+  --zensical EXE (repeatable) runs the Zensical routes once with each executable, to set two releases side by side in
+               one run (a venv's bin/zensical; default: the one on PATH)
 
 A copy of the project (mkdocs.yml, records, schema, docs) is made in a temporary folder; one record's
 summary is edited N times; the page is fetched over HTTP until it shows the edit. Wall-clock times
@@ -31,7 +33,7 @@ Where the time goes under `mkdocs serve` (from its log lines, each stamped when 
             `atlas cpu` the CPU time of it)
   serve     -> the page fetched with the edit
   server cpu  the CPU time the server process used from the write to the page served (Linux): on a shared machine
-            the wall-clock figures are mostly waiting for a core, these are not
+            the wall-clock figures are mostly waiting for a core, these are not (printed for every route, Zensical's too)
 """
 from __future__ import annotations
 
@@ -57,6 +59,7 @@ TIMEOUT = 300.0
 
 
 ROUTES = ("serve", "serve-dirty", "readme", "watch", "watch-mkdocs", "floor-zensical", "floor-mkdocs")
+ZENSICAL_ROUTES = ("watch", "floor-zensical")
 
 def project_copy(into: Path) -> Path:
     project = into / "project"
@@ -155,7 +158,7 @@ def stop(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, float]]]:
+def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[float, float | None, dict[str, float]]]:
     """[(seconds until served, seconds until the Markdown was written or None, steps)] per edit."""
     with tempfile.TemporaryDirectory() as tmp:
         project = project_copy(Path(tmp))
@@ -177,8 +180,8 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
             else:  # a floor: the tree written once, then only the engine runs
                 subprocess.run(command, cwd=project, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            zensical = name in ("watch", "floor-zensical")
-            server = (["zensical", "serve", "-f", "mkdocs.yml"] if zensical else
+            zensical = name in ZENSICAL_ROUTES
+            server = ([zensical_exe, "serve", "-f", "mkdocs.yml"] if zensical else
                       [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--no-strict", "-f", "mkdocs.yml"])
             processes.append(start(server + ["-a", f"127.0.0.1:{port}"], out.parent, None if zensical else log))
         try:
@@ -198,8 +201,8 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
                 served = time.perf_counter()
                 cpu_after = cpu_seconds(processes[-1].pid)
                 time.sleep(0.2)  # the log lines of this rebuild arrive
-                steps = breakdown(log, began, served)
-                if steps and cpu_before is not None and cpu_after is not None:
+                steps = breakdown(log, began, served)  # {} for Zensical, whose log is not read
+                if cpu_before is not None and cpu_after is not None:
                     steps["server cpu"] = cpu_after - cpu_before
                 results.append((served - began, markdown, steps))
             return results
@@ -208,28 +211,43 @@ def route(name: str, edits: int) -> list[tuple[float, float | None, dict[str, fl
                 stop(process)
 
 
+def report(label: str, results: list[tuple[float, float | None, dict[str, float]]]) -> None:
+    served = [r[0] for r in results]
+    line = f"{label:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"
+    written = [r[1] for r in results if r[1] is not None]
+    if written:
+        line += f"; edit->Markdown written median {statistics.median(written):.2f} s"
+    print(line, flush=True)
+    steps = [r[2] for r in results if r[2]]
+    if steps:
+        print("             where it went, median s: " + ", ".join(
+            f"{k} {statistics.median(s[k] for s in steps if k in s):.3f}" for k in (*dict(STEPS), "serve", "atlas", "atlas cpu", "server cpu")
+            if any(k in s for s in steps)), flush=True)
+
+
+def version(exe: str) -> str:
+    """`zensical --version`'s answer, to label a route run with that executable."""
+    done = subprocess.run([exe, "--version"], capture_output=True, text=True)
+    return done.stdout.strip() or exe
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("routes", nargs="*", metavar="ROUTE", help=f"of {', '.join(ROUTES)} (default: all)")
     parser.add_argument("--edits", type=int, default=3, help="edits timed per route (default 3)")
+    parser.add_argument("--zensical", action="append", metavar="EXE",
+                        help="Zensical executable for the Zensical routes; repeat to run them with each (default: PATH's)")
     args = parser.parse_args(argv)
     unknown = [r for r in args.routes if r not in ROUTES]
     if unknown:
         parser.error(f"unknown route {', '.join(map(repr, unknown))}; routes: {', '.join(ROUTES)}")
-    edits = args.edits
+    print("load at start:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), flush=True)
     for name in args.routes or ROUTES:
-        results = route(name, edits)
-        served = [r[0] for r in results]
-        line = f"{name:<12} edit->served median {statistics.median(served):6.2f} s (all: {', '.join(f'{s:.2f}' for s in served)})"
-        written = [r[1] for r in results if r[1] is not None]
-        if written:
-            line += f"; edit->Markdown written median {statistics.median(written):.2f} s"
-        print(line, flush=True)
-        steps = [r[2] for r in results if r[2]]
-        if steps:
-            print("             where it went, median s: " + ", ".join(
-                f"{k} {statistics.median(s[k] for s in steps if k in s):.3f}" for k in (*dict(STEPS), "serve", "atlas", "atlas cpu", "server cpu")
-                if any(k in s for s in steps)), flush=True)
+        if name not in ZENSICAL_ROUTES or not args.zensical:
+            report(name, route(name, args.edits))
+            continue
+        for exe in args.zensical:
+            report(f"{name} [zensical {version(exe)}]", route(name, args.edits, exe))
     print("load:", os.getloadavg(), f"on {os.cpu_count()} cores;",
           subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 

@@ -96,7 +96,7 @@ def check_stages(root: Path, views: tuple[str, ...] | None = None, stored: tree_
     problems += link_problems
     if has_errors(problems):
         return Run(records, None, sorted_problems(problems))
-    atlas = Atlas(root, schema_set, index, derive.derive_views(index) if reuse is None else reuse.views_of(index, schema_set))
+    atlas = Atlas(root, schema_set, index, derive.derive_views(index, keep) if reuse is None else reuse.views_of(index, schema_set))
     registry = checks.REGISTRY if reuse is None else reuse.checks_of(checks.REGISTRY, atlas.views)
     # shapes first: views may trust them. A one-off run keeps record checks' findings for the changelog's past trees
     # (checks/runner.py); a reuse memo's checks are wrapped by it, and a finding it reuses shows no reads to keep by.

@@ -267,13 +267,14 @@ def _references(record: Record, ref_fields: list[RefField]) -> list[Reference]:
     data = record.data
     found: list[Reference] = []
     for ref_field in ref_fields:
-        pattern, target = ref_field.pattern, ref_field.target
+        pattern = ref_field.pattern
         if pattern and pattern[0] not in data:
-            continue
+            continue  # (most fields: the record has no such key)
+        target = ref_field.target
         for path, value in _values_at(data, pattern):
-            if value.__class__ is str:
-                kind, target_id = _split(target, value)
-                found.append((path, _dotted(path), kind, target_id))
+            if value.__class__ is str:  # (kind, id and dotted path inline: a reference per citation of every record)
+                kind, target_id = value.partition("/")[::2] if target == "*" else (target, value)
+                found.append((path, _DOTTED.get(path) or _dotted(path), kind, target_id))
     record.__dict__["_references"] = (ref_fields, found)  # a frozen record's cache, as its node
     return found
 
@@ -313,13 +314,6 @@ def _dotted(path: tuple[Any, ...]) -> str:
         if len(_DOTTED) < 100_000:
             _DOTTED[path] = text
     return text
-
-
-def _split(target: str, value: str) -> tuple[str, str]:
-    if target == "*":
-        kind, _, record_id = value.partition("/")
-        return kind, record_id
-    return target, value
 
 
 def _dangling(record: Record, path: tuple[Any, ...], kind: str, target_id: str,

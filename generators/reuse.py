@@ -245,6 +245,7 @@ class _ViewScope:
         self._views, self._reads = views, reads
         self.index = _RecordingIndex(views.index, reads)
         self.each = each
+        self.keep = views.keep  # (how cells are derived, not something read)
 
     def __getattr__(self, name: str) -> Any:
         if name in VIEW_NAMES:

@@ -41,9 +41,14 @@ class Views:
     # how a view computed entry by entry computes them (entries.py): all of them; a long-lived process's views reuse
     # the entries whose inputs did not change (reuse.py)
     each: Each = staticmethod(every_entry)
+    # whether each cell's derivation is kept for the next tree this process derives (cells._kept_cell): not where a
+    # process derives one tree (`check`)
+    keep: bool = True
 
-    def __init__(self, index: Index):
+    def __init__(self, index: Index, keep: bool = True):
         self.index = index
+        if not keep:  # (set only then: an instance's own attributes are its index and its computed views)
+            self.keep = False
 
     @cached_property
     def tallies(self) -> dict[str, Tally]:
@@ -71,7 +76,7 @@ class Views:
         fill reads as the observation of the modelled release printed it (`printed`), and a cell that observation
         agrees with is known by that run (`observed`)."""
         lines = printed_lines(self.index)
-        printed = {key: as_printed(cell, lines.get(key, ())) for key, cell in derive_cells(self.index).items()}
+        printed = {key: as_printed(cell, lines.get(key, ())) for key, cell in derive_cells(self.index, self.keep).items()}
         return known_by_run(self.index, printed)
 
     @cached_property
@@ -285,9 +290,9 @@ CHECKED_VIEWS = tuple(name for name in VIEW_NAMES if name not in PAGE_VIEWS)
 REGROUPED = {"answers_by_scheme": "answers", "cells_by_target": "cells"}
 
 
-def derive_views(index: Index) -> Views:
-    """The views of an index, computed lazily on first read."""
-    return Views(index)
+def derive_views(index: Index, keep: bool = True) -> Views:
+    """The views of an index, computed lazily on first read; `keep=False` where no other tree follows (cells)."""
+    return Views(index, keep)
 
 
 def compute_all(views: Views, names: tuple[str, ...] = VIEW_NAMES) -> list[tuple[str, Exception]]:

@@ -210,18 +210,19 @@ class Cell:
         return self.substitution if self.verdict is not Verdict.RUNS_IF else ""
 
 
-def derive_cells(index: Index) -> dict[tuple[str, str], Cell]:
+def derive_cells(index: Index, keep: bool = True) -> dict[tuple[str, str], Cell]:
     """Every (scheme id, target id) cell, for every scheme record and every hardware-target record on a platform the
-    scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`)."""
+    scheme has read (see `unread_platforms`) and its engine is modelled on (see `engine_platforms`). With `keep`, each
+    derivation is kept for the next tree (_kept_cell); a process that derives one tree (`check`) skips that."""
     kernels = resolved_kernels(index)
     installs = default_installs(index)
     schemes = resolved_schemes(index)  # a `no_path` or named list reads its engine's statement
     modelled = engine_platforms(schemes.values())
+    derive = _kept_cell if keep else derive_cell
     return {
-        (scheme_id, target.id): _kept_cell(scheme_id, scheme, target.id, target.data, kernels,
-                                           installs.get((scheme.get("engine", ""), target.data["platform"]), NO_INSTALL),
-                                           fallback_of(scheme, schemes),
-                                           substitute_of(scheme, target.data["platform"], schemes))
+        (scheme_id, target.id): derive(scheme_id, scheme, target.id, target.data, kernels,
+                                       installs.get((scheme.get("engine", ""), target.data["platform"]), NO_INSTALL),
+                                       fallback_of(scheme, schemes), substitute_of(scheme, target.data["platform"], schemes))
         for scheme_id, scheme in schemes.items()
         for target in index.all("hardware-target")
         if target.data["platform"] not in unread_platforms(scheme)
@@ -1539,7 +1540,7 @@ def _group_size(requirement: KernelRequirements, have: list[Any] | None) -> bool
     if "multiple_of" in requirement:
         divisor = requirement["multiple_of"]
         if not have:
-            return f"group size {' or '.join([*map(str, listed), f'a multiple of {divisor}'])}"
+            return f"group size {accepted_group_sizes(requirement)}"
         return _overlap("group size", have, [size for size in have if size in listed or size % divisor == 0])
     if "at_least" not in requirement:
         return _overlap("group size", have, listed)
@@ -1547,6 +1548,15 @@ def _group_size(requirement: KernelRequirements, have: list[Any] | None) -> bool
     if not have:
         return f"group size of at least {bound}"
     return _overlap("group size", have, [size for size in have if size >= bound])
+
+
+def accepted_group_sizes(requirement: Mapping[str, Any]) -> str:
+    """The sizes a divisibility group-size requirement accepts, in one phrase ("-1, or any multiple of 2"): a size
+    passes if `values` lists it or `multiple_of` divides it, which the two fields shown side by side read as both. The
+    cell's condition and the kernel page (render/pages.py) say it in these words."""
+    multiple = f"any multiple of {requirement['multiple_of']}"
+    listed = ", ".join(str(size) for size in requirement.get("values", []))
+    return f"{listed}, or {multiple}" if listed else multiple
 
 
 def _overlap(label: str, have: list[Any] | None, accepted: list[Any]) -> bool | str:
