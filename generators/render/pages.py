@@ -9,7 +9,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from ..derive.baseline import baseline_values, difference
-from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
+from ..derive.cells import GATE_AFTER_PACKAGES, Cell, accepted_group_sizes, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
@@ -322,11 +322,24 @@ def _requirements_as_read(atlas: Any, record: Record, page: str) -> list[dict[st
     checks = runtime_checks(engine.data if engine else None)
     shown: list[dict[str, Any]] = []
     for requirement in record.data.get("requirements", []):
-        row: dict[str, Any] = dict(resolve_requirement(requirement, checks))
+        row: dict[str, Any] = _sizes_in_one_phrase(dict(resolve_requirement(requirement, checks)))
         if "uses" in requirement:
             row["stated in"] = link(f"{engine.name if engine else engine_id}: {requirement['uses']}",
                                     page_of("engine", engine_id) + "#runtime-checks", page)
         shown.append(row)
+    return shown
+
+
+def _sizes_in_one_phrase(row: dict[str, Any]) -> dict[str, Any]:
+    """A divisibility group-size requirement with its accepted sizes in the values column as one phrase ("-1, or any
+    multiple of 2"): a "values" column beside a "multiple of" column reads as both, where a size passes by either."""
+    if "multiple_of" not in row:
+        return row
+    phrase, shown = accepted_group_sizes(row), {}
+    for key, value in row.items():  # the phrase where the first of the two stood, so the columns keep their order
+        if key == "multiple_of" and "values" in row:
+            continue
+        shown["values" if key == "multiple_of" else key] = phrase if key in ("values", "multiple_of") else value
     return shown
 
 
