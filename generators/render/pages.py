@@ -519,6 +519,11 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
     if unstated:
         rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
                         joined(", ", [values.ref(f"accelerator/{a}") for a in unstated])])
+    native, emulated = ([a for a in ids if record.id in atlas.views.unverified_formats.get(a, ())]
+                        for ids in (parts.native, parts.emulated))
+    for at, status, gaps in ((1, "native", native), (len(rows) + bool(native), "emulated", emulated)):
+        if gaps:
+            rows.insert(at, [_unverified_label(status), joined(", ", [values.ref(f"accelerator/{a}") for a in gaps])])
     encoding = (" A peak or instruction in this precision counts only where its sources name this format's encoding "
                 "or name none: a part whose engines take only another variant of it is not native in it."
                 if "encoding" in record.data else "")
@@ -529,6 +534,12 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                  "in it, emulated where it has neither but states a peak, or its architecture has an instruction, in a wider "
                  "precision the format converts to, or where its hardware target states it has no matrix instruction in "
                  "this precision." + encoding)
+
+
+def _unverified_label(status: str) -> Markup:
+    """The row of a native or emulated list that the format map marks as gaps: a status that rests only on figures
+    (and instructions) marked unverified is not stated as plainly as one a primary source backs."""
+    return Markup(f"of which {status}, unverified (every figure it rests on is unverified)")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
@@ -546,6 +557,11 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
         rows.insert(1, [Markup("of which FP8 with the encoding unstated (the sources say FP8 without naming E4M3 or E5M2)"),
                         escape_text(len(tally.encoding_unstated)),
                         joined(", ", [values.ref(f"format/{f}") for f in tally.encoding_unstated])])
+    unverified = atlas.views.unverified_formats.get(record.id, ())
+    native, emulated = ([f for f in ids if f in unverified] for ids in (tally.native, tally.emulated))
+    for at, status, gaps in ((1, "native", native), (len(rows) + bool(native), "emulated", emulated)):
+        if gaps:
+            rows.insert(at, [_unverified_label(status), escape_text(len(gaps)), joined(", ", [values.ref(f"format/{f}") for f in gaps])])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])
