@@ -319,8 +319,8 @@ def test_a_group_size_divisor_accepts_every_size_it_divides_and_the_values_liste
     data["config"] = {**CONFIG, "group_sizes": [-1, 64]}
     assert derive_cell("s", data, "t", X86_AVX512, {"c": unlisted}).conditions == ("group size in {64}",)
     data["config"] = {key: value for key, value in CONFIG.items() if key != "group_sizes"}
-    assert derive_cell("s", data, "t", X86_AVX512, {"c": cpu}).conditions == ("group size -1 or a multiple of 2",)
-    assert derive_cell("s", data, "t", X86_AVX512, {"c": unlisted}).conditions == ("group size a multiple of 32",)
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": cpu}).conditions == ("group size -1, or any multiple of 2",)
+    assert derive_cell("s", data, "t", X86_AVX512, {"c": unlisted}).conditions == ("group size any multiple of 32",)
 
 
 def test_a_positive_group_size_is_selected_and_a_multiple_the_op_tests_after_selection_decides_if_it_runs():
@@ -645,6 +645,19 @@ def test_a_self_documenting_placeholder_keeps_its_expression_and_leaves_the_repr
     assert engine_message("{c.weight_type} {c.weight_type = }", {"platform": "cuda"}, config) == \
         "int4 c.weight_type = ‹c.weight_type›"
     assert engine_message("{a==b}", {"platform": "cuda"}, config) == "‹a==b›"
+
+
+def test_a_supported_list_in_a_divisible_group_size_message_is_not_filled_with_the_values_beside_the_multiples():
+    """A group-size requirement with `multiple_of` lists in `values` only what passes besides the multiples (-1): a
+    message naming the engine's supported list would have printed [-1] as all the engine takes. It keeps the marker."""
+    from generators.derive.messages import engine_message
+    message = "Group size {c.group_size} not in {SUPPORTED_GROUP_SIZES}"
+    divisible = req("group-size", message, values=[-1], multiple_of=2)
+    scheme_of = {"config": {"group_sizes": [33]}}
+    assert engine_message(message, {"platform": "cpu"}, scheme_of, divisible) == \
+        "Group size 33 not in ‹SUPPORTED_GROUP_SIZES›"
+    listed = req("group-size", message, values=[-1, 128])
+    assert engine_message(message, {"platform": "cpu"}, scheme_of, listed) == "Group size 33 not in [-1, 128]"
 
 
 def test_a_bit_width_is_the_weight_types_size_bits_and_unknown_where_no_scalar_type_names_it():

@@ -234,3 +234,15 @@ def test_the_plugins_page_says_the_relation_in_the_words_the_card_and_explain_sa
     pages, _ = render_tree(tree)
     assert "Example plugin is the \\*plugin\\* of [Example Engine](eng.md) on its platforms: cpu ([" in pages["engines/plug.md"]
     assert "installed beside" not in pages["engines/plug.md"]
+
+
+def test_the_contributor_guide_says_the_host_answers_off_the_plugins_platforms_only_where_it_has_dispatch():
+    """docs/contributing/verdicts.md.j2 once said that off a plugin's platforms "there the host answers with its own
+    schemes", the claim the plugin's page and card no longer make where no scheme of the host lists the platform
+    (wording plugin_elsewhere_host_none). The guide names both cases, as the card does."""
+    from .conftest import ROOT
+    text = " ".join((ROOT / "docs/contributing/verdicts.md.j2").read_text(encoding="utf-8").split())
+    said = text[text.index("An engine that is another engine's platform plugin"):text.index("A `runs-if` cell")]
+    assert "there the host answers with its own schemes" not in said
+    assert "Where some scheme of the host lists candidates for the platform" in said
+    assert "Where no scheme of the host lists that platform, the atlas records none of the host's dispatch there" in said

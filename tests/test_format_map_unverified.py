@@ -22,6 +22,9 @@ EXPECTED = {
     # INT8 2614.9 and TF32 653.7 (vendor35)
     "gaudi-2": ("fp8-e5m2",),
     "gaudi-3": ("fp16", "tf32"),
+    # FP16 and TF32 rest on ml-engineering alone and INT4 on Glenn Lockwood's transcription alone, marked unverified by
+    # hw44 (records/findings/hw44-audit-2026-12-05.yaml); NVIDIA's A100 80GB datasheet was not found (hw44s)
+    "a100-80gb-sxm4": ("fp16", "int4", "tf32"),
 }
 
 _PEAK = {"sparsity": "dense", "tflops": 100, "source": "s"}
@@ -107,3 +110,31 @@ def test_the_format_map_document_names_the_unverified_formats(real_atlas: Atlas)
     rows = {row["id"]: row for row in document["accelerators"]}
     assert {a: tuple(row["unverified"]) for a, row in rows.items() if row["unverified"]} == EXPECTED
     assert all(set(row["unverified"]) <= set(row["native"]) | set(row["emulated"]) for row in rows.values())
+
+
+def test_the_part_and_format_pages_say_which_of_their_formats_rest_on_unverified_figures_only() -> None:
+    """The accelerator page's native and emulated lists, and a format page's parts, mark the map's gaps too: a reader
+    of the part's page is not told BF16 is plainly native where every figure it rests on is unverified."""
+    from generators.render.pages import _format_parts_table, _tally_table
+    from generators.render.values import ValueRenderer
+
+    atlas = _atlas()
+    values = ValueRenderer({}, {}, "accelerators/gap.md")
+    gap = {str(r[0]): (str(r[1]), str(r[2])) for r in _tally_table(atlas, atlas.index.must("accelerator", "gap"), values).rows}
+    native = gap["of which native, unverified (every figure it rests on is unverified)"]
+    emulated = gap["of which emulated, unverified (every figure it rests on is unverified)"]
+    assert native[0] == "1" and "bf16" in native[1] and emulated[0] == "2" and "fp8" in emulated[1] and "mxfp6" in emulated[1]
+    labels = list(gap)
+    assert labels.index("native (derived from its peaks and instructions)") < labels.index(
+        "of which native, unverified (every figure it rests on is unverified)") < labels.index(
+        "emulated (derived from its peaks and instructions)") < labels.index(
+        "of which emulated, unverified (every figure it rests on is unverified)")
+    mixed = [str(r[0]) for r in _tally_table(atlas, atlas.index.must("accelerator", "mixed"), values).rows]
+    assert not any("unverified" in label for label in mixed)  # one primary figure beside the unverified one
+    parts = {str(r[0]): str(r[1]) for r in _format_parts_table(atlas, atlas.index.must("format", "bf16"), values).rows}
+    marked = parts["of which native, unverified (every figure it rests on is unverified)"]
+    assert "gap" in marked and "mixed" not in marked and "taught" not in marked and "mixed" in parts["native"]
+
+
+def test_the_views_unverified_formats_are_the_maps(real_atlas: Atlas) -> None:
+    assert real_atlas.views.unverified_formats == unverified_formats(format_map(real_atlas.index, real_atlas.views.tallies, {}))

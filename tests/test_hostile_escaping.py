@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
@@ -65,7 +65,13 @@ def hostile_report() -> DiffReport:
         cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (),
                           (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),), (OtherwiseStep(HOSTILE, HOSTILE, "no"),)),
                CellChange("s", "t", "yes", "yes", "", "", (), (), (OtherwiseStep("a", "k", HOSTILE),),
-                          (OtherwiseStep("b", "k", HOSTILE),))),
+                          (OtherwiseStep("b", "k", HOSTILE),)),
+               # a new cell, said in full from its content; a removed one whose side's own code says an unknown verdict
+               CellChange(HOSTILE, HOSTILE, "(absent)", "refused", "", HOSTILE, (), (HOSTILE,), (),
+                          (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),),
+                          content={"kernel": HOSTILE, "gate": HOSTILE, "computes_as": HOSTILE, "failure_message": HOSTILE,
+                                   "reasons": [HOSTILE, HOSTILE + "\x1b[2J\u202e"]}),
+               CellChange(HOSTILE, HOSTILE, HOSTILE, "(absent)", HOSTILE, "")),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
         contents=(CellContentChange(HOSTILE, HOSTILE, (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),
                                                        FieldChange("reasons[0]", None, HOSTILE))),),
@@ -82,6 +88,10 @@ def test_diff_comment_shows_contributor_text_only_as_text():
     outside = "".join(page.outside)
     assert "@octocat" not in outside and "e.example" not in outside and "heading" not in outside
     assert len([line for line in markdown.splitlines() if line.startswith("| ")]) == 3  # header + one row: no injected row
+    assert "\x1b" not in markdown and "\u202e" not in markdown  # the terminal gets the same text: nothing it acts on
+    new_cell = markdown.split("- new cell: ", 1)[1].split("\n- cell removed: ", 1)[0].splitlines()
+    assert len(new_cell) == 10 and all(line.startswith("  ") for line in new_cell[1:])  # each text one line, under it
+    assert markdown.count("- cell removed: ") == 1 and f": {gfm.code(HOSTILE)} ({gfm.code(HOSTILE)})" in markdown
 
 
 def test_code_span_fence_is_longer_than_any_backtick_run():
@@ -132,6 +142,9 @@ def test_diff_json_is_strict_and_round_trips():
     text = hostile_report().to_json()
     data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
     assert data["base"] == HOSTILE
+    assert "\x1b" not in text and "\u202e" not in text
+    new_cell = next(c for c in data["cells"] if c["status"] == "added")
+    assert new_cell["content"]["reasons"] == [HOSTILE, HOSTILE + "\x1b[2J\u202e"]  # escaped, and read back as it was
     with pytest.raises(ValueError):
         DiffReport("a", "b", records=(RecordChange("format", "x", "changed", (FieldChange("v", 1, float("nan")),)),)).to_json()
 
@@ -307,3 +320,48 @@ def test_joined_equals_markup_join_on_any_items(items, separator):
     from generators.render.markdown import joined
     shown = joined(separator, iter(items))  # (any iterable: the pages pass generators and lists)
     assert type(shown) is Markup and str(shown) == str(Markup(separator).join(items))
+
+
+_PROSE = st.lists(st.sampled_from(["a", "b", "1", "23", ".", "-", " ", "\t", "\\", "`", "*", "_", "{", "}", "[", "]", "(",
+                                   ")", "#", "+", "!", "&", "<", ">", "|", "=", ":", "~", "%", "'", '"', "javascript:",
+                                   "<script>", "{{ x }}", "{% if %}", "&amp;", "&#124;", "1. ", "- ", "!!! "])).map("".join)
+_PIECES = st.lists(st.one_of(st.tuples(st.just("text"), _PROSE),
+                             st.tuples(st.just("slot"), st.sampled_from(["host", "platforms"])),
+                             st.tuples(st.just("shown"), _PROSE.map(lambda s: s.replace("}", "")))), min_size=1, max_size=6)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PIECES, _PROSE, _PROSE)
+@example([("shown", "the map "), ("text", "of")], "", "")  # a space at a piece's end once went: "the mapof"
+@example([("slot", "host"), ("text", ". x")], "1", "")  # pieces escaped alone once made "1. x", an ordered list
+def test_a_shared_sentence_on_a_page_shows_its_words_and_the_record_text_as_text(pieces, host, platforms):
+    """render/markdown.py fill_words puts one of derive/wording.py's sentences on a record page (the plugin note fills
+    plugin_of with an engine's name): whatever the template's own text and the record text hold (tags, links, Markdown
+    emphasis, a table's |, Jinja's braces, entities), the page shows exactly the sentence explain prints, in one
+    paragraph with no element of its own."""
+    import markdown
+
+    from generators.derive.wording import fill as fill_plain
+    from generators.render.markdown import fill_words
+    template = "".join(text if kind == "text" else "{" + text + "}" if kind == "slot" else "{platforms|" + text + "}"
+                       for kind, text in pieces)
+    values = {"host": host, "platforms": platforms}
+    html = markdown.markdown(str(fill_words(template, **values)),
+                             extensions=["tables", "admonition", "attr_list", "pymdownx.details", "toc"])
+    shown = _Text()
+    shown.feed(html)
+    assert set(shown.tags) <= {"p"}, html
+    assert " ".join("".join(shown.text).split()) == " ".join(fill_plain(template, **values).split()), html

@@ -418,6 +418,25 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
     assert "| Formats | none |" in lines  # an empty list is said, not an empty cell
 
 
+def test_a_kernel_page_says_a_divisible_group_size_in_one_phrase(tree):
+    """A group size passes a divisibility requirement if `values` lists it or `multiple_of` divides it (vLLM's CPUWNA16:
+    -1 or any even size). The page once showed the two fields as a "values" column (-1) and a "multiple of" column
+    (2), which reads as a size that is both; it now says the accepted sizes in the values column, in the words the
+    cell's condition uses, and a requirement with `multiple_of` alone (the RDNA3 op's 32) says any multiple."""
+    edit(tree, "records/kernels/k-cpu.yaml", """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
+         """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}
+  - {check: group-size, values: [-1], multiple_of: 2, reason: "not even", reason_verbatim: false}
+  - {check: group-size, multiple_of: 32, after_selection: true, reason: "not a multiple of 32", reason_verbatim: false}""")
+    pages, problems = render_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    page = pages["kernels/k-cpu.md"]
+    rows = page[page.index("## Requirements"):].split("\n\n")[1].splitlines()
+    header = [c.strip() for c in rows[0].strip("| ").split(" | ")]
+    assert "multiple of" not in header and header[:2] == ["check", "values"], header
+    sizes = [[c.strip() for c in row.strip("| ").split(" | ")][:2] for row in rows[2:] if row.startswith("| group-size")]
+    assert sizes == [["group-size", "\\-1, or any multiple of 2"], ["group-size", "any multiple of 32"]]
+
+
 def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree):
     """A part's memory and peaks are what its page is read for; the cells of its hardware targets (a long list on a GPU
     every engine reads) come after them, and the site's search skips that copy of the cells."""

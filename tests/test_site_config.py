@@ -46,6 +46,9 @@ def test_light_and_dark_palettes_with_a_toggle_and_no_made_up_address() -> None:
     # the first is Material's automatic option, which follows the system's preference on every load (a light and a dark
     # option alone keep the first visit's scheme: the theme stores it)
     assert palettes[0]["media"] == "(prefers-color-scheme)" and "scheme" not in palettes[0]
+    # Material restores a stored palette by its position; the site's first palette (light, dark) stored dark at 1, so
+    # dark stays second, or a reader who had the dark scheme comes back to the light one (tests/browser/test_pages.py)
+    assert palettes[1]["scheme"] == "slate"
     assert "site_url" not in config, "the address comes from ATLAS_SITE_URL at deploy time"
     for asset in config["extra_css"] + config["extra_javascript"]:
         assert (ROOT / "docs" / asset).is_file(), asset

@@ -21,10 +21,13 @@ Place = tuple[Record, int]  # a scheme and the index of one of its candidate lis
 def run(atlas: Atlas) -> Iterator[Problem]:
     naming: dict[tuple[str, str], set[str]] = defaultdict(set)  # (engine, list id) -> the schemes naming it
     typed: dict[tuple[str, str, str], list[Place]] = defaultdict(list)  # (engine, platform, list text) -> lists
+    by_engine: dict[str, tuple[dict[str, EngineCandidateLists], dict[tuple[str, str], str]]] = {}
     for scheme in atlas.index.all("scheme"):
         engine_id = scheme.data.get("engine", "")
-        lists = _lists(atlas, engine_id)
-        stated = {(entry["platform"], _text(entry)): list_id for list_id, entry in lists.items()}
+        if engine_id not in by_engine:  # an engine's lists and their texts once, not once per scheme of the engine
+            lists = _lists(atlas, engine_id)
+            by_engine[engine_id] = lists, {(entry["platform"], _text(entry)): list_id for list_id, entry in lists.items()}
+        lists, stated = by_engine[engine_id]
         for n, candidates in enumerate(scheme.data.get("candidates", [])):
             if "list" in candidates:
                 naming[(engine_id, candidates["list"])].add(scheme.id)

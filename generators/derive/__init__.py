@@ -20,6 +20,7 @@ from .printed import as_printed, printed_lines
 from .engines import (CellGrid, EngineSupport, cell_grids, engine_support, engines_without_format_support,
                       formats_without_engine)
 from .flops import Ratio, Ridge, derive_ratios, derive_ridges
+from .format_map import format_map, unverified_formats
 from .gaps import Gaps, derive_gaps
 from .provenance import unverified_list, unverified_records
 from .history import CellHistory, Flip, all_flips, cell_histories
@@ -59,6 +60,12 @@ class Views:
     def parts_by_format(self) -> dict[str, FormatParts]:
         """Per format, the accelerators it is derived native and emulated on."""
         return parts_by_format(self.index, self.tallies)
+
+    @cached_property
+    def unverified_formats(self) -> dict[str, tuple[str, ...]]:
+        """Per accelerator, its derived native or emulated formats every figure and instruction of which is unverified
+        (the format map's gaps; parts with none left out)."""
+        return unverified_formats(format_map(self.index, self.tallies, {}))
 
     @cached_property
     def most_native(self) -> tuple[str, ...]:

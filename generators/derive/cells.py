@@ -1540,7 +1540,7 @@ def _group_size(requirement: KernelRequirements, have: list[Any] | None) -> bool
     if "multiple_of" in requirement:
         divisor = requirement["multiple_of"]
         if not have:
-            return f"group size {' or '.join([*map(str, listed), f'a multiple of {divisor}'])}"
+            return f"group size {accepted_group_sizes(requirement)}"
         return _overlap("group size", have, [size for size in have if size in listed or size % divisor == 0])
     if "at_least" not in requirement:
         return _overlap("group size", have, listed)
@@ -1548,6 +1548,15 @@ def _group_size(requirement: KernelRequirements, have: list[Any] | None) -> bool
     if not have:
         return f"group size of at least {bound}"
     return _overlap("group size", have, [size for size in have if size >= bound])
+
+
+def accepted_group_sizes(requirement: Mapping[str, Any]) -> str:
+    """The sizes a divisibility group-size requirement accepts, in one phrase ("-1, or any multiple of 2"): a size
+    passes if `values` lists it or `multiple_of` divides it, which the two fields shown side by side read as both. The
+    cell's condition and the kernel page (render/pages.py) say it in these words."""
+    multiple = f"any multiple of {requirement['multiple_of']}"
+    listed = ", ".join(str(size) for size in requirement.get("values", []))
+    return f"{listed}, or {multiple}" if listed else multiple
 
 
 def _overlap(label: str, have: list[Any] | None, accepted: list[Any]) -> bool | str:

@@ -115,7 +115,8 @@ def _fill(expression: str, values: dict[str, str], requirement: Mapping[str, Any
         return values[expression]
     if expression in (requirement.get("constants") or {}):
         return str(requirement["constants"][expression])
-    listed = _SUPPORTED_LIST.search(expression) and requirement.get("values")
+    # a divisibility group-size test lists only what it takes besides the multiples (`multiple_of`): not the engine's list
+    listed = _SUPPORTED_LIST.search(expression) and requirement.get("values") and "multiple_of" not in requirement
     return (listed and _python_list(requirement["check"], requirement["values"])) or f"‹{expression}›"
 
 

@@ -24,7 +24,7 @@ from ..derive.candidate_lists import through_lists
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
 from ..derive.plugins import host_platforms, through_plugins
-from ..derive.format_map import format_map, unverified_formats, vendor_rank
+from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
 from ..derive.matrix import part_targets, target_label
 from ..derive.members import members, targets_of
@@ -277,7 +277,7 @@ def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], A
 
 def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
     accelerators = sorted(atlas.index.all("accelerator"), key=_vendor_key)
-    unverified = unverified_formats(format_map(atlas.index, atlas.views.tallies, {}))
+    unverified = atlas.views.unverified_formats
     rows = [{"id": a.id, "name": a.name, "vendor": a.data.get("vendor", ""), "category": a.data.get("category", ""),
              "architecture": str(a.data.get("architecture", "")),
              "native": list(atlas.views.tallies[a.id].native), "emulated": list(atlas.views.tallies[a.id].emulated),

@@ -94,10 +94,18 @@ def fill(template: str, *values: Any) -> Markup:
 
 def fill_words(template: str, **values: Any) -> Markup:
     """One of derive/wording.py's shared sentences on a page: its own text escaped, each `{name}` replaced by its value
-    as escape_text puts it (a Markup link as it is), and each `{name|text}` by its text, as explain fills it."""
-    return joined("", [part for text, name, shown in pieces(template)
-                       for part in (_spaced(text), escape_text(shown) if shown is not None else
-                                    escape_text(values[name]) if name else Markup(""))])
+    escaped (a Markup link as it is), and each `{name|text}` by its text, as explain fills it. Each piece keeps a space
+    it begins or ends with (_spaced): escape_text alone trims it, and "{map|the map }of" would read "the mapof"."""
+    filled = joined("", [part for text, name, shown in pieces(template)
+                         for part in (_spaced(text), _spaced(shown) if shown is not None else
+                                      _spaced_value(values[name]) if name else Markup(""))])
+    # each piece is escaped alone, so a value "1" before the text ". x" would start an ordered list: escape the whole
+    return Markup(_LIST_START.sub(r"\1\\.\2", filled)) if filled[:1].isdigit() else filled
+
+
+def _spaced_value(value: Any) -> Markup:
+    """A value in a sentence: Markup as it is, text as _spaced puts it, anything else as escape_text does."""
+    return value if isinstance(value, Markup) else _spaced(value) if isinstance(value, str) else escape_text(value)
 
 
 def joined(separator: str, items: Iterable[Any]) -> Markup:

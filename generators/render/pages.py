@@ -9,7 +9,7 @@ from typing import Any, cast
 from markupsafe import Markup
 
 from ..derive.baseline import baseline_values, difference
-from ..derive.cells import GATE_AFTER_PACKAGES, Cell, build_of, condition_text
+from ..derive.cells import GATE_AFTER_PACKAGES, Cell, accepted_group_sizes, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
@@ -322,11 +322,24 @@ def _requirements_as_read(atlas: Any, record: Record, page: str) -> list[dict[st
     checks = runtime_checks(engine.data if engine else None)
     shown: list[dict[str, Any]] = []
     for requirement in record.data.get("requirements", []):
-        row: dict[str, Any] = dict(resolve_requirement(requirement, checks))
+        row: dict[str, Any] = _sizes_in_one_phrase(dict(resolve_requirement(requirement, checks)))
         if "uses" in requirement:
             row["stated in"] = link(f"{engine.name if engine else engine_id}: {requirement['uses']}",
                                     page_of("engine", engine_id) + "#runtime-checks", page)
         shown.append(row)
+    return shown
+
+
+def _sizes_in_one_phrase(row: dict[str, Any]) -> dict[str, Any]:
+    """A divisibility group-size requirement with its accepted sizes in the values column as one phrase ("-1, or any
+    multiple of 2"): a "values" column beside a "multiple of" column reads as both, where a size passes by either."""
+    if "multiple_of" not in row:
+        return row
+    phrase, shown = accepted_group_sizes(row), {}
+    for key, value in row.items():  # the phrase where the first of the two stood, so the columns keep their order
+        if key == "multiple_of" and "values" in row:
+            continue
+        shown["values" if key == "multiple_of" else key] = phrase if key in ("values", "multiple_of") else value
     return shown
 
 
@@ -506,6 +519,11 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
     if unstated:
         rows.insert(1, [Markup("of which the sources say FP8 without naming this encoding"),
                         joined(", ", [values.ref(f"accelerator/{a}") for a in unstated])])
+    native, emulated = ([a for a in ids if record.id in atlas.views.unverified_formats.get(a, ())]
+                        for ids in (parts.native, parts.emulated))
+    for at, status, gaps in ((1, "native", native), (len(rows) + bool(native), "emulated", emulated)):
+        if gaps:
+            rows.insert(at, [_unverified_label(status), joined(", ", [values.ref(f"accelerator/{a}") for a in gaps])])
     encoding = (" A peak or instruction in this precision counts only where its sources name this format's encoding "
                 "or name none: a part whose engines take only another variant of it is not native in it."
                 if "encoding" in record.data else "")
@@ -516,6 +534,12 @@ def _format_parts_table(atlas: Any, record: Record, values: ValueRenderer) -> Ta
                  "in it, emulated where it has neither but states a peak, or its architecture has an instruction, in a wider "
                  "precision the format converts to, or where its hardware target states it has no matrix instruction in "
                  "this precision." + encoding)
+
+
+def _unverified_label(status: str) -> Markup:
+    """The row of a native or emulated list that the format map marks as gaps: a status that rests only on figures
+    (and instructions) marked unverified is not stated as plainly as one a primary source backs."""
+    return Markup(f"of which {status}, unverified (every figure it rests on is unverified)")
 
 
 def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
@@ -533,6 +557,11 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
         rows.insert(1, [Markup("of which FP8 with the encoding unstated (the sources say FP8 without naming E4M3 or E5M2)"),
                         escape_text(len(tally.encoding_unstated)),
                         joined(", ", [values.ref(f"format/{f}") for f in tally.encoding_unstated])])
+    unverified = atlas.views.unverified_formats.get(record.id, ())
+    native, emulated = ([f for f in ids if f in unverified] for ids in (tally.native, tally.emulated))
+    for at, status, gaps in ((1, "native", native), (len(rows) + bool(native), "emulated", emulated)):
+        if gaps:
+            rows.insert(at, [_unverified_label(status), escape_text(len(gaps)), joined(", ", [values.ref(f"format/{f}") for f in gaps])])
     for stated in tally.stated:
         rows.append([escape_text(f"{stated.which} (stated by source)"), escape_text(stated.count),
                      values.ref(f"source/{stated.source}")])

@@ -506,10 +506,11 @@ def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: B
 
 
 def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_header_toggle(browser: Browser) -> None:
-    """The header's toggle (mkdocs.yml theme.palette) cycles through the system's preference, light and dark. While it
-    is on the system's preference the scheme follows it on every load; with a light and a dark option only (the site's
-    first palette), the theme stored the first visit's scheme and kept it after the system switched. A scheme the
-    reader picks is kept across loads, and the verdict colours follow the scheme."""
+    """The header's toggle (mkdocs.yml theme.palette) cycles through the system's preference, dark and light, each
+    icon and label saying what a click does. While it is on the system's preference the scheme follows it on every
+    load; with a light and a dark option only (the site's first palette), the theme stored the first visit's scheme and
+    kept it after the system switched. A scheme the reader picks is kept across loads, and the verdict colours follow
+    the scheme."""
     prefer = lambda value: browser.driver.execute_cdp_cmd(  # noqa: E731
         "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": value}]})
     toggle = "label.md-header__button[for^=\"__palette\"]:not([hidden])"
@@ -522,20 +523,50 @@ def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_heade
         prefer("dark")
         browser.open(page)
         dark = browser.js(read)
-        assert dark[0] == "slate" and dark[2] == "Switch to light mode", dark
+        assert dark[0] == "slate" and dark[2] == "Switch to dark mode", dark
         prefer("light")
         browser.open(page)  # the system switched: the next load follows it
         light = browser.js(read)
-        assert light[0] == "default" and light[1] != dark[1], (light, dark)
+        assert light[0] == "default" and light[1] != dark[1] and light[2] == "Switch to dark mode", (light, dark)
         shown = []
-        for _ in range(2):  # to light, then to dark
+        for _ in range(2):  # to dark, then to light
             browser.js(f"document.querySelector('{toggle}').click()")
             shown.append(browser.js(read))
-        assert shown == [["default", light[1], "Switch to dark mode"], ["slate", dark[1], "Switch to system preference"]]
+        assert shown == [["slate", dark[1], "Switch to light mode"], ["default", light[1], "Switch to system preference"]]
+        prefer("dark")
         browser.open(page)  # the reader's pick outlasts the system's preference
         assert browser.js(read) == shown[1]
-        browser.js(f"document.querySelector('{toggle}').click()")
-        assert browser.js(read) == light[:2] + ["Switch to light mode"]
+        browser.js(f"document.querySelector('{toggle}').click()")  # back to the system's, which is dark now
+        assert browser.js(read) == dark
+    finally:
+        browser.js("localStorage.clear()")
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+# what the site's first palette (light, then dark) stored for a reader: Material keeps the option's position and colours
+FIRST_PALETTE = {"light": {"index": 0, "color": {"media": "(prefers-color-scheme: light)", "scheme": "default",
+                                                 "primary": "indigo", "accent": "indigo"}},
+                 "dark": {"index": 1, "color": {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
+                                                "primary": "indigo", "accent": "indigo"}}}
+
+
+@pytest.mark.parametrize("stored,system,scheme", [("dark", "light", "slate"), ("light", "dark", "slate"),
+                                                  ("light", "light", "default")])
+def test_a_scheme_the_first_palette_stored_is_kept_as_dark_or_read_as_the_system_s(browser: Browser, stored: str,
+                                                                                  system: str, scheme: str) -> None:
+    """Material applies a stored palette by its position in the list. The site's first palette stored light at 0 and
+    dark at 1, for every first visit (as the system then preferred) and every click; with the automatic option first
+    and light second, a reader stored as dark came back to light and stayed there. Dark is second now: a stored dark
+    stays dark whatever the system prefers, and a stored light becomes the system's preference, read on every load."""
+    page = "chapters/format-map/"
+    try:
+        browser.open(page)
+        browser.js("localStorage.clear(); __md_set('__palette', arguments[0])", FIRST_PALETTE[stored])
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                       {"features": [{"name": "prefers-color-scheme", "value": system}]})
+        for _ in range(2):  # the first load re-stores the option by its position; the second reads what it stored
+            browser.open(page)
+            assert browser.js("return document.body.getAttribute('data-md-color-scheme')") == scheme, (stored, system)
     finally:
         browser.js("localStorage.clear()")
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
