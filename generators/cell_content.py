@@ -13,10 +13,12 @@ holds). It is written by the side's own code where that code
 differs from the running code (own_code.PAGES_SCRIPT calls `cell_contents`), so what it holds is what each side's
 code derives; the comparison walks any shape.
 
-An empty value (None, "", an empty list or mapping, False) is left out, so a field a newer code adds with an empty
-default changes no cell. A list of mappings that each name a distinct kernel (or part, or release) is keyed by it, so
-a kernel added to the candidates does not renumber the others (a new order is a change of its own); other lists are
-aligned (difflib), so one inserted reason is one change.
+An empty value (None, "", an empty list or mapping) is left out, so a field a newer code adds with an empty default
+changes no cell. False is kept, so a field that turns false reads `true` -> `false`, not as a field that is gone
+(`(absent)`); a false on one side and no field on the other is no change (an older code left false out, and a
+newer code's flag defaults to it). A list of mappings that each name a distinct kernel (or part, or release) is keyed
+by it, so a kernel added to the candidates does not renumber the others (a new order is a change of its own); other
+lists are aligned (difflib), so one inserted reason is one change.
 """
 from __future__ import annotations
 
@@ -94,22 +96,24 @@ def plain(value: Any) -> Any:
 
 
 def _empty(value: Any) -> bool:
-    return value is None or value is False or (isinstance(value, (str, list, tuple, dict)) and not value)
+    return value is None or (isinstance(value, (str, list, tuple, dict)) and not value)
 
 
 def content_changes(old: dict[tuple[str, str], Content],
                     new: dict[tuple[str, str], Content]) -> Iterator[CellContentChange]:
     """Per cell on both sides, sorted by scheme and target, every field whose value differs (a cell on one side only
-    is a flip: diff.cell_changes reports it)."""
+    is new or removed: diff.cell_changes reports it, with its content)."""
     for key in sorted(set(old) & set(new)):
         a, b = old[key], new[key]
         if a != b:
-            yield CellContentChange(key[0], key[1], tuple(content_fields(a, b)) or (FieldChange("", a, b),))
+            fields = tuple(content_fields(a, b))
+            if fields:  # (only a false on one side and nothing on the other: no change, see the module's docstring)
+                yield CellContentChange(key[0], key[1], fields)
 
 
 def content_fields(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
     """The fields that differ, as `a.b`, `list[kernel-id]` (keyed lists) and `list[3]` (aligned lists); a value on
-    one side only has None on the other."""
+    one side only has None on the other, said absent there."""
     if isinstance(old, dict) and isinstance(new, dict):
         yield from _fields(old, new, lambda key: f"{path}.{key}" if path else key)
     elif isinstance(old, list) and isinstance(new, list):
@@ -118,17 +122,20 @@ def content_fields(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
             yield from _fields(*keyed, lambda key: f"{path}[{key}]")
             order = [[key for key in side if key in keyed[0] and key in keyed[1]] for side in keyed]
             if order[0] != order[1]:
-                yield FieldChange(f"{path} (order)", list(keyed[0]), list(keyed[1]))
+                yield FieldChange(f"{path} (order)", list(keyed[0]), list(keyed[1]), old_absent=False, new_absent=False)
         else:
             yield from _aligned(old, new, path)
     elif old != new:
-        yield FieldChange(path, old, new)
+        yield FieldChange(path, old, new, old_absent=False, new_absent=False)  # both there (a list's null item too)
 
 
 def _fields(old: dict[str, Any], new: dict[str, Any], at: Callable[[str], str]) -> Iterator[FieldChange]:
     for key in sorted(set(old) | set(new)):
-        if old.get(key) != new.get(key):
-            yield from content_fields(old.get(key), new.get(key), at(key))
+        if key in old and key in new:
+            if old[key] != new[key]:
+                yield from content_fields(old[key], new[key], at(key))
+        elif old.get(key, new.get(key)) is not False:  # a false beside no field is no change (module docstring)
+            yield FieldChange(at(key), old.get(key), new.get(key), old_absent=key not in old, new_absent=key not in new)
 
 
 def _keyed(old: list[Any], new: list[Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -156,6 +163,6 @@ def _aligned(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]
         for i in range(pairs):
             yield from content_fields(old[a0 + i], new[b0 + i], f"{path}[{b0 + i}]")
         for i in range(a0 + pairs, a1):
-            yield FieldChange(f"{path}[{i}]", old[i], None)
+            yield FieldChange(f"{path}[{i}]", old[i], None, old_absent=False, new_absent=True)
         for i in range(b0 + pairs, b1):
-            yield FieldChange(f"{path}[{i}]", None, new[i])
+            yield FieldChange(f"{path}[{i}]", None, new[i], old_absent=True, new_absent=False)

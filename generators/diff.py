@@ -128,6 +128,7 @@ def compare(base: Side, head: Side, base_name: str, head_name: str) -> DiffRepor
     old_contents, new_contents = _contents(base), _contents(head)
     if old_contents is not None and new_contents is not None:
         contents = tuple(content_changes(old_contents, new_contents))
+    cells = tuple(_with_content(c, old_contents, new_contents) for c in cells)
     notes += _content_notes(base, head)
     pages: tuple[PageChange, ...] = ()
     if base.pages is not None and head.pages is not None:
@@ -155,6 +156,17 @@ def _contents(side: Side) -> dict[tuple[str, str], Content] | None:
     if side.contents is not None:
         return side.contents
     return cell_contents(side.atlas) if side.atlas is not None else None
+
+
+def _with_content(change: CellChange, old: dict[tuple[str, str], Content] | None,
+                  new: dict[tuple[str, str], Content] | None) -> CellChange:
+    """A cell on one side only, with its content on that side (what the report says of a new or removed cell: its
+    verdict, kernel, reasons and engine message in full); a cell on both sides as it is (its content changes are
+    content_changes')."""
+    side = {"added": new, "removed": old}.get(change.status)
+    if side is None:
+        return change
+    return replace(change, content=side.get((change.scheme, change.target)))
 
 
 def _content_notes(base: Side, head: Side) -> list[str]:
@@ -203,14 +215,15 @@ def record_changes(old: dict[tuple[str, str], dict[str, Any]], new: dict[tuple[s
 
 
 def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
-    """Field-by-field differences; mappings are walked as `a.b`, equal-length lists as `a[0]`, others compared whole."""
+    """Field-by-field differences; mappings are walked as `a.b`, equal-length lists as `a[0]`, others compared whole.
+    A field on one side only is absent on the other (a field whose value is null is not)."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(set(old) | set(new)):
             sub = f"{path}.{key}" if path else key
             if key not in old:
-                yield FieldChange(sub, None, new[key])
+                yield FieldChange(sub, None, new[key], old_absent=True, new_absent=False)
             elif key not in new:
-                yield FieldChange(sub, old[key], None)
+                yield FieldChange(sub, old[key], None, old_absent=False, new_absent=True)
             elif old[key] != new[key]:
                 yield from field_changes(old[key], new[key], sub)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
@@ -218,7 +231,7 @@ def field_changes(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
             if a != b:
                 yield from field_changes(a, b, f"{path}[{i}]")
     elif old != new:
-        yield FieldChange(path, old, new)
+        yield FieldChange(path, old, new, old_absent=False, new_absent=False)  # a null value is there: `null`
 
 
 def summary_of(atlas: Atlas) -> ChangeSummary:

@@ -19,14 +19,25 @@ def plural(n: int, word: str) -> str:
 
 @dataclass(frozen=True)
 class FieldChange:
-    """One field of a record that differs; `old`/`new` are None when the field is absent on that side."""
+    """One field of a record or of a cell's content that differs; `old`/`new` are None on a side without the field,
+    which `old_absent`/`new_absent` say: a field there with the value null (a record's `weight_bits: null`) is not
+    absent, nor is one that is false. Left unsaid, a None value is taken as absent."""
 
     field: str
     old: Any
     new: Any
+    old_absent: bool | None = None  # always a bool once built (__post_init__)
+    new_absent: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.old_absent is None:
+            object.__setattr__(self, "old_absent", self.old is None)
+        if self.new_absent is None:
+            object.__setattr__(self, "new_absent", self.new is None)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "old": self.old, "new": self.new}
+        return {"field": self.field, "old": self.old, "new": self.new, "old_absent": self.old_absent,
+                "new_absent": self.new_absent}
 
 
 @dataclass(frozen=True)
@@ -103,7 +114,9 @@ class CellChange:
     """A derived support cell whose verdict or deciding kernel changes (it flips), or whose terms change: what must
     hold for its verdict (conditions) or what runs when that does not hold (otherwise steps, in words).
 
-    Detail is the kernel or the first reason; conditions and otherwise steps are empty on a side without the cell.
+    Detail is the kernel or the first reason; conditions and otherwise steps are empty on a side without the cell, and
+    its verdict is ABSENT there: a cell that appears or disappears counts as a flip (`flips`, as the JSON has always
+    said), and `status` tells it from a flip of a cell on both sides.
     """
 
     scheme: str
@@ -116,6 +129,15 @@ class CellChange:
     new_conditions: tuple[str, ...] = ()
     old_otherwise: tuple[OtherwiseStep, ...] = ()
     new_otherwise: tuple[OtherwiseStep, ...] = ()
+    # a cell on one side only: its content on that side (cell_content.py), what the report says of a new or removed
+    # cell (its verdict, kernel, reasons, engine message); None where that side's contents are not derived. Not part
+    # of the change's identity (nor of as_dict: the changelog keeps no contents)
+    content: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def status(self) -> str:
+        """`added` (a new cell: a scheme or target added, or a platform newly read), `removed`, or `changed`."""
+        return "added" if self.old == ABSENT else "removed" if self.new == ABSENT else "changed"
 
     @property
     def flips(self) -> bool:
@@ -225,10 +247,14 @@ class DiffReport:
             n = sum(1 for r in self.records if r.status == status)
             if n:
                 parts.append(f"{plural(n, 'record')} {status}")
-        flips = sum(1 for c in self.cells if c.flips)
+        for status, one, many in (("added", "new cell", "new cells"), ("removed", "cell removed", "cells removed")):
+            n = sum(1 for c in self.cells if c.status == status)
+            if n:
+                parts.append(f"{n} {one if n == 1 else many}")
+        flips = sum(1 for c in self.cells if c.flips and c.on_both_sides)
         if flips:
             parts.append(f"{plural(flips, 'cell')} {'flips' if flips == 1 else 'flip'}")
-        terms = len(self.cells) - flips
+        terms = sum(1 for c in self.cells if c.on_both_sides and not c.flips)
         if terms:
             parts.append(f"{plural(terms, 'cell')} {'changes' if terms == 1 else 'change'} "
                          "what must hold or what runs otherwise")

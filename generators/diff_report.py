@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import gfm
+from .model.verdicts import Verdict
 
 if TYPE_CHECKING:
     from .diff_model import CellChange, CellContentChange, DiffReport, FieldChange, OtherwiseStep
@@ -34,7 +35,7 @@ def to_markdown(report: DiffReport) -> str:
         out.append("")
     if report.records:
         out += _records(report)
-    flips = [c for c in report.cells if c.flips]
+    flips = [c for c in report.cells if c.flips and c.on_both_sides]
     if flips:
         out.append("### Support cells")
         out.append("| scheme | target | before | after |")
@@ -43,6 +44,9 @@ def to_markdown(report: DiffReport) -> str:
             row = (gfm.code(c.scheme), gfm.code(c.target), _cell_text(c.old, c.old_detail), _cell_text(c.new, c.new_detail))
             out.append("| " + " | ".join(gfm.cell(part) for part in row) + " |")
         out.append("")
+    arrivals = [c for c in report.cells if not c.on_both_sides]
+    if arrivals:
+        out += _arrivals(arrivals)
     terms = [c for c in report.cells if c.conditions_change or c.otherwise_change]
     if terms:
         out += _terms(terms)
@@ -66,7 +70,7 @@ def _records(report: DiffReport) -> list[str]:
             continue
         out.append(f"- {r.kind} {gfm.code(r.id)} {r.status}")
         for f in r.fields:
-            out.append(f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}")
+            out.append(_field_line(f))
     out.append("")
     return out
 
@@ -119,7 +123,51 @@ def _contents(report: DiffReport) -> list[str]:
 
 
 def _field_line(f: FieldChange) -> str:
-    return f"  - {gfm.code(f.field)}: {show(f.old)} → {show(f.new)}"
+    return f"  - {gfm.code(f.field)}: {show(f.old, f.old_absent)} → {show(f.new, f.new_absent)}"
+
+
+def _arrivals(cells: list[CellChange]) -> list[str]:
+    """Each cell that appears (a scheme or target added, a platform newly read) or disappears, with what it says in
+    full on the side that has it: its verdict, kernel, what must hold, what it computes in, every reason, the engine's
+    message, what runs otherwise. One block per cell, its lines indented under its name (the PR comment is cut between blocks)."""
+    out = ["### New and removed cells"]
+    for c in cells:
+        new = c.status == "added"
+        verdict, detail, conditions, steps = ((c.new, c.new_detail, c.new_conditions, c.new_otherwise) if new
+                                              else (c.old, c.old_detail, c.old_conditions, c.old_otherwise))
+        name = f"{'new cell' if new else 'cell removed'}: {gfm.code(c.scheme)} on {gfm.code(c.target)}"
+        content = c.content
+        if content is None:
+            out.append(f"- {name}: {_cell_text(verdict, detail)}")
+            out.append(f"  - its reasons and engine message are not known: the {'head' if new else 'base'} side's "
+                       "cell contents are not derived")
+        else:
+            out.append(f"- {name}: {_verdict(verdict)}")
+            kernel = content.get("kernel")
+            out.append(f"  - kernel: {gfm.code(kernel) if kernel else 'none'}")
+        if conditions:
+            out.append(f"  - must hold: {_listed(conditions)}")
+        if content is not None:
+            out += _said(content)
+        if steps:
+            out.append("  - otherwise:")
+            out += [f"    - {gfm.code(step.words)}" for step in steps]
+    out.append("")
+    return out
+
+
+_SAID = (("computes_steps_said", "computes in"), ("computes_as", "computes as"), ("gate", "gate"), ("reasons", "reason"),
+         ("failure_message", "engine message"))  # content key, its words (computes in: each step as the card says it)
+
+
+def _said(content: dict[str, Any]) -> list[str]:
+    """What a cell's content says beside its verdict and kernel, a line per text (each reason on its own)."""
+    out = []
+    for key, words in _SAID:
+        value = content.get(key)
+        for text in value if isinstance(value, list) else [value] if value else []:
+            out.append(f"  - {words}: {gfm.code(text if isinstance(text, str) else dumps(text))}")
+    return out
 
 
 def _cells_named(cells: list[CellContentChange]) -> str:
@@ -163,15 +211,24 @@ def _pages(report: DiffReport) -> list[str]:
     return out
 
 
-def show(value: Any) -> str:
-    """A value as a code span of its JSON form; `(absent)` for a field that is not there."""
-    if value is None:
+def show(value: Any, absent: bool | None = None) -> str:
+    """A value as a code span of its JSON form (`false`, `null`); `(absent)` for a field that is not there (`absent`,
+    or, left unsaid, a None value)."""
+    if absent or (absent is None and value is None):
         return ABSENT
     return gfm.code(dumps(value))
 
 
+VERDICTS = frozenset(v.value for v in Verdict) | {ABSENT}
+
+
+def _verdict(verdict: str) -> str:
+    """A verdict as it reads; a word this code does not know (a side's own code says it) as text in a code span."""
+    return verdict if verdict in VERDICTS else gfm.code(verdict)
+
+
 def _cell_text(verdict: str, detail: str) -> str:
-    return f"{verdict} ({gfm.code(detail)})" if detail else verdict
+    return f"{_verdict(verdict)} ({gfm.code(detail)})" if detail else _verdict(verdict)
 
 
 def dumps(value: Any, **options: Any) -> str:
@@ -186,7 +243,8 @@ def to_json(report: DiffReport) -> str:
         "notes": list(report.notes),
         "records": [r.as_dict() for r in report.records],
         "cells": [{**c.as_dict(), "flips": c.flips, "conditions_change": c.conditions_change,
-                   "otherwise_change": c.otherwise_change} for c in report.cells],
+                   "otherwise_change": c.otherwise_change, "status": c.status, "content": c.content}
+                  for c in report.cells],
         "cell_contents": [c.as_dict() for c in report.contents],
         "counts": [c.as_dict() for c in report.counts],
         "pages": [p.as_dict() for p in report.pages],

@@ -38,6 +38,7 @@ def validate_records(records: Iterable[Record], schemas: Schemas) -> list[Proble
     """All schema problems of all records (never stops at the first)."""
     problems: list[Problem] = []
     table = _valid_texts() if schemas.digest else None
+    fast: dict[str, Any] = {}  # kind -> schemas.fast's validator (compiled on first use), asked once per kind
     for record in records:
         known = (record.kind, record.text)  # the text fixes the data: a text once valid is valid again
         key = schemas.valid.get(known)
@@ -49,7 +50,9 @@ def validate_records(records: Iterable[Record], schemas: Schemas) -> list[Proble
         if table is not None and table.get(key) is True:
             schemas.valid[known] = key
             continue
-        if _fast_says_valid(schemas.fast.get(record.kind), record.data):
+        if record.kind not in fast:
+            fast[record.kind] = schemas.fast.get(record.kind)
+        if _fast_says_valid(fast[record.kind], record.data):
             schemas.valid[known] = key
             if table is not None:
                 table.put(key, True)

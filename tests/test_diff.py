@@ -267,7 +267,7 @@ def test_a_condition_that_changes_under_the_same_verdict_is_reported() -> None:
         "scheme": "sch", "target": "gpu", "old": "runs-if", "new": "runs-if", "old_detail": "via k", "new_detail": "via k",
         "old_conditions": ["package p installed"], "new_conditions": ["package q installed"],
         "old_otherwise": [step], "new_otherwise": [step],
-        "flips": False, "conditions_change": True, "otherwise_change": False}]
+        "flips": False, "conditions_change": True, "otherwise_change": False, "status": "changed", "content": None}]
 
 
 def test_what_runs_otherwise_that_changes_under_the_same_verdict_is_reported() -> None:
@@ -388,7 +388,7 @@ def test_an_engine_message_no_page_shows_is_a_line_naming_the_cell_and_both_text
         '  - `otherwise[k-generic].failure_message`: `"Failed to find a kernel"` → `"No kernel found for this layer"`\n')
     assert json.loads(report.to_json())["cell_contents"] == [{"scheme": "sch-w4a16", "target": "gpu-sm80", "fields": [
         {"field": "otherwise[k-generic].failure_message", "old": "Failed to find a kernel",
-         "new": "No kernel found for this layer"}]}]
+         "new": "No kernel found for this layer", "old_absent": False, "new_absent": False}]}]
 
 
 def test_a_hostile_engine_message_is_inert_in_the_pr_comment(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -479,3 +479,107 @@ def test_a_change_many_cells_share_is_said_once_under_the_cells_it_is_in() -> No
         '  - `gate`: `"g"` → `"G"`\n')
     assert [c["target"] for c in json.loads(DiffReport("main", "wt", contents=contents).to_json())["cell_contents"]] == [
         "t1", "t2", "t1", "t1", "t2"]  # the JSON keeps every cell's fields
+
+
+# ---- cells that appear or disappear, false beside absent, and where the PR comment may be cut ----
+
+def _add_scheme(repo: Path) -> None:
+    """A second scheme whose engine tries the generic kernel first, and only on CUDA."""
+    text = (repo / "records/schemes/sch-w4a16.yaml").read_text(encoding="utf-8")
+    text = text.replace("name: Example W4A16 scheme", "name: Second W4A16 scheme")
+    text = text.replace("kernels: [k-hopper, k-generic]", "kernels: [k-generic, k-hopper]")
+    (repo / "records/schemes/sch-w4a16-b.yaml").write_text(text.replace("  - platform: cpu\n    kernels: [k-cpu]\n", ""),
+                                                           encoding="utf-8")
+
+
+def test_a_new_scheme_is_new_cells_each_with_its_verdict_kernel_and_reasons(repo: Path) -> None:
+    base = git(repo, "rev-parse", "HEAD")
+    _add_scheme(repo)
+    head = commit(repo, "a second scheme")
+    report = diff_revisions(repo, base, head)
+    assert [(c.scheme, c.target, c.status, c.new) for c in report.cells] == [
+        ("sch-w4a16-b", "cpu-avx512", "added", "refused"), ("sch-w4a16-b", "gpu-sm80", "added", "runs-if"),
+        ("sch-w4a16-b", "gpu-sm90", "added", "runs")]
+    assert report.contents == ()  # a new cell is said once, as new, not as fields that change
+    assert report.summary().startswith("1 record added, 3 new cells, ")
+    markdown = report.to_markdown()
+    assert "### Support cells" not in markdown and "flip" not in markdown.splitlines()[0]
+    section = markdown.split("### New and removed cells\n", 1)[1].split("\n\n", 1)[0]
+    assert section == (
+        "- new cell: `sch-w4a16-b` on `cpu-avx512`: refused\n"
+        "  - kernel: none\n"
+        "  - reason: `no candidate kernels for platform 'cpu'`\n"
+        "- new cell: `sch-w4a16-b` on `gpu-sm80`: runs-if\n"
+        "  - kernel: `k-generic`\n"
+        "  - must hold: `activation dtype in {float16}`\n"
+        "  - reason: `k-hopper: Hopper kernel requires compute capability of 90`\n"
+        "  - otherwise:\n"
+        "    - `unless activation dtype in {float16} (for k-generic): REFUSED`\n"
+        "- new cell: `sch-w4a16-b` on `gpu-sm90`: runs\n"
+        "  - kernel: `k-generic`\n"
+        "  - must hold: `activation dtype in {float16}`\n"
+        "  - otherwise:\n"
+        "    - `unless activation dtype in {float16} (for k-generic): RUNS via k-hopper`")
+    cells = {c["target"]: c for c in json.loads(report.to_json())["cells"]}
+    assert {t: (c["status"], c["old"], c["new"], c["flips"]) for t, c in cells.items()} == {
+        "cpu-avx512": ("added", "(absent)", "refused", True), "gpu-sm80": ("added", "(absent)", "runs-if", True),
+        "gpu-sm90": ("added", "(absent)", "runs", True)}  # the fields as they were, and the new one
+    content = cells["gpu-sm80"]["content"]  # the cell in full, as cell_contents derives it
+    assert (content["verdict"], content["verdict_label"], content["kernel"]) == ("runs-if", "Runs if", "k-generic")
+    assert content["otherwise"][0]["failure_message"] == "Failed to find a kernel"
+
+
+def test_a_deleted_target_or_scheme_is_cells_removed_each_with_what_it_said(repo: Path) -> None:
+    for kind, old, new in (("accelerators", "acc-old", "acc-turing"), ("hardware-targets", "gpu-sm80", "gpu-sm75")):
+        text = (repo / f"records/{kind}/{old}.yaml").read_text(encoding="utf-8")
+        for a, b in (("8.0", "7.5"), ("80", "75"), ("acc-old", "acc-turing"), ("name: ", "name: Turing ")):
+            text = text.replace(a, b)
+        (repo / f"records/{kind}/{new}.yaml").write_text(text, encoding="utf-8")
+    _add_scheme(repo)
+    base = commit(repo, "a Turing target and a second scheme")
+    (repo / "records/hardware-targets/gpu-sm75.yaml").unlink()
+    head = commit(repo, "no Turing target")
+    report = diff_revisions(repo, base, head)
+    assert [(c.scheme, c.target, c.status, c.old) for c in report.cells] == [
+        ("sch-w4a16", "gpu-sm75", "removed", "refused"), ("sch-w4a16-b", "gpu-sm75", "removed", "refused")]
+    assert report.summary().startswith("1 record removed, 2 cells removed, ")
+    markdown = report.to_markdown()
+    assert "### Support cells" not in markdown
+    assert ("- cell removed: `sch-w4a16` on `gpu-sm75`: refused\n"
+            "  - kernel: none\n"
+            "  - reason: `k-hopper: Hopper kernel requires compute capability of 90`\n"
+            "  - reason: `k-generic: ") in markdown  # every reason, not the first alone
+    (removed, _) = json.loads(report.to_json())["cells"]
+    assert (removed["status"], removed["new"], removed["content"]["verdict"]) == ("removed", "(absent)", "refused")
+    assert len(removed["content"]["reasons"]) == 2
+    # a scheme deleted: its cells go, each said as removed
+    (repo / "records/schemes/sch-w4a16-b.yaml").unlink()
+    report = diff_revisions(repo, head, commit(repo, "one scheme"))
+    assert [(c.target, c.status) for c in report.cells] == [("cpu-avx512", "removed"), ("gpu-sm80", "removed"),
+                                                             ("gpu-sm90", "removed")]
+    assert report.to_markdown().count("\n- cell removed: `sch-w4a16-b` on ") == 3
+
+
+def test_a_field_that_turns_false_reads_false_and_one_that_goes_reads_absent(repo: Path) -> None:
+    """The published table says yes for Ampere: raising the generic kernel's floor makes the cell refused, and the
+    published cell's `agrees` turns false. It read `(absent)`, as a field that is gone does."""
+    base = git(repo, "rev-parse", "HEAD")
+    edit(repo, "records/kernels/k-generic.yaml", "value: 80,", "value: 90,")
+    report = diff_revisions(repo, base, commit(repo, "raise the floor"))
+    assert "  - `published[0].agrees`: `true` → `false`\n" in report.to_markdown()  # it read `true` → (absent)
+    (change,) = report.contents
+    agrees = next(f for f in change.fields if f.field == "published[0].agrees")
+    assert (agrees.old, agrees.new, agrees.old_absent, agrees.new_absent) == (True, False, False, False)
+    fields = json.loads(report.to_json())["cell_contents"][0]["fields"]
+    assert {"field": "published[0].agrees", "old": True, "new": False, "old_absent": False, "new_absent": False} in fields
+    # a field that is gone, a false beside nothing (an older code left false out), and a record's null
+    from generators.cell_content import content_fields
+    said = [(f.field, f.old, f.new, f.old_absent, f.new_absent)
+            for f in content_fields({"a": True, "b": True, "c": False}, {"a": False, "d": False})]
+    assert said == [("a", True, False, False, False), ("b", True, None, False, True)]
+    markdown = DiffReport("base", "head", contents=(diff_module.CellContentChange("s", "t", tuple(
+        content_fields({"a": True, "b": True}, {"a": False}))),)).to_markdown()
+    assert markdown.endswith("  - `a`: `true` → `false`\n  - `b`: `true` → (absent)\n")
+    records = DiffReport("base", "head", records=(diff_module.RecordChange("format", "f", "changed", tuple(
+        diff_module.field_changes({"weight_bits": 4, "group": 8}, {"weight_bits": None}))),)).to_markdown()
+    assert records.endswith("  - `group`: `8` → (absent)\n  - `weight_bits`: `4` → `null`\n")

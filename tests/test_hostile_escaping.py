@@ -65,7 +65,13 @@ def hostile_report() -> DiffReport:
         cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (),
                           (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),), (OtherwiseStep(HOSTILE, HOSTILE, "no"),)),
                CellChange("s", "t", "yes", "yes", "", "", (), (), (OtherwiseStep("a", "k", HOSTILE),),
-                          (OtherwiseStep("b", "k", HOSTILE),))),
+                          (OtherwiseStep("b", "k", HOSTILE),)),
+               # a new cell, said in full from its content; a removed one whose side's own code says an unknown verdict
+               CellChange(HOSTILE, HOSTILE, "(absent)", "refused", "", HOSTILE, (), (HOSTILE,), (),
+                          (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),),
+                          content={"kernel": HOSTILE, "gate": HOSTILE, "computes_as": HOSTILE, "failure_message": HOSTILE,
+                                   "reasons": [HOSTILE, HOSTILE + "\x1b[2J\u202e"]}),
+               CellChange(HOSTILE, HOSTILE, HOSTILE, "(absent)", HOSTILE, "")),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
         contents=(CellContentChange(HOSTILE, HOSTILE, (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),
                                                        FieldChange("reasons[0]", None, HOSTILE))),),
@@ -82,6 +88,10 @@ def test_diff_comment_shows_contributor_text_only_as_text():
     outside = "".join(page.outside)
     assert "@octocat" not in outside and "e.example" not in outside and "heading" not in outside
     assert len([line for line in markdown.splitlines() if line.startswith("| ")]) == 3  # header + one row: no injected row
+    assert "\x1b" not in markdown and "\u202e" not in markdown  # the terminal gets the same text: nothing it acts on
+    new_cell = markdown.split("- new cell: ", 1)[1].split("\n- cell removed: ", 1)[0].splitlines()
+    assert len(new_cell) == 10 and all(line.startswith("  ") for line in new_cell[1:])  # each text one line, under it
+    assert markdown.count("- cell removed: ") == 1 and f": {gfm.code(HOSTILE)} ({gfm.code(HOSTILE)})" in markdown
 
 
 def test_code_span_fence_is_longer_than_any_backtick_run():
@@ -132,6 +142,9 @@ def test_diff_json_is_strict_and_round_trips():
     text = hostile_report().to_json()
     data = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
     assert data["base"] == HOSTILE
+    assert "\x1b" not in text and "\u202e" not in text
+    new_cell = next(c for c in data["cells"] if c["status"] == "added")
+    assert new_cell["content"]["reasons"] == [HOSTILE, HOSTILE + "\x1b[2J\u202e"]  # escaped, and read back as it was
     with pytest.raises(ValueError):
         DiffReport("a", "b", records=(RecordChange("format", "x", "changed", (FieldChange("v", 1, float("nan")),)),)).to_json()
 

@@ -292,6 +292,37 @@ def test_an_oversized_report_is_cut_at_whole_lines_with_its_fence_closed(tmp_pat
             "https://github.com/atlas/atlas/actions/runs/42 for all of it.") in body
 
 
+def test_a_cut_never_leaves_a_cells_name_without_its_lines(tmp_path: Path) -> None:
+    """A long report cut where a cell's block is half written: the block goes whole (its lines counted as not shown),
+    so every cell named in the comment has all its lines under it; a section's heading is not left over nothing."""
+    from generators.diff import CellContentChange, DiffReport, FieldChange
+    contents = tuple(CellContentChange("sch", f"target-{n}", (FieldChange("reasons[0]", f"old reason {n}", f"new {n}"),
+                                                              FieldChange("gate", "g", f"gate {n}")))
+                     for n in range(1500))
+    report = DiffReport("main", "head", contents=contents).to_markdown()
+    lines = report.split("\n")
+    used, n = 0, 0
+    while used + len(lines[n]) + 1 <= 60000:  # where a cut at whole lines falls
+        used += len(lines[n]) + 1
+        n += 1
+    assert lines[n].startswith("  - "), "the test needs a cut inside a cell's block"
+    run = {**_fork_run(), "pull_requests": [{"number": 7}], "html_url": "https://github.com/atlas/atlas/actions/runs/42"}
+    [(_, params)] = _posted(_post(tmp_path, report, {"run": run, "open": [], "pulls": {"7": _pull(7)}, "comments": []}))
+    shown = params["body"].removeprefix(MARKER + "\n").split("\n\n... report cut at ")[0].split("\n")
+    assert shown == lines[:len(shown)] and len(shown) < n  # whole lines, fewer than fit
+    names = [i for i, line in enumerate(shown) if line.startswith("- `sch` on ")]
+    assert names and all(shown[i + 1:i + 3] == lines[i + 1:i + 3] and i + 2 < len(shown) for i in names)
+    assert shown[-1].startswith("  - `gate`") and lines[len(shown)].startswith("- `sch` on ")  # ends with a whole block
+    assert f", {len(lines) - len(shown)} more line(s) not shown" in params["body"]
+    # a cut just after a heading leaves no heading over nothing
+    short = "**Atlas diff**: x\n\n### Records\n- `a` changed\n\n### What cells say\n- `s` on `t`\n  - " + "y" * 60000
+    (tmp_path / "short").mkdir()
+    [(_, params)] = _posted(_post(tmp_path / "short", short, {"run": run, "open": [], "pulls": {"7": _pull(7)},
+                                                              "comments": []}))
+    assert params["body"].split("\n\n... report cut")[0].endswith("- `a` changed")
+    assert ", 4 more line(s) not shown" in params["body"]  # the block's two lines, the heading and the blank above
+
+
 def test_only_the_bots_marked_comment_is_updated(tmp_path: Path) -> None:
     comments = [{"id": 1, "user": {"login": "someone"}, "body": MARKER + " pretend"},
                 {"id": 2, "user": {"login": "github-actions[bot]"}, "body": MARKER + "\nold report"}]
