@@ -174,8 +174,10 @@ def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str,
     primary = _primary_sources(index)
     for record in sorted(listed, key=lambda r: _row_key(r, generation_rank)):
         vendor = str(record.data.get("vendor", ""))
-        cells = tuple(_cell(record.data, f, tallies[record.id], instructions.get(record.id, ()), absent.get(record.id, ()),
-                            primary) for f in formats)
+        own = instructions.get(record.id, ())
+        statements = encoding_statements(record.data, own)  # (once per row, not once per emulated cell)
+        cells = tuple(_cell(record.data, f, tallies[record.id], own, absent.get(record.id, ()), primary, statements)
+                      for f in formats)
         row = MapRow(record.id, vendor, generation_of(record), part_name(record.name, vendor), cells)
         vendors.setdefault(vendor, {}).setdefault(row.generation, []).append(row)
     unlisted = tuple(r.id for r in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id))
@@ -218,7 +220,10 @@ def _row_key(record: Record, generation_rank: dict[tuple[str, str], int]) -> tup
 
 def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
           instructions: tuple[MatrixInstruction, ...], absent: tuple[NoInstruction, ...] = (),
-          primary: Callable[[str], bool] = lambda source: True) -> MapCell:
+          primary: Callable[[str], bool] = lambda source: True,
+          statements: list[tuple[str, tuple[str, ...], str]] | None = None) -> MapCell:
+    """One cell of the map; `statements` is encoding_statements of the part with these instructions, when the caller
+    has it (the row's emulated cells all read it)."""
     if fmt.id in tally.native:
         status, precisions = NATIVE, {fmt.data.get("peak_precision")}
     elif fmt.id in tally.emulated:
@@ -236,8 +241,11 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
     executed = tuple(i for i in instructions if i.precision in precisions and (not native or admits(i.encodings, fmt)))
     stated = tuple(e["source"] for e in accelerator.get("matrix_encodings", [])
                    if native and e["precision"] in precisions and admits(e["encodings"], fmt) and "encoding" in fmt.data)
-    others = tuple((encodings, source) for precision, encodings, source in encoding_statements(accelerator, instructions)
-                   if not native and precision == fmt.data.get("peak_precision") and not admits(encodings, fmt))
+    if not native and statements is None:
+        statements = encoding_statements(accelerator, instructions)
+    others = () if native or statements is None else tuple(
+        (encodings, source) for precision, encodings, source in statements
+        if precision == fmt.data.get("peak_precision") and not admits(encodings, fmt))
     without = tuple(n for n in absent if not native and n.covers(fmt.data.get("peak_precision")))
     # the cell is a gap when all its status rests on is unverified; an emulated cell counts only if it rests on a figure
     evidence = [p.unverified for p in peaks] + [not primary(i.source) for i in executed] + [not primary(n.source) for n in without]

@@ -6,6 +6,7 @@ common case, a clean record, never pays for positions.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -53,12 +54,14 @@ class TypedRecord(Generic[Fields]):
         return digest
 
     def __getstate__(self) -> dict[str, Any]:
-        """The fields without what is computed on first use (node tree, digest), so a record pickles the same whether
-        or not they were asked for (the page memo fingerprints views holding records by their pickle)."""
-        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+        """The fields without what is computed on first use (node tree, digest, ref), so a record pickles the same
+        whether or not they were asked for (the page memo fingerprints views holding records by their pickle)."""
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_") and name != "ref"}
 
-    @property
+    @functools.cached_property
     def ref(self) -> str:
+        """`kind/id`, made on first use and kept (asked tens of thousands of times in a check: linking, every look-up
+        by reference, every link a page shows)."""
         return f"{self.kind}/{self.id}"
 
     @property
