@@ -238,6 +238,19 @@ class DiffReport:
         return not (self.records or self.cells or self.contents or self.counts or self.pages or self.introduced
                     or self.fixed)
 
+    def moved_cells(self) -> list[tuple[CellChange, CellChange]]:
+        """Each cell of a renamed scheme or hardware target, as (removed under the old id, added under the new one):
+        the same cell, which cell_changes sees as one cell gone and one new (the pair is said as one)."""
+        renamed = {(r.kind, r.renamed_from): r.id for r in self.records if r.status == "renamed"}
+        added = {(c.scheme, c.target): c for c in self.cells if c.status == "added"}
+        pairs = []
+        for c in self.cells:
+            if c.status == "removed":
+                key = (renamed.get(("scheme", c.scheme), c.scheme), renamed.get(("hardware-target", c.target), c.target))
+                if key != (c.scheme, c.target) and key in added:
+                    pairs.append((c, added[key]))
+        return pairs
+
     def summary(self) -> str:
         """One line: what moves, e.g. '1 record changed, 1 cell flips, 2 pages change'; or 'No changes to the site.'"""
         if self.empty:
@@ -247,10 +260,15 @@ class DiffReport:
             n = sum(1 for r in self.records if r.status == status)
             if n:
                 parts.append(f"{plural(n, 'record')} {status}")
+        moved = self.moved_cells()
+        paired = {id(c) for pair in moved for c in pair}
         for status, one, many in (("added", "new cell", "new cells"), ("removed", "cell removed", "cells removed")):
-            n = sum(1 for c in self.cells if c.status == status)
+            n = sum(1 for c in self.cells if c.status == status and id(c) not in paired)
             if n:
                 parts.append(f"{n} {one if n == 1 else many}")
+        if moved:
+            parts.append(f"{plural(len(moved), 'cell')} renamed with {'its' if len(moved) == 1 else 'their'} scheme "
+                         "or target")
         flips = sum(1 for c in self.cells if c.flips and c.on_both_sides)
         if flips:
             parts.append(f"{plural(flips, 'cell')} {'flips' if flips == 1 else 'flip'}")

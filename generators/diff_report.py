@@ -44,9 +44,11 @@ def to_markdown(report: DiffReport) -> str:
             row = (gfm.code(c.scheme), gfm.code(c.target), _cell_text(c.old, c.old_detail), _cell_text(c.new, c.new_detail))
             out.append("| " + " | ".join(gfm.cell(part) for part in row) + " |")
         out.append("")
-    arrivals = [c for c in report.cells if not c.on_both_sides]
-    if arrivals:
-        out += _arrivals(arrivals)
+    moved = report.moved_cells()
+    paired = {id(c) for pair in moved for c in pair}
+    arrivals = [c for c in report.cells if not c.on_both_sides and id(c) not in paired]
+    if arrivals or moved:
+        out += _arrivals(arrivals, moved)
     terms = [c for c in report.cells if c.conditions_change or c.otherwise_change]
     if terms:
         out += _terms(terms)
@@ -126,11 +128,12 @@ def _field_line(f: FieldChange) -> str:
     return f"  - {gfm.code(f.field)}: {show(f.old, f.old_absent)} → {show(f.new, f.new_absent)}"
 
 
-def _arrivals(cells: list[CellChange]) -> list[str]:
+def _arrivals(cells: list[CellChange], moved: list[tuple[CellChange, CellChange]]) -> list[str]:
     """Each cell that appears (a scheme or target added, a platform newly read) or disappears, with what it says in
     full on the side that has it: its verdict, kernel, what must hold, what it computes in, every reason, the engine's
     message, what runs otherwise. One block per cell, its lines indented under its name (the PR comment is cut between blocks)."""
     out = ["### New and removed cells"]
+    out += [line for old, new in moved for line in _moved(old, new)]
     for c in cells:
         new = c.status == "added"
         verdict, detail, conditions, steps = ((c.new, c.new_detail, c.new_conditions, c.new_otherwise) if new
@@ -154,6 +157,23 @@ def _arrivals(cells: list[CellChange]) -> list[str]:
             out += [f"    - {gfm.code(step.words)}" for step in steps]
     out.append("")
     return out
+
+
+def _moved(old: CellChange, new: CellChange) -> list[str]:
+    """A cell whose scheme or target is renamed: one block, old name -> new name, and what else changes in it (its
+    content field by field, or nothing), not the same cell said twice in full as removed and new."""
+    verdict = _cell_text(new.new, new.new_detail)
+    if (old.old, old.old_detail) != (new.new, new.new_detail):
+        verdict = f"{_cell_text(old.old, old.old_detail)} → {verdict}"
+    out = [f"- renamed: {gfm.code(old.scheme)} on {gfm.code(old.target)} is now {gfm.code(new.scheme)} on "
+           f"{gfm.code(new.target)}: {verdict}"]
+    from .cell_content import content_fields  # (here: cell_content imports diff_model, which imports this module)
+    if old.content is None or new.content is None:
+        return out + ["  - what else changes in it is not known: a side's cell contents are not derived"]
+    drop = ("scheme", "target")
+    fields = [_field_line(f) for f in content_fields({k: v for k, v in old.content.items() if k not in drop},
+                                                     {k: v for k, v in new.content.items() if k not in drop})]
+    return out + (fields or ["  - it says the same as before"])
 
 
 _SAID = (("computes_steps_said", "computes in"), ("computes_as", "computes as"), ("gate", "gate"), ("reasons", "reason"),

@@ -187,12 +187,60 @@ def test_scheme_fallback_is_followed_one_step_only(tree):
 
 def test_contested_resolution_must_concern_the_record(tree):
     path = tree / "records/formats/fmt-int4.yaml"
-    path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    claims:\n"
+    path.write_text(path.read_text() + "contested:\n  - field: quality_note\n    resolution: cpu-cell-wrong\n    upheld: 0\n    claims:\n"
                     "      - {value: a, sources: [{source: src-doc}]}\n      - {value: b, sources: [{source: src-code}]}\n")
     assert problems_of(tree, "contested-resolution") == [
         "records/formats/fmt-int4.yaml:17:17: error: [contested-resolution] contested[0].resolution: finding "
         "'cpu-cell-wrong' does not list 'format/fmt-int4' in its concerns (records/findings/cpu-cell-wrong.yaml); "
         "add it there or pick the finding that does"]
+
+
+def _contest(tree, relative, field, upheld, values, resolution="cpu-cell-wrong"):
+    """Append a contest of `field` with one claim per value; `upheld` None leaves out the key."""
+    claims = "".join(f"      - {{value: {v}, sources: [{{source: src-doc}}]}}\n" for v in values)
+    settled = f"    resolution: {resolution}\n" if resolution else ""
+    settled += f"    upheld: {upheld}\n" if upheld is not None else ""
+    path = tree / relative
+    path.write_text(path.read_text() + f"contested:\n  - field: {field}\n{settled}    claims:\n{claims}")
+
+
+def test_contested_upheld_claim_is_the_records_value(tree):
+    _contest(tree, "records/formats/fmt-int4.yaml", "weight_bits", 1, [4, 3])
+    assert problems_of(tree, "contested-upheld") == [
+        "records/formats/fmt-int4.yaml:5:14: error: [contested-upheld] weight_bits: states 4 but contest 'weight_bits' "
+        "upholds 3 (claim 1, settled by cpu-cell-wrong); state the upheld value here and keep the other as a claim, "
+        "or correct `upheld`"]
+
+
+def test_contested_upheld_agrees_with_the_record_passes(tree):
+    _contest(tree, "records/formats/fmt-int4.yaml", "weight_bits", 0, [4, 3])
+    assert problems_of(tree, "contested-upheld") == []
+
+
+def test_contested_upheld_losing_figure_left_in_a_sourced_list_fails(tree):
+    edit(tree, "records/accelerators/acc-big.yaml", "  - {value: 4000, source: src-doc}\n",
+         "  - {value: 4000, source: src-doc}\n  - {value: 3900, source: src-code}\n")
+    _contest(tree, "records/accelerators/acc-big.yaml", "memory_bandwidth_gbs", 0, [4000, 3900])
+    assert [p.split(": error: ")[0] for p in problems_of(tree, "contested-upheld")] == [
+        "records/accelerators/acc-big.yaml:8:13"]
+
+
+def test_contested_upheld_peak_label_names_the_peak_compute_entries(tree):
+    _contest(tree, "records/accelerators/acc-big.yaml", "peak_compute fp8 dense", 1, [2000, 1900])
+    found = problems_of(tree, "contested-upheld")
+    assert len(found) == 1 and "peak_compute[1].tflops: states 2000 but contest" in found[0]
+
+
+def test_contested_upheld_names_one_of_the_claims(tree):
+    _contest(tree, "records/formats/fmt-int4.yaml", "weight_bits", 2, [4, 3])
+    assert [p.split("] ")[1] for p in problems_of(tree, "contested-upheld")] == [
+        "contested[0].upheld: upheld is 2 but the contest has 2 claims (counted from 0)"]
+
+
+def test_a_resolution_without_upheld_is_a_schema_error(tree):
+    _contest(tree, "records/formats/fmt-int4.yaml", "weight_bits", None, [4, 3])
+    _, problems = check_tree(tree)
+    assert any("upheld" in str(p) for p in problems), [str(p) for p in problems]
 
 
 def test_a_crashing_check_becomes_a_problem_and_others_still_run(tree):

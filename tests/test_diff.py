@@ -560,6 +560,30 @@ def test_a_deleted_target_or_scheme_is_cells_removed_each_with_what_it_said(repo
     assert report.to_markdown().count("\n- cell removed: `sch-w4a16-b` on ") == 3
 
 
+def test_a_renamed_scheme_or_target_moves_its_cells_said_once_not_removed_and_new(repo: Path) -> None:
+    """A scheme renamed (same content, new id) keeps its cells under the new id: each was said in full twice, as a cell
+    removed and as a new cell, and counted as both; it is one line per cell, with what else changes in it."""
+    base = git(repo, "rev-parse", "HEAD")
+    git(repo, "mv", "records/schemes/sch-w4a16.yaml", "records/schemes/sch-w4a16-renamed.yaml")
+    edit(repo, "records/support-matrices/pub-table.yaml", "sch-w4a16", "sch-w4a16-renamed")  # its references
+    path = repo / "docs/chapters/demo.md.j2"
+    path.write_text(path.read_text(encoding="utf-8").replace("'sch-w4a16'", "'sch-w4a16-renamed'"), encoding="utf-8")
+    report = diff_revisions(repo, base, commit(repo, "rename the scheme"))
+    assert report.introduced == ()
+    assert [(r.kind, r.id, r.status) for r in report.records if r.status == "renamed"] == [
+        ("scheme", "sch-w4a16-renamed", "renamed")]
+    assert "new cell" not in report.summary() and "removed" not in report.summary()
+    assert report.summary().startswith("1 record renamed, 1 record changed, 3 cells renamed with their scheme or target, ")
+    markdown = report.to_markdown()
+    assert "- new cell: " not in markdown and "- cell removed: " not in markdown
+    assert ("- renamed: `sch-w4a16` on `gpu-sm80` is now `sch-w4a16-renamed` on `gpu-sm80`: runs-if (`via k-generic`)\n"
+            "  - it says the same as before\n") in markdown
+    assert [(old.scheme, new.scheme, old.target) for old, new in report.moved_cells()] == [
+        ("sch-w4a16", "sch-w4a16-renamed", t) for t in ("cpu-avx512", "gpu-sm80", "gpu-sm90")]
+    # the JSON keeps its cells as they were: removed under the old id, added under the new one
+    assert sorted({c["status"] for c in json.loads(report.to_json())["cells"]}) == ["added", "removed"]
+
+
 def test_a_field_that_turns_false_reads_false_and_one_that_goes_reads_absent(repo: Path) -> None:
     """The published table says yes for Ampere: raising the generic kernel's floor makes the cell refused, and the
     published cell's `agrees` turns false. It read `(absent)`, as a field that is gone does."""

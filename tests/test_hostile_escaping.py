@@ -61,7 +61,8 @@ def hostile_report() -> DiffReport:
     return DiffReport(
         base=HOSTILE, head="working tree",
         records=(RecordChange("format", HOSTILE, "changed", (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),)),
-                 RecordChange("format", "b", "renamed", renamed_from=HOSTILE)),
+                 RecordChange("format", "b", "renamed", renamed_from=HOSTILE),
+                 RecordChange("scheme", HOSTILE + "\u202e", "renamed", renamed_from=HOSTILE)),
         cells=(CellChange(HOSTILE, HOSTILE, "yes", "no", HOSTILE, HOSTILE, (HOSTILE,), (),
                           (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),), (OtherwiseStep(HOSTILE, HOSTILE, "no"),)),
                CellChange("s", "t", "yes", "yes", "", "", (), (), (OtherwiseStep("a", "k", HOSTILE),),
@@ -70,8 +71,11 @@ def hostile_report() -> DiffReport:
                CellChange(HOSTILE, HOSTILE, "(absent)", "refused", "", HOSTILE, (), (HOSTILE,), (),
                           (OtherwiseStep(HOSTILE, HOSTILE, HOSTILE),),
                           content={"kernel": HOSTILE, "gate": HOSTILE, "computes_as": HOSTILE, "failure_message": HOSTILE,
-                                   "reasons": [HOSTILE, HOSTILE + "\x1b[2J\u202e"]}),
-               CellChange(HOSTILE, HOSTILE, HOSTILE, "(absent)", HOSTILE, "")),
+                                   "reasons": [HOSTILE, HOSTILE + "\x1b[2J\u202e"], "computes_steps_said": [HOSTILE]}),
+               CellChange(HOSTILE, HOSTILE, HOSTILE, "(absent)", HOSTILE, ""),
+               # a cell of the renamed scheme: removed under the old id, added under the new one, said as one
+               CellChange(HOSTILE, "t", "runs", "(absent)", HOSTILE, "", content={"gate": HOSTILE}),
+               CellChange(HOSTILE + "\u202e", "t", "(absent)", "runs", "", HOSTILE, content={"gate": HOSTILE + "\x1b"})),
         counts=(CountChange(HOSTILE, "native formats", HOSTILE, 3),),
         contents=(CellContentChange(HOSTILE, HOSTILE, (FieldChange(HOSTILE, HOSTILE, {HOSTILE: [HOSTILE]}),
                                                        FieldChange("reasons[0]", None, HOSTILE))),),
@@ -90,7 +94,9 @@ def test_diff_comment_shows_contributor_text_only_as_text():
     assert len([line for line in markdown.splitlines() if line.startswith("| ")]) == 3  # header + one row: no injected row
     assert "\x1b" not in markdown and "\u202e" not in markdown  # the terminal gets the same text: nothing it acts on
     new_cell = markdown.split("- new cell: ", 1)[1].split("\n- cell removed: ", 1)[0].splitlines()
-    assert len(new_cell) == 10 and all(line.startswith("  ") for line in new_cell[1:])  # each text one line, under it
+    assert len(new_cell) == 11 and all(line.startswith("  ") for line in new_cell[1:])  # each text one line, under it
+    moved = markdown.split("- renamed: ", 1)[1].split("\n- ", 1)[0].splitlines()  # the renamed scheme's cell
+    assert len(moved) == 2 and moved[1].startswith("  - `gate`: ")
     assert markdown.count("- cell removed: ") == 1 and f": {gfm.code(HOSTILE)} ({gfm.code(HOSTILE)})" in markdown
 
 

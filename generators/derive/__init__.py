@@ -238,7 +238,7 @@ class Views:
     @cached_property
     def hardware_groups(self) -> list[HardwareGroup]:
         """Accelerators grouped by category for hardware selection."""
-        return hardware_groups(self.index, self.tallies)
+        return hardware_groups(self.index, self.tallies, self.unverified_formats)
 
     @cached_property
     def without_dense_peaks(self) -> tuple[str, ...]:

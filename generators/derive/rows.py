@@ -80,7 +80,8 @@ class BitsPerWeight:
 
 @dataclass(frozen=True)
 class FormatRow:
-    """A format's family, regime, class, bits-per-weight figures and contested fields."""
+    """A format's family, regime, class, bits-per-weight figures and open contested fields (a settled one is no
+    longer in dispute: the record states its upheld value)."""
 
     id: str
     format_class: str
@@ -93,7 +94,7 @@ class FormatRow:
 def format_rows(index: Index) -> list[FormatRow]:
     return [FormatRow(f.id, f.data.get("format_class", ""), f.data["family"], f.data["regime"],
                       tuple(BitsPerWeight(b["value"], b["basis"], b.get("model", "")) for b in f.data.get("bits_per_weight", [])),
-                      tuple(c["field"] for c in f.data.get("contested", [])))
+                      tuple(c["field"] for c in f.data.get("contested", []) if "upheld" not in c))
             for f in index.all("format")]
 
 

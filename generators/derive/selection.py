@@ -49,6 +49,10 @@ class HardwareRow:
     dense_precisions: tuple[str, ...]
     sparse_precisions: tuple[str, ...]
     listed: bool
+    # the native formats the format map marks unverified (every figure and instruction they rest on is), and the
+    # dense precisions those formats compute in: the same gaps the part page and the map show (Views.unverified_formats)
+    unverified_native: tuple[str, ...] = ()
+    unverified_precisions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,16 +163,24 @@ def _precisions(record: Record, sparsity: str) -> tuple[str, ...]:
     return tuple(p for p in PRECISION_ORDER if p in present)
 
 
-def hardware_groups(index: Index, tallies: dict[str, Tally]) -> list[HardwareGroup]:
-    """Accelerators grouped by category (schema order), by id within a group."""
+def hardware_groups(index: Index, tallies: dict[str, Tally],
+                    unverified_formats: dict[str, tuple[str, ...]] | None = None) -> list[HardwareGroup]:
+    """Accelerators grouped by category (schema order), by id within a group. `unverified_formats` is the format map's
+    gaps per part (Views.unverified_formats); a native one marks its format and its precision in the row."""
+    gaps = unverified_formats or {}
     groups: dict[str, list[HardwareRow]] = {}
     for record in index.all("accelerator"):
         tally = tallies[record.id]
+        unverified = tuple(f for f in tally.native if f in gaps.get(record.id, ()))
+        dense = _precisions(record, "dense")
+        precision_of = {f: index.by_kind["format"][f].data.get("peak_precision") for f in tally.native}
+        # a precision is marked only where every native format computing in it is a gap (one backed format clears it)
+        precisions = {precision_of[f] for f in unverified} - {precision_of[f] for f in tally.native if f not in unverified}
         groups.setdefault(record.data["category"], []).append(HardwareRow(
             record.id, record.data["category"], _figures(record.data.get("memory_gb", [])),
             record.data.get("memory_type", ""), _figures(record.data.get("memory_bandwidth_gbs", [])),
-            tally.native_count, tally.emulated_count, _precisions(record, "dense"), _precisions(record, "sparse"),
-            tally.listed))
+            tally.native_count, tally.emulated_count, dense, _precisions(record, "sparse"),
+            tally.listed, unverified, tuple(p for p in dense if p in precisions)))
     return [HardwareGroup(c, tuple(groups[c])) for c in sorted(groups, key=lambda c: rank(c, CATEGORY_ORDER))]
 
 

@@ -56,6 +56,7 @@ class ContestedItem(TypedDict):
     field: str
     claims: list[ContestedItemClaims]
     resolution: NotRequired[RefFinding]
+    upheld: NotRequired[int]
 
 
 Contested: TypeAlias = list[ContestedItem]

@@ -73,6 +73,7 @@ class RecordPage:
     search_tags: Markup = Markup("")  # the names that find this page first, and their markers, as a YAML list; or empty
     answer: list[Table] = field(default_factory=list)  # computed tables shown before the fields (ANSWER_FIRST kinds)
     lead: list[tuple[str, Markup]] = field(default_factory=list)  # (title, sentence) notes shown under the summary
+    settled: list[Table] = field(default_factory=list)  # contests a finding settled; `contested` holds the open ones
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -126,14 +127,16 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     sources = [joined("", (values.render(citation, ("sources", n)), outbound(atlas, citation["source"])))
                for n, citation in enumerate(record.data.get("sources", []))]
     groups = backlink_groups(atlas, record, values)
-    contested = [_contest_table(n, entry, values) for n, entry in enumerate(record.data.get("contested", []))]
+    entries = list(enumerate(record.data.get("contested", [])))
+    contested = [_contest_table(n, entry, values) for n, entry in entries if "upheld" not in entry]
+    settled = [_settled_table(n, entry, values) for n, entry in entries if "upheld" in entry]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
                       escape_text(record.data.get("notes", "")), sources, contested, gaps,
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values))
+                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), settled)
 
 
 BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page: the value, in its unit, against its baseline
@@ -198,15 +201,24 @@ def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) 
 
 
 def _contest_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Table:
+    """An open contest: every claim with its sources, none preferred."""
     rows = [[values.render(claim["value"], ("contested", n, "claims", k, "value")),
              values.render(claim["sources"], ("contested", n, "claims", k, "sources"))]
             for k, claim in enumerate(entry["claims"])]
-    resolution = entry.get("resolution")
-    note = "resolved by a finding" if resolution else "unresolved: the site shows every claim"
-    table = Table(f"Contested: {entry['field']}", ["claimed value", "sources"], rows, note)
-    if resolution:
-        table.rows.append([Markup("resolution"), values.render(resolution, ("contested", n, "resolution"))])
-    return table
+    return Table(f"Contested: {entry['field']}", ["claimed value", "sources"], rows,
+                 "unresolved: the site shows every claim")
+
+
+def _settled_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Table:
+    """A contest a finding settled: the upheld claim first, as the value, then each claim the finding set aside."""
+    upheld = entry["upheld"]
+    finding = values.render(entry["resolution"], ("contested", n, "resolution"))
+    order = [upheld] + [k for k in range(len(entry["claims"])) if k != upheld]
+    rows = [[values.render(entry["claims"][k]["value"], ("contested", n, "claims", k, "value")),
+             values.render(entry["claims"][k]["sources"], ("contested", n, "claims", k, "sources")),
+             fill("<strong>the value</strong>, upheld by {}", finding) if k == upheld else fill("settled by {}", finding)]
+            for k in order]
+    return Table(f"Settled: {entry['field']}", ["value", "sources", "status"], rows)
 
 
 def plugin_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, Markup]]:

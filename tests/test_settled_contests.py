@@ -1,0 +1,103 @@
+"""A contest a finding settled shows its upheld value as the value and the other claims as settled; only open
+contests warn that the sources disagree, and no chart or table draws a claim a finding set aside."""
+from __future__ import annotations
+
+from generators.build import check_tree
+from generators.checks.contested_upheld import stated_values
+from generators.render.pages import names_of, record_page
+
+from .test_render import render
+
+CONTEST = ("contested:\n  - field: weight_bits\n{settled}    claims:\n"
+           "      - {{value: 4, sources: [{{source: src-doc}}]}}\n      - {{value: 3, sources: [{{source: src-code}}]}}\n")
+
+
+def _contest(tree, settled: str) -> None:
+    """fmt-int4 contests its weight_bits (4 against 3); the mini finding cpu-cell-wrong concerns it, to settle it."""
+    path = tree / "records/formats/fmt-int4.yaml"
+    path.write_text(path.read_text() + CONTEST.format(settled=settled))
+    finding = tree / "records/findings/cpu-cell-wrong.yaml"
+    finding.write_text(finding.read_text().replace("concerns: [support-matrix/pub-table]",
+                                                   "concerns: [support-matrix/pub-table, format/fmt-int4]"))
+
+
+def _page(tree, settled: str):
+    _contest(tree, settled)
+    atlas, problems = check_tree(tree)
+    assert atlas is not None, [str(p) for p in problems]
+    return atlas, record_page(atlas, atlas.index.get("format", "fmt-int4"), names_of(atlas))
+
+
+def test_a_settled_contest_shows_the_upheld_value_first_and_the_other_claim_as_settled(tree):
+    atlas, page = _page(tree, "    resolution: cpu-cell-wrong\n    upheld: 0\n")
+    assert page.contested == [] and [t.title for t in page.settled] == ["Settled: weight_bits"]
+    rows = page.settled[0].rows
+    assert [str(r[0]) for r in rows] == ["4", "3"]
+    assert "the value</strong>, upheld by [The x86 CPU cell is wrong]" in rows[0][2]
+    assert str(rows[1][2]).startswith("settled by [The x86 CPU cell is wrong]")
+    assert atlas.views.gaps.contested == () and [(c.field, c.upheld) for c in atlas.views.gaps.settled] == [("weight_bits", 4)]
+
+
+def test_the_upheld_claim_leads_wherever_it_stands_among_the_claims(tree):
+    edit_bits = tree / "records/formats/fmt-int4.yaml"
+    edit_bits.write_text(edit_bits.read_text().replace("weight_bits: 4", "weight_bits: 3"))
+    _, page = _page(tree, "    resolution: cpu-cell-wrong\n    upheld: 1\n")
+    assert [str(r[0]) for r in page.settled[0].rows] == ["3", "4"]
+
+
+def test_an_open_contest_keeps_the_warning_and_is_listed_as_a_gap(tree):
+    atlas, page = _page(tree, "")
+    assert page.settled == [] and [t.title for t in page.contested] == ["Contested: weight_bits"]
+    assert [c.field for c in atlas.views.gaps.contested] == ["weight_bits"] and atlas.views.gaps.settled == ()
+
+
+def test_the_record_page_warns_only_for_open_contests(tree):
+    _contest(tree, "    resolution: cpu-cell-wrong\n    upheld: 0\n")
+    pages, problems = render(tree)
+    assert problems == []
+    page = pages["formats/fmt-int4.md"]
+    assert "## Settled contests" in page and "The sources disagree" not in page
+
+
+def test_every_resolved_contest_of_the_atlas_names_the_claim_it_upholds(real_atlas):
+    loose = [f"{r.ref} {e['field']}" for kind in real_atlas.index.by_kind for r in real_atlas.index.all(kind)
+             for e in r.data.get("contested", []) if "resolution" in e and "upheld" not in e]
+    assert loose == []
+
+
+def test_no_ridge_pairing_uses_a_figure_a_finding_set_aside(real_atlas):
+    """The FLOP map and the ridge rows pair every stated compute and bandwidth figure; a claim a finding set aside is
+    no longer stated, so no pairing may carry it."""
+    set_aside = set()
+    for record in real_atlas.index.all("accelerator"):
+        for entry in record.data.get("contested", []):
+            words = entry["field"].split()
+            if "upheld" not in entry or not stated_values(record, entry["field"]) or \
+                    entry["field"] != "memory_bandwidth_gbs" and words[0] != "peak_compute":
+                continue
+            upheld = entry["claims"][entry["upheld"]]["value"]
+            which = "bandwidth" if entry["field"] == "memory_bandwidth_gbs" else words[1]
+            set_aside |= {(record.id, which, c["value"]) for c in entry["claims"] if c["value"] != upheld}
+    assert set_aside  # the atlas has settled figure contests, so the test reads something
+    used = {(r.accelerator, "bandwidth", r.bandwidth_gbs) for r in real_atlas.views.ridges}
+    used |= {(r.accelerator, r.precision, r.tflops) for r in real_atlas.views.ridges}
+    assert sorted(set_aside & used) == []
+
+
+def test_chapter_01_marks_the_precisions_the_part_page_lists_as_native_unverified(real_atlas):
+    """One fact, one place: chapter 01's unverified marks come from the format map's gaps (Views.unverified_formats),
+    as the part page's 'of which native, unverified' row does."""
+    formats = real_atlas.index.by_kind["format"]
+    rows = [row for group in real_atlas.views.hardware_groups for row in group.rows]
+    assert any(row.unverified_precisions for row in rows)
+    for row in rows:
+        tally = real_atlas.views.tallies[row.accelerator]
+        gaps = [f for f in tally.native if f in real_atlas.views.unverified_formats.get(row.accelerator, ())]
+        assert row.unverified_native == tuple(gaps)
+        for precision in row.unverified_precisions:
+            native_in_it = [f for f in tally.native if formats[f].data.get("peak_precision") == precision]
+            assert native_in_it and set(native_in_it) <= set(gaps), (row.accelerator, precision)
+        for f in gaps:
+            precision = formats[f].data.get("peak_precision")
+            backed = [g for g in tally.native if g not in gaps and formats[g].data.get("peak_precision") == precision]
+            assert precision not in row.dense_precisions or backed or precision in row.unverified_precisions
