@@ -11,7 +11,10 @@ today's) and sees nothing of this process but its interpreter and the libraries 
 
 A side whose code cannot summarise (it fails to build, it predates the functions SCRIPT calls, it crashes or runs
 too long) counts as not building. Summaries are kept on disk by the trees of the side's generators/, schema/ and
-records/ and SCRIPT's version: they do not depend on today's code, so a code change does not recompute them.
+records/ and SCRIPT's version, and by the versions of the libraries that side's code reads its records and schemas
+with (LIBRARIES): they do not depend on today's code, so a code change does not recompute them, but an upgrade of one of
+those libraries does (it may parse or validate a side otherwise, and a warm machine would keep showing what a fresh one
+no longer derives).
 """
 from __future__ import annotations
 
@@ -33,6 +36,9 @@ INPUTS = ("schema", "records")  # with the code, all a side's summary reads
 TIMEOUT = 300  # seconds: a side's check is a few seconds; a hung child must not hang the build
 KEPT = 16  # summaries kept on disk beyond those a walk used
 VERSION = "1"  # of SCRIPT's output: bump when it changes, so kept summaries are recomputed
+# the distributions a side's code parses and validates its records and schemas with (the summary is derived data, so
+# the page libraries, Jinja2 and MarkupSafe, do not change it)
+LIBRARIES = ("pyyaml", "yaml-rs", "jsonschema", "jsonschema-rs", "referencing", "rfc3986-validator", "orjson")
 
 # Run by one commit's own package (argv[1]: the folder holding it; argv[2:]: the project roots of the sides that code
 # summarises), a JSON answer per side on one line. diff.summary_of where the code has it; else the same words from
@@ -97,6 +103,18 @@ Path(sys.argv[3]).write_text(json.dumps({"pages": side.pages, "contents": conten
 """
 
 
+def library_versions() -> str:
+    """The installed version of each of LIBRARIES ("-" for one not installed): part of the kept summaries' salt."""
+    from importlib import metadata  # (only where a changelog walk keeps summaries: it costs more to import than to ask)
+    found = []
+    for name in LIBRARIES:
+        try:
+            found.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name}==-")
+    return ",".join(found)
+
+
 def code_tree(root: Path, prefix: str, sha: str) -> str | None:
     """The git tree id of generators/ at a commit, or None when the commit has none."""
     result = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", f"{sha}:{prefix}{CODE}"],
@@ -133,7 +151,8 @@ class OwnCode:
     def __init__(self, root: Path, prefix: str):
         self.root, self.prefix = root, prefix
         self.running = running_code_tree()
-        self.table = ContentCache("own-code-sides", f"{VERSION}|{sys.version}") if cache_dir() is not None else None
+        self.table = (ContentCache("own-code-sides", f"{VERSION}|{sys.version}|{library_versions()}")
+                      if cache_dir() is not None else None)
         self.summaries: dict[str, ChangeSummary | None] = {}  # by code tree and inputs id, this walk's
 
     def code_of(self, sha: str) -> str | None:

@@ -149,3 +149,24 @@ def test_diff_takes_each_side_s_cell_contents_from_its_own_code(repo: Path, fres
                                     "Failed to find a kernel [own]")])]
     said = [note for note in report.notes if "cell contents" in note]
     assert len(said) == 1 and said[0].startswith("The base side's cell contents") and "code running this diff" in said[0]
+
+
+def test_a_kept_summary_is_recomputed_when_a_library_that_reads_the_records_changes(
+        repo: Path, fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # a new PyYAML or jsonschema may parse or validate an old side otherwise: a warm machine must not keep showing
+    # what a fresh one no longer derives
+    _code_then_record_edit(repo)
+    _running_code_cannot_read_past_sides(monkeypatch)
+    first = history(repo)
+    (fresh / "commit-changes.json").unlink()
+    real, runs = own_code._child_summaries, []
+    monkeypatch.setattr(own_code, "_child_summaries", lambda *args: runs.append(args) or real(*args))
+    assert history(repo) == first
+    assert runs == []  # the same libraries: read back from disk
+    (fresh / "commit-changes.json").unlink()
+    versions = own_code.library_versions()
+    assert "pyyaml==" in versions and "jsonschema==" in versions
+    monkeypatch.setattr(own_code, "library_versions", lambda: versions.replace("pyyaml==", "pyyaml==0.0+"))
+    again = history(repo)
+    assert runs  # another PyYAML: the sides are summarised again, and say the same here
+    assert again == first
