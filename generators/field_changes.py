@@ -1,7 +1,8 @@
-"""Field by field, what differs between two JSON-shaped values: a record's fields or a derived cell's content.
+"""FieldChange, and the walk that lists, field by field, what differs between two derived cells' contents.
 
-The walk is shared by the diff's model (a record's field changes), its cell contents (cell_content) and its report (a
-renamed cell said once with what else changes in it), so it lives apart from all three and imports none of them.
+FieldChange is what every part of the diff reports (records' fields too, walked by diff.field_changes); the content
+walk is used by cell_content (cells on both sides) and by the report (a renamed cell said once with what else changes
+in it). They need nothing of the package, so they live apart: the report imports no stage through them.
 """
 from __future__ import annotations
 
