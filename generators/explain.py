@@ -11,7 +11,7 @@ from .derive.plugins import PluginElsewhere, plugin_elsewhere, through_plugins
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
 from .derive.wording import covers, fill, setting_said, words
-from .model.verdicts import KNOWN_BY_MEANINGS, Verdict
+from .model.verdicts import Verdict, known_by_said
 
 
 def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]:
@@ -48,7 +48,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         return (f"{scheme_id} on {target_id}: NOT DERIVED (the scheme has not read platform {platform!r}: "
                 f"{unread_platforms(scheme)[platform]})"), True
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
-             + f" ({KNOWN_BY_MEANINGS[cell.known_by]})"]
+             + f" ({known_by_said(cell.known_by, _version_read(atlas, cell.engine))})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
     lines.extend(_computes_lines(atlas, scheme_id, target_id))
@@ -195,6 +195,11 @@ def _way_said(w: Way) -> str:
     many = len(w.kernels) > 1
     who = ", ".join(w.kernels[:-1]) + " and " + w.kernels[-1] if many else w.kernels[0]
     return who + w.said + (f" ({w.instruction}, source {w.source})" if w.instruction else "")
+
+
+def _version_read(atlas: Any, engine_id: str) -> str | None:
+    engine = atlas.index.get("engine", engine_id)
+    return str(engine.data["version_read"]) if engine is not None and engine.data.get("version_read") else None
 
 
 def _fact_lines(atlas: Any, scheme: Any, cell: Cell) -> list[str]:

@@ -86,7 +86,8 @@ def test_build_with_problems_writes_nothing(tree, tmp_path):
 def test_explain_and_cells(tree):
     result = run(tree, "explain", "sch-w4a16", "gpu-sm80")
     assert result.returncode == 0
-    assert result.stdout.splitlines()[0] == "sch-w4a16 on gpu-sm80: RUNS IF via k-generic (read from the engine's dispatch code at the cited release)"
+    assert result.stdout.splitlines()[0] == ("sch-w4a16 on gpu-sm80: RUNS IF via k-generic (read from the engine's "
+                                             "dispatch code at a release the engine record does not name)")
     assert "1. k-hopper: NO: Hopper kernel requires compute capability of 90" in result.stdout
     cells = json.loads(run(tree, "cells", "--format", "json").stdout)
     assert {(c["scheme"], c["target"], c["verdict"]) for c in cells["cells"]} == {
@@ -147,3 +148,16 @@ def test_a_reader_that_goes_away_gets_no_traceback(tree):
         os.close(write_end)
     assert result.stderr == ""
     assert result.returncode == 141
+
+
+def test_explain_names_the_release_or_commit_the_engine_record_read(tree):
+    """The header says what was read, from the engine record's version_read: a commit as a commit, not a release."""
+    engine = tree / "records/engines/eng.yaml"
+    said = {}
+    for version in ("commit 00bbf71", "'2.1.0'"):
+        engine.write_text(engine.read_text().replace("category: serving-engine\n",
+                                                     f"category: serving-engine\nversion_read: {version}\n", 1))
+        said[version] = run(tree, "explain", "sch-w4a16", "gpu-sm80").stdout.splitlines()[0]
+        engine.write_text(engine.read_text().replace(f"version_read: {version}\n", ""))
+    assert said["commit 00bbf71"].endswith("(read from the engine's dispatch code at commit 00bbf71)")
+    assert said["'2.1.0'"].endswith("(read from the engine's dispatch code at release 2.1.0)")

@@ -66,8 +66,28 @@ class KnownBy(str, Enum):
     RUN = "run"  # verified by running the engine's own selection code (an observation is the evidence)
 
 
+# How a code-read verdict is known, at what the engine record says was read (`read_at`); the site's legend fills it
+# with the general phrase, explain's header with the engine's own release or commit.
+READ_FROM_CODE = "read from the engine's dispatch code at {read}"
+READ_IN_GENERAL = "the release or commit its engine record names as read"
+
 KNOWN_BY_MEANINGS: dict[KnownBy, str] = {
-    KnownBy.CODE: "read from the engine's dispatch code at the cited release",
+    KnownBy.CODE: READ_FROM_CODE.format(read=READ_IN_GENERAL),
     KnownBy.RUN: "kernel selection verified by running the engine's own selection code (the observation is the "
                  "evidence); what the kernel then computes is read from the code",
 }
+
+
+def read_at(version_read: str | None) -> str:
+    """What the atlas read of an engine, from its record's `version_read`: "commit 00bbf71" as stated (the schema's
+    "release or commit"), any other value a release ("release 0.33.0"); a record naming none is said to."""
+    if not version_read:
+        return "a release the engine record does not name"
+    return version_read if version_read.startswith("commit ") else f"release {version_read}"
+
+
+def known_by_said(known_by: KnownBy, version_read: str | None) -> str:
+    """How one cell's verdict is known, naming the engine's release or commit read where it was read from code."""
+    if known_by is KnownBy.CODE:
+        return READ_FROM_CODE.format(read=read_at(version_read))
+    return KNOWN_BY_MEANINGS[known_by]
