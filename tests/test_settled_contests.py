@@ -32,9 +32,10 @@ def test_a_settled_contest_shows_the_upheld_value_first_and_the_other_claim_as_s
     atlas, page = _page(tree, "    resolution: cpu-cell-wrong\n    upheld: 0\n")
     assert page.contested == [] and [t.title for t in page.settled] == ["Settled: weight_bits"]
     rows = page.settled[0].rows
-    assert [str(r[0]) for r in rows] == ["4", "3"]
-    assert "the value</strong>, upheld by [The x86 CPU cell is wrong]" in rows[0][2]
-    assert str(rows[1][2]).startswith("settled by [The x86 CPU cell is wrong]")
+    assert [str(r[0]) for r in rows] == ["<strong>4</strong>", "3"]  # the value that stands, in bold; the other plain
+    assert str(rows[0][2]).startswith('<span class="atlas-upheld">✓ stands</span>: the value, upheld by [The x86 CPU')
+    assert str(rows[1][2]).startswith('<span class="atlas-set-aside">set aside</span> by [The x86 CPU cell is wrong]')
+    assert "stands" not in rows[1][2]
     assert atlas.views.gaps.contested == () and [(c.field, c.upheld) for c in atlas.views.gaps.settled] == [("weight_bits", 4)]
 
 
@@ -42,7 +43,7 @@ def test_the_upheld_claim_leads_wherever_it_stands_among_the_claims(tree):
     edit_bits = tree / "records/formats/fmt-int4.yaml"
     edit_bits.write_text(edit_bits.read_text().replace("weight_bits: 4", "weight_bits: 3"))
     _, page = _page(tree, "    resolution: cpu-cell-wrong\n    upheld: 1\n")
-    assert [str(r[0]) for r in page.settled[0].rows] == ["3", "4"]
+    assert [str(r[0]) for r in page.settled[0].rows] == ["<strong>3</strong>", "4"]
 
 
 def test_an_open_contest_keeps_the_warning_and_is_listed_as_a_gap(tree):
@@ -57,6 +58,23 @@ def test_the_record_page_warns_only_for_open_contests(tree):
     assert problems == []
     page = pages["formats/fmt-int4.md"]
     assert "## Settled contests" in page and "The sources disagree" not in page
+
+
+def test_the_field_s_value_links_to_its_contest_on_the_same_page(tree):
+    """The fields table marks a contested field's value in words and links it to the contest's table, whose heading
+    carries that id: a reader at the value finds why it stands (or that the sources still disagree)."""
+    for settled, mark in (("    resolution: cpu-cell-wrong\n    upheld: 0\n", "settled contest, see below"),
+                          ("", "⚠ contested, see below")):
+        _, page = _page(tree, settled)
+        bits = dict(page.facts)["Weight (bits)"]
+        assert str(bits).startswith("4 <a class=\"atlas-contest-mark") and str(bits).endswith(f'href="#contest-0">{mark}</a>')
+        assert [t.anchor for t in page.settled + page.contested] == ["contest-0"]
+        assert str(dict(page.facts)["Family"]) == "integer"  # only the contested field is marked
+        (tree / "records/formats/fmt-int4.yaml").write_text(
+            (tree / "records/formats/fmt-int4.yaml").read_text().split("contested:")[0])
+    _contest(tree, "    resolution: cpu-cell-wrong\n    upheld: 0\n")
+    pages, problems = render(tree)
+    assert problems == [] and "### Settled: weight\\_bits { #contest-0 }" in pages["formats/fmt-int4.md"]
 
 
 def test_every_resolved_contest_of_the_atlas_names_the_claim_it_upholds(real_atlas):

@@ -1,6 +1,7 @@
 """Views of record pages and kind indexes: plain rows of escaped Markdown, built from records and derived views."""
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ class Table:
     # is derived from): the site's search skips it (data-search-exclude), so a query finds the records that state a
     # fact and the page named for it, not every page that repeats a cell.
     copies_cells: bool = False
+    anchor: str = ""  # the heading's id, for a link from elsewhere on the page (a contest, from its field's value)
 
 
 @dataclass
@@ -88,6 +90,7 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
     unverified = atlas.views.unverified  # each record no primary source backs, with its reason
     values = ValueRenderer(links, names, page, unverified)
     properties = list(atlas.schemas.schema_of(record.kind)["properties"])
+    marks = _contest_marks(record)
     facts, tables = [], []
     for key in properties:
         if key in PROSE_FIELDS or key in SHOWN_BY_KIND_TABLES.get(record.kind, ()) or key not in record.data:
@@ -118,6 +121,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             facts.append((field_label(key), escape_text("none")))  # (an empty cell would read as not stated)
         else:
             facts.append((field_label(key), values.render(value, (key,))))
+    facts = [(label, joined(" ", [value, *marks.get(label, [])])) for label, value in facts]
+    tables = [_with_marks(t, marks.get(t.title, [])) for t in tables]
     computed = kind_tables(atlas, record, values)
     answer = [t for t in computed if t.rows] if record.kind in ANSWER_FIRST else []
     if record.kind == "accelerator":  # its memory and peaks before the long list of its targets' cells
@@ -200,25 +205,60 @@ def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) 
     return Table(field_label(key), [field_label(c).lower() for c in columns], rows)
 
 
+def contest_anchor(n: int) -> str:
+    """The id of the record's n-th contest's heading (its place in `contested`: unique on the page, whatever the
+    field's words, which are free text)."""
+    return f"contest-{n}"
+
+
+def _contest_field(entry: dict[str, Any]) -> str:
+    """The record field a contest is about: its `field`'s first word ("peak_compute int8 dense" is about
+    peak_compute); a field named in prose matches no key and gets no mark."""
+    return str(entry["field"]).split(" ")[0].split("(")[0]
+
+
+def _contest_marks(record: Record) -> dict[str, list[Markup]]:
+    """By field label, a mark for each contest about that field, linking to its table below: "⚠ contested" for an
+    open one, "settled" for one a finding settled (words, not colour alone)."""
+    marks: dict[str, list[Markup]] = {}
+    for n, entry in enumerate(record.data.get("contested", [])):
+        said = "settled contest, see below" if "upheld" in entry else "⚠ contested, see below"
+        kind = "settled" if "upheld" in entry else "contested"
+        marks.setdefault(field_label(_contest_field(entry)), []).append(
+            fill('<a class="atlas-contest-mark atlas-contest-mark--{}" href="#{}">{}</a>', kind, contest_anchor(n), said))
+    return marks
+
+
+def _with_marks(table: Table, marks: list[Markup]) -> Table:
+    """A field's table with its contests' marks in its note."""
+    return dataclasses.replace(table, note=joined(" ", [*([escape_text(table.note)] if table.note else []), *marks])) if marks else table
+
+
 def _contest_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Table:
     """An open contest: every claim with its sources, none preferred."""
     rows = [[values.render(claim["value"], ("contested", n, "claims", k, "value")),
              values.render(claim["sources"], ("contested", n, "claims", k, "sources"))]
             for k, claim in enumerate(entry["claims"])]
     return Table(f"Contested: {entry['field']}", ["claimed value", "sources"], rows,
-                 "unresolved: the site shows every claim")
+                 "unresolved: the site shows every claim", anchor=contest_anchor(n))
 
 
 def _settled_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Table:
-    """A contest a finding settled: the upheld claim first, as the value, then each claim the finding set aside."""
+    """A contest a finding settled: the upheld claim first, as the value, then each claim the finding set aside. The
+    upheld row stands out in words and weight, not colour alone: its value bold, its status "✓ stands"."""
     upheld = entry["upheld"]
     finding = values.render(entry["resolution"], ("contested", n, "resolution"))
     order = [upheld] + [k for k in range(len(entry["claims"])) if k != upheld]
-    rows = [[values.render(entry["claims"][k]["value"], ("contested", n, "claims", k, "value")),
+    rows = [[_claim_value(values.render(entry["claims"][k]["value"], ("contested", n, "claims", k, "value")), k == upheld),
              values.render(entry["claims"][k]["sources"], ("contested", n, "claims", k, "sources")),
-             fill("<strong>the value</strong>, upheld by {}", finding) if k == upheld else fill("settled by {}", finding)]
+             fill('<span class="atlas-upheld">✓ stands</span>: the value, upheld by {}', finding) if k == upheld
+             else fill('<span class="atlas-set-aside">set aside</span> by {}', finding)]
             for k in order]
-    return Table(f"Settled: {entry['field']}", ["value", "sources", "status"], rows)
+    return Table(f"Settled: {entry['field']}", ["value", "sources", "status"], rows, anchor=contest_anchor(n))
+
+
+def _claim_value(value: Markup, upheld: bool) -> Markup:
+    return fill("<strong>{}</strong>", value) if upheld else value
 
 
 def plugin_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, Markup]]:
