@@ -23,8 +23,6 @@ lists are aligned (difflib), so one inserted reason is one change.
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import json
 from collections.abc import Callable, Iterator
 from enum import Enum
 from typing import Any
@@ -32,11 +30,11 @@ from typing import Any
 from .derive.emulated_here import notices_of
 from .derive.members import members
 from .derive.route_computes import format_precision, precision_said
-from .diff_model import CellContentChange, FieldChange
+from .diff_model import CellContentChange
+from .field_changes import content_fields
 from .model.atlas import Atlas
 
 Content = dict[str, Any]  # one cell's content: JSON values only
-LIST_KEYS = ("kernel", "part", "release")  # a list of mappings distinct by one of these is keyed by it
 
 
 def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
@@ -109,60 +107,3 @@ def content_changes(old: dict[tuple[str, str], Content],
             fields = tuple(content_fields(a, b))
             if fields:  # (only a false on one side and nothing on the other: no change, see the module's docstring)
                 yield CellContentChange(key[0], key[1], fields)
-
-
-def content_fields(old: Any, new: Any, path: str = "") -> Iterator[FieldChange]:
-    """The fields that differ, as `a.b`, `list[kernel-id]` (keyed lists) and `list[3]` (aligned lists); a value on
-    one side only has None on the other, said absent there."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        yield from _fields(old, new, lambda key: f"{path}.{key}" if path else key)
-    elif isinstance(old, list) and isinstance(new, list):
-        keyed = _keyed(old, new)
-        if keyed is not None:
-            yield from _fields(*keyed, lambda key: f"{path}[{key}]")
-            order = [[key for key in side if key in keyed[0] and key in keyed[1]] for side in keyed]
-            if order[0] != order[1]:
-                yield FieldChange(f"{path} (order)", list(keyed[0]), list(keyed[1]), old_absent=False, new_absent=False)
-        else:
-            yield from _aligned(old, new, path)
-    elif old != new:
-        yield FieldChange(path, old, new, old_absent=False, new_absent=False)  # both there (a list's null item too)
-
-
-def _fields(old: dict[str, Any], new: dict[str, Any], at: Callable[[str], str]) -> Iterator[FieldChange]:
-    for key in sorted(set(old) | set(new)):
-        if key in old and key in new:
-            if old[key] != new[key]:
-                yield from content_fields(old[key], new[key], at(key))
-        elif old.get(key, new.get(key)) is not False:  # a false beside no field is no change (module docstring)
-            yield FieldChange(at(key), old.get(key), new.get(key), old_absent=key not in old, new_absent=key not in new)
-
-
-def _keyed(old: list[Any], new: list[Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """Both lists as mappings id -> item (in list order), by the first of LIST_KEYS that every item of both names
-    distinctly; None where none does."""
-    items = old + new
-    if not items or not all(isinstance(item, dict) for item in items):
-        return None
-    for name in LIST_KEYS:
-        if all(isinstance(item.get(name), str) for item in items):
-            ids = [[item[name] for item in side] for side in (old, new)]
-            if all(len(set(side)) == len(side) for side in ids):
-                return dict(zip(ids[0], old)), dict(zip(ids[1], new))
-    return None
-
-
-def _aligned(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
-    """Items matched as difflib matches lines: an item replaced is walked, one removed or added is a change alone
-    (`[i]` is its place on the side that has it)."""
-    said = [[json.dumps(item, sort_keys=True) for item in side] for side in (old, new)]
-    for op, a0, a1, b0, b1 in difflib.SequenceMatcher(None, said[0], said[1], autojunk=False).get_opcodes():
-        if op == "equal":
-            continue
-        pairs = min(a1 - a0, b1 - b0)
-        for i in range(pairs):
-            yield from content_fields(old[a0 + i], new[b0 + i], f"{path}[{b0 + i}]")
-        for i in range(a0 + pairs, a1):
-            yield FieldChange(f"{path}[{i}]", old[i], None, old_absent=False, new_absent=True)
-        for i in range(b0 + pairs, b1):
-            yield FieldChange(f"{path}[{i}]", None, new[i], old_absent=True, new_absent=False)

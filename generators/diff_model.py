@@ -6,6 +6,7 @@ from typing import Any
 
 from . import diff_report
 from .diff_report import ABSENT
+from .field_changes import FieldChange
 from .model.atlas import Atlas
 from .problems import Problem
 
@@ -15,29 +16,6 @@ __all__ = ["ABSENT", "CellChange", "CellContentChange", "CountChange", "DiffRepo
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-@dataclass(frozen=True)
-class FieldChange:
-    """One field of a record or of a cell's content that differs; `old`/`new` are None on a side without the field,
-    which `old_absent`/`new_absent` say: a field there with the value null (a record's `weight_bits: null`) is not
-    absent, nor is one that is false. Left unsaid, a None value is taken as absent."""
-
-    field: str
-    old: Any
-    new: Any
-    old_absent: bool | None = None  # always a bool once built (__post_init__)
-    new_absent: bool | None = None
-
-    def __post_init__(self) -> None:
-        if self.old_absent is None:
-            object.__setattr__(self, "old_absent", self.old is None)
-        if self.new_absent is None:
-            object.__setattr__(self, "new_absent", self.new is None)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "old": self.old, "new": self.new, "old_absent": self.old_absent,
-                "new_absent": self.new_absent}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import gfm
+from .field_changes import content_fields
 from .model.verdicts import Verdict
 
 if TYPE_CHECKING:
@@ -167,7 +168,6 @@ def _moved(old: CellChange, new: CellChange) -> list[str]:
         verdict = f"{_cell_text(old.old, old.old_detail)} → {verdict}"
     out = [f"- renamed: {gfm.code(old.scheme)} on {gfm.code(old.target)} is now {gfm.code(new.scheme)} on "
            f"{gfm.code(new.target)}: {verdict}"]
-    from .cell_content import content_fields  # (here: cell_content imports diff_model, which imports this module)
     if old.content is None or new.content is None:
         return out + ["  - what else changes in it is not known: a side's cell contents are not derived"]
     drop = ("scheme", "target")

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 import yaml
 
-from . import fast_yaml, tree_files
+from . import fast_yaml, invisible_text, tree_files
 from .cache import ContentCache, content_key
 from .kinds import KIND_OF_FOLDER
 from .problems import Problem
@@ -268,6 +268,9 @@ def _load_rel(reader: tree_files.Reader | tree_files.StoredTree, rel: str, parse
         text, data = parse(raw, parsed, entry, key)
     except _Reject as reject:
         return None, [Problem(rel, reject.line, reject.column, RULE, reject.message)]
+    invisible = _invisible(rel, text)
+    if invisible:
+        return None, invisible
     declared = data.pop("id", record_id)
     if declared != record_id:
         line, column = _key_position(_compose(text), "id")  # type: ignore[arg-type]
@@ -326,7 +329,23 @@ def _parse_with_positions(text: str) -> dict[str, Any]:
     return _to_mapping(node)
 
 
+def _invisible(rel: str, text: str) -> list[Problem]:
+    """Every invisible format character in a record's text (invisible_text.py), raw or made by an escape, each at
+    its position: all of a file's at once, as a reviewer removes them in one go."""
+    problems = [Problem(rel, line, column, RULE, message) for line, column, message in invisible_text.in_text(text)]
+    if invisible_text.may_escape(text):
+        for scalar in _scalars(_compose(text)):
+            source = text[scalar.start_mark.index:scalar.end_mark.index]
+            problems += [Problem(rel, scalar.start_mark.line + 1, scalar.start_mark.column + 1, RULE,
+                                 f"an escape in this string makes {name}, {invisible_text.WHY}")
+                         for name in invisible_text.in_escaped(scalar.value, source)]
+    return problems
+
+
 def _kind_and_id(rel: str, parts: tuple[str, ...]) -> tuple[str, str] | Problem:
+    invisible = invisible_text.in_name(rel)
+    if invisible:
+        return Problem(rel, 1, 1, RULE, f"the file's path holds {', '.join(invisible)}: {invisible_text.WHY}")
     if len(parts) != 3:
         return Problem(rel, 1, 1, RULE, "records live at records/<kind folder>/<id>.yaml; move this file into a kind folder")
     folder, filename = parts[1], parts[2]

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable
 
+from .gfm import visible_json
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -17,7 +19,8 @@ class Problem:
     severity: str = "error"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.severity}: [{self.rule}] {self.message}"
+        # a file name or an echoed value may hold a character a terminal acts on or draws as nothing: shown escaped
+        return visible_json(f"{self.file}:{self.line}:{self.column}: {self.severity}: [{self.rule}] {self.message}")
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -231,6 +231,15 @@ def test_contested_upheld_peak_label_names_the_peak_compute_entries(tree):
     assert len(found) == 1 and "peak_compute[1].tflops: states 2000 but contest" in found[0]
 
 
+def test_contested_upheld_peak_label_matching_no_entry_is_reported(tree):
+    """A label whose precision no peak_compute entry states (fp4 where the record says mxfp4) compares nothing,
+    so a wrong figure behind it would pass unseen: the label itself is reported."""
+    _contest(tree, "records/accelerators/acc-big.yaml", "peak_compute fp4 dense", 0, [2000, 1900])
+    found = problems_of(tree, "contested-upheld")
+    assert [p.split(": error: ")[0] for p in found] == ["records/accelerators/acc-big.yaml:17:12"]
+    assert "states no peak_compute entry of that precision and sparsity" in found[0]
+
+
 def test_contested_upheld_names_one_of_the_claims(tree):
     _contest(tree, "records/formats/fmt-int4.yaml", "weight_bits", 2, [4, 3])
     assert [p.split("] ")[1] for p in problems_of(tree, "contested-upheld")] == [

@@ -421,7 +421,7 @@ def test_an_unchanged_tree_says_nothing_of_its_cells(repo: Path) -> None:
 
 
 def test_a_cell_content_change_is_keyed_by_kernel_and_aligned() -> None:
-    from generators.cell_content import content_fields
+    from generators.field_changes import content_fields
     old = {"attempts": [{"kernel": "a", "reason": "r1"}, {"kernel": "b", "reason": "r2"}],
            "reasons": ["a: r1", "b: r2", "c: r3"], "sources": ["s1"]}
     new = {"attempts": [{"kernel": "z", "reason": "r0"}, {"kernel": "a", "reason": "r1"}, {"kernel": "b", "reason": "R2"}],
@@ -597,7 +597,7 @@ def test_a_field_that_turns_false_reads_false_and_one_that_goes_reads_absent(rep
     fields = json.loads(report.to_json())["cell_contents"][0]["fields"]
     assert {"field": "published[0].agrees", "old": True, "new": False, "old_absent": False, "new_absent": False} in fields
     # a field that is gone, a false beside nothing (an older code left false out), and a record's null
-    from generators.cell_content import content_fields
+    from generators.field_changes import content_fields
     said = [(f.field, f.old, f.new, f.old_absent, f.new_absent)
             for f in content_fields({"a": True, "b": True, "c": False}, {"a": False, "d": False})]
     assert said == [("a", True, False, False, False), ("b", True, None, False, True)]

@@ -6,7 +6,8 @@ value, so the page never shows one figure as the value and settles the contest f
 - `field` is a field of the record: its value (for a list of sourced figures, every figure's `value`) equals the
   upheld claim's value; a losing figure left in the list is reported, since the site would show both as the value.
 - `field` is `peak_compute <precision> <sparsity>` (the label the accelerator records use): every peak_compute
-  entry of that precision and sparsity states the upheld figure in `tflops`.
+  entry of that precision and sparsity states the upheld figure in `tflops`; a label that matches no entry is
+  reported, since a misspelt precision (fp4 where the record says mxfp4) would otherwise compare nothing.
 Not compared: a field whose value is of another type than the claims (a group size of 128 against sentences
 about it, an install route against a sentence): the claims there describe the field rather than restate it.
 `upheld` must name one of the claims, and the resolution must name a finding record.
@@ -44,7 +45,12 @@ def _check_entry(atlas: Atlas, record: Record, n: int, entry: dict[str, Any]) ->
                  f"upheld is {upheld} but the contest has {len(entry['claims'])} claims (counted from 0)")
         return
     value = entry["claims"][upheld]["value"]
-    for path, stated in stated_values(record, entry["field"]):
+    stated_list = stated_values(record, entry["field"])
+    if not stated_list and _peak_label(entry["field"]):
+        yield at(record, ("contested", n, "field"), NAME,
+                 f"names {entry['field']!r} but the record states no peak_compute entry of that precision and "
+                 f"sparsity, so the upheld {value!r} is compared with nothing; use the precision the entry states")
+    for path, stated in stated_list:
         if _comparable(stated, value) and stated != value:
             yield at(record, path, NAME,
                      f"states {stated!r} but contest {entry['field']!r} upholds {value!r} (claim {upheld}, settled by "
@@ -60,11 +66,17 @@ def stated_values(record: Record, field: str) -> list[tuple[tuple[Any, ...], Any
         if isinstance(value, list) and value and all(isinstance(v, dict) and "value" in v for v in value):
             return [((field, k, "value"), v["value"]) for k, v in enumerate(value)]
         return [((field,), value)]
-    words = field.split()
-    if len(words) == 3 and words[0] == PEAK_LABEL:
+    words = _peak_label(field)
+    if words:
         return [((PEAK_LABEL, k, "tflops"), p["tflops"]) for k, p in enumerate(data.get(PEAK_LABEL, []))
                 if (p.get("precision"), p.get("sparsity")) == (words[1], words[2])]
     return []
+
+
+def _peak_label(field: str) -> list[str]:
+    """The words of a 'peak_compute <precision> <sparsity>' label, or [] for any other field name."""
+    words = field.split()
+    return words if len(words) == 3 and words[0] == PEAK_LABEL else []
 
 
 def _comparable(stated: Any, claimed: Any) -> bool:
