@@ -766,26 +766,42 @@ def test_a_link_to_a_format_no_scheme_reads_calls_it_a_gap_not_a_typo(browser: B
     assert "records no engine's dispatch rules" in text and "gap in the atlas" in text and "mistyped" not in text
 
 
+WITHOUT_SCHEMES = """const dropped = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/index\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      doc.records.scheme = doc.records.scheme.filter(function (s) { return dropped.indexOf(s.engine) < 0; });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
 def test_a_link_to_an_engine_without_schemes_calls_it_a_gap_not_a_typo(browser: Browser, built_site: Path) -> None:
-    """An engine the atlas holds but none of whose schemes it records (read from the index: TensorRT-LLM was one on
-    2026-12-04) is left out of the picker; a link to it once said the atlas did not hold it (renamed, removed or
-    mistyped)."""
+    """An engine the atlas holds but none of whose schemes it records is left out of the picker; a link to it once said
+    the atlas did not hold it (renamed, removed or mistyped). TensorRT-LLM was such an engine until 2026-12-05 and now
+    every engine that runs models has a scheme, so the case is made by serving the page's index without the schemes of
+    one engine that runs models and of one kernel library."""
     index = json.loads((built_site / "api" / "index.json").read_text(encoding="utf-8"))
     with_schemes = {scheme["engine"] for scheme in index["records"]["scheme"]}
-    bare = {e["category"]: (e["id"], e["name"]) for e in sorted(index["records"]["engine"], key=lambda e: e["id"])
-            if e["id"] not in with_schemes}
-    runs = [bare[c] for c in ("serving-engine", "local-runtime") if c in bare]
-    if not runs or "kernel-library" not in bare:
-        pytest.skip("every engine that runs models, or every kernel library, has a scheme")
-    browser.open(f"{PAGE}?engine={runs[0][0]}&format=awq&hardware=part:a10")
-    _comparison(browser)
-    text = browser.js("return document.querySelector('.atlas-notice').textContent")
-    assert f"The atlas holds the engine {runs[0][1]} but records none of its dispatch rules" in text
-    assert "gap in the atlas" in text and "does not hold" not in text
-    browser.open(f"{PAGE}?engine={bare['kernel-library'][0]}&format=awq&hardware=part:a10")
-    _comparison(browser)
-    text = browser.js("return document.querySelector('.atlas-notice').textContent")
-    assert f"The atlas holds {bare['kernel-library'][1]}, listed as a kernel library, but no scheme" in text
+    engines = sorted(index["records"]["engine"], key=lambda e: e["id"])
+    runs = next(e for e in engines if e["category"] in ("serving-engine", "local-runtime") and e["id"] in with_schemes)
+    library = next(e for e in engines if e["category"] == "kernel-library")
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                           {"source": WITHOUT_SCHEMES % json.dumps([runs["id"], library["id"]])})
+    try:
+        browser.open(f"{PAGE}?engine={runs['id']}&format=awq&hardware=part:a10")
+        _comparison(browser)
+        text = browser.js("return document.querySelector('.atlas-notice').textContent")
+        assert f"The atlas holds the engine {runs['name']} but records none of its dispatch rules" in text
+        assert "gap in the atlas" in text and "does not hold" not in text
+        browser.open(f"{PAGE}?engine={library['id']}&format=awq&hardware=part:a10")
+        _comparison(browser)
+        text = browser.js("return document.querySelector('.atlas-notice').textContent")
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+    assert f"The atlas holds {library['name']}, listed as a kernel library, but no scheme" in text
     # the category is not a claim that the tool runs no models: MLC LLM, listed as a compiler, serves them
     assert "does not hold" not in text and "run models" not in text
 
