@@ -43,10 +43,10 @@ STAGES = "import sys; from pathlib import Path; from generators.build import che
          "atlas, problems = check_tree(Path(sys.argv[1])); print(len(problems), 'problems')"
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+def timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, int]:
     """(user+sys CPU seconds, wall seconds, peak RSS KiB) of one whole-process run, from /usr/bin/time."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *command], env=env,
+        subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%U %S %e %M", *command], env=env, cwd=cwd,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         user, system, wall, peak = report.read().split()[-4:]
     return float(user) + float(system), float(wall), int(peak)
@@ -81,10 +81,14 @@ def measure(n: int | str, runs: int, cli: bool) -> None:
         time.sleep(3.1)  # files younger than load.SETTLED_NS are always read: a real tree's files are older
         count = sum(1 for _ in (corpus / "records").rglob("*.yaml"))
         todo = commands(corpus, cache, cli)
+        # every command runs in the temporary folder: `-m` and `-c` put the working folder first on sys.path, so from
+        # a checkout they would time that checkout's generators package, not this one's (PYTHONPATH comes after it)
+        here = Path(tmp)
         for command, env in todo.values():  # bytecode written, cache filled
-            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            subprocess.run(command, env=env, cwd=here, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=False)
         command, env = todo["cli"]
-        clean = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        clean = subprocess.run(command, env=env, cwd=here, capture_output=True, text=True, check=False)
         if clean.returncode != 0:  # a failing check takes the error path (jsonschema's messages): not what is timed
             sys.exit(f"check does not pass on the {n} corpus, so its timings would be of the error path: "
                      f"{(clean.stderr.strip().splitlines() or ['no output'])[-1]}")
@@ -96,7 +100,7 @@ def measure(n: int | str, runs: int, cli: bool) -> None:
                 if name == "cli+cache+1":
                     with edited.open("a", encoding="utf-8") as handle:
                         handle.write(f"# edit {run}\n")
-                results[name].append(timed(command, env))
+                results[name].append(timed(command, env, here))
         floor = statistics.median(r[0] for r in results["bare"])
         print(f"{count} records ({n}), {runs} run(s) each:")
         for name, rows in results.items():
