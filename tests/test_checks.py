@@ -582,13 +582,19 @@ def test_a_list_several_schemes_walk_alike_is_stated_once_on_the_engine_and_name
     assert problems_of(tree, "candidate-lists") == []
 
 
-def test_a_list_naming_a_list_its_engine_does_not_state_is_an_error_at_the_name(tree):
-    _two_schemes_walking_one_list(tree)
-    edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + "sources:\n")
-    for name, given in (("sch-w4a16", "gpu-walk"), ("sch-copy", "gpu-wlak")):
+def _name_lists(tree, first: str, second: str) -> None:
+    """sch-w4a16's GPU candidates name list `first` and sch-copy's name `second`; sch-copy's CPU list gains k-generic
+    so that the two schemes' CPU lists differ (only the named GPU lists are in question)."""
+    for name, given in (("sch-w4a16", first), ("sch-copy", second)):
         edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
              "to find a kernel\"\n", f"    list: {given}\n")
     edit(tree, "records/schemes/sch-copy.yaml", "kernels: [k-cpu]", "kernels: [k-cpu, k-generic]")
+
+
+def test_a_list_naming_a_list_its_engine_does_not_state_is_an_error_at_the_name(tree):
+    _two_schemes_walking_one_list(tree)
+    edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + "sources:\n")
+    _name_lists(tree, "gpu-walk", "gpu-wlak")
     assert problems_of(tree, "candidate-lists") == [
         "records/engines/eng.yaml:7:5: error: [candidate-lists] candidate_lists[0]: candidate list 'gpu-walk': only "
         "scheme 'sch-w4a16' names it; a list one scheme walks belongs in that scheme's candidates",
@@ -605,10 +611,7 @@ def test_an_engine_stating_one_list_under_two_ids_is_an_error_at_the_second(tree
     _two_schemes_walking_one_list(tree)
     again = GPU_WALK.replace("candidate_lists:\n", "").replace("gpu-walk", "gpu-again")
     edit(tree, "records/engines/eng.yaml", "sources:\n", GPU_WALK + again + "sources:\n")
-    for name, given in (("sch-w4a16", "gpu-walk"), ("sch-copy", "gpu-again")):
-        edit(tree, f"records/schemes/{name}.yaml", "    kernels: [k-hopper, k-generic]\n    failure_message: \"Failed "
-             "to find a kernel\"\n", f"    list: {given}\n")
-    edit(tree, "records/schemes/sch-copy.yaml", "kernels: [k-cpu]", "kernels: [k-cpu, k-generic]")
+    _name_lists(tree, "gpu-walk", "gpu-again")
     for name, given, cpu in (("sch-third", "gpu-walk", "k-hopper"), ("sch-fourth", "gpu-again", "k-cpu")):
         (tree / f"records/schemes/{name}.yaml").write_text(  # each list named by two schemes, each CPU list its own
             (tree / "records/schemes/sch-w4a16.yaml").read_text().replace("Example W4A16", name)
