@@ -30,14 +30,16 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         if plugin:
             host, added = atlas.index.get("engine", scheme["engine"]), atlas.index.get("engine", plugin)
             theirs = [s for s in atlas.index.all("scheme") if s.data.get("engine") == plugin]
-            unread = [f for f in scheme.get("formats", [])[:1]
+            # every format the scheme reads, not its first only (vLLM's compressed-tensors NVFP4 reads llm-compressor
+            # checkpoints too, which the plugin reads): the ones none of the plugin's schemes reads, in one sentence
+            unread = [_format_name(atlas, f) for f in scheme.get("formats", [])
                       if not any(f in s.data.get("formats", []) for s in theirs)]
             return (f"{scheme_id} on {target_id}: NOT DERIVED for this scheme: "
                     + fill(words("through_plugin"), host=host.name if host else scheme["engine"], platform=platform,
                            host_release=str((host.data if host else {}).get("version_read") or "a release not recorded"),
                            plugin=f"{added.name} (engine {plugin})",
                            plugin_release=str(added.data.get("version_read") or "a release not recorded"))
-                    + "".join(f"; {fill(words('through_plugin_none'), plugin=added.name, format=f)}" for f in unread)
+                    + (f"; {fill(words('through_plugin_none'), plugin=added.name, format=' or '.join(unread))}" if unread else "")
                     + "\n  its schemes: " + ", ".join(sorted(s.id for s in theirs))), True
         away = plugin_elsewhere(atlas.index, scheme.get("engine", ""), platform)
         if away:
@@ -128,7 +130,7 @@ def _elsewhere_text(atlas: Any, scheme_id: str, target_id: str, away: PluginElse
                         host=host_name, platform=away.platform)
     lines = [f"{scheme_id} on {target_id}: {words('plugin_elsewhere_label').upper()}: {said}"]
     lines.extend(f"  why: {step.text} ({step.source}, {step.locator})" for step in away.steps)
-    for format_id in atlas.index.get("scheme", scheme_id).data.get("formats", [])[:1]:
+    for format_id in atlas.index.get("scheme", scheme_id).data.get("formats", []):  # each format it reads
         theirs = sorted((s.id, atlas.views.cells[(s.id, target_id)]) for s in atlas.index.all("scheme")
                         if s.data.get("engine") == away.host and format_id in s.data.get("formats", [])
                         and (s.id, target_id) in atlas.views.cells)

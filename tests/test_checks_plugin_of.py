@@ -102,8 +102,27 @@ def test_where_none_of_the_plugins_schemes_reads_the_format_the_pointer_says_it_
     atlas, problems = check_tree(with_plugin(tree, scheme=SCHEME.replace("formats: [fmt-int4]", "formats: [fmt-fp4]")))
     assert [str(p) for p in problems if p.severity == "error"] == []
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
-    assert ok and "the answers here; none of Example plugin's schemes in the atlas reads fmt-int4, so for it the " \
-        "atlas cannot say (a gap, not a refusal)\n  its schemes: sch-plug" in text
+    assert ok and "the answers here; none of Example plugin's schemes in the atlas reads INT4 weight-only, so for it " \
+        "the atlas cannot say (a gap, not a refusal)\n  its schemes: sch-plug" in text
+
+
+def test_every_format_a_scheme_reads_counts_not_its_first_only(tree):
+    """A scheme may read several formats (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints):
+    explain once asked only about the first, so a host scheme whose second format the plugin reads was told the plugin
+    reads none of it, and a plugin scheme off its platforms named the host's schemes reading its first format only."""
+    with_plugin(tree)
+    edit(tree, "records/schemes/sch-w4a16.yaml", "formats: [fmt-int4]", "formats: [fmt-fp4, fmt-int4]")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and "; none of Example plugin's schemes in the atlas reads FP4 block format, so for it" in text
+    assert "reads INT4 weight-only" not in text and "reads FP4 block format or" not in text
+    edit(tree, "records/schemes/sch-plug.yaml", "formats: [fmt-int4]", "formats: [fmt-int4, fmt-fp4]")
+    atlas, problems = check_tree(tree)
+    cell = atlas.views.cells[("sch-w4a16", "gpu-sm80")]
+    text, ok = explain_text(atlas, "sch-plug", "gpu-sm80")
+    assert ok and text.endswith(f"  Example Engine's schemes reading INT4 weight-only here: sch-w4a16 ({cell.verdict.value})\n"
+                                f"  Example Engine's schemes reading FP4 block format here: sch-w4a16 ({cell.verdict.value})")
 
 
 ELSEWHERE = """  elsewhere:

@@ -882,7 +882,7 @@
   // where none reads it, or none has a cell here, a sentence saying so and the engine's page (the sentence only where
   // the card has not said it already: saidNone, the plugin card's through_plugin_none; saidGap, the away card's
   // plugin_elsewhere_host_none, where the host has no dispatch recorded for this platform at all)
-  function answersOf(site, records, cells, place, engineId, format, hardware, saidNone, saidGap) {
+  function answersOf(site, records, cells, place, engineId, format, hardware, saidNone, saidGap, linked) {
     var engine = records["engine"][engineId];
     var name = engine ? engine.name : engineId;
     var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
@@ -890,17 +890,20 @@
       return s.engine === engineId && s.formats.indexOf(format.id) >= 0;
     }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
     var here = theirs.filter(function (id) { return cells[id + "|" + place.targetId]; });
+    // the engine's page once a card: a scheme reading several formats asks this once for each
     var page = function (said) {
-      return [said + (said ? "what " : "What ") + name + " supports: ", link(site, engine, engineId, name + "\u2019s page")];
+      if (linked.page) { return said ? [said + "."] : []; }
+      linked.page = true;
+      return [said + (said ? "; what " : "What ") + name + " supports: ", link(site, engine, engineId, name + "\u2019s page")];
     };
     if (!theirs.length) {
       // an engine-only link would open whichever of its schemes the picker lists first, for another format: say so
       // instead, and send the reader to the engine's page, which lists every format it supports
-      return page(format && !saidNone ? "No scheme of " + name + " in the atlas reads " + format.name + "; " : "");
+      return page(format && !saidNone ? "No scheme of " + name + " in the atlas reads " + format.name : "");
     }
     if (!here.length) {
       return page(saidGap ? "" : "None of " + name + "\u2019s schemes reading " + format.name + " has a derived cell on " +
-                  "this hardware, so the atlas cannot say what it does here (a gap, not a refusal); ");
+                  "this hardware, so the atlas cannot say what it does here (a gap, not a refusal)");
     }
     return [name + "\u2019s " + (here.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
       [].concat.apply([], here.map(function (id, n) {
@@ -916,22 +919,43 @@
     });
   }
 
+  // every format the scheme reads, in its record's order: a scheme may read several (vLLM's compressed-tensors NVFP4
+  // reads NVFP4 and llm-compressor checkpoints), and a card asking about its first only said the other engine had
+  // nothing for a reader whose checkpoint it reads under the second
+  function formatsRead(records, scheme) {
+    return scheme.formats.map(function (id) { return records["format"][id]; }).filter(Boolean);
+  }
+
+  // the other engine's answers for each format the scheme reads (answersOf), each with the comparison of every engine
+  // reading that format here; a scheme with no format gets the engine's page alone
+  function answersFor(site, records, cells, place, engineId, formats, hardware, saidNone, saidGap) {
+    var linked = { page: false };
+    if (!formats.length) { return [el("p", {}, answersOf(site, records, cells, place, engineId, null, hardware, saidNone, saidGap, linked))]; }
+    return formats.map(function (format) {
+      var said = answersOf(site, records, cells, place, engineId, format, hardware, saidNone, saidGap, linked);
+      var every = "every engine reading " + format.name + " here";
+      return el("p", {}, said.concat(said.length ? [" \u00b7 "] : [], [el("a", {
+        href: "?" + new URLSearchParams({ engine: ANY, format: format.id, hardware: hardware }).toString(),
+        text: said.length ? every : capitalized(every) })]));
+    });
+  }
+
   // a scheme of an engine that runs on this platform only through its plugin, an engine of its own: the answers are
   // that engine's, so send the reader there rather than say nothing is known
   function pluginHere(site, records, cells, schemeId, place, hardware) {
     var scheme = records["scheme"][schemeId];
     var plugin = pluginOn(records, scheme, place);
     if (!plugin) { return null; }
-    var format = scheme.formats.length ? records["format"][scheme.formats[0]] : null;
+    var formats = formatsRead(records, scheme);
+    // the formats none of the plugin's schemes reads, said once in one sentence ("reads NVFP4 or MXFP4": neither)
+    var unread = formats.filter(function (f) { return !pluginReads(records, plugin, f.id); });
     return el("article", { "class": "atlas-card atlas-card--unread" }, [
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__gap", text: "Through a plugin" }), " "].concat(
-        pluginSaid(site, plugin), format && !pluginReads(records, plugin, format.id) ? ["; "].concat(
-          fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id, format: format.name })) : [],
-        ["."])),
-      el("p", {}, answersOf(site, records, cells, place, plugin.id, format, hardware, true, false).concat(
-        format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
-                                       text: "every engine reading " + format.name + " here" })] : []))]);
+        pluginSaid(site, plugin), unread.length ? ["; "].concat(
+          fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id,
+                                            format: unread.map(function (f) { return f.name; }).join(" or ") })) : [],
+        ["."]))].concat(answersFor(site, records, cells, place, plugin.id, formats, hardware, true, false)));
   }
 
   // the mirror: a scheme of an engine that is another engine's platform plugin, on a platform the plugin does not add
@@ -969,16 +993,13 @@
     var scheme = records["scheme"][schemeId];
     var away = pluginAway(records, scheme, place);
     if (!away) { return null; }
-    var format = scheme.formats.length ? records["format"][scheme.formats[0]] : null;
     return el("article", { "class": "atlas-card atlas-card--unread", "data-state": "plugin-elsewhere" }, [
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
-        awaySaid(site, away), ["."])),
-      el("p", {}, answersOf(site, records, cells, place, away.hostId, format, hardware, false,
-                                      away.relation.host_platforms.indexOf(away.platform) < 0).concat(
-        format ? [" \u00b7 ", el("a", { href: "?" + new URLSearchParams({ engine: ANY, format: scheme.formats[0], hardware: hardware }).toString(),
-                                       text: "every engine reading " + format.name + " here" })] : [])),
-      awaySteps(site, records, away)]);
+        awaySaid(site, away), ["."]))].concat(
+      answersFor(site, records, cells, place, away.hostId, formatsRead(records, scheme), hardware, false,
+                 away.relation.host_platforms.indexOf(away.platform) < 0),
+      [awaySteps(site, records, away)]));
   }
 
   // the engine release the answer describes, and any later release a finding compared with it (the answer still

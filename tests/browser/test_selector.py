@@ -1611,7 +1611,8 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
                                   for platform, plugin in sorted(e.get("through_plugin", {}).items()))
     target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
     scheme = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
-                  and any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
+                  and all(any(p["engine"] == plugin and f in p["formats"] for p in index["records"]["scheme"])
+                          for f in s["formats"]))
     browser.open(f"{PAGE}?engine={host}&scheme={scheme['id']}&hardware=target:{target}")
     card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
                            "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
@@ -1620,7 +1621,7 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     assert (f"{engines[host]['name']} has no platform {platform} of its own (none at {engines[host]['version_read']}, "
             f"the release read): it runs there through its plugin {engines[plugin]['name']}") in card["text"]
     assert f"read at {engines[plugin]['version_read']}" in card["text"] and "in the atlas reads" not in card["text"]
-    _links_to_the_schemes_reading_the_format(browser, card["links"], index, plugin, scheme["formats"][0], f"target:{target}",
+    _links_to_the_schemes_reading_the_format(browser, card["links"], index, plugin, scheme["formats"], f"target:{target}",
                                              cells)
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target}" in card["links"]
     browser.open(f"{PAGE}?engine=any&format={scheme['formats'][0]}&hardware=target:{target}")
@@ -1676,7 +1677,7 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
         f"{', '.join(platforms)} only (read at {engines[plugin]['version_read']}): it adds no platform " \
         f"{target['platform']}, so none of its schemes runs here; on platform {target['platform']}, " \
         f"{engines[host]['name']} answers with its own schemes." in card["text"]
-    _links_to_the_schemes_reading_the_format(browser, card["links"], index, host, scheme["formats"][0], f"target:{target['id']}",
+    _links_to_the_schemes_reading_the_format(browser, card["links"], index, host, scheme["formats"], f"target:{target['id']}",
                                              cells)
     assert f"?engine=any&format={scheme['formats'][0]}&hardware=target%3A{target['id']}" in card["links"]
     relation = engines[plugin]["plugin_of"]
@@ -1698,52 +1699,120 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
     assert browser.console_errors() == []
 
 
-def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, index: dict, engine: str, format_id: str,
+def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, index: dict, engine: str, format_ids: list,
                                              hardware: str, cells: dict) -> None:
-    """The card sends the reader to the other engine's answers for the same format: a link to the card of each of its
-    schemes reading it that has a cell on this hardware's target, not an engine-only link (which lands on whichever
-    scheme its picker lists first: from a GPTQ scheme of vLLM-Gaudi on an RTX 5090, vLLM's AWQ card), and each link
-    opens that scheme's card on the same hardware."""
+    """The card sends the reader to the other engine's answers for the same formats (each the scheme reads): a link to
+    the card of each of its schemes reading one that has a cell on this hardware's target, not an engine-only link
+    (which lands on whichever scheme its picker lists first: from a GPTQ scheme of vLLM-Gaudi on an RTX 5090, vLLM's
+    AWQ card), and each link opens that scheme's card on the same hardware."""
     target = next(t["id"] for t in index["records"]["hardware-target"] if f"target:{t['id']}" == hardware)
-    theirs = sorted(s["id"] for s in index["records"]["scheme"] if s["engine"] == engine and format_id in s["formats"]
-                    and (s["id"], target) in cells)
+    theirs = sorted(s["id"] for s in index["records"]["scheme"] if s["engine"] == engine
+                    and set(format_ids) & set(s["formats"]) and (s["id"], target) in cells)
     names = {s["id"]: s["name"] for s in index["records"]["scheme"]}
     query = urlencode({"hardware": hardware})
     sent = [link for link in links if link.startswith(f"?engine={engine}&")]
-    assert theirs and sorted(sent) == sorted(f"?engine={engine}&scheme={sid}&{query}" for sid in theirs)
+    assert theirs and sorted(set(sent)) == sorted(f"?engine={engine}&scheme={sid}&{query}" for sid in theirs)
     for sid in theirs:
         browser.open(f"{PAGE}?engine={engine}&scheme={sid}&{query}")
         title = _shown(browser, "const h = document.querySelector('#atlas-answer h2'); return h && h.textContent", "title")
         assert title.startswith(f"{names[sid]} on ")
 
 
+def test_a_card_for_a_scheme_reading_several_formats_sends_the_reader_to_the_answers_for_each(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """A scheme may read several formats (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints),
+    and the plugin card and its mirror once asked only about the first: vLLM's NVFP4 scheme on Gaudi said vLLM-Gaudi
+    reads no NVFP4 and linked nothing, though vLLM-Gaudi's compressed-tensors schemes read the checkpoint's other
+    format there; vLLM-Gaudi's compressed-tensors FP8 scheme on an NVIDIA target linked vLLM's FP8 schemes only. Each
+    card now links the other engine's schemes reading any of the formats with a cell here, and the comparison for
+    each; the plugin card says the plugin reads none of only the formats it reads none of, and the engine's page once."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    targets = sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host = engines[plugin["plugin_of"]["engine"]]
+
+    def only_later(scheme: dict, other: str, target: str) -> bool:
+        """Whether the other engine has a scheme with a cell here reading a later format of the scheme, not its first."""
+        return any(o["engine"] == other and (o["id"], target) in cells and scheme["formats"][0] not in o["formats"]
+                   and set(scheme["formats"][1:]) & set(o["formats"]) for o in schemes.values())
+
+    on = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["platforms"])
+    off = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["host_platforms"])
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && {text: c.textContent, " \
+           "links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), a.textContent])}"
+    for mine, other, target in ((host, plugin, on), (plugin, host, off)):
+        scheme = next(s for s in schemes.values() if s["engine"] == mine["id"] and len(s["formats"]) > 1
+                      and only_later(s, other["id"], target))
+        browser.open(f"{PAGE}?engine={mine['id']}&scheme={scheme['id']}&hardware=target:{target}")
+        card = _shown(browser, read, "card")
+        hrefs = [href for href, _ in card["links"]]
+        _links_to_the_schemes_reading_the_format(browser, hrefs, index, other["id"], scheme["formats"],
+                                                 f"target:{target}", cells)
+        assert all(f"?engine=any&format={f}&hardware=target%3A{target}" in hrefs for f in scheme["formats"]), hrefs
+        assert [text for _, text in card["links"]].count(f"{other['name']}\u2019s page") <= 1
+        unread = [formats[f]["name"] for f in scheme["formats"]
+                  if not any(o["engine"] == other["id"] and f in o["formats"] for o in schemes.values())]
+        said = re.findall(rf"none of {re.escape(other['name'])}'s schemes in the atlas reads (.*?), so for it", card["text"])
+        assert said == ([" or ".join(unread)] if unread and other is plugin else []), (scheme["id"], card["text"])
+    assert browser.console_errors() == []
+
+
+# the page's index as fetched, with the formats of one scheme replaced
+WITH_FORMATS = """const [id, formats] = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/index\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      doc.records.scheme.forEach(function (s) { if (s.id === id) { s.formats = formats; } });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
 def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_links_its_page(
         browser: Browser, built_site: Path) -> None:
-    """A vLLM scheme on a Gaudi target whose format none of vLLM-Gaudi's schemes reads (vLLM's MXFP4 there): the card
-    once linked "vLLM-Gaudi's answers on this hardware", an engine-only link that opened whichever vLLM-Gaudi scheme
-    the picker lists first (its FP8 or AWQ card), an answer about another format. It now says that no scheme of that
-    engine reads the format and links to the engine's page, which lists what it reads."""
+    """A vLLM scheme on a Gaudi target whose formats none of vLLM-Gaudi's schemes reads: the card once linked
+    "vLLM-Gaudi's answers on this hardware", an engine-only link that opened whichever vLLM-Gaudi scheme the picker
+    lists first (its FP8 or AWQ card), an answer about another format. It now says that no scheme of that engine reads
+    them and links to the engine's page, which lists what it reads, once. Every vLLM scheme today reads some format
+    vLLM-Gaudi reads (MXFP4's compressed-tensors scheme reads llm-compressor checkpoints too), so the case is made by
+    serving the index with one vLLM scheme reading two formats vLLM-Gaudi reads none of."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     engines = {e["id"]: e for e in index["records"]["engine"]}
     formats = {f["id"]: f for f in index["records"]["format"]}
     host, platform, plugin = next((e["id"], platform, plugin) for e in engines.values()
                                   for platform, plugin in sorted(e.get("through_plugin", {}).items()))
     target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
-    unread = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
-                  and not any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
-    browser.open(f"{PAGE}?engine={host}&scheme={unread['id']}&hardware=target:{target}")
-    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
-                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), "
-                           "a.pathname, a.textContent])}", "plugin card")
+    read = {f for p in index["records"]["scheme"] if p["engine"] == plugin for f in p["formats"]}
+    pair = sorted({f for s in index["records"]["scheme"] if s["engine"] == host for f in s["formats"]} - read)[:2]
+    unread = dict(next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"][0] in pair),
+                  formats=pair)
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                           {"source": WITH_FORMATS % json.dumps([unread["id"], pair])})
+    try:
+        browser.open(f"{PAGE}?engine={host}&scheme={unread['id']}&hardware=target:{target}")
+        card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                               "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), "
+                               "a.pathname, a.textContent])}", "plugin card")
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     name = engines[plugin]["name"]
     assert not [href for href, _, _ in card["links"] if href.startswith(f"?engine={plugin}&")]
     # said once: the card's first paragraph says none of the plugin's schemes reads it (wording through_plugin_none),
     # and the link's paragraph once said it again in other words ("No scheme of vLLM-Gaudi in the atlas reads MXFP4")
     said = re.findall(rf"(?:none of {re.escape(name)}'s schemes|No scheme of {re.escape(name)}) in the atlas reads "
-                      rf"{re.escape(formats[unread['formats'][0]]['name'])}", card["text"])
+                      rf"{re.escape(' or '.join(formats[f]['name'] for f in unread['formats']))}", card["text"])
     assert len(said) == 1, card["text"]
     assert f"What {name} supports: {name}\u2019s page" in card["text"]
     assert [path for _, path, text in card["links"] if text == f"{name}\u2019s page"] == [f"/engines/{plugin}/"]
+    # and the comparison of every engine for each of them, the second on its own
+    assert [(href, text) for href, _, text in card["links"] if href.startswith("?engine=any&")] == [
+        (f"?engine=any&format={f}&hardware=target%3A{target}", ("Every" if n else "every") +
+         f" engine reading {formats[f]['name']} here") for n, f in enumerate(pair)]
     assert browser.console_errors() == []
 
 
@@ -1799,7 +1868,7 @@ def test_the_schemes_a_card_says_read_the_format_here_are_those_with_a_cell_here
                   if t["platform"] in plugin["plugin_of"]["host_platforms"])
     scheme, theirs = next((s, sorted(h["id"] for h in schemes.values() if h["engine"] == host["id"]
                                      and s["formats"][0] in h["formats"] and (h["id"], target["id"]) in cells))
-                          for s in schemes.values() if s["engine"] == plugin["id"] and s["formats"] and sum(
+                          for s in schemes.values() if s["engine"] == plugin["id"] and len(s["formats"]) == 1 and sum(
                               h["engine"] == host["id"] and s["formats"][0] in h["formats"]
                               and (h["id"], target["id"]) in cells for h in schemes.values()) > 1)
     fmt = next(f["name"] for f in index["records"]["format"] if f["id"] == scheme["formats"][0])
