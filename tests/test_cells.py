@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from generators.derive.cells import Build, Install, derive_cell
+from generators.model.verdicts import KNOWN_BY_MEANINGS, KnownBy, known_by_said
 
 GPU90 = {"platform": "cuda", "compute_capability": 90}
 GPU80 = {"platform": "cuda", "compute_capability": 80}
@@ -1480,3 +1481,34 @@ def test_a_list_a_setting_filters_runs_only_given_the_setting_where_the_whole_li
     kernels["woq"]["activation_handling"], kernels["w8a8"]["linear_backends"] = "as-given", ["other"]
     kernels["w8a8"]["activation_handling"] = "as-given"
     assert (derive_cell("s", data, "t", {"platform": "xpu"}, kernels).verdict) == "fallback"
+
+
+def test_a_verdict_decided_by_a_step_marked_inferred_is_known_by_inference_not_read():
+    # TensorRT-LLM's cublas_scaled_mm below 8.9: selected, then expected to fail in cuBLASLt, a step read in PyTorch's
+    # report, not in the engine; the same requirement unmarked is read from code
+    failing = req("capability-min", "fails in cuBLASLt", value=89, after_selection=True)
+    cell = derive_cell("s", scheme("a"), "t", GPU80, {"a": {"requirements": [{**failing, "inferred": True}]}})
+    assert (cell.verdict, cell.known_by, cell.attempts[0].inferred) == ("fails-at-runtime", KnownBy.INFERRED, True)
+    assert derive_cell("s", scheme("a"), "t", GPU80, {"a": {"requirements": [failing]}}).known_by is KnownBy.CODE
+    # where it holds it decides nothing: a cell that runs is read
+    assert derive_cell("s", scheme("a"), "t", GPU90,
+                       {"a": {"requirements": [{**failing, "inferred": True}]}}).known_by is KnownBy.CODE
+
+
+def test_an_inferred_decline_makes_a_refusal_and_the_kernel_selected_after_it_inferred_but_not_a_later_one():
+    inferred = {"requirements": [req("capability-min", "needs 90", value=90, inferred=True)]}
+    read = {"requirements": [req("capability-min", "needs 90", value=90)]}
+    runs = {"requirements": []}
+    assert derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": inferred, "b": read}).known_by is KnownBy.INFERRED
+    assert derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": read, "b": read}).known_by is KnownBy.CODE
+    # the decline decides which kernel runs
+    assert derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": inferred, "b": runs}).known_by is KnownBy.INFERRED
+    # a candidate after the selected one decides nothing
+    assert derive_cell("s", scheme("b", "a"), "t", GPU80, {"a": inferred, "b": runs}).known_by is KnownBy.CODE
+
+
+def test_known_by_inference_is_said_with_the_version_read_and_that_a_step_was_not_read():
+    said = known_by_said(KnownBy.INFERRED, "commit 00bbf71")
+    assert said.startswith("inferred from the engine's dispatch code read at commit 00bbf71")
+    assert "not read in the engine" in said and not said.startswith("read from")
+    assert "not read in the engine" in KNOWN_BY_MEANINGS[KnownBy.INFERRED]

@@ -97,3 +97,17 @@ def test_a_run_is_evidence_only_for_a_kernel_it_selected(real_atlas):
     int8 = cells[("vllm-ct-w8a8-int8", "nvidia-sm89")]
     assert saw_its_kernel(int8, observed[("vllm-ct-w8a8-int8", "nvidia-sm89")], kernel_classes(index))
     assert (int8.known_by, int8.evidence) == (KnownBy.RUN, (newest.id,))
+
+
+def test_a_run_that_agrees_does_not_make_a_cell_known_by_inference_read(real_atlas):
+    """A run shows what the engine selects, not a step the records marked inferred (how the selected kernel then
+    fails): a cell known by inference stays so when the modelled release's run agrees with it."""
+    import dataclasses
+    from generators.derive.observed import known_by_run
+    from generators.model.verdicts import KnownBy
+    cells, index = real_atlas.views.cells, real_atlas.index
+    key = ("vllm-ct-w8a8-int8", "nvidia-sm89")
+    assert cells[key].known_by is KnownBy.RUN  # the run agrees with this cell
+    inferred = dataclasses.replace(cells[key], known_by=KnownBy.INFERRED, evidence=())
+    assert known_by_run(index, {key: inferred})[key].known_by is KnownBy.INFERRED
+    assert known_by_run(index, {key: dataclasses.replace(inferred, known_by=KnownBy.CODE)})[key].known_by is KnownBy.RUN

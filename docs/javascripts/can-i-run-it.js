@@ -27,8 +27,11 @@
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
-    "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code"
+    "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code",
+    "inferred": "inferred from the engine's dispatch code, read at "
   };
+  // what an inferred cell adds after the version read: that one step was not read (the reason names it)
+  var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the reason says which)";
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -821,7 +824,11 @@
   // commit (a source with a `branch`) is said to be that instead, with the commits read
   function knownBy(records, cell) {
     var said = KNOWN_BY[cell.known_by] || cell.known_by;
-    if (cell.known_by !== "code") { return said; }
+    if (cell.known_by !== "code" && cell.known_by !== "inferred") { return said; }
+    return readAt(records, cell, said) + (cell.known_by === "inferred" ? INFERRED_STEP : "");
+  }
+
+  function readAt(records, cell, said) {
     var engine = records["engine"][cell.engine];
     // an engine that runs another's kernels names two releases under Release: name the kernels' one, the dispatch read
     var from = engine && engine.kernels_from && records["engine"][engine.kernels_from.engine];

@@ -96,6 +96,7 @@ class Attempt:
     # (condition, what happens when it does not hold, the device that then runs the model): kept, run there instead
     elsewhere: tuple[tuple[str, str, str], ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
+    inferred: bool = False  # the requirement that rejects it (`reason`) is marked `inferred`: not read in the engine
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -561,8 +562,24 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     unbuilt = installed.unbuilt(target)
     if cell.verdict is Verdict.REFUSED:
         gate_first = bool(cell.gate) and (scheme.get("capability_gate") or {}).get("before_first_kernels", False)
-        return cell if gate_first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels)
-    return _on_chosen_build(_on_unbuilt_target(cell, unbuilt), installed.choices(target.get("compute_capability")))
+        return _known(cell if gate_first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels))
+    return _known(_on_chosen_build(_on_unbuilt_target(cell, unbuilt), installed.choices(target.get("compute_capability"))))
+
+
+def _known(cell: Cell) -> Cell:
+    """The cell marked known by inference where a step deciding its verdict comes from a requirement marked `inferred`
+    (the records read the code around it, not that step): a refusal rests on every reason it lists; a failure at run
+    time on the failing kernel's reason; a kernel that loads on each earlier candidate's decline."""
+    return _replaced(cell, known_by=KnownBy.INFERRED) if any(a.inferred for a in deciding(cell)) else cell
+
+
+def deciding(cell: Cell) -> tuple[Attempt, ...]:
+    """The attempts whose reasons make the cell's verdict: each one listed as a reason when it refuses; up to and
+    including the kernel it selects otherwise (the declines before it decide which kernel that is)."""
+    at = next((n for n, a in enumerate(cell.attempts) if a.outcome != NO or a.after_selection), None)
+    if cell.verdict is Verdict.REFUSED or at is None:
+        return tuple(a for a in cell.attempts if a.outcome == NO)
+    return cell.attempts[:at + 1]
 
 
 def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
@@ -1272,6 +1289,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     fails: list[tuple[str, str]] = []
     elsewhere: list[tuple[str, str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
+    failure_inferred = False  # that requirement is marked `inferred`
     method = scheme.get("method") if scheme else None
     scheme_config = config
     for requirement in kernel.get("requirements", []):
@@ -1282,6 +1300,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         if outcome is not True and requirement.get("after_selection"):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:
+                failure_inferred = failure_inferred if failure else bool(requirement.get("inferred"))
                 failure = failure or filled
             else:
                 conditions.append(outcome)
@@ -1304,7 +1323,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             # refusal without one is a part of a check the records split (AITER's device test): the target fails that
             # check whatever the undecided parts say, so they do not lead it
             told = paraphrased if requirement.get("reason_verbatim", True) else earlier
-            return Attempt(kernel_id, NO, _after_earlier(told, reason), template)
+            return Attempt(kernel_id, NO, _after_earlier(told, reason), template,
+                           inferred=bool(requirement.get("inferred")))
         if isinstance(outcome, str):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
@@ -1341,6 +1361,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     if failure or gates:  # selected where its selection conditions hold, then fails whatever the rest
         selecting = tuple(c for c in conditions if c not in dict(fails))
         return Attempt(kernel_id, NO, failure or gates[0], failure or gates[0], after_selection=True,
+                       inferred=failure_inferred if failure else False,
                        conditions=selecting, messages=tuple(earlier),
                        assumed=tuple(a for a in assumed if a.condition in selecting),  # (it fails whatever the rest)
                        opt_in=tuple(a for a in opt_in if a.condition in selecting))

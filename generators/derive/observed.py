@@ -26,7 +26,10 @@ def known_by_run(index: Index, cells: dict[tuple[str, str], Cell]) -> dict[tuple
         for observed in observation.data.get("cells", []):
             key = (observed["scheme"], observed["target"])
             cell = marked.get(key)
-            if (cell is not None and cell.engine == engine and not disagreement(cell, observed, class_of)
+            # a run that saw the selection does not show a deciding step the records inferred (how a selected kernel
+            # then fails): such a cell stays known by inference
+            if (cell is not None and cell.engine == engine and cell.known_by is not KnownBy.INFERRED
+                    and not disagreement(cell, observed, class_of)
                     and saw_its_kernel(cell, observed, class_of)):
                 marked[key] = dataclasses.replace(cell, known_by=KnownBy.RUN, evidence=(observation.id,))
     return marked

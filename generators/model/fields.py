@@ -426,6 +426,7 @@ class KernelRequirements(TypedDict):
     reason: str
     reason_verbatim: NotRequired[bool]
     declines: NotRequired[bool]
+    inferred: NotRequired[bool]
     after_selection: NotRequired[bool]
     constants: NotRequired[dict[str, str]]
     when: NotRequired[KernelRequirementsWhen]

@@ -64,17 +64,26 @@ class KnownBy(str, Enum):
 
     CODE = "code"  # read from the engine's dispatch code at a release
     RUN = "run"  # verified by running the engine's own selection code (an observation is the evidence)
+    # read from the code but for one step the records mark `inferred` (not read in the engine at the pinned version),
+    # on which the verdict rests: saying "read" would claim a link nobody read
+    INFERRED = "inferred"
 
 
 # How a code-read verdict is known, at what the engine record says was read (`read_at`); the site's legend fills it
 # with the general phrase, explain's header with the engine's own release or commit.
 READ_FROM_CODE = "read from the engine's dispatch code at {read}"
 READ_IN_GENERAL = "the release or commit its engine record names as read"
+INFERRED_FROM_CODE = ("inferred from the engine's dispatch code read at {read}: one step the verdict rests on was not "
+                      "read in the engine; the reason says which")
+
+# a support table's note on a cell known by inference: it rests on a step the reason says was not read
+INFERRED_NOTE = "Inferred, not all read: one step this verdict rests on was not read in the engine (its reason says which)"
 
 KNOWN_BY_MEANINGS: dict[KnownBy, str] = {
     KnownBy.CODE: READ_FROM_CODE.format(read=READ_IN_GENERAL),
     KnownBy.RUN: "kernel selection verified by running the engine's own selection code (the observation is the "
                  "evidence); what the kernel then computes is read from the code",
+    KnownBy.INFERRED: INFERRED_FROM_CODE.format(read=READ_IN_GENERAL),
 }
 
 
@@ -90,4 +99,6 @@ def known_by_said(known_by: KnownBy, version_read: str | None) -> str:
     """How one cell's verdict is known, naming the engine's release or commit read where it was read from code."""
     if known_by is KnownBy.CODE:
         return READ_FROM_CODE.format(read=read_at(version_read))
+    if known_by is KnownBy.INFERRED:
+        return INFERRED_FROM_CODE.format(read=read_at(version_read))
     return KNOWN_BY_MEANINGS[known_by]

@@ -19,7 +19,7 @@ from ..derive.cells import Cell, Otherwise
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..kinds import FOLDER_OF_KIND
-from ..model.verdicts import VERDICT_MEANINGS, Verdict
+from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
 from .labels import inline_name
 from .markdown import fill, joined
 
@@ -315,6 +315,8 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
                           joined(", ", [html.ref(f"observation/{o}") for o in c.evidence])))
+    if c.known_by is KnownBy.INFERRED:
+        parts.append(fill(". {}", INFERRED_NOTE))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
 

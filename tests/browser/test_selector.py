@@ -293,6 +293,15 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     assert known.endswith(f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release "
                           "(the sources below say which file was read where)")
     assert all(commit in known for commit in commits)
+    # a cell whose deciding step the records mark inferred (TensorRT-LLM's FP8 on an A100: the failure in cuBLASLt is
+    # PyTorch's report, not read in the engine) is said to be inferred from the code read, never read from it
+    cell = next(c for c in json.loads((built_site / "api/cells.json").read_text(encoding="utf-8"))["cells"]
+                if c["scheme"] == "tensorrt-llm-fp8" and c["target"] == "nvidia-sm80")
+    assert cell["known_by"] == "inferred"
+    _pick(browser, engine="tensorrt-llm", scheme="tensorrt-llm-fp8", hardware="part:a100-80gb-sxm4")
+    known = _card(browser)["facts"]["Known from"]
+    assert known.startswith("inferred from the engine's dispatch code, read at ")
+    assert known.endswith(" (one step the verdict rests on was not read in the engine; the reason says which)")
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
