@@ -505,6 +505,13 @@ def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: B
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+# The page the scheme tests load over and over (thirteen loads in all): the header's toggle and the theme's palette
+# script are those of every page, and a kernel page shows verdict badges (`.verdict-runs`) at a tenth of the format
+# map's size (55 kB against 546 kB; each load of the map cost Chromium about 0.2 s of CPU more). The format map's own
+# colours are read in both schemes by test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme.
+SCHEME_PAGE = "kernels/vllm-marlin/"
+
+
 def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_header_toggle(browser: Browser) -> None:
     """The header's toggle (mkdocs.yml theme.palette) cycles through the system's preference, dark and light, each
     icon and label saying what a click does. While it is on the system's preference the scheme follows it on every
@@ -516,7 +523,7 @@ def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_heade
     toggle = "label.md-header__button[for^=\"__palette\"]:not([hidden])"
     read = ("const c = document.querySelector('.verdict-runs'); return [document.body.getAttribute("
             f"'data-md-color-scheme'), getComputedStyle(c).backgroundColor, document.querySelector('{toggle}').title]")
-    page = "chapters/format-map/"
+    page = SCHEME_PAGE
     try:
         browser.open(page)
         browser.js("localStorage.clear()")
@@ -558,7 +565,7 @@ def test_a_scheme_the_first_palette_stored_is_kept_as_dark_or_read_as_the_system
     dark at 1, for every first visit (as the system then preferred) and every click; with the automatic option first
     and light second, a reader stored as dark came back to light and stayed there. Dark is second now: a stored dark
     stays dark whatever the system prefers, and a stored light becomes the system's preference, read on every load."""
-    page = "chapters/format-map/"
+    page = SCHEME_PAGE
     try:
         browser.open(page)
         browser.js("localStorage.clear(); __md_set('__palette', arguments[0])", FIRST_PALETTE[stored])
