@@ -1738,7 +1738,9 @@ def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_e
     its schemes here reads is said as a gap, alone. For every scheme of each engine on a target of the other's, the
     card's answers read as explain prints them: a paragraph a line, the same formats (the comparison of each) and the
     same schemes, each reading every format; the plugin card says the plugin reads none of only the formats it reads
-    none of, and the engine's page once."""
+    none of, and the engine's page once. The rule reads the formats and which schemes have a cell on the target, and a
+    scheme has a cell on every target of a platform or on none (asserted), so one target of each platform is every
+    case: the plugin's platforms for the host's schemes, each other platform for the plugin's."""
     from generators.explain import explain_text
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     engines = {e["id"]: e for e in index["records"]["engine"]}
@@ -1747,13 +1749,16 @@ def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_e
     targets = sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
     plugin = next(e for e in engines.values() if e.get("plugin_of"))
     host = engines[plugin["plugin_of"]["engine"]]
-    on = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["platforms"])
-    off = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["host_platforms"])
+    first = {t["platform"]: t["id"] for t in reversed(targets)}  # each platform's first target
+    assert all(((s, t["id"]) in cells) == ((s, first[t["platform"]]) in cells) for s in schemes for t in targets)
+    on = [first[p] for p in sorted(first) if p in plugin["plugin_of"]["platforms"]]
+    off = [first[p] for p in sorted(first) if p not in plugin["plugin_of"]["platforms"]]
+    assert on and len(off) > 1
     read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && {text: c.textContent, " \
            "links: [...c.querySelectorAll('a')].map(a => a.textContent), paragraphs: [...c.querySelectorAll(':scope > p')]" \
            ".slice(1).map(p => [...p.querySelectorAll('a')].map(a => a.getAttribute('href')))}"
-    several = 0
-    for mine, other, target in ((host, plugin, on), (plugin, host, off)):
+    several, named_some = 0, 0
+    for mine, other, target in [(host, plugin, t) for t in on] + [(plugin, host, t) for t in off]:
         for scheme in sorted((s for s in schemes.values() if s["engine"] == mine["id"] and s["formats"]
                               and (s["id"], target) not in cells), key=lambda s: s["id"]):
             several += len(scheme["formats"]) > 1
@@ -1768,6 +1773,7 @@ def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_e
                 named = sorted(parse_qs(urlsplit(h).query)["scheme"][0] for h in hrefs
                                if h.startswith(f"?engine={other['id']}&scheme="))
                 assert all(set(scheme["formats"]) <= set(schemes[n]["formats"]) for n in named), (scheme["id"], named)
+                named_some += bool(named)
                 names = [formats[f]["name"] for f in about]
                 shown.append([", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0],
                               ", ".join(f"{n} ({cells[(n, target)]['verdict']})" for n in named) or "none in the atlas"])
@@ -1778,39 +1784,60 @@ def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_e
             none = re.findall(rf"none of {re.escape(other['name'])}'s schemes in the atlas reads (.*?), so for it",
                               card["text"])
             assert none == ([" or ".join(unread)] if unread and other is plugin else []), (scheme["id"], card["text"])
-    assert several  # schemes reading several formats were among them
+    assert several and named_some  # schemes reading several formats were among them, and cards naming schemes
     assert browser.console_errors() == []
 
 
-def test_vllm_nvfp4_on_gaudi_2_names_no_vllm_gaudi_scheme_that_reads_its_container_only(
+def test_vllm_nvfp4_on_gaudi_2_names_vllm_gaudis_refused_nvfp4_scheme_and_none_reading_its_container_only(
         browser: Browser, built_site: Path, cells: dict) -> None:
     """The case a reader met: vLLM's compressed-tensors NVFP4 scheme on Gaudi 2 reads NVFP4 and llm-compressor
-    checkpoints. The card said no vLLM-Gaudi scheme reads NVFP4, then listed vLLM-Gaudi's compressed-tensors W4A16 and
-    W8A8 schemes as "reading llm-compressor checkpoint here": true of the container, but none of them loads an NVFP4
-    checkpoint, so the list read as a route there is none of. The card says the NVFP4 gap and names nothing for the
-    scheme's other format: no vLLM-Gaudi scheme, and no comparison of every engine reading llm-compressor checkpoints."""
+    checkpoints. The card once said no vLLM-Gaudi scheme reads NVFP4, then listed vLLM-Gaudi's compressed-tensors W4A16
+    and W8A8 schemes as "reading llm-compressor checkpoint here": true of the container, but none of them loads an NVFP4
+    checkpoint. vLLM-Gaudi's own NVFP4 scheme is now recorded (refused on Gaudi: vLLM's NVFP4 scheme finds no kernel
+    list for the plugin's platform, card43s-second-reading-2026-12-05), so the card names it, once for both formats,
+    and its link opens its card with the refusal and vLLM's message; the schemes reading the container only stay
+    unnamed. Where a format of a vLLM scheme is one no vLLM-Gaudi scheme with a cell reads, the card says that gap alone
+    and names nothing for the container (the comparison links are for the gap's format only)."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     schemes = {s["id"]: s for s in index["records"]["scheme"]}
     formats = {f["id"]: f for f in index["records"]["format"]}
     scheme, target = schemes["vllm-ct-w4a4-nvfp4"], "intel-gaudi2"
     element, container = scheme["formats"]  # as the record lists them: nvfp4, then llmcompressor-quant
     assert (element, container) == ("nvfp4", "llmcompressor-quant")
-    # the record's premise: vLLM-Gaudi reads no NVFP4, and its compressed-tensors schemes read the container here
-    readers = sorted(s["id"] for s in schemes.values() if s["engine"] == "vllm-gaudi" and container in s["formats"]
-                     and (s["id"], target) in cells)
-    assert not any(element in s["formats"] for s in schemes.values() if s["engine"] == "vllm-gaudi")
+    here = [s for s in schemes.values() if s["engine"] == "vllm-gaudi" and (s["id"], target) in cells]
+    readers = sorted(s["id"] for s in here if container in s["formats"] and element not in s["formats"])
     assert {"vllm-gaudi-ct-wna16", "vllm-gaudi-ct-w8a8-fp8", "vllm-gaudi-ct-w8a8-int8"} <= set(readers)
+    answer = schemes["vllm-gaudi-ct-w4a4-nvfp4"]
+    assert [s["id"] for s in here if {element, container} <= set(s["formats"])] == [answer["id"]]
+    assert cells[(answer["id"], target)]["verdict"] == "refused"
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && " \
+           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}"
     browser.open(f"{PAGE}?engine=vllm&scheme={scheme['id']}&hardware=target:{target}")
-    card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
-                           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
-                  "plugin card")
-    assert f"none of vLLM-Gaudi's schemes in the atlas reads {formats[element]['name']}, so for it the atlas cannot " \
-           "say (a gap, not a refusal)" in card["text"]
-    assert not [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")], card["links"]
+    card = _shown(browser, read, "plugin card")
+    link = f"?engine=vllm-gaudi&scheme={answer['id']}&hardware=target%3A{target}"
+    assert [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")] == [link], card["links"]
+    assert f"vLLM-Gaudi\u2019s scheme reading {formats[element]['name']} and {formats[container]['name']} here: " \
+           f"{answer['name']}" in card["text"]
     assert not any(schemes[r]["name"] in card["text"] for r in readers)
+    assert "in the atlas reads" not in card["text"] and "gap" not in card["text"]
+    assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
+        f"?engine=any&format={f}&hardware=target%3A{target}" for f in (element, container)]
+    browser.open(PAGE + link)
+    refused = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                              "c.querySelector('h2') && c.querySelector('h2').textContent.startsWith("
+                              f"{json.dumps(answer['name'])}) ? c.textContent : null", "the NVFP4 scheme's card")
+    assert "Refused" in refused and "Failed to find a kernel that can implement the NVFP4 linear layer" in refused
+    # a gap: a scheme with a format no vLLM-Gaudi scheme with a cell reads, and the container that some do
+    gapped = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == "vllm"
+                  and container in s["formats"] and any(not any(f in h["formats"] for h in here) for f in s["formats"]))
+    gaps = [f for f in gapped["formats"] if not any(f in h["formats"] for h in here)]
+    browser.open(f"{PAGE}?engine=vllm&scheme={gapped['id']}&hardware=target:{target}")
+    card = _shown(browser, read, "plugin card")
+    assert f"none of vLLM-Gaudi's schemes in the atlas reads {' or '.join(formats[f]['name'] for f in gaps)}" in card["text"]
+    assert not [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")], (gapped["id"], card["links"])
     assert formats[container]["name"] not in card["text"] and "here: " not in card["text"]
     assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
-        f"?engine=any&format={element}&hardware=target%3A{target}"]
+        f"?engine=any&format={f}&hardware=target%3A{target}" for f in gaps]
     assert browser.console_errors() == []
 
 
@@ -1829,16 +1856,18 @@ window.fetch = function (url) {
 
 def test_a_scheme_of_the_other_engine_reading_every_format_is_named_once_for_them_all(
         browser: Browser, built_site: Path, cells: dict) -> None:
-    """The rule's other side, on the same card: where one vLLM-Gaudi scheme with a cell on Gaudi 2 reads NVFP4 as well
-    as llm-compressor checkpoints (none does today, so the index is served with one of its compressed-tensors schemes
-    reading both), that scheme answers for vLLM's compressed-tensors NVFP4, named in one list for both formats, and the
-    other compressed-tensors schemes, reading the container only, still are not; nor is an NVFP4 gap said."""
+    """The rule's other side, on the same card: a vLLM-Gaudi scheme with a cell on Gaudi 2 that reads NVFP4 as well as
+    llm-compressor checkpoints answers for vLLM's compressed-tensors NVFP4, named in one list for both formats, and the
+    compressed-tensors schemes reading the container only are not; nor is an NVFP4 gap said. The index is served with
+    one of those container readers reading NVFP4 too: it joins the list (beside vLLM-Gaudi's own NVFP4 scheme, the one
+    reading both today), and the other container readers still are not named."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     schemes = {s["id"]: s for s in index["records"]["scheme"]}
     formats = {f["id"]: f for f in index["records"]["format"]}
     scheme, target = schemes["vllm-ct-w4a4-nvfp4"], "intel-gaudi2"
-    readers = sorted(s["id"] for s in schemes.values() if s["engine"] == "vllm-gaudi"
-                     and set(scheme["formats"]) & set(s["formats"]) and (s["id"], target) in cells)
+    here = [s for s in schemes.values() if s["engine"] == "vllm-gaudi" and (s["id"], target) in cells]
+    full = [s["id"] for s in here if set(scheme["formats"]) <= set(s["formats"])]
+    readers = sorted(s["id"] for s in here if set(scheme["formats"]) & set(s["formats"]) and s["id"] not in full)
     both = readers[0]
     added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WITH_FORMATS % json.dumps(
         [both, schemes[both]["formats"] + [f for f in scheme["formats"] if f not in schemes[both]["formats"]]])})
@@ -1850,9 +1879,11 @@ def test_a_scheme_of_the_other_engine_reading_every_format_is_named_once_for_the
     finally:
         browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     names = [formats[f]["name"] for f in scheme["formats"]]
+    named = sorted(full + [both], key=lambda sid: schemes[sid]["name"])
     assert len(readers) > 1 and [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")] == [
-        f"?engine=vllm-gaudi&scheme={both}&hardware=target%3A{target}"], card["links"]
-    assert f"vLLM-Gaudi\u2019s scheme reading {' and '.join(names)} here: {schemes[both]['name']} \u00b7 " in card["text"]
+        f"?engine=vllm-gaudi&scheme={sid}&hardware=target%3A{target}" for sid in named], card["links"]
+    assert f"vLLM-Gaudi\u2019s {'scheme' if len(named) == 1 else 'schemes'} reading {' and '.join(names)} here: " \
+           f"{', '.join(schemes[sid]['name'] for sid in named)} \u00b7 " in card["text"]
     assert "in the atlas reads" not in card["text"] and "gap" not in card["text"]
     assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
         f"?engine=any&format={f}&hardware=target%3A{target}" for f in scheme["formats"]]
