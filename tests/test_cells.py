@@ -1367,11 +1367,17 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
         "compiled with an unsupported toolchain'); new.tar carries no code for 7.0",))
     assert volta.otherwise[0].verdict == "fails-at-runtime" and volta.otherwise[0].reasons == (
         "no code compiled for compute capability 7.0 in new.tar",
-        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0")
+        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0 at load")
     # both run 8.0 from PTX: either, each with its driver
-    assert cell(80, new, old).conditions[0].startswith(
+    ampere = cell(80, new, old)
+    assert ampere.conditions[0].startswith(
         "either new.tar with a driver that supports CUDA 13.4 or later, or old.tar with a driver that supports CUDA 12.8 "
         "or later (the code of each here is PTX, which")
+    # audit44s: each failure names the PTX the driver compiles, by its own architecture, never the device's (there is
+    # no PTX for 8.0 in either download)
+    assert ampere.otherwise[0].reasons == (
+        "new.tar with a driver older than CUDA 13.4: CUDA error 222 when the driver compiles its PTX for 7.5 at load",
+        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0 at load")
     # a cubin in one download and nothing in the other: take the one, with no driver to name
     bare = Build("bare.tar", cubins=(70, 86), source="cmake", one_of="assets")
     assert cell(120, new, bare).conditions == ("new.tar; bare.tar carries no code for 12.0",)
@@ -1505,6 +1511,22 @@ def test_an_inferred_decline_makes_a_refusal_and_the_kernel_selected_after_it_in
     assert derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": inferred, "b": runs}).known_by is KnownBy.INFERRED
     # a candidate after the selected one decides nothing
     assert derive_cell("s", scheme("b", "a"), "t", GPU80, {"a": inferred, "b": runs}).known_by is KnownBy.CODE
+
+
+def test_a_condition_the_selected_kernel_is_chosen_on_marked_inferred_makes_the_cell_inferred():
+    """audit44s: ONNX Runtime's packed MLAS path is taken on a condition read at a main-branch commit, not at the
+    release pinned; the cell that runs through it (and computes what it computes) rests on that step, so it is
+    inferred. The same condition on a candidate after the selected one decides nothing."""
+    packed = {"check": "other", "condition": "B was prepacked", "reason": "else the dequantize fallback"}
+    marked, unmarked = {"requirements": [{**packed, "inferred": True}]}, {"requirements": [packed]}
+    runs = {"requirements": []}
+    cell = derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": marked, "b": runs})
+    assert (cell.verdict, cell.kernel, cell.known_by, cell.attempts[0].inferred) == (
+        "runs", "a", KnownBy.INFERRED, True)
+    assert derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": unmarked, "b": runs}).known_by is KnownBy.CODE
+    assert derive_cell("s", scheme("b", "a"), "t", GPU80, {"a": marked, "b": runs}).known_by is KnownBy.CODE
+    # a runs-if cell rests on its condition the same way
+    assert derive_cell("s", scheme("a"), "t", GPU80, {"a": marked}).known_by is KnownBy.INFERRED
 
 
 def test_known_by_inference_is_said_with_the_version_read_and_that_a_step_was_not_read():

@@ -96,7 +96,9 @@ class Attempt:
     # (condition, what happens when it does not hold, the device that then runs the model): kept, run there instead
     elsewhere: tuple[tuple[str, str, str], ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
-    inferred: bool = False  # the requirement that rejects it (`reason`) is marked `inferred`: not read in the engine
+    # the requirement that rejects it (`reason`), or one that a condition it is selected on comes from, is marked
+    # `inferred`: not read in the engine at the version the records pin
+    inferred: bool = False
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -363,7 +365,7 @@ class Choice:
         whose = "its code" if len(self.jit) == 1 else "the code of each"
         # the PTX a device runs is the newest one at or below its capability: named by its own architecture, so the
         # words hold for every part of a target (a B300 at 10.3 runs the 9.0 PTX as a B200 at 10.0 does)
-        ptx = {max(p for p in build.ptx if p <= self.capability) for build in self.jit}
+        ptx = {self._ptx_run(build) for build in self.jit}
         which = f"PTX for {_dotted(ptx.pop())}" if len(ptx) == 1 else "PTX"
         said = ("either " if len(self.runs) > 1 else "") + takes + (
             f" ({whose} here is {which}, which the driver compiles when it first loads it; a driver older than the "
@@ -376,11 +378,16 @@ class Choice:
         return said
 
     def reasons(self) -> tuple[str, ...]:
-        """Why a default install without it fails at run time."""
+        """Why a default install without it fails at run time. The PTX is named by its own architecture, as `said`
+        names it: on a 10.0 device the driver compiles the 9.0 PTX (there is no PTX for 10.0 to compile)."""
         where = _dotted(self.capability)
         return tuple(f"no code compiled for compute capability {where} in {_name(build)}" for build in self.lacking) + tuple(
             f"{_name(build)} with a driver older than CUDA {build.toolkit}: CUDA error 222 when the driver compiles "
-            f"its PTX for {where}" for build in self.jit)
+            f"its PTX for {_dotted(self._ptx_run(build))} at load" for build in self.jit)
+
+    def _ptx_run(self, build: Build) -> int:
+        """The PTX a device of the capability runs from the build: the newest one at or below its capability."""
+        return max(p for p in build.ptx if p <= self.capability)
 
 
 def _choice(group: Sequence[Build], capability: int, host: str = "") -> Choice | None:
@@ -569,7 +576,8 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
 def _known(cell: Cell) -> Cell:
     """The cell marked known by inference where a step deciding its verdict comes from a requirement marked `inferred`
     (the records read the code around it, not that step): a refusal rests on every reason it lists; a failure at run
-    time on the failing kernel's reason; a kernel that loads on each earlier candidate's decline."""
+    time on the failing kernel's reason; a kernel that loads on each earlier candidate's decline and on the conditions
+    it is selected on (they decide which kernel computes, and so what the cell computes in)."""
     return _replaced(cell, known_by=KnownBy.INFERRED) if any(a.inferred for a in deciding(cell)) else cell
 
 
@@ -1290,6 +1298,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     elsewhere: list[tuple[str, str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     failure_inferred = False  # that requirement is marked `inferred`
+    condition_inferred = False  # a condition the kernel is selected on comes from a requirement marked `inferred`
     method = scheme.get("method") if scheme else None
     scheme_config = config
     for requirement in kernel.get("requirements", []):
@@ -1328,6 +1337,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         if isinstance(outcome, str):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
+            condition_inferred = condition_inferred or bool(requirement.get("inferred"))
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:
                 opposites.append((outcome, requirement["opposite_of"]))
@@ -1370,7 +1380,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
-                   elsewhere=tuple(elsewhere),
+                   elsewhere=tuple(elsewhere), inferred=condition_inferred,
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 
