@@ -90,6 +90,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
         lines.extend(f"     the defaults meet: {a.said}" for a in attempt.assumed)
+        # what it meets without the engine's code for it read: the step its loading rests on, said where it is met
+        lines.extend(f"     meets a step marked inferred: {step}" for step in attempt.inferred_steps)
         lines.extend(f"     the default install lacks: {a.said}" for a in attempt.opt_in)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")

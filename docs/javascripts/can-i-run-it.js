@@ -30,8 +30,9 @@
     "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code",
     "inferred": "inferred from the engine's dispatch code, read at "
   };
-  // what an inferred cell adds after the version read: that one step was not read (the reason names it)
-  var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the reason says which)";
+  // what an inferred cell adds after the version read: that one step was not read (a kernel requirement or the scheme's
+  // candidate list names it)
+  var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)";
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);

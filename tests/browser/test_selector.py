@@ -301,7 +301,7 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     _pick(browser, engine="tensorrt-llm", scheme="tensorrt-llm-fp8", hardware="part:a100-80gb-sxm4")
     known = _card(browser)["facts"]["Known from"]
     assert known.startswith("inferred from the engine's dispatch code, read at ")
-    assert known.endswith(" (one step the verdict rests on was not read in the engine; the reason says which)")
+    assert known.endswith(" (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)")
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
