@@ -166,7 +166,8 @@ def test_the_support_tables_page(browser: Browser) -> None:
     one load of the page (its 1.6 MB is the site's largest): the checks change the width and, last, follow links."""
     browser.open("chapters/support-tables/")
     _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser)
-    _published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser)  # left at 390 px by the above
+    _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(browser)  # left at 390 px by the above
+    _published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser)
     browser.resize(DESKTOP)
     _a_cell_leads_to_its_note(browser)
 
@@ -211,6 +212,34 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
             const head = m.querySelector('.atlas-matrix__engine'); return head && head.getBoundingClientRect().height > 0;
         }).length}""")
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets, "named": len(grids)}
+
+
+def _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(browser: Browser) -> None:
+    """On a phone the grid gives way to one list per target under the same legend ("‡ a published table says otherwise
+    (see the note)", "! traps apply"): each item's verdict leads to its cell's note, as the grid's cell does, and carries
+    the cell's marks. The lists once showed the verdict and the scheme alone: no trap, no published disagreement, no
+    way to the note on a phone."""
+    shown = browser.js("""const marks = e => [...e.querySelectorAll('.atlas-mark')].map(m => m.textContent).join('');
+        const grid = {}, lists = {};
+        for (const a of document.querySelectorAll('.atlas-matrix .atlas-grid__cell > a')) grid[a.getAttribute('href')] = marks(a.parentElement);
+        for (const li of document.querySelectorAll('.atlas-matrix__per-target li')) {
+          const a = li.querySelector('a.atlas-target__note');
+          lists[a ? a.getAttribute('href') : li.textContent] = marks(li);
+        }
+        return {grid, lists}""")
+    assert shown["lists"] == shown["grid"]
+    assert {mark: any(mark in marks for marks in shown["grid"].values()) for mark in "‡!"} == {"‡": True, "!": True}
+    note = browser.js("""const li = [...document.querySelectorAll('.atlas-matrix__per-target li')]
+            .find(li => li.querySelector('.atlas-mark--trap'));
+        li.closest('details').open = true;
+        const a = li.querySelector('a.atlas-target__note'); a.click();
+        const target = document.getElementById(a.getAttribute('href').slice(1)), box = target.getBoundingClientRect();
+        const found = {open: target.closest('details').open, visible: box.top >= 0 && box.top < innerHeight && box.width > 0,
+                       trap: target.textContent.toLowerCase().includes('trap')};
+        target.closest('details').open = li.closest('details').open = false;  // as the later checks expect the page
+        history.replaceState(null, '', location.pathname);
+        return found""")
+    assert note == {"open": True, "visible": True, "trap": True}
 
 
 def test_a_stacked_row_on_a_phone_shows_an_empty_cell_as_its_column_name_and_a_dash(browser: Browser) -> None:
