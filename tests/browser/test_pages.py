@@ -507,7 +507,7 @@ location.hash = link.hash; return document.querySelector(':target > .headerlink'
 CONTRAST_PAGES = (("chapters/support-tables/", DESKTOP), ("chapters/format-map/", DESKTOP),
                   ("can-i-run-it/?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=target:x86-cpu-avx512", PHONE),
                   ("can-i-run-it/?engine=any&format=fp8-e4m3&hardware=part:rtx-4090", DESKTOP),
-                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP))
+                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP), ("chapters/changelog/", PHONE))
 
 
 @pytest.mark.parametrize("preference,scheme", [("light", "default"), ("dark", "slate")])
@@ -543,6 +543,20 @@ def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: B
         browser.screenshot(f"contrast-{scheme}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_changelog_flip_shows_its_verdicts_in_the_support_tables_colours(browser: Browser) -> None:
+    """A cell that flipped, in an engine release or a commit to the records (`scheme on target: runs via K → refused
+    (scheme)`), draws its verdict before and after the arrow as the support tables do: the changelog once wrote them as
+    bare words, the one page where a verdict had no colour."""
+    browser.open("chapters/changelog/", PHONE)
+    flips = browser.js("""const own = li => [...li.childNodes].filter(n => !(n.nodeType === 1 && n.matches('details, ul')))
+            .map(n => n.textContent).join('').trim();
+        return [...document.querySelectorAll('article li')].filter(li => /^[\\w.-]+ on [\\w.-]+: .+ → /.test(own(li)))
+            .map(li => ({text: own(li).slice(0, 80), drawn: [...li.querySelectorAll(':scope > .verdict, :scope > p > .verdict')]
+                .filter(v => getComputedStyle(v).backgroundColor !== 'rgba(0, 0, 0, 0)').length}))""")
+    assert len(flips) > 5
+    assert [f for f in flips if f["drawn"] != 2] == []
 
 
 def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_header_toggle(browser: Browser) -> None:
