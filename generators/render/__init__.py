@@ -279,8 +279,8 @@ def _layout_names(env: jinja2.Environment, template_path: str) -> frozenset[str]
     for a page template, or where a template it uses is named only at run time (jinja2.meta cannot follow it).
 
     A layout fills a page per record, and binding every template global for each (a page scope, its functions and
-    the ~50 names copied into every context an include makes) was about a third of the record pages' render, for
-    names the record layout never reads; a page template renders once. A name left out cannot be read: Jinja finds
+    the ~50 names copied into every context an include makes) was about a quarter of the record pages' Jinja render,
+    for names the record layout never reads; a page template renders once. A name left out cannot be read: Jinja finds
     every name a template reads without defining it."""
     known: dict[str, frozenset[str] | None] | None = getattr(env, "layout_names", None)
     if known is None or not template_path.startswith(f"{LAYOUTS}/"):
