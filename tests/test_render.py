@@ -189,8 +189,8 @@ def test_literal_numbers_fail_the_render(tree):
 
 
 def test_a_layout_is_given_only_the_template_globals_it_or_its_includes_read(tree, monkeypatch):
-    """Record pages bind no template global (their layout reads none): binding all ~50 per page was a third of their
-    render. A global a layout (or a template it includes) reads is still there; a layout that names a template at
+    """Record pages bind no template global (their layout reads none): binding all ~50 per page was about a quarter of
+    their Jinja render. A global a layout (or a template it includes) reads is still there; a layout that names a template at
     run time, which jinja2.meta cannot follow, is given every global."""
     import generators.render as render_module
     from generators.render.pages import RecordPage
