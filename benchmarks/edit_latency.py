@@ -1,6 +1,6 @@
 """Edit -> visible: seconds from writing one record to the server serving the changed page, per route.
 
-Run by hand: python3 benchmarks/edit_latency.py [--edits N] [ROUTE ...]
+Run by hand: python3 benchmarks/edit_latency.py [--edits N] [--zensical EXE] [ROUTE ...]
 Routes (default: all):
   serve        `mkdocs serve` (MkDocs rebuilds the whole site on each change)
   serve-dirty  `mkdocs serve --dirty --no-strict` (only pages whose Markdown changed are converted and
@@ -32,8 +32,11 @@ Where the time goes under `mkdocs serve` (from its log lines, each stamped when 
   rebuild   -> "Reloading browsers": the whole build (our generator's part is its own log line, `atlas`, and
             `atlas cpu` the CPU time of it)
   serve     -> the page fetched with the edit
+  rebuild cpu the CPU time of the rebuild alone (MkDocs's routes: between its log lines above)
   server cpu  the CPU time the server process used from the write to the page served (Linux): on a shared machine
-            the wall-clock figures are mostly waiting for a core, these are not (printed for every route, Zensical's too)
+            the wall-clock figures are mostly waiting for a core, these are not (printed for every route, Zensical's
+            too; for MkDocs it includes its polling and serving the page the benchmark keeps asking for)
+  watch cpu the CPU time `build --watch` used from the write to the Markdown written (the --watch routes)
 """
 from __future__ import annotations
 
@@ -104,8 +107,9 @@ def edit(project: Path, n: int, path: Path | None = None) -> str:
     return marker
 
 
-def start(command: list[str], cwd: Path, log: list[tuple[float, str]] | None = None) -> subprocess.Popen:
-    """Start a server; with `log`, its stderr lines are kept with the moment each arrived."""
+def start(command: list[str], cwd: Path, log: list[tuple] | None = None) -> subprocess.Popen:
+    """Start a server; with `log`, its stderr lines are kept with the moment each arrived and the CPU time the server
+    had used by then (None where /proc is not there)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a contributor's machine: modules are compiled once, not per run
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
@@ -114,7 +118,7 @@ def start(command: list[str], cwd: Path, log: list[tuple[float, str]] | None = N
     if log is not None:
         def read() -> None:
             for text in process.stderr:
-                log.append((time.perf_counter(), text.strip()))
+                log.append((time.perf_counter(), text.strip(), cpu_seconds(process.pid)))
         threading.Thread(target=read, daemon=True).start()
     return process
 
@@ -122,16 +126,20 @@ def start(command: list[str], cwd: Path, log: list[tuple[float, str]] | None = N
 STEPS = (("detect", "Detected file changes"), ("settle", "Building documentation"), ("rebuild", "Reloading browsers"))
 
 
-def breakdown(log: list[tuple[float, str]], began: float, served: float) -> dict[str, float]:
-    """Seconds per step of one rebuild, from the log lines after `began`; plus the generator's own figure."""
-    steps, at = {}, began
+def breakdown(log: list[tuple], began: float, served: float) -> dict[str, float]:
+    """Seconds per step of one rebuild, from the log lines after `began` ((moment, line) or (moment, line, server CPU
+    by then)); plus the generator's own figure, and with CPU figures the rebuild's own CPU time ("rebuild cpu": from
+    "Building documentation" to "Reloading browsers", so neither the server's polling nor the pages it serves count)."""
+    steps, at, cpu = {}, began, {}
     for name, text in STEPS:
-        moment = next((t for t, line in log if t >= at and text in line), None)
-        if moment is None:
+        entry = next((e for e in log if e[0] >= at and text in e[1]), None)
+        if entry is None:
             return {}
-        steps[name], at = moment - at, moment
+        steps[name], at, cpu[name] = entry[0] - at, entry[0], entry[2] if len(entry) > 2 else None
     steps["serve"] = served - at
-    atlas = [line for t, line in log if began <= t <= at and "atlas:" in line and " in " in line]
+    if cpu["settle"] is not None and cpu["rebuild"] is not None:
+        steps["rebuild cpu"] = cpu["rebuild"] - cpu["settle"]
+    atlas = [e[1] for e in log if began <= e[0] <= at and "atlas:" in e[1] and " in " in e[1]]
     if atlas:
         figures = atlas[-1].rsplit(" in ", 1)[1].split()
         steps["atlas"] = float(figures[0])
@@ -165,7 +173,7 @@ def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[f
         port = free_port()
         url = f"http://127.0.0.1:{port}/{PAGE}"
         processes = []
-        log: list[tuple[float, str]] = []
+        log: list[tuple] = []
         out = Path(tmp) / "tree" / "docs"
         if name in ("serve", "serve-dirty", "readme"):
             command = [sys.executable, "-m", "mkdocs" if name != "readme" else "generators", "serve",
@@ -193,10 +201,12 @@ def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[f
                 marker = edit(project, n, page if name.startswith("floor") else None)
                 began = time.perf_counter()
                 cpu_before = cpu_seconds(processes[-1].pid)
-                markdown = None
+                watch_before = cpu_seconds(processes[0].pid) if name.startswith("watch") else None
+                markdown = watch_after = None
                 if name.startswith("watch"):
                     wait_for(lambda m=marker, p=page: m in p.read_text(encoding="utf-8"), step=0.005)
                     markdown = time.perf_counter() - began
+                    watch_after = cpu_seconds(processes[0].pid)
                 wait_for(lambda m=marker: m in fetch(url))
                 served = time.perf_counter()
                 cpu_after = cpu_seconds(processes[-1].pid)
@@ -204,6 +214,8 @@ def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[f
                 steps = breakdown(log, began, served)  # {} for Zensical, whose log is not read
                 if cpu_before is not None and cpu_after is not None:
                     steps["server cpu"] = cpu_after - cpu_before
+                if watch_before is not None and watch_after is not None:
+                    steps["watch cpu"] = watch_after - watch_before
                 results.append((served - began, markdown, steps))
             return results
         finally:
@@ -221,7 +233,7 @@ def report(label: str, results: list[tuple[float, float | None, dict[str, float]
     steps = [r[2] for r in results if r[2]]
     if steps:
         print("             where it went, median s: " + ", ".join(
-            f"{k} {statistics.median(s[k] for s in steps if k in s):.3f}" for k in (*dict(STEPS), "serve", "atlas", "atlas cpu", "server cpu")
+            f"{k} {statistics.median(s[k] for s in steps if k in s):.3f}" for k in (*dict(STEPS), "serve", "atlas", "atlas cpu", "rebuild cpu", "watch cpu", "server cpu")
             if any(k in s for s in steps)), flush=True)
 
 

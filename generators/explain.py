@@ -7,7 +7,7 @@ from typing import Any
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, GATE_AFTER_PACKAGES, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
-from .derive.plugins import PluginElsewhere, plugin_elsewhere, through_plugins
+from .derive.plugins import PluginElsewhere, answers_for, plugin_elsewhere, through_plugins
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
 from .derive.wording import covers, fill, setting_said, words
@@ -40,7 +40,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                            plugin=f"{added.name} (engine {plugin})",
                            plugin_release=str(added.data.get("version_read") or "a release not recorded"))
                     + (f"; {fill(words('through_plugin_none'), plugin=added.name, format=' or '.join(unread))}" if unread else "")
-                    + "\n  its schemes: " + ", ".join(sorted(s.id for s in theirs))), True
+                    + "\n  its schemes: " + ", ".join(sorted(s.id for s in theirs))
+                    + "".join("\n" + line for line in _answers_lines(atlas, added.name, plugin, scheme, target_id))), True
         away = plugin_elsewhere(atlas.index, scheme.get("engine", ""), platform)
         if away:
             return _elsewhere_text(atlas, scheme_id, target_id, away), True
@@ -89,6 +90,8 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
         lines.extend(f"     the defaults meet: {a.said}" for a in attempt.assumed)
+        # what it meets without the engine's code for it read: the step its loading rests on, said where it is met
+        lines.extend(f"     meets a step marked inferred: {step}" for step in attempt.inferred_steps)
         lines.extend(f"     the default install lacks: {a.said}" for a in attempt.opt_in)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
@@ -130,13 +133,23 @@ def _elsewhere_text(atlas: Any, scheme_id: str, target_id: str, away: PluginElse
                         host=host_name, platform=away.platform)
     lines = [f"{scheme_id} on {target_id}: {words('plugin_elsewhere_label').upper()}: {said}"]
     lines.extend(f"  why: {step.text} ({step.source}, {step.locator})" for step in away.steps)
-    for format_id in atlas.index.get("scheme", scheme_id).data.get("formats", []):  # each format it reads
-        theirs = sorted((s.id, atlas.views.cells[(s.id, target_id)]) for s in atlas.index.all("scheme")
-                        if s.data.get("engine") == away.host and format_id in s.data.get("formats", [])
-                        and (s.id, target_id) in atlas.views.cells)
-        lines.append(f"  {host_name}'s schemes reading {_format_name(atlas, format_id)} here: "
-                     + (", ".join(f"{sid} ({cell.verdict.value})" for sid, cell in theirs) or "none in the atlas"))
+    lines.extend(_answers_lines(atlas, host_name, away.host, atlas.index.get("scheme", scheme_id).data, target_id))
     return "\n".join(lines)
+
+
+def _answers_lines(atlas: Any, name: str, engine_id: str, scheme: dict[str, Any], target_id: str) -> list[str]:
+    """The other engine's schemes that answer for the scheme here, with their verdicts (derive/plugins.py answers_for:
+    those reading every format the scheme reads; where none here reads one of them, that format alone, as the card)."""
+    lines = []
+    for found in answers_for(atlas.index, atlas.views.cells, engine_id, scheme.get("formats", []), target_id):
+        formats = [_format_name(atlas, f) for f in found.formats]
+        lines.append(f"  {name}'s schemes reading {_joined(formats)} here: " + (", ".join(
+            f"{sid} ({atlas.views.cells[(sid, target_id)].verdict.value})" for sid in found.schemes) or "none in the atlas"))
+    return lines
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _format_name(atlas: Any, format_id: str) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from html import escape
 from pathlib import Path, PurePath
 from typing import Any
 from collections.abc import Callable
@@ -84,19 +83,6 @@ class GeneratedPage(File):
         rebuild, 4,200 files); a generated path is a POSIX path already, kept as is when pathlib would keep it too."""
         plain = "\\" not in value and all(part not in ("", ".") for part in value.split("/"))
         self.src_uri = value if plain else PurePath(value).as_posix()
-
-
-def theme_title(page: Page) -> str | None:
-    """The page title as the theme must receive it: HTML-escaped when it is the text of the page's first heading.
-
-    MkDocs takes a page's title from its first `#` heading as plain text (entities decoded), and the
-    theme writes it unescaped into `<title>`, the navigation and the search index; a record name such
-    as `</title><script>` would run. Titles given in `nav:` or front matter are the site's own HTML.
-    """
-    from_heading = getattr(page, "_title_from_render", None)
-    if from_heading and "title" not in vars(page) and "title" not in page.meta:
-        return escape(str(from_heading), quote=True)
-    return None if page.title is None else str(page.title)
 
 
 def with_overrides(theme: Any) -> None:
@@ -215,7 +201,6 @@ class AtlasPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         return env
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        page.title = theme_title(page)
         if self.building is not None:
             self.converted += 1
             self.building.update(self.converted, self.pages)

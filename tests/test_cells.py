@@ -1367,11 +1367,17 @@ def test_alternative_downloads_cover_a_target_when_one_does_and_ptx_needs_a_driv
         "compiled with an unsupported toolchain'); new.tar carries no code for 7.0",))
     assert volta.otherwise[0].verdict == "fails-at-runtime" and volta.otherwise[0].reasons == (
         "no code compiled for compute capability 7.0 in new.tar",
-        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0")
+        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0 at load")
     # both run 8.0 from PTX: either, each with its driver
-    assert cell(80, new, old).conditions[0].startswith(
+    ampere = cell(80, new, old)
+    assert ampere.conditions[0].startswith(
         "either new.tar with a driver that supports CUDA 13.4 or later, or old.tar with a driver that supports CUDA 12.8 "
         "or later (the code of each here is PTX, which")
+    # audit44s: each failure names the PTX the driver compiles, by its own architecture, never the device's (there is
+    # no PTX for 8.0 in either download)
+    assert ampere.otherwise[0].reasons == (
+        "new.tar with a driver older than CUDA 13.4: CUDA error 222 when the driver compiles its PTX for 7.5 at load",
+        "old.tar with a driver older than CUDA 12.8: CUDA error 222 when the driver compiles its PTX for 7.0 at load")
     # a cubin in one download and nothing in the other: take the one, with no driver to name
     bare = Build("bare.tar", cubins=(70, 86), source="cmake", one_of="assets")
     assert cell(120, new, bare).conditions == ("new.tar; bare.tar carries no code for 12.0",)
@@ -1490,9 +1496,31 @@ def test_a_verdict_decided_by_a_step_marked_inferred_is_known_by_inference_not_r
     cell = derive_cell("s", scheme("a"), "t", GPU80, {"a": {"requirements": [{**failing, "inferred": True}]}})
     assert (cell.verdict, cell.known_by, cell.attempts[0].inferred) == ("fails-at-runtime", KnownBy.INFERRED, True)
     assert derive_cell("s", scheme("a"), "t", GPU80, {"a": {"requirements": [failing]}}).known_by is KnownBy.CODE
-    # where it holds it decides nothing: a cell that runs is read
-    assert derive_cell("s", scheme("a"), "t", GPU90,
-                       {"a": {"requirements": [{**failing, "inferred": True}]}}).known_by is KnownBy.CODE
+    # where it holds it decides that the kernel runs (TensorRT-LLM's CUTLASS FP4 dispatch, read at another commit,
+    # both throws below SM 100 and runs on it): that cell is inferred too, and its attempt names the step it meets
+    runs = derive_cell("s", scheme("a"), "t", GPU90, {"a": {"requirements": [{**failing, "inferred": True}]}})
+    assert (runs.verdict, runs.known_by, runs.attempts[0].inferred_steps) == ("runs", KnownBy.INFERRED,
+                                                                             ("fails in cuBLASLt",))
+    assert derive_cell("s", scheme("a"), "t", GPU90, {"a": {"requirements": [failing]}}).known_by is KnownBy.CODE
+
+
+def test_a_kernel_that_loads_is_inferred_on_an_inferred_requirement_it_meets_or_takes_as_a_condition_only():
+    met = req("capability-min", "dispatch read elsewhere", value=80, inferred=True)
+    unmet = req("capability-min", "dispatch read elsewhere", value=100, inferred=True)
+    undecided = {"check": "other", "reason": "a build carrying the kernel", "inferred": True}
+    kernels = {"a": {"requirements": [unmet]}, "b": {"requirements": [undecided]}, "c": {"requirements": [met]}}
+    # a runs-if kernel's inferred condition decides it too
+    conditional = derive_cell("s", scheme("b"), "t", GPU90, kernels)
+    assert (conditional.verdict, conditional.known_by) == ("runs-if", KnownBy.INFERRED)
+    assert conditional.attempts[0].inferred_steps == ("a build carrying the kernel",)
+    assert derive_cell("s", scheme("c"), "t", GPU90, kernels).known_by is KnownBy.INFERRED
+    # a kernel that meets one and then declines on a step read decides only by that decline, and a kernel the walk
+    # never reaches decides nothing: the kernel that runs after or before it is read from code
+    kernels["a"]["requirements"] = [met, req("capability-min", "read here", value=100)]
+    kernels["d"] = {"requirements": []}
+    declined = derive_cell("s", scheme("a", "d"), "t", GPU90, kernels)
+    assert (declined.kernel, declined.attempts[0].inferred_steps, declined.known_by) == ("d", (), KnownBy.CODE)
+    assert derive_cell("s", scheme("d", "c"), "t", GPU90, kernels).known_by is KnownBy.CODE
 
 
 def test_an_inferred_decline_makes_a_refusal_and_the_kernel_selected_after_it_inferred_but_not_a_later_one():
@@ -1505,6 +1533,36 @@ def test_an_inferred_decline_makes_a_refusal_and_the_kernel_selected_after_it_in
     assert derive_cell("s", scheme("a", "b"), "t", GPU80, {"a": inferred, "b": runs}).known_by is KnownBy.INFERRED
     # a candidate after the selected one decides nothing
     assert derive_cell("s", scheme("b", "a"), "t", GPU80, {"a": inferred, "b": runs}).known_by is KnownBy.CODE
+
+
+def test_a_cell_that_runs_through_a_conditional_kernel_rests_on_the_kernel_that_runs_where_it_does_not_hold():
+    # TensorRT-LLM's FP8 on Ada: the CUDA-core kernel for at most 8 rows, cuBLASLt (whose gate is inferred) beyond:
+    # the cell runs either way, and beyond 8 rows only by the inferred step
+    rows = {"check": "other", "condition": "at most 8 rows", "opposite_of": "more than 8 rows", "reason": "cuBLASLt"}
+    kernels = {"a": {"requirements": [rows]},
+               "b": {"requirements": [req("capability-min", "dispatch read elsewhere", value=80, inferred=True)]}}
+    cell = derive_cell("s", scheme("a", "b"), "t", GPU90, kernels)
+    assert (cell.verdict, cell.kernel, cell.known_by) == ("runs", "a", KnownBy.INFERRED)
+    kernels["b"]["requirements"][0]["inferred"] = False
+    assert derive_cell("s", scheme("a", "b"), "t", GPU90, kernels).known_by is KnownBy.CODE
+
+
+def test_a_candidate_list_marked_inferred_makes_every_cell_it_decides_inferred_but_not_a_gate_before_it():
+    # TensorRT-LLM's W8A8 SmoothQuant: get_quant_method (read) has no branch for the quant-mode flags the algorithms
+    # set, flags read in an older mode.py: the refusal of the empty list rests on that step
+    empty = {**scheme(), "candidates": [{"platform": "cuda", "kernels": [], "failure_message": "unsupported",
+                                         "locator": "flags read at another commit"}]}
+    assert derive_cell("s", empty, "t", GPU90, {}).known_by is KnownBy.CODE
+    empty["candidates"][0]["inferred"] = True
+    refused = derive_cell("s", empty, "t", GPU90, {})
+    assert (refused.verdict, refused.known_by) == ("refused", KnownBy.INFERRED)
+    # a walked list too, and a capability gate that refuses first decides without the list
+    walked = scheme("a")
+    walked["candidates"][0]["inferred"] = True
+    assert derive_cell("s", walked, "t", GPU90, {"a": {"requirements": []}}).known_by is KnownBy.INFERRED
+    gated = derive_cell("s", {**walked, "capability_gate": {"min": 100, "reason": "needs 100"}}, "t", GPU90,
+                        {"a": {"requirements": []}})
+    assert (gated.verdict, gated.gate, gated.known_by) == ("refused", "needs 100", KnownBy.CODE)
 
 
 def test_known_by_inference_is_said_with_the_version_read_and_that_a_step_was_not_read():

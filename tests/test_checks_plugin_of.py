@@ -70,7 +70,9 @@ def test_the_plugin_answers_on_its_platform_and_the_host_scheme_points_to_it(tre
         "sch-w4a16 on cpu-avx512: NOT DERIVED for this scheme: Example Engine has no platform cpu of its own (none "
         "at a release not recorded, the release read): it runs there through its plugin Example plugin (engine plug), "
         "which the atlas records as an engine of its own, read at a release not recorded: that engine's schemes are "
-        "the answers here\n  its schemes: sch-plug")
+        "the answers here\n  its schemes: sch-plug\n"
+        f"  Example plugin's schemes reading INT4 weight-only here: sch-plug "
+        f"({atlas.views.cells[('sch-plug', 'cpu-avx512')].verdict.value})")
     engines = {e["id"]: e for e in index_document(atlas)["records"]["engine"]}
     assert engines["eng"]["through_plugin"] == {"cpu": "plug"} and "through_plugin" not in engines["plug"]
 
@@ -109,7 +111,7 @@ def test_where_none_of_the_plugins_schemes_reads_the_format_the_pointer_says_it_
 def test_every_format_a_scheme_reads_counts_not_its_first_only(tree):
     """A scheme may read several formats (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints):
     explain once asked only about the first, so a host scheme whose second format the plugin reads was told the plugin
-    reads none of it, and a plugin scheme off its platforms named the host's schemes reading its first format only."""
+    reads none of it. The plugin's pointer says the plugin reads none of exactly the formats it reads none of."""
     with_plugin(tree)
     edit(tree, "records/schemes/sch-w4a16.yaml", "formats: [fmt-int4]", "formats: [fmt-fp4, fmt-int4]")
     atlas, problems = check_tree(tree)
@@ -117,12 +119,33 @@ def test_every_format_a_scheme_reads_counts_not_its_first_only(tree):
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
     assert ok and "; none of Example plugin's schemes in the atlas reads FP4 block format, so for it" in text
     assert "reads INT4 weight-only" not in text and "reads FP4 block format or" not in text
+
+
+def test_another_engines_scheme_answers_only_where_it_reads_every_format_the_scheme_reads(tree):
+    """The other engine's schemes explain names for a scheme with no cell here (the plugin's on its platform, the
+    host's off it) are those reading every format the scheme reads (derive/plugins.py answers_for). The plugin's
+    INT4 scheme reads the host scheme's second format and not its first (vLLM-Gaudi's compressed-tensors W4A16 reads
+    llm-compressor checkpoints and no NVFP4), so it is no answer for it: explain says the first format's gap and names
+    nothing for the second, where it once named the INT4 scheme. Once the plugin's scheme reads both, it is the answer,
+    named once for both formats, and the same rule names the host's scheme for the plugin's off its platform."""
+    with_plugin(tree)
+    edit(tree, "records/schemes/sch-w4a16.yaml", "formats: [fmt-int4]", "formats: [fmt-fp4, fmt-int4]")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and text.endswith("\n  its schemes: sch-plug\n  Example plugin's schemes reading FP4 block format here: "
+                                "none in the atlas"), text
+    assert "reading INT4 weight-only" not in text
     edit(tree, "records/schemes/sch-plug.yaml", "formats: [fmt-int4]", "formats: [fmt-int4, fmt-fp4]")
     atlas, problems = check_tree(tree)
-    cell = atlas.views.cells[("sch-w4a16", "gpu-sm80")]
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    plug, host = atlas.views.cells[("sch-plug", "cpu-avx512")], atlas.views.cells[("sch-w4a16", "gpu-sm80")]
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and "in the atlas reads" not in text and text.endswith(
+        f"\n  Example plugin's schemes reading FP4 block format and INT4 weight-only here: sch-plug ({plug.verdict.value})")
     text, ok = explain_text(atlas, "sch-plug", "gpu-sm80")
-    assert ok and text.endswith(f"  Example Engine's schemes reading INT4 weight-only here: sch-w4a16 ({cell.verdict.value})\n"
-                                f"  Example Engine's schemes reading FP4 block format here: sch-w4a16 ({cell.verdict.value})")
+    assert ok and text.endswith(
+        f"\n  Example Engine's schemes reading INT4 weight-only and FP4 block format here: sch-w4a16 ({host.verdict.value})")
 
 
 ELSEWHERE = """  elsewhere:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -66,6 +69,58 @@ def test_mkdocs_without_our_plugin_searches_through_the_repaired_worker(tmp_path
         worker = _search_worker(page)
         assert re.fullmatch(re.escape(up) + r"javascripts/search-worker\.js#assets/javascripts/workers/search\.[0-9a-f]+\.min\.js",
                             worker), worker
+
+
+# MkDocs run with our package unimportable: a config that still names the atlas plugin fails to load it.
+PLAIN_MKDOCS = "import sys; sys.modules['generators'] = None; from mkdocs.__main__ import cli; cli()"
+HOSTILE_NAME = "</title><script>alert(1)</script> & a -> b"
+
+
+def _pages(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
+
+
+def test_the_watch_route_builds_with_plain_mkdocs_as_the_plugin_does(tmp_path, monkeypatch):
+    """The README's second route end to end: `build --out --watch --engine-config` rewrites a page after an edit, and
+    plain MkDocs, which cannot import our package, builds that tree from the written config (strict) into the same
+    HTML, page for page, as `mkdocs build` with our plugin gives for the same records (a hostile name included: the
+    <title> escaping lives in the shared theme override, not in the plugin; the address, so the canonical links)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    monkeypatch.setenv("ATLAS_SITE_URL", "https://atlas.example.org/docs/")
+    tree = small_project(tmp_path)
+    record = tree / "records" / "formats" / "fmt-fp4.yaml"
+    out = tmp_path / "site-source"
+    page = out / "docs" / "formats" / "fmt-fp4.md"
+    watching = subprocess.Popen([sys.executable, "-m", "generators", "--root", str(tree), "build", "--out",
+                                 str(out / "docs"), "--engine-config", str(out / "mkdocs.yml"), "--watch"],
+                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _until(page.is_file), "build --watch wrote no tree"
+        record.write_text(record.read_text(encoding="utf-8").replace("name: FP4 block format",
+                                                                     f"name: {json.dumps(HOSTILE_NAME)}"), encoding="utf-8")
+        assert _until(lambda: "alert" in page.read_text(encoding="utf-8")), "the edit never reached the written page"
+    finally:
+        watching.send_signal(signal.SIGINT)
+        watching.communicate(timeout=30)
+    plain = subprocess.run([sys.executable, "-c", PLAIN_MKDOCS, "build", "--strict", "-q", "-d", str(tmp_path / "plain")],
+                           cwd=out, capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    build(load_config(str(tree / "mkdocs.yml"), site_dir=str(tmp_path / "plugin")))
+    pages = _pages(tmp_path / "plain")
+    assert "<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; a -&gt; b - " in pages["formats/fmt-fp4/index.html"]
+    assert "&amp;gt;" not in pages["formats/fmt-fp4/index.html"]  # the header's title: entities once, not twice
+    assert '<link rel="canonical" href="https://atlas.example.org/docs/formats/fmt-fp4/">' in pages["formats/fmt-fp4/index.html"]
+    assert pages == _pages(tmp_path / "plugin")
+
+
+def _until(test, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_engine_config_must_sit_above_the_tree(tmp_path, capsys):

@@ -1130,7 +1130,24 @@ def test_explain_says_a_package_test_before_the_gate_first(real_atlas):
 
 def test_the_cells_whose_deciding_step_the_records_mark_inferred_are_known_by_inference(real_atlas):
     """TensorRT-LLM at 00bbf71: FP8 below 8.9 fails in cuBLASLt by PyTorch's report (not read in the engine), and
-    W4A16 AWQ on Volta throws in a dispatch read at another commit; these cells say inferred, not read from code."""
+    NVFP4 below SM 10.0 and W4A16 AWQ on Volta throw in dispatches read at other commits (CUTLASS's FP4 runner at
+    0249976, the fpA_intB runner at 567239f); these cells say inferred, not read from code. So do the cells that run
+    because those same dispatches (and cublas_scaled_mm, read at 762f616) accept the GPU: FP8 from SM 8.9 (on 8.9 and
+    12.0 beyond 8 rows, through cuBLASLt), NVFP4 on SM 10.x and 12.x, W4A16 AWQ from SM 7.5 to 10.x. W8A8 SmoothQuant is refused everywhere
+    because get_quant_method has no branch for flags read in an older mode.py: its candidate list is inferred. ONNX
+    Runtime's CPU cells, and those of the GenAI models that run on its kernels, run through the packed MLAS path on a
+    test read at main-branch commit 001d12d, not at the 1.32.0 the records pin (audit44s)."""
     inferred = sorted(key for key, cell in real_atlas.views.cells.items() if cell.known_by == "inferred")
-    assert inferred == [("tensorrt-llm-fp8", t) for t in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86")] + [
-        ("tensorrt-llm-w4a16-awq", "nvidia-sm70")]
+    below_blackwell = ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90")
+    fp8 = ("nvidia-sm100", "nvidia-sm120", "nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89",
+           "nvidia-sm90")
+    w4a16 = ("nvidia-sm100", "nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90")
+    cpus = ("arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx")
+    assert inferred == [(s, t) for s in ("onnxruntime-genai-int4-cpu", "onnxruntime-matmulnbits-int4") for t in cpus] + [
+        ("tensorrt-llm-fp8", t) for t in fp8] + [
+        ("tensorrt-llm-nvfp4", t) for t in ("nvidia-sm100", "nvidia-sm120", *below_blackwell)] + [
+        ("tensorrt-llm-w4a16-awq", t) for t in w4a16] + [
+        ("tensorrt-llm-w8a8-sq", t) for t in ("nvidia-sm100", "nvidia-sm120", *below_blackwell)]
+    # a cell that runs names the step it meets (it has no failure reason to name it)
+    said = explain_text(real_atlas, "tensorrt-llm-nvfp4", "nvidia-sm120")[0]
+    assert "\n     meets a step marked inferred: inferred, not read at 00bbf71: 'Arch unsupported for CUTLASS FP4" in said

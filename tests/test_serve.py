@@ -147,5 +147,8 @@ def test_the_edit_latency_benchmark_reads_the_plugin_s_wall_and_cpu_figures():
            (1.9, "INFO - Reloading browsers")]
     steps = breakdown(log, 0.5, 2.0)
     assert steps["atlas"] == 0.31 and steps["atlas cpu"] == 0.27 and round(steps["rebuild"], 6) == 0.8
+    assert "rebuild cpu" not in steps
+    with_cpu = [(*entry, cpu) for entry, cpu in zip(log, (5.0, 5.25, 5.5, 5.75))]  # the server's CPU by each line
+    assert breakdown(with_cpu, 0.5, 2.0)["rebuild cpu"] == 0.5  # "Building documentation" to "Reloading browsers"
     used = cpu_seconds(os.getpid())
     assert used is None or used > 0

@@ -30,8 +30,9 @@
     "run": "running the engine's own kernel selection, in the observation linked here; what the kernel computes is read from the code",
     "inferred": "inferred from the engine's dispatch code, read at "
   };
-  // what an inferred cell adds after the version read: that one step was not read (the reason names it)
-  var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the reason says which)";
+  // what an inferred cell adds after the version read: that one step was not read (a kernel requirement or the scheme's
+  // candidate list names it)
+  var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)";
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -881,23 +882,25 @@
                                         plugin_release: (plugin.record && plugin.record.version_read) || "a release not recorded" });
   }
 
-  // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
-  // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms): a link to the
-  // card of each of its schemes reading the format asked about that has a cell on this hardware's target, for an
-  // engine-only link lands on whichever of its schemes the picker lists first, often for another format, and a scheme
-  // reading the format with no cell here (no candidate list for this platform, or one not read) answers nothing here;
-  // where none reads it, or none has a cell here, a sentence saying so and the engine's page (the sentence only where
-  // the card has not said it already: saidNone, the plugin card's through_plugin_none; saidGap, the away card's
-  // plugin_elsewhere_host_none, where the host has no dispatch recorded for this platform at all)
-  function answersOf(site, records, cells, place, engineId, format, hardware, saidNone, saidGap, linked) {
+  // where another engine answers for this hardware (the plugin here, the host off the plugin's platforms), about some
+  // formats (answersFor says which): a link to the card of each of its schemes reading all of them that has a cell on
+  // this hardware's target, for an engine-only link lands on whichever of its schemes the picker lists first, often for
+  // another format, and a scheme with no cell here (no candidate list for this platform, or one not read) answers
+  // nothing here; where none reads them, or none has a cell here, a sentence saying so and the engine's page (the
+  // sentence only where the card has not said it already: saidNone, the plugin card's through_plugin_none; saidGap, the
+  // away card's plugin_elsewhere_host_none, where the host has no dispatch recorded for this platform at all)
+  function answersOf(site, records, cells, place, engineId, formats, hardware, saidNone, saidGap, linked) {
     var engine = records["engine"][engineId];
     var name = engine ? engine.name : engineId;
-    var theirs = format ? Object.keys(records["scheme"]).filter(function (id) {
+    var theirs = formats.length ? Object.keys(records["scheme"]).filter(function (id) {
       var s = records["scheme"][id];
-      return s.engine === engineId && s.formats.indexOf(format.id) >= 0;
+      return s.engine === engineId && readsEvery(s, formats);
     }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
     var here = theirs.filter(function (id) { return cells[id + "|" + place.targetId]; });
-    // the engine's page once a card: a scheme reading several formats asks this once for each
+    var names = formats.map(function (f) { return f.name; });
+    // "reads NVFP4"; of several, "reads both X and Y" (not one of them: each alone may be read here)
+    var every = (names.length === 2 ? "both " : names.length > 2 ? "all of " : "") + joined(names);
+    // the engine's page once a card: a scheme reading several formats may ask this once for each
     var page = function (said) {
       if (linked.page) { return said ? [said + "."] : []; }
       linked.page = true;
@@ -906,19 +909,29 @@
     if (!theirs.length) {
       // an engine-only link would open whichever of its schemes the picker lists first, for another format: say so
       // instead, and send the reader to the engine's page, which lists every format it supports
-      return page(format && !saidNone ? "No scheme of " + name + " in the atlas reads " + format.name : "");
+      return page(formats.length && !saidNone ? "No scheme of " + name + " in the atlas reads " + every : "");
     }
     if (!here.length) {
-      return page(saidGap ? "" : "None of " + name + "\u2019s schemes reading " + format.name + " has a derived cell on " +
+      return page(saidGap ? "" : "None of " + name + "\u2019s schemes reading " + every + " has a derived cell on " +
                   "this hardware, so the atlas cannot say what it does here (a gap, not a refusal)");
     }
-    return [name + "\u2019s " + (here.length === 1 ? "scheme" : "schemes") + " reading " + format.name + " here: "].concat(
+    return [name + "\u2019s " + (here.length === 1 ? "scheme" : "schemes") + " reading " + joined(names) + " here: "].concat(
       [].concat.apply([], here.map(function (id, n) {
         return (n ? [", "] : []).concat([el("a", { href: "?" + new URLSearchParams({ engine: engineId, scheme: id, hardware: hardware }).toString(),
                                                    text: records["scheme"][id].name })]);
       })));
   }
 
+  function joined(names) {
+    return names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names.join("");
+  }
+
+  // whether a scheme reads every one of the formats
+  function readsEvery(scheme, formats) {
+    return formats.every(function (f) { return scheme.formats.indexOf(f.id) >= 0; });
+  }
+
+  // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
   function pluginReads(records, plugin, formatId) {
     return Object.keys(records["scheme"]).some(function (id) {
       var s = records["scheme"][id];
@@ -927,23 +940,37 @@
   }
 
   // every format the scheme reads, in its record's order: a scheme may read several (vLLM's compressed-tensors NVFP4
-  // reads NVFP4 and llm-compressor checkpoints), and a card asking about its first only said the other engine had
-  // nothing for a reader whose checkpoint it reads under the second
+  // reads NVFP4 and llm-compressor checkpoints)
   function formatsRead(records, scheme) {
     return scheme.formats.map(function (id) { return records["format"][id]; }).filter(Boolean);
   }
 
-  // the other engine's answers for each format the scheme reads (answersOf), each with the comparison of every engine
-  // reading that format here; a scheme with no format gets the engine's page alone
+  // The rule for which of the other engine's schemes answer for this scheme here: those reading EVERY format it reads
+  // with a cell on this target. One reading some of them loads none of its checkpoints as far as the records say:
+  // vLLM-Gaudi's compressed-tensors W4A16 reads llm-compressor checkpoints, as vLLM's compressed-tensors NVFP4 does,
+  // and no NVFP4. The records do not tell a container format from an element one, so every format counts alike. A
+  // format none of the engine's schemes with a cell here reads is the gap, said for that format alone, and nothing is
+  // named for the scheme's other formats, where a list would be read as a route; where there is none, one answer for
+  // every format. Each with the comparison of every engine reading each format it is about; a scheme with no format
+  // gets the engine's page alone. explain says the same (generators/derive/plugins.py answers_for).
   function answersFor(site, records, cells, place, engineId, formats, hardware, saidNone, saidGap) {
     var linked = { page: false };
-    if (!formats.length) { return [el("p", {}, answersOf(site, records, cells, place, engineId, null, hardware, saidNone, saidGap, linked))]; }
-    return formats.map(function (format) {
-      var said = answersOf(site, records, cells, place, engineId, format, hardware, saidNone, saidGap, linked);
-      var every = "every engine reading " + format.name + " here";
-      return el("p", {}, said.concat(said.length ? [" \u00b7 "] : [], [el("a", {
-        href: "?" + new URLSearchParams({ engine: ANY, format: format.id, hardware: hardware }).toString(),
-        text: said.length ? every : capitalized(every) })]));
+    if (!formats.length) { return [el("p", {}, answersOf(site, records, cells, place, engineId, [], hardware, saidNone, saidGap, linked))]; }
+    var gaps = formats.filter(function (f) {
+      return !Object.keys(records["scheme"]).some(function (id) {
+        var s = records["scheme"][id];
+        return s.engine === engineId && readsEvery(s, [f]) && cells[id + "|" + place.targetId];
+      });
+    });
+    // through_plugin_none has said a format none of the plugin's schemes reads; not that none reads all of them
+    return (gaps.length ? gaps.map(function (f) { return [f]; }) : [formats]).map(function (about) {
+      var said = answersOf(site, records, cells, place, engineId, about, hardware, saidNone && gaps.length > 0, saidGap, linked);
+      return el("p", {}, said.concat([].concat.apply([], about.map(function (format, n) {
+        var every = "every engine reading " + format.name + " here";
+        return (said.length || n ? [" \u00b7 "] : []).concat([el("a", {
+          href: "?" + new URLSearchParams({ engine: ANY, format: format.id, hardware: hardware }).toString(),
+          text: said.length || n ? every : capitalized(every) })]);
+      }))));
     });
   }
 

@@ -97,6 +97,9 @@ class Attempt:
     elsewhere: tuple[tuple[str, str, str], ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
     inferred: bool = False  # the requirement that rejects it (`reason`) is marked `inferred`: not read in the engine
+    # for a kernel that loads, the reasons of the requirements marked `inferred` it meets (or takes as a condition, or
+    # computes at another precision for): its loading rests on them as much as a failure rests on a failing one
+    inferred_steps: tuple[str, ...] = ()
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -363,7 +366,7 @@ class Choice:
         whose = "its code" if len(self.jit) == 1 else "the code of each"
         # the PTX a device runs is the newest one at or below its capability: named by its own architecture, so the
         # words hold for every part of a target (a B300 at 10.3 runs the 9.0 PTX as a B200 at 10.0 does)
-        ptx = {max(p for p in build.ptx if p <= self.capability) for build in self.jit}
+        ptx = {self._ptx_run(build) for build in self.jit}
         which = f"PTX for {_dotted(ptx.pop())}" if len(ptx) == 1 else "PTX"
         said = ("either " if len(self.runs) > 1 else "") + takes + (
             f" ({whose} here is {which}, which the driver compiles when it first loads it; a driver older than the "
@@ -376,11 +379,16 @@ class Choice:
         return said
 
     def reasons(self) -> tuple[str, ...]:
-        """Why a default install without it fails at run time."""
+        """Why a default install without it fails at run time. The PTX is named by its own architecture, as `said`
+        names it: on a 10.0 device the driver compiles the 9.0 PTX (there is no PTX for 10.0 to compile)."""
         where = _dotted(self.capability)
         return tuple(f"no code compiled for compute capability {where} in {_name(build)}" for build in self.lacking) + tuple(
             f"{_name(build)} with a driver older than CUDA {build.toolkit}: CUDA error 222 when the driver compiles "
-            f"its PTX for {where}" for build in self.jit)
+            f"its PTX for {_dotted(self._ptx_run(build))} at load" for build in self.jit)
+
+    def _ptx_run(self, build: Build) -> int:
+        """The PTX a device of the capability runs from the build: the newest one at or below its capability."""
+        return max(p for p in build.ptx if p <= self.capability)
 
 
 def _choice(group: Sequence[Build], capability: int, host: str = "") -> Choice | None:
@@ -569,17 +577,24 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
 def _known(cell: Cell) -> Cell:
     """The cell marked known by inference where a step deciding its verdict comes from a requirement marked `inferred`
     (the records read the code around it, not that step): a refusal rests on every reason it lists; a failure at run
-    time on the failing kernel's reason; a kernel that loads on each earlier candidate's decline."""
-    return _replaced(cell, known_by=KnownBy.INFERRED) if any(a.inferred for a in deciding(cell)) else cell
+    time on the failing kernel's reason; a kernel that loads on each earlier candidate's decline and on every
+    requirement of its own it meets (a gate it passes decides that it runs as much as one it fails decides a failure)."""
+    return _replaced(cell, known_by=KnownBy.INFERRED) if any(a.inferred or a.inferred_steps for a in deciding(cell)) else cell
 
 
 def deciding(cell: Cell) -> tuple[Attempt, ...]:
     """The attempts whose reasons make the cell's verdict: each one listed as a reason when it refuses; up to and
-    including the kernel it selects otherwise (the declines before it decide which kernel that is)."""
+    including the kernel it selects otherwise (the declines before it decide which kernel that is), and, where a
+    cell runs through a kernel selected only under conditions (TensorRT-LLM's FP8 on Ada: the CUDA-core kernel for
+    at most 8 rows, cuBLASLt beyond), each kernel a default install selects where they do not hold, whose running
+    the verdict states too."""
     at = next((n for n, a in enumerate(cell.attempts) if a.outcome != NO or a.after_selection), None)
     if cell.verdict is Verdict.REFUSED or at is None:
         return tuple(a for a in cell.attempts if a.outcome == NO)
-    return cell.attempts[:at + 1]
+    if cell.verdict is not Verdict.RUNS or cell.attempts[at].outcome != CONDITIONAL:
+        return cell.attempts[:at + 1]
+    also = {step.selected for step in cell.otherwise if not step.off_default and step.verdict is Verdict.RUNS}
+    return (*cell.attempts[:at + 1], *(a for a in cell.attempts[at + 1:] if a.kernel in also))
 
 
 def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
@@ -651,7 +666,8 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
         reason = f"no candidate kernels for platform {target['platform']!r}" + (f" ({where})" if where else "")
         # an empty list: the engine still raises
         failure = failure_message(candidates, kernels, target, scheme) if candidates else ""
-        return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,), failure_message=failure)
+        return _of_list(Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), reasons=(reason,),
+                             failure_message=failure), candidates)
     if "substitution" in candidates and substitute is not None:  # (a dangling id is the link stage's error)
         return _substituted(engine, scheme_id, target_id, candidates, target, scheme, kernels, installed,
                             _loaded_as(scheme_id, scheme, substitute, target_id, target, kernels, installed))
@@ -660,10 +676,17 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
     cell = _verdict(engine, scheme_id, target_id, attempts, failure, config, _handling(attempts, kernels))
     whole = _by_default(cell, _otherwise(cell, kernels, config, failure, (target, scheme, installed)))
     if "filter" in candidates and not whole.verdict.runs_as_specified:
-        return _filtered(whole, candidates, target, scheme, kernels, installed)
+        return _of_list(_filtered(whole, candidates, target, scheme, kernels, installed), candidates)
     if "filter" in candidates:
-        return _replaced(whole, worse=_worse_settings(candidates, target, scheme, kernels, installed))
-    return whole
+        return _of_list(_replaced(whole, worse=_worse_settings(candidates, target, scheme, kernels, installed)), candidates)
+    return _of_list(whole, candidates)
+
+
+def _of_list(cell: Cell, candidates: Mapping[str, Any] | None) -> Cell:
+    """The cell a candidate list decides, known by inference where the list is marked `inferred` (a step of its walk,
+    such as that it comes up empty for the scheme, was not read in the engine at the pinned version; its locator says
+    which)."""
+    return _replaced(cell, known_by=KnownBy.INFERRED) if candidates and candidates.get("inferred") else cell
 
 
 def _package_tests_before(gate: str, scheme: SchemeFields, target: HardwareTargetFields,
@@ -1290,6 +1313,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     elsewhere: list[tuple[str, str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     failure_inferred = False  # that requirement is marked `inferred`
+    inferred_steps: list[str] = []  # the reasons of the requirements marked `inferred` that it meets so far
     method = scheme.get("method") if scheme else None
     scheme_config = config
     for requirement in kernel.get("requirements", []):
@@ -1297,6 +1321,10 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
         config = _dtypes_left(requirement, outcome, config)
+        if requirement.get("inferred") and (outcome is not False or (requirement.get("declines") is False
+                                                                     and not requirement.get("after_selection"))):
+            inferred_steps.append(engine_message(requirement["reason"], target, scheme or {"config": scheme_config},
+                                                 requirement))
         if outcome is not True and requirement.get("after_selection"):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:
@@ -1370,7 +1398,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
-                   elsewhere=tuple(elsewhere),
+                   elsewhere=tuple(elsewhere), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 

@@ -8,6 +8,7 @@ candidates off them), and that is not a gap in the atlas: the plugin adds those 
 engine answers with its own schemes (`plugin_elsewhere`), for the reasons the record gives under `plugin_of.elsewhere`."""
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..model.index import Index
@@ -61,3 +62,35 @@ def plugin_elsewhere(index: Index, engine_id: str, platform: str) -> PluginElsew
     return PluginElsewhere(engine_id, relation["engine"], tuple(relation["platforms"]), platform,
                            platform in host_platforms(index, relation["engine"]),
                            tuple(ElsewhereStep(s["text"], s["source"], s["locator"]) for s in relation.get("elsewhere", [])))
+
+
+@dataclass(frozen=True)
+class Answers:
+    """Another engine's schemes that answer for a scheme on a target, about the formats named (answers_for)."""
+
+    formats: tuple[str, ...]  # a format none of the engine's schemes with a cell here reads, or every format read
+    schemes: tuple[str, ...]  # the engine's schemes reading all of `formats` with a cell on the target, sorted
+
+
+def answers_for(index: Index, cells: Collection[tuple[str, str]], engine_id: str, formats: Sequence[str],
+                target_id: str) -> tuple[Answers, ...]:
+    """Which of another engine's schemes answer for a scheme on a target where the scheme has no cell (the plugin
+    answering for its host's scheme, the host for the plugin's elsewhere): the Can I run it? card
+    (docs/javascripts/can-i-run-it.js answersFor) and explain say the same.
+
+    The rule: another engine's scheme answers only when it reads every format the scheme reads and has a cell on the
+    target. A scheme may read several (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints),
+    and one reading some of them loads none of its checkpoints as far as the records say: vLLM-Gaudi's
+    compressed-tensors W4A16 reads llm-compressor checkpoints and no NVFP4. The records do not tell a container format
+    from an element one, so every format counts alike. A format none of the engine's schemes with a cell here reads is
+    the gap, one Answers each with no schemes, and nothing is named for the other formats (a list for them would be
+    read as a route); where there is none, one Answers for every format, its schemes possibly none."""
+    theirs = [s for s in index.all("scheme") if s.data.get("engine") == engine_id and (s.id, target_id) in cells]
+
+    def reading(wanted: Sequence[str]) -> tuple[str, ...]:
+        return tuple(sorted(s.id for s in theirs if set(wanted) <= set(s.data.get("formats", []))))
+
+    gaps = [f for f in formats if not reading([f])]
+    if gaps:
+        return tuple(Answers((f,), ()) for f in gaps)
+    return (Answers(tuple(formats), reading(formats)),) if formats else ()

@@ -812,6 +812,7 @@ class SchemeCandidates(TypedDict):
     no_path: NotRequired[Literal[True]]
     list: NotRequired[str]
     failure_message: NotRequired[str]
+    inferred: NotRequired[bool]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]

@@ -74,10 +74,11 @@ class KnownBy(str, Enum):
 READ_FROM_CODE = "read from the engine's dispatch code at {read}"
 READ_IN_GENERAL = "the release or commit its engine record names as read"
 INFERRED_FROM_CODE = ("inferred from the engine's dispatch code read at {read}: one step the verdict rests on was not "
-                      "read in the engine; the reason says which")
+                      "read in the engine; the kernel or scheme record says which")
 
-# a support table's note on a cell known by inference: it rests on a step the reason says was not read
-INFERRED_NOTE = "Inferred, not all read: one step this verdict rests on was not read in the engine (its reason says which)"
+# a support table's note on a cell known by inference: it rests on a step a kernel requirement or the scheme's candidate
+# list says was not read (a kernel that loads has no reason on the cell to say it, so the record is named)
+INFERRED_NOTE = "Inferred, not all read: one step this verdict rests on was not read in the engine (the kernel or scheme record says which)"
 
 KNOWN_BY_MEANINGS: dict[KnownBy, str] = {
     KnownBy.CODE: READ_FROM_CODE.format(read=READ_IN_GENERAL),

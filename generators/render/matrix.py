@@ -153,7 +153,7 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -
     head = fill('<h{} id="derived-{}" class="atlas-matrix__engine">{}</h{}>', heading, matrix.engine,
                 html.ref(f"engine/{matrix.engine}", title), heading)
     return fill('<div class="atlas-matrix">\n{}{}\n{}\n{}{}\n{}\n{}\n</div>', head, _later(matrix, html),
-        legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html), notes)
+        legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html, notes_at), notes)
 
 
 def _later(matrix: Matrix, html: _Html) -> Markup:
@@ -215,15 +215,20 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
     if c.otherwise:
         step = c.otherwise[0]
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
+    label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
+    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
+        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, _marks(cell))
+
+
+def _marks(cell: MatrixCell) -> Markup:
+    """The marks after a cell's verdict, in the grid and in the phone's per-target lists alike: a published table says
+    otherwise, traps apply, some part of the target needs more first (the legend's, each explained in the note)."""
     marks = Markup("")
     if cell.disagrees:
         marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
     if cell.traps or cell.part_traps:
         marks += fill('<span class="atlas-mark atlas-mark--trap" title="{}">{}</span>', _traps_said(cell), MARK_TRAPS)
-    marks += _part_mark(cell)
-    label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
-    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
-        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
+    return marks + _part_mark(cell)
 
 
 def _traps_said(cell: MatrixCell) -> str:
@@ -243,11 +248,15 @@ def _part_mark(cell: MatrixCell) -> Markup:
         MARK_PARTS)
 
 
-def _per_target(matrix: Matrix, html: _Html) -> Markup:
+def _per_target(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
+    """A phone's lists, one per target, in place of the grid: each verdict links to its cell's note and carries the
+    grid cell's marks (the legend above names them; without them a phone showed no trap and no published disagreement,
+    and no way to the note)."""
     blocks = []
     for n, column in enumerate(matrix.columns):
-        items = joined("", [fill("<li>{} {}{}</li>", verdict_badge(cell.answer.cell.verdict),
-                                     html.ref(f"scheme/{row.scheme}", row.label), _part_mark(cell))
+        items = joined("", [fill('<li><a class="atlas-target__note" href="{}">{}</a>{} {}</li>', notes_at + "#" + cell.note,
+                                     verdict_badge(cell.answer.cell.verdict), _marks(cell),
+                                     html.ref(f"scheme/{row.scheme}", row.label))
                                 for row in matrix.rows if (cell := row.cells[n]) is not None])
         blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
             column.short, column.detail, column.vendor, items))

@@ -166,7 +166,8 @@ def test_the_support_tables_page(browser: Browser) -> None:
     one load of the page (its 1.6 MB is the site's largest): the checks change the width and, last, follow links."""
     browser.open("chapters/support-tables/")
     _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser)
-    _published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser)  # left at 390 px by the above
+    _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(browser)  # left at 390 px by the above
+    _published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser)
     browser.resize(DESKTOP)
     _a_cell_leads_to_its_note(browser)
 
@@ -211,6 +212,34 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
             const head = m.querySelector('.atlas-matrix__engine'); return head && head.getBoundingClientRect().height > 0;
         }).length}""")
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets, "named": len(grids)}
+
+
+def _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(browser: Browser) -> None:
+    """On a phone the grid gives way to one list per target under the same legend ("‡ a published table says otherwise
+    (see the note)", "! traps apply"): each item's verdict leads to its cell's note, as the grid's cell does, and carries
+    the cell's marks. The lists once showed the verdict and the scheme alone: no trap, no published disagreement, no
+    way to the note on a phone."""
+    shown = browser.js("""const marks = e => [...e.querySelectorAll('.atlas-mark')].map(m => m.textContent).join('');
+        const grid = {}, lists = {};
+        for (const a of document.querySelectorAll('.atlas-matrix .atlas-grid__cell > a')) grid[a.getAttribute('href')] = marks(a.parentElement);
+        for (const li of document.querySelectorAll('.atlas-matrix__per-target li')) {
+          const a = li.querySelector('a.atlas-target__note');
+          lists[a ? a.getAttribute('href') : li.textContent] = marks(li);
+        }
+        return {grid, lists}""")
+    assert shown["lists"] == shown["grid"]
+    assert {mark: any(mark in marks for marks in shown["grid"].values()) for mark in "‡!"} == {"‡": True, "!": True}
+    note = browser.js("""const li = [...document.querySelectorAll('.atlas-matrix__per-target li')]
+            .find(li => li.querySelector('.atlas-mark--trap'));
+        li.closest('details').open = true;
+        const a = li.querySelector('a.atlas-target__note'); a.click();
+        const target = document.getElementById(a.getAttribute('href').slice(1)), box = target.getBoundingClientRect();
+        const found = {open: target.closest('details').open, visible: box.top >= 0 && box.top < innerHeight && box.width > 0,
+                       trap: target.textContent.toLowerCase().includes('trap')};
+        target.closest('details').open = li.closest('details').open = false;  // as the later checks expect the page
+        history.replaceState(null, '', location.pathname);
+        return found""")
+    assert note == {"open": True, "visible": True, "trap": True}
 
 
 def test_a_stacked_row_on_a_phone_shows_an_empty_cell_as_its_column_name_and_a_dash(browser: Browser) -> None:
@@ -468,10 +497,17 @@ COLOURED = (".atlas-grid__cell, .verdict, .atlas-verdict, .atlas-severity, .atla
             ".atlas-unverified, .atlas-disagree, .atlas-card__emulated, .atlas-compare__emulated, .atlas-compare__gap, "
             ".atlas-compare__elsewhere, .atlas-runs__kernel, .atlas-map__cell")
 VERDICT_CELLS = "[class*='verdict-'], [class*='atlas-verdict--'], [class*='atlas-severity--']"
+# The theme's own quieter texts: a heading's ¶ permalink (drawn when the heading is hovered, the accent colour when it is
+# focused or its heading is the page's target), the search panel's "Initializing search" line and the phone menu's
+# section titles; at the theme's colours 2.2 and 2.5:1 (¶), 4.42 and 4.06:1 (the others, on their grey band).
+THEME_QUIET = ".headerlink, .md-search-result__meta, .md-nav__title"
+TARGET_PERMALINK = """document.head.insertAdjacentHTML('beforeend', '<style>*, ::before { transition: none !important; }</style>');
+const link = [...document.querySelectorAll('article .headerlink')].find(l => l.getClientRects().length);
+location.hash = link.hash; return document.querySelector(':target > .headerlink') === link;"""
 CONTRAST_PAGES = (("chapters/support-tables/", DESKTOP), ("chapters/format-map/", DESKTOP),
                   ("can-i-run-it/?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=target:x86-cpu-avx512", PHONE),
                   ("can-i-run-it/?engine=any&format=fp8-e4m3&hardware=part:rtx-4090", DESKTOP),
-                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP))
+                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP), ("chapters/changelog/", PHONE))
 
 
 @pytest.mark.parametrize("preference,scheme", [("light", "default"), ("dark", "slate")])
@@ -482,7 +518,8 @@ def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: B
     the card, the badges, the format map) have their own slate values. In each scheme every such text, and each stacked
     row's column name on a phone, has WCAG AA contrast with what it is drawn on (4.5:1, 3:1 for large text), and a
     verdict cell is dark text on a light ground in the light scheme and light text on a dark ground in the dark one, as
-    the page around it. The format map's dash ("no scheme loads it here") once had 2.2:1 (light) and 2.5:1 (dark)."""
+    the page around it. The format map's dash ("no scheme loads it here") once had 2.2:1 (light) and 2.5:1 (dark). The
+    theme's own quieter texts on these pages (THEME_QUIET, and the ¶ of the heading a link targets) are held to the same ratios."""
     browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                    {"features": [{"name": "prefers-color-scheme", "value": preference}]})
     try:
@@ -492,17 +529,34 @@ def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: B
                 assert browser.js("return new Promise(done => { const t0 = Date.now(); (function wait() {"
                                   " if (document.querySelector('#atlas-answer .atlas-card, #atlas-answer table')) done(true);"
                                   " else if (Date.now() - t0 > 20000) done(false); else setTimeout(wait, 50); })(); })")
-            shown = browser.js(CONTRAST, COLOURED, VERDICT_CELLS)
+            shown = browser.js(CONTRAST, f"{COLOURED}, {THEME_QUIET}", VERDICT_CELLS)
             assert shown["scheme"] == scheme, page
             cells = [f for f in shown["found"] if f["verdict"]]
             assert cells, page
-            low = [f for f in shown["found"] if f["ratio"] < f["need"]]
+            assert browser.js(TARGET_PERMALINK), page  # the ¶ in its accent colour, with no transition to wait for
+            target = browser.js(CONTRAST, ":target > .headerlink", VERDICT_CELLS)["found"]
+            assert target, page
+            low = [f for f in shown["found"] + target if f["ratio"] < f["need"]]
             assert low == [], (page, preference, low[:5])
             glaring = [f for f in cells if f["textDarker"] != (scheme == "default")]
             assert glaring == [], (page, preference, glaring[:5])
         browser.screenshot(f"contrast-{scheme}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_changelog_flip_shows_its_verdicts_in_the_support_tables_colours(browser: Browser) -> None:
+    """A cell that flipped, in an engine release or a commit to the records (`scheme on target: runs via K → refused
+    (scheme)`), draws its verdict before and after the arrow as the support tables do: the changelog once wrote them as
+    bare words, the one page where a verdict had no colour."""
+    browser.open("chapters/changelog/", PHONE)
+    flips = browser.js("""const own = li => [...li.childNodes].filter(n => !(n.nodeType === 1 && n.matches('details, ul')))
+            .map(n => n.textContent).join('').trim();
+        return [...document.querySelectorAll('article li')].filter(li => /^[\\w.-]+ on [\\w.-]+: .+ → /.test(own(li)))
+            .map(li => ({text: own(li).slice(0, 80), drawn: [...li.querySelectorAll(':scope > .verdict, :scope > p > .verdict')]
+                .filter(v => getComputedStyle(v).backgroundColor !== 'rgba(0, 0, 0, 0)').length}))""")
+    assert len(flips) > 5
+    assert [f for f in flips if f["drawn"] != 2] == []
 
 
 def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_header_toggle(browser: Browser) -> None:

@@ -301,7 +301,7 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     _pick(browser, engine="tensorrt-llm", scheme="tensorrt-llm-fp8", hardware="part:a100-80gb-sxm4")
     known = _card(browser)["facts"]["Known from"]
     assert known.startswith("inferred from the engine's dispatch code, read at ")
-    assert known.endswith(" (one step the verdict rests on was not read in the engine; the reason says which)")
+    assert known.endswith(" (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)")
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
@@ -1620,8 +1620,8 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
                                   for platform, plugin in sorted(e.get("through_plugin", {}).items()))
     target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
     scheme = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
-                  and all(any(p["engine"] == plugin and f in p["formats"] for p in index["records"]["scheme"])
-                          for f in s["formats"]))
+                  and any(p["engine"] == plugin and set(s["formats"]) <= set(p["formats"]) and (p["id"], target) in cells
+                          for p in index["records"]["scheme"]))
     browser.open(f"{PAGE}?engine={host}&scheme={scheme['id']}&hardware=target:{target}")
     card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
                            "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
@@ -1672,7 +1672,8 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
     target = next(t for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
                   if t["platform"] not in platforms and t["id"] in answered)
     scheme = next(s for s in schemes.values() if s["engine"] == plugin and s["formats"] and any(
-        h["engine"] == host and s["formats"][0] in h["formats"] for h in schemes.values()))
+        h["engine"] == host and set(s["formats"]) <= set(h["formats"]) and (h["id"], target["id"]) in cells
+        for h in schemes.values()))
     browser.open(f"{PAGE}?engine={plugin}&scheme={scheme['id']}&hardware=target:{target['id']}")
     card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
                            "{state: c.dataset.state, text: c.textContent, "
@@ -1710,31 +1711,37 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
 
 def _links_to_the_schemes_reading_the_format(browser: Browser, links: list, index: dict, engine: str, format_ids: list,
                                              hardware: str, cells: dict) -> None:
-    """The card sends the reader to the other engine's answers for the same formats (each the scheme reads): a link to
-    the card of each of its schemes reading one that has a cell on this hardware's target, not an engine-only link
+    """The card sends the reader to the other engine's answers for the same formats: a link to the card of each of its
+    schemes reading every format the scheme reads that has a cell on this hardware's target, not an engine-only link
     (which lands on whichever scheme its picker lists first: from a GPTQ scheme of vLLM-Gaudi on an RTX 5090, vLLM's
     AWQ card), and each link opens that scheme's card on the same hardware."""
     target = next(t["id"] for t in index["records"]["hardware-target"] if f"target:{t['id']}" == hardware)
     theirs = sorted(s["id"] for s in index["records"]["scheme"] if s["engine"] == engine
-                    and set(format_ids) & set(s["formats"]) and (s["id"], target) in cells)
+                    and set(format_ids) <= set(s["formats"]) and (s["id"], target) in cells)
     names = {s["id"]: s["name"] for s in index["records"]["scheme"]}
     query = urlencode({"hardware": hardware})
     sent = [link for link in links if link.startswith(f"?engine={engine}&")]
-    assert theirs and sorted(set(sent)) == sorted(f"?engine={engine}&scheme={sid}&{query}" for sid in theirs)
+    assert theirs and sorted(sent) == sorted(f"?engine={engine}&scheme={sid}&{query}" for sid in theirs)
     for sid in theirs:
         browser.open(f"{PAGE}?engine={engine}&scheme={sid}&{query}")
         title = _shown(browser, "const h = document.querySelector('#atlas-answer h2'); return h && h.textContent", "title")
         assert title.startswith(f"{names[sid]} on ")
 
 
-def test_a_card_for_a_scheme_reading_several_formats_sends_the_reader_to_the_answers_for_each(
-        browser: Browser, built_site: Path, cells: dict) -> None:
-    """A scheme may read several formats (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints),
-    and the plugin card and its mirror once asked only about the first: vLLM's NVFP4 scheme on Gaudi said vLLM-Gaudi
-    reads no NVFP4 and linked nothing, though vLLM-Gaudi's compressed-tensors schemes read the checkpoint's other
-    format there; vLLM-Gaudi's compressed-tensors FP8 scheme on an NVIDIA target linked vLLM's FP8 schemes only. Each
-    card now links the other engine's schemes reading any of the formats with a cell here, and the comparison for
-    each; the plugin card says the plugin reads none of only the formats it reads none of, and the engine's page once."""
+def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_every_one_as_explain_does(
+        browser: Browser, built_site: Path, real_check, cells: dict) -> None:
+    """A scheme may read several formats (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints).
+    The plugin card and its mirror once listed, for each format, the other engine's schemes reading it here: on Gaudi
+    vLLM's NVFP4 card said vLLM-Gaudi reads no NVFP4 and then named vLLM-Gaudi's compressed-tensors W4A16 and W8A8
+    schemes as "reading llm-compressor checkpoint here", none of which loads an NVFP4 checkpoint. Another engine's
+    scheme answers only where it reads every format the scheme reads (derive/plugins.py answers_for); a format none of
+    its schemes here reads is said as a gap, alone. For every scheme of each engine on a target of the other's, the
+    card's answers read as explain prints them: a paragraph a line, the same formats (the comparison of each) and the
+    same schemes, each reading every format; the plugin card says the plugin reads none of only the formats it reads
+    none of, and the engine's page once. The rule reads the formats and which schemes have a cell on the target, and a
+    scheme has a cell on every target of a platform or on none (asserted), so one target of each platform is every
+    case: the plugin's platforms for the host's schemes, each other platform for the plugin's."""
+    from generators.explain import explain_text
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     engines = {e["id"]: e for e in index["records"]["engine"]}
     schemes = {s["id"]: s for s in index["records"]["scheme"]}
@@ -1742,30 +1749,95 @@ def test_a_card_for_a_scheme_reading_several_formats_sends_the_reader_to_the_ans
     targets = sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
     plugin = next(e for e in engines.values() if e.get("plugin_of"))
     host = engines[plugin["plugin_of"]["engine"]]
-
-    def only_later(scheme: dict, other: str, target: str) -> bool:
-        """Whether the other engine has a scheme with a cell here reading a later format of the scheme, not its first."""
-        return any(o["engine"] == other and (o["id"], target) in cells and scheme["formats"][0] not in o["formats"]
-                   and set(scheme["formats"][1:]) & set(o["formats"]) for o in schemes.values())
-
-    on = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["platforms"])
-    off = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["host_platforms"])
+    first = {t["platform"]: t["id"] for t in reversed(targets)}  # each platform's first target
+    assert all(((s, t["id"]) in cells) == ((s, first[t["platform"]]) in cells) for s in schemes for t in targets)
+    on = [first[p] for p in sorted(first) if p in plugin["plugin_of"]["platforms"]]
+    off = [first[p] for p in sorted(first) if p not in plugin["plugin_of"]["platforms"]]
+    assert on and len(off) > 1
     read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && {text: c.textContent, " \
-           "links: [...c.querySelectorAll('a')].map(a => [a.getAttribute('href'), a.textContent])}"
-    for mine, other, target in ((host, plugin, on), (plugin, host, off)):
-        scheme = next(s for s in schemes.values() if s["engine"] == mine["id"] and len(s["formats"]) > 1
-                      and only_later(s, other["id"], target))
-        browser.open(f"{PAGE}?engine={mine['id']}&scheme={scheme['id']}&hardware=target:{target}")
-        card = _shown(browser, read, "card")
-        hrefs = [href for href, _ in card["links"]]
-        _links_to_the_schemes_reading_the_format(browser, hrefs, index, other["id"], scheme["formats"],
-                                                 f"target:{target}", cells)
-        assert all(f"?engine=any&format={f}&hardware=target%3A{target}" in hrefs for f in scheme["formats"]), hrefs
-        assert [text for _, text in card["links"]].count(f"{other['name']}\u2019s page") <= 1
-        unread = [formats[f]["name"] for f in scheme["formats"]
-                  if not any(o["engine"] == other["id"] and f in o["formats"] for o in schemes.values())]
-        said = re.findall(rf"none of {re.escape(other['name'])}'s schemes in the atlas reads (.*?), so for it", card["text"])
-        assert said == ([" or ".join(unread)] if unread and other is plugin else []), (scheme["id"], card["text"])
+           "links: [...c.querySelectorAll('a')].map(a => a.textContent), paragraphs: [...c.querySelectorAll(':scope > p')]" \
+           ".slice(1).map(p => [...p.querySelectorAll('a')].map(a => a.getAttribute('href')))}"
+    several, named_some = 0, 0
+    for mine, other, target in [(host, plugin, t) for t in on] + [(plugin, host, t) for t in off]:
+        for scheme in sorted((s for s in schemes.values() if s["engine"] == mine["id"] and s["formats"]
+                              and (s["id"], target) not in cells), key=lambda s: s["id"]):
+            several += len(scheme["formats"]) > 1
+            said = [line.removeprefix(f"  {other['name']}'s schemes reading ").split(" here: ")
+                    for line in explain_text(real_check[0], scheme["id"], target)[0].split("\n")
+                    if line.startswith(f"  {other['name']}'s schemes reading ")]
+            browser.open(f"{PAGE}?engine={mine['id']}&scheme={scheme['id']}&hardware=target:{target}")
+            card = _shown(browser, read, "card")
+            shown = []
+            for hrefs in card["paragraphs"]:
+                about = [parse_qs(urlsplit(h).query)["format"][0] for h in hrefs if h.startswith("?engine=any&")]
+                named = sorted(parse_qs(urlsplit(h).query)["scheme"][0] for h in hrefs
+                               if h.startswith(f"?engine={other['id']}&scheme="))
+                assert all(set(scheme["formats"]) <= set(schemes[n]["formats"]) for n in named), (scheme["id"], named)
+                named_some += bool(named)
+                names = [formats[f]["name"] for f in about]
+                shown.append([", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0],
+                              ", ".join(f"{n} ({cells[(n, target)]['verdict']})" for n in named) or "none in the atlas"])
+            assert shown == said, (scheme["id"], card["text"])
+            assert card["links"].count(f"{other['name']}\u2019s page") <= 1
+            unread = [formats[f]["name"] for f in scheme["formats"]
+                      if not any(o["engine"] == other["id"] and f in o["formats"] for o in schemes.values())]
+            none = re.findall(rf"none of {re.escape(other['name'])}'s schemes in the atlas reads (.*?), so for it",
+                              card["text"])
+            assert none == ([" or ".join(unread)] if unread and other is plugin else []), (scheme["id"], card["text"])
+    assert several and named_some  # schemes reading several formats were among them, and cards naming schemes
+    assert browser.console_errors() == []
+
+
+def test_vllm_nvfp4_on_gaudi_2_names_vllm_gaudis_refused_nvfp4_scheme_and_none_reading_its_container_only(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """The case a reader met: vLLM's compressed-tensors NVFP4 scheme on Gaudi 2 reads NVFP4 and llm-compressor
+    checkpoints. The card once said no vLLM-Gaudi scheme reads NVFP4, then listed vLLM-Gaudi's compressed-tensors W4A16
+    and W8A8 schemes as "reading llm-compressor checkpoint here": true of the container, but none of them loads an NVFP4
+    checkpoint. vLLM-Gaudi's own NVFP4 scheme is now recorded (refused on Gaudi: vLLM's NVFP4 scheme finds no kernel
+    list for the plugin's platform, card43s-second-reading-2026-12-05), so the card names it, once for both formats,
+    and its link opens its card with the refusal and vLLM's message; the schemes reading the container only stay
+    unnamed. Where a format of a vLLM scheme is one no vLLM-Gaudi scheme with a cell reads, the card says that gap alone
+    and names nothing for the container (the comparison links are for the gap's format only)."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    scheme, target = schemes["vllm-ct-w4a4-nvfp4"], "intel-gaudi2"
+    element, container = scheme["formats"]  # as the record lists them: nvfp4, then llmcompressor-quant
+    assert (element, container) == ("nvfp4", "llmcompressor-quant")
+    here = [s for s in schemes.values() if s["engine"] == "vllm-gaudi" and (s["id"], target) in cells]
+    readers = sorted(s["id"] for s in here if container in s["formats"] and element not in s["formats"])
+    assert {"vllm-gaudi-ct-wna16", "vllm-gaudi-ct-w8a8-fp8", "vllm-gaudi-ct-w8a8-int8"} <= set(readers)
+    answer = schemes["vllm-gaudi-ct-w4a4-nvfp4"]
+    assert [s["id"] for s in here if {element, container} <= set(s["formats"])] == [answer["id"]]
+    assert cells[(answer["id"], target)]["verdict"] == "refused"
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && " \
+           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}"
+    browser.open(f"{PAGE}?engine=vllm&scheme={scheme['id']}&hardware=target:{target}")
+    card = _shown(browser, read, "plugin card")
+    link = f"?engine=vllm-gaudi&scheme={answer['id']}&hardware=target%3A{target}"
+    assert [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")] == [link], card["links"]
+    assert f"vLLM-Gaudi\u2019s scheme reading {formats[element]['name']} and {formats[container]['name']} here: " \
+           f"{answer['name']}" in card["text"]
+    assert not any(schemes[r]["name"] in card["text"] for r in readers)
+    assert "in the atlas reads" not in card["text"] and "gap" not in card["text"]
+    assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
+        f"?engine=any&format={f}&hardware=target%3A{target}" for f in (element, container)]
+    browser.open(PAGE + link)
+    refused = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                              "c.querySelector('h2') && c.querySelector('h2').textContent.startsWith("
+                              f"{json.dumps(answer['name'])}) ? c.textContent : null", "the NVFP4 scheme's card")
+    assert "Refused" in refused and "Failed to find a kernel that can implement the NVFP4 linear layer" in refused
+    # a gap: a scheme with a format no vLLM-Gaudi scheme with a cell reads, and the container that some do
+    gapped = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == "vllm"
+                  and container in s["formats"] and any(not any(f in h["formats"] for h in here) for f in s["formats"]))
+    gaps = [f for f in gapped["formats"] if not any(f in h["formats"] for h in here)]
+    browser.open(f"{PAGE}?engine=vllm&scheme={gapped['id']}&hardware=target:{target}")
+    card = _shown(browser, read, "plugin card")
+    assert f"none of vLLM-Gaudi's schemes in the atlas reads {' or '.join(formats[f]['name'] for f in gaps)}" in card["text"]
+    assert not [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")], (gapped["id"], card["links"])
+    assert formats[container]["name"] not in card["text"] and "here: " not in card["text"]
+    assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
+        f"?engine=any&format={f}&hardware=target%3A{target}" for f in gaps]
     assert browser.console_errors() == []
 
 
@@ -1780,6 +1852,42 @@ window.fetch = function (url) {
     });
   });
 };"""
+
+
+def test_a_scheme_of_the_other_engine_reading_every_format_is_named_once_for_them_all(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """The rule's other side, on the same card: a vLLM-Gaudi scheme with a cell on Gaudi 2 that reads NVFP4 as well as
+    llm-compressor checkpoints answers for vLLM's compressed-tensors NVFP4, named in one list for both formats, and the
+    compressed-tensors schemes reading the container only are not; nor is an NVFP4 gap said. The index is served with
+    one of those container readers reading NVFP4 too: it joins the list (beside vLLM-Gaudi's own NVFP4 scheme, the one
+    reading both today), and the other container readers still are not named."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    scheme, target = schemes["vllm-ct-w4a4-nvfp4"], "intel-gaudi2"
+    here = [s for s in schemes.values() if s["engine"] == "vllm-gaudi" and (s["id"], target) in cells]
+    full = [s["id"] for s in here if set(scheme["formats"]) <= set(s["formats"])]
+    readers = sorted(s["id"] for s in here if set(scheme["formats"]) & set(s["formats"]) and s["id"] not in full)
+    both = readers[0]
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WITH_FORMATS % json.dumps(
+        [both, schemes[both]["formats"] + [f for f in scheme["formats"] if f not in schemes[both]["formats"]]])})
+    try:
+        browser.open(f"{PAGE}?engine=vllm&scheme={scheme['id']}&hardware=target:{target}")
+        card = _shown(browser, "const c = document.querySelector('#atlas-answer .atlas-card'); return c && "
+                               "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}",
+                      "plugin card")
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+    names = [formats[f]["name"] for f in scheme["formats"]]
+    named = sorted(full + [both], key=lambda sid: schemes[sid]["name"])
+    assert len(readers) > 1 and [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")] == [
+        f"?engine=vllm-gaudi&scheme={sid}&hardware=target%3A{target}" for sid in named], card["links"]
+    assert f"vLLM-Gaudi\u2019s {'scheme' if len(named) == 1 else 'schemes'} reading {' and '.join(names)} here: " \
+           f"{', '.join(schemes[sid]['name'] for sid in named)} \u00b7 " in card["text"]
+    assert "in the atlas reads" not in card["text"] and "gap" not in card["text"]
+    assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
+        f"?engine=any&format={f}&hardware=target%3A{target}" for f in scheme["formats"]]
+    assert browser.console_errors() == []
 
 
 def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_links_its_page(
