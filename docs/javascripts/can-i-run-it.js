@@ -23,7 +23,7 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "read_in"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -33,6 +33,8 @@
   // what an inferred cell adds after the version read: that one step was not read (a kernel requirement or the scheme's
   // candidate list names it)
   var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)";
+  // ... and before the list of the steps a cell that runs meets (inferredSteps)
+  var INFERRED_NAMED = [", but for the step below:", ", but for the steps below:"];
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -823,10 +825,37 @@
 
   // how the cell is known; code is read at the engine's version_read (the Release line), and code read at a development
   // commit (a source with a `branch`) is said to be that instead, with the commits read
+  // (a cell that runs on a step marked inferred names the step below instead of pointing to the records)
   function knownBy(records, cell) {
     var said = KNOWN_BY[cell.known_by] || cell.known_by;
     if (cell.known_by !== "code" && cell.known_by !== "inferred") { return said; }
-    return readAt(records, cell, said) + (cell.known_by === "inferred" ? INFERRED_STEP : "");
+    var named = cell.known_by === "inferred" && (cell.inferred_steps || []).length;
+    return readAt(records, cell, said) + (cell.known_by !== "inferred" ? "" : named ? INFERRED_NAMED[named > 1 ? 1 : 0] : INFERRED_STEP);
+  }
+
+  // The steps marked inferred that the kernels a loading cell runs on meet (cell.inferred_steps, derive/cells.py
+  // Cell.inferred_met): what each tests, the source it was read in (linked) and at which commit, in explain's words
+  function inferredSteps(site, records, cell) {
+    var steps = cell.known_by === "inferred" ? cell.inferred_steps || [] : [];
+    if (!steps.length) { return null; }
+    return el("ul", { "class": "atlas-card__inferred" }, steps.map(function (step) {
+      var readIn = [];
+      step.read_in.forEach(function (r, n) {
+        var source = records["source"] && records["source"][r.source];
+        if (n) { readIn.push(" and "); }
+        readIn = readIn.concat(fill(WORDS.read_in, { source: [link(site, source, r.source)],
+          at: revisionSaid(source ? String(source.revision || "") : ""), where: r.where ? " (" + r.where + ")" : "" }));
+      });
+      return el("li", {}, fill(WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
+        checks: step.checks, read_in: readIn, read: "the version named under Release" }));
+    }));
+  }
+
+  // ' at commit abc1234' for a git revision, ' at v1.2' for a tag, nothing for none or for prose about it
+  // (derive/wording.py revision_said)
+  function revisionSaid(revision) {
+    if (/^[0-9a-f]{7,40}$/.test(revision)) { return " at commit " + revision.slice(0, 7); }
+    return /^v?[0-9][0-9A-Za-z.+-]*$/.test(revision) ? " at " + revision : "";
   }
 
   function readAt(records, cell, said) {
@@ -1371,7 +1400,7 @@
         var record = records["observation"] && records["observation"][id];
         if (record) { known.push(" ("); known.push(link(site, record, id)); known.push(")"); }
       });
-      facts.appendChild(el("dd", {}, known));
+      facts.appendChild(el("dd", {}, known.concat([inferredSteps(site, records, cell)])));
     }
     var release = releaseRead(site, records, cell.engine);
     if (release) {

@@ -68,8 +68,17 @@ WORDS: dict[str, object] = {
     "plugin_elsewhere_row": "{plugin}: {platforms} only",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
+    # a step marked inferred that a kernel the verdict rests on meets (derive/inferred_steps.py): what it tests and where
+    # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
+    # requirement's reason gives
+    "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
+    # ... one source it was read in ({at}: ' at commit 0249976' from its revision, see revision_said; {where}: ' (the
+    # kernel's locator for it)' or nothing)
+    "read_in": "{source}{at}{where}",
 }
 
+_HASH = re.compile(r"[0-9a-f]{7,40}\Z")
+_TAG = re.compile(r"v?[0-9][0-9A-Za-z.+-]*\Z")
 _SLOT = re.compile(r"\{([a-z_]+)(?:\|([^}]*))?\}")
 
 
@@ -93,6 +102,15 @@ def words(key: str) -> str:
     found = WORDS[key]
     assert isinstance(found, str), key
     return found
+
+
+def revision_said(revision: str) -> str:
+    """' at commit abc1234' for a source's git revision (a hash, cut to seven characters), ' at v1.2' for a release tag,
+    nothing for none or for prose about it ('rendered page; commit not exposed'): the page says it alike
+    (can-i-run-it.js revisionSaid)."""
+    if _HASH.match(revision):
+        return f" at commit {revision[:7]}"
+    return f" at {revision}" if _TAG.match(revision) else ""
 
 
 def covers(layers: str) -> str:

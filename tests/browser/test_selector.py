@@ -285,15 +285,17 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     assert commits
     _pick(browser, engine="onnxruntime", scheme="onnxruntime-matmulnbits-int4", hardware="part:amd-epyc-genoa")
     known = _card(browser)["facts"]["Known from"]
-    assert known.endswith(", not at the version named under Release (the sources below say which file was read where)")
+    # (its packed path rests on steps marked inferred, read at those commits: the card lists them after this)
+    assert (", not at the version named under Release (the sources below say which file was read where), but for the "
+            "steps below:") in known
     assert all(commit in known for commit in commits) and " on the main branch" in known
     # an engine that runs another's kernels names two releases under Release: the branch reads are said to be not at
     # the kernels' release, by name (ONNX Runtime GenAI runs ONNX Runtime's MatMulNBits)
     ort = engines["onnxruntime"]
     _pick(browser, engine="onnxruntime-genai", scheme="onnxruntime-genai-int4-cpu", hardware="part:amd-epyc-genoa")
     known = _card(browser)["facts"]["Known from"]
-    assert known.endswith(f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release "
-                          "(the sources below say which file was read where)")
+    assert (f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release (the sources "
+            "below say which file was read where), but for the steps below:") in known
     assert all(commit in known for commit in commits)
     # a cell whose deciding step the records mark inferred (TensorRT-LLM's FP8 on an A100: the failure in cuBLASLt is
     # PyTorch's report, not read in the engine) is said to be inferred from the code read, never read from it
@@ -304,6 +306,35 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     known = _card(browser)["facts"]["Known from"]
     assert known.startswith("inferred from the engine's dispatch code, read at ")
     assert known.endswith(" (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)")
+
+
+def test_a_running_cell_known_by_inference_names_the_step_it_meets_and_where_it_was_read(browser: Browser, cells: dict,
+                                                                                        names: dict) -> None:
+    """A cell that runs only because its kernel passes a gate the records read at another commit (TensorRT-LLM's NVFP4
+    on a B200: the CUTLASS FP4 SM dispatch, read at another commit than the one pinned) says which gate that is, what
+    it tests and where it was read, linked, rather than pointing the reader to the records."""
+    cell = cells[("tensorrt-llm-nvfp4", "nvidia-sm100")]
+    assert cell["verdict"] == "runs" and cell["known_by"] == "inferred"
+    steps = cell["inferred_steps"]
+    assert steps and all(s["kernel"] == cell["kernel"] for s in steps)
+    browser.open(f"{PAGE}?engine=tensorrt-llm&scheme=tensorrt-llm-nvfp4&hardware=part:b200")
+    card = _card(browser)
+    assert card["verdict"] == "runs"
+    known = card["facts"]["Known from"]
+    assert known.startswith("inferred from the engine's dispatch code, read at ")
+    assert "the kernel or scheme record says which" not in known
+    items = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__inferred li')].map(li => "
+                       "[li.textContent, [...li.querySelectorAll('a')].map(a => [a.pathname, a.textContent])])")
+    assert len(items) == len(steps)
+    for (text, links), step in zip(items, steps):
+        (read_in,) = step["read_in"]  # the SM gate was read in one file, at another commit
+        source = names[f"source/{read_in['source']}"]
+        assert text.startswith(f"{names['kernel/' + step['kernel']]} meets a step marked inferred: {step['checks']}, "
+                               f"read in {source} at commit ")
+        assert text.endswith(f" ({read_in['where']}), not in the engine at the version named under Release")
+        assert [p for p, _ in links] == [f"/kernels/{step['kernel']}/", f"/sources/{read_in['source']}/"]
+    # the step the card names is the SM gate, not its failure account: the reason's words are not on the card
+    assert "compute capability 10.0" in items[0][0] and "Arch unsupported" not in items[0][0]
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
