@@ -7,10 +7,10 @@ from typing import Any
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, GATE_AFTER_PACKAGES, Cell, Otherwise, unread_platforms
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
-from .derive.plugins import PluginElsewhere, answers_for, plugin_elsewhere, through_plugins
+from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_elsewhere, through_plugins
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
-from .derive.wording import covers, fill, setting_said, words
+from .derive.wording import covers, fill, layer_schemes, setting_said, words
 from .model.verdicts import Verdict, known_by_said
 
 
@@ -139,11 +139,13 @@ def _elsewhere_text(atlas: Any, scheme_id: str, target_id: str, away: PluginElse
 
 def _answers_lines(atlas: Any, name: str, engine_id: str, scheme: dict[str, Any], target_id: str) -> list[str]:
     """The other engine's schemes that answer for the scheme here, with their verdicts (derive/plugins.py answers_for:
-    those reading every format the scheme reads; where none here reads one of them, that format alone, as the card)."""
+    those covering its layers and reading every format it reads; where none here reads one of them, that format alone,
+    as the card)."""
     lines = []
-    for found in answers_for(atlas.index, atlas.views.cells, engine_id, scheme.get("formats", []), target_id):
+    layers = layers_of(scheme)
+    for found in answers_for(atlas.index, atlas.views.cells, engine_id, scheme.get("formats", []), target_id, layers):
         formats = [_format_name(atlas, f) for f in found.formats]
-        lines.append(f"  {name}'s schemes reading {_joined(formats)} here: " + (", ".join(
+        lines.append(f"  {name}'s {layer_schemes(layers)} schemes reading {_joined(formats)} here: " + (", ".join(
             f"{sid} ({atlas.views.cells[(sid, target_id)].verdict.value})" for sid in found.schemes) or "none in the atlas"))
     return lines
 

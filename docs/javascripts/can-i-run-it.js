@@ -22,7 +22,7 @@
   // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
-    "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
+    "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
     "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever"];
 
   var KNOWN_BY = {
@@ -931,13 +931,16 @@
   // nothing here; where none reads them, or none has a cell here, a sentence saying so and the engine's page (the
   // sentence only where the card has not said it already: saidNone, the plugin card's through_plugin_none; saidGap, the
   // away card's plugin_elsewhere_host_none, where the host has no dispatch recorded for this platform at all)
-  function answersOf(site, records, cells, place, engineId, formats, hardware, saidNone, saidGap, linked) {
+  function answersOf(site, records, cells, place, engineId, formats, layers, hardware, saidNone, saidGap, linked) {
     var engine = records["engine"][engineId];
     var name = engine ? engine.name : engineId;
-    var theirs = formats.length ? Object.keys(records["scheme"]).filter(function (id) {
+    // "dense-layer" or "expert-layer": the schemes answering are those covering the scheme's layers
+    var kind = WORDS.layer_schemes[layers];
+    var reading = formats.length ? Object.keys(records["scheme"]).filter(function (id) {
       var s = records["scheme"][id];
       return s.engine === engineId && readsEvery(s, formats);
     }).sort(function (a, b) { return records["scheme"][a].name.localeCompare(records["scheme"][b].name); }) : [];
+    var theirs = reading.filter(function (id) { return layersOf(records["scheme"][id]) === layers; });
     var here = theirs.filter(function (id) { return cells[id + "|" + place.targetId]; });
     var names = formats.map(function (f) { return f.name; });
     // "reads NVFP4"; of several, "reads both X and Y" (not one of them: each alone may be read here)
@@ -950,14 +953,16 @@
     };
     if (!theirs.length) {
       // an engine-only link would open whichever of its schemes the picker lists first, for another format: say so
-      // instead, and send the reader to the engine's page, which lists every format it supports
-      return page(formats.length && !saidNone ? "No scheme of " + name + " in the atlas reads " + every : "");
+      // instead, and send the reader to the engine's page, which lists every format it supports (said already where
+      // through_plugin_none has, that is where no scheme of the engine reads them, whatever its layers)
+      return page(formats.length && !(saidNone && !reading.length) ?
+                  "No " + kind + " scheme of " + name + " in the atlas reads " + every : "");
     }
     if (!here.length) {
-      return page(saidGap ? "" : "None of " + name + "\u2019s schemes reading " + every + " has a derived cell on " +
-                  "this hardware, so the atlas cannot say what it does here (a gap, not a refusal)");
+      return page(saidGap ? "" : "None of " + name + "\u2019s " + kind + " schemes reading " + every + " has a derived " +
+                  "cell on this hardware, so the atlas cannot say what it does here (a gap, not a refusal)");
     }
-    return [name + "\u2019s " + (here.length === 1 ? "scheme" : "schemes") + " reading " + joined(names) + " here: "].concat(
+    return [name + "\u2019s " + kind + " " + (here.length === 1 ? "scheme" : "schemes") + " reading " + joined(names) + " here: "].concat(
       [].concat.apply([], here.map(function (id, n) {
         return (n ? [", "] : []).concat([el("a", { href: "?" + new URLSearchParams({ engine: engineId, scheme: id, hardware: hardware }).toString(),
                                                    text: records["scheme"][id].name })]);
@@ -971,6 +976,11 @@
   // whether a scheme reads every one of the formats
   function readsEvery(scheme, formats) {
     return formats.every(function (f) { return scheme.formats.indexOf(f.id) >= 0; });
+  }
+
+  // the layers a scheme's cells describe: dense unless its record says experts (derive/plugins.py layers_of)
+  function layersOf(scheme) {
+    return scheme.layers || "dense";
   }
 
   // whether one of the plugin's own schemes reads the format: where none does, its answers are a gap, not a route
@@ -987,26 +997,29 @@
     return scheme.formats.map(function (id) { return records["format"][id]; }).filter(Boolean);
   }
 
-  // The rule for which of the other engine's schemes answer for this scheme here: those reading EVERY format it reads
-  // with a cell on this target. One reading some of them loads none of its checkpoints as far as the records say:
+  // The rule for which of the other engine's schemes answer for this scheme here: those covering the layers it covers
+  // (an expert-layer scheme answers for no dense one, nor a dense one for an expert-layer one: a cell describes only
+  // its scheme's layers), reading EVERY format it reads, with a cell on this target. One reading some of them loads none of its checkpoints as far as the records say:
   // vLLM-Gaudi's compressed-tensors W4A16 reads llm-compressor checkpoints, as vLLM's compressed-tensors NVFP4 does,
   // and no NVFP4. The records do not tell a container format from an element one, so every format counts alike. A
   // format none of the engine's schemes with a cell here reads is the gap, said for that format alone, and nothing is
   // named for the scheme's other formats, where a list would be read as a route; where there is none, one answer for
   // every format. Each with the comparison of every engine reading each format it is about; a scheme with no format
   // gets the engine's page alone. explain says the same (generators/derive/plugins.py answers_for).
-  function answersFor(site, records, cells, place, engineId, formats, hardware, saidNone, saidGap) {
+  function answersFor(site, records, cells, place, engineId, scheme, hardware, saidNone, saidGap) {
     var linked = { page: false };
-    if (!formats.length) { return [el("p", {}, answersOf(site, records, cells, place, engineId, [], hardware, saidNone, saidGap, linked))]; }
+    var formats = formatsRead(records, scheme);
+    var layers = layersOf(scheme);
+    if (!formats.length) { return [el("p", {}, answersOf(site, records, cells, place, engineId, [], layers, hardware, saidNone, saidGap, linked))]; }
     var gaps = formats.filter(function (f) {
       return !Object.keys(records["scheme"]).some(function (id) {
         var s = records["scheme"][id];
-        return s.engine === engineId && readsEvery(s, [f]) && cells[id + "|" + place.targetId];
+        return s.engine === engineId && layersOf(s) === layers && readsEvery(s, [f]) && cells[id + "|" + place.targetId];
       });
     });
     // through_plugin_none has said a format none of the plugin's schemes reads; not that none reads all of them
     return (gaps.length ? gaps.map(function (f) { return [f]; }) : [formats]).map(function (about) {
-      var said = answersOf(site, records, cells, place, engineId, about, hardware, saidNone && gaps.length > 0, saidGap, linked);
+      var said = answersOf(site, records, cells, place, engineId, about, layers, hardware, saidNone && gaps.length > 0, saidGap, linked);
       return el("p", {}, said.concat([].concat.apply([], about.map(function (format, n) {
         var every = "every engine reading " + format.name + " here";
         return (said.length || n ? [" \u00b7 "] : []).concat([el("a", {
@@ -1031,7 +1044,7 @@
         pluginSaid(site, plugin), unread.length ? ["; "].concat(
           fill(WORDS.through_plugin_none, { plugin: plugin.record ? plugin.record.name : plugin.id,
                                             format: unread.map(function (f) { return f.name; }).join(" or ") })) : [],
-        ["."]))].concat(answersFor(site, records, cells, place, plugin.id, formats, hardware, true, false)));
+        ["."]))].concat(answersFor(site, records, cells, place, plugin.id, scheme, hardware, true, false)));
   }
 
   // the mirror: a scheme of an engine that is another engine's platform plugin, on a platform the plugin does not add
@@ -1073,7 +1086,7 @@
       el("h2", { "class": "atlas-card__title" }, [link(site, scheme, schemeId), " on "].concat(placeTitle(site, records, place))),
       el("p", {}, [el("span", { "class": "atlas-compare__elsewhere", text: capitalized(WORDS.plugin_elsewhere_label) }), " "].concat(
         awaySaid(site, away), ["."]))].concat(
-      answersFor(site, records, cells, place, away.hostId, formatsRead(records, scheme), hardware, false,
+      answersFor(site, records, cells, place, away.hostId, scheme, hardware, false,
                  away.relation.host_platforms.indexOf(away.platform) < 0),
       [awaySteps(site, records, away)]));
   }

@@ -20,6 +20,11 @@ WORDS: dict[str, object] = {
                    "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's "
                    "answer: the scheme's page says which)",
     },
+    # the layers another engine's schemes answering for a scheme cover, the scheme's own (derive/plugins.py answers_for)
+    "layer_schemes": {
+        "dense": "dense-layer",
+        "experts": "expert-layer",
+    },
     # a format computed in that the format map rates emulated on the parts (derive/emulated_here.py), and how
     "emulated": "the {map|format map} rates {format} emulated on {parts}: it records no dense peak or matrix "
                 "instruction in it there, so no matrix unit of the part multiplies it as it is; {how}",
@@ -95,6 +100,13 @@ def covers(layers: str) -> str:
     table = WORDS["covers"]
     assert isinstance(table, dict)
     return str(table.get(layers, table["dense"]))
+
+
+def layer_schemes(layers: str) -> str:
+    """The schemes answering for a scheme, by the layers they cover: 'dense-layer' or 'expert-layer'."""
+    table = WORDS["layer_schemes"]
+    assert isinstance(table, dict)
+    return str(table[layers])
 
 
 def way_said(computes: str, many: bool, precision: str = "", unit: str = "") -> str:

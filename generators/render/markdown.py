@@ -99,8 +99,13 @@ def fill_words(template: str, **values: Any) -> Markup:
     filled = joined("", [part for text, name, shown in pieces(template)
                          for part in (_spaced(text), _spaced(shown) if shown is not None else
                                       _spaced_value(values[name]) if name else Markup(""))])
-    # each piece is escaped alone, so a value "1" before the text ". x" would start an ordered list: escape the whole
-    return Markup(_LIST_START.sub(r"\1\\.\2", filled)) if filled[:1].isdigit() else filled
+    # each piece is escaped alone, so a value "1" before the text ". x" would start an ordered list, also after the
+    # spaces a piece keeps (Markdown allows three before a list item): escape the whole, from its first word
+    text = str(filled)
+    words = text.lstrip()
+    if not words[:1].isdigit():
+        return filled
+    return as_markup(Markup, text[:len(text) - len(words)] + _LIST_START.sub(r"\1\\.\2", words))
 
 
 def _spaced_value(value: Any) -> Markup:
