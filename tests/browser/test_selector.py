@@ -735,6 +735,85 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert query["scheme"] == [first["scheme"]] and query["hardware"] == [f"part:{part}"]
 
 
+COMPARE_WHY = """return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr')].filter(tr => tr.dataset.verdict)
+  .map(tr => { const why = tr.querySelector('td[data-label="Verdict"] details.atlas-compare__why');
+    return {scheme: tr.dataset.scheme, verdict: tr.dataset.verdict, why: why ? {
+      summary: why.querySelector('summary').textContent, open: why.open,
+      reasons: [...why.querySelectorAll('ol > li')].map(li => li.textContent.replace(/\\s+/g, ' ').trim()),
+      raises: why.querySelector('.atlas-card__raises code')?.textContent || null} : null}; })"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_a_compared_refusal_folds_its_reasons_under_its_verdict(browser: Browser, cells: dict, size: tuple[int, int]) -> None:
+    """A Refused row of the comparison once said no more than "Refused" (its kernel and what it computes in are "—"):
+    the reason was on another page, the full answer. As in the support tables, where a cell leads to its note, it is
+    now one click away: a "why" under the verdict opens the card's own "why not", the message the engine raises and
+    each reason in the engine's order; a row that runs has none."""
+    folded = 0
+    for n, (format_id, part, target) in enumerate([("fp8-e4m3", "rtx-4090", "nvidia-sm89"),
+                                                   ("fp8-e4m3", "amd-epyc-genoa", "x86-cpu-avx512")]):
+        if n:
+            _pick(browser, engine="any", scheme=f"format:{format_id}", hardware=f"part:{part}")
+        else:
+            browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}", size)
+        _comparison(browser)
+        rows = browser.js(COMPARE_WHY)
+        assert rows
+        for row in rows:
+            cell = cells[(row["scheme"], target)]
+            if cell["verdict"] not in ("refused", "fails-at-runtime"):
+                assert row["why"] is None, row
+                continue
+            why = row["why"]
+            assert why is not None and why["summary"] == "why" and not why["open"], row
+            assert len(why["reasons"]) == len(cell["reasons"]), row
+            assert all(shown.endswith(" ".join((r.partition(": ")[2] or r).split()))
+                       for shown, r in zip(why["reasons"], cell["reasons"])), row
+            assert why["raises"] == ((cell["failure_message"] or None) if cell["verdict"] == "refused" else None), row
+            folded += row["verdict"] == "refused"
+    assert folded >= 3
+    opened = browser.js("""const why = document.querySelector('#atlas-answer tr[data-verdict="refused"] .atlas-compare__why');
+        why.querySelector('summary').click(); const box = why.querySelector('ol').getBoundingClientRect();
+        return why.open && box.width > 0 && box.height > 0 && box.right <= document.documentElement.clientWidth""")
+    assert opened
+
+
+WHOLE = """const select = document.querySelector('#atlas-' + arguments[0]), style = getComputedStyle(select);
+const ctx = document.createElement('canvas').getContext('2d');
+ctx.font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(' ');
+const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+const text = select.options[select.selectedIndex].text, line = select.nextElementSibling;
+const box = line ? line.getBoundingClientRect() : null;
+return {text, cut: ctx.measureText(text).width > room,
+        whole: line && !line.hidden && box.width > 0 && line.scrollWidth <= line.clientWidth &&
+               box.right <= document.documentElement.clientWidth ? line.textContent : null}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 900), PHONE], ids=["1280", "390"])
+def test_a_long_name_the_closed_list_cuts_is_said_whole_under_it(browser: Browser, size: tuple[int, int]) -> None:
+    """A closed list shows as much of its pick as its width holds: at 390 px, and at 1280 beside the two other lists, a
+    long format name ("NVFP4 (Blackwell block-scaled E2M1 with E4M3 scales)") or a scheme with its formats was cut,
+    with nothing on the page saying it whole until the answer's title. Each pick the list cuts is now said whole under
+    it (wrapping, inside the page's width); a pick that fits is not said twice."""
+    browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=part:h100-sxm", size)
+    _comparison(browser)
+    formats = browser.js("return [...document.querySelectorAll('#atlas-scheme option')].map(o => o.value)")
+    shown = []
+    for value in formats:
+        _pick(browser, scheme=value)
+        shown.append(browser.js(WHOLE, "scheme"))
+    _pick(browser, engine="vllm")
+    for value in browser.js("return [...document.querySelectorAll('#atlas-scheme option')].map(o => o.value)")[:12]:
+        _pick(browser, scheme=value)
+        shown.append(browser.js(WHOLE, "scheme"))
+    shown += [browser.js(WHOLE, "hardware"), browser.js(WHOLE, "engine")]
+    cut = [s for s in shown if s["cut"]]
+    assert len(cut) >= 3  # at 1280 the scheme names with their formats; at 390 the long format names as well
+    assert [s for s in cut if s["whole"] != s["text"]] == []
+    short = [s for s in shown if len(s["text"]) < 20]  # "vLLM": never said twice
+    assert short and [s for s in short if s["whole"] is not None] == []
+
+
 def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(browser: Browser) -> None:
     browser.open(PAGE)
     # right after a load the page may still be filling its lists from the data it fetches (failed once under load)
