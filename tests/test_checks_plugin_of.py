@@ -71,7 +71,7 @@ def test_the_plugin_answers_on_its_platform_and_the_host_scheme_points_to_it(tre
         "at a release not recorded, the release read): it runs there through its plugin Example plugin (engine plug), "
         "which the atlas records as an engine of its own, read at a release not recorded: that engine's schemes are "
         "the answers here\n  its schemes: sch-plug\n"
-        f"  Example plugin's schemes reading INT4 weight-only here: sch-plug "
+        f"  Example plugin's dense-layer schemes reading INT4 weight-only here: sch-plug "
         f"({atlas.views.cells[('sch-plug', 'cpu-avx512')].verdict.value})")
     engines = {e["id"]: e for e in index_document(atlas)["records"]["engine"]}
     assert engines["eng"]["through_plugin"] == {"cpu": "plug"} and "through_plugin" not in engines["plug"]
@@ -133,7 +133,7 @@ def test_another_engines_scheme_answers_only_where_it_reads_every_format_the_sch
     atlas, problems = check_tree(tree)
     assert [str(p) for p in problems if p.severity == "error"] == []
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
-    assert ok and text.endswith("\n  its schemes: sch-plug\n  Example plugin's schemes reading FP4 block format here: "
+    assert ok and text.endswith("\n  its schemes: sch-plug\n  Example plugin's dense-layer schemes reading FP4 block format here: "
                                 "none in the atlas"), text
     assert "reading INT4 weight-only" not in text
     edit(tree, "records/schemes/sch-plug.yaml", "formats: [fmt-int4]", "formats: [fmt-int4, fmt-fp4]")
@@ -142,10 +142,37 @@ def test_another_engines_scheme_answers_only_where_it_reads_every_format_the_sch
     plug, host = atlas.views.cells[("sch-plug", "cpu-avx512")], atlas.views.cells[("sch-w4a16", "gpu-sm80")]
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
     assert ok and "in the atlas reads" not in text and text.endswith(
-        f"\n  Example plugin's schemes reading FP4 block format and INT4 weight-only here: sch-plug ({plug.verdict.value})")
+        f"\n  Example plugin's dense-layer schemes reading FP4 block format and INT4 weight-only here: sch-plug ({plug.verdict.value})")
     text, ok = explain_text(atlas, "sch-plug", "gpu-sm80")
     assert ok and text.endswith(
-        f"\n  Example Engine's schemes reading INT4 weight-only and FP4 block format here: sch-w4a16 ({host.verdict.value})")
+        f"\n  Example Engine's dense-layer schemes reading INT4 weight-only and FP4 block format here: sch-w4a16 ({host.verdict.value})")
+
+
+def test_another_engines_scheme_answers_only_for_the_layers_it_covers(tree):
+    """A cell describes only its scheme's layers (`layers`): dense unless the record says experts. The rule once read
+    the formats alone, so on Gaudi vLLM's dense compressed-tensors WNA16 scheme was answered by vLLM-Gaudi's
+    compressed-tensors WNA16 MoE scheme, which describes a mixture-of-experts model's expert layers only. The plugin's
+    expert-layer scheme reading the host scheme's format is no answer for it, and explain says which layers the schemes
+    it names cover; the same scheme answers for a host scheme whose cells describe expert layers too, and the dense one
+    then does not."""
+    with_plugin(tree)
+    (tree / "records/kernels/k-plug-moe.yaml").write_text(KERNEL.replace("Plugin CPU kernel", "Plugin CPU MoE kernel"))
+    (tree / "records/schemes/sch-plug-moe.yaml").write_text(
+        SCHEME.replace("name: Plugin W4A16 scheme", "name: Plugin W4A16 MoE scheme").replace(
+            "engine: plug\n", "engine: plug\nlayers: experts\n").replace("kernels: [k-plug]", "kernels: [k-plug-moe]"))
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    assert ("sch-plug-moe", "cpu-avx512") in atlas.views.cells
+    dense, experts = atlas.views.cells[("sch-plug", "cpu-avx512")], atlas.views.cells[("sch-plug-moe", "cpu-avx512")]
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and text.endswith("\n  its schemes: sch-plug, sch-plug-moe\n  Example plugin's dense-layer schemes "
+                                f"reading INT4 weight-only here: sch-plug ({dense.verdict.value})"), text
+    edit(tree, "records/schemes/sch-w4a16.yaml", "engine: eng\n", "engine: eng\nlayers: experts\n")
+    atlas, problems = check_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
+    assert ok and text.endswith("\n  Example plugin's expert-layer schemes reading INT4 weight-only here: sch-plug-moe "
+                                f"({experts.verdict.value})"), text
 
 
 ELSEWHERE = """  elsewhere:
@@ -175,7 +202,7 @@ def test_a_plugin_scheme_off_the_plugins_platforms_is_not_a_gap_the_host_answers
         "platform cuda, Example Engine answers with its own schemes\n"
         "  why: The hook imports a package only the CPU vendor's software installs. (src-code, hook, line 3)\n"
         "  why: The host skips a hook that raises. (src-code, detect, lines 9-12)\n"
-        f"  Example Engine's schemes reading INT4 weight-only here: sch-w4a16 ({host_cell.verdict.value})")
+        f"  Example Engine's dense-layer schemes reading INT4 weight-only here: sch-w4a16 ({host_cell.verdict.value})")
     engines = {e["id"]: e for e in index_document(atlas)["records"]["engine"]}
     assert engines["plug"]["plugin_of"] == {
         "engine": "eng", "platforms": ["cpu"], "host_platforms": ["cuda"],
@@ -196,7 +223,7 @@ def test_where_the_host_has_no_dispatch_on_that_platform_either_the_host_is_the_
     assert ok and text.startswith("sch-plug on gpu-sm80: NOT ON THIS PLATFORM: ") and text.endswith(
         "so none of its schemes runs here; nor does the atlas record any of Example Engine's own dispatch for platform "
         "cuda, so what Example Engine does here it cannot say (a gap, not a refusal)\n"
-        "  Example Engine's schemes reading INT4 weight-only here: none in the atlas")
+        "  Example Engine's dense-layer schemes reading INT4 weight-only here: none in the atlas")
 
 
 def test_a_plugin_install_off_its_platforms_and_a_why_read_in_other_code_fail(tree):

@@ -171,8 +171,10 @@ def test_a_new_trap_is_named_once_on_the_page_as_its_link_and_in_full_in_the_fee
     markup = str(item_markup(item, ValueRenderer({}, {"gotcha/hostile": HOSTILE}, "chapters/changelog.md")))
     assert markup.startswith("new trap: [") and markup.count("alert") == 1  # the name once: the link's text
     assert "<script>" not in markup and "../gotchas/hostile.md" in markup
-    flip = next(i for i in got[0].items if i.kind == "flip")  # an item without a lead keeps its text and its links
-    assert str(item_markup(flip, ValueRenderer({}, {}, "chapters/changelog.md"))).startswith("sch on gpu: refused")
+    flip = next(i for i in got[0].items if i.kind == "flip")  # an item without a lead keeps its text and its links,
+    shown = str(item_markup(flip, ValueRenderer({}, {}, "chapters/changelog.md")))  # its verdicts drawn as badges
+    assert shown.startswith('sch on gpu: <span class="verdict verdict-refused"') and "→ <span class=\"verdict verdict-runs\"" in shown
+    assert shown.endswith("(../hardware-targets/gpu.md)")
     content = next(ET.fromstring(atom_feed(got).encode("utf-8")).iter(f"{{{ATOM}}}entry")).findtext(f"{{{ATOM}}}content")
     assert "new trap: " + html.escape(HOSTILE.replace("\x01", "")) in content  # the feed keeps the whole text
 

@@ -353,6 +353,7 @@ class _Text(HTMLParser):
 @given(_PIECES, _PROSE, _PROSE)
 @example([("shown", "the map "), ("text", "of")], "", "")  # a space at a piece's end once went: "the mapof"
 @example([("slot", "host"), ("text", ". x")], "1", "")  # pieces escaped alone once made "1. x", an ordered list
+@example([("text", " "), ("slot", "host"), ("text", ". x")], "1", "")  # and after a kept leading space, " 1. x"
 def test_a_shared_sentence_on_a_page_shows_its_words_and_the_record_text_as_text(pieces, host, platforms):
     """render/markdown.py fill_words puts one of derive/wording.py's sentences on a record page (the plugin note fills
     plugin_of with an engine's name): whatever the template's own text and the record text hold (tags, links, Markdown

@@ -32,6 +32,7 @@ class ChangeItem:
     refs: tuple[str, ...] = ()
     detail: tuple[str, ...] = ()  # what stands behind the item, a line each: why, or before and after (folded)
     lead: str = ""  # when set, the text is this and its record's name: a page shows the lead and links the name once
+    verdicts: tuple[str, ...] = ()  # a flip's verdicts before and after, the first word on each side of its arrow
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,10 @@ def _flip_item(flip: Flip) -> ChangeItem:
     run to several lines) or holds several reasons."""
     text, refs = f"{flip.scheme} on {flip.target}: {flip.before.summary} → {flip.after.summary}", (
         f"scheme/{flip.scheme}", f"hardware-target/{flip.target}")
+    verdicts = (flip.before.verdict, flip.after.verdict)
     if len(flip.why) == 1 and len(flip.why[0]) <= GLANCE:
-        return ChangeItem("flip", f"{text} ({flip.why[0]})", refs)
-    return ChangeItem("flip", text, refs, tuple(flip.why))
+        return ChangeItem("flip", f"{text} ({flip.why[0]})", refs, verdicts=verdicts)
+    return ChangeItem("flip", text, refs, tuple(flip.why), verdicts=verdicts)
 
 
 def release_entries(index: Index, flips: list[Flip], claims: list[ReleaseClaim]) -> list[ChangelogEntry]:
@@ -188,7 +190,7 @@ def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
     items = []
     if c.flips:
         items.append(ChangeItem("flip", f"{c.scheme} on {c.target}: {c.old} → {c.new}"
-                                + (f" ({c.new_detail})" if c.new_detail else ""), refs))
+                                + (f" ({c.new_detail})" if c.new_detail else ""), refs, verdicts=(c.old, c.new)))
     still = "" if c.flips else f" (still {c.new}" + (f" {c.new_detail}" if c.new_detail else "") + ")"
     if c.conditions_change:
         items.append(ChangeItem("conditions", f"{c.scheme} on {c.target}{still}: what must hold changed", refs,

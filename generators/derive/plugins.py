@@ -8,7 +8,7 @@ candidates off them), and that is not a gap in the atlas: the plugin adds those 
 engine answers with its own schemes (`plugin_elsewhere`), for the reasons the record gives under `plugin_of.elsewhere`."""
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..model.index import Index
@@ -64,6 +64,11 @@ def plugin_elsewhere(index: Index, engine_id: str, platform: str) -> PluginElsew
                            tuple(ElsewhereStep(s["text"], s["source"], s["locator"]) for s in relation.get("elsewhere", [])))
 
 
+def layers_of(scheme: Mapping[str, object]) -> str:
+    """The layers a scheme's cells describe (schema: scheme.layers, dense unless the record says experts)."""
+    return str(scheme.get("layers") or "dense")
+
+
 @dataclass(frozen=True)
 class Answers:
     """Another engine's schemes that answer for a scheme on a target, about the formats named (answers_for)."""
@@ -73,19 +78,24 @@ class Answers:
 
 
 def answers_for(index: Index, cells: Collection[tuple[str, str]], engine_id: str, formats: Sequence[str],
-                target_id: str) -> tuple[Answers, ...]:
+                target_id: str, layers: str) -> tuple[Answers, ...]:
     """Which of another engine's schemes answer for a scheme on a target where the scheme has no cell (the plugin
     answering for its host's scheme, the host for the plugin's elsewhere): the Can I run it? card
     (docs/javascripts/can-i-run-it.js answersFor) and explain say the same.
 
-    The rule: another engine's scheme answers only when it reads every format the scheme reads and has a cell on the
-    target. A scheme may read several (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints),
+    The rule: another engine's scheme answers only when it covers the layers the scheme covers (`layers`, dense unless
+    the record says experts), reads every format the scheme reads and has a cell on the target. A cell describes only
+    the layers of its scheme, so an expert-layer scheme (vLLM-Gaudi's compressed-tensors WNA16 MoE) is no answer for a
+    dense one reading the same formats (vLLM's compressed-tensors WNA16), nor a dense one for an expert-layer one. A
+    scheme may read several (vLLM's compressed-tensors NVFP4 reads NVFP4 and llm-compressor checkpoints),
     and one reading some of them loads none of its checkpoints as far as the records say: vLLM-Gaudi's
     compressed-tensors W4A16 reads llm-compressor checkpoints and no NVFP4. The records do not tell a container format
     from an element one, so every format counts alike. A format none of the engine's schemes with a cell here reads is
     the gap, one Answers each with no schemes, and nothing is named for the other formats (a list for them would be
-    read as a route); where there is none, one Answers for every format, its schemes possibly none."""
-    theirs = [s for s in index.all("scheme") if s.data.get("engine") == engine_id and (s.id, target_id) in cells]
+    read as a route); where there is none, one Answers for every format, its schemes possibly none. "The engine's
+    schemes" here are always those covering `layers`."""
+    theirs = [s for s in index.all("scheme") if s.data.get("engine") == engine_id
+              and layers_of(s.data) == layers and (s.id, target_id) in cells]
 
     def reading(wanted: Sequence[str]) -> tuple[str, ...]:
         return tuple(sorted(s.id for s in theirs if set(wanted) <= set(s.data.get("formats", []))))

@@ -20,6 +20,11 @@ WORDS: dict[str, object] = {
                    "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's "
                    "answer: the scheme's page says which)",
     },
+    # the layers another engine's schemes answering for a scheme cover, the scheme's own (derive/plugins.py answers_for)
+    "layer_schemes": {
+        "dense": "dense-layer",
+        "experts": "expert-layer",
+    },
     # a format computed in that the format map rates emulated on the parts (derive/emulated_here.py), and how
     "emulated": "the {map|format map} rates {format} emulated on {parts}: it records no dense peak or matrix "
                 "instruction in it there, so no matrix unit of the part multiplies it as it is; {how}",
@@ -63,8 +68,17 @@ WORDS: dict[str, object] = {
     "plugin_elsewhere_row": "{plugin}: {platforms} only",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
+    # a step marked inferred that a kernel the verdict rests on meets (derive/inferred_steps.py): what it tests and where
+    # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
+    # requirement's reason gives
+    "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
+    # ... one source it was read in ({at}: ' at commit 0249976' from its revision, see revision_said; {where}: ' (the
+    # kernel's locator for it)' or nothing)
+    "read_in": "{source}{at}{where}",
 }
 
+_HASH = re.compile(r"[0-9a-f]{7,40}\Z")
+_TAG = re.compile(r"v?[0-9][0-9A-Za-z.+-]*\Z")
 _SLOT = re.compile(r"\{([a-z_]+)(?:\|([^}]*))?\}")
 
 
@@ -90,11 +104,27 @@ def words(key: str) -> str:
     return found
 
 
+def revision_said(revision: str) -> str:
+    """' at commit abc1234' for a source's git revision (a hash, cut to seven characters), ' at v1.2' for a release tag,
+    nothing for none or for prose about it ('rendered page; commit not exposed'): the page says it alike
+    (can-i-run-it.js revisionSaid)."""
+    if _HASH.match(revision):
+        return f" at commit {revision[:7]}"
+    return f" at {revision}" if _TAG.match(revision) else ""
+
+
 def covers(layers: str) -> str:
     """What an answer covers, by its scheme's layers (dense where unknown)."""
     table = WORDS["covers"]
     assert isinstance(table, dict)
     return str(table.get(layers, table["dense"]))
+
+
+def layer_schemes(layers: str) -> str:
+    """The schemes answering for a scheme, by the layers they cover: 'dense-layer' or 'expert-layer'."""
+    table = WORDS["layer_schemes"]
+    assert isinstance(table, dict)
+    return str(table[layers])
 
 
 def way_said(computes: str, many: bool, precision: str = "", unit: str = "") -> str:

@@ -427,6 +427,7 @@ class KernelRequirements(TypedDict):
     reason_verbatim: NotRequired[bool]
     declines: NotRequired[bool]
     inferred: NotRequired[bool]
+    read_in: NotRequired[list[RefSource]]
     after_selection: NotRequired[bool]
     constants: NotRequired[dict[str, str]]
     when: NotRequired[KernelRequirementsWhen]

@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
+from jinja2 import meta
 from jinja2.lexer import TokenStream
 from markupsafe import Markup
 
@@ -32,7 +33,7 @@ from .literals import lexed, literal_problems
 from .markdown import code_span, escape_text, page_of, with_code
 from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
-from .template_globals import PageScope, bind_globals
+from .template_globals import GLOBAL_NAMES, PageScope, bind_globals
 from .tree_loader import TreeLoader
 from .values import ValueRenderer
 
@@ -124,6 +125,8 @@ class _Environment(jinja2.Environment):
     """Jinja's environment, lexing each chapter once: the literal-number check (literals.py) lexes a chapter's source
     with this environment's lexer just before the chapter compiles, and compiling takes those tokens."""
 
+    layout_names: dict[str, frozenset[str] | None]  # layout -> the names it can read (_layout_names), found once
+
     def _tokenize(self, source: str, name: str | None, filename: str | None = None,
                   state: str | None = None) -> TokenStream:
         tokens = None if state is not None or self.extensions else lexed(source, self.lexer)  # (no preprocessing)
@@ -145,6 +148,7 @@ def environment(docs_dir: Path) -> jinja2.Environment:
         optimized=False,  # Jinja's constant folding finds almost nothing in prose templates and costs a fifth of compiling
     )
     env.filters = dict(FILTERS)  # only ours: templates loop, branch and write prose; sorting, counting and filtering are views
+    env.layout_names = {}
     return env
 
 
@@ -248,11 +252,12 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
                 extra: dict[str, Any], problems: list[Problem], reads: list[Read] | None = None) -> str:
     """Render one page; problems are appended to `problems`, and what the template read to `reads` if given."""
     context = RenderContext(page, f"docs/{template_path}")
-    functions = TemplateFunctions(atlas, context, names)
-    values = ValueRenderer({}, names, page)
-    variables = {**bind_globals(PageScope(atlas, page, names, functions, values)), **extra}
     try:
-        text = env.get_template(template_path).render(variables)
+        template = env.get_template(template_path)
+        read = _layout_names(env, template_path)
+        scope = (PageScope(atlas, page, names, TemplateFunctions(atlas, context, names), ValueRenderer({}, names, page))
+                 if read is None or read & GLOBAL_NAMES else None)
+        text = template.render({**(bind_globals(scope, read) if scope is not None else {}), **extra})
     except jinja2.TemplateSyntaxError as error:
         problems.append(Problem(f"docs/{template_path}", error.lineno, 1, "template", f"template syntax error: {error.message}"))
         return ""
@@ -267,6 +272,42 @@ def render_page(env: jinja2.Environment, atlas: Any, template_path: str, page: s
     if reads is not None:
         reads += context.reads
     return text
+
+
+def _layout_names(env: jinja2.Environment, template_path: str) -> frozenset[str] | None:
+    """The names a layout and the templates it includes, imports or extends can read, or None (every global is bound)
+    for a page template, or where a template it uses is named only at run time (jinja2.meta cannot follow it).
+
+    A layout fills a page per record, and binding every template global for each (a page scope, its functions and
+    the ~50 names copied into every context an include makes) was about a quarter of the record pages' Jinja render,
+    for names the record layout never reads; a page template renders once. A name left out cannot be read: Jinja finds
+    every name a template reads without defining it."""
+    known: dict[str, frozenset[str] | None] | None = getattr(env, "layout_names", None)
+    if known is None or not template_path.startswith(f"{LAYOUTS}/"):
+        return None
+    if template_path not in known:
+        try:
+            known[template_path] = _names_read(env, template_path, {template_path})
+        except jinja2.TemplateError:  # one it names is missing or broken: the render reports it if it gets there
+            known[template_path] = None
+    return known[template_path]
+
+
+def _names_read(env: jinja2.Environment, template_path: str, seen: set[str]) -> frozenset[str] | None:
+    """The undeclared names of a template and of every template it names, or None when one is named at run time."""
+    assert env.loader is not None
+    tree = env.parse(env.loader.get_source(env, template_path)[0], template_path)
+    found = set(meta.find_undeclared_variables(tree))
+    for used in meta.find_referenced_templates(tree):
+        if used is None:
+            return None
+        if used not in seen:
+            seen.add(used)
+            names = _names_read(env, used, seen)
+            if names is None:
+                return None
+            found |= names
+    return frozenset(found)
 
 
 def _error_line(error: BaseException) -> int:

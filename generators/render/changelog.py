@@ -16,7 +16,9 @@ from markupsafe import Markup
 
 from ..derive.changelog import ChangeItem, ChangelogEntry, changelog
 from ..kinds import FOLDER_OF_KIND
+from ..model.verdicts import Verdict
 from .markdown import escape_text, joined
+from .matrix import verdict_badge
 from .values import ValueRenderer
 
 FEED = "changelog.xml"
@@ -39,7 +41,25 @@ def item_markup(item: ChangeItem, values: ValueRenderer) -> Markup:
     links = [values.ref(ref) for ref in item.refs]
     if item.lead and len(links) == 1:
         return escape_text(item.lead.rstrip()) + Markup(" ") + links[0]
-    return escape_text(item.text) + (Markup(" — ") + joined(", ", links) if links else Markup(""))
+    return _flip_markup(item) + (Markup(" — ") + joined(", ", links) if links else Markup(""))
+
+
+def _flip_markup(item: ChangeItem) -> Markup:
+    """A flip's text with its two verdicts in their colours, as the support tables draw them
+    (`s on t: [Runs] via K → [Refused] (scheme)`); any other item's text, escaped."""
+    head, colon, move = item.text.partition(": ")
+    before, arrow, after = move.partition(" → ")
+    values = {v.value for v in Verdict}
+    sides = list(zip(item.verdicts, (before, after)))
+    if not (colon and arrow and len(sides) == 2 and all(v in values and side.startswith(v) and side[len(v):][:1] in ('', ' ') for v, side in sides)):
+        return escape_text(item.text)
+    drawn = [verdict_badge(Verdict(v)) + _after_badge(side[len(v):]) for v, side in sides]
+    return escape_text(head) + Markup(colon) + drawn[0] + Markup(arrow) + drawn[1]
+
+
+def _after_badge(text: str) -> Markup:
+    """What follows a verdict (` via K`, ` (scheme)`), escaped with its leading space kept (escape_text trims)."""
+    return Markup(" ") + escape_text(text) if text.strip() else Markup("")
 
 
 def _clean(text: str) -> str:

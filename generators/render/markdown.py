@@ -99,8 +99,13 @@ def fill_words(template: str, **values: Any) -> Markup:
     filled = joined("", [part for text, name, shown in pieces(template)
                          for part in (_spaced(text), _spaced(shown) if shown is not None else
                                       _spaced_value(values[name]) if name else Markup(""))])
-    # each piece is escaped alone, so a value "1" before the text ". x" would start an ordered list: escape the whole
-    return Markup(_LIST_START.sub(r"\1\\.\2", filled)) if filled[:1].isdigit() else filled
+    # each piece is escaped alone, so a value "1" before the text ". x" would start an ordered list, also after the
+    # spaces a piece keeps (Markdown allows three before a list item): escape the whole, from its first word
+    text = str(filled)
+    words = text.lstrip()
+    if not words[:1].isdigit():
+        return filled
+    return as_markup(Markup, text[:len(text) - len(words)] + _LIST_START.sub(r"\1\\.\2", words))
 
 
 def _spaced_value(value: Any) -> Markup:
@@ -143,6 +148,18 @@ def record_link(name: str, target: str, folder: str, unverified: str | None) -> 
     (`unverified` is why no primary source backs the record, None when one does): kept, since the same few thousand
     links are written on every page of a folder."""
     return joined("", (link(name, target, posixpath.join(folder, "page.md")), unverified_badge(unverified)))
+
+
+UNVERIFIED_MARK = "u"  # superscript after a value every source of which is unverified: a figure, a format map cell
+
+
+def unverified_value(value: Markup, reason: str) -> Markup:
+    """A figure no primary source states, marked where it stands as the format map marks a cell that rests only on
+    such figures (a dotted outline and a superscript u), its reason on hover: a reader sees the value is unverified
+    without reading across to the column that says why."""
+    title = as_markup(Markup, " ".join(reason.split()).translate(_CODE_TABLE))  # entities: a table cell's `|` too
+    return fill('<span class="atlas-unverified-value" title="unverified: {}">{}<sup>{}</sup></span>', title, value,
+                UNVERIFIED_MARK)
 
 
 def unverified_badge(reason: str | None) -> Markup:

@@ -16,8 +16,10 @@ from markupsafe import Markup, escape
 
 from ..derive.answers import Answer
 from ..derive.cells import Cell, Otherwise
+from ..derive.inferred_steps import InferredStep
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
+from ..derive.wording import pieces, revision_said, words
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
 from .labels import inline_name
@@ -47,8 +49,9 @@ def href(target_page: str, current_page: str) -> str:
 class _Html:
     """Links and labels for one page."""
 
-    def __init__(self, names: dict[str, str], page: str):
+    def __init__(self, names: dict[str, str], page: str, revisions: dict[str, str] | None = None):
         self.names, self.page = names, page
+        self.revisions = revisions or {}  # source id: its revision, where a note says at which commit it was read
 
     def ref(self, ref: str, text: str | None = None, cls: str = "", nested: bool = False) -> Markup:
         """A link showing the record's name (or `text`); `nested` inside a parenthesis, its own aside made a clause."""
@@ -112,7 +115,7 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: b
     and reads the per-target lists under it), after a line of links to those headings; with its legend and notes, or
     without notes, its cells linking to the notes on the support tables page."""
     answers = atlas.views.answers
-    html = _Html(names, page)
+    html = _Html(names, page, {s.id: str(s.data.get("revision") or "") for s in atlas.index.all("source")})
     notes_at = "" if notes else href(NOTES_PAGE, page)
     found = matrices(atlas.index, answers)
     jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', joined(" · ", [
@@ -153,7 +156,7 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -
     head = fill('<h{} id="derived-{}" class="atlas-matrix__engine">{}</h{}>', heading, matrix.engine,
                 html.ref(f"engine/{matrix.engine}", title), heading)
     return fill('<div class="atlas-matrix">\n{}{}\n{}\n{}{}\n{}\n{}\n</div>', head, _later(matrix, html),
-        legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html), notes)
+        legend(any(c.compact for c in matrix.columns)), grid, _unread(matrix, html), _per_target(matrix, html, notes_at), notes)
 
 
 def _later(matrix: Matrix, html: _Html) -> Markup:
@@ -215,15 +218,20 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
     if c.otherwise:
         step = c.otherwise[0]
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
+    label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
+    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
+        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, _marks(cell))
+
+
+def _marks(cell: MatrixCell) -> Markup:
+    """The marks after a cell's verdict, in the grid and in the phone's per-target lists alike: a published table says
+    otherwise, traps apply, some part of the target needs more first (the legend's, each explained in the note)."""
     marks = Markup("")
     if cell.disagrees:
         marks += fill('<span class="atlas-mark" title="a published table says otherwise">{}</span>', MARK_DISAGREES)
     if cell.traps or cell.part_traps:
         marks += fill('<span class="atlas-mark atlas-mark--trap" title="{}">{}</span>', _traps_said(cell), MARK_TRAPS)
-    marks += _part_mark(cell)
-    label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
-    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
-        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, marks)
+    return marks + _part_mark(cell)
 
 
 def _traps_said(cell: MatrixCell) -> str:
@@ -243,11 +251,15 @@ def _part_mark(cell: MatrixCell) -> Markup:
         MARK_PARTS)
 
 
-def _per_target(matrix: Matrix, html: _Html) -> Markup:
+def _per_target(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
+    """A phone's lists, one per target, in place of the grid: each verdict links to its cell's note and carries the
+    grid cell's marks (the legend above names them; without them a phone showed no trap and no published disagreement,
+    and no way to the note)."""
     blocks = []
     for n, column in enumerate(matrix.columns):
-        items = joined("", [fill("<li>{} {}{}</li>", verdict_badge(cell.answer.cell.verdict),
-                                     html.ref(f"scheme/{row.scheme}", row.label), _part_mark(cell))
+        items = joined("", [fill('<li><a class="atlas-target__note" href="{}">{}</a>{} {}</li>', notes_at + "#" + cell.note,
+                                     verdict_badge(cell.answer.cell.verdict), _marks(cell),
+                                     html.ref(f"scheme/{row.scheme}", row.label))
                                 for row in matrix.rows if (cell := row.cells[n]) is not None])
         blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
             column.short, column.detail, column.vendor, items))
@@ -315,10 +327,29 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
                           joined(", ", [html.ref(f"observation/{o}") for o in c.evidence])))
-    if c.known_by is KnownBy.INFERRED:
+    if c.known_by is KnownBy.INFERRED and c.inferred_met:  # a cell that runs: the steps it rests on, not the records
+        parts.append(fill(". Inferred, not all read: {}", joined("; ", [_inferred_step(c, kernel, step, html)
+                                                                       for kernel, step in c.inferred_met])))
+    elif c.known_by is KnownBy.INFERRED:
         parts.append(fill(". {}", INFERRED_NOTE))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
+
+
+def _inferred_step(cell: Cell, kernel: str, step: InferredStep, html: _Html) -> Markup:
+    """A step marked inferred that a kernel the cell runs on meets, in WORDS' sentence as explain and the card say it."""
+    read_in = joined(" and ", [_html_words("read_in", source=html.ref(f"source/{r.source}"),
+                                           at=revision_said(html.revisions.get(r.source, "")),
+                                           where=f" ({r.where})" if r.where else "") for r in step.read_in])
+    return _html_words("inferred_step", kernel=html.ref(f"kernel/{kernel}"), checks=step.checks, read_in=read_in,
+                       read="the release read")
+
+
+def _html_words(key: str, **values: str | Markup) -> Markup:
+    """One of WORDS' sentences filled as HTML, as the grid's notes are (markdown.fill_words escapes for Markdown, which
+    a raw HTML block would show as it is): text escaped, links as they are."""
+    return joined("", [part for text, name, shown in pieces(words(key))
+                       for part in (text, shown if shown is not None else values[name] if name else "")])
 
 
 def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:

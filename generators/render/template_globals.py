@@ -185,6 +185,9 @@ def global_docs() -> list[tuple[str, str, str]]:
     return [(g.name, g.signature, g.doc) for g in TEMPLATE_GLOBALS]
 
 
-def bind_globals(scope: PageScope) -> dict[str, Any]:
-    """The variables one page render sees."""
-    return {g.name: g.bind(scope) for g in TEMPLATE_GLOBALS}
+GLOBAL_NAMES = frozenset(g.name for g in TEMPLATE_GLOBALS)
+
+
+def bind_globals(scope: PageScope, names: frozenset[str] | None = None) -> dict[str, Any]:
+    """The variables one page render sees: every global, or those of `names` (the names a layout can read)."""
+    return {g.name: g.bind(scope) for g in TEMPLATE_GLOBALS if names is None or g.name in names}

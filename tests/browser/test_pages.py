@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -166,7 +167,8 @@ def test_the_support_tables_page(browser: Browser) -> None:
     one load of the page (its 1.6 MB is the site's largest): the checks change the width and, last, follow links."""
     browser.open("chapters/support-tables/")
     _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser)
-    _published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser)  # left at 390 px by the above
+    _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(browser)  # left at 390 px by the above
+    _published_tables_read_per_column_at_390_with_the_derived_verdict_beside(browser)
     browser.resize(DESKTOP)
     _a_cell_leads_to_its_note(browser)
 
@@ -211,6 +213,85 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
             const head = m.querySelector('.atlas-matrix__engine'); return head && head.getBoundingClientRect().height > 0;
         }).length}""")
     assert phone == {"page": PHONE[0], "grid": "none", "lists": targets, "named": len(grids)}
+
+
+def _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(browser: Browser) -> None:
+    """On a phone the grid gives way to one list per target under the same legend ("‡ a published table says otherwise
+    (see the note)", "! traps apply"): each item's verdict leads to its cell's note, as the grid's cell does, and carries
+    the cell's marks. The lists once showed the verdict and the scheme alone: no trap, no published disagreement, no
+    way to the note on a phone."""
+    shown = browser.js("""const marks = e => [...e.querySelectorAll('.atlas-mark')].map(m => m.textContent).join('');
+        const grid = {}, lists = {};
+        for (const a of document.querySelectorAll('.atlas-matrix .atlas-grid__cell > a')) grid[a.getAttribute('href')] = marks(a.parentElement);
+        for (const li of document.querySelectorAll('.atlas-matrix__per-target li')) {
+          const a = li.querySelector('a.atlas-target__note');
+          lists[a ? a.getAttribute('href') : li.textContent] = marks(li);
+        }
+        return {grid, lists}""")
+    assert shown["lists"] == shown["grid"]
+    assert {mark: any(mark in marks for marks in shown["grid"].values()) for mark in "‡!"} == {"‡": True, "!": True}
+    note = browser.js("""const li = [...document.querySelectorAll('.atlas-matrix__per-target li')]
+            .find(li => li.querySelector('.atlas-mark--trap'));
+        li.closest('details').open = true;
+        const a = li.querySelector('a.atlas-target__note'); a.click();
+        const target = document.getElementById(a.getAttribute('href').slice(1)), box = target.getBoundingClientRect();
+        const found = {open: target.closest('details').open, visible: box.top >= 0 && box.top < innerHeight && box.width > 0,
+                       trap: target.textContent.toLowerCase().includes('trap')};
+        target.closest('details').open = li.closest('details').open = false;  // as the later checks expect the page
+        history.replaceState(null, '', location.pathname);
+        return found""")
+    assert note == {"open": True, "visible": True, "trap": True}
+
+
+UNVERIFIED_FIGURES = """const rows = [];
+for (const table of document.querySelectorAll('article table')) {
+  const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+  const at = heads.indexOf('unverified');
+  if (at < 0) continue;
+  for (const tr of table.querySelectorAll('tbody tr')) {
+    const cells = [...tr.children], reason = cells[at].textContent.replace(/\\s+/g, ' ').trim();
+    const marks = [...tr.querySelectorAll('.atlas-unverified-value')];
+    rows.push({reason, marks: marks.map(m => ({title: m.title, sup: m.querySelector('sup')?.textContent || '',
+                                               column: heads[cells.indexOf(m.closest('td'))], width: m.getBoundingClientRect().width,
+                                               right: m.getBoundingClientRect().right})),
+               links: [...cells[at].querySelectorAll('a')].map(a => [a.textContent, a.pathname])});
+  }
+}
+return {rows, width: document.documentElement.clientWidth}"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_an_unverified_figure_reads_as_unverified_where_it_stands_and_its_reason_links_the_finding(
+        browser: Browser, built_site: Path, size: tuple[int, int]) -> None:
+    """An accelerator's figure that no primary source states (its `unverified` reason) once looked like any other: only
+    the "unverified" column beside it said so, and the finding that reason names ("finding hw-nvidia-datasheets-unread")
+    was plain text. The figure now carries the format map's unverified mark (a dotted outline and a superscript u, the
+    reason on hover), a figure with no reason none, and each finding the reason names by id links to its page."""
+    folder = built_site / "api/records"
+    findings = {path.stem for path in (folder / "findings").glob("*.json")}
+    pages = []
+    for path in sorted((folder / "accelerators").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))["data"]
+        if any(isinstance(v, list) and any(isinstance(i, dict) and i.get("unverified") for i in v) for v in data.values()):
+            pages.append(path.stem)
+    assert len(pages) >= 5
+    linked = 0
+    for page in pages if size == DESKTOP else pages[:2]:
+        browser.open(f"accelerators/{page}/", size)
+        shown = browser.js(UNVERIFIED_FIGURES)
+        marked = [row for row in shown["rows"] if row["reason"]]
+        assert marked, page
+        for row in shown["rows"]:
+            if not row["reason"]:
+                assert row["marks"] == [], (page, row)
+                continue
+            assert row["marks"], (page, row)
+            assert all(m["title"] == f"unverified: {row['reason']}" and m["sup"] == "u" and m["column"] != "unverified"
+                       and m["width"] > 0 and m["right"] <= shown["width"] for m in row["marks"]), (page, row)
+            named = [f for f in re.findall(r"\bfinding ([a-z0-9]+(?:-[a-z0-9]+)*)", row["reason"]) if f in findings]
+            assert row["links"] == [[f, f"/findings/{f}/"] for f in named], (page, row)
+            linked += len(named)
+    assert linked  # hw-nvidia-datasheets-unread, among others
 
 
 def test_a_stacked_row_on_a_phone_shows_an_empty_cell_as_its_column_name_and_a_dash(browser: Browser) -> None:
@@ -468,41 +549,93 @@ COLOURED = (".atlas-grid__cell, .verdict, .atlas-verdict, .atlas-severity, .atla
             ".atlas-unverified, .atlas-disagree, .atlas-card__emulated, .atlas-compare__emulated, .atlas-compare__gap, "
             ".atlas-compare__elsewhere, .atlas-runs__kernel, .atlas-map__cell")
 VERDICT_CELLS = "[class*='verdict-'], [class*='atlas-verdict--'], [class*='atlas-severity--']"
+# The theme's own quieter texts: a heading's ¶ permalink (drawn when the heading is hovered, the accent colour when it is
+# focused or its heading is the page's target), the search panel's "Initializing search" line and the phone menu's
+# section titles; at the theme's colours 2.2 and 2.5:1 (¶), 4.42 and 4.06:1 (the others, on their grey band).
+THEME_QUIET = ".headerlink, .md-search-result__meta, .md-nav__title"
+TARGET_PERMALINK = """document.head.insertAdjacentHTML('beforeend', '<style>*, ::before { transition: none !important; }</style>');
+const link = [...document.querySelectorAll('article .headerlink')].find(l => l.getClientRects().length);
+location.hash = link.hash; return document.querySelector(':target > .headerlink') === link;"""
 CONTRAST_PAGES = (("chapters/support-tables/", DESKTOP), ("chapters/format-map/", DESKTOP),
                   ("can-i-run-it/?engine=vllm&scheme=vllm-ct-w4a8-int&hardware=target:x86-cpu-avx512", PHONE),
                   ("can-i-run-it/?engine=any&format=fp8-e4m3&hardware=part:rtx-4090", DESKTOP),
-                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP))
+                  ("schemes/vllm-ct-w8a8-fp8/", PHONE), ("gotchas/", DESKTOP), ("chapters/changelog/", PHONE))
 
 
-@pytest.mark.parametrize("preference,scheme", [("light", "default"), ("dark", "slate")])
-def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: Browser, preference: str,
-                                                                      scheme: str) -> None:
+# The schemes the contrast test reads each page in: the system's preference, and the scheme Material then draws.
+SCHEMES = (("light", "default"), ("dark", "slate"))
+# Resolves once the page draws the scheme asked for (arguments[0]) and Material has ended the switch (it drops
+# data-md-color-switching, which holds transitions at zero, a task later), then one frame on; false after 10 s.
+SCHEME_DRAWN = """const [scheme, reply] = arguments; const t0 = Date.now();
+(function wait() {
+  if (document.body.getAttribute('data-md-color-scheme') === scheme && !document.body.hasAttribute('data-md-color-switching'))
+    requestAnimationFrame(() => reply(true));
+  else if (Date.now() - t0 > 10000) reply(false); else setTimeout(wait, 20);
+})();"""
+
+
+def test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme(browser: Browser) -> None:
     """Material draws the light (default) or dark (slate) scheme as the reader's system prefers, with a toggle in the
     header; the colours the site sets itself (docs/stylesheets/atlas.css: the verdict colours of the support tables,
     the card, the badges, the format map) have their own slate values. In each scheme every such text, and each stacked
     row's column name on a phone, has WCAG AA contrast with what it is drawn on (4.5:1, 3:1 for large text), and a
     verdict cell is dark text on a light ground in the light scheme and light text on a dark ground in the dark one, as
-    the page around it. The format map's dash ("no scheme loads it here") once had 2.2:1 (light) and 2.5:1 (dark)."""
-    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                                   {"features": [{"name": "prefers-color-scheme", "value": preference}]})
+    the page around it. The format map's dash ("no scheme loads it here") once had 2.2:1 (light) and 2.5:1 (dark). The
+    theme's own quieter texts on these pages (THEME_QUIET, and the ¶ of the heading a link targets) are held to the same ratios.
+
+    Each page is loaded once and read in both schemes, every other page loaded in the dark one: the theme follows a
+    change of the system's preference on the open page (Material's components/palette/index.ts restarts on the media
+    query's change and sets the body attributes a load sets), so a second load of each page (2.3 MB of support tables
+    among them) read nothing more."""
+    prefer = lambda value: browser.driver.execute_cdp_cmd(  # noqa: E731
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": value}]})
     try:
-        for page, size in CONTRAST_PAGES:
-            browser.open(page, size)
+        prefer(SCHEMES[0][0])
+        for n, (page, size) in enumerate(CONTRAST_PAGES):
+            browser.open(page, size)  # in the scheme the last page was read in last
             if page.startswith("can-i-run-it/"):  # the answer is drawn once the page has fetched its data
                 assert browser.js("return new Promise(done => { const t0 = Date.now(); (function wait() {"
                                   " if (document.querySelector('#atlas-answer .atlas-card, #atlas-answer table')) done(true);"
                                   " else if (Date.now() - t0 > 20000) done(false); else setTimeout(wait, 50); })(); })")
-            shown = browser.js(CONTRAST, COLOURED, VERDICT_CELLS)
-            assert shown["scheme"] == scheme, page
-            cells = [f for f in shown["found"] if f["verdict"]]
-            assert cells, page
-            low = [f for f in shown["found"] if f["ratio"] < f["need"]]
-            assert low == [], (page, preference, low[:5])
-            glaring = [f for f in cells if f["textDarker"] != (scheme == "default")]
-            assert glaring == [], (page, preference, glaring[:5])
-        browser.screenshot(f"contrast-{scheme}")
+            for preference, scheme in SCHEMES[::-1] if n % 2 else SCHEMES:
+                prefer(preference)
+                assert browser.driver.execute_async_script(SCHEME_DRAWN, scheme), (page, preference)
+                shown = browser.js(CONTRAST, f"{COLOURED}, {THEME_QUIET}", VERDICT_CELLS)
+                assert shown["scheme"] == scheme, page
+                cells = [f for f in shown["found"] if f["verdict"]]
+                assert cells, page
+                assert browser.js(TARGET_PERMALINK), page  # the ¶ in its accent colour, with no transition to wait for
+                target = browser.js(CONTRAST, ":target > .headerlink", VERDICT_CELLS)["found"]
+                assert target, page
+                low = [f for f in shown["found"] + target if f["ratio"] < f["need"]]
+                assert low == [], (page, preference, low[:5])
+                glaring = [f for f in cells if f["textDarker"] != (scheme == "default")]
+                assert glaring == [], (page, preference, glaring[:5])
+                if page == CONTRAST_PAGES[-1][0]:
+                    browser.screenshot(f"contrast-{scheme}")
     finally:
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_changelog_flip_shows_its_verdicts_in_the_support_tables_colours(browser: Browser) -> None:
+    """A cell that flipped, in an engine release or a commit to the records (`scheme on target: runs via K → refused
+    (scheme)`), draws its verdict before and after the arrow as the support tables do: the changelog once wrote them as
+    bare words, the one page where a verdict had no colour."""
+    browser.open("chapters/changelog/", PHONE)
+    flips = browser.js("""const own = li => [...li.childNodes].filter(n => !(n.nodeType === 1 && n.matches('details, ul')))
+            .map(n => n.textContent).join('').trim();
+        return [...document.querySelectorAll('article li')].filter(li => /^[\\w.-]+ on [\\w.-]+: .+ → /.test(own(li)))
+            .map(li => ({text: own(li).slice(0, 80), drawn: [...li.querySelectorAll(':scope > .verdict, :scope > p > .verdict')]
+                .filter(v => getComputedStyle(v).backgroundColor !== 'rgba(0, 0, 0, 0)').length}))""")
+    assert len(flips) > 5
+    assert [f for f in flips if f["drawn"] != 2] == []
+
+
+# The page the scheme tests load over and over (thirteen loads in all): the header's toggle and the theme's palette
+# script are those of every page, and a kernel page shows verdict badges (`.verdict-runs`) at a tenth of the format
+# map's size (55 kB against 546 kB; each load of the map cost Chromium about 0.2 s of CPU more). The format map's own
+# colours are read in both schemes by test_the_site_s_own_colours_read_in_the_light_and_the_dark_scheme.
+SCHEME_PAGE = "kernels/vllm-marlin/"
 
 
 def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_header_toggle(browser: Browser) -> None:
@@ -516,7 +649,7 @@ def test_the_scheme_follows_the_system_until_the_reader_picks_one_with_the_heade
     toggle = "label.md-header__button[for^=\"__palette\"]:not([hidden])"
     read = ("const c = document.querySelector('.verdict-runs'); return [document.body.getAttribute("
             f"'data-md-color-scheme'), getComputedStyle(c).backgroundColor, document.querySelector('{toggle}').title]")
-    page = "chapters/format-map/"
+    page = SCHEME_PAGE
     try:
         browser.open(page)
         browser.js("localStorage.clear()")
@@ -558,7 +691,7 @@ def test_a_scheme_the_first_palette_stored_is_kept_as_dark_or_read_as_the_system
     dark at 1, for every first visit (as the system then preferred) and every click; with the automatic option first
     and light second, a reader stored as dark came back to light and stayed there. Dark is second now: a stored dark
     stays dark whatever the system prefers, and a stored light becomes the system's preference, read on every load."""
-    page = "chapters/format-map/"
+    page = SCHEME_PAGE
     try:
         browser.open(page)
         browser.js("localStorage.clear(); __md_set('__palette', arguments[0])", FIRST_PALETTE[stored])

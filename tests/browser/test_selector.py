@@ -10,6 +10,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from selenium.webdriver.common.keys import Keys
 
+from generators.derive.wording import WORDS
+
 from .conftest import DESKTOP, PHONE, Browser
 
 PAGE = "can-i-run-it/"
@@ -283,15 +285,17 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     assert commits
     _pick(browser, engine="onnxruntime", scheme="onnxruntime-matmulnbits-int4", hardware="part:amd-epyc-genoa")
     known = _card(browser)["facts"]["Known from"]
-    assert known.endswith(", not at the version named under Release (the sources below say which file was read where)")
+    # (its packed path rests on steps marked inferred, read at those commits: the card lists them after this)
+    assert (", not at the version named under Release (the sources below say which file was read where), but for the "
+            "steps below:") in known
     assert all(commit in known for commit in commits) and " on the main branch" in known
     # an engine that runs another's kernels names two releases under Release: the branch reads are said to be not at
     # the kernels' release, by name (ONNX Runtime GenAI runs ONNX Runtime's MatMulNBits)
     ort = engines["onnxruntime"]
     _pick(browser, engine="onnxruntime-genai", scheme="onnxruntime-genai-int4-cpu", hardware="part:amd-epyc-genoa")
     known = _card(browser)["facts"]["Known from"]
-    assert known.endswith(f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release "
-                          "(the sources below say which file was read where)")
+    assert (f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release (the sources "
+            "below say which file was read where), but for the steps below:") in known
     assert all(commit in known for commit in commits)
     # a cell whose deciding step the records mark inferred (TensorRT-LLM's FP8 on an A100: the failure in cuBLASLt is
     # PyTorch's report, not read in the engine) is said to be inferred from the code read, never read from it
@@ -302,6 +306,35 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     known = _card(browser)["facts"]["Known from"]
     assert known.startswith("inferred from the engine's dispatch code, read at ")
     assert known.endswith(" (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)")
+
+
+def test_a_running_cell_known_by_inference_names_the_step_it_meets_and_where_it_was_read(browser: Browser, cells: dict,
+                                                                                        names: dict) -> None:
+    """A cell that runs only because its kernel passes a gate the records read at another commit (TensorRT-LLM's NVFP4
+    on a B200: the CUTLASS FP4 SM dispatch, read at another commit than the one pinned) says which gate that is, what
+    it tests and where it was read, linked, rather than pointing the reader to the records."""
+    cell = cells[("tensorrt-llm-nvfp4", "nvidia-sm100")]
+    assert cell["verdict"] == "runs" and cell["known_by"] == "inferred"
+    steps = cell["inferred_steps"]
+    assert steps and all(s["kernel"] == cell["kernel"] for s in steps)
+    browser.open(f"{PAGE}?engine=tensorrt-llm&scheme=tensorrt-llm-nvfp4&hardware=part:b200")
+    card = _card(browser)
+    assert card["verdict"] == "runs"
+    known = card["facts"]["Known from"]
+    assert known.startswith("inferred from the engine's dispatch code, read at ")
+    assert "the kernel or scheme record says which" not in known
+    items = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__inferred li')].map(li => "
+                       "[li.textContent, [...li.querySelectorAll('a')].map(a => [a.pathname, a.textContent])])")
+    assert len(items) == len(steps)
+    for (text, links), step in zip(items, steps):
+        (read_in,) = step["read_in"]  # the SM gate was read in one file, at another commit
+        source = names[f"source/{read_in['source']}"]
+        assert text.startswith(f"{names['kernel/' + step['kernel']]} meets a step marked inferred: {step['checks']}, "
+                               f"read in {source} at commit ")
+        assert text.endswith(f" ({read_in['where']}), not in the engine at the version named under Release")
+        assert [p for p, _ in links] == [f"/kernels/{step['kernel']}/", f"/sources/{read_in['source']}/"]
+    # the step the card names is the SM gate, not its failure account: the reason's words are not on the card
+    assert "compute capability 10.0" in items[0][0] and "Arch unsupported" not in items[0][0]
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
@@ -700,6 +733,85 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert _card(browser)["verdict"] == first["verdict"]
     query = parse_qs(urlsplit(browser.driver.current_url).query)
     assert query["scheme"] == [first["scheme"]] and query["hardware"] == [f"part:{part}"]
+
+
+COMPARE_WHY = """return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr')].filter(tr => tr.dataset.verdict)
+  .map(tr => { const why = tr.querySelector('td[data-label="Verdict"] details.atlas-compare__why');
+    return {scheme: tr.dataset.scheme, verdict: tr.dataset.verdict, why: why ? {
+      summary: why.querySelector('summary').textContent, open: why.open,
+      reasons: [...why.querySelectorAll('ol > li')].map(li => li.textContent.replace(/\\s+/g, ' ').trim()),
+      raises: why.querySelector('.atlas-card__raises code')?.textContent || null} : null}; })"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_a_compared_refusal_folds_its_reasons_under_its_verdict(browser: Browser, cells: dict, size: tuple[int, int]) -> None:
+    """A Refused row of the comparison once said no more than "Refused" (its kernel and what it computes in are "—"):
+    the reason was on another page, the full answer. As in the support tables, where a cell leads to its note, it is
+    now one click away: a "why" under the verdict opens the card's own "why not", the message the engine raises and
+    each reason in the engine's order; a row that runs has none."""
+    folded = 0
+    for n, (format_id, part, target) in enumerate([("fp8-e4m3", "rtx-4090", "nvidia-sm89"),
+                                                   ("fp8-e4m3", "amd-epyc-genoa", "x86-cpu-avx512")]):
+        if n:
+            _pick(browser, engine="any", scheme=f"format:{format_id}", hardware=f"part:{part}")
+        else:
+            browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}", size)
+        _comparison(browser)
+        rows = browser.js(COMPARE_WHY)
+        assert rows
+        for row in rows:
+            cell = cells[(row["scheme"], target)]
+            if cell["verdict"] not in ("refused", "fails-at-runtime"):
+                assert row["why"] is None, row
+                continue
+            why = row["why"]
+            assert why is not None and why["summary"] == "why" and not why["open"], row
+            assert len(why["reasons"]) == len(cell["reasons"]), row
+            assert all(shown.endswith(" ".join((r.partition(": ")[2] or r).split()))
+                       for shown, r in zip(why["reasons"], cell["reasons"])), row
+            assert why["raises"] == ((cell["failure_message"] or None) if cell["verdict"] == "refused" else None), row
+            folded += row["verdict"] == "refused"
+    assert folded >= 3
+    opened = browser.js("""const why = document.querySelector('#atlas-answer tr[data-verdict="refused"] .atlas-compare__why');
+        why.querySelector('summary').click(); const box = why.querySelector('ol').getBoundingClientRect();
+        return why.open && box.width > 0 && box.height > 0 && box.right <= document.documentElement.clientWidth""")
+    assert opened
+
+
+WHOLE = """const select = document.querySelector('#atlas-' + arguments[0]), style = getComputedStyle(select);
+const ctx = document.createElement('canvas').getContext('2d');
+ctx.font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(' ');
+const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+const text = select.options[select.selectedIndex].text, line = select.nextElementSibling;
+const box = line ? line.getBoundingClientRect() : null;
+return {text, cut: ctx.measureText(text).width > room,
+        whole: line && !line.hidden && box.width > 0 && line.scrollWidth <= line.clientWidth &&
+               box.right <= document.documentElement.clientWidth ? line.textContent : null}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 900), PHONE], ids=["1280", "390"])
+def test_a_long_name_the_closed_list_cuts_is_said_whole_under_it(browser: Browser, size: tuple[int, int]) -> None:
+    """A closed list shows as much of its pick as its width holds: at 390 px, and at 1280 beside the two other lists, a
+    long format name ("NVFP4 (Blackwell block-scaled E2M1 with E4M3 scales)") or a scheme with its formats was cut,
+    with nothing on the page saying it whole until the answer's title. Each pick the list cuts is now said whole under
+    it (wrapping, inside the page's width); a pick that fits is not said twice."""
+    browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=part:h100-sxm", size)
+    _comparison(browser)
+    formats = browser.js("return [...document.querySelectorAll('#atlas-scheme option')].map(o => o.value)")
+    shown = []
+    for value in formats:
+        _pick(browser, scheme=value)
+        shown.append(browser.js(WHOLE, "scheme"))
+    _pick(browser, engine="vllm")
+    for value in browser.js("return [...document.querySelectorAll('#atlas-scheme option')].map(o => o.value)")[:12]:
+        _pick(browser, scheme=value)
+        shown.append(browser.js(WHOLE, "scheme"))
+    shown += [browser.js(WHOLE, "hardware"), browser.js(WHOLE, "engine")]
+    cut = [s for s in shown if s["cut"]]
+    assert len(cut) >= 3  # at 1280 the scheme names with their formats; at 390 the long format names as well
+    assert [s for s in cut if s["whole"] != s["text"]] == []
+    short = [s for s in shown if len(s["text"]) < 20]  # "vLLM": never said twice
+    assert short and [s for s in short if s["whole"] is not None] == []
 
 
 def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(browser: Browser) -> None:
@@ -1642,13 +1754,21 @@ def test_a_scheme_of_an_engine_that_runs_here_through_its_plugin_sends_the_reade
     plugin_rows = browser.js("return [...document.querySelectorAll('tr[data-verdict]')].filter(r => r.dataset.verdict)"
                              ".map(r => r.dataset.scheme)")
     assert any(s["id"] in plugin_rows for s in index["records"]["scheme"] if s["engine"] == plugin)
-    # a host scheme whose format none of the plugin's schemes reads (vLLM's NVFP4 on Gaudi): a gap, said as one
-    unread = next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
-                  and not any(p["engine"] == plugin and s["formats"][0] in p["formats"] for p in index["records"]["scheme"]))
-    browser.open(f"{PAGE}?engine=any&format={unread['formats'][0]}&hardware=target:{target}")
-    _comparison(browser)
-    row = browser.js(f"return document.querySelector('tr[data-scheme=\"{unread['id']}\"]').textContent")
-    box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    # a host scheme whose format none of the plugin's schemes reads (vLLM's NVFP4 on Gaudi once): a gap, said as one.
+    # The plugin now has a scheme for every format of the host's (gaudi43-audit-2026-12-05), so the index is served
+    # with the one plugin scheme reading a host scheme's first format reading it no more
+    unread, lone = next((s, only[0]) for s in index["records"]["scheme"] if s["engine"] == host and s["formats"]
+                        for only in [[p for p in index["records"]["scheme"] if p["engine"] == plugin
+                                      and s["formats"][0] in p["formats"]]] if len(only) == 1)
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WITH_FORMATS % json.dumps(
+        [lone["id"], [f for f in lone["formats"] if f != unread["formats"][0]]])})
+    try:
+        browser.open(f"{PAGE}?engine=any&format={unread['formats'][0]}&hardware=target:{target}")
+        _comparison(browser)
+        row = browser.js(f"return document.querySelector('tr[data-scheme=\"{unread['id']}\"]').textContent")
+        box = browser.js("return document.querySelector('.atlas-compare').textContent")
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     assert f"through {engines[plugin]['name']}: not derived" in row
     assert f"none of {engines[plugin]['name']}'s schemes in the atlas reads " in box
 
@@ -1762,9 +1882,9 @@ def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_e
         for scheme in sorted((s for s in schemes.values() if s["engine"] == mine["id"] and s["formats"]
                               and (s["id"], target) not in cells), key=lambda s: s["id"]):
             several += len(scheme["formats"]) > 1
-            said = [line.removeprefix(f"  {other['name']}'s schemes reading ").split(" here: ")
-                    for line in explain_text(real_check[0], scheme["id"], target)[0].split("\n")
-                    if line.startswith(f"  {other['name']}'s schemes reading ")]
+            prefix = f"  {other['name']}'s {WORDS['layer_schemes'][scheme['layers']]} schemes reading "  # type: ignore[index]
+            said = [line.removeprefix(prefix).split(" here: ")
+                    for line in explain_text(real_check[0], scheme["id"], target)[0].split("\n") if line.startswith(prefix)]
             browser.open(f"{PAGE}?engine={mine['id']}&scheme={scheme['id']}&hardware=target:{target}")
             card = _shown(browser, read, "card")
             shown = []
@@ -1772,7 +1892,8 @@ def test_a_card_for_a_scheme_reading_several_formats_names_the_schemes_reading_e
                 about = [parse_qs(urlsplit(h).query)["format"][0] for h in hrefs if h.startswith("?engine=any&")]
                 named = sorted(parse_qs(urlsplit(h).query)["scheme"][0] for h in hrefs
                                if h.startswith(f"?engine={other['id']}&scheme="))
-                assert all(set(scheme["formats"]) <= set(schemes[n]["formats"]) for n in named), (scheme["id"], named)
+                assert all(set(scheme["formats"]) <= set(schemes[n]["formats"]) and schemes[n]["layers"] == scheme["layers"]
+                           for n in named), (scheme["id"], named)
                 named_some += bool(named)
                 names = [formats[f]["name"] for f in about]
                 shown.append([", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0],
@@ -1816,7 +1937,7 @@ def test_vllm_nvfp4_on_gaudi_2_names_vllm_gaudis_refused_nvfp4_scheme_and_none_r
     card = _shown(browser, read, "plugin card")
     link = f"?engine=vllm-gaudi&scheme={answer['id']}&hardware=target%3A{target}"
     assert [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")] == [link], card["links"]
-    assert f"vLLM-Gaudi\u2019s scheme reading {formats[element]['name']} and {formats[container]['name']} here: " \
+    assert f"vLLM-Gaudi\u2019s dense-layer scheme reading {formats[element]['name']} and {formats[container]['name']} here: " \
            f"{answer['name']}" in card["text"]
     assert not any(schemes[r]["name"] in card["text"] for r in readers)
     assert "in the atlas reads" not in card["text"] and "gap" not in card["text"]
@@ -1827,17 +1948,64 @@ def test_vllm_nvfp4_on_gaudi_2_names_vllm_gaudis_refused_nvfp4_scheme_and_none_r
                               "c.querySelector('h2') && c.querySelector('h2').textContent.startsWith("
                               f"{json.dumps(answer['name'])}) ? c.textContent : null", "the NVFP4 scheme's card")
     assert "Refused" in refused and "Failed to find a kernel that can implement the NVFP4 linear layer" in refused
-    # a gap: a scheme with a format no vLLM-Gaudi scheme with a cell reads, and the container that some do
-    gapped = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == "vllm"
-                  and container in s["formats"] and any(not any(f in h["formats"] for h in here) for f in s["formats"]))
-    gaps = [f for f in gapped["formats"] if not any(f in h["formats"] for h in here)]
-    browser.open(f"{PAGE}?engine=vllm&scheme={gapped['id']}&hardware=target:{target}")
-    card = _shown(browser, read, "plugin card")
+    # a gap: a scheme with a format no vLLM-Gaudi scheme with a cell reads, and the container that some do. vLLM-Gaudi
+    # now has a scheme for every format of vLLM's compressed-tensors schemes (gaudi43-audit-2026-12-05), so the index
+    # is served with the one vLLM-Gaudi scheme reading another format of such a scheme reading the container only
+    gapped, lone = next((s, only[0]) for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == "vllm"
+                        and container in s["formats"] and len(s["formats"]) > 1
+                        for only in [[h for h in here if set(s["formats"]) <= set(h["formats"])]] if len(only) == 1
+                        and all(f == container or not any(f in h["formats"] for h in here if h is not only[0])
+                                for f in s["formats"]))
+    gaps = [f for f in gapped["formats"] if f != container]
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                           {"source": WITH_FORMATS % json.dumps([lone["id"], [container]])})
+    try:
+        browser.open(f"{PAGE}?engine=vllm&scheme={gapped['id']}&hardware=target:{target}")
+        card = _shown(browser, read, "plugin card")
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
     assert f"none of vLLM-Gaudi's schemes in the atlas reads {' or '.join(formats[f]['name'] for f in gaps)}" in card["text"]
     assert not [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")], (gapped["id"], card["links"])
     assert formats[container]["name"] not in card["text"] and "here: " not in card["text"]
     assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
         f"?engine=any&format={f}&hardware=target%3A{target}" for f in gaps]
+    assert browser.console_errors() == []
+
+
+def test_a_card_names_only_schemes_of_the_other_engine_covering_the_layers_its_scheme_covers(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """A cell describes only its scheme's layers (`layers`: dense, or a mixture-of-experts model's expert layers). The
+    rule once read the formats alone, so vLLM's dense compressed-tensors WNA16 card on Gaudi 2 named vLLM-Gaudi's
+    compressed-tensors WNA16 MoE scheme beside its dense one, an answer for the experts of the same checkpoint, not its
+    dense layers. For each layers value, a vLLM scheme without a cell here that some vLLM-Gaudi scheme of each layers
+    value reading all its formats would answer for (chosen from the records): the card links only those covering its
+    own layers, and calls them by those layers."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host = plugin["plugin_of"]["engine"]
+    target = next(t["id"] for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+                  if t["platform"] in plugin["plugin_of"]["platforms"])
+
+    def readers(scheme: dict) -> list[dict]:
+        return [s for s in schemes.values() if s["engine"] == plugin["id"] and (s["id"], target) in cells
+                and set(scheme["formats"]) <= set(s["formats"])]
+
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && " \
+           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}"
+    for layers in ("dense", "experts"):
+        scheme = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == host
+                      and s["layers"] == layers and s["formats"] and (s["id"], target) not in cells
+                      and {r["layers"] for r in readers(s)} == {"dense", "experts"})
+        mine = sorted(r["id"] for r in readers(scheme) if r["layers"] == layers)
+        browser.open(f"{PAGE}?engine={host}&scheme={scheme['id']}&hardware=target:{target}")
+        card = _shown(browser, read, "plugin card")
+        named = sorted(parse_qs(urlsplit(h).query)["scheme"][0] for h in card["links"]
+                       if h.startswith(f"?engine={plugin['id']}&scheme="))
+        assert named == mine, (scheme["id"], card["text"])
+        kind = WORDS["layer_schemes"][layers]  # type: ignore[index]
+        assert f"{plugin['name']}\u2019s {kind} scheme" in card["text"], card["text"]
     assert browser.console_errors() == []
 
 
@@ -1882,7 +2050,7 @@ def test_a_scheme_of_the_other_engine_reading_every_format_is_named_once_for_the
     named = sorted(full + [both], key=lambda sid: schemes[sid]["name"])
     assert len(readers) > 1 and [href for href in card["links"] if href.startswith("?engine=vllm-gaudi&")] == [
         f"?engine=vllm-gaudi&scheme={sid}&hardware=target%3A{target}" for sid in named], card["links"]
-    assert f"vLLM-Gaudi\u2019s {'scheme' if len(named) == 1 else 'schemes'} reading {' and '.join(names)} here: " \
+    assert f"vLLM-Gaudi\u2019s dense-layer {'scheme' if len(named) == 1 else 'schemes'} reading {' and '.join(names)} here: " \
            f"{', '.join(schemes[sid]['name'] for sid in named)} \u00b7 " in card["text"]
     assert "in the atlas reads" not in card["text"] and "gap" not in card["text"]
     assert [href for href in card["links"] if href.startswith("?engine=any&")] == [
@@ -1896,8 +2064,9 @@ def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_l
     "vLLM-Gaudi's answers on this hardware", an engine-only link that opened whichever vLLM-Gaudi scheme the picker
     lists first (its FP8 or AWQ card), an answer about another format. It now says that no scheme of that engine reads
     them and links to the engine's page, which lists what it reads, once. Every vLLM scheme today reads some format
-    vLLM-Gaudi reads (MXFP4's compressed-tensors scheme reads llm-compressor checkpoints too), so the case is made by
-    serving the index with one vLLM scheme reading two formats vLLM-Gaudi reads none of."""
+    vLLM-Gaudi reads (and since gaudi43-audit-2026-12-05 every format of vLLM's is one some vLLM-Gaudi scheme reads),
+    so the case is made by serving the index with one vLLM scheme reading two formats of the atlas vLLM-Gaudi reads none
+    of."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     engines = {e["id"]: e for e in index["records"]["engine"]}
     formats = {f["id"]: f for f in index["records"]["format"]}
@@ -1905,9 +2074,9 @@ def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_l
                                   for platform, plugin in sorted(e.get("through_plugin", {}).items()))
     target = next(t["id"] for t in index["records"]["hardware-target"] if t["platform"] == platform)
     read = {f for p in index["records"]["scheme"] if p["engine"] == plugin for f in p["formats"]}
-    pair = sorted({f for s in index["records"]["scheme"] if s["engine"] == host for f in s["formats"]} - read)[:2]
-    unread = dict(next(s for s in index["records"]["scheme"] if s["engine"] == host and s["formats"][0] in pair),
-                  formats=pair)
+    pair = sorted(set(formats) - read)[:2]
+    unread = dict(next(s for s in sorted(index["records"]["scheme"], key=lambda s: s["id"]) if s["engine"] == host
+                       and s["formats"]), formats=pair)
     added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
                                            {"source": WITH_FORMATS % json.dumps([unread["id"], pair])})
     try:
@@ -1921,7 +2090,7 @@ def test_a_plugin_card_whose_other_engine_reads_none_of_the_format_says_so_and_l
     assert not [href for href, _, _ in card["links"] if href.startswith(f"?engine={plugin}&")]
     # said once: the card's first paragraph says none of the plugin's schemes reads it (wording through_plugin_none),
     # and the link's paragraph once said it again in other words ("No scheme of vLLM-Gaudi in the atlas reads MXFP4")
-    said = re.findall(rf"(?:none of {re.escape(name)}'s schemes|No scheme of {re.escape(name)}) in the atlas reads "
+    said = re.findall(rf"(?:none of {re.escape(name)}'s schemes|No (?:dense|expert)-layer scheme of {re.escape(name)}) in the atlas reads "
                       rf"{re.escape(' or '.join(formats[f]['name'] for f in unread['formats']))}", card["text"])
     assert len(said) == 1, card["text"]
     assert f"What {name} supports: {name}\u2019s page" in card["text"]
@@ -1984,10 +2153,12 @@ def test_the_schemes_a_card_says_read_the_format_here_are_those_with_a_cell_here
     target = next(t for t in sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
                   if t["platform"] in plugin["plugin_of"]["host_platforms"])
     scheme, theirs = next((s, sorted(h["id"] for h in schemes.values() if h["engine"] == host["id"]
-                                     and s["formats"][0] in h["formats"] and (h["id"], target["id"]) in cells))
+                                     and s["formats"][0] in h["formats"] and h["layers"] == s["layers"]
+                                     and (h["id"], target["id"]) in cells))
                           for s in schemes.values() if s["engine"] == plugin["id"] and len(s["formats"]) == 1 and sum(
-                              h["engine"] == host["id"] and s["formats"][0] in h["formats"]
+                              h["engine"] == host["id"] and s["formats"][0] in h["formats"] and h["layers"] == s["layers"]
                               and (h["id"], target["id"]) in cells for h in schemes.values()) > 1)
+    kind = WORDS["layer_schemes"][scheme["layers"]]  # type: ignore[index]
     fmt = next(f["name"] for f in index["records"]["format"] if f["id"] == scheme["formats"][0])
     query = f"?engine={plugin['id']}&scheme={scheme['id']}&hardware=target:{target['id']}"
     read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && {text: c.textContent, " \
@@ -2003,10 +2174,11 @@ def test_the_schemes_a_card_says_read_the_format_here_are_those_with_a_cell_here
         sent = sorted(href.split("scheme=")[1].split("&")[0] for href, _ in card["links"]
                       if href.startswith(f"?engine={host['id']}&scheme="))
         assert sent == [s for s in theirs if s not in dropped], (dropped, card["text"])
-        none = (f"None of {host['name']}\u2019s schemes reading {fmt} has a derived cell on this hardware, so the atlas "
+        none = (f"None of {host['name']}\u2019s {kind} schemes reading {fmt} has a derived cell on this hardware, so the atlas "
                 f"cannot say what it does here (a gap, not a refusal); what {host['name']} supports: {host['name']}\u2019s page")
         if sent:
-            assert f"{host['name']}\u2019s schemes reading {fmt} here: " in card["text"] and none not in card["text"]
+            assert f"{host['name']}\u2019s {kind} {'scheme' if len(sent) == 1 else 'schemes'} reading {fmt} here: " \
+                in card["text"] and none not in card["text"]
         else:
             assert none in card["text"] and "reading " + fmt + " here:" not in card["text"]
             assert f"/engines/{host['id']}/" in [path for _, path in card["links"]]
