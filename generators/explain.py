@@ -226,7 +226,7 @@ def _inferred_said(atlas: Any, cell: Cell, kernel: str, step: InferredStep) -> s
 
 def _revision_of(atlas: Any, source_id: str) -> str:
     source = atlas.index.get("source", source_id)
-    return revision_said(str(source.data.get("revision") or "")) if source else ""
+    return revision_said(str(source.data.get("revision") or ""), source_id) if source else ""
 
 
 def _version_read(atlas: Any, engine_id: str) -> str | None:

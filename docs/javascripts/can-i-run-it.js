@@ -23,7 +23,7 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "read_in"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "read_in", "read_at"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -886,18 +886,26 @@
         var source = records["source"] && records["source"][r.source];
         if (n) { readIn.push(" and "); }
         readIn = readIn.concat(fill(WORDS.read_in, { source: [link(site, source, r.source)],
-          at: revisionSaid(source ? String(source.revision || "") : ""), where: r.where ? " (" + r.where + ")" : "" }));
+          at: revisionSaid(source ? String(source.revision || "") : "", source ? source.name : r.source), where: r.where ? " (" + r.where + ")" : "" }));
       });
       return el("li", {}, fill(WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
         checks: step.checks, read_in: readIn, read: "the version named under Release" }));
     }));
   }
 
-  // ' at commit abc1234' for a git revision, ' at v1.2' for a tag, nothing for none or for prose about it
-  // (derive/wording.py revision_said)
-  function revisionSaid(revision) {
-    if (/^[0-9a-f]{7,40}$/.test(revision)) { return " at commit " + revision.slice(0, 7); }
-    return /^v?[0-9][0-9A-Za-z.+-]*$/.test(revision) ? " at " + revision : "";
+  // ' at commit abc1234' for a git revision, ' at v1.2' for a tag, nothing for none or for prose about it, nor where
+  // `shown` (the source's name as the card shows it) names that commit or tag already (derive/wording.py revision_said)
+  function revisionSaid(revision, shown) {
+    if (/^[0-9a-f]{7,40}$/.test(revision)) {
+      var named = (shown.match(/(^|[^0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])/g) || []).some(function (word) {
+        return revision.indexOf(word.replace(/^[^0-9a-f]/, "")) === 0;
+      });
+      return named ? "" : fillText(WORDS.read_at.commit, { revision: revision.slice(0, 7) });
+    }
+    if (!/^v?[0-9][0-9A-Za-z.+-]*$/.test(revision)) { return ""; }
+    var escaped = revision.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp("(^|[^0-9A-Za-z.])" + escaped + "(?![0-9A-Za-z])").test(shown) ? ""
+      : fillText(WORDS.read_at.tag, { revision: revision });
   }
 
   function readAt(records, cell, said) {

@@ -814,6 +814,7 @@ class SchemeCandidates(TypedDict):
     list: NotRequired[str]
     failure_message: NotRequired[str]
     inferred: NotRequired[bool]
+    read_in: NotRequired[list[RefSource]]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
