@@ -1,6 +1,6 @@
 """Edit -> visible: seconds from writing one record to the server serving the changed page, per route.
 
-Run by hand: python3 benchmarks/edit_latency.py [--edits N] [--zensical EXE] [ROUTE ...]
+Run by hand: python3 benchmarks/edit_latency.py [--edits N] [--zensical EXE] [--first] [ROUTE ...]
 Routes (default: all):
   serve        `mkdocs serve` (MkDocs rebuilds the whole site on each change)
   serve-dirty  `mkdocs serve --dirty --no-strict` (only pages whose Markdown changed are converted and
@@ -16,6 +16,9 @@ Routes (default: all):
                the engine alone, the floor under the two --watch routes: the tree is written once (no --watch
                running) and its generated Markdown page is edited directly, so no atlas code runs between the
                write and the served page
+  --first      once a route's server has built the site, every thread of the benchmark, the server and --watch runs
+               under SCHED_FIFO (Linux, as root) until the route ends: the timed edits then wait for no other
+               process, the nearest a shared machine gets to an idle one (the start-up builds keep the normal policy)
   --zensical EXE (repeatable) runs the Zensical routes once with each executable, to set two releases side by side in
                one run (a venv's bin/zensical; default: the one on PATH)
 
@@ -41,7 +44,9 @@ Where the time goes under `mkdocs serve` (from its log lines, each stamped when 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -166,8 +171,20 @@ def stop(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[float, float | None, dict[str, float]]]:
-    """[(seconds until served, seconds until the Markdown was written or None, steps)] per edit."""
+def schedule(pids: list[int], first: bool) -> None:
+    """Every thread of these processes to SCHED_FIFO (`first`) or back to the normal policy; threads they start later
+    inherit it."""
+    policy, param = (os.SCHED_FIFO, os.sched_param(10)) if first else (os.SCHED_OTHER, os.sched_param(0))
+    for pid in pids:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(ProcessLookupError):  # a thread that ended meanwhile
+                os.sched_setscheduler(int(tid), policy, param)
+
+
+def route(name: str, edits: int, zensical_exe: str = "zensical",
+          first: bool = False) -> list[tuple[float, float | None, dict[str, float]]]:
+    """[(seconds until served, seconds until the Markdown was written or None, steps)] per edit; `first`: the timed
+    edits scheduled ahead of every other process (--first)."""
     with tempfile.TemporaryDirectory() as tmp:
         project = project_copy(Path(tmp))
         port = free_port()
@@ -194,9 +211,14 @@ def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[f
             processes.append(start(server + ["-a", f"127.0.0.1:{port}"], out.parent, None if zensical else log))
         try:
             wait_for(lambda: "ternary" in fetch(url), step=0.5)
+            if first:
+                schedule([os.getpid(), *(p.pid for p in processes)], True)
             results = []
             for n in range(1, edits + 1):
-                time.sleep(1.0)  # let the server settle after the previous rebuild
+                # let the server settle after the previous rebuild, then edit at a random point of a polling server's
+                # 0.5 s cycle: a fixed pause puts every edit at the same point of it (MkDocs's poll then came 0.50 s
+                # after each of 9 edits), which measures one phase of the poll rather than its average
+                time.sleep(1.0 + random.uniform(0.0, 0.5))
                 page = out / "formats" / "bitnet-b1-58.md"
                 marker = edit(project, n, page if name.startswith("floor") else None)
                 began = time.perf_counter()
@@ -219,6 +241,8 @@ def route(name: str, edits: int, zensical_exe: str = "zensical") -> list[tuple[f
                 results.append((served - began, markdown, steps))
             return results
         finally:
+            if first:
+                schedule([os.getpid()], False)  # the next route's start-up build at the normal policy
             for process in processes:
                 stop(process)
 
@@ -247,6 +271,8 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("routes", nargs="*", metavar="ROUTE", help=f"of {', '.join(ROUTES)} (default: all)")
     parser.add_argument("--edits", type=int, default=3, help="edits timed per route (default 3)")
+    parser.add_argument("--first", action="store_true",
+                        help="time the edits with the route's processes under SCHED_FIFO (Linux, root): as if idle")
     parser.add_argument("--zensical", action="append", metavar="EXE",
                         help="Zensical executable for the Zensical routes; repeat to run them with each (default: PATH's)")
     args = parser.parse_args(argv)
@@ -256,10 +282,10 @@ def main(argv: list[str]) -> None:
     print("load at start:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), flush=True)
     for name in args.routes or ROUTES:
         if name not in ZENSICAL_ROUTES or not args.zensical:
-            report(name, route(name, args.edits))
+            report(name, route(name, args.edits, first=args.first))
             continue
         for exe in args.zensical:
-            report(f"{name} [zensical {version(exe)}]", route(name, args.edits, exe))
+            report(f"{name} [zensical {version(exe)}]", route(name, args.edits, exe, args.first))
     print("load:", os.getloadavg(), f"on {os.cpu_count()} cores;",
           subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 

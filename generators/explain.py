@@ -10,7 +10,8 @@ from .derive.members import members
 from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_elsewhere, through_plugins
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
-from .derive.wording import covers, fill, layer_schemes, setting_said, words
+from .derive.inferred_steps import InferredStep
+from .derive.wording import covers, fill, layer_schemes, revision_said, setting_said, words
 from .model.verdicts import Verdict, known_by_said
 
 
@@ -90,8 +91,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
             line += f" (shape limits: {'; '.join(attempt.limits)})"
         lines.append(line)
         lines.extend(f"     the defaults meet: {a.said}" for a in attempt.assumed)
-        # what it meets without the engine's code for it read: the step its loading rests on, said where it is met
-        lines.extend(f"     meets a step marked inferred: {step}" for step in attempt.inferred_steps)
+        # what it meets without the engine's code for it read: the step its loading rests on, what it tests and where
+        # it was read (its reason is the account of its failure, which does not hold here)
+        lines.extend(f"     {_inferred_said(atlas, cell, attempt.kernel, step)}" for step in attempt.inferred_steps)
         lines.extend(f"     the default install lacks: {a.said}" for a in attempt.opt_in)
     if not cell.attempts and cell.reasons and not cell.gate:
         lines.append(f"  {cell.reasons[0]}")
@@ -212,6 +214,19 @@ def _way_said(w: Way) -> str:
     many = len(w.kernels) > 1
     who = ", ".join(w.kernels[:-1]) + " and " + w.kernels[-1] if many else w.kernels[0]
     return who + w.said + (f" ({w.instruction}, source {w.source})" if w.instruction else "")
+
+
+def _inferred_said(atlas: Any, cell: Cell, kernel: str, step: InferredStep) -> str:
+    """A step marked inferred that the kernel meets, in WORDS' sentence (the card says the same)."""
+    read_in = " and ".join(fill(words("read_in"), source=r.source, at=_revision_of(atlas, r.source),
+                                where=f" ({r.where})" if r.where else "") for r in step.read_in)
+    return fill(words("inferred_step"), kernel=kernel, checks=step.checks, read_in=read_in,
+                read=_version_read(atlas, cell.engine) or "the release read")
+
+
+def _revision_of(atlas: Any, source_id: str) -> str:
+    source = atlas.index.get("source", source_id)
+    return revision_said(str(source.data.get("revision") or ""), source_id) if source else ""
 
 
 def _version_read(atlas: Any, engine_id: str) -> str | None:

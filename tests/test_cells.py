@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from generators.derive.cells import Build, Install, derive_cell
+from generators.derive.inferred_steps import InferredStep
 from generators.model.verdicts import KNOWN_BY_MEANINGS, KnownBy, known_by_said
 
 GPU90 = {"platform": "cuda", "compute_capability": 90}
@@ -1500,7 +1501,7 @@ def test_a_verdict_decided_by_a_step_marked_inferred_is_known_by_inference_not_r
     # both throws below SM 100 and runs on it): that cell is inferred too, and its attempt names the step it meets
     runs = derive_cell("s", scheme("a"), "t", GPU90, {"a": {"requirements": [{**failing, "inferred": True}]}})
     assert (runs.verdict, runs.known_by, runs.attempts[0].inferred_steps) == ("runs", KnownBy.INFERRED,
-                                                                             ("fails in cuBLASLt",))
+                                                                             (InferredStep("compute capability at least 8.9"),))
     assert derive_cell("s", scheme("a"), "t", GPU90, {"a": {"requirements": [failing]}}).known_by is KnownBy.CODE
 
 
@@ -1512,7 +1513,8 @@ def test_a_kernel_that_loads_is_inferred_on_an_inferred_requirement_it_meets_or_
     # a runs-if kernel's inferred condition decides it too
     conditional = derive_cell("s", scheme("b"), "t", GPU90, kernels)
     assert (conditional.verdict, conditional.known_by) == ("runs-if", KnownBy.INFERRED)
-    assert conditional.attempts[0].inferred_steps == ("a build carrying the kernel",)
+    assert [step.checks for step in conditional.attempts[0].inferred_steps] == [
+        "the checkpoint passes the check that otherwise refuses with “a build carrying the kernel”"]
     assert derive_cell("s", scheme("c"), "t", GPU90, kernels).known_by is KnownBy.INFERRED
     # a kernel that meets one and then declines on a step read decides only by that decline, and a kernel the walk
     # never reaches decides nothing: the kernel that runs after or before it is read from code

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,26 @@ def test_zensical_builds_the_written_tree(tmp_path):
     name = yaml.safe_load((tree / "records" / "formats" / "fmt-fp4.yaml").read_text(encoding="utf-8"))["name"]
     assert name.split(" ")[0] in page.read_text(encoding="utf-8")
     assert "search-worker" not in _search_worker(page)  # Zensical's search is its own, not lunr: left as it is
+
+
+def test_zensical_prints_a_hostile_record_name_as_text_in_the_title(tmp_path):
+    """Zensical prints `page.title | striptags` into <title> as MkDocs's theme does, and its striptags decodes the
+    heading's entities too: the shared theme override must escape the title under Zensical as well, or a record named
+    `</title><script>` runs on the Zensical route."""
+    tree = small_project(tmp_path)
+    record = tree / "records" / "formats" / "fmt-fp4.yaml"
+    record.write_text(record.read_text(encoding="utf-8").replace("name: FP4 block format",
+                                                                 f"name: {json.dumps(HOSTILE_NAME)}"), encoding="utf-8")
+    out = tmp_path / "site-source"
+    assert main(["--root", str(tree), "build", "--out", str(out / "docs"), "--engine-config", str(out / "mkdocs.yml")]) == 0
+    zensical = shutil.which("zensical")
+    assert zensical, "zensical is a test dependency (pyproject [test])"
+    done = subprocess.run([zensical, "build", "-f", "mkdocs.yml"], cwd=out, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    html = (out / "site" / "formats" / "fmt-fp4" / "index.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in html
+    titles = re.findall(r"<title>(.*?)</title>", html, re.DOTALL)  # Zensical escapes '/' too, as &#x2f;
+    assert [unescape(t) for t in titles] == [f"{HOSTILE_NAME} - {yaml.safe_load(ROOT.joinpath('mkdocs.yml').read_text(encoding='utf-8'))['site_name']}"]
 
 
 def test_sync_rewrites_only_changed_files_and_removes_gone_ones(tmp_path):

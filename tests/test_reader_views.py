@@ -48,6 +48,24 @@ def test_an_equal_figure_called_an_estimate_by_one_source_is_not_a_disagreement(
 
 
 
+def test_an_unverified_figure_is_marked_and_its_reason_links_a_finding_it_names_all_text_escaped() -> None:
+    """A figure with an `unverified` reason carries the mark (its reason on hover, every character Markdown or a table
+    would read as syntax an entity, `|` too); the reason's "finding <id>" links where the id is a finding, and nothing
+    else of the record's text becomes markup. A figure without a reason is left as it was."""
+    hostile = 'a | `b` *c* <script>x</script> "q" [l](u) (finding f-1); finding <i>f-1</i> and finding nope'
+    values = ValueRenderer({"peak[0].source": "source/a", "peak[1].source": "source/a"},
+                           {"source/a": "A", "finding/f-1": "F"}, "accelerators/x.md")
+    columns, rows = folded_rows("peak", [{"precision": "fp8", "tflops": 10, "source": "a", "unverified": hostile},
+                                         {"precision": "bf16", "tflops": 5, "source": "a"}], values)
+    assert columns == ["precision", "tflops", "unverified", "sources", "notes"]
+    mark, reason = rows[0][1], rows[0][2]
+    assert mark.startswith('<span class="atlas-unverified-value" title="unverified: a &#124; &#96;b&#96; &#42;c&#42; &lt;script&gt;')
+    assert mark.endswith(">10<sup>u</sup></span>") and "<script>" not in mark and "|" not in mark
+    assert reason.count("[f-1](../findings/f-1.md)") == 1 and "finding nope" in reason  # (not "<i>f-1</i>": not the id)
+    assert "<script>" not in reason and "<i>" not in reason and "\\[l\\]\\(u\\)" in reason and "&#124;" in reason
+    assert rows[1][:3] == ["bf16", "5", ""]
+
+
 def test_nested_values_are_escaped_once_keys_and_leaves_alike() -> None:
     """Mapping keys and leaves are escaped where they are read, and never again when the pieces are joined."""
     values = ValueRenderer({"f.refs[1]": "source/a"}, {"source/a": "A & <B>"}, "accelerators/x.md")

@@ -23,7 +23,7 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "read_in", "read_at"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -33,6 +33,8 @@
   // what an inferred cell adds after the version read: that one step was not read (a kernel requirement or the scheme's
   // candidate list names it)
   var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)";
+  // ... and before the list of the steps a cell that runs meets (inferredSteps)
+  var INFERRED_NAMED = [", but for the step below:", ", but for the steps below:"];
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -279,6 +281,7 @@
     // "loading" line (the answer is marked busy meanwhile); only the latest picks are drawn
     var drawn = 0;
     function update() {
+      [engineSelect, schemeSelect, hardwareSelect].forEach(sayWhole);
       var any = engineSelect.value === ANY;
       var query = any ? { engine: ANY, format: schemeSelect.value.slice("format:".length), hardware: hardwareSelect.value }
         : { engine: engineSelect.value, scheme: schemeSelect.value, hardware: hardwareSelect.value };
@@ -310,7 +313,33 @@
     engineSelect.addEventListener("change", function () { dropNotice(); fillSchemes(); update(); });
     schemeSelect.addEventListener("change", function () { dropNotice(); update(); });
     hardwareSelect.addEventListener("change", function () { dropNotice(); update(); });
+    window.addEventListener("resize", function () { [engineSelect, schemeSelect, hardwareSelect].forEach(sayWhole); });
     update();
+  }
+
+  // A closed list shows as much of its pick as its width holds: a long format or scheme name ("NVFP4 (Blackwell
+  // block-scaled E2M1 with E4M3 scales)", a scheme with its formats) is cut at 390 px, and beside the two other lists
+  // at 1280 px. Where the pick does not fit, the line under the list says it whole (the list itself stays as the
+  // browser draws it); where it fits, the line is hidden.
+  function sayWhole(select) {
+    var line = select.nextElementSibling;
+    if (!line || !line.classList.contains("atlas-selector__whole")) {
+      line = el("span", { "class": "atlas-selector__whole", "aria-hidden": "true" });  // the list's own value is read out
+      select.insertAdjacentElement("afterend", line);
+    }
+    var option = select.options[select.selectedIndex];
+    line.textContent = option ? option.text : "";
+    line.hidden = !option || fitsClosed(select, option.text);
+  }
+
+  var SELECT_ARROW = 24;  // px: the closed list's own arrow beside its text (Chromium, Firefox and Safari draw ~16-20)
+  var measure = null;
+  function fitsClosed(select, text) {
+    var style = getComputedStyle(select);
+    measure = measure || document.createElement("canvas").getContext("2d");
+    measure.font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(" ");
+    var room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - SELECT_ARROW;
+    return measure.measureText(text).width <= room;
   }
 
   // Engines that run models (by their category) but have no scheme records: the picker cannot answer for them, and
@@ -364,6 +393,21 @@
     });
     if (!paired) { return cell.reasons.map(function (r) { return reasonItem(site, records, r); }); }
     return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
+  }
+
+  // why a cell does not run, in the engine's order: what the engine prints when it gives up, as it prints it, then
+  // each reason (what it lists after it); nothing for a cell that runs. The card's "Why not" section, and a compare
+  // row's verdict folds the same one click away.
+  function whyNotShown(site, records, cell) {
+    if (!(cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0))) {
+      return [];
+    }
+    var why = [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))];
+    if (cell.verdict === "refused" && cell.failure_message) {
+      why.unshift(el("p", { "class": "atlas-card__note atlas-card__raises" }, ["The engine raises: ",
+        el("code", { text: cell.failure_message })]));
+    }
+    return why;
   }
 
   // one reason as the engine gives it: 'kernel-id: message' names the kernel (linked) as the engine's own list names
@@ -823,10 +867,45 @@
 
   // how the cell is known; code is read at the engine's version_read (the Release line), and code read at a development
   // commit (a source with a `branch`) is said to be that instead, with the commits read
+  // (a cell that runs on a step marked inferred names the step below instead of pointing to the records)
   function knownBy(records, cell) {
     var said = KNOWN_BY[cell.known_by] || cell.known_by;
     if (cell.known_by !== "code" && cell.known_by !== "inferred") { return said; }
-    return readAt(records, cell, said) + (cell.known_by === "inferred" ? INFERRED_STEP : "");
+    var named = cell.known_by === "inferred" && (cell.inferred_steps || []).length;
+    return readAt(records, cell, said) + (cell.known_by !== "inferred" ? "" : named ? INFERRED_NAMED[named > 1 ? 1 : 0] : INFERRED_STEP);
+  }
+
+  // The steps marked inferred that the kernels a loading cell runs on meet (cell.inferred_steps, derive/cells.py
+  // Cell.inferred_met): what each tests, the source it was read in (linked) and at which commit, in explain's words
+  function inferredSteps(site, records, cell) {
+    var steps = cell.known_by === "inferred" ? cell.inferred_steps || [] : [];
+    if (!steps.length) { return null; }
+    return el("ul", { "class": "atlas-card__inferred" }, steps.map(function (step) {
+      var readIn = [];
+      step.read_in.forEach(function (r, n) {
+        var source = records["source"] && records["source"][r.source];
+        if (n) { readIn.push(" and "); }
+        readIn = readIn.concat(fill(WORDS.read_in, { source: [link(site, source, r.source)],
+          at: revisionSaid(source ? String(source.revision || "") : "", source ? source.name : r.source), where: r.where ? " (" + r.where + ")" : "" }));
+      });
+      return el("li", {}, fill(WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
+        checks: step.checks, read_in: readIn, read: "the version named under Release" }));
+    }));
+  }
+
+  // ' at commit abc1234' for a git revision, ' at v1.2' for a tag, nothing for none or for prose about it, nor where
+  // `shown` (the source's name as the card shows it) names that commit or tag already (derive/wording.py revision_said)
+  function revisionSaid(revision, shown) {
+    if (/^[0-9a-f]{7,40}$/.test(revision)) {
+      var named = (shown.match(/(^|[^0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])/g) || []).some(function (word) {
+        return revision.indexOf(word.replace(/^[^0-9a-f]/, "")) === 0;
+      });
+      return named ? "" : fillText(WORDS.read_at.commit, { revision: revision.slice(0, 7) });
+    }
+    if (!/^v?[0-9][0-9A-Za-z.+-]*$/.test(revision)) { return ""; }
+    var escaped = revision.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp("(^|[^0-9A-Za-z.])" + escaped + "(?![0-9A-Za-z])").test(shown) ? ""
+      : fillText(WORDS.read_at.tag, { revision: revision });
   }
 
   function readAt(records, cell, said) {
@@ -1231,6 +1310,7 @@
         { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
         el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
+      var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
       var routeSteps = cell.computes_steps || [];
       var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
         routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
@@ -1239,7 +1319,8 @@
         [link(site, records["engine"][row.scheme.engine], row.scheme.engine)],
         [link(site, row.scheme, row.scheme.id)],
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null,
-          onPart(cell, place) ? el("span", { "class": "atlas-compare__part", title: onPart(cell, place).conditions.join("; "), text: " †" }) : null],
+          onPart(cell, place) ? el("span", { "class": "atlas-compare__part", title: onPart(cell, place).conditions.join("; "), text: " †" }) : null,
+          why.length ? el("details", { "class": "atlas-why-more atlas-compare__why" }, [el("summary", { text: "why" })].concat(why)) : null],
         [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
         [computes || "—"].concat(emulatedHere(site, records, cell, place).length ? [el("span", {
           "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
@@ -1371,7 +1452,7 @@
         var record = records["observation"] && records["observation"][id];
         if (record) { known.push(" ("); known.push(link(site, record, id)); known.push(")"); }
       });
-      facts.appendChild(el("dd", {}, known));
+      facts.appendChild(el("dd", {}, known.concat([inferredSteps(site, records, cell)])));
     }
     var release = releaseRead(site, records, cell.engine);
     if (release) {
@@ -1444,15 +1525,8 @@
         return el("li", {}, [el("span", { text: a.condition }), " (a condition of "].concat(of, ["): ", metBy(a)]));
       }))]));
     }
-    if (cell.reasons && cell.reasons.length && (!cell.kernel || ["refused", "fails-at-runtime", "no"].indexOf(cell.verdict) >= 0)) {
-      var why = [el("ol", { "class": "atlas-card__why-not" }, whyNot(site, records, cell))];
-      // what the engine prints when it gives up, as it prints it (the reasons below are what it lists after it)
-      if (cell.verdict === "refused" && cell.failure_message) {
-        why.unshift(el("p", { "class": "atlas-card__note atlas-card__raises" }, ["The engine raises: ",
-          el("code", { text: cell.failure_message })]));
-      }
-      card.appendChild(section("Why not (in the engine's order)", why));
-    }
+    var why = whyNotShown(site, records, cell);
+    if (why.length) { card.appendChild(section("Why not (in the engine's order)", why)); }
     cell.published.filter(function (p) { return !p.agrees; }).forEach(function (p) {
       var matrix = records["support-matrix"][p.matrix];
       var finding = p.finding ? records["finding"][p.finding] : null;

@@ -26,6 +26,7 @@ from ..last_few import LastFew
 from ..model.index import Index
 from ..model.verdicts import KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
+from .inferred_steps import InferredStep, inferred_step
 from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES, engine_message
 from .candidate_lists import resolved_schemes
@@ -97,9 +98,10 @@ class Attempt:
     elsewhere: tuple[tuple[str, str, str], ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
     inferred: bool = False  # the requirement that rejects it (`reason`) is marked `inferred`: not read in the engine
-    # for a kernel that loads, the reasons of the requirements marked `inferred` it meets (or takes as a condition, or
-    # computes at another precision for): its loading rests on them as much as a failure rests on a failing one
-    inferred_steps: tuple[str, ...] = ()
+    # for a kernel that loads, the requirements marked `inferred` it meets (or takes as a condition, or computes at
+    # another precision for), as what each tests and where it was read: its loading rests on them as much as a failure
+    # rests on a failing one
+    inferred_steps: tuple[InferredStep, ...] = ()
 
     @property
     def selection_conditions(self) -> tuple[str, ...]:
@@ -195,8 +197,10 @@ class Cell:
             "known_by": self.known_by.value, "evidence": list(self.evidence),
             "attempts": [{"kernel": a.kernel, "outcome": a.outcome, "reason": a.reason,
                           "after_selection": a.after_selection,
-                          "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits)}
+                          "conditions": list(a.conditions), "routes": list(a.routes), "limits": list(a.limits),
+                          "inferred_steps": [step.as_dict() for step in a.inferred_steps]}
                          for a in self.attempts],
+            "inferred_steps": [{"kernel": kernel, **step.as_dict()} for kernel, step in self.inferred_met],
             "otherwise": [o.as_dict() for o in self.otherwise],
             "assumes": [a.as_dict() for a in self.assumes],
             "default_kernel": self.default_kernel,
@@ -204,6 +208,12 @@ class Cell:
             "opt_in": [a.as_dict() for a in self.opt_in],
             "worse": [w.as_dict() for w in self.worse],
         }
+
+    @property
+    def inferred_met(self) -> tuple[tuple[str, InferredStep], ...]:
+        """The steps marked `inferred` that the kernels deciding its verdict meet (`deciding`), each with its kernel, in
+        the engine's order: what a cell that runs rests on without the engine's code for it read."""
+        return tuple((a.kernel, step) for a in deciding(self) for step in a.inferred_steps)
 
     @property
     def loaded_as(self) -> str:
@@ -1313,7 +1323,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     elsewhere: list[tuple[str, str, str]] = []
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     failure_inferred = False  # that requirement is marked `inferred`
-    inferred_steps: list[str] = []  # the reasons of the requirements marked `inferred` that it meets so far
+    inferred_steps: list[InferredStep] = []  # the requirements marked `inferred` that it meets so far
     method = scheme.get("method") if scheme else None
     scheme_config = config
     for requirement in kernel.get("requirements", []):
@@ -1323,8 +1333,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         config = _dtypes_left(requirement, outcome, config)
         if requirement.get("inferred") and (outcome is not False or (requirement.get("declines") is False
                                                                      and not requirement.get("after_selection"))):
-            inferred_steps.append(engine_message(requirement["reason"], target, scheme or {"config": scheme_config},
-                                                 requirement))
+            inferred_steps.append(inferred_step(requirement, kernel, target["platform"]))
         if outcome is not True and requirement.get("after_selection"):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:

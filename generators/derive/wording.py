@@ -68,8 +68,24 @@ WORDS: dict[str, object] = {
     "plugin_elsewhere_row": "{plugin}: {platforms} only",
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
+    # a step marked inferred that a kernel the verdict rests on meets (derive/inferred_steps.py): what it tests and where
+    # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
+    # requirement's reason gives
+    "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
+    # ... one source it was read in ({at}: ' at commit 0249976' from its revision, see revision_said; {where}: ' (the
+    # kernel's locator for it)' or nothing)
+    "read_in": "{source}{at}{where}",
+    # at which revision a source was read, after its name (revision_said): a git commit (cut to seven characters) or a
+    # release tag; said nowhere when the name shown already says it ('platform.cpp at 0112bef (MLAS ...)')
+    "read_at": {
+        "commit": " at commit {revision}",
+        "tag": " at {revision}",
+    },
 }
 
+_HASH = re.compile(r"[0-9a-f]{7,40}\Z")
+_TAG = re.compile(r"v?[0-9][0-9A-Za-z.+-]*\Z")
+_HASH_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])")
 _SLOT = re.compile(r"\{([a-z_]+)(?:\|([^}]*))?\}")
 
 
@@ -93,6 +109,22 @@ def words(key: str) -> str:
     found = WORDS[key]
     assert isinstance(found, str), key
     return found
+
+
+def revision_said(revision: str, shown: str = "") -> str:
+    """' at commit abc1234' for a source's git revision (a hash, cut to seven characters), ' at v1.2' for a release tag,
+    nothing for none or for prose about it ('rendered page; commit not exposed'), and nothing where `shown`, the
+    source's name or id as the sentence shows it, already names that commit or tag (as a word of its own): the page
+    says it alike (can-i-run-it.js revisionSaid)."""
+    table = WORDS["read_at"]
+    assert isinstance(table, dict)
+    if _HASH.match(revision):  # the name may give the commit at any length from seven characters
+        named = any(revision.startswith(word) for word in _HASH_WORD.findall(shown))
+        return "" if named else fill(str(table["commit"]), revision=revision[:7])
+    if _TAG.match(revision):
+        named = bool(re.search(rf"(?<![0-9A-Za-z.]){re.escape(revision)}(?![0-9A-Za-z])", shown))
+        return "" if named else fill(str(table["tag"]), revision=revision)
+    return ""
 
 
 def covers(layers: str) -> str:

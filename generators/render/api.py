@@ -156,8 +156,10 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     target's place in the column order, and each engine's platform plugins, computed once per document)."""
     data = record.data
     if record.kind == "source":
-        at_commit = {"branch": data["branch"], "revision": data.get("revision", "")} if data.get("branch") else {}
-        return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type"), **at_commit}
+        at_commit = {"branch": data["branch"]} if data.get("branch") else {}
+        revision = {"revision": data["revision"]} if data.get("revision") or data.get("branch") else {}
+        return {"link": source_link(data), "accessed": data.get("accessed"), "type": data.get("type"), **at_commit,
+                **revision}
     if record.kind == "gotcha":
         return {"severity": data["severity"], "effect": data["effect"], "silent": data["silent"],
                 "summary": data.get("summary", ""), "applies_when": applies_when(data),

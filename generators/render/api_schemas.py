@@ -40,9 +40,11 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                 "accessed": {**_STRING_OR_NULL, "description": "When the source was read (ISO 8601 date)."},
                 "type": _record_field("source", "type"),
                 "branch": _record_field("source", "branch"),
-                "revision": {"type": "string", "description": "The commit read; present, with `branch`, only when the "
-                                                              "source was read at a development commit rather than at "
-                                                              "a release."}}, ["link", "accessed", "type"]),
+                "revision": {"type": "string", "description": "The revision read (a commit, a release tag, or what "
+                                                              "the record says of it), as the record states it; absent "
+                                                              "when it states none. With `branch`, the development "
+                                                              "commit read rather than a release."}},
+               ["link", "accessed", "type"]),
     "gotcha": ({"severity": _record_field("gotcha", "severity"), "effect": _record_field("gotcha", "effect"),
                 "silent": _record_field("gotcha", "silent"),
                 "summary": {"type": "string", "description": "The trap in a sentence; empty when the record has none."},
@@ -208,6 +210,18 @@ _ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
 
 _VERDICT = {"type": "string", "enum": [verdict.value for verdict in Verdict],
             "description": "A verdict of the vocabulary (contributing/verdicts on the site)."}
+_INFERRED_STEP_FIELDS: dict[str, Any] = {
+    "checks": {"type": "string", "description": "What the step tests, in words, as it holds where it passes."},
+    "read_in": {"type": "array", "minItems": 1, "description": "The sources it was read in.", "items": {
+        "type": "object", "required": ["source", "where"], "additionalProperties": False,
+        "properties": {"source": {"type": "string", "description": "Source id (its `revision` in the index says "
+                                                                    "at which commit)."},
+                       "where": {"type": "string", "description": "Where in that source, as the kernel cites it; "
+                                                                   "may be empty."}}}}}
+_INFERRED_STEP = {"type": "object", "required": list(_INFERRED_STEP_FIELDS), "additionalProperties": False,
+                  "description": "A step a kernel meets that was not read in the engine at the release read but "
+                                 "inferred: read at another commit, or in another project's report.",
+                  "properties": _INFERRED_STEP_FIELDS}
 _ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits"],
             "description": "One candidate kernel of the target's platform as the engine tries it, in the engine's order.",
             "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
@@ -221,7 +235,11 @@ _ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after
                            "conditions": {**_IDS, "description": "What its acceptance depends on."},
                            "routes": {**_IDS, "description": "Named code paths inside the kernel that the target takes."},
                            "limits": {**_IDS, "description": "Shape limits (dimensions divisible by a tile or group "
-                                                             "size): the model's, not the scheme's or the part's."}}}
+                                                             "size): the model's, not the scheme's or the part's."},
+                           "inferred_steps": {"type": "array", "items": _INFERRED_STEP,
+                                              "description": "For a kernel that loads: the requirements marked "
+                                                             "`inferred` it meets (or takes as a condition), in its "
+                                                             "order; empty otherwise."}}}
 
 _PART_NEED = {"type": "object", "required": ["said", "source", "locator"],
               "properties": {"said": {"type": "string", "description": "What the part needs first, in words."},
@@ -347,6 +365,15 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                               for known, meaning in KNOWN_BY_MEANINGS.items())},
                         "evidence": {**_IDS, "description": "Observation record ids when `known_by` is run."},
                         "attempts": {"type": "array", "items": _ATTEMPT},
+                        "inferred_steps": {"type": "array", "description": "The steps marked inferred that the kernels "
+                                           "deciding a cell that loads meet (the `inferred_steps` of the attempts up to "
+                                           "the kernel it selects, and of each kernel a default install selects where "
+                                           "its conditions fail), each with its kernel, in the engine's order: why "
+                                           "`known_by` is inferred for a cell that runs. Empty otherwise.",
+                                           "items": {**_INFERRED_STEP, "required": ["kernel", *_INFERRED_STEP_FIELDS],
+                                                     "properties": {"kernel": {"type": "string",
+                                                                               "description": "Kernel record id."},
+                                                                    **_INFERRED_STEP_FIELDS}}},
                         "otherwise": {"type": "array", "items": _OTHERWISE,
                                       "description": "For a cell whose kernel is selected under conditions (`runs-if`, or "
                                                      "a conditional fallback): what happens if they do not hold, one item "

@@ -20,14 +20,13 @@ from ..derive.format_map import FormatMap, FormatRun, MapCell, MapColumn, Vendor
 from ..derive.matrix import Column, by_vendor, column_of, group_columns
 from ..derive.order import targets_in_order
 from ..model.verdicts import Verdict
-from .markdown import fill, joined
+from .markdown import UNVERIFIED_MARK, fill, joined  # UNVERIFIED_MARK: every figure (and instruction) it rests on is unverified
 from .matrix import _Html, href
 
 MARK = {"native": "N", "emulated": "E", "none": ""}
 UNRATED_MARK = "N*"  # native by an instruction of the part's hardware target, no peak rate recorded
 UNSTATED_MARK = "?"  # after N or N*: the sources say FP8 without naming the encoding this format is
 UNSTATED = "the sources name no FP8 encoding (E4M3, E5M2) for it, so this one is not confirmed"
-UNVERIFIED_MARK = "u"  # superscript after the mark: every figure (and instruction) the status rests on is unverified
 PANELS = 2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 

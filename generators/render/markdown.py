@@ -171,6 +171,18 @@ def record_link(name: str, target: str, folder: str, unverified: str | None) -> 
     return joined("", (link(name, target, posixpath.join(folder, "page.md")), unverified_badge(unverified)))
 
 
+UNVERIFIED_MARK = "u"  # superscript after a value every source of which is unverified: a figure, a format map cell
+
+
+def unverified_value(value: Markup, reason: str) -> Markup:
+    """A figure no primary source states, marked where it stands as the format map marks a cell that rests only on
+    such figures (a dotted outline and a superscript u), its reason on hover: a reader sees the value is unverified
+    without reading across to the column that says why."""
+    title = as_markup(Markup, " ".join(reason.split()).translate(_CODE_TABLE))  # entities: a table cell's `|` too
+    return fill('<span class="atlas-unverified-value" title="unverified: {}">{}<sup>{}</sup></span>', title, value,
+                UNVERIFIED_MARK)
+
+
 def unverified_badge(reason: str | None) -> Markup:
     """The badge after a link to a record no primary source backs (its reason on hover); nothing for a backed one."""
     if reason is None:

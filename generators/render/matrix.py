@@ -16,8 +16,10 @@ from markupsafe import Markup, escape
 
 from ..derive.answers import Answer
 from ..derive.cells import Cell, Otherwise
+from ..derive.inferred_steps import InferredStep
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
+from ..derive.wording import pieces, revision_said, words
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
 from .labels import inline_name
@@ -47,8 +49,9 @@ def href(target_page: str, current_page: str) -> str:
 class _Html:
     """Links and labels for one page."""
 
-    def __init__(self, names: dict[str, str], page: str):
+    def __init__(self, names: dict[str, str], page: str, revisions: dict[str, str] | None = None):
         self.names, self.page = names, page
+        self.revisions = revisions or {}  # source id: its revision, where a note says at which commit it was read
 
     def ref(self, ref: str, text: str | None = None, cls: str = "", nested: bool = False) -> Markup:
         """A link showing the record's name (or `text`); `nested` inside a parenthesis, its own aside made a clause."""
@@ -112,7 +115,7 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: b
     and reads the per-target lists under it), after a line of links to those headings; with its legend and notes, or
     without notes, its cells linking to the notes on the support tables page."""
     answers = atlas.views.answers
-    html = _Html(names, page)
+    html = _Html(names, page, {s.id: str(s.data.get("revision") or "") for s in atlas.index.all("source")})
     notes_at = "" if notes else href(NOTES_PAGE, page)
     found = matrices(atlas.index, answers)
     jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', joined(" · ", [
@@ -324,10 +327,30 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
                           joined(", ", [html.ref(f"observation/{o}") for o in c.evidence])))
-    if c.known_by is KnownBy.INFERRED:
+    if c.known_by is KnownBy.INFERRED and c.inferred_met:  # a cell that runs: the steps it rests on, not the records
+        parts.append(fill(". Inferred, not all read: {}", joined("; ", [_inferred_step(c, kernel, step, html)
+                                                                       for kernel, step in c.inferred_met])))
+    elif c.known_by is KnownBy.INFERRED:
         parts.append(fill(". {}", INFERRED_NOTE))
     parts.append(fill(". {}", html.ref(f"scheme/{c.scheme}", "Every reason")))
     return fill('<li id="{}">{}</li>', cell.note, _sentences(parts))
+
+
+def _inferred_step(cell: Cell, kernel: str, step: InferredStep, html: _Html) -> Markup:
+    """A step marked inferred that a kernel the cell runs on meets, in WORDS' sentence as explain and the card say it."""
+    read_in = joined(" and ", [_html_words("read_in", source=html.ref(f"source/{r.source}"),
+                                           at=revision_said(html.revisions.get(r.source, ""),
+                                                            html.names.get(f"source/{r.source}", r.source)),
+                                           where=f" ({r.where})" if r.where else "") for r in step.read_in])
+    return _html_words("inferred_step", kernel=html.ref(f"kernel/{kernel}"), checks=step.checks, read_in=read_in,
+                       read="the release read")
+
+
+def _html_words(key: str, **values: str | Markup) -> Markup:
+    """One of WORDS' sentences filled as HTML, as the grid's notes are (markdown.fill_words escapes for Markdown, which
+    a raw HTML block would show as it is): text escaped, links as they are."""
+    return joined("", [part for text, name, shown in pieces(words(key))
+                       for part in (text, shown if shown is not None else values[name] if name else "")])
 
 
 def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:

@@ -14,7 +14,7 @@ from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
-from .markdown import escape_text, fill, joined
+from .markdown import escape_text, fill, joined, unverified_value
 from .matrix import verdict_badge
 from .values import ValueRenderer
 
@@ -164,6 +164,10 @@ def folded_rows(key: str, items: list[dict[str, Any]], values: ValueRenderer) ->
     for ident, members in groups.items():
         first = items[members[0]]
         cells = [values.render(first[k], (key, members[0], k)) if k in first else Markup("") for k in identity]
+        if first.get("unverified"):  # the figure reads as unverified where it stands; the reason links its finding
+            cells = [unverified_value(cell, first["unverified"]) if n in figures and k in first
+                     else values.naming_findings(first[k]) if k == "unverified" else cell
+                     for n, (k, cell) in enumerate(zip(identity, cells))]
         links = joined(", ", [values.render(items[n]["source"], (key, n, "source")) for n in members])
         flag = len(seen[tuple(ident[n] for n in dimension)]) > 1
         notes = joined("; ", [escape_text(items[n]["note"]) for n in members if items[n].get("note")])

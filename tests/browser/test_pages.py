@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -240,6 +241,57 @@ def _a_phone_s_per_target_lists_carry_the_grid_s_marks_and_lead_to_the_note(brow
         history.replaceState(null, '', location.pathname);
         return found""")
     assert note == {"open": True, "visible": True, "trap": True}
+
+
+UNVERIFIED_FIGURES = """const rows = [];
+for (const table of document.querySelectorAll('article table')) {
+  const heads = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+  const at = heads.indexOf('unverified');
+  if (at < 0) continue;
+  for (const tr of table.querySelectorAll('tbody tr')) {
+    const cells = [...tr.children], reason = cells[at].textContent.replace(/\\s+/g, ' ').trim();
+    const marks = [...tr.querySelectorAll('.atlas-unverified-value')];
+    rows.push({reason, marks: marks.map(m => ({title: m.title, sup: m.querySelector('sup')?.textContent || '',
+                                               column: heads[cells.indexOf(m.closest('td'))], width: m.getBoundingClientRect().width,
+                                               right: m.getBoundingClientRect().right})),
+               links: [...cells[at].querySelectorAll('a')].map(a => [a.textContent, a.pathname])});
+  }
+}
+return {rows, width: document.documentElement.clientWidth}"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_an_unverified_figure_reads_as_unverified_where_it_stands_and_its_reason_links_the_finding(
+        browser: Browser, built_site: Path, size: tuple[int, int]) -> None:
+    """An accelerator's figure that no primary source states (its `unverified` reason) once looked like any other: only
+    the "unverified" column beside it said so, and the finding that reason names ("finding hw-nvidia-datasheets-unread")
+    was plain text. The figure now carries the format map's unverified mark (a dotted outline and a superscript u, the
+    reason on hover), a figure with no reason none, and each finding the reason names by id links to its page."""
+    folder = built_site / "api/records"
+    findings = {path.stem for path in (folder / "findings").glob("*.json")}
+    pages = []
+    for path in sorted((folder / "accelerators").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))["data"]
+        if any(isinstance(v, list) and any(isinstance(i, dict) and i.get("unverified") for i in v) for v in data.values()):
+            pages.append(path.stem)
+    assert len(pages) >= 5
+    linked = 0
+    for page in pages if size == DESKTOP else pages[:2]:
+        browser.open(f"accelerators/{page}/", size)
+        shown = browser.js(UNVERIFIED_FIGURES)
+        marked = [row for row in shown["rows"] if row["reason"]]
+        assert marked, page
+        for row in shown["rows"]:
+            if not row["reason"]:
+                assert row["marks"] == [], (page, row)
+                continue
+            assert row["marks"], (page, row)
+            assert all(m["title"] == f"unverified: {row['reason']}" and m["sup"] == "u" and m["column"] != "unverified"
+                       and m["width"] > 0 and m["right"] <= shown["width"] for m in row["marks"]), (page, row)
+            named = [f for f in re.findall(r"\bfinding ([a-z0-9]+(?:-[a-z0-9]+)*)", row["reason"]) if f in findings]
+            assert row["links"] == [[f, f"/findings/{f}/"] for f in named], (page, row)
+            linked += len(named)
+    assert linked  # hw-nvidia-datasheets-unread, among others
 
 
 def test_a_stacked_row_on_a_phone_shows_an_empty_cell_as_its_column_name_and_a_dash(browser: Browser) -> None:

@@ -285,15 +285,17 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     assert commits
     _pick(browser, engine="onnxruntime", scheme="onnxruntime-matmulnbits-int4", hardware="part:amd-epyc-genoa")
     known = _card(browser)["facts"]["Known from"]
-    assert known.endswith(", not at the version named under Release (the sources below say which file was read where)")
+    # (its packed path rests on steps marked inferred, read at those commits: the card lists them after this)
+    assert (", not at the version named under Release (the sources below say which file was read where), but for the "
+            "steps below:") in known
     assert all(commit in known for commit in commits) and " on the main branch" in known
     # an engine that runs another's kernels names two releases under Release: the branch reads are said to be not at
     # the kernels' release, by name (ONNX Runtime GenAI runs ONNX Runtime's MatMulNBits)
     ort = engines["onnxruntime"]
     _pick(browser, engine="onnxruntime-genai", scheme="onnxruntime-genai-int4-cpu", hardware="part:amd-epyc-genoa")
     known = _card(browser)["facts"]["Known from"]
-    assert known.endswith(f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release "
-                          "(the sources below say which file was read where)")
+    assert (f", not at {ort['name']} {ort['version_read']}, the release of its kernels named under Release (the sources "
+            "below say which file was read where), but for the steps below:") in known
     assert all(commit in known for commit in commits)
     # a cell whose deciding step the records mark inferred (TensorRT-LLM's FP8 on an A100: the failure in cuBLASLt is
     # PyTorch's report, not read in the engine) is said to be inferred from the code read, never read from it
@@ -304,6 +306,37 @@ def test_the_card_names_the_engine_release_it_describes_and_a_later_one_compared
     known = _card(browser)["facts"]["Known from"]
     assert known.startswith("inferred from the engine's dispatch code, read at ")
     assert known.endswith(" (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)")
+
+
+def test_a_running_cell_known_by_inference_names_the_step_it_meets_and_where_it_was_read(browser: Browser, cells: dict,
+                                                                                        names: dict) -> None:
+    """A cell that runs only because its kernel passes a gate the records read at another commit (TensorRT-LLM's NVFP4
+    on a B200: the CUTLASS FP4 SM dispatch, read at another commit than the one pinned) says which gate that is, what
+    it tests and where it was read, linked, rather than pointing the reader to the records."""
+    cell = cells[("tensorrt-llm-nvfp4", "nvidia-sm100")]
+    assert cell["verdict"] == "runs" and cell["known_by"] == "inferred"
+    steps = cell["inferred_steps"]
+    assert steps and all(s["kernel"] == cell["kernel"] for s in steps)
+    browser.open(f"{PAGE}?engine=tensorrt-llm&scheme=tensorrt-llm-nvfp4&hardware=part:b200")
+    card = _card(browser)
+    assert card["verdict"] == "runs"
+    known = card["facts"]["Known from"]
+    assert known.startswith("inferred from the engine's dispatch code, read at ")
+    assert "the kernel or scheme record says which" not in known
+    items = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__inferred li')].map(li => "
+                       "[li.textContent, [...li.querySelectorAll('a')].map(a => [a.pathname, a.textContent])])")
+    assert len(items) == len(steps)
+    for (text, links), step in zip(items, steps):
+        (read_in,) = step["read_in"]  # the SM gate was read in one file, at another commit
+        source = names[f"source/{read_in['source']}"]
+        assert text.startswith(f"{names['kernel/' + step['kernel']]} meets a step marked inferred: {step['checks']}, "
+                               f"read in {source} (")
+        # the source's name names the commit it was read at: the card says it once (WORDS read_at)
+        assert re.search(r" at [0-9a-f]{7}\b", source) and text.count(re.search(r" at ([0-9a-f]{7})", source)[1]) == 1
+        assert text.endswith(f" ({read_in['where']}), not in the engine at the version named under Release")
+        assert [p for p, _ in links] == [f"/kernels/{step['kernel']}/", f"/sources/{read_in['source']}/"]
+    # the step the card names is the SM gate, not its failure account: the reason's words are not on the card
+    assert "compute capability 10.0" in items[0][0] and "Arch unsupported" not in items[0][0]
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
@@ -702,6 +735,85 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert _card(browser)["verdict"] == first["verdict"]
     query = parse_qs(urlsplit(browser.driver.current_url).query)
     assert query["scheme"] == [first["scheme"]] and query["hardware"] == [f"part:{part}"]
+
+
+COMPARE_WHY = """return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr')].filter(tr => tr.dataset.verdict)
+  .map(tr => { const why = tr.querySelector('td[data-label="Verdict"] details.atlas-compare__why');
+    return {scheme: tr.dataset.scheme, verdict: tr.dataset.verdict, why: why ? {
+      summary: why.querySelector('summary').textContent, open: why.open,
+      reasons: [...why.querySelectorAll('ol > li')].map(li => li.textContent.replace(/\\s+/g, ' ').trim()),
+      raises: why.querySelector('.atlas-card__raises code')?.textContent || null} : null}; })"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
+def test_a_compared_refusal_folds_its_reasons_under_its_verdict(browser: Browser, cells: dict, size: tuple[int, int]) -> None:
+    """A Refused row of the comparison once said no more than "Refused" (its kernel and what it computes in are "—"):
+    the reason was on another page, the full answer. As in the support tables, where a cell leads to its note, it is
+    now one click away: a "why" under the verdict opens the card's own "why not", the message the engine raises and
+    each reason in the engine's order; a row that runs has none."""
+    folded = 0
+    for n, (format_id, part, target) in enumerate([("fp8-e4m3", "rtx-4090", "nvidia-sm89"),
+                                                   ("fp8-e4m3", "amd-epyc-genoa", "x86-cpu-avx512")]):
+        if n:
+            _pick(browser, engine="any", scheme=f"format:{format_id}", hardware=f"part:{part}")
+        else:
+            browser.open(f"{PAGE}?engine=any&format={format_id}&hardware=part:{part}", size)
+        _comparison(browser)
+        rows = browser.js(COMPARE_WHY)
+        assert rows
+        for row in rows:
+            cell = cells[(row["scheme"], target)]
+            if cell["verdict"] not in ("refused", "fails-at-runtime"):
+                assert row["why"] is None, row
+                continue
+            why = row["why"]
+            assert why is not None and why["summary"] == "why" and not why["open"], row
+            assert len(why["reasons"]) == len(cell["reasons"]), row
+            assert all(shown.endswith(" ".join((r.partition(": ")[2] or r).split()))
+                       for shown, r in zip(why["reasons"], cell["reasons"])), row
+            assert why["raises"] == ((cell["failure_message"] or None) if cell["verdict"] == "refused" else None), row
+            folded += row["verdict"] == "refused"
+    assert folded >= 3
+    opened = browser.js("""const why = document.querySelector('#atlas-answer tr[data-verdict="refused"] .atlas-compare__why');
+        why.querySelector('summary').click(); const box = why.querySelector('ol').getBoundingClientRect();
+        return why.open && box.width > 0 && box.height > 0 && box.right <= document.documentElement.clientWidth""")
+    assert opened
+
+
+WHOLE = """const select = document.querySelector('#atlas-' + arguments[0]), style = getComputedStyle(select);
+const ctx = document.createElement('canvas').getContext('2d');
+ctx.font = [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(' ');
+const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+const text = select.options[select.selectedIndex].text, line = select.nextElementSibling;
+const box = line ? line.getBoundingClientRect() : null;
+return {text, cut: ctx.measureText(text).width > room,
+        whole: line && !line.hidden && box.width > 0 && line.scrollWidth <= line.clientWidth &&
+               box.right <= document.documentElement.clientWidth ? line.textContent : null}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 900), PHONE], ids=["1280", "390"])
+def test_a_long_name_the_closed_list_cuts_is_said_whole_under_it(browser: Browser, size: tuple[int, int]) -> None:
+    """A closed list shows as much of its pick as its width holds: at 390 px, and at 1280 beside the two other lists, a
+    long format name ("NVFP4 (Blackwell block-scaled E2M1 with E4M3 scales)") or a scheme with its formats was cut,
+    with nothing on the page saying it whole until the answer's title. Each pick the list cuts is now said whole under
+    it (wrapping, inside the page's width); a pick that fits is not said twice."""
+    browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=part:h100-sxm", size)
+    _comparison(browser)
+    formats = browser.js("return [...document.querySelectorAll('#atlas-scheme option')].map(o => o.value)")
+    shown = []
+    for value in formats:
+        _pick(browser, scheme=value)
+        shown.append(browser.js(WHOLE, "scheme"))
+    _pick(browser, engine="vllm")
+    for value in browser.js("return [...document.querySelectorAll('#atlas-scheme option')].map(o => o.value)")[:12]:
+        _pick(browser, scheme=value)
+        shown.append(browser.js(WHOLE, "scheme"))
+    shown += [browser.js(WHOLE, "hardware"), browser.js(WHOLE, "engine")]
+    cut = [s for s in shown if s["cut"]]
+    assert len(cut) >= 3  # at 1280 the scheme names with their formats; at 390 the long format names as well
+    assert [s for s in cut if s["whole"] != s["text"]] == []
+    short = [s for s in shown if len(s["text"]) < 20]  # "vLLM": never said twice
+    assert short and [s for s in short if s["whole"] is not None] == []
 
 
 def test_the_page_opens_on_a_comparison_and_a_switch_of_engine_keeps_the_format(browser: Browser) -> None:
@@ -1898,6 +2010,47 @@ def test_a_card_names_only_schemes_of_the_other_engine_covering_the_layers_its_s
         assert f"{plugin['name']}\u2019s {kind} scheme" in card["text"], card["text"]
     assert browser.console_errors() == []
 
+
+
+def test_a_card_says_a_format_only_the_other_engines_schemes_for_other_layers_read(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """The rule's gap side, both ways: where the other engine's schemes reading a format of the scheme, with a cell
+    here, all cover the other layers (vLLM-Gaudi's dense block-FP8 scheme for vLLM's block-FP8 MoE one on Gaudi; vLLM's
+    dense compressed-tensors WNA16 for vLLM-Gaudi's WNA16 MoE one off Gaudi), the card once linked them as answers. It
+    now links none of them and says no scheme of those layers reads the format, in WORDS.layer_schemes' words; the
+    schemes and targets are chosen from the records."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host = plugin["plugin_of"]["engine"]
+    targets = sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+    on_plugin = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["platforms"])
+    off_plugin = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["host_platforms"])
+
+    def other_layers_only(scheme: dict, other: str, target: str) -> list[str]:
+        """The scheme's formats the other engine reads with the other layers' schemes alone, one with a cell here."""
+        def readers(f: str) -> list[dict]:
+            return [s for s in schemes.values() if s["engine"] == other and f in s["formats"]]
+        return [f for f in scheme["formats"] if readers(f)
+                and all(r["layers"] != scheme["layers"] for r in readers(f))
+                and any((r["id"], target) in cells for r in readers(f))]
+
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && " \
+           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}"
+    for mine, other, target in ((host, plugin["id"], on_plugin), (plugin["id"], host, off_plugin)):
+        scheme = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == mine
+                      and (s["id"], target) not in cells and other_layers_only(s, other, target))
+        browser.open(f"{PAGE}?engine={mine}&scheme={scheme['id']}&hardware=target:{target}")
+        card = _shown(browser, read, "card answered by another engine")
+        named = [parse_qs(urlsplit(h).query)["scheme"][0] for h in card["links"] if h.startswith(f"?engine={other}&scheme=")]
+        assert all(schemes[n]["layers"] == scheme["layers"] for n in named), (scheme["id"], card["text"])
+        kind = WORDS["layer_schemes"][scheme["layers"]]  # type: ignore[index]
+        for f in other_layers_only(scheme, other, target):
+            said = f"No {kind} scheme of {engines[other]['name']} in the atlas reads {formats[f]['name']}"
+            assert said in card["text"], (scheme["id"], card["text"])
+    assert browser.console_errors() == []
 
 # the page's index as fetched, with the formats of one scheme replaced
 WITH_FORMATS = """const [id, formats] = %s; const real = window.fetch;

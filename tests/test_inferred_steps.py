@@ -1,0 +1,99 @@
+"""A cell that runs because its kernel meets a requirement marked inferred: explain says what the step tests and where
+it was read (the requirement's source, its commit, the kernel's locator for it), not the requirement's failure account."""
+from __future__ import annotations
+
+from generators.explain import explain_text
+
+from .memory_atlas import atlas_of
+
+TARGET = {"summary": "s", "sources": [{"source": "s"}], "platform": "cuda"}
+FAILURE = "inferred, not read at the release: 'Arch unsupported' is thrown by a dispatch read at another commit"
+
+
+def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", where: str = "Runner::dispatchToArch",
+           other_id: str = "other", candidates: list[dict[str, object]] | None = None):
+    return atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        f"source/{other_id}": {"name": other, "summary": "s", "type": "code", "repository": "o/r",
+                         "path": "d.h", "revision": "0249976575050d2c624a5f285683c66de311a3b7"},
+        "engine/eng": {"name": "Eng", "summary": "s", "sources": [{"source": "s"}], "version_read": "commit 00bbf71"},
+        "kernel/k": {"name": "K", "summary": "s", "engine": "eng",
+                     "sources": [{"source": "s"}, {"source": other_id, "locator": where}],
+                     "requirements": [gate]},
+        "scheme/sch": {"name": "Eng NVFP4", "summary": "s", "sources": [{"source": "s"}], "engine": "eng",
+                       "config": {"weight_type": "int4", "activation_types": ["float16"], "activation_quantized": False},
+                       "candidates": candidates or [{"platform": "cuda", "kernels": ["k"]}], "code": {"source": "s"}},
+        "hardware-target/sm100": {**TARGET, "name": "SM 10.0", "compute_capability": 100, "order": 1},
+        "hardware-target/sm90": {**TARGET, "name": "SM 9.0", "compute_capability": 90, "order": 2}})
+
+
+GATE = {"check": "capability-exact", "values": [100, 103, 120, 121], "after_selection": True, "inferred": True,
+        "read_in": ["other"], "reason": FAILURE, "reason_verbatim": False, "locator": "d.h at 0249976"}
+
+
+def test_explain_says_what_a_met_inferred_step_tests_and_where_it_was_read_not_how_it_fails():
+    text, ok = explain_text(_atlas(GATE), "sch", "sm100")
+    assert ok and "RUNS via k" in text.splitlines()[0]
+    assert ("\n     k meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or 12.1, read in other at "
+            "commit 0249976 (Runner::dispatchToArch), not in the engine at commit 00bbf71") in text
+    assert "Arch unsupported" not in text
+    # where the target fails the step, the failure account is the reason, as before
+    failed, _ = explain_text(_atlas(GATE), "sch", "sm90")
+    assert failed.startswith("sch on sm90: FAILS AT RUN TIME via k (inferred ")
+    assert "Arch unsupported" in failed and "meets a step marked inferred" not in failed
+
+
+def test_what_a_step_tests_is_said_from_its_check():
+    from generators.derive.inferred_steps import step_checked
+
+    assert step_checked({"check": "capability-min", "value": 75, "reason": "r"}, "cuda") == "compute capability at least 7.5"
+    assert step_checked({"check": "capability-max", "value": 103, "reason": "r"}, "cuda") == "compute capability at most 10.3"
+    assert step_checked({"check": "capability-exact", "values": [90], "reason": "r"}, "cuda") == "compute capability 9.0"
+    assert step_checked({"check": "platform", "values": ["cuda", "rocm"], "reason": "r"}, "cuda") == "platform cuda or rocm"
+    assert step_checked({"check": "isa", "values": ["avx2"], "reason": "r"}, "cpu") == "CPU feature avx2"
+    assert step_checked({"check": "package", "value": "flashinfer", "reason": "r"}, "cuda") == "package flashinfer installed"
+
+
+def test_the_support_tables_note_names_the_step_in_html_with_its_source_linked():
+    from generators.render.matrix import support_matrices_html
+
+    atlas = _atlas(GATE)
+    names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
+    html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
+    assert ('<a href="../../kernels/k/">K</a> meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or 12.1, '
+            'read in <a href="../../sources/other/">Dispatch at another commit</a> at commit 0249976 '
+            '(Runner::dispatchToArch), not in the engine at the release read') in html
+
+
+
+def test_a_source_whose_name_names_its_commit_is_not_said_at_that_commit_again():
+    """'read in d.h at 0249976 (runner) at commit 0249976' says the commit twice: where the name shown (the page's
+    source name, explain's source id) names the commit already, the sentence adds none (WORDS read_at)."""
+    from generators.derive.wording import revision_said
+    from generators.render.matrix import support_matrices_html
+
+    commit = "0249976575050d2c624a5f285683c66de311a3b7"
+    assert revision_said(commit) == " at commit 0249976"
+    assert revision_said(commit, "d.h at 0249976 (runner)") == revision_said(commit, "src-d-h-0249976") == ""
+    assert revision_said(commit, "d.h at 02499765750") == ""  # a longer prefix of the same commit
+    assert revision_said(commit, "d.h at 0249976999 (another commit)") == " at commit 0249976"
+    assert revision_said("v1.2", "Eng v1.2 docs") == "" and revision_said("v1.2", "Eng v1.21 docs") == " at v1.2"
+    atlas = _atlas(GATE, other="d.h at 0249976 (runner)")
+    names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
+    html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
+    assert ('read in <a href="../../sources/other/">d.h at 0249976 (runner)</a> (Runner::dispatchToArch), not in the '
+            'engine') in html
+    assert html.count("0249976") == 1
+    renamed = _atlas({**GATE, "read_in": ["src-d-h-0249976"]}, other_id="src-d-h-0249976")
+    text, _ = explain_text(renamed, "sch", "sm100")
+    assert "read in src-d-h-0249976 (Runner::dispatchToArch), not in the engine at commit 00bbf71" in text
+
+
+def test_a_hostile_source_name_or_locator_is_text_in_the_support_tables_note():
+    from generators.render.matrix import support_matrices_html
+
+    atlas = _atlas(GATE, other="<script>x</script> & d.h", where="Runner<T>::dispatch & <b>")
+    names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
+    html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
+    assert "<script>x" not in html and "& <b>" not in html
+    assert "&lt;script&gt;x&lt;/script&gt; &amp; d.h</a> at commit 0249976 (Runner&lt;T&gt;::dispatch &amp; &lt;b&gt;)" in html
