@@ -2011,6 +2011,47 @@ def test_a_card_names_only_schemes_of_the_other_engine_covering_the_layers_its_s
     assert browser.console_errors() == []
 
 
+
+def test_a_card_says_a_format_only_the_other_engines_schemes_for_other_layers_read(
+        browser: Browser, built_site: Path, cells: dict) -> None:
+    """The rule's gap side, both ways: where the other engine's schemes reading a format of the scheme, with a cell
+    here, all cover the other layers (vLLM-Gaudi's dense block-FP8 scheme for vLLM's block-FP8 MoE one on Gaudi; vLLM's
+    dense compressed-tensors WNA16 for vLLM-Gaudi's WNA16 MoE one off Gaudi), the card once linked them as answers. It
+    now links none of them and says no scheme of those layers reads the format, in WORDS.layer_schemes' words; the
+    schemes and targets are chosen from the records."""
+    index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
+    schemes = {s["id"]: s for s in index["records"]["scheme"]}
+    engines = {e["id"]: e for e in index["records"]["engine"]}
+    formats = {f["id"]: f for f in index["records"]["format"]}
+    plugin = next(e for e in engines.values() if e.get("plugin_of"))
+    host = plugin["plugin_of"]["engine"]
+    targets = sorted(index["records"]["hardware-target"], key=lambda t: t["order"])
+    on_plugin = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["platforms"])
+    off_plugin = next(t["id"] for t in targets if t["platform"] in plugin["plugin_of"]["host_platforms"])
+
+    def other_layers_only(scheme: dict, other: str, target: str) -> list[str]:
+        """The scheme's formats the other engine reads with the other layers' schemes alone, one with a cell here."""
+        def readers(f: str) -> list[dict]:
+            return [s for s in schemes.values() if s["engine"] == other and f in s["formats"]]
+        return [f for f in scheme["formats"] if readers(f)
+                and all(r["layers"] != scheme["layers"] for r in readers(f))
+                and any((r["id"], target) in cells for r in readers(f))]
+
+    read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && " \
+           "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}"
+    for mine, other, target in ((host, plugin["id"], on_plugin), (plugin["id"], host, off_plugin)):
+        scheme = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == mine
+                      and (s["id"], target) not in cells and other_layers_only(s, other, target))
+        browser.open(f"{PAGE}?engine={mine}&scheme={scheme['id']}&hardware=target:{target}")
+        card = _shown(browser, read, "card answered by another engine")
+        named = [parse_qs(urlsplit(h).query)["scheme"][0] for h in card["links"] if h.startswith(f"?engine={other}&scheme=")]
+        assert all(schemes[n]["layers"] == scheme["layers"] for n in named), (scheme["id"], card["text"])
+        kind = WORDS["layer_schemes"][scheme["layers"]]  # type: ignore[index]
+        for f in other_layers_only(scheme, other, target):
+            said = f"No {kind} scheme of {engines[other]['name']} in the atlas reads {formats[f]['name']}"
+            assert said in card["text"], (scheme["id"], card["text"])
+    assert browser.console_errors() == []
+
 # the page's index as fetched, with the formats of one scheme replaced
 WITH_FORMATS = """const [id, formats] = %s; const real = window.fetch;
 window.fetch = function (url) {
