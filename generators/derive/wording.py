@@ -72,6 +72,9 @@ WORDS: dict[str, object] = {
     # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
     # requirement's reason gives
     "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
+    # ... or fails it and stays, computing otherwise (a requirement with `declines: false`; the verdict says how)
+    "inferred_step_unmet": "{kernel} fails a step marked inferred and computes otherwise: {checks}, read in {read_in}, "
+                           "not in the engine at {read}",
     # ... one source it was read in ({at}: ' at commit 0249976' from its revision, see revision_said; {where}: ' (the
     # kernel's locator for it)' or nothing)
     "read_in": "{source}{at}{where}",
