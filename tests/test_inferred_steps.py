@@ -11,7 +11,8 @@ FAILURE = "inferred, not read at the release: 'Arch unsupported' is thrown by a 
 
 
 def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", where: str = "Runner::dispatchToArch",
-           other_id: str = "other", candidates: list[dict[str, object]] | None = None):
+           other_id: str = "other", candidates: list[dict[str, object]] | None = None,
+           more: dict[str, dict[str, object]] | None = None):
     return atlas_of({
         "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
         f"source/{other_id}": {"name": other, "summary": "s", "type": "code", "repository": "o/r",
@@ -24,7 +25,7 @@ def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", w
                        "config": {"weight_type": "int4", "activation_types": ["float16"], "activation_quantized": False},
                        "candidates": candidates or [{"platform": "cuda", "kernels": ["k"]}], "code": {"source": "s"}},
         "hardware-target/sm100": {**TARGET, "name": "SM 10.0", "compute_capability": 100, "order": 1},
-        "hardware-target/sm90": {**TARGET, "name": "SM 9.0", "compute_capability": 90, "order": 2}})
+        "hardware-target/sm90": {**TARGET, "name": "SM 9.0", "compute_capability": 90, "order": 2}, **(more or {})})
 
 
 GATE = {"check": "capability-exact", "values": [100, 103, 120, 121], "after_selection": True, "inferred": True,
@@ -112,3 +113,24 @@ def test_a_kept_kernel_that_fails_an_inferred_step_is_said_to_fail_it_not_to_mee
     assert "meets a step marked inferred" not in text
     cell = derive_cells.derive_cells(atlas.index)[("sch", "sm100")].as_dict()
     assert [step["met"] for step in cell["inferred_steps"]] == [False]
+
+
+def test_the_cell_lists_the_step_a_fallback_past_its_conditions_fails_as_a_step_its_verdict_rests_on():
+    """Where a kernel runs under a condition and the kernel the engine selects beyond it computes otherwise because it
+    fails an inferred step (ONNX Runtime's GEMV up to 16 rows, then the dequantize path in TF32 on SM 8.0+), that
+    step decides that the cell only runs if the condition holds: the cell lists it, unmet, with the condition's."""
+    from generators.derive import cells as derive_cells
+
+    kept = {"check": "capability-max", "value": 79, "declines": False, "inferred": True, "read_in": ["other"],
+            "reason": "on 8.0 and later it multiplies in TF32", "reason_verbatim": False, "locator": "d.h"}
+    rows = {"check": "other", "condition": "at most 16 rows", "inferred": True, "read_in": ["other"],
+            "reason": "it declines beyond 16 rows", "reason_verbatim": False}
+    k2 = {"name": "K2", "summary": "s", "engine": "eng", "sources": [{"source": "s"}, {"source": "other"}],
+          "requirements": [kept]}
+    atlas = _atlas(rows, candidates=[{"platform": "cuda", "kernels": ["k", "k2"]}], more={"kernel/k2": k2})
+    cells = derive_cells.derive_cells(atlas.index)
+    cell = cells[("sch", "sm100")]
+    assert cell.verdict.value == "runs-if" and cell.kernel == "k"
+    assert [(step["kernel"], step["met"]) for step in cell.as_dict()["inferred_steps"]] == [("k", True), ("k2", False)]
+    text, _ = explain_text(atlas, "sch", "sm100")
+    assert "k2 fails a step marked inferred and computes otherwise: compute capability at most 7.9" in text

@@ -2226,3 +2226,23 @@ def test_the_schemes_a_card_says_read_the_format_here_are_those_with_a_cell_here
             assert none in card["text"] and "reading " + fmt + " here:" not in card["text"]
             assert f"/engines/{host['id']}/" in [path for _, path in card["links"]]
     assert browser.console_errors() == []
+
+
+def test_the_card_says_the_fallback_past_the_conditions_fails_its_inferred_step(browser: Browser, cells: dict,
+                                                                                names: dict) -> None:
+    """ONNX Runtime's MatMulNBits on an A100 runs if at most 16 rows reach the fused GEMV; beyond, the dequantize path
+    stays and multiplies in TF32 because the target fails its inferred 'at most 7.9' step. The card lists that step
+    among those the verdict rests on, said as failed (api/cells.json's met), not as met."""
+    cell = cells[("onnxruntime-matmulnbits-int4", "nvidia-sm80")]
+    assert cell["verdict"] == "runs-if" and cell["known_by"] == "inferred"
+    unmet = [s for s in cell["inferred_steps"] if not s["met"]]
+    assert [s["kernel"] for s in unmet] == ["onnxruntime-cuda-dequant-gemm"]
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=part:a100-80gb-sxm4")
+    assert _card(browser)["verdict"] == "runs-if"
+    items = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__inferred li')]"
+                       ".map(li => li.textContent)")
+    assert len(items) == len(cell["inferred_steps"])
+    for text, step in zip(items, cell["inferred_steps"]):
+        said = "fails a step marked inferred and computes otherwise" if not step["met"] else "meets a step marked inferred"
+        assert text.startswith(f"{names['kernel/' + step['kernel']]} {said}: {step['checks']}, read in ")
+    assert any("fails a step marked inferred and computes otherwise: compute capability at most 7.9" in t for t in items)
