@@ -1136,14 +1136,18 @@ def test_the_cells_whose_deciding_step_the_records_mark_inferred_are_known_by_in
     12.0 beyond 8 rows, through cuBLASLt), NVFP4 on SM 10.x and 12.x, W4A16 AWQ from SM 7.5 to 10.x. W8A8 SmoothQuant is refused everywhere
     because get_quant_method has no branch for flags read in an older mode.py: its candidate list is inferred. ONNX
     Runtime's CPU cells, and those of the GenAI models that run on its kernels, run through the packed MLAS path on a
-    test read at main-branch commit 001d12d, not at the 1.32.0 the records pin (audit44s)."""
+    test read at main-branch commit 001d12d, not at the 1.32.0 the records pin (audit44s); its CUDA cells on every
+    NVIDIA target walk the CUDA operator read at main-branch commits 01b814b and 0278001, onnxruntime-gpu having no
+    1.32.0 release (audit45)."""
     inferred = sorted(key for key, cell in real_atlas.views.cells.items() if cell.known_by == "inferred")
     below_blackwell = ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90")
     fp8 = ("nvidia-sm100", "nvidia-sm120", "nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89",
            "nvidia-sm90")
     w4a16 = ("nvidia-sm100", "nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90")
     cpus = ("arm-cpu", "x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx")
-    assert inferred == [(s, t) for s in ("onnxruntime-genai-int4-cpu", "onnxruntime-matmulnbits-int4") for t in cpus] + [
+    nvidia = fp8  # every NVIDIA target
+    assert inferred == [("onnxruntime-genai-int4-cpu", t) for t in cpus] + [
+        ("onnxruntime-matmulnbits-int4", t) for t in sorted(cpus + nvidia)] + [
         ("tensorrt-llm-fp8", t) for t in fp8] + [
         ("tensorrt-llm-nvfp4", t) for t in ("nvidia-sm100", "nvidia-sm120", *below_blackwell)] + [
         ("tensorrt-llm-w4a16-awq", t) for t in w4a16] + [

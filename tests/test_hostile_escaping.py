@@ -261,7 +261,7 @@ def test_a_step_on_another_device_says_so_in_the_support_notes():
 
 def _escape_text_before_issue_13(value):
     """escape_text as it was written before issue 13 (no cache, one str.translate): the reference the faster one must
-    equal."""
+    equal (with the `???`, `~~~` and `=` rule since added to both)."""
     import re
 
     from markupsafe import Markup
@@ -275,12 +275,14 @@ def _escape_text_before_issue_13(value):
         text = re.sub(r"^(\d+)\.(\s)", r"\1\\.\2", text)
     if text.startswith("-"):
         text = "\\" + text
+    if text.startswith(("???", "~~~")) or (text[:1] == "=" and not text.strip("=")):
+        text = {"?": "&#63;", "~": "&#126;", "=": "&#61;"}[text[0]] + text[1:]
     return Markup(text)
 
 
-_LIST_STARTS = st.sampled_from(["", "1. ", "12.\t", "3.", "4.x", "-", " - ", "\n-1. "])  # what the list rule sees
+_LIST_STARTS = st.sampled_from(["", "1. ", "12.\t", "3.", "4.x", "-", " - ", "\n-1. ", "??? ", "~~~", "==="])  # what the list rule sees
 _SPECIAL = st.lists(st.sampled_from(["1", "23", ".", "-", " ", "\t", "\n", "a", "\\", "`", "*", "_", "{", "]", "(", "#",
-                                     "+", "!", "&", "<", ">", "|"])).map("".join)
+                                     "+", "!", "&", "<", ">", "|", "?", "~", "="])).map("".join)
 
 
 @settings(max_examples=300, deadline=None)
@@ -329,11 +331,15 @@ def test_joined_equals_markup_join_on_any_items(items, separator):
 
 
 _PROSE = st.lists(st.sampled_from(["a", "b", "1", "23", ".", "-", " ", "\t", "\\", "`", "*", "_", "{", "}", "[", "]", "(",
-                                   ")", "#", "+", "!", "&", "<", ">", "|", "=", ":", "~", "%", "'", '"', "javascript:",
-                                   "<script>", "{{ x }}", "{% if %}", "&amp;", "&#124;", "1. ", "- ", "!!! "])).map("".join)
+                                   ")", "#", "+", "!", "&", "<", ">", "|", "=", ":", "~", "?", "%", "'", '"', "javascript:",
+                                   "<script>", "{{ x }}", "{% if %}", "&amp;", "&#124;", "1. ", "- ", "!!! ", "??? ", "~~~"])).map("".join)
 _PIECES = st.lists(st.one_of(st.tuples(st.just("text"), _PROSE),
                              st.tuples(st.just("slot"), st.sampled_from(["host", "platforms"])),
                              st.tuples(st.just("shown"), _PROSE.map(lambda s: s.replace("}", "")))), min_size=1, max_size=6)
+
+
+# mkdocs.yml's markdown_extensions, and fenced_code, which MkDocs adds to every site (mkdocs/config/defaults.py builtins)
+SITE_EXTENSIONS = ["tables", "admonition", "attr_list", "pymdownx.details", "toc", "fenced_code"]
 
 
 class _Text(HTMLParser):
@@ -354,6 +360,12 @@ class _Text(HTMLParser):
 @example([("shown", "the map "), ("text", "of")], "", "")  # a space at a piece's end once went: "the mapof"
 @example([("slot", "host"), ("text", ". x")], "1", "")  # pieces escaped alone once made "1. x", an ordered list
 @example([("text", " "), ("slot", "host"), ("text", ". x")], "1", "")  # and after a kept leading space, " 1. x"
+@example([("slot", "host"), ("text", " "), ("slot", "platforms"), ("text", " x")], " ", " ")  # four spaces: code
+@example([("text", "x "), ("slot", "host"), ("text", " ")], "", "")  # two trailing spaces: a line break before the next
+@example([("text", "1. ")], "", "")  # "1. " before the next line: a list item that takes that line
+@example([("slot", "host"), ("text", "?? note")], "?", "")  # "??? note", a details block (pymdownx.details)
+@example([("slot", "host"), ("text", "~~")], "~", "")  # "~~~", a code fence
+@example([("slot", "host"), ("text", "==")], "=", "")  # "===", under a line of prose a heading
 def test_a_shared_sentence_on_a_page_shows_its_words_and_the_record_text_as_text(pieces, host, platforms):
     """render/markdown.py fill_words puts one of derive/wording.py's sentences on a record page (the plugin note fills
     plugin_of with an engine's name): whatever the template's own text and the record text hold (tags, links, Markdown
@@ -366,9 +378,33 @@ def test_a_shared_sentence_on_a_page_shows_its_words_and_the_record_text_as_text
     template = "".join(text if kind == "text" else "{" + text + "}" if kind == "slot" else "{platforms|" + text + "}"
                        for kind, text in pieces)
     values = {"host": host, "platforms": platforms}
-    html = markdown.markdown(str(fill_words(template, **values)),
-                             extensions=["tables", "admonition", "attr_list", "pymdownx.details", "toc"])
+    sentence = str(fill_words(template, **values))
+    # on a line of its own, with a line after it, a line before it, and twice (a code fence's two ends)
+    for page in (sentence + "\nnext", "Prose.\n" + sentence, sentence + "\n\nx\n\n" + sentence):
+        html = markdown.markdown(page, extensions=SITE_EXTENSIONS)
+        shown = _Text()
+        shown.feed(html)
+        assert set(shown.tags) <= {"p"}, html
+    html = markdown.markdown(sentence + "\nnext", extensions=SITE_EXTENSIONS)
+    shown = _Text()
+    shown.feed(html)
+    assert " ".join("".join(shown.text).split()) == " ".join((fill_plain(template, **values) + " next").split()), html
+
+
+@pytest.mark.parametrize("prose,values", [("", ["??? note"]), ("", ['???+ danger "Open"']), ("", ["~~~", "x", "~~~"]),
+                                          ("", ["~~~~ python", "x", "~~~~"]), ("Some prose.", ["==="]),
+                                          ("Some prose.", ["="])])
+def test_record_text_that_starts_a_line_opens_no_block(prose, values):
+    """A layout puts record text at the start of a line (a record's summary and notes, a table's note, an admonition's
+    body), some under a line of prose. The site's Markdown reads blocks there that escape_text's backslashes do not
+    cover: `???` opens a details block (pymdownx.details), `~~~` a fenced code block (MkDocs adds fenced_code to every
+    site) and a line of `=` under a paragraph line makes that line a heading. Each shows as the text it is."""
+    import markdown
+
+    from generators.render.markdown import escape_text
+    lines = ([prose] if prose else []) + [str(escape_text(value)) for value in values]
+    html = markdown.markdown("\n".join(lines), extensions=SITE_EXTENSIONS)
     shown = _Text()
     shown.feed(html)
     assert set(shown.tags) <= {"p"}, html
-    assert " ".join("".join(shown.text).split()) == " ".join(fill_plain(template, **values).split()), html
+    assert " ".join("".join(shown.text).split()) == " ".join([prose, *values]).strip(), html

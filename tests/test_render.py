@@ -191,7 +191,7 @@ def test_literal_numbers_fail_the_render(tree):
 def test_a_layout_is_given_only_the_template_globals_it_or_its_includes_read(tree, monkeypatch):
     """Record pages bind no template global (their layout reads none): binding all ~50 per page was about a quarter of
     their Jinja render. A global a layout (or a template it includes) reads is still there; a layout that names a template at
-    run time, which jinja2.meta cannot follow, is given every global."""
+    run time, which jinja2.meta cannot follow, is given every global; macros it imports with context read theirs."""
     import generators.render as render_module
     from generators.render.pages import RecordPage
     scopes: list[str] = []
@@ -205,6 +205,11 @@ def test_a_layout_is_given_only_the_template_globals_it_or_its_includes_read(tre
     pages, problems = render(tree)
     assert problems == [] and re.search(r"^\d+ row\(s\)$", pages["schemes/sch-w4a16.md"], re.MULTILINE)
     assert "schemes/sch-w4a16.md" in scopes
+    # the macros a layout imports with context (the way docs/_templates/macros.md.j2 is shared) read globals too
+    write(tree, "docs/_templates/table.md.j2", '{% import "_templates/macros.md.j2" as m with context %}'
+                                               '{{ m.findings(["cpu-cell-wrong"]) }}\n')
+    pages, problems = render(tree)
+    assert problems == [] and "findings/cpu-cell-wrong.md" in pages["schemes/sch-w4a16.md"]
     layout = (tree / "docs/_templates/record.md.j2").read_text(encoding="utf-8")
     write(tree, "docs/_templates/record.md.j2", layout.replace('{% include "_templates/table.md.j2" %}',
                                                                  "{% include view.layout_of_table %}", 1))

@@ -22,6 +22,11 @@ _ESCAPES = {**{c: "\\" + c for c in "\\`*_{}[]()#+!"}, "&": "&amp;", "<": "&lt;"
 # replaces: the backslash first (the others add backslashes), `&` before the entities, `|` after `#` and `&`
 _REPLACEMENTS = tuple((c, _ESCAPES[c]) for c in ("\\", "&", *"`*_{}[]()#+!", "<", ">", "|"))
 _LIST_START = re.compile(r"^(\d+)\.(\s)")
+_SENTENCE_LIST_START = re.compile(r"^(\d+)\.(?=\s|$)")  # a sentence's: "1." then the space it keeps, or a newline after it
+# The first character of a text that opens a block where a line starts, written as its entity (Markdown has no
+# backslash escape for these): `???` a details block (pymdownx.details), `~~~` a fenced code block (fenced_code, which
+# MkDocs adds to every site), a line of `=` under a paragraph line a heading (_no_block_start)
+_BLOCK_LEADS = {"?": "&#63;", "~": "&#126;", "=": "&#61;"}
 as_markup = str.__new__  # as_markup(Markup, text) is Markup(text) for trusted text, without markupsafe's __new__ in Python
 
 
@@ -29,7 +34,8 @@ def escape_text(value: Any) -> Markup:
     """Escape any value for inline Markdown+HTML; Markup passes through untouched.
 
     Whitespace runs fold to one space; Markdown's inline syntax characters get a backslash; `&`, `<`,
-    `>` become entities and `|` (a table cell's end) `&#124;`; a leading `1.` or `-` cannot start a list.
+    `>` become entities and `|` (a table cell's end) `&#124;`; a leading `1.` or `-` cannot start a list, nor a
+    leading `???` or `~~~` a details block or a code fence, nor a text of `=` only a heading's underline.
     """
     if isinstance(value, Markup):
         return value
@@ -51,7 +57,17 @@ def _escaped(text: str) -> Markup:
         text = _LIST_START.sub(r"\1\\.\2", text)
     if text.startswith("-"):
         text = "\\" + text
+    elif text[:1] in _BLOCK_LEADS:
+        text = _no_block_start(text)
     return as_markup(Markup, text)
+
+
+def _no_block_start(text: str) -> str:
+    """Escaped text whose `???`, `~~~` or line of `=` would open a block at a line's start, with its first character
+    an entity; any other text as it is (a lone `~` or `?`, as in "~20%", shows the same either way)."""
+    if text.startswith(("???", "~~~")) or (text[:1] == "=" and not text.strip("=")):
+        return _BLOCK_LEADS[text[0]] + text[1:]
+    return text
 
 
 _CODE_ENTITIES = {**{c: f"&#{ord(c)};" for c in "\\`*_{}[]()#+!|\"'"}, "&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -99,13 +115,18 @@ def fill_words(template: str, **values: Any) -> Markup:
     filled = joined("", [part for text, name, shown in pieces(template)
                          for part in (_spaced(text), _spaced(shown) if shown is not None else
                                       _spaced_value(values[name]) if name else Markup(""))])
-    # each piece is escaped alone, so a value "1" before the text ". x" would start an ordered list, also after the
-    # spaces a piece keeps (Markdown allows three before a list item): escape the whole, from its first word
+    # each piece is escaped alone and keeps a space it begins or ends with, so joined they can make what no piece is:
+    # a value "1" before the text ". x" an ordered list, also after spaces (Markdown allows three before one) or as
+    # "1. " before the page's next line, a value "?" before "?? note" a details block (or "~" and "~~", "=" and "=="),
+    # and empty values between spaces four leading spaces (an indented code block) or two trailing ones (a line
+    # break). Escape the whole from its first word, and keep at most one space on either side
     text = str(filled)
-    words = text.lstrip()
-    if not words[:1].isdigit():
+    words = text.strip()
+    lead, trail = len(text) - len(text.lstrip()), len(text) - len(text.rstrip())
+    if lead < 2 and trail < 2 and not words[:1].isdigit() and words[:1] not in _BLOCK_LEADS:
         return filled
-    return as_markup(Markup, text[:len(text) - len(words)] + _LIST_START.sub(r"\1\\.\2", words))
+    words = _SENTENCE_LIST_START.sub(r"\1\\.", words) if words[:1].isdigit() else _no_block_start(words)
+    return as_markup(Markup, (" " if lead else "") + words + (" " if trail and words else ""))
 
 
 def _spaced_value(value: Any) -> Markup:
