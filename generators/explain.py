@@ -10,7 +10,7 @@ from .derive.members import members
 from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_elsewhere, through_plugins
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
-from .derive.inferred_steps import InferredStep
+from .derive.inferred_steps import InferredStep, words_key
 from .derive.wording import covers, fill, inferred_below, layer_schemes, revision_said, setting_said, words
 from .model.verdicts import Verdict, known_by_said
 
@@ -223,10 +223,10 @@ def _way_said(w: Way) -> str:
 
 
 def _inferred_said(atlas: Any, cell: Cell, kernel: str, step: InferredStep) -> str:
-    """A step marked inferred that the kernel meets, in WORDS' sentence (the card says the same)."""
+    """A step marked inferred the kernel meets or fails and stays, in WORDS' sentence (the card says the same)."""
     read_in = " and ".join(fill(words("read_in"), source=r.source, at=_revision_of(atlas, r.source),
                                 where=f", {r.where}" if r.where else "") for r in step.read_in)
-    return fill(words("inferred_step"), kernel=kernel, checks=step.checks, read_in=read_in,
+    return fill(words(words_key(step)), kernel=kernel, checks=step.checks, read_in=read_in,
                 read=_version_read(atlas, cell.engine) or "the release read")
 
 

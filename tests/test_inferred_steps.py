@@ -116,3 +116,18 @@ def test_a_hostile_source_name_or_locator_is_text_in_the_support_tables_note():
     html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
     assert "<script>x" not in html and "& <b>" not in html
     assert "&lt;script&gt;x&lt;/script&gt; &amp; d.h</a> at commit 0249976, Runner&lt;T&gt;::dispatch &amp; &lt;b&gt;," in html
+
+
+def test_a_kept_kernel_that_fails_an_inferred_step_is_said_to_fail_it_not_to_meet_it():
+    """A requirement with `declines: false` keeps the kernel where the target fails it, which then computes otherwise:
+    the verdict rests on the step, but the target does not meet it (ONNX Runtime's dequantize path above SM 7.9)."""
+    from generators.derive import cells as derive_cells
+
+    kept = {"check": "capability-max", "value": 79, "declines": False, "inferred": True, "read_in": ["other"],
+            "reason": "on 8.0 and later it multiplies in TF32", "reason_verbatim": False, "locator": "d.h"}
+    atlas = _atlas(kept)
+    text, ok = explain_text(atlas, "sch", "sm100")
+    assert ok and "k fails a step marked inferred and computes otherwise: compute capability at most 7.9" in text
+    assert "meets a step marked inferred" not in text
+    cell = derive_cells.derive_cells(atlas.index)[("sch", "sm100")].as_dict()
+    assert [step["met"] for step in cell["inferred_steps"]] == [False]

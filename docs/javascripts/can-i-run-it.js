@@ -23,7 +23,7 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "inferred_below", "read_in", "read_at"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -887,7 +887,7 @@
         readIn = readIn.concat(fill(WORDS.read_in, { source: [link(site, source, r.source)],
           at: revisionSaid(source ? String(source.revision || "") : "", source ? source.name : r.source), where: r.where ? ", " + r.where : "" }));
       });
-      return el("li", {}, fill(WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
+      return el("li", {}, fill(step.met === false ? WORDS.inferred_step_unmet : WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
         checks: step.checks, read_in: readIn, read: "the version named under Release" }));
     }));
   }

@@ -1333,7 +1333,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         config = _dtypes_left(requirement, outcome, config)
         if requirement.get("inferred") and (outcome is not False or (requirement.get("declines") is False
                                                                      and not requirement.get("after_selection"))):
-            inferred_steps.append(inferred_step(requirement, kernel, target["platform"]))
+            inferred_steps.append(inferred_step(requirement, kernel, target["platform"], outcome is not False))
         if outcome is not True and requirement.get("after_selection"):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:

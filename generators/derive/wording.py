@@ -72,6 +72,9 @@ WORDS: dict[str, object] = {
     # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
     # requirement's reason gives
     "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
+    # ... or fails it and stays, computing otherwise (a requirement with `declines: false`; the verdict says how)
+    "inferred_step_unmet": "{kernel} fails a step marked inferred and computes otherwise: {checks}, read in {read_in}, "
+                           "not in the engine at {read}",
     # how a cell that runs is known where it names the steps marked inferred it rests on, after the release or commit
     # read: in place of the pointer to the kernel or scheme record (verdicts.INFERRED_FROM_CODE), since they follow below
     # (explain lists them under the attempts, the card under the line; the card adds a colon before its list)
