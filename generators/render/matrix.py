@@ -342,7 +342,7 @@ def _inferred_step(cell: Cell, kernel: str, step: InferredStep, html: _Html) -> 
     read_in = joined(" and ", [_html_words("read_in", source=html.ref(f"source/{r.source}"),
                                            at=revision_said(html.revisions.get(r.source, ""),
                                                             html.names.get(f"source/{r.source}", r.source)),
-                                           where=f" ({r.where})" if r.where else "") for r in step.read_in])
+                                           where=f", {r.where}" if r.where else "") for r in step.read_in])
     return _html_words(words_key(step), kernel=html.ref(f"kernel/{kernel}"), checks=step.checks, read_in=read_in,
                        read="the release read")
 

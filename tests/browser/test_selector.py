@@ -330,10 +330,12 @@ def test_a_running_cell_known_by_inference_names_the_step_it_meets_and_where_it_
         (read_in,) = step["read_in"]  # the SM gate was read in one file, at another commit
         source = names[f"source/{read_in['source']}"]
         assert text.startswith(f"{names['kernel/' + step['kernel']]} meets a step marked inferred: {step['checks']}, "
-                               f"read in {source} (")
+                               f"read in {source}, ")
         # the source's name names the commit it was read at: the card says it once (WORDS read_at)
         assert re.search(r" at [0-9a-f]{7}\b", source) and text.count(re.search(r" at ([0-9a-f]{7})", source)[1]) == 1
-        assert text.endswith(f" ({read_in['where']}), not in the engine at the version named under Release")
+        # the locator after a comma, as the site's citations give one: the source's name carries its own parenthesis
+        assert source.endswith(")") and f") ({read_in['where']})" not in text
+        assert text.endswith(f", {read_in['where']}, not in the engine at the version named under Release")
         assert [p for p, _ in links] == [f"/kernels/{step['kernel']}/", f"/sources/{read_in['source']}/"]
     # the step the card names is the SM gate, not its failure account: the reason's words are not on the card
     assert "compute capability 10.0" in items[0][0] and "Arch unsupported" not in items[0][0]
