@@ -132,14 +132,20 @@ def test_engine_config_must_sit_above_the_tree(tmp_path, capsys):
     assert "must be in a folder that contains" in capsys.readouterr().err
 
 
-def test_zensical_builds_the_written_tree(tmp_path):
-    tree = small_project(tmp_path)
+def _zensical_site(tree, tmp_path):
+    """`build --out` with an engine config, then `zensical build` on the written tree; the folder it built in."""
     out = tmp_path / "site-source"
     assert main(["--root", str(tree), "build", "--out", str(out / "docs"), "--engine-config", str(out / "mkdocs.yml")]) == 0
     zensical = shutil.which("zensical")
     assert zensical, "zensical is a test dependency (pyproject [test])"
     done = subprocess.run([zensical, "build", "-f", "mkdocs.yml"], cwd=out, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def test_zensical_builds_the_written_tree(tmp_path):
+    tree = small_project(tmp_path)
+    out = _zensical_site(tree, tmp_path)
     page = out / "site" / "formats" / "fmt-fp4" / "index.html"
     assert page.is_file()
     name = yaml.safe_load((tree / "records" / "formats" / "fmt-fp4.yaml").read_text(encoding="utf-8"))["name"]
@@ -155,12 +161,7 @@ def test_zensical_prints_a_hostile_record_name_as_text_in_the_title(tmp_path):
     record = tree / "records" / "formats" / "fmt-fp4.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("name: FP4 block format",
                                                                  f"name: {json.dumps(HOSTILE_NAME)}"), encoding="utf-8")
-    out = tmp_path / "site-source"
-    assert main(["--root", str(tree), "build", "--out", str(out / "docs"), "--engine-config", str(out / "mkdocs.yml")]) == 0
-    zensical = shutil.which("zensical")
-    assert zensical, "zensical is a test dependency (pyproject [test])"
-    done = subprocess.run([zensical, "build", "-f", "mkdocs.yml"], cwd=out, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
+    out = _zensical_site(tree, tmp_path)
     html = (out / "site" / "formats" / "fmt-fp4" / "index.html").read_text(encoding="utf-8")
     assert "<script>alert(1)" not in html
     titles = re.findall(r"<title>(.*?)</title>", html, re.DOTALL)  # Zensical escapes '/' too, as &#x2f;
