@@ -10,8 +10,8 @@ from .derive.members import members
 from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_elsewhere, through_plugins
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
-from .derive.inferred_steps import InferredStep
-from .derive.wording import covers, fill, layer_schemes, revision_said, setting_said, words
+from .derive.inferred_steps import InferredStep, words_key
+from .derive.wording import covers, fill, inferred_below, layer_schemes, revision_said, setting_said, words
 from .model.verdicts import Verdict, known_by_said
 
 
@@ -52,7 +52,7 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
         return (f"{scheme_id} on {target_id}: NOT DERIVED (the scheme has not read platform {platform!r}: "
                 f"{unread_platforms(scheme)[platform]})"), True
     lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
-             + f" ({known_by_said(cell.known_by, _version_read(atlas, cell.engine))})"]
+             + f" ({known_by_said(cell.known_by, _version_read(atlas, cell.engine), _below(cell))})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
     lines.extend(_computes_lines(atlas, scheme_id, target_id))
@@ -121,6 +121,12 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
     lines.extend(_engine_trap_lines(atlas, cell.engine))
     return "\n".join(lines), True
+
+
+def _below(cell: Cell) -> str:
+    """Where a cell lists the inferred steps its deciding kernels meet under its attempts: the words pointing to them
+    (the card says the same before its list, can-i-run-it.js knownBy)."""
+    return inferred_below(len(cell.inferred_met)) if cell.inferred_met else ""
 
 
 def _elsewhere_text(atlas: Any, scheme_id: str, target_id: str, away: PluginElsewhere) -> str:
@@ -217,10 +223,10 @@ def _way_said(w: Way) -> str:
 
 
 def _inferred_said(atlas: Any, cell: Cell, kernel: str, step: InferredStep) -> str:
-    """A step marked inferred that the kernel meets, in WORDS' sentence (the card says the same)."""
+    """A step marked inferred the kernel meets or fails and stays, in WORDS' sentence (the card says the same)."""
     read_in = " and ".join(fill(words("read_in"), source=r.source, at=_revision_of(atlas, r.source),
-                                where=f" ({r.where})" if r.where else "") for r in step.read_in)
-    return fill(words("inferred_step"), kernel=kernel, checks=step.checks, read_in=read_in,
+                                where=f", {r.where}" if r.where else "") for r in step.read_in)
+    return fill(words(words_key(step)), kernel=kernel, checks=step.checks, read_in=read_in,
                 read=_version_read(atlas, cell.engine) or "the release read")
 
 

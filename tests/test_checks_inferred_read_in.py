@@ -42,3 +42,29 @@ def test_a_source_an_inferred_candidate_list_was_read_in_must_be_cited_by_the_li
         in problem.message and problem.line > 1
     cited = _atlas(GATE, candidates=[{**listed, "sources": [{"source": "other", "locator": "mode.py, from_quant_algo"}]}])
     assert list(check(cited, cited.index.must("scheme", "sch"))) == []
+
+
+def test_read_in_on_a_requirement_or_candidate_list_not_marked_inferred_is_refused():
+    """`read_in` says where a step marked inferred was read instead; on a step that is not (no `inferred`, or false) it
+    would say a step read in the engine was read elsewhere, and no answer shows it: the schema refuses it at the
+    record's line and column, on the requirement and on the candidate list alike."""
+    from generators.validate import validate_records
+
+    from .memory_atlas import real_schemas, record
+
+    plain = {k: v for k, v in GATE.items() if k != "inferred"}
+    kernel = {"name": "K", "summary": "s", "engine": "eng", "sources": [{"source": "s", "locator": "l"}],
+              "requirements": [plain, {**plain, "inferred": False}]}
+    scheme = {"name": "S", "summary": "s", "sources": [{"source": "s", "locator": "l"}], "engine": "eng",
+              "code": {"source": "s"},
+              "config": {"weight_type": "int8", "activation_types": ["float16"], "activation_quantized": False},
+              "candidates": [{"platform": "cuda", "kernels": [], "failure_message": "m", "read_in": ["s"]}]}
+    problems = validate_records([record("kernel", "k", kernel), record("scheme", "s", scheme)], real_schemas())
+    messages = sorted(p.message for p in problems)
+    assert [m.split(":")[0] for m in messages] == ["candidates[0]", "requirements[0]", "requirements[1].inferred"]
+    assert messages[0].endswith("missing required field 'inferred'")
+    assert "False is not allowed here: `read_in` names the sources a step marked inferred was read in" in messages[2]
+    assert all(p.line > 1 and p.column > 0 for p in problems)
+    kernel["requirements"] = [GATE]
+    scheme["candidates"][0].update(inferred=True)
+    assert validate_records([record("kernel", "k", kernel), record("scheme", "s", scheme)], real_schemas()) == []

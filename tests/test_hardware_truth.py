@@ -45,4 +45,34 @@ def test_a_figure_no_primary_source_states_is_marked_unverified_wherever_it_is_s
     assert all(r.unverified for r in views.ratios if r.accelerator == "a10")
     rows = {r.accelerator: r for g in views.hardware_groups for r in g.rows}
     assert all(f.unverified for f in rows["a10"].memory_gb) and not any(f.unverified for f in rows["h100-sxm"].memory_gb)
-    assert [f.unverified for f in rows["mi325x"].memory_gb] == [False, False]  # AMD's ROCm table states the 256
+    assert [f.unverified for f in rows["mi325x"].memory_gb] == ["", ""]  # AMD's ROCm table states the 256
+
+
+def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_pages_do():
+    """A ratio, a ridge point, a memory figure and a dense precision no primary source states (the A10's, from
+    compilations only) carry the shared mark (markdown.unverified_value: a dotted outline, a superscript u, why on
+    hover), not the word *unverified* after them; a memory figure's hover gives its record's own reason."""
+    import html
+
+    import yaml
+
+    from generators.build import render_tree
+    from generators.render.markdown import UNVERIFIED_MARK
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    mark = re.compile(rf'<span class="atlas-unverified-value" title="unverified: ([^"]+)">([^<]+)<sup>{UNVERIFIED_MARK}'
+                      r"</sup></span>")
+    rows = {chapter: [line for line in pages[chapter].splitlines() if line.startswith("| [NVIDIA A10]")]
+            for chapter in ("chapters/01-hardware-selection.md", "chapters/02-flop-map.md")}
+    for chapter, lines in rows.items():
+        assert lines and all(mark.search(line) for line in lines), chapter
+        assert not any("*unverified*" in line for line in lines), chapter
+    # the ratios' rows and the ridge row: every value of the A10's rests on a figure no primary source states
+    assert all(len(mark.findall(line)) == line.count("<sup>") for line in rows["chapters/02-flop-map.md"])
+    (hardware,) = rows["chapters/01-hardware-selection.md"]
+    record = yaml.safe_load((ROOT / "records/accelerators/a10.yaml").read_text(encoding="utf-8"))
+    said = [(html.unescape(why), value) for why, value in mark.findall(hardware)]
+    assert (" ".join(record["memory_gb"][0]["unverified"].split()), "24") in said
+    assert any(value == "int8" for _, value in said)  # a dense precision the format map marks unverified on the A10

@@ -11,7 +11,8 @@ FAILURE = "inferred, not read at the release: 'Arch unsupported' is thrown by a 
 
 
 def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", where: str = "Runner::dispatchToArch",
-           other_id: str = "other", candidates: list[dict[str, object]] | None = None):
+           other_id: str = "other", candidates: list[dict[str, object]] | None = None,
+           also: list[dict[str, object]] | None = None, more: dict[str, dict[str, object]] | None = None):
     return atlas_of({
         "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
         f"source/{other_id}": {"name": other, "summary": "s", "type": "code", "repository": "o/r",
@@ -19,12 +20,12 @@ def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", w
         "engine/eng": {"name": "Eng", "summary": "s", "sources": [{"source": "s"}], "version_read": "commit 00bbf71"},
         "kernel/k": {"name": "K", "summary": "s", "engine": "eng",
                      "sources": [{"source": "s"}, {"source": other_id, "locator": where}],
-                     "requirements": [gate]},
+                     "requirements": [gate, *(also or [])]},
         "scheme/sch": {"name": "Eng NVFP4", "summary": "s", "sources": [{"source": "s"}], "engine": "eng",
                        "config": {"weight_type": "int4", "activation_types": ["float16"], "activation_quantized": False},
                        "candidates": candidates or [{"platform": "cuda", "kernels": ["k"]}], "code": {"source": "s"}},
         "hardware-target/sm100": {**TARGET, "name": "SM 10.0", "compute_capability": 100, "order": 1},
-        "hardware-target/sm90": {**TARGET, "name": "SM 9.0", "compute_capability": 90, "order": 2}})
+        "hardware-target/sm90": {**TARGET, "name": "SM 9.0", "compute_capability": 90, "order": 2}, **(more or {})})
 
 
 GATE = {"check": "capability-exact", "values": [100, 103, 120, 121], "after_selection": True, "inferred": True,
@@ -35,12 +36,29 @@ def test_explain_says_what_a_met_inferred_step_tests_and_where_it_was_read_not_h
     text, ok = explain_text(_atlas(GATE), "sch", "sm100")
     assert ok and "RUNS via k" in text.splitlines()[0]
     assert ("\n     k meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or 12.1, read in other at "
-            "commit 0249976 (Runner::dispatchToArch), not in the engine at commit 00bbf71") in text
+            "commit 0249976, Runner::dispatchToArch, not in the engine at commit 00bbf71") in text
     assert "Arch unsupported" not in text
     # where the target fails the step, the failure account is the reason, as before
     failed, _ = explain_text(_atlas(GATE), "sch", "sm90")
     assert failed.startswith("sch on sm90: FAILS AT RUN TIME via k (inferred ")
     assert "Arch unsupported" in failed and "meets a step marked inferred" not in failed
+
+
+def test_explain_s_first_line_points_to_the_steps_below_in_the_card_s_words():
+    """A cell that lists the inferred steps it rests on says so on its first line (WORDS inferred_below, which the card
+    reads too), not that the records say which; one that lists none keeps the pointer to the records."""
+    from generators.derive.wording import WORDS
+
+    below = WORDS["inferred_below"]
+    assert isinstance(below, dict)
+    first = explain_text(_atlas(GATE), "sch", "sm100")[0].splitlines()[0]
+    assert first.endswith(f"(inferred from the engine's dispatch code read at commit 00bbf71{below['one']})")
+    second = {"check": "capability-min", "value": 90, "inferred": True, "read_in": ["other"], "reason": "r",
+              "locator": "d.h at 0249976"}
+    two = explain_text(_atlas(GATE, also=[second]), "sch", "sm100")[0].splitlines()[0]
+    assert two.endswith(f"at commit 00bbf71{below['many']})")
+    failed = explain_text(_atlas(GATE), "sch", "sm90")[0].splitlines()[0]
+    assert "below" not in failed and failed.endswith("the kernel or scheme record says which)")
 
 
 def test_what_a_step_tests_is_said_from_its_check():
@@ -61,8 +79,8 @@ def test_the_support_tables_note_names_the_step_in_html_with_its_source_linked()
     names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
     html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
     assert ('<a href="../../kernels/k/">K</a> meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or 12.1, '
-            'read in <a href="../../sources/other/">Dispatch at another commit</a> at commit 0249976 '
-            '(Runner::dispatchToArch), not in the engine at the release read') in html
+            'read in <a href="../../sources/other/">Dispatch at another commit</a> at commit 0249976'
+            ', Runner::dispatchToArch, not in the engine at the release read') in html
 
 
 
@@ -81,12 +99,13 @@ def test_a_source_whose_name_names_its_commit_is_not_said_at_that_commit_again()
     atlas = _atlas(GATE, other="d.h at 0249976 (runner)")
     names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
     html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
-    assert ('read in <a href="../../sources/other/">d.h at 0249976 (runner)</a> (Runner::dispatchToArch), not in the '
+    # the locator follows the name after a comma, so a name with its own parenthesis does not read '(runner) (...)'
+    assert ('read in <a href="../../sources/other/">d.h at 0249976 (runner)</a>, Runner::dispatchToArch, not in the '
             'engine') in html
     assert html.count("0249976") == 1
     renamed = _atlas({**GATE, "read_in": ["src-d-h-0249976"]}, other_id="src-d-h-0249976")
     text, _ = explain_text(renamed, "sch", "sm100")
-    assert "read in src-d-h-0249976 (Runner::dispatchToArch), not in the engine at commit 00bbf71" in text
+    assert "read in src-d-h-0249976, Runner::dispatchToArch, not in the engine at commit 00bbf71" in text
 
 
 def test_a_hostile_source_name_or_locator_is_text_in_the_support_tables_note():
@@ -96,4 +115,40 @@ def test_a_hostile_source_name_or_locator_is_text_in_the_support_tables_note():
     names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
     html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
     assert "<script>x" not in html and "& <b>" not in html
-    assert "&lt;script&gt;x&lt;/script&gt; &amp; d.h</a> at commit 0249976 (Runner&lt;T&gt;::dispatch &amp; &lt;b&gt;)" in html
+    assert "&lt;script&gt;x&lt;/script&gt; &amp; d.h</a> at commit 0249976, Runner&lt;T&gt;::dispatch &amp; &lt;b&gt;," in html
+
+
+def test_a_kept_kernel_that_fails_an_inferred_step_is_said_to_fail_it_not_to_meet_it():
+    """A requirement with `declines: false` keeps the kernel where the target fails it, which then computes otherwise:
+    the verdict rests on the step, but the target does not meet it (ONNX Runtime's dequantize path above SM 7.9)."""
+    from generators.derive import cells as derive_cells
+
+    kept = {"check": "capability-max", "value": 79, "declines": False, "inferred": True, "read_in": ["other"],
+            "reason": "on 8.0 and later it multiplies in TF32", "reason_verbatim": False, "locator": "d.h"}
+    atlas = _atlas(kept)
+    text, ok = explain_text(atlas, "sch", "sm100")
+    assert ok and "k fails a step marked inferred and computes otherwise: compute capability at most 7.9" in text
+    assert "meets a step marked inferred" not in text
+    cell = derive_cells.derive_cells(atlas.index)[("sch", "sm100")].as_dict()
+    assert [step["met"] for step in cell["inferred_steps"]] == [False]
+
+
+def test_the_cell_lists_the_step_a_fallback_past_its_conditions_fails_as_a_step_its_verdict_rests_on():
+    """Where a kernel runs under a condition and the kernel the engine selects beyond it computes otherwise because it
+    fails an inferred step (ONNX Runtime's GEMV up to 16 rows, then the dequantize path in TF32 on SM 8.0+), that
+    step decides that the cell only runs if the condition holds: the cell lists it, unmet, with the condition's."""
+    from generators.derive import cells as derive_cells
+
+    kept = {"check": "capability-max", "value": 79, "declines": False, "inferred": True, "read_in": ["other"],
+            "reason": "on 8.0 and later it multiplies in TF32", "reason_verbatim": False, "locator": "d.h"}
+    rows = {"check": "other", "condition": "at most 16 rows", "inferred": True, "read_in": ["other"],
+            "reason": "it declines beyond 16 rows", "reason_verbatim": False}
+    k2 = {"name": "K2", "summary": "s", "engine": "eng", "sources": [{"source": "s"}, {"source": "other"}],
+          "requirements": [kept]}
+    atlas = _atlas(rows, candidates=[{"platform": "cuda", "kernels": ["k", "k2"]}], more={"kernel/k2": k2})
+    cells = derive_cells.derive_cells(atlas.index)
+    cell = cells[("sch", "sm100")]
+    assert cell.verdict.value == "runs-if" and cell.kernel == "k"
+    assert [(step["kernel"], step["met"]) for step in cell.as_dict()["inferred_steps"]] == [("k", True), ("k2", False)]
+    text, _ = explain_text(atlas, "sch", "sm100")
+    assert "k2 fails a step marked inferred and computes otherwise: compute capability at most 7.9" in text

@@ -23,7 +23,7 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "read_in", "read_at"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -33,8 +33,6 @@
   // what an inferred cell adds after the version read: that one step was not read (a kernel requirement or the scheme's
   // candidate list names it)
   var INFERRED_STEP = " (one step the verdict rests on was not read in the engine; the kernel or scheme record says which)";
-  // ... and before the list of the steps a cell that runs meets (inferredSteps)
-  var INFERRED_NAMED = [", but for the step below:", ", but for the steps below:"];
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -867,12 +865,13 @@
 
   // how the cell is known; code is read at the engine's version_read (the Release line), and code read at a development
   // commit (a source with a `branch`) is said to be that instead, with the commits read
-  // (a cell that runs on a step marked inferred names the step below instead of pointing to the records)
+  // (a cell that runs on a step marked inferred names the step below instead of pointing to the records, in WORDS'
+  // inferred_below as explain says it, with a colon before the list)
   function knownBy(records, cell) {
     var said = KNOWN_BY[cell.known_by] || cell.known_by;
     if (cell.known_by !== "code" && cell.known_by !== "inferred") { return said; }
     var named = cell.known_by === "inferred" && (cell.inferred_steps || []).length;
-    return readAt(records, cell, said) + (cell.known_by !== "inferred" ? "" : named ? INFERRED_NAMED[named > 1 ? 1 : 0] : INFERRED_STEP);
+    return readAt(records, cell, said) + (cell.known_by !== "inferred" ? "" : named ? (named > 1 ? WORDS.inferred_below.many : WORDS.inferred_below.one) + ":" : INFERRED_STEP);
   }
 
   // The steps marked inferred that the kernels a loading cell runs on meet (cell.inferred_steps, derive/cells.py
@@ -886,9 +885,9 @@
         var source = records["source"] && records["source"][r.source];
         if (n) { readIn.push(" and "); }
         readIn = readIn.concat(fill(WORDS.read_in, { source: [link(site, source, r.source)],
-          at: revisionSaid(source ? String(source.revision || "") : "", source ? source.name : r.source), where: r.where ? " (" + r.where + ")" : "" }));
+          at: revisionSaid(source ? String(source.revision || "") : "", source ? source.name : r.source), where: r.where ? ", " + r.where : "" }));
       });
-      return el("li", {}, fill(WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
+      return el("li", {}, fill(step.met === false ? WORDS.inferred_step_unmet : WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
         checks: step.checks, read_in: readIn, read: "the version named under Release" }));
     }));
   }

@@ -211,8 +211,8 @@ class Cell:
 
     @property
     def inferred_met(self) -> tuple[tuple[str, InferredStep], ...]:
-        """The steps marked `inferred` that the kernels deciding its verdict meet (`deciding`), each with its kernel, in
-        the engine's order: what a cell that runs rests on without the engine's code for it read."""
+        """The steps marked `inferred` that the kernels deciding its verdict meet, or fail and stay (`deciding`), each
+        with its kernel, in the engine's order: what a cell that runs rests on without the engine's code for it read."""
         return tuple((a.kernel, step) for a in deciding(self) for step in a.inferred_steps)
 
     @property
@@ -592,18 +592,23 @@ def _known(cell: Cell) -> Cell:
     return _replaced(cell, known_by=KnownBy.INFERRED) if any(a.inferred or a.inferred_steps for a in deciding(cell)) else cell
 
 
+_RUNS_OR_IF = (Verdict.RUNS, Verdict.RUNS_IF)
+_LOADS_THEN = (Verdict.RUNS, Verdict.FALLBACK)
+
+
 def deciding(cell: Cell) -> tuple[Attempt, ...]:
     """The attempts whose reasons make the cell's verdict: each one listed as a reason when it refuses; up to and
     including the kernel it selects otherwise (the declines before it decide which kernel that is), and, where a
-    cell runs through a kernel selected only under conditions (TensorRT-LLM's FP8 on Ada: the CUDA-core kernel for
-    at most 8 rows, cuBLASLt beyond), each kernel a default install selects where they do not hold, whose running
-    the verdict states too."""
+    cell runs, or runs if, through a kernel selected only under conditions (TensorRT-LLM's FP8 on Ada: the CUDA-core
+    kernel for at most 8 rows, cuBLASLt beyond), each kernel a default install selects where they do not hold that
+    loads: its running makes the cell run, and its computing otherwise (ONNX Runtime's dequantize path in TF32 past 16
+    rows on SM 8.0+) makes it run only if they hold."""
     at = next((n for n, a in enumerate(cell.attempts) if a.outcome != NO or a.after_selection), None)
     if cell.verdict is Verdict.REFUSED or at is None:
         return tuple(a for a in cell.attempts if a.outcome == NO)
-    if cell.verdict is not Verdict.RUNS or cell.attempts[at].outcome != CONDITIONAL:
+    if cell.verdict not in _RUNS_OR_IF or cell.attempts[at].outcome != CONDITIONAL:
         return cell.attempts[:at + 1]
-    also = {step.selected for step in cell.otherwise if not step.off_default and step.verdict is Verdict.RUNS}
+    also = {step.selected for step in cell.otherwise if not step.off_default and step.verdict in _LOADS_THEN}
     return (*cell.attempts[:at + 1], *(a for a in cell.attempts[at + 1:] if a.kernel in also))
 
 
@@ -1351,7 +1356,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
         config = _dtypes_left(requirement, outcome, config)
         if requirement.get("inferred") and (outcome is not False or (requirement.get("declines") is False
                                                                      and not requirement.get("after_selection"))):
-            inferred_steps.append(inferred_step(requirement, kernel, target["platform"]))
+            inferred_steps.append(inferred_step(requirement, kernel, target["platform"], outcome is not False))
         if outcome is not True and requirement.get("after_selection"):
             filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
             if outcome is False:

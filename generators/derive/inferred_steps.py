@@ -28,22 +28,29 @@ class ReadIn:
 
 @dataclass(frozen=True)
 class InferredStep:
-    """A step marked `inferred` that a kernel meets: what it tests, and the sources it was read in."""
+    """A step marked `inferred` the verdict rests on: what it tests, the sources it was read in, and whether the target
+    meets it (a step with `declines: false` the target fails keeps the kernel, which then computes otherwise)."""
 
     checks: str
     read_in: tuple[ReadIn, ...] = ()
+    met: bool = True
 
     def as_dict(self) -> dict[str, Any]:
-        return {"checks": self.checks, "read_in": [r.as_dict() for r in self.read_in]}
+        return {"checks": self.checks, "read_in": [r.as_dict() for r in self.read_in], "met": self.met}
 
 
-def inferred_step(requirement: KernelRequirements, kernel: KernelFields, platform: str) -> InferredStep:
-    """The step `requirement` states, met by the target; the schema has every inferred requirement name the sources it
-    was read in (`read_in`), each found with the kernel's first locator for it."""
+def inferred_step(requirement: KernelRequirements, kernel: KernelFields, platform: str, met: bool = True) -> InferredStep:
+    """The step `requirement` states, met by the target or not; the schema has every inferred requirement name the
+    sources it was read in (`read_in`), each found with the kernel's first locator for it."""
     return InferredStep(step_checked(requirement, platform), tuple(
         ReadIn(source, next((str(c["locator"]) for c in kernel.get("sources", [])
                              if c["source"] == source and c.get("locator")), ""))
-        for source in requirement.get("read_in", [])))
+        for source in requirement.get("read_in", [])), met)
+
+
+def words_key(step: InferredStep) -> str:
+    """The WORDS sentence that says the step: met, or failed by a kernel that stays and computes otherwise."""
+    return "inferred_step" if step.met else "inferred_step_unmet"
 
 
 def step_checked(requirement: KernelRequirements, platform: str) -> str:

@@ -32,7 +32,7 @@ class Figure:
     source: str
     estimate: bool
     note: str
-    unverified: bool = False  # no primary source states it (the record says why)
+    unverified: str = ""  # why no primary source states it (the record's reason); empty when one does
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ class UncoveredAccelerator:
 
 
 def _figures(values: list[SourcedNumber]) -> tuple[Figure, ...]:
-    return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", ""), "unverified" in v)
+    return tuple(Figure(v["value"], v["source"], bool(v.get("estimate")), v.get("note", ""), v.get("unverified", ""))
                  for v in values)
 
 

@@ -72,8 +72,19 @@ WORDS: dict[str, object] = {
     # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
     # requirement's reason gives
     "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
-    # ... one source it was read in ({at}: ' at commit 0249976' from its revision, see revision_said; {where}: ' (the
-    # kernel's locator for it)' or nothing)
+    # ... or fails it and stays, computing otherwise (a requirement with `declines: false`; the verdict says how)
+    "inferred_step_unmet": "{kernel} fails a step marked inferred and computes otherwise: {checks}, read in {read_in}, "
+                           "not in the engine at {read}",
+    # how a cell that runs is known where it names the steps marked inferred it rests on, after the release or commit
+    # read: in place of the pointer to the kernel or scheme record (verdicts.INFERRED_FROM_CODE), since they follow below
+    # (explain lists them under the attempts, the card under the line; the card adds a colon before its list)
+    "inferred_below": {
+        "one": ", but for the step below",
+        "many": ", but for the steps below",
+    },
+    # ... one source it was read in ({at}: ' at commit 0249976' from its revision, see revision_said; {where}: ', the
+    # kernel's locator for it' or nothing: a source's name may carry its own parenthesis, 'fp4_gemm_template.h at
+    # 0249976 (CUTLASS FP4 GEMM runner)', so the locator follows as the site's other citations give one, after a comma)
     "read_in": "{source}{at}{where}",
     # at which revision a source was read, after its name (revision_said): a git commit (cut to seven characters) or a
     # release tag; said nowhere when the name shown already says it ('platform.cpp at 0112bef (MLAS ...)')
@@ -125,6 +136,13 @@ def revision_said(revision: str, shown: str = "") -> str:
         named = bool(re.search(rf"(?<![0-9A-Za-z.]){re.escape(revision)}(?![0-9A-Za-z])", shown))
         return "" if named else fill(str(table["tag"]), revision=revision)
     return ""
+
+
+def inferred_below(steps: int) -> str:
+    """What a cell known by inference that names the `steps` it rests on says after the release or commit read."""
+    table = WORDS["inferred_below"]
+    assert isinstance(table, dict)
+    return str(table["many" if steps > 1 else "one"])
 
 
 def covers(layers: str) -> str:

@@ -73,8 +73,9 @@ class KnownBy(str, Enum):
 # with the general phrase, explain's header with the engine's own release or commit.
 READ_FROM_CODE = "read from the engine's dispatch code at {read}"
 READ_IN_GENERAL = "the release or commit its engine record names as read"
-INFERRED_FROM_CODE = ("inferred from the engine's dispatch code read at {read}: one step the verdict rests on was not "
-                      "read in the engine; the kernel or scheme record says which")
+INFERRED_READ = "inferred from the engine's dispatch code read at {read}"
+INFERRED_FROM_CODE = INFERRED_READ + (": one step the verdict rests on was not read in the engine; the kernel or scheme "
+                                      "record says which")
 
 # a support table's note on a cell known by inference: it rests on a step a kernel requirement or the scheme's candidate
 # list says was not read (a kernel that loads has no reason on the cell to say it, so the record is named)
@@ -96,10 +97,12 @@ def read_at(version_read: str | None) -> str:
     return version_read if version_read.startswith("commit ") else f"release {version_read}"
 
 
-def known_by_said(known_by: KnownBy, version_read: str | None) -> str:
-    """How one cell's verdict is known, naming the engine's release or commit read where it was read from code."""
+def known_by_said(known_by: KnownBy, version_read: str | None, below: str = "") -> str:
+    """How one cell's verdict is known, naming the engine's release or commit read where it was read from code; a cell
+    known by inference that lists the steps it rests on after this says `below` (wording.inferred_below) in place of
+    the pointer to the records."""
     if known_by is KnownBy.CODE:
         return READ_FROM_CODE.format(read=read_at(version_read))
     if known_by is KnownBy.INFERRED:
-        return INFERRED_FROM_CODE.format(read=read_at(version_read))
+        return (INFERRED_READ + below if below else INFERRED_FROM_CODE).format(read=read_at(version_read))
     return KNOWN_BY_MEANINGS[known_by]

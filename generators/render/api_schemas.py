@@ -217,7 +217,9 @@ _INFERRED_STEP_FIELDS: dict[str, Any] = {
         "properties": {"source": {"type": "string", "description": "Source id (its `revision` in the index says "
                                                                     "at which commit)."},
                        "where": {"type": "string", "description": "Where in that source, as the kernel cites it; "
-                                                                   "may be empty."}}}}}
+                                                                   "may be empty."}}}},
+    "met": {"type": "boolean", "description": "Whether the target meets it; false for a step the kernel fails and "
+                                              "stays, computing otherwise (the verdict says how)."}}
 _INFERRED_STEP = {"type": "object", "required": list(_INFERRED_STEP_FIELDS), "additionalProperties": False,
                   "description": "A step a kernel meets that was not read in the engine at the release read but "
                                  "inferred: read at another commit, or in another project's report.",

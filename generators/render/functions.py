@@ -19,7 +19,7 @@ from ..kinds import FOLDER_OF_KIND
 from ..model.index import Index
 from ..model.records import Record
 from .context import RenderContext
-from .markdown import escape_text, fill, joined, link, page_of, record_link
+from .markdown import escape_text, fill, joined, link, marked_unverified, page_of, record_link
 from .claims import CLAIMS
 from .labels import inline_name
 
@@ -61,17 +61,16 @@ class TemplateFunctions:
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""
-        groups: dict[tuple[Any, bool, bool], list[str]] = {}
-        for figure in values:
-            groups.setdefault((figure.value, bool(figure.estimate), bool(getattr(figure, "unverified", False))),
+        groups: dict[tuple[Any, bool, str], list[str]] = {}
+        for figure in values:  # (a figure no primary source states carries the mark and its record's reason)
+            groups.setdefault((figure.value, bool(figure.estimate), str(getattr(figure, "unverified", "") or "")),
                               []).append(figure.source)
         parts, numbered = [], 0
         for (value, estimate, unverified), sources in groups.items():
             links = joined(", ", [self._source_link(source, numbered + n) for n, source in enumerate(sources, 1)])
             numbered += len(sources)
-            parts.append(escape_text(_number(value)) + (Markup(" *estimate*") if estimate else Markup(""))
-                         + (Markup(" *unverified*") if unverified else Markup("")) + Markup(" (") + links
-                         + Markup(")"))
+            parts.append(marked_unverified(escape_text(_number(value)), unverified)
+                         + (Markup(" *estimate*") if estimate else Markup("")) + Markup(" (") + links + Markup(")"))
         return joined("; ", parts) if parts else escape_text("not recorded")
 
     def _source_link(self, source: str, n: int) -> Markup:

@@ -183,6 +183,13 @@ def unverified_value(value: Markup, reason: str) -> Markup:
                 UNVERIFIED_MARK)
 
 
+def marked_unverified(value: Any, reason: str) -> Markup:
+    """`value` (escaped unless it is Markup) with the unverified mark of unverified_value where `reason` says why no
+    primary source states it, as it is where `reason` is empty: for a template, whose values are marked in one place."""
+    shown = value if isinstance(value, Markup) else escape_text(str(value))
+    return unverified_value(shown, reason) if reason else shown
+
+
 def unverified_badge(reason: str | None) -> Markup:
     """The badge after a link to a record no primary source backs (its reason on hover); nothing for a backed one."""
     if reason is None:

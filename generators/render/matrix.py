@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from ..derive.answers import Answer
 from ..derive.cells import Cell, Otherwise
-from ..derive.inferred_steps import InferredStep
+from ..derive.inferred_steps import InferredStep, words_key
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..derive.wording import pieces, revision_said, words
@@ -337,12 +337,13 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
 
 
 def _inferred_step(cell: Cell, kernel: str, step: InferredStep, html: _Html) -> Markup:
-    """A step marked inferred that a kernel the cell runs on meets, in WORDS' sentence as explain and the card say it."""
+    """A step marked inferred that a kernel the cell runs on meets (or fails and stays), in WORDS' sentence as explain
+    and the card say it."""
     read_in = joined(" and ", [_html_words("read_in", source=html.ref(f"source/{r.source}"),
                                            at=revision_said(html.revisions.get(r.source, ""),
                                                             html.names.get(f"source/{r.source}", r.source)),
-                                           where=f" ({r.where})" if r.where else "") for r in step.read_in])
-    return _html_words("inferred_step", kernel=html.ref(f"kernel/{kernel}"), checks=step.checks, read_in=read_in,
+                                           where=f", {r.where}" if r.where else "") for r in step.read_in])
+    return _html_words(words_key(step), kernel=html.ref(f"kernel/{kernel}"), checks=step.checks, read_in=read_in,
                        read="the release read")
 
 

@@ -15,7 +15,7 @@ from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
-from .markdown import escape_text
+from .markdown import escape_text, marked_unverified
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .changelog import entries_of, item_markup
@@ -113,6 +113,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "Sources with no check date, not checked for a long time, or pinned to a package release or repository "
                    "tag older than the newest one cited for it.",
                    lambda scope: lambda: stale_sources(scope.atlas.index)),
+    TemplateGlobal("unverified_value", "unverified_value(value, reason)",
+                   "A value no primary source states, marked where it stands as the format map and the part pages mark "
+                   "one (a dotted outline and a superscript u), `reason` on hover; the value as it is where `reason` is "
+                   "empty.",
+                   lambda scope: marked_unverified),
     TemplateGlobal("ridge_table", "ridge_table()",
                    "The ridge points folded to one row per part: per precision the value, or its range when sources disagree.",
                    lambda scope: lambda: ridge_table(scope.atlas.views.ridges)),

@@ -330,10 +330,12 @@ def test_a_running_cell_known_by_inference_names_the_step_it_meets_and_where_it_
         (read_in,) = step["read_in"]  # the SM gate was read in one file, at another commit
         source = names[f"source/{read_in['source']}"]
         assert text.startswith(f"{names['kernel/' + step['kernel']]} meets a step marked inferred: {step['checks']}, "
-                               f"read in {source} (")
+                               f"read in {source}, ")
         # the source's name names the commit it was read at: the card says it once (WORDS read_at)
         assert re.search(r" at [0-9a-f]{7}\b", source) and text.count(re.search(r" at ([0-9a-f]{7})", source)[1]) == 1
-        assert text.endswith(f" ({read_in['where']}), not in the engine at the version named under Release")
+        # the locator after a comma, as the site's citations give one: the source's name carries its own parenthesis
+        assert source.endswith(")") and f") ({read_in['where']})" not in text
+        assert text.endswith(f", {read_in['where']}, not in the engine at the version named under Release")
         assert [p for p, _ in links] == [f"/kernels/{step['kernel']}/", f"/sources/{read_in['source']}/"]
     # the step the card names is the SM gate, not its failure account: the reason's words are not on the card
     assert "compute capability 10.0" in items[0][0] and "Arch unsupported" not in items[0][0]
@@ -2226,3 +2228,23 @@ def test_the_schemes_a_card_says_read_the_format_here_are_those_with_a_cell_here
             assert none in card["text"] and "reading " + fmt + " here:" not in card["text"]
             assert f"/engines/{host['id']}/" in [path for _, path in card["links"]]
     assert browser.console_errors() == []
+
+
+def test_the_card_says_the_fallback_past_the_conditions_fails_its_inferred_step(browser: Browser, cells: dict,
+                                                                                names: dict) -> None:
+    """ONNX Runtime's MatMulNBits on an A100 runs if at most 16 rows reach the fused GEMV; beyond, the dequantize path
+    stays and multiplies in TF32 because the target fails its inferred 'at most 7.9' step. The card lists that step
+    among those the verdict rests on, said as failed (api/cells.json's met), not as met."""
+    cell = cells[("onnxruntime-matmulnbits-int4", "nvidia-sm80")]
+    assert cell["verdict"] == "runs-if" and cell["known_by"] == "inferred"
+    unmet = [s for s in cell["inferred_steps"] if not s["met"]]
+    assert [s["kernel"] for s in unmet] == ["onnxruntime-cuda-dequant-gemm"]
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=part:a100-80gb-sxm4")
+    assert _card(browser)["verdict"] == "runs-if"
+    items = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__inferred li')]"
+                       ".map(li => li.textContent)")
+    assert len(items) == len(cell["inferred_steps"])
+    for text, step in zip(items, cell["inferred_steps"]):
+        said = "fails a step marked inferred and computes otherwise" if not step["met"] else "meets a step marked inferred"
+        assert text.startswith(f"{names['kernel/' + step['kernel']]} {said}: {step['checks']}, read in ")
+    assert any("fails a step marked inferred and computes otherwise: compute capability at most 7.9" in t for t in items)
