@@ -108,7 +108,9 @@ def _problems_from(record: Record, error: Any, schemas: Schemas) -> list[Problem
                 for extra in sorted(set(error.instance) - set(allowed))]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return [_at(record, path, f"{where}: missing required field {missing!r}")]
+        # a field a rule asks for only with another (an if/then) says why, where the `then` has a description
+        why = error.schema.get("description", "") if "then" in error.relative_schema_path else ""
+        return [_at(record, path, f"{where}: missing required field {missing!r}{': ' + why if why else ''}")]
     if error.validator == "enum":
         options = [str(o) for o in error.validator_value]
         shown = ", ".join(repr(o) for o in error.validator_value)

@@ -764,6 +764,40 @@ def test_a_promotion_moves_a_kernel_ahead_of_another_only_on_its_capabilities():
     assert (on80.verdict, on80.kernel) == ("runs", "marlin")
 
 
+def test_a_forced_kernel_replaces_the_walk_only_where_it_applies_and_raises_its_own_message():
+    # vLLM's weight-only NVFP4 selection: FlashInfer's W4A16 kernel forced on 100 and 103, Marlin forced everywhere but
+    # 90 (where the list is walked, Humming first) and on a platform reporting no capability; a declining forced
+    # kernel raises the forcing message, and the list is never walked there.
+    kernels = {"cutedsl": {"requirements": [req("capability-exact", "needs 100 or 120", values=[100, 120])]},
+               "marlin": {"requirements": [req("platform", "Marlin FP4 not available", values=["cuda"])]},
+               "humming": {"requirements": []}}
+    data = scheme("cutedsl", "marlin", "humming")
+    data["candidates"][0]["forced"] = {"failure_message": "Forced kernel is not supported:", "locator": "init",
+                                       "kernels": [{"kernel": "cutedsl", "capabilities": [100, 103]},
+                                                   {"kernel": "marlin", "except_capabilities": [90]}]}
+    data["candidates"].append({**data["candidates"][0], "platform": "rocm", "kernels": []})
+    def walked(target: dict) -> tuple:
+        cell = derive_cell("s", data, "t", target, kernels)
+        return cell.verdict, cell.kernel, [a.kernel for a in cell.attempts], cell.failure_message
+    assert walked({"platform": "cuda", "compute_capability": 100}) == ("runs", "cutedsl", ["cutedsl"], "")
+    assert walked({"platform": "cuda", "compute_capability": 120}) == ("runs", "marlin", ["marlin"], "")
+    assert walked(GPU90) == ("runs", "marlin", ["cutedsl", "marlin"], "")  # the whole list, in order
+    assert walked({"platform": "rocm", "compute_capability": 94}) == (
+        "refused", None, ["marlin"], "Forced kernel is not supported:")
+    assert walked({"platform": "rocm", "compute_capability": 90}) == ("refused", None, [], "no kernel")
+
+
+def test_a_requirement_scoped_to_quantized_activations_binds_only_schemes_that_quantize_them():
+    # vLLM's humming NVFP4 kernel leaves a W4A4 layer's activations unquantized below 120; a W4A16 layer never asks.
+    kernels = {"humming": {"requirements": [req("capability-min", "activations left unquantized", value=120,
+                                                declines=False, when={"activation_quantized": True})]}}
+    weight_only = derive_cell("s", scheme("humming"), "t", GPU90, kernels)
+    both = derive_cell("s", {**scheme("humming"), "config": {**CONFIG, "activation_quantized": True}}, "t", GPU90,
+                       kernels)
+    assert (weight_only.verdict, weight_only.kernel) == ("runs", "humming")
+    assert (both.verdict, both.computes_as) == ("fallback", "activations left unquantized")
+
+
 def test_a_requirement_scoped_to_zero_points_applies_only_to_schemes_that_match_or_do_not_say():
     # Marlin and Machete pick their supported weight types by zero points: uint4 only with zero points (AWQ).
     kernels = {"marlin": {"requirements": [

@@ -62,7 +62,13 @@ def test_read_in_on_a_requirement_or_candidate_list_not_marked_inferred_is_refus
     problems = validate_records([record("kernel", "k", kernel), record("scheme", "s", scheme)], real_schemas())
     messages = sorted(p.message for p in problems)
     assert [m.split(":")[0] for m in messages] == ["candidates[0]", "requirements[0]", "requirements[1].inferred"]
-    assert messages[0].endswith("missing required field 'inferred'")
+    # a missing `inferred` says why `read_in` asks for it (the `then`'s description), not only that it is missing
+    assert messages[0] == ("candidates[0]: missing required field 'inferred': `read_in` names the sources a step "
+                           "marked inferred was read in, so the candidate list it is on is marked `inferred: true` "
+                           "(or, where the step was read in the engine, has no `read_in`)")
+    assert messages[1] == ("requirements[0]: missing required field 'inferred': `read_in` names the sources a step "
+                           "marked inferred was read in, so the requirement it is on is marked `inferred: true` "
+                           "(or, where the step was read in the engine, has no `read_in`)")
     assert "False is not allowed here: `read_in` names the sources a step marked inferred was read in" in messages[2]
     assert all(p.line > 1 and p.column > 0 for p in problems)
     kernel["requirements"] = [GATE]

@@ -152,3 +152,24 @@ def test_the_cell_lists_the_step_a_fallback_past_its_conditions_fails_as_a_step_
     assert [(step["kernel"], step["met"]) for step in cell.as_dict()["inferred_steps"]] == [("k", True), ("k2", False)]
     text, _ = explain_text(atlas, "sch", "sm100")
     assert "k2 fails a step marked inferred and computes otherwise: compute capability at most 7.9" in text
+
+
+def test_every_cell_of_the_records_says_as_many_steps_below_as_explain_and_the_card_list(real_atlas):
+    """The first line's 'but for the step(s) below' (WORDS inferred_below) counts the steps listed under it: in explain
+    the step lines under the attempts, on the card the cell's inferred_steps. Read over every cell of the records
+    (ONNX Runtime's MatMulNBits on SM 8.0-12.0 rests on two: the GEMV's row limit met, the dequantize path's capability
+    step failed)."""
+    from generators.derive.wording import WORDS
+
+    below = WORDS["inferred_below"]
+    assert isinstance(below, dict)
+    checked = 0
+    for (scheme, target), cell in sorted(real_atlas.views.cells.items()):
+        text, ok = explain_text(real_atlas, scheme, target)
+        lines = text.splitlines()
+        listed = sum(1 for line in lines[1:] if line.startswith("     ") and " a step marked inferred" in line)
+        card = len(cell.as_dict()["inferred_steps"])
+        said = 2 if lines[0].endswith(f"{below['many']})") else 1 if lines[0].endswith(f"{below['one']})") else 0
+        assert ok and listed == card and said == min(card, 2), (scheme, target, said, listed, card)
+        checked += bool(card)
+    assert checked >= 20  # the records hold 28 such cells; a check that reads none would pass on nothing

@@ -675,7 +675,7 @@ def _selected(scheme_id: str, scheme: SchemeFields, target_id: str, target: Hard
         reasons = _package_tests_before(gate, scheme, target, kernels, config, installed)
         return Cell(engine, scheme_id, target_id, Verdict.REFUSED, None, (), (), gate=gate, reasons=reasons)
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
-    if candidates is None or not candidates["kernels"]:
+    if candidates is None or not candidate_order(candidates, target):
         # an empty list's locator says where the engine's walk comes up empty (or why it never reaches this device)
         where = candidates.get("locator", "") if candidates else ""
         reason = f"no candidate kernels for platform {target['platform']!r}" + (f" ({where})" if where else "")
@@ -837,6 +837,9 @@ def failure_message(candidates: Mapping[str, Any], kernels: Mapping[str, KernelF
     message that is word for word a candidate's requirement's is that check's (vLLM's activation-dtype test for
     vLLM-Gaudi's ModelOpt FP8), so it is filled as that requirement's is."""
     message = str(candidates.get("failure_message", ""))
+    forced = candidates.get("forced")
+    if forced and forced_kernels(forced, target):  # the forcing raises its own message, not the list's
+        message = str(forced["failure_message"])
     if "{" not in message:
         return message
     constants: dict[str, Any] = {}
@@ -1240,8 +1243,12 @@ def _unless(message: str, conditions: Sequence[str]) -> str:
 
 
 def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields) -> list[str]:
-    """The list the selector walks on this target: each promotion listing the target's capability moves its kernel
-    directly ahead of `before` when it stands after it (vLLM's prioritize_humming); the rest keep their order."""
+    """The list the selector walks on this target: the kernels it forces there, if any (`forced`), and no other;
+    otherwise the list, where each promotion listing the target's capability moves its kernel directly ahead of
+    `before` when it stands after it (vLLM's prioritize_humming) and the rest keep their order."""
+    forced = forced_kernels(candidates.get("forced"), target)
+    if forced:
+        return forced
     order = list(candidates["kernels"])
     capability = target.get("compute_capability")
     for promotion in candidates.get("promotions", []):
@@ -1252,6 +1259,17 @@ def candidate_order(candidates: Mapping[str, Any], target: HardwareTargetFields)
             order.remove(kernel)
             order.insert(order.index(before), kernel)
     return order
+
+
+def forced_kernels(forced: Mapping[str, Any] | None, target: HardwareTargetFields) -> list[str]:
+    """The kernels a selector forces on this target instead of walking its list, in its order: each entry whose
+    `capabilities` (if stated) name the target's and whose `except_capabilities` do not (a target without a capability
+    matches no `capabilities` and is excepted by none, as vLLM's test of the capability against a set is false for
+    None)."""
+    capability = target.get("compute_capability")
+    return [entry["kernel"] for entry in (forced or {}).get("kernels", [])
+            if ("capabilities" not in entry or capability in entry["capabilities"])
+            and capability not in entry.get("except_capabilities", [])]
 
 
 def _verdict(engine: str, scheme_id: str, target_id: str, attempts: tuple[Attempt, ...], failure: str,
@@ -1490,7 +1508,7 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
     `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
     a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on; a capability
     bound or a gfx list never matches a target that has no capability or gfx id; `weight_types` the scheme's
-    weight types a rule is for)."""
+    weight types a rule is for; `activation_quantized` a scheme that says whether its activations are quantized)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
@@ -1514,6 +1532,8 @@ def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config
     if "capabilities" in when and not _capability_in(when["capabilities"], target.get("compute_capability")):
         return False
     if "zero_points" in when and "zero_points" in config and config["zero_points"] != when["zero_points"]:
+        return False
+    if "activation_quantized" in when and config.get("activation_quantized") != when["activation_quantized"]:
         return False
     return not ("activation_types" in when and not set(when["activation_types"]) & set(config.get("activation_types", [])))
 

@@ -400,6 +400,7 @@ class KernelRequirementsWhen(TypedDict):
     methods: NotRequired[list[str]]
     capability_min: NotRequired[int]
     capability_max: NotRequired[int]
+    activation_quantized: NotRequired[bool]
     gfx: NotRequired[list[str]]
     weight_types: NotRequired[list[Dtype]]
 
@@ -795,6 +796,22 @@ class SchemeCandidatesActivationScalesWithout(TypedDict):
     sources: Sources
 
 
+class CandidateForcedKernels(TypedDict):
+    """One forced kernel and the targets it is forced on."""
+
+    kernel: RefKernel
+    capabilities: NotRequired[list[int]]
+    except_capabilities: NotRequired[list[int]]
+
+
+class CandidateForced(TypedDict):
+    """The kernels a selector forces on some targets ahead of its list walk, and what it raises when they decline."""
+
+    kernels: list[CandidateForcedKernels]
+    failure_message: str
+    locator: str
+
+
 class SchemeCandidatesSubstitution(TypedDict):
     """On this platform the engine returns another scheme instead of this one unless a setting keeps it (vLLM's compressed-tensors FP8 branch on XPU returns CompressedTensorsW8A16Fp8 unless --linear-backend is xpu or torch). The cell then runs only given that setting, walking the list the setting's filter leaves; without it the checkpoint is that scheme's own cell on the target, as a fallback (its kernel walk, conditions and precision). When no value of the setting leads to an accepting kernel, the cell is that fallback. It names a scheme of the same engine whose list for the platform has no substitution in turn."""
 
@@ -820,6 +837,7 @@ class SchemeCandidates(TypedDict):
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     activation_scales_without: NotRequired[SchemeCandidatesActivationScalesWithout]
     promotions: NotRequired[list[CandidatePromotion]]
+    forced: NotRequired[CandidateForced]
     filter: NotRequired[CandidateFilter]
     substitution: NotRequired[SchemeCandidatesSubstitution]
     unread: NotRequired[Text]
