@@ -111,3 +111,23 @@ def test_the_same_schema_texts_compile_once_and_a_changed_one_is_read_again(tree
     changed, _ = load_schemas(tree / "schema")
     assert changed is not None and changed is not first and not changed.valid
     assert any("field_only_test_schemas_requires" in str(p) for p in check_tree(tree)[1])  # valid before, not now
+
+
+def test_a_forced_walk_is_stated_only_on_a_list_the_scheme_types():
+    # `forced` says how the engine walks the list (vLLM's weight-only NVFP4 selection), so a list that names the
+    # engine's list or marks the platform as having no path states none of its own, as with promotions and filters.
+    schemas, _ = load_schemas(ROOT / "schema")
+    assert schemas is not None
+    forced = {"kernels": [{"kernel": "vllm-marlin-nvfp4"}], "failure_message": "Forced kernel", "locator": "init"}
+    typed = {"platform": "cuda", "kernels": ["vllm-marlin-nvfp4"], "selector": "s", "locator": "l",
+             "failure_message": "f", "forced": forced}
+    named = {"platform": "cuda", "list": "cuda-walk", "forced": forced}
+    unrun = {"platform": "metal", "kernels": [], "no_path": True, "forced": forced}
+
+    def excluded(candidates: dict) -> list[list[str]]:  # the field pairs the list states that exclude each other
+        schema = schemas.validators["scheme"].schema["properties"]["candidates"]["items"]
+        validator = schemas.validators["scheme"].evolve(schema=schema)
+        return [e.validator_value["required"] for e in validator.iter_errors(candidates) if e.validator == "not"]
+
+    assert excluded(typed) == []
+    assert excluded(named) == [["list", "forced"]] and excluded(unrun) == [["no_path", "forced"]]
