@@ -2054,9 +2054,10 @@ def test_a_card_names_only_schemes_of_the_other_engine_covering_the_layers_its_s
 
 def test_a_card_says_a_format_only_the_other_engines_schemes_for_other_layers_read(
         browser: Browser, built_site: Path, cells: dict) -> None:
-    """The rule's gap side, both ways: where the other engine's schemes reading a format of the scheme, with a cell
-    here, all cover the other layers (vLLM-Gaudi's dense block-FP8 scheme for vLLM's block-FP8 MoE one on Gaudi; vLLM's
-    dense compressed-tensors WNA16 for vLLM-Gaudi's WNA16 MoE one off Gaudi), the card once linked them as answers. It
+    """The rule's gap side, each way the records hold a case: where the other engine's schemes reading a format of the
+    scheme, with a cell here, all cover the other layers (vLLM's dense compressed-tensors WNA16 for vLLM-Gaudi's WNA16
+    MoE one off Gaudi; once also vLLM-Gaudi's dense block-FP8 for vLLM's block-FP8 MoE on Gaudi), the card once linked
+    them as answers. It
     now links none of them and says no scheme of those layers reads the format, in WORDS.layer_schemes' words; the
     schemes and targets are chosen from the records."""
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
@@ -2079,9 +2080,16 @@ def test_a_card_says_a_format_only_the_other_engines_schemes_for_other_layers_re
 
     read = "const c = document.querySelector('#atlas-answer .atlas-card'); return c && " \
            "{text: c.textContent, links: [...c.querySelectorAll('a')].map(a => a.getAttribute('href'))}"
-    for mine, other, target in ((host, plugin["id"], on_plugin), (plugin["id"], host, off_plugin)):
-        scheme = next(s for s in sorted(schemes.values(), key=lambda s: s["id"]) if s["engine"] == mine
-                      and (s["id"], target) not in cells and other_layers_only(s, other, target))
+    cases = [(mine, other, target, next((s for s in sorted(schemes.values(), key=lambda s: s["id"])
+                                         if s["engine"] == mine and (s["id"], target) not in cells
+                                         and other_layers_only(s, other, target)), None))
+             for mine, other, target in ((host, plugin["id"], on_plugin), (plugin["id"], host, off_plugin))]
+    # a direction the records no longer hold a case for (vLLM-Gaudi's block-FP8 MoE scheme now answers vLLM's on
+    # Gaudi) is left to the unit test of answers_for; one real case must remain for the card
+    assert any(scheme for *_, scheme in cases), "no real case of a format only other-layer schemes read"
+    for mine, other, target, scheme in cases:
+        if scheme is None:
+            continue
         browser.open(f"{PAGE}?engine={mine}&scheme={scheme['id']}&hardware=target:{target}")
         card = _shown(browser, read, "card answered by another engine")
         named = [parse_qs(urlsplit(h).query)["scheme"][0] for h in card["links"] if h.startswith(f"?engine={other}&scheme=")]
