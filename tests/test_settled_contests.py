@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generators.build import check_tree
 from generators.checks.contested_upheld import stated_values
+from generators.derive.wording import WORDS
 from generators.render.pages import names_of, record_page
 
 from .test_render import render
@@ -119,3 +120,43 @@ def test_chapter_01_marks_the_precisions_the_part_page_lists_as_native_unverifie
             precision = formats[f].data.get("peak_precision")
             backed = [g for g in tally.native if g not in gaps and formats[g].data.get("peak_precision") == precision]
             assert precision not in row.dense_precisions or backed or precision in row.unverified_precisions
+
+
+MTP = "mtp-spec-decode-prefix-caching-accuracy-loss"
+
+
+def test_the_api_lists_a_trap_s_open_contests_only(real_atlas):
+    """The answer card marks a trap 'contested' from the API index: a gotcha entry carries its open contests (field and
+    the heading's id on its page), never a settled one, and no key when it has none."""
+    from generators.render import api
+
+    gotchas = {g["id"]: g for g in api.index_document(real_atlas)["records"]["gotcha"]}
+    for record in real_atlas.index.all("gotcha"):
+        contests = record.data.get("contested", [])
+        expected = [{"field": e["field"], "anchor": f"contest-{n}"} for n, e in enumerate(contests) if "upheld" not in e]
+        assert gotchas[record.id].get("contested", []) == expected, record.id
+    # the MTP trap's first contest (which models) is settled, its second (whether 0.33.0 is affected) open
+    assert [c["anchor"] for c in gotchas[MTP]["contested"]] == ["contest-1"]
+    assert "upheld" in real_atlas.index.get("gotcha", MTP).data["contested"][0]
+
+
+def test_the_support_tables_note_marks_a_listed_trap_with_an_open_contest(real_atlas, monkeypatch):
+    """No cell lists a trap with an open contest today; the note marks one as the card does, linking to the contest,
+    and leaves the cell's other traps unmarked (open_contests stood in for, as if the ORT wheel trap had one)."""
+    import re
+
+    from generators.render import matrix
+
+    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    real = matrix.open_contests
+    monkeypatch.setattr(matrix, "open_contests", lambda data: (
+        [{"field": "<b>x</b>", "anchor": "contest-2"}] if data.get("name") == real_atlas.index.get("gotcha", trap).data["name"]
+        else real(data)))
+    text = str(matrix.support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+    note = re.search(r'<li id="cell-onnxruntime-matmulnbits-int4--nvidia-sm120">(.*?)</li>', text).group(1)
+    assert (f'<a href="../../gotchas/{trap}/">{trap}</a> (on <a href="../../accelerators/gb10-dgx-spark/">gb10-dgx-spark'
+            f'</a> only) <a class="atlas-contest-mark atlas-contest-mark--contested" href="../../gotchas/{trap}/#contest-2">'
+            f'{WORDS["trap_contested"]}</a>') in note
+    assert note.count("class=\"atlas-contest-mark ") == 1
+    monkeypatch.undo()  # the atlas as it is: no trap a cell lists has an open contest, so no note is marked
+    assert "atlas-contest-mark" not in str(matrix.support_matrices_html(real_atlas, "chapters/support-tables.md", {}))

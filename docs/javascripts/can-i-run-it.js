@@ -23,7 +23,7 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "trap_contested", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -375,6 +375,13 @@
 
   function index_accelerators(records) {
     return Object.keys(records["accelerator"]).map(function (id) { return records["accelerator"][id]; });
+  }
+
+  // a trap whose record holds an open contest (api: contested, those no finding settled): its claim is not asserted,
+  // so the card says so, linking to the first open contest on the trap's page; the title names what is contested
+  function contestedMark(site, trap) {
+    return el("a", { "class": "atlas-contest-mark atlas-contest-mark--contested", href: site + trap.page + "#" + trap.contested[0].anchor,
+      title: trap.contested.map(function (c) { return "Contested: " + c.field; }).join("; "), text: WORDS.trap_contested });
   }
 
   function link(site, record, fallback, text) {
@@ -1589,7 +1596,8 @@
           text: " (" + fillText(WORDS.trap_when, { when: trap.applies_when }) + ")" }) : null,
         parts ? el("span", { "class": "atlas-card__trap-parts", text: " (" + fillText(WORDS.trap_parts, { parts: parts }) + ")" }) : null,
         trap && trap.unverified ? " " : null,
-        trap && trap.unverified ? el("span", { "class": "atlas-unverified", title: "Unverified: " + trap.unverified, text: "unverified" }) : null]);
+        trap && trap.unverified ? el("span", { "class": "atlas-unverified", title: "Unverified: " + trap.unverified, text: "unverified" }) : null,
+        trap && trap.contested ? " " : null, trap && trap.contested ? contestedMark(site, trap) : null]);
     }
     card.appendChild(el("p", { "class": "atlas-card__more" }, ["Every candidate kernel and its reason: ",
       link(site, scheme, schemeId), "'s page, or ", el("code", { text: "python -m generators explain " + schemeId + " " + targetId })]));

@@ -41,6 +41,8 @@ WORDS: dict[str, object] = {
     # a trap limited to some of the target's parts (Answer.trap_parts), and one that applies only in some use
     "trap_parts": "on this target's {parts} only",
     "trap_when": "only {when}",
+    # a trap whose record holds an open contest (one no finding settled): its claim is not asserted, so it says so
+    "trap_contested": "⚠ contested",
     # who brings in a need the engine does not check (route_needs): the engine itself, or through a tool
     "need_engine": "{engine}, on every start",
     "need_tool": "{by}, through {tool}",

@@ -35,6 +35,7 @@ from ..derive.trap_scope import applies_when
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
+from .contests import open_contests
 from .labels import inline_name
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "gotcha":
         return {"severity": data["severity"], "effect": data["effect"], "silent": data["silent"],
                 "summary": data.get("summary", ""), "applies_when": applies_when(data),
-                "accelerators": data.get("accelerators", [])}
+                "accelerators": data.get("accelerators", []), **_open_contests(data)}
     if record.kind == "accelerator":
         target = atlas.index.get("hardware-target", answered_by.get(record.id, ""))
         answered = {"target": target.id, "target_label": target_label(atlas.index, target, record)} if target else {}
@@ -195,6 +196,13 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "kernel" and data.get("without_matrix_instruction"):
         return {"without_matrix_instruction": data["without_matrix_instruction"]}
     return {}
+
+
+def _open_contests(data: dict[str, Any]) -> dict[str, Any]:
+    """A trap's open contests, so an answer listing it can say its claim is contested; nothing when every contest is
+    settled or there is none."""
+    found = open_contests(data)
+    return {"contested": found} if found else {}
 
 
 def _plugin_of(atlas: Any, relation: Any) -> dict[str, Any]:

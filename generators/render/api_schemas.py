@@ -52,7 +52,14 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                  "words from the record's `applies_when` (for example 'with a MoE model'); empty when "
                                  "the record narrows it no further."},
                 "accelerators": {**_IDS, "description": "The accelerators the trap is limited to; empty when it is "
-                                                         "not limited to some."}},
+                                                         "not limited to some."},
+                "contested": {"type": "array", "minItems": 1, "description": "The record's open contests (none a "
+                              "finding settled): the trap's claim there is not asserted; absent when there are none.",
+                              "items": {"type": "object", "additionalProperties": False, "required": ["field", "anchor"],
+                                        "properties": {"field": {"type": "string", "description": "What is contested, "
+                                                                 "as the record's contest words it."},
+                                                       "anchor": {"type": "string", "description": "The contest's "
+                                                                  "heading id on the record's page (page#anchor)."}}}}},
                ["severity", "effect", "silent", "summary", "applies_when", "accelerators"]),
     "accelerator": ({"vendor": {"type": "string"}, "category": {"type": "string"},
                      "inline_name": {"type": "string", "description": "The name as it reads inside a parenthesis: "

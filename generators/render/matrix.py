@@ -22,6 +22,7 @@ from ..derive.published_grid import GridCell, PublishedGrid
 from ..derive.wording import pieces, revision_said, words
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
+from .contests import open_contests
 from .labels import inline_name
 from .markdown import fill, joined
 
@@ -49,9 +50,11 @@ def href(target_page: str, current_page: str) -> str:
 class _Html:
     """Links and labels for one page."""
 
-    def __init__(self, names: dict[str, str], page: str, revisions: dict[str, str] | None = None):
+    def __init__(self, names: dict[str, str], page: str, revisions: dict[str, str] | None = None,
+                 contested: dict[str, str] | None = None):
         self.names, self.page = names, page
         self.revisions = revisions or {}  # source id: its revision, where a note says at which commit it was read
+        self.contested = contested or {}  # trap id: its first open contest's anchor, where a note marks it contested
 
     def ref(self, ref: str, text: str | None = None, cls: str = "", nested: bool = False) -> Markup:
         """A link showing the record's name (or `text`); `nested` inside a parenthesis, its own aside made a clause."""
@@ -115,7 +118,8 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: b
     and reads the per-target lists under it), after a line of links to those headings; with its legend and notes, or
     without notes, its cells linking to the notes on the support tables page."""
     answers = atlas.views.answers
-    html = _Html(names, page, {s.id: str(s.data.get("revision") or "") for s in atlas.index.all("source")})
+    html = _Html(names, page, {s.id: str(s.data.get("revision") or "") for s in atlas.index.all("source")},
+                 {g.id: said[0]["anchor"] for g in atlas.index.all("gotcha") if (said := open_contests(g.data))})
     notes_at = "" if notes else href(NOTES_PAGE, page)
     found = matrices(atlas.index, answers)
     jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', joined(" · ", [
@@ -323,6 +327,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
                           "; ".join(part.conditions)))
     if answer.traps:
         parts.append(fill(". Traps: {}", joined(", ", [html.ref(f"gotcha/{t}") + _on_parts(answer, t, html)
+                                                         + _contested(t, html)
                                                          for t in answer.traps])))
     if c.evidence:
         parts.append(fill(". Selection observed by running the engine: {}",
@@ -361,6 +366,17 @@ def _on_parts(answer: Answer, trap: str, html: _Html) -> Markup:
         return Markup("")
     names = [html.ref(f"accelerator/{p}", nested=True) for p in parts]
     return fill(" (on {} only)", joined(", ", names))  # (a name's own parenthesis as a comma clause inside this one)
+
+
+def _contested(trap: str, html: _Html) -> Markup:
+    """' contested', linking to the trap's first open contest on its page, after a trap whose claim a finding has not
+    settled (as the answer card marks it), else nothing."""
+    anchor = html.contested.get(trap)
+    if not anchor:
+        return Markup("")
+    url = href(f"{FOLDER_OF_KIND['gotcha']}/{trap}.md", html.page)
+    return fill(' <a class="atlas-contest-mark atlas-contest-mark--contested" href="{}#{}">{}</a>', url, anchor,
+                words("trap_contested"))
 
 
 def _sentences(parts: list[Markup]) -> Markup:

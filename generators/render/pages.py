@@ -22,6 +22,7 @@ from ..derive.wording import words
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record
+from .contests import contest_anchor
 from .history import history_table
 from .markdown import code_span, escape_text, fill, fill_words, joined, link, page_of, unverified_badge
 from .labels import label
@@ -203,12 +204,6 @@ def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) 
     rows = [[values.render(item[c], (key, n, c)) if c in item else Markup("") for c in columns]
             for n, item in enumerate(items)]
     return Table(field_label(key), [field_label(c).lower() for c in columns], rows)
-
-
-def contest_anchor(n: int) -> str:
-    """The id of the record's n-th contest's heading (its place in `contested`: unique on the page, whatever the
-    field's words, which are free text)."""
-    return f"contest-{n}"
 
 
 def _contest_field(entry: dict[str, Any]) -> str:
