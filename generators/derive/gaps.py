@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.index import DeclaredGap, Index
+from ..model.records import settled
 from .members import members
 from .provenance import Unverified, unverified_records
 from .published import PublishedCell
@@ -66,5 +67,5 @@ def derive_gaps(index: Index, tallies: dict[str, Tally], benchmarks_by_format: d
 
 def _contest(ref: str, entry: dict[str, Any]) -> Contest:
     """A contest as the gaps page lists it; a resolved one carries its upheld claim's value (schema: both or neither)."""
-    upheld = entry["claims"][entry["upheld"]]["value"] if "upheld" in entry else None
+    upheld = entry["claims"][entry["upheld"]]["value"] if settled(entry) else None
     return Contest(ref, entry["field"], len(entry["claims"]), entry.get("resolution", ""), upheld)

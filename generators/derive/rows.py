@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.index import Index
-from ..model.records import Record
+from ..model.records import Record, settled
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class FormatRow:
 def format_rows(index: Index) -> list[FormatRow]:
     return [FormatRow(f.id, f.data.get("format_class", ""), f.data["family"], f.data["regime"],
                       tuple(BitsPerWeight(b["value"], b["basis"], b.get("model", "")) for b in f.data.get("bits_per_weight", [])),
-                      tuple(c["field"] for c in f.data.get("contested", []) if "upheld" not in c))
+                      tuple(c["field"] for c in f.data.get("contested", []) if not settled(c)))
             for f in index.all("format")]
 
 

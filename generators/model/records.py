@@ -102,3 +102,9 @@ def _child(node: yaml.Node, part: PathPart) -> tuple[yaml.Node | None, yaml.Node
     elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
         return node.value[part], None
     return None, None
+
+
+def settled(contest: Mapping[str, Any]) -> bool:
+    """Whether an entry of a record's `contested` is settled: a finding settled it and the entry names the claim it
+    upholds (`upheld`, schema: with `resolution`); one without is open, and every answer showing it says so."""
+    return "upheld" in contest

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.records import settled
+
 
 def contest_anchor(n: int) -> str:
     """The id of the record's n-th contest's heading (its place in `contested`: unique on the page, whatever the
@@ -14,4 +16,4 @@ def contest_anchor(n: int) -> str:
 def open_contests(data: dict[str, Any]) -> list[dict[str, str]]:
     """The record's open contests (none a finding settled: no `upheld`), each as its field and its heading's id."""
     return [{"field": str(entry["field"]), "anchor": contest_anchor(n)}
-            for n, entry in enumerate(data.get("contested", [])) if "upheld" not in entry]
+            for n, entry in enumerate(data.get("contested", [])) if not settled(entry)]

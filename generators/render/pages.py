@@ -21,7 +21,7 @@ from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runti
 from ..derive.wording import words
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
-from ..model.records import Record
+from ..model.records import Record, settled
 from .contests import contest_anchor
 from .history import history_table
 from .markdown import code_span, escape_text, fill, fill_words, joined, link, page_of, unverified_badge
@@ -134,15 +134,15 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                for n, citation in enumerate(record.data.get("sources", []))]
     groups = backlink_groups(atlas, record, values)
     entries = list(enumerate(record.data.get("contested", [])))
-    contested = [_contest_table(n, entry, values) for n, entry in entries if "upheld" not in entry]
-    settled = [_settled_table(n, entry, values) for n, entry in entries if "upheld" in entry]
+    contested = [_contest_table(n, entry, values) for n, entry in entries if not settled(entry)]
+    done = [_settled_table(n, entry, values) for n, entry in entries if settled(entry)]
     gaps = [escape_text(f"{g['kind']} {g['id']!r} has no record: {g['reason']}") for g in record.data.get("known_gaps", [])]
     return RecordPage(record, TITLE_OF_KIND[record.kind], escape_text(record.data.get("summary", "")), facts, tables,
                       escape_text(record.data.get("notes", "")), sources, contested, gaps,
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), settled)
+                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), done)
 
 
 BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page: the value, in its unit, against its baseline
@@ -217,8 +217,8 @@ def _contest_marks(record: Record) -> dict[str, list[Markup]]:
     open one, "settled" for one a finding settled (words, not colour alone)."""
     marks: dict[str, list[Markup]] = {}
     for n, entry in enumerate(record.data.get("contested", [])):
-        said = "settled contest, see below" if "upheld" in entry else "⚠ contested, see below"
-        kind = "settled" if "upheld" in entry else "contested"
+        said = "settled contest, see below" if settled(entry) else "⚠ contested, see below"
+        kind = "settled" if settled(entry) else "contested"
         marks.setdefault(field_label(_contest_field(entry)), []).append(
             fill('<a class="atlas-contest-mark atlas-contest-mark--{}" href="#{}">{}</a>', kind, contest_anchor(n), said))
     return marks
