@@ -1862,6 +1862,11 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
     row = next(r for r in shown["rows"] if r["scheme"] == scheme["id"])
     assert row["state"] == "plugin-elsewhere" and row["verdict"] == "" and row["badge"] is None
     assert row["stateText"] == f"{engines[plugin]['name']}: {', '.join(platforms)} only"
+    # the label wraps inside the verdict column rather than running past it (it once ended "hpu onl")
+    assert browser.js("return [...document.querySelectorAll('td .atlas-compare__elsewhere')].map(p => "
+                      "p.scrollWidth <= p.clientWidth && p.getBoundingClientRect().right <= "
+                      "p.closest('td').getBoundingClientRect().right + 0.5)") == [True] * len(
+        [r for r in shown["rows"] if r["state"] == "plugin-elsewhere"])
     assert "?" + urlsplit(row["answer"]).query == f"?engine={plugin}&scheme={scheme['id']}&hardware=target%3A{target['id']}"
     tally = browser.js("return document.querySelector('.atlas-compare__tally').textContent")
     away = [r for r in shown["rows"] if r["state"] == "plugin-elsewhere"]
