@@ -468,6 +468,39 @@ def test_a_kernel_page_says_a_divisible_group_size_in_one_phrase(tree):
     assert sizes == [["group-size", "\\-1, or any multiple of 2"], ["group-size", "any multiple of 32"]]
 
 
+def test_a_kernel_page_gives_each_requirement_s_other_fields_as_labelled_lines_of_one_cell(tree):
+    """A kernel's requirements table had a column per field (up to fourteen, most cells empty) and ran past the content
+    column at 1280 px, its prose a few words a line; the check and its values are its columns, and every other field
+    the requirement states is a labelled line of a third (in the order the old columns had), none left out."""
+    edit(tree, "records/kernels/k-cpu.yaml", """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
+         """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}
+  - {check: group-size, multiple_of: 32, after_selection: true, reason: "not a multiple of 32", reason_verbatim: false,
+     locator: "gemm.cpp line 7", when: {platform: [cpu]}}""")
+    pages, problems = render_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    page = pages["kernels/k-cpu.md"]
+    rows = page[page.index("## Requirements"):].split("\n\n")[1].splitlines()
+    assert rows[0] == "| check | values | details | "
+    cells = [row.strip("| ").split(" | ") for row in rows[2:]]
+    assert [len(c) for c in cells] == [3, 3, 3] and [c[:2] for c in cells][2] == ["group-size", "any multiple of 32"]
+    label = '<span class="atlas-field-label">{}</span>: '
+    assert cells[2][2].split("<br>") == [label.format("reason") + "not a multiple of 32", label.format("reason verbatim") + "no",
+                                         label.format("after selection") + "yes",
+                                         label.format("locator") + "gemm.cpp line 7", label.format("when") + "platform: cpu"]
+    assert cells[0][2].split("<br>") == [label.format("reason") + "only CPU", label.format("reason verbatim") + "no"]
+
+
+def test_heading_id_is_the_id_markdown_gives_the_heading():
+    """A chapter's list of its sections links `#heading_id(name)`: the id Python-Markdown's toc writes on a heading
+    showing that escaped name, whatever characters the name holds (punctuation, Markdown and HTML syntax, accents)."""
+    import markdown
+    from generators.render.markdown import heading_id
+    for name in ("NVIDIA SM 12.x (Blackwell workstation/consumer)", "A & B <c> *d* | e_f", "žlutý -- 4-bit_[x](y) `z`",
+                 "x86 CPU, AVX512 with AMX (Sapphire Rapids and newer)"):
+        written = markdown.markdown(f"### {escape_text(name)}", extensions=["toc"])
+        assert written.startswith(f'<h3 id="{heading_id(escape_text(name))}">'), (name, written)
+
+
 def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree):
     """A part's memory and peaks are what its page is read for; the cells of its hardware targets (a long list on a GPU
     every engine reads) come after them, and the site's search skips that copy of the cells."""

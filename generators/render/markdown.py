@@ -6,8 +6,10 @@ template syntax into a page.
 """
 from __future__ import annotations
 
+import html
 import posixpath
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -195,3 +197,20 @@ def unverified_badge(reason: str | None) -> Markup:
     if reason is None:
         return Markup("")
     return fill(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>', reason)
+
+
+_BACKSLASHED = re.compile(r"\\(.)")
+_TAG = re.compile(r"<[^>]*>")
+
+
+@lru_cache(maxsize=1024)
+def heading_id(text: str) -> str:
+    """The id MkDocs gives a heading showing `text` (escaped inline Markdown, as name() and escape_text write it), so a
+    page links to its own heading without stating the id twice: the heading keeps the id other pages and the search
+    index already link to. Python-Markdown's toc extension (3.11.3, extensions/toc.py, slugify and
+    TocTreeprocessor.run) slugs the heading's text, tags stripped and entities unescaped: NFKD to ASCII, characters
+    other than word characters, spaces and hyphens dropped, lowercased, each run of spaces and hyphens one hyphen. (A
+    second heading of the same text would get a counter: the page's test sees every link land.)"""
+    shown = html.unescape(_BACKSLASHED.sub(r"\1", _TAG.sub("", str(text))))
+    plain = unicodedata.normalize("NFKD", shown).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", plain).strip().lower())

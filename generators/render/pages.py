@@ -109,6 +109,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             continue
         if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
             facts.append((field_label(key), values.render(value, (key,))))
+        elif record.kind == "kernel" and key == "requirements":
+            tables.append(_requirements_table(key, value, values))
         elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
@@ -204,6 +206,24 @@ def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) 
     rows = [[values.render(item[c], (key, n, c)) if c in item else Markup("") for c in columns]
             for n, item in enumerate(items)]
     return Table(field_label(key), [field_label(c).lower() for c in columns], rows)
+
+
+# A requirement's own columns; its other fields (a reason of a few hundred words, a locator, a condition, a scope)
+# read as labelled lines of one cell after them
+REQUIREMENT_COLUMNS = ("check", "values")
+
+
+def _requirements_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
+    """A kernel's requirements: the check and what it tests as columns, every other field a labelled line of a third
+    column. One column per field made up to fourteen, most of them empty in most rows, and the table ran past the
+    content column at 1280 px with its prose wrapped a few words a line; here the prose has the width of the page."""
+    shown = [c for c in REQUIREMENT_COLUMNS if any(c in item for item in items)]
+    rest = list(dict.fromkeys(k for item in items for k in item if k not in REQUIREMENT_COLUMNS))
+    rows = [[values.render(item[c], (key, n, c)) if c in item else Markup("") for c in shown]
+            + [joined("<br>", [fill('<span class="atlas-field-label">{}</span>: {}', field_label(c).lower(),
+                                    values.render(item[c], (key, n, c))) for c in rest if c in item])]
+            for n, item in enumerate(items)]
+    return Table(field_label(key), [*shown, "details"], rows)
 
 
 def _contest_field(entry: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
-from .markdown import escape_text, marked_unverified
+from .markdown import escape_text, heading_id, marked_unverified
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .changelog import entries_of, item_markup
@@ -89,6 +89,10 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "row, whose reader asks about one cell of many; empty for a cell with no such step.",
                    lambda scope: lambda cell: folded("if not", [otherwise_markup(cell, scope.values.ref, escape_text)])
                    if cell.otherwise else Markup("")),
+    TemplateGlobal("heading_id", "heading_id(text)",
+                   "The id the page's table of contents gives a heading showing `text` (MkDocs's own slug), for a link "
+                   "from the same page to that heading (a chapter's list of its own sections).",
+                   lambda scope: heading_id),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("support_matrices", "support_matrices(notes=True, heading=2)",

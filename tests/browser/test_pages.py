@@ -351,6 +351,58 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     assert folded["lead"].startswith("via ") and "If not" not in folded["lead"] and folded["tableRows"] > 10
 
 
+LAPTOP = (1280, 800)
+# the kernels whose requirements state the most fields (fourteen: transformers' MXFP4 and bitsandbytes linears) or the
+# longest texts: one column per field made their tables the widest of the site
+WIDE_REQUIREMENTS = ("kernels/transformers-mxfp4-matmul-ogs/", "kernels/transformers-bnb-4bit-linear/",
+                     "kernels/exllamav2-q-gemm-exl2/")
+OVERFLOWING = """return [...document.querySelectorAll('article .md-typeset__scrollwrap')]
+    .filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.textContent.trim().slice(0, 60))"""
+
+
+def test_a_kernel_s_requirements_fit_the_page_at_1280_and_read_one_requirement_a_block_at_390(browser: Browser) -> None:
+    """A column per requirement field (up to fourteen) ran the table past the content column at 1280 px, its prose a
+    few words a line; with the check, its values and one cell of labelled lines, no table scrolls sideways at 1280 px,
+    every label shows, and on a phone each requirement is one block."""
+    read = """const table = document.getElementById('requirements').nextElementSibling.querySelector('table');
+        return {columns: table.tHead.rows[0].cells.length, rows: table.tBodies[0].rows.length,
+                labels: table.querySelectorAll('.atlas-field-label').length, page: document.documentElement.scrollWidth,
+                right: table.getBoundingClientRect().right, article: document.querySelector('article').getBoundingClientRect().right,
+                cut: [...table.tBodies[0].rows].filter(r => r.cells[0].scrollWidth > r.cells[0].clientWidth + 1).length,
+                blocks: [...table.querySelectorAll('tbody td')].every(td => getComputedStyle(td).display === 'block')}"""
+    for path in WIDE_REQUIREMENTS:
+        browser.open(path, LAPTOP)
+        wide, laptop = browser.js(OVERFLOWING), browser.js(read)
+        assert wide == [] and laptop["columns"] == 3 and laptop["rows"] > 2, (path, wide, laptop)
+        assert laptop["labels"] > 2 * laptop["rows"] and laptop["right"] <= laptop["article"] + 1, (path, laptop)
+        assert laptop["cut"] == 0, (path, laptop)  # a check's name shows whole
+        browser.resize(PHONE)
+        phone = browser.js(read)
+        assert phone["page"] <= PHONE[0] and phone["blocks"] and browser.js(OVERFLOWING) == [], (path, phone)
+
+
+def test_chapter_23_folds_each_target_s_refusals_and_a_jump_link_lands_on_its_target(browser: Browser) -> None:
+    """Chapter 23 was about 170,000 px tall at 1280 px, a third of it the refusal lists of targets a reader did not ask
+    about. Each list is now a closed fold, one line tall, whose text is still in the page (the browser's find opens it);
+    opening them all gives the height back; a link of the table at the top lands on its target's heading."""
+    browser.open("chapters/23-quantization-selection/", LAPTOP)
+    closed = browser.js("""const folds = [...document.querySelectorAll('article details')].filter(d =>
+            d.querySelector('summary').textContent.startsWith('Schemes refused or failing here'));
+        return {folds: folds.length, open: folds.filter(d => d.open).length, text: Math.min(...folds.map(d => d.textContent.length)),
+                tallest: Math.max(...folds.map(d => d.getBoundingClientRect().height)), page: document.documentElement.scrollHeight}""")
+    assert closed["folds"] > 10 and closed["open"] == 0 and closed["text"] > 200 and closed["tallest"] < 80, closed
+    opened = browser.js("""for (const d of document.querySelectorAll('article details')) d.open = true;
+        return document.documentElement.scrollHeight""")
+    assert opened > closed["page"] + closed["folds"] * 200, (opened, closed)
+    landed = browser.js("""for (const d of document.querySelectorAll('article details')) d.open = false;
+        const links = [...document.querySelectorAll('article table a[href^="#"]')];
+        const link = links[links.length - 1]; link.click();
+        const heading = document.getElementById(link.hash.slice(1));
+        return {links: links.length, tag: heading.tagName, same: heading.textContent.startsWith(link.textContent),
+                top: heading.getBoundingClientRect().top}""")
+    assert landed["links"] > 10 and landed["tag"] == "H3" and landed["same"] and 0 <= landed["top"] < LAPTOP[1] / 2, landed
+
+
 def _a_record_page_table_fits_1440(browser: Browser) -> None:
     """A cell breaks a long identifier anywhere, so vLLM's default-install table (six columns, paths and kernel classes
     in them) fits the content column with its source column in sight (on engines/vllm/; a table of nine or more
