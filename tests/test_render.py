@@ -452,7 +452,7 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
 def test_a_kernel_page_says_a_divisible_group_size_in_one_phrase(tree):
     """A group size passes a divisibility requirement if `values` lists it or `multiple_of` divides it (vLLM's CPUWNA16:
     -1 or any even size). The page once showed the two fields as a "values" column (-1) and a "multiple of" column
-    (2), which reads as a size that is both; it now says the accepted sizes in the values column, in the words the
+    (2), which reads as a size that is both; it now says the accepted sizes in the value column, in the words the
     cell's condition uses, and a requirement with `multiple_of` alone (the RDNA3 op's 32) says any multiple."""
     edit(tree, "records/kernels/k-cpu.yaml", """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
          """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}
@@ -463,7 +463,7 @@ def test_a_kernel_page_says_a_divisible_group_size_in_one_phrase(tree):
     page = pages["kernels/k-cpu.md"]
     rows = page[page.index("## Requirements"):].split("\n\n")[1].splitlines()
     header = [c.strip() for c in rows[0].strip("| ").split(" | ")]
-    assert "multiple of" not in header and header[:2] == ["check", "values"], header
+    assert "multiple of" not in header and header[:2] == ["check", "value"], header
     sizes = [[c.strip() for c in row.strip("| ").split(" | ")][:2] for row in rows[2:] if row.startswith("| group-size")]
     assert sizes == [["group-size", "\\-1, or any multiple of 2"], ["group-size", "any multiple of 32"]]
 
