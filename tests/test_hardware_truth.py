@@ -76,3 +76,62 @@ def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_
     said = [(html.unescape(why), value) for why, value in mark.findall(hardware)]
     assert (" ".join(record["memory_gb"][0]["unverified"].split()), "24") in said
     assert any(value == "int8" for _, value in said)  # a dense precision the format map marks unverified on the A10
+
+
+def _marked(pages: dict[str, str], chapter: str) -> tuple[str, re.Pattern[str]]:
+    from generators.render.markdown import UNVERIFIED_MARK
+
+    return pages[chapter], re.compile(rf'<span class="atlas-unverified-value" title="unverified: ([^"]+)">([^<]+)'
+                                      rf"<sup>{UNVERIFIED_MARK}</sup></span>")
+
+
+def test_chapter_03_marks_an_unverified_status_with_the_shared_mark_and_its_reason(real_atlas: Atlas):
+    """A format_support entry only a seed draft states, or one its source shows only in part (TensorRT-LLM's MXFP8),
+    carries the unverified mark on its status as chapters 01 and 02 mark a value, with why on hover (the entry's own
+    reason where it gives one), not the words '(unverified)' after it; a status read whole carries none."""
+    import html
+
+    from generators.build import render_tree
+    from generators.derive.engines import engine_support
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    text, mark = _marked(pages, "chapters/03-engine-selection.md")
+    assert "(unverified)" not in text
+    rows = [line for line in text.splitlines() if line.startswith("| [")]
+    marked = [mark.search(line) for line in rows]
+    expected = [r for e in engine_support(real_atlas.index) for r in e.rows if r.unverified or not r.primary]
+    assert len(expected) >= 5 and sum(1 for m in marked if m) == len(expected)
+    said = {(html.unescape(m.group(1)), m.group(2)) for m in marked if m}
+    mxfp8 = next(r for r in expected if r.format == "mxfp8" and r.primary)
+    assert (" ".join(mxfp8.unverified.split()), "partial") in said
+    assert any(why.startswith("only a seed draft") and status == "writes" for why, status in said)
+
+
+def test_chapter_02_pairings_mark_the_unverified_figure_itself_not_a_column(real_atlas: Atlas):
+    """The pairings folded under the ridge table mark each figure no primary source states (the A10's compute and
+    bandwidth figures) with the shared mark and the figure's own reason, where a column said only that one of the
+    two was; a figure a primary source states is not marked."""
+    import html
+
+    import yaml
+
+    from generators.build import render_tree
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    text, mark = _marked(pages, "chapters/02-flop-map.md")
+    header = next(line for line in text.splitlines() if line.strip().startswith("| accelerator | precision | TFLOPS"))
+    assert "| unverified |" not in header and "| estimate |" in header
+    a10 = [line for line in text.splitlines() if line.startswith("    | [NVIDIA A10]") and "| bf16 |" in line]
+    record = yaml.safe_load((ROOT / "records/accelerators/a10.yaml").read_text(encoding="utf-8"))
+    bandwidth = record["memory_bandwidth_gbs"][0]
+    assert a10 and all((" ".join(bandwidth["unverified"].split()), f"{bandwidth['value']:g}")
+                       in [(html.unescape(w), v) for w, v in mark.findall(line)] for line in a10)
+    h100 = [line for line in text.splitlines() if line.startswith("    | [NVIDIA H100 SXM")]
+    assert h100 and not any(mark.search(line) for line in h100)
+    pairings = [line for line in text.splitlines() if line.startswith("    | [")]  # the folded table, indented
+    assert len(pairings) == len(real_atlas.views.ridges)
+    assert sum(bool(mark.search(line)) for line in pairings) == sum(r.unverified for r in real_atlas.views.ridges) > 0

@@ -160,3 +160,15 @@ def test_the_support_tables_note_marks_a_listed_trap_with_an_open_contest(real_a
     assert note.count("class=\"atlas-contest-mark ") == 1
     monkeypatch.undo()  # the atlas as it is: no trap a cell lists has an open contest, so no note is marked
     assert "atlas-contest-mark" not in str(matrix.support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+
+
+def test_a_trap_with_an_open_contest_leaves_contested_to_the_mark_not_its_name(real_atlas):
+    """An answer lists a trap with an open contest as its name followed by the mark (WORDS trap_contested), so a name
+    that says 'contested' itself reads it twice ('... is contested) ⚠ contested'). The MTP trap's name keeps what is
+    open, vLLM 0.33.0, and leaves the contest to the mark and its page."""
+    from generators.render.contests import open_contests
+
+    marked = [g for g in real_atlas.index.all("gotcha") if open_contests(g.data)]
+    assert MTP in {g.id for g in marked}
+    assert [g.id for g in marked if "contested" in g.data["name"].lower()] == []
+    assert "vLLM 0.33.0" in real_atlas.index.get("gotcha", MTP).data["name"]

@@ -348,12 +348,15 @@ def test_a_long_run_time_failure_is_one_click_away_in_each_row(built_site):
 def test_a_format_support_entry_read_only_in_part_says_so_beside_its_status(built_site, real_atlas):
     """TensorRT-LLM's MXFP8 entry rests on its checkpoint loader and a unit test, not its linear layer at a named commit
     or a release: chapter 03 marks the status unverified and gives why in the note, as it does for an entry only a seed
-    draft states."""
+    draft states: the status carries the shared unverified mark (its reason on hover), as chapters 01 and 02 mark a
+    value, not the words '(unverified)'."""
     from generators.derive.engines import engine_support
     rows = {(e.engine, r.format): r for e in engine_support(real_atlas.index) for r in e.rows}
     partial = rows[("tensorrt-llm", "mxfp8")]
     assert partial.primary and partial.unverified.startswith("Read from the checkpoint loader")
     text = (built_site / "chapters" / "03-engine-selection" / "index.html").read_text(encoding="utf-8")
     row = next(r for r in text.split("<tr>") if 'href="../../formats/mxfp8/"' in r and "Unverified: " in r)
-    assert "partial (unverified)" in row and "Unverified: Read from the checkpoint loader" in row
+    assert ('<span class="atlas-unverified-value" title="unverified: Read from the checkpoint loader' in row
+            and ">partial<sup>u</sup></span>" in row and "Unverified: Read from the checkpoint loader" in row)
+    assert "(unverified)" not in text
     assert text.count("Unverified: ") == sum(1 for r in rows.values() if r.unverified)  # none where it is read whole

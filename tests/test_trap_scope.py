@@ -135,6 +135,23 @@ def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10(real_atlas: Atlas):
     assert set(holding) == {"nvidia-sm120"}
 
 
+def test_the_marlin_moe_input_dtype_traps_sit_on_the_answers_and_parts_each_bites(real_atlas: Atlas):
+    """VLLM_MARLIN_INPUT_DTYPE breaks AWQ experts under int8 on SM 7.5 and up but 9.0, and compressed-tensors MXFP4
+    experts under fp8 on SM 8.9 and 12.x only (fp8 is refused elsewhere, CUTLASS serves 10.x): one record for both
+    listed the MXFP4 case on no compressed-tensors MXFP4 answer, where a MoE checkpoint meets it (finding
+    trap47-audit-2026-12-05)."""
+    answers = real_atlas.views.answers
+
+    def holding(trap: str) -> set[tuple[str, str]]:
+        return {key for key, a in answers.items() if trap in a.traps}
+
+    awq = {("vllm-awq-marlin", t) for t in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm100",
+                                             "nvidia-sm120")}
+    assert holding("vllm-marlin-moe-input-dtype-mismatched-expert-weights") == awq
+    assert holding("vllm-marlin-moe-fp8-input-mxfp4-experts-unprepared") == {
+        ("vllm-ct-w4a4-mxfp4", "nvidia-sm89"), ("vllm-ct-w4a4-mxfp4", "nvidia-sm120")}
+
+
 def test_a_trap_past_its_last_affected_release_is_not_listed(real_atlas: Atlas):
     answers = real_atlas.views.answers
     assert "vllm-w4a8-int8-checkpoint-takes-fp8-scheme-sm90" not in answers[("vllm-ct-w4a8-fp8", "nvidia-sm90")].traps

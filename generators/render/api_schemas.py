@@ -226,9 +226,13 @@ _INFERRED_STEP_FIELDS: dict[str, Any] = {
                        "where": {"type": "string", "description": "Where in that source, as the kernel cites it; "
                                                                    "may be empty."}}}},
     "met": {"type": "boolean", "description": "Whether the target meets it; false for a step the kernel fails and "
-                                              "stays, computing otherwise (the verdict says how)."}}
+                                              "stays, computing otherwise (the verdict says how)."},
+    "engine": {"type": "string", "description": "Engine record id of the engine whose code holds the step (the "
+                                                "kernel's): the step was not read in it at its `version_read`. Not "
+                                                "always the cell's engine (ONNX Runtime GenAI runs ONNX Runtime's "
+                                                "kernels)."}}
 _INFERRED_STEP = {"type": "object", "required": list(_INFERRED_STEP_FIELDS), "additionalProperties": False,
-                  "description": "A step a kernel meets that was not read in the engine at the release read but "
+                  "description": "A step a kernel meets that was not read in its engine (the kernel's) at that engine's release read but "
                                  "inferred: read at another commit, or in another project's report.",
                   "properties": _INFERRED_STEP_FIELDS}
 _ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits"],
