@@ -973,3 +973,28 @@ def test_search_ranking(monkeypatch):
         _solved.cache_clear()
     records = {"format/gptq": {"name": "GPTQ (one-shot PTQ)"}, "engine/gptqmodel": {"name": "GPTQModel"}}
     assert list(search_ranking.run(atlas_of(records))) == []  # the same records with MOST markers: settled
+
+
+def test_trap_layers_names_the_layers_once(tree):
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", "effect: stops\nlayers: dense")
+    assert problems_of(tree, "trap-layers") == []
+    edit(tree, "records/gotchas/trap-loud.yaml", "layers: dense", "layers: dense\napplies_when:\n  layers: experts")
+    assert problems_of(tree, "trap-layers") == [
+        "records/gotchas/trap-loud.yaml:11:9: error: [trap-layers] layers: says both layers: dense (not listed on the "
+        "other layers' answers) and applies_when.layers: experts (listed, with when it bites); keep the one its "
+        "trigger needs"]
+
+
+def test_trap_native_names_a_hardware_format_some_part_computes(tree):
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", "effect: stops\nnative: [fmt-fp4]")
+    assert problems_of(tree, "trap-native") == []  # native on acc-big
+    edit(tree, "records/gotchas/trap-loud.yaml", "native: [fmt-fp4]", "native: [fmt-fp4, fmt-int4]")
+    assert problems_of(tree, "trap-native") == [
+        "records/gotchas/trap-loud.yaml:11:19: error: [trap-native] native[1]: no accelerator computes fmt-int4 "
+        "natively, so the trap would be listed on no answer"]
+    edit(tree, "records/formats/fmt-int4.yaml", "format_class: hardware\npeak_precision: int4\nemulated_via: [bf16]\n"
+         "stated_emulated:\n  - accelerators: [acc-big, acc-old]\n    sources: [{source: src-doc}]\n",
+         "format_class: checkpoint\n")  # a checkpoint format states no peak precision and no emulation
+    assert problems_of(tree, "trap-native") == [
+        "records/gotchas/trap-loud.yaml:11:19: error: [trap-native] native[1]: fmt-int4 is a checkpoint format; a part "
+        "computes only hardware formats natively (name the hardware format it holds)"]

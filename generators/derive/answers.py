@@ -5,7 +5,7 @@ explains a disagreement), the traps that apply (silent first, then by severity, 
 `ordered_traps`), and the sources behind the verdict (answer_sources: the scheme, the kernels on its route, the
 findings, what the engine's install gives the target).
 A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
-scheme formats, serving kernel, target members and engine release. On a member part that comes with its own host
+scheme formats and layers, serving kernel, target members and what they compute natively, and engine release. On a member part that comes with its own host
 CPU or compute capability, the answer may need more than the target's (`parts`). Pure functions; no I/O.
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
 from .messages import MODEL_DTYPES
 from .part_builds import build_needs, capabilities
 from .parts import PartAnswer, part_answers
+from .plugins import layers_of
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -179,7 +180,9 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
     platform, listed = targets.get(cell.target, ("", ()))
     parts = frozenset(listed)
-    scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
+    natively = frozenset().union(*((native or {}).get(part, frozenset()) for part in parts))
+    scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""),
+                        layers_of(scheme.data) if scheme else "dense", natively)
     found = [t for t in traps.candidates(cell, formats) if applies(t, scope)]
     applying = tuple(t.id for t in found)
     limited = tuple((t.id, named) for t in found if (named := parts_named(t, listed)))

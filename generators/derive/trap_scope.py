@@ -20,7 +20,11 @@ dimension the trap declares must match, and one it leaves out does not narrow it
 - accelerators: one of them is a member of the answer's hardware target (a trap on one part of a target is
   listed for the target with the parts it names, `parts_named`: every view says it applies there only, counts it
   apart from the traps on the whole target, and keeps it to those parts when a part is picked);
-- releases: the release the answer is derived at (the engine record's `version_read`) is in the range.
+- releases: the release the answer is derived at (the engine record's `version_read`) is in the range;
+- layers: the answer's scheme covers these layers (`layers`, dense unless the scheme says experts): a trap of model
+  types with no expert layers cannot reach an expert-layer answer;
+- native: a part of the answer's hardware target computes one of these hardware formats natively (its derived native
+  formats, tallies.py): a log line denying a capability misleads only where the part has it.
 
 Pure functions; no I/O.
 """
@@ -52,17 +56,22 @@ class TrapScope:
     last: str
     verified: bool = True  # False: the record declares that no primary source backs it
     schemes: frozenset[str] = frozenset()
+    layers: str = ""  # "" when not declared
+    native: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
 class AnswerScope:
-    """What a support answer is about: engine and its release read, scheme formats, target members, the cell."""
+    """What a support answer is about: engine and its release read, scheme formats and layers, target members and
+    the hardware formats they compute natively, the cell."""
 
     cell: Cell
     formats: frozenset[str]
     platform: str
     accelerators: frozenset[str]
     release: str  # the engine's version_read; "" when the engine record has none
+    layers: str = "dense"
+    native: frozenset[str] = frozenset()  # of every member part together
 
 
 def trap_scope(record: Record) -> TrapScope:
@@ -74,7 +83,8 @@ def trap_scope(record: Record) -> TrapScope:
                      frozenset(data.get("accelerators", [])),
                      tuple(data.get("messages", [])), str(releases.get("engine", "")),
                      str(releases.get("first", "")), str(releases.get("last", "")), not data.get("unverified"),
-                     frozenset(data.get("schemes", [])))
+                     frozenset(data.get("schemes", [])), str(data.get("layers", "")),
+                     frozenset(data.get("native", [])))
 
 
 def applies(trap: TrapScope, answer: AnswerScope) -> bool:
@@ -89,6 +99,8 @@ def applies(trap: TrapScope, answer: AnswerScope) -> bool:
             and (not trap.kernels or _kernel_matches(trap, cell))
             and (not trap.platforms or answer.platform in trap.platforms)
             and (not trap.accelerators or bool(trap.accelerators & answer.accelerators))
+            and (not trap.layers or answer.layers == trap.layers)
+            and (not trap.native or bool(trap.native & answer.native))
             and in_releases(trap, cell.engine, answer.release))
 
 

@@ -22,7 +22,7 @@ from ..derive.published_grid import GridCell, PublishedGrid
 from ..derive.wording import pieces, revision_said, words
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
-from .contests import open_contests
+from .contests import contest_mark, open_contests
 from .labels import inline_name
 from .markdown import fill, joined
 
@@ -377,9 +377,7 @@ def _contested(trap: str, html: _Html) -> Markup:
     anchor = html.contested.get(trap)
     if not anchor:
         return Markup("")
-    url = href(f"{FOLDER_OF_KIND['gotcha']}/{trap}.md", html.page)
-    return fill(' <a class="atlas-contest-mark atlas-contest-mark--contested" href="{}#{}">{}</a>', url, anchor,
-                words("trap_contested"))
+    return contest_mark(href(f"{FOLDER_OF_KIND['gotcha']}/{trap}.md", html.page), anchor)
 
 
 def _sentences(parts: list[Markup]) -> Markup:

@@ -398,6 +398,33 @@ def test_a_requirement_s_value_shows_beside_its_check_a_short_one_on_one_line(br
     assert short and all(lines == 1 for _, lines in short), short
 
 
+def test_chapter_02_pairings_fit_the_page_at_1280_and_read_one_pairing_a_block_at_390(browser: Browser) -> None:
+    """Chapter 02's folded pairings had nine columns (accumulate, estimate and each figure's source beside the figures):
+    at 1280 px the table ran 1163 px in a 938 px content column, its bandwidth source out of sight. With the figures as
+    columns and the rest labelled lines of one cell, it fits at 1280 px, a part's name wraps at its spaces, every line
+    keeps its label, and on a phone each pairing is one block."""
+    read = """const fold = [...document.querySelectorAll('article details')]
+            .find(d => d.querySelector('summary').textContent.startsWith('Every pairing'));
+        fold.open = true;
+        const table = fold.querySelector('table'), rows = [...table.tBodies[0].rows];
+        const wrap = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+        return {columns: table.tHead.rows[0].cells.length, rows: rows.length, page: document.documentElement.scrollWidth,
+                labels: table.querySelectorAll('.atlas-field-label').length, scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
+                right: table.getBoundingClientRect().right, article: document.querySelector('article').getBoundingClientRect().right,
+                tallest: Math.max(...rows.map(r => r.getBoundingClientRect().height)),
+                blocks: [...table.querySelectorAll('tbody td')].slice(0, 60).every(td => getComputedStyle(td).display === 'block')}"""
+    browser.open("chapters/02-flop-map/", LAPTOP)
+    laptop = browser.js(read)
+    assert laptop["columns"] == 6 and laptop["rows"] > 100 and not laptop["scrolls"], laptop
+    assert laptop["right"] <= laptop["article"] + 1 and laptop["labels"] >= 2 * laptop["rows"], laptop
+    assert laptop["tallest"] < 250, laptop  # a few lines a row, not a word a line
+    browser.screenshot("chapter-02-pairings-1280")
+    browser.resize(PHONE)
+    phone = browser.js(read)
+    assert phone["page"] <= PHONE[0] and phone["blocks"] and not phone["scrolls"], phone
+    browser.screenshot("chapter-02-pairings-390")
+
+
 def test_chapter_23_folds_each_target_s_refusals_and_a_jump_link_lands_on_its_target(browser: Browser) -> None:
     """Chapter 23 was about 170,000 px tall at 1280 px, a third of it the refusal lists of targets a reader did not ask
     about. Each list is now a closed fold, one line tall, whose text is still in the page (the browser's find opens it);
