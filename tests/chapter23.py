@@ -15,7 +15,7 @@ class Section:
     text: str = ""
     served: list[str] = field(default_factory=list)  # scheme links of the served table's first column, row by row
     refused: list[str] = field(default_factory=list)  # the first link of each item of the refusal fold's list
-    traps: set[str] = field(default_factory=set)  # gotcha links of the "Traps that apply" paragraph
+    traps: set[str] = field(default_factory=set)  # gotcha pages the "Traps that apply" paragraph links
     summaries: list[str] = field(default_factory=list)  # each refusal fold's summary text
     open_folds: int = 0
 
@@ -79,7 +79,7 @@ class Chapter23(HTMLParser):
         elif tag == "p" and section:
             self._text = []
         elif tag == "a" and self._traps and section and "/gotchas/" in href:
-            section.traps.add(href)
+            section.traps.add(href.split("#")[0])  # (a contested trap's mark links its open contest on the same page)
 
     def handle_endtag(self, tag: str) -> None:
         if not self.article:
