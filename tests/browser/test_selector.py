@@ -136,10 +136,17 @@ def test_the_card_says_what_the_cells_say(browser: Browser, cells: dict, names: 
     assert browser.console_errors() == []
 
 
+def _lead_kernel(cell: dict) -> str:
+    """The kernel a card or a compare row names first: the one a default install selects where the cell's own needs an
+    opt-in (derive/default_lead.py), else the cell's."""
+    loads = cell["verdict"] in ("runs", "runs-if", "fallback")
+    return cell["default_kernel"] if loads and cell["default_kernel"] and cell["default_kernel"] != cell["kernel"] else cell["kernel"]
+
+
 def _says_what_the_cell_says(card: dict, cell: dict, names: dict, scheme: str) -> None:
     assert card["verdict"] == cell["verdict"]
     assert names[f"scheme/{scheme}"] in card["title"]
-    assert card["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else None)
+    assert card["kernel"] == (names[f"kernel/{_lead_kernel(cell)}"] if cell["kernel"] else None)
     # a cell the engine's own selection agreed with names that run (the observation) as where it is known from
     assert all(names[f"observation/{o}"] in card["facts"]["Known from"] for o in cell["evidence"])
     assert card["facts"]["Covers"].startswith("the scheme's dense linear layers; the expert layers of a mixture-of-experts")
@@ -511,8 +518,7 @@ def test_a_conditional_card_says_what_runs_when_the_conditions_do_not_hold(brows
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-wna16&hardware=part:amd-epyc-genoa")
     cell = cells[("vllm-ct-wna16", "x86-cpu-avx512")]
     assert _card(browser)["verdict"] == cell["verdict"] == "runs" and cell["default_kernel"] != cell["kernel"]
-    facts = browser.js("return document.querySelector('#atlas-answer .atlas-card__facts').textContent")
-    assert "A default install selects" in facts and names[f"kernel/{cell['default_kernel']}"] in facts
+    assert _card(browser)["facts"]["Kernel"].startswith(names[f"kernel/{cell['default_kernel']}"] + " on a default install; ")
     steps = cell["otherwise"]
     assert [s["off_default"] for s in steps] == [False, True, True]
     shown = browser.js("""
@@ -783,7 +789,11 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     for row in derived:
         cell = cells[(row["scheme"], target)]
         assert row["badge"].endswith(f"atlas-verdict--{cell['verdict']}")
-        assert row["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else "—")
+        if cell["kernel"] and _lead_kernel(cell) != cell["kernel"]:  # the default install's first, then the opt-in's
+            assert row["kernel"].startswith(names[f"kernel/{_lead_kernel(cell)}"] + " on a default install")
+            assert f"; {names['kernel/' + cell['kernel']]} with " in row["kernel"]
+        else:
+            assert row["kernel"] == (names[f"kernel/{cell['kernel']}"] if cell["kernel"] else "—")
         assert row["disputed"] == any(not p["agrees"] for p in cell["published"])
         # the traps that reach this part (a trap naming parts applies to those only), the worst first, silent marked
         traps = [gotchas[t] for t in cell["traps"] if not gotchas[t].get("accelerators") or part in gotchas[t]["accelerators"]]
@@ -2325,3 +2335,21 @@ def test_the_card_says_the_fallback_past_the_conditions_fails_its_inferred_step(
         said = "fails a step marked inferred and computes otherwise" if not step["met"] else "meets a step marked inferred"
         assert text.startswith(f"{names['kernel/' + step['kernel']]} {said}: {step['checks']}, read in ")
     assert any("fails a step marked inferred and computes otherwise: compute capability at most 7.9" in t for t in items)
+
+
+def test_the_card_and_the_comparison_lead_with_the_kernel_a_default_install_runs(browser: Browser, cells: dict,
+                                                                                names: dict) -> None:
+    # conch-triton-kernels is no requirement of a CUDA wheel: on an RTX 5090 a default install runs Humming, and the
+    # card and the comparison say so first, naming Conch as the kernel the package brings, at either width
+    cell = cells[("vllm-ct-wna16-8-asym", "nvidia-sm120")]
+    humming, conch = names[f"kernel/{cell['default_kernel']}"], names[f"kernel/{cell['kernel']}"]
+    said = f"{humming} on a default install; {conch} with package conch-triton-kernels installed"
+    for size in (DESKTOP, PHONE):
+        browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-wna16-8-asym&hardware=part:rtx-5090", size)
+        card = _card(browser)
+        assert card["verdict"] == "runs" and card["kernel"] == humming and card["facts"]["Kernel"] == said
+        assert "A default install selects" not in card["facts"]
+        browser.open(f"{PAGE}?engine=any&format=w8a16-int8&hardware=part:rtx-5090", size)
+        row = next(r for r in _comparison(browser)["rows"] if r["scheme"] == "vllm-ct-wna16-8-asym")
+        assert row["verdict"] == "runs" and row["kernel"] == said
+    assert browser.console_errors() == []
