@@ -236,6 +236,25 @@ def test_chapter_23_jumps_to_each_target_and_folds_its_refused_schemes_with_thei
         assert {c.scheme for c in row.refused} <= set(fold["schemes"]), row.target  # (a reason may name another)
 
 
+def test_chapter_23_s_table_of_targets_counts_what_each_target_s_section_shows(built_site, real_atlas):
+    """Each row of the table at the top gives a target's schemes served, refused or failing, and traps: the same numbers
+    as its section below (the schemes its served table names, the items of its refusal fold, the traps it links,
+    those on some of its parts among them), read from the built page, not from the view that wrote both."""
+    from .chapter23 import Chapter23
+    page = Chapter23()
+    page.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
+    sections = {section.id: section for section in page.sections}
+    rows = real_atlas.views.target_selections
+    assert len(page.jumps) == len(rows) and any(row.traps_on_parts for row in rows)
+    for href, text, counts in page.jumps:
+        section = sections[href[1:]]
+        shown = [len(section.served), len(section.refused), len(section.traps)]
+        assert section.text == text and counts == [str(n) for n in shown], (text, counts, shown)
+        assert len(set(section.served)) == shown[0] and len(set(section.refused)) == shown[1], text  # each scheme once
+        assert section.summaries == ([f"Schemes refused or failing here: {shown[1]}, each with the engine's reason"]
+                                     if shown[1] else []) and section.open_folds == 0, (text, section.summaries)
+
+
 def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(chapter_links):
     """A trap's or finding's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to
     Marlin or gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled

@@ -47,9 +47,9 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
             wrong.append(f"kernel {cell.kernel}")
     if trap.get("layers") and trap["layers"] != scheme.get("layers", "dense"):
         wrong.append(f"layers {scheme.get('layers', 'dense')}")
-    native = {f for part in members(atlas.index, target) for f in atlas.views.tallies[part].native}
-    if trap.get("native") and not set(trap["native"]) & native:
-        wrong.append("no part computes a named format natively")
+    parts = members(atlas.index, target)
+    if trap.get("native") and parts and all(f in atlas.views.tallies[p].emulated for p in parts for f in trap["native"]):
+        wrong.append("every part is derived to emulate the named formats")
     releases = (trap.get("scope") or {}).get("releases")
     if releases and releases["engine"] == cell.engine:
         read = release_key(str(engine["version_read"]))
@@ -385,14 +385,15 @@ def test_a_targets_list_of_traps_names_the_parts_a_trap_is_limited_to(real_atlas
 
 
 def _answer_scope(atlas: Atlas, scheme: str, target: str) -> Any:
-    """The answer scope of a real cell, restated from its records: formats, platform, parts, layers, native formats."""
+    """The answer scope of a real cell, restated from its records: formats, platform, parts, layers, formats every
+    part emulates."""
     from generators.derive.trap_scope import AnswerScope
     target_record = atlas.index.must("hardware-target", target)
     parts = frozenset(members(atlas.index, target_record))
     scheme_data = atlas.index.must("scheme", scheme).data
     return AnswerScope(atlas.views.cells[(scheme, target)], frozenset(scheme_data.get("formats", [])),
                        str(target_record.data["platform"]), parts, "", str(scheme_data.get("layers", "dense")),
-                       frozenset(f for part in parts for f in atlas.views.tallies[part].native))
+                       frozenset.intersection(*(frozenset(atlas.views.tallies[p].emulated) for p in parts)))
 
 
 def test_a_trap_of_dense_layers_is_not_listed_on_an_expert_layer_answer(real_atlas: Atlas):
@@ -427,3 +428,19 @@ def test_a_trap_needing_a_native_format_is_listed_only_where_a_part_computes_it(
     for scheme in ("vllm-ct-w4a16-nvfp4", "vllm-ct-w4a16-nvfp4-moe", "vllm-ct-w4a4-nvfp4"):
         assert [t for t in ("nvidia-sm75", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120")
                 if warning in answers[(scheme, t)].traps] == ["nvidia-sm100", "nvidia-sm120"]
+
+
+def test_a_trap_needing_a_native_format_stays_where_the_records_do_not_say(tree):
+    """A trap with `native` leaves only the answers whose every part is derived to emulate the format: the mini tree's
+    SM 9.0 part computes FP4 natively and its SM 8.0 part emulates it, while its CPU part states no figure and no
+    instruction in FP4, which must not read as 'not native' and drop the warning."""
+    from generators.build import check_tree
+    path = tree / "records/gotchas/trap-loud.yaml"
+    path.write_text(path.read_text() + "engines: [eng]\nformats: [fmt-int4]\nnative: [fmt-fp4]\n")
+    atlas, problems = check_tree(tree)
+    assert atlas is not None and problems == []
+    tallies = atlas.views.tallies  # (the premise: one part of each kind)
+    assert ["fmt-fp4" in t.native or ("fmt-fp4" in t.emulated and "emulated") for t in
+            (tallies["acc-big"], tallies["acc-old"], tallies["acc-cpu"])] == [True, "emulated", False]
+    assert {target: "trap-loud" in answer.traps for (_, target), answer in atlas.views.answers.items()} == {
+        "gpu-sm90": True, "gpu-sm80": False, "cpu-avx512": True}

@@ -1,5 +1,5 @@
 """A trap's `native` names hardware formats some part computes natively: each is a format of class hardware, native on
-at least one accelerator (its derived tally), or the trap would be listed on no answer at all."""
+at least one accelerator (its derived tally), or the trap would bite on no part the records know of."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,8 +22,8 @@ def check(atlas: Atlas, trap: Record) -> Iterator[Problem]:
             yield at(trap, ("native", n), NAME, f"{format_id} is a {record.data.get('format_class')} format; a part "
                      f"computes only hardware formats natively (name the hardware format it holds)")
         elif format_id not in native:
-            yield at(trap, ("native", n), NAME, f"no accelerator computes {format_id} natively, so the trap would be "
-                     f"listed on no answer")
+            yield at(trap, ("native", n), NAME, f"no accelerator computes {format_id} natively, so the trap would bite "
+                     f"on no part the records know of")
 
 
 CHECK = Check(NAME, __doc__.strip(), "record:gotcha", check_record=check, stage=VIEWS)

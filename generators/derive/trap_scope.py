@@ -23,8 +23,10 @@ dimension the trap declares must match, and one it leaves out does not narrow it
 - releases: the release the answer is derived at (the engine record's `version_read`) is in the range;
 - layers: the answer's scheme covers these layers (`layers`, dense unless the scheme says experts): a trap of model
   types with no expert layers cannot reach an expert-layer answer;
-- native: a part of the answer's hardware target computes one of these hardware formats natively (its derived native
-  formats, tallies.py): a log line denying a capability misleads only where the part has it.
+- native: a part of the answer's hardware target may compute one of these hardware formats natively: the trap is left
+  off only where every part is derived to emulate each of them (tallies.py), for a log line denying a capability
+  misleads only where the part has it. A part whose records say neither (no figure, no instruction in that precision)
+  keeps the trap: silence must not read as 'not native' and drop a warning.
 
 Pure functions; no I/O.
 """
@@ -63,7 +65,7 @@ class TrapScope:
 @dataclass(frozen=True)
 class AnswerScope:
     """What a support answer is about: engine and its release read, scheme formats and layers, target members and
-    the hardware formats they compute natively, the cell."""
+    the hardware formats every one of them is derived to emulate, the cell."""
 
     cell: Cell
     formats: frozenset[str]
@@ -71,7 +73,7 @@ class AnswerScope:
     accelerators: frozenset[str]
     release: str  # the engine's version_read; "" when the engine record has none
     layers: str = "dense"
-    native: frozenset[str] = frozenset()  # of every member part together
+    emulated: frozenset[str] = frozenset()  # derived emulated on every member part (none known native, none unstated)
 
 
 def trap_scope(record: Record) -> TrapScope:
@@ -100,7 +102,7 @@ def applies(trap: TrapScope, answer: AnswerScope) -> bool:
             and (not trap.platforms or answer.platform in trap.platforms)
             and (not trap.accelerators or bool(trap.accelerators & answer.accelerators))
             and (not trap.layers or answer.layers == trap.layers)
-            and (not trap.native or bool(trap.native & answer.native))
+            and (not trap.native or not trap.native <= answer.emulated)
             and in_releases(trap, cell.engine, answer.release))
 
 

@@ -381,6 +381,23 @@ def test_a_kernel_s_requirements_fit_the_page_at_1280_and_read_one_requirement_a
         assert phone["page"] <= PHONE[0] and phone["blocks"] and browser.js(OVERFLOWING) == [], (path, phone)
 
 
+def test_a_requirement_s_value_shows_beside_its_check_a_short_one_on_one_line(browser: Browser) -> None:
+    """What a requirement tests is a list of values or one value; the single value (a capability, a package spec) was
+    a line of the details cell, the column beside "capability-min" blank, and at its least width that column broke
+    "accelerate>=1.1.0" mid-version. Each sits beside its check, and a value of up to 20 characters without a space
+    reads on one line at 1280 px."""
+    browser.open("kernels/transformers-mxfp4-matmul-ogs/", LAPTOP)
+    read = browser.js("""const table = document.getElementById('requirements').nextElementSibling.querySelector('table');
+        const lines = c => { const r = document.createRange(); r.selectNodeContents(c); return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; };
+        return {head: [...table.tHead.rows[0].cells].map(c => c.textContent.trim()),
+                rows: [...table.tBodies[0].rows].map(r => [r.cells[0].textContent.trim(), r.cells[1].textContent.trim(), lines(r.cells[1])])}""")
+    assert read["head"] == ["check", "value", "details"], read["head"]
+    assert [value for check, value, _ in read["rows"] if check in ("capability-min", "package")] and all(
+        value for check, value, _ in read["rows"] if check in ("capability-min", "package")), read["rows"]
+    short = [(value, lines) for _, value, lines in read["rows"] if value and len(value) <= 20 and " " not in value]
+    assert short and all(lines == 1 for _, lines in short), short
+
+
 def test_chapter_02_pairings_fit_the_page_at_1280_and_read_one_pairing_a_block_at_390(browser: Browser) -> None:
     """Chapter 02's folded pairings had nine columns (accumulate, estimate and each figure's source beside the figures):
     at 1280 px the table ran 1163 px in a 938 px content column, its bandwidth source out of sight. With the figures as
@@ -428,6 +445,26 @@ def test_chapter_23_folds_each_target_s_refusals_and_a_jump_link_lands_on_its_ta
         return {links: links.length, tag: heading.tagName, same: heading.textContent.startsWith(link.textContent),
                 top: heading.getBoundingClientRect().top}""")
     assert landed["links"] > 10 and landed["tag"] == "H3" and landed["same"] and 0 <= landed["top"] < LAPTOP[1] / 2, landed
+
+
+def test_chapter_23_s_refusal_fold_opens_from_the_keyboard_and_reads_at_390(browser: Browser) -> None:
+    """A closed fold hides a target's refusals from the eye only: Shift+Tab from the first link after it reaches its
+    summary, Enter opens it and Space closes it, and open on a phone its list stays within the page's width."""
+    from selenium.webdriver.common.keys import Keys
+    browser.open("chapters/23-quantization-selection/", PHONE)
+    first = """const fold = [...document.querySelectorAll('article details')].find(d =>
+            d.querySelector('summary').textContent.startsWith('Schemes refused or failing here'));"""
+    browser.js(first + """const after = [...document.querySelectorAll('article a[href]')].find(a =>
+            fold.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING && !fold.contains(a));
+        after.focus();""")
+    active = browser.driver.switch_to.active_element
+    active.send_keys(Keys.SHIFT, Keys.TAB)
+    on = browser.js(first + "return [document.activeElement === fold.querySelector('summary'), fold.open]")
+    browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    opened = browser.js(first + "return [fold.open, document.documentElement.scrollWidth, fold.getBoundingClientRect().right]")
+    browser.driver.switch_to.active_element.send_keys(Keys.SPACE)
+    closed = browser.js(first + "return fold.open")
+    assert on == [True, False] and opened[0] and opened[1] <= PHONE[0] and opened[2] <= PHONE[0] and not closed, (on, opened, closed)
 
 
 def _a_record_page_table_fits_1440(browser: Browser) -> None:
