@@ -1605,10 +1605,13 @@ def test_the_card_says_what_explain_says(browser: Browser, built_site: Path, rea
     }
     picked = {kind: next(key for key in sorted(page) if test(page[key])) for kind, test in kinds.items()}
     atlas = real_check[0]
-    for kind, (scheme, target) in picked.items():
+    for case, (kind, (scheme, target)) in enumerate(picked.items()):
         cell = page[(scheme, target)]
         lines = explain_text(atlas, scheme, target)[0].split("\n")
-        browser.open(f"{PAGE}?engine={schemes[scheme]['engine']}&scheme={scheme}&hardware=target:{target}")
+        if case:  # each next cell picked in the page's lists, as a reader picks it (one load of the page, not eight)
+            _pick(browser, engine=schemes[scheme]["engine"], scheme=scheme, hardware=f"target:{target}")
+        else:
+            browser.open(f"{PAGE}?engine={schemes[scheme]['engine']}&scheme={scheme}&hardware=target:{target}")
         card = _shown(browser, SAID, "answer card")
         assert [card["covers"]] == [line.removeprefix("  covers: ") for line in lines if line.startswith("  covers: ")], kind
         release = [line.removeprefix("  release read: ") for line in lines if line.startswith("  release read: ")]
