@@ -226,8 +226,11 @@ def _inferred_said(atlas: Any, cell: Cell, kernel: str, step: InferredStep) -> s
     """A step marked inferred the kernel meets or fails and stays, in WORDS' sentence (the card says the same)."""
     read_in = " and ".join(fill(words("read_in"), source=r.source, at=_revision_of(atlas, r.source),
                                 where=f", {r.where}" if r.where else "") for r in step.read_in)
+    engine_id = step.engine or cell.engine  # the kernel's engine: ONNX Runtime under an ONNX Runtime GenAI cell
+    engine = atlas.index.get("engine", engine_id)
     return fill(words(words_key(step)), kernel=kernel, checks=step.checks, read_in=read_in,
-                read=_version_read(atlas, cell.engine) or "the release read")
+                engine=engine.name if engine is not None else engine_id,
+                read=_version_read(atlas, engine_id) or "the release read")
 
 
 def _revision_of(atlas: Any, source_id: str) -> str:

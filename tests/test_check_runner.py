@@ -115,3 +115,19 @@ def test_a_kept_finding_is_where_its_tree_puts_it(tree, tmp_path):
         assert where(root) == [f"{kernel}:{line}:46"], root
     same = shutil.copytree(tree, tmp_path / "same")
     assert where(same) == [f"{kernel}:9:46"]
+
+
+def test_a_check_that_crashes_after_yielding_gives_the_crash_alone_kept_or_not(tree):
+    """A record whose check yields a problem and then raises reports the crash only, whether its findings are kept
+    or the check is asked afresh (before, a fresh run kept the problem yielded before the crash and a kept run not)."""
+    atlas, _ = check_tree(tree)
+
+    def check_record(atlas, record):
+        yield Problem(record.path, 1, 1, "half", "found first")
+        raise ValueError("odd record")
+
+    check = Check("half", "test", "record:scheme", check_record=check_record, stage=SHAPE)
+    crashes = [Problem(s.path, 1, 1, "half", "check crashed on this record: ValueError: odd record")
+               for s in atlas.index.all("scheme")]
+    assert run_checks(atlas, [check]) == crashes
+    assert run_checks(atlas, [check], keep=True) == crashes

@@ -5,6 +5,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from generators.build import check_tree
 from generators.checks import REGISTRY, run_checks
 from generators.checks.base import Check
@@ -973,3 +975,66 @@ def test_search_ranking(monkeypatch):
         _solved.cache_clear()
     records = {"format/gptq": {"name": "GPTQ (one-shot PTQ)"}, "engine/gptqmodel": {"name": "GPTQModel"}}
     assert list(search_ranking.run(atlas_of(records))) == []  # the same records with MOST markers: settled
+
+
+def test_trap_layers_names_the_layers_once(tree):
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", "effect: stops\nlayers: dense")
+    assert problems_of(tree, "trap-layers") == []
+    edit(tree, "records/gotchas/trap-loud.yaml", "layers: dense", "layers: dense\napplies_when:\n  layers: experts")
+    assert problems_of(tree, "trap-layers") == [
+        "records/gotchas/trap-loud.yaml:11:9: error: [trap-layers] layers: says both layers: dense (not listed on the "
+        "other layers' answers) and applies_when.layers: experts (listed, with when it bites); keep the one its "
+        "trigger needs"]
+
+
+def test_trap_layers_wants_a_scheme_covering_its_layers(tree):
+    """`layers: experts` on a trap whose schemes all cover dense layers would drop it from every answer: the mix-up
+    with applies_when.layers (listed on the dense answers, biting with a MoE model) is refused where it is made."""
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", "effect: stops\nschemes: [sch-w4a16]\nlayers: dense")
+    assert problems_of(tree, "trap-layers") == []
+    edit(tree, "records/gotchas/trap-loud.yaml", "layers: dense", "layers: experts")
+    assert problems_of(tree, "trap-layers") == [
+        "records/gotchas/trap-loud.yaml:12:9: error: [trap-layers] layers: says layers: experts, but no scheme it names "
+        "covers experts layers, so no answer would list it; where it bites on those schemes' answers only with a MoE "
+        "model, say applies_when.layers: experts instead"]
+    edit(tree, "records/gotchas/trap-loud.yaml", "schemes: [sch-w4a16]", "formats: [fmt-int4]")
+    assert [p.split("] ", 1)[1] for p in problems_of(tree, "trap-layers")] == [
+        "layers: says layers: experts, but no scheme of its formats covers experts layers, so no answer would list it; "
+        "where it bites on those schemes' answers only with a MoE model, say applies_when.layers: experts instead"]
+    edit(tree, "records/schemes/sch-w4a16.yaml", "engine: eng", "engine: eng\nlayers: experts")
+    assert problems_of(tree, "trap-layers") == []  # an expert-layer scheme reads the format
+
+
+def test_trap_native_names_a_hardware_format_some_part_computes(tree):
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", "effect: stops\nnative: [fmt-fp4]")
+    assert problems_of(tree, "trap-native") == []  # native on acc-big
+    edit(tree, "records/gotchas/trap-loud.yaml", "native: [fmt-fp4]", "native: [fmt-fp4, fmt-int4]")
+    assert problems_of(tree, "trap-native") == [
+        "records/gotchas/trap-loud.yaml:11:19: error: [trap-native] native[1]: no accelerator computes fmt-int4 "
+        "natively, so the trap would bite on no part the records know of"]
+    edit(tree, "records/formats/fmt-int4.yaml", "format_class: hardware\npeak_precision: int4\nemulated_via: [bf16]\n"
+         "stated_emulated:\n  - accelerators: [acc-big, acc-old]\n    sources: [{source: src-doc}]\n",
+         "format_class: checkpoint\n")  # a checkpoint format states no peak precision and no emulation
+    assert problems_of(tree, "trap-native") == [
+        "records/gotchas/trap-loud.yaml:11:19: error: [trap-native] native[1]: fmt-int4 is a checkpoint format; a part "
+        "computes only hardware formats natively (name the hardware format it holds)"]
+
+
+@pytest.mark.parametrize(("added", "expected"), [
+    ("native: nvfp4", "records/gotchas/trap-loud.yaml:11:9: error: [schema] native: expected a list"),
+    ("native: [no-such-format]", "records/gotchas/trap-loud.yaml:11:10: error: [refs] native[0]: 'no-such-format' is "
+                                 "not a format id"),
+    ("native: [1]", "records/gotchas/trap-loud.yaml:11:10: error: [schema] native[0]: expected text"),
+    ("native: []", "records/gotchas/trap-loud.yaml:11:9: error: [schema] native: [] should be non-empty"),
+    ("layers: moe", "records/gotchas/trap-loud.yaml:11:9: error: [schema] layers: 'moe' is not one of 'dense', "
+                    "'experts'"),
+    ("layers: [dense]", "records/gotchas/trap-loud.yaml:11:9: error: [schema] layers: "),
+])
+def test_hostile_trap_scope_fields_give_located_errors(tree, added, expected):
+    """A wrong type or an unknown format id in `native` or `layers` is a located error, never a crash of the
+    derivation or of a check."""
+    edit(tree, "records/gotchas/trap-loud.yaml", "effect: stops", f"effect: stops\n{added}")
+    atlas, problems = check_tree(tree)
+    said = [str(p) for p in problems]
+    assert any(s.startswith(expected) for s in said), said
+    assert not any("crashed" in s or "Traceback" in s for s in said), said

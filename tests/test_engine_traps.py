@@ -60,3 +60,18 @@ def test_the_real_engine_wide_traps_are_on_no_answer(real_atlas: Atlas) -> None:
     for trap_id in wide:
         data = atlas.index.must("gotcha", trap_id).data
         assert not any(data.get(k) for k in ("formats", "kernels", "platforms", "accelerators")), trap_id
+
+
+def test_the_engine_page_says_the_layers_and_the_native_format_a_trap_needs() -> None:
+    """A trap narrowed to dense layers or to parts computing a format natively says so where the engine page lists
+    it, as a support answer lists it only there."""
+    atlas = atlas_of({
+        "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
+        "engine/eng": {"name": "Eng", "summary": "s", "sources": [{"source": "s"}]},
+        "format/fmt": {"name": "Fmt", "summary": "s", "sources": [{"source": "s"}]},
+        "gotcha/narrow": {**TRAP, "name": "Narrow", "engines": ["eng"], "formats": ["fmt"], "layers": "dense",
+                          "native": ["fmt"]}})
+    page = record_page(atlas, atlas.index.must("engine", "eng"), names_of(atlas))
+    rows = {t.title: t for t in page.tables}["Traps in a narrower scope"].rows
+    assert [str(row[2]) for row in rows] == [
+        "formats: [Fmt](../formats/fmt.md); on parts computing natively: [Fmt](../formats/fmt.md); layers: dense"]

@@ -1157,5 +1157,5 @@ def test_the_cells_whose_deciding_step_the_records_mark_inferred_are_known_by_in
     said = explain_text(real_atlas, "tensorrt-llm-nvfp4", "nvidia-sm120")[0]
     assert ("\n     tensorrt-llm-cutlass-fp4-gemm meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or "
             "12.1, read in tensorrt-llm-src-fp4-gemm-template-0249976, CutlassFp4GemmRunner<T, "
-            "fp4GemmType>::dispatchToArch, not in the engine at commit 00bbf71") in said  # the id says the commit once
+            "fp4GemmType>::dispatchToArch, not in TensorRT-LLM at commit 00bbf71") in said  # the id says the commit once
     assert "Arch unsupported for CUTLASS FP4" not in said

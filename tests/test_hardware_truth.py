@@ -82,3 +82,137 @@ def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_
     said = [(html.unescape(why), value) for why, value in mark.findall(hardware)]
     assert (" ".join(record["memory_gb"][0]["unverified"].split()), "24") in said
     assert any(value == "int8" for _, value in said)  # a dense precision the format map marks unverified on the A10
+
+
+def _marked(pages: dict[str, str], chapter: str) -> tuple[str, re.Pattern[str]]:
+    from generators.render.markdown import UNVERIFIED_MARK
+
+    return pages[chapter], re.compile(rf'<span class="atlas-unverified-value" title="unverified: ([^"]+)">([^<]+)'
+                                      rf"<sup>{UNVERIFIED_MARK}</sup></span>")
+
+
+def test_chapter_03_marks_an_unverified_status_with_the_shared_mark_and_its_reason(real_atlas: Atlas):
+    """A format_support entry only a seed draft states, or one its source shows only in part (TensorRT-LLM's MXFP8),
+    carries the unverified mark on its status as chapters 01 and 02 mark a value, with why on hover (the entry's own
+    reason where it gives one), not the words '(unverified)' after it; a status read whole carries none."""
+    import html
+
+    from generators.build import render_tree
+    from generators.derive.engines import engine_support
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    text, mark = _marked(pages, "chapters/03-engine-selection.md")
+    assert "(unverified)" not in text
+    rows = [line for line in text.splitlines() if line.startswith("| [")]
+    marked = [mark.search(line) for line in rows]
+    expected = [r for e in engine_support(real_atlas.index) for r in e.rows if r.unverified or not r.primary]
+    assert len(expected) >= 5 and sum(1 for m in marked if m) == len(expected)
+    said = {(html.unescape(m.group(1)), m.group(2)) for m in marked if m}
+    mxfp8 = next(r for r in expected if r.format == "mxfp8" and r.primary)
+    assert (" ".join(mxfp8.unverified.split()), "partial") in said
+    assert any(why.startswith("only a seed draft") and status == "writes" for why, status in said)
+
+
+def test_chapter_02_pairings_mark_the_unverified_figure_itself_not_a_column(real_atlas: Atlas):
+    """The pairings folded under the ridge table mark each figure no primary source states (the A10's compute and
+    bandwidth figures) with the shared mark and the figure's own reason, where a column said only that one of the
+    two was; a figure a primary source states is not marked."""
+    import html
+
+    import yaml
+
+    from generators.build import render_tree
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    text, mark = _marked(pages, "chapters/02-flop-map.md")
+    header = next(line for line in text.splitlines() if line.strip().startswith("| accelerator | precision | TFLOPS"))
+    assert "| unverified |" not in header and header.strip().endswith("| FLOP per byte | accumulate and sources |")
+    a10 = [line for line in text.splitlines() if line.startswith("    | [NVIDIA A10]") and "| bf16 |" in line]
+    record = yaml.safe_load((ROOT / "records/accelerators/a10.yaml").read_text(encoding="utf-8"))
+    bandwidth = record["memory_bandwidth_gbs"][0]
+    assert a10 and all((" ".join(bandwidth["unverified"].split()), f"{bandwidth['value']:g}")
+                       in [(html.unescape(w), v) for w, v in mark.findall(line)] for line in a10)
+    h100 = [line for line in text.splitlines() if line.startswith("    | [NVIDIA H100 SXM")]
+    assert h100 and not any(mark.search(line) for line in h100)
+    pairings = [line for line in text.splitlines() if line.startswith("    | [")]  # the folded table, indented
+    assert len(pairings) == len(real_atlas.views.ridges)
+    assert sum(bool(mark.search(line)) for line in pairings) == sum(r.unverified for r in real_atlas.views.ridges) > 0
+
+
+def test_chapter_02_pairings_give_accumulate_and_sources_as_labelled_lines_of_one_cell(real_atlas: Atlas):
+    """The pairings table keeps its figures as columns and says the accumulate precision, *estimate* and the two
+    sources as labelled lines of its last cell (six columns, which fit the content column at 1280 px, where nine ran
+    past it): a source that states both figures is named once, two sources each under its own label."""
+    from generators.build import render_tree
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    pairings = [line for line in pages["chapters/02-flop-map.md"].splitlines() if line.startswith("    | [")]
+    ridges = real_atlas.views.ridges
+    assert len(pairings) == len(ridges) and all(line.count(" | ") == 6 for line in pairings)  # (its indent, then five between cells)
+    label = '<span class="atlas-field-label">{}</span>: '
+    for line, ridge in zip(pairings, ridges):
+        details = line.rsplit(" | ", 1)[1]
+        assert details.startswith(label.format("accumulate") + (ridge.accumulate or "not stated"))
+        assert ("· *estimate*<br>" in details) == ridge.estimate
+        one = ridge.compute_source == ridge.bandwidth_source
+        assert (label.format("source of both figures") in details) == one
+        assert (label.format("compute source") in details and label.format("bandwidth source") in details) == (not one)
+        assert f"(../sources/{ridge.compute_source}.md)" in details and f"(../sources/{ridge.bandwidth_source}.md)" in details
+    assert any(r.estimate for r in ridges) and any(r.compute_source != r.bandwidth_source for r in ridges)
+
+
+def test_record_text_on_hover_of_chapters_02_and_03_marks_is_text_only(real_atlas: Atlas):
+    """The unverified mark's hover is a record's own reason, which is untrusted text: a reason holding a quote, HTML,
+    Markdown and a table's `|` reaches the built chapter as the title of its mark, read back whole, and makes no
+    element or attribute of its own (chapter 02's pairings: a bandwidth figure's reason; chapter 03: an entry's)."""
+    import copy
+    import dataclasses
+    from html.parser import HTMLParser
+
+    import markdown
+
+    from generators.derive import derive_views
+    from generators.link import relink
+    from generators.render import environment, render_page
+    from generators.render.pages import names_of
+
+    from .conftest import ROOT
+
+    hostile = 'x" onmouseover="alert(1)" <script>alert(2)</script> <img src=x> | a `b` *c* [l](https://e.example) &amp; \\'
+    a10 = copy.deepcopy(real_atlas.index.must("accelerator", "a10").data)
+    a10["memory_bandwidth_gbs"][0]["unverified"] = hostile
+    trtllm = copy.deepcopy(real_atlas.index.must("engine", "tensorrt-llm").data)
+    next(e for e in trtllm["format_support"] if e["format"] == "mxfp8")["unverified"] = hostile
+    index, _ = relink(real_atlas.index, [dataclasses.replace(real_atlas.index.must("accelerator", "a10"), data=a10),
+                                         dataclasses.replace(real_atlas.index.must("engine", "tensorrt-llm"), data=trtllm)],
+                      real_atlas.schemas)
+    atlas = Atlas(real_atlas.root, real_atlas.schemas, index, derive_views(index))
+
+    class Page(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: set[str] = set()
+            self.attributes: set[str] = set()
+            self.titles: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.add(tag)
+            self.attributes |= {name for name, _ in attrs}
+            if ("class", "atlas-unverified-value") in attrs:
+                self.titles.append(dict(attrs)["title"])
+
+    for template in ("chapters/02-flop-map.md.j2", "chapters/03-engine-selection.md.j2"):
+        problems: list = []
+        text = render_page(environment(ROOT / "docs"), atlas, template, template[: -len(".j2")], names_of(atlas), {},
+                           problems)
+        assert text and not [p for p in problems if p.severity == "error"], problems
+        page = Page()
+        page.feed(markdown.markdown(text, extensions=["tables", "admonition", "pymdownx.details", "attr_list", "toc"]))
+        assert f"unverified: {hostile}" in page.titles, template
+        assert not page.tags & {"script", "img"} and "onmouseover" not in page.attributes, template

@@ -408,3 +408,42 @@ def test_record_text_that_starts_a_line_opens_no_block(prose, values):
     shown.feed(html)
     assert set(shown.tags) <= {"p"}, html
     assert " ".join("".join(shown.text).split()) == " ".join([prose, *values]).strip(), html
+
+
+def test_chapter_23_links_each_target_to_its_own_heading_whatever_its_name(tree: Path, tmp_path: Path):
+    """Chapter 23's table of targets links each to its heading, and record names reach both. Linked by the slug of its
+    name alone, a target named as another heading of the page ("By hardware target") linked that heading, the second
+    of two targets of one name the first, and a name Markdown slugs to nothing (昇腾) `#`, the page's top: each heading
+    now carries the id its link names. A name with tags, quotes or link syntax stays text, one cell of one row, and
+    every row's counts are those its section shows (a target with no accelerator too)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    import yaml
+
+    from .chapter23 import Chapter23
+    from .conftest import ROOT
+    hostile = 'A <b>x</b> "q" \'s\' ](#y) *e* | [l](https://e.example) {: #z}'
+    names = {"gpu-sm90": "By hardware target", "gpu-sm80": "昇腾", "cpu-avx512": "昇腾", "gpu-sm86": hostile}
+    spare = (tree / "records/hardware-targets/gpu-sm80.yaml").read_text()
+    (tree / "records/hardware-targets/gpu-sm86.yaml").write_text(
+        spare.replace("compute_capability: 80", "compute_capability: 86").replace("accelerators: [acc-old]",
+                                                                                  "accelerators: []"))
+    for stem, name in names.items():
+        record = tree / f"records/hardware-targets/{stem}.yaml"
+        record.write_text("\n".join([f"name: {json.dumps(name)}", *record.read_text().splitlines()[1:]]) + "\n")
+    chapter = (ROOT / "docs/chapters/23-quantization-selection.md.j2").read_text().replace("nvidia-sm100", "gpu-sm90")
+    write(tree, "docs/chapters/23-quantization-selection.md.j2", chapter)
+    extensions = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's own
+    write(tree, "mkdocs.yml", MKDOCS_YML + yaml.safe_dump({"markdown_extensions": extensions}))
+    build(load_config(config_file=str(tree / "mkdocs.yml"), site_dir=str(tmp_path / "site")))
+    page = Chapter23()
+    page.feed((tmp_path / "site/chapters/23-quantization-selection/index.html").read_text())
+    sections = {section.id: section for section in page.sections}
+    assert sorted(text for _, text, _ in page.jumps) == sorted(names.values()) and len(sections) == len(page.sections)
+    for href, text, counts in page.jumps:
+        landed = sections[href[1:]]  # the target's own heading, not the h2 of its name nor the first of two
+        assert landed.text == text, (href, landed.text, text)
+        assert counts == [str(len(landed.served)), str(len(landed.refused)), str(len(landed.traps))], (text, counts)
+    assert len({href for href, _, _ in page.jumps}) == len(names) and "#" not in [href for href, _, _ in page.jumps]
+    assert page.tags <= {"article", "h1", "h2", "h3", "p", "a", "table", "thead", "tbody", "tr", "th", "td", "ul", "li",
+                         "details", "summary", "strong", "em", "code", "span", "br", "div", "nav"}, page.tags

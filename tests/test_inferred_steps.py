@@ -12,7 +12,8 @@ FAILURE = "inferred, not read at the release: 'Arch unsupported' is thrown by a 
 
 def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", where: str = "Runner::dispatchToArch",
            other_id: str = "other", candidates: list[dict[str, object]] | None = None,
-           also: list[dict[str, object]] | None = None, more: dict[str, dict[str, object]] | None = None):
+           also: list[dict[str, object]] | None = None, more: dict[str, dict[str, object]] | None = None,
+           scheme_engine: str = "eng"):
     return atlas_of({
         "source/s": {"name": "S", "summary": "s", "type": "web", "url": "https://x.org/"},
         f"source/{other_id}": {"name": other, "summary": "s", "type": "code", "repository": "o/r",
@@ -21,7 +22,7 @@ def _atlas(gate: dict[str, object], other: str = "Dispatch at another commit", w
         "kernel/k": {"name": "K", "summary": "s", "engine": "eng",
                      "sources": [{"source": "s"}, {"source": other_id, "locator": where}],
                      "requirements": [gate, *(also or [])]},
-        "scheme/sch": {"name": "Eng NVFP4", "summary": "s", "sources": [{"source": "s"}], "engine": "eng",
+        "scheme/sch": {"name": "Eng NVFP4", "summary": "s", "sources": [{"source": "s"}], "engine": scheme_engine,
                        "config": {"weight_type": "int4", "activation_types": ["float16"], "activation_quantized": False},
                        "candidates": candidates or [{"platform": "cuda", "kernels": ["k"]}], "code": {"source": "s"}},
         "hardware-target/sm100": {**TARGET, "name": "SM 10.0", "compute_capability": 100, "order": 1},
@@ -36,7 +37,7 @@ def test_explain_says_what_a_met_inferred_step_tests_and_where_it_was_read_not_h
     text, ok = explain_text(_atlas(GATE), "sch", "sm100")
     assert ok and "RUNS via k" in text.splitlines()[0]
     assert ("\n     k meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or 12.1, read in other at "
-            "commit 0249976, Runner::dispatchToArch, not in the engine at commit 00bbf71") in text
+            "commit 0249976, Runner::dispatchToArch, not in Eng at commit 00bbf71") in text
     assert "Arch unsupported" not in text
     # where the target fails the step, the failure account is the reason, as before
     failed, _ = explain_text(_atlas(GATE), "sch", "sm90")
@@ -61,6 +62,47 @@ def test_explain_s_first_line_points_to_the_steps_below_in_the_card_s_words():
     assert "below" not in failed and failed.endswith("the kernel or scheme record says which)")
 
 
+def test_a_step_read_in_the_kernels_engine_names_that_engine_s_release_not_the_cell_s():
+    """ONNX Runtime GenAI runs ONNX Runtime's kernels: a GenAI cell's header names GenAI's release, while a step its
+    kernel meets is ONNX Runtime's code, not read at ONNX Runtime's release. The step names its own engine and release
+    (the kernel's), in explain and in the support tables' note, and the data API gives that engine on the step; a
+    step in the cell's own engine names it too."""
+    from generators.derive import cells as derive_cells
+    from generators.render.matrix import support_matrices_html
+
+    ort = {"engine/eng": {"name": "ORT", "summary": "s", "sources": [{"source": "s"}], "version_read": "1.32.0"},
+           "engine/gen": {"name": "ORT GenAI", "summary": "s", "sources": [{"source": "s"}], "version_read": "0.18.0"}}
+    atlas = _atlas(GATE, more=ort, scheme_engine="gen")
+    text, ok = explain_text(atlas, "sch", "sm100")
+    first, step = text.splitlines()[0], next(line for line in text.splitlines() if "a step marked inferred" in line)
+    assert ok and "read at release 0.18.0" in first  # the header: the scheme's engine, as before
+    assert step.endswith("Runner::dispatchToArch, not in ORT at 1.32.0") and "0.18.0" not in step
+    names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
+    html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
+    assert "Runner::dispatchToArch, not in ORT at 1.32.0" in html and "not in ORT GenAI" not in html
+    cell = derive_cells.derive_cells(atlas.index)[("sch", "sm100")].as_dict()
+    assert [s["engine"] for s in cell["inferred_steps"]] == ["eng"]
+    own, _ = explain_text(_atlas(GATE, more=ort), "sch", "sm100")
+    assert "not in ORT at 1.32.0" in own
+
+
+def test_every_onnxruntime_genai_step_of_the_records_names_onnx_runtime_s_release(real_atlas):
+    """Over the records: every step a GenAI cell rests on is ONNX Runtime's (its kernels), and explain says it was not
+    read in ONNX Runtime at its release read, never at GenAI's."""
+    genai = real_atlas.index.get("engine", "onnxruntime-genai").data
+    ort = real_atlas.index.get("engine", genai["kernels_from"]["engine"])
+    checked = 0
+    for (scheme, target), cell in sorted(real_atlas.views.cells.items()):
+        if cell.engine != "onnxruntime-genai" or not cell.inferred_met:
+            continue
+        text, _ = explain_text(real_atlas, scheme, target)
+        steps = [line for line in text.splitlines() if " a step marked inferred" in line]
+        assert steps and all(line.endswith(f", not in {ort.name} at {ort.data['version_read']}") for line in steps)
+        assert not any(genai["version_read"] in line for line in steps), (scheme, target)
+        checked += 1
+    assert checked >= 4  # the INT4 CPU scheme on the Arm and x86 CPU targets
+
+
 def test_what_a_step_tests_is_said_from_its_check():
     from generators.derive.inferred_steps import step_checked
 
@@ -80,7 +122,7 @@ def test_the_support_tables_note_names_the_step_in_html_with_its_source_linked()
     html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
     assert ('<a href="../../kernels/k/">K</a> meets a step marked inferred: compute capability 10.0, 10.3, 12.0 or 12.1, '
             'read in <a href="../../sources/other/">Dispatch at another commit</a> at commit 0249976'
-            ', Runner::dispatchToArch, not in the engine at the release read') in html
+            ', Runner::dispatchToArch, not in Eng at commit 00bbf71') in html
 
 
 
@@ -100,12 +142,12 @@ def test_a_source_whose_name_names_its_commit_is_not_said_at_that_commit_again()
     names = {r.ref: r.data["name"] for kind in atlas.index.by_kind.values() for r in kind.values()}
     html = str(support_matrices_html(atlas, "chapters/support-tables.md", names))
     # the locator follows the name after a comma, so a name with its own parenthesis does not read '(runner) (...)'
-    assert ('read in <a href="../../sources/other/">d.h at 0249976 (runner)</a>, Runner::dispatchToArch, not in the '
-            'engine') in html
+    assert ('read in <a href="../../sources/other/">d.h at 0249976 (runner)</a>, Runner::dispatchToArch, not in Eng '
+            'at commit 00bbf71') in html
     assert html.count("0249976") == 1
     renamed = _atlas({**GATE, "read_in": ["src-d-h-0249976"]}, other_id="src-d-h-0249976")
     text, _ = explain_text(renamed, "sch", "sm100")
-    assert "read in src-d-h-0249976, Runner::dispatchToArch, not in the engine at commit 00bbf71" in text
+    assert "read in src-d-h-0249976, Runner::dispatchToArch, not in Eng at commit 00bbf71" in text
 
 
 def test_a_hostile_source_name_or_locator_is_text_in_the_support_tables_note():

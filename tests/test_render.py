@@ -452,7 +452,7 @@ def test_a_kernel_page_shows_where_the_engine_selects_it(tree):
 def test_a_kernel_page_says_a_divisible_group_size_in_one_phrase(tree):
     """A group size passes a divisibility requirement if `values` lists it or `multiple_of` divides it (vLLM's CPUWNA16:
     -1 or any even size). The page once showed the two fields as a "values" column (-1) and a "multiple of" column
-    (2), which reads as a size that is both; it now says the accepted sizes in the values column, in the words the
+    (2), which reads as a size that is both; it now says the accepted sizes in the value column, in the words the
     cell's condition uses, and a requirement with `multiple_of` alone (the RDNA3 op's 32) says any multiple."""
     edit(tree, "records/kernels/k-cpu.yaml", """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
          """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}
@@ -463,9 +463,53 @@ def test_a_kernel_page_says_a_divisible_group_size_in_one_phrase(tree):
     page = pages["kernels/k-cpu.md"]
     rows = page[page.index("## Requirements"):].split("\n\n")[1].splitlines()
     header = [c.strip() for c in rows[0].strip("| ").split(" | ")]
-    assert "multiple of" not in header and header[:2] == ["check", "values"], header
+    assert "multiple of" not in header and header[:2] == ["check", "value"], header
     sizes = [[c.strip() for c in row.strip("| ").split(" | ")][:2] for row in rows[2:] if row.startswith("| group-size")]
     assert sizes == [["group-size", "\\-1, or any multiple of 2"], ["group-size", "any multiple of 32"]]
+
+
+def test_a_kernel_page_gives_each_requirement_s_other_fields_as_labelled_lines_of_one_cell(tree):
+    """A kernel's requirements table had a column per field (up to fourteen, most cells empty) and ran past the content
+    column at 1280 px, its prose a few words a line; the check and what it tests are its columns, and every other field
+    the requirement states is a labelled line of a third (in the order the old columns had), none left out. What it
+    tests is a list of `values` or one `value` (a capability, a package), each beside its check: a single value among
+    the details left the column beside "capability-min" blank."""
+    edit(tree, "records/kernels/k-cpu.yaml", """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}""",
+         """  - {check: weight-type, values: [int4], reason: "unsupported weight type", reason_verbatim: true}
+  - {check: group-size, multiple_of: 32, after_selection: true, reason: "not a multiple of 32", reason_verbatim: false,
+     locator: "gemm.cpp line 7", when: {platform: [cpu]}}
+  - {check: capability-min, value: 80, reason: "needs 8.0", reason_verbatim: false, when: {platform: [cuda]}}""")
+    pages, problems = render_tree(tree)
+    assert [str(p) for p in problems if p.severity == "error"] == []
+    page = pages["kernels/k-cpu.md"]
+    rows = page[page.index("## Requirements"):].split("\n\n")[1].splitlines()
+    assert rows[0] == "| check | value | details | "
+    cells = [row.strip("| ").split(" | ") for row in rows[2:]]
+    assert [len(c) for c in cells] == [3, 3, 3, 3] and [c[:2] for c in cells][2:] == [["group-size", "any multiple of 32"],
+                                                                                    ["capability-min", "80"]]
+    label = '<span class="atlas-field-label">{}</span>: '
+    assert cells[2][2].split("<br>") == [label.format("reason") + "not a multiple of 32", label.format("reason verbatim") + "no",
+                                         label.format("after selection") + "yes",
+                                         label.format("locator") + "gemm.cpp line 7", label.format("when") + "platform: cpu"]
+    assert cells[0][2].split("<br>") == [label.format("reason") + "only CPU", label.format("reason verbatim") + "no"]
+    assert cells[3][2].split("<br>") == [label.format("reason") + "needs 8.0", label.format("reason verbatim") + "no",
+                                         label.format("when") + "platform: cuda"]
+
+
+def test_heading_ids_are_the_ids_markdown_gives_the_headings():
+    """A chapter's list of its sections links `#id` and writes the same id on each heading: the ids Python-Markdown's
+    toc gives headings showing those escaped names, in that order, whatever characters the names hold (punctuation,
+    Markdown and HTML syntax, accents), with its `_1`, `_2` where two slug alike or one slugs to nothing."""
+    import re
+
+    import markdown
+    from generators.render.markdown import heading_ids
+    names = ("NVIDIA SM 12.x (Blackwell workstation/consumer)", "A & B <c> *d* | e_f", "žlutý -- 4-bit_[x](y) `z`",
+             "x86 CPU, AVX512 with AMX (Sapphire Rapids and newer)", "A & B <c> *d* | e_f", "a-b-c-d-e_f", "昇腾",
+             "a-b-c-d-e_f_1", "Ω", "a-b-c-d-e_f")
+    written = markdown.markdown("\n\n".join(f"### {escape_text(name)}" for name in names), extensions=["toc"])
+    assert re.findall(r'<h3 id="([^"]*)">', written) == heading_ids(escape_text(name) for name in names)
+    assert heading_ids(["A", "a", "", ""]) == ["a", "a_1", "_1", "_2"]
 
 
 def test_an_accelerator_page_shows_its_own_figures_before_its_targets_cells(tree):

@@ -41,6 +41,21 @@ def test_every_schema_property_has_a_description():
     assert undescribed == []
 
 
+def test_every_api_schema_property_has_a_description():
+    """The data API's own schemas (render/api_schemas.py) too: a property copied from a record points at the record
+    schema's property (`records/<kind>.schema.json#/...`), whose description counts."""
+    from generators.render.api_schemas import SCHEMAS
+    schemas, _ = load_schemas(ROOT / "schema")
+    assert schemas is not None
+    undescribed = []
+    for name, schema in SCHEMAS.items():
+        for where, prop in properties(schema, name):
+            record = {"$ref": prop["$ref"].removeprefix("records/")} if "$ref" in prop else None
+            if "description" not in prop and (record is None or "description" not in schemas.resolve(record, name)[0]):
+                undescribed.append(where)
+    assert undescribed == []
+
+
 def test_a_property_without_description_is_caught(tmp_path):
     (tmp_path / "x.schema.json").write_text(json.dumps({"properties": {"a": {"type": "string"}}}))
     assert [w for w, p in properties(json.loads((tmp_path / "x.schema.json").read_text()), "x") if "description" not in p] == ["x.a"]
@@ -131,3 +146,18 @@ def test_a_forced_walk_is_stated_only_on_a_list_the_scheme_types():
 
     assert excluded(typed) == []
     assert excluded(named) == [["list", "forced"]] and excluded(unrun) == [["no_path", "forced"]]
+
+
+def test_a_requirement_states_one_value_or_a_list_of_values_never_both():
+    # a kernel page shows what a requirement tests in one column beside its check (render/pages.py _requirements_table):
+    # a `value` and a `values` on one requirement would have to share that cell, and no reader could tell which is meant
+    schemas, _ = load_schemas(ROOT / "schema")
+    assert schemas is not None
+    schema = schemas.validators["kernel"].schema["properties"]["requirements"]["items"]
+    validator = schemas.validators["kernel"].evolve(schema=schema)
+
+    def excluded(requirement: dict) -> list[list[str]]:
+        return [e.validator_value["required"] for e in validator.iter_errors(requirement) if e.validator == "not"]
+
+    assert excluded({"check": "capability-min", "value": 80}) == [] == excluded({"check": "platform", "values": ["cuda"]})
+    assert excluded({"check": "capability-min", "value": 80, "values": [80, 90]}) == [["value", "values"]]

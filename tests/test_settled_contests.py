@@ -160,3 +160,56 @@ def test_the_support_tables_note_marks_a_listed_trap_with_an_open_contest(real_a
     assert note.count("class=\"atlas-contest-mark ") == 1
     monkeypatch.undo()  # the atlas as it is: no trap a cell lists has an open contest, so no note is marked
     assert "atlas-contest-mark" not in str(matrix.support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+
+
+def test_a_trap_with_an_open_contest_leaves_contested_to_the_mark_not_its_name(real_atlas):
+    """An answer lists a trap with an open contest as its name followed by the mark (WORDS trap_contested), so a name
+    that says 'contested' itself reads it twice ('... is contested) ⚠ contested'). The MTP trap's name keeps what is
+    open, vLLM 0.33.0, and leaves the contest to the mark and its page."""
+    from generators.render.contests import open_contests
+
+    marked = [g for g in real_atlas.index.all("gotcha") if open_contests(g.data)]
+    assert MTP in {g.id for g in marked}
+    assert [g.id for g in marked if "contested" in g.data["name"].lower()] == []
+    assert "vLLM 0.33.0" in real_atlas.index.get("gotcha", MTP).data["name"]
+
+
+def test_the_chapters_and_the_trap_index_mark_a_listed_trap_with_an_open_contest(real_atlas):
+    """Chapters 04 and 05 and the trap index list traps by name; a trap with an open contest is followed by the mark
+    the answer card and the support tables' notes give it ("⚠ contested", linking to its first open contest), so its
+    name is not read as a settled claim; a trap with none, or whose contests a finding settled, has no mark. (Chapter
+    04's table of disputes names the contested field beside the record: the row is the contest, unmarked.)"""
+    import re
+
+    from generators.build import render_tree
+    from generators.render.contests import open_contests
+    from generators.render.markdown import escape_text
+
+    from .conftest import ROOT
+
+    pages, _ = render_tree(ROOT)
+    anchors = {g.id: found[0]["anchor"] for g in real_atlas.index.all("gotcha") if (found := open_contests(g.data))}
+    settled_only = {g.id for g in real_atlas.index.all("gotcha") if g.data.get("contested") and g.id not in anchors}
+    assert MTP in anchors and settled_only
+    listed = {"chapters/04-quantization-regimes.md": re.compile(r"\]\(\.\./gotchas/([a-z0-9-]+)\.md\)"),
+              "chapters/05-known-traps.md": re.compile(r"\]\(\.\./gotchas/([a-z0-9-]+)\.md\)"),
+              "gotchas/index.md": re.compile(r'<a href="([a-z0-9-]+)/">[^<]*</a>')}
+    mark = re.compile(r'(?: <span class="atlas-unverified"[^>]*>unverified</span>)?'
+                      r' <a class="atlas-contest-mark atlas-contest-mark--contested" href="([^"]+)">⚠ contested</a>')
+    for page, trap_link in listed.items():
+        text = pages[page]
+        seen = set()
+        for found in trap_link.finditer(text):
+            trap = found.group(1)
+            if trap not in real_atlas.index.by_kind["gotcha"]:
+                continue
+            fields = [str(c["field"]) for c in real_atlas.index.must("gotcha", trap).data.get("contested", [])]
+            if any(text.startswith(f" | {escape_text(field)} |", found.end()) for field in fields):
+                continue  # a row of the disputes table
+            seen.add(trap)
+            marked = mark.match(text, found.end())
+            if trap in anchors:
+                assert marked and marked.group(1).endswith(f"{trap}/#{anchors[trap]}"), (page, trap)
+            else:
+                assert not marked, (page, trap)
+        assert MTP in seen and seen & settled_only, page

@@ -175,6 +175,86 @@ def test_chapter_23_names_the_parts_a_trap_on_some_of_a_targets_parts_applies_on
     assert head.startswith("Traps that apply: ") and whole in head and trap not in head and trap in limited
 
 
+class _Chapter23(HTMLParser):
+    """Chapter 23's article: its h3 ids, its links within the page (href, text), and each fold: whether it is open,
+    its summary and the scheme pages it links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.article = 0
+        self.sections: list[str] = []
+        self.jumps: list[list[str]] = []
+        self.folds: list[dict] = []
+        self.into: list | dict | None = None  # what the text read now belongs to: a jump link or a fold's summary
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        attrs = dict(attrs)
+        self.article += tag == "article"
+        if not self.article:
+            return
+        href = attrs.get("href") or ""
+        if tag == "h3" and attrs.get("id"):
+            self.sections.append(attrs["id"])
+        elif tag == "a" and href.startswith("#") and "headerlink" not in (attrs.get("class") or ""):
+            self.jumps.append([href[1:], ""])
+            self.into = self.jumps[-1]
+        elif tag == "details":
+            self.folds.append({"open": "open" in attrs, "summary": "", "schemes": []})
+        elif tag == "summary" and self.folds:
+            self.into = self.folds[-1]
+        elif tag == "a" and self.folds and href.startswith("../../schemes/"):
+            self.folds[-1]["schemes"].append(href.split("/")[3])
+
+    def handle_endtag(self, tag: str) -> None:
+        self.article -= tag == "article"
+        if tag in ("a", "summary"):
+            self.into = None
+
+    def handle_data(self, data: str) -> None:
+        if isinstance(self.into, list):
+            self.into[1] += data
+        elif isinstance(self.into, dict):
+            self.into["summary"] += data
+
+
+def test_chapter_23_jumps_to_each_target_and_folds_its_refused_schemes_with_their_count(built_site, real_atlas):
+    """The chapter was about 170,000 px tall at 1280 px: a reader after one target scrolled through every other's
+    refusals. A table at the top links each target's section (by the id its heading already had, so links from
+    elsewhere still land) with its counts; each target's refused or failing schemes are folded, closed, under a summary
+    that gives their number, and stay in the page, every one, for the site's search and the browser's find."""
+    page = _Chapter23()
+    page.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
+    rows = real_atlas.views.target_selections
+    names = [real_atlas.index.must("hardware-target", row.target).name for row in rows]
+    assert [text for _, text in page.jumps] == names
+    assert [href for href, _ in page.jumps] == page.sections[:len(rows)]  # each lands on its target's heading
+    folds = [f for f in page.folds if f["summary"].startswith("Schemes refused or failing here")]
+    refused = [row for row in rows if row.refused]
+    assert len(folds) == len(refused) > 10 and not any(f["open"] for f in folds)
+    for fold, row in zip(folds, refused):
+        assert fold["summary"].startswith(f"Schemes refused or failing here: {len(row.refused)},"), (row.target, fold["summary"])
+        assert {c.scheme for c in row.refused} <= set(fold["schemes"]), row.target  # (a reason may name another)
+
+
+def test_chapter_23_s_table_of_targets_counts_what_each_target_s_section_shows(built_site, real_atlas):
+    """Each row of the table at the top gives a target's schemes served, refused or failing, and traps: the same numbers
+    as its section below (the schemes its served table names, the items of its refusal fold, the traps it links,
+    those on some of its parts among them), read from the built page, not from the view that wrote both."""
+    from .chapter23 import Chapter23
+    page = Chapter23()
+    page.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
+    sections = {section.id: section for section in page.sections}
+    rows = real_atlas.views.target_selections
+    assert len(page.jumps) == len(rows) and any(row.traps_on_parts for row in rows)
+    for href, text, counts in page.jumps:
+        section = sections[href[1:]]
+        shown = [len(section.served), len(section.refused), len(section.traps)]
+        assert section.text == text and counts == [str(n) for n in shown], (text, counts, shown)
+        assert len(set(section.served)) == shown[0] and len(set(section.refused)) == shown[1], text  # each scheme once
+        assert section.summaries == ([f"Schemes refused or failing here: {shown[1]}, each with the engine's reason"]
+                                     if shown[1] else []) and section.open_folds == 0, (text, section.summaries)
+
+
 def test_chapters_never_put_a_trap_or_finding_inside_a_parenthesis(chapter_links):
     """A trap's or finding's name is a whole claim ('Machete does not apply on Blackwell, so W4A16 there falls back to
     Marlin or gets misrouted'): inside a parenthesis it reads as a stiff aside, so chapters write it as a labelled
@@ -268,12 +348,15 @@ def test_a_long_run_time_failure_is_one_click_away_in_each_row(built_site):
 def test_a_format_support_entry_read_only_in_part_says_so_beside_its_status(built_site, real_atlas):
     """TensorRT-LLM's MXFP8 entry rests on its checkpoint loader and a unit test, not its linear layer at a named commit
     or a release: chapter 03 marks the status unverified and gives why in the note, as it does for an entry only a seed
-    draft states."""
+    draft states: the status carries the shared unverified mark (its reason on hover), as chapters 01 and 02 mark a
+    value, not the words '(unverified)'."""
     from generators.derive.engines import engine_support
     rows = {(e.engine, r.format): r for e in engine_support(real_atlas.index) for r in e.rows}
     partial = rows[("tensorrt-llm", "mxfp8")]
     assert partial.primary and partial.unverified.startswith("Read from the checkpoint loader")
     text = (built_site / "chapters" / "03-engine-selection" / "index.html").read_text(encoding="utf-8")
     row = next(r for r in text.split("<tr>") if 'href="../../formats/mxfp8/"' in r and "Unverified: " in r)
-    assert "partial (unverified)" in row and "Unverified: Read from the checkpoint loader" in row
+    assert ('<span class="atlas-unverified-value" title="unverified: Read from the checkpoint loader' in row
+            and ">partial<sup>u</sup></span>" in row and "Unverified: Read from the checkpoint loader" in row)
+    assert "(unverified)" not in text
     assert text.count("Unverified: ") == sum(1 for r in rows.values() if r.unverified)  # none where it is read whole

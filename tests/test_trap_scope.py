@@ -1,6 +1,7 @@
 """A trap is listed on a support answer only when every part of its declared scope matches that answer."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -44,6 +45,11 @@ def _mismatches(atlas: Atlas, scheme_id: str, target_id: str, trap: dict[str, An
                    and any(m in printed for m in trap.get("messages", [])))
         if not (set(trap["kernels"]) & serving or refusal):
             wrong.append(f"kernel {cell.kernel}")
+    if trap.get("layers") and trap["layers"] != scheme.get("layers", "dense"):
+        wrong.append(f"layers {scheme.get('layers', 'dense')}")
+    parts = members(atlas.index, target)
+    if trap.get("native") and parts and all(f in atlas.views.tallies[p].emulated for p in parts for f in trap["native"]):
+        wrong.append("every part is derived to emulate the named formats")
     releases = (trap.get("scope") or {}).get("releases")
     if releases and releases["engine"] == cell.engine:
         read = release_key(str(engine["version_read"]))
@@ -133,6 +139,23 @@ def test_the_sm121a_trap_stays_on_the_target_that_holds_gb10(real_atlas: Atlas):
     answers = real_atlas.views.answers
     holding = [t for (s, t), a in answers.items() if "vllm-marlin-input-dtype-fp8-sm121a-garbage" in a.traps]
     assert set(holding) == {"nvidia-sm120"}
+
+
+def test_the_marlin_moe_input_dtype_traps_sit_on_the_answers_and_parts_each_bites(real_atlas: Atlas):
+    """VLLM_MARLIN_INPUT_DTYPE breaks AWQ experts under int8 on SM 7.5 and up but 9.0, and compressed-tensors MXFP4
+    experts under fp8 on SM 8.9 and 12.x only (fp8 is refused elsewhere, CUTLASS serves 10.x): one record for both
+    listed the MXFP4 case on no compressed-tensors MXFP4 answer, where a MoE checkpoint meets it (finding
+    trap47-audit-2026-12-05)."""
+    answers = real_atlas.views.answers
+
+    def holding(trap: str) -> set[tuple[str, str]]:
+        return {key for key, a in answers.items() if trap in a.traps}
+
+    awq = {("vllm-awq-marlin", t) for t in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm100",
+                                             "nvidia-sm120")}
+    assert holding("vllm-marlin-moe-input-dtype-mismatched-expert-weights") == awq
+    assert holding("vllm-marlin-moe-fp8-input-mxfp4-experts-unprepared") == {
+        ("vllm-ct-w4a4-mxfp4", "nvidia-sm89"), ("vllm-ct-w4a4-mxfp4", "nvidia-sm120")}
 
 
 def test_a_trap_past_its_last_affected_release_is_not_listed(real_atlas: Atlas):
@@ -359,3 +382,65 @@ def test_a_targets_list_of_traps_names_the_parts_a_trap_is_limited_to(real_atlas
         for (scheme, target), answer in real_atlas.views.answers.items():
             if target == row.target:
                 assert set(answer.trap_parts) <= set(row.trap_parts), (scheme, target)
+
+
+def _answer_scope(atlas: Atlas, scheme: str, target: str) -> Any:
+    """The answer scope of a real cell, restated from its records: formats, platform, parts, layers, formats every
+    part emulates."""
+    from generators.derive.trap_scope import AnswerScope
+    target_record = atlas.index.must("hardware-target", target)
+    parts = frozenset(members(atlas.index, target_record))
+    scheme_data = atlas.index.must("scheme", scheme).data
+    return AnswerScope(atlas.views.cells[(scheme, target)], frozenset(scheme_data.get("formats", [])),
+                       str(target_record.data["platform"]), parts, "", str(scheme_data.get("layers", "dense")),
+                       frozenset.intersection(*(frozenset(atlas.views.tallies[p].emulated) for p in parts)))
+
+
+def test_a_trap_of_dense_layers_is_not_listed_on_an_expert_layer_answer(real_atlas: Atlas):
+    """vLLM's --dtype auto picks float32 on Turing only for Gemma 2, Gemma 3 and GLM-4 (config/model.py lines
+    2398-2403), none of which has expert layers, so the NVFP4A16 experts' T4 answer cannot meet that trap, while the
+    dense NVFP4A16 answer on the same part can."""
+    from generators.derive.trap_scope import applies
+    trap = TrapScope("t", frozenset({"vllm"}), frozenset({"llmcompressor-quant"}), frozenset(), frozenset({"cuda"}),
+                     frozenset({"t4"}), (), "", "", "", layers="dense")
+    assert applies(trap, _answer_scope(real_atlas, "vllm-ct-w4a16-nvfp4", "nvidia-sm75"))
+    assert not applies(trap, _answer_scope(real_atlas, "vllm-ct-w4a16-nvfp4-moe", "nvidia-sm75"))
+    assert applies(replace(trap, layers="experts"), _answer_scope(real_atlas, "vllm-ct-w4a16-nvfp4-moe", "nvidia-sm75"))
+    answers = real_atlas.views.answers
+    turing = "vllm-turing-auto-float32-refuses-awq-gptq"
+    assert turing in answers[("vllm-ct-w4a16-nvfp4", "nvidia-sm75")].traps
+    assert turing not in answers[("vllm-ct-w4a16-nvfp4-moe", "nvidia-sm75")].traps
+
+
+def test_a_trap_needing_a_native_format_is_listed_only_where_a_part_computes_it(real_atlas: Atlas):
+    """vLLM's 'no native FP4' warning is printed on the Marlin path on any GPU, but misread only where the part does
+    compute NVFP4: listed on the Blackwell answers, not on Hopper (where humming runs by default and the sentence is
+    true without it) nor below."""
+    from generators.derive.trap_scope import applies
+    trap = TrapScope("t", frozenset({"vllm"}), frozenset({"w4a16-nvfp4"}), frozenset(), frozenset(), frozenset(), (), "",
+                     "", "", native=frozenset({"nvfp4"}))
+    scheme = "vllm-ct-w4a16-nvfp4-moe"
+    assert [t for t in ("nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120")
+            if applies(trap, _answer_scope(real_atlas, scheme, t))] == ["nvidia-sm100", "nvidia-sm120"]
+    assert applies(replace(trap, native=frozenset()), _answer_scope(real_atlas, scheme, "nvidia-sm90"))
+    answers = real_atlas.views.answers
+    warning = "vllm-fp4-native-support-warning-misread"
+    for scheme in ("vllm-ct-w4a16-nvfp4", "vllm-ct-w4a16-nvfp4-moe", "vllm-ct-w4a4-nvfp4"):
+        assert [t for t in ("nvidia-sm75", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120")
+                if warning in answers[(scheme, t)].traps] == ["nvidia-sm100", "nvidia-sm120"]
+
+
+def test_a_trap_needing_a_native_format_stays_where_the_records_do_not_say(tree):
+    """A trap with `native` leaves only the answers whose every part is derived to emulate the format: the mini tree's
+    SM 9.0 part computes FP4 natively and its SM 8.0 part emulates it, while its CPU part states no figure and no
+    instruction in FP4, which must not read as 'not native' and drop the warning."""
+    from generators.build import check_tree
+    path = tree / "records/gotchas/trap-loud.yaml"
+    path.write_text(path.read_text() + "engines: [eng]\nformats: [fmt-int4]\nnative: [fmt-fp4]\n")
+    atlas, problems = check_tree(tree)
+    assert atlas is not None and problems == []
+    tallies = atlas.views.tallies  # (the premise: one part of each kind)
+    assert ["fmt-fp4" in t.native or ("fmt-fp4" in t.emulated and "emulated") for t in
+            (tallies["acc-big"], tallies["acc-old"], tallies["acc-cpu"])] == [True, "emulated", False]
+    assert {target: "trap-loud" in answer.traps for (_, target), answer in atlas.views.answers.items()} == {
+        "gpu-sm90": True, "gpu-sm80": False, "cpu-avx512": True}

@@ -894,8 +894,13 @@
         readIn = readIn.concat(fill(WORDS.read_in, { source: [link(site, source, r.source)],
           at: revisionSaid(source ? String(source.revision || "") : "", source ? source.name : r.source), where: r.where ? ", " + r.where : "" }));
       });
+      // the engine whose code holds the step (the kernel's), with its own release: under an ONNX Runtime GenAI cell it is
+      // ONNX Runtime's, not the GenAI release the Release line names first
+      var engineId = step.engine || cell.engine;
+      var engine = records["engine"][engineId];
       return el("li", {}, fill(step.met === false ? WORDS.inferred_step_unmet : WORDS.inferred_step, { kernel: [link(site, records["kernel"][step.kernel], step.kernel)],
-        checks: step.checks, read_in: readIn, read: "the version named under Release" }));
+        checks: step.checks, read_in: readIn, engine: engine ? engine.name : engineId,
+        read: engine && engine.version_read ? String(engine.version_read) : "the release read" }));
     }));
   }
 

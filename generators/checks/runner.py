@@ -47,8 +47,8 @@ def _per_record(atlas: Atlas, check: Check, first_error: bool = False, kept: boo
     for kind in check.kinds:
         for record in atlas.index.all(kind):
             start = len(problems)
-            try:
-                problems.extend(_kept_findings(atlas, check, record) if kept else check.check_record(atlas, record))
+            try:  # (a list first: a check that crashes after yielding gives the crash alone, kept or not)
+                problems.extend(_kept_findings(atlas, check, record) if kept else list(check.check_record(atlas, record)))
             except Exception as error:  # one odd record must not hide the rule's findings on the others
                 problems.append(Problem(record.path, 1, 1, check.name,
                                         f"check crashed on this record: {type(error).__name__}: {error}"))

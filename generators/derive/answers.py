@@ -5,7 +5,7 @@ explains a disagreement), the traps that apply (silent first, then by severity, 
 `ordered_traps`), and the sources behind the verdict (answer_sources: the scheme, the kernels on its route, the
 findings, what the engine's install gives the target).
 A trap applies when every part of its scope it declares matches the answer (`trap_scope.applies`): engine,
-scheme formats, serving kernel, target members and engine release. On a member part that comes with its own host
+scheme formats and layers, serving kernel, target members and the formats they all emulate, and engine release. On a member part that comes with its own host
 CPU or compute capability, the answer may need more than the target's (`parts`). Pure functions; no I/O.
 """
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
 from .messages import MODEL_DTYPES
 from .part_builds import build_needs, capabilities
 from .parts import PartAnswer, part_answers
+from .plugins import layers_of
 from .members import members
 from .published import PublishedCell
 from .published_history import explaining_findings
@@ -102,10 +103,11 @@ def derive_answers(index: Index, cells: dict[tuple[str, str], Cell], published: 
     fit = _PartFit(fixed_hosts(index), host_limits(resolved_kernels(index)), capabilities(index),
                    default_installs(index), {t.id: t.data.get("compute_capability") for t in index.all("hardware-target")})
     native = {a: frozenset(t.native) for a, t in (tallies or {}).items()}
+    emulated = {a: frozenset(t.emulated) for a, t in (tallies or {}).items()}
 
     def answer(seen: Index, inputs: tuple[Cell, tuple[PublishedClaim, ...]]) -> Answer:
-        return _answer(seen, inputs[0], inputs[1], scopes, targets, releases, fit, native)
-    return each(index, (scopes, targets, releases, fit, native),
+        return _answer(seen, inputs[0], inputs[1], scopes, targets, releases, fit, native, emulated)
+    return each(index, (scopes, targets, releases, fit, native, emulated),
                 ((key, (cell, tuple(claims.get(key, ())))) for key, cell in sorted(cells.items())), answer)
 
 
@@ -174,12 +176,14 @@ def engine_releases(index: Index) -> dict[str, str]:
 
 def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps: _TrapIndex,
             targets: dict[str, tuple[str, tuple[str, ...]]], releases: dict[str, str],
-            fit: _PartFit | None = None, native: Mapping[str, frozenset[str]] | None = None) -> Answer:
+            fit: _PartFit | None = None, native: Mapping[str, frozenset[str]] | None = None,
+            emulated: Mapping[str, frozenset[str]] | None = None) -> Answer:
     scheme = index.get("scheme", cell.scheme)
     formats = frozenset(scheme.data.get("formats", [])) if scheme else frozenset()
     platform, listed = targets.get(cell.target, ("", ()))
     parts = frozenset(listed)
-    scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""))
+    scope = AnswerScope(cell, formats, platform, parts, releases.get(cell.engine, ""),
+                        layers_of(scheme.data) if scheme else "dense", emulated_everywhere(parts, emulated or {}))
     found = [t for t in traps.candidates(cell, formats) if applies(t, scope)]
     applying = tuple(t.id for t in found)
     limited = tuple((t.id, named) for t in found if (named := parts_named(t, listed)))
@@ -205,6 +209,14 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     sources = tuple(dict.fromkeys([*sources, *(s for n in needs if n.tool for s in (n.used_in, n.source))]))
     return Answer(cell, claims, applying, sources, computes_in,
                   on_parts, passed_over_sources(index, cell, platform, claimed, on_parts, route), steps, needs, limited)
+
+
+def emulated_everywhere(parts: frozenset[str], emulated: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """The hardware formats every part is derived to emulate (none where the target has no part): a format a part
+    computes natively, or whose records say neither (no figure, no instruction), is left out, so a trap that needs the
+    format native is dropped only where the records show no part has it."""
+    found = [emulated.get(part, frozenset()) for part in parts]
+    return frozenset.intersection(*found) if found else frozenset()
 
 
 def kernel_computes_in(index: Index, scheme: Record, cell: Cell, kernel: str | None, parts: frozenset[str],

@@ -29,6 +29,8 @@ class ScopedTrap:
     accelerators: tuple[str, ...]
     releases: str  # the engine's releases it bounds ('0.20–0.25', '0.20 and later'); '' when it bounds none
     schemes: tuple[str, ...] = ()
+    layers: str = ""  # 'dense' or 'experts' where it names the layers it bites in
+    native: tuple[str, ...] = ()  # hardware formats a part must compute natively for it to bite
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def _scoped(trap: Record, scope: TrapScope, engine: str) -> ScopedTrap:
     bounds = _bounds(scope) if scope.release_engine == engine else ""
     return ScopedTrap(trap.id, tuple(data.get("formats", [])), tuple(data.get("kernels", [])),
                       tuple(data.get("platforms", [])), tuple(data.get("accelerators", [])), bounds,
-                      tuple(data.get("schemes", [])))
+                      tuple(data.get("schemes", [])), scope.layers, tuple(data.get("native", [])))
 
 
 def _bounds(scope: TrapScope) -> str:

@@ -38,7 +38,15 @@ class Ridge:
     bandwidth_source: str
     accumulate: str
     estimate: bool
-    unverified: bool = False  # the compute or the bandwidth figure has no primary source (its record says why)
+    # why no primary source states the compute figure, and the bandwidth figure (each record's reason); empty where one
+    # does: the pairings table marks the figure itself, as chapter 01 marks a part's figures
+    compute_unverified: str = ""
+    bandwidth_unverified: str = ""
+
+    @property
+    def unverified(self) -> bool:
+        """The compute or the bandwidth figure has no primary source."""
+        return bool(self.compute_unverified or self.bandwidth_unverified)
 
 
 def dense(accelerator: AcceleratorFields) -> list[AcceleratorPeakCompute]:
@@ -69,5 +77,5 @@ def derive_ridges(index: Index) -> list[Ridge]:
                                     round(figure["tflops"] * 1000 / bandwidth["value"], 1), figure["source"],
                                     bandwidth["source"], figure.get("accumulate", ""),
                                     bool(figure.get("estimate") or bandwidth.get("estimate")),
-                                    "unverified" in figure or "unverified" in bandwidth))
+                                    figure.get("unverified", ""), bandwidth.get("unverified", "")))
     return sorted(ridges, key=lambda r: (r.accelerator, r.precision, r.compute_source, r.bandwidth_source, r.accumulate, r.tflops))

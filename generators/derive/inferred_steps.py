@@ -28,15 +28,19 @@ class ReadIn:
 
 @dataclass(frozen=True)
 class InferredStep:
-    """A step marked `inferred` the verdict rests on: what it tests, the sources it was read in, and whether the target
-    meets it (a step with `declines: false` the target fails keeps the kernel, which then computes otherwise)."""
+    """A step marked `inferred` the verdict rests on: what it tests, the sources it was read in, whether the target
+    meets it (a step with `declines: false` the target fails keeps the kernel, which then computes otherwise), and the
+    engine whose code holds it, the kernel's: the one whose release read the step was not read at. That is not always
+    the cell's engine (ONNX Runtime GenAI runs ONNX Runtime's kernels), so an answer names it with its own release."""
 
     checks: str
     read_in: tuple[ReadIn, ...] = ()
     met: bool = True
+    engine: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"checks": self.checks, "read_in": [r.as_dict() for r in self.read_in], "met": self.met}
+        return {"checks": self.checks, "read_in": [r.as_dict() for r in self.read_in], "met": self.met,
+                "engine": self.engine}
 
 
 def inferred_step(requirement: KernelRequirements, kernel: KernelFields, platform: str, met: bool = True) -> InferredStep:
@@ -45,7 +49,7 @@ def inferred_step(requirement: KernelRequirements, kernel: KernelFields, platfor
     return InferredStep(step_checked(requirement, platform), tuple(
         ReadIn(source, next((str(c["locator"]) for c in kernel.get("sources", [])
                              if c["source"] == source and c.get("locator")), ""))
-        for source in requirement.get("read_in", [])), met)
+        for source in requirement.get("read_in", [])), met, str(kernel.get("engine", "")))
 
 
 def words_key(step: InferredStep) -> str:

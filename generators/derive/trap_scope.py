@@ -20,7 +20,13 @@ dimension the trap declares must match, and one it leaves out does not narrow it
 - accelerators: one of them is a member of the answer's hardware target (a trap on one part of a target is
   listed for the target with the parts it names, `parts_named`: every view says it applies there only, counts it
   apart from the traps on the whole target, and keeps it to those parts when a part is picked);
-- releases: the release the answer is derived at (the engine record's `version_read`) is in the range.
+- releases: the release the answer is derived at (the engine record's `version_read`) is in the range;
+- layers: the answer's scheme covers these layers (`layers`, dense unless the scheme says experts): a trap of model
+  types with no expert layers cannot reach an expert-layer answer;
+- native: a part of the answer's hardware target may compute one of these hardware formats natively: the trap is left
+  off only where every part is derived to emulate each of them (tallies.py), for a log line denying a capability
+  misleads only where the part has it. A part whose records say neither (no figure, no instruction in that precision)
+  keeps the trap: silence must not read as 'not native' and drop a warning.
 
 Pure functions; no I/O.
 """
@@ -52,17 +58,22 @@ class TrapScope:
     last: str
     verified: bool = True  # False: the record declares that no primary source backs it
     schemes: frozenset[str] = frozenset()
+    layers: str = ""  # "" when not declared
+    native: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
 class AnswerScope:
-    """What a support answer is about: engine and its release read, scheme formats, target members, the cell."""
+    """What a support answer is about: engine and its release read, scheme formats and layers, target members and
+    the hardware formats every one of them is derived to emulate, the cell."""
 
     cell: Cell
     formats: frozenset[str]
     platform: str
     accelerators: frozenset[str]
     release: str  # the engine's version_read; "" when the engine record has none
+    layers: str = "dense"
+    emulated: frozenset[str] = frozenset()  # derived emulated on every member part (none known native, none unstated)
 
 
 def trap_scope(record: Record) -> TrapScope:
@@ -74,7 +85,8 @@ def trap_scope(record: Record) -> TrapScope:
                      frozenset(data.get("accelerators", [])),
                      tuple(data.get("messages", [])), str(releases.get("engine", "")),
                      str(releases.get("first", "")), str(releases.get("last", "")), not data.get("unverified"),
-                     frozenset(data.get("schemes", [])))
+                     frozenset(data.get("schemes", [])), str(data.get("layers", "")),
+                     frozenset(data.get("native", [])))
 
 
 def applies(trap: TrapScope, answer: AnswerScope) -> bool:
@@ -89,6 +101,8 @@ def applies(trap: TrapScope, answer: AnswerScope) -> bool:
             and (not trap.kernels or _kernel_matches(trap, cell))
             and (not trap.platforms or answer.platform in trap.platforms)
             and (not trap.accelerators or bool(trap.accelerators & answer.accelerators))
+            and (not trap.layers or answer.layers == trap.layers)
+            and (not trap.native or not trap.native <= answer.emulated)
             and in_releases(trap, cell.engine, answer.release))
 
 

@@ -72,11 +72,13 @@ WORDS: dict[str, object] = {
     "whichever": "whichever kernel the engine selects",
     # a step marked inferred that a kernel the verdict rests on meets (derive/inferred_steps.py): what it tests and where
     # it was read ({read_in}: each source as "read_in" says it, joined by "and"), not the account of its failure the
-    # requirement's reason gives
-    "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in the engine at {read}",
+    # requirement's reason gives; {engine} at {read}: the engine whose code holds the step (the kernel's) and its own
+    # release read, named, since it need not be the cell's (an ONNX Runtime GenAI cell, whose header names GenAI's
+    # release, runs ONNX Runtime's kernels)
+    "inferred_step": "{kernel} meets a step marked inferred: {checks}, read in {read_in}, not in {engine} at {read}",
     # ... or fails it and stays, computing otherwise (a requirement with `declines: false`; the verdict says how)
     "inferred_step_unmet": "{kernel} fails a step marked inferred and computes otherwise: {checks}, read in {read_in}, "
-                           "not in the engine at {read}",
+                           "not in {engine} at {read}",
     # how a cell that runs is known where it names the steps marked inferred it rests on, after the release or commit
     # read: in place of the pointer to the kernel or scheme record (verdicts.INFERRED_FROM_CODE), since they follow below
     # (explain lists them under the attempts, the card under the line; the card adds a colon before its list)

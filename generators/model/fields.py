@@ -979,6 +979,8 @@ class GotchaFields(TypedDict):
     engines: NotRequired[list[RefEngine]]
     kernels: NotRequired[list[RefKernel]]
     schemes: NotRequired[list[RefScheme]]
+    layers: NotRequired[Literal['dense', 'experts']]
+    native: NotRequired[list[RefFormat]]
     applies_when: NotRequired[GotchaAppliesWhen]
     benchmarks: NotRequired[list[RefBenchmark]]
     derived_figures: NotRequired[list[GotchaDerivedFigures]]
@@ -1186,6 +1188,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
     'gotcha.applies_when.layers': ('experts',),
     'gotcha.effect': ('stops', 'garbage', 'degraded', 'misleads'),
+    'gotcha.layers': ('dense', 'experts'),
     'gotcha.regime': ('weight-only', 'w4a4', 'weight-activation', 'feature-combination', 'backend', 'toolchain', 'measurement', 'conversion'),
     'gotcha.severity': ('blocker', 'major', 'minor'),
     'hardware-target.auto_dtypes': ('float16', 'bfloat16', 'float32'),

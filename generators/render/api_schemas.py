@@ -19,7 +19,8 @@ def _document(title: str, description: str, properties: dict[str, Any], required
 
 
 _ENTRY_PROPERTIES: dict[str, Any] = {
-    "id": {"type": "string"}, "name": {"type": "string"},
+    "id": {"type": "string", "description": "The record's id: its file name under records/ without `.yaml`."},
+    "name": {"type": "string", "description": "The record's `name`."},
     "file": {"type": "string", "description": "This record's API document, relative to api/."},
     "page": {"type": "string", "description": "This record's page, relative to the site root."},
     "unverified": {"type": "string", "description": "Present when no primary source backs the record (it cites only "
@@ -27,7 +28,8 @@ _ENTRY_PROPERTIES: dict[str, Any] = {
 
 
 def _record_field(kind: str, name: str) -> dict[str, Any]:
-    """A brief field that copies a record field: described by the record schema published beside this one."""
+    """A brief field that copies a record field: described by the record schema published beside this one (`name`
+    may go deeper, as a JSON pointer below the record's properties: `plugin_of/properties/engine`)."""
     return {"$ref": f"records/{kind}.schema.json#/properties/{name}"}
 
 
@@ -61,7 +63,8 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                                        "anchor": {"type": "string", "description": "The contest's "
                                                                   "heading id on the record's page (page#anchor)."}}}}},
                ["severity", "effect", "silent", "summary", "applies_when", "accelerators"]),
-    "accelerator": ({"vendor": {"type": "string"}, "category": {"type": "string"},
+    "accelerator": ({"vendor": _record_field("accelerator", "vendor"),
+                     "category": _record_field("accelerator", "category"),
                      "inline_name": {"type": "string", "description": "The name as it reads inside a parenthesis: "
                                      "its own asides made comma clauses ('NVIDIA GB10, DGX Spark')."},
                      "target": {"type": "string", "description": "The hardware target whose cells answer for this "
@@ -74,19 +77,26 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                          "order": {"type": "integer", "minimum": 0,
                                    "description": "The target's place in the support tables' column order."}},
                         ["platform", "label", "accelerators", "order"]),
-    "scheme": ({"engine": {"type": "string"}, "formats": _IDS, "layers": _record_field("scheme", "layers"),
+    "scheme": ({"engine": _record_field("scheme", "engine"),
+                "formats": {**_IDS, "description": "The record's `formats`: the format ids the scheme serves; empty "
+                                                   "when it lists none."},
+                "layers": _record_field("scheme", "layers"),
                 "unread": {"type": "object", "additionalProperties": {"type": "string"},
                            "description": "Platforms whose dispatch the scheme has not read (no cell there), each with "
                                           "why, from its candidates' `unread`; absent when there are none."}},
                ["engine", "formats", "layers"]),
-    "finding": ({"verdict": {"type": "string"}, "conclusion": {"type": "string"}}, ["verdict", "conclusion"]),
-    "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,
+    "finding": ({"verdict": _record_field("finding", "verdict"), "conclusion": _record_field("finding", "conclusion")},
+                ["verdict", "conclusion"]),
+    "engine": ({"category": _record_field("engine", "category"),
+                "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
+                                 "commit the records read (the one its cells describe); null when it states none."},
                 "later_releases": {"type": "array", "description": "Releases after version_read that a finding "
                                    "compared with it (the cells still describe version_read), newest first.",
                                    "items": {"type": "object", "additionalProperties": False,
                                              "required": ["release", "finding"],
-                                             "properties": {"release": {"type": "string"},
-                                                            "finding": {"type": "string"}}}},
+                                             "properties": {
+                                                 "release": _record_field("engine", "later_releases/items/properties/release"),
+                                                 "finding": _record_field("engine", "later_releases/items/properties/finding")}}},
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."},
                 "through_plugin": {"type": "object", "additionalProperties": {"type": "string"},
                                    "description": "Present where the engine runs on some platforms only through its "
@@ -101,19 +111,31 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                              "platforms some scheme of the host lists candidates for, and why the "
                                              "plugin runs nowhere else (the record's steps, each with its source).",
                               "properties": {
-                                  "engine": {"type": "string"}, "platforms": _IDS, "host_platforms": _IDS,
-                                  "elsewhere": {"type": "array", "items": {
+                                  "engine": _record_field("engine", "plugin_of/properties/engine"),
+                                  "platforms": _record_field("engine", "plugin_of/properties/platforms"),
+                                  "host_platforms": {**_IDS, "description": "The platforms for which some scheme of "
+                                                     "the host engine lists candidates (read or `unread`), sorted."},
+                                  "elsewhere": {"type": "array", "description": "The record's `plugin_of.elsewhere` "
+                                                "steps, in its order, without their quotes; empty when it states none.",
+                                                "items": {
                                       "type": "object", "additionalProperties": False,
                                       "required": ["text", "source", "locator"],
-                                      "properties": {"text": {"type": "string"}, "source": {"type": "string"},
-                                                     "locator": {"type": "string"}}}}}},
+                                      "properties": {
+                                          "text": _record_field("engine", "plugin_of/properties/elsewhere/items/properties/text"),
+                                          "source": _record_field("engine", "plugin_of/properties/elsewhere/items/properties/source"),
+                                          "locator": _record_field("engine",
+                                                                   "plugin_of/properties/elsewhere/items/properties/locator")}}}}},
                 "kernels_from": {"type": "object", "additionalProperties": False, "required": ["engine", "requirement"],
                                  "description": "Present where the engine runs another engine's kernels: that "
                                                 "engine's id and the releases of it required (its record's "
                                                 "version_read is the release its kernel records describe).",
-                                 "properties": {"engine": {"type": "string"}, "requirement": {"type": "string"}}}},
+                                 "properties": {"engine": _record_field("engine", "kernels_from/properties/engine"),
+                                                "requirement": _record_field("engine",
+                                                                             "kernels_from/properties/requirement")}}},
                ["category", "version_read", "later_releases", "engine_wide_traps"]),
-    "format": ({"aliases": _IDS, "related": _record_field("format", "related"),
+    "format": ({"aliases": {**_IDS, "description": "The record's `aliases`: other names the format goes by; empty "
+                                                    "when it lists none."},
+                "related": _record_field("format", "related"),
                 "precision_label": {"type": "string", "description": "What a cell computing in this format says it "
                                     "computes in (a cell's `computes_in`, a step's `formats`): a hardware format's "
                                     "`peak_precision` in capitals, with its FP8 `encoding` (\"FP8 E4M3\", \"INT8\", "
@@ -131,21 +153,38 @@ def _entry(kind: str) -> dict[str, Any]:
 
 
 _PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol", "says", "agrees", "finding"],
-              "properties": {"matrix": {"type": "string"}, "row": {"type": "string"}, "column": {"type": "string"},
+              "properties": {"matrix": {"type": "string", "description": "Support-matrix record id of the table."},
+                             "row": {"type": "string", "description": "The row's label, as the table prints it."},
+                             "column": {"type": "string", "description": "The column's label, as the table prints it."},
                              "symbol": {"type": "string", "description": "The cell as the publisher prints it."},
                              "says": {"type": "string", "description": "The publisher's verdict read through its legend."},
-                             "agrees": {"type": "boolean"},
+                             "agrees": {"type": "boolean", "description": "For a yes or no: whether it matches "
+                                        "this cell (yes where the verdict is `runs` or `runs-if`). For a partial: "
+                                        "whether the table cell's derived cells are mixed too. True where `says` is "
+                                        "unknown."},
                              "finding": {"type": ["string", "null"],
                                          "description": "Finding id explaining a disagreement; null when the cell agrees."}}}
 
 _OUTCOME = {"type": "object", "required": ["release", "observation", "verdict", "kernel", "kernels", "refusal"],
-            "properties": {"release": {"type": "string"}, "observation": {"type": "string", "description": "Observation record id."},
+            "properties": {"release": {"type": "string", "description": "The engine release observed (the "
+                                                                        "observation's `release`)."},
+                           "observation": {"type": "string", "description": "Observation record id."},
                            "verdict": {"type": "string", "description": "Observed verdict: runs, runs-if or refused."},
-                           "kernel": {"type": ["string", "null"]}, "kernels": _IDS, "conditions": _IDS,
+                           "kernel": {"type": ["string", "null"], "description": "The observation's `kernel`: the "
+                                      "kernel class selected, by its class name (not a kernel record id; for runs-if, "
+                                      "the one chosen in the bare world); null when none was."},
+                           "kernels": {**_IDS, "description": "The observation's `kernels` (every kernel class "
+                                       "selected across the runs, for runs-if), else `kernel` alone; empty when none "
+                                       "was selected."},
+                           "conditions": {**_IDS, "description": "The observation's `conditions`: what a runs-if "
+                                          "outcome depends on, with the kernel chosen under each; empty otherwise."},
                            "refusal": {"type": "string", "description": "`stage: ErrorType: message` of the first refusal; empty when none."}}}
 _FLIP = {"type": "object", "required": ["from_release", "to_release", "from", "to", "why"],
-         "properties": {"from_release": {"type": "string"}, "to_release": {"type": "string"},
-                        "from": {"type": "string"}, "to": {"type": "string"},
+         "properties": {"from_release": {"type": "string", "description": "The older release of the two."},
+                        "to_release": {"type": "string", "description": "The newer release of the two."},
+                        "from": {"type": "string", "description": "The older outcome in short: `runs via K`, "
+                                 "`runs-if via K1, K2` (kernel class names) or `refused (stage)`."},
+                        "to": {"type": "string", "description": "The newer outcome, in the same form as `from`."},
                         "why": {**_IDS, "description": "What changed: verdict, kernel, the selector's answer, the refusing gate."}}}
 _HISTORY = {"type": "object", "required": ["outcomes", "flips"],
             "description": "The cell as each observed engine release's own selection code did it (newest harness per release).",
@@ -226,9 +265,13 @@ _INFERRED_STEP_FIELDS: dict[str, Any] = {
                        "where": {"type": "string", "description": "Where in that source, as the kernel cites it; "
                                                                    "may be empty."}}}},
     "met": {"type": "boolean", "description": "Whether the target meets it; false for a step the kernel fails and "
-                                              "stays, computing otherwise (the verdict says how)."}}
+                                              "stays, computing otherwise (the verdict says how)."},
+    "engine": {"type": "string", "description": "Engine record id of the engine whose code holds the step (the "
+                                                "kernel's): the step was not read in it at its `version_read`. Not "
+                                                "always the cell's engine (ONNX Runtime GenAI runs ONNX Runtime's "
+                                                "kernels)."}}
 _INFERRED_STEP = {"type": "object", "required": list(_INFERRED_STEP_FIELDS), "additionalProperties": False,
-                  "description": "A step a kernel meets that was not read in the engine at the release read but "
+                  "description": "A step a kernel meets that was not read in its engine (the kernel's) at that engine's release read but "
                                  "inferred: read at another commit, or in another project's report.",
                   "properties": _INFERRED_STEP_FIELDS}
 _ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits"],
@@ -260,7 +303,9 @@ _PART_ANSWER = {"type": "object", "required": ["part", "verdict", "conditions", 
                                                                        "`runs-if`, others stay."},
                                "conditions": {**_IDS, "description": "What the part needs before the cell's own "
                                                                       "conditions, in words (each need's `said`)."},
-                               "needs": {"type": "array", "items": _PART_NEED}}}
+                               "needs": {"type": "array", "items": _PART_NEED,
+                                         "description": "What the part needs before the cell's own conditions, each "
+                                                        "with the source that shows why, in the order of `conditions`."}}}
 
 _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                 "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
@@ -277,7 +322,13 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                        "others": {"type": "array", "description": "The other values it runs as specified with on this "
                                                                   "target, each with the precision it gives.",
                                   "items": {"type": "object", "required": ["value", "precision"],
-                                            "properties": {"value": {"type": "string"}, "precision": {"type": "string"},
+                                            "properties": {"value": {"type": "string", "description": "The "
+                                                                     "value: a float dtype name, or an integer level "
+                                                                     "in digits."},
+                                                           "precision": {"type": "string", "description": "The "
+                                                                         "precision the multiply runs in with it (fp32, "
+                                                                         "bf16, fp16, or what the kernel record's "
+                                                                         "`precisions` states for a level)."},
                                                            "note": {"type": "string", "description": "Where the "
                                                                     "value gives another precision."}}}},
                        "read_from": {"type": "string", "description": "Where the engine reads the setting."},
@@ -292,8 +343,12 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                       "when their user leaves the setting unset.",
                                       "items": {"type": "object", "required": ["writer", "value", "when", "source"],
                                                 "additionalProperties": False,
-                                                "properties": {"writer": {"type": "string"},
-                                                               "value": {"type": "string"},
+                                                "properties": {"writer": {"type": "string", "description": "The "
+                                                                          "tool and its version, as the kernel "
+                                                                          "record names it."},
+                                                               "value": {"type": "string", "description": "The "
+                                                                         "value it stores, as a string (an integer "
+                                                                         "level in digits)."},
                                                                "when": {"type": ["string", "null"],
                                                                         "description": "The builds it applies to."},
                                                                "source": {"type": "string",
@@ -344,7 +399,9 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
 
 _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
                                         "trap_parts", "sources", "history"],
-         "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
+         "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
+                        "scheme": {"type": "string", "description": "Scheme record id."},
+                        "target": {"type": "string", "description": "Hardware-target record id."},
                         "verdict": {**_VERDICT, "description": "The derived verdict."},
                         "kernel": {"type": ["string", "null"], "description": "The kernel that computes; null when none "
                                                                                "is selected."},
@@ -373,7 +430,13 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                      "description": "; ".join(f"{known.value}: {meaning}"
                                                               for known, meaning in KNOWN_BY_MEANINGS.items())},
                         "evidence": {**_IDS, "description": "Observation record ids when `known_by` is run."},
-                        "attempts": {"type": "array", "items": _ATTEMPT},
+                        "attempts": {"type": "array", "items": _ATTEMPT,
+                                     "description": "The candidates the engine tries for the cell, in its order, up "
+                                                    "to the one it selects: where the gate hands the checkpoint on, "
+                                                    "or the engine substitutes another scheme, that scheme's walk; "
+                                                    "where the cell is `runs-if` a setting's value, the walk of the "
+                                                    "list that value leaves. Empty when it tries none (a capability "
+                                                    "gate refuses, or the platform's list is empty)."},
                         "inferred_steps": {"type": "array", "description": "The steps marked inferred that the kernels "
                                            "deciding a cell that loads meet (the `inferred_steps` of the attempts up to "
                                            "the kernel it selects, and of each kernel a default install selects where "
@@ -452,26 +515,52 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "history": _HISTORY}}
 
 _RUN = {"type": "object", "required": ["scheme", "target", "verdict", "kernel"],
-        "properties": {"scheme": {"type": "string"}, "target": {"type": "string"}, "engine": {"type": "string"},
-                       "verdict": {"type": "string"}, "kernel": {"type": ["string", "null"]}}}
+        "description": "A derived cell in short: the full one is the cells document's entry for (scheme, target).",
+        "properties": {"scheme": {"type": "string", "description": "Scheme record id."},
+                       "target": {"type": "string", "description": "Hardware-target record id."},
+                       "engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
+                       "verdict": {"type": "string", "description": "The cell's derived verdict (see the verdict "
+                                                                    "vocabulary)."},
+                       "kernel": {"type": ["string", "null"], "description": "Kernel record id of the kernel that "
+                                                                             "computes; null when none is selected."}}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "index.schema.json": _document(
         "Atlas API index", "Every record by kind, with the file holding its API document, and the other documents.",
-        {"documents": {"type": "object", "additionalProperties": {"type": "string"}},
+        {"documents": {"type": "object", "additionalProperties": {"type": "string"},
+                       "description": "The other documents by name (`cells`, `format_map`, `schema`), each as a path "
+                                      "relative to api/; `schema/` is the folder of the JSON Schemas."},
          "records": {"type": "object", "required": list(KINDS), "additionalProperties": False,
-                     "properties": {kind: {"type": "array", "items": _entry(kind)} for kind in KINDS}}},
+                     "description": "Every record, by kind (as `kind` in a record document).",
+                     "properties": {kind: {"type": "array", "items": _entry(kind),
+                                           "description": f"Every {kind} record, sorted by id."} for kind in KINDS}}},
         ["documents", "records"]),
     "record.schema.json": _document(
         "Atlas API record", "One record: its validated data (see records/<kind>.schema.json), derived views and backlinks.",
-        {"kind": {"type": "string"}, "id": {"type": "string"}, "name": {"type": "string"}, "page": {"type": "string"},
+        {"kind": {"type": "string", "description": "The record's kind (its schema's name)."},
+         "id": {"type": "string", "description": "The record's id: its file name under records/ without `.yaml`."},
+         "name": {"type": "string", "description": "The record's `name`."},
+         "page": {"type": "string", "description": "The record's page, relative to the site root."},
          "data": {"type": "object", "description": "The record as validated against api/schema/records/<kind>.schema.json."},
-         "derived": {"type": "object", "description": "Views computed from the records (native formats, cells, links)."},
-         "backlinks": {"type": "array", "items": {"type": "object", "required": ["record", "field"],
-                                                   "properties": {"record": _REF, "field": {"type": "string"},
+         "derived": {"type": "object", "description": "Views computed from the records, by kind: a source's `link` "
+                     "(as the index's); an accelerator's `native_formats` and `emulated_formats` (as the format "
+                     "map's `native` and `emulated`), `hardware_targets` (the ids of the targets that stand for it, "
+                     "in column order) and `cells` (every cell on those targets); a scheme's or a hardware target's "
+                     "`cells` (every cell of it); a format's `runs_on` (as the format map's). Each cell is a scheme, "
+                     "target, engine, verdict and kernel, as in the format map's `runs_on`. Empty for other kinds."},
+         "backlinks": {"type": "array", "description": "Every reference to this record from a record, sorted by "
+                       "record then field; empty when none refers to it.",
+                       "items": {"type": "object", "required": ["record", "field"],
+                                 "properties": {"record": _REF,
+                                                "field": {"type": "string", "description": "Where in that record "
+                                                          "the reference is, as a path of its fields "
+                                                          "(`candidates[0].kernels[1]`)."},
                                                                   "through": {
                                                                       "type": "object", "required": ["record", "field"],
-                                                                      "properties": {"record": _REF, "field": {"type": "string"}},
+                                                                      "properties": {"record": _REF, "field": {
+                                                                          "type": "string", "description": "Where in "
+                                                                          "that record the list cites this one, as a "
+                                                                          "path of its fields."}},
                                                                       "description": "Where the reference is stated when "
                                                                       "the record reaches this one through a named list: a "
                                                                       "scheme's `list` (field candidates[n].list) names its "
@@ -479,14 +568,31 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         ["kind", "id", "name", "page", "data", "derived", "backlinks"]),
     "cells.schema.json": _document(
         "Atlas API derived support cells", "Every derived (scheme, hardware target) cell with its published claims.",
-        {"cells": {"type": "array", "items": _CELL}}, ["cells"]),
+        {"cells": {"type": "array", "items": _CELL, "description": "Every derived cell, sorted by scheme id "
+                                                                    "then target id."}}, ["cells"]),
     "format-map.schema.json": _document(
         "Atlas API format map", "Hardware formats per accelerator, and where each format runs through which kernel.",
-        {"accelerators": {"type": "array", "items": {
+        {"accelerators": {"type": "array", "description": "Every accelerator record, grouped by vendor (in the "
+                          "site's vendor order) and sorted by id within a vendor.", "items": {
             "type": "object", "required": ["id", "name", "vendor", "native", "emulated"],
-            "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "vendor": {"type": "string"},
-                           "category": {"type": "string"}, "architecture": {"type": "string"},
-                           "native": _IDS, "emulated": _IDS,
+            "properties": {"id": {"type": "string", "description": "Accelerator record id."},
+                           "name": {"type": "string", "description": "The record's `name`."},
+                           "vendor": _record_field("accelerator", "vendor"),
+                           "category": _record_field("accelerator", "category"),
+                           "architecture": {"type": "string", "description": "The record's `architecture`; empty "
+                                                                             "when it states none."},
+                           "native": {**_IDS, "description": "The hardware formats (format ids) the part computes "
+                                      "natively: a dense matrix-engine peak the part states in the format's "
+                                      "`peak_precision` (not one a source says `runs_as` a wider precision), or a "
+                                      "matrix instruction in it of a hardware target the part belongs to (or of the "
+                                      "part's own `matrix_formats`); an FP8 format only in an encoding these name, "
+                                      "where any names one."},
+                           "emulated": {**_IDS, "description": "The hardware formats (format ids) not native on the "
+                                        "part that it computes by conversion: it has a peak or a matrix instruction "
+                                        "in one of the format's `emulated_via` precisions, or a source shows its "
+                                        "architecture has no matrix instruction in the format's precision "
+                                        "(`no_matrix_formats`, `no_matrix_instructions`). A hardware format in "
+                                        "neither list is one the records do not settle for the part."},
                            "native_unrated": {**_IDS, "description": "The native formats no peak rate is recorded for: "
                                               "native by a matrix instruction of the part's hardware target."},
                            "native_encoding_unstated": {**_IDS, "description": "The native FP8 formats whose encoding "
@@ -496,9 +602,20 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                           "marked unverified in the record and each instruction cites only a seed draft "
                                           "(an emulated format counts only when it rests on a figure). The map marks "
                                           "them as gaps."}}}},
-         "formats": {"type": "array", "items": {
+         "formats": {"type": "array", "description": "Every format record, sorted by id (checkpoint formats and "
+                                                     "categories, never native or emulated, run only through kernels: "
+                                                     "`runs_on`).", "items": {
              "type": "object", "required": ["id", "name", "native_on", "emulated_on", "runs_on"],
-             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "native_on": _IDS,
-                            "emulated_on": _IDS, "runs_on": {"type": "array", "items": _RUN}}}}},
+             "properties": {"id": {"type": "string", "description": "Format record id."},
+                            "name": {"type": "string", "description": "The record's `name`."},
+                            "native_on": {**_IDS, "description": "The accelerators whose `native` lists the format, "
+                                                                 "in `accelerators` order."},
+                            "emulated_on": {**_IDS, "description": "The accelerators whose `emulated` lists the "
+                                                                   "format, in `accelerators` order."},
+                            "runs_on": {"type": "array", "items": _RUN,
+                                        "description": "The cells of every scheme whose `formats` name this format "
+                                                       "and whose verdict loads a model: `runs`, `runs-if`, and "
+                                                       "`fallback` (which computes at another precision: read "
+                                                       "`verdict`)."}}}}},
         ["accelerators", "formats"]),
 }

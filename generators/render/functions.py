@@ -21,7 +21,9 @@ from ..model.records import Record
 from .context import RenderContext
 from .markdown import escape_text, fill, joined, link, marked_unverified, page_of, record_link
 from .claims import CLAIMS
+from .contests import contest_mark, open_contests
 from .labels import inline_name
+from .matrix import href
 
 _SPACE = re.compile(r"\s+")
 
@@ -57,7 +59,14 @@ class TemplateFunctions:
         shown = text if text is not None else inline_name(name) if nested else name
         # a badge after a record no primary source backs, so a figure from it is never read as verified (sources are
         # never in the view: a seed draft is evidence's absence, not a claim)
-        return record_link(escape_text(shown), page_of(kind, record_id), self.folder, self.views.unverified.get(ref))
+        shown_link = record_link(escape_text(shown), page_of(kind, record_id), self.folder, self.views.unverified.get(ref))
+        return shown_link + self._contested(kind, record_id) if kind == "gotcha" else shown_link
+
+    def _contested(self, kind: str, record_id: str) -> Markup:
+        """The contest mark after a trap with an open contest: its name is a claim no finding has settled, and a
+        chapter listing it says so as the answer card and the support tables' notes do (render/contests.py)."""
+        found = open_contests(self.index.must(kind, record_id).data)
+        return contest_mark(href(page_of(kind, record_id), self.context.page), found[0]["anchor"]) if found else Markup("")
 
     def figures(self, values: Any) -> Markup:
         """Sourced figures, sources that agree folded: '80 (1, 2, 3)', each number a link to a source, named on hover."""

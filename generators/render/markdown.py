@@ -6,8 +6,10 @@ template syntax into a page.
 """
 from __future__ import annotations
 
+import html
 import posixpath
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -195,3 +197,41 @@ def unverified_badge(reason: str | None) -> Markup:
     if reason is None:
         return Markup("")
     return fill(' <span class="atlas-unverified" title="Unverified: {}">unverified</span>', reason)
+
+
+_BACKSLASHED = re.compile(r"\\(.)")
+_TAG = re.compile(r"<[^>]*>")
+_COUNTED = re.compile(r"^(.*)_([0-9]+)$")
+
+
+@lru_cache(maxsize=1024)
+def heading_id(text: str) -> str:
+    """The id MkDocs gives a heading showing `text` (escaped inline Markdown, as name() and escape_text write it) when
+    no other heading of the page has it: Python-Markdown's toc extension (3.11.3, extensions/toc.py, slugify and
+    TocTreeprocessor.run) slugs the heading's text, tags stripped and entities unescaped: NFKD to ASCII, characters
+    other than word characters, spaces and hyphens dropped, lowercased, each run of spaces and hyphens one hyphen. It
+    may be empty (a name of CJK characters only); heading_ids makes a page's ids whole and unique."""
+    shown = html.unescape(_BACKSLASHED.sub(r"\1", _TAG.sub("", str(text))))
+    plain = unicodedata.normalize("NFKD", shown).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", plain).strip().lower())
+
+
+def heading_ids(texts: Iterable[str]) -> list[str]:
+    """The ids of a page's headings showing `texts`, in page order, each heading_id made unique as the toc does
+    (unique(), lines 57-87): an empty or repeated id gets `_1`, `_2`, ... (its own `_N` counted on). A chapter writes
+    each on its heading (`{ #id }`, attr_list) as well as in its link, so the link lands there whatever else the page
+    holds: the toc keeps a written id and moves any other heading of that slug (say an `h2` "By hardware target"
+    before a target of that name) to a `_N` of its own, where two targets of one name would both have linked the first."""
+    taken: set[str] = set()
+    ids = []
+    for text in texts:
+        found = heading_id(text)
+        if found in taken or not found:
+            counted = _COUNTED.match(found)
+            base, count = (counted[1], int(counted[2])) if counted else (found, 0)
+            while f"{base}_{count + 1}" in taken:
+                count += 1
+            found = f"{base}_{count + 1}"
+        taken.add(found)
+        ids.append(found)
+    return ids

@@ -22,7 +22,7 @@ from ..derive.published_grid import GridCell, PublishedGrid
 from ..derive.wording import pieces, revision_said, words
 from ..kinds import FOLDER_OF_KIND
 from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
-from .contests import open_contests
+from .contests import contest_mark, open_contests
 from .labels import inline_name
 from .markdown import fill, joined
 
@@ -51,10 +51,11 @@ class _Html:
     """Links and labels for one page."""
 
     def __init__(self, names: dict[str, str], page: str, revisions: dict[str, str] | None = None,
-                 contested: dict[str, str] | None = None):
+                 contested: dict[str, str] | None = None, releases: dict[str, str] | None = None):
         self.names, self.page = names, page
         self.revisions = revisions or {}  # source id: its revision, where a note says at which commit it was read
         self.contested = contested or {}  # trap id: its first open contest's anchor, where a note marks it contested
+        self.releases = releases or {}  # engine id: its release read, where a note names the release a step was not read at
 
     def ref(self, ref: str, text: str | None = None, cls: str = "", nested: bool = False) -> Markup:
         """A link showing the record's name (or `text`); `nested` inside a parenthesis, its own aside made a clause."""
@@ -119,7 +120,8 @@ def support_matrices_html(atlas: Any, page: str, names: dict[str, str], notes: b
     without notes, its cells linking to the notes on the support tables page."""
     answers = atlas.views.answers
     html = _Html(names, page, {s.id: str(s.data.get("revision") or "") for s in atlas.index.all("source")},
-                 {g.id: said[0]["anchor"] for g in atlas.index.all("gotcha") if (said := open_contests(g.data))})
+                 {g.id: said[0]["anchor"] for g in atlas.index.all("gotcha") if (said := open_contests(g.data))},
+                 {e.id: str(e.data.get("version_read") or "") for e in atlas.index.all("engine")})
     notes_at = "" if notes else href(NOTES_PAGE, page)
     found = matrices(atlas.index, answers)
     jump = fill('<p class="atlas-matrix__jump">Engines: {}</p>', joined(" · ", [
@@ -348,8 +350,9 @@ def _inferred_step(cell: Cell, kernel: str, step: InferredStep, html: _Html) -> 
                                            at=revision_said(html.revisions.get(r.source, ""),
                                                             html.names.get(f"source/{r.source}", r.source)),
                                            where=f", {r.where}" if r.where else "") for r in step.read_in])
+    engine = step.engine or cell.engine  # the kernel's engine, named with its own release (not the grid's, if another)
     return _html_words(words_key(step), kernel=html.ref(f"kernel/{kernel}"), checks=step.checks, read_in=read_in,
-                       read="the release read")
+                       engine=html.names.get(f"engine/{engine}", engine), read=html.releases.get(engine) or "the release read")
 
 
 def _html_words(key: str, **values: str | Markup) -> Markup:
@@ -374,9 +377,7 @@ def _contested(trap: str, html: _Html) -> Markup:
     anchor = html.contested.get(trap)
     if not anchor:
         return Markup("")
-    url = href(f"{FOLDER_OF_KIND['gotcha']}/{trap}.md", html.page)
-    return fill(' <a class="atlas-contest-mark atlas-contest-mark--contested" href="{}#{}">{}</a>', url, anchor,
-                words("trap_contested"))
+    return contest_mark(href(f"{FOLDER_OF_KIND['gotcha']}/{trap}.md", html.page), anchor)
 
 
 def _sentences(parts: list[Markup]) -> Markup:

@@ -109,6 +109,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
             continue
         if record.kind == "engine" and key == "later_releases":  # beside the release read, not under the traps
             facts.append((field_label(key), values.render(value, (key,))))
+        elif record.kind == "kernel" and key == "requirements":
+            tables.append(_requirements_table(key, value, values))
         elif isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             folded = folded_rows(key, value, values)
             tables.append(Table(field_label(key), *folded) if folded else _object_table(key, value, values))
@@ -204,6 +206,29 @@ def _object_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) 
     rows = [[values.render(item[c], (key, n, c)) if c in item else Markup("") for c in columns]
             for n, item in enumerate(items)]
     return Table(field_label(key), [field_label(c).lower() for c in columns], rows)
+
+
+# What a requirement tests, in its second column: a list of accepted `values` (platforms, dtypes, group sizes) or the
+# one `value` (a capability, a package, a switch); the schema lets a requirement state one of them, never both
+TESTED = ("values", "value")
+
+
+def _requirements_table(key: str, items: list[dict[str, Any]], values: ValueRenderer) -> Table:
+    """A kernel's requirements: the check and what it tests as columns, every other field (a reason of a few hundred
+    words, a locator, a condition, a scope) a labelled line of a third column. One column per field made up to
+    fourteen, most of them empty in most rows, and the table ran past the content column at 1280 px with its prose
+    wrapped a few words a line; here the prose has the width of the page. A single `value` shares the column of the
+    `values` lists: in a cell of its own beside the check ("capability-min | 75"), not a line among the details with
+    the column beside the check left blank."""
+    checks = any("check" in item for item in items)
+    tested = [next((f for f in TESTED if f in item), None) for item in items]
+    rest = list(dict.fromkeys(k for item in items for k in item if k != "check" and k not in TESTED))
+    rows = [([values.render(item["check"], (key, n, "check")) if "check" in item else Markup("")] if checks else [])
+            + ([values.render(item[field], (key, n, field)) if field else Markup("")] if any(tested) else [])
+            + [joined("<br>", [fill('<span class="atlas-field-label">{}</span>: {}', field_label(c).lower(),
+                                    values.render(item[c], (key, n, c))) for c in rest if c in item])]
+            for n, (item, field) in enumerate(zip(items, tested))]
+    return Table(field_label(key), [*(["check"] if checks else []), *(["value"] if any(tested) else []), "details"], rows)
 
 
 def _contest_field(entry: dict[str, Any]) -> str:

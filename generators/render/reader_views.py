@@ -114,8 +114,9 @@ def _severity(atlas: Any, trap_id: str) -> Markup:
 def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
     parts = [(word, [values.ref(f"{kind}/{i}") for i in ids]) for word, kind, ids in (
         ("schemes", "scheme", trap.schemes), ("formats", "format", trap.formats), ("kernels", "kernel", trap.kernels),
-        ("parts", "accelerator", trap.accelerators))]
+        ("parts", "accelerator", trap.accelerators), ("on parts computing natively", "format", trap.native))]
     parts.append(("platforms", [escape_text(p) for p in trap.platforms]))
+    parts.append(("layers", [escape_text(trap.layers)] if trap.layers else []))
     parts.append(("releases", [escape_text(trap.releases)] if trap.releases else []))
     return joined("; ", [fill("{}: {}", word, joined(", ", refs)) for word, refs in parts if refs])
 

@@ -15,7 +15,7 @@ from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
-from .markdown import escape_text, marked_unverified
+from .markdown import escape_text, heading_ids, marked_unverified
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
 from .changelog import entries_of, item_markup
@@ -89,6 +89,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "row, whose reader asks about one cell of many; empty for a cell with no such step.",
                    lambda scope: lambda cell: folded("if not", [otherwise_markup(cell, scope.values.ref, escape_text)])
                    if cell.otherwise else Markup("")),
+    TemplateGlobal("heading_ids", "heading_ids(kind, rows, field)",
+                   "For a page with a heading per row naming the record of `kind` whose id is the row's `field` "
+                   "(`### {{ name(kind, id) }} { #{{ anchors[id] }} }`), each record id's heading id: MkDocs's own slug of "
+                   "the name, `_1`, `_2` added where names slug alike or to nothing; written on the heading and in the "
+                   "links to it (a chapter's list of its own sections).",
+                   lambda scope: lambda kind, rows, field: _anchors(scope, kind, [getattr(row, field) for row in rows])),
     TemplateGlobal("support_grid", "support_grid()", "The derived support table: every scheme on every hardware target.",
                    lambda scope: lambda: support_grid(scope.atlas, scope.page, scope.names)),
     TemplateGlobal("support_matrices", "support_matrices(notes=True, heading=2)",
@@ -196,3 +202,8 @@ GLOBAL_NAMES = frozenset(g.name for g in TEMPLATE_GLOBALS)
 def bind_globals(scope: PageScope, names: frozenset[str] | None = None) -> dict[str, Any]:
     """The variables one page render sees: every global, or those of `names` (the names a layout can read)."""
     return {g.name: g.bind(scope) for g in TEMPLATE_GLOBALS if names is None or g.name in names}
+
+
+def _anchors(scope: PageScope, kind: str, ids: list[str]) -> dict[str, str]:
+    """heading_ids of the named records' names, by record id."""
+    return dict(zip(ids, heading_ids(scope.functions.name(kind, record_id) for record_id in ids)))

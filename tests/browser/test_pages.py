@@ -351,6 +351,122 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     assert folded["lead"].startswith("via ") and "If not" not in folded["lead"] and folded["tableRows"] > 10
 
 
+LAPTOP = (1280, 800)
+# the kernels whose requirements state the most fields (fourteen: transformers' MXFP4 and bitsandbytes linears) or the
+# longest texts: one column per field made their tables the widest of the site
+WIDE_REQUIREMENTS = ("kernels/transformers-mxfp4-matmul-ogs/", "kernels/transformers-bnb-4bit-linear/",
+                     "kernels/exllamav2-q-gemm-exl2/")
+OVERFLOWING = """return [...document.querySelectorAll('article .md-typeset__scrollwrap')]
+    .filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.textContent.trim().slice(0, 60))"""
+
+
+def test_a_kernel_s_requirements_fit_the_page_at_1280_and_read_one_requirement_a_block_at_390(browser: Browser) -> None:
+    """A column per requirement field (up to fourteen) ran the table past the content column at 1280 px, its prose a
+    few words a line; with the check, its values and one cell of labelled lines, no table scrolls sideways at 1280 px,
+    every label shows, and on a phone each requirement is one block."""
+    read = """const table = document.getElementById('requirements').nextElementSibling.querySelector('table');
+        return {columns: table.tHead.rows[0].cells.length, rows: table.tBodies[0].rows.length,
+                labels: table.querySelectorAll('.atlas-field-label').length, page: document.documentElement.scrollWidth,
+                right: table.getBoundingClientRect().right, article: document.querySelector('article').getBoundingClientRect().right,
+                cut: [...table.tBodies[0].rows].filter(r => r.cells[0].scrollWidth > r.cells[0].clientWidth + 1).length,
+                blocks: [...table.querySelectorAll('tbody td')].every(td => getComputedStyle(td).display === 'block')}"""
+    for path in WIDE_REQUIREMENTS:
+        browser.open(path, LAPTOP)
+        wide, laptop = browser.js(OVERFLOWING), browser.js(read)
+        assert wide == [] and laptop["columns"] == 3 and laptop["rows"] > 2, (path, wide, laptop)
+        assert laptop["labels"] > 2 * laptop["rows"] and laptop["right"] <= laptop["article"] + 1, (path, laptop)
+        assert laptop["cut"] == 0, (path, laptop)  # a check's name shows whole
+        browser.resize(PHONE)
+        phone = browser.js(read)
+        assert phone["page"] <= PHONE[0] and phone["blocks"] and browser.js(OVERFLOWING) == [], (path, phone)
+
+
+def test_a_requirement_s_value_shows_beside_its_check_a_short_one_on_one_line(browser: Browser) -> None:
+    """What a requirement tests is a list of values or one value; the single value (a capability, a package spec) was
+    a line of the details cell, the column beside "capability-min" blank, and at its least width that column broke
+    "accelerate>=1.1.0" mid-version. Each sits beside its check, and a value of up to 20 characters without a space
+    reads on one line at 1280 px."""
+    browser.open("kernels/transformers-mxfp4-matmul-ogs/", LAPTOP)
+    read = browser.js("""const table = document.getElementById('requirements').nextElementSibling.querySelector('table');
+        const lines = c => { const r = document.createRange(); r.selectNodeContents(c); return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; };
+        return {head: [...table.tHead.rows[0].cells].map(c => c.textContent.trim()),
+                rows: [...table.tBodies[0].rows].map(r => [r.cells[0].textContent.trim(), r.cells[1].textContent.trim(), lines(r.cells[1])])}""")
+    assert read["head"] == ["check", "value", "details"], read["head"]
+    assert [value for check, value, _ in read["rows"] if check in ("capability-min", "package")] and all(
+        value for check, value, _ in read["rows"] if check in ("capability-min", "package")), read["rows"]
+    short = [(value, lines) for _, value, lines in read["rows"] if value and len(value) <= 20 and " " not in value]
+    assert short and all(lines == 1 for _, lines in short), short
+
+
+def test_chapter_02_pairings_fit_the_page_at_1280_and_read_one_pairing_a_block_at_390(browser: Browser) -> None:
+    """Chapter 02's folded pairings had nine columns (accumulate, estimate and each figure's source beside the figures):
+    at 1280 px the table ran 1163 px in a 938 px content column, its bandwidth source out of sight. With the figures as
+    columns and the rest labelled lines of one cell, it fits at 1280 px, a part's name wraps at its spaces, every line
+    keeps its label, and on a phone each pairing is one block."""
+    read = """const fold = [...document.querySelectorAll('article details')]
+            .find(d => d.querySelector('summary').textContent.startsWith('Every pairing'));
+        fold.open = true;
+        const table = fold.querySelector('table'), rows = [...table.tBodies[0].rows];
+        const wrap = table.closest('.md-typeset__scrollwrap') || table.parentElement;
+        return {columns: table.tHead.rows[0].cells.length, rows: rows.length, page: document.documentElement.scrollWidth,
+                labels: table.querySelectorAll('.atlas-field-label').length, scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
+                right: table.getBoundingClientRect().right, article: document.querySelector('article').getBoundingClientRect().right,
+                tallest: Math.max(...rows.map(r => r.getBoundingClientRect().height)),
+                blocks: [...table.querySelectorAll('tbody td')].slice(0, 60).every(td => getComputedStyle(td).display === 'block')}"""
+    browser.open("chapters/02-flop-map/", LAPTOP)
+    laptop = browser.js(read)
+    assert laptop["columns"] == 6 and laptop["rows"] > 100 and not laptop["scrolls"], laptop
+    assert laptop["right"] <= laptop["article"] + 1 and laptop["labels"] >= 2 * laptop["rows"], laptop
+    assert laptop["tallest"] < 250, laptop  # a few lines a row, not a word a line
+    browser.screenshot("chapter-02-pairings-1280")
+    browser.resize(PHONE)
+    phone = browser.js(read)
+    assert phone["page"] <= PHONE[0] and phone["blocks"] and not phone["scrolls"], phone
+    browser.screenshot("chapter-02-pairings-390")
+
+
+def test_chapter_23_folds_each_target_s_refusals_and_a_jump_link_lands_on_its_target(browser: Browser) -> None:
+    """Chapter 23 was about 170,000 px tall at 1280 px, a third of it the refusal lists of targets a reader did not ask
+    about. Each list is now a closed fold, one line tall, whose text is still in the page (the browser's find opens it);
+    opening them all gives the height back; a link of the table at the top lands on its target's heading."""
+    browser.open("chapters/23-quantization-selection/", LAPTOP)
+    closed = browser.js("""const folds = [...document.querySelectorAll('article details')].filter(d =>
+            d.querySelector('summary').textContent.startsWith('Schemes refused or failing here'));
+        return {folds: folds.length, open: folds.filter(d => d.open).length, text: Math.min(...folds.map(d => d.textContent.length)),
+                tallest: Math.max(...folds.map(d => d.getBoundingClientRect().height)), page: document.documentElement.scrollHeight}""")
+    assert closed["folds"] > 10 and closed["open"] == 0 and closed["text"] > 200 and closed["tallest"] < 80, closed
+    opened = browser.js("""for (const d of document.querySelectorAll('article details')) d.open = true;
+        return document.documentElement.scrollHeight""")
+    assert opened > closed["page"] + closed["folds"] * 200, (opened, closed)
+    landed = browser.js("""for (const d of document.querySelectorAll('article details')) d.open = false;
+        const links = [...document.querySelectorAll('article table a[href^="#"]')];
+        const link = links[links.length - 1]; link.click();
+        const heading = document.getElementById(link.hash.slice(1));
+        return {links: links.length, tag: heading.tagName, same: heading.textContent.startsWith(link.textContent),
+                top: heading.getBoundingClientRect().top}""")
+    assert landed["links"] > 10 and landed["tag"] == "H3" and landed["same"] and 0 <= landed["top"] < LAPTOP[1] / 2, landed
+
+
+def test_chapter_23_s_refusal_fold_opens_from_the_keyboard_and_reads_at_390(browser: Browser) -> None:
+    """A closed fold hides a target's refusals from the eye only: Shift+Tab from the first link after it reaches its
+    summary, Enter opens it and Space closes it, and open on a phone its list stays within the page's width."""
+    from selenium.webdriver.common.keys import Keys
+    browser.open("chapters/23-quantization-selection/", PHONE)
+    first = """const fold = [...document.querySelectorAll('article details')].find(d =>
+            d.querySelector('summary').textContent.startsWith('Schemes refused or failing here'));"""
+    browser.js(first + """const after = [...document.querySelectorAll('article a[href]')].find(a =>
+            fold.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING && !fold.contains(a));
+        after.focus();""")
+    active = browser.driver.switch_to.active_element
+    active.send_keys(Keys.SHIFT, Keys.TAB)
+    on = browser.js(first + "return [document.activeElement === fold.querySelector('summary'), fold.open]")
+    browser.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    opened = browser.js(first + "return [fold.open, document.documentElement.scrollWidth, fold.getBoundingClientRect().right]")
+    browser.driver.switch_to.active_element.send_keys(Keys.SPACE)
+    closed = browser.js(first + "return fold.open")
+    assert on == [True, False] and opened[0] and opened[1] <= PHONE[0] and opened[2] <= PHONE[0] and not closed, (on, opened, closed)
+
+
 def _a_record_page_table_fits_1440(browser: Browser) -> None:
     """A cell breaks a long identifier anywhere, so vLLM's default-install table (six columns, paths and kernel classes
     in them) fits the content column with its source column in sight (on engines/vllm/; a table of nine or more

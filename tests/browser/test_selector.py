@@ -373,10 +373,36 @@ def test_a_running_cell_known_by_inference_names_the_step_it_meets_and_where_it_
         assert re.search(r" at [0-9a-f]{7}\b", source) and text.count(re.search(r" at ([0-9a-f]{7})", source)[1]) == 1
         # the locator after a comma, as the site's citations give one: the source's name carries its own parenthesis
         assert source.endswith(")") and f") ({read_in['where']})" not in text
-        assert text.endswith(f", {read_in['where']}, not in the engine at the version named under Release")
+        # ... and the engine whose code holds the step (the kernel's) with its own release, not "the version named
+        # under Release", which names two releases where an engine runs another's kernels
+        release = _release_read(step["engine"])
+        assert text.endswith(f", {read_in['where']}, not in {names['engine/' + step['engine']]} at {release}")
         assert [p for p, _ in links] == [f"/kernels/{step['kernel']}/", f"/sources/{read_in['source']}/"]
     # the step the card names is the SM gate, not its failure account: the reason's words are not on the card
     assert "compute capability 10.0" in items[0][0] and "Arch unsupported" not in items[0][0]
+
+
+def _release_read(engine: str) -> str:
+    data = yaml.safe_load((RECORDS / "engines" / f"{engine}.yaml").read_text(encoding="utf-8"))
+    return str(data["version_read"])
+
+
+def test_an_onnxruntime_genai_card_names_the_release_its_inferred_step_was_not_read_at(browser: Browser, cells: dict,
+                                                                                       names: dict) -> None:
+    """ONNX Runtime GenAI runs ONNX Runtime's kernels: its Release line names GenAI's release first, then ONNX
+    Runtime's. A step its kernel meets is ONNX Runtime's code, so the card says it was not read in ONNX Runtime at
+    ONNX Runtime's release, never at GenAI's (the card said "the version named under Release", two releases)."""
+    cell = cells[("onnxruntime-genai-int4-cpu", "x86-cpu-avx2")]
+    steps = cell["inferred_steps"]
+    assert cell["known_by"] == "inferred" and steps and {s["engine"] for s in steps} == {"onnxruntime"}
+    browser.open(f"{PAGE}?engine=onnxruntime-genai&scheme=onnxruntime-genai-int4-cpu&hardware=target:x86-cpu-avx2")
+    _card(browser)
+    items = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__inferred li')].map(li => "
+                       "li.textContent)")
+    said = f", not in {names['engine/onnxruntime']} at {_release_read('onnxruntime')}"
+    assert len(items) == len(steps) and all(text.endswith(said) for text in items)
+    assert not any(_release_read("onnxruntime-genai") in text for text in items)
+    browser.screenshot("selector-genai-inferred-step-1280")
 
 
 def test_what_the_defaults_meet_folds_how_the_default_install_is_installed(browser: Browser, cells: dict) -> None:
@@ -1865,6 +1891,11 @@ def test_a_plugin_scheme_off_the_plugins_platforms_says_the_host_answers_there_n
     row = next(r for r in shown["rows"] if r["scheme"] == scheme["id"])
     assert row["state"] == "plugin-elsewhere" and row["verdict"] == "" and row["badge"] is None
     assert row["stateText"] == f"{engines[plugin]['name']}: {', '.join(platforms)} only"
+    # the label wraps inside the verdict column rather than running past it (it once ended "hpu onl")
+    assert browser.js("return [...document.querySelectorAll('td .atlas-compare__elsewhere')].map(p => "
+                      "p.scrollWidth <= p.clientWidth && p.getBoundingClientRect().right <= "
+                      "p.closest('td').getBoundingClientRect().right + 0.5)") == [True] * len(
+        [r for r in shown["rows"] if r["state"] == "plugin-elsewhere"])
     assert "?" + urlsplit(row["answer"]).query == f"?engine={plugin}&scheme={scheme['id']}&hardware=target%3A{target['id']}"
     tally = browser.js("return document.querySelector('.atlas-compare__tally').textContent")
     away = [r for r in shown["rows"] if r["state"] == "plugin-elsewhere"]
