@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..derive.cells import CONDITIONAL, NO, YES
+from ..derive.format_map import VENDOR_ORDER
 from ..kinds import KINDS
 from ..model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
@@ -159,23 +160,26 @@ _PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol"
                              "symbol": {"type": "string", "description": "The cell as the publisher prints it."},
                              "says": {"type": "string", "description": "The publisher's verdict read through its legend."},
                              "agrees": {"type": "boolean", "description": "For a yes or no: whether it matches "
-                                        "this cell (yes where the verdict is `runs` or `runs-if`). For a partial: "
-                                        "whether the table cell's derived cells are mixed too. True where `says` is "
-                                        "unknown."},
+                                        "this cell (yes where the verdict is `runs` or `runs-if`; no where it is "
+                                        "`fallback`, `fails-at-runtime` or `refused`). For a partial: whether, of "
+                                        "every derived cell the table cell covers, some run as specified and some do "
+                                        "not. True where `says` is unknown."},
                              "finding": {"type": ["string", "null"],
                                          "description": "Finding id explaining a disagreement; null when the cell agrees."}}}
 
-_OUTCOME = {"type": "object", "required": ["release", "observation", "verdict", "kernel", "kernels", "refusal"],
+_OUTCOME = {"type": "object", "required": ["release", "observation", "verdict", "kernel", "kernels", "conditions", "refusal"],
             "properties": {"release": {"type": "string", "description": "The engine release observed (the "
                                                                         "observation's `release`)."},
                            "observation": {"type": "string", "description": "Observation record id."},
                            "verdict": {"type": "string", "description": "Observed verdict: runs, runs-if or refused."},
                            "kernel": {"type": ["string", "null"], "description": "The observation's `kernel`: the "
-                                      "kernel class selected, by its class name (not a kernel record id; for runs-if, "
-                                      "the one chosen in the bare world); null when none was."},
+                                      "kernel class selected, by the class name the engine's selector returned (for "
+                                      "runs-if, the one chosen in the bare world); null when none was. Not a kernel "
+                                      "record id, unlike the cell's own `kernel`: the kernel record whose "
+                                      "`class_name` it is, if any, names the same kernel."},
                            "kernels": {**_IDS, "description": "The observation's `kernels` (every kernel class "
-                                       "selected across the runs, for runs-if), else `kernel` alone; empty when none "
-                                       "was selected."},
+                                       "selected across the runs, for runs-if), else `kernel` alone; class names, as "
+                                       "`kernel`; empty when none was selected."},
                            "conditions": {**_IDS, "description": "The observation's `conditions`: what a runs-if "
                                           "outcome depends on, with the kernel chosen under each; empty otherwise."},
                            "refusal": {"type": "string", "description": "`stage: ErrorType: message` of the first refusal; empty when none."}}}
@@ -192,7 +196,7 @@ _HISTORY = {"type": "object", "required": ["outcomes", "flips"],
                            "flips": {"type": "array", "items": _FLIP, "description": "Changes between consecutive observed releases."}}}
 
 _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "selected", "conditions", "computes_as", "reasons",
-                                             "failure_message"],
+                                             "failure_message", "off_default", "of_install", "elsewhere"],
               "description": "One way the conditions can fail, and the next outcome in the engine's order: derived from "
                              "`attempts`, never recorded.",
               "properties": {"kernel": {"type": "string", "description": "The kernel whose conditions do not hold (for a "
@@ -224,7 +228,7 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                             "then runs it instead (the verdict is the "
                                                                             "kernel's there; this target runs nothing). "
                                                                             "Empty otherwise."}}}
-_WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
+_WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons", "passed_over", "given_it"],
           "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
                          "cell that runs as specified by default does not: derived from the same walk of the filtered "
                          "list, never recorded.",
@@ -244,7 +248,7 @@ _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "comput
                                       "description": "With `passed_over`: the value's outcome where that need is met "
                                                      "(`runs-if` names it as the condition; `fails-at-runtime` or "
                                                      "`fallback` when it does not help); null otherwise."}}}
-_ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
+_ASSUMES = {"type": "object", "required": ["condition", "install", "route", "facts"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
                                                                          "provides that meets it (for `opt_in`: what it "
@@ -254,6 +258,9 @@ _ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
                                                                        "engine record's route); empty for a setting."},
                            "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it (none for a setting)."}}}
 
+_SELECTED_KERNEL = ("Kernel record id of the kernel the engine selects: the one that computes (for `fallback`, at "
+                    "another precision; for `fails-at-runtime`, the one that then fails); null when it selects none "
+                    "(`refused`).")
 _VERDICT = {"type": "string", "enum": [verdict.value for verdict in Verdict],
             "description": "A verdict of the vocabulary (contributing/verdicts on the site)."}
 _INFERRED_STEP_FIELDS: dict[str, Any] = {
@@ -274,7 +281,8 @@ _INFERRED_STEP = {"type": "object", "required": list(_INFERRED_STEP_FIELDS), "ad
                   "description": "A step a kernel meets that was not read in its engine (the kernel's) at that engine's release read but "
                                  "inferred: read at another commit, or in another project's report.",
                   "properties": _INFERRED_STEP_FIELDS}
-_ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits"],
+_ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits",
+                                           "inferred_steps"],
             "description": "One candidate kernel of the target's platform as the engine tries it, in the engine's order.",
             "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
                            "outcome": {"type": "string", "enum": [YES, CONDITIONAL, NO],
@@ -347,8 +355,8 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                           "tool and its version, as the kernel "
                                                                           "record names it."},
                                                                "value": {"type": "string", "description": "The "
-                                                                         "value it stores, as a string (an integer "
-                                                                         "level in digits)."},
+                                                                         "value it stores, as a string (a dtype name, "
+                                                                         "or an integer level in digits)."},
                                                                "when": {"type": ["string", "null"],
                                                                         "description": "The builds it applies to."},
                                                                "source": {"type": "string",
@@ -378,7 +386,7 @@ _ROUTE_NEED = {"type": "object", "required": ["kernel", "engine", "tool", "said"
                                                                            "the code that launches the tool's "
                                                                            "kernels; empty otherwise."}}}
 
-_COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision"], "additionalProperties": False,
+_COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision", "setting"], "additionalProperties": False,
                  "properties": {
                      "kernels": {**_IDS, "description": "Kernel ids, in the engine's order."},
                      "labels": {"type": "array", "items": {"type": "string"},
@@ -397,14 +405,12 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
                               "parts": {**_IDS, "description": "The accelerator ids of the target it applies to, "
                                                                "in the target's order."}}}
 
-_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
-                                        "trap_parts", "sources", "history"],
+_CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
                         "scheme": {"type": "string", "description": "Scheme record id."},
                         "target": {"type": "string", "description": "Hardware-target record id."},
                         "verdict": {**_VERDICT, "description": "The derived verdict."},
-                        "kernel": {"type": ["string", "null"], "description": "The kernel that computes; null when none "
-                                                                               "is selected."},
+                        "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL},
                         "conditions": {**_IDS, "description": "What the verdict depends on (for `runs-if`: what the "
                                                                "reader must provide)."},
                         "computes_as": {"type": "string", "description": "For a fallback: what really computes; empty "
@@ -432,11 +438,15 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                         "evidence": {**_IDS, "description": "Observation record ids when `known_by` is run."},
                         "attempts": {"type": "array", "items": _ATTEMPT,
                                      "description": "The candidates the engine tries for the cell, in its order, up "
-                                                    "to the one it selects: where the gate hands the checkpoint on, "
-                                                    "or the engine substitutes another scheme, that scheme's walk; "
-                                                    "where the cell is `runs-if` a setting's value, the walk of the "
-                                                    "list that value leaves. Empty when it tries none (a capability "
-                                                    "gate refuses, or the platform's list is empty)."},
+                                                    "to the first it takes outright; a kernel it takes only where a "
+                                                    "condition holds (outcome `conditional`) is followed by those it "
+                                                    "tries when the condition fails, so `kernel` need not be the last; "
+                                                    "every candidate when it takes none. Where the gate hands the "
+                                                    "checkpoint on, or the engine substitutes another scheme, that "
+                                                    "scheme's walk; where the cell is `runs-if` a setting's value, the "
+                                                    "walk of the list that value leaves. Empty when it tries none (a "
+                                                    "capability gate refuses, or the platform has no candidate list "
+                                                    "or an empty one)."},
                         "inferred_steps": {"type": "array", "description": "The steps marked inferred that the kernels "
                                            "deciding a cell that loads meet (the `inferred_steps` of the attempts up to "
                                            "the kernel it selects, and of each kernel a default install selects where "
@@ -513,16 +523,41 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                     "of its own that the default install's binaries carry no code "
                                                     "for; empty when every part's answer is the target's."},
                         "history": _HISTORY}}
+_CELL["required"] = list(_CELL["properties"])
 
-_RUN = {"type": "object", "required": ["scheme", "target", "verdict", "kernel"],
+# the name is older than this description; renaming the field or dropping its fallbacks is an incompatible change
+_RUNS_ON = ("Every cell that loads a model in this format, despite the name: the cells of every scheme whose `formats` "
+            "name it, sorted by scheme then target, whose verdict is `runs`, `runs-if` or `fallback`. A `fallback` "
+            "entry loads but computes at another precision (activations left unquantized, say), not in this format: "
+            "keep the `runs` and `runs-if` entries (the latter under its named conditions) for where the format "
+            "itself runs.")
+_RUN = {"type": "object", "required": ["scheme", "target", "engine", "verdict", "kernel"],
         "description": "A derived cell in short: the full one is the cells document's entry for (scheme, target).",
         "properties": {"scheme": {"type": "string", "description": "Scheme record id."},
                        "target": {"type": "string", "description": "Hardware-target record id."},
                        "engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
                        "verdict": {"type": "string", "description": "The cell's derived verdict (see the verdict "
                                                                     "vocabulary)."},
-                       "kernel": {"type": ["string", "null"], "description": "Kernel record id of the kernel that "
-                                                                             "computes; null when none is selected."}}}
+                       "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL}}}
+
+_DERIVED = {"type": "object", "additionalProperties": False,
+            "description": "Views computed from the records, by kind: a source's `link`; an accelerator's "
+                           "`native_formats`, `emulated_formats`, `hardware_targets` and `cells`; a scheme's or a "
+                           "hardware target's `cells`; a format's `runs_on`. Empty for other kinds.",
+            "properties": {
+                "link": {**_STRING_OR_NULL, "description": "A source's address, as its index entry's `link` (a "
+                         "permalink where the source names a revision); null when it has none."},
+                "native_formats": {**_IDS, "description": "An accelerator's native hardware formats, as its format "
+                                   "map row's `native`."},
+                "emulated_formats": {**_IDS, "description": "An accelerator's emulated hardware formats, as its format "
+                                     "map row's `emulated`."},
+                "hardware_targets": {**_IDS, "description": "An accelerator's hardware targets: the ids of those that "
+                                     "stand for it, in the support tables' column order."},
+                "cells": {"type": "array", "items": _RUN, "description": "An accelerator's cells (every cell on its "
+                          "`hardware_targets`, target by target in that order, then by scheme), or a scheme's or a "
+                          "hardware target's (every cell of it, sorted by scheme then target), whatever the verdict."},
+                "runs_on": {"type": "array", "items": _RUN, "description": "A format's, as its format map entry's "
+                            "`runs_on`. " + _RUNS_ON}}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "index.schema.json": _document(
@@ -542,21 +577,18 @@ SCHEMAS: dict[str, dict[str, Any]] = {
          "name": {"type": "string", "description": "The record's `name`."},
          "page": {"type": "string", "description": "The record's page, relative to the site root."},
          "data": {"type": "object", "description": "The record as validated against api/schema/records/<kind>.schema.json."},
-         "derived": {"type": "object", "description": "Views computed from the records, by kind: a source's `link` "
-                     "(as the index's); an accelerator's `native_formats` and `emulated_formats` (as the format "
-                     "map's `native` and `emulated`), `hardware_targets` (the ids of the targets that stand for it, "
-                     "in column order) and `cells` (every cell on those targets); a scheme's or a hardware target's "
-                     "`cells` (every cell of it); a format's `runs_on` (as the format map's). Each cell is a scheme, "
-                     "target, engine, verdict and kernel, as in the format map's `runs_on`. Empty for other kinds."},
+         "derived": _DERIVED,
          "backlinks": {"type": "array", "description": "Every reference to this record from a record, sorted by "
-                       "record then field; empty when none refers to it.",
-                       "items": {"type": "object", "required": ["record", "field"],
+                       "record then field, as strings (`accelerators[10]` before `accelerators[1]`); empty when none "
+                       "refers to it.",
+                       "items": {"type": "object", "required": ["record", "field"], "additionalProperties": False,
                                  "properties": {"record": _REF,
                                                 "field": {"type": "string", "description": "Where in that record "
                                                           "the reference is, as a path of its fields "
                                                           "(`candidates[0].kernels[1]`)."},
                                                                   "through": {
                                                                       "type": "object", "required": ["record", "field"],
+                                                                      "additionalProperties": False,
                                                                       "properties": {"record": _REF, "field": {
                                                                           "type": "string", "description": "Where in "
                                                                           "that record the list cites this one, as a "
@@ -573,22 +605,25 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "format-map.schema.json": _document(
         "Atlas API format map", "Hardware formats per accelerator, and where each format runs through which kernel.",
         {"accelerators": {"type": "array", "description": "Every accelerator record, grouped by vendor (in the "
-                          "site's vendor order) and sorted by id within a vendor.", "items": {
-            "type": "object", "required": ["id", "name", "vendor", "native", "emulated"],
+                          f"site's vendor order: {', '.join(VENDOR_ORDER)}, then any other by name) and sorted by id "
+                          "within a vendor.", "items": {
+            "type": "object", "required": ["id", "name", "vendor", "category", "architecture", "native", "emulated",
+                                           "native_unrated", "native_encoding_unstated", "unverified"],
             "properties": {"id": {"type": "string", "description": "Accelerator record id."},
                            "name": {"type": "string", "description": "The record's `name`."},
                            "vendor": _record_field("accelerator", "vendor"),
                            "category": _record_field("accelerator", "category"),
                            "architecture": {"type": "string", "description": "The record's `architecture`; empty "
                                                                              "when it states none."},
-                           "native": {**_IDS, "description": "The hardware formats (format ids) the part computes "
-                                      "natively: a dense matrix-engine peak the part states in the format's "
+                           "native": {**_IDS, "description": "The hardware formats (format ids, sorted) the part "
+                                      "computes natively: a dense matrix-engine peak the part states in the format's "
                                       "`peak_precision` (not one a source says `runs_as` a wider precision), or a "
                                       "matrix instruction in it of a hardware target the part belongs to (or of the "
                                       "part's own `matrix_formats`); an FP8 format only in an encoding these name, "
                                       "where any names one."},
-                           "emulated": {**_IDS, "description": "The hardware formats (format ids) not native on the "
-                                        "part that it computes by conversion: it has a peak or a matrix instruction "
+                           "emulated": {**_IDS, "description": "The hardware formats (format ids, sorted) not native "
+                                        "on the part that it computes by conversion: it has a dense peak (one a source "
+                                        "says `runs_as` a wider precision counts as that one) or a matrix instruction "
                                         "in one of the format's `emulated_via` precisions, or a source shows its "
                                         "architecture has no matrix instruction in the format's precision "
                                         "(`no_matrix_formats`, `no_matrix_instructions`). A hardware format in "
@@ -612,10 +647,6 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                                                  "in `accelerators` order."},
                             "emulated_on": {**_IDS, "description": "The accelerators whose `emulated` lists the "
                                                                    "format, in `accelerators` order."},
-                            "runs_on": {"type": "array", "items": _RUN,
-                                        "description": "The cells of every scheme whose `formats` name this format "
-                                                       "and whose verdict loads a model: `runs`, `runs-if`, and "
-                                                       "`fallback` (which computes at another precision: read "
-                                                       "`verdict`)."}}}}},
+                            "runs_on": {"type": "array", "items": _RUN, "description": _RUNS_ON}}}}},
         ["accelerators", "formats"]),
 }
