@@ -430,3 +430,56 @@ def test_a_gate_the_engine_tests_after_packages_is_said_to_come_second(files: di
              and not c["reasons"][0].endswith(c["gate"])]
     described = SCHEMAS["cells.schema.json"]["properties"]["cells"]["items"]["properties"]["gate"]["description"]
     assert later and "after_installs" in described and "only once they are installed" in described
+
+
+# the objects whose every field the code writes on every entry (null or empty where it has none): cell_entry and
+# Cell.as_dict, Attempt, Otherwise, Assumed, Worse, ComputeStep, history_entry, format_map_document and _run
+_ALWAYS_WRITTEN = {
+    "cells.schema.json": ("cells", "cells/attempts", "cells/otherwise", "cells/assumes", "cells/opt_in", "cells/worse",
+                          "cells/computes_steps", "cells/history/outcomes"),
+    "format-map.schema.json": ("accelerators", "formats/runs_on")}
+
+
+def _objects_at(document: dict, schema: dict, path: str) -> tuple[list[dict], dict]:
+    """The objects a slash path reaches (through every list on the way), with the schema of one."""
+    found: list = [document]
+    for key in path.split("/"):
+        schema = schema["properties"][key]
+        found = [value[key] for value in found]
+        if schema.get("type") == "array":
+            schema = schema["items"]
+            found = [item for items in found for item in items]
+    return found, schema
+
+
+def test_every_field_the_code_always_writes_is_required(files: dict[str, str]) -> None:
+    """A client can rely only on what a schema requires: where the code writes a field on every entry, the schema
+    requires it, so a document that drops one is caught (the cells schema once required 11 of a cell's 33 fields)."""
+    schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
+    for name, paths in _ALWAYS_WRITTEN.items():
+        document = json.loads(files["api/" + name.replace(".schema.json", ".json")])
+        for path in paths:
+            objects, schema = _objects_at(document, schemas[name], path)
+            assert objects, (name, path)
+            assert {key for obj in objects for key in obj} == set(schema["required"]), (name, path)
+
+
+def test_runs_on_names_every_verdict_it_holds(files: dict[str, str]) -> None:
+    """`runs_on` holds every cell that loads, fallbacks too: its description names each verdict found in it, so a
+    client reading the name as "runs" is told otherwise."""
+    schema = json.loads(files["api/schema/format-map.schema.json"])
+    described = schema["properties"]["formats"]["items"]["properties"]["runs_on"]["description"]
+    verdicts = {run["verdict"] for f in json.loads(files["api/format-map.json"])["formats"] for run in f["runs_on"]}
+    assert "fallback" in verdicts
+    assert [v for v in sorted(verdicts) if f"`{v}`" not in described] == []
+
+
+def test_a_record_documents_derived_views_are_checked(files: dict[str, str]) -> None:
+    """`derived` was a bare object: a view under another name, or a cell without its verdict, passed."""
+    schemas = {p.removeprefix("api/schema/"): json.loads(t) for p, t in files.items() if p.startswith("api/schema/")}
+    record = _fast_validators(schemas)["record.schema.json"]
+    nvfp4 = json.loads(files["api/records/formats/nvfp4.json"])
+    assert record.is_valid(nvfp4) and nvfp4["derived"]["runs_on"]
+    assert not record.is_valid({**nvfp4, "derived": {"runs": nvfp4["derived"]["runs_on"]}})
+    unjudged = [{key: value for key, value in run.items() if key != "verdict"} for run in nvfp4["derived"]["runs_on"]]
+    assert not record.is_valid({**nvfp4, "derived": {"runs_on": unjudged}})

@@ -41,6 +41,21 @@ def test_every_schema_property_has_a_description():
     assert undescribed == []
 
 
+def test_every_api_schema_property_has_a_description():
+    """The data API's own schemas (render/api_schemas.py) too: a property copied from a record points at the record
+    schema's property (`records/<kind>.schema.json#/...`), whose description counts."""
+    from generators.render.api_schemas import SCHEMAS
+    schemas, _ = load_schemas(ROOT / "schema")
+    assert schemas is not None
+    undescribed = []
+    for name, schema in SCHEMAS.items():
+        for where, prop in properties(schema, name):
+            record = {"$ref": prop["$ref"].removeprefix("records/")} if "$ref" in prop else None
+            if "description" not in prop and (record is None or "description" not in schemas.resolve(record, name)[0]):
+                undescribed.append(where)
+    assert undescribed == []
+
+
 def test_a_property_without_description_is_caught(tmp_path):
     (tmp_path / "x.schema.json").write_text(json.dumps({"properties": {"a": {"type": "string"}}}))
     assert [w for w, p in properties(json.loads((tmp_path / "x.schema.json").read_text()), "x") if "description" not in p] == ["x.a"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..derive.cells import CONDITIONAL, NO, YES
+from ..derive.format_map import VENDOR_ORDER
 from ..kinds import KINDS
 from ..model.verdicts import KNOWN_BY_MEANINGS, Verdict
 
@@ -19,7 +20,8 @@ def _document(title: str, description: str, properties: dict[str, Any], required
 
 
 _ENTRY_PROPERTIES: dict[str, Any] = {
-    "id": {"type": "string"}, "name": {"type": "string"},
+    "id": {"type": "string", "description": "The record's id: its file name under records/ without `.yaml`."},
+    "name": {"type": "string", "description": "The record's `name`."},
     "file": {"type": "string", "description": "This record's API document, relative to api/."},
     "page": {"type": "string", "description": "This record's page, relative to the site root."},
     "unverified": {"type": "string", "description": "Present when no primary source backs the record (it cites only "
@@ -27,7 +29,8 @@ _ENTRY_PROPERTIES: dict[str, Any] = {
 
 
 def _record_field(kind: str, name: str) -> dict[str, Any]:
-    """A brief field that copies a record field: described by the record schema published beside this one."""
+    """A brief field that copies a record field: described by the record schema published beside this one (`name`
+    may go deeper, as a JSON pointer below the record's properties: `plugin_of/properties/engine`)."""
     return {"$ref": f"records/{kind}.schema.json#/properties/{name}"}
 
 
@@ -61,7 +64,8 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                                        "anchor": {"type": "string", "description": "The contest's "
                                                                   "heading id on the record's page (page#anchor)."}}}}},
                ["severity", "effect", "silent", "summary", "applies_when", "accelerators"]),
-    "accelerator": ({"vendor": {"type": "string"}, "category": {"type": "string"},
+    "accelerator": ({"vendor": _record_field("accelerator", "vendor"),
+                     "category": _record_field("accelerator", "category"),
                      "inline_name": {"type": "string", "description": "The name as it reads inside a parenthesis: "
                                      "its own asides made comma clauses ('NVIDIA GB10, DGX Spark')."},
                      "target": {"type": "string", "description": "The hardware target whose cells answer for this "
@@ -74,19 +78,26 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                          "order": {"type": "integer", "minimum": 0,
                                    "description": "The target's place in the support tables' column order."}},
                         ["platform", "label", "accelerators", "order"]),
-    "scheme": ({"engine": {"type": "string"}, "formats": _IDS, "layers": _record_field("scheme", "layers"),
+    "scheme": ({"engine": _record_field("scheme", "engine"),
+                "formats": {**_IDS, "description": "The record's `formats`: the format ids the scheme serves; empty "
+                                                   "when it lists none."},
+                "layers": _record_field("scheme", "layers"),
                 "unread": {"type": "object", "additionalProperties": {"type": "string"},
                            "description": "Platforms whose dispatch the scheme has not read (no cell there), each with "
                                           "why, from its candidates' `unread`; absent when there are none."}},
                ["engine", "formats", "layers"]),
-    "finding": ({"verdict": {"type": "string"}, "conclusion": {"type": "string"}}, ["verdict", "conclusion"]),
-    "engine": ({"category": {"type": "string"}, "version_read": _STRING_OR_NULL,
+    "finding": ({"verdict": _record_field("finding", "verdict"), "conclusion": _record_field("finding", "conclusion")},
+                ["verdict", "conclusion"]),
+    "engine": ({"category": _record_field("engine", "category"),
+                "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
+                                 "commit the records read (the one its cells describe); null when it states none."},
                 "later_releases": {"type": "array", "description": "Releases after version_read that a finding "
                                    "compared with it (the cells still describe version_read), newest first.",
                                    "items": {"type": "object", "additionalProperties": False,
                                              "required": ["release", "finding"],
-                                             "properties": {"release": {"type": "string"},
-                                                            "finding": {"type": "string"}}}},
+                                             "properties": {
+                                                 "release": _record_field("engine", "later_releases/items/properties/release"),
+                                                 "finding": _record_field("engine", "later_releases/items/properties/finding")}}},
                 "engine_wide_traps": {**_IDS, "description": "Traps that concern every cell of the engine."},
                 "through_plugin": {"type": "object", "additionalProperties": {"type": "string"},
                                    "description": "Present where the engine runs on some platforms only through its "
@@ -101,19 +112,31 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                              "platforms some scheme of the host lists candidates for, and why the "
                                              "plugin runs nowhere else (the record's steps, each with its source).",
                               "properties": {
-                                  "engine": {"type": "string"}, "platforms": _IDS, "host_platforms": _IDS,
-                                  "elsewhere": {"type": "array", "items": {
+                                  "engine": _record_field("engine", "plugin_of/properties/engine"),
+                                  "platforms": _record_field("engine", "plugin_of/properties/platforms"),
+                                  "host_platforms": {**_IDS, "description": "The platforms for which some scheme of "
+                                                     "the host engine lists candidates (read or `unread`), sorted."},
+                                  "elsewhere": {"type": "array", "description": "The record's `plugin_of.elsewhere` "
+                                                "steps, in its order, without their quotes; empty when it states none.",
+                                                "items": {
                                       "type": "object", "additionalProperties": False,
                                       "required": ["text", "source", "locator"],
-                                      "properties": {"text": {"type": "string"}, "source": {"type": "string"},
-                                                     "locator": {"type": "string"}}}}}},
+                                      "properties": {
+                                          "text": _record_field("engine", "plugin_of/properties/elsewhere/items/properties/text"),
+                                          "source": _record_field("engine", "plugin_of/properties/elsewhere/items/properties/source"),
+                                          "locator": _record_field("engine",
+                                                                   "plugin_of/properties/elsewhere/items/properties/locator")}}}}},
                 "kernels_from": {"type": "object", "additionalProperties": False, "required": ["engine", "requirement"],
                                  "description": "Present where the engine runs another engine's kernels: that "
                                                 "engine's id and the releases of it required (its record's "
                                                 "version_read is the release its kernel records describe).",
-                                 "properties": {"engine": {"type": "string"}, "requirement": {"type": "string"}}}},
+                                 "properties": {"engine": _record_field("engine", "kernels_from/properties/engine"),
+                                                "requirement": _record_field("engine",
+                                                                             "kernels_from/properties/requirement")}}},
                ["category", "version_read", "later_releases", "engine_wide_traps"]),
-    "format": ({"aliases": _IDS, "related": _record_field("format", "related"),
+    "format": ({"aliases": {**_IDS, "description": "The record's `aliases`: other names the format goes by; empty "
+                                                    "when it lists none."},
+                "related": _record_field("format", "related"),
                 "precision_label": {"type": "string", "description": "What a cell computing in this format says it "
                                     "computes in (a cell's `computes_in`, a step's `formats`): a hardware format's "
                                     "`peak_precision` in capitals, with its FP8 `encoding` (\"FP8 E4M3\", \"INT8\", "
@@ -131,21 +154,41 @@ def _entry(kind: str) -> dict[str, Any]:
 
 
 _PUBLISHED = {"type": "object", "required": ["matrix", "row", "column", "symbol", "says", "agrees", "finding"],
-              "properties": {"matrix": {"type": "string"}, "row": {"type": "string"}, "column": {"type": "string"},
+              "properties": {"matrix": {"type": "string", "description": "Support-matrix record id of the table."},
+                             "row": {"type": "string", "description": "The row's label, as the table prints it."},
+                             "column": {"type": "string", "description": "The column's label, as the table prints it."},
                              "symbol": {"type": "string", "description": "The cell as the publisher prints it."},
                              "says": {"type": "string", "description": "The publisher's verdict read through its legend."},
-                             "agrees": {"type": "boolean"},
+                             "agrees": {"type": "boolean", "description": "For a yes or no: whether it matches "
+                                        "this cell (yes where the verdict is `runs` or `runs-if`; no where it is "
+                                        "`fallback`, `fails-at-runtime` or `refused`). For a partial: whether, of "
+                                        "every derived cell the table cell covers, some run as specified and some do "
+                                        "not. True where `says` is unknown."},
                              "finding": {"type": ["string", "null"],
                                          "description": "Finding id explaining a disagreement; null when the cell agrees."}}}
 
-_OUTCOME = {"type": "object", "required": ["release", "observation", "verdict", "kernel", "kernels", "refusal"],
-            "properties": {"release": {"type": "string"}, "observation": {"type": "string", "description": "Observation record id."},
+_OUTCOME = {"type": "object", "required": ["release", "observation", "verdict", "kernel", "kernels", "conditions", "refusal"],
+            "properties": {"release": {"type": "string", "description": "The engine release observed (the "
+                                                                        "observation's `release`)."},
+                           "observation": {"type": "string", "description": "Observation record id."},
                            "verdict": {"type": "string", "description": "Observed verdict: runs, runs-if or refused."},
-                           "kernel": {"type": ["string", "null"]}, "kernels": _IDS, "conditions": _IDS,
+                           "kernel": {"type": ["string", "null"], "description": "The observation's `kernel`: the "
+                                      "kernel class selected, by the class name the engine's selector returned (for "
+                                      "runs-if, the one chosen in the bare world); null when none was. Not a kernel "
+                                      "record id, unlike the cell's own `kernel`: the kernel record whose "
+                                      "`class_name` it is, if any, names the same kernel."},
+                           "kernels": {**_IDS, "description": "The observation's `kernels` (every kernel class "
+                                       "selected across the runs, for runs-if), else `kernel` alone; class names, as "
+                                       "`kernel`; empty when none was selected."},
+                           "conditions": {**_IDS, "description": "The observation's `conditions`: what a runs-if "
+                                          "outcome depends on, with the kernel chosen under each; empty otherwise."},
                            "refusal": {"type": "string", "description": "`stage: ErrorType: message` of the first refusal; empty when none."}}}
 _FLIP = {"type": "object", "required": ["from_release", "to_release", "from", "to", "why"],
-         "properties": {"from_release": {"type": "string"}, "to_release": {"type": "string"},
-                        "from": {"type": "string"}, "to": {"type": "string"},
+         "properties": {"from_release": {"type": "string", "description": "The older release of the two."},
+                        "to_release": {"type": "string", "description": "The newer release of the two."},
+                        "from": {"type": "string", "description": "The older outcome in short: `runs via K`, "
+                                 "`runs-if via K1, K2` (kernel class names) or `refused (stage)`."},
+                        "to": {"type": "string", "description": "The newer outcome, in the same form as `from`."},
                         "why": {**_IDS, "description": "What changed: verdict, kernel, the selector's answer, the refusing gate."}}}
 _HISTORY = {"type": "object", "required": ["outcomes", "flips"],
             "description": "The cell as each observed engine release's own selection code did it (newest harness per release).",
@@ -153,7 +196,7 @@ _HISTORY = {"type": "object", "required": ["outcomes", "flips"],
                            "flips": {"type": "array", "items": _FLIP, "description": "Changes between consecutive observed releases."}}}
 
 _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "selected", "conditions", "computes_as", "reasons",
-                                             "failure_message"],
+                                             "failure_message", "off_default", "of_install", "elsewhere"],
               "description": "One way the conditions can fail, and the next outcome in the engine's order: derived from "
                              "`attempts`, never recorded.",
               "properties": {"kernel": {"type": "string", "description": "The kernel whose conditions do not hold (for a "
@@ -185,7 +228,7 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                             "then runs it instead (the verdict is the "
                                                                             "kernel's there; this target runs nothing). "
                                                                             "Empty otherwise."}}}
-_WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons"],
+_WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons", "passed_over", "given_it"],
           "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
                          "cell that runs as specified by default does not: derived from the same walk of the filtered "
                          "list, never recorded.",
@@ -205,7 +248,7 @@ _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "comput
                                       "description": "With `passed_over`: the value's outcome where that need is met "
                                                      "(`runs-if` names it as the condition; `fails-at-runtime` or "
                                                      "`fallback` when it does not help); null otherwise."}}}
-_ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
+_ASSUMES = {"type": "object", "required": ["condition", "install", "route", "facts"],
             "properties": {"condition": {"type": "string", "description": "A condition of the cell's kernels."},
                            "install": {"type": "string", "description": "What the engine release's default install "
                                                                          "provides that meets it (for `opt_in`: what it "
@@ -215,6 +258,9 @@ _ASSUMES = {"type": "object", "required": ["condition", "install", "route"],
                                                                        "engine record's route); empty for a setting."},
                            "facts": {**_IDS, "description": "The facts of the engine record's `default_install` that meet it (none for a setting)."}}}
 
+_SELECTED_KERNEL = ("Kernel record id of the kernel the engine selects: the one that computes (for `fallback`, at "
+                    "another precision; for `fails-at-runtime`, the one that then fails); null when it selects none "
+                    "(`refused`).")
 _VERDICT = {"type": "string", "enum": [verdict.value for verdict in Verdict],
             "description": "A verdict of the vocabulary (contributing/verdicts on the site)."}
 _INFERRED_STEP_FIELDS: dict[str, Any] = {
@@ -235,7 +281,8 @@ _INFERRED_STEP = {"type": "object", "required": list(_INFERRED_STEP_FIELDS), "ad
                   "description": "A step a kernel meets that was not read in its engine (the kernel's) at that engine's release read but "
                                  "inferred: read at another commit, or in another project's report.",
                   "properties": _INFERRED_STEP_FIELDS}
-_ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits"],
+_ATTEMPT = {"type": "object", "required": ["kernel", "outcome", "reason", "after_selection", "conditions", "routes", "limits",
+                                           "inferred_steps"],
             "description": "One candidate kernel of the target's platform as the engine tries it, in the engine's order.",
             "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
                            "outcome": {"type": "string", "enum": [YES, CONDITIONAL, NO],
@@ -264,7 +311,9 @@ _PART_ANSWER = {"type": "object", "required": ["part", "verdict", "conditions", 
                                                                        "`runs-if`, others stay."},
                                "conditions": {**_IDS, "description": "What the part needs before the cell's own "
                                                                       "conditions, in words (each need's `said`)."},
-                               "needs": {"type": "array", "items": _PART_NEED}}}
+                               "needs": {"type": "array", "items": _PART_NEED,
+                                         "description": "What the part needs before the cell's own conditions, each "
+                                                        "with the source that shows why, in the order of `conditions`."}}}
 
 _PASSED_OVER = {"type": "object", "required": ["kernel", "sources"],
                 "properties": {"kernel": {"type": "string", "description": "Kernel record id."},
@@ -281,7 +330,13 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                        "others": {"type": "array", "description": "The other values it runs as specified with on this "
                                                                   "target, each with the precision it gives.",
                                   "items": {"type": "object", "required": ["value", "precision"],
-                                            "properties": {"value": {"type": "string"}, "precision": {"type": "string"},
+                                            "properties": {"value": {"type": "string", "description": "The "
+                                                                     "value: a float dtype name, or an integer level "
+                                                                     "in digits."},
+                                                           "precision": {"type": "string", "description": "The "
+                                                                         "precision the multiply runs in with it (fp32, "
+                                                                         "bf16, fp16, or what the kernel record's "
+                                                                         "`precisions` states for a level)."},
                                                            "note": {"type": "string", "description": "Where the "
                                                                     "value gives another precision."}}}},
                        "read_from": {"type": "string", "description": "Where the engine reads the setting."},
@@ -296,8 +351,12 @@ _SETTING_CHOICE = {"type": "object", "required": ["name", "value", "default", "o
                                                                       "when their user leaves the setting unset.",
                                       "items": {"type": "object", "required": ["writer", "value", "when", "source"],
                                                 "additionalProperties": False,
-                                                "properties": {"writer": {"type": "string"},
-                                                               "value": {"type": "string"},
+                                                "properties": {"writer": {"type": "string", "description": "The "
+                                                                          "tool and its version, as the kernel "
+                                                                          "record names it."},
+                                                               "value": {"type": "string", "description": "The "
+                                                                         "value it stores, as a string (a dtype name, "
+                                                                         "or an integer level in digits)."},
                                                                "when": {"type": ["string", "null"],
                                                                         "description": "The builds it applies to."},
                                                                "source": {"type": "string",
@@ -327,7 +386,7 @@ _ROUTE_NEED = {"type": "object", "required": ["kernel", "engine", "tool", "said"
                                                                            "the code that launches the tool's "
                                                                            "kernels; empty otherwise."}}}
 
-_COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision"], "additionalProperties": False,
+_COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", "precision", "setting"], "additionalProperties": False,
                  "properties": {
                      "kernels": {**_IDS, "description": "Kernel ids, in the engine's order."},
                      "labels": {"type": "array", "items": {"type": "string"},
@@ -346,12 +405,17 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
                               "parts": {**_IDS, "description": "The accelerator ids of the target it applies to, "
                                                                "in the target's order."}}}
 
-_CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict", "otherwise", "published", "findings", "traps",
-                                        "trap_parts", "sources", "history"],
-         "properties": {"engine": {"type": "string"}, "scheme": {"type": "string"}, "target": {"type": "string"},
+_CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
+         "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
+                        "scheme": {"type": "string", "description": "Scheme record id."},
+                        "target": {"type": "string", "description": "Hardware-target record id."},
                         "verdict": {**_VERDICT, "description": "The derived verdict."},
-                        "kernel": {"type": ["string", "null"], "description": "The kernel that computes; null when none "
-                                                                               "is selected."},
+                        "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL + (
+                                   " Where `default_kernel` differs, this one needs an opt-in (`opt_in`, else the "
+                                   "`conditions` the defaults do not meet) and a default install selects "
+                                   "`default_kernel`: a `runs` verdict is then the default install's (every outcome it "
+                                   "reaches runs as specified), a `runs-if` verdict this kernel's, given the opt-in. The "
+                                   "site names `default_kernel` first.")},
                         "conditions": {**_IDS, "description": "What the verdict depends on (for `runs-if`: what the "
                                                                "reader must provide)."},
                         "computes_as": {"type": "string", "description": "For a fallback: what really computes; empty "
@@ -377,7 +441,17 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                      "description": "; ".join(f"{known.value}: {meaning}"
                                                               for known, meaning in KNOWN_BY_MEANINGS.items())},
                         "evidence": {**_IDS, "description": "Observation record ids when `known_by` is run."},
-                        "attempts": {"type": "array", "items": _ATTEMPT},
+                        "attempts": {"type": "array", "items": _ATTEMPT,
+                                     "description": "The candidates the engine tries for the cell, in its order, up "
+                                                    "to the first it takes outright; a kernel it takes only where a "
+                                                    "condition holds (outcome `conditional`) is followed by those it "
+                                                    "tries when the condition fails, so `kernel` need not be the last; "
+                                                    "every candidate when it takes none. Where the gate hands the "
+                                                    "checkpoint on, or the engine substitutes another scheme, that "
+                                                    "scheme's walk; where the cell is `runs-if` a setting's value, the "
+                                                    "walk of the list that value leaves. Empty when it tries none (a "
+                                                    "capability gate refuses, or the platform has no candidate list "
+                                                    "or an empty one)."},
                         "inferred_steps": {"type": "array", "description": "The steps marked inferred that the kernels "
                                            "deciding a cell that loads meet (the `inferred_steps` of the attempts up to "
                                            "the kernel it selects, and of each kernel a default install selects where "
@@ -454,28 +528,76 @@ _CELL = {"type": "object", "required": ["engine", "scheme", "target", "verdict",
                                                     "of its own that the default install's binaries carry no code "
                                                     "for; empty when every part's answer is the target's."},
                         "history": _HISTORY}}
+_CELL["required"] = list(_CELL["properties"])
 
-_RUN = {"type": "object", "required": ["scheme", "target", "verdict", "kernel"],
-        "properties": {"scheme": {"type": "string"}, "target": {"type": "string"}, "engine": {"type": "string"},
-                       "verdict": {"type": "string"}, "kernel": {"type": ["string", "null"]}}}
+# the name is older than this description; renaming the field or dropping its fallbacks is an incompatible change
+_RUNS_ON = ("Every cell that loads a model in this format, despite the name: the cells of every scheme whose `formats` "
+            "name it, sorted by scheme then target, whose verdict is `runs`, `runs-if` or `fallback`. A `fallback` "
+            "entry loads but computes at another precision (activations left unquantized, say), not in this format: "
+            "keep the `runs` and `runs-if` entries (the latter under its named conditions) for where the format "
+            "itself runs.")
+_RUN = {"type": "object", "required": ["scheme", "target", "engine", "verdict", "kernel"],
+        "description": "A derived cell in short: the full one is the cells document's entry for (scheme, target).",
+        "properties": {"scheme": {"type": "string", "description": "Scheme record id."},
+                       "target": {"type": "string", "description": "Hardware-target record id."},
+                       "engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
+                       "verdict": {"type": "string", "description": "The cell's derived verdict (see the verdict "
+                                                                    "vocabulary)."},
+                       "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL}}}
+
+_DERIVED = {"type": "object", "additionalProperties": False,
+            "description": "Views computed from the records, by kind: a source's `link`; an accelerator's "
+                           "`native_formats`, `emulated_formats`, `hardware_targets` and `cells`; a scheme's or a "
+                           "hardware target's `cells`; a format's `runs_on`. Empty for other kinds.",
+            "properties": {
+                "link": {**_STRING_OR_NULL, "description": "A source's address, as its index entry's `link` (a "
+                         "permalink where the source names a revision); null when it has none."},
+                "native_formats": {**_IDS, "description": "An accelerator's native hardware formats, as its format "
+                                   "map row's `native`."},
+                "emulated_formats": {**_IDS, "description": "An accelerator's emulated hardware formats, as its format "
+                                     "map row's `emulated`."},
+                "hardware_targets": {**_IDS, "description": "An accelerator's hardware targets: the ids of those that "
+                                     "stand for it, in the support tables' column order."},
+                "cells": {"type": "array", "items": _RUN, "description": "An accelerator's cells (every cell on its "
+                          "`hardware_targets`, target by target in that order, then by scheme), or a scheme's or a "
+                          "hardware target's (every cell of it, sorted by scheme then target), whatever the verdict."},
+                "runs_on": {"type": "array", "items": _RUN, "description": "A format's, as its format map entry's "
+                            "`runs_on`. " + _RUNS_ON}}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "index.schema.json": _document(
         "Atlas API index", "Every record by kind, with the file holding its API document, and the other documents.",
-        {"documents": {"type": "object", "additionalProperties": {"type": "string"}},
+        {"documents": {"type": "object", "additionalProperties": {"type": "string"},
+                       "description": "The other documents by name (`cells`, `format_map`, `schema`), each as a path "
+                                      "relative to api/; `schema/` is the folder of the JSON Schemas."},
          "records": {"type": "object", "required": list(KINDS), "additionalProperties": False,
-                     "properties": {kind: {"type": "array", "items": _entry(kind)} for kind in KINDS}}},
+                     "description": "Every record, by kind (as `kind` in a record document).",
+                     "properties": {kind: {"type": "array", "items": _entry(kind),
+                                           "description": f"Every {kind} record, sorted by id."} for kind in KINDS}}},
         ["documents", "records"]),
     "record.schema.json": _document(
         "Atlas API record", "One record: its validated data (see records/<kind>.schema.json), derived views and backlinks.",
-        {"kind": {"type": "string"}, "id": {"type": "string"}, "name": {"type": "string"}, "page": {"type": "string"},
+        {"kind": {"type": "string", "description": "The record's kind (its schema's name)."},
+         "id": {"type": "string", "description": "The record's id: its file name under records/ without `.yaml`."},
+         "name": {"type": "string", "description": "The record's `name`."},
+         "page": {"type": "string", "description": "The record's page, relative to the site root."},
          "data": {"type": "object", "description": "The record as validated against api/schema/records/<kind>.schema.json."},
-         "derived": {"type": "object", "description": "Views computed from the records (native formats, cells, links)."},
-         "backlinks": {"type": "array", "items": {"type": "object", "required": ["record", "field"],
-                                                   "properties": {"record": _REF, "field": {"type": "string"},
+         "derived": _DERIVED,
+         "backlinks": {"type": "array", "description": "Every reference to this record from a record, sorted by "
+                       "record then field, as strings (`accelerators[10]` before `accelerators[1]`); empty when none "
+                       "refers to it.",
+                       "items": {"type": "object", "required": ["record", "field"], "additionalProperties": False,
+                                 "properties": {"record": _REF,
+                                                "field": {"type": "string", "description": "Where in that record "
+                                                          "the reference is, as a path of its fields "
+                                                          "(`candidates[0].kernels[1]`)."},
                                                                   "through": {
                                                                       "type": "object", "required": ["record", "field"],
-                                                                      "properties": {"record": _REF, "field": {"type": "string"}},
+                                                                      "additionalProperties": False,
+                                                                      "properties": {"record": _REF, "field": {
+                                                                          "type": "string", "description": "Where in "
+                                                                          "that record the list cites this one, as a "
+                                                                          "path of its fields."}},
                                                                       "description": "Where the reference is stated when "
                                                                       "the record reaches this one through a named list: a "
                                                                       "scheme's `list` (field candidates[n].list) names its "
@@ -483,14 +605,34 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         ["kind", "id", "name", "page", "data", "derived", "backlinks"]),
     "cells.schema.json": _document(
         "Atlas API derived support cells", "Every derived (scheme, hardware target) cell with its published claims.",
-        {"cells": {"type": "array", "items": _CELL}}, ["cells"]),
+        {"cells": {"type": "array", "items": _CELL, "description": "Every derived cell, sorted by scheme id "
+                                                                    "then target id."}}, ["cells"]),
     "format-map.schema.json": _document(
         "Atlas API format map", "Hardware formats per accelerator, and where each format runs through which kernel.",
-        {"accelerators": {"type": "array", "items": {
-            "type": "object", "required": ["id", "name", "vendor", "native", "emulated"],
-            "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "vendor": {"type": "string"},
-                           "category": {"type": "string"}, "architecture": {"type": "string"},
-                           "native": _IDS, "emulated": _IDS,
+        {"accelerators": {"type": "array", "description": "Every accelerator record, grouped by vendor (in the "
+                          f"site's vendor order: {', '.join(VENDOR_ORDER)}, then any other by name) and sorted by id "
+                          "within a vendor.", "items": {
+            "type": "object", "required": ["id", "name", "vendor", "category", "architecture", "native", "emulated",
+                                           "native_unrated", "native_encoding_unstated", "unverified"],
+            "properties": {"id": {"type": "string", "description": "Accelerator record id."},
+                           "name": {"type": "string", "description": "The record's `name`."},
+                           "vendor": _record_field("accelerator", "vendor"),
+                           "category": _record_field("accelerator", "category"),
+                           "architecture": {"type": "string", "description": "The record's `architecture`; empty "
+                                                                             "when it states none."},
+                           "native": {**_IDS, "description": "The hardware formats (format ids, sorted) the part "
+                                      "computes natively: a dense matrix-engine peak the part states in the format's "
+                                      "`peak_precision` (not one a source says `runs_as` a wider precision), or a "
+                                      "matrix instruction in it of a hardware target the part belongs to (or of the "
+                                      "part's own `matrix_formats`); an FP8 format only in an encoding these name, "
+                                      "where any names one."},
+                           "emulated": {**_IDS, "description": "The hardware formats (format ids, sorted) not native "
+                                        "on the part that it computes by conversion: it has a dense peak (one a source "
+                                        "says `runs_as` a wider precision counts as that one) or a matrix instruction "
+                                        "in one of the format's `emulated_via` precisions, or a source shows its "
+                                        "architecture has no matrix instruction in the format's precision "
+                                        "(`no_matrix_formats`, `no_matrix_instructions`). A hardware format in "
+                                        "neither list is one the records do not settle for the part."},
                            "native_unrated": {**_IDS, "description": "The native formats no peak rate is recorded for: "
                                               "native by a matrix instruction of the part's hardware target."},
                            "native_encoding_unstated": {**_IDS, "description": "The native FP8 formats whose encoding "
@@ -500,9 +642,16 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                           "marked unverified in the record and each instruction cites only a seed draft "
                                           "(an emulated format counts only when it rests on a figure). The map marks "
                                           "them as gaps."}}}},
-         "formats": {"type": "array", "items": {
+         "formats": {"type": "array", "description": "Every format record, sorted by id (checkpoint formats and "
+                                                     "categories, never native or emulated, run only through kernels: "
+                                                     "`runs_on`).", "items": {
              "type": "object", "required": ["id", "name", "native_on", "emulated_on", "runs_on"],
-             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "native_on": _IDS,
-                            "emulated_on": _IDS, "runs_on": {"type": "array", "items": _RUN}}}}},
+             "properties": {"id": {"type": "string", "description": "Format record id."},
+                            "name": {"type": "string", "description": "The record's `name`."},
+                            "native_on": {**_IDS, "description": "The accelerators whose `native` lists the format, "
+                                                                 "in `accelerators` order."},
+                            "emulated_on": {**_IDS, "description": "The accelerators whose `emulated` lists the "
+                                                                   "format, in `accelerators` order."},
+                            "runs_on": {"type": "array", "items": _RUN, "description": _RUNS_ON}}}}},
         ["accelerators", "formats"]),
 }
