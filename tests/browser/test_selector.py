@@ -544,7 +544,7 @@ OTHERWISE = """
 const card = document.querySelector('#atlas-answer .atlas-card');
 const d = card && card.querySelector('.atlas-otherwise');
 if (!d) return null;
-const h = [...card.querySelectorAll('h3')].find(h => h.textContent === 'Conditions' || h.textContent === 'This kernel when');
+const h = [...card.querySelectorAll('h3')].find(h => ['Conditions', 'This kernel when', 'The opt-in kernel when'].includes(h.textContent));
 const list = h ? h.parentElement.querySelector(':scope > ul, :scope > ol') : null;
 return {summary: d.querySelector('summary').textContent, open: d.open, list: list ? list.tagName : null,
         conditions: list ? [...list.children].map(li => li.textContent) : [],
