@@ -103,6 +103,22 @@ def test_applies_when_says_the_models_and_settings_a_trap_needs():
     assert applies_when({"applies_when": {"layers": "experts", "env": ["A", "B"]}}) == "with a MoE model, if A or B is set"
 
 
+def test_applies_when_names_the_host_first():
+    # no target models the host, so a trap that bites only behind an Arm host must say so before anything else
+    assert applies_when({"applies_when": {"host": "aarch64"}}) == "on an Arm (aarch64) host"
+    assert applies_when({"applies_when": {"env": ["A"], "host": "aarch64"}}) == "on an Arm (aarch64) host, if A is set"
+
+
+def test_the_index_document_says_a_trap_bites_on_an_arm_host(tree):
+    from generators.render.api import index_document
+
+    edit(tree, "records/gotchas/trap-silent.yaml", "severity:", "applies_when:\n  host: aarch64\nseverity:")
+    atlas, problems = check_tree(tree)
+    assert problems == []
+    briefs = {g["id"]: g for g in json.loads(json.dumps(index_document(atlas)))["records"]["gotcha"]}
+    assert briefs["trap-silent"]["applies_when"] == "on an Arm (aarch64) host"
+
+
 def test_the_index_document_carries_when_a_trap_applies(tree):
     from generators.render.api import index_document
 

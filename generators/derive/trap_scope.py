@@ -144,10 +144,13 @@ def _printed(trap: TrapScope, cell: Cell) -> bool:
 
 
 def applies_when(data: Mapping[str, Any]) -> str:
-    """When a trap bites beyond the answer it is listed on, in words from its `applies_when` ('with a MoE model, if
-    VLLM_MARLIN_INPUT_DTYPE is set'); empty when the record narrows it no further (or does not say how)."""
+    """When a trap bites beyond the answer it is listed on, in words from its `applies_when` ('on an Arm (aarch64)
+    host', 'with a MoE model, if VLLM_MARLIN_INPUT_DTYPE is set'); empty when the record narrows it no further (or does
+    not say how)."""
     when = data.get("applies_when") or {}
     env = when.get("env", [])
-    said = ["with a MoE model"] if when.get("layers") == "experts" else []
+    # the host comes first: no target models it, so a reader on the usual x86_64 host must see at once it is not theirs
+    said = ["on an Arm (aarch64) host"] if when.get("host") == "aarch64" else []
+    said += ["with a MoE model"] if when.get("layers") == "experts" else []
     said += [f"if {' or '.join(env)} is set"] if env else []
     return ", ".join(said)

@@ -919,10 +919,11 @@ class SupportMatrixFields(TypedDict):
 
 
 class GotchaAppliesWhen(TypedDict):
-    """What must hold beyond the answer's engine, scheme and hardware for the trap to bite, where its trigger narrows it to some models or settings: a support answer still lists the trap, and says when it applies. Each listed condition must hold."""
+    """What must hold beyond the answer's engine, scheme and hardware for the trap to bite, where its trigger narrows it to some models, settings or hosts: a support answer still lists the trap, and says when it applies. Each listed condition must hold."""
 
     layers: NotRequired[Literal['experts']]
     env: NotRequired[list[str]]
+    host: NotRequired[Literal['aarch64']]
 
 
 RefBenchmark: TypeAlias = str
@@ -1186,6 +1187,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'format.family': ('floating-point', 'integer', 'block-scaled-fp', 'block-scaled-int', 'normal-float', 'gguf-legacy', 'gguf-k-quant', 'gguf-i-quant', 'gguf-ternary', 'ternary', 'codebook', 'mixture', 'toolkit-output', 'category'),
     'format.format_class': ('checkpoint', 'hardware', 'category'),
     'format.regime': ('weight-only', 'weight-activation', 'kv-cache', 'training-time', 'mixed', 'category'),
+    'gotcha.applies_when.host': ('aarch64',),
     'gotcha.applies_when.layers': ('experts',),
     'gotcha.effect': ('stops', 'garbage', 'degraded', 'misleads'),
     'gotcha.layers': ('dense', 'experts'),
