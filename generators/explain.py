@@ -5,6 +5,7 @@ import difflib
 from typing import Any
 
 from .derive.cells import FAILS_FIRST_ON_DEFAULT_INSTALL, GATE_AFTER_PACKAGES, Cell, Otherwise, unread_platforms
+from .derive.default_lead import default_lead, lead_said
 from .derive.emulated_here import Emulated, Way, emulated_here, unknown_here
 from .derive.members import members
 from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_elsewhere, through_plugins
@@ -51,7 +52,9 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                     f"candidate list for platform {platform!r})"), True
         return (f"{scheme_id} on {target_id}: NOT DERIVED (the scheme has not read platform {platform!r}: "
                 f"{unread_platforms(scheme)[platform]})"), True
-    lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {cell.kernel}" if cell.kernel else "")
+    lead = default_lead(cell)  # a kernel a default install does not select is not the one the header leads with
+    via = lead_said(lead) if lead else cell.kernel
+    lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {via}" if via else "")
              + f" ({known_by_said(cell.known_by, _version_read(atlas, cell.engine), _below(cell))})"]
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")

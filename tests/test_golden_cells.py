@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generators.explain import cells_text, explain_text
+from generators.model.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "cells.tsv"
@@ -1159,3 +1160,25 @@ def test_the_cells_whose_deciding_step_the_records_mark_inferred_are_known_by_in
             "12.1, read in tensorrt-llm-src-fp4-gemm-template-0249976, CutlassFp4GemmRunner<T, "
             "fp4GemmType>::dispatchToArch, not in TensorRT-LLM at commit 00bbf71") in said  # the id says the commit once
     assert "Arch unsupported for CUTLASS FP4" not in said
+
+
+def test_explain_leads_with_the_kernel_a_default_install_selects(real_atlas):
+    # a cell's kernel is the engine's first choice given an opt-in (a package a default install leaves out, a setting it
+    # leaves unset); where a default install selects another, the header names that one first and the cell's as the
+    # opt-in's, never "RUNS via" the kernel a default install does not run
+    from generators.derive.default_lead import default_lead
+    leads = {key: default_lead(cell) for key, cell in real_atlas.views.cells.items() if default_lead(cell)}
+    assert leads and {real_atlas.views.cells[key].verdict for key in leads} == {Verdict.RUNS, Verdict.RUNS_IF}
+    for (scheme, target), lead in leads.items():
+        header = explain_text(real_atlas, scheme, target)[0].splitlines()[0]
+        assert f" via {lead.default} on a default install" in header and f"; {lead.opted} with " in header
+        assert f" via {lead.opted} " not in header
+    # conch-triton-kernels is no requirement of a CUDA wheel: a default install runs Humming
+    header = explain_text(real_atlas, "vllm-ct-wna16-8-asym", "nvidia-sm120")[0].splitlines()[0]
+    assert header.startswith("vllm-ct-wna16-8-asym on nvidia-sm120: RUNS via vllm-humming on a default install; "
+                             "vllm-conch with package conch-triton-kernels installed (")
+    # a runs-if verdict is the opt-in kernel's: what a default install gets from its own is said with it
+    header = explain_text(real_atlas, "vllm-ct-w8a8-int8", "nvidia-sm100")[0].splitlines()[0]
+    assert " via vllm-cutlass-int8-scaled-mm on a default install, which fails at run time; " in header
+    header = explain_text(real_atlas, "vllm-ct-w8a8-fp8", "intel-gpu")[0].splitlines()[0]
+    assert " via vllm-xpu-w8a16-fp8 on a default install, which falls back to another precision; " in header

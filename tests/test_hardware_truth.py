@@ -14,6 +14,21 @@ def _text(page: Path) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
+def _chapters(atlas: Atlas, *pages: str) -> dict[str, str]:
+    """The chapters' Markdown rendered from the atlas as render_site renders a chapter (render_page), each without a
+    problem: for the run's atlas of the real records, what render_tree(ROOT) gives for them (byte for byte), without
+    loading, validating and rendering the whole tree again for each test (2 s of CPU each)."""
+    from generators.render import environment, render_page
+    from generators.render.pages import names_of
+
+    from .conftest import ROOT
+
+    env, names, problems = environment(ROOT / "docs"), names_of(atlas), []
+    rendered = {page: render_page(env, atlas, f"{page}.j2", page, names, {}, problems) for page in pages}
+    assert problems == []
+    return rendered
+
+
 def test_the_two_bmg_g21_cards_name_one_architecture(real_atlas: Atlas):
     names = {a: real_atlas.index.must("accelerator", a).data for a in ("arc-b580", "arc-pro-b60")}
     assert {d["die"] for d in names.values()} == {"BMG-G21"}
@@ -48,7 +63,7 @@ def test_a_figure_no_primary_source_states_is_marked_unverified_wherever_it_is_s
     assert [f.unverified for f in rows["mi325x"].memory_gb] == ["", ""]  # AMD's ROCm table states the 256
 
 
-def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_pages_do():
+def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_pages_do(real_atlas):
     """A ratio, a ridge point, a memory figure and a dense precision no primary source states (the A10's, from
     compilations only) carry the shared mark (markdown.unverified_value: a dotted outline, a superscript u, why on
     hover), not the word *unverified* after them; a memory figure's hover gives its record's own reason."""
@@ -56,12 +71,11 @@ def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_
 
     import yaml
 
-    from generators.build import render_tree
     from generators.render.markdown import UNVERIFIED_MARK
 
     from .conftest import ROOT
 
-    pages, _ = render_tree(ROOT)
+    pages = _chapters(real_atlas, "chapters/01-hardware-selection.md", "chapters/02-flop-map.md")
     mark = re.compile(rf'<span class="atlas-unverified-value" title="unverified: ([^"]+)">([^<]+)<sup>{UNVERIFIED_MARK}'
                       r"</sup></span>")
     rows = {chapter: [line for line in pages[chapter].splitlines() if line.startswith("| [NVIDIA A10]")]
@@ -91,12 +105,9 @@ def test_chapter_03_marks_an_unverified_status_with_the_shared_mark_and_its_reas
     reason where it gives one), not the words '(unverified)' after it; a status read whole carries none."""
     import html
 
-    from generators.build import render_tree
     from generators.derive.engines import engine_support
 
-    from .conftest import ROOT
-
-    pages, _ = render_tree(ROOT)
+    pages = _chapters(real_atlas, "chapters/03-engine-selection.md")
     text, mark = _marked(pages, "chapters/03-engine-selection.md")
     assert "(unverified)" not in text
     rows = [line for line in text.splitlines() if line.startswith("| [")]
@@ -117,11 +128,9 @@ def test_chapter_02_pairings_mark_the_unverified_figure_itself_not_a_column(real
 
     import yaml
 
-    from generators.build import render_tree
-
     from .conftest import ROOT
 
-    pages, _ = render_tree(ROOT)
+    pages = _chapters(real_atlas, "chapters/02-flop-map.md")
     text, mark = _marked(pages, "chapters/02-flop-map.md")
     header = next(line for line in text.splitlines() if line.strip().startswith("| accelerator | precision | TFLOPS"))
     assert "| unverified |" not in header and header.strip().endswith("| FLOP per byte | accumulate and sources |")
@@ -141,11 +150,7 @@ def test_chapter_02_pairings_give_accumulate_and_sources_as_labelled_lines_of_on
     """The pairings table keeps its figures as columns and says the accumulate precision, *estimate* and the two
     sources as labelled lines of its last cell (six columns, which fit the content column at 1280 px, where nine ran
     past it): a source that states both figures is named once, two sources each under its own label."""
-    from generators.build import render_tree
-
-    from .conftest import ROOT
-
-    pages, _ = render_tree(ROOT)
+    pages = _chapters(real_atlas, "chapters/02-flop-map.md")
     pairings = [line for line in pages["chapters/02-flop-map.md"].splitlines() if line.startswith("    | [")]
     ridges = real_atlas.views.ridges
     assert len(pairings) == len(ridges) and all(line.count(" | ") == 6 for line in pairings)  # (its indent, then five between cells)

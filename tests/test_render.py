@@ -652,3 +652,29 @@ def test_an_api_record_gives_the_schemes_reaching_it_through_a_named_list_with_w
     assert record_document(atlas, atlas.index.must("kernel", "k-cpu"))["backlinks"] == [
         {"record": "scheme/sch-copy", "field": "candidates[1].kernels[0]"},
         {"record": "scheme/sch-w4a16", "field": "candidates[1].kernels[0]"}]  # no named list: the index's alone
+
+
+def test_tables_lead_with_the_kernel_a_default_install_selects(real_atlas):
+    # conch-triton-kernels is no requirement of a CUDA wheel: every table that names the cell's kernel says a default
+    # install runs Humming first, and Conch as the kernel the package brings
+    from generators.derive.default_lead import default_lead
+    from generators.render.matrix import support_matrices_html
+    from generators.render.pages import why_markup
+    from generators.render.values import ValueRenderer
+    cell = real_atlas.views.cells[("vllm-ct-wna16-8-asym", "nvidia-sm120")]
+    assert default_lead(cell) is not None
+    html = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
+    hover = re.search(r'href="#cell-vllm-ct-wna16-8-asym--nvidia-sm120" title="([^"]*)"', html)
+    assert hover and hover.group(1).startswith("Runs via vllm-humming on a default install; vllm-conch with package "
+                                               "conch-triton-kernels installed — the opt-in kernel when ")
+    note = html[html.index('id="cell-vllm-ct-wna16-8-asym--nvidia-sm120"'):]
+    note = re.sub(r"<[^>]+>", "", note[:note.index("</li>")])
+    assert (": Runs via vllm-humming on a default install; vllm-conch with package conch-triton-kernels installed "
+            "(a default install lacks it: ") in note
+    assert "; the opt-in kernel when group size in {-1, 128}" in note
+    why = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", str(why_markup(cell, ValueRenderer({}, {}, "chapters/x.md"))))
+    assert why.startswith("via vllm-humming on a default install; vllm-conch with package conch-triton-kernels installed")
+    # chapter 23's served rows: cells whose default install selects another kernel share no row with one that does not
+    sm120 = next(s for s in real_atlas.views.target_selections if s.target == "nvidia-sm120")
+    for row in sm120.rows:
+        assert len({default_lead(real_atlas.views.cells[(s, "nvidia-sm120")]) for s in row.schemes}) == 1

@@ -21,7 +21,7 @@
   var WORDS = null;
   // the words this script places: a copy of the page's data that lacks one (an index.json older than the script, from
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
-  var WORDS_PLACED = ["covers", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
+  var WORDS_PLACED = ["covers", "default_lead", "default_lead_where", "default_lead_outcome", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
     "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "trap_contested", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at"];
 
@@ -133,6 +133,7 @@
   // "Any engine": the second list holds formats, and the answer compares every scheme that reads the format
   var ANY = "any";
   var RUNS = ["runs", "yes", "runs-if", "conditional"];
+  var LOADS = RUNS.concat(["fallback"]);  // a model in the scheme loads (Verdict.loads)
   var RANK = ["runs", "yes", "runs-if", "conditional", "fallback", "fails-at-runtime", "refused", "no"];
 
   function formatsWithSchemes(schemes, records) {
@@ -492,6 +493,29 @@
       }
     });
     return found;
+  }
+
+  // a cell whose kernel needs an opt-in a default install lacks leads with the kernel a default install selects, then
+  // names its own as the opt-in's (derive/default_lead.py default_lead, WORDS.default_lead); else null
+  function defaultLead(cell) {
+    if (!cell.kernel || !cell.default_kernel || cell.default_kernel === cell.kernel || LOADS.indexOf(cell.verdict) < 0) { return null; }
+    var met = (cell.assumes || []).map(function (a) { return a.condition; });
+    var optIn = (cell.opt_in || []).map(function (a) { return a.condition; });
+    if (!optIn.length) { optIn = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; }); }
+    var step = (cell.otherwise || []).filter(function (s) { return !s.off_default && s.selected === cell.default_kernel; })[0];
+    var gets = step && RUNS.indexOf(step.verdict) < 0 ? step.verdict : cell.verdict;
+    return { "default": cell.default_kernel, where: cell.default_where || [], gets: gets, opted: cell.kernel, optIn: optIn };
+  }
+
+  // the kernel line of a card or a compare row: the cell's kernel, or the lead above in WORDS' words
+  function kernelLead(site, records, cell) {
+    var lead = defaultLead(cell);
+    if (!lead) { return [link(site, records["kernel"][cell.kernel], cell.kernel)]; }
+    return fill(WORDS.default_lead, {
+      "default": link(site, records["kernel"][lead["default"]], lead["default"]),
+      where: lead.where.length ? fillText(WORDS.default_lead_where, { where: lead.where.join("; ") }) : "",
+      outcome: WORDS.default_lead_outcome[lead.gets] || "",
+      opted: link(site, records["kernel"][lead.opted], lead.opted), opt_in: lead.optIn.join("; ") });
   }
 
   function section(title, body) {
@@ -1333,7 +1357,7 @@
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null,
           onPart(cell, place) ? el("span", { "class": "atlas-compare__part", title: onPart(cell, place).conditions.join("; "), text: " †" }) : null,
           why.length ? el("details", { "class": "atlas-why-more atlas-compare__why" }, [el("summary", { text: "why" })].concat(why)) : null],
-        [cell.kernel ? link(site, records["kernel"][cell.kernel], cell.kernel) : "—"],
+        cell.kernel ? kernelLead(site, records, cell) : ["—"],
         [computes || "—"].concat(emulatedHere(site, records, cell, place).length ? [el("span", {
           "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
           text: " (emulated here)" })] : []),
@@ -1438,12 +1462,7 @@
     var facts = el("dl", { "class": "atlas-card__facts" });
     if (cell.kernel) {
       facts.appendChild(el("dt", { text: "Kernel" }));
-      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.kernel], cell.kernel)]));
-    }
-    if (cell.default_kernel && cell.default_kernel !== cell.kernel && ["runs", "runs-if", "fallback"].indexOf(cell.verdict) >= 0) {
-      facts.appendChild(el("dt", { text: "A default install selects" }));
-      var where = (cell.default_where || []).length ? " where " + cell.default_where.join("; ") : null;
-      facts.appendChild(el("dd", {}, [link(site, records["kernel"][cell.default_kernel], cell.default_kernel), where]));
+      facts.appendChild(el("dd", {}, kernelLead(site, records, cell)));
     }
     var computes = cell.computes_as || (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ");
     var steps = cell.computes_as ? null : computesSteps(site, records, cell);
@@ -1481,7 +1500,8 @@
     var numbered = numbersConditions(cell, open) ? open : [];
     if (open.length) {
       // on a cell that runs whichever way, the conditions only choose the kernel
-      var title = cell.verdict === "runs" ? "This kernel when" : "Conditions";
+      // (where a default install selects another kernel, the conditions are those of the opt-in kernel)
+      var title = cell.verdict !== "runs" ? "Conditions" : defaultLead(cell) ? "The opt-in kernel when" : "This kernel when";
       card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
     }
     if (cell.opt_in && cell.opt_in.length) {

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..model.verdicts import Verdict
 from .cells import Cell
+from .default_lead import default_lead, default_verdict
 
 SELECTED, BY_DEFAULT, OTHERWISE = "selected", "default install", "otherwise"
 UseKey = tuple[str, str, Verdict, str, tuple[str, ...]]  # a KernelUse without its targets
@@ -27,7 +28,8 @@ class KernelUse:
     verdict: Verdict  # SELECTED: the cell's; BY_DEFAULT: what a default install gets; OTHERWISE: the step's
     instead_of: str  # SELECTED: the kernel a default install selects instead, or ""; BY_DEFAULT: the kernel that
     #                  needs an opt-in; OTHERWISE: the kernel whose conditions fail
-    unmet: tuple[str, ...]  # OTHERWISE: those conditions (any one failing leads here); else ()
+    unmet: tuple[str, ...]  # OTHERWISE: those conditions (any one failing leads here); SELECTED with `instead_of`:
+    #                         what the opt-in takes (DefaultLead.opt_in); else ()
     targets: tuple[str, ...]  # in the order the cells were given
 
 
@@ -48,18 +50,12 @@ def _uses_of(cell: Cell) -> list[tuple[str, UseKey]]:
     uses: list[tuple[str, UseKey]] = []
     by_default = cell.default_kernel if cell.default_kernel != cell.kernel else None
     if cell.kernel is not None:
-        uses.append((cell.kernel, (cell.scheme, SELECTED, cell.verdict, by_default or "", ())))
+        lead = default_lead(cell)  # what the opt-in takes, said where the kernel is selected only given it
+        uses.append((cell.kernel, (cell.scheme, SELECTED, cell.verdict, by_default or "", lead.opt_in if lead else ())))
         if by_default:
-            uses.append((by_default, (cell.scheme, BY_DEFAULT, _default_verdict(cell, by_default), cell.kernel, ())))
+            uses.append((by_default, (cell.scheme, BY_DEFAULT, default_verdict(cell, by_default), cell.kernel, ())))
     for step in cell.otherwise:
         if step.selected is not None:
             uses.append((step.selected, (cell.scheme, OTHERWISE, step.verdict, step.kernel, step.unmet)))
     return uses
 
-
-def _default_verdict(cell: Cell, by_default: str) -> Verdict:
-    """What a default install gets from its kernel: the cell's verdict (whose conditions already say what the defaults
-    meet), unless the step a default install reaches to select that kernel does not run the scheme as specified (a
-    fallback to a weight-only kernel, a failure), whose verdict it then is."""
-    step = next((s for s in cell.otherwise if not s.off_default and s.selected == by_default), None)
-    return cell.verdict if step is None or step.verdict.runs_as_specified else step.verdict

@@ -13,6 +13,7 @@ from ..model.records import Record
 from ..model.verdicts import Verdict
 from .answers import Answer, engine_releases
 from .cells import Cell
+from .default_lead import default_lead
 from .members import members
 from .order import rank, targets_in_order
 from .parts import PartAnswer
@@ -81,7 +82,7 @@ class Served:
 class ServedRow:
     """Schemes of one engine that a target serves alike: one row of its table instead of one per scheme.
 
-    Alike means the same verdict, kernel, conditions, precision, next outcomes when the conditions fail and answers on
+    Alike means the same verdict, kernel (and the one a default install selects instead), conditions, precision, next outcomes when the conditions fail and answers on
     the parts that need more than the target, so everything the row shows beside the schemes and their formats is each
     scheme's own (`cell` is the first's)."""
 
@@ -98,7 +99,8 @@ def served_rows(served: tuple[Served, ...]) -> tuple[ServedRow, ...]:
     """The served schemes grouped into rows (see ServedRow), each row where its first scheme stands."""
     groups: dict[tuple[Any, ...], list[Served]] = {}
     for s in served:
-        key = (s.engine, s.verdict, s.kernel, s.conditions, s.cell.computes_as, s.cell.otherwise, s.on_parts)
+        key = (s.engine, s.verdict, s.kernel, default_lead(s.cell), s.conditions, s.cell.computes_as, s.cell.otherwise,
+               s.on_parts)
         groups.setdefault(key, []).append(s)
     return tuple(ServedRow(tuple(s.scheme for s in group), group[0].engine,
                            tuple(dict.fromkeys(f for s in group for f in s.formats)), group[0].kernel,

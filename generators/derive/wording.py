@@ -68,6 +68,16 @@ WORDS: dict[str, object] = {
     # the state such a scheme is shown in, where a cell would show its verdict, and its row in a comparison
     "plugin_elsewhere_label": "not on this platform",
     "plugin_elsewhere_row": "{plugin}: {platforms} only",
+    # the kernel of a cell whose own kernel needs an opt-in a default install lacks (derive/default_lead.py): what a
+    # default install selects first, then the cell's kernel named as the opt-in's ({opt_in}: what the reader adds);
+    # the card's Kernel line, a compare row's kernel, explain's header and every table's kernel column
+    "default_lead": "{default} on a default install{where}{outcome}; {opted} with {opt_in}",
+    "default_lead_where": " (where {where})",
+    # ... where what a default install gets from its kernel is not the scheme's arithmetic (a runs-if cell's)
+    "default_lead_outcome": {
+        "fallback": ", which falls back to another precision",
+        "fails-at-runtime": ", which fails at run time",
+    },
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",
     # a step marked inferred that a kernel the verdict rests on meets (derive/inferred_steps.py): what it tests and where

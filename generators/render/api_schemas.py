@@ -410,7 +410,12 @@ _CELL = {"type": "object",  # every field is required (below): cell_entry writes
                         "scheme": {"type": "string", "description": "Scheme record id."},
                         "target": {"type": "string", "description": "Hardware-target record id."},
                         "verdict": {**_VERDICT, "description": "The derived verdict."},
-                        "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL},
+                        "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL + (
+                                   " Where `default_kernel` differs, this one needs an opt-in (`opt_in`, else the "
+                                   "`conditions` the defaults do not meet) and a default install selects "
+                                   "`default_kernel`: a `runs` verdict is then the default install's (every outcome it "
+                                   "reaches runs as specified), a `runs-if` verdict this kernel's, given the opt-in. The "
+                                   "site names `default_kernel` first.")},
                         "conditions": {**_IDS, "description": "What the verdict depends on (for `runs-if`: what the "
                                                                "reader must provide)."},
                         "computes_as": {"type": "string", "description": "For a fallback: what really computes; empty "

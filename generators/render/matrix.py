@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from ..derive.answers import Answer
 from ..derive.cells import Cell, Otherwise
+from ..derive.default_lead import default_lead, lead_said, lead_texts
 from ..derive.inferred_steps import InferredStep, words_key
 from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
@@ -76,6 +77,25 @@ def _anchor(url: str, text: str, cls: str) -> Markup:
 def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
     label = SHORT_LABEL.get(verdict, verdict.label) if short else verdict.label
     return fill('<span class="verdict verdict-{}" title="{}">{}</span>', verdict.value, VERDICT_MEANINGS[verdict], label)
+
+
+def kernel_lead(cell: Cell, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
+    """The cell's kernel as a reader reads it first (`ref` links a kernel id, `text` escapes words): its own, or, where a
+    default install selects another, that one first and its own as the opt-in's (derive/default_lead.py)."""
+    lead = default_lead(cell)
+    if lead is None:
+        return ref(cell.kernel or "")
+    values = {"default": ref(lead.default), "opted": ref(lead.opted),
+              **{name: _spaced(text, said) for name, said in lead_texts(lead).items()}}
+    return joined("", [part for words_of, name, _ in pieces(words("default_lead"))
+                       for part in (_spaced(text, words_of), values[name] if name else Markup(""))])
+
+
+def _spaced(text: Callable[[str], Markup], said: str) -> Markup:
+    """Words escaped by `text`, which may trim them, with the space they begin or end with kept."""
+    if not said.strip():
+        return Markup(escape(said))
+    return Markup(" " if said[:1] == " " else "") + text(said.strip()) + Markup(" " if said[-1:] == " " else "")
 
 
 def otherwise_markup(cell: Cell, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
@@ -215,12 +235,11 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
         return fill('<td class="atlas-grid__cell atlas-grid__unread{}" title="not derived: dispatch not read">–</td>',
                     " atlas-grid__compact" if compact else "")
     c = cell.answer.cell
-    hover = f"{c.verdict.label}" + (f" via {c.kernel}" if c.kernel and c.verdict.loads else "")
-    if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        hover += f" (a default install: {c.default_kernel}" + "".join(f" where {'; '.join(c.default_where)}"
-                                                                      for _ in c.default_where[:1]) + ")"
+    lead = default_lead(c)  # the kernel a default install selects first, then the cell's as the opt-in's
+    hover = f"{c.verdict.label}" + (f" via {lead_said(lead) if lead else c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
-        hover += (" when " if c.verdict is Verdict.RUNS else " — if ") + "; ".join(c.conditions)
+        hover += (" — the opt-in kernel" if lead else "") + (" when " if c.verdict is Verdict.RUNS else " — if "
+                                                             if not lead else " only if ") + "; ".join(c.conditions)
     if c.otherwise:
         step = c.otherwise[0]
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
@@ -292,23 +311,22 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
                           html.ref(f"scheme/{c.gate_fallback}")))
     elif c.loaded_as and c.verdict.loads:  # substituted, and no value of the setting keeps this scheme
         parts.append(fill("; on this platform the engine loads the checkpoint as {}", html.ref(f"scheme/{c.loaded_as}")))
-    if c.kernel and c.verdict.loads:
-        parts.append(fill(" via {}", html.ref(f"kernel/{c.kernel}")))
-    if c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel and c.substitution:
-        parts.append(fill("; a default install loads the checkpoint as {} and selects {}",  # (a name with parentheses)
-                          html.ref(f"scheme/{c.substitution}"), html.ref(f"kernel/{c.default_kernel}")))
-    elif c.verdict.loads and c.default_kernel and c.default_kernel != c.kernel:
-        parts.append(fill(" (a default install selects {}{}{})", html.ref(f"kernel/{c.default_kernel}", nested=True),
-                          fill(" where {}", "; ".join(c.default_where)) if c.default_where else Markup(""),
-                          fill(", since it lacks {}", "; ".join(f"{a.condition}: {a.met_by}" for a in c.opt_in))
-                          if c.opt_in else Markup("")))
+    if c.kernel and c.verdict.loads:  # (where a default install selects another kernel, that one first)
+        parts.append(fill(" via {}", kernel_lead(c, lambda k: html.ref(f"kernel/{k}", nested=True), escape)))
+    if c.verdict.loads and default_lead(c) and c.substitution:
+        parts.append(fill("; a default install loads the checkpoint as {}",  # (a name with parentheses)
+                          html.ref(f"scheme/{c.substitution}")))
+    elif c.verdict.loads and default_lead(c) and c.opt_in:
+        parts.append(fill(" (a default install lacks it: {})", "; ".join(a.met_by for a in c.opt_in)))
     if c.computes_as:
         parts.append(fill("; computes as {}", c.computes_as))
     own = [a for a in c.assumes if a.condition in c.conditions]
     later = [a for a in c.assumes if a.condition not in c.conditions]
     open_conditions = [x for x in c.conditions if x not in {a.condition for a in own}]
     if open_conditions:
-        parts.append(fill("; only if {}" if c.verdict is Verdict.RUNS_IF else "; when {}", "; ".join(open_conditions)))
+        whose = "the opt-in kernel " if default_lead(c) else ""  # (the lead names the default install's first)
+        parts.append(fill("; {}only if {}" if c.verdict is Verdict.RUNS_IF else "; {}when {}", whose,
+                          "; ".join(open_conditions)))
     if own:
         parts.append(fill("; when {}, which the defaults meet", "; ".join(a.said for a in own)))
     if later:

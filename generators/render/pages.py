@@ -13,6 +13,7 @@ from ..derive.baseline import baseline_values, difference
 from ..derive.cells import GATE_AFTER_PACKAGES, Cell, accepted_group_sizes, build_of, condition_text
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
+from ..derive.default_lead import default_lead
 from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
 from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
@@ -27,7 +28,7 @@ from .history import history_table
 from .markdown import code_span, escape_text, fill, fill_words, joined, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
-from .matrix import folded, otherwise_markup, verdict_badge
+from .matrix import folded, kernel_lead, otherwise_markup, verdict_badge
 from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
@@ -374,7 +375,9 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
 
 def _use_when(use: KernelUse, kernel_id: str, values: ValueRenderer) -> Markup:
     if use.role == SELECTED:
-        return (fill("selected given an opt-in (a default install selects {})", values.ref(f"kernel/{use.instead_of}"))
+        # a default install selects another: that one first, then what the opt-in takes to select this one
+        return (fill("a default install selects {} instead; this kernel is selected only with {}",
+                     values.ref(f"kernel/{use.instead_of}"), escape_text("; ".join(use.unmet)))
                 if use.instead_of else escape_text("selected"))
     if use.role == BY_DEFAULT:
         return fill("a default install selects it; {} needs an opt-in", values.ref(f"kernel/{use.instead_of}"))
@@ -675,13 +678,10 @@ def why_markup(cell: Cell, values: ValueRenderer) -> Markup:
         if cell.otherwise and not cell.gate:
             more.append(otherwise_markup(cell, values.ref, escape_text))
         return instead + why + _more(more, bool(more))
-    parts = [Markup("via ") + values.ref(f"kernel/{cell.kernel}")]
-    if cell.default_kernel and cell.default_kernel != cell.kernel:
-        loaded = (Markup("loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}") + Markup(" and ")
-                  if cell.substitution else Markup(""))
-        parts.append(Markup("a default install ") + loaded + Markup("selects ") + values.ref(f"kernel/{cell.default_kernel}")
-                     + (Markup(" ") + escape_text("where " + "; ".join(cell.default_where)) if cell.default_where
-                        else Markup("")))
+    # where a default install selects another kernel than the cell's, that one first and the cell's as the opt-in's
+    parts = [Markup("via ") + kernel_lead(cell, lambda k: values.ref(f"kernel/{k}"), escape_text)]
+    if default_lead(cell) and cell.substitution:
+        parts.append(Markup("a default install loads the checkpoint as ") + values.ref(f"scheme/{cell.substitution}"))
     if cell.verdict is Verdict.FALLBACK:
         parts.insert(0, instead + escape_text(f"computes as: {cell.computes_as}"))
     accepted = next(a for a in cell.attempts if a.kernel == cell.kernel)
@@ -804,7 +804,8 @@ def support_grid(atlas: Any, page: str, names: dict[str, str]) -> Table:
                 continue
             shown = verdict_markup(cell)
             if cell.kernel:
-                shown += Markup("<br><small>") + values.ref(f"kernel/{cell.kernel}") + Markup("</small>")
+                shown += (Markup("<br><small>") + kernel_lead(cell, lambda k: values.ref(f"kernel/{k}"), escape_text)
+                          + Markup("</small>"))
             row.append(shown)
         rows.append(row)
     return Table("Derived support: scheme × hardware target", ["scheme"] + [t.name for t in targets], rows,

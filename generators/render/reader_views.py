@@ -15,7 +15,7 @@ from ..derive.members import targets_of
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, fill, joined, unverified_value
-from .matrix import verdict_badge
+from .matrix import kernel_lead, verdict_badge
 from .values import ValueRenderer
 
 UNITS = {"gb": "GB", "gbs": "GB/s", "w": "W", "tflops": "TFLOPS", "tops": "TOPS", "mb": "MB", "kb": "KB", "gbps": "Gb/s",
@@ -77,7 +77,7 @@ def format_sections(atlas: Any, record: Record,
     schemes = [s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])]
     answers = sorted(((a.cell.scheme, a.cell.target), a) for s in schemes for a in atlas.views.answers_by_scheme.get(s, []))
     runs = [[values.ref(f"hardware-target/{a.cell.target}"), verdict_badge(a.cell.verdict),
-             values.ref(f"kernel/{a.cell.kernel}") if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
+             kernel_lead(a.cell, lambda k: values.ref(f"kernel/{k}"), escape_text) if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
             for _, a in answers if a.cell.verdict.loads]
     traps = [[_severity(atlas, t.id), values.ref(t.ref)] for t in atlas.views.traps_by_format.get(record.id, [])]
     benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
@@ -127,7 +127,8 @@ def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tupl
     targets = targets_of(atlas.index, record.id)
     cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
     rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), _verdict_here(atlas, c, record.id),
-             values.ref(f"kernel/{c.kernel}") if c.kernel and c.verdict.loads else escape_text("")]
+             kernel_lead(c, lambda k: values.ref(f"kernel/{k}"), escape_text) if c.kernel and c.verdict.loads
+             else escape_text("")]
             for s, t, c in cells]
     return ["hardware target", "scheme", "verdict", "kernel"], rows
 

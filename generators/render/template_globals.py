@@ -22,7 +22,7 @@ from ..record_history import commit_limit
 from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
-from .matrix import folded, otherwise_markup, published_grid_html, support_matrices_html
+from .matrix import folded, kernel_lead, otherwise_markup, published_grid_html, support_matrices_html
 from .pages import published_table, reasons_of, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
 from .trap_index import trap_table_html
@@ -76,6 +76,10 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: scope.values.ref),
     TemplateGlobal("why", "why(cell)", "Why a derived support cell has its verdict: the kernel and conditions, or every reason.",
                    lambda scope: lambda cell: why_markup(cell, scope.values)),
+    TemplateGlobal("kernel_lead", "kernel_lead(cell)",
+                   "A derived cell's kernel, linked; where a default install selects another (the cell's needs an opt-in), "
+                   "that one first and the cell's named with the opt-in (`Y on a default install; X with Z`).",
+                   lambda scope: lambda cell: kernel_lead(cell, lambda k: scope.values.ref(f"kernel/{k}"), escape_text)),
     TemplateGlobal("reasons", "reasons(cell)",
                    "Why a derived cell that does not run is refused or fails: `.reason` (the gate's message, the kernel that "
                    "fails at run time) or, when candidates were tried, `.per_kernel` (each kernel with its own message, in "

@@ -29,7 +29,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1440,900")
+         "--disable-dev-shm-usage", "--disable-ipc-flooding-protection", "--window-size=1440,900")
 DESKTOP = (1440, 900)
 PHONE = (390, 844)
 
