@@ -93,7 +93,7 @@ def test_the_watch_route_builds_with_plain_mkdocs_as_the_plugin_does(tmp_path, m
     record = tree / "records" / "formats" / "fmt-fp4.yaml"
     out = tmp_path / "site-source"
     page = out / "docs" / "formats" / "fmt-fp4.md"
-    watching = subprocess.Popen([sys.executable, "-m", "generators", "--root", str(tree), "build", "--out",
+    watching = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "generators", "--root", str(tree), "build", "--out",
                                  str(out / "docs"), "--engine-config", str(out / "mkdocs.yml"), "--watch"],
                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -103,7 +103,7 @@ def test_the_watch_route_builds_with_plain_mkdocs_as_the_plugin_does(tmp_path, m
         assert _until(lambda: "alert" in page.read_text(encoding="utf-8")), "the edit never reached the written page"
     finally:
         watching.send_signal(signal.SIGINT)
-        watching.communicate(timeout=30)
+        _stopped_or_stacks(watching)
     plain = subprocess.run([sys.executable, "-c", PLAIN_MKDOCS, "build", "--strict", "-q", "-d", str(tmp_path / "plain")],
                            cwd=out, capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0, plain.stderr
@@ -113,6 +113,16 @@ def test_the_watch_route_builds_with_plain_mkdocs_as_the_plugin_does(tmp_path, m
     assert "&amp;gt;" not in pages["formats/fmt-fp4/index.html"]  # the header's title: entities once, not twice
     assert '<link rel="canonical" href="https://atlas.example.org/docs/formats/fmt-fp4/">' in pages["formats/fmt-fp4/index.html"]
     assert pages == _pages(tmp_path / "plugin")
+
+
+def _stopped_or_stacks(process: subprocess.Popen) -> None:
+    """Wait for a Ctrl-C'd child; if it hangs, fail with every thread's stack (faulthandler prints them on SIGABRT)."""
+    try:
+        process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        _, stacks = process.communicate(timeout=30)
+        raise AssertionError(f"build --watch did not stop within 30 s of Ctrl-C; its threads then:\n{stacks}") from None
 
 
 def _until(test, seconds: float = 30.0) -> bool:

@@ -167,12 +167,15 @@ def test_a_trap_past_its_last_affected_release_is_not_listed(real_atlas: Atlas):
 
 def test_no_trap_warns_where_nothing_loads_or_where_no_source_names_the_engine(real_atlas: Atlas):
     """The gate/up scale trap (an NVFP4 MoE checkpoint loads with mismatched scales) sat on NVFP4 cells where vLLM
-    loads nothing (CPU, XPU, SM70), and an unverified trap naming no engine (NVFP4 with bfloat16 garbles output on
+    loads nothing (CPU, XPU, SM70; since moe48 it is kept to expert layers, whose CPU answers load nothing either),
+    and an unverified trap naming no engine (NVFP4 with bfloat16 garbles output on
     parts without native FP4) sat on vLLM's SM89 cell, which runs NVFP4 on Marlin in bfloat16."""
     answers = real_atlas.views.answers
     for target in ("arm-cpu", "intel-gpu", "nvidia-sm70", "x86-cpu-avx2"):
         assert "nvfp4-fused-moe-gate-up-scale-mismatch" not in answers[("vllm-ct-w4a4-nvfp4", target)].traps
-    assert "nvfp4-fused-moe-gate-up-scale-mismatch" in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm100")].traps
+    for target in ("arm-cpu", "x86-cpu-avx2"):  # the W4A4 experts are refused there too (moe48)
+        assert "nvfp4-fused-moe-gate-up-scale-mismatch" not in answers[("vllm-ct-w4a4-nvfp4-moe", target)].traps
+    assert "nvfp4-fused-moe-gate-up-scale-mismatch" in answers[("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm100")].traps
     assert "nvfp4-bf16-dtype-garbled-without-native-fp4" not in answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm89")].traps
 
 
@@ -428,6 +431,20 @@ def test_a_trap_needing_a_native_format_is_listed_only_where_a_part_computes_it(
     for scheme in ("vllm-ct-w4a16-nvfp4", "vllm-ct-w4a16-nvfp4-moe", "vllm-ct-w4a4-nvfp4"):
         assert [t for t in ("nvidia-sm75", "nvidia-sm89", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120")
                 if warning in answers[(scheme, t)].traps] == ["nvidia-sm100", "nvidia-sm120"]
+
+
+def test_the_gate_up_scale_trap_keeps_to_expert_answers_whose_backend_takes_column_0(real_atlas: Atlas):
+    """CompressedTensorsW4A4Nvfp4MoEMethod keeps column 0 of the fused gate/up global scale for every NVFP4 MoE backend
+    but humming (compressed_tensors_moe_w4a4_nvfp4.py lines 223-231; oracle/nvfp4.py lines 425-459), and dense NVFP4
+    layers print another message and keep the maximum: the trap is on the W4A4 and NVFP4A16 expert answers that load,
+    on Hopper too (Marlin serves without humming), and on no dense answer."""
+    answers = real_atlas.views.answers
+    trap = "nvfp4-fused-moe-gate-up-scale-mismatch"
+    gpus = ("nvidia-sm70", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120", "amd-gfx942")
+    assert [t for t in gpus if trap in answers[("vllm-ct-w4a4-nvfp4-moe", t)].traps] == list(gpus)
+    assert [t for t in gpus if trap in answers[("vllm-ct-w4a16-nvfp4-moe", t)].traps] == list(gpus[1:5])
+    assert not [t for t in gpus for s in ("vllm-ct-w4a4-nvfp4", "vllm-ct-w4a16-nvfp4") if trap in answers[(s, t)].traps]
+    assert trap not in answers[("vllm-ct-w4a4-nvfp4-moe", "x86-cpu-avx512")].traps
 
 
 def test_a_trap_needing_a_native_format_stays_where_the_records_do_not_say(tree):

@@ -544,7 +544,6 @@ OTHERWISE = """
 const card = document.querySelector('#atlas-answer .atlas-card');
 const d = card && card.querySelector('.atlas-otherwise');
 if (!d) return null;
-// (a cell whose own kernel needs an opt-in heads its conditions as the opt-in kernel's: kernel47)
 const h = [...card.querySelectorAll('h3')].find(h => ['Conditions', 'This kernel when', 'The opt-in kernel when'].includes(h.textContent));
 const list = h ? h.parentElement.querySelector(':scope > ul, :scope > ol') : null;
 return {summary: d.querySelector('summary').textContent, open: d.open, list: list ? list.tagName : null,
