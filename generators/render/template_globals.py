@@ -18,6 +18,7 @@ from .functions import TemplateFunctions
 from .markdown import escape_text, heading_ids, marked_unverified
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
+from ..record_history import commit_limit
 from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
@@ -153,6 +154,9 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("changelog", "changelog()",
                    "Every changelog entry, newest first: engine releases (flips, count moves) and recent commits to the records.",
                    lambda scope: lambda: entries_of(scope.atlas)),
+    TemplateGlobal("changelog_commits", "changelog_commits()",
+                   "How many of the latest commits to the records the changelog walks (a reader asking about a week "
+                   "must learn it lists no more).", lambda scope: commit_limit),
     TemplateGlobal("changelog_cut", "changelog_cut()",
                    "Why recent commits to the records may be missing: a shallow clone's last commit, '' outside git; none when whole.",
                    lambda scope: lambda: scope.atlas.history_cut),

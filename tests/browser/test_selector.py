@@ -1125,6 +1125,29 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
         assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
 
 
+TRAP_LINKS = """
+const box = document.querySelector('#atlas-answer .atlas-compare');
+if (!box) return null;
+return Object.fromEntries([...box.querySelectorAll('tbody tr')].map(tr => [tr.dataset.scheme, {
+  verdict: tr.cells[2].querySelector('a.atlas-compare__answer')?.href || null,
+  traps: [...tr.cells[5].querySelectorAll('.atlas-compare__traps')].map(t => [t.href || null,
+    +t.textContent.match(/(\\d+) traps?/)[1]])}]));
+"""
+
+
+def test_a_comparison_row_s_trap_count_leads_to_the_answer_that_lists_them(browser: Browser) -> None:
+    """A row's trap count named its traps in a tooltip alone, which a phone never shows and a reader cannot follow:
+    the count now links to the row's full answer, as its verdict does, and that answer lists as many traps."""
+    browser.open(f"{PAGE}?engine=any&format=awq&hardware=part:t4")
+    row = _shown(browser, TRAP_LINKS, "comparison")["vllm-awq-marlin"]
+    ((href, count),) = row["traps"]
+    assert href == row["verdict"] and "scheme=vllm-awq-marlin" in href and count > 1
+    browser.js("document.querySelector('tr[data-scheme=\"vllm-awq-marlin\"] .atlas-compare__traps').click()")
+    listed = _shown(browser, "const l = document.querySelector('#atlas-answer .atlas-card .atlas-card__traps');"
+                             "return l && location.search.includes('scheme=vllm-awq-marlin') ? l.children.length : null",
+                    "answer card")
+    assert listed == count
+
 COMPARE_TRAPS = """
 const box = document.querySelector('#atlas-answer .atlas-compare');
 if (!box) return null;
