@@ -504,7 +504,11 @@
     if (!optIn.length) { optIn = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; }); }
     var step = (cell.otherwise || []).filter(function (s) { return !s.off_default && s.selected === cell.default_kernel; })[0];
     var gets = step && RUNS.indexOf(step.verdict) < 0 ? step.verdict : cell.verdict;
-    return { "default": cell.default_kernel, where: cell.default_where || [], gets: gets, opted: cell.kernel, optIn: optIn };
+    var where = cell.default_where || [];
+    // a runs-if outcome is the default kernel's own condition, said (DefaultLead.needs)
+    var needs = step && gets === "runs-if" ? (step.conditions || []).filter(function (c) {
+      return met.indexOf(c) < 0 && where.indexOf(c) < 0; }) : [];
+    return { "default": cell.default_kernel, where: where, gets: gets, opted: cell.kernel, optIn: optIn, needs: needs };
   }
 
   // the kernel line of a card or a compare row: the cell's kernel, or the lead above in WORDS' words
@@ -514,7 +518,8 @@
     return fill(WORDS.default_lead, {
       "default": link(site, records["kernel"][lead["default"]], lead["default"]),
       where: lead.where.length ? fillText(WORDS.default_lead_where, { where: lead.where.join("; ") }) : "",
-      outcome: WORDS.default_lead_outcome[lead.gets] || "",
+      outcome: lead.gets === "runs-if" && !lead.needs.length ? "" :
+        fillText(WORDS.default_lead_outcome[lead.gets] || "", { needs: lead.needs.join("; ") }),
       opted: link(site, records["kernel"][lead.opted], lead.opted), opt_in: lead.optIn.join("; ") });
   }
 

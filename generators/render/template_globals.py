@@ -18,7 +18,6 @@ from .functions import TemplateFunctions
 from .markdown import escape_text, heading_ids, marked_unverified
 from ..derive.ridge_rows import ridge_table
 from ..derive.source_freshness import stale_sources
-from ..record_history import commit_limit
 from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
@@ -156,7 +155,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: lambda: entries_of(scope.atlas)),
     TemplateGlobal("changelog_commits", "changelog_commits()",
                    "How many of the latest commits to the records the changelog walks (a reader asking about a week "
-                   "must learn it lists no more).", lambda scope: commit_limit),
+                   "must learn it lists no more).", lambda scope: _commit_limit),
     TemplateGlobal("changelog_cut", "changelog_cut()",
                    "Why recent commits to the records may be missing: a shallow clone's last commit, '' outside git; none when whole.",
                    lambda scope: lambda: scope.atlas.history_cut),
@@ -215,3 +214,10 @@ def bind_globals(scope: PageScope, names: frozenset[str] | None = None) -> dict[
 def _anchors(scope: PageScope, kind: str, ids: list[str]) -> dict[str, str]:
     """heading_ids of the named records' names, by record id."""
     return dict(zip(ids, heading_ids(scope.functions.name(kind, record_id) for record_id in ids)))
+
+
+def _commit_limit() -> int:
+    """record_history.commit_limit, imported when a page calls it: record_history imports diff, which imports this
+    package, so a top-level import is circular for whoever imports generators.diff first (the tests, the PR diff)."""
+    from ..record_history import commit_limit
+    return commit_limit()
