@@ -377,9 +377,9 @@ def test_the_home_page_leads_to_the_changelog_and_to_where_unverified_and_contes
 
 
 def test_the_changelog_says_how_many_commits_to_the_records_it_lists(built_site):
-    """It walks only the latest few (record_history.COMMITS): a reader asking what changed this week took the list for
+    """It walks only the latest few (changelog_depth.COMMITS): a reader asking what changed this week took the list for
     the week's, when it held the last minutes' commits."""
-    from generators.record_history import commit_limit
+    from generators.changelog_depth import commit_limit
 
     page = (built_site / "chapters/changelog/index.html").read_text(encoding="utf-8")
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from markupsafe import Markup, escape
 
+from ..changelog_depth import commit_limit
 from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
@@ -155,7 +156,7 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    lambda scope: lambda: entries_of(scope.atlas)),
     TemplateGlobal("changelog_commits", "changelog_commits()",
                    "How many of the latest commits to the records the changelog walks (a reader asking about a week "
-                   "must learn it lists no more).", lambda scope: _commit_limit),
+                   "must learn it lists no more).", lambda scope: commit_limit),
     TemplateGlobal("changelog_cut", "changelog_cut()",
                    "Why recent commits to the records may be missing: a shallow clone's last commit, '' outside git; none when whole.",
                    lambda scope: lambda: scope.atlas.history_cut),
@@ -216,8 +217,3 @@ def _anchors(scope: PageScope, kind: str, ids: list[str]) -> dict[str, str]:
     return dict(zip(ids, heading_ids(scope.functions.name(kind, record_id) for record_id in ids)))
 
 
-def _commit_limit() -> int:
-    """record_history.commit_limit, imported when a page calls it: record_history imports diff, which imports this
-    package, so a top-level import is circular for whoever imports generators.diff first (the tests, the PR diff)."""
-    from ..record_history import commit_limit
-    return commit_limit()
