@@ -22,13 +22,13 @@ escape it.
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import commit_cache
+from .changelog_depth import commit_limit
 from .build import Run, check_stages
 from .diff import CHANGE_VIEWS, cell_changes, count_changes, record_changes, summary_of
 from .diff_model import ChangeSummary
@@ -44,16 +44,7 @@ if TYPE_CHECKING:
 
 HISTORY_PATHS = ("records", "schema")  # all a side without pages reads
 
-COMMITS = 5  # how many recent commits that touched records/ the changelog walks (ATLAS_CHANGELOG_COMMITS overrides)
-
-
 _MEMO: dict[tuple[str, str], CommitChange] = {}
-
-
-def commit_limit() -> int:
-    """The number of commits to walk: ATLAS_CHANGELOG_COMMITS when it is a number, else COMMITS."""
-    value = os.environ.get("ATLAS_CHANGELOG_COMMITS", "")
-    return int(value) if value.isdigit() else COMMITS
 
 
 def history_cut(root: Path, found: int, limit: int | None = None) -> str | None:

@@ -1182,3 +1182,21 @@ def test_explain_leads_with_the_kernel_a_default_install_selects(real_atlas):
     assert " via vllm-cutlass-int8-scaled-mm on a default install, which fails at run time; " in header
     header = explain_text(real_atlas, "vllm-ct-w8a8-fp8", "intel-gpu")[0].splitlines()[0]
     assert " via vllm-xpu-w8a16-fp8 on a default install, which falls back to another precision; " in header
+
+
+def test_a_default_kernel_that_itself_runs_only_if_says_what_it_needs(real_atlas):
+    # a runs-if cell whose default install reaches a kernel that is runs-if too (DeepGEMM, which needs a CUDA 12.9+
+    # toolkit it does not check for when it is selected): "RUNS IF via DeepGEMM on a default install (where
+    # VLLM_USE_DEEP_GEMM=1 (default 1)...)" read as "runs on a default install"; the condition is now said with it
+    from generators.derive.default_lead import default_lead
+    toolkit = "the host has a CUDA toolkit where DeepGEMM looks for it"
+    for scheme, target, default in (("vllm-fp8-block", "nvidia-sm90", "vllm-deepgemm-fp8-block-scaled-mm"),
+                                    ("vllm-fp8-block-moe", "nvidia-sm100", "vllm-deepgemm-fp8-moe")):
+        lead = default_lead(real_atlas.views.cells[(scheme, target)])
+        assert lead is not None and lead.outcome is Verdict.RUNS_IF and lead.needs and lead.needs[0].startswith(toolkit)
+        header = explain_text(real_atlas, scheme, target)[0].splitlines()[0]
+        assert header.startswith(f"{scheme} on {target}: RUNS IF via {default} on a default install (where ")
+        assert f", which runs only if {toolkit}" in header.split(f"; {lead.opted} with ")[0]
+    # a default kernel that runs as specified needs nothing said (the 32 runs cells)
+    leads = [default_lead(c) for c in real_atlas.views.cells.values() if c.verdict is Verdict.RUNS]
+    assert [x for x in leads if x] and not [x for x in leads if x and x.needs]

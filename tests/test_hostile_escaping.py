@@ -243,6 +243,29 @@ def test_what_runs_otherwise_is_escaped_in_the_support_notes_and_the_reason_colu
         assert '<span class="verdict verdict-fallback"' in shown and '<a href="x">kernel/k2</a>' in shown
 
 
+def test_the_kernel_lead_shows_record_text_as_text_in_html_and_in_a_markdown_table():
+    # the lead of a cell whose own kernel needs an opt-in fills WORDS' sentence with kernel ids and conditions (record
+    # text): in the support tables' HTML (`escape`) and chapter 23's Markdown tables (`escape_text`, where a `|` in a
+    # condition would end the cell), none of it is read as markup
+    from markupsafe import Markup, escape
+
+    from generators.derive.cells import Assumed, Cell, Otherwise
+    from generators.model.verdicts import Verdict
+    from generators.render.markdown import escape_text
+    from generators.render.matrix import kernel_lead
+
+    step = Otherwise(HOSTILE, (HOSTILE,), Verdict.RUNS_IF, "k2", conditions=(HOSTILE + " 2",))
+    cell = Cell("e", "s", "t", Verdict.RUNS_IF, HOSTILE, (HOSTILE,), (), otherwise=(step,), default_kernel="k2",
+                default_where=(HOSTILE + " 3",), opt_in=(Assumed(HOSTILE, "the install", (), ""),))
+    ref = lambda target: Markup('<a href="x">{}</a>').format(target)  # noqa: E731
+    for text in (escape, escape_text):
+        shown = kernel_lead(cell, ref, text)
+        # the opt-in kernel's id (escaped by `ref`), the where, what the default kernel needs, the opt-in: four copies
+        assert "<script>" not in shown and "<img" not in shown and shown.count("&lt;script&gt;") == 4, shown
+        assert shown.startswith('<a href="x">k2</a> on a default install ') and ", which runs only if " in shown
+    assert "|" not in kernel_lead(cell, lambda k: Markup("k"), escape_text).replace("&#124;", "")
+
+
 def test_a_step_on_another_device_says_so_in_the_support_notes():
     # a placement step (a requirement's `elsewhere`): the badge is that device's outcome, not this target's
     from markupsafe import Markup, escape

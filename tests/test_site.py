@@ -360,3 +360,44 @@ def test_a_format_support_entry_read_only_in_part_says_so_beside_its_status(buil
             and ">partial<sup>u</sup></span>" in row and "Unverified: Read from the checkpoint loader" in row)
     assert "(unverified)" not in text
     assert text.count("Unverified: ") == sum(1 for r in rows.values() if r.unverified)  # none where it is read whole
+
+
+def test_the_home_page_leads_to_the_changelog_and_to_where_unverified_and_contested_facts_are_listed(built_site):
+    """A reader asking what changed this week, or where a fact shows as unverified or contested, found neither from
+    the home page's list of where to start: the changelog was in the navigation alone, and 'Gaps' did not say it lists
+    both. Each link must reach a heading the target page has."""
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    start = home[home.index('id="where-to-start"'):]
+    start = start[:start.index("</ul>")]
+    links = re.findall(r'href="([^"]+)"', start)
+    assert "chapters/changelog/" in links
+    for anchor in ("records-no-primary-source-backs-yet", "contested-values"):
+        assert f"chapters/gaps/#{anchor}" in links, links
+        assert f'id="{anchor}"' in (built_site / "chapters/gaps/index.html").read_text(encoding="utf-8")
+
+
+def test_the_changelog_says_how_many_commits_to_the_records_it_lists(built_site):
+    """It walks only the latest few (changelog_depth.COMMITS): a reader asking what changed this week took the list for
+    the week's, when it held the last minutes' commits."""
+    from generators.changelog_depth import commit_limit
+
+    page = (built_site / "chapters/changelog/index.html").read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+    assert f"one of the {commit_limit()} latest commits that touched records/" in text
+    shown = page.count("<small>records ·")
+    assert 0 < shown <= commit_limit()
+
+
+def test_the_format_map_breaks_a_kernel_chip_only_inside_a_long_word(built_site):
+    """A break opportunity after every lower-case letter before a capital, and none at a space (the chip's link does
+    not wrap), let 'cuBLAS Hgemm' wrap as 'cu' / 'BLAS Hgemm': a chip now breaks at its spaces, and only inside a
+    word too long for a column."""
+    from generators.render.format_map import SHORT_WORD
+
+    page = (built_site / "chapters/format-map/index.html").read_text(encoding="utf-8")
+    chips = re.findall(r'class="atlas-runs__kernel[^"]*"[^>]*>(?:<a [^>]*>)?(.*?)</', page)
+    words = [word.removeprefix("<wbr>") for chip in chips for word in chip.split(" ")]
+    assert [word for word in words if "<wbr>" in word and len(word.replace("<wbr>", "")) <= SHORT_WORD] == []
+    assert any("<wbr>" in word for word in words)  # (MarlinFP8ScaledMM and its like still break)
+    spaced = [chip for chip in chips if " " in chip]
+    assert spaced and all(chip.count(" ") == chip.count(" <wbr>") for chip in spaced)  # (the link does not wrap)

@@ -504,7 +504,11 @@
     if (!optIn.length) { optIn = (cell.conditions || []).filter(function (c) { return met.indexOf(c) < 0; }); }
     var step = (cell.otherwise || []).filter(function (s) { return !s.off_default && s.selected === cell.default_kernel; })[0];
     var gets = step && RUNS.indexOf(step.verdict) < 0 ? step.verdict : cell.verdict;
-    return { "default": cell.default_kernel, where: cell.default_where || [], gets: gets, opted: cell.kernel, optIn: optIn };
+    var where = cell.default_where || [];
+    // a runs-if outcome is the default kernel's own condition, said (DefaultLead.needs)
+    var needs = step && gets === "runs-if" ? (step.conditions || []).filter(function (c) {
+      return met.indexOf(c) < 0 && where.indexOf(c) < 0; }) : [];
+    return { "default": cell.default_kernel, where: where, gets: gets, opted: cell.kernel, optIn: optIn, needs: needs };
   }
 
   // the kernel line of a card or a compare row: the cell's kernel, or the lead above in WORDS' words
@@ -514,7 +518,8 @@
     return fill(WORDS.default_lead, {
       "default": link(site, records["kernel"][lead["default"]], lead["default"]),
       where: lead.where.length ? fillText(WORDS.default_lead_where, { where: lead.where.join("; ") }) : "",
-      outcome: WORDS.default_lead_outcome[lead.gets] || "",
+      outcome: lead.gets === "runs-if" && !lead.needs.length ? "" :
+        fillText(WORDS.default_lead_outcome[lead.gets] || "", { needs: lead.needs.join("; ") }),
       opted: link(site, records["kernel"][lead.opted], lead.opted), opt_in: lead.optIn.join("; ") });
   }
 
@@ -1222,10 +1227,11 @@
 
   var SEVERITIES = ["blocker", "major", "minor"];
 
-  // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer lists them. On
+  // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer (`answer`, the
+  // verdict's link) lists them, so the count links there: their names in a tooltip alone never reached a phone. On
   // a target pick, the traps limited to some of its parts (api: trap_parts) are counted apart, with those parts (a
   // blocker on the GB10 alone does not hit the RTX 5090), as the answer card says them
-  function trapSummary(cell, place, records) {
+  function trapSummary(cell, place, records, answer) {
     var at = trapsAt(cell, place);
     var groups = [{ parts: "", ids: [] }];
     at.forEach(function (t) {
@@ -1243,7 +1249,7 @@
         return SEVERITIES.indexOf(a) - SEVERITIES.indexOf(b); })[0];
       var silent = traps.some(function (t) { return t.silent; });
       if (n) { said.push(el("br")); }
-      said.push(el("span", { "class": "atlas-compare__traps", "data-parts": g.parts,
+      said.push(el("a", { "class": "atlas-compare__traps", "data-parts": g.parts, href: answer,
         title: traps.map(function (t) { return t.name; }).join("; ") }, [
         el("span", { "class": "atlas-severity atlas-severity--" + worst, text: worst }),
         silent ? el("span", { "class": "atlas-silent", text: "silent" }) : null,
@@ -1341,8 +1347,8 @@
     var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps"];
     var body = el("tbody", {}, rows.map(function (row) {
       var cell = row.cell;
-      var answerLink = el("a", { "class": "atlas-compare__answer", href: "?" + new URLSearchParams(
-        { engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString() }, [
+      var answer = "?" + new URLSearchParams({ engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString();
+      var answerLink = el("a", { "class": "atlas-compare__answer", href: answer }, [
         el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
@@ -1360,7 +1366,7 @@
         [computes || "—"].concat(emulatedHere(site, records, cell, place).length ? [el("span", {
           "class": "atlas-compare__emulated", title: "the format map rates it emulated on this pick (the full answer says where)",
           text: " (emulated here)" })] : []),
-        trapSummary(cell, place, records)];
+        trapSummary(cell, place, records, answer)];
       return el("tr", { "data-verdict": row.verdict, "data-scheme": row.scheme.id }, values.map(function (v, n) {
         return el("td", { "data-label": names[n] }, v);
       }));

@@ -22,8 +22,10 @@ def check(atlas: Atlas, trap: Record) -> Iterator[Problem]:
         yield at(trap, ("layers",), NAME, f"says both layers: {layers} (not listed on the other layers' answers) and "
                  f"applies_when.layers: {when} (listed, with when it bites); keep the one its trigger needs")
         return
-    schemes = _schemes(atlas, trap)
-    if layers and schemes and not any(layers_of(s.data) == layers for s in schemes):
+    if not layers:
+        return
+    schemes = _schemes(atlas, trap)  # a walk over every scheme: only for the few traps that state layers
+    if schemes and not any(layers_of(s.data) == layers for s in schemes):
         named = "it names" if trap.data.get("schemes") else "of its formats"
         yield at(trap, ("layers",), NAME, f"says layers: {layers}, but no scheme {named} covers {layers} layers, so no "
                  f"answer would list it; where it bites on those schemes' answers only with a MoE model, say "
@@ -35,7 +37,7 @@ def _schemes(atlas: Atlas, trap: Record) -> list[Record]:
     names none) reading one of its formats; none when it names neither schemes nor formats."""
     named, formats, engines = (set(trap.data.get(k, [])) for k in ("schemes", "formats", "engines"))
     if named:
-        return [s for s in atlas.index.all("scheme") if s.id in named]
+        return [s for s in (atlas.index.get("scheme", i) for i in sorted(named)) if s is not None]
     return [s for s in atlas.index.all("scheme") if formats & set(s.data.get("formats", []))
             and (not engines or s.data.get("engine") in engines)]
 

@@ -77,6 +77,8 @@ WORDS: dict[str, object] = {
     "default_lead_outcome": {
         "fallback": ", which falls back to another precision",
         "fails-at-runtime": ", which fails at run time",
+        # (the default install's kernel has a condition of its own the defaults do not meet: {needs})
+        "runs-if": ", which runs only if {needs}",
     },
     # what an unmet condition of the default install (Otherwise.of_install), not of a kernel, fails in
     "whichever": "whichever kernel the engine selects",

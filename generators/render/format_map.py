@@ -29,6 +29,7 @@ UNSTATED_MARK = "?"  # after N or N*: the sources say FP8 without naming the enc
 UNSTATED = "the sources name no FP8 encoding (E4M3, E5M2) for it, so this one is not confirmed"
 PANELS = 2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+SHORT_WORD = 12  # letters a chip's narrowest column always holds on one line: such a word needs no break inside it
 
 
 def format_map_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
@@ -229,8 +230,16 @@ def _run_cell(kernels: dict[tuple[Verdict, str], list[FormatRun]], column: Colum
         name = html.names.get(f"kernel/{kernel}", kernel)
         schemes = ", ".join(html.names.get(f"scheme/{r.scheme}", r.scheme) for r in runs)
         engine = html.names.get(f"engine/{runs[0].engine}", runs[0].engine)
-        label = joined("<wbr>", _CAMEL.split(kernel_label(name, engine))) if kernel else escape(verdict.label)
+        label = _breakable(kernel_label(name, engine)) if kernel else escape(verdict.label)
         title = f"{verdict.label} via {name} ({schemes})" if kernel else f"{verdict.label} ({schemes})"
         link = html.ref(f"kernel/{kernel}", label) if kernel else label
         lines.append(fill('<span class="atlas-runs__kernel verdict-{}" title="{}">{}</span>', verdict.value, title, link))
     return fill('<td class="atlas-grid__cell atlas-runs__cell">{}</td>', joined("", lines))
+
+
+def _breakable(label: str) -> Markup:
+    """A kernel's label with a line-break opportunity after each space and inside each long CamelCase word
+    (MarlinFP8ScaledMM), so a narrow column wraps it: a chip's link does not wrap by itself (white-space: nowrap), and
+    breaks inside every word alone let it end a line on 'cu' and start the next with 'BLAS Hgemm'."""
+    return joined(" <wbr>", [joined("<wbr>", _CAMEL.split(word)) if len(word) > SHORT_WORD else word
+                             for word in label.split(" ")])

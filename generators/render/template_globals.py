@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from markupsafe import Markup, escape
 
+from ..changelog_depth import commit_limit
 from ..model.atlas import Atlas
 from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
@@ -153,6 +154,9 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("changelog", "changelog()",
                    "Every changelog entry, newest first: engine releases (flips, count moves) and recent commits to the records.",
                    lambda scope: lambda: entries_of(scope.atlas)),
+    TemplateGlobal("changelog_commits", "changelog_commits()",
+                   "How many of the latest commits to the records the changelog walks (a reader asking about a week "
+                   "must learn it lists no more).", lambda scope: commit_limit),
     TemplateGlobal("changelog_cut", "changelog_cut()",
                    "Why recent commits to the records may be missing: a shallow clone's last commit, '' outside git; none when whole.",
                    lambda scope: lambda: scope.atlas.history_cut),
@@ -211,3 +215,5 @@ def bind_globals(scope: PageScope, names: frozenset[str] | None = None) -> dict[
 def _anchors(scope: PageScope, kind: str, ids: list[str]) -> dict[str, str]:
     """heading_ids of the named records' names, by record id."""
     return dict(zip(ids, heading_ids(scope.functions.name(kind, record_id) for record_id in ids)))
+
+

@@ -1125,6 +1125,29 @@ def test_a_comparison_row_counts_a_part_trap_only_on_that_part(browser: Browser,
         assert row["trapCount"] == len(reaching) and len(reaching) < len(on_target) + listed
 
 
+TRAP_LINKS = """
+const box = document.querySelector('#atlas-answer .atlas-compare');
+if (!box) return null;
+return Object.fromEntries([...box.querySelectorAll('tbody tr')].map(tr => [tr.dataset.scheme, {
+  verdict: tr.cells[2].querySelector('a.atlas-compare__answer')?.href || null,
+  traps: [...tr.cells[5].querySelectorAll('.atlas-compare__traps')].map(t => [t.href || null,
+    +t.textContent.match(/(\\d+) traps?/)[1]])}]));
+"""
+
+
+def test_a_comparison_row_s_trap_count_leads_to_the_answer_that_lists_them(browser: Browser) -> None:
+    """A row's trap count named its traps in a tooltip alone, which a phone never shows and a reader cannot follow:
+    the count now links to the row's full answer, as its verdict does, and that answer lists as many traps."""
+    browser.open(f"{PAGE}?engine=any&format=awq&hardware=part:t4")
+    row = _shown(browser, TRAP_LINKS, "comparison")["vllm-awq-marlin"]
+    ((href, count),) = row["traps"]
+    assert href == row["verdict"] and "scheme=vllm-awq-marlin" in href and count > 1
+    browser.js("document.querySelector('tr[data-scheme=\"vllm-awq-marlin\"] .atlas-compare__traps').click()")
+    listed = _shown(browser, "const l = document.querySelector('#atlas-answer .atlas-card .atlas-card__traps');"
+                             "return l && location.search.includes('scheme=vllm-awq-marlin') ? l.children.length : null",
+                    "answer card")
+    assert listed == count
+
 COMPARE_TRAPS = """
 const box = document.querySelector('#atlas-answer .atlas-compare');
 if (!box) return null;
@@ -2363,3 +2386,59 @@ def test_the_card_and_the_comparison_lead_with_the_kernel_a_default_install_runs
         row = next(r for r in _comparison(browser)["rows"] if r["scheme"] == "vllm-ct-wna16-8-asym")
         assert row["verdict"] == "runs" and row["kernel"] == said
     assert browser.console_errors() == []
+
+
+def test_the_card_says_the_lead_the_python_derivation_says_on_every_cell_that_has_one(browser: Browser, real_atlas,
+                                                                                     names: dict) -> None:
+    """can-i-run-it.js mirrors derive/default_lead.py (defaultLead, kernelLead): on every cell whose kernel a default
+    install does not select, the card's Kernel line is the Python lead's sentence with the kernels' names, word for
+    word (the default kernel, where, what a default install gets from it and what that kernel needs, the opt-in)."""
+    from generators.derive.default_lead import default_lead, lead_texts
+    from generators.derive.wording import fill, words
+    leads = {key: lead for key, cell in real_atlas.views.cells.items() if (lead := default_lead(cell))}
+    assert len(leads) >= 40 and any(lead.needs for lead in leads.values())
+    for (scheme, target), lead in sorted(leads.items()):
+        engine = real_atlas.views.cells[(scheme, target)].engine
+        browser.open(f"{PAGE}?engine={engine}&scheme={scheme}&hardware=target:{target}")
+        said = fill(words("default_lead"), default=names[f"kernel/{lead.default}"], opted=names[f"kernel/{lead.opted}"],
+                    **lead_texts(lead))
+        assert _card(browser)["facts"]["Kernel"] == said, (scheme, target)
+    assert browser.console_errors() == []
+
+
+# the picked target's cells as fetched, with every condition, kernel id and opt-in made hostile where a cell has a lead
+HOSTILE_LEAD = "const bad = " + json.dumps(HOSTILE) + """; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/targets\\/[^/]+\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      doc.cells.forEach(function (c) {
+        if (!c.default_kernel || c.default_kernel === c.kernel) return;
+        var mark = function (x) { return x + bad + '|'; };
+        c.default_where = (c.default_where || []).concat([bad]);
+        (c.opt_in || []).forEach(function (a) { a.condition = mark(a.condition); });
+        c.otherwise.forEach(function (s) { if (s.selected === c.default_kernel) s.conditions = s.conditions.map(mark); });
+        c.kernel = mark(c.kernel);
+      });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+def test_record_text_in_the_kernel_lead_stays_text(browser: Browser) -> None:
+    """The card's Kernel line fills WORDS' lead with record text (the opt-in's conditions, where, what the default
+    kernel needs, an unknown kernel id shown as written): as text nodes, never parsed as HTML."""
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOSTILE_LEAD})
+    try:
+        for scheme, target in (("vllm-fp8-block", "nvidia-sm90"), ("vllm-ct-wna16-8-asym", "nvidia-sm120")):
+            browser.open(f"{PAGE}?engine=vllm&scheme={scheme}&hardware=target:{target}")
+            shown = _shown(browser, """const card = document.querySelector('#atlas-answer .atlas-card');
+                if (!card) return null;
+                const dt = [...card.querySelectorAll('dt')].find(d => d.textContent === 'Kernel');
+                return {imgs: document.querySelectorAll('#atlas-answer img').length, owned: window.__owned || 0,
+                        kernel: dt.nextElementSibling.textContent};""", "answer card")
+            assert shown["imgs"] == 0 and shown["owned"] == 0, (scheme, target)
+            assert shown["kernel"].count(HOSTILE) >= 3, shown["kernel"]  # the opted id, where, the opt-in
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
