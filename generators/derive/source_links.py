@@ -19,7 +19,11 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-_REVISION = re.compile(r"^(?:[0-9a-f]{7,40}|v?\d+(?:\.\d+)*(?:[-.+]?[A-Za-z0-9]+)*)$")
+# a commit hash, or a release tag: a digit (after an optional v), then letters, digits and single separators, never last.
+# Each character has one way to match (a separator only where a letter or digit follows), so a long revision written
+# as prose fails in linear time; the nested form `(?:[-.+]?[A-Za-z0-9]+)*` it replaced backtracked exponentially and hung
+# the build on one source record.
+_REVISION = re.compile(r"^(?:[0-9a-f]{7,40}|v?\d(?:[A-Za-z0-9]|[-.+](?=[A-Za-z0-9]))*)$")
 _PACKAGE_ONLY = re.compile(
     r"\.(?:so|pyd|dll|dylib|metallib)$|\.(?:dist|egg)-info/|(?:^|/)PKG-INFO$"
     r"|^(?:torch/include|flashinfer/data|flashinfer_cubin/cubins|vllm/third_party/(?:deep_gemm|triton_kernels)|b12x)/"
