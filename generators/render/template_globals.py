@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from ..changelog_depth import commit_limit
 from ..model.atlas import Atlas
-from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
+from ..model.verdicts import FALLBACK_IF_LABEL, FALLBACK_IF_MEANING, KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
 from .markdown import escape_text, heading_ids, marked_unverified
@@ -189,7 +189,10 @@ def published_span(atlas: Atlas, scheme: str, target: str) -> Any:
 
 def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
     """(value, label, meaning) of every verdict and of every way a verdict is known."""
-    return {"verdicts": [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict],
+    shown = [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict]
+    at = [v for v in Verdict].index(Verdict.FALLBACK) + 1  # the label a fallback takes when it needs an opt-in
+    shown.insert(at, (Verdict.FALLBACK.value, FALLBACK_IF_LABEL, FALLBACK_IF_MEANING))
+    return {"verdicts": shown,
             "known_by": [(k.value, k.value, KNOWN_BY_MEANINGS[k]) for k in KnownBy]}
 
 
