@@ -25,6 +25,7 @@ from .history import flip_why, outcome_markup, release_rows, span_sentence
 from .matrix import folded, kernel_lead, otherwise_markup, published_grid_html, support_matrices_html
 from .pages import published_table, reasons_of, support_grid, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
+from .finding_index import finding_table_html, findings_week
 from .trap_index import trap_table_html
 from .values import ValueRenderer
 
@@ -120,6 +121,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("trap_table", "trap_table()",
                    "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
                    lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("finding_table", "finding_table()",
+                   "Every finding as a sortable table, newest first: date checked, verdict, name, the records it concerns.",
+                   lambda scope: lambda: finding_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("findings_week", "findings_week()",
+                   "The findings dated in the seven days up to the newest one: since, until, count, and (verdict, count) pairs.",
+                   lambda scope: lambda: findings_week(scope.atlas)),
     TemplateGlobal("stale_sources", "stale_sources()",
                    "Sources with no check date, not checked for a long time, or pinned to a package release or repository "
                    "tag older than the newest one cited for it.",
