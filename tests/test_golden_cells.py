@@ -707,35 +707,41 @@ def test_no_cell_whose_checkpoint_has_no_block_scales_says_it_computes_in_a_bloc
 
 
 def test_explain_names_the_part_a_trap_on_some_of_the_targets_parts_applies_to(real_atlas):
-    """The onnxruntime-gpu wheel has no 12.1 code: its blocker on the SM 12.x answer applies to the GB10 alone, which
-    the answer card says ("on this target's NVIDIA GB10 (DGX Spark) only"); explain listed it with no part, as if it
-    hit the RTX 5090 too. On SM 7.0, whose one part is the V100, it concerns the whole target and names no part."""
+    """MLX's CUDA wheels have only sm_100a code for Blackwell data-centre GPUs: the blocker on the SM 10.x answer
+    applies to the B300 alone, which the answer card says ("on this target's NVIDIA B300 (Blackwell Ultra) only");
+    explain once listed such a trap with no part, as if it hit every part. The onnxruntime-gpu wheels' blocker names
+    every part of SM 7.0 (the V100) and of SM 10.x (B200, GB200, B300), so it concerns the whole target and names no
+    part (trt48: it named the GB10 until the aarch64 wheel, which has sm_121a code, was read)."""
     from generators.explain import explain_text
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
-    lines = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm120")[0].splitlines()
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
+    lines = explain_text(real_atlas, "mlx-lm-affine-4", "nvidia-sm100")[0].splitlines()
     at = next(n for n, line in enumerate(lines) if line.startswith(f"    {trap} (blocker): "))
-    assert lines[at + 1] == ("      on this target's NVIDIA GB10 (DGX Spark) only (accelerator gb10-dgx-spark), "
+    assert lines[at + 1] == ("      on this target's NVIDIA B300 (Blackwell Ultra) only (accelerator b300), "
                              "not its other parts")
-    volta = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm70")[0]
-    assert f"    {trap} (blocker): " in volta and "not its other parts" not in volta
+    ort = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    for target in ("nvidia-sm70", "nvidia-sm100"):
+        text = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", target)[0]
+        assert f"    {ort} (blocker): " in text and "not its other parts" not in text, target
+    assert f"    {ort} (blocker): " not in explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm120")[0]
 
 
 def test_the_support_grid_counts_a_trap_on_one_part_apart_and_its_note_names_the_part(real_atlas):
-    """The grid's trap mark on ONNX Runtime's SM 12.x cell said "1 trap(s) apply" for the GB10-only blocker, as if it
-    hit every SM 12.x part; it now counts it as applying on some parts only, and the cell's note names the GB10."""
+    """The grid's trap mark on an SM 10.x cell said "1 trap(s) apply" for a B300-only blocker (MLX's sm_100a-only
+    wheels), as if it hit every SM 10.x part; it counts it as applying on some parts only, and the cell's note names
+    the B300. (The example was ONNX Runtime's GB10-only blocker on SM 12.x until trt48 read the aarch64 wheel.)"""
     import re
 
     from generators.render.matrix import support_matrices_html
     text = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
-    cell = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-onnxruntime-matmulnbits-int4--nvidia-sm120"'
+    cell = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-mlx-lm-affine-4--nvidia-sm100"'
                      r'.*?</td>', text).group(0)
-    assert 'title="1 trap(s) apply on some of its parts only (see the note)"' in cell and "1 trap(s) apply\"" not in cell
+    assert 'trap(s) apply on some of its parts only (see the note)"' in cell
     volta = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-onnxruntime-matmulnbits-int4--nvidia-sm70"'
                       r'.*?</td>', text).group(0)
     assert 'title="1 trap(s) apply"' in volta
-    note = re.search(r'<li id="cell-onnxruntime-matmulnbits-int4--nvidia-sm120">(.*?)</li>', text).group(1)
+    note = re.search(r'<li id="cell-mlx-lm-affine-4--nvidia-sm100">(.*?)</li>', text).group(1)
     traps = re.sub(r"<[^>]+>", "", note.split(". Traps: ")[1])
-    assert traps.startswith("onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10 (on gb10-dgx-spark only). ")  # (names: ids)
+    assert "mlx-cuda-wheels-sm100a-only-no-code-for-b300 (on b300 only)" in traps  # (names: ids)
 
 
 def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is_wrong_for(real_atlas):
@@ -1041,13 +1047,22 @@ def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_
         assert tf32 == (target not in ("nvidia-sm70", "nvidia-sm75")), target
         unbuilt = target in ("nvidia-sm70", "nvidia-sm100")
         assert cell.conditions[0].startswith("a build compiled for compute capability") == unbuilt, target
+        # trt48: the Linux aarch64 wheel has code for 8.9, 9.0a, 12.0a and 12.1a only, so on 7.5 and 8.0 the answer
+        # names the x86_64 wheel, which pip takes on an x86_64 host
+        x86_only = target in ("nvidia-sm75", "nvidia-sm80")
+        assert cell.conditions[0].startswith("onnxruntime-gpu 1.31.1's Linux x86_64 wheel") == x86_only, target
+        assert ("Linux aarch64 wheel, its CUDA provider library (libonnxruntime_providers_cuda.so) carries no code"
+                in cell.conditions[0]) == x86_only, target
         fails = [o for o in cell.otherwise if o.verdict.value == "fails-at-runtime"]
-        assert bool(fails) == unbuilt, target
-        assert cell.verdict == ("runs" if target == "nvidia-sm75" else "runs-if"), target
-    answer = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]
-    (gb10,) = answer.on_parts
-    assert gb10.part == "gb10-dgx-spark" and gb10.verdict.value == "runs-if"
-    assert gb10.conditions[0].startswith("a build compiled for compute capability 12.1")
+        assert bool(fails) == (unbuilt or x86_only), target
+        assert cell.verdict == "runs-if", target
+    # the GB10's Arm host gets the aarch64 wheel, whose sm_121a code runs there: nothing more than its target
+    assert real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")].on_parts == ()
+    # the GB200's Arm host gets the aarch64 wheel too, which has no 10.0 code: a build in its place alone
+    grace = {p.part: p for p in real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm100")].on_parts}
+    (need,) = grace["gb200-nvl72"].conditions
+    assert need.startswith("a build compiled for compute capability 10.0 in place of onnxruntime-gpu 1.31.1's Linux "
+                           "aarch64 wheel")
 
 
 def test_a_setting_whose_kernel_record_leaves_activations_open_is_not_listed_as_worse(real_atlas):
