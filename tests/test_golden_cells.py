@@ -1147,9 +1147,10 @@ def test_explain_says_a_package_test_before_the_gate_first(real_atlas):
 def test_the_cells_whose_deciding_step_the_records_mark_inferred_are_known_by_inference(real_atlas):
     """TensorRT-LLM at 00bbf71: FP8 below 8.9 fails in cuBLASLt by PyTorch's report (not read in the engine), and
     NVFP4 below SM 10.0 and W4A16 AWQ on Volta throw in dispatches read at other commits (CUTLASS's FP4 runner at
-    0249976, the fpA_intB runner at 567239f); these cells say inferred, not read from code. So do the cells that run
+    0249976, the fpA_intB runner at 567239f), and W4A16 AWQ on Turing finds no code in any build (TensorRT-LLM's CMake
+    at 1b84604 and CI at 0127950, trt48); these cells say inferred, not read from code. So do the cells that run
     because those same dispatches (and cublas_scaled_mm, read at 762f616) accept the GPU: FP8 from SM 8.9 (on 8.9 and
-    12.0 beyond 8 rows, through cuBLASLt), NVFP4 on SM 10.x and 12.x, W4A16 AWQ from SM 7.5 to 10.x. W8A8 SmoothQuant is refused everywhere
+    12.0 beyond 8 rows, through cuBLASLt), NVFP4 on SM 10.x and 12.x, W4A16 AWQ from SM 8.0 to 10.x. W8A8 SmoothQuant is refused everywhere
     because get_quant_method has no branch for flags read in an older mode.py: its candidate list is inferred. ONNX
     Runtime's CPU cells, and those of the GenAI models that run on its kernels, run through the packed MLAS path on a
     test read at main-branch commit 001d12d, not at the 1.32.0 the records pin (audit44s); its CUDA cells on every
@@ -1215,3 +1216,19 @@ def test_a_default_kernel_that_itself_runs_only_if_says_what_it_needs(real_atlas
     # a default kernel that runs as specified needs nothing said (the 32 runs cells)
     leads = [default_lead(c) for c in real_atlas.views.cells.values() if c.verdict is Verdict.RUNS]
     assert [x for x in leads if x] and not [x for x in leads if x and x.needs]
+
+
+def test_tensorrt_llm_w4a16_awq_fails_on_turing_since_no_build_carries_7x_code(real_atlas):
+    """trt48: the CUTLASS fpA_intB source has Turing kernels, and the SM 7.5 answer ran 'if the installed TensorRT-LLM
+    carries them'. No build can: TensorRT-LLM's CMake (cuda_configuration.cmake at 1b84604) compiles no PTX and stops
+    with 'Unsupported CUDA architecture' for 7.x, and NVIDIA's CI builds the wheels for 8.0 (x86_64) and 9.0 (aarch64)
+    and newer. So the answer fails at run time on every host, inferred (no wheel read), and needs no aarch64 trap:
+    none of TensorRT-LLM's SM 7.5 answers loads and runs on any host."""
+    cells = real_atlas.views.cells
+    turing = cells[("tensorrt-llm-w4a16-awq", "nvidia-sm75")]
+    assert (turing.verdict, turing.known_by, turing.conditions) == (Verdict.FAILS_AT_RUNTIME, "inferred", ())
+    text = explain_text(real_atlas, "tensorrt-llm-w4a16-awq", "nvidia-sm75")[0]
+    assert "'Unsupported CUDA architecture: 75.'" in text and "Build.groovy at 0127950" in text
+    assert cells[("tensorrt-llm-w4a16-awq", "nvidia-sm80")].verdict is Verdict.RUNS
+    sm75 = {s: c.verdict for (s, t), c in cells.items() if t == "nvidia-sm75" and c.engine == "tensorrt-llm"}
+    assert sm75 and not any(v.runs_as_specified or v is Verdict.FALLBACK for v in sm75.values()), sm75
