@@ -55,14 +55,14 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                 f"{unread_platforms(scheme)[platform]})"), True
     lead = default_lead(cell)  # a kernel a default install does not select is not the one the header leads with
     via = lead_said(lead) if lead else cell.kernel
-    lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {via}" if via else "")
+    lines = [f"{scheme_id} on {target_id}: {cell.label.upper()}" + (f" via {via}" if via else "")
              + f" ({known_by_said(cell.known_by, _version_read(atlas, cell.engine), _below(cell))})"]
     lines.extend(whole_lines(atlas, scheme_id, target_id))
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
     lines.extend(_computes_lines(atlas, scheme_id, target_id))
     stated = {c for attempt in cell.attempts for c in attempt.conditions}
-    said = "only if" if cell.verdict is Verdict.RUNS_IF else "when"  # (of the install or a substitution, not a kernel)
+    said = "only if" if cell.verdict is Verdict.RUNS_IF or cell.fallback_if else "when"  # (of the install or a substitution, not a kernel)
     lines.extend(f"  {said}: {c}" for c in cell.conditions if c not in stated)
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.met_by}" for a in cell.opt_in)

@@ -415,6 +415,20 @@ def test_a_trap_of_dense_layers_is_not_listed_on_an_expert_layer_answer(real_atl
     assert turing not in answers[("vllm-ct-w4a16-nvfp4-moe", "nvidia-sm75")].traps
 
 
+def test_the_turing_float32_trap_reaches_vllm_fp8_and_weight_only_fp8(real_atlas: Atlas):
+    """Fp8Config accepts only bfloat16 and float16 (fp8.py lines 141-143), so vLLM refuses a float32 Gemma on a T4
+    for its own fp8 method as for AWQ and GPTQ; the compressed-tensors W8A16 FP8 scheme lists no llmcompressor-quant
+    format, yet its SM 7.5 kernels stop on float32 too (finding audit52-audit-2026-12-05). The FP8 expert-layer
+    schemes stay out: none of the model types has experts."""
+    answers = real_atlas.views.answers
+    turing = "vllm-turing-auto-float32-refuses-awq-gptq"
+    for scheme in ("vllm-fp8", "vllm-fp8-block", "vllm-ct-w8a16-fp8"):
+        assert turing in answers[(scheme, "nvidia-sm75")].traps, scheme
+        assert turing not in answers[(scheme, "nvidia-sm80")].traps, scheme
+    for scheme in ("vllm-fp8-moe", "vllm-fp8-block-moe"):
+        assert turing not in answers[(scheme, "nvidia-sm75")].traps, scheme
+
+
 def test_a_trap_needing_a_native_format_is_listed_only_where_a_part_computes_it(real_atlas: Atlas):
     """vLLM's 'no native FP4' warning is printed on the Marlin path on any GPU, but misread only where the part does
     compute NVFP4: listed on the Blackwell answers, not on Hopper (where humming runs by default and the sentence is

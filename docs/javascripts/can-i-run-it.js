@@ -13,6 +13,12 @@
     "refused": ["Refused", "the engine refuses at load"],
     "no": ["Refused", "no candidate kernel accepts"]
   };
+  // a fallback that needs what a default install lacks (api: fallback_if): labelled as a runs-if is
+  var FALLBACK_IF = ["Falls back, if", "only given the conditions below; without them the engine fails at run time or refuses"];
+  // the label of a cell's verdict, or of its part's where the place is one part with an answer of its own
+  function verdictLabel(cell, verdict) {
+    return verdict === "fallback" && verdict === cell.verdict && cell.fallback_if ? FALLBACK_IF : (VERDICTS[verdict] || [verdict, ""]);
+  }
   var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
   // The sentences the card says as `python -m generators explain` says them (what an answer covers, the format map's
@@ -1382,7 +1388,7 @@
       var cell = row.cell;
       var answer = "?" + new URLSearchParams({ engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString();
       var answerLink = el("a", { "class": "atlas-compare__answer", href: answer }, [
-        el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
+        el("span", { "class": verdictClass(row.verdict), text: verdictLabel(cell, row.verdict)[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
       // an expert-layer scheme's row: its own verdict, then the whole checkpoint's, linked to the other layers' answer
@@ -1483,7 +1489,7 @@
     var scheme = records["scheme"][schemeId];
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
-    var label = VERDICTS[verdict] || [verdict, ""];
+    var label = verdictLabel(cell, verdict);
     // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
     // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
     if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }

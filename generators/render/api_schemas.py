@@ -501,6 +501,11 @@ _CELL = {"type": "object",  # every field is required (below): cell_entry writes
                         "opt_in": {"type": "array", "items": _ASSUMES,
                                    "description": "Conditions of `kernel` the default install does not meet: a reader "
                                                   "gets that kernel only by opting in (a setting, an extra package)."},
+                        "fallback_if": {"type": "boolean", "description": "True for a `fallback` that a default "
+                                        "install does not reach: an `otherwise` step not marked `off_default` fails at "
+                                        "run time, is refused or runs on another device, so the fallback needs its "
+                                        "`conditions` as a `runs-if` does (the site labels it \"Fallback if\"); false "
+                                        "for every other cell."},
                         "worse": {"type": "array", "items": _WORSE,
                                   "description": "Where a setting filters the candidate list and the cell runs as "
                                                  "specified: each value of it that makes the cell fall back, fail at "

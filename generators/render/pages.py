@@ -28,7 +28,7 @@ from .history import history_table
 from .markdown import code_span, escape_text, fill, fill_words, joined, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
-from .matrix import folded, kernel_lead, otherwise_markup, verdict_badge
+from .matrix import badge_of, cell_badge, folded, kernel_lead, otherwise_markup
 from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
@@ -365,7 +365,7 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
     rows = []
     for use in uses:
         targets = joined(", ", [values.ref(f"hardware-target/{t}") for t in use.targets])
-        rows.append([verdict_badge(use.verdict), values.ref(f"scheme/{use.scheme}"), targets,
+        rows.append([badge_of(use.verdict, use.fallback_if), values.ref(f"scheme/{use.scheme}"), targets,
                      _use_when(use, kernel_id, values)])
     # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
     return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
@@ -679,7 +679,7 @@ def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
 
 def verdict_markup(cell: Cell) -> Markup:
     """The verdict as a coloured badge; its class names the verdict so a stylesheet can colour it."""
-    return verdict_badge(cell.verdict)
+    return cell_badge(cell)
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:

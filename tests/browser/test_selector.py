@@ -813,6 +813,24 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert query["scheme"] == [first["scheme"]] and query["hardware"] == [f"part:{part}"]
 
 
+def test_a_fallback_a_default_install_does_not_reach_says_if_on_the_card_and_in_the_comparison(
+        browser: Browser, cells: dict) -> None:
+    """On a V100 the NVFP4 MoE emulation needs a build of PyTorch and vLLM for compute capability 7.0; a default install
+    fails at run time. The card said "Falls back" as it does for a fallback a default install reaches; it now says
+    "Falls back, if", as "Runs, if" does, and the comparison row says "Falls back if"."""
+    scheme = "vllm-ct-w4a4-nvfp4-moe"
+    assert cells[(scheme, "nvidia-sm70")]["fallback_if"] and not cells[(scheme, "nvidia-sm80")]["fallback_if"]
+    browser.open(f"{PAGE}?engine=vllm&scheme={scheme}&hardware=target:nvidia-sm70")
+    card = _card(browser)
+    assert card["verdict"] == "fallback" and card["verdictLine"].startswith("Falls back, if only given the conditions")
+    _pick(browser, hardware="target:nvidia-sm80")  # reached with the default dtype: a plain fallback
+    assert _card(browser)["verdictLine"].startswith("Falls back loads, but")
+    _pick(browser, engine="any", scheme="format:nvfp4", hardware="target:nvidia-sm70")
+    rows = {row["scheme"]: row for row in _comparison(browser)["rows"]}
+    assert rows[scheme]["stateText"] == "Falls back if" and rows[scheme]["badge"].endswith("atlas-verdict--fallback")
+    assert browser.console_errors() == []
+
+
 COMPARE_WHY = """return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr')].filter(tr => tr.dataset.verdict)
   .map(tr => { const why = tr.querySelector('td[data-label="Verdict"] details.atlas-compare__why');
     return {scheme: tr.dataset.scheme, verdict: tr.dataset.verdict, why: why ? {
