@@ -138,7 +138,7 @@ def whole_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     if whole.verdict is None or whole.others is None:
         return [f"  whole checkpoint: NOT DERIVED: {fill(words('whole_checkpoint_none'), scheme=whole.other)}"]
     said = fill(words("whole_checkpoint"), scheme=whole.other, state=whole_state(whole.others.value, whole.why))
-    return [f"  whole checkpoint: {whole.verdict.label.upper()} ({whole_decided(whole.decided_by)}): {said} "
+    return [f"  whole checkpoint: {whole.label.upper()} ({whole_decided(whole.decided_by)}): {said} "
             f"(explain {whole.other} {target_id})"]
 
 

@@ -1246,7 +1246,10 @@
     var part = onPart(other, place);
     // the other cell's own words where its answer on the part is the one shown (its conditions there), else the target's
     var why = part && part.verdict === theirs && theirs === "runs-if" ? part.conditions.join("; ") : whole.why;
+    // "Falls back, if" where a fallback cell deciding it is one (derive/whole_checkpoint.py fallback_if, verdictLabel)
+    var fallbackIf = [cell, other].some(function (c) { return verdictHere(c, place) === worse && verdictLabel(c, worse) === FALLBACK_IF; });
     return { scheme: whole.scheme, verdict: worse, others: theirs, why: why,
+      label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
       decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };
   }
 
@@ -1257,7 +1260,7 @@
     var state = WORDS.whole_checkpoint_state[found.others];
     state = found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
       fillText(state, { why: "" }).replace(/[: ]+$/, "");
-    return [el("span", { "class": verdictClass(found.verdict), text: (VERDICTS[found.verdict] || [found.verdict])[0].replace(",", "") }),
+    return [el("span", { "class": verdictClass(found.verdict), text: found.label }),
       " (" + WORDS.whole_checkpoint_decided[found.decided] + "): "].concat(
       fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }), [" (", el("a", { "class": "atlas-whole__answer",
         href: "?" + new URLSearchParams({ engine: engine, scheme: found.scheme, hardware: hardware }).toString(),
@@ -1396,7 +1399,7 @@
       var wholeMark = whole ? el("span", { "class": "atlas-compare__whole", "data-verdict": whole.verdict || "" }, [el("br"),
         "whole checkpoint: "].concat(whole.verdict ? [el("a", { href: "?" + new URLSearchParams({ engine: row.scheme.engine,
           scheme: whole.scheme, hardware: hardware }).toString(), title: fillText(WORDS.whole_checkpoint_decided[whole.decided], {}) },
-          [el("span", { "class": verdictClass(whole.verdict), text: (VERDICTS[whole.verdict] || [whole.verdict])[0].replace(",", "") })])] :
+          [el("span", { "class": verdictClass(whole.verdict), text: whole.label })])] :
           ["not derived"])) : null;
       var routeSteps = cell.computes_steps || [];
       var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.index import Index
-from ..model.verdicts import Verdict, worse
+from ..model.verdicts import FALLBACK_IF_LABEL, Verdict, worse
 from .cells import Cell
 
 OTHERS = "others"  # the other layers' cell is worse: it decides the whole checkpoint
@@ -35,10 +35,18 @@ class WholeCheckpoint:
     verdict: Verdict | None  # the worse of the two; None where the other scheme has no cell there
     decided_by: str  # OTHERS, EXPERTS or BOTH; empty where the other scheme has no cell there
     why: str = ""  # what the other layers' cell says, where they do not run as specified: its reason or its precision
+    # a fallback one of whose fallback cells needs what a default install lacks (Cell.fallback_if): "Fallback if"
+    fallback_if: bool = False
+
+    @property
+    def label(self) -> str:
+        """The whole checkpoint's verdict as a reader reads it (Cell.label's words)."""
+        return FALLBACK_IF_LABEL if self.fallback_if else self.verdict.label if self.verdict else ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"scheme": self.other, "verdict": self.verdict.value if self.verdict else None,
-                "others": self.others.value if self.others else None, "decided_by": self.decided_by, "why": self.why}
+                "others": self.others.value if self.others else None, "decided_by": self.decided_by, "why": self.why,
+                "fallback_if": self.fallback_if}
 
 
 def whole_checkpoints(index: Index, cells: Mapping[tuple[str, str], Cell]) -> dict[tuple[str, str], WholeCheckpoint]:
@@ -55,8 +63,10 @@ def whole_of(experts: Cell, other: str, others: Cell | None) -> WholeCheckpoint:
         return WholeCheckpoint(experts.scheme, experts.target, other, experts.verdict, None, None, "")
     verdict = worse(experts.verdict, others.verdict)
     decided = BOTH if experts.verdict is others.verdict else OTHERS if verdict is others.verdict else EXPERTS
+    # the checkpoint falls back only where every fallback cell's conditions hold: one needing more needs it of the whole
+    fallback_if = any(c.fallback_if for c in (experts, others) if c.verdict is verdict)
     return WholeCheckpoint(experts.scheme, experts.target, other, experts.verdict, others.verdict, verdict, decided,
-                           why_said(others))
+                           why_said(others), fallback_if)
 
 
 def why_said(cell: Cell) -> str:

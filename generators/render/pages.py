@@ -673,7 +673,7 @@ def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
     scheme = values.ref(f"scheme/{whole.other}")
     if whole.verdict is None or whole.others is None:
         return fill_words(words("whole_checkpoint_none"), scheme=scheme)
-    return (verdict_badge(whole.verdict) + Markup(" (") + escape_text(whole_decided(whole.decided_by)) + Markup("): ")
+    return (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by)) + Markup("): ")
             + fill_words(words("whole_checkpoint"), scheme=scheme, state=whole_state(whole.others.value, whole.why)))
 
 
