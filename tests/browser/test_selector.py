@@ -2465,3 +2465,45 @@ def test_record_text_in_the_kernel_lead_stays_text(browser: Browser) -> None:
             assert shown["kernel"].count(HOSTILE) >= 3, shown["kernel"]  # the opted id, where, the opt-in
     finally:
         browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+WHOLE = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const whole = card.querySelector('.atlas-card__whole');
+return {verdict: card.dataset.verdict, whole: whole ? {verdict: whole.dataset.verdict, text: whole.textContent,
+        badge: whole.querySelector('.atlas-verdict').className, links: [...whole.querySelectorAll('a')].map(a => a.href)} : null};
+"""
+
+
+def test_an_expert_layer_card_adds_the_whole_checkpoint_which_its_other_layers_can_make_worse(browser: Browser,
+                                                                                            cells: dict) -> None:
+    """vLLM's compressed-tensors NVFP4 MoE experts on a V100 fall back to emulation, and that stays the card's verdict;
+    the checkpoint's other linear layers are another scheme's, refused there, so the card adds the whole checkpoint's
+    verdict, the worse, with that scheme linked and its answer one click away; the comparison's row says it too. The
+    dense scheme's own card has no such line."""
+    moe, dense, target = "vllm-ct-w4a4-nvfp4-moe", "vllm-ct-w4a4-nvfp4", "nvidia-sm70"
+    whole = cells[(moe, target)]["whole_checkpoint"]
+    assert whole["scheme"] == dense and whole["verdict"] == cells[(dense, target)]["verdict"] != cells[(moe, target)]["verdict"]
+    browser.open(f"{PAGE}?engine=vllm&scheme={moe}&hardware=part:v100")
+    card = _shown(browser, WHOLE, "answer card")
+    assert card["verdict"] == cells[(moe, target)]["verdict"]  # the expert layers' own verdict, unchanged
+    assert card["whole"]["verdict"] == whole["verdict"] and card["whole"]["badge"].endswith(f"--{whole['verdict']}")
+    said = WORDS["whole_checkpoint_decided"][whole["decided_by"]]
+    assert card["whole"]["text"].startswith(f"Whole checkpoint: Refused ({said}): the checkpoint's other linear layers, scheme ")
+    assert whole["why"] in card["whole"]["text"]
+    paths = [urlsplit(h).path for h in card["whole"]["links"]]
+    assert paths[0] == f"/schemes/{dense}/"
+    answer = parse_qs(urlsplit(card["whole"]["links"][-1]).query)
+    assert answer == {"engine": ["vllm"], "scheme": [dense], "hardware": ["part:v100"]}
+    browser.open(f"{PAGE}?engine=vllm&scheme={dense}&hardware=part:v100")
+    card = _shown(browser, WHOLE, "answer card")
+    assert card["verdict"] == whole["verdict"] and card["whole"] is None
+    browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=part:v100")
+    _comparison(browser)
+    row = browser.js(f"""const tr = document.querySelector('#atlas-answer .atlas-compare tr[data-scheme="{moe}"]');
+        const w = tr.querySelector('.atlas-compare__whole');
+        return {{verdict: tr.dataset.verdict, whole: w && w.dataset.verdict, link: w && w.querySelector('a').href}};""")
+    assert row["verdict"] == cells[(moe, target)]["verdict"] and row["whole"] == whole["verdict"]
+    assert parse_qs(urlsplit(row["link"]).query)["scheme"] == [dense]
+    assert browser.console_errors() == []
