@@ -35,6 +35,14 @@ class Verdict(str, Enum):
         return self in (Verdict.RUNS, Verdict.RUNS_IF, Verdict.FALLBACK)
 
 
+def worse(a: Verdict, b: Verdict) -> Verdict:
+    """The worse of two verdicts in the vocabulary's own order, the order the enum declares them in (best first), which
+    the support tables' legend, the API's enum and the card's comparison (can-i-run-it.js RANK) already follow: what
+    a checkpoint gets when two of its parts must both load (an expert-layer scheme and its other layers' scheme)."""
+    order = list(Verdict)
+    return a if order.index(a) >= order.index(b) else b
+
+
 _LABELS = {
     Verdict.RUNS: "Runs",
     Verdict.RUNS_IF: "Runs if",

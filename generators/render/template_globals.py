@@ -23,8 +23,9 @@ from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
 from .matrix import folded, kernel_lead, otherwise_markup, published_grid_html, support_matrices_html
-from .pages import published_table, reasons_of, support_grid, why_markup
+from .pages import published_table, reasons_of, support_grid, whole_markup, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
+from .finding_index import finding_table_html, findings_week
 from .trap_index import trap_table_html
 from .values import ValueRenderer
 
@@ -94,6 +95,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "row, whose reader asks about one cell of many; empty for a cell with no such step.",
                    lambda scope: lambda cell: folded("if not", [otherwise_markup(cell, scope.values.ref, escape_text)])
                    if cell.otherwise else Markup("")),
+    TemplateGlobal("whole_checkpoint", "whole_checkpoint(cell)",
+                   "For a cell of an expert-layer scheme whose checkpoint's other linear layers have a scheme of their "
+                   "own: the whole checkpoint's verdict (the worse of the two cells on the target), which sets it, and "
+                   "what the other layers' scheme (linked) does there; empty for any other cell.",
+                   lambda scope: lambda cell: whole_markup(scope.atlas, cell, scope.values)),
     TemplateGlobal("heading_ids", "heading_ids(kind, rows, field)",
                    "For a page with a heading per row naming the record of `kind` whose id is the row's `field` "
                    "(`### {{ name(kind, id) }} { #{{ anchors[id] }} }`), each record id's heading id: MkDocs's own slug of "
@@ -120,6 +126,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("trap_table", "trap_table()",
                    "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
                    lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("finding_table", "finding_table()",
+                   "Every finding as a sortable table, newest first: date checked, verdict, name, the records it concerns.",
+                   lambda scope: lambda: finding_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("findings_week", "findings_week()",
+                   "The findings dated in the seven days up to the newest one: since, until, count, and (verdict, count) pairs.",
+                   lambda scope: lambda: findings_week(scope.atlas)),
     TemplateGlobal("stale_sources", "stale_sources()",
                    "Sources with no check date, not checked for a long time, or pinned to a package release or repository "
                    "tag older than the newest one cited for it.",
