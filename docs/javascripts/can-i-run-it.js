@@ -1249,7 +1249,7 @@
     // the other cell's own words where its answer on the part is the one shown (its conditions there), else the target's
     var why = part && part.verdict === theirs && theirs === "runs-if" ? part.conditions.join("; ") : whole.why;
     // "Falls back, if" where a fallback cell deciding it is one (derive/whole_checkpoint.py fallback_if, verdictLabel)
-    var fallbackIf = [cell, other].some(function (c) { return verdictHere(c, place) === worse && verdictLabel(c, worse) === FALLBACK_IF; });
+    var fallbackIf = [cell, other].some(function (c) { return verdictHere(c, place) === worse && verdictLabel(c, worse, onPart(c, place)) === FALLBACK_IF; });
     return { scheme: whole.scheme, verdict: worse, others: theirs, why: why,
       label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
       decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };

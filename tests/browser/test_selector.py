@@ -838,7 +838,8 @@ def test_a_fallback_a_default_install_does_not_reach_says_if_on_the_card_and_in_
     assert _card(browser)["verdictLine"].startswith("Falls back loads, but")
     _pick(browser, engine="any", scheme="format:nvfp4", hardware="target:nvidia-sm70")
     rows = {row["scheme"]: row for row in _comparison(browser)["rows"]}
-    assert rows[scheme]["stateText"] == "Falls back if" and rows[scheme]["badge"].endswith("atlas-verdict--fallback")
+    # (after it, the whole checkpoint's answer: the dense layers' scheme is refused on a V100)
+    assert rows[scheme]["stateText"].startswith("Falls back if") and rows[scheme]["badge"].endswith("atlas-verdict--fallback")
     # the tally counts the row as it labels it, and so does the related formats' (FP8 through transformers on a V100
     # without a device_map runs on the host CPU; the default PyTorch has no Volta code)
     tally = browser.js("return document.querySelector('#atlas-answer .atlas-compare__tally').textContent")
