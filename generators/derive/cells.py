@@ -631,7 +631,9 @@ def _list_refuses_first(scheme: SchemeFields, target: HardwareTargetFields) -> b
     verify_quantization in the front end): that refusal, not a failure of the first kernels, is what a default
     install meets."""
     candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
-    return bool(candidates) and not candidates.get("kernels") and bool(candidates.get("before_first_kernels"))
+    if candidates is None:
+        return False
+    return not candidates.get("kernels") and bool(candidates.get("before_first_kernels"))
 
 
 def _refused_after_first_kernels(cell: Cell, unbuilt: Sequence[tuple[Build, str]], first_kernels: str) -> Cell:
