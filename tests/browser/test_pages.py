@@ -327,7 +327,7 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     whose cells after the first name their column; at desktop width the same table keeps its header row, and a row's
     "why" folds what runs if its conditions fail under a disclosure that opens on a click."""
     read = """const table = [...document.querySelectorAll('.md-typeset table')].find(t =>
-            [...t.querySelectorAll('thead th')].map(th => th.textContent.trim()).join('|') === 'scheme|verdict|why');
+            [...t.querySelectorAll('thead th')].map(th => th.textContent.trim()).join('|') === 'scheme|verdict|whole checkpoint|why');
         const cells = [...table.querySelectorAll('tbody td')];
         return {stacked: table.hasAttribute('data-atlas-stack'), head: getComputedStyle(table.tHead).display,
                 page: document.documentElement.scrollWidth, rows: table.tBodies[0].rows.length,
@@ -339,8 +339,9 @@ def test_a_record_page_wide_table_reads_one_row_at_a_time_at_390_and_stays_a_tab
     browser.screenshot("stacked-table-390")
     phone = browser.js(read)
     assert phone["stacked"] and phone["head"] == "none" and phone["rows"] > 10
-    assert phone["page"] <= PHONE[0] and phone["outside"] == 0 and phone["blocks"] == phone["cells"] == 3 * phone["rows"]
-    assert sorted(phone["labels"]) == ['"verdict: "', '"why: "']
+    assert phone["page"] <= PHONE[0] and phone["outside"] == 0 and phone["blocks"] == phone["cells"] == 4 * phone["rows"]
+    # (SM 9.0 has expert-layer schemes: the table adds their whole checkpoint, "—" on the other rows)
+    assert sorted(phone["labels"]) == ['"verdict: "', '"whole checkpoint: "', '"why: "']
     browser.resize(DESKTOP)
     desktop = browser.js(read)
     assert desktop["head"] == "table-header-group" and desktop["blocks"] == 0
@@ -826,3 +827,22 @@ def test_a_scheme_the_first_palette_stored_is_kept_as_dark_or_read_as_the_system
     finally:
         browser.js("localStorage.clear()")
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_part_page_lists_the_traps_on_its_answers_with_unbroken_severity_badges(browser: Browser) -> None:
+    """The V100's page listed only traps naming the V100, so llama.cpp's cuBLAS FP16 overflow (scoped by kernel and
+    platform) left it; its answers' traps are now listed before its cells. In that narrow column a severity badge
+    broke inside the word ("BLOCKE / R"): a badge stays on one line at either width."""
+    read = """const h = [...document.querySelectorAll('h2')].find(h => h.textContent.trim().startsWith('Traps on its answers'));
+        if (!h) return null;
+        let table = h.nextElementSibling; while (table && !table.querySelector('table')) table = table.nextElementSibling;
+        const badges = [...table.querySelectorAll('.atlas-severity')];
+        return {rows: table.querySelectorAll('tbody tr').length,
+                overflow: [...table.querySelectorAll('tbody tr td:first-child a')].some(a =>
+                    a.getAttribute('href').includes('llama-cpp-cublas-f16-activation-overflow')),
+                tallest: Math.max(...badges.map(b => b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize)))}"""
+    for size in (DESKTOP, PHONE):
+        browser.open("accelerators/v100/", size)
+        shown = browser.js(read)
+        assert shown is not None and shown["rows"] >= 3 and shown["overflow"]
+        assert shown["tallest"] < 2.2, shown  # one line of the badge's own font, not two
