@@ -30,7 +30,8 @@
   var WORDS_PLACED = ["covers", "default_lead", "default_lead_where", "default_lead_outcome", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
     "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "trap_contested", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at",
-    "whole_checkpoint", "whole_checkpoint_state", "whole_checkpoint_decided", "whole_checkpoint_none"];
+    "whole_checkpoint", "whole_checkpoint_state", "whole_checkpoint_decided", "whole_checkpoint_none", "whole_checkpoint_both",
+    "whole_checkpoint_default", "whole_checkpoint_layers"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -1246,11 +1247,34 @@
     var part = onPart(other, place);
     // the other cell's own words where its answer on the part is the one shown (its conditions there), else the target's
     var why = part && part.verdict === theirs && theirs === "runs-if" ? part.conditions.join("; ") : whole.why;
-    // "Falls back, if" where a fallback cell deciding it is one (derive/whole_checkpoint.py fallback_if, verdictLabel)
-    var fallbackIf = [cell, other].some(function (c) { return verdictHere(c, place) === worse && verdictLabel(c, worse) === FALLBACK_IF; });
-    return { scheme: whole.scheme, verdict: worse, others: theirs, why: why,
+    // "Falls back, if" where a fallback cell deciding it is one, or a runs-if cell fails or is refused without its
+    // conditions on a default install (derive/whole_checkpoint.py fallback_if, fails_without)
+    var fallbackIf = worse === "fallback" && [cell, other].some(function (c) {
+      var here = verdictHere(c, place);
+      return (here === worse && verdictLabel(c, worse) === FALLBACK_IF) || (here === "runs-if" && !onPart(c, place) &&
+        (c.otherwise || []).some(function (s) { return !s.off_default && (LOADS.indexOf(s.verdict) < 0 || s.elsewhere); }));
+    });
+    // what a default install gets where a cell's kernel is not its default's and that is worse (by_default): the other
+    // layers' lead first; a part's own answer has no lead here
+    var leads = { others: onPart(other, place) ? null : defaultLead(other), experts: onPart(cell, place) ? null : defaultLead(cell) };
+    var gets = { others: leads.others ? leads.others.gets : theirs, experts: leads.experts ? leads.experts.gets : mine };
+    var worst = RANK.indexOf(gets.others) >= RANK.indexOf(gets.experts) ? gets.others : gets.experts;
+    var side = ["others", "experts"].filter(function (s) { return gets[s] === worst && leads[s]; })[0];
+    var byDefault = side && RANK.indexOf(worst) > RANK.indexOf(worse) ? { layers: side, verdict: worst } : null;
+    // a runs-if other cell whose kernel a default install does not select is said by its lead (WholeCheckpoint.others_lead)
+    var leadOf = theirs === "runs-if" && leads.others ? other : null;
+    return { scheme: whole.scheme, verdict: worse, others: theirs, why: why, byDefault: byDefault, leadOf: leadOf,
+      both: mine === "runs-if" && theirs === "runs-if",
       label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
       decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };
+  }
+
+  // the default install's line of a whole checkpoint (WORDS.whole_checkpoint_default): whose lead names the kernel a
+  // default install selects, and the whole checkpoint's verdict there as a badge
+  function wholeDefault(byDefault) {
+    return fill(WORDS.whole_checkpoint_default, { layers: WORDS.whole_checkpoint_layers[byDefault.layers],
+      verdict: el("span", { "class": verdictClass(byDefault.verdict) + " atlas-whole__default",
+        text: (VERDICTS[byDefault.verdict] || [byDefault.verdict])[0].replace(",", "") }) });
   }
 
   // the whole checkpoint as explain says it (derive/wording.py whole_state): the other scheme linked, then its answer
@@ -1258,11 +1282,14 @@
     var scheme = link(site, records["scheme"][found.scheme], found.scheme);
     if (!found.verdict) { return fill(WORDS.whole_checkpoint_none, { scheme: scheme }); }
     var state = WORDS.whole_checkpoint_state[found.others];
-    state = found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
-      fillText(state, { why: "" }).replace(/[: ]+$/, "");
+    state = found.leadOf ? fill(WORDS.whole_checkpoint_state["runs-if-lead"], { why: kernelLead(site, records, found.leadOf) }) :
+      [found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
+        fillText(state, { why: "" }).replace(/[: ]+$/, "")];
+    if (found.both) { state = state.concat([WORDS.whole_checkpoint_both]); }
     return [el("span", { "class": verdictClass(found.verdict), text: found.label }),
       " (" + WORDS.whole_checkpoint_decided[found.decided] + "): "].concat(
-      fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }), [" (", el("a", { "class": "atlas-whole__answer",
+      fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }),
+      found.byDefault ? wholeDefault(found.byDefault) : [], [" (", el("a", { "class": "atlas-whole__answer",
         href: "?" + new URLSearchParams({ engine: engine, scheme: found.scheme, hardware: hardware }).toString(),
         text: "its answer" }), ")"]);
   }
@@ -1364,8 +1391,12 @@
       return;
     }
     var engineName = function (row) { return records["engine"][row.scheme.engine] ? records["engine"][row.scheme.engine].name : row.scheme.engine; };
+    // an expert-layer row ranks by its whole checkpoint (wholeHere), what loading the checkpoint gets: one whose experts
+    // fall back and whose other layers are refused is not the best answer on the list
+    rows.forEach(function (row) { row.whole = wholeHere(cells, row.cell, place); });
+    var ranked = function (row) { return RANK.indexOf(row.whole && row.whole.verdict || row.verdict); };
     rows.sort(function (a, b) {
-      return RANK.indexOf(a.verdict) - RANK.indexOf(b.verdict) || engineName(a).localeCompare(engineName(b)) ||
+      return ranked(a) - ranked(b) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
     });
     [gaps, viaPlugin, away].forEach(function (list) {
@@ -1395,11 +1426,14 @@
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
       // an expert-layer scheme's row: its own verdict, then the whole checkpoint's, linked to the other layers' answer
-      var whole = wholeHere(cells, cell, place);
+      var whole = row.whole;
       var wholeMark = whole ? el("span", { "class": "atlas-compare__whole", "data-verdict": whole.verdict || "" }, [el("br"),
         "whole checkpoint: "].concat(whole.verdict ? [el("a", { href: "?" + new URLSearchParams({ engine: row.scheme.engine,
           scheme: whole.scheme, hardware: hardware }).toString(), title: fillText(WORDS.whole_checkpoint_decided[whole.decided], {}) },
-          [el("span", { "class": verdictClass(whole.verdict), text: whole.label })])] :
+          [el("span", { "class": verdictClass(whole.verdict), text: whole.label })])].concat(whole.byDefault ? [
+          // a default install gets worse (WholeCheckpoint.by_default): the row says so, the answer says why
+          "; by default: ", el("span", { "class": verdictClass(whole.byDefault.verdict) + " atlas-compare__whole-default",
+            text: (VERDICTS[whole.byDefault.verdict] || [whole.byDefault.verdict])[0].replace(",", "") })] : []) :
           ["not derived"])) : null;
       var routeSteps = cell.computes_steps || [];
       var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?

@@ -406,7 +406,7 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
                                                                "in the target's order."}}}
 
 _WHOLE_CHECKPOINT = {
-    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if"], "additionalProperties": False,
+    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if", "both_conditional", "by_default", "default_layers", "default_kernel", "others_lead"], "additionalProperties": False,
     "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
                    "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
                    "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
@@ -425,7 +425,24 @@ _WHOLE_CHECKPOINT = {
                                                            "reason), what it computes as, or its conditions."},
                    "fallback_if": {"type": "boolean", "description": "A `fallback` whole checkpoint one of whose "
                                                                     "fallback cells is `fallback_if`: shown \"Fallback "
-                                                                    "if\", as that cell is."}}}
+                                                                    "if\", as that cell is; also where a runs-if "
+                                                                    "cell fails or is refused without its conditions."},
+                   "both_conditional": {"type": "boolean", "description": "Both cells are `runs-if`: the whole "
+                                                                         "checkpoint needs the conditions of each."},
+                   "by_default": {"oneOf": [_VERDICT, {"type": "null"}],
+                                  "description": "Where a cell's kernel is not the one a default install selects "
+                                                 "(its `default_kernel`) and what a default install gets from that is "
+                                                 "worse than `verdict`: the whole checkpoint on a default install; "
+                                                 "else null."},
+                   "default_layers": {"type": "string", "enum": ["others", "experts", ""],
+                                      "description": "Whose default kernel sets `by_default`: `others` or `experts`."},
+                   "default_kernel": {"type": "string", "description": "That kernel's record id; empty with no "
+                                                                       "`by_default`."},
+                   "others_lead": {"type": "boolean", "description": "The other layers' cell is `runs-if` on a kernel "
+                                                                    "a default install does not select: `why` is its "
+                                                                    "kernel lead (the default install's kernel and "
+                                                                    "what it gives, then the opt-in's), not its "
+                                                                    "conditions alone."}}}
 
 _CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},

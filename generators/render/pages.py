@@ -19,7 +19,7 @@ from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.plugins import host_platforms, through_plugins
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
-from ..derive.wording import whole_decided, whole_state, words
+from ..derive.wording import whole_both, whole_decided, whole_default_layers, whole_state, words
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record, settled
@@ -673,8 +673,19 @@ def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
     scheme = values.ref(f"scheme/{whole.other}")
     if whole.verdict is None or whole.others is None:
         return fill_words(words("whole_checkpoint_none"), scheme=scheme)
-    return (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by)) + Markup("): ")
-            + fill_words(words("whole_checkpoint"), scheme=scheme, state=whole_state(whole.others.value, whole.why)))
+    if whole.others_lead:  # the other layers' kernels as their answer leads with them, each linked
+        lead = kernel_lead(atlas.views.cells[(whole.other, cell.target)], lambda k: values.ref(f"kernel/{k}"), escape_text)
+        state = fill_words(whole_state(whole.others.value, "{lead}", True), lead=lead) + escape_text(
+            whole_both(whole.both_conditional))
+    else:
+        state = escape_text(whole_state(whole.others.value, whole.why) + whole_both(whole.both_conditional))
+    said = (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by))
+            + Markup("): ") + fill_words(words("whole_checkpoint"), scheme=scheme, state=state))
+    if whole.by_default is None:
+        return said
+    # a default install gets worse than the verdict (a kernel a default install does not select): said, as a badge
+    return said + fill_words(words("whole_checkpoint_default"), layers=whole_default_layers(whole.default_layers),
+                             verdict=badge_of(whole.by_default, False))
 
 
 def verdict_markup(cell: Cell) -> Markup:

@@ -787,7 +787,10 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert all((row["answer"] is not None) == (row["state"] == "plugin-elsewhere") == (row["scheme"] in away) for row in gaps)
     derived = shown["rows"][:len(shown["rows"]) - len(gaps)]
     verdicts = [cells[(row["scheme"], target)]["verdict"] for row in derived]
-    assert [row["verdict"] for row in derived] == verdicts == sorted(verdicts, key=ORDER.index) and verdicts
+    assert [row["verdict"] for row in derived] == verdicts and verdicts
+    # best first, an expert-layer row by its whole checkpoint (what loading the checkpoint gets)
+    ranks = [(cells[(row["scheme"], target)]["whole_checkpoint"] or {}).get("verdict") or v for row, v in zip(derived, verdicts)]
+    assert ranks == sorted(ranks, key=ORDER.index)
     assert shown["gaps"] == len([row for row in gaps if row["scheme"] not in away])
     for row in derived:
         cell = cells[(row["scheme"], target)]
@@ -2506,4 +2509,37 @@ def test_an_expert_layer_card_adds_the_whole_checkpoint_which_its_other_layers_c
         return {{verdict: tr.dataset.verdict, whole: w && w.dataset.verdict, link: w && w.querySelector('a').href}};""")
     assert row["verdict"] == cells[(moe, target)]["verdict"] and row["whole"] == whole["verdict"]
     assert parse_qs(urlsplit(row["link"]).query)["scheme"] == [dense]
+    # the row ranks by the whole checkpoint: its experts' fallback does not put a refused checkpoint first
+    order = browser.js("""return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr[data-verdict]')]
+        .filter(tr => tr.dataset.verdict).map(tr => {const w = tr.querySelector('.atlas-compare__whole');
+        return w ? w.dataset.verdict : tr.dataset.verdict;});""")
+    assert order == sorted(order, key=ORDER.index) and whole["verdict"] in order, order
+    assert browser.console_errors() == []
+
+
+def test_a_whole_checkpoint_runs_if_says_what_a_default_install_gets(browser: Browser, cells: dict) -> None:
+    """vLLM's block FP8 experts run on an L4; the checkpoint's other linear layers run as specified only with a flag,
+    and a default install gives them a kernel that falls back, so the whole checkpoint is "Runs if" and, on a default
+    install, a fallback: the card says the second with that kernel linked and its verdict's badge (as explain does),
+    and the comparison row adds it after the whole checkpoint's verdict; a reader without the flag is not left reading
+    "Runs if" alone."""
+    found = [(key, c["whole_checkpoint"]) for key, c in cells.items()
+             if key[1] == "nvidia-sm89" and (c.get("whole_checkpoint") or {}).get("by_default")]
+    assert found, "no whole checkpoint on SM 8.9 that a default install makes worse: this test checks nothing"
+    (moe, _), whole = found[0]
+    browser.open(f"{PAGE}?engine=vllm&scheme={moe}&hardware=part:l4")
+    card = _shown(browser, WHOLE, "answer card")
+    layers = WORDS["whole_checkpoint_layers"][whole["default_layers"]]
+    assert f"on a default install ({layers} kernel named first) the whole checkpoint: " in card["whole"]["text"], card
+    assert "on a default install" in card["whole"]["text"].split(" run on this target by ")[1], card
+    assert any(urlsplit(h).path == f"/kernels/{whole['default_kernel']}/" for h in card["whole"]["links"]), card
+    badge = browser.js("return document.querySelector('#atlas-answer .atlas-card__whole .atlas-whole__default').className")
+    assert f"atlas-verdict--{whole['by_default']}" in badge.split(), badge
+    fmt = yaml.safe_load((Path(__file__).parents[2] / "records/schemes" / f"{moe}.yaml").read_text())["formats"][0]
+    browser.open(f"{PAGE}?engine=any&format={fmt}&hardware=part:l4")
+    _comparison(browser)
+    row = browser.js(f"""const tr = document.querySelector('#atlas-answer .atlas-compare tr[data-scheme="{moe}"]');
+        const d = tr && tr.querySelector('.atlas-compare__whole-default');
+        return d && d.className;""")
+    assert row and f"atlas-verdict--{whole['by_default']}" in row.split(), row
     assert browser.console_errors() == []
