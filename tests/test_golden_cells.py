@@ -1035,7 +1035,8 @@ def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_
     at run time and the answer needs a build for the GPU first. The golden file keeps only verdict and kernel, so the
     steps are pinned here."""
     cells = real_atlas.views.cells
-    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90",
+                   "nvidia-sm100", "nvidia-sm120"):
         cell = cells[("onnxruntime-matmulnbits-int4", target)]
         tried = [(a.kernel.removeprefix("onnxruntime-cuda-"), a.outcome) for a in cell.attempts]
         assert tried[:2] == [("fpa-intb-gemm", "no"), ("int4-gemv", "conditional")], target
@@ -1047,9 +1048,9 @@ def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_
         assert tf32 == (target not in ("nvidia-sm70", "nvidia-sm75")), target
         unbuilt = target in ("nvidia-sm70", "nvidia-sm100")
         assert cell.conditions[0].startswith("a build compiled for compute capability") == unbuilt, target
-        # trt48: the Linux aarch64 wheel has code for 8.9, 9.0a, 12.0a and 12.1a only, so on 7.5 and 8.0 the answer
-        # names the x86_64 wheel, which pip takes on an x86_64 host
-        x86_only = target in ("nvidia-sm75", "nvidia-sm80")
+        # trt48: the Linux aarch64 wheel has code for 8.9, 9.0a, 12.0a and 12.1a only, so on 7.5, 8.0 and 8.6 the
+        # answer names the x86_64 wheel, which pip takes on an x86_64 host; on 8.9 both wheels serve (trt48s)
+        x86_only = target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86")
         assert cell.conditions[0].startswith("onnxruntime-gpu 1.31.1's Linux x86_64 wheel") == x86_only, target
         assert ("Linux aarch64 wheel, its CUDA provider library (libonnxruntime_providers_cuda.so) carries no code"
                 in cell.conditions[0]) == x86_only, target
