@@ -2528,7 +2528,7 @@ def test_a_whole_checkpoint_runs_if_says_what_a_default_install_gets(browser: Br
     assert found, "no whole checkpoint on SM 8.9 that a default install makes worse: this test checks nothing"
     (moe, _), whole = found[0]
     browser.open(f"{PAGE}?engine=vllm&scheme={moe}&hardware=part:l4")
-    card = _shown(browser, WHOLE, "answer card")
+    card = _shown(browser, WHOLE_CHECKPOINT, "answer card")
     layers = WORDS["whole_checkpoint_layers"][whole["default_layers"]]
     assert f"on a default install ({layers} kernel named first) the whole checkpoint: " in card["whole"]["text"], card
     assert "on a default install" in card["whole"]["text"].split(" run on this target by ")[1], card
