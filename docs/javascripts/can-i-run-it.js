@@ -726,6 +726,21 @@
     return { verdict: cell.sources.filter(function (s) { return !folded[s]; }), passed: passed };
   }
 
+  // How a fallback computes, said short (api: computes_short, read from the records' typed fields: the requirement's
+  // check, the kernel's activation handling and stated precision); where only the note's prose says it, that it
+  // computes at another precision, the row's answer saying how
+  var FALLBACK_WAYS = {
+    "weight-only": "weight-only (activations not quantized)",
+    "emulated": "emulated in software",
+    "dequantized": "weights dequantized to it",
+    "activations-quantized": "activations quantized to it"
+  };
+  function fallbackShort(cell) {
+    var short = cell.computes_short;
+    if (!short) { return "another precision (the answer says which)"; }
+    return short.precisions.join(" or ") + ", " + (FALLBACK_WAYS[short.way] || short.way);
+  }
+
   // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
   // kernels multiply in, as the page's data words it (`said`, derived once with explain's wording); `withSetting` adds
   // the value of a setting that chooses it (`setting_said`, explain's words too), where the line stands alone (a
@@ -1353,7 +1368,8 @@
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
       var routeSteps = cell.computes_steps || [];
-      var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
+      // a fallback's whole note is its answer's; the table says it short, from typed fields (api: computes_short)
+      var computes = (cell.computes_as ? fallbackShort(cell) : "") || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
         routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
         (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
@@ -1596,7 +1612,22 @@
     }
     if (cell.sources.length) {
       var grouped = sourceGroups(cell);
-      var body = [el("ul", { "class": "atlas-card__sources" }, grouped.verdict.map(sourceItem))];
+      var shownTraps = traps;
+      var seen = {};
+      // by what each backs (api: source_groups, from the record fields that cite them); a source that backs several
+      // statements is listed under each, in full the first time
+      var body = (cell.source_groups || []).filter(function (g) {
+        return g.backs !== "passed-over" && (g.backs !== "trap" || shownTraps.indexOf(g.subject) >= 0);
+      }).map(function (g) {
+        return el("div", { "class": "atlas-card__source-group", "data-backs": g.backs }, [
+          el("p", { "class": "atlas-card__source-backs" }, backsLabel(g)),
+          el("ul", { "class": "atlas-card__sources" }, g.sources.map(function (s) {
+            var again = seen[s];
+            seen[s] = true;
+            return again ? el("li", { "class": "atlas-card__source-again" }, [link(site, records["source"][s], s),
+              el("small", { text: " (also above)" })]) : sourceItem(s);
+          }))]);
+      });
       if (grouped.passed.length) {
         var count = grouped.passed.reduce(function (n, g) { return n + g.sources.length; }, 0);
         body.push(el("details", { "class": "atlas-card__sources-passed" }, [
@@ -1609,6 +1640,24 @@
           }))]));
       }
       card.appendChild(section("Sources", body));
+    }
+    // what a group of sources backs, said before them (the words are the card's; the subject is the records')
+    function backsLabel(g) {
+      var kernel = function (id) { return link(site, records["kernel"][id], id); };
+      var said = function (text) { return el("q", { "class": "atlas-card__source-said", text: text }); };
+      switch (g.backs) {
+        case "selection": return ["Which kernel the engine selects for this scheme (the scheme and its candidate list)"];
+        case "kernel": return ["What ", kernel(g.subject), " requires and does"];
+        case "computes": return ["What ", kernel(g.subject), " computes in"];
+        case "condition": return ["The condition ", said(g.subject)];
+        case "install": return ["What the default install's binaries carry"];
+        case "published": return ["The published table ", link(site, records["support-matrix"][g.subject], g.subject)];
+        case "finding": return ["The finding ", link(site, records["finding"][g.subject], g.subject)];
+        case "need": return ["Also needed at run time: ", said(g.subject)];
+        case "part": return ["On this part: ", said(g.subject)];
+        case "trap": return ["The trap ", link(site, records["gotcha"][g.subject], g.subject)];
+        default: return ["The rest of the answer"];
+      }
     }
     function sourceItem(s) {
       var source = records["source"][s];
