@@ -149,6 +149,7 @@
   function setUp(root, site, index, loadTarget) {
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
+    setTerms(site, records);
     // the cells by "scheme|target", of each target loaded so far (loadTarget)
     var cells = {};
     var schemes = index.records["scheme"];
@@ -390,6 +391,49 @@
     return el("a", { href: site + record.page, text: text || record.name });
   }
 
+  // The glossary's spellings (index: the term records' `spellings`, each leading to the record that defines it), longest
+  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does
+  var TERMS = [];
+  var SEEN = {};
+  function setTerms(site, records) {
+    TERMS = Object.keys(records["term"] || {}).map(function (id) { return records["term"][id]; })
+      .reduce(function (all, term) {
+        var target = (records[term.defined_by.kind] || {})[term.defined_by.id];
+        return target ? all.concat(term.spellings.map(function (s) {
+          return { spelling: s, href: site + target.page, title: term.name };
+        })) : all;
+      }, []).sort(function (a, b) { return b.spelling.length - a.spelling.length || (a.spelling < b.spelling ? -1 : 1); });
+  }
+  function wordAt(text, at, length) {
+    var edge = /[A-Za-z0-9_]/;
+    return !edge.test(text.charAt(at - 1)) && !edge.test(text.charAt(at + length));
+  }
+  // record text with the first use of each glossary spelling not yet linked on this answer made a link; text nodes only
+  function termed(text) {
+    var found = [];
+    TERMS.forEach(function (term) {
+      if (SEEN[term.spelling]) { return; }
+      for (var at = text.indexOf(term.spelling); at >= 0; at = text.indexOf(term.spelling, at + 1)) {
+        var end = at + term.spelling.length;
+        if (wordAt(text, at, term.spelling.length) && !found.some(function (f) { return f.at < end && at < f.end; })) {
+          found.push({ at: at, end: end, term: term });
+          SEEN[term.spelling] = true;
+          return;
+        }
+      }
+    });
+    if (!found.length) { return [text]; }
+    found.sort(function (a, b) { return a.at - b.at; });
+    var nodes = [], from = 0;
+    found.forEach(function (f) {
+      nodes.push(text.slice(from, f.at));
+      nodes.push(el("a", { "class": "atlas-term", href: f.term.href, title: f.term.title, text: text.slice(f.at, f.end) }));
+      from = f.end;
+    });
+    nodes.push(text.slice(from));
+    return nodes;
+  }
+
   // each reason after its kernel's name, linked, where the reasons are the candidates' own ('kernel-id: message', in
   // the attempts' order); otherwise (a capability gate's message) as written
   function whyNot(site, records, cell) {
@@ -398,7 +442,7 @@
       return cell.reasons[n] === a.kernel + ": " + a.reason;
     });
     if (!paired) { return cell.reasons.map(function (r) { return reasonItem(site, records, r); }); }
-    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
+    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": "].concat(termed(a.reason))); });
   }
 
   // why a cell does not run, in the engine's order: what the engine prints when it gives up, as it prints it, then
@@ -422,8 +466,8 @@
     var at = reason.indexOf(": ");
     var id = at > 0 ? reason.slice(0, at) : "";
     var kernel = Object.prototype.hasOwnProperty.call(records["kernel"], id) ? records["kernel"][id] : null;
-    if (!kernel) { return el("li", { text: reason }); }
-    return el("li", {}, [link(site, kernel, id), reason.slice(at)]);
+    if (!kernel) { return el("li", {}, termed(reason)); }
+    return el("li", {}, [link(site, kernel, id)].concat(termed(reason.slice(at))));
   }
 
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
@@ -1214,7 +1258,7 @@
 
   // what meets (or lacks) a condition; how that default install is installed, often a paragraph, folded under it
   function metBy(assumed) {
-    var said = el("span", { text: assumed.install });
+    var said = el("span", {}, termed(assumed.install));
     if (!assumed.route) { return said; }
     return el("span", {}, [said, el("details", { "class": "atlas-why-more atlas-card__route" }, [
       el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
@@ -1315,6 +1359,7 @@
 
   function renderComparison(answer, site, records, cells, format, hardware, formats) {
     answer.textContent = "";
+    SEEN = {};
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
       return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
@@ -1446,6 +1491,7 @@
 
   function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
+    SEEN = {};
     var place = placeOf(records, hardware);
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
@@ -1494,7 +1540,7 @@
         unknownHere(site, records, cell, place))));
     } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
-      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place),
+      facts.appendChild(el("dd", {}, termed(computes).concat(emulatedHere(site, records, cell, place),
         unknownHere(site, records, cell, place))));
     }
     if (cell.known_by) {
@@ -1523,11 +1569,11 @@
       // on a cell that runs whichever way, the conditions only choose the kernel
       // (where a default install selects another kernel, the conditions are those of the opt-in kernel)
       var title = cell.verdict !== "runs" ? "Conditions" : defaultLead(cell) ? "The opt-in kernel when" : "This kernel when";
-      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
+      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", {}, termed(c)); }))]));
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+        return el("li", {}, [el("span", {}, termed(a.condition)), ": ", metBy(a)]);
       }))]));
     }
     // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
@@ -1536,7 +1582,7 @@
     var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+        return el("li", {}, [el("span", {}, termed(a.condition)), ": ", metBy(a)]);
       }))]));
     }
     // values of a setting that filters the engine's list (vLLM's --linear-backend) with which this running cell runs

@@ -248,13 +248,13 @@ def source_groups(index: Index, cell: Cell, platform: str, sources: Sequence[str
         stated = kernel.data.get("computes_in")
         if stated and kernel_id in kept:
             add("computes", kernel_id, [stated["source"]])
-    data = engine.data if engine is not None else {}
+    data: Mapping[str, Any] = engine.data if engine is not None else {}
     facts: dict[str, list[str]] = {}  # (a fact's name may be stated by installs of several platforms)
     for install in data.get("default_install", []):
         for fact in [*install.get("provides", []), *install.get("lacks", [])]:
             facts.setdefault(fact["fact"], []).append(fact["source"])
-    for stated in (*cell.assumes, *cell.opt_in):
-        add("condition", stated.condition, (s for f in stated.facts for s in facts.get(f, ())))
+    for assumed in (*cell.assumes, *cell.opt_in):
+        add("condition", assumed.condition, (s for f in assumed.facts for s in facts.get(f, ())))
     used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
             for r in kernel.data.get("requirements", []) if "uses" in r and _applies(r, platform)}
     for check in data.get("runtime_checks", []):

@@ -88,6 +88,13 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                ["engine", "formats", "layers"]),
     "finding": ({"verdict": _record_field("finding", "verdict"), "conclusion": _record_field("finding", "conclusion")},
                 ["verdict", "conclusion"]),
+    "term": ({"spellings": _record_field("term", "spellings"),
+              "defined_by": {"type": "object", "additionalProperties": False, "required": ["kind", "id"],
+                             "description": "The record a link on the term leads to: the record's `defined_by`, or "
+                                            "the term itself where it names none.",
+                             "properties": {"kind": {"type": "string", "description": "That record's kind."},
+                                            "id": {"type": "string", "description": "That record's id."}}}},
+             ["spellings", "defined_by"]),
     "engine": ({"category": _record_field("engine", "category"),
                 "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
                                  "commit the records read (the one its cells describe); null when it states none."},
