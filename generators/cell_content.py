@@ -53,6 +53,8 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
                                     else " or ".join(format_precision(atlas.index, f) for f in s.formats)
                                     for s in answer.steps],
             "history": history.get(key),
+            # an expert-layer cell's whole checkpoint: the worse of its verdict and its other layers' scheme's here
+            "whole_checkpoint": views.whole_checkpoints.get(key),
             "notices": notices(answer)}))
         contents[key] = content
     return contents

@@ -12,7 +12,8 @@ from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_else
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
 from .derive.inferred_steps import InferredStep, words_key
-from .derive.wording import covers, fill, inferred_below, layer_schemes, revision_said, setting_said, words
+from .derive.wording import (covers, fill, inferred_below, layer_schemes, revision_said, setting_said, whole_decided,
+                              whole_state, words)
 from .model.verdicts import Verdict, known_by_said
 
 
@@ -54,13 +55,14 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
                 f"{unread_platforms(scheme)[platform]})"), True
     lead = default_lead(cell)  # a kernel a default install does not select is not the one the header leads with
     via = lead_said(lead) if lead else cell.kernel
-    lines = [f"{scheme_id} on {target_id}: {cell.verdict.label.upper()}" + (f" via {via}" if via else "")
+    lines = [f"{scheme_id} on {target_id}: {cell.label.upper()}" + (f" via {via}" if via else "")
              + f" ({known_by_said(cell.known_by, _version_read(atlas, cell.engine), _below(cell))})"]
+    lines.extend(whole_lines(atlas, scheme_id, target_id))
     if cell.computes_as:
         lines.append(f"  computes as: {cell.computes_as}")
     lines.extend(_computes_lines(atlas, scheme_id, target_id))
     stated = {c for attempt in cell.attempts for c in attempt.conditions}
-    said = "only if" if cell.verdict is Verdict.RUNS_IF else "when"  # (of the install or a substitution, not a kernel)
+    said = "only if" if cell.verdict is Verdict.RUNS_IF or cell.fallback_if else "when"  # (of the install or a substitution, not a kernel)
     lines.extend(f"  {said}: {c}" for c in cell.conditions if c not in stated)
     if cell.verdict.loads and cell.default_kernel and cell.default_kernel != cell.kernel:
         lacking = "; ".join(f"{a.condition}: {a.met_by}" for a in cell.opt_in)
@@ -124,6 +126,20 @@ def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]
     lines.extend(_trap_lines(atlas, scheme_id, target_id))
     lines.extend(_engine_trap_lines(atlas, cell.engine))
     return "\n".join(lines), True
+
+
+def whole_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
+    """An expert-layer cell's whole checkpoint (derive/whole_checkpoint.py): the worse of its own verdict and that of the
+    scheme of the checkpoint's other linear layers on the target, what that scheme's cell says, and where to read it;
+    the expert cell's own verdict, in the header, stays its own."""
+    whole = atlas.views.whole_checkpoints.get((scheme_id, target_id))
+    if whole is None:
+        return []
+    if whole.verdict is None or whole.others is None:
+        return [f"  whole checkpoint: NOT DERIVED: {fill(words('whole_checkpoint_none'), scheme=whole.other)}"]
+    said = fill(words("whole_checkpoint"), scheme=whole.other, state=whole_state(whole.others.value, whole.why))
+    return [f"  whole checkpoint: {whole.label.upper()} ({whole_decided(whole.decided_by)}): {said} "
+            f"(explain {whole.other} {target_id})"]
 
 
 def _below(cell: Cell) -> str:

@@ -135,6 +135,37 @@ def test_scheme_fallback_names_another_scheme_of_the_same_engine(tree):
         "what the engine returns instead of itself; name another scheme or remove on_failure"]
 
 
+def test_other_layers_is_stated_on_expert_schemes_only_and_names_a_dense_scheme_of_the_engine(tree):
+    experts = tree / "records/schemes/sch-moe.yaml"
+    experts.write_text((tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "formats: [fmt-int4]\n", "formats: [fmt-int4]\nlayers: experts\n"))
+    assert problems_of(tree, "other-layers") == [
+        "records/schemes/sch-moe.yaml:5:9: error: [other-layers] layers: an expert-layer scheme states what the engine "
+        "gives its checkpoint's other linear layers: add other_layers with `scheme` (the dense-layer scheme whose cells "
+        "describe them) or `no_scheme` (why none applies), and the source and locator where the engine assigns them"]
+    edit(tree, "records/schemes/sch-moe.yaml", "layers: experts\n",
+         "layers: experts\nother_layers: {scheme: sch-moe, source: src-code, locator: here}\n")
+    (tree / "records/engines/other.yaml").write_text((tree / "records/engines/eng.yaml").read_text())
+    (tree / "records/schemes/sch-other.yaml").write_text(
+        (tree / "records/schemes/sch-w4a16.yaml").read_text().replace("engine: eng", "engine: other"))
+    edit(tree, "records/schemes/sch-w4a16.yaml", "formats: [fmt-int4]\n",
+         "formats: [fmt-int4]\nother_layers: {no_scheme: none, source: src-code, locator: here}\n")
+    assert problems_of(tree, "other-layers") == [
+        "records/schemes/sch-moe.yaml:6:24: error: [other-layers] other_layers.scheme: scheme 'sch-moe' "
+        "(records/schemes/sch-moe.yaml) describes expert layers too; name the scheme whose cells describe the "
+        "checkpoint's other (dense) linear layers",
+        "records/schemes/sch-w4a16.yaml:5:15: error: [other-layers] other_layers: only a scheme with `layers: experts` "
+        "names the scheme of its checkpoint's other layers; remove other_layers"]
+    edit(tree, "records/schemes/sch-moe.yaml", "scheme: sch-moe,", "scheme: sch-other,")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "other_layers: {no_scheme: none, source: src-code, locator: here}\n", "")
+    assert problems_of(tree, "other-layers") == [
+        "records/schemes/sch-moe.yaml:6:24: error: [other-layers] other_layers.scheme: scheme 'sch-other' belongs to "
+        "engine 'other' (records/schemes/sch-other.yaml), not 'eng': the engine that loads the experts loads the other "
+        "layers too"]
+    edit(tree, "records/schemes/sch-moe.yaml", "scheme: sch-other,", "scheme: sch-w4a16,")
+    assert problems_of(tree, "other-layers") == []
+
+
 def test_scheme_substitution_names_another_scheme_substituted_no_further(tree):
     other = tree / "records/schemes/sch-w8a8.yaml"
     substituted = ("    kernels: [k-cpu]\n    substitution: {scheme: sch-w4a16, setting: --backend, values: [cpu], "

@@ -159,7 +159,7 @@ def test_another_engines_scheme_answers_only_for_the_layers_it_covers(tree):
     (tree / "records/kernels/k-plug-moe.yaml").write_text(KERNEL.replace("Plugin CPU kernel", "Plugin CPU MoE kernel"))
     (tree / "records/schemes/sch-plug-moe.yaml").write_text(
         SCHEME.replace("name: Plugin W4A16 scheme", "name: Plugin W4A16 MoE scheme").replace(
-            "engine: plug\n", "engine: plug\nlayers: experts\n").replace("kernels: [k-plug]", "kernels: [k-plug-moe]"))
+            "engine: plug\n", "engine: plug\nlayers: experts\nother_layers: {no_scheme: the other layers stay in the model dtype, source: src-code, locator: PlugScheme}\n").replace("kernels: [k-plug]", "kernels: [k-plug-moe]"))
     atlas, problems = check_tree(tree)
     assert [str(p) for p in problems if p.severity == "error"] == []
     assert ("sch-plug-moe", "cpu-avx512") in atlas.views.cells
@@ -167,7 +167,7 @@ def test_another_engines_scheme_answers_only_for_the_layers_it_covers(tree):
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")
     assert ok and text.endswith("\n  its schemes: sch-plug, sch-plug-moe\n  Example plugin's dense-layer schemes "
                                 f"reading INT4 weight-only here: sch-plug ({dense.verdict.value})"), text
-    edit(tree, "records/schemes/sch-w4a16.yaml", "engine: eng\n", "engine: eng\nlayers: experts\n")
+    edit(tree, "records/schemes/sch-w4a16.yaml", "engine: eng\n", "engine: eng\nlayers: experts\nother_layers: {no_scheme: the other layers stay in the model dtype, source: src-code, locator: PlugScheme}\n")
     atlas, problems = check_tree(tree)
     assert [str(p) for p in problems if p.severity == "error"] == []
     text, ok = explain_text(atlas, "sch-w4a16", "cpu-avx512")

@@ -707,35 +707,41 @@ def test_no_cell_whose_checkpoint_has_no_block_scales_says_it_computes_in_a_bloc
 
 
 def test_explain_names_the_part_a_trap_on_some_of_the_targets_parts_applies_to(real_atlas):
-    """The onnxruntime-gpu wheel has no 12.1 code: its blocker on the SM 12.x answer applies to the GB10 alone, which
-    the answer card says ("on this target's NVIDIA GB10 (DGX Spark) only"); explain listed it with no part, as if it
-    hit the RTX 5090 too. On SM 7.0, whose one part is the V100, it concerns the whole target and names no part."""
+    """MLX's CUDA wheels have only sm_100a code for Blackwell data-centre GPUs: the blocker on the SM 10.x answer
+    applies to the B300 alone, which the answer card says ("on this target's NVIDIA B300 (Blackwell Ultra) only");
+    explain once listed such a trap with no part, as if it hit every part. The onnxruntime-gpu wheels' blocker names
+    every part of SM 7.0 (the V100) and of SM 10.x (B200, GB200, B300), so it concerns the whole target and names no
+    part (trt48: it named the GB10 until the aarch64 wheel, which has sm_121a code, was read)."""
     from generators.explain import explain_text
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
-    lines = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm120")[0].splitlines()
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
+    lines = explain_text(real_atlas, "mlx-lm-affine-4", "nvidia-sm100")[0].splitlines()
     at = next(n for n, line in enumerate(lines) if line.startswith(f"    {trap} (blocker): "))
-    assert lines[at + 1] == ("      on this target's NVIDIA GB10 (DGX Spark) only (accelerator gb10-dgx-spark), "
+    assert lines[at + 1] == ("      on this target's NVIDIA B300 (Blackwell Ultra) only (accelerator b300), "
                              "not its other parts")
-    volta = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm70")[0]
-    assert f"    {trap} (blocker): " in volta and "not its other parts" not in volta
+    ort = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    for target in ("nvidia-sm70", "nvidia-sm100"):
+        text = explain_text(real_atlas, "onnxruntime-matmulnbits-int4", target)[0]
+        assert f"    {ort} (blocker): " in text and "not its other parts" not in text, target
+    assert f"    {ort} (blocker): " not in explain_text(real_atlas, "onnxruntime-matmulnbits-int4", "nvidia-sm120")[0]
 
 
 def test_the_support_grid_counts_a_trap_on_one_part_apart_and_its_note_names_the_part(real_atlas):
-    """The grid's trap mark on ONNX Runtime's SM 12.x cell said "1 trap(s) apply" for the GB10-only blocker, as if it
-    hit every SM 12.x part; it now counts it as applying on some parts only, and the cell's note names the GB10."""
+    """The grid's trap mark on an SM 10.x cell said "1 trap(s) apply" for a B300-only blocker (MLX's sm_100a-only
+    wheels), as if it hit every SM 10.x part; it counts it as applying on some parts only, and the cell's note names
+    the B300. (The example was ONNX Runtime's GB10-only blocker on SM 12.x until trt48 read the aarch64 wheel.)"""
     import re
 
     from generators.render.matrix import support_matrices_html
     text = str(support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
-    cell = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-onnxruntime-matmulnbits-int4--nvidia-sm120"'
+    cell = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-mlx-lm-affine-4--nvidia-sm100"'
                      r'.*?</td>', text).group(0)
-    assert 'title="1 trap(s) apply on some of its parts only (see the note)"' in cell and "1 trap(s) apply\"" not in cell
+    assert 'trap(s) apply on some of its parts only (see the note)"' in cell
     volta = re.search(r'<td class="atlas-grid__cell[^"]*"><a href="#cell-onnxruntime-matmulnbits-int4--nvidia-sm70"'
                       r'.*?</td>', text).group(0)
     assert 'title="1 trap(s) apply"' in volta
-    note = re.search(r'<li id="cell-onnxruntime-matmulnbits-int4--nvidia-sm120">(.*?)</li>', text).group(1)
+    note = re.search(r'<li id="cell-mlx-lm-affine-4--nvidia-sm100">(.*?)</li>', text).group(1)
     traps = re.sub(r"<[^>]+>", "", note.split(". Traps: ")[1])
-    assert traps.startswith("onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10 (on gb10-dgx-spark only). ")  # (names: ids)
+    assert "mlx-cuda-wheels-sm100a-only-no-code-for-b300 (on b300 only)" in traps  # (names: ids)
 
 
 def test_a_published_column_spanning_targets_disagrees_only_on_the_targets_it_is_wrong_for(real_atlas):
@@ -1029,7 +1035,8 @@ def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_
     at run time and the answer needs a build for the GPU first. The golden file keeps only verdict and kernel, so the
     steps are pinned here."""
     cells = real_atlas.views.cells
-    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm90", "nvidia-sm100", "nvidia-sm120"):
+    for target in ("nvidia-sm70", "nvidia-sm75", "nvidia-sm80", "nvidia-sm86", "nvidia-sm89", "nvidia-sm90",
+                   "nvidia-sm100", "nvidia-sm120"):
         cell = cells[("onnxruntime-matmulnbits-int4", target)]
         tried = [(a.kernel.removeprefix("onnxruntime-cuda-"), a.outcome) for a in cell.attempts]
         assert tried[:2] == [("fpa-intb-gemm", "no"), ("int4-gemv", "conditional")], target
@@ -1041,13 +1048,22 @@ def test_onnxruntime_matmulnbits_on_cuda_runs_the_gemv_up_to_16_rows_and_cublas_
         assert tf32 == (target not in ("nvidia-sm70", "nvidia-sm75")), target
         unbuilt = target in ("nvidia-sm70", "nvidia-sm100")
         assert cell.conditions[0].startswith("a build compiled for compute capability") == unbuilt, target
+        # trt48: the Linux aarch64 wheel has code for 8.9, 9.0a, 12.0a and 12.1a only, so on 7.5, 8.0 and 8.6 the
+        # answer names the x86_64 wheel, which pip takes on an x86_64 host; on 8.9 both wheels serve (trt48s)
+        x86_only = target in ("nvidia-sm75", "nvidia-sm80", "nvidia-sm86")
+        assert cell.conditions[0].startswith("onnxruntime-gpu 1.31.1's Linux x86_64 wheel") == x86_only, target
+        assert ("Linux aarch64 wheel, its CUDA provider library (libonnxruntime_providers_cuda.so) carries no code"
+                in cell.conditions[0]) == x86_only, target
         fails = [o for o in cell.otherwise if o.verdict.value == "fails-at-runtime"]
-        assert bool(fails) == unbuilt, target
-        assert cell.verdict == ("runs" if target == "nvidia-sm75" else "runs-if"), target
-    answer = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]
-    (gb10,) = answer.on_parts
-    assert gb10.part == "gb10-dgx-spark" and gb10.verdict.value == "runs-if"
-    assert gb10.conditions[0].startswith("a build compiled for compute capability 12.1")
+        assert bool(fails) == (unbuilt or x86_only), target
+        assert cell.verdict == "runs-if", target
+    # the GB10's Arm host gets the aarch64 wheel, whose sm_121a code runs there: nothing more than its target
+    assert real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")].on_parts == ()
+    # the GB200's Arm host gets the aarch64 wheel too, which has no 10.0 code: a build in its place alone
+    grace = {p.part: p for p in real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm100")].on_parts}
+    (need,) = grace["gb200-nvl72"].conditions
+    assert need.startswith("a build compiled for compute capability 10.0 in place of onnxruntime-gpu 1.31.1's Linux "
+                           "aarch64 wheel")
 
 
 def test_a_setting_whose_kernel_record_leaves_activations_open_is_not_listed_as_worse(real_atlas):
@@ -1132,9 +1148,10 @@ def test_explain_says_a_package_test_before_the_gate_first(real_atlas):
 def test_the_cells_whose_deciding_step_the_records_mark_inferred_are_known_by_inference(real_atlas):
     """TensorRT-LLM at 00bbf71: FP8 below 8.9 fails in cuBLASLt by PyTorch's report (not read in the engine), and
     NVFP4 below SM 10.0 and W4A16 AWQ on Volta throw in dispatches read at other commits (CUTLASS's FP4 runner at
-    0249976, the fpA_intB runner at 567239f); these cells say inferred, not read from code. So do the cells that run
+    0249976, the fpA_intB runner at 567239f), and W4A16 AWQ on Turing finds no code in any build (TensorRT-LLM's CMake
+    at 1b84604 and CI at 0127950, trt48); these cells say inferred, not read from code. So do the cells that run
     because those same dispatches (and cublas_scaled_mm, read at 762f616) accept the GPU: FP8 from SM 8.9 (on 8.9 and
-    12.0 beyond 8 rows, through cuBLASLt), NVFP4 on SM 10.x and 12.x, W4A16 AWQ from SM 7.5 to 10.x. W8A8 SmoothQuant is refused everywhere
+    12.0 beyond 8 rows, through cuBLASLt), NVFP4 on SM 10.x and 12.x, W4A16 AWQ from SM 8.0 to 10.x. W8A8 SmoothQuant is refused everywhere
     because get_quant_method has no branch for flags read in an older mode.py: its candidate list is inferred. ONNX
     Runtime's CPU cells, and those of the GenAI models that run on its kernels, run through the packed MLAS path on a
     test read at main-branch commit 001d12d, not at the 1.32.0 the records pin (audit44s); its CUDA cells on every
@@ -1200,3 +1217,19 @@ def test_a_default_kernel_that_itself_runs_only_if_says_what_it_needs(real_atlas
     # a default kernel that runs as specified needs nothing said (the 32 runs cells)
     leads = [default_lead(c) for c in real_atlas.views.cells.values() if c.verdict is Verdict.RUNS]
     assert [x for x in leads if x] and not [x for x in leads if x and x.needs]
+
+
+def test_tensorrt_llm_w4a16_awq_fails_on_turing_since_no_build_carries_7x_code(real_atlas):
+    """trt48: the CUTLASS fpA_intB source has Turing kernels, and the SM 7.5 answer ran 'if the installed TensorRT-LLM
+    carries them'. No build can: TensorRT-LLM's CMake (cuda_configuration.cmake at 1b84604) compiles no PTX and stops
+    with 'Unsupported CUDA architecture' for 7.x, and NVIDIA's CI builds the wheels for 8.0 (x86_64) and 9.0 (aarch64)
+    and newer. So the answer fails at run time on every host, inferred (no wheel read), and needs no aarch64 trap:
+    none of TensorRT-LLM's SM 7.5 answers loads and runs on any host."""
+    cells = real_atlas.views.cells
+    turing = cells[("tensorrt-llm-w4a16-awq", "nvidia-sm75")]
+    assert (turing.verdict, turing.known_by, turing.conditions) == (Verdict.FAILS_AT_RUNTIME, "inferred", ())
+    text = explain_text(real_atlas, "tensorrt-llm-w4a16-awq", "nvidia-sm75")[0]
+    assert "'Unsupported CUDA architecture: 75.'" in text and "Build.groovy at 0127950" in text
+    assert cells[("tensorrt-llm-w4a16-awq", "nvidia-sm80")].verdict is Verdict.RUNS
+    sm75 = {s: c.verdict for (s, t), c in cells.items() if t == "nvidia-sm75" and c.engine == "tensorrt-llm"}
+    assert sm75 and not any(v.runs_as_specified or v is Verdict.FALLBACK for v in sm75.values()), sm75

@@ -53,20 +53,22 @@ def test_a_cuda_target_page_lists_each_members_capability(built_site: Path):
 
 def test_a_figure_no_primary_source_states_is_marked_unverified_wherever_it_is_shown(real_atlas: Atlas):
     """Gaudi 2's 865 FP8 TFLOPS (ml-engineering alone) and the A10's datasheet figures (compilations only) carry the
-    unverified mark into the ridge points, ratios and hardware table; Gaudi 2's Intel-stated BF16 figure does not."""
+    unverified mark into the ridge points, ratios and hardware table; Gaudi 2's Intel-stated BF16 figure and the A10's
+    24 GB, which NVIDIA's MLPerf hardware table states (finding verify48s-second-reading-2026-12-05), do not."""
     views = real_atlas.views
     gaudi = {(r.precision, r.compute_source): r.unverified for r in views.ridges if r.accelerator == "gaudi-2"}
     assert gaudi[("fp8", "ml-engineering-accelerators")] and not gaudi[("bf16", "intel-gaudi3-hot-chips-2024")]
     assert all(r.unverified for r in views.ratios if r.accelerator == "a10")
     rows = {r.accelerator: r for g in views.hardware_groups for r in g.rows}
-    assert all(f.unverified for f in rows["a10"].memory_gb) and not any(f.unverified for f in rows["h100-sxm"].memory_gb)
+    assert all(f.unverified for f in rows["a10"].bandwidth_gbs) and not any(f.unverified for f in rows["a10"].memory_gb)
+    assert not any(f.unverified for f in rows["h100-sxm"].memory_gb)
     assert [f.unverified for f in rows["mi325x"].memory_gb] == ["", ""]  # AMD's ROCm table states the 256
 
 
 def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_pages_do(real_atlas):
-    """A ratio, a ridge point, a memory figure and a dense precision no primary source states (the A10's, from
+    """A ratio, a ridge point, a bandwidth figure and a dense precision no primary source states (the A10's, from
     compilations only) carry the shared mark (markdown.unverified_value: a dotted outline, a superscript u, why on
-    hover), not the word *unverified* after them; a memory figure's hover gives its record's own reason."""
+    hover), not the word *unverified* after them; a bandwidth figure's hover gives its record's own reason."""
     import html
 
     import yaml
@@ -88,7 +90,8 @@ def test_chapters_01_and_02_mark_an_unverified_value_as_the_format_map_and_part_
     (hardware,) = rows["chapters/01-hardware-selection.md"]
     record = yaml.safe_load((ROOT / "records/accelerators/a10.yaml").read_text(encoding="utf-8"))
     said = [(html.unescape(why), value) for why, value in mark.findall(hardware)]
-    assert (" ".join(record["memory_gb"][0]["unverified"].split()), "24") in said
+    assert (" ".join(record["memory_bandwidth_gbs"][0]["unverified"].split()), "600") in said
+    assert not any(value == "24" for _, value in said)  # NVIDIA states the 24 GB (finding verify48s-second-reading-2026-12-05)
     assert any(value == "int8" for _, value in said)  # a dense precision the format map marks unverified on the A10
 
 

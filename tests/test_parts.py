@@ -96,9 +96,12 @@ def test_every_part_answer_on_the_real_records_restates_its_records(real_atlas: 
         expected = []
         for part in sorted(members(index, target)):
             by_host = part in hosts and any(hosts[part] not in a for a in arches)
-            by_build = (part in caps and caps[part] != target.data.get("compute_capability")
-                        and any(not covers(b, caps[part]) for b in entries))
             on_host = [b for b in entries if part in hosts and hosts[part] in b.get("hosts", [hosts[part]])]
+            # a part sold with its host takes only the downloads published for it (trt48: the GB10 gets the
+            # aarch64 onnxruntime-gpu wheel, which has sm_121a code the x86_64 one lacks)
+            usable = on_host or entries
+            by_build = (part in caps and caps[part] != target.data.get("compute_capability")
+                        and any(not covers(b, caps[part]) for b in usable))
             by_download = (part in hosts and len(on_host) < len(entries)
                            and not any(cubin(b, caps[part]) for b in on_host))
             if cell.verdict.loads and (by_host or by_build or by_download):
@@ -152,3 +155,17 @@ def test_a_part_sold_with_its_host_chooses_among_the_downloads_published_for_tha
     own = Build("new", cubins=(100,), source="w", one_of="assets", toolkit="13.4", hosts=("x86_64", "aarch64"))
     assert build_needs(_cell(Verdict.RUNS), 100, ["arm-box"], caps, Install(builds=(own, x86)),
                        {"arm-box": "aarch64"}) == {}
+
+
+def test_a_part_sold_with_its_host_needs_a_build_only_in_place_of_the_downloads_published_for_that_host():
+    # trt48: onnxruntime-gpu 1.31.1's Linux wheels, one per host, neither with code for 10.0. A Grace-based part at the
+    # target's capability gets the aarch64 wheel from pip, so it needs a build in place of that one alone, not of both.
+    x86 = Build("x86 wheel", cubins=(75, 80, 90, 120), exact=(90, 120), source="x", one_of="wheels", hosts=("x86_64",))
+    arm = Build("arm wheel", cubins=(89, 90, 120, 121), exact=(90, 120, 121), source="a", one_of="wheels",
+                hosts=("aarch64",))
+    needs = build_needs(_cell(Verdict.RUNS), 100, ["grace-part", "b300"], {"grace-part": 100, "b300": 103},
+                        Install(builds=(x86, arm)), {"grace-part": "aarch64"})
+    assert [n.source for n in needs["grace-part"]] == ["a"]
+    assert needs["grace-part"][0].said.startswith("a build compiled for compute capability 10.0 in place of arm wheel")
+    # a part of no fixed host needs a build in place of each, as the target does
+    assert [n.source for n in needs["b300"]] == ["x", "a"]

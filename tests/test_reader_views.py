@@ -32,6 +32,16 @@ def test_agreeing_sources_fold_into_one_row_and_disagreeing_ones_are_flagged() -
     assert folded_rows("cells", [{"row": 1}], values) is None
 
 
+def test_the_notes_of_agreeing_sources_are_one_line_each_in_the_order_of_their_links() -> None:
+    """Notes are sentences: joined with "; " they read "pages.; Secondary" on the A10's memory row."""
+    values = ValueRenderer({f"m[{n}].source": f"source/{s}" for n, s in enumerate("abc")},
+                           {f"source/{s}": s.upper() for s in "abc"}, "accelerators/x.md")
+    items = [{"value": 24, "source": "a", "note": "Secondary (pages)."}, {"value": 24, "source": "b"},
+             {"value": 24, "source": "c", "note": "Stated as 24 GiB <b>."}]
+    _, rows = folded_rows("m", items, values)
+    assert rows[0][-1] == "Secondary \\(pages\\).<br>Stated as 24 GiB &lt;b&gt;."  # (Markdown escapes kept)
+
+
 def test_an_equal_figure_called_an_estimate_by_one_source_is_not_a_disagreement() -> None:
     """The RTX 5090's NVFP4 peak: one source states 1676, another estimates 1676.0. Two rows (the estimate shows), no
     flag; an estimate of another figure for the same precision is still flagged."""

@@ -678,3 +678,30 @@ def test_tables_lead_with_the_kernel_a_default_install_selects(real_atlas):
     sm120 = next(s for s in real_atlas.views.target_selections if s.target == "nvidia-sm120")
     for row in sm120.rows:
         assert len({default_lead(real_atlas.views.cells[(s, "nvidia-sm120")]) for s in row.schemes}) == 1
+
+
+def test_an_expert_layer_answer_shows_its_whole_checkpoint_where_the_other_layers_are_worse(tree):
+    """The mini scheme made an expert-layer scheme whose checkpoint's other layers are a dense scheme with no CPU list:
+    on the CPU target the experts run and the dense layers are refused, so the scheme page, the target page and a
+    chapter's whole_checkpoint(cell) say the whole checkpoint is refused, set by the other layers, linking that scheme,
+    while the expert cell's own verdict stays Runs."""
+    dense = (tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "  - platform: cpu\n    kernels: [k-cpu]\n", "").replace("Example W4A16 scheme", "Example dense scheme").replace(
+        '"Failed to find a kernel"', '"Failed to find a dense kernel"')  # (a list typed alike twice is an error)
+    (tree / "records/schemes/sch-dense.yaml").write_text(dense)
+    edit_text = (tree / "records/schemes/sch-w4a16.yaml").read_text().replace(
+        "formats: [fmt-int4]\n", "formats: [fmt-int4]\nlayers: experts\n"
+        "other_layers: {scheme: sch-dense, source: src-code, locator: here}\n")
+    (tree / "records/schemes/sch-w4a16.yaml").write_text(edit_text)
+    pages, problems = render(tree, "# T\n\n{{ cell('sch-w4a16', 'cpu-avx512') | verdict }}: "
+                                   "{{ whole_checkpoint(cell('sch-w4a16', 'cpu-avx512')) }}\n")
+    assert problems == []
+    said = ("(set by the other linear layers, worse than the expert layers): the checkpoint's other linear layers, "
+            "scheme [Example dense scheme](../schemes/sch-dense.md), are refused on this target: ")
+    chapter = pages["chapters/demo.md"]
+    assert chapter.startswith('# T\n\n<span class="verdict verdict-runs"') and ">Runs</span>: <span class=\"verdict verdict-refused\"" in chapter
+    assert said in chapter
+    scheme = pages["schemes/sch-w4a16.md"]
+    assert "| target | verdict | whole checkpoint | why |" in scheme
+    assert said.replace("../schemes/sch-dense.md", "sch-dense.md") in scheme
+    assert "| target | verdict | why |" in pages["schemes/sch-dense.md"]  # a dense scheme's page has no such column

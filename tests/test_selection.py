@@ -89,10 +89,11 @@ def test_a_trap_tied_to_other_parts_does_not_follow_its_kernel(tree):
 
 def test_schemes_served_alike_share_one_row_and_no_row_hides_a_difference(real_atlas):
     """Chapter 23's rows: each served scheme in exactly one row, every scheme of a row shown truly by the row's verdict,
-    kernel, conditions, precision and next outcomes, and no two rows of a target that could have been one."""
-    answers = real_atlas.views.answers
+    kernel, conditions, precision, next outcomes and whole checkpoint (an expert-layer scheme's), and no two rows of a target that could have been one."""
+    answers, wholes = real_atlas.views.answers, real_atlas.views.whole_checkpoints
     shown = lambda cell, target: (cell.engine, cell.verdict, cell.kernel or "", cell.conditions,  # noqa: E731
-                                  cell.computes_as, cell.otherwise, answers[(cell.scheme, target)].on_parts)
+                                  cell.computes_as, cell.otherwise, answers[(cell.scheme, target)].on_parts,
+                                  wholes.get((cell.scheme, target)))
     grouped = 0
     parted = 0
     for selection in real_atlas.views.target_selections:

@@ -142,19 +142,19 @@ def test_the_api_lists_a_trap_s_open_contests_only(real_atlas):
 
 def test_the_support_tables_note_marks_a_listed_trap_with_an_open_contest(real_atlas, monkeypatch):
     """No cell lists a trap with an open contest today; the note marks one as the card does, linking to the contest,
-    and leaves the cell's other traps unmarked (open_contests stood in for, as if the ORT wheel trap had one)."""
+    and leaves the cell's other traps unmarked (open_contests stood in for, as if MLX's B300 wheel trap had one)."""
     import re
 
     from generators.render import matrix
 
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
     real = matrix.open_contests
     monkeypatch.setattr(matrix, "open_contests", lambda data: (
         [{"field": "<b>x</b>", "anchor": "contest-2"}] if data.get("name") == real_atlas.index.get("gotcha", trap).data["name"]
         else real(data)))
     text = str(matrix.support_matrices_html(real_atlas, "chapters/support-tables.md", {}))
-    note = re.search(r'<li id="cell-onnxruntime-matmulnbits-int4--nvidia-sm120">(.*?)</li>', text).group(1)
-    assert (f'<a href="../../gotchas/{trap}/">{trap}</a> (on <a href="../../accelerators/gb10-dgx-spark/">gb10-dgx-spark'
+    note = re.search(r'<li id="cell-mlx-lm-affine-4--nvidia-sm100">(.*?)</li>', text).group(1)
+    assert (f'<a href="../../gotchas/{trap}/">{trap}</a> (on <a href="../../accelerators/b300/">b300'
             f'</a> only) <a class="atlas-contest-mark atlas-contest-mark--contested" href="../../gotchas/{trap}/#contest-2">'
             f'{WORDS["trap_contested"]}</a>') in note
     assert note.count("class=\"atlas-contest-mark ") == 1

@@ -162,16 +162,19 @@ def test_chapter_23_never_puts_an_engine_message_inside_a_parenthesis(built_site
 
 
 def test_chapter_23_names_the_parts_a_trap_on_some_of_a_targets_parts_applies_on(built_site, real_atlas):
-    """Under NVIDIA SM 12.x the onnxruntime-gpu wheel's blocker stops the GB10 alone: the target's list of traps says
-    'on the NVIDIA GB10 (DGX Spark) only' before it, and lists the traps on every part first, as they were."""
-    trap = real_atlas.index.must("gotcha", "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10").name
-    whole = real_atlas.index.must("gotcha", "machete-not-on-blackwell-w4a16-to-marlin").name
+    """Under x86 CPU with AMX, vLLM's support-table trap on W4A8 concerns the Sapphire Rapids part alone: the
+    target's list of traps says 'on the Intel Xeon Scalable 4th Gen (Sapphire Rapids) only' before it, and lists the
+    traps on every part first, as they were. (The example was the onnxruntime-gpu wheel's GB10 blocker under SM 12.x
+    until trt48 read the aarch64 wheel, which has code for the GB10.)"""
+    trap = real_atlas.index.must("gotcha", "vllm-w4a8-support-table-x86-cpu-no").name
+    whole = real_atlas.index.must("gotcha", "named-quant-not-comparable-across-models").name
     parser = _BlockTexts()
     parser.feed((built_site / "chapters/23-quantization-selection/index.html").read_text(encoding="utf-8"))
     lists = [" ".join(t.split()) for t in parser.texts if t.strip().startswith("Traps that apply")]
-    sm120 = [text for text in lists if "; on the NVIDIA GB10 (DGX Spark) only: " in text]
-    assert len(sm120) == 1
-    head, limited = sm120[0].split("; on the NVIDIA GB10 (DGX Spark) only: ")
+    only = "; on the Intel Xeon Scalable 4th Gen (Sapphire Rapids) only: "
+    amx = [text for text in lists if only in text]
+    assert len(amx) == 1
+    head, limited = amx[0].split(only)
     assert head.startswith("Traps that apply: ") and whole in head and trap not in head and trap in limited
 
 

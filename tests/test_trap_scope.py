@@ -345,17 +345,21 @@ def test_a_trap_naming_some_of_a_targets_parts_is_limited_to_those_in_the_target
     assert parts_named(_on_parts("v100", "gb10-dgx-spark"), ("v100",)) == ()
 
 
-def test_the_gb10_blocker_on_sm12x_answers_is_limited_to_the_gb10(real_atlas: Atlas):
-    """The onnxruntime-gpu wheel's missing 12.1 code stops the GB10, not the RTX 5090 or RTX PRO 6000 (12.0a code runs
-    there): the SM 12.x answer lists the trap with the GB10 as the one part it applies to, and counts it apart from the
-    traps on the whole target (the comparison table counted it as hitting every part). On SM 7.0 the V100 is the
-    target's only part, so there it concerns the whole target."""
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
-    sm120 = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]
-    assert trap in sm120.traps and sm120.trap_parts == ((trap, ("gb10-dgx-spark",)),)
-    assert sm120.parts_of(trap) == ("gb10-dgx-spark",) and trap not in sm120.whole_traps
-    sm70 = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm70")]
-    assert trap in sm70.whole_traps and sm70.trap_parts == () and sm70.parts_of(trap) == ()
+def test_the_b300_blocker_on_sm10x_answers_is_limited_to_the_b300(real_atlas: Atlas):
+    """MLX's CUDA wheels carry sm_100a code only for 10.x, so their blocker stops the B300 (10.3), not the B200 or
+    GB200 (10.0): the SM 10.x answer lists the trap with the B300 as the one part it applies to, and counts it apart
+    from the traps on the whole target (the comparison table counted such a trap as hitting every part). The
+    onnxruntime-gpu wheels' blocker names the V100 and every SM 10.x part, so it concerns the whole target on both.
+    (The example was ORT's GB10 blocker on SM 12.x until trt48 read the aarch64 wheel, which has sm_121a code.)"""
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
+    sm100 = real_atlas.views.answers[("mlx-lm-affine-4", "nvidia-sm100")]
+    assert trap in sm100.traps and sm100.trap_parts == ((trap, ("b300",)),)
+    assert sm100.parts_of(trap) == ("b300",) and trap not in sm100.whole_traps
+    ort = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    for target in ("nvidia-sm70", "nvidia-sm100"):
+        whole = real_atlas.views.answers[("onnxruntime-matmulnbits-int4", target)]
+        assert ort in whole.whole_traps and whole.trap_parts == () and whole.parts_of(ort) == (), target
+    assert ort not in real_atlas.views.answers[("onnxruntime-matmulnbits-int4", "nvidia-sm120")].traps
     # every limited trap names the parts it is limited to, and only parts of the answer's target
     for (scheme, target), answer in real_atlas.views.answers.items():
         parts = members(real_atlas.index, real_atlas.index.must("hardware-target", target))
@@ -366,16 +370,19 @@ def test_the_gb10_blocker_on_sm12x_answers_is_limited_to_the_gb10(real_atlas: At
 
 
 def test_a_targets_list_of_traps_names_the_parts_a_trap_is_limited_to(real_atlas: Atlas):
-    """Chapter 23 listed, under NVIDIA SM 12.x, the onnxruntime-gpu wheel's GB10 blocker among the traps that apply, as
-    if it hit the RTX 5090 too. A target's list keeps every trap that applies and says, as each answer does
-    (Answer.trap_parts), which of them are limited to some of its parts, and to which."""
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    """Chapter 23 listed, under a target, a blocker on one of its parts among the traps that apply, as if it hit every
+    part (then ORT's GB10 blocker under SM 12.x; here MLX's B300 one under SM 10.x). A target's list keeps every trap
+    that applies and says, as each answer does (Answer.trap_parts), which of them are limited to some of its parts,
+    and to which."""
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
     rows = {row.target: row for row in real_atlas.views.target_selections}
-    sm120 = rows["nvidia-sm120"]
-    assert trap in sm120.traps and trap not in sm120.whole_traps
-    assert (trap, ("gb10-dgx-spark",)) in sm120.trap_parts
-    assert any(parts == ("gb10-dgx-spark",) and trap in traps for parts, traps in sm120.traps_on_parts)
-    assert trap in rows["nvidia-sm70"].whole_traps and rows["nvidia-sm70"].trap_parts == ()
+    sm100 = rows["nvidia-sm100"]
+    assert trap in sm100.traps and trap not in sm100.whole_traps
+    assert (trap, ("b300",)) in sm100.trap_parts
+    assert any(parts == ("b300",) and trap in traps for parts, traps in sm100.traps_on_parts)
+    ort = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    assert ort in rows["nvidia-sm70"].whole_traps and rows["nvidia-sm70"].trap_parts == ()
+    assert ort in sm100.whole_traps
     for row in rows.values():
         limited = dict(row.trap_parts)
         assert set(row.whole_traps) | set(limited) == set(row.traps) and not set(row.whole_traps) & set(limited)
@@ -413,6 +420,20 @@ def test_a_trap_of_dense_layers_is_not_listed_on_an_expert_layer_answer(real_atl
     turing = "vllm-turing-auto-float32-refuses-awq-gptq"
     assert turing in answers[("vllm-ct-w4a16-nvfp4", "nvidia-sm75")].traps
     assert turing not in answers[("vllm-ct-w4a16-nvfp4-moe", "nvidia-sm75")].traps
+
+
+def test_the_turing_float32_trap_reaches_vllm_fp8_and_weight_only_fp8(real_atlas: Atlas):
+    """Fp8Config accepts only bfloat16 and float16 (fp8.py lines 141-143), so vLLM refuses a float32 Gemma on a T4
+    for its own fp8 method as for AWQ and GPTQ; the compressed-tensors W8A16 FP8 scheme lists no llmcompressor-quant
+    format, yet its SM 7.5 kernels stop on float32 too (finding audit52-audit-2026-12-05). The FP8 expert-layer
+    schemes stay out: none of the model types has experts."""
+    answers = real_atlas.views.answers
+    turing = "vllm-turing-auto-float32-refuses-awq-gptq"
+    for scheme in ("vllm-fp8", "vllm-fp8-block", "vllm-ct-w8a16-fp8"):
+        assert turing in answers[(scheme, "nvidia-sm75")].traps, scheme
+        assert turing not in answers[(scheme, "nvidia-sm80")].traps, scheme
+    for scheme in ("vllm-fp8-moe", "vllm-fp8-block-moe"):
+        assert turing not in answers[(scheme, "nvidia-sm75")].traps, scheme
 
 
 def test_a_trap_needing_a_native_format_is_listed_only_where_a_part_computes_it(real_atlas: Atlas):

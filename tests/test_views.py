@@ -106,3 +106,51 @@ def test_only_schemes_marked_experts_are_expert_layer_schemes():
     atlas = atlas_of({"scheme/dense-default": {}, "scheme/dense-said": {"layers": "dense"},
                       "scheme/b-experts": {"layers": "experts"}, "scheme/a-experts": {"layers": "experts"}})
     assert atlas.views.expert_layer_schemes == ("a-experts", "b-experts")
+
+
+def test_an_expert_cells_whole_checkpoint_is_the_worse_of_it_and_its_other_layers_cell_on_the_same_target():
+    """The whole checkpoint of an expert-layer scheme's cell is the worse, in the verdict vocabulary's order, of its own
+    verdict and the cell of the scheme its record names for the checkpoint's other layers on the same target; the
+    expert cell keeps its verdict, a scheme saying none applies (`no_scheme`) has none, nor has a dense scheme."""
+    from generators.derive.cells import Cell
+    from generators.derive.whole_checkpoint import BOTH, EXPERTS, OTHERS, whole_checkpoints
+    from generators.model.verdicts import Verdict
+
+    def cell(scheme, target, verdict, conditions=(), **more):
+        return Cell("eng", scheme, target, verdict, None, conditions, (), **more)
+
+    other = {"source": "src", "locator": "here"}
+    atlas = atlas_of({"scheme/dense": {}, "scheme/moe": {"layers": "experts", "other_layers": {"scheme": "dense", **other}},
+                      "scheme/gpt-oss": {"layers": "experts", "other_layers": {"no_scheme": "bf16", **other}}})
+    gate = "Min capability: 75."
+    cells = {("moe", "old"): cell("moe", "old", Verdict.FALLBACK, computes_as="emulated"),
+             ("dense", "old"): cell("dense", "old", Verdict.REFUSED, gate=gate, reasons=(gate,)),
+             ("moe", "new"): cell("moe", "new", Verdict.REFUSED, failure_message="none"),
+             ("dense", "new"): cell("dense", "new", Verdict.RUNS_IF, conditions=("pkg installed",)),
+             ("moe", "mid"): cell("moe", "mid", Verdict.RUNS),
+             ("dense", "mid"): cell("dense", "mid", Verdict.RUNS),
+             ("moe", "lone"): cell("moe", "lone", Verdict.RUNS),
+             ("gpt-oss", "old"): cell("gpt-oss", "old", Verdict.RUNS)}
+    found = whole_checkpoints(atlas.index, cells)
+    assert {key: (w.other, w.experts, w.others, w.verdict, w.decided_by, w.why) for key, w in found.items()} == {
+        ("moe", "old"): ("dense", Verdict.FALLBACK, Verdict.REFUSED, Verdict.REFUSED, OTHERS, gate),
+        ("moe", "new"): ("dense", Verdict.REFUSED, Verdict.RUNS_IF, Verdict.REFUSED, EXPERTS, "pkg installed"),
+        ("moe", "mid"): ("dense", Verdict.RUNS, Verdict.RUNS, Verdict.RUNS, BOTH, ""),
+        ("moe", "lone"): ("dense", Verdict.RUNS, None, None, "", "")}
+    assert cells[("moe", "old")].verdict is Verdict.FALLBACK  # the expert cell's own verdict is never changed
+
+
+def test_worse_follows_the_verdict_vocabularys_order_which_the_cards_rank_mirrors():
+    """`worse` takes the order the Verdict enum declares (best first); the card's comparison sorts and picks the worse
+    by its RANK list, which must keep the same order for the same verdicts."""
+    import re
+
+    from generators.model.verdicts import Verdict, worse
+    from tests.memory_atlas import ROOT
+
+    order = list(Verdict)
+    assert [worse(a, b) for a, b in zip(order, order[1:])] == order[1:]
+    assert [worse(b, a) for a, b in zip(order, order[1:])] == order[1:]
+    script = (ROOT / "docs" / "javascripts" / "can-i-run-it.js").read_text(encoding="utf-8")
+    rank = re.findall(r'"([a-z-]+)"', re.search(r"var RANK = \[([^\]]*)\]", script).group(1))
+    assert [v for v in rank if v in {x.value for x in Verdict}] == [v.value for v in order]

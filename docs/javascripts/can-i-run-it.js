@@ -13,6 +13,12 @@
     "refused": ["Refused", "the engine refuses at load"],
     "no": ["Refused", "no candidate kernel accepts"]
   };
+  // a fallback that needs what a default install lacks (api: fallback_if): labelled as a runs-if is
+  var FALLBACK_IF = ["Falls back, if", "only given the conditions below; without them the engine fails at run time or refuses"];
+  // the label of a cell's verdict, or of its part's where the place is one part with an answer of its own
+  function verdictLabel(cell, verdict) {
+    return verdict === "fallback" && verdict === cell.verdict && cell.fallback_if ? FALLBACK_IF : (VERDICTS[verdict] || [verdict, ""]);
+  }
   var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
   // The sentences the card says as `python -m generators explain` says them (what an answer covers, the format map's
@@ -23,7 +29,8 @@
   // a cache) is said not to load, not drawn as a blank card or with "undefined" in a sentence
   var WORDS_PLACED = ["covers", "default_lead", "default_lead_where", "default_lead_outcome", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
-    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "trap_contested", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at"];
+    "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "trap_contested", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at",
+    "whole_checkpoint", "whole_checkpoint_state", "whole_checkpoint_decided", "whole_checkpoint_none"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -1284,6 +1291,41 @@
     return part ? part.verdict : cell.verdict;
   }
 
+  // An expert-layer answer's whole checkpoint (derive/whole_checkpoint.py, served as the cell's whole_checkpoint): the
+  // worse, in RANK's order (the verdict vocabulary's, model/verdicts.worse), of its own verdict and that of the scheme
+  // of the checkpoint's other linear layers, here; on a part pick each cell's answer on that part. Null for any other
+  // cell; `verdict` null where the other scheme has no cell on the target.
+  function wholeHere(cells, cell, place) {
+    var whole = cell.whole_checkpoint;
+    if (!whole) { return null; }
+    var other = cells[whole.scheme + "|" + place.targetId];
+    if (!other) { return { scheme: whole.scheme, verdict: null }; }
+    var mine = verdictHere(cell, place), theirs = verdictHere(other, place);
+    var worse = RANK.indexOf(theirs) > RANK.indexOf(mine) ? theirs : mine;
+    var part = onPart(other, place);
+    // the other cell's own words where its answer on the part is the one shown (its conditions there), else the target's
+    var why = part && part.verdict === theirs && theirs === "runs-if" ? part.conditions.join("; ") : whole.why;
+    // "Falls back, if" where a fallback cell deciding it is one (derive/whole_checkpoint.py fallback_if, verdictLabel)
+    var fallbackIf = [cell, other].some(function (c) { return verdictHere(c, place) === worse && verdictLabel(c, worse) === FALLBACK_IF; });
+    return { scheme: whole.scheme, verdict: worse, others: theirs, why: why,
+      label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
+      decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };
+  }
+
+  // the whole checkpoint as explain says it (derive/wording.py whole_state): the other scheme linked, then its answer
+  function wholeSaid(site, records, found, engine, hardware) {
+    var scheme = link(site, records["scheme"][found.scheme], found.scheme);
+    if (!found.verdict) { return fill(WORDS.whole_checkpoint_none, { scheme: scheme }); }
+    var state = WORDS.whole_checkpoint_state[found.others];
+    state = found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
+      fillText(state, { why: "" }).replace(/[: ]+$/, "");
+    return [el("span", { "class": verdictClass(found.verdict), text: found.label }),
+      " (" + WORDS.whole_checkpoint_decided[found.decided] + "): "].concat(
+      fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }), [" (", el("a", { "class": "atlas-whole__answer",
+        href: "?" + new URLSearchParams({ engine: engine, scheme: found.scheme, hardware: hardware }).toString(),
+        text: "its answer" }), ")"]);
+  }
+
   var SEVERITIES = ["blocker", "major", "minor"];
 
   // a comparison row's traps: how many, the worst severity, and whether one is silent; the full answer (`answer`, the
@@ -1409,9 +1451,16 @@
       var cell = row.cell;
       var answer = "?" + new URLSearchParams({ engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString();
       var answerLink = el("a", { "class": "atlas-compare__answer", href: answer }, [
-        el("span", { "class": verdictClass(row.verdict), text: (VERDICTS[row.verdict] || [row.verdict])[0].replace(",", "") })]);
+        el("span", { "class": verdictClass(row.verdict), text: verdictLabel(cell, row.verdict)[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
+      // an expert-layer scheme's row: its own verdict, then the whole checkpoint's, linked to the other layers' answer
+      var whole = wholeHere(cells, cell, place);
+      var wholeMark = whole ? el("span", { "class": "atlas-compare__whole", "data-verdict": whole.verdict || "" }, [el("br"),
+        "whole checkpoint: "].concat(whole.verdict ? [el("a", { href: "?" + new URLSearchParams({ engine: row.scheme.engine,
+          scheme: whole.scheme, hardware: hardware }).toString(), title: fillText(WORDS.whole_checkpoint_decided[whole.decided], {}) },
+          [el("span", { "class": verdictClass(whole.verdict), text: whole.label })])] :
+          ["not derived"])) : null;
       var routeSteps = cell.computes_steps || [];
       // a fallback's whole note is its answer's; the table says it short, from typed fields (api: computes_short)
       var computes = (cell.computes_as ? fallbackShort(cell) : "") || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
@@ -1422,6 +1471,7 @@
         [link(site, row.scheme, row.scheme.id)],
         [answerLink, disagrees ? el("span", { "class": "atlas-compare__disputed", title: "the engine's published table says otherwise", text: " ‡" }) : null,
           onPart(cell, place) ? el("span", { "class": "atlas-compare__part", title: onPart(cell, place).conditions.join("; "), text: " †" }) : null,
+          wholeMark,
           why.length ? el("details", { "class": "atlas-why-more atlas-compare__why" }, [el("summary", { text: "why" })].concat(why)) : null],
         cell.kernel ? kernelLead(site, records, cell) : ["—"],
         [computes || "—"].concat(emulatedHere(site, records, cell, place).length ? [el("span", {
@@ -1504,7 +1554,7 @@
     var scheme = records["scheme"][schemeId];
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
-    var label = VERDICTS[verdict] || [verdict, ""];
+    var label = verdictLabel(cell, verdict);
     // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
     // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
     if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }
@@ -1516,6 +1566,12 @@
     // a verdict is about what the engine selects; a blocker that stops it or corrupts its output is said beside it
     var blockers = traps.filter(function (t) { return records["gotcha"][t] && records["gotcha"][t].severity === "blocker"; });
     if (blockers.length) { card.appendChild(blockerLine(site, records, cell, blockers, place)); }
+    // the verdict above is the expert layers' own; the model loads only where the checkpoint's other layers load too
+    var whole = wholeHere(cells, cell, place);
+    if (whole) {
+      card.appendChild(el("p", { "class": "atlas-card__whole", "data-verdict": whole.verdict || "" },
+        ["Whole checkpoint: "].concat(wholeSaid(site, records, whole, cell.engine, hardware))));
+    }
     if (part) {
       // what this part needs beyond the target (its host CPU, its own compute capability) comes before the rest
       card.appendChild(section("First, on this part", [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 
-from . import (accelerator_summary_figures, auto_dtypes, benchmark_baseline, built_with, candidate_lists, computes_in_setting, elsewhere_placement, gate_after_installs, gate_needs, cuda_arch_names, die_architecture, format_encoding, gfx_capability, gotcha_figures, inferred_read_in, install_facts, kernel_formats, kernel_operands, kernels_from, memory_bandwidth, no_matrix_instructions, no_matrix_way, part_matrix_formats, plugin_of, ridge_bounds, runtime_checks, contested_resolution, contested_upheld, dispatch_provenance, matrix_shape, no_path, published_explained,
+from . import (accelerator_summary_figures, auto_dtypes, benchmark_baseline, built_with, candidate_lists, computes_in_setting, elsewhere_placement, gate_after_installs, gate_needs, cuda_arch_names, die_architecture, format_encoding, gfx_capability, gotcha_figures, inferred_read_in, install_facts, kernel_formats, kernel_operands, kernels_from, memory_bandwidth, no_matrix_instructions, no_matrix_way, other_layers, part_matrix_formats, plugin_of, ridge_bounds, runtime_checks, contested_resolution, contested_upheld, dispatch_provenance, matrix_shape, no_path, published_explained,
                observed_cells, peak_runs_as, published_observed, quality_note_figures, quoted_difference, quoted_value, scheme_candidates, scheme_fallback, scheme_substitution, search_ranking, shared_die, stated_support, stated_tallies, summary_figures, target_members, trap_layers, trap_native, trap_scope, trap_severity, trap_silent,
                unverified_declared, unverified_record)
 from .base import PAGES, SHAPE, VIEWS, Check
@@ -49,6 +49,7 @@ REGISTRY: tuple[Check, ...] = (
     plugin_of.CHECK,
     scheme_candidates.CHECK,
     scheme_fallback.CHECK,
+    other_layers.CHECK,
     gate_after_installs.CHECK,
     scheme_substitution.CHECK,
     contested_resolution.CHECK,

@@ -35,6 +35,7 @@ from .engine_traps import EngineTraps, traps_by_engine
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
 from .terms import TermLink, term_links
+from .whole_checkpoint import WholeCheckpoint, whole_checkpoints
 
 
 class Views:
@@ -108,6 +109,12 @@ class Views:
         """Schemes that quantize only a mixture-of-experts model's expert layers (`layers: experts`), so their cells
         describe those layers rather than the dense ones every other cell describes; by id."""
         return tuple(s.id for s in self.index.all("scheme") if s.data.get("layers") == "experts")
+
+    @cached_property
+    def whole_checkpoints(self) -> dict[tuple[str, str], WholeCheckpoint]:
+        """Per cell of an expert-layer scheme whose record names its checkpoint's other layers' scheme: that scheme's
+        verdict on the same target and the worse of the two, the whole checkpoint's."""
+        return whole_checkpoints(self.index, self.cells)
 
     @cached_property
     def history(self) -> dict[tuple[str, str], CellHistory]:
@@ -259,7 +266,7 @@ class Views:
     @cached_property
     def target_selections(self) -> list[TargetSelection]:
         """Per hardware target: what runs, what is refused, native formats, the traps that apply."""
-        return target_selections(self.index, self.answers, self.tallies, self.traps)
+        return target_selections(self.index, self.answers, self.tallies, self.traps, self.whole_checkpoints)
 
     @cached_property
     def uncovered_accelerators(self) -> list[UncoveredGroup]:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 from ..last_few import LastFew
 from ..model.index import Index
-from ..model.verdicts import KnownBy, Verdict
+from ..model.verdicts import FALLBACK_IF_LABEL, KnownBy, Verdict
 from ..model.fields import EngineDefaultInstall, EngineDefaultInstallBuiltFor, HardwareTargetFields, KernelExternalGates, KernelFields, KernelRequirements, SchemeCapabilityGate, SchemeFields
 from .inferred_steps import InferredStep, inferred_step
 from .engine_dtypes import as_seen_by
@@ -208,7 +208,21 @@ class Cell:
             "default_where": list(self.default_where),
             "opt_in": [a.as_dict() for a in self.opt_in],
             "worse": [w.as_dict() for w in self.worse],
+            "fallback_if": self.fallback_if,
         }
+
+    @property
+    def fallback_if(self) -> bool:
+        """A fallback that needs what a default install lacks: some step a default install reaches when the conditions
+        do not hold fails at run time, is refused, or runs on another device. A runs-if says so in its verdict; a
+        fallback keeps its verdict (it still computes at another precision) and says so in its label."""
+        return self.verdict is Verdict.FALLBACK and any(
+            not step.off_default and (not step.verdict.loads or step.elsewhere) for step in self.otherwise)
+
+    @property
+    def label(self) -> str:
+        """The verdict as a reader reads it: the verdict's label, "Fallback if" for a fallback_if."""
+        return FALLBACK_IF_LABEL if self.fallback_if else self.verdict.label
 
     @property
     def inferred_met(self) -> tuple[tuple[str, InferredStep], ...]:

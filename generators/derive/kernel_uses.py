@@ -16,7 +16,7 @@ from .cells import Cell
 from .default_lead import default_lead, default_verdict
 
 SELECTED, BY_DEFAULT, OTHERWISE = "selected", "default install", "otherwise"
-UseKey = tuple[str, str, Verdict, str, tuple[str, ...]]  # a KernelUse without its targets
+UseKey = tuple[str, str, Verdict, str, tuple[str, ...], bool]  # a KernelUse without its targets
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class KernelUse:
     #                  needs an opt-in; OTHERWISE: the kernel whose conditions fail
     unmet: tuple[str, ...]  # OTHERWISE: those conditions (any one failing leads here); SELECTED with `instead_of`:
     #                         what the opt-in takes (DefaultLead.opt_in); else ()
+    fallback_if: bool  # SELECTED: the cell's Cell.fallback_if (a fallback a default install does not reach); else False
     targets: tuple[str, ...]  # in the order the cells were given
 
 
@@ -51,11 +52,12 @@ def _uses_of(cell: Cell) -> list[tuple[str, UseKey]]:
     by_default = cell.default_kernel if cell.default_kernel != cell.kernel else None
     if cell.kernel is not None:
         lead = default_lead(cell)  # what the opt-in takes, said where the kernel is selected only given it
-        uses.append((cell.kernel, (cell.scheme, SELECTED, cell.verdict, by_default or "", lead.opt_in if lead else ())))
+        uses.append((cell.kernel, (cell.scheme, SELECTED, cell.verdict, by_default or "", lead.opt_in if lead else (),
+                                   cell.fallback_if)))
         if by_default:
-            uses.append((by_default, (cell.scheme, BY_DEFAULT, default_verdict(cell, by_default), cell.kernel, ())))
+            uses.append((by_default, (cell.scheme, BY_DEFAULT, default_verdict(cell, by_default), cell.kernel, (), False)))
     for step in cell.otherwise:
         if step.selected is not None:
-            uses.append((step.selected, (cell.scheme, OTHERWISE, step.verdict, step.kernel, step.unmet)))
+            uses.append((step.selected, (cell.scheme, OTHERWISE, step.verdict, step.kernel, step.unmet, False)))
     return uses
 

@@ -43,9 +43,12 @@ def build_needs(cell: Cell, target_capability: int | None, parts: Iterable[str],
         if capability is None or (capability == target_capability and all(b.on_host(host) for b in install.builds)):
             continue
         for group in install.groups():
-            if all(build.missing_capability(capability) for build in group):
+            # a part sold with its host can take only the downloads published for it (a Grace-based GB200: the
+            # aarch64 wheel), so it needs a build in place of those alone
+            here = [build for build in group if build.on_host(host)] or list(group)
+            if all(build.missing_capability(capability) for build in here):
                 found.setdefault(part, []).extend(
-                    PartNeed(build.condition(build.missing_capability(capability)), build.source) for build in group)
+                    PartNeed(build.condition(build.missing_capability(capability)), build.source) for build in here)
         found.setdefault(part, []).extend(PartNeed(choice.said(), choice.source)
                                           for choice in install.choices(capability, host)
                                           if choice.same_need not in on_target)

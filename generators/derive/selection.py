@@ -6,6 +6,7 @@ order, so the hardware-selection and quantization-selection chapters only loop a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from ..model.index import Index
@@ -19,6 +20,7 @@ from .order import rank, targets_in_order
 from .parts import PartAnswer
 from .tallies import Tally
 from .trap_scope import in_releases, parts_named, trap_scope
+from .whole_checkpoint import WholeCheckpoint
 from ..model.fields import ENUMS, SourcedNumber
 
 CATEGORY_ORDER = ENUMS["accelerator.category"]
@@ -76,14 +78,15 @@ class Served:
     conditions: tuple[str, ...]
     cell: Cell
     on_parts: tuple[PartAnswer, ...] = ()  # the answer on member parts that need more than the target (parts.py)
+    whole: WholeCheckpoint | None = None  # an expert-layer scheme's whole checkpoint here (whole_checkpoint.py)
 
 
 @dataclass(frozen=True)
 class ServedRow:
     """Schemes of one engine that a target serves alike: one row of its table instead of one per scheme.
 
-    Alike means the same verdict, kernel (and the one a default install selects instead), conditions, precision, next outcomes when the conditions fail and answers on
-    the parts that need more than the target, so everything the row shows beside the schemes and their formats is each
+    Alike means the same verdict, kernel (and the one a default install selects instead), conditions, precision, next outcomes when the conditions fail, answers on
+    the parts that need more than the target and whole checkpoint (an expert-layer scheme's), so everything the row shows beside the schemes and their formats is each
     scheme's own (`cell` is the first's)."""
 
     schemes: tuple[str, ...]
@@ -93,6 +96,7 @@ class ServedRow:
     conditions: tuple[str, ...]
     cell: Cell
     on_parts: tuple[PartAnswer, ...] = ()
+    whole: WholeCheckpoint | None = None
 
 
 def served_rows(served: tuple[Served, ...]) -> tuple[ServedRow, ...]:
@@ -100,11 +104,11 @@ def served_rows(served: tuple[Served, ...]) -> tuple[ServedRow, ...]:
     groups: dict[tuple[Any, ...], list[Served]] = {}
     for s in served:
         key = (s.engine, s.verdict, s.kernel, default_lead(s.cell), s.conditions, s.cell.computes_as, s.cell.otherwise,
-               s.on_parts)
+               s.on_parts, s.whole)
         groups.setdefault(key, []).append(s)
     return tuple(ServedRow(tuple(s.scheme for s in group), group[0].engine,
                            tuple(dict.fromkeys(f for s in group for f in s.formats)), group[0].kernel,
-                           group[0].conditions, group[0].cell, group[0].on_parts)
+                           group[0].conditions, group[0].cell, group[0].on_parts, group[0].whole)
                  for group in groups.values())
 
 
@@ -224,14 +228,17 @@ class _TrapLookup:
 
 
 def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tallies: dict[str, Tally],
-                      traps: list[Record]) -> list[TargetSelection]:
+                      traps: list[Record],
+                      wholes: Mapping[tuple[str, str], WholeCheckpoint] | None = None) -> list[TargetSelection]:
     """For each target in order: schemes that run (with kernel and conditions), schemes refused, native formats, traps.
 
     A trap applies to a target when it applies to one of the target's answers (its whole scope matches, see
     `trap_scope`), or when it names one of the target's accelerators and, if it bounds an engine's releases, the
     release read is among them; traps keep the reading order of `traps` (silent first, then by severity). One that
-    names some of the target's parts but not all is limited to those (`trap_parts`, as on the answers).
+    names some of the target's parts but not all is limited to those (`trap_parts`, as on the answers). A served
+    expert-layer scheme carries its whole checkpoint (`wholes`), which the chapter shows beside its verdict.
     """
+    wholes = wholes or {}
     schemes = {s.id: s for s in index.all("scheme")}
     cells = {key: answer.cell for key, answer in answers.items()}
     traps_for = _TrapLookup(traps, engine_releases(index))
@@ -240,7 +247,8 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
         accelerators = members(index, target)
         target_cells = [cells[(s, target.id)] for s in sorted(schemes) if (s, target.id) in cells]
         served = tuple(Served(c.scheme, c.engine, tuple(schemes[c.scheme].data.get("formats", [])), c.verdict,
-                              c.kernel or "", c.conditions, c, answers[(c.scheme, target.id)].on_parts)
+                              c.kernel or "", c.conditions, c, answers[(c.scheme, target.id)].on_parts,
+                              wholes.get((c.scheme, target.id)))
                        for c in target_cells if c.verdict.loads)
         refused = tuple(c for c in target_cells if not c.verdict.loads)
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))

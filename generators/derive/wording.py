@@ -18,8 +18,28 @@ WORDS: dict[str, object] = {
                  "engine's expert-layer (MoE) kernels, which this answer does not cover",
         "experts": "the expert layers of the mixture-of-experts models the scheme matches, not the model's other layers "
                    "(which stay in the model dtype, or, where the checkpoint quantizes them too, are another scheme's "
-                   "answer: the scheme's page says which)",
+                   "answer: the whole checkpoint's verdict names it)",
     },
+    # an expert-layer answer's whole checkpoint (derive/whole_checkpoint.py), after the worse verdict: which of the two
+    # cells decides it ("whole_checkpoint_decided"), then what the scheme of the checkpoint's other linear layers does on
+    # the target ({scheme}: its id, linked on the card; {state} from "whole_checkpoint_state" by its verdict, filled
+    # with {why}: its reason, precision or conditions)
+    "whole_checkpoint": "the checkpoint's other linear layers, scheme {scheme}, {state}",
+    "whole_checkpoint_state": {
+        "runs": "run as specified on this target",
+        "runs-if": "run on this target only if {why}",
+        "fallback": "fall back on this target: {why}",
+        "fails-at-runtime": "fail at run time on this target: {why}",
+        "refused": "are refused on this target: {why}",
+    },
+    "whole_checkpoint_decided": {
+        "others": "set by the other linear layers, worse than the expert layers",
+        "experts": "set by the expert layers",
+        "both": "the expert and the other linear layers alike",
+    },
+    # ... where the other layers' scheme has no cell on the target
+    "whole_checkpoint_none": "the checkpoint's other linear layers, scheme {scheme}, have no cell on this target, so "
+                             "whether the whole checkpoint loads here the atlas cannot say",
     # the layers another engine's schemes answering for a scheme cover, the scheme's own (derive/plugins.py answers_for)
     "layer_schemes": {
         "dense": "dense-layer",
@@ -166,6 +186,21 @@ def covers(layers: str) -> str:
     table = WORDS["covers"]
     assert isinstance(table, dict)
     return str(table.get(layers, table["dense"]))
+
+
+def whole_state(verdict: str, why: str) -> str:
+    """What the other layers' cell does, by its verdict, in WORDS' "whole_checkpoint_state" (a fallback whose precision
+    no record states says only that it falls back)."""
+    table = WORDS["whole_checkpoint_state"]
+    assert isinstance(table, dict)
+    return fill(str(table[verdict]), why=why) if why or verdict == "runs" else fill(str(table[verdict]), why="").rstrip(": ")
+
+
+def whole_decided(decided_by: str) -> str:
+    """Which of the two cells decides the whole checkpoint, in WORDS' "whole_checkpoint_decided"."""
+    table = WORDS["whole_checkpoint_decided"]
+    assert isinstance(table, dict)
+    return str(table[decided_by])
 
 
 def layer_schemes(layers: str) -> str:

@@ -748,6 +748,18 @@ class EngineFields(TypedDict):
     format_support: NotRequired[list[EngineFormatSupport]]
 
 
+RefScheme: TypeAlias = str
+
+
+class SchemeOtherLayers(TypedDict):
+    """Required on a `layers: experts` scheme and refused on any other: what the engine gives the same checkpoint's other linear layers (every linear layer outside the expert blocks), stated once here so that each of the scheme's answers can add the whole checkpoint's verdict on the target, the worse of its own and that scheme's cell there. Either `scheme`, the scheme whose cells describe those layers (same engine, `layers: dense`), or `no_scheme`, why no scheme applies (the engine leaves them in the model dtype); with the `source` and `locator` where the engine assigns those layers their method."""
+
+    scheme: NotRequired[RefScheme]
+    no_scheme: NotRequired[str]
+    source: RefSource
+    locator: str
+
+
 class SchemeConfigSettingValues(TypedDict):
     setting: str
     value: int | str
@@ -769,9 +781,6 @@ class SchemeConfig(TypedDict):
     activation_scales: NotRequired[list[Literal['static-tensor', 'dynamic-tensor', 'static-token', 'dynamic-token']]]
     activation_quant_type: NotRequired[Dtype]
     setting_values: NotRequired[list[SchemeConfigSettingValues]]
-
-
-RefScheme: TypeAlias = str
 
 
 class SchemeCapabilityGate(TypedDict):
@@ -862,6 +871,7 @@ class SchemeFields(TypedDict):
     matches: NotRequired[Text]
     formats: NotRequired[list[RefFormat]]
     layers: NotRequired[Literal['dense', 'experts']]
+    other_layers: NotRequired[SchemeOtherLayers]
     config: SchemeConfig
     capability_gate: NotRequired[SchemeCapabilityGate]
     candidates: list[SchemeCandidates]

@@ -35,6 +35,14 @@ class Verdict(str, Enum):
         return self in (Verdict.RUNS, Verdict.RUNS_IF, Verdict.FALLBACK)
 
 
+def worse(a: Verdict, b: Verdict) -> Verdict:
+    """The worse of two verdicts in the vocabulary's own order, the order the enum declares them in (best first), which
+    the support tables' legend, the API's enum and the card's comparison (can-i-run-it.js RANK) already follow: what
+    a checkpoint gets when two of its parts must both load (an expert-layer scheme and its other layers' scheme)."""
+    order = list(Verdict)
+    return a if order.index(a) >= order.index(b) else b
+
+
 _LABELS = {
     Verdict.RUNS: "Runs",
     Verdict.RUNS_IF: "Runs if",
@@ -42,6 +50,12 @@ _LABELS = {
     Verdict.FAILS_AT_RUNTIME: "Fails at run time",
     Verdict.REFUSED: "Refused",
 }
+
+# A fallback that a default install does not reach: it needs conditions the defaults leave unmet, and without them
+# the engine fails at run time or refuses (derive/cells.py Cell.fallback_if). Shown as a runs-if is, with "if".
+FALLBACK_IF_LABEL = "Fallback if"
+FALLBACK_IF_MEANING = ("loads and computes at another precision only given the named package, build, setting or model "
+                       "property; without it the engine fails at run time or refuses")
 
 VERDICT_MEANINGS: dict[Verdict, str] = {
     Verdict.RUNS: "runs as specified: the named kernel computes at the scheme's precision (conditions, where named, "

@@ -33,6 +33,7 @@ from ..derive.order import targets_in_order
 from ..derive.route_computes import format_precision
 from ..derive.source_links import source_link
 from ..derive.trap_scope import applies_when
+from ..derive.whole_checkpoint import WholeCheckpoint
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
@@ -218,7 +219,7 @@ def _plugin_of(atlas: Any, relation: Any) -> dict[str, Any]:
                           for s in relation.get("elsewhere", [])]}
 
 
-def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, Any]:
+def cell_entry(answer: Answer, history: CellHistory | None = None, whole: WholeCheckpoint | None = None) -> dict[str, Any]:
     return {**answer.cell.as_dict(), "published": [p.as_dict() for p in answer.published],
             "findings": list(answer.findings), "traps": list(answer.traps),
             "trap_parts": [{"trap": trap, "parts": list(parts)} for trap, parts in answer.trap_parts],
@@ -229,6 +230,7 @@ def cell_entry(answer: Answer, history: CellHistory | None = None) -> dict[str, 
             "computes_short": answer.computes_short.as_dict() if answer.computes_short else None,
             "needs": [n.as_dict() for n in answer.needs],
             "on_parts": [p.as_dict() for p in answer.on_parts],
+            "whole_checkpoint": whole.as_dict() if whole is not None else None,
             "history": history_entry(history)}
 
 
@@ -246,7 +248,9 @@ def history_entry(history: CellHistory | None) -> dict[str, Any]:
 
 def cells_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:
     history = atlas.views.history
-    return {"version": API_VERSION, "cells": [cell_entry(answers[key], history.get(key)) for key in sorted(answers)]}
+    whole = atlas.views.whole_checkpoints
+    return {"version": API_VERSION, "cells": [cell_entry(answers[key], history.get(key), whole.get(key))
+                                              for key in sorted(answers)]}
 
 
 def record_document(atlas: Any, record: Record) -> dict[str, Any]:

@@ -441,6 +441,28 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
                               "parts": {**_IDS, "description": "The accelerator ids of the target it applies to, "
                                                                "in the target's order."}}}
 
+_WHOLE_CHECKPOINT = {
+    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if"], "additionalProperties": False,
+    "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
+                   "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
+                   "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
+                   "This cell's own `verdict` stays its expert layers'. Null for every other cell.",
+    "properties": {"scheme": {"type": "string", "description": "The scheme of the checkpoint's other linear layers."},
+                   "verdict": {"oneOf": [_VERDICT, {"type": "null"}],
+                               "description": "The whole checkpoint's verdict: the worse of the two; null where that "
+                                              "scheme has no cell on the target."},
+                   "others": {"oneOf": [_VERDICT, {"type": "null"}],
+                              "description": "That scheme's own verdict on the target; null where it has no cell."},
+                   "decided_by": {"type": "string", "enum": ["others", "experts", "both", ""],
+                                  "description": "Which cell is worse: `others` (the other layers'), `experts` (this "
+                                                 "one), `both` (the same verdict); empty where there is no other cell."},
+                   "why": {"type": "string", "description": "What the other layers' cell says where it does not "
+                                                           "simply run: its gate's or the engine's message (or first "
+                                                           "reason), what it computes as, or its conditions."},
+                   "fallback_if": {"type": "boolean", "description": "A `fallback` whole checkpoint one of whose "
+                                                                    "fallback cells is `fallback_if`: shown \"Fallback "
+                                                                    "if\", as that cell is."}}}
+
 _CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
                         "scheme": {"type": "string", "description": "Scheme record id."},
@@ -523,6 +545,11 @@ _CELL = {"type": "object",  # every field is required (below): cell_entry writes
                         "opt_in": {"type": "array", "items": _ASSUMES,
                                    "description": "Conditions of `kernel` the default install does not meet: a reader "
                                                   "gets that kernel only by opting in (a setting, an extra package)."},
+                        "fallback_if": {"type": "boolean", "description": "True for a `fallback` that a default "
+                                        "install does not reach: an `otherwise` step not marked `off_default` fails at "
+                                        "run time, is refused or runs on another device, so the fallback needs its "
+                                        "`conditions` as a `runs-if` does (the site labels it \"Fallback if\"); false "
+                                        "for every other cell."},
                         "worse": {"type": "array", "items": _WORSE,
                                   "description": "Where a setting filters the candidate list and the cell runs as "
                                                  "specified: each value of it that makes the cell fall back, fail at "
@@ -573,6 +600,7 @@ _CELL = {"type": "object",  # every field is required (below): cell_entry writes
                                                     "a condition's install route leaves out, or a compute capability "
                                                     "of its own that the default install's binaries carry no code "
                                                     "for; empty when every part's answer is the target's."},
+                        "whole_checkpoint": _WHOLE_CHECKPOINT,
                         "history": _HISTORY}}
 _CELL["required"] = list(_CELL["properties"])
 

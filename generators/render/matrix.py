@@ -22,7 +22,7 @@ from ..derive.matrix import Column, Matrix, MatrixCell, group_columns, matrices
 from ..derive.published_grid import GridCell, PublishedGrid
 from ..derive.wording import pieces, revision_said, words
 from ..kinds import FOLDER_OF_KIND
-from ..model.verdicts import INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
+from ..model.verdicts import FALLBACK_IF_LABEL, FALLBACK_IF_MEANING, INFERRED_NOTE, VERDICT_MEANINGS, KnownBy, Verdict
 from .contests import contest_mark, open_contests
 from .labels import inline_name
 from .markdown import fill, joined
@@ -31,6 +31,7 @@ SHORT_LABEL = {Verdict.FAILS_AT_RUNTIME: "Fails"}
 # verdict symbols of the compact (narrow) columns; the legend lists them and each cell's title spells the verdict out
 COMPACT_LABEL = {Verdict.RUNS: "✓", Verdict.RUNS_IF: "✓?", Verdict.FALLBACK: "≈", Verdict.FAILS_AT_RUNTIME: "✗!",
                  Verdict.REFUSED: "✗"}
+COMPACT_FALLBACK_IF = "≈?"  # a fallback_if, as runs-if is "✓?"
 MARK_DISAGREES, MARK_TRAPS, MARK_PARTS = "‡", "!", "†"
 
 
@@ -77,6 +78,22 @@ def _anchor(url: str, text: str, cls: str) -> Markup:
 def verdict_badge(verdict: Verdict, short: bool = False) -> Markup:
     label = SHORT_LABEL.get(verdict, verdict.label) if short else verdict.label
     return fill('<span class="verdict verdict-{}" title="{}">{}</span>', verdict.value, VERDICT_MEANINGS[verdict], label)
+
+
+def cell_badge(cell: Cell, short: bool = False) -> Markup:
+    """A derived cell's verdict badge: its verdict's, or "Fallback if" where the fallback needs what a default install
+    lacks (Cell.fallback_if), with that meaning on hover."""
+    return badge_of(cell.verdict, cell.fallback_if, short)
+
+
+def badge_of(verdict: Verdict, fallback_if: bool, short: bool = False) -> Markup:
+    """A verdict's badge, or the "Fallback if" badge for a fallback that needs what a default install lacks."""
+    return _fallback_if_badge() if fallback_if and verdict is Verdict.FALLBACK else verdict_badge(verdict, short)
+
+
+@functools.lru_cache(maxsize=1)
+def _fallback_if_badge() -> Markup:
+    return fill('<span class="verdict verdict-fallback" title="{}">{}</span>', FALLBACK_IF_MEANING, FALLBACK_IF_LABEL)
 
 
 def kernel_lead(cell: Cell, ref: Callable[[str], Markup], text: Callable[[str], Markup]) -> Markup:
@@ -155,10 +172,13 @@ def _title(matrix: Matrix) -> str:
 
 def legend(compact: bool = False) -> Markup:
     items = [fill("<li>{} {}</li>", verdict_badge(v), VERDICT_MEANINGS[v]) for v in Verdict]
+    items.insert(list(Verdict).index(Verdict.FALLBACK) + 1, fill("<li>{} {}</li>", _fallback_if_badge(), FALLBACK_IF_MEANING))
     if compact:
         items.append(fill("<li>narrow columns (one per AMD gfx id) write the verdict as a symbol: {}</li>",
             joined(", ", [fill('<span class="verdict verdict-{}">{}</span> {}', v.value, COMPACT_LABEL[v], v.label.lower())
-                              for v in Verdict])))
+                              for v in Verdict]
+                   + [fill('<span class="verdict verdict-fallback">{}</span> {}', COMPACT_FALLBACK_IF,
+                           FALLBACK_IF_LABEL.lower())])))
     items.append(fill('<li><span class="atlas-mark">{}</span> a published table says otherwise (see the note)</li>', MARK_DISAGREES))
     items.append(fill('<li><span class="atlas-mark atlas-mark--trap">{}</span> traps apply (see the note)</li>', MARK_TRAPS))
     items.append(fill('<li><span class="atlas-mark">{}</span> on some part of the target the answer first needs more: a '
@@ -236,14 +256,17 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
                     " atlas-grid__compact" if compact else "")
     c = cell.answer.cell
     lead = default_lead(c)  # the kernel a default install selects first, then the cell's as the opt-in's
-    hover = f"{c.verdict.label}" + (f" via {lead_said(lead) if lead else c.kernel}" if c.kernel and c.verdict.loads else "")
+    hover = f"{c.label}" + (f" via {lead_said(lead) if lead else c.kernel}" if c.kernel and c.verdict.loads else "")
     if c.conditions:
         hover += (" — the opt-in kernel" if lead else "") + (" when " if c.verdict is Verdict.RUNS else " — if "
                                                              if not lead else " only if ") + "; ".join(c.conditions)
     if c.otherwise:
         step = c.otherwise[0]
         hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
-    label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
+    if c.fallback_if:
+        label = COMPACT_FALLBACK_IF if compact else FALLBACK_IF_LABEL
+    else:
+        label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
     return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
         c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, _marks(cell))
 
@@ -283,7 +306,7 @@ def _per_target(matrix: Matrix, html: _Html, notes_at: str = "") -> Markup:
     blocks = []
     for n, column in enumerate(matrix.columns):
         items = joined("", [fill('<li><a class="atlas-target__note" href="{}">{}</a>{} {}</li>', notes_at + "#" + cell.note,
-                                     verdict_badge(cell.answer.cell.verdict), _marks(cell),
+                                     cell_badge(cell.answer.cell), _marks(cell),
                                      html.ref(f"scheme/{row.scheme}", row.label))
                                 for row in matrix.rows if (cell := row.cells[n]) is not None])
         blocks.append(fill('<details class="atlas-target"><summary>{} {} <small>({})</small></summary><ul>{}</ul></details>',
@@ -305,7 +328,7 @@ def _notes(matrix: Matrix, html: _Html) -> Markup:
 
 def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
     answer, c = cell.answer, cell.answer.cell
-    parts = [fill("<b>{}</b> on <b>{}</b>: {}", row, column, verdict_badge(c.verdict))]
+    parts = [fill("<b>{}</b> on <b>{}</b>: {}", row, column, cell_badge(c))]
     if c.gate_fallback and c.verdict.loads:  # the gate handed the checkpoint on: say so before that scheme's cell
         parts.append(fill("; the scheme's capability gate fails here, so the engine loads the checkpoint as {}",
                           html.ref(f"scheme/{c.gate_fallback}")))

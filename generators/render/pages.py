@@ -19,7 +19,7 @@ from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.plugins import host_platforms, through_plugins
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
-from ..derive.wording import words
+from ..derive.wording import whole_decided, whole_state, words
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record, settled
@@ -28,7 +28,7 @@ from .history import history_table
 from .markdown import code_span, escape_text, fill, fill_words, joined, link, page_of, unverified_badge
 from .labels import label
 from .observation_grid import observation_grid_html
-from .matrix import folded, kernel_lead, otherwise_markup, verdict_badge
+from .matrix import badge_of, cell_badge, folded, kernel_lead, otherwise_markup
 from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
@@ -402,7 +402,7 @@ def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRender
     rows = []
     for use in uses:
         targets = joined(", ", [values.ref(f"hardware-target/{t}") for t in use.targets])
-        rows.append([verdict_badge(use.verdict), values.ref(f"scheme/{use.scheme}"), targets,
+        rows.append([badge_of(use.verdict, use.fallback_if), values.ref(f"scheme/{use.scheme}"), targets,
                      _use_when(use, kernel_id, values)])
     # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
     return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
@@ -684,17 +684,39 @@ def _tally_table(atlas: Any, record: Record, values: ValueRenderer) -> Table:
 
 
 def cells_table(atlas: Any, cells: list[Cell], values: ValueRenderer, axis: str) -> Table:
+    """A scheme's cells by target, or a target's by scheme; where one is an expert-layer scheme's whose checkpoint's other
+    layers have a scheme of their own, a column with its whole checkpoint (derive/whole_checkpoint.py)."""
+    wholes = [whole_markup(atlas, cell, values) for cell in cells]
+    shown = any(wholes)
     rows = []
-    for cell in cells:
+    for cell, whole in zip(cells, wholes):
         other = f"hardware-target/{cell.target}" if axis == "target" else f"scheme/{cell.scheme}"
-        rows.append([values.ref(other), verdict_markup(cell), why_markup(cell, values)])
-    return Table("Derived support", [axis, "verdict", "why"], rows,
-                 "Derived from the scheme's candidate kernels and each kernel's requirements, in the engine's order.", copies_cells=True)
+        rows.append([values.ref(other), verdict_markup(cell)] + ([whole or Markup("—")] if shown else [])
+                    + [why_markup(cell, values)])
+    note = "Derived from the scheme's candidate kernels and each kernel's requirements, in the engine's order."
+    if shown:
+        note += (" The verdict of an expert-layer scheme is its expert layers' own; the whole checkpoint is the worse of "
+                 "it and the verdict of the scheme of the checkpoint's other linear layers on the same target.")
+    return Table("Derived support", [axis, "verdict"] + (["whole checkpoint"] if shown else []) + ["why"], rows,
+                 note, copies_cells=True)
+
+
+def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
+    """An expert-layer cell's whole checkpoint (derive/whole_checkpoint.py), as explain says it: the worse verdict, which
+    of the two cells sets it, and what the other layers' scheme (linked) does on the target; empty for any other cell."""
+    whole = atlas.views.whole_checkpoints.get((cell.scheme, cell.target))
+    if whole is None:
+        return Markup("")
+    scheme = values.ref(f"scheme/{whole.other}")
+    if whole.verdict is None or whole.others is None:
+        return fill_words(words("whole_checkpoint_none"), scheme=scheme)
+    return (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by)) + Markup("): ")
+            + fill_words(words("whole_checkpoint"), scheme=scheme, state=whole_state(whole.others.value, whole.why)))
 
 
 def verdict_markup(cell: Cell) -> Markup:
     """The verdict as a coloured badge; its class names the verdict so a stylesheet can colour it."""
-    return verdict_badge(cell.verdict)
+    return cell_badge(cell)
 
 
 def why_markup(cell: Cell, values: ValueRenderer) -> Markup:

@@ -172,7 +172,8 @@ def folded_rows(key: str, items: list[dict[str, Any]], values: ValueRenderer) ->
                      for n, (k, cell) in enumerate(zip(identity, cells))]
         links = joined(", ", [values.render(items[n]["source"], (key, n, "source")) for n in members])
         flag = len(seen[tuple(ident[n] for n in dimension)]) > 1
-        notes = joined("; ", [escape_text(items[n]["note"]) for n in members if items[n].get("note")])
+        # one line per source's note, in the order of the links: notes are sentences, and "; " after a full stop read ".;"
+        notes = joined("<br>", [escape_text(items[n]["note"]) for n in members if items[n].get("note")])
         rows.append(cells + [links + (Markup(' <span class="atlas-disagree">⚠ sources disagree</span>') if flag else Markup("")),
                              notes])
     return [field_label(k).lower() for k in identity] + ["sources", "notes"], rows

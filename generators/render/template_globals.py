@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from ..changelog_depth import commit_limit
 from ..model.atlas import Atlas
-from ..model.verdicts import KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
+from ..model.verdicts import FALLBACK_IF_LABEL, FALLBACK_IF_MEANING, KNOWN_BY_MEANINGS, VERDICT_MEANINGS, KnownBy, Verdict
 from .charts import ridge_chart
 from .functions import TemplateFunctions
 from .markdown import escape_text, heading_ids, marked_unverified
@@ -23,8 +23,9 @@ from .changelog import entries_of, item_markup
 from .format_map import format_map_html, format_runs_html
 from .history import flip_why, outcome_markup, release_rows, span_sentence
 from .matrix import folded, kernel_lead, otherwise_markup, published_grid_html, support_matrices_html
-from .pages import published_table, reasons_of, support_grid, why_markup
+from .pages import published_table, reasons_of, support_grid, whole_markup, why_markup
 from .reference_docs import check_docs, claim_docs, kind_docs, shared_docs
+from .finding_index import finding_table_html, findings_week
 from .trap_index import trap_table_html
 from .values import ValueRenderer
 
@@ -94,6 +95,11 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
                    "row, whose reader asks about one cell of many; empty for a cell with no such step.",
                    lambda scope: lambda cell: folded("if not", [otherwise_markup(cell, scope.values.ref, escape_text)])
                    if cell.otherwise else Markup("")),
+    TemplateGlobal("whole_checkpoint", "whole_checkpoint(cell)",
+                   "For a cell of an expert-layer scheme whose checkpoint's other linear layers have a scheme of their "
+                   "own: the whole checkpoint's verdict (the worse of the two cells on the target), which sets it, and "
+                   "what the other layers' scheme (linked) does there; empty for any other cell.",
+                   lambda scope: lambda cell: whole_markup(scope.atlas, cell, scope.values)),
     TemplateGlobal("heading_ids", "heading_ids(kind, rows, field)",
                    "For a page with a heading per row naming the record of `kind` whose id is the row's `field` "
                    "(`### {{ name(kind, id) }} { #{{ anchors[id] }} }`), each record id's heading id: MkDocs's own slug of "
@@ -120,6 +126,12 @@ TEMPLATE_GLOBALS: tuple[TemplateGlobal, ...] = (
     TemplateGlobal("trap_table", "trap_table()",
                    "Every trap as a sortable, filterable table: severity, silent, regime, formats, engines.",
                    lambda scope: lambda: trap_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("finding_table", "finding_table()",
+                   "Every finding as a sortable table, newest first: date checked, verdict, name, the records it concerns.",
+                   lambda scope: lambda: finding_table_html(scope.atlas, scope.page, scope.names)),
+    TemplateGlobal("findings_week", "findings_week()",
+                   "The findings dated in the seven days up to the newest one: since, until, count, and (verdict, count) pairs.",
+                   lambda scope: lambda: findings_week(scope.atlas)),
     TemplateGlobal("stale_sources", "stale_sources()",
                    "Sources with no check date, not checked for a long time, or pinned to a package release or repository "
                    "tag older than the newest one cited for it.",
@@ -189,7 +201,10 @@ def published_span(atlas: Atlas, scheme: str, target: str) -> Any:
 
 def verdict_docs() -> dict[str, list[tuple[str, str, str]]]:
     """(value, label, meaning) of every verdict and of every way a verdict is known."""
-    return {"verdicts": [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict],
+    shown = [(v.value, v.label, VERDICT_MEANINGS[v]) for v in Verdict]
+    at = [v for v in Verdict].index(Verdict.FALLBACK) + 1  # the label a fallback takes when it needs an opt-in
+    shown.insert(at, (Verdict.FALLBACK.value, FALLBACK_IF_LABEL, FALLBACK_IF_MEANING))
+    return {"verdicts": shown,
             "known_by": [(k.value, k.value, KNOWN_BY_MEANINGS[k]) for k in KnownBy]}
 
 

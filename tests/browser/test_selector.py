@@ -236,34 +236,36 @@ CARD_PARTS = CARD.removesuffix("};\n") + ", trapParts: texts('.atlas-card__trap-
 
 def test_a_blocker_on_one_part_of_a_picked_target_names_that_part(browser: Browser, built_site: Path,
                                                                   cells: dict, names: dict) -> None:
-    """The onnxruntime-gpu wheel carries 12.0a code, which runs on the RTX 5090 and RTX PRO 6000 (12.0) but not on the
-    GB10 (12.1): its blocker names the GB10 among SM 12.x's parts. On the target's card the line beside the verdict and
-    the trap list say it applies on that part only (cards33: both said it applied here, to every part); a part pick
-    keeps it for the GB10 alone, in the plain words."""
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
+    """MLX's CUDA wheels carry sm_100a code, which runs on the B200 and GB200 (10.0) but not on the B300 (10.3): its
+    blocker names the B300 among SM 10.x's parts. On the target's card the line beside the verdict and the trap list
+    say it applies on that part only (cards33: both said it applied here, to every part); a part pick keeps it for
+    the B300 alone, in the plain words. (The example was the onnxruntime-gpu wheel's GB10 blocker until trt48 read
+    the aarch64 wheel, which has code for the GB10.)"""
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
-    members = next(t["accelerators"] for t in index["records"]["hardware-target"] if t["id"] == "nvidia-sm120")
+    members = next(t["accelerators"] for t in index["records"]["hardware-target"] if t["id"] == "nvidia-sm100")
     named = next(g["accelerators"] for g in index["records"]["gotcha"] if g["id"] == trap)
-    assert [p for p in members if p in named] == ["gb10-dgx-spark"] and len(members) > 1
-    assert trap in cells[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]["traps"]
-    gb10 = names["accelerator/gb10-dgx-spark"]
-    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:nvidia-sm120")
+    assert [p for p in members if p in named] == ["b300"] and len(members) > 1
+    assert trap in cells[("mlx-lm-affine-4", "nvidia-sm100")]["traps"]
+    b300 = names["accelerator/b300"]
+    browser.open(f"{PAGE}?engine=mlx-lm&scheme=mlx-lm-affine-4&hardware=target:nvidia-sm100")
     card = _shown(browser, CARD_PARTS, "answer card")
     assert card["blockers"] == [f"/gotchas/{trap}/"]
-    assert f" A trap that can stop it or corrupt its output applies on this target's {gb10} only: " in card["blockerLine"]
+    assert f" A trap that can stop it or corrupt its output applies on this target's {b300} only: " in card["blockerLine"]
     # inside the parenthesis the part's own aside is a comma clause, as the grid's notes say it (api: inline_name)
-    inline = next(a["inline_name"] for a in index["records"]["accelerator"] if a["id"] == "gb10-dgx-spark")
-    assert gb10 == "NVIDIA GB10 (DGX Spark)" and inline == "NVIDIA GB10, DGX Spark"
+    inline = next(a["inline_name"] for a in index["records"]["accelerator"] if a["id"] == "b300")
+    assert b300 == "NVIDIA B300 (Blackwell Ultra)" and inline == "NVIDIA B300, Blackwell Ultra"
     assert card["trapParts"] == [f"(on this target's {inline} only)"]
-    for part, listed in [("rtx-5090", False), ("gb10-dgx-spark", True)]:
+    for part, listed in [("b200", False), ("b300", True)]:
         _pick(browser, hardware=f"part:{part}")
         card = _shown(browser, CARD_PARTS, "answer card")
         assert (card["blockers"] == [f"/gotchas/{trap}/"]) is listed and card["trapParts"] == []
         assert (" applies here: " in card["blockerLine"]) is listed
     # a trap naming every part of the target keeps the plain words: the V100 is SM 7.0's only part
-    _pick(browser, hardware="target:nvidia-sm70")
+    _pick(browser, engine="onnxruntime", scheme="onnxruntime-matmulnbits-int4", hardware="target:nvidia-sm70")
     card = _shown(browser, CARD_PARTS, "answer card")
     assert " applies here: " in card["blockerLine"] and card["trapParts"] == []
+    gb10 = names["accelerator/gb10-dgx-spark"]
     # a trap on one part that bites only in some use says both, once each (cards34s: 'on this target's NVIDIA GB10
     # (DGX Spark) only only if VLLM_MARLIN_INPUT_DTYPE is set')
     marlin = "vllm-marlin-input-dtype-fp8-sm121a-garbage"
@@ -554,20 +556,21 @@ return {summary: d.querySelector('summary').textContent, open: d.open, list: lis
 
 def test_the_collapsed_line_says_which_condition_leads_where_and_why_a_step_fails(browser: Browser, cells: dict,
                                                                                  names: dict) -> None:
-    """ONNX Runtime's 4-bit MatMulNBits on a V100: without the first condition (a build with code for 7.0) the fused
-    GEMV is selected and fails at run time, and the line says why, in the cell's own reason; without the second (at
-    most 16 rows) the dequantize + cuBLAS path runs. The condition list is numbered, and the line names each outcome by
-    the numbers of the conditions that lead there (cards33: it said 'Fails at run time via ... or Runs via ...',
-    neither which nor why). A card with one outcome says it alone, as before."""
-    cell = cells[("onnxruntime-matmulnbits-int4", "nvidia-sm70")]
+    """ONNX Runtime's 4-bit MatMulNBits on a T4: without the first condition (the x86_64 wheel, since the aarch64 one
+    has no code for 7.5: trt48) the fused GEMV is selected and fails at run time, and the line says why, in the cell's
+    own reason; without the second (at most 16 rows) the dequantize + cuBLAS path runs. The condition list is
+    numbered, and the line names each outcome by the numbers of the conditions that lead there (cards33: it said
+    'Fails at run time via ... or Runs via ...', neither which nor why). A card with one outcome says it alone, as
+    before. (The example was the V100 until its answer gained a build per Linux wheel.)"""
+    cell = cells[("onnxruntime-matmulnbits-int4", "nvidia-sm75")]
     steps = cell["otherwise"]
     assert [(s["unmet"], s["verdict"]) for s in steps] == [([cell["conditions"][0]], "fails-at-runtime"),
                                                           ([cell["conditions"][1]], "runs")]
     assert len(steps[0]["reasons"]) == 1
-    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:nvidia-sm70")
+    browser.open(f"{PAGE}?engine=onnxruntime&scheme=onnxruntime-matmulnbits-int4&hardware=target:nvidia-sm75")
     shown = _shown(browser, OTHERWISE, "the steps when the conditions fail")
     assert (shown["list"], shown["conditions"], shown["open"]) == ("OL", cell["conditions"], False)
-    # condition 1 is the install's (a build with code for 7.0): the line does not name the GEMV as where it fails
+    # condition 1 is the install's (the wheel with code for 7.5): the line does not name the GEMV as where it fails
     assert steps[0]["of_install"] and not steps[1]["of_install"]
     assert shown["summary"] == (
         f"If the conditions do not hold: without condition 1, Fails at run time whichever kernel the engine selects"
@@ -811,6 +814,24 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert _card(browser)["verdict"] == first["verdict"]
     query = parse_qs(urlsplit(browser.driver.current_url).query)
     assert query["scheme"] == [first["scheme"]] and query["hardware"] == [f"part:{part}"]
+
+
+def test_a_fallback_a_default_install_does_not_reach_says_if_on_the_card_and_in_the_comparison(
+        browser: Browser, cells: dict) -> None:
+    """On a V100 the NVFP4 MoE emulation needs a build of PyTorch and vLLM for compute capability 7.0; a default install
+    fails at run time. The card said "Falls back" as it does for a fallback a default install reaches; it now says
+    "Falls back, if", as "Runs, if" does, and the comparison row says "Falls back if"."""
+    scheme = "vllm-ct-w4a4-nvfp4-moe"
+    assert cells[(scheme, "nvidia-sm70")]["fallback_if"] and not cells[(scheme, "nvidia-sm80")]["fallback_if"]
+    browser.open(f"{PAGE}?engine=vllm&scheme={scheme}&hardware=target:nvidia-sm70")
+    card = _card(browser)
+    assert card["verdict"] == "fallback" and card["verdictLine"].startswith("Falls back, if only given the conditions")
+    _pick(browser, hardware="target:nvidia-sm80")  # reached with the default dtype: a plain fallback
+    assert _card(browser)["verdictLine"].startswith("Falls back loads, but")
+    _pick(browser, engine="any", scheme="format:nvfp4", hardware="target:nvidia-sm70")
+    rows = {row["scheme"]: row for row in _comparison(browser)["rows"]}
+    assert rows[scheme]["stateText"].startswith("Falls back if") and rows[scheme]["badge"].endswith("atlas-verdict--fallback")
+    assert browser.console_errors() == []
 
 
 COMPARE_WHY = """return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr')].filter(tr => tr.dataset.verdict)
@@ -1161,18 +1182,20 @@ return Object.fromEntries([...box.querySelectorAll('tbody tr')].map(tr => [tr.da
 
 def test_a_comparison_on_a_target_counts_a_trap_on_one_part_apart_and_names_the_part(browser: Browser, built_site: Path,
                                                                                       cells: dict, names: dict) -> None:
-    """The onnxruntime-gpu wheel's blocker stops the GB10 (12.1) alone among SM 12.x's parts. The answer card says so;
-    the comparison on the target counted it as "blocker 1 trap", as if it hit the RTX 5090 too (and counted the Marlin
-    sm121a trap among vLLM's four). A row now counts the traps on every part, then, apart, those on some parts only,
-    with those parts (api: trap_parts), as the card names them."""
+    """MLX's sm_100a-only wheels' blocker stops the B300 (10.3) alone among SM 10.x's parts. The answer card says so;
+    the comparison on the target counted such a trap as "blocker 1 trap", as if it hit every part (and counted the
+    Marlin sm121a trap among vLLM's four on SM 12.x). A row now counts the traps on every part, then, apart, those on
+    some parts only, with those parts (api: trap_parts), as the card names them. (The first example was the
+    onnxruntime-gpu wheel's GB10 blocker until trt48 read the aarch64 wheel, which has code for the GB10.)"""
     gb10 = names["accelerator/gb10-dgx-spark"]
+    b300 = names["accelerator/b300"]
     index = json.loads((built_site / "api/index.json").read_text(encoding="utf-8"))
     gotchas = {g["id"]: g for g in index["records"]["gotcha"]}
-    trap = "onnxruntime-gpu-wheel-no-code-v100-blackwell-dc-gb10"
-    assert cells[("onnxruntime-matmulnbits-int4", "nvidia-sm120")]["trap_parts"] == [{"trap": trap, "parts": ["gb10-dgx-spark"]}]
-    browser.open(f"{PAGE}?engine=any&format=ort-matmulnbits-int4&hardware=target:nvidia-sm120")
+    trap = "mlx-cuda-wheels-sm100a-only-no-code-for-b300"
+    assert cells[("mlx-lm-affine-4", "nvidia-sm100")]["trap_parts"] == [{"trap": trap, "parts": ["b300"]}]
+    browser.open(f"{PAGE}?engine=any&format=mlx-affine&hardware=target:nvidia-sm100")
     shown = _shown(browser, COMPARE_TRAPS, "comparison")
-    assert shown["onnxruntime-matmulnbits-int4"] == [[gb10, "blocker", False, f" 1 trap on this target's {gb10} only"]]
+    assert shown["mlx-lm-affine-4"] == [[b300, "blocker", False, f" 1 trap on this target's {b300} only"]]
     _pick(browser, engine="any", scheme="format:w4a16-int4", hardware="target:nvidia-sm120")
     shown = _shown(browser, COMPARE_TRAPS, "comparison")
     cell = cells[("vllm-ct-wna16", "nvidia-sm120")]
@@ -2500,3 +2523,45 @@ def test_record_text_in_the_kernel_lead_stays_text(browser: Browser) -> None:
             assert shown["kernel"].count(HOSTILE) >= 3, shown["kernel"]  # the opted id, where, the opt-in
     finally:
         browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+WHOLE_CHECKPOINT = """
+const card = document.querySelector('#atlas-answer .atlas-card');
+if (!card) return null;
+const whole = card.querySelector('.atlas-card__whole');
+return {verdict: card.dataset.verdict, whole: whole ? {verdict: whole.dataset.verdict, text: whole.textContent,
+        badge: whole.querySelector('.atlas-verdict').className, links: [...whole.querySelectorAll('a')].map(a => a.href)} : null};
+"""
+
+
+def test_an_expert_layer_card_adds_the_whole_checkpoint_which_its_other_layers_can_make_worse(browser: Browser,
+                                                                                            cells: dict) -> None:
+    """vLLM's compressed-tensors NVFP4 MoE experts on a V100 fall back to emulation, and that stays the card's verdict;
+    the checkpoint's other linear layers are another scheme's, refused there, so the card adds the whole checkpoint's
+    verdict, the worse, with that scheme linked and its answer one click away; the comparison's row says it too. The
+    dense scheme's own card has no such line."""
+    moe, dense, target = "vllm-ct-w4a4-nvfp4-moe", "vllm-ct-w4a4-nvfp4", "nvidia-sm70"
+    whole = cells[(moe, target)]["whole_checkpoint"]
+    assert whole["scheme"] == dense and whole["verdict"] == cells[(dense, target)]["verdict"] != cells[(moe, target)]["verdict"]
+    browser.open(f"{PAGE}?engine=vllm&scheme={moe}&hardware=part:v100")
+    card = _shown(browser, WHOLE_CHECKPOINT, "answer card")
+    assert card["verdict"] == cells[(moe, target)]["verdict"]  # the expert layers' own verdict, unchanged
+    assert card["whole"]["verdict"] == whole["verdict"] and card["whole"]["badge"].endswith(f"--{whole['verdict']}")
+    said = WORDS["whole_checkpoint_decided"][whole["decided_by"]]
+    assert card["whole"]["text"].startswith(f"Whole checkpoint: Refused ({said}): the checkpoint's other linear layers, scheme ")
+    assert whole["why"] in card["whole"]["text"]
+    paths = [urlsplit(h).path for h in card["whole"]["links"]]
+    assert paths[0] == f"/schemes/{dense}/"
+    answer = parse_qs(urlsplit(card["whole"]["links"][-1]).query)
+    assert answer == {"engine": ["vllm"], "scheme": [dense], "hardware": ["part:v100"]}
+    browser.open(f"{PAGE}?engine=vllm&scheme={dense}&hardware=part:v100")
+    card = _shown(browser, WHOLE_CHECKPOINT, "answer card")
+    assert card["verdict"] == whole["verdict"] and card["whole"] is None
+    browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=part:v100")
+    _comparison(browser)
+    row = browser.js(f"""const tr = document.querySelector('#atlas-answer .atlas-compare tr[data-scheme="{moe}"]');
+        const w = tr.querySelector('.atlas-compare__whole');
+        return {{verdict: tr.dataset.verdict, whole: w && w.dataset.verdict, link: w && w.querySelector('a').href}};""")
+    assert row["verdict"] == cells[(moe, target)]["verdict"] and row["whole"] == whole["verdict"]
+    assert parse_qs(urlsplit(row["link"]).query)["scheme"] == [dense]
+    assert browser.console_errors() == []
