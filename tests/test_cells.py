@@ -1234,6 +1234,22 @@ def test_a_refusal_made_after_the_engines_first_kernels_says_the_default_install
     assert not any("default install" in r for r in derive_cell("s", scheme("tri"), "t", turing, kernels, cuda).reasons)
 
 
+def test_an_empty_list_the_engine_refuses_before_its_first_kernels_keeps_its_refusal_alone():
+    # vLLM's verify_quantization refuses a method the platform does not list in the front end, before the worker
+    # runs anything on the device, so a target the default install has no code for meets that refusal first
+    torch = Build("torch 2.13.0+rocm", gfx=("gfx942",), source="wheel")
+    rocm = Install("pip install e", builds=(torch,), first_kernels="the worker multiplies a tensor before loading")
+    vega = {"platform": "rocm", "gfx": "gfx906"}
+    empty = {"engine": "e", "config": CONFIG, "candidates": [
+        {"platform": "rocm", "kernels": [], "failure_message": "m quantization is currently not supported in rocm."}]}
+    walked = derive_cell("s", empty, "t", vega, {}, rocm)
+    assert walked.verdict == "refused" and walked.reasons[-1].startswith("with the default install it fails")
+    first = {**empty, "candidates": [{**empty["candidates"][0], "before_first_kernels": True}]}
+    refused = derive_cell("s", first, "t", vega, {}, rocm)
+    assert refused.verdict == "refused" and refused.reasons == ("no candidate kernels for platform 'rocm'",)
+    assert refused.failure_message == "m quantization is currently not supported in rocm."
+
+
 def test_a_check_known_to_fail_declines_every_later_kernel_that_makes_it_too():
     # transformers' FP8 path: both the kernel and the dequantizing fallback need accelerate, so without it the
     # fallback is declined as well and the walk goes on; it never reads "falls back, if accelerate is installed"

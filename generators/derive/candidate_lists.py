@@ -18,7 +18,8 @@ from ..model.records import Record
 from .engine_stated import engine_data, resolved_once
 from .no_path import no_paths, resolve_candidates
 
-FROM_ENGINE = ("selector", "kernels", "failure_message", "locator", "sources", "promotions", "filter")
+FROM_ENGINE = ("selector", "kernels", "failure_message", "before_first_kernels", "locator", "sources", "promotions",
+               "filter")
 
 # scheme id -> the last few (scheme data, its engine's no_path and candidate_lists, the resolved scheme): the same
 # objects resolve to the same object again, as the cell memo (cells._kept_cell) compares schemes by identity.

@@ -595,7 +595,8 @@ def derive_cell(scheme_id: str, scheme: SchemeFields, target_id: str, target: Ha
     unbuilt = installed.unbuilt(target)
     if cell.verdict is Verdict.REFUSED:
         gate_first = bool(cell.gate) and (scheme.get("capability_gate") or {}).get("before_first_kernels", False)
-        return _known(cell if gate_first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels))
+        first = gate_first or (not cell.gate and _list_refuses_first(scheme, target))
+        return _known(cell if first else _refused_after_first_kernels(cell, unbuilt, installed.first_kernels))
     return _known(_on_chosen_build(_on_unbuilt_target(cell, unbuilt), installed.choices(target.get("compute_capability"))))
 
 
@@ -638,6 +639,16 @@ def _on_chosen_build(cell: Cell, choices: Sequence[Choice]) -> Cell:
     unrun = Otherwise(cell.kernel or "", said, Verdict.FAILS_AT_RUNTIME, cell.kernel, _placements(cell),
                       reasons=tuple(reason for choice in choices for reason in choice.reasons()), of_install=True)
     return _replaced(cell, verdict=verdict, conditions=(*said, *cell.conditions), otherwise=(unrun, *cell.otherwise))
+
+
+def _list_refuses_first(scheme: SchemeFields, target: HardwareTargetFields) -> bool:
+    """Whether the target's candidate list is an empty one the engine refuses before its first kernels (vLLM's
+    verify_quantization in the front end): that refusal, not a failure of the first kernels, is what a default
+    install meets."""
+    candidates = next((c for c in scheme.get("candidates", []) if c["platform"] == target["platform"]), None)
+    if candidates is None:
+        return False
+    return not candidates.get("kernels") and bool(candidates.get("before_first_kernels"))
 
 
 def _refused_after_first_kernels(cell: Cell, unbuilt: Sequence[tuple[Build, str]], first_kernels: str) -> Cell:

@@ -318,7 +318,7 @@ class HardwareTargetFields(TypedDict):
     order: int
 
 
-Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4']
+Dtype: TypeAlias = Literal['float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_tq1_0', 'ggml_tq2_0', 'ggml_q2_k', 'ggml_q3_k', 'ggml_iq1_s', 'ggml_iq2_xxs', 'ggml_iq2_xs', 'ggml_iq2_s', 'ggml_iq3_xxs', 'ggml_iq3_s', 'ggml_iq4_nl', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4']
 
 
 class KernelComputesInSettingPrecisions(TypedDict):
@@ -655,6 +655,7 @@ class EngineCandidateLists(TypedDict):
     selector: NotRequired[str]
     kernels: list[RefKernel]
     failure_message: NotRequired[str]
+    before_first_kernels: NotRequired[bool]
     locator: NotRequired[str]
     sources: NotRequired[Sources]
     promotions: NotRequired[list[CandidatePromotion]]
@@ -839,6 +840,7 @@ class SchemeCandidates(TypedDict):
     no_path: NotRequired[Literal[True]]
     list: NotRequired[str]
     failure_message: NotRequired[str]
+    before_first_kernels: NotRequired[bool]
     inferred: NotRequired[bool]
     read_in: NotRequired[list[RefSource]]
     locator: NotRequired[str]
@@ -1199,7 +1201,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'benchmark.grade': ('measured', 'paper', 'vendor-claim', 'community', 'marketing'),
     'defs.cpu-arch': ('x86_64', 'aarch64', 'riscv64', 'ppc64le', 's390x'),
     'defs.cpu-vendor': ('AuthenticAMD', 'GenuineIntel'),
-    'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4'),
+    'defs.dtype': ('float32', 'float16', 'bfloat16', 'float8_e4m3fn', 'float8_e5m2', 'int8', 'uint8', 'int4', 'uint4', 'uint4b8', 'uint8b128', 'float4_e2m1f', 'float8_e8m0fnu', 'int2', 'int3', 'ggml_q4_0', 'ggml_q8_0', 'ggml_q4_k', 'ggml_q5_k', 'ggml_q6_k', 'ggml_iq1_m', 'ggml_q4_1', 'ggml_q5_0', 'ggml_q5_1', 'ggml_iq4_xs', 'ggml_mxfp4', 'ggml_tq1_0', 'ggml_tq2_0', 'ggml_q2_k', 'ggml_q3_k', 'ggml_iq1_s', 'ggml_iq2_xxs', 'ggml_iq2_xs', 'ggml_iq2_s', 'ggml_iq3_xxs', 'ggml_iq3_s', 'ggml_iq4_nl', 'ggml_i2_s', 'exl3_trellis', 'bnb_nf4'),
     'defs.encoding': ('e4m3', 'e5m2', 'e4m3fnuz', 'e5m2fnuz'),
     'defs.isa-feature': ('avx2', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'avx512_bf16', 'avx512_fp16', 'amx_tile', 'amx_bf16', 'amx_int8', 'amx_fp8', 'neon', 'dotprod', 'i8mm', 'sve', 'sve2', 'bf16', 'rvv', 'vsx', 'vxe'),
     'defs.platform': ('cuda', 'rocm', 'xpu', 'cpu', 'tpu', 'hpu', 'neuron', 'metal', 'other'),
