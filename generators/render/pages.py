@@ -29,7 +29,7 @@ from .markdown import code_span, escape_text, fill, fill_words, joined, link, pa
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import badge_of, cell_badge, folded, kernel_lead, otherwise_markup
-from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
+from .reader_views import (accelerator_cells, accelerator_traps, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
@@ -367,7 +367,12 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         columns, rows = accelerator_cells(atlas, record, values)
-        return [_tally_table(atlas, record, values), Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
+        trap_columns, trap_rows = accelerator_traps(atlas, record, values)
+        traps = [Table("Traps on its answers", trap_columns, trap_rows,
+                       "Every trap on an answer of its hardware targets that reaches this part, silent first, then by "
+                       "severity; each answer says when it bites.", copies_cells=True)] if trap_rows else []
+        return [_tally_table(atlas, record, values), *traps,  # (the traps before the long list of cells)
+                Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note, copies) for title, columns, rows, note, copies in format_sections(atlas, record, values)]

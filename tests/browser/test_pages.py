@@ -840,3 +840,22 @@ def test_a_record_page_links_its_jargon_once_to_where_it_is_defined(browser: Bro
     assert ["Marlin", "/kernels/marlin-int4-gemm/"] in links
     assert len({text for text, _ in links}) == len(links)
     assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+
+
+def test_a_part_page_lists_the_traps_on_its_answers_with_unbroken_severity_badges(browser: Browser) -> None:
+    """The V100's page listed only traps naming the V100, so llama.cpp's cuBLAS FP16 overflow (scoped by kernel and
+    platform) left it; its answers' traps are now listed before its cells. In that narrow column a severity badge
+    broke inside the word ("BLOCKE / R"): a badge stays on one line at either width."""
+    read = """const h = [...document.querySelectorAll('h2')].find(h => h.textContent.trim().startsWith('Traps on its answers'));
+        if (!h) return null;
+        let table = h.nextElementSibling; while (table && !table.querySelector('table')) table = table.nextElementSibling;
+        const badges = [...table.querySelectorAll('.atlas-severity')];
+        return {rows: table.querySelectorAll('tbody tr').length,
+                overflow: [...table.querySelectorAll('tbody tr td:first-child a')].some(a =>
+                    a.getAttribute('href').includes('llama-cpp-cublas-f16-activation-overflow')),
+                tallest: Math.max(...badges.map(b => b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize)))}"""
+    for size in (DESKTOP, PHONE):
+        browser.open("accelerators/v100/", size)
+        shown = browser.js(read)
+        assert shown is not None and shown["rows"] >= 3 and shown["overflow"]
+        assert shown["tallest"] < 2.2, shown  # one line of the badge's own font, not two
