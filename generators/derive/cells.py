@@ -1117,6 +1117,9 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
     steps: list[Otherwise] = []
     attempts = list(cell.attempts)
     failed: dict[str, frozenset[str]] = {}  # the message of each check known to fail on the way on: its conditions
+    # checks declined together (several messages): one of them fails, which one is not known, so a later kernel that
+    # makes every one of them fails too (packages a quantizer tests before any kernel: optimum and gptqmodel)
+    together: list[dict[str, frozenset[str]]] = []
     while True:
         at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
         if at is None or not (attempts[at].outcome == CONDITIONAL or attempts[at].after_selection):
@@ -1130,6 +1133,9 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
             said = {dict(chosen.messages).get(c, c) for c in selection}
             if len(said) == 1:  # declined for one check of the engine's (one message): it fails from here on
                 failed[next(iter(said))] = frozenset(selection)
+            else:
+                messages = dict(chosen.messages)
+                together.append({m: frozenset(c for c in selection if messages.get(c, c) == m) for m in said})
             if len(selection) == 1:
                 narrowed = _other_dtypes(chosen.kernel, kernels, config, walk)
                 if narrowed is not None:
@@ -1144,7 +1150,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                 attempts[at + 1:] = [try_kernel(a.kernel, kernels.get(a.kernel), config, walk[0], walk[1], walk[2])
                                      for a in attempts[at + 1:]]
             attempts[at] = Attempt(chosen.kernel, NO, _declined(chosen))
-            attempts[at + 1:] = [_on_path(a, failed) for a in attempts[at + 1:]]
+            attempts[at + 1:] = [_on_path(a, failed, together) for a in attempts[at + 1:]]
             after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
                              _handling(attempts, kernels))
             steps.append(Otherwise(chosen.kernel, selection, after.verdict, after.kernel, after.conditions,
@@ -1208,19 +1214,25 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
     return {**config, "activation_types": refused} if refused and len(refused) < len(dtypes) else None
 
 
-def _on_path(attempt: Attempt, failed: Mapping[str, AbstractSet[str]]) -> Attempt:
+def _on_path(attempt: Attempt, failed: Mapping[str, AbstractSet[str]],
+             together: Sequence[Mapping[str, AbstractSet[str]]] = ()) -> Attempt:
     """The attempt where the checks refusing with `failed` (message: the conditions that stated the check) are known
     to fail: selection conditions that state one of those checks (the same message and the same conditions) fail
     there too, so the engine declines the kernel; a condition that is the opposite of one of them (`opposite_of`)
     holds there, so it is no longer a condition (and no condition left makes it a YES). One message on conditions
     that differ is not known to be the same check (vLLM words the row-wise torch kernel's refusal of a per-tensor key
-    on either side as the channel-wise one's refusal of per-tensor keys on both)."""
+    on either side as the channel-wise one's refusal of per-tensor keys on both). Checks declined `together` (one of
+    them failed, which one is not known) are known to fail where a kernel makes every one of them."""
     if attempt.outcome != CONDITIONAL:
         return attempt
     said = dict(attempt.messages)
-    stating = {m: frozenset(c for c in attempt.selection_conditions if said.get(c, c) == m) for m in failed}
+    stating = {m: frozenset(c for c in attempt.selection_conditions if said.get(c, c) == m)
+               for m in {*failed, *(m for group in together for m in group)}}
     known = tuple(c for c in attempt.selection_conditions
                   if said.get(c, c) in failed and stating[said.get(c, c)] == failed[said.get(c, c)])
+    if not known:
+        group = next((g for g in together if all(stating[m] == conditions for m, conditions in g.items())), None)
+        known = tuple(c for c in attempt.selection_conditions if group and said.get(c, c) in group)
     if known:
         return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
