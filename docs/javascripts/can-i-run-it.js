@@ -157,6 +157,7 @@
   function setUp(root, site, index, loadTarget) {
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
+    setTerms(site, records);
     // the cells by "scheme|target", of each target loaded so far (loadTarget)
     var cells = {};
     var schemes = index.records["scheme"];
@@ -398,6 +399,49 @@
     return el("a", { href: site + record.page, text: text || record.name });
   }
 
+  // The glossary's spellings (index: the term records' `spellings`, each leading to the record that defines it), longest
+  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does
+  var TERMS = [];
+  var SEEN = {};
+  function setTerms(site, records) {
+    TERMS = Object.keys(records["term"] || {}).map(function (id) { return records["term"][id]; })
+      .reduce(function (all, term) {
+        var target = (records[term.defined_by.kind] || {})[term.defined_by.id];
+        return target ? all.concat(term.spellings.map(function (s) {
+          return { spelling: s, href: site + target.page, title: term.name };
+        })) : all;
+      }, []).sort(function (a, b) { return b.spelling.length - a.spelling.length || (a.spelling < b.spelling ? -1 : 1); });
+  }
+  function wordAt(text, at, length) {
+    var edge = /[A-Za-z0-9_]/;
+    return !edge.test(text.charAt(at - 1)) && !edge.test(text.charAt(at + length));
+  }
+  // record text with the first use of each glossary spelling not yet linked on this answer made a link; text nodes only
+  function termed(text) {
+    var found = [];
+    TERMS.forEach(function (term) {
+      if (SEEN[term.spelling]) { return; }
+      for (var at = text.indexOf(term.spelling); at >= 0; at = text.indexOf(term.spelling, at + 1)) {
+        var end = at + term.spelling.length;
+        if (wordAt(text, at, term.spelling.length) && !found.some(function (f) { return f.at < end && at < f.end; })) {
+          found.push({ at: at, end: end, term: term });
+          SEEN[term.spelling] = true;
+          return;
+        }
+      }
+    });
+    if (!found.length) { return [text]; }
+    found.sort(function (a, b) { return a.at - b.at; });
+    var nodes = [], from = 0;
+    found.forEach(function (f) {
+      nodes.push(text.slice(from, f.at));
+      nodes.push(el("a", { "class": "atlas-term", href: f.term.href, title: f.term.title, text: text.slice(f.at, f.end) }));
+      from = f.end;
+    });
+    nodes.push(text.slice(from));
+    return nodes;
+  }
+
   // each reason after its kernel's name, linked, where the reasons are the candidates' own ('kernel-id: message', in
   // the attempts' order); otherwise (a capability gate's message) as written
   function whyNot(site, records, cell) {
@@ -406,7 +450,7 @@
       return cell.reasons[n] === a.kernel + ": " + a.reason;
     });
     if (!paired) { return cell.reasons.map(function (r) { return reasonItem(site, records, r); }); }
-    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
+    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": "].concat(termed(a.reason))); });
   }
 
   // why a cell does not run, in the engine's order: what the engine prints when it gives up, as it prints it, then
@@ -430,8 +474,8 @@
     var at = reason.indexOf(": ");
     var id = at > 0 ? reason.slice(0, at) : "";
     var kernel = Object.prototype.hasOwnProperty.call(records["kernel"], id) ? records["kernel"][id] : null;
-    if (!kernel) { return el("li", { text: reason }); }
-    return el("li", {}, [link(site, kernel, id), reason.slice(at)]);
+    if (!kernel) { return el("li", {}, termed(reason)); }
+    return el("li", {}, [link(site, kernel, id)].concat(termed(reason.slice(at))));
   }
 
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
@@ -732,6 +776,21 @@
     var folded = {};
     passed.forEach(function (g) { g.sources.forEach(function (s) { folded[s] = true; }); });
     return { verdict: cell.sources.filter(function (s) { return !folded[s]; }), passed: passed };
+  }
+
+  // How a fallback computes, said short (api: computes_short, read from the records' typed fields: the requirement's
+  // check, the kernel's activation handling and stated precision); where only the note's prose says it, that it
+  // computes at another precision, the row's answer saying how
+  var FALLBACK_WAYS = {
+    "weight-only": "weight-only (activations not quantized)",
+    "emulated": "emulated in software",
+    "dequantized": "weights dequantized to it",
+    "activations-quantized": "activations quantized to it"
+  };
+  function fallbackShort(cell) {
+    var short = cell.computes_short;
+    if (!short) { return "another precision (the answer says which)"; }
+    return short.precisions.join(" or ") + ", " + (FALLBACK_WAYS[short.way] || short.way);
   }
 
   // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
@@ -1207,7 +1266,7 @@
 
   // what meets (or lacks) a condition; how that default install is installed, often a paragraph, folded under it
   function metBy(assumed) {
-    var said = el("span", { text: assumed.install });
+    var said = el("span", {}, termed(assumed.install));
     if (!assumed.route) { return said; }
     return el("span", {}, [said, el("details", { "class": "atlas-why-more atlas-card__route" }, [
       el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
@@ -1369,6 +1428,7 @@
 
   function renderComparison(answer, site, records, cells, format, hardware, formats) {
     answer.textContent = "";
+    SEEN = {};
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
       return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
@@ -1436,7 +1496,8 @@
             text: (VERDICTS[whole.byDefault.verdict] || [whole.byDefault.verdict])[0].replace(",", "") })] : []) :
           ["not derived"])) : null;
       var routeSteps = cell.computes_steps || [];
-      var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
+      // a fallback's whole note is its answer's; the table says it short, from typed fields (api: computes_short)
+      var computes = (cell.computes_as ? fallbackShort(cell) : "") || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
         routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
         (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
@@ -1514,6 +1575,7 @@
 
   function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
+    SEEN = {};
     var place = placeOf(records, hardware);
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
@@ -1568,7 +1630,7 @@
         unknownHere(site, records, cell, place))));
     } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
-      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place),
+      facts.appendChild(el("dd", {}, termed(computes).concat(emulatedHere(site, records, cell, place),
         unknownHere(site, records, cell, place))));
     }
     if (cell.known_by) {
@@ -1597,11 +1659,11 @@
       // on a cell that runs whichever way, the conditions only choose the kernel
       // (where a default install selects another kernel, the conditions are those of the opt-in kernel)
       var title = cell.verdict !== "runs" ? "Conditions" : defaultLead(cell) ? "The opt-in kernel when" : "This kernel when";
-      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
+      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", {}, termed(c)); }))]));
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+        return el("li", {}, [el("span", {}, termed(a.condition)), ": ", metBy(a)]);
       }))]));
     }
     // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
@@ -1610,7 +1672,7 @@
     var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+        return el("li", {}, [el("span", {}, termed(a.condition)), ": ", metBy(a)]);
       }))]));
     }
     // values of a setting that filters the engine's list (vLLM's --linear-backend) with which this running cell runs
@@ -1686,7 +1748,22 @@
     }
     if (cell.sources.length) {
       var grouped = sourceGroups(cell);
-      var body = [el("ul", { "class": "atlas-card__sources" }, grouped.verdict.map(sourceItem))];
+      var shownTraps = traps;
+      var seen = {};
+      // by what each backs (api: source_groups, from the record fields that cite them); a source that backs several
+      // statements is listed under each, in full the first time
+      var body = (cell.source_groups || []).filter(function (g) {
+        return g.backs !== "passed-over" && (g.backs !== "trap" || shownTraps.indexOf(g.subject) >= 0);
+      }).map(function (g) {
+        return el("div", { "class": "atlas-card__source-group", "data-backs": g.backs }, [
+          el("p", { "class": "atlas-card__source-backs" }, backsLabel(g)),
+          el("ul", { "class": "atlas-card__sources" }, g.sources.map(function (s) {
+            var again = seen[s];
+            seen[s] = true;
+            return again ? el("li", { "class": "atlas-card__source-again" }, [link(site, records["source"][s], s),
+              el("small", { text: " (also above)" })]) : sourceItem(s);
+          }))]);
+      });
       if (grouped.passed.length) {
         var count = grouped.passed.reduce(function (n, g) { return n + g.sources.length; }, 0);
         body.push(el("details", { "class": "atlas-card__sources-passed" }, [
@@ -1699,6 +1776,24 @@
           }))]));
       }
       card.appendChild(section("Sources", body));
+    }
+    // what a group of sources backs, said before them (the words are the card's; the subject is the records')
+    function backsLabel(g) {
+      var kernel = function (id) { return link(site, records["kernel"][id], id); };
+      var said = function (text) { return el("q", { "class": "atlas-card__source-said", text: text }); };
+      switch (g.backs) {
+        case "selection": return ["Which kernel the engine selects for this scheme (the scheme and its candidate list)"];
+        case "kernel": return ["What ", kernel(g.subject), " requires and does"];
+        case "computes": return ["What ", kernel(g.subject), " computes in"];
+        case "condition": return ["The condition ", said(g.subject)];
+        case "install": return ["What the default install's binaries carry"];
+        case "published": return ["The published table ", link(site, records["support-matrix"][g.subject], g.subject)];
+        case "finding": return ["The finding ", link(site, records["finding"][g.subject], g.subject)];
+        case "need": return ["Also needed at run time: ", said(g.subject)];
+        case "part": return ["On this part: ", said(g.subject)];
+        case "trap": return ["The trap ", link(site, records["gotcha"][g.subject], g.subject)];
+        default: return ["The rest of the answer"];
+      }
     }
     function sourceItem(s) {
       var source = records["source"][s];

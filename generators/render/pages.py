@@ -29,7 +29,7 @@ from .markdown import code_span, escape_text, fill, fill_words, joined, link, pa
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import badge_of, cell_badge, folded, kernel_lead, otherwise_markup
-from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
+from .reader_views import (accelerator_cells, accelerator_traps, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
@@ -78,6 +78,8 @@ class RecordPage:
     answer: list[Table] = field(default_factory=list)  # computed tables shown before the fields (ANSWER_FIRST kinds)
     lead: list[tuple[str, Markup]] = field(default_factory=list)  # (title, sentence) notes shown under the summary
     settled: list[Table] = field(default_factory=list)  # contests a finding settled; `contested` holds the open ones
+    # a kernel's or scheme's sources by what each backs (cited_by_field): (what, which, citations); `sources` the rest
+    source_groups: list[tuple[str, Markup, list[Markup]]] = field(default_factory=list)
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -145,7 +147,42 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), done)
+                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), done,
+                      cited_by_field(atlas, record, page, names, unverified))
+
+
+def cited_by_field(atlas: Any, record: Record, page: str, names: dict[str, str],
+                   unverified: dict[str, str]) -> list[tuple[str, Markup, list[Markup]]]:
+    """What a kernel's or a scheme's fields cite, by what each citation backs, read from the fields that hold one: a
+    kernel's code, what it computes in, each gate and each runtime check a requirement uses (the engine's, which the
+    kernel's own list leaves out); a scheme's code and each platform's candidate list (an engine's named list's
+    sources included). Each group is (what, which, rendered citations); other kinds have none."""
+    def cited(citation: dict[str, Any]) -> Markup:
+        shown = {k: citation[k] for k in ("source", "locator", "quote") if citation.get(k)}
+        renderer = ValueRenderer({"source": f"source/{citation['source']}"}, names, page, unverified)
+        return joined("", (renderer.render(shown, ()), outbound(atlas, citation["source"])))
+    data = record.data
+    groups: list[tuple[str, Markup, list[Markup]]] = []
+    if data.get("code"):
+        groups.append(("code", Markup(""), [cited(data["code"])]))
+    if record.kind == "kernel":
+        if data.get("computes_in"):
+            groups.append(("computes_in", Markup(""), [cited(data["computes_in"])]))
+        groups += [("gate", escape_text(gate["description"]), [cited(dict(gate))])
+                   for gate in data.get("external_gates", []) if gate.get("source")]
+        engine = atlas.index.get("engine", str(data.get("engine", "")))
+        checks = runtime_checks(engine.data if engine else None)
+        used = dict.fromkeys(r["uses"] for r in data.get("requirements", []) if r.get("uses") in checks)
+        groups += [("check", escape_text(checks[u].get("condition") or checks[u]["value"]), [cited(dict(checks[u]))])
+                   for u in used]
+    if record.kind == "scheme":
+        engine = atlas.index.get("engine", str(data.get("engine", "")))
+        lists = named_lists(engine.data if engine else None)
+        for candidates in data.get("candidates", []):
+            listed = resolve_named(candidates, lists) if "list" in candidates else candidates
+            if listed.get("sources"):
+                groups.append(("candidates", escape_text(candidates["platform"]), [cited(dict(c)) for c in listed["sources"]]))
+    return groups
 
 
 BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page: the value, in its unit, against its baseline
@@ -330,7 +367,12 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         columns, rows = accelerator_cells(atlas, record, values)
-        return [_tally_table(atlas, record, values), Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
+        trap_columns, trap_rows = accelerator_traps(atlas, record, values)
+        traps = [Table("Traps on its answers", trap_columns, trap_rows,
+                       "Every trap on an answer of its hardware targets that reaches this part, silent first, then by "
+                       "severity; each answer says when it bites.", copies_cells=True)] if trap_rows else []
+        return [_tally_table(atlas, record, values), *traps,  # (the traps before the long list of cells)
+                Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note, copies) for title, columns, rows, note, copies in format_sections(atlas, record, values)]

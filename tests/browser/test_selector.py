@@ -1369,7 +1369,11 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const fold = card.querySelector('.atlas-card__sources-passed');
 const paths = list => list ? [...list.querySelectorAll(':scope > li > a:first-child')].map(a => a.pathname) : [];
-return {verdict: paths(card.querySelector('.atlas-answer__section > ul.atlas-card__sources')),
+return {groups: [...card.querySelectorAll('.atlas-card__source-group')].map(g => ({backs: g.dataset.backs,
+          label: g.querySelector('.atlas-card__source-backs').textContent,
+          links: [...g.querySelectorAll('.atlas-card__source-backs a')].map(a => a.pathname),
+          sources: paths(g.querySelector('ul.atlas-card__sources')),
+          again: g.querySelectorAll('li.atlas-card__source-again').length})),
         open: fold ? fold.open : null, summary: fold ? fold.querySelector('summary').textContent : '',
         kernels: paths(fold && fold.querySelector('ul.atlas-card__sources')),
         folded: fold ? [...fold.querySelectorAll('ul ul a:first-child')].map(a => a.pathname)
@@ -1380,21 +1384,75 @@ return {verdict: paths(card.querySelector('.atlas-answer__section > ul.atlas-car
 def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_it_passes_over(browser: Browser,
                                                                                                cells: dict) -> None:
     """vLLM's FP8 block scheme on an H100: the sources of the kernel that computes (FlashInfer with DeepGEMM) and of the
-    one a default install selects (DeepGEMM) stand in the open list with the scheme's; CUTLASS, B12x, Humming, Marlin
-    and Triton, passed over here, have theirs folded under a closed summary, each under its kernel. Together the two
-    lists show every source of the answer, each once."""
+    one a default install selects (DeepGEMM) stand in the open groups with the scheme's; CUTLASS, B12x, Humming, Marlin
+    and Triton, passed over here, have theirs folded under a closed summary, each under its kernel. Together the groups
+    (but the traps') and the fold show every source of the answer, and nothing else."""
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8-block&hardware=part:h100-sxm")
     _card(browser)
     shown = browser.js(SOURCES)
     cell = cells[("vllm-fp8-block", "nvidia-sm90")]
     passed = {g["kernel"]: g["sources"] for g in cell["sources_passed_over"]}
+    verdict = {p for g in shown["groups"] if g["backs"] != "trap" for p in g["sources"]}
     assert cell["kernel"] not in passed and cell["default_kernel"] not in passed
     assert "vllm-cutlass-fp8-block-scaled-mm" in passed and "vllm-triton-fp8-block-scaled-mm" in passed
-    assert "/sources/vllm-src-smm-deep-gemm/" in shown["verdict"] and "/sources/vllm-src-smm-cutlass/" not in shown["verdict"]
+    assert "/sources/vllm-src-smm-deep-gemm/" in verdict and "/sources/vllm-src-smm-cutlass/" not in verdict
     assert "/sources/vllm-src-smm-cutlass/" in shown["folded"] and shown["open"] is False
     assert shown["kernels"] == [f"/kernels/{k}/" for k in passed]
     assert shown["summary"].startswith(f"{sum(map(len, passed.values()))} more sources of the {len(passed)} kernels ")
-    assert sorted(shown["verdict"] + shown["folded"]) == sorted(f"/sources/{s}/" for s in cell["sources"])
+    assert verdict | set(shown["folded"]) == {f"/sources/{s}/" for s in cell["sources"]}
+    assert browser.console_errors() == []
+
+
+def test_a_card_says_which_source_backs_which_statement(browser: Browser, cells: dict) -> None:
+    """The sources were one flat list: which backs the kernel's selection, which a condition, which a trap, a reader
+    could not tell. Each group now says what it backs (api: source_groups, from the record fields that cite them): the
+    selection first, each kernel linked, each condition quoted, each trap linked with the trap's own sources; a source
+    that backs several is listed in each group, in full only the first time."""
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-nvfp4&hardware=target:nvidia-sm120")
+    _card(browser)
+    shown = browser.js(SOURCES)
+    cell = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm120")]
+    expected = [g for g in cell["source_groups"] if g["backs"] != "passed-over"]
+    assert [(g["backs"], g["sources"]) for g in shown["groups"]] == [
+        (g["backs"], [f"/sources/{s}/" for s in g["sources"]]) for g in expected]
+    groups = {(g["backs"], n): g for n, g in enumerate(shown["groups"])}
+    assert shown["groups"][0]["backs"] == "selection" and "selects for this scheme" in shown["groups"][0]["label"]
+    assert any(g["links"] == [f"/kernels/{cell['kernel']}/"] for (backs, _), g in groups.items() if backs == "kernel")
+    said = [g["label"] for (backs, _), g in groups.items() if backs == "condition"]
+    assert said and all(c in " ".join(said) for c in (a["condition"] for a in cell["opt_in"]))
+    (trap,) = cell["traps"]
+    (group,) = [g for (backs, _), g in groups.items() if backs == "trap"]
+    own = yaml.safe_load((RECORDS / "gotchas" / f"{trap}.yaml").read_text(encoding="utf-8"))["sources"]
+    assert group["links"] == [f"/gotchas/{trap}/"]
+    assert group["sources"] == [f"/sources/{s}/" for s in dict.fromkeys(c["source"] for c in own)]
+    assert sum(g["again"] for g in shown["groups"]) > 0
+    assert browser.console_errors() == []
+
+
+def test_the_comparison_says_a_fallback_s_precision_short(browser: Browser, cells: dict) -> None:
+    """Marlin MoE's row showed the kernel's whole computes note, the FP8 oracle on an NVFP4 row. The cell says the
+    precision short, read from typed fields (api: computes_short); the full note stays on the answer the row links."""
+    cell = cells[("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm80")]
+    assert "FP8 oracle" in cell["computes_as"] and cell["computes_short"]["way"] == "weight-only"
+    for size in (DESKTOP, PHONE):
+        browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=target:nvidia-sm80", size)
+        _comparison(browser)
+        said = browser.js("return document.querySelector('tr[data-scheme=\"vllm-ct-w4a4-nvfp4-moe\"] "
+                          "td[data-label=\"Computes in\"]').textContent")
+        assert said == " or ".join(cell["computes_short"]["precisions"]) + ", weight-only (activations not quantized)"
+        assert browser.js("return document.documentElement.scrollWidth") <= size[0]
+    assert browser.console_errors() == []
+
+
+def test_a_card_links_the_first_use_of_a_glossary_term(browser: Browser, cells: dict) -> None:
+    """vLLM's type name float4_e2m1f stood unexplained in an NVFP4 fallback's "Computes in": its first use on the card
+    links to the glossary's entry (a term record), once."""
+    assert "float4_e2m1f" in cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm80")]["computes_as"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-nvfp4&hardware=target:nvidia-sm80")
+    _card(browser)
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card a.atlas-term')]"
+                       ".map(a => [a.textContent, a.pathname])")
+    assert [link for link in links if link[0] == "float4_e2m1f"] == [["float4_e2m1f", "/terms/float4-e2m1f/"]]
     assert browser.console_errors() == []
 
 
