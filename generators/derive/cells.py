@@ -90,6 +90,7 @@ class Attempt:
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
+    computes_check: str = ""  # that requirement's `check` (weight-only, weight-type, ...): what a short form reads
     assumed: tuple[Assumed, ...] = ()  # conditions the default install (or a default setting) meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
@@ -214,9 +215,11 @@ class Cell:
     def fallback_if(self) -> bool:
         """A fallback that needs what a default install lacks: some step a default install reaches when the conditions
         do not hold fails at run time, is refused, or runs on another device. A runs-if says so in its verdict; a
-        fallback keeps its verdict (it still computes at another precision) and says so in its label."""
+        fallback keeps its verdict (it still computes at another precision) and says so in its label. The steps are
+        those a default install reaches, as a runs-if that stays runs-if reads them (`default_reached`)."""
+        opt_in = {a.kernel for a in self.attempts if a.opt_in}  # (as _by_default reads them)
         return self.verdict is Verdict.FALLBACK and any(
-            not step.off_default and (not step.verdict.loads or step.elsewhere) for step in self.otherwise)
+            not step.verdict.loads or step.elsewhere for step in default_reached(self.otherwise, opt_in))
 
     @property
     def label(self) -> str:
@@ -1067,8 +1070,14 @@ def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
 def _reached_run(own: bool, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> bool:
     """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`.
     A step on another device (`elsewhere`) runs nothing on this target, whatever its verdict there."""
-    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in steps
-                       if not s.off_default and (s.selected is None or s.selected not in opt_in))
+    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in default_reached(steps, opt_in))
+
+
+def default_reached(steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> Iterator[Otherwise]:
+    """The steps a default install reaches: those not off the defaults, less the outcome of selecting a kernel that
+    needs an opt-in (`opt_in`): a default install passes that kernel over and reaches its own step instead. Whether
+    a runs-if stays runs-if (`_reached_run`) and whether a fallback is "Fallback if" (Cell.fallback_if) read these."""
+    return (s for s in steps if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
@@ -1373,6 +1382,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     limits: list[str] = []
     instead: list[tuple[str, str]] = []
     computes_as = ""
+    computes_check = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
     split: list[str] = []  # undecided parts in the atlas's words of a check split in the records, since the last verbatim one
@@ -1409,6 +1419,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                     assumed.append(Assumed(outcome, met, facts, installed.route))
             continue
         if outcome is False and requirement.get("declines") is False:
+            computes_check = computes_check or str(requirement.get("check", ""))
             computes_as = computes_as or engine_message(requirement["reason"], target,
                                                         scheme or {"config": scheme_config}, requirement)
             continue
@@ -1466,6 +1477,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
+                   computes_check=computes_check if computes_as else "",
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
                    elsewhere=tuple(elsewhere), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())

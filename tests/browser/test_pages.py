@@ -35,6 +35,8 @@ PAGE_TYPES = {
     "benchmark": "benchmarks/deepseek-r1-0528-nvfp4-aime-2024/",
     "finding": "findings/vllm-w4a8-x86-cpu-cell/",
     "technique": "techniques/gguf-imatrix/",
+    "term": "terms/compute-capability/",
+    "glossary": "terms/",
     "observation": "observations/vllm-0-33-0-h1/",
     "contributing": "contributing/fields/",
 }
@@ -211,6 +213,11 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
         }
         return broken;""")
     assert broken == []
+    # and no cell's verdict drawn past its cell ("Fallback if" overlapped its neighbours: it now wraps at its space)
+    spilled = browser.js("""return [...document.querySelectorAll('.atlas-grid__scroll td.atlas-grid__cell > a')].filter(a => {
+        const cell = a.parentElement.getBoundingClientRect(), label = a.getBoundingClientRect();
+        return label.right > cell.right + 0.5 || label.left < cell.left - 0.5; }).map(a => a.textContent)""")
+    assert spilled == []
     browser.resize(PHONE)
     browser.screenshot("support-tables-390")
     phone = browser.js("""return {page: document.documentElement.scrollWidth,
@@ -827,6 +834,17 @@ def test_a_scheme_the_first_palette_stored_is_kept_as_dark_or_read_as_the_system
     finally:
         browser.js("localStorage.clear()")
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_record_page_links_its_jargon_once_to_where_it_is_defined(browser: Browser) -> None:
+    """float4_e2m1f, float8_e4m3fn and Marlin stood unexplained on Marlin MoE's page. Each spelling of a term record is
+    linked at its first use (to the term's page, or the record it names in `defined_by`), and only there."""
+    browser.open("kernels/vllm-marlin-moe/", PHONE)
+    links = browser.js("return [...document.querySelectorAll('article a.atlas-term')].map(a => [a.textContent, a.pathname])")
+    assert ["float4_e2m1f", "/terms/float4-e2m1f/"] in links and ["float8_e4m3fn", "/formats/fp8-e4m3/"] in links
+    assert ["Marlin", "/kernels/marlin-int4-gemm/"] in links
+    assert len({text for text, _ in links}) == len(links)
+    assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
 
 
 def test_a_part_page_lists_the_traps_on_its_answers_with_unbroken_severity_badges(browser: Browser) -> None:
