@@ -12,8 +12,8 @@ from .derive.plugins import PluginElsewhere, answers_for, layers_of, plugin_else
 from .derive.route_computes import format_precision, precision_said
 from .derive.trap_scope import applies_when
 from .derive.inferred_steps import InferredStep, words_key
-from .derive.wording import (covers, fill, inferred_below, layer_schemes, revision_said, setting_said, whole_decided,
-                              whole_state, words)
+from .derive.wording import (covers, fill, inferred_below, layer_schemes, revision_said, setting_said, whole_both,
+                              whole_decided, whole_default_layers, whole_state, words)
 from .model.verdicts import Verdict, known_by_said
 
 
@@ -137,7 +137,11 @@ def whole_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
         return []
     if whole.verdict is None or whole.others is None:
         return [f"  whole checkpoint: NOT DERIVED: {fill(words('whole_checkpoint_none'), scheme=whole.other)}"]
-    said = fill(words("whole_checkpoint"), scheme=whole.other, state=whole_state(whole.others.value, whole.why))
+    said = fill(words("whole_checkpoint"), scheme=whole.other,
+                state=whole_state(whole.others.value, whole.why, whole.others_lead) + whole_both(whole.both_conditional))
+    if whole.by_default is not None:  # a default install gets worse than the verdict: said after the lead naming why
+        said += fill(words("whole_checkpoint_default"), layers=whole_default_layers(whole.default_layers),
+                     verdict=whole.by_default.label.upper())
     return [f"  whole checkpoint: {whole.label.upper()} ({whole_decided(whole.decided_by)}): {said} "
             f"(explain {whole.other} {target_id})"]
 

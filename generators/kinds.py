@@ -13,6 +13,7 @@ FOLDER_OF_KIND: dict[str, str] = {
     "benchmark": "benchmarks",
     "finding": "findings",
     "technique": "techniques",
+    "term": "terms",
     "source": "sources",
     "observation": "observations",
 }
@@ -31,6 +32,7 @@ TITLE_OF_KIND: dict[str, str] = {
     "benchmark": "Benchmarks",
     "finding": "Findings",
     "technique": "Techniques",
+    "term": "Glossary",
     "source": "Sources",
     "observation": "Observations",
 }

@@ -193,3 +193,48 @@ def test_a_published_claim_cites_the_copy_of_the_table_it_is_read_from_not_every
     assert table["published_in"]["source"] in cpu.sources and not scoping & set(cpu.sources)
     finding = index.get("finding", answer.published[0].finding).data
     assert {s["source"] for s in finding["sources"]} <= set(answer.sources)
+
+
+def test_an_answers_sources_are_grouped_by_the_record_field_that_cites_each(real_atlas):
+    """The card listed an answer's sources flat, so a reader could not tell which backs which sentence. Each group
+    now comes from the field that cites it: the scheme's and its list's (the selection), each kernel's, each condition's
+    default-install facts, each trap's own; no source of the answer is left to `other`, on any answer."""
+    index = real_atlas.index
+    answers = real_atlas.views.answers
+    answer = answers[("vllm-ct-w4a4-nvfp4", "nvidia-sm120")]
+    groups = {(g.backs, g.subject): g.sources for g in answer.source_groups}
+    scheme = index.must("scheme", "vllm-ct-w4a4-nvfp4")
+    own = list(dict.fromkeys(c["source"] for c in scheme.data["sources"]))
+    assert list(groups[("selection", "")])[:len(own)] == own
+    kernel = index.must("kernel", answer.cell.kernel)
+    assert set(groups[("kernel", answer.cell.kernel)]) == {c["source"] for c in kernel.data["sources"]}
+    facts = {f["fact"]: f["source"] for i in index.must("engine", "vllm").data["default_install"]
+             for f in [*i.get("provides", []), *i.get("lacks", [])]}
+    stated = [a for a in (*answer.cell.assumes, *answer.cell.opt_in) if a.facts]
+    assert len(stated) >= 3
+    for assumed in stated:
+        assert {facts[f] for f in assumed.facts} <= set(groups[("condition", assumed.condition)])
+    for trap in answer.traps:
+        assert groups[("trap", trap)] == tuple(dict.fromkeys(c["source"] for c in index.must("gotcha", trap).data["sources"]))
+    passed = {k for k, _ in answer.passed_over}
+    assert passed <= {subject for backs, subject in groups if backs == "passed-over"}
+    assert all(g.backs != "other" for a in answers.values() for g in a.source_groups)
+    for a in answers.values():
+        assert set(a.sources) <= {s for g in a.source_groups if g.backs != "trap" for s in g.sources}
+
+
+def test_a_fallback_says_its_precision_short_from_typed_fields(real_atlas):
+    """The compare table showed a fallback's whole computes note (Marlin MoE's mentions the FP8 oracle on an NVFP4 row).
+    The short form is read from the requirement's check and the kernel's handling: Marlin MoE's weight-only check gives
+    the activation dtypes; a check whose precision only prose states (Humming's capability bound) gives none."""
+    answers = real_atlas.views.answers
+    marlin = answers[("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm80")]
+    assert marlin.cell.kernel == "vllm-marlin-moe" and "FP8 oracle" in marlin.cell.computes_as
+    assert marlin.computes_short is not None and marlin.computes_short.way == "weight-only"
+    assert set(marlin.computes_short.precisions) == {"FP16", "BF16"}
+    stated = answers[("vllm-gaudi-ct-w8a16-int8", "intel-gaudi")] if ("vllm-gaudi-ct-w8a16-int8", "intel-gaudi") in answers \
+        else next(a for a in answers.values() if a.cell.kernel == "vllm-gaudi-ct-int8-bf16-linear")
+    assert stated.computes_short is not None and stated.computes_short.precisions == ("BF16",)
+    humming = [a for a in answers.values() if a.cell.kernel == "vllm-humming-nvfp4" and a.cell.computes_as]
+    assert humming and all(a.computes_short is None for a in humming)
+    assert all(a.computes_short is None for a in answers.values() if not a.cell.computes_as)

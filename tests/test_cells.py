@@ -1264,6 +1264,23 @@ def test_a_check_known_to_fail_declines_every_later_kernel_that_makes_it_too():
     assert (alone.otherwise[0].verdict, len(alone.otherwise[0].reasons)) == ("refused", 2)
 
 
+def test_checks_declined_together_decline_every_later_kernel_that_makes_them_all():
+    # transformers' GPTQ path: every GPTQModel kernel needs optimum and gptqmodel, which the quantizer tests before
+    # any kernel is chosen; without one of them the next kernel is declined as well, never "runs if both installed"
+    one = req("package", "requires one", value="one")
+    two = req("package", "requires two", value="two")
+    kernels = {"fast": {"requirements": [one, two]}, "slow": {"requirements": [one, two]},
+               "other": {"requirements": [one]}, "last": {"requirements": []}}
+    cell = derive_cell("s", scheme("fast", "slow", "last"), "t", GPU80, kernels)
+    assert cell.kernel == "fast"
+    assert [(o.selected, o.conditions) for o in cell.otherwise] == [("last", ())]
+    alone = derive_cell("s", scheme("fast", "slow"), "t", GPU80, {k: kernels[k] for k in ("fast", "slow")})
+    assert (alone.otherwise[0].verdict, len(alone.otherwise[0].reasons)) == ("refused", 2)
+    # a kernel that makes only one of the checks is not known to fail: it may be the other one that failed
+    partly = derive_cell("s", scheme("fast", "other", "last"), "t", GPU80, kernels)
+    assert partly.otherwise[0].selected == "other"
+
+
 def test_a_dtype_test_made_after_selection_keeps_the_kernel_and_fails_for_the_other_dtypes():
     # Marlin-like: can_implement has no dtype test, so a float32 model selects it and the kernel then stops on its
     # float32 input; the engine never goes on to 'next'.

@@ -30,7 +30,7 @@ def run(tree: Path, *args: str) -> subprocess.CompletedProcess:
 def test_check_clean_tree_exits_zero(tree):
     result = run(tree, "check")
     assert result.returncode == 0 and result.stdout == ""
-    assert "22 records checked, 0 error(s), 0 warning(s)" in result.stderr
+    assert "23 records checked, 0 error(s), 0 warning(s)" in result.stderr
 
 
 def test_check_reports_all_problems_and_exits_one(tree):

@@ -138,7 +138,7 @@ def test_every_hazard_is_reported_in_one_run(tree):
 def test_the_mini_tree_loads_clean(tree):
     records, problems = load_tree(tree)
     assert problems == []
-    assert len(records) == 22
+    assert len(records) == 23
 
 
 def test_an_edited_file_is_reparsed_and_an_unchanged_one_reused(tree):

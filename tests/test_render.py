@@ -705,3 +705,29 @@ def test_an_expert_layer_answer_shows_its_whole_checkpoint_where_the_other_layer
     assert "| target | verdict | whole checkpoint | why |" in scheme
     assert said.replace("../schemes/sch-dense.md", "sch-dense.md") in scheme
     assert "| target | verdict | why |" in pages["schemes/sch-dense.md"]  # a dense scheme's page has no such column
+
+
+def test_a_whole_checkpoint_worse_on_a_default_install_says_so_in_explain_and_on_the_pages(real_atlas):
+    """Where the other layers' kernel is one a default install does not select and what it selects instead is worse
+    (vLLM's block FP8 linear layers on Ada: Triton only with --linear-backend triton, else a Marlin fallback), the
+    whole checkpoint's "Runs if" line adds what a default install gets, in explain and on the pages alike: the layers,
+    the kernel (linked) and the default verdict, so "Runs if" is not read as "runs once the flag is set, else fine"."""
+    from generators.derive.wording import WORDS
+    from generators.explain import explain_text
+    from generators.render.pages import whole_markup
+    from generators.render.values import ValueRenderer
+
+    shown = [w for w in real_atlas.views.whole_checkpoints.values() if w.by_default is not None]
+    assert shown, "no whole checkpoint a default install makes worse: this test checks nothing"
+    for whole in shown:
+        text, _ = explain_text(real_atlas, whole.scheme, whole.target)
+        line = next(x for x in text.splitlines() if x.startswith("  whole checkpoint: "))
+        layers = WORDS["whole_checkpoint_layers"][whole.default_layers]
+        if whole.default_layers == "others":  # their kernels as their own answer leads with them
+            assert f"run on this target by {whole.default_kernel} on a default install" in line, line
+        assert line.endswith(f"; on a default install ({layers} kernel named first) the whole checkpoint: "
+                             f"{whole.by_default.label.upper()} (explain {whole.other} {whole.target})"), line
+        markup = str(whole_markup(real_atlas, real_atlas.views.cells[(whole.scheme, whole.target)],
+                                  ValueRenderer({}, {}, "schemes/x.md")))
+        assert f"kernels/{whole.default_kernel}.md" in markup, markup
+        assert f'the whole checkpoint: <span class="verdict verdict-{whole.by_default.value}"' in markup, markup

@@ -46,6 +46,7 @@ KIND_EDITS = [
     ("records/benchmarks/b-quant.yaml", "summary: Quantized run.", "summary: Quantized run, edited."),
     ("records/findings/cpu-cell-wrong.yaml", "conclusion: The", "conclusion: Edited. The"),
     ("records/techniques/calib.yaml", "applies_to: [fmt-int4]", "applies_to: [fmt-int4, fmt-fp4]"),
+    ("records/terms/block-scales.yaml", "spellings: [block scales]", "spellings: [block scales, AMX route]"),
     ("records/sources/src-doc.yaml", "url: https://example.org/table", "url: https://example.org/table2"),
     ("records/observations/eng-1-0-h1.yaml", "summary: A crafted", "summary: An edited crafted"),
 ]

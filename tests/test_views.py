@@ -154,3 +154,41 @@ def test_worse_follows_the_verdict_vocabularys_order_which_the_cards_rank_mirror
     script = (ROOT / "docs" / "javascripts" / "can-i-run-it.js").read_text(encoding="utf-8")
     rank = re.findall(r'"([a-z-]+)"', re.search(r"var RANK = \[([^\]]*)\]", script).group(1))
     assert [v for v in rank if v in {x.value for x in Verdict}] == [v.value for v in order]
+
+
+def test_a_whole_checkpoint_says_what_a_default_install_gets_and_needs_both_cells_conditions():
+    """Where the other layers' cell is runs-if on a kernel a default install does not select, and the kernel a default
+    install selects falls back, the whole checkpoint is "Runs if" given the flag and a fallback without it: the second
+    is said (`by_default`, with the layers and the kernel), not left to the reader. Where both cells are runs-if the
+    whole checkpoint needs both sets of conditions (`both_conditional`). Where the worse verdict is a fallback and the
+    other, runs-if, cell is refused without its conditions, the whole checkpoint is a "Fallback if"."""
+    from generators.derive.cells import Cell, Otherwise
+    from generators.derive.whole_checkpoint import OTHERS, whole_checkpoints
+    from generators.model.verdicts import Verdict
+
+    def cell(scheme, target, verdict, conditions=(), **more):
+        return Cell("eng", scheme, target, verdict, more.pop("kernel", None), conditions, (), **more)
+
+    atlas = atlas_of({"scheme/dense": {}, "scheme/moe": {"layers": "experts", "other_layers": {
+        "scheme": "dense", "source": "src", "locator": "here"}}})
+    marlin = Otherwise("k-opt", ("--backend opt",), Verdict.FALLBACK, "k-marlin", computes_as="weight-only")
+    refused = Otherwise("k-pkg", ("pkg installed",), Verdict.REFUSED, None, reasons=("no kernel",))
+    cells = {("moe", "ada"): cell("moe", "ada", Verdict.RUNS, kernel="k-moe"),
+             ("dense", "ada"): cell("dense", "ada", Verdict.RUNS_IF, ("--backend opt",), kernel="k-opt",
+                                    default_kernel="k-marlin", otherwise=(marlin,)),
+             ("moe", "new"): cell("moe", "new", Verdict.RUNS_IF, ("flag a",)),
+             ("dense", "new"): cell("dense", "new", Verdict.RUNS_IF, ("flag b",)),
+             ("moe", "old"): cell("moe", "old", Verdict.FALLBACK, computes_as="emulated"),
+             ("dense", "old"): cell("dense", "old", Verdict.RUNS_IF, ("pkg installed",), kernel="k-pkg",
+                                    otherwise=(refused,))}
+    found = whole_checkpoints(atlas.index, cells)
+    ada = found[("moe", "ada")]
+    assert (ada.verdict, ada.by_default, ada.default_layers, ada.default_kernel) == (
+        Verdict.RUNS_IF, Verdict.FALLBACK, OTHERS, "k-marlin")
+    assert ada.as_dict()["by_default"] == "fallback"
+    # the other layers' conditions are their opt-in kernel's: said with the default install's kernel first
+    assert ada.others_lead and ada.why.startswith("k-marlin on a default install") and "k-opt with --backend opt" in ada.why
+    assert (found[("moe", "new")].both_conditional, ada.both_conditional) == (True, False)
+    assert found[("moe", "new")].by_default is None
+    old = found[("moe", "old")]
+    assert (old.verdict, old.fallback_if, old.label) == (Verdict.FALLBACK, True, "Fallback if")

@@ -30,7 +30,8 @@
   var WORDS_PLACED = ["covers", "default_lead", "default_lead_where", "default_lead_outcome", "disagrees", "emulated", "emulated_how", "later_release", "need_engine", "need_tool",
     "layer_schemes", "through_plugin", "through_plugin_none", "plugin_of", "plugin_elsewhere", "plugin_elsewhere_host", "plugin_elsewhere_host_none",
     "plugin_elsewhere_label", "plugin_elsewhere_row", "trap_parts", "trap_when", "trap_contested", "unknown", "whichever", "inferred_step", "inferred_step_unmet", "inferred_below", "read_in", "read_at",
-    "whole_checkpoint", "whole_checkpoint_state", "whole_checkpoint_decided", "whole_checkpoint_none"];
+    "whole_checkpoint", "whole_checkpoint_state", "whole_checkpoint_decided", "whole_checkpoint_none", "whole_checkpoint_both",
+    "whole_checkpoint_default", "whole_checkpoint_layers"];
 
   var KNOWN_BY = {
     "code": "the engine's dispatch code, read at ",
@@ -156,6 +157,7 @@
   function setUp(root, site, index, loadTarget) {
     var records = {};
     Object.keys(index.records).forEach(function (kind) { records[kind] = byId(index.records[kind]); });
+    setTerms(site, records);
     // the cells by "scheme|target", of each target loaded so far (loadTarget)
     var cells = {};
     var schemes = index.records["scheme"];
@@ -397,6 +399,49 @@
     return el("a", { href: site + record.page, text: text || record.name });
   }
 
+  // The glossary's spellings (index: the term records' `spellings`, each leading to the record that defines it), longest
+  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does
+  var TERMS = [];
+  var SEEN = {};
+  function setTerms(site, records) {
+    TERMS = Object.keys(records["term"] || {}).map(function (id) { return records["term"][id]; })
+      .reduce(function (all, term) {
+        var target = (records[term.defined_by.kind] || {})[term.defined_by.id];
+        return target ? all.concat(term.spellings.map(function (s) {
+          return { spelling: s, href: site + target.page, title: term.name };
+        })) : all;
+      }, []).sort(function (a, b) { return b.spelling.length - a.spelling.length || (a.spelling < b.spelling ? -1 : 1); });
+  }
+  function wordAt(text, at, length) {
+    var edge = /[A-Za-z0-9_]/;
+    return !edge.test(text.charAt(at - 1)) && !edge.test(text.charAt(at + length));
+  }
+  // record text with the first use of each glossary spelling not yet linked on this answer made a link; text nodes only
+  function termed(text) {
+    var found = [];
+    TERMS.forEach(function (term) {
+      if (SEEN[term.spelling]) { return; }
+      for (var at = text.indexOf(term.spelling); at >= 0; at = text.indexOf(term.spelling, at + 1)) {
+        var end = at + term.spelling.length;
+        if (wordAt(text, at, term.spelling.length) && !found.some(function (f) { return f.at < end && at < f.end; })) {
+          found.push({ at: at, end: end, term: term });
+          SEEN[term.spelling] = true;
+          return;
+        }
+      }
+    });
+    if (!found.length) { return [text]; }
+    found.sort(function (a, b) { return a.at - b.at; });
+    var nodes = [], from = 0;
+    found.forEach(function (f) {
+      nodes.push(text.slice(from, f.at));
+      nodes.push(el("a", { "class": "atlas-term", href: f.term.href, title: f.term.title, text: text.slice(f.at, f.end) }));
+      from = f.end;
+    });
+    nodes.push(text.slice(from));
+    return nodes;
+  }
+
   // each reason after its kernel's name, linked, where the reasons are the candidates' own ('kernel-id: message', in
   // the attempts' order); otherwise (a capability gate's message) as written
   function whyNot(site, records, cell) {
@@ -405,7 +450,7 @@
       return cell.reasons[n] === a.kernel + ": " + a.reason;
     });
     if (!paired) { return cell.reasons.map(function (r) { return reasonItem(site, records, r); }); }
-    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
+    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": "].concat(termed(a.reason))); });
   }
 
   // why a cell does not run, in the engine's order: what the engine prints when it gives up, as it prints it, then
@@ -429,8 +474,8 @@
     var at = reason.indexOf(": ");
     var id = at > 0 ? reason.slice(0, at) : "";
     var kernel = Object.prototype.hasOwnProperty.call(records["kernel"], id) ? records["kernel"][id] : null;
-    if (!kernel) { return el("li", { text: reason }); }
-    return el("li", {}, [link(site, kernel, id), reason.slice(at)]);
+    if (!kernel) { return el("li", {}, termed(reason)); }
+    return el("li", {}, [link(site, kernel, id)].concat(termed(reason.slice(at))));
   }
 
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,
@@ -731,6 +776,21 @@
     var folded = {};
     passed.forEach(function (g) { g.sources.forEach(function (s) { folded[s] = true; }); });
     return { verdict: cell.sources.filter(function (s) { return !folded[s]; }), passed: passed };
+  }
+
+  // How a fallback computes, said short (api: computes_short, read from the records' typed fields: the requirement's
+  // check, the kernel's activation handling and stated precision); where only the note's prose says it, that it
+  // computes at another precision, the row's answer saying how
+  var FALLBACK_WAYS = {
+    "weight-only": "weight-only (activations not quantized)",
+    "emulated": "emulated in software",
+    "dequantized": "weights dequantized to it",
+    "activations-quantized": "activations quantized to it"
+  };
+  function fallbackShort(cell) {
+    var short = cell.computes_short;
+    if (!short) { return "another precision (the answer says which)"; }
+    return short.precisions.join(" or ") + ", " + (FALLBACK_WAYS[short.way] || short.way);
   }
 
   // What one step of a cell's route computes in (api: computes_steps): its hardware formats, or the precision its
@@ -1206,7 +1266,7 @@
 
   // what meets (or lacks) a condition; how that default install is installed, often a paragraph, folded under it
   function metBy(assumed) {
-    var said = el("span", { text: assumed.install });
+    var said = el("span", {}, termed(assumed.install));
     if (!assumed.route) { return said; }
     return el("span", {}, [said, el("details", { "class": "atlas-why-more atlas-card__route" }, [
       el("summary", { text: "which install" }), el("span", { text: assumed.route })])]);
@@ -1246,11 +1306,34 @@
     var part = onPart(other, place);
     // the other cell's own words where its answer on the part is the one shown (its conditions there), else the target's
     var why = part && part.verdict === theirs && theirs === "runs-if" ? part.conditions.join("; ") : whole.why;
-    // "Falls back, if" where a fallback cell deciding it is one (derive/whole_checkpoint.py fallback_if, verdictLabel)
-    var fallbackIf = [cell, other].some(function (c) { return verdictHere(c, place) === worse && verdictLabel(c, worse) === FALLBACK_IF; });
-    return { scheme: whole.scheme, verdict: worse, others: theirs, why: why,
+    // "Falls back, if" where a fallback cell deciding it is one, or a runs-if cell fails or is refused without its
+    // conditions on a default install (derive/whole_checkpoint.py fallback_if, fails_without)
+    var fallbackIf = worse === "fallback" && [cell, other].some(function (c) {
+      var here = verdictHere(c, place);
+      return (here === worse && verdictLabel(c, worse) === FALLBACK_IF) || (here === "runs-if" && !onPart(c, place) &&
+        (c.otherwise || []).some(function (s) { return !s.off_default && (LOADS.indexOf(s.verdict) < 0 || s.elsewhere); }));
+    });
+    // what a default install gets where a cell's kernel is not its default's and that is worse (by_default): the other
+    // layers' lead first; a part's own answer has no lead here
+    var leads = { others: onPart(other, place) ? null : defaultLead(other), experts: onPart(cell, place) ? null : defaultLead(cell) };
+    var gets = { others: leads.others ? leads.others.gets : theirs, experts: leads.experts ? leads.experts.gets : mine };
+    var worst = RANK.indexOf(gets.others) >= RANK.indexOf(gets.experts) ? gets.others : gets.experts;
+    var side = ["others", "experts"].filter(function (s) { return gets[s] === worst && leads[s]; })[0];
+    var byDefault = side && RANK.indexOf(worst) > RANK.indexOf(worse) ? { layers: side, verdict: worst } : null;
+    // a runs-if other cell whose kernel a default install does not select is said by its lead (WholeCheckpoint.others_lead)
+    var leadOf = theirs === "runs-if" && leads.others ? other : null;
+    return { scheme: whole.scheme, verdict: worse, others: theirs, why: why, byDefault: byDefault, leadOf: leadOf,
+      both: mine === "runs-if" && theirs === "runs-if",
       label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
       decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };
+  }
+
+  // the default install's line of a whole checkpoint (WORDS.whole_checkpoint_default): whose lead names the kernel a
+  // default install selects, and the whole checkpoint's verdict there as a badge
+  function wholeDefault(byDefault) {
+    return fill(WORDS.whole_checkpoint_default, { layers: WORDS.whole_checkpoint_layers[byDefault.layers],
+      verdict: el("span", { "class": verdictClass(byDefault.verdict) + " atlas-whole__default",
+        text: (VERDICTS[byDefault.verdict] || [byDefault.verdict])[0].replace(",", "") }) });
   }
 
   // the whole checkpoint as explain says it (derive/wording.py whole_state): the other scheme linked, then its answer
@@ -1258,11 +1341,14 @@
     var scheme = link(site, records["scheme"][found.scheme], found.scheme);
     if (!found.verdict) { return fill(WORDS.whole_checkpoint_none, { scheme: scheme }); }
     var state = WORDS.whole_checkpoint_state[found.others];
-    state = found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
-      fillText(state, { why: "" }).replace(/[: ]+$/, "");
+    state = found.leadOf ? fill(WORDS.whole_checkpoint_state["runs-if-lead"], { why: kernelLead(site, records, found.leadOf) }) :
+      [found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
+        fillText(state, { why: "" }).replace(/[: ]+$/, "")];
+    if (found.both) { state = state.concat([WORDS.whole_checkpoint_both]); }
     return [el("span", { "class": verdictClass(found.verdict), text: found.label }),
       " (" + WORDS.whole_checkpoint_decided[found.decided] + "): "].concat(
-      fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }), [" (", el("a", { "class": "atlas-whole__answer",
+      fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }),
+      found.byDefault ? wholeDefault(found.byDefault) : [], [" (", el("a", { "class": "atlas-whole__answer",
         href: "?" + new URLSearchParams({ engine: engine, scheme: found.scheme, hardware: hardware }).toString(),
         text: "its answer" }), ")"]);
   }
@@ -1342,6 +1428,7 @@
 
   function renderComparison(answer, site, records, cells, format, hardware, formats) {
     answer.textContent = "";
+    SEEN = {};
     var place = placeOf(records, hardware);
     var all = (format ? format.schemes : []).map(function (s) {
       return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
@@ -1364,8 +1451,12 @@
       return;
     }
     var engineName = function (row) { return records["engine"][row.scheme.engine] ? records["engine"][row.scheme.engine].name : row.scheme.engine; };
+    // an expert-layer row ranks by its whole checkpoint (wholeHere), what loading the checkpoint gets: one whose experts
+    // fall back and whose other layers are refused is not the best answer on the list
+    rows.forEach(function (row) { row.whole = wholeHere(cells, row.cell, place); });
+    var ranked = function (row) { return RANK.indexOf(row.whole && row.whole.verdict || row.verdict); };
     rows.sort(function (a, b) {
-      return RANK.indexOf(a.verdict) - RANK.indexOf(b.verdict) || engineName(a).localeCompare(engineName(b)) ||
+      return ranked(a) - ranked(b) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
     });
     [gaps, viaPlugin, away].forEach(function (list) {
@@ -1395,14 +1486,18 @@
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
       // an expert-layer scheme's row: its own verdict, then the whole checkpoint's, linked to the other layers' answer
-      var whole = wholeHere(cells, cell, place);
+      var whole = row.whole;
       var wholeMark = whole ? el("span", { "class": "atlas-compare__whole", "data-verdict": whole.verdict || "" }, [el("br"),
         "whole checkpoint: "].concat(whole.verdict ? [el("a", { href: "?" + new URLSearchParams({ engine: row.scheme.engine,
           scheme: whole.scheme, hardware: hardware }).toString(), title: fillText(WORDS.whole_checkpoint_decided[whole.decided], {}) },
-          [el("span", { "class": verdictClass(whole.verdict), text: whole.label })])] :
+          [el("span", { "class": verdictClass(whole.verdict), text: whole.label })])].concat(whole.byDefault ? [
+          // a default install gets worse (WholeCheckpoint.by_default): the row says so, the answer says why
+          "; by default: ", el("span", { "class": verdictClass(whole.byDefault.verdict) + " atlas-compare__whole-default",
+            text: (VERDICTS[whole.byDefault.verdict] || [whole.byDefault.verdict])[0].replace(",", "") })] : []) :
           ["not derived"])) : null;
       var routeSteps = cell.computes_steps || [];
-      var computes = cell.computes_as || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
+      // a fallback's whole note is its answer's; the table says it short, from typed fields (api: computes_short)
+      var computes = (cell.computes_as ? fallbackShort(cell) : "") || (routeSteps.length > 1 || (routeSteps.length === 1 && routeSteps[0].precision) ?
         routeSteps.map(function (step) { return stepComputes(records, step, true); }).join("; then ") : "") ||
         (cell.computes_in || []).map(function (f) { return computedIn(records, f); }).join(" or ") || (RUNS.indexOf(cell.verdict) >= 0 ? "as the scheme specifies" : "");
       var values = [
@@ -1480,6 +1575,7 @@
 
   function render(answer, site, records, cells, schemeId, hardware) {
     answer.textContent = "";
+    SEEN = {};
     var place = placeOf(records, hardware);
     var targetId = place.targetId;
     var cell = cells[schemeId + "|" + targetId];
@@ -1534,7 +1630,7 @@
         unknownHere(site, records, cell, place))));
     } else if (computes) {
       facts.appendChild(el("dt", { text: "Computes in" }));
-      facts.appendChild(el("dd", {}, [computes].concat(emulatedHere(site, records, cell, place),
+      facts.appendChild(el("dd", {}, termed(computes).concat(emulatedHere(site, records, cell, place),
         unknownHere(site, records, cell, place))));
     }
     if (cell.known_by) {
@@ -1563,11 +1659,11 @@
       // on a cell that runs whichever way, the conditions only choose the kernel
       // (where a default install selects another kernel, the conditions are those of the opt-in kernel)
       var title = cell.verdict !== "runs" ? "Conditions" : defaultLead(cell) ? "The opt-in kernel when" : "This kernel when";
-      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", { text: c }); }))]));
+      card.appendChild(section(title, [el(numbered.length ? "ol" : "ul", {}, open.map(function (c) { return el("li", {}, termed(c)); }))]));
     }
     if (cell.opt_in && cell.opt_in.length) {
       card.appendChild(section("Only if you opt in", [el("ul", {}, cell.opt_in.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+        return el("li", {}, [el("span", {}, termed(a.condition)), ": ", metBy(a)]);
       }))]));
     }
     // a condition the defaults meet for a kernel the engine reaches only further down its order (when the conditions
@@ -1576,7 +1672,7 @@
     var here = (cell.assumes || []).filter(function (a) { return !further[a.condition]; });
     if (here.length) {
       card.appendChild(section("Met by the defaults (default install and settings)", [el("ul", {}, here.map(function (a) {
-        return el("li", {}, [el("span", { text: a.condition }), ": ", metBy(a)]);
+        return el("li", {}, [el("span", {}, termed(a.condition)), ": ", metBy(a)]);
       }))]));
     }
     // values of a setting that filters the engine's list (vLLM's --linear-backend) with which this running cell runs
@@ -1652,7 +1748,22 @@
     }
     if (cell.sources.length) {
       var grouped = sourceGroups(cell);
-      var body = [el("ul", { "class": "atlas-card__sources" }, grouped.verdict.map(sourceItem))];
+      var shownTraps = traps;
+      var seen = {};
+      // by what each backs (api: source_groups, from the record fields that cite them); a source that backs several
+      // statements is listed under each, in full the first time
+      var body = (cell.source_groups || []).filter(function (g) {
+        return g.backs !== "passed-over" && (g.backs !== "trap" || shownTraps.indexOf(g.subject) >= 0);
+      }).map(function (g) {
+        return el("div", { "class": "atlas-card__source-group", "data-backs": g.backs }, [
+          el("p", { "class": "atlas-card__source-backs" }, backsLabel(g)),
+          el("ul", { "class": "atlas-card__sources" }, g.sources.map(function (s) {
+            var again = seen[s];
+            seen[s] = true;
+            return again ? el("li", { "class": "atlas-card__source-again" }, [link(site, records["source"][s], s),
+              el("small", { text: " (also above)" })]) : sourceItem(s);
+          }))]);
+      });
       if (grouped.passed.length) {
         var count = grouped.passed.reduce(function (n, g) { return n + g.sources.length; }, 0);
         body.push(el("details", { "class": "atlas-card__sources-passed" }, [
@@ -1665,6 +1776,24 @@
           }))]));
       }
       card.appendChild(section("Sources", body));
+    }
+    // what a group of sources backs, said before them (the words are the card's; the subject is the records')
+    function backsLabel(g) {
+      var kernel = function (id) { return link(site, records["kernel"][id], id); };
+      var said = function (text) { return el("q", { "class": "atlas-card__source-said", text: text }); };
+      switch (g.backs) {
+        case "selection": return ["Which kernel the engine selects for this scheme (the scheme and its candidate list)"];
+        case "kernel": return ["What ", kernel(g.subject), " requires and does"];
+        case "computes": return ["What ", kernel(g.subject), " computes in"];
+        case "condition": return ["The condition ", said(g.subject)];
+        case "install": return ["What the default install's binaries carry"];
+        case "published": return ["The published table ", link(site, records["support-matrix"][g.subject], g.subject)];
+        case "finding": return ["The finding ", link(site, records["finding"][g.subject], g.subject)];
+        case "need": return ["Also needed at run time: ", said(g.subject)];
+        case "part": return ["On this part: ", said(g.subject)];
+        case "trap": return ["The trap ", link(site, records["gotcha"][g.subject], g.subject)];
+        default: return ["The rest of the answer"];
+      }
     }
     function sourceItem(s) {
       var source = records["source"][s];

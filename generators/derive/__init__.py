@@ -34,6 +34,7 @@ from .search_terms import SearchTerms, search_terms_by_record
 from .engine_traps import EngineTraps, traps_by_engine
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
+from .terms import TermLink, term_links
 from .whole_checkpoint import WholeCheckpoint, whole_checkpoints
 
 
@@ -235,6 +236,11 @@ class Views:
         """What the records cannot answer."""
         return derive_gaps(self.index, self.tallies, self.benchmarks_by_format, self.published,
                            unverified_list(self.index, self.unverified))
+
+    @cached_property
+    def term_links(self) -> tuple[TermLink, ...]:
+        """The glossary's spellings, each with the record that defines it, longest first (pages link each once)."""
+        return term_links(self.index)
 
     @cached_property
     def unverified(self) -> dict[str, str]:

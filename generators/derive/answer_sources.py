@@ -16,6 +16,7 @@ does not list the CUDA file a kernel shared by both cites. Pure functions; no I/
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..model.fields import EngineDefaultInstall, HardwareTargetFields
@@ -184,9 +185,7 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
     the verdict's). A source that the scheme, those kernels, a published table or the engine record also cite stays
     with the verdict; one that two passed-over kernels cite is listed under the first. The answer's other sources are
     the verdict's, which a card shows first."""
-    order = [a.kernel for a in cell.attempts]
-    before = order[:order.index(cell.kernel)] if cell.kernel in order else order
-    kept = {k for k in (cell.kernel, cell.default_kernel) if k} | (set() if cell.verdict.runs_as_specified else set(before))
+    kept = kept_kernels(cell)
     route = platform_route(index, cell, platform) if route is None else route
     if all(k in kept for k in route):
         return ()  # no kernel passed over (most answers): the verdict's sources need not be gathered again
@@ -200,3 +199,87 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
         if own:
             groups.append((kernel, own))
     return tuple(groups)
+
+
+def kept_kernels(cell: Cell) -> set[str]:
+    """The kernels of the route whose sources back the verdict (passed_over_sources says which are passed over)."""
+    order = [a.kernel for a in cell.attempts]
+    before = order[:order.index(cell.kernel)] if cell.kernel in order else order
+    return {k for k in (cell.kernel, cell.default_kernel) if k} | (set() if cell.verdict.runs_as_specified else set(before))
+
+
+@dataclass(frozen=True)
+class SourceGroup:
+    """Sources of an answer with what they back: `backs` is the kind of statement (the engine's selection of a kernel
+    for the scheme, a kernel on the route, what a kernel computes in, a condition, the default install's binaries, a
+    published table, a finding, a run-time need, a part's need, a trap, or `other`), `subject` which one (a kernel,
+    matrix, finding or trap id, or a condition's or need's text; empty for the selection and the install)."""
+
+    backs: str
+    subject: str
+    sources: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"backs": self.backs, "subject": self.subject, "sources": list(self.sources)}
+
+
+def source_groups(index: Index, cell: Cell, platform: str, sources: Sequence[str], traps: Sequence[str] = (),
+                  claimed: Sequence[tuple[str, str | None]] = (), on_parts: Sequence[PartAnswer] = (),
+                  needs: Sequence[Any] = (), route: Sequence[str] | None = None) -> tuple[SourceGroup, ...]:
+    """The answer's `sources` (answer_sources and its needs') grouped by the record field that cites each, in the card's
+    reading order, and each trap's own sources: a source several statements rest on is in each of their groups; one no
+    group claims (none, on the records as they are) is in `other`. Groups with one subject are merged; empty ones
+    dropped. `needs`: route_needs' (each with `said`, `source`, `used_in`)."""
+    kernels = platform_route(index, cell, platform) if route is None else route
+    engine = index.get("engine", cell.engine)
+    target = index.get("hardware-target", cell.target)
+    groups: dict[tuple[str, str], list[str]] = {}
+
+    def add(backs: str, subject: str, found: Iterable[str]) -> None:
+        groups.setdefault((backs, subject), []).extend(s for s in found if s)
+
+    add("selection", "", (s for r in scheme_records(index, cell) for s in cited_here(r, platform, index)))
+    kept = kept_kernels(cell)
+    for kernel_id in kernels:
+        kernel = index.get("kernel", kernel_id)
+        if kernel is None:
+            continue
+        add("kernel" if kernel_id in kept else "passed-over", kernel_id, cited_here(kernel, platform, index))
+        stated = kernel.data.get("computes_in")
+        if stated and kernel_id in kept:
+            add("computes", kernel_id, [stated["source"]])
+    data: Mapping[str, Any] = engine.data if engine is not None else {}
+    facts: dict[str, list[str]] = {}  # (a fact's name may be stated by installs of several platforms)
+    for install in data.get("default_install", []):
+        for fact in [*install.get("provides", []), *install.get("lacks", [])]:
+            facts.setdefault(fact["fact"], []).append(fact["source"])
+    for assumed in (*cell.assumes, *cell.opt_in):
+        add("condition", assumed.condition, (s for f in assumed.facts for s in facts.get(f, ())))
+    used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
+            for r in kernel.data.get("requirements", []) if "uses" in r and _applies(r, platform)}
+    for check in data.get("runtime_checks", []):
+        if check["id"] in used:
+            add("condition", str(check.get("condition") or check["value"]), [check["source"]])
+    if target is not None:
+        installs = [i for i in data.get("default_install", []) if i["platform"] == target.data["platform"]]
+        add("install", "", (s for i in installs for s in install_sources(i, cell, target.data)))
+        first = data.get("first_kernels")
+        if first and any(r.startswith(FAILS_FIRST_ON_DEFAULT_INSTALL) for r in cell.reasons):
+            add("install", "", [first["source"]])
+    for matrix, finding in claimed:
+        record = index.get("support-matrix", matrix)
+        add("published", matrix, cited_here(record, platform, index) if record else ())
+        if finding and (found := index.get("finding", finding)) is not None:
+            add("finding", finding, cited_here(found, platform, index))
+    for need in needs:
+        add("need", need.said, (need.used_in, need.source) if need.tool else (need.source,))
+    for part in on_parts:
+        for part_need in part.needs:
+            add("part", part_need.said, [part_need.source])
+    listed = {s for found in groups.values() for s in found}
+    add("other", "", (s for s in sources if s not in listed))
+    for trap_id in traps:
+        trap = index.get("gotcha", trap_id)
+        add("trap", trap_id, (c["source"] for c in trap.data.get("sources", [])) if trap else ())
+    return tuple(SourceGroup(backs, subject, tuple(dict.fromkeys(found))) for (backs, subject), found in groups.items()
+                 if found)

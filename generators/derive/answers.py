@@ -18,9 +18,10 @@ from ..model.fields import AcceleratorHostCpu
 from ..model.index import Index
 from ..model.records import Record
 from .engine_dtypes import as_seen_by
-from .answer_sources import answer_sources, passed_over_sources, platform_route
+from .answer_sources import SourceGroup, answer_sources, passed_over_sources, platform_route, source_groups
 from .cells import Cell, Install, default_installs
 from .entries import Each, every_entry
+from .fallback_precision import FallbackPrecision, fallback_precision
 from .host_fit import HostLimits, fixed_hosts, host_limits, host_needs
 from .messages import MODEL_DTYPES
 from .part_builds import build_needs, capabilities
@@ -68,6 +69,8 @@ class Answer:
     needs: tuple[RouteNeed, ...] = ()  # what the kernels it runs on need that the engine does not check (route_needs)
     # of `traps`, those limited to some of the target's parts (trap_scope.parts_named), with those parts, in trap order
     trap_parts: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    computes_short: FallbackPrecision | None = None  # for a fallback: what it computes in, from typed fields
+    source_groups: tuple[SourceGroup, ...] = ()  # `sources` and each trap's, by what each backs (answer_sources)
 
     @property
     def findings(self) -> tuple[str, ...]:
@@ -207,8 +210,10 @@ def _answer(index: Index, cell: Cell, claims: tuple[PublishedClaim, ...], traps:
     route = platform_route(index, cell, platform)
     sources = answer_sources(index, cell, platform, claimed, on_parts, route)
     sources = tuple(dict.fromkeys([*sources, *(s for n in needs if n.tool for s in (n.used_in, n.source))]))
+    short = fallback_precision(index, cell, scheme.data.get("config") or {}) if scheme else None
     return Answer(cell, claims, applying, sources, computes_in,
-                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts, route), steps, needs, limited)
+                  on_parts, passed_over_sources(index, cell, platform, claimed, on_parts, route), steps, needs, limited,
+                  short, source_groups(index, cell, platform, sources, applying, claimed, on_parts, needs, route))
 
 
 def emulated_everywhere(parts: frozenset[str], emulated: Mapping[str, frozenset[str]]) -> frozenset[str]:

@@ -90,6 +90,7 @@ class Attempt:
     instead: tuple[tuple[str, str], ...] = ()  # (condition, what the kernel computes when it does not hold): kept anyway
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
+    computes_check: str = ""  # that requirement's `check` (weight-only, weight-type, ...): what a short form reads
     assumed: tuple[Assumed, ...] = ()  # conditions the default install (or a default setting) meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
@@ -1116,6 +1117,9 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
     steps: list[Otherwise] = []
     attempts = list(cell.attempts)
     failed: dict[str, frozenset[str]] = {}  # the message of each check known to fail on the way on: its conditions
+    # checks declined together (several messages): one of them fails, which one is not known, so a later kernel that
+    # makes every one of them fails too (packages a quantizer tests before any kernel: optimum and gptqmodel)
+    together: list[dict[str, frozenset[str]]] = []
     while True:
         at = next((n for n, a in enumerate(attempts) if a.outcome != NO or a.after_selection), None)
         if at is None or not (attempts[at].outcome == CONDITIONAL or attempts[at].after_selection):
@@ -1129,6 +1133,9 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
             said = {dict(chosen.messages).get(c, c) for c in selection}
             if len(said) == 1:  # declined for one check of the engine's (one message): it fails from here on
                 failed[next(iter(said))] = frozenset(selection)
+            else:
+                messages = dict(chosen.messages)
+                together.append({m: frozenset(c for c in selection if messages.get(c, c) == m) for m in said})
             if len(selection) == 1:
                 narrowed = _other_dtypes(chosen.kernel, kernels, config, walk)
                 if narrowed is not None:
@@ -1143,7 +1150,7 @@ def _otherwise(cell: Cell, kernels: Mapping[str, KernelFields], config: Mapping[
                 attempts[at + 1:] = [try_kernel(a.kernel, kernels.get(a.kernel), config, walk[0], walk[1], walk[2])
                                      for a in attempts[at + 1:]]
             attempts[at] = Attempt(chosen.kernel, NO, _declined(chosen))
-            attempts[at + 1:] = [_on_path(a, failed) for a in attempts[at + 1:]]
+            attempts[at + 1:] = [_on_path(a, failed, together) for a in attempts[at + 1:]]
             after = _verdict(cell.engine, cell.scheme, cell.target, tuple(attempts), failure, config,
                              _handling(attempts, kernels))
             steps.append(Otherwise(chosen.kernel, selection, after.verdict, after.kernel, after.conditions,
@@ -1207,19 +1214,25 @@ def _other_dtypes(kernel_id: str, kernels: Mapping[str, KernelFields], config: M
     return {**config, "activation_types": refused} if refused and len(refused) < len(dtypes) else None
 
 
-def _on_path(attempt: Attempt, failed: Mapping[str, AbstractSet[str]]) -> Attempt:
+def _on_path(attempt: Attempt, failed: Mapping[str, AbstractSet[str]],
+             together: Sequence[Mapping[str, AbstractSet[str]]] = ()) -> Attempt:
     """The attempt where the checks refusing with `failed` (message: the conditions that stated the check) are known
     to fail: selection conditions that state one of those checks (the same message and the same conditions) fail
     there too, so the engine declines the kernel; a condition that is the opposite of one of them (`opposite_of`)
     holds there, so it is no longer a condition (and no condition left makes it a YES). One message on conditions
     that differ is not known to be the same check (vLLM words the row-wise torch kernel's refusal of a per-tensor key
-    on either side as the channel-wise one's refusal of per-tensor keys on both)."""
+    on either side as the channel-wise one's refusal of per-tensor keys on both). Checks declined `together` (one of
+    them failed, which one is not known) are known to fail where a kernel makes every one of them."""
     if attempt.outcome != CONDITIONAL:
         return attempt
     said = dict(attempt.messages)
-    stating = {m: frozenset(c for c in attempt.selection_conditions if said.get(c, c) == m) for m in failed}
+    stating = {m: frozenset(c for c in attempt.selection_conditions if said.get(c, c) == m)
+               for m in {*failed, *(m for group in together for m in group)}}
     known = tuple(c for c in attempt.selection_conditions
                   if said.get(c, c) in failed and stating[said.get(c, c)] == failed[said.get(c, c)])
+    if not known:
+        group = next((g for g in together if all(stating[m] == conditions for m, conditions in g.items())), None)
+        known = tuple(c for c in attempt.selection_conditions if group and said.get(c, c) in group)
     if known:
         return Attempt(attempt.kernel, NO, _declined(_replaced(attempt, conditions=known)))
     holding = {condition for condition, opposite in attempt.opposites if opposite in failed}
@@ -1361,6 +1374,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     limits: list[str] = []
     instead: list[tuple[str, str]] = []
     computes_as = ""
+    computes_check = ""
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
     split: list[str] = []  # undecided parts in the atlas's words of a check split in the records, since the last verbatim one
@@ -1397,6 +1411,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                     assumed.append(Assumed(outcome, met, facts, installed.route))
             continue
         if outcome is False and requirement.get("declines") is False:
+            computes_check = computes_check or str(requirement.get("check", ""))
             computes_as = computes_as or engine_message(requirement["reason"], target,
                                                         scheme or {"config": scheme_config}, requirement)
             continue
@@ -1454,6 +1469,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    if applies(route.get("when"), target, config, method))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
+                   computes_check=computes_check if computes_as else "",
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
                    elsewhere=tuple(elsewhere), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())

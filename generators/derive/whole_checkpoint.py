@@ -7,6 +7,14 @@ scheme the whole checkpoint's verdict is the worse of the two cells on the same 
 (model/verdicts.worse). Neither cell's own verdict changes; every surface that shows the expert answer adds this one
 beside it (explain, the Can I run it? card and its comparison, the quantization-selection chapter, the scheme page).
 A scheme whose record says no scheme applies (`no_scheme`: the other layers stay in the model dtype) has none.
+
+The worse verdict is the one a reader meets whose install meets every condition either cell names; three cases say
+more. Where both cells are runs-if, the whole checkpoint needs both sets of conditions (`both_conditional`). Where the
+worse verdict is a fallback and a cell on it (a fallback_if) or a runs-if cell reaches, on a default install without
+its conditions, a step that does not load, the whole checkpoint is "Fallback if" (`fallback_if`). Where a cell's
+kernel is one a default install does not select (derive/default_lead.py), a default install gets that step's outcome:
+where the worse of the two cells' default outcomes is worse than the verdict, it is said beside it (`by_default`), so
+a "Runs if" whose other layers fall back on a default install does not read as one that runs once its flag is set.
 """
 from __future__ import annotations
 
@@ -17,6 +25,7 @@ from typing import Any
 from ..model.index import Index
 from ..model.verdicts import FALLBACK_IF_LABEL, Verdict, worse
 from .cells import Cell
+from .default_lead import default_lead, lead_said
 
 OTHERS = "others"  # the other layers' cell is worse: it decides the whole checkpoint
 EXPERTS = "experts"  # the expert layers' own cell is worse
@@ -37,6 +46,12 @@ class WholeCheckpoint:
     why: str = ""  # what the other layers' cell says, where they do not run as specified: its reason or its precision
     # a fallback one of whose fallback cells needs what a default install lacks (Cell.fallback_if): "Fallback if"
     fallback_if: bool = False
+    both_conditional: bool = False  # both cells are runs-if: the whole checkpoint needs the conditions of each
+    by_default: Verdict | None = None  # a default install's outcome, where worse than `verdict`; else None
+    default_layers: str = ""  # OTHERS or EXPERTS: the cell whose default kernel sets `by_default`
+    default_kernel: str = ""  # the kernel a default install selects for those layers
+    # the other layers' cell is runs-if on a kernel a default install does not select: `why` is its lead (both kernels)
+    others_lead: bool = False
 
     @property
     def label(self) -> str:
@@ -46,7 +61,10 @@ class WholeCheckpoint:
     def as_dict(self) -> dict[str, Any]:
         return {"scheme": self.other, "verdict": self.verdict.value if self.verdict else None,
                 "others": self.others.value if self.others else None, "decided_by": self.decided_by, "why": self.why,
-                "fallback_if": self.fallback_if}
+                "fallback_if": self.fallback_if, "both_conditional": self.both_conditional,
+                "by_default": self.by_default.value if self.by_default else None,
+                "default_layers": self.default_layers, "default_kernel": self.default_kernel,
+                "others_lead": self.others_lead}
 
 
 def whole_checkpoints(index: Index, cells: Mapping[tuple[str, str], Cell]) -> dict[tuple[str, str], WholeCheckpoint]:
@@ -63,10 +81,35 @@ def whole_of(experts: Cell, other: str, others: Cell | None) -> WholeCheckpoint:
         return WholeCheckpoint(experts.scheme, experts.target, other, experts.verdict, None, None, "")
     verdict = worse(experts.verdict, others.verdict)
     decided = BOTH if experts.verdict is others.verdict else OTHERS if verdict is others.verdict else EXPERTS
-    # the checkpoint falls back only where every fallback cell's conditions hold: one needing more needs it of the whole
-    fallback_if = any(c.fallback_if for c in (experts, others) if c.verdict is verdict)
+    # the checkpoint falls back only where every cell's conditions hold: a fallback cell needing more (fallback_if), or
+    # a runs-if cell that without its conditions fails or is refused, needs it of the whole
+    fallback_if = verdict is Verdict.FALLBACK and any(c.fallback_if or (c.verdict is Verdict.RUNS_IF and fails_without(c))
+                                                      for c in (experts, others))
+    both = experts.verdict is others.verdict is Verdict.RUNS_IF
+    lead = default_lead(others) if others.verdict is Verdict.RUNS_IF else None
     return WholeCheckpoint(experts.scheme, experts.target, other, experts.verdict, others.verdict, verdict, decided,
-                           why_said(others), fallback_if)
+                           lead_said(lead) if lead else why_said(others), fallback_if, both,
+                           *by_default(experts, others, verdict), others_lead=lead is not None)
+
+
+def fails_without(cell: Cell) -> bool:
+    """Whether a default install that lacks a conditional cell's conditions reaches a step that does not load here."""
+    return any(not s.off_default and (not s.verdict.loads or bool(s.elsewhere)) for s in cell.otherwise)
+
+
+def by_default(experts: Cell, others: Cell, verdict: Verdict) -> tuple[Verdict | None, str, str]:
+    """What a default install gets where a cell's kernel is not its default's and the worse of the two default
+    outcomes is worse than `verdict`: that outcome, whose layers set it (the other layers' first) and their default
+    kernel; else nothing."""
+    leads = {OTHERS: default_lead(others), EXPERTS: default_lead(experts)}
+    outcome = {side: lead.outcome if lead else cell.verdict
+               for (side, lead), cell in zip(leads.items(), (others, experts))}
+    worst = worse(outcome[OTHERS], outcome[EXPERTS])
+    side = next((s for s in (OTHERS, EXPERTS) if outcome[s] is worst and leads[s] is not None), "")
+    lead = leads.get(side)
+    if worse(worst, verdict) is verdict or lead is None:
+        return None, "", ""
+    return worst, side, lead.default
 
 
 def why_said(cell: Cell) -> str:

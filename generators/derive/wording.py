@@ -28,10 +28,20 @@ WORDS: dict[str, object] = {
     "whole_checkpoint_state": {
         "runs": "run as specified on this target",
         "runs-if": "run on this target only if {why}",
+        # ... a runs-if whose kernel a default install does not select: its kernels as its answer leads with them
+        # (derive/default_lead.py), the default install's first, so its conditions are not read as the default's
+        "runs-if-lead": "run on this target by {why}",
         "fallback": "fall back on this target: {why}",
         "fails-at-runtime": "fail at run time on this target: {why}",
         "refused": "are refused on this target: {why}",
     },
+    # ... after a runs-if state where the expert layers are runs-if too: the whole checkpoint needs both sets
+    "whole_checkpoint_both": ", and the expert layers only if their own conditions (above) hold",
+    # ... where a cell's kernel is not a default install's and what a default install gets is worse than the verdict
+    # (derive/whole_checkpoint.py by_default): {layers} from "whole_checkpoint_layers", whose lead names the default
+    # install's kernel first; {verdict} the default's label (a badge on the card and the pages)
+    "whole_checkpoint_default": "; on a default install ({layers} kernel named first) the whole checkpoint: {verdict}",
+    "whole_checkpoint_layers": {"others": "the other linear layers'", "experts": "the expert layers'"},
     "whole_checkpoint_decided": {
         "others": "set by the other linear layers, worse than the expert layers",
         "experts": "set by the expert layers",
@@ -188,12 +198,25 @@ def covers(layers: str) -> str:
     return str(table.get(layers, table["dense"]))
 
 
-def whole_state(verdict: str, why: str) -> str:
+def whole_state(verdict: str, why: str, lead: bool = False) -> str:
     """What the other layers' cell does, by its verdict, in WORDS' "whole_checkpoint_state" (a fallback whose precision
-    no record states says only that it falls back)."""
+    no record states says only that it falls back); `lead`: a runs-if said by its kernels' lead (`why`)."""
     table = WORDS["whole_checkpoint_state"]
     assert isinstance(table, dict)
+    verdict = "runs-if-lead" if lead else verdict
     return fill(str(table[verdict]), why=why) if why or verdict == "runs" else fill(str(table[verdict]), why="").rstrip(": ")
+
+
+def whole_both(both_conditional: bool) -> str:
+    """What follows the other layers' conditions where the expert layers have conditions of their own too."""
+    return words("whole_checkpoint_both") if both_conditional else ""
+
+
+def whole_default_layers(side: str) -> str:
+    """Whose kernel a default install selects sets the whole checkpoint's default verdict, in WORDS' words."""
+    table = WORDS["whole_checkpoint_layers"]
+    assert isinstance(table, dict)
+    return str(table[side])
 
 
 def whole_decided(decided_by: str) -> str:

@@ -64,7 +64,7 @@ Contested: TypeAlias = list[ContestedItem]
 
 class KnownGapsItem(TypedDict):
     id: str
-    kind: Literal['format', 'accelerator', 'hardware-target', 'kernel', 'engine', 'scheme', 'support-matrix', 'gotcha', 'benchmark', 'finding', 'technique', 'source']
+    kind: Literal['format', 'accelerator', 'hardware-target', 'kernel', 'engine', 'scheme', 'support-matrix', 'gotcha', 'benchmark', 'finding', 'technique', 'term', 'source']
     reason: Text
 
 
@@ -1094,6 +1094,21 @@ class TechniqueFields(TypedDict):
     engines: NotRequired[list[RefEngine]]
 
 
+class TermFields(TypedDict):
+    """A word the site's records use that a reader may not know (an engine's name for a number type or a scaling strategy, a vendor's hardware version, a kernel's short name): what it means and where that is stated. The site links the first use of each spelling on a page to where it is defined: the record `defined_by` names, or this record's own page in the glossary."""
+
+    name: Name
+    summary: Text
+    notes: NotRequired[Text]
+    spellings: list[str]
+    defined_by: NotRequired[RefAny]
+    sources: Sources
+    contested: NotRequired[Contested]
+    known_gaps: NotRequired[KnownGaps]
+    maturity: NotRequired[Maturity]
+    unverified: NotRequired[Unverified]
+
+
 class SourceFields(TypedDict):
     """A citable document or code file at a revision."""
 
@@ -1273,6 +1288,9 @@ class TypedLookups:
     def all(self, kind: Literal['technique']) -> list[TypedRecord[TechniqueFields]]: ...
 
     @overload
+    def all(self, kind: Literal['term']) -> list[TypedRecord[TermFields]]: ...
+
+    @overload
     def all(self, kind: Literal['source']) -> list[TypedRecord[SourceFields]]: ...
 
     @overload
@@ -1319,6 +1337,9 @@ class TypedLookups:
     def get(self, kind: Literal['technique'], record_id: str) -> TypedRecord[TechniqueFields] | None: ...
 
     @overload
+    def get(self, kind: Literal['term'], record_id: str) -> TypedRecord[TermFields] | None: ...
+
+    @overload
     def get(self, kind: Literal['source'], record_id: str) -> TypedRecord[SourceFields] | None: ...
 
     @overload
@@ -1362,6 +1383,9 @@ class TypedLookups:
 
     @overload
     def must(self, kind: Literal['technique'], record_id: str) -> TypedRecord[TechniqueFields]: ...
+
+    @overload
+    def must(self, kind: Literal['term'], record_id: str) -> TypedRecord[TermFields]: ...
 
     @overload
     def must(self, kind: Literal['source'], record_id: str) -> TypedRecord[SourceFields]: ...

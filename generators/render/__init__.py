@@ -34,11 +34,15 @@ from .markdown import code_span, escape_text, page_of, with_code
 from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
 from .template_globals import GLOBAL_NAMES, PageScope, bind_globals
+from .term_links import link_terms
 from .tree_loader import TreeLoader
 from .values import ValueRenderer
 
 TEMPLATE_SUFFIX = ".md.j2"
 LAYOUTS = "_templates"
+# record pages whose text links no glossary term: a source's and an observation's are what others cite, not prose a
+# reader learns from, and a term's own page is the glossary
+UNLINKED_KINDS = ("source", "observation", "term")
 FILTERS = {"e": escape_text, "verdict": verdict_markup, "label": label, "code": code_span, "with_code": with_code}
 
 
@@ -220,7 +224,7 @@ def _chapter_page(env: jinja2.Environment, atlas: Any, template_path: str, page:
                   problems: list[Problem]) -> str:
     """A page template rendered, with the numbers typed in its prose (a memo keeps both with the page)."""
     problems += literal_problems(f"docs/{template_path}", source)
-    return render_page(env, atlas, template_path, page, names, {}, problems)
+    return link_terms(render_page(env, atlas, template_path, page, names, {}, problems), atlas.views.term_links, page)
 
 
 def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, names: Any, problems: list[Problem]) -> str:
@@ -232,7 +236,8 @@ def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, 
 def _record_page(env: jinja2.Environment, atlas: Any, record: Any, page: str, names: Any, problems: list[Problem]) -> str:
     record = atlas.index.must(record.kind, record.id)  # through the atlas, so a memo notes that the page read it
     view = record_page(atlas, record, names)
-    return render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
+    text = render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
+    return link_terms(text, atlas.views.term_links, page) if record.kind not in UNLINKED_KINDS else text
 
 
 def _layouts(docs_dir: Path) -> dict[str, str]:

@@ -23,6 +23,7 @@ import orjson
 from ..derive.candidate_lists import through_lists
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
+from ..derive.terms import defined_at
 from ..derive.plugins import host_platforms, through_plugins
 from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
@@ -194,6 +195,9 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
     if record.kind == "format":
         return {"aliases": data.get("aliases", []), "related": data.get("related", []),
                 "precision_label": format_precision(atlas.index, record.id)}
+    if record.kind == "term":
+        kind, defined = defined_at(record.id, data.get("defined_by"))
+        return {"spellings": data["spellings"], "defined_by": {"kind": kind, "id": defined}}
     if record.kind == "kernel" and data.get("without_matrix_instruction"):
         return {"without_matrix_instruction": data["without_matrix_instruction"]}
     return {}
@@ -221,7 +225,9 @@ def cell_entry(answer: Answer, history: CellHistory | None = None, whole: WholeC
             "trap_parts": [{"trap": trap, "parts": list(parts)} for trap, parts in answer.trap_parts],
             "sources": list(answer.sources),
             "sources_passed_over": [{"kernel": k, "sources": list(ids)} for k, ids in answer.passed_over],
+            "source_groups": [g.as_dict() for g in answer.source_groups],
             "computes_in": list(answer.computes_in), "computes_steps": [s.as_dict() for s in answer.steps],
+            "computes_short": answer.computes_short.as_dict() if answer.computes_short else None,
             "needs": [n.as_dict() for n in answer.needs],
             "on_parts": [p.as_dict() for p in answer.on_parts],
             "whole_checkpoint": whole.as_dict() if whole is not None else None,

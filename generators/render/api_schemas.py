@@ -88,6 +88,13 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                ["engine", "formats", "layers"]),
     "finding": ({"verdict": _record_field("finding", "verdict"), "conclusion": _record_field("finding", "conclusion")},
                 ["verdict", "conclusion"]),
+    "term": ({"spellings": _record_field("term", "spellings"),
+              "defined_by": {"type": "object", "additionalProperties": False, "required": ["kind", "id"],
+                             "description": "The record a link on the term leads to: the record's `defined_by`, or "
+                                            "the term itself where it names none.",
+                             "properties": {"kind": {"type": "string", "description": "That record's kind."},
+                                            "id": {"type": "string", "description": "That record's id."}}}},
+             ["spellings", "defined_by"]),
     "engine": ({"category": _record_field("engine", "category"),
                 "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
                                  "commit the records read (the one its cells describe); null when it states none."},
@@ -400,13 +407,42 @@ _COMPUTE_STEP = {"type": "object", "required": ["kernels", "labels", "formats", 
                                  "description": "Where a setting the user gives chooses `precision` (the kernel "
                                                 "record's `computes_in.setting`); null otherwise."}}}
 
+_COMPUTES_SHORT = {"type": "object", "required": ["way", "precisions"], "additionalProperties": False,
+                   "properties": {"way": {"type": "string", "enum": ["weight-only", "emulated", "dequantized",
+                                                                    "activations-quantized"],
+                                          "description": "How: the weights multiplied with activations as given, "
+                                                         "the same in software emulation, the weights dequantized to "
+                                                         "a float dtype, or the activations quantized by the kernel."},
+                                  "precisions": {**_IDS, "description": "The precisions the multiply runs in, as "
+                                                                        "\"Computes in\" says them (FP16, BF16)."}}}
+
+_SOURCE_GROUP = {"type": "object", "required": ["backs", "subject", "sources"], "additionalProperties": False,
+                 "properties": {"backs": {"type": "string", "enum": ["selection", "kernel", "passed-over", "computes", "condition",
+                                                                    "install", "published", "finding", "need", "part",
+                                                                    "other", "trap"],
+                                          "description": "What the sources back: the engine's selection of a kernel "
+                                                         "for the scheme (the scheme's and its candidate list's "
+                                                         "citations), a kernel on the route (its citations; "
+                                                         "`passed-over` for one the answer passes over, as in "
+                                                         "`sources_passed_over`), what the "
+                                                         "kernel computes in (its `computes_in`), a condition (the "
+                                                         "default-install facts and runtime checks behind it), the "
+                                                         "default install's binaries, a published table, a finding, a "
+                                                         "need at run time, a member part's need, a trap (its own "
+                                                         "sources), or none of these (`other`)."},
+                                "subject": {"type": "string", "description": "Which one: a kernel, support-matrix, "
+                                                                             "finding or trap id, or the condition's "
+                                                                             "or need's text; empty for `selection`, "
+                                                                             "`install` and `other`."},
+                                "sources": {**_IDS, "description": "Source ids, in reading order."}}}
+
 _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalProperties": False,
                "properties": {"trap": {"type": "string", "description": "A trap id of the cell's `traps`."},
                               "parts": {**_IDS, "description": "The accelerator ids of the target it applies to, "
                                                                "in the target's order."}}}
 
 _WHOLE_CHECKPOINT = {
-    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if"], "additionalProperties": False,
+    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if", "both_conditional", "by_default", "default_layers", "default_kernel", "others_lead"], "additionalProperties": False,
     "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
                    "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
                    "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
@@ -425,7 +461,24 @@ _WHOLE_CHECKPOINT = {
                                                            "reason), what it computes as, or its conditions."},
                    "fallback_if": {"type": "boolean", "description": "A `fallback` whole checkpoint one of whose "
                                                                     "fallback cells is `fallback_if`: shown \"Fallback "
-                                                                    "if\", as that cell is."}}}
+                                                                    "if\", as that cell is; also where a runs-if "
+                                                                    "cell fails or is refused without its conditions."},
+                   "both_conditional": {"type": "boolean", "description": "Both cells are `runs-if`: the whole "
+                                                                         "checkpoint needs the conditions of each."},
+                   "by_default": {"oneOf": [_VERDICT, {"type": "null"}],
+                                  "description": "Where a cell's kernel is not the one a default install selects "
+                                                 "(its `default_kernel`) and what a default install gets from that is "
+                                                 "worse than `verdict`: the whole checkpoint on a default install; "
+                                                 "else null."},
+                   "default_layers": {"type": "string", "enum": ["others", "experts", ""],
+                                      "description": "Whose default kernel sets `by_default`: `others` or `experts`."},
+                   "default_kernel": {"type": "string", "description": "That kernel's record id; empty with no "
+                                                                       "`by_default`."},
+                   "others_lead": {"type": "boolean", "description": "The other layers' cell is `runs-if` on a kernel "
+                                                                    "a default install does not select: `why` is its "
+                                                                    "kernel lead (the default install's kernel and "
+                                                                    "what it gives, then the opt-in's), not its "
+                                                                    "conditions alone."}}}
 
 _CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
@@ -442,6 +495,11 @@ _CELL = {"type": "object",  # every field is required (below): cell_entry writes
                                                                "reader must provide)."},
                         "computes_as": {"type": "string", "description": "For a fallback: what really computes; empty "
                                                                          "otherwise."},
+                        "computes_short": {"oneOf": [{"type": "null"}, _COMPUTES_SHORT],
+                                           "description": "For a fallback: `computes_as` short, read from typed fields "
+                                                          "(the requirement's `check`, the kernel's "
+                                                          "`activation_handling` and `computes_in`); null otherwise, "
+                                                          "or where only the prose says it."},
                         "gate": {"type": "string", "description": "The capability-gate message the engine raises when "
                                                                   "a gate refuses (the cell's own, or, where the gate "
                                                                   "hands on to another scheme, that scheme's); empty "
@@ -541,6 +599,11 @@ _CELL = {"type": "object",  # every field is required (below): cell_entry writes
                                                  "so), in the engine's order: its own kernel, the one a default "
                                                  "install selects, and each an `otherwise` step selects."},
                         "sources": {**_IDS, "description": "Source ids behind the verdict, in reading order."},
+                        "source_groups": {"type": "array", "items": _SOURCE_GROUP,
+                                          "description": "`sources`, and each trap's own, grouped by the statement "
+                                                         "of the answer each backs, as the record fields that cite "
+                                                         "them say (a source that backs several is in each group), "
+                                                         "in the card's reading order."},
                         "sources_passed_over": {"type": "array", "items": _PASSED_OVER,
                                                 "description": "Of `sources`, those that back only the kernels the "
                                                                "answer passes over, by kernel in the engine's order: "

@@ -19,7 +19,7 @@ from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
 from ..derive.plugins import host_platforms, through_plugins
 from ..derive.runtime_checks import resolve_requirement, resolved_kernels, runtime_checks
-from ..derive.wording import whole_decided, whole_state, words
+from ..derive.wording import whole_both, whole_decided, whole_default_layers, whole_state, words
 from ..model.verdicts import Verdict
 from ..kinds import FOLDER_OF_KIND, TITLE_OF_KIND
 from ..model.records import Record, settled
@@ -29,7 +29,7 @@ from .markdown import code_span, escape_text, fill, fill_words, joined, link, pa
 from .labels import label
 from .observation_grid import observation_grid_html
 from .matrix import badge_of, cell_badge, folded, kernel_lead, otherwise_markup
-from .reader_views import (accelerator_cells, backlink_groups, engine_trap_sections, field_label, folded_rows,
+from .reader_views import (accelerator_cells, accelerator_traps, backlink_groups, engine_trap_sections, field_label, folded_rows,
                            format_sections)
 from .source_links import outbound, where_to_read
 from .values import ValueRenderer
@@ -78,6 +78,8 @@ class RecordPage:
     answer: list[Table] = field(default_factory=list)  # computed tables shown before the fields (ANSWER_FIRST kinds)
     lead: list[tuple[str, Markup]] = field(default_factory=list)  # (title, sentence) notes shown under the summary
     settled: list[Table] = field(default_factory=list)  # contests a finding settled; `contested` holds the open ones
+    # a kernel's or scheme's sources by what each backs (cited_by_field): (what, which, citations); `sources` the rest
+    source_groups: list[tuple[str, Markup, list[Markup]]] = field(default_factory=list)
 
 
 def names_of(atlas: Any) -> dict[str, str]:
@@ -145,7 +147,42 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), done)
+                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), done,
+                      cited_by_field(atlas, record, page, names, unverified))
+
+
+def cited_by_field(atlas: Any, record: Record, page: str, names: dict[str, str],
+                   unverified: dict[str, str]) -> list[tuple[str, Markup, list[Markup]]]:
+    """What a kernel's or a scheme's fields cite, by what each citation backs, read from the fields that hold one: a
+    kernel's code, what it computes in, each gate and each runtime check a requirement uses (the engine's, which the
+    kernel's own list leaves out); a scheme's code and each platform's candidate list (an engine's named list's
+    sources included). Each group is (what, which, rendered citations); other kinds have none."""
+    def cited(citation: dict[str, Any]) -> Markup:
+        shown = {k: citation[k] for k in ("source", "locator", "quote") if citation.get(k)}
+        renderer = ValueRenderer({"source": f"source/{citation['source']}"}, names, page, unverified)
+        return joined("", (renderer.render(shown, ()), outbound(atlas, citation["source"])))
+    data = record.data
+    groups: list[tuple[str, Markup, list[Markup]]] = []
+    if data.get("code"):
+        groups.append(("code", Markup(""), [cited(data["code"])]))
+    if record.kind == "kernel":
+        if data.get("computes_in"):
+            groups.append(("computes_in", Markup(""), [cited(data["computes_in"])]))
+        groups += [("gate", escape_text(gate["description"]), [cited(dict(gate))])
+                   for gate in data.get("external_gates", []) if gate.get("source")]
+        engine = atlas.index.get("engine", str(data.get("engine", "")))
+        checks = runtime_checks(engine.data if engine else None)
+        used = dict.fromkeys(r["uses"] for r in data.get("requirements", []) if r.get("uses") in checks)
+        groups += [("check", escape_text(checks[u].get("condition") or checks[u]["value"]), [cited(dict(checks[u]))])
+                   for u in used]
+    if record.kind == "scheme":
+        engine = atlas.index.get("engine", str(data.get("engine", "")))
+        lists = named_lists(engine.data if engine else None)
+        for candidates in data.get("candidates", []):
+            listed = resolve_named(candidates, lists) if "list" in candidates else candidates
+            if listed.get("sources"):
+                groups.append(("candidates", escape_text(candidates["platform"]), [cited(dict(c)) for c in listed["sources"]]))
+    return groups
 
 
 BENCHMARK_RESULT = ("value", "unit", "baseline")  # one fact of a benchmark page: the value, in its unit, against its baseline
@@ -330,7 +367,12 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
         columns, rows = accelerator_cells(atlas, record, values)
-        return [_tally_table(atlas, record, values), Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
+        trap_columns, trap_rows = accelerator_traps(atlas, record, values)
+        traps = [Table("Traps on its answers", trap_columns, trap_rows,
+                       "Every trap on an answer of its hardware targets that reaches this part, silent first, then by "
+                       "severity; each answer says when it bites.", copies_cells=True)] if trap_rows else []
+        return [_tally_table(atlas, record, values), *traps,  # (the traps before the long list of cells)
+                Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note, copies) for title, columns, rows, note, copies in format_sections(atlas, record, values)]
@@ -673,8 +715,19 @@ def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
     scheme = values.ref(f"scheme/{whole.other}")
     if whole.verdict is None or whole.others is None:
         return fill_words(words("whole_checkpoint_none"), scheme=scheme)
-    return (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by)) + Markup("): ")
-            + fill_words(words("whole_checkpoint"), scheme=scheme, state=whole_state(whole.others.value, whole.why)))
+    if whole.others_lead:  # the other layers' kernels as their answer leads with them, each linked
+        lead = kernel_lead(atlas.views.cells[(whole.other, cell.target)], lambda k: values.ref(f"kernel/{k}"), escape_text)
+        state = fill_words(whole_state(whole.others.value, "{lead}", True), lead=lead) + escape_text(
+            whole_both(whole.both_conditional))
+    else:
+        state = escape_text(whole_state(whole.others.value, whole.why) + whole_both(whole.both_conditional))
+    said = (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by))
+            + Markup("): ") + fill_words(words("whole_checkpoint"), scheme=scheme, state=state))
+    if whole.by_default is None:
+        return said
+    # a default install gets worse than the verdict (a kernel a default install does not select): said, as a badge
+    return said + fill_words(words("whole_checkpoint_default"), layers=whole_default_layers(whole.default_layers),
+                             verdict=badge_of(whole.by_default, False))
 
 
 def verdict_markup(cell: Cell) -> Markup:

@@ -12,10 +12,11 @@ from markupsafe import Markup
 from ..derive.candidate_lists import through_lists
 from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
+from ..derive.part_traps import part_traps
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, fill, joined, unverified_value
-from .matrix import kernel_lead, verdict_badge
+from .matrix import badge_of, folded, kernel_lead, verdict_badge
 from .values import ValueRenderer
 
 UNITS = {"gb": "GB", "gbs": "GB/s", "w": "W", "tflops": "TFLOPS", "tops": "TOPS", "mb": "MB", "kb": "KB", "gbps": "Gb/s",
@@ -133,12 +134,28 @@ def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tupl
     return ["hardware target", "scheme", "verdict", "kernel"], rows
 
 
+def accelerator_traps(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
+    """Columns and rows: every trap on an answer for this part (derive/part_traps.py), in reading order, with its
+    severity, whether it is silent, and the schemes whose answers carry it (folded)."""
+    found = part_traps(atlas.views.answers, targets_of(atlas.index, record.id), record.id,
+                       [trap.id for trap in atlas.views.traps])
+    rows = []
+    for trap_id, schemes in found:
+        trap = atlas.index.get("gotcha", trap_id).data
+        rows.append([values.ref(f"gotcha/{trap_id}"),
+                     fill('<span class="atlas-severity atlas-severity--{}">{}</span>', trap["severity"], trap["severity"]),
+                     Markup('<span class="atlas-silent">silent</span>') if trap.get("silent") else escape_text("no"),
+                     folded(f"{len(schemes)} scheme{'s' if len(schemes) != 1 else ''}",
+                            [values.ref(f"scheme/{s}") for s in schemes])])
+    return ["trap", "severity", "silent", "on the answers of"], rows
+
+
 def _verdict_here(atlas: Any, cell: Any, part_id: str) -> Markup:
     """The cell's verdict badge on this part: the target's, or the part's where it needs more (derive/parts.py)."""
     answer = atlas.views.answers.get((cell.scheme, cell.target))
     part = next((p for p in answer.on_parts if p.part == part_id), None) if answer else None
     if part is None:
-        return verdict_badge(cell.verdict)
+        return badge_of(cell.verdict, cell.fallback_if)
     return verdict_badge(part.verdict) + fill(" on this part, which first needs {}", "; ".join(part.conditions))
 
 

@@ -35,6 +35,8 @@ PAGE_TYPES = {
     "benchmark": "benchmarks/deepseek-r1-0528-nvfp4-aime-2024/",
     "finding": "findings/vllm-w4a8-x86-cpu-cell/",
     "technique": "techniques/gguf-imatrix/",
+    "term": "terms/compute-capability/",
+    "glossary": "terms/",
     "observation": "observations/vllm-0-33-0-h1/",
     "contributing": "contributing/fields/",
 }
@@ -827,3 +829,33 @@ def test_a_scheme_the_first_palette_stored_is_kept_as_dark_or_read_as_the_system
     finally:
         browser.js("localStorage.clear()")
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_record_page_links_its_jargon_once_to_where_it_is_defined(browser: Browser) -> None:
+    """float4_e2m1f, float8_e4m3fn and Marlin stood unexplained on Marlin MoE's page. Each spelling of a term record is
+    linked at its first use (to the term's page, or the record it names in `defined_by`), and only there."""
+    browser.open("kernels/vllm-marlin-moe/", PHONE)
+    links = browser.js("return [...document.querySelectorAll('article a.atlas-term')].map(a => [a.textContent, a.pathname])")
+    assert ["float4_e2m1f", "/terms/float4-e2m1f/"] in links and ["float8_e4m3fn", "/formats/fp8-e4m3/"] in links
+    assert ["Marlin", "/kernels/marlin-int4-gemm/"] in links
+    assert len({text for text, _ in links}) == len(links)
+    assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
+
+
+def test_a_part_page_lists_the_traps_on_its_answers_with_unbroken_severity_badges(browser: Browser) -> None:
+    """The V100's page listed only traps naming the V100, so llama.cpp's cuBLAS FP16 overflow (scoped by kernel and
+    platform) left it; its answers' traps are now listed before its cells. In that narrow column a severity badge
+    broke inside the word ("BLOCKE / R"): a badge stays on one line at either width."""
+    read = """const h = [...document.querySelectorAll('h2')].find(h => h.textContent.trim().startsWith('Traps on its answers'));
+        if (!h) return null;
+        let table = h.nextElementSibling; while (table && !table.querySelector('table')) table = table.nextElementSibling;
+        const badges = [...table.querySelectorAll('.atlas-severity')];
+        return {rows: table.querySelectorAll('tbody tr').length,
+                overflow: [...table.querySelectorAll('tbody tr td:first-child a')].some(a =>
+                    a.getAttribute('href').includes('llama-cpp-cublas-f16-activation-overflow')),
+                tallest: Math.max(...badges.map(b => b.getBoundingClientRect().height / parseFloat(getComputedStyle(b).fontSize)))}"""
+    for size in (DESKTOP, PHONE):
+        browser.open("accelerators/v100/", size)
+        shown = browser.js(read)
+        assert shown is not None and shown["rows"] >= 3 and shown["overflow"]
+        assert shown["tallest"] < 2.2, shown  # one line of the badge's own font, not two

@@ -787,7 +787,10 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
     assert all((row["answer"] is not None) == (row["state"] == "plugin-elsewhere") == (row["scheme"] in away) for row in gaps)
     derived = shown["rows"][:len(shown["rows"]) - len(gaps)]
     verdicts = [cells[(row["scheme"], target)]["verdict"] for row in derived]
-    assert [row["verdict"] for row in derived] == verdicts == sorted(verdicts, key=ORDER.index) and verdicts
+    assert [row["verdict"] for row in derived] == verdicts and verdicts
+    # best first, an expert-layer row by its whole checkpoint (what loading the checkpoint gets)
+    ranks = [(cells[(row["scheme"], target)]["whole_checkpoint"] or {}).get("verdict") or v for row, v in zip(derived, verdicts)]
+    assert ranks == sorted(ranks, key=ORDER.index)
     assert shown["gaps"] == len([row for row in gaps if row["scheme"] not in away])
     for row in derived:
         cell = cells[(row["scheme"], target)]
@@ -1366,7 +1369,11 @@ const card = document.querySelector('#atlas-answer .atlas-card');
 if (!card) return null;
 const fold = card.querySelector('.atlas-card__sources-passed');
 const paths = list => list ? [...list.querySelectorAll(':scope > li > a:first-child')].map(a => a.pathname) : [];
-return {verdict: paths(card.querySelector('.atlas-answer__section > ul.atlas-card__sources')),
+return {groups: [...card.querySelectorAll('.atlas-card__source-group')].map(g => ({backs: g.dataset.backs,
+          label: g.querySelector('.atlas-card__source-backs').textContent,
+          links: [...g.querySelectorAll('.atlas-card__source-backs a')].map(a => a.pathname),
+          sources: paths(g.querySelector('ul.atlas-card__sources')),
+          again: g.querySelectorAll('li.atlas-card__source-again').length})),
         open: fold ? fold.open : null, summary: fold ? fold.querySelector('summary').textContent : '',
         kernels: paths(fold && fold.querySelector('ul.atlas-card__sources')),
         folded: fold ? [...fold.querySelectorAll('ul ul a:first-child')].map(a => a.pathname)
@@ -1377,21 +1384,75 @@ return {verdict: paths(card.querySelector('.atlas-answer__section > ul.atlas-car
 def test_a_card_lists_the_verdicts_sources_first_and_folds_those_of_the_kernels_it_passes_over(browser: Browser,
                                                                                                cells: dict) -> None:
     """vLLM's FP8 block scheme on an H100: the sources of the kernel that computes (FlashInfer with DeepGEMM) and of the
-    one a default install selects (DeepGEMM) stand in the open list with the scheme's; CUTLASS, B12x, Humming, Marlin
-    and Triton, passed over here, have theirs folded under a closed summary, each under its kernel. Together the two
-    lists show every source of the answer, each once."""
+    one a default install selects (DeepGEMM) stand in the open groups with the scheme's; CUTLASS, B12x, Humming, Marlin
+    and Triton, passed over here, have theirs folded under a closed summary, each under its kernel. Together the groups
+    (but the traps') and the fold show every source of the answer, and nothing else."""
     browser.open(f"{PAGE}?engine=vllm&scheme=vllm-fp8-block&hardware=part:h100-sxm")
     _card(browser)
     shown = browser.js(SOURCES)
     cell = cells[("vllm-fp8-block", "nvidia-sm90")]
     passed = {g["kernel"]: g["sources"] for g in cell["sources_passed_over"]}
+    verdict = {p for g in shown["groups"] if g["backs"] != "trap" for p in g["sources"]}
     assert cell["kernel"] not in passed and cell["default_kernel"] not in passed
     assert "vllm-cutlass-fp8-block-scaled-mm" in passed and "vllm-triton-fp8-block-scaled-mm" in passed
-    assert "/sources/vllm-src-smm-deep-gemm/" in shown["verdict"] and "/sources/vllm-src-smm-cutlass/" not in shown["verdict"]
+    assert "/sources/vllm-src-smm-deep-gemm/" in verdict and "/sources/vllm-src-smm-cutlass/" not in verdict
     assert "/sources/vllm-src-smm-cutlass/" in shown["folded"] and shown["open"] is False
     assert shown["kernels"] == [f"/kernels/{k}/" for k in passed]
     assert shown["summary"].startswith(f"{sum(map(len, passed.values()))} more sources of the {len(passed)} kernels ")
-    assert sorted(shown["verdict"] + shown["folded"]) == sorted(f"/sources/{s}/" for s in cell["sources"])
+    assert verdict | set(shown["folded"]) == {f"/sources/{s}/" for s in cell["sources"]}
+    assert browser.console_errors() == []
+
+
+def test_a_card_says_which_source_backs_which_statement(browser: Browser, cells: dict) -> None:
+    """The sources were one flat list: which backs the kernel's selection, which a condition, which a trap, a reader
+    could not tell. Each group now says what it backs (api: source_groups, from the record fields that cite them): the
+    selection first, each kernel linked, each condition quoted, each trap linked with the trap's own sources; a source
+    that backs several is listed in each group, in full only the first time."""
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-nvfp4&hardware=target:nvidia-sm120")
+    _card(browser)
+    shown = browser.js(SOURCES)
+    cell = cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm120")]
+    expected = [g for g in cell["source_groups"] if g["backs"] != "passed-over"]
+    assert [(g["backs"], g["sources"]) for g in shown["groups"]] == [
+        (g["backs"], [f"/sources/{s}/" for s in g["sources"]]) for g in expected]
+    groups = {(g["backs"], n): g for n, g in enumerate(shown["groups"])}
+    assert shown["groups"][0]["backs"] == "selection" and "selects for this scheme" in shown["groups"][0]["label"]
+    assert any(g["links"] == [f"/kernels/{cell['kernel']}/"] for (backs, _), g in groups.items() if backs == "kernel")
+    said = [g["label"] for (backs, _), g in groups.items() if backs == "condition"]
+    assert said and all(c in " ".join(said) for c in (a["condition"] for a in cell["opt_in"]))
+    (trap,) = cell["traps"]
+    (group,) = [g for (backs, _), g in groups.items() if backs == "trap"]
+    own = yaml.safe_load((RECORDS / "gotchas" / f"{trap}.yaml").read_text(encoding="utf-8"))["sources"]
+    assert group["links"] == [f"/gotchas/{trap}/"]
+    assert group["sources"] == [f"/sources/{s}/" for s in dict.fromkeys(c["source"] for c in own)]
+    assert sum(g["again"] for g in shown["groups"]) > 0
+    assert browser.console_errors() == []
+
+
+def test_the_comparison_says_a_fallback_s_precision_short(browser: Browser, cells: dict) -> None:
+    """Marlin MoE's row showed the kernel's whole computes note, the FP8 oracle on an NVFP4 row. The cell says the
+    precision short, read from typed fields (api: computes_short); the full note stays on the answer the row links."""
+    cell = cells[("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm80")]
+    assert "FP8 oracle" in cell["computes_as"] and cell["computes_short"]["way"] == "weight-only"
+    for size in (DESKTOP, PHONE):
+        browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=target:nvidia-sm80", size)
+        _comparison(browser)
+        said = browser.js("return document.querySelector('tr[data-scheme=\"vllm-ct-w4a4-nvfp4-moe\"] "
+                          "td[data-label=\"Computes in\"]').textContent")
+        assert said == " or ".join(cell["computes_short"]["precisions"]) + ", weight-only (activations not quantized)"
+        assert browser.js("return document.documentElement.scrollWidth") <= size[0]
+    assert browser.console_errors() == []
+
+
+def test_a_card_links_the_first_use_of_a_glossary_term(browser: Browser, cells: dict) -> None:
+    """vLLM's type name float4_e2m1f stood unexplained in an NVFP4 fallback's "Computes in": its first use on the card
+    links to the glossary's entry (a term record), once."""
+    assert "float4_e2m1f" in cells[("vllm-ct-w4a4-nvfp4", "nvidia-sm80")]["computes_as"]
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-ct-w4a4-nvfp4&hardware=target:nvidia-sm80")
+    _card(browser)
+    links = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card a.atlas-term')]"
+                       ".map(a => [a.textContent, a.pathname])")
+    assert [link for link in links if link[0] == "float4_e2m1f"] == [["float4_e2m1f", "/terms/float4-e2m1f/"]]
     assert browser.console_errors() == []
 
 
@@ -2506,4 +2567,37 @@ def test_an_expert_layer_card_adds_the_whole_checkpoint_which_its_other_layers_c
         return {{verdict: tr.dataset.verdict, whole: w && w.dataset.verdict, link: w && w.querySelector('a').href}};""")
     assert row["verdict"] == cells[(moe, target)]["verdict"] and row["whole"] == whole["verdict"]
     assert parse_qs(urlsplit(row["link"]).query)["scheme"] == [dense]
+    # the row ranks by the whole checkpoint: its experts' fallback does not put a refused checkpoint first
+    order = browser.js("""return [...document.querySelectorAll('#atlas-answer .atlas-compare tbody tr[data-verdict]')]
+        .filter(tr => tr.dataset.verdict).map(tr => {const w = tr.querySelector('.atlas-compare__whole');
+        return w ? w.dataset.verdict : tr.dataset.verdict;});""")
+    assert order == sorted(order, key=ORDER.index) and whole["verdict"] in order, order
+    assert browser.console_errors() == []
+
+
+def test_a_whole_checkpoint_runs_if_says_what_a_default_install_gets(browser: Browser, cells: dict) -> None:
+    """vLLM's block FP8 experts run on an L4; the checkpoint's other linear layers run as specified only with a flag,
+    and a default install gives them a kernel that falls back, so the whole checkpoint is "Runs if" and, on a default
+    install, a fallback: the card says the second with that kernel linked and its verdict's badge (as explain does),
+    and the comparison row adds it after the whole checkpoint's verdict; a reader without the flag is not left reading
+    "Runs if" alone."""
+    found = [(key, c["whole_checkpoint"]) for key, c in cells.items()
+             if key[1] == "nvidia-sm89" and (c.get("whole_checkpoint") or {}).get("by_default")]
+    assert found, "no whole checkpoint on SM 8.9 that a default install makes worse: this test checks nothing"
+    (moe, _), whole = found[0]
+    browser.open(f"{PAGE}?engine=vllm&scheme={moe}&hardware=part:l4")
+    card = _shown(browser, WHOLE_CHECKPOINT, "answer card")
+    layers = WORDS["whole_checkpoint_layers"][whole["default_layers"]]
+    assert f"on a default install ({layers} kernel named first) the whole checkpoint: " in card["whole"]["text"], card
+    assert "on a default install" in card["whole"]["text"].split(" run on this target by ")[1], card
+    assert any(urlsplit(h).path == f"/kernels/{whole['default_kernel']}/" for h in card["whole"]["links"]), card
+    badge = browser.js("return document.querySelector('#atlas-answer .atlas-card__whole .atlas-whole__default').className")
+    assert f"atlas-verdict--{whole['by_default']}" in badge.split(), badge
+    fmt = yaml.safe_load((Path(__file__).parents[2] / "records/schemes" / f"{moe}.yaml").read_text())["formats"][0]
+    browser.open(f"{PAGE}?engine=any&format={fmt}&hardware=part:l4")
+    _comparison(browser)
+    row = browser.js(f"""const tr = document.querySelector('#atlas-answer .atlas-compare tr[data-scheme="{moe}"]');
+        const d = tr && tr.querySelector('.atlas-compare__whole-default');
+        return d && d.className;""")
+    assert row and f"atlas-verdict--{whole['by_default']}" in row.split(), row
     assert browser.console_errors() == []

@@ -1,0 +1,66 @@
+"""What a fallback computes in, short: the precision a kept kernel multiplies in when the scheme's own precision does
+not hold, read from typed fields rather than from the requirement's prose (a cell's `computes_as`), so a table cell can
+say "FP16 or BF16, weight-only" where the answer card says the whole sentence.
+
+The way comes from the `check` of the requirement the kernel keeps going without (`declines: false`) or, where the
+kernel is kept because it cannot take quantized activations, from its `activation_handling`:
+- weight-only (a `weight-only` check, or a kernel that takes activations as given): the multiply runs in the
+  precision the kernel states (`computes_in`), else in the activation dtypes it runs with;
+- emulated (a kernel whose handling is `emulated`): the same dtypes, in software;
+- dequantized (a `weight-type` check: quantized weights where it takes float ones): the weights dequantized to that
+  precision or those dtypes, as weight-only;
+- activations-quantized (an `activation-quantized` check on a kernel that quantizes them): its hardware formats.
+Any other check (a capability bound, a scale kind, a switch) states its precision only in prose: no short form.
+Pure functions; no I/O.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model.index import Index
+from ..model.verdicts import Verdict
+from .cells import Cell
+from .messages import MODEL_DTYPES
+from .route_computes import PRECISION_OF, dequantized_precision, format_precision, precision_label
+
+
+@dataclass(frozen=True)
+class FallbackPrecision:
+    """How a fallback computes (`way`) and in what (precision labels, as "Computes in" says them)."""
+
+    way: str
+    precisions: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"way": self.way, "precisions": list(self.precisions)}
+
+
+def fallback_precision(index: Index, cell: Cell, config: Mapping[str, Any]) -> FallbackPrecision | None:
+    """The short form of a fallback cell's `computes_as` (see the module), or None where the records type none."""
+    kernel = index.get("kernel", cell.kernel) if cell.kernel else None
+    if cell.verdict is not Verdict.FALLBACK or kernel is None:
+        return None
+    attempt = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
+    check = attempt.computes_check if attempt is not None and attempt.computes_as else ""
+    handling = kernel.data.get("activation_handling")
+    dtypes = (attempt.dtypes if attempt is not None and attempt.dtypes else
+              tuple(t for t in config.get("activation_types", []) if t in MODEL_DTYPES))
+    if check in ("weight-only", "weight-type", "") and handling in ("as-given", "emulated"):
+        stated = dequantized_precision(index, kernel.id)
+        way = "dequantized" if check == "weight-type" else "emulated" if handling == "emulated" else "weight-only"
+        return _said(way, (precision_label(stated),) if stated else _labels(dtypes))
+    if check == "activation-quantized" and handling == "quantized":
+        hardware = [f for f in kernel.data.get("formats", [])
+                    if (r := index.get("format", f)) is not None and r.data.get("format_class") == "hardware"]
+        return _said("activations-quantized", tuple(format_precision(index, f) for f in hardware))
+    return None
+
+
+def _labels(dtypes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(precision_label(PRECISION_OF[d]) for d in dtypes if d in PRECISION_OF)
+
+
+def _said(way: str, precisions: tuple[str, ...]) -> FallbackPrecision | None:
+    return FallbackPrecision(way, precisions) if precisions else None
