@@ -215,9 +215,11 @@ class Cell:
     def fallback_if(self) -> bool:
         """A fallback that needs what a default install lacks: some step a default install reaches when the conditions
         do not hold fails at run time, is refused, or runs on another device. A runs-if says so in its verdict; a
-        fallback keeps its verdict (it still computes at another precision) and says so in its label."""
+        fallback keeps its verdict (it still computes at another precision) and says so in its label. The steps are
+        those a default install reaches, as a runs-if that stays runs-if reads them (`default_reached`)."""
+        opt_in = {a.kernel for a in self.attempts if a.opt_in}  # (as _by_default reads them)
         return self.verdict is Verdict.FALLBACK and any(
-            not step.off_default and (not step.verdict.loads or step.elsewhere) for step in self.otherwise)
+            not step.verdict.loads or step.elsewhere for step in default_reached(self.otherwise, opt_in))
 
     @property
     def label(self) -> str:
@@ -1068,8 +1070,14 @@ def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
 def _reached_run(own: bool, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> bool:
     """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`.
     A step on another device (`elsewhere`) runs nothing on this target, whatever its verdict there."""
-    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in steps
-                       if not s.off_default and (s.selected is None or s.selected not in opt_in))
+    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in default_reached(steps, opt_in))
+
+
+def default_reached(steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> Iterator[Otherwise]:
+    """The steps a default install reaches: those not off the defaults, less the outcome of selecting a kernel that
+    needs an opt-in (`opt_in`): a default install passes that kernel over and reaches its own step instead. Whether
+    a runs-if stays runs-if (`_reached_run`) and whether a fallback is "Fallback if" (Cell.fallback_if) read these."""
+    return (s for s in steps if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
