@@ -47,7 +47,7 @@ def cell_contents(atlas: Atlas) -> dict[tuple[str, str], Content]:
         beside = {f.name: getattr(answer, f.name) for f in dataclasses.fields(answer) if f.name != "cell"}
         content = {**plain(answer.cell), **plain(beside)}
         content.update(plain({
-            "verdict_label": answer.cell.verdict.label,
+            "verdict_label": answer.cell.label,  # "Fallback if" where the fallback needs what a default install lacks
             "computes_in_labels": [format_precision(atlas.index, f) for f in answer.computes_in],
             "computes_steps_said": [precision_said(s.precision) if s.precision
                                     else " or ".join(format_precision(atlas.index, f) for f in s.formats)

@@ -14,7 +14,7 @@ from .derive.trap_scope import applies_when
 from .derive.inferred_steps import InferredStep, words_key
 from .derive.wording import (covers, fill, inferred_below, layer_schemes, revision_said, setting_said, whole_both,
                               whole_decided, whole_default_layers, whole_state, words)
-from .model.verdicts import Verdict, known_by_said
+from .model.verdicts import FALLBACK_IF_LABEL, Verdict, known_by_said
 
 
 def explain_text(atlas: Any, scheme_id: str, target_id: str) -> tuple[str, bool]:
@@ -341,7 +341,8 @@ def _part_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
         return []
     lines = ["  on parts that need more than the target (their host CPU, their own compute capability):"]
     for part in answer.on_parts:
-        lines.append(f"    {part.part}: {part.verdict.value.upper().replace('-', ' ')}, first needs "
+        said = FALLBACK_IF_LABEL if part.fallback_if else part.verdict.value.replace("-", " ")
+        lines.append(f"    {part.part}: {said.upper()}, first needs "
                      + "; ".join(part.conditions))
     return lines
 
@@ -390,7 +391,7 @@ def otherwise_lines(cell: Cell) -> list[str]:
 
 def otherwise_summary(step: Otherwise) -> str:
     """One outcome as explain prints a verdict: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as ...`."""
-    text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected else "")
+    text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected and not step.walks else "")
     if step.elsewhere:
         text += f" on {step.elsewhere} instead, not on this target"
     if step.computes_as:

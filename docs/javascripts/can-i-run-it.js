@@ -14,10 +14,12 @@
     "no": ["Refused", "no candidate kernel accepts"]
   };
   // a fallback that needs what a default install lacks (api: fallback_if): labelled as a runs-if is
-  var FALLBACK_IF = ["Falls back, if", "only given the conditions below; without them the engine fails at run time or refuses"];
-  // the label of a cell's verdict, or of its part's where the place is one part with an answer of its own
-  function verdictLabel(cell, verdict) {
-    return verdict === "fallback" && verdict === cell.verdict && cell.fallback_if ? FALLBACK_IF : (VERDICTS[verdict] || [verdict, ""]);
+  var FALLBACK_IF = ["Falls back, if", "only given the conditions below; without them the engine fails at run time, " +
+    "refuses, or runs the model on another device"];
+  // the label of a cell's verdict, or of its part's where the place is one part with an answer of its own: a part's
+  // answer is the cell's with what the part needs first, which a default install lacks (derive/parts.py)
+  function verdictLabel(cell, verdict, part) {
+    return verdict === "fallback" && (part || cell.fallback_if) ? FALLBACK_IF : (VERDICTS[verdict] || [verdict, ""]);
   }
   var NO_KERNEL_HERE = "no kernel or backend of the engine serves this hardware";
 
@@ -1311,7 +1313,7 @@
     // conditions on a default install (derive/whole_checkpoint.py fallback_if, fails_without)
     var fallbackIf = worse === "fallback" && [cell, other].some(function (c) {
       var here = verdictHere(c, place);
-      return (here === worse && verdictLabel(c, worse) === FALLBACK_IF) || (here === "runs-if" && !onPart(c, place) &&
+      return (here === worse && verdictLabel(c, worse, onPart(c, place)) === FALLBACK_IF) || (here === "runs-if" && !onPart(c, place) &&
         (c.otherwise || []).some(function (s) { return !s.off_default && (LOADS.indexOf(s.verdict) < 0 || s.elsewhere); }));
     });
     // what a default install gets where a cell's kernel is not its default's and that is worse (by_default): the other
@@ -1388,22 +1390,24 @@
     return said;
   }
 
-  // the verdicts of these rows (each a derived cell), best first, counted: [{verdict, count}]
+  // the verdicts of these rows (each a derived cell), best first, counted as their rows label them: a fallback a
+  // default install does not reach ("Falls back if") apart from one it reaches, as the rows say: [{verdict, label, count}]
   function tallyOf(rows) {
     var tally = [];
-    rows.map(function (row) { return row.verdict || row.cell.verdict; }).sort(function (a, b) {
-      return RANK.indexOf(a) - RANK.indexOf(b);
-    }).forEach(function (verdict) {
+    rows.map(function (row) {
+      var verdict = row.verdict || row.cell.verdict;
+      var label = verdictLabel(row.cell, verdict, row.part)[0].replace(",", "");
+      return { verdict: verdict, label: label, rank: RANK.indexOf(verdict) * 2 + (label === FALLBACK_IF[0].replace(",", "") ? 1 : 0) };
+    }).sort(function (a, b) { return a.rank - b.rank; }).forEach(function (shown) {
       var last = tally[tally.length - 1];
-      if (last && last.verdict === verdict) { last.count += 1; } else { tally.push({ verdict: verdict, count: 1 }); }
+      if (last && last.label === shown.label) { last.count += 1; } else { tally.push({ verdict: shown.verdict, label: shown.label, count: 1 }); }
     });
     return tally;
   }
 
   function tallySpans(tally) {
     return tally.map(function (t, n) {
-      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict),
-        text: (VERDICTS[t.verdict] || [t.verdict])[0].replace(",", "") }), " " + t.count]);
+      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict), text: t.label }), " " + t.count]);
     });
   }
 
@@ -1435,7 +1439,7 @@
       return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
     });
     var rows = all.filter(function (row) { return row.cell; });
-    rows.forEach(function (row) { row.verdict = verdictHere(row.cell, place); });
+    rows.forEach(function (row) { row.verdict = verdictHere(row.cell, place); row.part = onPart(row.cell, place); });
     // a scheme whose engine has no candidate list for this platform: a gap, shown as one rather than left out
     var gaps = all.filter(function (row) { return !row.cell; });
     // ... except where the engine runs here only through its plugin, whose own schemes are rows of their own
@@ -1483,7 +1487,7 @@
       var cell = row.cell;
       var answer = "?" + new URLSearchParams({ engine: row.scheme.engine, scheme: row.scheme.id, hardware: hardware }).toString();
       var answerLink = el("a", { "class": "atlas-compare__answer", href: answer }, [
-        el("span", { "class": verdictClass(row.verdict), text: verdictLabel(cell, row.verdict)[0].replace(",", "") })]);
+        el("span", { "class": verdictClass(row.verdict), text: verdictLabel(cell, row.verdict, row.part)[0].replace(",", "") })]);
       var disagrees = cell.published.some(function (p) { return !p.agrees; });
       var why = whyNotShown(site, records, cell);  // a refusal's reason one click from its verdict, as in the support tables
       // an expert-layer scheme's row: its own verdict, then the whole checkpoint's, linked to the other layers' answer
@@ -1589,7 +1593,7 @@
     var scheme = records["scheme"][schemeId];
     var part = onPart(cell, place);
     var verdict = part ? part.verdict : cell.verdict;
-    var label = verdictLabel(cell, verdict);
+    var label = verdictLabel(cell, verdict, part);
     // a refusal the engine raises (its message, or a capability gate) versus a target none of its kernels or
     // backends serves: then it raises nothing on this hardware, and may run the model elsewhere (MLX on the host CPU)
     if (verdict === "refused" && !cell.failure_message && !cell.gate) { label = [label[0], NO_KERNEL_HERE]; }
@@ -1615,7 +1619,7 @@
             need.source), ")"]);
         })),
         el("p", { "class": "atlas-card__note", text: "The target's own answer, for its parts that need none of this: " +
-          (VERDICTS[cell.verdict] || [cell.verdict])[0].replace(",", "") + "." })]));
+          verdictLabel(cell, cell.verdict)[0].replace(",", "") + "." })]));
     }
     var facts = el("dl", { "class": "atlas-card__facts" });
     if (cell.kernel) {

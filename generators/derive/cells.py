@@ -97,6 +97,8 @@ class Attempt:
     fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
     # (condition, what happens when it does not hold, the device that then runs the model): kept, run there instead
     elsewhere: tuple[tuple[str, str, str], ...] = ()
+    # those of `elsewhere` whose device walks its own candidates (`elsewhere_walk`): another kernel runs there
+    walks: tuple[str, ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
     inferred: bool = False  # the requirement that rejects it (`reason`) is marked `inferred`: not read in the engine
     # for a kernel that loads, the requirements marked `inferred` it meets (or takes as a condition, or computes at
@@ -131,12 +133,16 @@ class Otherwise:
     # the device that runs the model instead when the unmet condition is where the engine places it (a kernel
     # requirement's `elsewhere`): the verdict is the same kernel's there, and this target runs nothing
     elsewhere: str = ""
+    # that device's own candidates are walked (`elsewhere_walk`): `selected` is where the walk left this target, not
+    # what runs there, so the step names no kernel and keeps only the conditions every candidate here shares
+    walks: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"kernel": self.kernel, "unmet": list(self.unmet), "verdict": self.verdict.value,
                 "selected": self.selected, "conditions": list(self.conditions), "computes_as": self.computes_as,
                 "reasons": list(self.reasons), "failure_message": self.failure_message,
-                "off_default": self.off_default, "of_install": self.of_install, "elsewhere": self.elsewhere}
+                "off_default": self.off_default, "of_install": self.of_install, "elsewhere": self.elsewhere,
+                "walks": self.walks}
 
 
 @dataclass(frozen=True)
@@ -215,9 +221,11 @@ class Cell:
     def fallback_if(self) -> bool:
         """A fallback that needs what a default install lacks: some step a default install reaches when the conditions
         do not hold fails at run time, is refused, or runs on another device. A runs-if says so in its verdict; a
-        fallback keeps its verdict (it still computes at another precision) and says so in its label."""
+        fallback keeps its verdict (it still computes at another precision) and says so in its label. The steps are
+        those a default install reaches, as a runs-if that stays runs-if reads them (`default_reached`)."""
+        opt_in = {a.kernel for a in self.attempts if a.opt_in}  # (as _by_default reads them)
         return self.verdict is Verdict.FALLBACK and any(
-            not step.off_default and (not step.verdict.loads or step.elsewhere) for step in self.otherwise)
+            not step.verdict.loads or step.elsewhere for step in default_reached(self.otherwise, opt_in))
 
     @property
     def label(self) -> str:
@@ -1068,8 +1076,14 @@ def runs_by_default(cell: Cell, opt_in: AbstractSet[str] = frozenset()) -> bool:
 def _reached_run(own: bool, steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> bool:
     """runs_by_default of a cell whose own outcome runs (or is passed over) as `own` says and whose steps are `steps`.
     A step on another device (`elsewhere`) runs nothing on this target, whatever its verdict there."""
-    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in steps
-                       if not s.off_default and (s.selected is None or s.selected not in opt_in))
+    return own and all(s.verdict.runs_as_specified and not s.elsewhere for s in default_reached(steps, opt_in))
+
+
+def default_reached(steps: Sequence[Otherwise], opt_in: AbstractSet[str]) -> Iterator[Otherwise]:
+    """The steps a default install reaches: those not off the defaults, less the outcome of selecting a kernel that
+    needs an opt-in (`opt_in`): a default install passes that kernel over and reaches its own step instead. Whether
+    a runs-if stays runs-if (`_reached_run`) and whether a fallback is "Fallback if" (Cell.fallback_if) read these."""
+    return (s for s in steps if not s.off_default and (s.selected is None or s.selected not in opt_in))
 
 
 def _walk(order: Sequence[str], kernels: Mapping[str, KernelFields], config: Mapping[str, Any],
@@ -1176,9 +1190,12 @@ def _placed_elsewhere(cell: Cell, chosen: Attempt, attempts: tuple[Attempt, ...]
     here = _verdict(cell.engine, cell.scheme, cell.target, attempts, failure, config, handling)
     for condition, how, device in chosen.elsewhere:
         rest = tuple(c for c in here.conditions if c != condition)
+        walks = condition in chosen.walks
+        if walks:  # the device's own walk picks its kernel: only what every candidate here needs is known to hold there
+            rest = tuple(c for c in rest if all(c in a.conditions for a in attempts if a.outcome != NO))
         verdict = Verdict.RUNS if here.verdict is Verdict.RUNS_IF and not rest else here.verdict
-        yield Otherwise(chosen.kernel, (condition,), verdict, chosen.kernel, rest, here.computes_as,
-                        (f"{chosen.kernel}: {how}",), elsewhere=device)
+        yield Otherwise(chosen.kernel, (condition,), verdict, chosen.kernel, rest, "" if walks else here.computes_as,
+                        (f"{chosen.kernel}: {how}",), elsewhere=device, walks=walks)
 
 
 def _tried_again(attempt: Attempt, first: Attempt, config: Mapping[str, Any], kernels: Mapping[str, KernelFields],
@@ -1383,6 +1400,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     opposites: list[tuple[str, str]] = []
     fails: list[tuple[str, str]] = []
     elsewhere: list[tuple[str, str, str]] = []
+    walks: list[str] = []  # those of `elsewhere` whose device walks its own candidates
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     failure_inferred = False  # that requirement is marked `inferred`
     inferred_steps: list[InferredStep] = []  # the requirements marked `inferred` that it meets so far
@@ -1435,6 +1453,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 instead.append((outcome, filled))
             elif "elsewhere" in requirement:  # kept: without it the model runs on another device
                 elsewhere.append((outcome, filled, requirement["elsewhere"]))
+                if requirement.get("elsewhere_walk"):
+                    walks.append(outcome)
             elif installed and requirement.get("met_by_install"):
                 facts = tuple(requirement["met_by_install"])
                 if met := installed.meets(facts):
@@ -1471,7 +1491,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    computes_check=computes_check if computes_as else "",
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
-                   elsewhere=tuple(elsewhere), inferred_steps=tuple(inferred_steps),
+                   elsewhere=tuple(elsewhere), walks=tuple(walks), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 

@@ -40,6 +40,12 @@ class PartAnswer:
     def conditions(self) -> tuple[str, ...]:
         return tuple(need.said for need in self.needs)
 
+    @property
+    def fallback_if(self) -> bool:
+        """A fallback on this part is one a default install does not reach, whatever the target's: the part first
+        needs what that install lacks (Cell.fallback_if; a part's runs-if is the same need said in its verdict)."""
+        return self.verdict is Verdict.FALLBACK and bool(self.needs)
+
     def as_dict(self) -> dict[str, Any]:
         return {"part": self.part, "verdict": self.verdict.value, "conditions": list(self.conditions),
                 "needs": [n.as_dict() for n in self.needs]}

@@ -52,10 +52,11 @@ _LABELS = {
 }
 
 # A fallback that a default install does not reach: it needs conditions the defaults leave unmet, and without them
-# the engine fails at run time or refuses (derive/cells.py Cell.fallback_if). Shown as a runs-if is, with "if".
+# the engine fails at run time, refuses, or runs the model on another device (transformers on a GPU without a
+# device_map: the host CPU) (derive/cells.py Cell.fallback_if). Shown as a runs-if is, with "if".
 FALLBACK_IF_LABEL = "Fallback if"
 FALLBACK_IF_MEANING = ("loads and computes at another precision only given the named package, build, setting or model "
-                       "property; without it the engine fails at run time or refuses")
+                       "property; without it the engine fails at run time, refuses, or runs the model on another device")
 
 VERDICT_MEANINGS: dict[Verdict, str] = {
     Verdict.RUNS: "runs as specified: the named kernel computes at the scheme's precision (conditions, where named, "

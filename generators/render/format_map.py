@@ -197,9 +197,10 @@ def kernel_label(name: str, engine: str) -> str:
 
 def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
     """Hardware targets (rows, by vendor) × checkpoint formats (columns); a cell names the kernel(s), coloured by verdict."""
-    by_cell: dict[tuple[str, str], dict[tuple[Verdict, str], list[FormatRun]]] = {}
-    for run in view.runs:
-        by_cell.setdefault((run.format, run.target), {}).setdefault((run.answer.cell.verdict, run.kernel), []).append(run)
+    by_cell: dict[tuple[str, str], dict[tuple[Verdict, str, str], list[FormatRun]]] = {}
+    for run in view.runs:  # (a "Fallback if" apart from a fallback a default install reaches: Cell.label)
+        by_cell.setdefault((run.format, run.target), {}).setdefault(
+            (run.answer.cell.verdict, run.answer.cell.label, run.kernel), []).append(run)
     formats = list(dict.fromkeys(run.format for run in view.runs))
     heads = joined("", [fill('<th scope="col" title="{}">{}</th>',
         html.names.get(f"format/{f}", f), html.ref(f"format/{f}", _format_label(html.names.get(f"format/{f}", f))))
@@ -222,16 +223,16 @@ def _format_label(name: str) -> str:
     return re.sub(r"\s*\([^)]*\)", "", name).strip() or name
 
 
-def _run_cell(kernels: dict[tuple[Verdict, str], list[FormatRun]], column: Column, html: _Html) -> Markup:
+def _run_cell(kernels: dict[tuple[Verdict, str, str], list[FormatRun]], column: Column, html: _Html) -> Markup:
     if not kernels:
         return fill('<td class="atlas-grid__cell atlas-runs__none" title="no scheme loads it on {}">–</td>', column.title)
     lines = []
-    for (verdict, kernel), runs in kernels.items():
+    for (verdict, said, kernel), runs in kernels.items():
         name = html.names.get(f"kernel/{kernel}", kernel)
         schemes = ", ".join(html.names.get(f"scheme/{r.scheme}", r.scheme) for r in runs)
         engine = html.names.get(f"engine/{runs[0].engine}", runs[0].engine)
-        label = _breakable(kernel_label(name, engine)) if kernel else escape(verdict.label)
-        title = f"{verdict.label} via {name} ({schemes})" if kernel else f"{verdict.label} ({schemes})"
+        label = _breakable(kernel_label(name, engine)) if kernel else escape(said)
+        title = f"{said} via {name} ({schemes})" if kernel else f"{said} ({schemes})"
         link = html.ref(f"kernel/{kernel}", label) if kernel else label
         lines.append(fill('<span class="atlas-runs__kernel verdict-{}" title="{}">{}</span>', verdict.value, title, link))
     return fill('<td class="atlas-grid__cell atlas-runs__cell">{}</td>', joined("", lines))

@@ -135,7 +135,7 @@ def folded(summary: str, parts: list[Markup]) -> Markup:
 def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
     unless = f"unless {' and '.join(step.unmet)}" + (" (off the defaults)" if step.off_default else "")
     line = (Markup("") if whole and not step.off_default else text(unless + ":") + Markup(" ")) + verdict_badge(step.verdict)
-    if step.selected:
+    if step.selected and not step.walks:  # a walk on another device: its own kernel runs there, not this one
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
     if step.elsewhere:  # a placement step: the outcome is that device's, and this target runs nothing
         line += text(f" on {step.elsewhere} instead, not on this hardware")
@@ -262,13 +262,16 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
                                                              if not lead else " only if ") + "; ".join(c.conditions)
     if c.otherwise:
         step = c.otherwise[0]
-        hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
+        hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected and not step.walks else "")
     if c.fallback_if:
         label = COMPACT_FALLBACK_IF if compact else FALLBACK_IF_LABEL
     else:
         label = COMPACT_LABEL[c.verdict] if compact else SHORT_LABEL.get(c.verdict, c.verdict.label)
-    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}">{}</a>{}</td>',
-        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, label, _marks(cell))
+    # "Fallback if" is wider than a column of the widest grid (vLLM's, at 1440 px): it may wrap at its space
+    wraps = ' class="atlas-grid__wraps"' if c.fallback_if and not compact else ""
+    return fill('<td class="atlas-grid__cell verdict-{}{}"><a href="{}" title="{}"{}>{}</a>{}</td>',
+        c.verdict.value, " atlas-grid__compact" if compact else "", notes_at + "#" + cell.note, hover, Markup(wraps),
+        label, _marks(cell))
 
 
 def _marks(cell: MatrixCell) -> Markup:
@@ -295,7 +298,8 @@ def _part_mark(cell: MatrixCell) -> Markup:
     if not cell.answer.on_parts:
         return Markup("")
     return fill('<span class="atlas-mark" title="{}">{}</span>', "; ".join(
-        f"on {part.part}: {part.verdict.label}, first {'; '.join(part.conditions)}" for part in cell.answer.on_parts),
+        f"on {part.part}: {FALLBACK_IF_LABEL if part.fallback_if else part.verdict.label}, first "
+        f"{'; '.join(part.conditions)}" for part in cell.answer.on_parts),
         MARK_PARTS)
 
 
@@ -366,7 +370,7 @@ def _note(row: str, column: str, cell: MatrixCell, html: _Html) -> Markup:
             parts.append(fill(". {} says {} for “{}” × “{}”{}",
                 html.ref(f"support-matrix/{claim.matrix}"), claim.symbol, claim.row, claim.column, finding))
     for part in answer.on_parts:
-        parts.append(fill(". On {}: {}, first {}", html.ref(f"accelerator/{part.part}"), verdict_badge(part.verdict),
+        parts.append(fill(". On {}: {}, first {}", html.ref(f"accelerator/{part.part}"), badge_of(part.verdict, part.fallback_if),
                           "; ".join(part.conditions)))
     if answer.traps:
         parts.append(fill(". Traps: {}", joined(", ", [html.ref(f"gotcha/{t}") + _on_parts(answer, t, html)

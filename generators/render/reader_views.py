@@ -16,7 +16,7 @@ from ..derive.part_traps import part_traps
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, fill, joined, unverified_value
-from .matrix import badge_of, folded, kernel_lead, verdict_badge
+from .matrix import badge_of, cell_badge, folded, kernel_lead
 from .values import ValueRenderer
 
 UNITS = {"gb": "GB", "gbs": "GB/s", "w": "W", "tflops": "TFLOPS", "tops": "TOPS", "mb": "MB", "kb": "KB", "gbps": "Gb/s",
@@ -77,7 +77,7 @@ def format_sections(atlas: Any, record: Record,
     (silent first), its benchmarks."""
     schemes = [s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])]
     answers = sorted(((a.cell.scheme, a.cell.target), a) for s in schemes for a in atlas.views.answers_by_scheme.get(s, []))
-    runs = [[values.ref(f"hardware-target/{a.cell.target}"), verdict_badge(a.cell.verdict),
+    runs = [[values.ref(f"hardware-target/{a.cell.target}"), cell_badge(a.cell),
              kernel_lead(a.cell, lambda k: values.ref(f"kernel/{k}"), escape_text) if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
             for _, a in answers if a.cell.verdict.loads]
     traps = [[_severity(atlas, t.id), values.ref(t.ref)] for t in atlas.views.traps_by_format.get(record.id, [])]
@@ -155,8 +155,8 @@ def _verdict_here(atlas: Any, cell: Any, part_id: str) -> Markup:
     answer = atlas.views.answers.get((cell.scheme, cell.target))
     part = next((p for p in answer.on_parts if p.part == part_id), None) if answer else None
     if part is None:
-        return badge_of(cell.verdict, cell.fallback_if)
-    return verdict_badge(part.verdict) + fill(" on this part, which first needs {}", "; ".join(part.conditions))
+        return cell_badge(cell)
+    return badge_of(part.verdict, part.fallback_if) + fill(" on this part, which first needs {}", "; ".join(part.conditions))
 
 
 CITATION_KEYS = ("source", "locator", "note", "quote")

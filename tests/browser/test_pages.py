@@ -213,6 +213,11 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
         }
         return broken;""")
     assert broken == []
+    # and no cell's verdict drawn past its cell ("Fallback if" overlapped its neighbours: it now wraps at its space)
+    spilled = browser.js("""return [...document.querySelectorAll('.atlas-grid__scroll td.atlas-grid__cell > a')].filter(a => {
+        const cell = a.parentElement.getBoundingClientRect(), label = a.getBoundingClientRect();
+        return label.right > cell.right + 0.5 || label.left < cell.left - 0.5; }).map(a => a.textContent)""")
+    assert spilled == []
     browser.resize(PHONE)
     browser.screenshot("support-tables-390")
     phone = browser.js("""return {page: document.documentElement.scrollWidth,

@@ -753,6 +753,11 @@ def _comparison(browser: Browser) -> dict:
 ORDER = ["runs", "runs-if", "fallback", "fails-at-runtime", "refused"]
 
 
+def _shown_as(cell: dict) -> tuple[str, bool]:
+    """A cell's verdict and whether it is shown with "if" beside it as a fallback (the data API's fallback_if)."""
+    return cell["verdict"], bool(cell["verdict"] == "fallback" and cell["fallback_if"])
+
+
 def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser, built_site: Path, cells: dict,
                                                                names: dict) -> None:
     """Every scheme listing the format has one row with its cell's verdict, best verdict first; the tally counts the
@@ -809,8 +814,10 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
         if cell["computes_in"]:
             labels = {f["id"]: f["precision_label"] for f in index["records"]["format"]}  # what the multiply runs in
             assert row["computes"] == " or ".join(labels[f] for f in cell["computes_in"])
+    # counted as the rows label them: a fallback a default install does not reach ("Falls back if") after the others
+    labels = [_shown_as(cells[(row["scheme"], target)]) for row in derived]
     assert [(badge.split("--")[-1], count) for badge, count in shown["tally"]] == [
-        (v, verdicts.count(v)) for v in dict.fromkeys(verdicts)]
+        (v, labels.count((v, when))) for v, when in sorted(set(labels), key=lambda k: (ORDER.index(k[0]), k[1]))]
     assert browser.console_errors() == []
     first = derived[0]
     browser.driver.get(first["answer"])
@@ -829,11 +836,19 @@ def test_a_fallback_a_default_install_does_not_reach_says_if_on_the_card_and_in_
     browser.open(f"{PAGE}?engine=vllm&scheme={scheme}&hardware=target:nvidia-sm70")
     card = _card(browser)
     assert card["verdict"] == "fallback" and card["verdictLine"].startswith("Falls back, if only given the conditions")
+    assert card["verdictLine"].endswith("fails at run time, refuses, or runs the model on another device")
     _pick(browser, hardware="target:nvidia-sm80")  # reached with the default dtype: a plain fallback
     assert _card(browser)["verdictLine"].startswith("Falls back loads, but")
     _pick(browser, engine="any", scheme="format:nvfp4", hardware="target:nvidia-sm70")
     rows = {row["scheme"]: row for row in _comparison(browser)["rows"]}
+    # (after it, the whole checkpoint's answer: the dense layers' scheme is refused on a V100)
     assert rows[scheme]["stateText"].startswith("Falls back if") and rows[scheme]["badge"].endswith("atlas-verdict--fallback")
+    # the tally counts the row as it labels it, and so does the related formats' (FP8 through transformers on a V100
+    # without a device_map runs on the host CPU; the default PyTorch has no Volta code)
+    tally = browser.js("return document.querySelector('#atlas-answer .atlas-compare__tally').textContent")
+    assert "Falls back if 1" in tally and "Falls back 1" not in tally
+    related = browser.js("return document.querySelector('#atlas-answer .atlas-compare__related').textContent")
+    assert cells[("transformers-finegrained-fp8", "nvidia-sm70")]["fallback_if"] and "Falls back if" in related
     assert browser.console_errors() == []
 
 
@@ -1351,11 +1366,12 @@ def test_a_format_with_no_answer_here_shows_its_related_formats_answers_and_open
     shown = _shown(browser, RELATED, "comparison")
     expected = []
     for related in formats["mxfp4"]["related"]:
-        verdicts = [cells[(s["id"], target)]["verdict"] for s in index["records"]["scheme"]
+        verdicts = [_shown_as(cells[(s["id"], target)]) for s in index["records"]["scheme"]
                     if related in s["formats"] and (s["id"], target) in cells]
         if related in read and verdicts:
             expected.append((f"?engine=any&format={related}&hardware=part%3Aapple-m4-max",
-                             [[v, verdicts.count(v)] for v in sorted(set(verdicts), key=ORDER.index)]))
+                             [[v, verdicts.count((v, when))] for v, when in
+                              sorted(set(verdicts), key=lambda k: (ORDER.index(k[0]), k[1]))]))
     assert [(r["href"], r["verdicts"]) for r in shown["related"]] == expected
     weight_only = dict(expected)["?engine=any&format=w4a16-mxfp4&hardware=part%3Aapple-m4-max"]
     assert weight_only[0][0] == "runs"  # the answer the reader with a gpt-oss checkpoint needs, on the first screen
