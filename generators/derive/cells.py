@@ -1406,6 +1406,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     inferred_steps: list[InferredStep] = []  # the requirements marked `inferred` that it meets so far
     method = scheme.get("method") if scheme else None
     scheme_config = config
+    context = scheme or {"config": scheme_config}  # what the kernel's messages are filled from
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
             continue
@@ -1415,7 +1416,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                                                                      and not requirement.get("after_selection"))):
             inferred_steps.append(inferred_step(requirement, kernel, target["platform"], outcome is not False))
         if outcome is not True and requirement.get("after_selection"):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
+            filled = engine_message(requirement["reason"], target, context, requirement, kernel)
             if outcome is False:
                 failure_inferred = failure_inferred if failure else bool(requirement.get("inferred"))
                 failure = failure or filled
@@ -1430,12 +1431,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_check = computes_check or str(requirement.get("check", ""))
-            computes_as = computes_as or engine_message(requirement["reason"], target,
-                                                        scheme or {"config": scheme_config}, requirement)
+            computes_as = computes_as or engine_message(requirement["reason"], target, context, requirement, kernel)
             continue
         if outcome is False:
             template = requirement["reason"]
-            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
+            reason = engine_message(template, target, context, requirement, kernel)
             # an undecided check in the atlas's words whose fact the default install lacks (zentorch, for is_zen_cpu)
             # fails first on a default install, so it leads a refusal by another check with a message of its own; a
             # refusal without one is a part of a check the records split (AITER's device test): the target fails that
@@ -1444,7 +1444,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             return Attempt(kernel_id, NO, _after_earlier(told, reason), template,
                            inferred=bool(requirement.get("inferred")))
         if isinstance(outcome, str):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
+            filled = engine_message(requirement["reason"], target, context, requirement, kernel)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:

@@ -91,7 +91,9 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
     "term": ({"spellings": _record_field("term", "spellings"),
               "defined_by": {"type": "object", "additionalProperties": False, "required": ["kind", "id"],
                              "description": "The record a link on the term leads to: the record's `defined_by`, or "
-                                            "the term itself where it names none.",
+                                            "the term itself where it names none or where several kernel records "
+                                            "carry the term's spelling in their names (Marlin, MMQ), which its page "
+                                            "lists.",
                              "properties": {"kind": {"type": "string", "description": "That record's kind."},
                                             "id": {"type": "string", "description": "That record's id."}}}},
              ["spellings", "defined_by"]),
