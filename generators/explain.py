@@ -391,7 +391,7 @@ def otherwise_lines(cell: Cell) -> list[str]:
 
 def otherwise_summary(step: Otherwise) -> str:
     """One outcome as explain prints a verdict: `RUNS IF via k (conditions: ...)`, `FALLBACK via k: computes as ...`."""
-    text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected else "")
+    text = step.verdict.label.upper() + (f" via {step.selected}" if step.selected and not step.walks else "")
     if step.elsewhere:
         text += f" on {step.elsewhere} instead, not on this target"
     if step.computes_as:

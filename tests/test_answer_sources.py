@@ -238,3 +238,26 @@ def test_a_fallback_says_its_precision_short_from_typed_fields(real_atlas):
     humming = [a for a in answers.values() if a.cell.kernel == "vllm-humming-nvfp4" and a.cell.computes_as]
     assert humming and all(a.computes_short is None for a in humming)
     assert all(a.computes_short is None for a in answers.values() if not a.cell.computes_as)
+
+
+def _stated(cell) -> set[str]:
+    """The conditions an answer states: its own, each step's, and what the default install meets or lacks."""
+    return {*cell.conditions, *(c for step in cell.otherwise for c in step.conditions),
+            *(a.condition for a in (*cell.assumes, *cell.opt_in))}
+
+
+def test_a_source_group_of_a_condition_is_one_the_answer_states_and_the_card_loses_no_source(real_atlas):
+    """The card says "The condition «...»" over a group: that must be one of the answer's conditions, not a runtime
+    check of a kernel declined before the one that runs (FlashInfer usable, on an SM 8.0 NVFP4 MoE fallback), whose
+    source then backs that kernel. Every source of the flat list is on the card: in a group it shows (all but the
+    passed-over kernels') or in the passed-over kernels' list."""
+    stray, lost = [], []
+    for key, answer in real_atlas.views.answers.items():
+        stated = _stated(answer.cell)
+        stray += [(key, g.subject) for g in answer.source_groups
+                  if g.backs == "condition" and not any(g.subject in said for said in stated)]
+        shown = {s for g in answer.source_groups if g.backs != "passed-over" for s in g.sources}
+        shown |= {s for _, found in answer.passed_over for s in found}
+        lost += [(key, s) for s in answer.sources if s not in shown]
+    assert stray == [], stray[:5]
+    assert lost == [], lost[:5]

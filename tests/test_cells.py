@@ -1039,6 +1039,27 @@ def test_a_placement_condition_keeps_the_kernel_and_runs_it_on_another_device_in
     assert derive_cell("s", scheme("bnb"), "t", GPU90, kernels).otherwise == ()
 
 
+def test_a_placement_whose_device_walks_its_own_candidates_names_no_kernel_and_only_the_shared_conditions():
+    # transformers' GPTQ through GPTQModel: without device_map the model maps to the CPU and GPTQModel picks a CPU
+    # class there, so the step is not Marlin on the CPU, and Marlin's own nvcc condition says nothing about it
+    placed = req("other", "no device_map: GPTQModel picks a CPU class", condition="device_map names cuda",
+                 elsewhere="the host CPU", elsewhere_walk=True, reason_verbatim=False, when={"platform": ["cuda"]})
+    shared = req("package", "needs gptqmodel", value="gptqmodel")
+    kernels = {"marlin": {"requirements": [shared, placed, req("other", "no nvcc", condition="nvcc", inferred=False)]},
+               "torch": {"requirements": [shared]}}
+    cell = derive_cell("s", scheme("marlin", "torch"), "t", GPU80, kernels)
+    assert (cell.verdict, cell.kernel) == ("runs-if", "marlin")
+    step = next(o for o in cell.otherwise if o.elsewhere)
+    assert (step.verdict, step.selected, step.walks, step.conditions, step.elsewhere) == (
+        "runs-if", "marlin", True, ("package gptqmodel installed",), "the host CPU")
+    assert step.as_dict()["walks"] is True
+    # without `elsewhere_walk` the same kernel runs there, with every other condition of its own
+    del placed["elsewhere_walk"]
+    same = next(o for o in derive_cell("s", scheme("marlin", "torch"), "t", GPU80, kernels).otherwise if o.elsewhere)
+    assert (same.walks, same.conditions, same.as_dict()["walks"]) == (
+        False, ("package gptqmodel installed", "nvcc"), False)
+
+
 def test_cells_kept_between_trees_are_what_a_derivation_afresh_gives(real_atlas, monkeypatch):
     """derive_cells keeps each cell with the scheme, target and kernel data objects it read, for the next tree (the
     changelog's past trees share most records). After an edit of a candidate kernel, a scheme, a target, a record no

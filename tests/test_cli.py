@@ -106,7 +106,7 @@ def test_explain_and_cells(tree):
     assert otherwise[("sch-w4a16", "gpu-sm80")] == [{
         "kernel": "k-generic", "unmet": ["activation dtype in {float16}"], "verdict": "refused", "selected": None,
         "conditions": [], "computes_as": "", "failure_message": "Failed to find a kernel", "off_default": False,
-        "of_install": False, "elsewhere": "",
+        "of_install": False, "elsewhere": "", "walks": False,
         "reasons": ["k-hopper: Hopper kernel requires compute capability of 90",
                     "k-generic: Generic kernel only supports float16 activations (unless activation dtype in {float16})"]}]
     assert otherwise[("sch-w4a16", "gpu-sm90")] == otherwise[("sch-w4a16", "cpu-avx512")] == []

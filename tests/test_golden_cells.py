@@ -1233,3 +1233,23 @@ def test_tensorrt_llm_w4a16_awq_fails_on_turing_since_no_build_carries_7x_code(r
     assert cells[("tensorrt-llm-w4a16-awq", "nvidia-sm80")].verdict is Verdict.RUNS
     sm75 = {s: c.verdict for (s, t), c in cells.items() if t == "nvidia-sm75" and c.engine == "tensorrt-llm"}
     assert sm75 and not any(v.runs_as_specified or v is Verdict.FALLBACK for v in sm75.values()), sm75
+
+
+def test_vllm_gguf_on_an_arm_cpu_needs_a_triton_the_install_does_not_bring(real_atlas):
+    """vllm-gguf-plugin 0.0.5 imports triton at module level (ops.py lines 7-31 to triton/gemm/utils.py line 2), so
+    without one vLLM logs "Failed to load plugin gguf" and knows no gguf method. vLLM 0.33.0's CPU requirements bring
+    triton-cpu on x86_64 only (requirements/cpu.txt lines 24-26): on x86 the plugin loads and its Triton GEMM refuses
+    CPU tensors; on Arm a triton installed by hand is a condition, and without it the answer is the refusal
+    (finding arm48-audit-2026-12-05)."""
+    cells = real_atlas.views.cells
+    arm_triton = "the triton package installed by hand"
+    for scheme, kernel in (("vllm-gguf-q4-k", "vllm-gguf-triton"), ("vllm-gguf-mxfp4", "vllm-gguf-moe")):
+        arm = cells[(scheme, "arm-cpu")]
+        assert (arm.verdict, arm.kernel) == ("fails-at-runtime", kernel)
+        assert [c for c in arm.conditions if c.startswith(arm_triton)], arm.conditions
+        assert [(s.verdict, any(u.startswith(arm_triton) for u in s.unmet)) for s in arm.otherwise] == [("refused", True)]
+        for target in ("x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx"):
+            x86 = cells[(scheme, target)]
+            assert (x86.verdict, x86.kernel) == ("fails-at-runtime", kernel)
+            assert not [c for c in x86.conditions if c.startswith(arm_triton)]
+            assert [a for a in x86.assumes if "triton-cpu 3.8.0" in str(a)], (target, x86.assumes)

@@ -74,3 +74,27 @@ def test_a_dtype_refusal_names_float32_on_nvidia_and_keeps_the_model_dtype_on_ga
             assert all("torch.float32" in r and "dtype›" not in r for r in said), said
             seen["float32"] += bool(said)
     assert seen["gaudi"] == 3 and seen["float32"] >= 6, seen  # the three Gaudi configs; the six kernels msg40 filled
+
+
+def test_a_gptqmodel_refusal_names_its_class_and_list_as_python_prints_them(real_atlas: Atlas):
+    """GPTQModel 7.7.0's validation messages are classmethod f-strings: `{cls}` prints the class by type.__repr__
+    (<class 'module.Name'>, the kernel's dotted class_name) and `{cls.SUPPORTS_GROUP_SIZE}` the class's list as
+    Python prints it (nn_modules/qlinear/__init__.py lines 452 and 714); the device the first ends with is the
+    user's map's, so that reason stops at its colon."""
+    cells, index = real_atlas.views.cells, real_atlas.index
+    texts = [r for cell in cells.values() for step in (cell, *cell.otherwise)
+             for r in (*step.reasons, *(f"{a.kernel}: {a.reason}" for a in getattr(step, "attempts", ())))]
+    seen = set()
+    for kernel in index.all("kernel"):
+        for check in kernel.data.get("requirements", []):
+            if not check.get("reason", "").startswith("{cls} "):
+                continue
+            head = max(re.split(r"\{[^{}]*\}", check["reason"]), key=len)  # its longest literal part
+            said = [r for r in texts if r.startswith(f"{kernel.id}: ") and head in r]
+            printed = f"<class '{kernel.data['class_name']}'>"
+            if check.get("check") == "group-size":
+                printed += f" only supports `[{', '.join(str(v) for v in check['values'])}]` group_size"
+            assert all(printed in r and "‹cls" not in r for r in said), (kernel.id, said)
+            seen.update((kernel.id, check["check"]) for _ in said[:1])
+    assert {("transformers-gptqmodel-machete", "capability-exact"), ("transformers-gptqmodel-swordfish",
+            "capability-exact"), ("transformers-gptqmodel-torch-aten", "group-size")} <= seen, seen

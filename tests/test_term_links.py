@@ -40,8 +40,52 @@ def test_the_real_glossary_links_its_jargon_from_the_records(real_atlas):
     """Every spelling of a term record is linked, to the record `defined_by` names or to the term; the longest first."""
     links = term_links(real_atlas.index)
     spellings = {t.spelling: (t.kind, t.record) for t in links}
-    assert spellings["MMVQ"] == ("kernel", "llama-cpp-mmvq") and spellings["float8_e4m3fn"] == ("format", "fp8-e4m3")
+    assert spellings["float8_e4m3fn"] == ("format", "fp8-e4m3")
     assert spellings["float4_e2m1f"] == ("term", "float4-e2m1f")
     assert [len(t.spelling) for t in links] == sorted((len(t.spelling) for t in links), reverse=True)
     for t in links:
         assert real_atlas.index.get(t.kind, t.record) is not None
+
+
+def test_a_name_several_kernels_carry_links_to_the_glossary_which_lists_them(real_atlas):
+    """"Marlin" on a vLLM page is vLLM's Marlin, not IST-DASLab's kernel, and "MMQ" on a vllm-gguf-plugin page the
+    plugin's port: a link never leads to one kernel where other kernel records carry the same name; it leads to the
+    term's page, which names each of them."""
+    from generators.derive.terms import named_kernels
+    from generators.render.pages import named_lead, record_page, names_of
+
+    index = real_atlas.index
+    names = names_of(real_atlas)
+    for link in term_links(index):
+        named = named_kernels(index, [link.spelling])
+        if link.kind == "kernel":
+            assert named in ((), (link.record,)), (link.spelling, named)
+        if len(named) > 1:
+            assert (link.kind, link.record) == ("term", link.term)
+            page = record_page(real_atlas, index.get("term", link.term), names)
+            listed = str(dict(page.lead)["Kernels of this name"])
+            assert all(f"kernels/{k}." in listed for k in named), listed
+    assert len(named_kernels(index, ["Marlin"])) > 2 and named_lead  # vLLM's Marlin kernels beside the original
+
+
+def test_an_engine_message_or_a_quote_is_never_linked_inside():
+    """A verbatim engine message says what the engine prints, a quote what its source says: a link inside would put
+    the site's words in theirs (vLLM's "MacheteLinearKernel requires capability 90, current compute capability is"
+    linked "compute capability" on 13 kernel pages). The first use outside them is linked instead; hostile text
+    around a spelling stays escaped."""
+    from generators.render.markdown import escape_text
+    from generators.render.term_links import verbatim_texts
+
+    data = {"requirements": [{"reason": "MMQ needs compute capability 8.0", "reason_verbatim": True},
+                             {"reason": "the atlas's own MMQ words", "reason_verbatim": False}],
+            "sources": [{"source": "s", "quote": "float4_e2m1f = ScalarType.float_(2, 1)"}]}
+    assert list(verbatim_texts(data)) == ["MMQ needs compute capability 8.0", "float4_e2m1f = ScalarType.float_(2, 1)"]
+    quote = escape_text("float4_e2m1f = ScalarType.float_(2, 1)")  # as a page writes record text
+    page = (f"# Kernel\n\n| reason | MMQ needs compute capability 8.0 |\n\nquote: {quote}"
+            "\n\n&lt;script&gt;then MMQ and compute capability and float4\\_e2m1f&lt;/script&gt;\n")
+    linked = link_terms(page, TERMS, "kernels/x.md", tuple(verbatim_texts(data)))
+    assert "| reason | MMQ needs compute capability 8.0 |" in linked
+    assert "quote: float4\\_e2m1f = " in linked
+    assert linked.count('class="atlas-term"') == 3 and "<script" not in linked
+    assert linked.endswith('and <a class="atlas-term" href="../../terms/float4-e2m1f/" title="float4_e2m1f">'
+                           'float4\\_e2m1f</a>&lt;/script&gt;\n')

@@ -452,7 +452,8 @@
       return cell.reasons[n] === a.kernel + ": " + a.reason;
     });
     if (!paired) { return cell.reasons.map(function (r) { return reasonItem(site, records, r); }); }
-    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": "].concat(termed(a.reason))); });
+    // a reason is often the engine's message as it prints it (the data do not say which): no glossary link inside it
+    return tried.map(function (a) { return el("li", {}, [link(site, records["kernel"][a.kernel], a.kernel), ": " + a.reason]); });
   }
 
   // why a cell does not run, in the engine's order: what the engine prints when it gives up, as it prints it, then
@@ -476,8 +477,8 @@
     var at = reason.indexOf(": ");
     var id = at > 0 ? reason.slice(0, at) : "";
     var kernel = Object.prototype.hasOwnProperty.call(records["kernel"], id) ? records["kernel"][id] : null;
-    if (!kernel) { return el("li", {}, termed(reason)); }
-    return el("li", {}, [link(site, kernel, id)].concat(termed(reason.slice(at))));
+    if (!kernel) { return el("li", { text: reason }); }
+    return el("li", {}, [link(site, kernel, id), reason.slice(at)]);
   }
 
   // the blockers that apply, said beside the verdict; one that bites only with some models or settings (a MoE model,

@@ -162,9 +162,22 @@ def ptx_rule(install: EngineDefaultInstall, choices: Iterable[Choice]) -> list[s
 def checks_used(engine: Mapping[str, Any], kernels: Sequence[str], index: Index, platform: str | None) -> list[str]:
     """The sources of the engine's runtime checks that the kernels' requirements use on the answer's platform (a
     requirement scoped to other platforms by `when` is not part of this answer)."""
-    used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
-            for r in kernel.data.get("requirements", []) if "uses" in r and _applies(r, platform)}
+    used = {c for k in kernels for c in checks_of(index, k, platform)}
     return [check["source"] for check in engine.get("runtime_checks", []) if check["id"] in used]
+
+
+def checks_of(index: Index, kernel_id: str, platform: str | None) -> set[str]:
+    """The engine runtime checks (ids) a kernel's requirements use on the answer's platform."""
+    kernel = index.get("kernel", kernel_id)
+    return {r["uses"] for r in (kernel.data.get("requirements", []) if kernel is not None else [])
+            if "uses" in r and _applies(r, platform)}
+
+
+def stated_conditions(cell: Cell) -> tuple[str, ...]:
+    """The conditions an answer states: its own, each step's when they fail, and what the default install meets or
+    lacks."""
+    return (*cell.conditions, *(c for step in cell.otherwise for c in step.conditions),
+            *(a.condition for a in (*cell.assumes, *cell.opt_in)))
 
 
 def _applies(requirement: Mapping[str, Any], platform: str | None) -> bool:
@@ -190,11 +203,15 @@ def passed_over_sources(index: Index, cell: Cell, platform: str, claimed: Sequen
     if all(k in kept for k in route):
         return ()  # no kernel passed over (most answers): the verdict's sources need not be gathered again
     listed = set(_backing(index, cell, platform, [k for k in route if k in kept], claimed, on_parts))
+    engine = index.get("engine", cell.engine)
+    runtime_checks: list[Mapping[str, Any]] = list(engine.data.get("runtime_checks", [])) if engine else []
     groups: list[tuple[str, tuple[str, ...]]] = []
     for kernel in (k for k in route if k not in kept):
         record = index.get("kernel", kernel)
         cited = cited_here(record, platform, index) if record else ()
-        own = tuple(s for s in dict.fromkeys(cited) if s not in listed)
+        checks = checks_of(index, kernel, platform)
+        used = [c["source"] for c in runtime_checks if c["id"] in checks]  # what it requires of the engine's checks
+        own = tuple(s for s in dict.fromkeys([*cited, *used]) if s not in listed)
         listed.update(own)
         if own:
             groups.append((kernel, own))
@@ -255,11 +272,17 @@ def source_groups(index: Index, cell: Cell, platform: str, sources: Sequence[str
             facts.setdefault(fact["fact"], []).append(fact["source"])
     for assumed in (*cell.assumes, *cell.opt_in):
         add("condition", assumed.condition, (s for f in assumed.facts for s in facts.get(f, ())))
-    used = {r["uses"] for k in kernels if (kernel := index.get("kernel", k)) is not None
-            for r in kernel.data.get("requirements", []) if "uses" in r and _applies(r, platform)}
+    # a runtime check backs a condition the answer states; one only a kernel's requirement uses (a kernel declined
+    # before the one that runs, or a refusal's) backs what that kernel requires, not a condition of this answer
+    answered = stated_conditions(cell)
     for check in data.get("runtime_checks", []):
-        if check["id"] in used:
-            add("condition", str(check.get("condition") or check["value"]), [check["source"]])
+        users = [k for k in kernels if check["id"] in checks_of(index, k, platform)]
+        condition = str(check.get("condition") or check["value"])
+        if users and any(condition in said for said in answered):
+            add("condition", condition, [check["source"]])
+            continue
+        for kernel_id in users:
+            add("kernel" if kernel_id in kept else "passed-over", kernel_id, [check["source"]])
     if target is not None:
         installs = [i for i in data.get("default_install", []) if i["platform"] == target.data["platform"]]
         add("install", "", (s for i in installs for s in install_sources(i, cell, target.data)))

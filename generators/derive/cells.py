@@ -97,6 +97,8 @@ class Attempt:
     fails: tuple[tuple[str, str], ...] = ()  # (condition, how the kernel fails when it does not hold): selected anyway
     # (condition, what happens when it does not hold, the device that then runs the model): kept, run there instead
     elsewhere: tuple[tuple[str, str, str], ...] = ()
+    # those of `elsewhere` whose device walks its own candidates (`elsewhere_walk`): another kernel runs there
+    walks: tuple[str, ...] = ()
     dtypes: tuple[str, ...] = ()  # the activation dtypes it runs with, when its activation-type requirements leave only some
     inferred: bool = False  # the requirement that rejects it (`reason`) is marked `inferred`: not read in the engine
     # for a kernel that loads, the requirements marked `inferred` it meets (or takes as a condition, or computes at
@@ -131,12 +133,16 @@ class Otherwise:
     # the device that runs the model instead when the unmet condition is where the engine places it (a kernel
     # requirement's `elsewhere`): the verdict is the same kernel's there, and this target runs nothing
     elsewhere: str = ""
+    # that device's own candidates are walked (`elsewhere_walk`): `selected` is where the walk left this target, not
+    # what runs there, so the step names no kernel and keeps only the conditions every candidate here shares
+    walks: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"kernel": self.kernel, "unmet": list(self.unmet), "verdict": self.verdict.value,
                 "selected": self.selected, "conditions": list(self.conditions), "computes_as": self.computes_as,
                 "reasons": list(self.reasons), "failure_message": self.failure_message,
-                "off_default": self.off_default, "of_install": self.of_install, "elsewhere": self.elsewhere}
+                "off_default": self.off_default, "of_install": self.of_install, "elsewhere": self.elsewhere,
+                "walks": self.walks}
 
 
 @dataclass(frozen=True)
@@ -1184,9 +1190,12 @@ def _placed_elsewhere(cell: Cell, chosen: Attempt, attempts: tuple[Attempt, ...]
     here = _verdict(cell.engine, cell.scheme, cell.target, attempts, failure, config, handling)
     for condition, how, device in chosen.elsewhere:
         rest = tuple(c for c in here.conditions if c != condition)
+        walks = condition in chosen.walks
+        if walks:  # the device's own walk picks its kernel: only what every candidate here needs is known to hold there
+            rest = tuple(c for c in rest if all(c in a.conditions for a in attempts if a.outcome != NO))
         verdict = Verdict.RUNS if here.verdict is Verdict.RUNS_IF and not rest else here.verdict
-        yield Otherwise(chosen.kernel, (condition,), verdict, chosen.kernel, rest, here.computes_as,
-                        (f"{chosen.kernel}: {how}",), elsewhere=device)
+        yield Otherwise(chosen.kernel, (condition,), verdict, chosen.kernel, rest, "" if walks else here.computes_as,
+                        (f"{chosen.kernel}: {how}",), elsewhere=device, walks=walks)
 
 
 def _tried_again(attempt: Attempt, first: Attempt, config: Mapping[str, Any], kernels: Mapping[str, KernelFields],
@@ -1391,11 +1400,13 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     opposites: list[tuple[str, str]] = []
     fails: list[tuple[str, str]] = []
     elsewhere: list[tuple[str, str, str]] = []
+    walks: list[str] = []  # those of `elsewhere` whose device walks its own candidates
     failure = ""  # an after-selection requirement the target fails: the kernel is selected, then fails
     failure_inferred = False  # that requirement is marked `inferred`
     inferred_steps: list[InferredStep] = []  # the requirements marked `inferred` that it meets so far
     method = scheme.get("method") if scheme else None
     scheme_config = config
+    context = scheme or {"config": scheme_config}  # what the kernel's messages are filled from
     for requirement in kernel.get("requirements", []):
         if not applies(requirement.get("when"), target, config, method):
             continue
@@ -1405,7 +1416,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                                                                      and not requirement.get("after_selection"))):
             inferred_steps.append(inferred_step(requirement, kernel, target["platform"], outcome is not False))
         if outcome is not True and requirement.get("after_selection"):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
+            filled = engine_message(requirement["reason"], target, context, requirement, kernel)
             if outcome is False:
                 failure_inferred = failure_inferred if failure else bool(requirement.get("inferred"))
                 failure = failure or filled
@@ -1420,12 +1431,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             continue
         if outcome is False and requirement.get("declines") is False:
             computes_check = computes_check or str(requirement.get("check", ""))
-            computes_as = computes_as or engine_message(requirement["reason"], target,
-                                                        scheme or {"config": scheme_config}, requirement)
+            computes_as = computes_as or engine_message(requirement["reason"], target, context, requirement, kernel)
             continue
         if outcome is False:
             template = requirement["reason"]
-            reason = engine_message(template, target, scheme or {"config": scheme_config}, requirement)
+            reason = engine_message(template, target, context, requirement, kernel)
             # an undecided check in the atlas's words whose fact the default install lacks (zentorch, for is_zen_cpu)
             # fails first on a default install, so it leads a refusal by another check with a message of its own; a
             # refusal without one is a part of a check the records split (AITER's device test): the target fails that
@@ -1434,7 +1444,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
             return Attempt(kernel_id, NO, _after_earlier(told, reason), template,
                            inferred=bool(requirement.get("inferred")))
         if isinstance(outcome, str):
-            filled = engine_message(requirement["reason"], target, scheme or {"config": scheme_config}, requirement)
+            filled = engine_message(requirement["reason"], target, context, requirement, kernel)
             outcome = outcome.replace(requirement["reason"], filled)  # the quoted engine message as this cell prints it
             (limits if requirement["check"] == "shape" else conditions).append(outcome)
             if "opposite_of" in requirement:
@@ -1443,6 +1453,8 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                 instead.append((outcome, filled))
             elif "elsewhere" in requirement:  # kept: without it the model runs on another device
                 elsewhere.append((outcome, filled, requirement["elsewhere"]))
+                if requirement.get("elsewhere_walk"):
+                    walks.append(outcome)
             elif installed and requirement.get("met_by_install"):
                 facts = tuple(requirement["met_by_install"])
                 if met := installed.meets(facts):
@@ -1479,7 +1491,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    computes_check=computes_check if computes_as else "",
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
-                   elsewhere=tuple(elsewhere), inferred_steps=tuple(inferred_steps),
+                   elsewhere=tuple(elsewhere), walks=tuple(walks), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
 
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from ..model.index import Index
 from ..model.verdicts import Verdict
-from .cells import Cell
+from .cells import Cell, on_target
+from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES
 from .route_computes import PRECISION_OF, dequantized_precision, format_precision, precision_label
 
@@ -43,6 +44,9 @@ def fallback_precision(index: Index, cell: Cell, config: Mapping[str, Any]) -> F
     if cell.verdict is not Verdict.FALLBACK or kernel is None:
         return None
     attempt = next((a for a in cell.attempts if a.kernel == cell.kernel), None)
+    # the dtypes the model loads in on this target (vLLM refuses bfloat16 below SM 8.0), as `computes_as` says them
+    target = index.get("hardware-target", cell.target)
+    config = on_target(config, as_seen_by(target.data, cell.engine)) if target is not None else config
     check = attempt.computes_check if attempt is not None and attempt.computes_as else ""
     handling = kernel.data.get("activation_handling")
     dtypes = (attempt.dtypes if attempt is not None and attempt.dtypes else

@@ -57,7 +57,7 @@ def _uses_of(cell: Cell) -> list[tuple[str, UseKey]]:
         if by_default:
             uses.append((by_default, (cell.scheme, BY_DEFAULT, default_verdict(cell, by_default), cell.kernel, (), False)))
     for step in cell.otherwise:
-        if step.selected is not None:
+        if step.selected is not None and not step.walks:  # (a walk on another device runs its own kernel there)
             uses.append((step.selected, (cell.scheme, OTHERWISE, step.verdict, step.kernel, step.unmet, False)))
     return uses
 

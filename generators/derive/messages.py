@@ -19,6 +19,12 @@ takes bfloat16 alone and so prints torch.float16 for a float16 checkpoint under 
 --dtype float32. Its list of supported dtypes is the check's accepted `values` where it holds one dtype (the order of
 several is the engine's, which the records do not state). A placeholder's text is only looked up, never evaluated:
 it is replaced where it is a name `_known_values` holds, a requirement's constant or a supported list.
+
+A bare `{cls}` in a classmethod's message is the class object, which an f-string prints by type.__repr__ as
+<class 'module.Name'>: it is filled from the kernel's `class_name` where that is the class's dotted path (GPTQModel
+7.7.0's _validate_shared and GPTQQuantLinear._validate, nn_modules/qlinear/__init__.py lines 452 and 714; no
+GPTQModel QuantLinear class has a metaclass). A class's list constant (`cls.SUPPORTS_GROUP_SIZE`) is the check's
+accepted `values`, printed as Python prints a list, where the record lists them in the class's order.
 """
 from __future__ import annotations
 
@@ -26,11 +32,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..model.fields import HardwareTargetFields
+from ..model.fields import HardwareTargetFields, KernelFields
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _CAPABILITY = ("compute_capability", "device_capability", "capability")
-_SUPPORTED_LIST = re.compile(r"SUPPORTED|supported_types|supported_dtypes|quant_types|query_machete")
+_SUPPORTED_LIST = re.compile(r"SUPPORTED|SUPPORTS_GROUP_SIZE|supported_types|supported_dtypes|quant_types|query_machete")
+_DOTTED_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")  # a module path and a class name
 MODEL_DTYPES = ("float32", "float16", "bfloat16")  # the dtypes a model runs in (others a scheme names are quantized)
 # What these print in an activation-dtype check's message is the model's dtype, the one the check tests: vLLM's
 # config test prints model_config.dtype (0.26.0 config/vllm.py lines 694-696); scaled_fp4_quant's `input.dtype` and
@@ -42,9 +49,12 @@ _MODEL_DTYPE = ("model_config.dtype", "input.dtype", "x.dtype", "dtype")
 
 
 def engine_message(template: str, target: HardwareTargetFields, scheme: Mapping[str, Any],
-                   requirement: Mapping[str, Any] | None = None) -> str:
+                   requirement: Mapping[str, Any] | None = None, kernel: KernelFields | None = None) -> str:
     """The message with every placeholder the records can fill replaced by what the engine would print."""
     values = _known_values(target, scheme, requirement or {})
+    class_name = str(kernel.get("class_name", "")) if kernel else ""
+    if _DOTTED_PATH.fullmatch(class_name):  # f"{cls}" on a class: type.__repr__
+        values["cls"] = f"<class '{class_name}'>"
     refused = _refused_dtype(requirement or {}, target)
     if refused:
         values.update({name: f"torch.{refused}" for name in _MODEL_DTYPE})

@@ -34,7 +34,7 @@ from .markdown import code_span, escape_text, page_of, with_code
 from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
 from .template_globals import GLOBAL_NAMES, PageScope, bind_globals
-from .term_links import link_terms
+from .term_links import link_terms, verbatim_texts
 from .tree_loader import TreeLoader
 from .values import ValueRenderer
 
@@ -237,7 +237,9 @@ def _record_page(env: jinja2.Environment, atlas: Any, record: Any, page: str, na
     record = atlas.index.must(record.kind, record.id)  # through the atlas, so a memo notes that the page read it
     view = record_page(atlas, record, names)
     text = render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
-    return link_terms(text, atlas.views.term_links, page) if record.kind not in UNLINKED_KINDS else text
+    if record.kind in UNLINKED_KINDS:
+        return text
+    return link_terms(text, atlas.views.term_links, page, tuple(dict.fromkeys(verbatim_texts(record.data))))
 
 
 def _layouts(docs_dir: Path) -> dict[str, str]:

@@ -91,7 +91,9 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
     "term": ({"spellings": _record_field("term", "spellings"),
               "defined_by": {"type": "object", "additionalProperties": False, "required": ["kind", "id"],
                              "description": "The record a link on the term leads to: the record's `defined_by`, or "
-                                            "the term itself where it names none.",
+                                            "the term itself where it names none or where several kernel records "
+                                            "carry the term's spelling in their names (Marlin, MMQ), which its page "
+                                            "lists.",
                              "properties": {"kind": {"type": "string", "description": "That record's kind."},
                                             "id": {"type": "string", "description": "That record's id."}}}},
              ["spellings", "defined_by"]),
@@ -203,7 +205,8 @@ _HISTORY = {"type": "object", "required": ["outcomes", "flips"],
                            "flips": {"type": "array", "items": _FLIP, "description": "Changes between consecutive observed releases."}}}
 
 _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "selected", "conditions", "computes_as", "reasons",
-                                             "failure_message", "off_default", "of_install", "elsewhere"],
+                                             "failure_message", "off_default", "of_install", "elsewhere",
+                                             "walks"],
               "description": "One way the conditions can fail, and the next outcome in the engine's order: derived from "
                              "`attempts`, never recorded.",
               "properties": {"kernel": {"type": "string", "description": "The kernel whose conditions do not hold (for a "
@@ -234,7 +237,12 @@ _OTHERWISE = {"type": "object", "required": ["kernel", "unmet", "verdict", "sele
                                                                             "engine places the model: the device that "
                                                                             "then runs it instead (the verdict is the "
                                                                             "kernel's there; this target runs nothing). "
-                                                                            "Empty otherwise."}}}
+                                                                            "Empty otherwise."},
+                             "walks": {"type": "boolean", "description": "True when that device walks "
+                                                                         "its own candidates (GPTQModel selects for "
+                                                                         "the map's device): `selected` is the kernel "
+                                                                         "this target's walk had reached, not the one "
+                                                                         "running there."}}}
 _WORSE = {"type": "object", "required": ["setting", "verdict", "kernel", "computes_as", "reasons", "passed_over", "given_it"],
           "description": "A value of a setting that filters the candidate list (vLLM's `--linear-backend`) with which a "
                          "cell that runs as specified by default does not: derived from the same walk of the filtered "

@@ -135,7 +135,7 @@ def folded(summary: str, parts: list[Markup]) -> Markup:
 def _step(step: Otherwise, ref: Callable[[str], Markup], text: Callable[[str], Markup], whole: bool) -> Markup:
     unless = f"unless {' and '.join(step.unmet)}" + (" (off the defaults)" if step.off_default else "")
     line = (Markup("") if whole and not step.off_default else text(unless + ":") + Markup(" ")) + verdict_badge(step.verdict)
-    if step.selected:
+    if step.selected and not step.walks:  # a walk on another device: its own kernel runs there, not this one
         line += Markup(" via ") + ref(f"kernel/{step.selected}")
     if step.elsewhere:  # a placement step: the outcome is that device's, and this target runs nothing
         line += text(f" on {step.elsewhere} instead, not on this hardware")
@@ -270,7 +270,7 @@ def _cell(cell: MatrixCell | None, compact: bool = False, notes_at: str = "") ->
                                                              if not lead else " only if ") + "; ".join(c.conditions)
     if c.otherwise:
         step = c.otherwise[0]
-        hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected else "")
+        hover += f" — if not: {step.verdict.label}" + (f" via {step.selected}" if step.selected and not step.walks else "")
     if c.fallback_if:
         label = COMPACT_FALLBACK_IF if compact else FALLBACK_IF_LABEL
     else:

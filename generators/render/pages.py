@@ -14,6 +14,7 @@ from ..derive.cells import GATE_AFTER_PACKAGES, Cell, accepted_group_sizes, buil
 from ..derive.kernel_uses import BY_DEFAULT, SELECTED, KernelUse
 from ..derive.members import members
 from ..derive.default_lead import default_lead
+from ..derive.terms import named_kernels
 from ..derive.candidate_lists import list_references_of, named_lists, resolve_named
 from ..derive.no_path import no_paths, resolve_candidates
 from ..derive.order import targets_in_order
@@ -147,7 +148,8 @@ def record_page(atlas: Any, record: Record, names: dict[str, str]) -> RecordPage
                       escape_text(unverified.get(record.ref, "")),  # derive.provenance.unverified_reason
                       yaml_string(record.data.get("summary", "")), groups,
                       observation_grid_html(atlas, record, page, names) if record.kind == "observation" else Markup(""),
-                      _search_tags(atlas, record), answer, plugin_lead(atlas, record, values), done,
+                      _search_tags(atlas, record), answer,
+                      plugin_lead(atlas, record, values) + named_lead(atlas, record, values), done,
                       cited_by_field(atlas, record, page, names, unverified))
 
 
@@ -317,6 +319,19 @@ def _settled_table(n: int, entry: dict[str, Any], values: ValueRenderer) -> Tabl
 
 def _claim_value(value: Markup, upheld: bool) -> Markup:
     return fill("<strong>{}</strong>", value) if upheld else value
+
+
+def named_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, Markup]]:
+    """A term page's note of the kernel records that carry its name (derive/terms.py named_kernels), where several do:
+    its links lead here rather than to one of them, so the page says which kernel each engine runs under that name."""
+    named = named_kernels(atlas.index, record.data["spellings"]) if record.kind == "term" else ()
+    if len(named) < 2:
+        return []
+    kernels = Markup("; ").join(fill("{} ({})", values.ref(f"kernel/{k}"), values.ref(
+        f"engine/{atlas.index.get('kernel', k).data['engine']}")) for k in named)
+    return [("Kernels of this name", fill(
+        "The atlas records {} kernels whose names carry it; each page says what that kernel takes and computes, and an "
+        "answer names the one its engine runs: {}.", str(len(named)), kernels))]
 
 
 def plugin_lead(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, Markup]]:

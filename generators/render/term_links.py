@@ -2,15 +2,17 @@
 
 The page is Markdown with inline HTML. A spelling is looked for as a whole word, case-sensitive, as record text reads
 once escaped for Markdown (escape_text: `float4\\_e2m1f`), and never inside front matter, a heading, a code span, a
-link (its text or its address, Markdown or HTML), an HTML code, heading or script element, or an HTML tag; only its
-first use on the page is linked, and not on the page it leads to. The link is an HTML anchor with a directory URL, so
+link (its text or its address, Markdown or HTML), an HTML code, heading or script element, an HTML tag, or a record's
+verbatim text (`verbatim_texts`: an engine's message, a quote from a source, which say what the source says and
+nothing the site adds); only its first use on the page is linked, and not on the page it leads to. The link is an HTML anchor with a directory URL, so
 it reads the same inside a Markdown paragraph, a table cell or a block of HTML. Pure; no I/O.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from typing import Any
 
 from markupsafe import escape
 
@@ -29,12 +31,28 @@ def _pattern(spelling: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w\\]){re.escape(str(escape_text(spelling)))}(?!\w)")
 
 
-def link_terms(text: str, terms: Sequence[TermLink], page: str) -> str:
-    """`text` (the Markdown of `page`) with each spelling's first use outside what _SKIP matches made a link."""
+def verbatim_texts(data: Any) -> Iterator[str]:
+    """A record's text that quotes someone else word for word: every `quote`, every `failure_message`, and a
+    requirement's `reason` where `reason_verbatim` is not false (the engine's message, as the checks read it)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, str) and (key in ("quote", "failure_message") or
+                                           (key == "reason" and data.get("reason_verbatim", True))):
+                yield value
+            else:
+                yield from verbatim_texts(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from verbatim_texts(item)
+
+
+def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequence[str] = ()) -> str:
+    """`text` (the Markdown of `page`) with each spelling's first use outside what _SKIP matches and outside each
+    `verbatim` text made a link."""
     wanted = [t for t in terms if page_of(t.kind, t.record) != page]
     if not wanted or not any(str(escape_text(t.spelling)) in text for t in wanted):
         return text
-    free = _free_spans(text)
+    free = _without(_free_spans(text), _verbatim_spans(text, verbatim))
     found: list[tuple[int, int, TermLink]] = []
     for term in wanted:
         match = next((m for start, end in free for m in [_pattern(term.spelling).search(text, start, end)] if m), None)
@@ -56,4 +74,18 @@ def _free_spans(text: str) -> list[tuple[int, int]]:
         at = skipped.end()
     if at < len(text):
         spans.append((at, len(text)))
+    return spans
+
+
+def _verbatim_spans(text: str, verbatim: Sequence[str]) -> list[tuple[int, int]]:
+    """Where each verbatim text stands in `text`, as a page writes it (escaped for Markdown, or HTML-escaped)."""
+    forms = {f for v in verbatim if v for f in (str(escape_text(v)), str(escape(v)), v)}
+    return sorted((m.start(), m.end()) for form in forms for m in re.finditer(re.escape(form), text))
+
+
+def _without(spans: list[tuple[int, int]], cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` less every stretch in `cut`."""
+    for a, b in cut:
+        spans = [piece for start, end in spans
+                 for piece in ((start, min(end, a)), (max(start, b), end)) if piece[0] < piece[1]]
     return spans

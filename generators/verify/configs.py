@@ -155,6 +155,13 @@ ALIASES: dict[str, str] = {"AWQMarlinLinearMethod": "AutoAWQMarlinLinearMethod",
                            "GPTQMarlinLinearMethod": "AutoGPTQLinearMethod"}
 
 
+# Scheme classes the probe writes no checkpoint for, with why: their cells stay read from code (known_by code).
+UNPROBED: dict[str, str] = {
+    "GGUFLinearMethod": "a GGUF checkpoint is one .gguf file that vllm-gguf-plugin's loader reads, not a safetensors "
+                        "layer with a quantization_config, which is what the probe writes",
+}
+
+
 def checkpoint_tensors(class_name: str) -> dict[str, str]:
     """The layer's tensors and their safetensors dtypes in a checkpoint of this scheme class."""
     return dict(TENSORS.get(ALIASES.get(class_name, class_name), {}))

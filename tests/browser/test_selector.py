@@ -1472,6 +1472,20 @@ def test_a_card_links_the_first_use_of_a_glossary_term(browser: Browser, cells: 
     assert browser.console_errors() == []
 
 
+def test_a_card_links_no_glossary_term_inside_an_engine_message(browser: Browser, cells: dict) -> None:
+    """vLLM's refusal of GPTQ Marlin on SM 7.0 is its message as printed ("Marlin does not support weight_bits = ..."):
+    the card linked its "Marlin" to the glossary, inside the engine's words. A reason is never linked inside."""
+    cell = cells[("vllm-gptq-marlin", "nvidia-sm70")]
+    assert cell["verdict"] == "refused" and any(r.startswith("Marlin does not support") for r in cell["reasons"])
+    browser.open(f"{PAGE}?engine=vllm&scheme=vllm-gptq-marlin&hardware=target:nvidia-sm70")
+    _card(browser)
+    inside = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card__why-not a.atlas-term,"
+                        " #atlas-answer .atlas-otherwise__reasons a.atlas-term')].map(a => a.textContent)")
+    shown = browser.js("return document.querySelector('#atlas-answer .atlas-card__why-not').textContent")
+    assert "Marlin does not support" in shown and inside == []
+    assert browser.console_errors() == []
+
+
 @pytest.mark.parametrize("scheme, hardware, target", [
     ("llama-cpp-q4-k", "part:mi250x", "amd-gfx90a"),  # INT8 in MMVQ and MMQ, then FP16 in the cuBLAS path
     ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 or, built FP16, FP16 (GEMM)
