@@ -194,9 +194,9 @@ def _matrix(matrix: Matrix, html: _Html, notes_at: str = "", heading: int = 2) -
             row.title, html.ref(f"scheme/{row.scheme}", row.label),
             joined("", [_cell(c, column.compact, notes_at) for c, column in zip(row.cells, matrix.columns)]))
         for row in matrix.rows])
-    grid = fill('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0"><table class="atlas-grid">'
+    grid = fill('<div class="atlas-grid__scroll" role="region" aria-label="{}" tabindex="0">{}'
                 '<caption>{}</caption>{}<tbody>{}</tbody></table></div>',
-        title, caption, grid_head(matrix.columns, html.page), body)
+        title, grid_table(matrix.columns), caption, grid_head(matrix.columns, html.page), body)
     notes = fill('<h{} id="notes-{}" data-search-exclude>Notes on every cell ({})</h{}>\n{}',
         heading + 1, matrix.engine, title, heading + 1, _notes(matrix, html)) if not notes_at else Markup("")
     head = fill('<h{} id="derived-{}" class="atlas-matrix__engine">{}</h{}>', heading, matrix.engine,
@@ -224,6 +224,14 @@ def _unread(matrix: Matrix, html: _Html) -> Markup:
         for u in matrix.unread])
     return fill('\n<p class="atlas-unread">Not derived (the dispatch is not read, so no verdict is shown):</p>'
                 '<ul class="atlas-unread">{}</ul>', items)
+
+
+def grid_table(columns: tuple[Column, ...] | list[Column]) -> Markup:
+    """A scheme × target grid's opening tag, its columns counted for atlas.css: the table stays at least as wide as its
+    widest verdict ('Fallback', 'Refused') needs each column to be, and scrolls sideways inside its box instead (at 800 px
+    the vLLM grid's 30 px columns drew 'Refused' over the next cell)."""
+    narrow = sum(1 for c in columns if c.compact)
+    return fill('<table class="atlas-grid" style="--atlas-wide: {}; --atlas-narrow: {}">', len(columns) - narrow, narrow)
 
 
 def grid_head(columns: tuple[Column, ...] | list[Column], page: str, corner: str = "Scheme") -> Markup:

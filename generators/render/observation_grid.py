@@ -16,7 +16,7 @@ from ..derive.order import targets_in_order
 from ..model.records import Record
 from ..model.verdicts import VERDICT_MEANINGS, Verdict
 from .markdown import fill, joined
-from .matrix import COMPACT_LABEL, SHORT_LABEL, _Html, grid_head
+from .matrix import COMPACT_LABEL, SHORT_LABEL, _Html, grid_head, grid_table
 
 MARK_DIFFERS = "≠"
 
@@ -42,7 +42,7 @@ def observation_grid_html(atlas: Any, record: Record, page: str, names: dict[str
                   'derive another verdict for the release they model. Every run behind a cell (worlds, variants, '
                   'messages) is in the record file.</p>', MARK_DIFFERS)
     return fill('{}<div class="atlas-grid__scroll atlas-observed" role="region" aria-label="Observed cells" tabindex="0">'
-                '<table class="atlas-grid">{}<tbody>{}</tbody></table></div>', legend, grid_head(columns, page), rows)
+                '{}{}<tbody>{}</tbody></table></div>', legend, grid_table(columns), grid_head(columns, page), rows)
 
 
 def _cell(observed: dict[str, Any] | None, derived: Any, compact: bool) -> Markup:

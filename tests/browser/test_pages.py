@@ -171,6 +171,39 @@ def _results(browser: Browser, done: Callable[[list[str]], bool]) -> list[str]:
             return hrefs
 
 
+BROKEN_HEADS = """const broken = [];  // a header word drawn on two lines ('Blackwe' / 'll') or past its column
+for (const th of document.querySelectorAll('.atlas-grid__scroll thead th')) {
+  const edge = th.getBoundingClientRect();
+  const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/[^\\s·/]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index); range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()];
+      const wide = rects.some(r => r.left < edge.left - 1 || r.right > edge.right + 1);
+      if (rects.length > 1 || wide) broken.push(match[0]);
+    }
+  }
+}
+return broken;"""
+SPILLED_VERDICTS = """return [...document.querySelectorAll('.atlas-grid__scroll td.atlas-grid__cell > a')].filter(a => {
+    const cell = a.parentElement.getBoundingClientRect(), label = a.getBoundingClientRect();
+    return label.right > cell.right + 0.5 || label.left < cell.left - 0.5; }).map(a => a.textContent)"""
+TABLETS = (768, 800, 900)  # no sidebar at these widths: the page is the window's, the grids' columns their narrowest
+
+
+def test_the_support_grids_keep_each_verdict_and_header_in_its_column_at_tablet_widths(browser: Browser) -> None:
+    """Between the phone's per-target lists (under 720 px) and a desktop, the grids' fixed columns shrank to a share of
+    the page, 30 px at 800 px, and 'Refused', 'Fallback', 'Runs if' and 'Blackwell' ran over the next column: the grid
+    now keeps a least width per column and scrolls inside its box. One load, resized (the page is the site's largest)."""
+    browser.open("chapters/support-tables/", (TABLETS[0], 900))
+    for width in TABLETS:
+        browser.resize((width, 900))
+        found = {"sideways": browser.js("const page = document.documentElement; return page.scrollWidth - page.clientWidth"),
+                 "verdicts": sorted(set(browser.js(SPILLED_VERDICTS))), "heads": sorted(set(browser.js(BROKEN_HEADS)))}
+        assert found == {"sideways": 0, "verdicts": [], "heads": []}, f"at {width} px"
+
+
 def test_the_support_tables_page(browser: Browser) -> None:
     """The derived tables at 1440 and 390 px, the published tables at 390 px and a cell's link to its note, read from
     one load of the page (its 1.6 MB is the site's largest): the checks change the width and, last, follow links."""
@@ -197,27 +230,9 @@ def _the_derived_support_table_fits_1440_and_reads_per_target_at_390(browser: Br
         assert grid["columns"] == grid["targets"] and grid["cells"] == grid["rows"] * grid["targets"]
         assert grid["scroll"] <= grid["client"] and grid["page"] <= 1440 and grid["rightmost"] <= 1440
     targets = sum(grid["targets"] for grid in grids)
-    broken = browser.js("""const broken = [];  // a header word drawn on two lines ('Blackwe' / 'll') or past its column
-        for (const th of document.querySelectorAll('.atlas-grid__scroll thead th')) {
-          const edge = th.getBoundingClientRect();
-          const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
-          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            for (const match of node.data.matchAll(/[^\\s·/]+/g)) {
-              const range = document.createRange();
-              range.setStart(node, match.index); range.setEnd(node, match.index + match[0].length);
-              const rects = [...range.getClientRects()];
-              const wide = rects.some(r => r.left < edge.left - 1 || r.right > edge.right + 1);
-              if (rects.length > 1 || wide) broken.push(match[0]);
-            }
-          }
-        }
-        return broken;""")
-    assert broken == []
+    assert browser.js(BROKEN_HEADS) == []
     # and no cell's verdict drawn past its cell ("Fallback if" overlapped its neighbours: it now wraps at its space)
-    spilled = browser.js("""return [...document.querySelectorAll('.atlas-grid__scroll td.atlas-grid__cell > a')].filter(a => {
-        const cell = a.parentElement.getBoundingClientRect(), label = a.getBoundingClientRect();
-        return label.right > cell.right + 0.5 || label.left < cell.left - 0.5; }).map(a => a.textContent)""")
-    assert spilled == []
+    assert browser.js(SPILLED_VERDICTS) == []
     browser.resize(PHONE)
     browser.screenshot("support-tables-390")
     phone = browser.js("""return {page: document.documentElement.scrollWidth,
