@@ -89,3 +89,19 @@ def test_an_engine_message_or_a_quote_is_never_linked_inside():
     assert linked.count('class="atlas-term"') == 3 and "<script" not in linked
     assert linked.endswith('and <a class="atlas-term" href="../../terms/float4-e2m1f/" title="float4_e2m1f">'
                            'float4\\_e2m1f</a>&lt;/script&gt;\n')
+
+
+def test_cut_stretches_that_overlap_or_nest_are_all_left_out() -> None:
+    """The verbatim stretches of a page can overlap or nest (a message quoted inside a longer one); what is left to
+    link is every free span less their union, found in one sweep."""
+    from generators.render.term_links import _without
+    spans = [(0, 10), (12, 30), (40, 50)]
+    cut = [(14, 20), (2, 4), (15, 25), (16, 18), (28, 45)]
+    assert _without(spans, cut) == [(0, 2), (4, 10), (12, 14), (25, 28), (45, 50)]
+    assert _without(spans, []) == spans and _without([], cut) == []
+
+
+def test_a_use_is_a_whole_word_found_past_a_part_word() -> None:
+    from generators.render.term_links import _uses
+    text = "MMQx MMQ_y xMMQ MMQ."
+    assert list(_uses(text, "MMQ")) == [(16, 19)]

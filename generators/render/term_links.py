@@ -9,6 +9,7 @@ it reads the same inside a Markdown paragraph, a table cell or a block of HTML. 
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -53,11 +54,12 @@ def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequen
     if not wanted or not any(str(escape_text(t.spelling)) in text for t in wanted):
         return text
     free = _without(_free_spans(text), _verbatim_spans(text, verbatim))
+    starts = [start for start, _ in free]
     found: list[tuple[int, int, TermLink]] = []
     for term in wanted:
-        match = next((m for start, end in free for m in [_pattern(term.spelling).search(text, start, end)] if m), None)
-        if match and not any(a < match.end() and match.start() < b for a, b, _ in found):
-            found.append((match.start(), match.end(), term))
+        match = next((span for span in _uses(text, term.spelling) if _inside(*span, free, starts)), None)
+        if match and not any(a < match[1] and match[0] < b for a, b, _ in found):
+            found.append((*match, term))
     for start, end, term in sorted(found, reverse=True):
         anchor = (f'<a class="atlas-term" href="{href(page_of(term.kind, term.record), page)}" '
                   f'title="{escape(term.title)}">{text[start:end]}</a>')
@@ -77,15 +79,53 @@ def _free_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _uses(text: str, spelling: str) -> Iterator[tuple[int, int]]:
+    """Each whole-word use of the spelling, in order: found as a plain string, then tested with the pattern at that
+    place (a pattern that opens with a look-behind is tried at every position of a long page)."""
+    literal, pattern = str(escape_text(spelling)), _pattern(spelling)
+    at = text.find(literal)
+    while at >= 0:
+        if pattern.match(text, at):
+            yield at, at + len(literal)
+        at = text.find(literal, at + 1)
+
+
+def _inside(start: int, end: int, free: list[tuple[int, int]], starts: list[int]) -> bool:
+    """Whether [start, end) lies within one free span (`starts`: the spans' starts, for the search)."""
+    at = bisect.bisect_right(starts, start) - 1
+    return at >= 0 and end <= free[at][1]
+
+
 def _verbatim_spans(text: str, verbatim: Sequence[str]) -> list[tuple[int, int]]:
-    """Where each verbatim text stands in `text`, as a page writes it (escaped for Markdown, or HTML-escaped)."""
-    forms = {f for v in verbatim if v for f in (str(escape_text(v)), str(escape(v)), v)}
-    return sorted((m.start(), m.end()) for form in forms for m in re.finditer(re.escape(form), text))
+    """Where each verbatim text stands in `text`, as a page writes it (escaped for Markdown, or HTML-escaped): a
+    plain search per form (a pattern compiled per form filled the regex cache on every page)."""
+    forms = {f for v in verbatim if v for f in (str(escape_text(v)), str(escape(v)), v) if f}
+    spans = []
+    for form in forms:
+        at = text.find(form)
+        while at >= 0:
+            spans.append((at, at + len(form)))
+            at = text.find(form, at + len(form))
+    return sorted(spans)
 
 
 def _without(spans: list[tuple[int, int]], cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`spans` less every stretch in `cut`."""
-    for a, b in cut:
-        spans = [piece for start, end in spans
-                 for piece in ((start, min(end, a)), (max(start, b), end)) if piece[0] < piece[1]]
-    return spans
+    """`spans` (in order, disjoint) less every stretch in `cut`: the cuts merged into disjoint stretches, then one
+    sweep that starts each span at the first stretch ending after it."""
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(cut):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    ends = [b for _, b in merged]
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        at, n = start, bisect.bisect_right(ends, start)
+        while n < len(merged) and merged[n][0] < end:
+            if merged[n][0] > at:
+                kept.append((at, merged[n][0]))
+            at, n = max(at, merged[n][1]), n + 1
+        if at < end:
+            kept.append((at, end))
+    return kept
