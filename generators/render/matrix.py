@@ -465,10 +465,10 @@ def published_grid_html(atlas: Any, matrix_id: str, page: str, names: dict[str, 
         tds = joined("", [_published_cell(cell, html) if cell.compared else Markup("<td></td>") for cell in cells])
         rows.append(fill('<tr><th scope="row">{}</th>{}</tr>', breakable(row["label"]), tds))
     table = fill('<div class="atlas-grid__scroll atlas-grid__scroll--published" role="region" aria-label="{}" tabindex="0">'
-                 '<table class="atlas-grid atlas-grid--published"><caption>{} as published; where the derivation differs, '
-                 'the derived verdict stands beside the cell</caption><thead><tr><th scope="col" class="atlas-grid__corner">Row</th>{}'
-                 '</tr></thead><tbody>{}</tbody></table></div>',
-        record.name, html.ref(f"support-matrix/{matrix_id}"), heads, joined("", rows))
+                 '<table class="atlas-grid atlas-grid--published" style="--atlas-wide: {}"><caption>{} as published; where '
+                 'the derivation differs, the derived verdict stands beside the cell</caption><thead><tr><th scope="col" '
+                 'class="atlas-grid__corner">Row</th>{}</tr></thead><tbody>{}</tbody></table></div>',
+        record.name, len(record.data["columns"]), html.ref(f"support-matrix/{matrix_id}"), heads, joined("", rows))
     return fill('<div class="atlas-published">{}{}</div>', table, _published_per_column(record.data, grid, html))
 
 
