@@ -436,6 +436,7 @@ class KernelRequirements(TypedDict):
     condition: NotRequired[str]
     opposite_of: NotRequired[str]
     elsewhere: NotRequired[str]
+    elsewhere_walk: NotRequired[bool]
     met_by_install: NotRequired[list[str]]
     hosts: NotRequired[HostLimit]
 

@@ -857,7 +857,9 @@ def test_a_record_page_links_its_jargon_once_to_where_it_is_defined(browser: Bro
     browser.open("kernels/vllm-marlin-moe/", PHONE)
     links = browser.js("return [...document.querySelectorAll('article a.atlas-term')].map(a => [a.textContent, a.pathname])")
     assert ["float4_e2m1f", "/terms/float4-e2m1f/"] in links and ["float8_e4m3fn", "/formats/fp8-e4m3/"] in links
-    assert ["Marlin", "/kernels/marlin-int4-gemm/"] in links
+    # "Marlin" names several kernels (IST-DASLab's original, vLLM's, GPTQModel's): it leads to the term's page, which
+    # lists them, not to one of them (ux48s)
+    assert ["Marlin", "/terms/marlin/"] in links
     assert len({text for text, _ in links}) == len(links)
     assert browser.js("return document.documentElement.scrollWidth") <= PHONE[0]
 
