@@ -13,6 +13,9 @@ from ..derive.candidate_lists import through_lists
 from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..derive.part_traps import part_traps
+from ..derive.trap_scope import applies_when
+from ..derive.wording import fill as fill_slots
+from ..derive.wording import words
 from ..kinds import KINDS, TITLE_OF_KIND
 from ..model.records import Record
 from .markdown import escape_text, fill, joined, unverified_value
@@ -142,12 +145,20 @@ def accelerator_traps(atlas: Any, record: Record, values: ValueRenderer) -> tupl
     rows = []
     for trap_id, schemes in found:
         trap = atlas.index.get("gotcha", trap_id).data
-        rows.append([values.ref(f"gotcha/{trap_id}"),
+        rows.append([values.ref(f"gotcha/{trap_id}") + _when_said(trap),
                      fill('<span class="atlas-severity atlas-severity--{}">{}</span>', trap["severity"], trap["severity"]),
                      Markup('<span class="atlas-silent">silent</span>') if trap.get("silent") else escape_text("no"),
                      folded(f"{len(schemes)} scheme{'s' if len(schemes) != 1 else ''}",
                             [values.ref(f"scheme/{s}") for s in schemes])])
     return ["trap", "severity", "silent", "on the answers of"], rows
+
+
+def _when_said(trap: Any) -> Markup:
+    """' (only on an Arm (aarch64) host)' where the trap bites beyond the answers that carry it (its `applies_when`),
+    as explain and the selector say it: no target models the host, so a T4 reader on x86_64 must see that the aarch64
+    wheels' blocker is not theirs."""
+    when = applies_when(trap)
+    return Markup(" (") + escape_text(fill_slots(words("trap_when"), when=when)) + Markup(")") if when else Markup("")
 
 
 def _verdict_here(atlas: Any, cell: Any, part_id: str) -> Markup:
