@@ -241,7 +241,7 @@ def summary_of(atlas: Atlas) -> ChangeSummary:
               for acc, tally in atlas.views.tallies.items() for what in ("native", "emulated")}
     published = {(p.matrix, p.row, p.column): _agreement(p) for p in atlas.views.published}
     agreeing = sum(1 for p in atlas.views.published if p.comparable and p.agrees)
-    return ChangeSummary(cells, counts, published, agreeing)
+    return ChangeSummary(cells, counts, published, agreeing, _labels(atlas))
 
 
 def cell_terms(atlas: Atlas) -> dict[tuple[str, str], CellTerms]:
@@ -273,13 +273,22 @@ def cell_changes(old: Atlas | ChangeSummary, new: Atlas | ChangeSummary) -> Iter
     """Derived cells whose verdict or deciding kernel changes, that appear or disappear, or whose terms change: the
     conditions their verdict needs, or what runs when those do not hold (each otherwise step, in words)."""
     before, after = (side.cells if isinstance(side, ChangeSummary) else cell_terms(side) for side in (old, new))
+    old_labels, new_labels = (_labels(side) for side in (old, new))
     nothing: CellTerms = (ABSENT, "", (), ())
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key, nothing), after.get(key, nothing)
         if a == b:
             continue
         yield CellChange(key[0], key[1], a[0], b[0], a[1], b[1], old_conditions=a[2], new_conditions=b[2],
-                         old_otherwise=a[3], new_otherwise=b[3])
+                         old_otherwise=a[3], new_otherwise=b[3], old_label=old_labels.get(key, ""),
+                         new_label=new_labels.get(key, ""))
+
+
+def _labels(side: Atlas | ChangeSummary) -> dict[tuple[str, str], str]:
+    """The cells read as another label than their verdict's ("Fallback if"), by (scheme, target)."""
+    if isinstance(side, ChangeSummary):
+        return side.labels
+    return {key: cell.label for key, cell in side.views.cells.items() if cell.label != cell.verdict.label}
 
 
 def _terms(cell: Cell | None) -> tuple[tuple[str, ...], tuple[OtherwiseStep, ...]]:

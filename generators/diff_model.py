@@ -68,13 +68,17 @@ class ChangeSummary:
     counts: dict[tuple[str, str], int]  # (accelerator, "native formats" | "emulated formats") -> count
     published: dict[tuple[str, str, str], str]  # (matrix, row, column) -> agreement in words
     agreeing: int  # published cells that are comparable and agree
+    # the cells whose verdict a reader reads as another label (Cell.label: "Fallback if", a fallback a default install
+    # does not reach); optional in the JSON, so a summary kept before it was added still reads (as labelled by verdict)
+    labels: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {"cells": [[*key, verdict, detail, list(conditions), [[o.unless, o.kernel, o.outcome] for o in steps]]
                           for key, (verdict, detail, conditions, steps) in sorted(self.cells.items())],
                 "counts": [[*key, count] for key, count in sorted(self.counts.items())],
                 "published": [[*key, words] for key, words in sorted(self.published.items())],
-                "agreeing": self.agreeing}
+                "agreeing": self.agreeing,
+                "labels": [[*key, label] for key, label in sorted(self.labels.items())]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ChangeSummary:
@@ -84,7 +88,8 @@ class ChangeSummary:
                  for scheme, target, verdict, detail, conditions, steps in data["cells"]}
         counts = {(str(acc), str(what)): int(count) for acc, what, count in data["counts"]}
         published = {(str(m), str(r), str(c)): str(words) for m, r, c, words in data["published"]}
-        return cls(cells, counts, published, int(data["agreeing"]))
+        labels = {(str(scheme), str(target)): str(label) for scheme, target, label in data.get("labels", [])}
+        return cls(cells, counts, published, int(data["agreeing"]), labels)
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,10 @@ class CellChange:
     # cell (its verdict, kernel, reasons, engine message); None where that side's contents are not derived. Not part
     # of the change's identity (nor of as_dict: the changelog keeps no contents)
     content: dict[str, Any] | None = field(default=None, compare=False)
+    # each side's verdict as a reader reads it where that is not its verdict's label ("Fallback if"), else ""; not
+    # part of the change's identity (a fallback's label moves with what a default install reaches, not its verdict)
+    old_label: str = field(default="", compare=False)
+    new_label: str = field(default="", compare=False)
 
     @property
     def status(self) -> str:

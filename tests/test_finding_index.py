@@ -48,6 +48,12 @@ def test_the_week_is_the_seven_days_up_to_the_newest_finding_not_today() -> None
     assert findings_week(_atlas())["count"] == 0
 
 
+def test_a_week_of_one_finding_says_one_finding() -> None:
+    """The changelog's line reads '1 finding is dated', not '1 findings are dated'."""
+    assert [findings_week(_atlas(*[(str(n), "2026-12-05", "corrected") for n in range(k)]))["counted"]
+            for k in (1, 2)] == ["1 finding", "2 findings"]
+
+
 def test_the_table_is_newest_first_escapes_names_and_counts_what_it_leaves_out() -> None:
     atlas = _atlas(("old", "2026-11-01", "partially-confirmed"), ("new", "2026-12-02", "refuted"),
                    ("mid", "2026-11-15", "confirmed"))

@@ -305,3 +305,15 @@ def test_a_commit_entry_links_the_records_it_changed_that_still_exist_at_most_tw
     item = next(i for i in entry.items if i.kind == "record")
     assert item.text == "15 record(s) added, removed or edited (gotcha); the first 12 that still exist are linked"
     assert item.refs == tuple(f"gotcha/g{n:02}" for n in range(12))
+
+
+def test_a_flip_to_a_fallback_a_default_install_does_not_reach_reads_fallback_if_in_the_item_and_the_feed():
+    """Every surface reads such a cell "Fallback if" (Cell.label); the changelog drew its verdict's "Fallback"."""
+    atlas = atlas_of(RECORDS)
+    change = CommitChange("c" * 40, "2026-12-02T11:00:00+00:00", "label", (
+        CellChange("sch", "cpu", "refused", "fallback", "no kernel", "via k-hopper", new_label="Fallback if"),), (), ())
+    got = changelog(atlas.index, [], [], (change,))[0]
+    assert [i.text for i in got.items] == ["sch on cpu: refused → fallback if (via k-hopper)"]
+    drawn = str(item_markup(got.items[0], ValueRenderer({}, {}, "chapters/changelog.md", {})))
+    assert ">Fallback if</span> \\(via k-hopper\\)" in drawn and "</span> if" not in drawn  # its badge, "if" once
+    assert "refused → fallback if" in atom_feed([got])

@@ -381,3 +381,18 @@ def test_a_term_the_solver_cannot_settle_fails_check_naming_the_page_that_outwei
         monkeypatch.undo()
         _solved.cache_clear()
     assert outweighed(_terms()) == [] and list(search_ranking.run(atlas_of({"format/gptq": {"name": "GPTQ"}}))) == []
+
+
+def test_a_glossary_terms_spellings_are_its_terms_ahead_of_a_record_named_alike() -> None:
+    """A term record's spellings, prose words included, are its page's terms, ranked as names: 'Marlin' names the
+    Marlin engine too, and both keep it; a format's alias that a term spells goes to the term's page."""
+    atlas = atlas_of({
+        "engine/marlin": {"name": "Marlin (IST-DASLab)"},
+        "format/fp8-e4m3": {"name": "FP8 E4M3", "aliases": ["FP8", "float8_e4m3fn"]},
+        "term/marlin": {"name": "Marlin (the kernel and those named after it)", "spellings": ["Marlin"]},
+        "term/float8-e4m3fn": {"name": "float8_e4m3fn (PyTorch's FP8 E4M3)", "spellings": ["float8_e4m3fn"]},
+        "term/compute-capability": {"name": "compute capability (NVIDIA's GPU version)",
+                                    "spellings": ["compute capability"]}})
+    assert {ref: t.terms for ref, t in search_terms_by_record(atlas.index).items()} == {
+        "engine/marlin": ("Marlin",), "format/fp8-e4m3": ("FP8 E4M3", "FP8"), "term/compute-capability": ("compute capability",),
+        "term/float8-e4m3fn": ("float8_e4m3fn",), "term/marlin": ("Marlin",)}

@@ -290,7 +290,7 @@ class Views:
 
     @cached_property
     def search_terms(self) -> dict[str, SearchTerms]:
-        """Per format, kernel and engine record (by ref): the names that find its page first, and their marker tags."""
+        """Per format, kernel, engine, target and term record (by ref): the names that find its page first, and their marker tags."""
         return search_terms_by_record(self.index)
 
     @cached_property

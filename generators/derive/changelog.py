@@ -33,6 +33,7 @@ class ChangeItem:
     detail: tuple[str, ...] = ()  # what stands behind the item, a line each: why, or before and after (folded)
     lead: str = ""  # when set, the text is this and its record's name: a page shows the lead and links the name once
     verdicts: tuple[str, ...] = ()  # a flip's verdicts before and after, the first word on each side of its arrow
+    labels: tuple[str, ...] = ()  # each side's label where a reader reads another than its verdict's ("Fallback if")
 
 
 @dataclass(frozen=True)
@@ -188,10 +189,12 @@ def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
     """A flip (`s on t: old → new (detail)`), then each term that changes: what must hold, what runs otherwise."""
     refs = _existing(index, f"scheme/{c.scheme}", f"hardware-target/{c.target}")
     items = []
+    was, now = (label.lower() if label else verdict for verdict, label in ((c.old, c.old_label), (c.new, c.new_label)))
     if c.flips:
-        items.append(ChangeItem("flip", f"{c.scheme} on {c.target}: {c.old} → {c.new}"
-                                + (f" ({c.new_detail})" if c.new_detail else ""), refs, verdicts=(c.old, c.new)))
-    still = "" if c.flips else f" (still {c.new}" + (f" {c.new_detail}" if c.new_detail else "") + ")"
+        items.append(ChangeItem("flip", f"{c.scheme} on {c.target}: {was} → {now}"
+                                + (f" ({c.new_detail})" if c.new_detail else ""), refs, verdicts=(c.old, c.new),
+                                labels=(c.old_label, c.new_label)))
+    still = "" if c.flips else f" (still {now}" + (f" {c.new_detail}" if c.new_detail else "") + ")"
     if c.conditions_change:
         items.append(ChangeItem("conditions", f"{c.scheme} on {c.target}{still}: what must hold changed", refs,
                                 (f"before: {_words(c.old_conditions, 'nothing')}",

@@ -51,7 +51,10 @@ from ..model.index import Index
 from ..model.records import Record
 from .members import members
 
-SEARCH_FIRST_KINDS = ("format", "kernel", "engine", "hardware-target")
+SEARCH_FIRST_KINDS = ("format", "kernel", "engine", "hardware-target", "term")
+GLOSSARY = "term/"  # a glossary page must be outweighed by two tag words, not one: its text names the things called by
+# its word (the Marlin page says 'MoE'), so lunr multiplies it by 5 for one of their names ('Marlin MoE') as it does
+# that thing's own page, and its markers, on one page, weigh more (idf) than the markers a name shares with its kin
 MARKER = "_"  # appended to a word of a term; the theme's separator (spaces, hyphens) keeps it in the word
 _SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the built search index states it
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
@@ -86,25 +89,35 @@ def words(term: str) -> tuple[str, ...]:
 
 
 def search_terms(record: Record, index: Index) -> tuple[str, ...]:
-    """The names of a format, kernel, engine or hardware-target record a reader would type; nothing for other kinds."""
+    """The names of a format, kernel, engine, hardware-target or term record a reader would type; nothing for other
+    kinds."""
     return tuple(name for name, _ in _ranked_terms(record, index))
 
 
+SPELLING = 0  # a glossary term's spelling ranks as a name: a record named with it ('Marlin', the engine) keeps it too
 DERIVED = 5  # the rank of a term read from a record's facts rather than its names: a bit width, an architecture
 
 
 def _ranked_terms(record: Record, index: Index) -> list[tuple[str, int]]:
-    """The record's terms with their rank: 0 its name, 1 its id, 2 its class name, 3 an alias, 4 its name without
+    """The record's terms with their rank: 0 its name or (SPELLING) a term record's spelling, 1 its id, 2 its class name, 3 an alias, 4 its name without
     prose, 5 (DERIVED) a format's bit width or a target's architecture; a term shared with another record stays only
     where its rank is best."""
     if record.kind not in SEARCH_FIRST_KINDS:
         return []
-    names = _target_terms(record, index) if record.kind == "hardware-target" else _record_terms(record)
+    names = _target_terms(record, index) if record.kind == "hardware-target" else _spellings(record) \
+        if record.kind == "term" else _record_terms(record)
     terms: dict[tuple[str, ...], tuple[str, int]] = {}
     for term, rank in names:
         if words(term) and not _UNSAFE.search(term) and rank < terms.get(words(term), ("", DERIVED + 1))[1]:
             terms[words(term)] = (term, rank)  # in the place of the first with these words, as the best ranked
     return list(terms.values())
+
+
+def _spellings(record: Record) -> list[tuple[str, int]]:
+    """A glossary term's spellings ('MMVQ', 'float8_e4m3fn', 'compute capability'), which the site links to its
+    definition: a reader who meets one types it as written, prose words included (the spelling is the term). Not its
+    name or id: the name's parenthetical is stripped to the spelling anyway, and 'mmvq' says nothing 'MMVQ' does not."""
+    return [(s, SPELLING) for s in record.data.get("spellings", []) if isinstance(s, str)]
 
 
 def _record_terms(record: Record) -> list[tuple[str, int]]:
@@ -158,7 +171,7 @@ def _name(name: str) -> str:
 
 
 def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
-    """Every format, kernel and engine record with search terms, by ref, in kind then id order."""
+    """Every format, kernel, engine, hardware-target and term record with search terms, by ref, in kind then id order."""
     ranked = {r.ref: _ranked_terms(r, index) for kind in SEARCH_FIRST_KINDS for r in index.all(kind)}
     best: dict[tuple[str, ...], int] = {}
     for terms in ranked.values():
@@ -233,6 +246,7 @@ class _Markers:
         self.having: dict[str, set[str]] = {}  # the pages with the word in one of their terms
         self.owners: dict[tuple[str, ...], set[str]] = {}
         self.holders: dict[tuple[tuple[str, ...], tuple[Clause, ...]], set[str]] = {}
+        self.glossary = [ref for ref in self.terms if ref.startswith(GLOSSARY)]
         self.widths = {ref for ref, found in self.terms.items() if any(_is_width(term) for term, _ in found)}
         for ref, found in self.terms.items():
             for term, _ in found:
@@ -256,7 +270,7 @@ class _Markers:
                     if changed is not None and not any(prefix and word in changed for word, prefix in typed):
                         continue  # no page weighs more on it than in the last round
                     rival, weight = self._rival(term, typed)
-                    need = weight + 1 - self._weight(ref, typed)
+                    need = max(weight + 1, self._glossary(term, typed)) - self._weight(ref, typed)
                     free = [w for w, prefix in typed if prefix and not self._named(w, ref)
                             and self.count[ref].get(w, 0) < self.MOST]
                     if need > 0 and free:
@@ -269,6 +283,13 @@ class _Markers:
                 self._raise(ref, word, need)
             changed = {word[:n] for _, word in raised for n in range(1, len(word) + 1)}
         return {ref: self._markers(ref) for ref in self.terms}
+
+    def _glossary(self, term: tuple[str, ...], typed: tuple[Clause, ...]) -> int:
+        """The weight that outweighs every glossary page without the term by two tag words (see GLOSSARY); 0 where no
+        such page weighs anything on it."""
+        holders = self.holders[(term, typed)]  # (_rival has found them)
+        weights = (self._weight(ref, typed) for ref in self.glossary if ref not in holders)
+        return max((weight + 2 for weight in weights if weight), default=0)
 
     def _seed(self, ref: str, term: tuple[str, ...]) -> int:
         """The markers a term starts with on its last word: one; a width ('4-bit') MOST, unless another of the page's

@@ -16,9 +16,9 @@ from markupsafe import Markup
 
 from ..derive.changelog import ChangeItem, ChangelogEntry, changelog
 from ..kinds import FOLDER_OF_KIND
-from ..model.verdicts import Verdict
+from ..model.verdicts import FALLBACK_IF_LABEL, Verdict
 from .markdown import escape_text, joined
-from .matrix import verdict_badge
+from .matrix import badge_of
 from .values import ValueRenderer
 
 FEED = "changelog.xml"
@@ -46,14 +46,18 @@ def item_markup(item: ChangeItem, values: ValueRenderer) -> Markup:
 
 def _flip_markup(item: ChangeItem) -> Markup:
     """A flip's text with its two verdicts in their colours, as the support tables draw them
-    (`s on t: [Runs] via K → [Refused] (scheme)`); any other item's text, escaped."""
+    (`s on t: [Runs] via K → [Refused] (scheme)`, a side read as "fallback if" its "Fallback if" badge); any other
+    item's text, escaped."""
     head, colon, move = item.text.partition(": ")
     before, arrow, after = move.partition(" → ")
     values = {v.value for v in Verdict}
-    sides = list(zip(item.verdicts, (before, after)))
-    if not (colon and arrow and len(sides) == 2 and all(v in values and side.startswith(v) and side[len(v):][:1] in ('', ' ') for v, side in sides)):
+    labels = item.labels or ("", "")
+    sides = [(v, side, label.lower() or v) for v, side, label in zip(item.verdicts, (before, after), labels)]
+    if not (colon and arrow and len(sides) == 2 and all(v in values and side.startswith(word) and side[len(word):][:1]
+                                                        in ('', ' ') for v, side, word in sides)):
         return escape_text(item.text)
-    drawn = [verdict_badge(Verdict(v)) + _after_badge(side[len(v):]) for v, side in sides]
+    drawn = [badge_of(Verdict(v), word == FALLBACK_IF_LABEL.lower()) + _after_badge(side[len(word):])
+             for v, side, word in sides]
     return escape_text(head) + Markup(colon) + drawn[0] + Markup(arrow) + drawn[1]
 
 

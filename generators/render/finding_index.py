@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..diff_model import plural
 from .labels import label
 from .markdown import escape_text, fill, joined
 from .matrix import _Html
@@ -54,12 +55,13 @@ WEEK_DAYS = 7
 
 def findings_week(atlas: Any) -> dict[str, Any]:
     """The findings dated in the seven days up to the newest finding's date (a window the data fixes, so a rebuild
-    gives the same page): that window, how many, and how many of each verdict, most first."""
+    gives the same page): that window, how many (and in words, '1 finding' or '3 findings'), and how many of each verdict,
+    most first (a verdict is a participle, '1 corrected', so it takes no plural)."""
     import datetime as dt
     dated = [(str(r.data.get("verified_on", "")), str(r.data.get("verdict", ""))) for r in atlas.index.all("finding")]
     dated = [(day, verdict) for day, verdict in dated if day]
     if not dated:
-        return {"count": 0, "since": "", "until": "", "verdicts": []}
+        return {"count": 0, "counted": plural(0, "finding"), "since": "", "until": "", "verdicts": []}
     until = max(day for day, _ in dated)
     since = (dt.date.fromisoformat(until[:10]) - dt.timedelta(days=WEEK_DAYS - 1)).isoformat()
     counts: dict[str, int] = {}
@@ -67,5 +69,6 @@ def findings_week(atlas: Any) -> dict[str, Any]:
         if day[:10] >= since:
             counts[verdict] = counts.get(verdict, 0) + 1
     verdicts = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return {"count": sum(counts.values()), "since": since, "until": until[:10],
+    count = sum(counts.values())
+    return {"count": count, "counted": plural(count, "finding"), "since": since, "until": until[:10],
             "verdicts": [(str(label(verdict)), n) for verdict, n in verdicts]}
