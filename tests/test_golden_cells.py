@@ -814,6 +814,28 @@ def test_nf4_through_transformers_computes_in_the_compute_dtype_the_setting_give
     assert answers[("transformers-bnb-nf4", "amd-gfx906")].steps == ()  # fails at run time: computes nothing
 
 
+def test_vllm_gguf_dequantizing_steps_compute_in_the_dtype_auto_gives_on_each_target(real_atlas):
+    """vllm-gguf-plugin 0.0.5's Triton GEMM and dequantize+matmul multiply in vLLM's model dtype, which --dtype auto
+    takes from the original model's config.json (bfloat16 for most) and vLLM 0.33.0 turns into float16 below compute
+    capability 8.0 (CudaPlatform.supported_dtypes, no bfloat16; _resolve_auto_dtype). So from 8.0 on those steps say
+    BF16 with bfloat16 as the default and FP16, FP32 as the other values; on 7.x FP16, float16 the default there and
+    float32 the other value, never bfloat16 (gguf50)."""
+    answers = real_atlas.views.answers
+    for scheme, target, kernel in (("vllm-gguf-q4-k", "nvidia-sm80", "vllm-gguf-triton"),
+                                   ("vllm-gguf-iq2-s", "nvidia-sm120", "vllm-gguf-dequant-matmul")):
+        [step] = [s for s in answers[(scheme, target)].steps if kernel in s.kernels]
+        assert step.setting is not None, target
+        assert (step.precision, step.setting.name, step.setting.value, step.setting.default, step.setting.others) == (
+            "bf16", "--dtype", "bfloat16", "bfloat16", (("float16", "fp16"), ("float32", "fp32"))), target
+        assert "config.json" in step.setting.default_when, target
+    for scheme, target, kernel in (("vllm-gguf-q4-k", "nvidia-sm70", "vllm-gguf-triton"),
+                                   ("vllm-gguf-iq2-s", "nvidia-sm75", "vllm-gguf-dequant-matmul")):
+        [step] = [s for s in answers[(scheme, target)].steps if kernel in s.kernels]
+        assert step.setting is not None, target
+        assert (step.precision, step.setting.value, step.setting.default, step.setting.others, step.setting.default_when
+                ) == ("fp16", "float16", "float16", (("float32", "fp32"),), ""), target
+
+
 def test_a_prequantized_nf4_checkpoint_computes_in_the_dtype_it_stores(real_atlas):
     """The float32 default holds only when quantizing on load: for a pre-quantized checkpoint transformers 5.25.0
     takes the whole quantization_config of its config.json and ignores a BitsAndBytesConfig passed beside it

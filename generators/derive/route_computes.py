@@ -155,7 +155,9 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
     accepts only some activation dtypes there (bitsandbytes on a CPU with AVX512-BF16 computes in bfloat16 whatever
     the setting, so only bfloat16 runs as specified), and the other values it runs with; where the scheme's `config`
     says which value its models carry (`setting_values`: ONNX Runtime GenAI's CPU builds store accuracy_level 4), that
-    value first, if it runs as specified. None without a setting, or where no value runs as specified."""
+    value first, if it runs as specified. A default the engine chooses by the hardware (`default_by_target`: vLLM's
+    --dtype auto) that the target does not accept gives way to the first value it does, the default there. None
+    without a setting, or where no value runs as specified."""
     stated = kernel.get("computes_in")
     setting = stated.get("setting") if stated else None
     if not setting:
@@ -170,6 +172,9 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
             if setting_precision(setting, v) and (accepted is None or not isinstance(v, str) or v in accepted)]
     if not kept:
         return None
+    default, default_when = setting["default"], setting.get("default_when", "")
+    if setting.get("default_by_target") and default not in kept:  # the engine's own choice here (--dtype auto on 7.x)
+        default, default_when = kept[0], ""
     carried = next((str(v["value"]) for v in config.get("setting_values", []) if v["setting"] == setting["name"]), None)
     moved = [v for v in kept if str(v) == carried]
     kept = [*moved, *(v for v in kept if str(v) != carried)]
@@ -177,9 +182,9 @@ def setting_choice(kernel: KernelFields, target: Mapping[str, Any], config: Mapp
                   if e.get("note") and e["value"] in kept)
     written = tuple((str(w["writer"]), str(w["value"]), str(w.get("when", "")), str(w["source"]))
                     for w in setting.get("written_by", []))
-    return SettingChoice(setting["name"], str(kept[0]), str(setting["default"]),
+    return SettingChoice(setting["name"], str(kept[0]), str(default),
                          tuple((str(v), setting_precision(setting, v)) for v in kept[1:]), setting["read_from"],
-                         setting.get("stored_in", ""), setting.get("default_when", ""), written, notes, bool(moved))
+                         setting.get("stored_in", ""), default_when, written, notes, bool(moved))
 
 
 def _as_written(value: str) -> object:

@@ -346,6 +346,7 @@ class KernelComputesInSetting(TypedDict):
     read_from: Text
     stored_in: NotRequired[str]
     default_when: NotRequired[str]
+    default_by_target: NotRequired[bool]
     written_by: NotRequired[list[KernelComputesInSettingWrittenBy]]
     source: RefSource
     locator: str
