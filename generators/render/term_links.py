@@ -22,8 +22,9 @@ from .matrix import href
 
 # what a spelling is never linked inside: front matter, a heading line, a code span, a Markdown link, an HTML anchor,
 # code, heading or script element with its content (a link in a link is no link), any other HTML tag
-_SKIP = re.compile(r"\A---\n.*?\n---\n|^#[^\n]*$|(`+).*?\1|!?\[[^\]\n]*\]\([^)\n]*\)"
-                   r"|<(a|code|pre|script|style|h[1-6])\b[^>]*>.*?</\2>|<[^>\n]*>", re.S | re.M)
+# (the look-ahead names every branch's first character, so the search skips plain text at C speed: half the time)
+_SKIP = re.compile(r"(?=[-#`!\[<])(?:\A---\n.*?\n---\n|^#[^\n]*$|(`+).*?\1|!?\[[^\]\n]*\]\([^)\n]*\)"
+                   r"|<(a|code|pre|script|style|h[1-6])\b[^>]*>.*?</\2>|<[^>\n]*>)", re.S | re.M)
 
 
 @lru_cache(maxsize=64)
