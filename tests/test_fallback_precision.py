@@ -45,7 +45,7 @@ def test_a_requirement_states_typed_how_its_kernel_computes_where_its_check_does
     assert len(fallbacks) > 50 and [k for k in fallbacks if answers[k].computes_short is None] == []
     stated = {(c.kernel, a.computes_stated) for c in cells.values() for a in c.attempts
               if a.kernel == c.kernel and a.computes_stated and c.verdict.value == "fallback"}
-    for kernel, (way, precision, encoding) in stated:
+    for kernel, (way, precision, _) in stated:
         requirement = next(r for r in index.must("kernel", kernel).data["requirements"]
                            if r.get("computes", {}).get("way") == way and r.get("computes", {}).get("precision", "") == precision)
         assert requirement.get("declines") is False and requirement["locator"]

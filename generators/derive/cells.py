@@ -93,7 +93,7 @@ class Attempt:
     computes_check: str = ""  # that requirement's `check` (weight-only, weight-type, ...): what a short form reads
     # that requirement's typed `computes` (way, precision, encoding; '' where unstated), where its check alone does not
     # say how the kept kernel computes: what a short form reads first
-    computes_stated: tuple[str, str, str] = ()
+    computes_stated: tuple[str, ...] = ()
     assumed: tuple[Assumed, ...] = ()  # conditions the default install (or a default setting) meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
@@ -1395,7 +1395,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     instead: list[tuple[str, str]] = []
     computes_as = ""
     computes_check = ""
-    computes_stated: tuple[str, str, str] = ()
+    computes_stated: tuple[str, ...] = ()
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
     split: list[str] = []  # undecided parts in the atlas's words of a check split in the records, since the last verbatim one

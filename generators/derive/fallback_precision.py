@@ -66,7 +66,7 @@ def fallback_precision(index: Index, cell: Cell, config: Mapping[str, Any]) -> F
     return None
 
 
-def _stated(index: Index, kernel: str, formats: Iterable[str], stated: tuple[str, str, str],
+def _stated(index: Index, kernel: str, formats: Iterable[str], stated: tuple[str, ...],
             dtypes: Iterable[str]) -> FallbackPrecision | None:
     """A requirement's typed `computes`: its precision, else the one the kernel's fields give for the way."""
     way, precision, encoding = stated

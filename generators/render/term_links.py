@@ -4,9 +4,10 @@ The page is Markdown with inline HTML. A spelling is looked for as a whole word,
 once escaped for Markdown (escape_text: `float4\\_e2m1f`), and never inside front matter, a heading, a code span, a
 link (its text or its address, Markdown or HTML), an HTML code, heading or script element, an HTML tag, or a record's
 verbatim text (derive/terms.py `verbatim_texts`: an engine's message, a quote from a source, which say what the source
-says and nothing the site adds; every page skips each stretch of it that holds a spelling, `quoted_stretches`, since
-a page shows other records' messages too: a kernel's refusal in a hardware target's table of cells); only its first use on the page is linked, and not on the page it leads to. The link is an HTML anchor with a directory URL, so
-it reads the same inside a Markdown paragraph, a table cell or a block of HTML. Pure; no I/O.
+says and nothing the site adds; a page shows other records' messages too, a kernel's refusal in a hardware target's
+table of cells, so every page skips each stretch of every record's that holds a spelling, `quoted_stretches`); only
+its first use on the page is linked, and not on the page it leads to. The link is an HTML anchor with a directory URL,
+so it reads the same inside a Markdown paragraph, a table cell or a block of HTML. Pure; no I/O.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+
 from markupsafe import escape
 
 from ..derive.terms import TermLink
