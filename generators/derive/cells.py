@@ -92,6 +92,9 @@ class Attempt:
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
     computes_check: str = ""  # that requirement's `check` (weight-only, weight-type, ...): what a short form reads
+    # that requirement's typed `computes` (way, precision, encoding; '' where unstated), where its check alone does not
+    # say how the kept kernel computes: what a short form reads first
+    computes_stated: tuple[str, ...] = ()
     assumed: tuple[Assumed, ...] = ()  # conditions the default install (or a default setting) meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
@@ -1393,6 +1396,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     instead: list[tuple[str, str]] = []
     computes_as = ""
     computes_check = ""
+    computes_stated: tuple[str, ...] = ()
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
     split: list[str] = []  # undecided parts in the atlas's words of a check split in the records, since the last verbatim one
@@ -1432,6 +1436,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                     assumed.append(Assumed(outcome, met, facts, installed.route))
             continue
         if outcome is False and requirement.get("declines") is False:
+            if not computes_as:
+                stated = requirement.get("computes")
+                computes_stated = (stated["way"], stated.get("precision", ""), stated.get("encoding", "")) if stated else ()
             computes_check = computes_check or str(requirement.get("check", ""))
             computes_as = computes_as or engine_message(requirement["reason"], target, context, requirement, kernel)
             continue
@@ -1492,6 +1499,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    computes_check=computes_check if computes_as else "",
+                   computes_stated=computes_stated if computes_as else (),
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
                    elsewhere=tuple(elsewhere), walks=tuple(walks), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
