@@ -402,7 +402,8 @@
   }
 
   // The glossary's spellings (index: the term records' `spellings`, each leading to the record that defines it), longest
-  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does
+  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does, never inside a
+  // record's verbatim text (the term's `quoted`: an engine's message a condition quotes, derive/terms.py)
   var TERMS = [];
   var SEEN = {};
   function setTerms(site, records) {
@@ -410,13 +411,23 @@
       .reduce(function (all, term) {
         var target = (records[term.defined_by.kind] || {})[term.defined_by.id];
         return target ? all.concat(term.spellings.map(function (s) {
-          return { spelling: s, href: site + target.page, title: term.name };
+          return { spelling: s, href: site + target.page, title: term.name, quoted: term.quoted || [] };
         })) : all;
       }, []).sort(function (a, b) { return b.spelling.length - a.spelling.length || (a.spelling < b.spelling ? -1 : 1); });
   }
   function wordAt(text, at, length) {
     var edge = /[A-Za-z0-9_]/;
     return !edge.test(text.charAt(at - 1)) && !edge.test(text.charAt(at + length));
+  }
+  // whether the use of the term's spelling at `at` lies inside a verbatim stretch: one that holds the spelling at an
+  // offset stands in the text that far before the use (term_links.py _quoted, the pages' rule)
+  function quotedAt(text, at, term) {
+    return term.quoted.some(function (q) {
+      for (var off = q.indexOf(term.spelling); off >= 0; off = q.indexOf(term.spelling, off + 1)) {
+        if (off <= at && text.startsWith(q, at - off)) { return true; }
+      }
+      return false;
+    });
   }
   // record text with the first use of each glossary spelling not yet linked on this answer made a link; text nodes only
   function termed(text) {
@@ -425,7 +436,8 @@
       if (SEEN[term.spelling]) { return; }
       for (var at = text.indexOf(term.spelling); at >= 0; at = text.indexOf(term.spelling, at + 1)) {
         var end = at + term.spelling.length;
-        if (wordAt(text, at, term.spelling.length) && !found.some(function (f) { return f.at < end && at < f.end; })) {
+        if (wordAt(text, at, term.spelling.length) && !quotedAt(text, at, term) &&
+            !found.some(function (f) { return f.at < end && at < f.end; })) {
           found.push({ at: at, end: end, term: term });
           SEEN[term.spelling] = true;
           return;

@@ -95,8 +95,13 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                             "carry the term's spelling in their names (Marlin, MMQ), which its page "
                                             "lists.",
                              "properties": {"kind": {"type": "string", "description": "That record's kind."},
-                                            "id": {"type": "string", "description": "That record's id."}}}},
-             ["spellings", "defined_by"]),
+                                            "id": {"type": "string", "description": "That record's id."}}},
+              "quoted": {**_IDS, "description": "Every stretch of the records' verbatim text (an engine's message, a "
+                                                "quote from a source) that holds one of the spellings as a word, as "
+                                                "recorded, a message with placeholders cut at each: a link on the "
+                                                "term never goes inside one, wherever it is shown (a condition that "
+                                                "quotes an engine's message)."}},
+             ["spellings", "defined_by", "quoted"]),
     "engine": ({"category": _record_field("engine", "category"),
                 "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
                                  "commit the records read (the one its cells describe); null when it states none."},

@@ -1528,6 +1528,44 @@ def test_a_card_links_no_glossary_term_inside_an_engine_message(browser: Browser
     assert browser.console_errors() == []
 
 
+WITH_CONDITION = """const added = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/targets\\/nvidia-sm80\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      doc.cells.forEach(function (c) { if (c.scheme === added.scheme) { c.conditions = [added.condition].concat(c.conditions); } });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+def test_a_card_links_no_glossary_term_inside_an_engine_message_a_condition_quotes(browser: Browser,
+                                                                                   built_site: Path) -> None:
+    """A condition can quote an engine's message verbatim (a check in the engine's words only: "passes the check that
+    otherwise refuses with" the message, cells.py condition_text): the card linked the first "Marlin" inside vLLM's
+    "Marlin FP4 not available". The data index serves each term's verbatim stretches (`quoted`); the card links the
+    first use outside them. No condition today quotes a message with a spelling in it, so the page's data is given one
+    on a real cell."""
+    index = json.loads((built_site / "can-i-run-it" / "data" / "index.json").read_text(encoding="utf-8"))
+    marlin = next(t for t in index["records"]["term"] if "Marlin" in t["spellings"])
+    message = "Marlin FP4 not available"
+    assert message in marlin["quoted"]
+    condition = f"the layer passes the check that otherwise refuses with \u201c{message}\u201d, so Marlin runs"
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WITH_CONDITION % json.dumps(
+        {"scheme": "vllm-gguf-q4-k", "condition": condition})})
+    try:
+        browser.open(f"{PAGE}?engine=vllm&scheme=vllm-gguf-q4-k&hardware=target:nvidia-sm80")
+        _card(browser)
+        item = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card li')]"
+                          ".filter(li => li.textContent.indexOf(arguments[0]) >= 0).map(li => li.innerHTML)", message)
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+    assert len(item) == 1 and f"\u201c{message}\u201d, so <a " in item[0], item
+    assert item[0].endswith('>Marlin</a> runs') and item[0].count("atlas-term") == 1
+    assert browser.console_errors() == []
+
+
 @pytest.mark.parametrize("scheme, hardware, target", [
     ("llama-cpp-q4-k", "part:mi250x", "amd-gfx90a"),  # INT8 in MMVQ and MMQ, then FP16 in the cuBLAS path
     ("llama-cpp-q4-k", "part:arc-b580", "intel-gpu"),  # FP32 (DMMV), INT8 (MMVQ), FP32 or, built FP16, FP16 (GEMM)
