@@ -412,6 +412,7 @@ class KernelRequirementsWhen(TypedDict):
     activation_quantized: NotRequired[bool]
     gfx: NotRequired[list[str]]
     weight_types: NotRequired[list[Dtype]]
+    layers: NotRequired[list[Literal['dense', 'experts']]]
 
 
 class HostLimit(TypedDict):
@@ -471,6 +472,7 @@ class KernelRoutesWhen(TypedDict):
     capability_max: NotRequired[int]
     gfx: NotRequired[list[str]]
     weight_types: NotRequired[list[Dtype]]
+    layers: NotRequired[list[Literal['dense', 'experts']]]
 
 
 class KernelRoutes(TypedDict):
@@ -1242,6 +1244,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
     'kernel.requirements.computes.way': ('weight-only', 'dequantized', 'emulated', 'activations-quantized'),
+    'kernel.requirements.when.layers': ('dense', 'experts'),
+    'kernel.routes.when.layers': ('dense', 'experts'),
     'kernel.without_matrix_instruction.computes': ('converted', 'vector', 'rescaled'),
     'kernel.without_matrix_instruction.unit': ('matrix', 'vector'),
     'observation.cells.runs.outcome': ('selected', 'refused'),
