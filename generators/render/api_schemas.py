@@ -459,7 +459,8 @@ _WHOLE_CHECKPOINT = {
     "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
                    "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
                    "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
-                   "This cell's own `verdict` stays its expert layers'. Null for every other cell.",
+                   "This cell's own `verdict` stays its expert layers'; the Can I run it? comparison ranks and counts "
+                   "the cell's row by this one. Null for every other cell.",
     "properties": {"scheme": {"type": "string", "description": "The scheme of the checkpoint's other linear layers."},
                    "verdict": {"oneOf": [_VERDICT, {"type": "null"}],
                                "description": "The whole checkpoint's verdict: the worse of the two; null where that "
