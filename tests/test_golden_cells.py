@@ -1300,6 +1300,27 @@ def test_vllm_gguf_on_rocm_and_xpu_loads_because_the_plugins_registration_adds_g
     assert not [c for (s, t), c in cells.items() if s.startswith("vllm-gguf") and "not supported in" in c.failure_message]
 
 
+def test_vllm_gguf_iq_expert_layers_on_cuda_name_the_mmvq_moe_launchs_65535_pair_bound(real_atlas):
+    """vllm-gguf-plugin 0.0.5's ggml_moe_a8_vec puts every routed (token, expert) pair on the grid's z axis
+    (csrc/gguf/moe_vec.cuh, block_nums(block_num_y, 1, tokens * top_k)), which CUDA caps at 65535; _fused_moe_gguf sends
+    IQ expert weights there at any token count, standard and K ones only at 64 tokens or fewer. So an IQ expert cell on
+    SM 7.5 to 12.0 is runs-if on that bound too, failing at run time past it, while its dense cell and a K expert cell
+    on MMQ do not name it (finding moe49s-second-reading-2026-12-05)."""
+    cells = real_atlas.views.cells
+    bound = "at most 65535 routed token-expert pairs"
+    for target in ("nvidia-sm75", "nvidia-sm90", "nvidia-sm120"):
+        iq = cells[("vllm-gguf-iq4-xs-moe", target)]
+        assert (iq.verdict, iq.kernel) == ("runs-if", "vllm-gguf-mmvq"), target
+        assert [c for c in iq.conditions if c.startswith(bound)], iq.conditions
+        past = [s for s in iq.otherwise if any(u.startswith(bound) for u in s.unmet)]
+        assert [(s.verdict, s.selected) for s in past] == [("fails-at-runtime", "vllm-gguf-mmvq")], past
+        assert not [c for c in cells[("vllm-gguf-iq4-xs", target)].conditions if c.startswith(bound)]
+        k = cells[("vllm-gguf-q4-k-moe", target)]
+        assert (k.verdict, k.kernel) == ("runs-if", "vllm-gguf-mmq") and not [c for c in k.conditions if c.startswith(bound)]
+    v100 = cells[("vllm-gguf-iq4-xs-moe", "nvidia-sm70")]
+    assert v100.kernel == "vllm-gguf-triton" and not [c for c in v100.conditions if c.startswith(bound)]
+
+
 def test_vllm_gguf_q4_0_off_cuda_fails_with_the_q4_0_wrappers_own_message(real_atlas):
     """vllm-gguf-plugin 0.0.5 hands a Q4_0 weight to ggml_gemm_q4_0_triton, which tests the tensors itself and says
     "Q4_0 Triton kernel requires CUDA tensors" (triton/gemm/standard_quant/q4_0.py lines 102-103); every other

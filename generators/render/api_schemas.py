@@ -95,8 +95,13 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                             "carry the term's spelling in their names (Marlin, MMQ), which its page "
                                             "lists.",
                              "properties": {"kind": {"type": "string", "description": "That record's kind."},
-                                            "id": {"type": "string", "description": "That record's id."}}}},
-             ["spellings", "defined_by"]),
+                                            "id": {"type": "string", "description": "That record's id."}}},
+              "quoted": {**_IDS, "description": "Every stretch of the records' verbatim text (an engine's message, a "
+                                                "quote from a source) that holds one of the spellings as a word, as "
+                                                "recorded, a message with placeholders cut at each: a link on the "
+                                                "term never goes inside one, wherever it is shown (a condition that "
+                                                "quotes an engine's message)."}},
+             ["spellings", "defined_by", "quoted"]),
     "engine": ({"category": _record_field("engine", "category"),
                 "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
                                  "commit the records read (the one its cells describe); null when it states none."},
@@ -454,7 +459,8 @@ _WHOLE_CHECKPOINT = {
     "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
                    "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
                    "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
-                   "This cell's own `verdict` stays its expert layers'. Null for every other cell.",
+                   "This cell's own `verdict` stays its expert layers'; the Can I run it? comparison ranks and counts "
+                   "the cell's row by this one. Null for every other cell.",
     "properties": {"scheme": {"type": "string", "description": "The scheme of the checkpoint's other linear layers."},
                    "verdict": {"oneOf": [_VERDICT, {"type": "null"}],
                                "description": "The whole checkpoint's verdict: the worse of the two; null where that "
