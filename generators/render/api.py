@@ -23,7 +23,7 @@ import orjson
 from ..derive.candidate_lists import through_lists
 from ..derive.answers import Answer
 from ..derive.cells import unread_platforms
-from ..derive.terms import leads_to
+from ..derive.terms import leads_to, quoted_holding
 from ..derive.plugins import host_platforms, through_plugins
 from ..derive.format_map import vendor_rank
 from ..derive.history import CellHistory
@@ -197,7 +197,8 @@ def _brief(atlas: Any, record: Record, answered_by: dict[str, str], position: di
                 "precision_label": format_precision(atlas.index, record.id)}
     if record.kind == "term":
         kind, defined = leads_to(atlas.index, record.id, data)
-        return {"spellings": data["spellings"], "defined_by": {"kind": kind, "id": defined}}
+        return {"spellings": data["spellings"], "defined_by": {"kind": kind, "id": defined},
+                "quoted": quoted_holding(atlas.views.quoted_stretches, data["spellings"])}
     if record.kind == "kernel" and data.get("without_matrix_instruction"):
         return {"without_matrix_instruction": data["without_matrix_instruction"]}
     return {}
