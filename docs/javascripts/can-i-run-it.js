@@ -1339,6 +1339,9 @@
     var leadOf = theirs === "runs-if" && leads.others ? other : null;
     return { scheme: whole.scheme, verdict: worse, others: theirs, why: why, byDefault: byDefault, leadOf: leadOf,
       both: mine === "runs-if" && theirs === "runs-if",
+      // what the expert layers need to run at all (WholeCheckpoint.experts_why); on a part, its own answer's conditions
+      expertsWhy: onPart(cell, place) ? onPart(cell, place).conditions.join("; ") : whole.experts_why ||
+        (cell.conditions || []).join("; "),
       label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
       decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };
   }
@@ -1359,7 +1362,7 @@
     state = found.leadOf ? fill(WORDS.whole_checkpoint_state["runs-if-lead"], { why: kernelLead(site, records, found.leadOf) }) :
       [found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
         fillText(state, { why: "" }).replace(/[: ]+$/, "")];
-    if (found.both) { state = state.concat([WORDS.whole_checkpoint_both]); }
+    if (found.both) { state = state.concat(fill(WORDS.whole_checkpoint_both, { why: found.expertsWhy })); }
     return [el("span", { "class": verdictClass(found.verdict), text: found.label }),
       " (" + WORDS.whole_checkpoint_decided[found.decided] + "): "].concat(
       fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }),

@@ -52,6 +52,7 @@ class WholeCheckpoint:
     default_kernel: str = ""  # the kernel a default install selects for those layers
     # the other layers' cell is runs-if on a kernel a default install does not select: `why` is its lead (both kernels)
     others_lead: bool = False
+    experts_why: str = ""  # where both cells are runs-if: what the expert layers need to run at all (needs_to_run)
 
     @property
     def label(self) -> str:
@@ -64,7 +65,7 @@ class WholeCheckpoint:
                 "fallback_if": self.fallback_if, "both_conditional": self.both_conditional,
                 "by_default": self.by_default.value if self.by_default else None,
                 "default_layers": self.default_layers, "default_kernel": self.default_kernel,
-                "others_lead": self.others_lead}
+                "others_lead": self.others_lead, "experts_why": self.experts_why}
 
 
 def whole_checkpoints(index: Index, cells: Mapping[tuple[str, str], Cell]) -> dict[tuple[str, str], WholeCheckpoint]:
@@ -89,7 +90,8 @@ def whole_of(experts: Cell, other: str, others: Cell | None) -> WholeCheckpoint:
     lead = default_lead(others) if others.verdict is Verdict.RUNS_IF else None
     return WholeCheckpoint(experts.scheme, experts.target, other, experts.verdict, others.verdict, verdict, decided,
                            lead_said(lead) if lead else why_said(others), fallback_if, both,
-                           *by_default(experts, others, verdict), others_lead=lead is not None)
+                           *by_default(experts, others, verdict), others_lead=lead is not None,
+                           experts_why="; ".join(needs_to_run(experts)) if both else "")
 
 
 def fails_without(cell: Cell) -> bool:
@@ -112,14 +114,39 @@ def by_default(experts: Cell, others: Cell, verdict: Verdict) -> tuple[Verdict |
     return worst, side, lead.default
 
 
+def needs_to_run(cell: Cell) -> tuple[str, ...]:
+    """Conditions under which a runs-if cell runs whichever kernel the engine takes (enough, if not each needed where
+    two routes run), not those of its first kernel alone: a condition whose failure leads (`otherwise`,
+    the first step for its kernel that names it unmet) to another kernel that runs needs only that kernel's own
+    conditions, in turn; one that leads to a step that does not run here, or to none, is needed itself. vLLM GGUF's
+    MMVQ needs a few tokens at most, MMQ runs above them and Triton without the CUDA extension: only the plugin is
+    needed; the MMVQ expert kernel's grid bound leads to a failure, so it stays."""
+    needed: dict[str, None] = {}
+    seen: set[tuple[str | None, tuple[str, ...]]] = set()
+
+    def walk(kernel: str | None, conditions: tuple[str, ...]) -> None:
+        if (kernel, conditions) in seen:
+            return
+        seen.add((kernel, conditions))
+        for condition in conditions:
+            step = next((o for o in cell.otherwise if o.kernel == kernel and condition in o.unmet), None)
+            if step is None or step.verdict not in (Verdict.RUNS, Verdict.RUNS_IF) or step.elsewhere:
+                needed[condition] = None
+            else:
+                walk(step.selected, step.conditions)
+
+    walk(cell.kernel, cell.conditions)
+    return tuple(needed)
+
+
 def why_said(cell: Cell) -> str:
     """In a line, what a cell says where it does not simply run: the capability gate's or the engine's message (with
     the first reason where the message ends by listing them), else the first reason, for one that does not load; what
-    it computes as, for a fallback; its conditions, for a runs-if."""
+    it computes as, for a fallback; what it needs to run at all, for a runs-if."""
     if cell.verdict is Verdict.RUNS:
         return ""
     if cell.verdict is Verdict.RUNS_IF:
-        return "; ".join(cell.conditions)
+        return "; ".join(needs_to_run(cell))
     if cell.verdict is Verdict.FALLBACK:
         return cell.computes_as
     if cell.gate or not cell.reasons:

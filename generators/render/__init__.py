@@ -226,7 +226,7 @@ def _chapter_page(env: jinja2.Environment, atlas: Any, template_path: str, page:
     """A page template rendered, with the numbers typed in its prose (a memo keeps both with the page)."""
     problems += literal_problems(f"docs/{template_path}", source)
     return link_terms(render_page(env, atlas, template_path, page, names, {}, problems), atlas.views.term_links, page,
-                      atlas.views.quoted_stretches)
+                      shared=atlas.views.quoted_stretches)
 
 
 def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, names: Any, problems: list[Problem]) -> str:
@@ -243,7 +243,7 @@ def _record_page(env: jinja2.Environment, atlas: Any, record: Any, page: str, na
         return text
     # its own verbatim text whole, and every record's that holds a spelling (a cell quotes a kernel's refusal)
     own = tuple(dict.fromkeys(verbatim_texts(record.data)))
-    return link_terms(text, atlas.views.term_links, page, own + atlas.views.quoted_stretches)
+    return link_terms(text, atlas.views.term_links, page, own, atlas.views.quoted_stretches)
 
 
 def _layouts(docs_dir: Path) -> dict[str, str]:

@@ -455,7 +455,7 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
                                                                "in the target's order."}}}
 
 _WHOLE_CHECKPOINT = {
-    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if", "both_conditional", "by_default", "default_layers", "default_kernel", "others_lead"], "additionalProperties": False,
+    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if", "both_conditional", "by_default", "default_layers", "default_kernel", "others_lead", "experts_why"], "additionalProperties": False,
     "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
                    "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
                    "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
@@ -472,7 +472,10 @@ _WHOLE_CHECKPOINT = {
                                                  "one), `both` (the same verdict); empty where there is no other cell."},
                    "why": {"type": "string", "description": "What the other layers' cell says where it does not "
                                                            "simply run: its gate's or the engine's message (or first "
-                                                           "reason), what it computes as, or its conditions."},
+                                                           "reason), what it computes as, or what it needs to run "
+                                                           "at all (for `runs-if`: the conditions of the last running "
+                                                           "step of its answer, where every earlier step's include "
+                                                           "them; else its own conditions)."},
                    "fallback_if": {"type": "boolean", "description": "A `fallback` whole checkpoint one of whose "
                                                                     "fallback cells is `fallback_if`: shown \"Fallback "
                                                                     "if\", as that cell is; also where a runs-if "
@@ -492,7 +495,11 @@ _WHOLE_CHECKPOINT = {
                                                                     "a default install does not select: `why` is its "
                                                                     "kernel lead (the default install's kernel and "
                                                                     "what it gives, then the opt-in's), not its "
-                                                                    "conditions alone."}}}
+                                                                    "conditions alone."},
+                   "experts_why": {"type": "string", "description": "Where both cells are `runs-if`: what the expert "
+                                                                    "layers need to run at all (the conditions of the "
+                                                                    "last running step of their answer, where every "
+                                                                    "earlier step's include them); else empty."}}}
 
 _CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},

@@ -733,9 +733,9 @@ def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
     if whole.others_lead:  # the other layers' kernels as their answer leads with them, each linked
         lead = kernel_lead(atlas.views.cells[(whole.other, cell.target)], lambda k: values.ref(f"kernel/{k}"), escape_text)
         state = fill_words(whole_state(whole.others.value, "{lead}", True), lead=lead) + escape_text(
-            whole_both(whole.both_conditional))
+            whole_both(whole.both_conditional, whole.experts_why))
     else:
-        state = escape_text(whole_state(whole.others.value, whole.why) + whole_both(whole.both_conditional))
+        state = escape_text(whole_state(whole.others.value, whole.why) + whole_both(whole.both_conditional, whole.experts_why))
     said = (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by))
             + Markup("): ") + fill_words(words("whole_checkpoint"), scheme=scheme, state=state))
     if whole.by_default is None:

@@ -34,9 +34,11 @@ def _pattern(spelling: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w\\]){re.escape(str(escape_text(spelling)))}(?!\w)")
 
 
-def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequence[str] = ()) -> str:
+def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequence[str] = (),
+               shared: tuple[str, ...] = ()) -> str:
     """`text` (the Markdown of `page`) with each spelling's first use outside what _SKIP matches and outside each
-    `verbatim` text made a link."""
+    `verbatim` text (the page's own) or `shared` one (the same for every page, so what it holds is looked up once per
+    spelling, not once per page) made a link."""
     wanted = [t for t in terms if page_of(t.kind, t.record) != page]
     if not wanted or not any(str(escape_text(t.spelling)) in text for t in wanted):
         return text
@@ -46,7 +48,8 @@ def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequen
     found: list[tuple[int, int, TermLink]] = []
     for term in wanted:
         match = next((span for span in _uses(text, term.spelling)
-                      if _inside(*span, free, starts) and not _quoted(text, span[0], term.spelling, quoted)), None)
+                      if _inside(*span, free, starts) and not _quoted(text, span[0], term.spelling, quoted)
+                      and not _quoted(text, span[0], term.spelling, shared)), None)
         if match and not any(a < match[1] and match[0] < b for a, b, _ in found):
             found.append((*match, term))
     for start, end, term in sorted(found, reverse=True):
