@@ -47,3 +47,24 @@ def test_the_real_vllm_gguf_expert_answers_do_not_make_the_dense_layers_depend_o
         assert "tokens in the call" not in whole.why and "vllm-gguf-plugin package installed" in whole.why, whole.why
     iq = wholes[("vllm-gguf-iq2-xs-moe", "nvidia-sm90")]
     assert iq.both_conditional and "65535 routed token-expert pairs" in iq.experts_why
+
+
+def test_a_condition_whose_failure_is_off_the_defaults_is_kept_not_traded_for_the_next_kernels_own():
+    """A step off the defaults (derive/cells.py _by_default) is reached only where the install lacks what the default
+    one has: the condition costs a default install nothing, and the next kernel's own conditions (a narrower group
+    size) are a route its reader never takes, so the condition stays as it is (review49s)."""
+    cell = _cell(("wheel has it", "bf16"),
+                 Otherwise("k1", ("wheel has it",), Verdict.RUNS_IF, "k2", ("group size 128",), off_default=True),
+                 Otherwise("k2", ("group size 128",), Verdict.REFUSED, None, off_default=True))
+    assert needs_to_run(cell) == ("wheel has it", "bf16")
+
+
+def test_the_fp8_block_expert_answer_on_sm120_does_not_say_the_dense_layers_need_b12x(real_atlas):
+    """vLLM's FP8 block dense layers on SM 12.0 take DeepGEMM, else CUTLASS, which the wheel carries; B12X is reached
+    only where vLLM was built without those CUTLASS kernels (off the defaults): the whole checkpoint names the CUTLASS
+    build, as on SM 10.0, and not the b12x package (review49s)."""
+    wholes = real_atlas.views.whole_checkpoints
+    sm100, sm120 = (wholes[("vllm-fp8-block-moe", t)] for t in ("nvidia-sm100", "nvidia-sm120"))
+    assert sm120.others is Verdict.RUNS_IF and sm120.why, sm120
+    assert "b12x" not in sm120.why and "blockwise CUTLASS kernels" in sm120.why, sm120.why
+    assert sm120.why == sm100.why

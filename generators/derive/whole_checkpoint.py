@@ -120,7 +120,10 @@ def needs_to_run(cell: Cell) -> tuple[str, ...]:
     the first step for its kernel that names it unmet) to another kernel that runs needs only that kernel's own
     conditions, in turn; one that leads to a step that does not run here, or to none, is needed itself. vLLM GGUF's
     MMVQ needs a few tokens at most, MMQ runs above them and Triton without the CUDA extension: only the plugin is
-    needed; the MMVQ expert kernel's grid bound leads to a failure, so it stays."""
+    needed; the MMVQ expert kernel's grid bound leads to a failure, so it stays. A condition whose step is off the
+    defaults (reached only where the install lacks what the default one has) stays too: it costs a default install
+    nothing, and that step's kernel is a route its reader never takes (vLLM's FP8 block layers on SM 12.0 need the
+    wheel's CUTLASS kernels, not the b12x package that runs only without them)."""
     needed: dict[str, None] = {}
     seen: set[tuple[str | None, tuple[str, ...]]] = set()
 
@@ -130,7 +133,7 @@ def needs_to_run(cell: Cell) -> tuple[str, ...]:
         seen.add((kernel, conditions))
         for condition in conditions:
             step = next((o for o in cell.otherwise if o.kernel == kernel and condition in o.unmet), None)
-            if step is None or step.verdict not in (Verdict.RUNS, Verdict.RUNS_IF) or step.elsewhere:
+            if step is None or step.verdict not in (Verdict.RUNS, Verdict.RUNS_IF) or step.elsewhere or step.off_default:
                 needed[condition] = None
             else:
                 walk(step.selected, step.conditions)

@@ -473,9 +473,11 @@ _WHOLE_CHECKPOINT = {
                    "why": {"type": "string", "description": "What the other layers' cell says where it does not "
                                                            "simply run: its gate's or the engine's message (or first "
                                                            "reason), what it computes as, or what it needs to run "
-                                                           "at all (for `runs-if`: the conditions of the last running "
-                                                           "step of its answer, where every earlier step's include "
-                                                           "them; else its own conditions)."},
+                                                           "at all (for `runs-if`: conditions enough for it to run "
+                                                           "whichever kernel the engine takes: each of its conditions, "
+                                                           "but one whose failure leads, on a default install, to "
+                                                           "another kernel that runs here is replaced by that "
+                                                           "kernel's, in turn)."},
                    "fallback_if": {"type": "boolean", "description": "A `fallback` whole checkpoint one of whose "
                                                                     "fallback cells is `fallback_if`: shown \"Fallback "
                                                                     "if\", as that cell is; also where a runs-if "
@@ -497,9 +499,8 @@ _WHOLE_CHECKPOINT = {
                                                                     "what it gives, then the opt-in's), not its "
                                                                     "conditions alone."},
                    "experts_why": {"type": "string", "description": "Where both cells are `runs-if`: what the expert "
-                                                                    "layers need to run at all (the conditions of the "
-                                                                    "last running step of their answer, where every "
-                                                                    "earlier step's include them); else empty."}}}
+                                                                    "layers need to run at all (as `why` says it of "
+                                                                    "the other layers); else empty."}}}
 
 _CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
