@@ -1317,5 +1317,28 @@ def test_vllm_gguf_iq_expert_layers_on_cuda_name_the_mmvq_moe_launchs_65535_pair
         assert not [c for c in cells[("vllm-gguf-iq4-xs", target)].conditions if c.startswith(bound)]
         k = cells[("vllm-gguf-q4-k-moe", target)]
         assert (k.verdict, k.kernel) == ("runs-if", "vllm-gguf-mmq") and not [c for c in k.conditions if c.startswith(bound)]
+        # A K type reaches MMVQ with at most 64 tokens, so the bound is no step of its walk either (audit55).
+        assert not [s for s in k.otherwise if any(u.startswith(bound) for u in s.unmet)], k.otherwise
+        assert not [s for s in k.otherwise if any(c.startswith(bound) for c in s.conditions)], k.otherwise
     v100 = cells[("vllm-gguf-iq4-xs-moe", "nvidia-sm70")]
     assert v100.kernel == "vllm-gguf-triton" and not [c for c in v100.conditions if c.startswith(bound)]
+
+
+def test_vllm_gguf_q4_0_off_cuda_fails_with_the_q4_0_wrappers_own_message(real_atlas):
+    """vllm-gguf-plugin 0.0.5 hands a Q4_0 weight to ggml_gemm_q4_0_triton, which tests the tensors itself and says
+    "Q4_0 Triton kernel requires CUDA tensors" (triton/gemm/standard_quant/q4_0.py lines 102-103); the other standard
+    and K types go through _validate_args and its "Triton kernels require CUDA tensors" (triton/gemm/utils.py
+    lines 230-231). Second reading rocm49s-second-reading-2026-12-05. An IQ type takes the GEMM only up to
+    mmvq_safe tokens and is dequantized above it (quantization/linear.py lines 37-53), and the first forward pass is
+    the start-up profiling run, so it stops in the dequantize kernel's test first (finding audit55-audit-2026-12-05)."""
+    cells = real_atlas.views.cells
+
+    def runtime_reason(scheme, target):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == ("fails-at-runtime", "vllm-gguf-triton"), (scheme, target)
+        return next(a.reason for a in cell.attempts if a.kernel == "vllm-gguf-triton" and a.after_selection)
+
+    for target in ("intel-gpu", "x86-cpu-avx512"):
+        assert runtime_reason("vllm-gguf-q4-0", target) == "Q4_0 Triton kernel requires CUDA tensors"
+        assert runtime_reason("vllm-gguf-q4-1", target) == "Triton kernels require CUDA tensors"
+        assert runtime_reason("vllm-gguf-iq2-xs", target) == "Triton dequant kernels require CUDA tensors"
