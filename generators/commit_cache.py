@@ -35,7 +35,10 @@ def key_of(sha: str, parent: str) -> str:
 
 def as_value(change: CommitChange) -> dict[str, Any]:
     """What a change keeps beyond the commit's own id, date and subject (those come from git log)."""
-    return {"cells": [c.as_dict() for c in change.cells], "counts": [c.as_dict() for c in change.counts],
+    # each cell's labels too ("Fallback if"): not part of a change's identity, so the trip through JSON would not
+    # notice them gone, and a warm build's changelog would say "fallback" where a cold one says "fallback if"
+    return {"cells": [{**c.as_dict(), "old_label": c.old_label, "new_label": c.new_label} for c in change.cells],
+            "counts": [c.as_dict() for c in change.counts],
             "records": [r.as_dict() for r in change.records], "note": change.note}
 
 

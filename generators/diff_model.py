@@ -159,11 +159,13 @@ class CellChange:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CellChange:
-        """The change as_dict wrote (lists back to tuples, so it compares equal to the original)."""
+        """The change as_dict wrote (lists back to tuples, so it compares equal to the original), with its labels where
+        the data carries them (commit_cache.as_value adds them)."""
         return cls(data["scheme"], data["target"], data["old"], data["new"], data["old_detail"], data["new_detail"],
                    old_conditions=tuple(data["old_conditions"]), new_conditions=tuple(data["new_conditions"]),
                    old_otherwise=tuple(OtherwiseStep(**o) for o in data["old_otherwise"]),
-                   new_otherwise=tuple(OtherwiseStep(**o) for o in data["new_otherwise"]))
+                   new_otherwise=tuple(OtherwiseStep(**o) for o in data["new_otherwise"]),
+                   old_label=str(data.get("old_label", "")), new_label=str(data.get("new_label", "")))
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ def whole_lines(atlas: Any, scheme_id: str, target_id: str) -> list[str]:
     if whole.verdict is None or whole.others is None:
         return [f"  whole checkpoint: NOT DERIVED: {fill(words('whole_checkpoint_none'), scheme=whole.other)}"]
     said = fill(words("whole_checkpoint"), scheme=whole.other,
-                state=whole_state(whole.others.value, whole.why, whole.others_lead) + whole_both(whole.both_conditional))
+                state=whole_state(whole.others.value, whole.why, whole.others_lead) + whole_both(whole.both_conditional, whole.experts_why))
     if whole.by_default is not None:  # a default install gets worse than the verdict: said after the lead naming why
         said += fill(words("whole_checkpoint_default"), layers=whole_default_layers(whole.default_layers),
                      verdict=whole.by_default.label.upper())

@@ -226,7 +226,8 @@ def test_an_answers_sources_are_grouped_by_the_record_field_that_cites_each(real
 def test_a_fallback_says_its_precision_short_from_typed_fields(real_atlas):
     """The compare table showed a fallback's whole computes note (Marlin MoE's mentions the FP8 oracle on an NVFP4 row).
     The short form is read from the requirement's check and the kernel's handling: Marlin MoE's weight-only check gives
-    the activation dtypes; a check whose precision only prose states (Humming's capability bound) gives none."""
+    the activation dtypes; a check that does not say how (Humming's capability bound) gives what the requirement's
+    typed `computes` says, the way, with the activation dtypes where it states no precision."""
     answers = real_atlas.views.answers
     marlin = answers[("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm80")]
     assert marlin.cell.kernel == "vllm-marlin-moe" and "FP8 oracle" in marlin.cell.computes_as
@@ -236,7 +237,8 @@ def test_a_fallback_says_its_precision_short_from_typed_fields(real_atlas):
         else next(a for a in answers.values() if a.cell.kernel == "vllm-gaudi-ct-int8-bf16-linear")
     assert stated.computes_short is not None and stated.computes_short.precisions == ("BF16",)
     humming = [a for a in answers.values() if a.cell.kernel == "vllm-humming-nvfp4" and a.cell.computes_as]
-    assert humming and all(a.computes_short is None for a in humming)
+    assert humming and all(a.computes_short is not None and a.computes_short.way == "weight-only" and
+                           set(a.computes_short.precisions) == {"FP16", "BF16"} for a in humming)
     assert all(a.computes_short is None for a in answers.values() if not a.cell.computes_as)
 
 

@@ -1413,6 +1413,23 @@ def test_a_requirement_scoped_to_a_capability_ceiling_gfx_ids_or_weight_types_ap
     assert derive_cell("s", q8, "t", cdna3, kernels).verdict == "runs"  # another gfx id
 
 
+def test_a_requirement_or_route_scoped_to_layers_applies_only_to_schemes_of_those_layers():
+    # vllm-gguf-plugin 0.0.5 calls the same MMQ kernels for dense and expert layers, by other token rules: the dense
+    # matmul takes MMVQ up to a few tokens, the MoE one takes MMQ above 64 (linear.py 37-48, fused_moe.py 56-60).
+    kernels = {"mmq": {"requirements": [{"check": "other", "condition": "more than 64 tokens", "reason": "goes on",
+                                         "when": {"layers": ["experts"]}},
+                                        {"check": "other", "condition": "a few tokens", "reason": "goes on",
+                                         "when": {"layers": ["dense"]}}],
+                       "routes": [{"name": "dense", "description": "ggml_mul_mat_a8", "when": {"layers": ["dense"]}},
+                                  {"name": "moe", "description": "ggml_moe_a8", "when": {"layers": ["experts"]}}]}}
+    dense = scheme("mmq")
+    experts = {**dense, "layers": "experts"}
+    assert derive_cell("s", dense, "t", GPU90, kernels).conditions == ("a few tokens",)  # dense is the default
+    assert derive_cell("s", {**dense, "layers": "dense"}, "t", GPU90, kernels).attempts[0].routes == ("dense",)
+    moe = derive_cell("s", experts, "t", GPU90, kernels)
+    assert (moe.conditions, moe.attempts[0].routes) == (("more than 64 tokens",), ("moe",))
+
+
 def test_the_cells_quick_copy_is_dataclasses_replace_for_every_cell_dataclass():
     """derive/cells.py copies its frozen dataclasses without running __init__ again (_replaced): that is replace only
     while none has a __post_init__ or a field left out of __init__, which this pins."""

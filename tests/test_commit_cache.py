@@ -110,6 +110,18 @@ def test_a_change_that_json_would_alter_is_not_kept(tmp_path: Path) -> None:
     assert commit_cache.lookup(table, "c" * 40, "b" * 40, altered.date, "s") is None
 
 
+def test_a_kept_change_keeps_what_each_cell_is_read_as(tmp_path: Path) -> None:
+    """A cell's label ("Fallback if") is no part of its change's identity, so the trip through JSON compared equal
+    without it and a warm build's changelog said "fallback" where the cold one said "fallback if"."""
+    table = ContentCache("t", "salt", tmp_path)
+    flip = CellChange("s", "t", "refused", "fallback", "no kernel", "via k", old_label="", new_label="Fallback if")
+    kept = CommitChange("a" * 40, "2026-12-01T10:00:00+00:00", "s", (flip,), (), ())
+    commit_cache.keep(table, kept, "b" * 40)
+    table.save()
+    found = commit_cache.lookup(ContentCache("t", "salt", tmp_path), "a" * 40, "b" * 40, kept.date, "s")
+    assert found is not None and [(c.old_label, c.new_label) for c in found.cells] == [("", "Fallback if")]
+
+
 def _loaded(run: build.Run) -> tuple[list[tuple[str, str, str, object]], list[str], bool]:
     return [(r.kind, r.id, r.path, r.data) for r in run.records], [str(p) for p in run.problems], run.atlas is not None
 

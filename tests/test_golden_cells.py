@@ -1275,3 +1275,70 @@ def test_vllm_gguf_on_an_arm_cpu_needs_a_triton_the_install_does_not_bring(real_
             assert (x86.verdict, x86.kernel) == ("fails-at-runtime", kernel)
             assert not [c for c in x86.conditions if c.startswith(arm_triton)]
             assert [a for a in x86.assumes if "triton-cpu 3.8.0" in str(a)], (target, x86.assumes)
+
+
+def test_vllm_gguf_on_rocm_and_xpu_loads_because_the_plugins_registration_adds_gguf_to_the_platforms_list(real_atlas):
+    """vLLM 0.33.0's register_quantization_config appends a method it did not know to the current platform's
+    supported_quantization (quantization/__init__.py lines 96-100), so once vllm-gguf-plugin registers gguf, ROCm's and
+    XPU's verify_quantization passes. The PyPI wheel's _C_gguf is a CUDA build, so the Triton path serves: ROCm tensors
+    count as CUDA tensors, XPU ones are refused at the first forward pass. The ternary types are still refused after
+    load, and the config.json trap is listed on the answers that load (finding rocm49-audit-2026-12-05)."""
+    cells, answers = real_atlas.views.cells, real_atlas.views.answers
+    trap = "vllm-gguf-needs-original-config-json"
+    for target in ("amd-gfx90a", "amd-gfx942", "amd-gfx950", "amd-gfx1151"):
+        rocm = cells[("vllm-gguf-q4-k", target)]
+        assert (rocm.verdict, rocm.kernel) == ("runs-if", "vllm-gguf-triton"), target
+        assert trap in answers[("vllm-gguf-q4-k", target)].traps
+    xpu = cells[("vllm-gguf-q4-k", "intel-gpu")]
+    assert (xpu.verdict, xpu.kernel) == ("fails-at-runtime", "vllm-gguf-triton")
+    assert trap in answers[("vllm-gguf-q4-k", "intel-gpu")].traps
+    assert cells[("vllm-gguf-mxfp4", "intel-gpu")].verdict == "fails-at-runtime"
+    for target in ("amd-gfx942", "intel-gpu"):
+        ternary = cells[("vllm-gguf-tq1-0", target)]
+        assert ternary.verdict == "refused" and ternary.failure_message.startswith("Unsupported GGUF quantization type 34")
+        assert "vllm-gguf-ternary-refused-after-load" in answers[("vllm-gguf-tq1-0", target)].traps
+    assert not [c for (s, t), c in cells.items() if s.startswith("vllm-gguf") and "not supported in" in c.failure_message]
+
+
+def test_vllm_gguf_iq_expert_layers_on_cuda_name_the_mmvq_moe_launchs_65535_pair_bound(real_atlas):
+    """vllm-gguf-plugin 0.0.5's ggml_moe_a8_vec puts every routed (token, expert) pair on the grid's z axis
+    (csrc/gguf/moe_vec.cuh, block_nums(block_num_y, 1, tokens * top_k)), which CUDA caps at 65535; _fused_moe_gguf sends
+    IQ expert weights there at any token count, standard and K ones only at 64 tokens or fewer. So an IQ expert cell on
+    SM 7.5 to 12.0 is runs-if on that bound too, failing at run time past it, while its dense cell and a K expert cell
+    on MMQ do not name it (finding moe49s-second-reading-2026-12-05)."""
+    cells = real_atlas.views.cells
+    bound = "at most 65535 routed token-expert pairs"
+    for target in ("nvidia-sm75", "nvidia-sm90", "nvidia-sm120"):
+        iq = cells[("vllm-gguf-iq4-xs-moe", target)]
+        assert (iq.verdict, iq.kernel) == ("runs-if", "vllm-gguf-mmvq"), target
+        assert [c for c in iq.conditions if c.startswith(bound)], iq.conditions
+        past = [s for s in iq.otherwise if any(u.startswith(bound) for u in s.unmet)]
+        assert [(s.verdict, s.selected) for s in past] == [("fails-at-runtime", "vllm-gguf-mmvq")], past
+        assert not [c for c in cells[("vllm-gguf-iq4-xs", target)].conditions if c.startswith(bound)]
+        k = cells[("vllm-gguf-q4-k-moe", target)]
+        assert (k.verdict, k.kernel) == ("runs-if", "vllm-gguf-mmq") and not [c for c in k.conditions if c.startswith(bound)]
+        # A K type reaches MMVQ with at most 64 tokens, so the bound is no step of its walk either (audit55).
+        assert not [s for s in k.otherwise if any(u.startswith(bound) for u in s.unmet)], k.otherwise
+        assert not [s for s in k.otherwise if any(c.startswith(bound) for c in s.conditions)], k.otherwise
+    v100 = cells[("vllm-gguf-iq4-xs-moe", "nvidia-sm70")]
+    assert v100.kernel == "vllm-gguf-triton" and not [c for c in v100.conditions if c.startswith(bound)]
+
+
+def test_vllm_gguf_q4_0_off_cuda_fails_with_the_q4_0_wrappers_own_message(real_atlas):
+    """vllm-gguf-plugin 0.0.5 hands a Q4_0 weight to ggml_gemm_q4_0_triton, which tests the tensors itself and says
+    "Q4_0 Triton kernel requires CUDA tensors" (triton/gemm/standard_quant/q4_0.py lines 102-103); the other standard
+    and K types go through _validate_args and its "Triton kernels require CUDA tensors" (triton/gemm/utils.py
+    lines 230-231). Second reading rocm49s-second-reading-2026-12-05. An IQ type takes the GEMM only up to
+    mmvq_safe tokens and is dequantized above it (quantization/linear.py lines 37-53), and the first forward pass is
+    the start-up profiling run, so it stops in the dequantize kernel's test first (finding audit55-audit-2026-12-05)."""
+    cells = real_atlas.views.cells
+
+    def runtime_reason(scheme, target):
+        cell = cells[(scheme, target)]
+        assert (cell.verdict, cell.kernel) == ("fails-at-runtime", "vllm-gguf-triton"), (scheme, target)
+        return next(a.reason for a in cell.attempts if a.kernel == "vllm-gguf-triton" and a.after_selection)
+
+    for target in ("intel-gpu", "x86-cpu-avx512"):
+        assert runtime_reason("vllm-gguf-q4-0", target) == "Q4_0 Triton kernel requires CUDA tensors"
+        assert runtime_reason("vllm-gguf-q4-1", target) == "Triton kernels require CUDA tensors"
+        assert runtime_reason("vllm-gguf-iq2-xs", target) == "Triton dequant kernels require CUDA tensors"

@@ -317,3 +317,18 @@ def test_a_flip_to_a_fallback_a_default_install_does_not_reach_reads_fallback_if
     drawn = str(item_markup(got.items[0], ValueRenderer({}, {}, "chapters/changelog.md", {})))
     assert ">Fallback if</span> \\(via k-hopper\\)" in drawn and "</span> if" not in drawn  # its badge, "if" once
     assert "refused → fallback if" in atom_feed([got])
+
+
+def test_cells_that_appear_or_go_are_tallied_and_listed_as_their_readers_read_them():
+    """A new or removed cell read "Fallback if" (Cell.label) is counted and listed as "fallback if", apart from a
+    fallback a default install reaches, as the flips and every other surface say it; the tally counted its verdict."""
+    atlas = atlas_of(RECORDS)
+    new = [CellChange("sch", "cpu", "(absent)", "fallback", "", "via k-hopper", new_label="Fallback if"),
+           CellChange("sch", "gpu", "(absent)", "fallback", "", "via k-hopper")]
+    gone = [CellChange("old", "cpu", "fallback", "(absent)", "via k-hopper", "", old_label="Fallback if")]
+    change = CommitChange("c" * 40, "2026-12-02T12:00:00+00:00", "labels", (*new, *gone), (), ())
+    items = changelog(atlas.index, [], [], (change,))[0].items
+    assert [(i.text, i.detail) for i in items if i.kind == "flip"] == [
+        ("old: 1 removed cell (fallback if 1)", ("cpu: fallback if (via k-hopper)",)),
+        ("sch: 2 new cells (fallback 1, fallback if 1)",
+         ("cpu: fallback if (via k-hopper)", "gpu: fallback (via k-hopper)"))]

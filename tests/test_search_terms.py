@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -12,11 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generators.build import render_tree
-from generators.derive.search_terms import SearchTerms, clauses, search_terms_by_record, words
+from generators.derive.search_terms import MARKER, SearchTerms, clauses, search_terms_by_record, words
 from generators.kinds import FOLDER_OF_KIND
 from generators.model.atlas import Atlas
 
 from .memory_atlas import atlas_of
+
+_MARKUP = re.compile(r"<[^>]*>")  # the theme's tokenizer reads the text between tags
 
 
 def _terms() -> dict[str, SearchTerms]:
@@ -166,10 +169,11 @@ def _outweighed(found: dict[str, SearchTerms]) -> list[str]:
             for other in found if not holds(other, form) and weight(other, form) >= own]
 
 
-def test_record_pages_carry_the_terms_and_markers_as_front_matter_tags_and_only_sources_a_boost(tree: Path) -> None:
+def test_record_pages_carry_the_terms_and_markers_as_front_matter_tags_and_only_sources_and_terms_a_boost(
+        tree: Path) -> None:
     """Each format, kernel and engine page lists its terms and markers: the engine's name of several words, the
-    kernels' ids ('Hopper kernel' without its prose word is one word, no term); no record page but a source's sets the
-    theme's page boost, which would lift it for every query."""
+    kernels' ids ('Hopper kernel' without its prose word is one word, no term); no record page but a source's or a
+    glossary term's sets the theme's page boost, and those below 1: one above would lift a page for every query."""
     pages, problems = render_tree(tree)
     assert [p for p in problems if p.severity == "error"] == []
     front = {path: yaml.safe_load(text.split("---\n")[1]) for path, text in pages.items()
@@ -177,12 +181,14 @@ def test_record_pages_carry_the_terms_and_markers_as_front_matter_tags_and_only_
     assert front["engines/eng.md"]["tags"] == ["Example Engine", "eng", "engine_", "eng_"]
     assert front["kernels/k-hopper.md"]["tags"] == ["k-hopper", "hopper_"]
     assert front["formats/fmt-fp4.md"]["tags"] == ["fmt-fp4", "4-bit", "fp4_", *(f"bit{'_' * n}" for n in range(1, 9))]
-    assert {path.split("/")[0] for path, matter in front.items() if "search" in matter} == {"sources"}
-    assert {matter["search"]["boost"] for matter in front.values() if "search" in matter} == {0.3}
+    assert {(path.split("/")[0], matter["search"]["boost"]) for path, matter in front.items() if "search" in matter} == {
+        ("sources", 0.3), ("terms", 0.9)}
 
 
-def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_the_sources(built_site: Path) -> None:
-    """What the theme indexes: every section of a page has its tags; only source pages keep a page boost (0.3)."""
+def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_the_sources_and_terms(
+        built_site: Path) -> None:
+    """What the theme indexes: every section of a page has its tags; only source pages keep a page boost (0.3), and
+    glossary pages (0.9)."""
     docs = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
     pages: dict[str, list[dict]] = {}
     for doc in docs:
@@ -199,8 +205,7 @@ def test_the_built_search_index_carries_the_names_and_markers_and_no_boost_but_t
                                                         "hopper_")}
     assert tags("formats/exl2/") == {("EXL2", "exl2_", "exl2__")}  # a second marker: ExLlamaV2 kernel ids hold exl2
     boosted = {page for page, found in pages.items() for d in found if "boost" in d}
-    assert boosted and {page.split("/")[0] for page in boosted} == {"sources"}
-    assert {d["boost"] for page in boosted for d in pages[page]} == {0.3}
+    assert {(page.split("/")[0], d["boost"]) for page in boosted for d in pages[page]} == {("sources", 0.3), ("terms", 0.9)}
 
 
 def test_the_search_index_skips_copies_of_derived_cells_and_backlinks_and_keeps_what_records_state(
@@ -383,16 +388,57 @@ def test_a_term_the_solver_cannot_settle_fails_check_naming_the_page_that_outwei
     assert outweighed(_terms()) == [] and list(search_ranking.run(atlas_of({"format/gptq": {"name": "GPTQ"}}))) == []
 
 
-def test_a_glossary_terms_spellings_are_its_terms_ahead_of_a_record_named_alike() -> None:
-    """A term record's spellings, prose words included, are its page's terms, ranked as names: 'Marlin' names the
-    Marlin engine too, and both keep it; a format's alias that a term spells goes to the term's page."""
+def test_a_glossary_terms_spellings_are_its_terms_beside_a_records_name_or_id_and_ahead_of_an_alias() -> None:
+    """A term record's spellings, prose words included, are its page's terms. A record named or identified by one
+    keeps it too: 'Marlin' is the Marlin engine's name and id, 'mmvq' a kernel's id (the glossary spelling took it from
+    the kernel, which a pasted id then did not find first); a format's alias that a term spells goes to the term's
+    page."""
     atlas = atlas_of({
         "engine/marlin": {"name": "Marlin (IST-DASLab)"},
         "format/fp8-e4m3": {"name": "FP8 E4M3", "aliases": ["FP8", "float8_e4m3fn"]},
+        "kernel/mmvq": {"name": "llama.cpp MMVQ (quantized matrix-vector product)"},
         "term/marlin": {"name": "Marlin (the kernel and those named after it)", "spellings": ["Marlin"]},
+        "term/mmvq": {"name": "MMVQ (llama.cpp's quantized matrix-vector product)", "spellings": ["MMVQ"]},
         "term/float8-e4m3fn": {"name": "float8_e4m3fn (PyTorch's FP8 E4M3)", "spellings": ["float8_e4m3fn"]},
         "term/compute-capability": {"name": "compute capability (NVIDIA's GPU version)",
                                     "spellings": ["compute capability"]}})
     assert {ref: t.terms for ref, t in search_terms_by_record(atlas.index).items()} == {
-        "engine/marlin": ("Marlin",), "format/fp8-e4m3": ("FP8 E4M3", "FP8"), "term/compute-capability": ("compute capability",),
-        "term/float8-e4m3fn": ("float8_e4m3fn",), "term/marlin": ("Marlin",)}
+        "engine/marlin": ("Marlin",), "format/fp8-e4m3": ("FP8 E4M3", "FP8"), "kernel/mmvq": ("llama.cpp MMVQ", "mmvq"),
+        "term/compute-capability": ("compute capability",), "term/float8-e4m3fn": ("float8_e4m3fn",),
+        "term/marlin": ("Marlin",), "term/mmvq": ("MMVQ",)}
+
+
+def test_a_glossary_pages_first_section_lacks_the_other_words_of_the_names_and_ids_that_carry_its_spelling(
+        built_site: Path) -> None:
+    """The theme multiplies a page's first section by 5 where it holds every typed word, by less where it lacks some
+    (derive/search_terms.py). A glossary page weighs on its spelling ('mmvq' and its markers, to come first for 'MMVQ'),
+    so where its first section also held every other word of a record's id or name ('vllm-gguf-mmvq', 'llama.cpp
+    MMVQ'), it was listed before that record: its definition and the list of the kernels named with its word were in
+    that section. Read from the built search index as the theme's worker reads a document: each typed word held if one
+    of the section's words (title, text, tags) begins it (a prefix) or is it (a whole word)."""
+    docs = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    first = {doc["location"]: doc for doc in docs if "#" not in doc["location"]}
+    glossary = {page: doc for page, doc in first.items() if page.startswith("terms/") and page != "terms/"}
+
+    def indexed(doc: dict) -> set[str]:
+        return {w for text in [doc["title"], doc["text"], *doc.get("tags", ())] for w in words(_MARKUP.sub(" ", text))}
+
+    def held(found: set[str], typed: tuple[tuple[str, bool], ...]) -> bool:
+        return all(any(w.startswith(word) for w in found) if prefix else word in found for word, prefix in typed)
+
+    assert glossary and {"kernels/vllm-gguf-mmvq/", "kernels/llama-cpp-mmq/"} <= set(first)
+    listed_first = []  # (record page, its term, the glossary page that weighs on it and holds all its words first)
+    for page, doc in first.items():
+        terms = [t for t in doc.get("tags", ()) if not t.endswith(MARKER)] if page not in glossary else []
+        for term, typed in ((t, clauses(t)) for t in terms):
+            for term_page, term_doc in glossary.items():
+                tags = {w for t in term_doc.get("tags", ()) for w in words(t)}  # its spellings and their markers
+                weighs = any(held(tags, (clause,)) for clause in typed)
+                if weighs and words(term) not in map(words, term_doc.get("tags", ())) and held(indexed(term_doc), typed):
+                    listed_first.append((page, term, term_page))
+    assert listed_first == []
+    # an id and a name of the real records that came second to the glossary page: their own first section holds every
+    # typed word (its tags), the glossary page's does not
+    for page, tag, term_page in [("kernels/vllm-gguf-mmvq/", "vllm-gguf-mmvq", "terms/mmvq/"),
+                                 ("kernels/llama-cpp-mmq/", "llama.cpp MMQ", "terms/mmq/")]:
+        assert held(indexed(first[page]), clauses(tag)) and not held(indexed(glossary[term_page]), clauses(tag))

@@ -61,6 +61,13 @@ def test_the_index_holds_every_record_the_page_links(both) -> None:
         if kind in NAMED_ONLY:
             ids = {e["id"] for e in entries}
             expected = [e for e in expected if e["id"] in ids]
+        if kind == "term":  # a term keeps the quoted stretches some cell's text holds (the card links only there)
+            cell_texts = page_texts(page)
+            assert all(q in cell_texts for e in entries for q in e.get("quoted", []))
+            kept = {e["id"]: e.get("quoted") for e in entries}
+            assert any(len(e.get("quoted", [])) > len(kept[e["id"]] or []) for e in expected), "nothing left out"
+            assert all(set(kept[e["id"]] or []) <= set(e.get("quoted", [])) for e in expected)
+            expected = [{**e, "quoted": kept[e["id"]]} if "quoted" in e else e for e in expected]
         assert entries == expected, kind
     # what the page links by id, read field by field from the API (the slim copy keeps it by any mention)
     cells = json.loads(api["api/cells.json"])["cells"]
@@ -174,3 +181,16 @@ def test_the_diff_compares_the_notices_the_page_serves(real_check, both) -> None
               if path.startswith(f"{ROOT}/targets/") for c in json.loads(text)["cells"]}
     assert {key: content.get("notices", {}) for key, content in contents.items()} == served
     assert sum(bool(n) for n in served.values()) > 50  # the real records hold many (102 on 2026-12-05)
+
+
+def page_texts(page: dict[str, str]) -> str:
+    """Every string of the page's per-target cell files, spaces folded, one per line."""
+    def strings(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [" ".join(value.split())]
+        if isinstance(value, dict):
+            return [s for v in value.values() for s in strings(v)]
+        if isinstance(value, list):
+            return [s for v in value for s in strings(v)]
+        return []
+    return "\n".join(s for path, text in page.items() if "/targets/" in path for s in strings(json.loads(text)))

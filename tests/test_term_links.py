@@ -4,6 +4,9 @@ from __future__ import annotations
 from generators.derive.terms import TermLink, term_links
 from generators.render.term_links import link_terms
 
+from .conftest import write
+from .test_checks import edit
+
 TERMS = (TermLink("compute capability", "term", "compute-capability", "compute-capability", "compute capability (NVIDIA)"),
          TermLink("float4_e2m1f", "term", "float4-e2m1f", "float4-e2m1f", "float4_e2m1f"),
          TermLink("MMQ", "kernel", "llama-cpp-mmq", "mmq", "MMQ"))
@@ -73,8 +76,8 @@ def test_an_engine_message_or_a_quote_is_never_linked_inside():
     the site's words in theirs (vLLM's "MacheteLinearKernel requires capability 90, current compute capability is"
     linked "compute capability" on 13 kernel pages). The first use outside them is linked instead; hostile text
     around a spelling stays escaped."""
+    from generators.derive.terms import verbatim_texts
     from generators.render.markdown import escape_text
-    from generators.render.term_links import verbatim_texts
 
     data = {"requirements": [{"reason": "MMQ needs compute capability 8.0", "reason_verbatim": True},
                              {"reason": "the atlas's own MMQ words", "reason_verbatim": False}],
@@ -91,14 +94,73 @@ def test_an_engine_message_or_a_quote_is_never_linked_inside():
                            'float4\\_e2m1f</a>&lt;/script&gt;\n')
 
 
-def test_cut_stretches_that_overlap_or_nest_are_all_left_out() -> None:
-    """The verbatim stretches of a page can overlap or nest (a message quoted inside a longer one); what is left to
-    link is every free span less their union, found in one sweep."""
-    from generators.render.term_links import _without
-    spans = [(0, 10), (12, 30), (40, 50)]
-    cut = [(14, 20), (2, 4), (15, 25), (16, 18), (28, 45)]
-    assert _without(spans, cut) == [(0, 2), (4, 10), (12, 14), (25, 28), (45, 50)]
-    assert _without(spans, []) == spans and _without([], cut) == []
+def test_quoted_texts_that_overlap_or_nest_each_keep_their_spelling_unlinked() -> None:
+    """A message can be quoted inside a longer one (a failure message that lists each kernel's refusal): a use inside
+    either is left, and the first use outside both is linked."""
+    page = "# K\n\nraised: Failed: MMQ needs compute capability 8.0 (MMQ off); MMQ again, compute capability\n"
+    quoted = ("MMQ needs compute capability 8.0", "Failed: MMQ needs compute capability 8.0 (MMQ off)")
+    linked = link_terms(page, TERMS, "kernels/x.md", quoted)
+    assert "raised: Failed: MMQ needs compute capability 8.0 (MMQ off); " in linked
+    assert linked.count('class="atlas-term"') == 2 and linked.endswith(
+        '<a class="atlas-term" href="../llama-cpp-mmq/" title="MMQ">MMQ</a> again, <a class="atlas-term" '
+        'href="../../terms/compute-capability/" title="compute capability (NVIDIA)">compute capability</a>\n')
+
+
+def test_every_kind_of_verbatim_text_is_found() -> None:
+    """A trap's messages, an observation's message and refusals are the engine's words as much as a requirement's
+    reason: each is verbatim text (they were linked inside on a trap's page)."""
+    from generators.derive.terms import verbatim_texts
+
+    trap = {"summary": "MMQ fails", "messages": ["CUDA error: MMQ kernel failed"], "workaround": "update"}
+    observation = {"cells": [{"runs": [{"message": "Marlin FP4 not available", "candidates": ["K.check refused: x"]}],
+                              "reasons": ["MMQ: no"]}]}
+    assert list(verbatim_texts(trap)) == ["CUDA error: MMQ kernel failed"]
+    assert list(verbatim_texts(observation)) == ["Marlin FP4 not available", "K.check refused: x", "MMQ: no"]
+
+
+def test_a_quoted_stretch_is_a_verbatim_text_holding_a_spelling_cut_at_its_placeholders(tree) -> None:
+    """A kernel's refusal is a template the engine fills per cell ("... current compute capability is {cc}"): what a
+    page shows of it as recorded is the text between the placeholders, and only a stretch that holds a spelling could
+    hold a link. A stretch that is a spelling alone is left out, or no page could link that spelling."""
+    from generators.build import check_tree
+    from generators.derive.terms import quoted_holding, quoted_stretches
+
+    _with_term(tree, "compute capability")
+    edit(tree, "records/kernels/k-generic.yaml", '"Generic kernel requires capability >= 80"',
+         '"Generic kernel requires {min}, current compute capability is {cc}"')
+    edit(tree, "records/kernels/k-cpu.yaml", 'reason: "unsupported weight type"', 'reason: "compute capability"')
+    atlas, _ = check_tree(tree)
+    assert atlas is not None
+    stretches = quoted_stretches(atlas.index, atlas.views.term_links)
+    assert stretches == ("Hopper kernel requires compute capability of 90", "current compute capability is")
+    assert quoted_holding(stretches, ["compute capability"]) == list(stretches)
+    assert quoted_holding(stretches, ["capability of"]) == ["Hopper kernel requires compute capability of 90"]
+
+
+def test_no_page_links_a_term_inside_another_record_s_engine_message(tree) -> None:
+    """A page shows other records' verbatim text too: a hardware target's table of cells every kernel's refusal as the
+    engine prints it, a finding or a chapter the message it quotes. vLLM's "Marlin FP4 not available" had "Marlin"
+    linked on nine target pages, and "... current compute capability is" on a scheme's page, although the kernel's own
+    page left them alone. Every page skips every record's verbatim text, and links the site's own use after it."""
+    from generators.build import render_tree
+
+    _with_term(tree, "compute capability")
+    message = "Hopper kernel requires compute capability of 90"  # k-hopper's verbatim reason
+    edit(tree, "records/findings/cpu-cell-wrong.yaml", "conclusion: The CPU kernel",
+         f"conclusion: The engine prints '{message}'; compute capability is not tested on a CPU. The CPU kernel")
+    write(tree, "docs/chapters/demo.md.j2", "{# allow-literal: 90 -- the engine's message #}# Demo\n\nThe engine "
+                                             f"prints: {message}. In our words, compute capability is a version.\n")
+    pages, problems = render_tree(tree)
+    assert not [p for p in problems if p.severity == "error"], problems
+    link = '<a class="atlas-term" href="../../terms/compute-capability/" title="compute capability">compute capability</a>'
+    assert pages["chapters/demo.md"].endswith(f"prints: {message}. In our words, {link} is a version.\n")
+    assert f"The engine prints '{message}'; {link} is not tested" in pages["findings/cpu-cell-wrong.md"]
+
+
+def _with_term(tree, spelling: str) -> None:
+    write(tree, f"records/terms/{spelling.replace(' ', '-')}.yaml",
+          f"name: {spelling}\nsummary: What NVIDIA calls a GPU's version.\nspellings: [{spelling}]\n"
+          "sources:\n  - source: src-doc\n")
 
 
 def test_a_use_is_a_whole_word_found_past_a_part_word() -> None:

@@ -402,7 +402,8 @@
   }
 
   // The glossary's spellings (index: the term records' `spellings`, each leading to the record that defines it), longest
-  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does
+  // first; a card links the first use of each (SEEN, reset for each answer drawn), as a page does, never inside a
+  // record's verbatim text (the term's `quoted`: an engine's message a condition quotes, derive/terms.py)
   var TERMS = [];
   var SEEN = {};
   function setTerms(site, records) {
@@ -410,13 +411,23 @@
       .reduce(function (all, term) {
         var target = (records[term.defined_by.kind] || {})[term.defined_by.id];
         return target ? all.concat(term.spellings.map(function (s) {
-          return { spelling: s, href: site + target.page, title: term.name };
+          return { spelling: s, href: site + target.page, title: term.name, quoted: term.quoted || [] };
         })) : all;
       }, []).sort(function (a, b) { return b.spelling.length - a.spelling.length || (a.spelling < b.spelling ? -1 : 1); });
   }
   function wordAt(text, at, length) {
     var edge = /[A-Za-z0-9_]/;
     return !edge.test(text.charAt(at - 1)) && !edge.test(text.charAt(at + length));
+  }
+  // whether the use of the term's spelling at `at` lies inside a verbatim stretch: one that holds the spelling at an
+  // offset stands in the text that far before the use (term_links.py _quoted, the pages' rule)
+  function quotedAt(text, at, term) {
+    return term.quoted.some(function (q) {
+      for (var off = q.indexOf(term.spelling); off >= 0; off = q.indexOf(term.spelling, off + 1)) {
+        if (off <= at && text.startsWith(q, at - off)) { return true; }
+      }
+      return false;
+    });
   }
   // record text with the first use of each glossary spelling not yet linked on this answer made a link; text nodes only
   function termed(text) {
@@ -425,7 +436,8 @@
       if (SEEN[term.spelling]) { return; }
       for (var at = text.indexOf(term.spelling); at >= 0; at = text.indexOf(term.spelling, at + 1)) {
         var end = at + term.spelling.length;
-        if (wordAt(text, at, term.spelling.length) && !found.some(function (f) { return f.at < end && at < f.end; })) {
+        if (wordAt(text, at, term.spelling.length) && !quotedAt(text, at, term) &&
+            !found.some(function (f) { return f.at < end && at < f.end; })) {
           found.push({ at: at, end: end, term: term });
           SEEN[term.spelling] = true;
           return;
@@ -1327,6 +1339,9 @@
     var leadOf = theirs === "runs-if" && leads.others ? other : null;
     return { scheme: whole.scheme, verdict: worse, others: theirs, why: why, byDefault: byDefault, leadOf: leadOf,
       both: mine === "runs-if" && theirs === "runs-if",
+      // what the expert layers need to run at all (WholeCheckpoint.experts_why); on a part, its own answer's conditions
+      expertsWhy: onPart(cell, place) ? onPart(cell, place).conditions.join("; ") : whole.experts_why ||
+        (cell.conditions || []).join("; "),
       label: (fallbackIf ? FALLBACK_IF : VERDICTS[worse] || [worse])[0].replace(",", ""),
       decided: mine === theirs ? "both" : worse === theirs ? "others" : "experts" };
   }
@@ -1347,7 +1362,7 @@
     state = found.leadOf ? fill(WORDS.whole_checkpoint_state["runs-if-lead"], { why: kernelLead(site, records, found.leadOf) }) :
       [found.why || found.others === "runs" ? fillText(state, { why: found.why }) :
         fillText(state, { why: "" }).replace(/[: ]+$/, "")];
-    if (found.both) { state = state.concat([WORDS.whole_checkpoint_both]); }
+    if (found.both) { state = state.concat(fill(WORDS.whole_checkpoint_both, { why: found.expertsWhy })); }
     return [el("span", { "class": verdictClass(found.verdict), text: found.label }),
       " (" + WORDS.whole_checkpoint_decided[found.decided] + "): "].concat(
       fill(WORDS.whole_checkpoint, { scheme: scheme, state: state }),
@@ -1390,26 +1405,57 @@
     return said;
   }
 
-  // the verdicts of these rows (each a derived cell), best first, counted as their rows label them: a fallback a
-  // default install does not reach ("Falls back if") apart from one it reaches, as the rows say: [{verdict, label, count}]
+  // A comparison row placed on the pick: its cell's verdict here (a part's own answer where it has one) and, for an
+  // expert-layer scheme, its whole checkpoint here (wholeHere)
+  function placedRow(cells, row, place) {
+    row.verdict = verdictHere(row.cell, place);
+    row.part = onPart(row.cell, place);
+    row.whole = wholeHere(cells, row.cell, place);
+    return row;
+  }
+
+  // What a row is ranked and counted by, as the row shows it: an expert-layer row by its whole checkpoint (what loading
+  // the checkpoint gets, the badge under its own) where the other layers' scheme has a cell here, any other row by its
+  // own badge; a fallback a default install does not reach ("Falls back if") after one it reaches. `whole`: the whole
+  // checkpoint's label is not the row's own, so the count it lands in differs from the row's own badge
+  function rankedAs(row) {
+    var own = row.verdict || row.cell.verdict;
+    var ownLabel = verdictLabel(row.cell, own, row.part)[0].replace(",", "");
+    var byWhole = !!(row.whole && row.whole.verdict);
+    var verdict = byWhole ? row.whole.verdict : own;
+    var label = byWhole ? row.whole.label : ownLabel;
+    return { verdict: verdict, label: label, whole: label !== ownLabel,
+      rank: RANK.indexOf(verdict) * 2 + (label === FALLBACK_IF[0].replace(",", "") ? 1 : 0) };
+  }
+
+  // the verdicts of these rows (each a derived cell), best first, counted as they are ranked (rankedAs), with how many
+  // of each are expert-layer rows counted by a whole checkpoint that reads otherwise than their own badge:
+  // [{verdict, label, count, whole}]
   function tallyOf(rows) {
     var tally = [];
-    rows.map(function (row) {
-      var verdict = row.verdict || row.cell.verdict;
-      var label = verdictLabel(row.cell, verdict, row.part)[0].replace(",", "");
-      return { verdict: verdict, label: label, rank: RANK.indexOf(verdict) * 2 + (label === FALLBACK_IF[0].replace(",", "") ? 1 : 0) };
-    }).sort(function (a, b) { return a.rank - b.rank; }).forEach(function (shown) {
+    rows.map(rankedAs).sort(function (a, b) { return a.rank - b.rank; }).forEach(function (shown) {
       var last = tally[tally.length - 1];
-      if (last && last.label === shown.label) { last.count += 1; } else { tally.push({ verdict: shown.verdict, label: shown.label, count: 1 }); }
+      if (!last || last.label !== shown.label) {
+        last = { verdict: shown.verdict, label: shown.label, count: 0, whole: 0 };
+        tally.push(last);
+      }
+      last.count += 1;
+      last.whole += shown.whole ? 1 : 0;
     });
     return tally;
   }
 
   function tallySpans(tally) {
     return tally.map(function (t, n) {
-      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict), text: t.label }), " " + t.count]);
+      return el("span", {}, [n ? " · " : "", el("span", { "class": verdictClass(t.verdict), text: t.label }), " " + t.count,
+        t.whole ? el("span", { "class": "atlas-compare__tally-whole", text: " (" + t.whole + " by the whole checkpoint)" }) : null]);
     });
   }
+
+  // said after a tally that counts an expert-layer row by a whole checkpoint that reads otherwise than its own badge,
+  // so the count and the row's badge are not read as disagreeing
+  var TALLY_WHOLE = " An expert-layer scheme is ranked and counted by its whole checkpoint (the worse of its expert " +
+    "layers' verdict and that of its checkpoint's other linear layers), shown under its own verdict.";
 
   // The formats this format's record names as related ("easily confused with or derived from") that some scheme
   // reads, in the record's order, each with its own tally on this place: the weight-only twin of a W4A4 format answers
@@ -1420,7 +1466,8 @@
     var found = ((records["format"][format.id] || {}).related || []).filter(function (id) {
       return id !== format.id && read[id];
     }).map(function (id) { return read[id]; }).map(function (f) {
-      var rows = f.schemes.map(function (s) { return { cell: cells[s.id + "|" + place.targetId] }; }).filter(function (row) { return row.cell; });
+      var rows = f.schemes.map(function (s) { return { cell: cells[s.id + "|" + place.targetId] }; }).filter(function (row) {
+        return row.cell; }).map(function (row) { return placedRow(cells, row, place); });
       return { format: f, tally: tallyOf(rows) };
     }).filter(function (r) { return r.tally.length; });
     if (!found.length) { return null; }
@@ -1439,7 +1486,7 @@
       return { scheme: s, cell: cells[s.id + "|" + place.targetId] };
     });
     var rows = all.filter(function (row) { return row.cell; });
-    rows.forEach(function (row) { row.verdict = verdictHere(row.cell, place); row.part = onPart(row.cell, place); });
+    rows.forEach(function (row) { placedRow(cells, row, place); });
     // a scheme whose engine has no candidate list for this platform: a gap, shown as one rather than left out
     var gaps = all.filter(function (row) { return !row.cell; });
     // ... except where the engine runs here only through its plugin, whose own schemes are rows of their own
@@ -1457,9 +1504,8 @@
     }
     var engineName = function (row) { return records["engine"][row.scheme.engine] ? records["engine"][row.scheme.engine].name : row.scheme.engine; };
     // an expert-layer row ranks by its whole checkpoint (wholeHere), what loading the checkpoint gets: one whose experts
-    // fall back and whose other layers are refused is not the best answer on the list
-    rows.forEach(function (row) { row.whole = wholeHere(cells, row.cell, place); });
-    var ranked = function (row) { return RANK.indexOf(row.whole && row.whole.verdict || row.verdict); };
+    // fall back and whose other layers are refused is not the best answer on the list; the tally counts as it ranks
+    var ranked = function (row) { return rankedAs(row).rank; };
     rows.sort(function (a, b) {
       return ranked(a) - ranked(b) || engineName(a).localeCompare(engineName(b)) ||
         a.scheme.name.localeCompare(b.scheme.name);
@@ -1479,7 +1525,8 @@
       " " + viaPlugin.length] : [],
     away.length ? [(tally.length || gaps.length || viaPlugin.length ? " · " : ""), el("span", { "class": "atlas-compare__elsewhere",
       text: WORDS.plugin_elsewhere_label }), " " + away.length] : [],
-    [". Each verdict links to its full answer: conditions, traps and sources."])));
+    [". Each verdict links to its full answer: conditions, traps and sources."],
+    tally.some(function (t) { return t.whole; }) ? [TALLY_WHOLE] : [])));
     var related = relatedOnPlace(records, cells, format, formats || [], place, hardware);
     if (related) { box.appendChild(related); }
     var names = ["Engine", "Scheme", "Verdict", "Kernel", "Computes in", "Traps"];

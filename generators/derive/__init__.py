@@ -34,7 +34,7 @@ from .search_terms import SearchTerms, search_terms_by_record
 from .engine_traps import EngineTraps, traps_by_engine
 from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
-from .terms import TermLink, term_links
+from .terms import TermLink, quoted_stretches, term_links
 from .whole_checkpoint import WholeCheckpoint, whole_checkpoints
 
 
@@ -241,6 +241,11 @@ class Views:
     def term_links(self) -> tuple[TermLink, ...]:
         """The glossary's spellings, each with the record that defines it, longest first (pages link each once)."""
         return term_links(self.index)
+
+    @cached_property
+    def quoted_stretches(self) -> tuple[str, ...]:
+        """The records' verbatim text (engine messages, quotes) that holds a glossary spelling: never linked inside."""
+        return quoted_stretches(self.index, self.term_links)
 
     @cached_property
     def unverified(self) -> dict[str, str]:

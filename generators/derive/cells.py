@@ -30,6 +30,7 @@ from .inferred_steps import InferredStep, inferred_step
 from .engine_dtypes import as_seen_by
 from .messages import MODEL_DTYPES, engine_message
 from .candidate_lists import resolved_schemes
+from .plugins import layers_of
 from .runtime_checks import resolved_kernels
 
 _Frozen = TypeVar("_Frozen")
@@ -91,6 +92,9 @@ class Attempt:
     messages: tuple[tuple[str, str], ...] = ()  # (condition, the engine's own message when it does not hold)
     computes_as: str = ""  # a precision requirement this target fails: the kernel is kept and computes this instead
     computes_check: str = ""  # that requirement's `check` (weight-only, weight-type, ...): what a short form reads
+    # that requirement's typed `computes` (way, precision, encoding; '' where unstated), where its check alone does not
+    # say how the kept kernel computes: what a short form reads first
+    computes_stated: tuple[str, ...] = ()
     assumed: tuple[Assumed, ...] = ()  # conditions the default install (or a default setting) meets
     opt_in: tuple[Assumed, ...] = ()  # conditions the default install does not meet (the reader must opt in)
     opposites: tuple[tuple[str, str], ...] = ()  # (condition, the message of the check it is the negation of)
@@ -1392,6 +1396,7 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     instead: list[tuple[str, str]] = []
     computes_as = ""
     computes_check = ""
+    computes_stated: tuple[str, ...] = ()
     earlier: list[tuple[str, str]] = []  # (condition, the engine's refusal when it does not hold), in check order
     paraphrased: list[tuple[str, str]] = []  # the same, with checks in the atlas's words the default install fails
     split: list[str] = []  # undecided parts in the atlas's words of a check split in the records, since the last verbatim one
@@ -1405,10 +1410,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
     failure_inferred = False  # that requirement is marked `inferred`
     inferred_steps: list[InferredStep] = []  # the requirements marked `inferred` that it meets so far
     method = scheme.get("method") if scheme else None
+    layers = layers_of(scheme) if scheme else None  # one kernel can serve dense and expert layers by other rules
     scheme_config = config
     context = scheme or {"config": scheme_config}  # what the kernel's messages are filled from
     for requirement in kernel.get("requirements", []):
-        if not applies(requirement.get("when"), target, config, method):
+        if not applies(requirement.get("when"), target, config, method, layers):
             continue
         outcome = _for_dtypes(evaluate(requirement, config, target), requirement, config)
         config = _dtypes_left(requirement, outcome, config)
@@ -1430,6 +1436,9 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                     assumed.append(Assumed(outcome, met, facts, installed.route))
             continue
         if outcome is False and requirement.get("declines") is False:
+            if not computes_as:
+                stated = requirement.get("computes")
+                computes_stated = (stated["way"], stated.get("precision", ""), stated.get("encoding", "")) if stated else ()
             computes_check = computes_check or str(requirement.get("check", ""))
             computes_as = computes_as or engine_message(requirement["reason"], target, context, requirement, kernel)
             continue
@@ -1486,10 +1495,11 @@ def try_kernel(kernel_id: str, kernel: KernelFields | None, config: Mapping[str,
                        assumed=tuple(a for a in assumed if a.condition in selecting),  # (it fails whatever the rest)
                        opt_in=tuple(a for a in opt_in if a.condition in selecting))
     routes = tuple(route["name"] for route in kernel.get("routes", [])
-                   if applies(route.get("when"), target, config, method))
+                   if applies(route.get("when"), target, config, method, layers))
     return Attempt(kernel_id, CONDITIONAL if conditions else YES, conditions=tuple(conditions), routes=routes,
                    limits=tuple(limits), instead=tuple(instead), messages=tuple(earlier), computes_as=computes_as,
                    computes_check=computes_check if computes_as else "",
+                   computes_stated=computes_stated if computes_as else (),
                    assumed=tuple(assumed), opt_in=tuple(opt_in), opposites=tuple(opposites), fails=tuple(fails),
                    elsewhere=tuple(elsewhere), walks=tuple(walks), inferred_steps=tuple(inferred_steps),
                    dtypes=tuple(config.get("activation_types") or ()) if config is not scheme_config else ())
@@ -1564,15 +1574,18 @@ def _gate_blocks(gate: KernelExternalGates, target: HardwareTargetFields, config
 
 
 def applies(when: Mapping[str, Any] | None, target: HardwareTargetFields, config: Mapping[str, Any],
-            method: str | None = None) -> bool:
+            method: str | None = None, layers: str | None = None) -> bool:
     """Whether a `when` restriction matches the target and the scheme (activation dtypes match if any overlap;
-    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `weight_storage` matches only
+    `methods` names the scheme methods, i.e. checkpoint layouts, a path is taken for; `layers` the kind of layer
+    the scheme describes, dense or experts, where one kernel follows other rules on each; `weight_storage` matches only
     a scheme that states its weight tensor's dtype; `capabilities` the targets a path is allowed on; a capability
     bound or a gfx list never matches a target that has no capability or gfx id; `weight_types` the scheme's
     weight types a rule is for; `activation_quantized` a scheme that says whether its activations are quantized)."""
     if not when:
         return True
     if "methods" in when and method not in when["methods"]:
+        return False
+    if "layers" in when and layers not in when["layers"]:
         return False
     if "weight_storage" in when and config.get("weight_storage") not in when["weight_storage"]:
         return False

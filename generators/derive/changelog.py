@@ -173,13 +173,14 @@ def _arrival_items(index: Index, cells: list[CellChange]) -> list[ChangeItem]:
         groups.setdefault((c.scheme, c.old == ABSENT), []).append(c)
     items = []
     for (scheme, new), group in sorted(groups.items(), key=lambda g: (g[0][0], not g[0][1])):
-        verdicts = [c.new if new else c.old for c in group]
-        tally = ", ".join(f"{verdict} {verdicts.count(verdict)}" for verdict in dict.fromkeys(sorted(verdicts)))
+        # each cell as a reader reads it on the side that has it: "fallback if" apart from "fallback" (Cell.label)
+        words = [_read_as(c.new, c.new_label) if new else _read_as(c.old, c.old_label) for c in group]
+        tally = ", ".join(f"{word} {words.count(word)}" for word in dict.fromkeys(sorted(words)))
         refs = _existing(index, f"scheme/{scheme}")  # (each target is named in the folded detail)
         what = "new" if new else "removed"
-        detail = tuple(f"{c.target}: {c.new if new else c.old}" + (f" ({c.new_detail if new else c.old_detail})"
-                                                                  if (c.new_detail if new else c.old_detail) else "")
-                       for c in group)
+        detail = tuple(f"{c.target}: {word}" + (f" ({c.new_detail if new else c.old_detail})"
+                                                if (c.new_detail if new else c.old_detail) else "")
+                       for c, word in zip(group, words))
         items.append(ChangeItem("flip", f"{scheme}: {len(group)} {what} cell{'s' if len(group) != 1 else ''} "
                                         f"({tally})", refs, detail))
     return items
@@ -189,7 +190,7 @@ def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
     """A flip (`s on t: old → new (detail)`), then each term that changes: what must hold, what runs otherwise."""
     refs = _existing(index, f"scheme/{c.scheme}", f"hardware-target/{c.target}")
     items = []
-    was, now = (label.lower() if label else verdict for verdict, label in ((c.old, c.old_label), (c.new, c.new_label)))
+    was, now = _read_as(c.old, c.old_label), _read_as(c.new, c.new_label)
     if c.flips:
         items.append(ChangeItem("flip", f"{c.scheme} on {c.target}: {was} → {now}"
                                 + (f" ({c.new_detail})" if c.new_detail else ""), refs, verdicts=(c.old, c.new),
@@ -208,6 +209,12 @@ def _cell_items(index: Index, c: CellChange) -> list[ChangeItem]:
         items.append(ChangeItem("otherwise", f"{c.scheme} on {c.target}{still}: what runs otherwise changed", refs,
                                 (f"before: {_words(old, 'no step')}", f"after: {_words(new, 'no step')}")))
     return items
+
+
+def _read_as(verdict: str, label: str) -> str:
+    """A side of a cell change as its reader reads it: its label where that is not its verdict's ("fallback if"),
+    lower-cased as the changelog writes verdicts, else the verdict."""
+    return label.lower() if label else verdict
 
 
 def _words(terms: tuple[str, ...], none: str) -> str:

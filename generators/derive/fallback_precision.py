@@ -10,8 +10,12 @@ kernel is kept because it cannot take quantized activations, from its `activatio
 - dequantized (a `weight-type` check: quantized weights where it takes float ones): the weights dequantized to that
   precision or those dtypes, as weight-only;
 - activations-quantized (an `activation-quantized` check on a kernel that quantizes them): its hardware formats.
-Any other check (a capability bound, a scale kind, a switch) states its precision only in prose: no short form.
-Pure functions; no I/O.
+A requirement whose check alone does not say how the kept kernel computes (a capability bound below which vLLM swaps
+Humming's activation type, a scale kind a plugin requantizes to, a weight-only check whose kernel also makes the weights
+BF16 at load) states it typed, with the requirement's locator: `computes` with its `way`, and its `precision` where the
+kernel's own fields do not give it (the kernel's `computes_in`, or its hardware formats for activations it quantizes,
+or else the activation dtypes it runs with). That is read first. Any other requirement states its precision only in
+prose: no short form. Pure functions; no I/O.
 """
 from __future__ import annotations
 
@@ -51,15 +55,33 @@ def fallback_precision(index: Index, cell: Cell, config: Mapping[str, Any]) -> F
     handling = kernel.data.get("activation_handling")
     dtypes = (attempt.dtypes if attempt is not None and attempt.dtypes else
               tuple(t for t in config.get("activation_types", []) if t in MODEL_DTYPES))
+    if attempt is not None and attempt.computes_as and attempt.computes_stated:
+        return _stated(index, kernel.id, kernel.data.get("formats", []), attempt.computes_stated, dtypes)
     if check in ("weight-only", "weight-type", "") and handling in ("as-given", "emulated"):
         stated = dequantized_precision(index, kernel.id)
         way = "dequantized" if check == "weight-type" else "emulated" if handling == "emulated" else "weight-only"
         return _said(way, (precision_label(stated),) if stated else _labels(dtypes))
     if check == "activation-quantized" and handling == "quantized":
-        hardware = [f for f in kernel.data.get("formats", [])
-                    if (r := index.get("format", f)) is not None and r.data.get("format_class") == "hardware"]
-        return _said("activations-quantized", tuple(format_precision(index, f) for f in hardware))
+        return _said("activations-quantized", _hardware(index, kernel.data.get("formats", [])))
     return None
+
+
+def _stated(index: Index, kernel: str, formats: Iterable[str], stated: tuple[str, ...],
+            dtypes: Iterable[str]) -> FallbackPrecision | None:
+    """A requirement's typed `computes`: its precision, else the one the kernel's fields give for the way."""
+    way, precision, encoding = stated
+    if precision:
+        return _said(way, (precision_label(precision, encoding),))
+    if way == "activations-quantized":
+        return _said(way, _hardware(index, formats))
+    dequantized = dequantized_precision(index, kernel)
+    return _said(way, (precision_label(dequantized),) if dequantized else _labels(dtypes))
+
+
+def _hardware(index: Index, formats: Iterable[str]) -> tuple[str, ...]:
+    """The precisions of the kernel's hardware formats (those it quantizes activations to)."""
+    return tuple(format_precision(index, f) for f in formats
+                 if (r := index.get("format", f)) is not None and r.data.get("format_class") == "hardware")
 
 
 def _labels(dtypes: Iterable[str]) -> tuple[str, ...]:

@@ -7,7 +7,8 @@ it begins (the worker appends `*`), and the scores of the matched words add up, 
 idf; Material turns off length normalisation); a page whose first section has every typed word is then multiplied by
 5, one with some of them by less. A page's front-matter `search: boost:` multiplies the page's score for every query
 that finds it, whatever matched: a boost given so that 'GPTQ' finds the GPTQ page first would also lift that page for
-'scale' or 'Marlin'. So no page boost is used here (source pages keep the template's site-wide 0.3).
+'scale' or 'Marlin'. So no page boost lifts a page here (source pages keep the template's site-wide 0.3, glossary
+pages 0.9: see below).
 
 The terms of a format, kernel or engine record: its name without a trailing parenthetical, its id (readers paste
 'vllm-cutlass-int8-scaled-mm'), a kernel's class name ('MarlinExperts') and its aliases (a format's of one plain word
@@ -16,13 +17,29 @@ prose, the words of lower-case letters only but 'bit' after a number ('Machete w
 'Machete 4 bit GEMM'): a tag
 outranks every title, so 'weight' or 'block' would otherwise list those records before the pages about weights or
 blocks; a name left with one word is no term ('FP8 block scaling' is not named 'FP8'). A term two records share stays
-with the one whose name it is, then id, class name, alias, name without prose ('AutoRound' names the AutoRound engine;
-the AutoRound W4A16 format's alias yields). A format's nominal bits per weight is a term as readers write a width
+with the one whose name it is, then id, glossary spelling, class name, alias, name without prose ('AutoRound' names the
+AutoRound engine; the AutoRound W4A16 format's alias yields), but for a glossary spelling that is a record's name or id:
+both pages keep it ('Marlin', the Marlin engine's name and id, and the Marlin glossary page's spelling). A format's nominal bits per weight is a term as readers write a width
 ('4-bit': the words '4' and 'bit'; lunr's query lexer splits a typed '4-bit' at its hyphen with the separator it read
 when it loaded, so a search `separator` that kept '4-bit' whole in the index would leave the query matching nothing of
 it), so '4-bit' lists the 4-bit formats before BitNet, bitnet.cpp and bitsandbytes, whose names 'bit' begins (each
 width starts with the most markers on 'bit': see _Markers._seed). A hardware target's terms are its id, on CUDA nvcc's spelling of its compute capability ('sm_90'), and the architecture
 its accelerators state ('Hopper'): see _target_terms.
+
+A glossary (term) page's terms are its spellings ('MMVQ'), and its definition names the things called by its word: the
+kernels and engines whose names and ids carry the spelling ('llama.cpp MMVQ', 'vllm-gguf-mmvq'). The theme multiplies
+a page's first section by 5 when it holds every typed word (tags, title or text), by 1 + (1 + the share it holds)^2
+otherwise, and a later section by at most 2. With its definition in the first section, the glossary page had every word
+of those names and ids there too, and its markers on the spelling (which it needs to come first for 'MMVQ' before those
+kernels) then put it first for their names and ids as well; the whole words a kernel's id adds ('vllm', 'gguf') are
+too common to weigh against a marker. So the layout (docs/_templates/record.md.j2) puts a glossary page's definition in
+a section of its own: its first section holds its title, id line and tags (every word of its spellings), so a
+record's exact id or name finds that record first ('vllm-gguf-mmvq' is 9.4 to the glossary page's 7.3, in millions) and
+the spelling alone the glossary page (13.4 to 8.4 for 'MMVQ'); tests/test_search_terms.py checks that no glossary page
+holds every word of another page's term there while weighing on it. A spelling that is also a record's name or id
+('Marlin', the Marlin engine) is both pages' term with the same markers (they are not weighed against each other), and
+the glossary pages' page boost of 0.9, which only lowers them, lists the record first and the glossary page second; a
+spelling that is only the glossary page's keeps its lead (the solver puts a marker more on it than on any other page).
 
 Weight that only the record's own names reach, instead of a page boost: marker tags, a word of a term with one or more
 '_' appended ('genai_', 'gptq__'), which only a typed word beginning like that word matches (_Markers). A page's weight
@@ -52,9 +69,9 @@ from ..model.records import Record
 from .members import members
 
 SEARCH_FIRST_KINDS = ("format", "kernel", "engine", "hardware-target", "term")
-GLOSSARY = "term/"  # a glossary page must be outweighed by two tag words, not one: its text names the things called by
-# its word (the Marlin page says 'MoE'), so lunr multiplies it by 5 for one of their names ('Marlin MoE') as it does
-# that thing's own page, and its markers, on one page, weigh more (idf) than the markers a name shares with its kin
+GLOSSARY = "term/"  # a glossary page must be outweighed by two tag words, not one: its markers, on one page, weigh
+# more (idf) than the markers a name shares with its kin (its text names the things called by its word, the Marlin page
+# says 'MoE', which also put it at 5 times for their names until its definition got a section of its own)
 MARKER = "_"  # appended to a word of a term; the theme's separator (spaces, hyphens) keeps it in the word
 _SEPARATOR = re.compile(r"[\s\-]+")  # the theme's default `separator`, as the built search index states it
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
@@ -94,14 +111,16 @@ def search_terms(record: Record, index: Index) -> tuple[str, ...]:
     return tuple(name for name, _ in _ranked_terms(record, index))
 
 
-SPELLING = 0  # a glossary term's spelling ranks as a name: a record named with it ('Marlin', the engine) keeps it too
-DERIVED = 5  # the rank of a term read from a record's facts rather than its names: a bit width, an architecture
+SPELLING = 2  # a glossary term's spelling ranks after a record's name and id: a record named or identified by it
+# ('Marlin', the engine) keeps it beside the glossary page, which the page's search boost puts second (see the module
+# docstring); a class name or alias it spells ('float8_e4m3fn' of FP8 E4M3) yields to the glossary page
+DERIVED = 6  # the rank of a term read from a record's facts rather than its names: a bit width, an architecture
 
 
 def _ranked_terms(record: Record, index: Index) -> list[tuple[str, int]]:
-    """The record's terms with their rank: 0 its name or (SPELLING) a term record's spelling, 1 its id, 2 its class name, 3 an alias, 4 its name without
-    prose, 5 (DERIVED) a format's bit width or a target's architecture; a term shared with another record stays only
-    where its rank is best."""
+    """The record's terms with their rank: 0 its name, 1 its id, 2 (SPELLING) a term record's spelling, 3 its class
+    name, 4 an alias, 5 its name without prose, 6 (DERIVED) a format's bit width or a target's architecture; a term
+    shared with another record stays only where its rank is best."""
     if record.kind not in SEARCH_FIRST_KINDS:
         return []
     names = _target_terms(record, index) if record.kind == "hardware-target" else _spellings(record) \
@@ -124,10 +143,10 @@ def _record_terms(record: Record) -> list[tuple[str, int]]:
     data = record.data
     name = _PARENTHETICAL.sub("", record.name)
     short = name if len(words(name)) == 1 else _name(name)
-    names = [(short, 0 if short == name else 4), (record.id, 1)]
-    names += [(data["class_name"], 2)] if isinstance(data.get("class_name"), str) else []
+    names = [(short, 0 if short == name else 5), (record.id, 1)]
+    names += [(data["class_name"], 3)] if isinstance(data.get("class_name"), str) else []
     aliases = [a for a in data.get("aliases", []) if isinstance(a, str)]
-    names += [(a, 3) for a in aliases if record.kind != "format" or _FORMAT_WORD.fullmatch(a)]
+    names += [(a, 4) for a in aliases if record.kind != "format" or _FORMAT_WORD.fullmatch(a)]
     return names + [(width, DERIVED) for width in [_width(data.get("weight_bits"))] if record.kind == "format" and width]
 
 
@@ -149,8 +168,8 @@ def _target_terms(record: Record, index: Index) -> list[tuple[str, int]]:
     terms = [(record.id, 1)]
     capability = record.data.get("compute_capability")
     if record.data.get("platform") == "cuda" and type(capability) is int and capability > 0:
-        terms.append((f"sm_{capability}", 3))
-        terms += [(name, 3) for name in record.data.get("cuda_arch_names", []) if isinstance(name, str)]
+        terms.append((f"sm_{capability}", 4))
+        terms += [(name, 4) for name in record.data.get("cuda_arch_names", []) if isinstance(name, str)]
     for accelerator in members(index, record):
         found = index.get("accelerator", accelerator)
         stated = found.data.get("architecture") if found is not None else None
@@ -177,7 +196,8 @@ def search_terms_by_record(index: Index) -> dict[str, SearchTerms]:
     for terms in ranked.values():
         for term, rank in terms:
             best[words(term)] = min(rank, best.get(words(term), rank))
-    found = {ref: tuple(t for t, rank in terms if rank == best[words(t)]) for ref, terms in ranked.items()}
+    found = {ref: tuple(t for t, rank in terms if rank == best[words(t)] or rank == SPELLING > best[words(t)])
+             for ref, terms in ranked.items()}  # a spelling stays beside a record's name or id
     found = {ref: terms for ref, terms in found.items() if terms}
     markers = _solved(tuple(found.items()))
     return {ref: SearchTerms(terms, markers[ref]) for ref, terms in found.items()}

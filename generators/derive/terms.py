@@ -2,11 +2,16 @@
 term itself), longest spelling first so that a longer one is linked before a shorter one it contains. A spelling that
 several kernel records carry in their names (Marlin: IST-DASLab's kernel and vLLM's and GPTQModel's adaptations; MMQ:
 llama.cpp's and vllm-gguf-plugin's port) names no one kernel: its links lead to the term's own page, which lists those
-kernels, so a vLLM page does not send "Marlin" to a kernel vLLM never runs. Pure; no I/O."""
+kernels, so a vLLM page does not send "Marlin" to a kernel vLLM never runs.
+
+A record's verbatim text (an engine's message, a quote from a source) says what its source says and nothing the site
+adds, so no spelling is linked inside it, wherever it is shown: on its record's page, in a cell of another record's
+page or a chapter (a kernel's refusal on a hardware target's page), or in an answer card's condition that quotes it.
+`quoted_stretches` lists the stretches of such text that a link could fall in. Pure; no I/O."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,3 +54,52 @@ def term_links(index: Index) -> tuple[TermLink, ...]:
         kind, record = leads_to(index, term.id, term.data)
         found.extend(TermLink(spelling, kind, record, term.id, str(term.name)) for spelling in term.data["spellings"])
     return tuple(sorted(found, key=lambda t: (-len(t.spelling), t.spelling)))
+
+
+# a string field that quotes its source word for word, and a list field whose strings each do: a gotcha's `messages`,
+# an observation's `message`, `reasons` (the engine's refusals as raised) and `candidates` (each kernel's answer)
+VERBATIM_FIELDS = ("quote", "failure_message", "message")
+VERBATIM_LISTS = ("messages", "reasons", "candidates")
+# an f-string placeholder of a recorded message: the engine fills it for each cell (derive/messages.py), so only the
+# text between placeholders is shown as recorded
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_EDGES = " \t\n,;:."
+
+
+def verbatim_texts(data: Any) -> Iterator[str]:
+    """A record's text that quotes someone else word for word: every `quote`, `failure_message` and `message`, each
+    string of a `messages`, `reasons` or `candidates` list, and a requirement's `reason` where `reason_verbatim` is not
+    false (the engine's message, as the checks read it)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, str) and (key in VERBATIM_FIELDS or
+                                           (key == "reason" and data.get("reason_verbatim", True))):
+                yield value
+            elif key in VERBATIM_LISTS and isinstance(value, list) and all(isinstance(v, str) for v in value):
+                yield from value
+            else:
+                yield from verbatim_texts(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from verbatim_texts(item)
+
+
+def quoted_stretches(index: Index, links: Iterable[TermLink]) -> tuple[str, ...]:
+    """Every stretch of the records' verbatim text that holds a glossary spelling as a word, as a page or a card shows
+    it: a message with placeholders split at each (the filled message shows the text between them as recorded), each
+    piece trimmed of the spaces and punctuation at its ends. A piece that is a spelling alone is left out: it would
+    stop that spelling from being linked anywhere. Sorted, once each."""
+    spellings = [(s, re.compile(rf"(?<!\w){re.escape(s)}(?!\w)")) for s in {t.spelling for t in links}]
+    found: set[str] = set()
+    for record in (r for kind in sorted(index.by_kind) for r in index.by_kind[kind].values()):
+        for text in verbatim_texts(record.data):
+            for piece in (p.strip(_EDGES) for p in _PLACEHOLDER.split(" ".join(text.split()))):
+                if any(s in piece and piece != s and pattern.search(piece) for s, pattern in spellings):
+                    found.add(piece)
+    return tuple(sorted(found))
+
+
+def quoted_holding(stretches: Iterable[str], spellings: Iterable[str]) -> list[str]:
+    """Those of the quoted stretches that hold one of the spellings as a word, in their order."""
+    patterns = [re.compile(rf"(?<!\w){re.escape(s)}(?!\w)") for s in spellings]
+    return [s for s in stretches if any(p.search(s) for p in patterns)]

@@ -8,6 +8,11 @@ scheme the whole checkpoint's verdict is the worse of the two cells on the same 
 beside it (explain, the Can I run it? card and its comparison, the quantization-selection chapter, the scheme page).
 A scheme whose record says no scheme applies (`no_scheme`: the other layers stay in the model dtype) has none.
 
+A surface that counts or lists cells by whether they load (a target's schemes served and refused, a format's "Where it
+runs", the format map's runs table, the data API's `runs_on`) counts such a cell by its whole checkpoint, what a reader
+can load (`counted`, `loads`): an expert cell that runs beside other layers that are refused is refused there. A
+surface about the expert layers' own kernels (a kernel page) keeps the cell's verdict and says so.
+
 The worse verdict is the one a reader meets whose install meets every condition either cell names; three cases say
 more. Where both cells are runs-if, the whole checkpoint needs both sets of conditions (`both_conditional`). Where the
 worse verdict is a fallback and a cell on it (a fallback_if) or a runs-if cell reaches, on a default install without
@@ -52,6 +57,7 @@ class WholeCheckpoint:
     default_kernel: str = ""  # the kernel a default install selects for those layers
     # the other layers' cell is runs-if on a kernel a default install does not select: `why` is its lead (both kernels)
     others_lead: bool = False
+    experts_why: str = ""  # where both cells are runs-if: what the expert layers need to run at all (needs_to_run)
 
     @property
     def label(self) -> str:
@@ -64,7 +70,7 @@ class WholeCheckpoint:
                 "fallback_if": self.fallback_if, "both_conditional": self.both_conditional,
                 "by_default": self.by_default.value if self.by_default else None,
                 "default_layers": self.default_layers, "default_kernel": self.default_kernel,
-                "others_lead": self.others_lead}
+                "others_lead": self.others_lead, "experts_why": self.experts_why}
 
 
 def whole_checkpoints(index: Index, cells: Mapping[tuple[str, str], Cell]) -> dict[tuple[str, str], WholeCheckpoint]:
@@ -89,7 +95,8 @@ def whole_of(experts: Cell, other: str, others: Cell | None) -> WholeCheckpoint:
     lead = default_lead(others) if others.verdict is Verdict.RUNS_IF else None
     return WholeCheckpoint(experts.scheme, experts.target, other, experts.verdict, others.verdict, verdict, decided,
                            lead_said(lead) if lead else why_said(others), fallback_if, both,
-                           *by_default(experts, others, verdict), others_lead=lead is not None)
+                           *by_default(experts, others, verdict), others_lead=lead is not None,
+                           experts_why="; ".join(needs_to_run(experts)) if both else "")
 
 
 def fails_without(cell: Cell) -> bool:
@@ -112,14 +119,39 @@ def by_default(experts: Cell, others: Cell, verdict: Verdict) -> tuple[Verdict |
     return worst, side, lead.default
 
 
+def needs_to_run(cell: Cell) -> tuple[str, ...]:
+    """Conditions under which a runs-if cell runs whichever kernel the engine takes (enough, if not each needed where
+    two routes run), not those of its first kernel alone: a condition whose failure leads (`otherwise`,
+    the first step for its kernel that names it unmet) to another kernel that runs needs only that kernel's own
+    conditions, in turn; one that leads to a step that does not run here, or to none, is needed itself. vLLM GGUF's
+    MMVQ needs a few tokens at most, MMQ runs above them and Triton without the CUDA extension: only the plugin is
+    needed; the MMVQ expert kernel's grid bound leads to a failure, so it stays."""
+    needed: dict[str, None] = {}
+    seen: set[tuple[str | None, tuple[str, ...]]] = set()
+
+    def walk(kernel: str | None, conditions: tuple[str, ...]) -> None:
+        if (kernel, conditions) in seen:
+            return
+        seen.add((kernel, conditions))
+        for condition in conditions:
+            step = next((o for o in cell.otherwise if o.kernel == kernel and condition in o.unmet), None)
+            if step is None or step.verdict not in (Verdict.RUNS, Verdict.RUNS_IF) or step.elsewhere:
+                needed[condition] = None
+            else:
+                walk(step.selected, step.conditions)
+
+    walk(cell.kernel, cell.conditions)
+    return tuple(needed)
+
+
 def why_said(cell: Cell) -> str:
     """In a line, what a cell says where it does not simply run: the capability gate's or the engine's message (with
     the first reason where the message ends by listing them), else the first reason, for one that does not load; what
-    it computes as, for a fallback; its conditions, for a runs-if."""
+    it computes as, for a fallback; what it needs to run at all, for a runs-if."""
     if cell.verdict is Verdict.RUNS:
         return ""
     if cell.verdict is Verdict.RUNS_IF:
-        return "; ".join(cell.conditions)
+        return "; ".join(needs_to_run(cell))
     if cell.verdict is Verdict.FALLBACK:
         return cell.computes_as
     if cell.gate or not cell.reasons:
@@ -128,3 +160,32 @@ def why_said(cell: Cell) -> str:
     # an engine message that ends where it lists its reasons ("... Reasons:") is followed by the first of them
     lead = cell.failure_message if cell.failure_message.endswith(":") else ""
     return (f"{lead} {cell.reasons[0]}" if lead else cell.failure_message or cell.reasons[0]) + more
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The verdict a cell is counted and listed by where a surface counts what loads: an expert-layer cell's whole
+    checkpoint's (`whole` set), else the cell's own (also where the other layers' scheme has no cell on the target,
+    as the answer card's comparison ranks it)."""
+
+    verdict: Verdict
+    label: str  # Cell.label's words ("Fallback if" apart from a fallback a default install reaches)
+    fallback_if: bool = False  # a fallback that needs what a default install lacks (the label's "Fallback if")
+    whole: WholeCheckpoint | None = None
+
+    @property
+    def loads(self) -> bool:
+        return self.verdict.loads
+
+
+def counted(cell: Cell, wholes: Mapping[tuple[str, str], WholeCheckpoint]) -> Counted:
+    """How a cell counts on a surface that counts or lists what loads (`wholes`: Views.whole_checkpoints)."""
+    whole = wholes.get((cell.scheme, cell.target))
+    if whole is None or whole.verdict is None:
+        return Counted(cell.verdict, cell.label, cell.fallback_if)
+    return Counted(whole.verdict, whole.label, whole.fallback_if, whole)
+
+
+def loads(cell: Cell, wholes: Mapping[tuple[str, str], WholeCheckpoint]) -> bool:
+    """Whether a reader can load what the cell answers for: its whole checkpoint, for an expert-layer cell."""
+    return counted(cell, wholes).loads

@@ -27,7 +27,7 @@ WORDS: dict[str, object] = {
     "whole_checkpoint": "the checkpoint's other linear layers, scheme {scheme}, {state}",
     "whole_checkpoint_state": {
         "runs": "run as specified on this target",
-        "runs-if": "run on this target only if {why}",
+        "runs-if": "run on this target if {why}",
         # ... a runs-if whose kernel a default install does not select: its kernels as its answer leads with them
         # (derive/default_lead.py), the default install's first, so its conditions are not read as the default's
         "runs-if-lead": "run on this target by {why}",
@@ -36,7 +36,8 @@ WORDS: dict[str, object] = {
         "refused": "are refused on this target: {why}",
     },
     # ... after a runs-if state where the expert layers are runs-if too: the whole checkpoint needs both sets
-    "whole_checkpoint_both": ", and the expert layers only if their own conditions (above) hold",
+    # ({why}: what the expert layers need to run at all, derive/whole_checkpoint.py needs_to_run)
+    "whole_checkpoint_both": ", and the expert layers if {why}",
     # ... where a cell's kernel is not a default install's and what a default install gets is worse than the verdict
     # (derive/whole_checkpoint.py by_default): {layers} from "whole_checkpoint_layers", whose lead names the default
     # install's kernel first; {verdict} the default's label (a badge on the card and the pages)
@@ -207,9 +208,9 @@ def whole_state(verdict: str, why: str, lead: bool = False) -> str:
     return fill(str(table[verdict]), why=why) if why or verdict == "runs" else fill(str(table[verdict]), why="").rstrip(": ")
 
 
-def whole_both(both_conditional: bool) -> str:
-    """What follows the other layers' conditions where the expert layers have conditions of their own too."""
-    return words("whole_checkpoint_both") if both_conditional else ""
+def whole_both(both_conditional: bool, why: str) -> str:
+    """What follows the other layers' conditions where the expert layers have conditions of their own too (`why`)."""
+    return fill(words("whole_checkpoint_both"), why=why) if both_conditional else ""
 
 
 def whole_default_layers(side: str) -> str:

@@ -390,6 +390,14 @@ class KernelWithoutMatrixInstruction(TypedDict):
     note: NotRequired[Text]
 
 
+class KernelRequirementsComputes(TypedDict):
+    """For a requirement with `declines: false` whose `check` alone does not say how the kept kernel computes when it fails (a capability bound, a scale kind; or a `weight-only` check whose kernel also makes the weights a float dtype at load): that, typed, as a fallback's short form ("Computes in") says it; `reason` says it in full and `locator` is where the code decides it. Without `precision`, the kernel's fields give it: its `computes_in` (else the activation dtypes it runs with) for `weight-only`, `dequantized` and `emulated`, its hardware `formats` for `activations-quantized`."""
+
+    way: Literal['weight-only', 'dequantized', 'emulated', 'activations-quantized']
+    precision: NotRequired[Precision]
+    encoding: NotRequired[Encoding]
+
+
 class KernelRequirementsWhen(TypedDict):
     """Restricts where a requirement or route applies; every listed condition must hold."""
 
@@ -404,6 +412,7 @@ class KernelRequirementsWhen(TypedDict):
     activation_quantized: NotRequired[bool]
     gfx: NotRequired[list[str]]
     weight_types: NotRequired[list[Dtype]]
+    layers: NotRequired[list[Literal['dense', 'experts']]]
 
 
 class HostLimit(TypedDict):
@@ -428,6 +437,7 @@ class KernelRequirements(TypedDict):
     reason: str
     reason_verbatim: NotRequired[bool]
     declines: NotRequired[bool]
+    computes: NotRequired[KernelRequirementsComputes]
     inferred: NotRequired[bool]
     read_in: NotRequired[list[RefSource]]
     after_selection: NotRequired[bool]
@@ -462,6 +472,7 @@ class KernelRoutesWhen(TypedDict):
     capability_max: NotRequired[int]
     gfx: NotRequired[list[str]]
     weight_types: NotRequired[list[Dtype]]
+    layers: NotRequired[list[Literal['dense', 'experts']]]
 
 
 class KernelRoutes(TypedDict):
@@ -1232,6 +1243,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     'kernel.external_gates.when.weight_storage': ('int32', 'int8'),
     'kernel.registry': ('mixed-precision-linear', 'scaled-mm-int8', 'scaled-mm-fp8', 'fp4', 'mxfp8', 'moe', 'attention', 'standalone', 'other'),
     'kernel.requirements.check': ('platform', 'capability-min', 'capability-exact', 'capability-max', 'capability-family', 'gfx', 'gfx-excluded', 'cpu-arch', 'cpu-vendor', 'isa', 'weight-type', 'activation-type', 'group-size', 'zero-points', 'weight-only', 'activation-quantized', 'weight-scales', 'activation-scales', 'activation-quant-type', 'package', 'op', 'env', 'shape', 'other'),
+    'kernel.requirements.computes.way': ('weight-only', 'dequantized', 'emulated', 'activations-quantized'),
+    'kernel.requirements.when.layers': ('dense', 'experts'),
+    'kernel.routes.when.layers': ('dense', 'experts'),
     'kernel.without_matrix_instruction.computes': ('converted', 'vector', 'rescaled'),
     'kernel.without_matrix_instruction.unit': ('matrix', 'vector'),
     'observation.cells.runs.outcome': ('selected', 'refused'),

@@ -23,6 +23,7 @@ from jinja2.lexer import TokenStream
 from markupsafe import Markup
 
 from ..cache import cache_dir
+from ..derive.terms import verbatim_texts
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..problems import Problem
 from ..tree_files import DOCS_MAX_BYTES, Refused, list_tree, read_text
@@ -34,7 +35,7 @@ from .markdown import code_span, escape_text, page_of, with_code
 from .memo import PageMemo
 from .pages import cells_table, kind_index, names_of, record_page, verdict_markup
 from .template_globals import GLOBAL_NAMES, PageScope, bind_globals
-from .term_links import link_terms, verbatim_texts
+from .term_links import link_terms
 from .tree_loader import TreeLoader
 from .values import ValueRenderer
 
@@ -224,7 +225,8 @@ def _chapter_page(env: jinja2.Environment, atlas: Any, template_path: str, page:
                   problems: list[Problem]) -> str:
     """A page template rendered, with the numbers typed in its prose (a memo keeps both with the page)."""
     problems += literal_problems(f"docs/{template_path}", source)
-    return link_terms(render_page(env, atlas, template_path, page, names, {}, problems), atlas.views.term_links, page)
+    return link_terms(render_page(env, atlas, template_path, page, names, {}, problems), atlas.views.term_links, page,
+                      shared=atlas.views.quoted_stretches)
 
 
 def _kind_index_page(env: jinja2.Environment, atlas: Any, kind: str, page: str, names: Any, problems: list[Problem]) -> str:
@@ -239,7 +241,9 @@ def _record_page(env: jinja2.Environment, atlas: Any, record: Any, page: str, na
     text = render_page(env, atlas, f"{LAYOUTS}/record.md.j2", page, names, {"view": view}, problems)
     if record.kind in UNLINKED_KINDS:
         return text
-    return link_terms(text, atlas.views.term_links, page, tuple(dict.fromkeys(verbatim_texts(record.data))))
+    # its own verbatim text whole, and every record's that holds a spelling (a cell quotes a kernel's refusal)
+    own = tuple(dict.fromkeys(verbatim_texts(record.data)))
+    return link_terms(text, atlas.views.term_links, page, own, atlas.views.quoted_stretches)
 
 
 def _layouts(docs_dir: Path) -> dict[str, str]:

@@ -95,8 +95,13 @@ _BRIEF: dict[str, tuple[dict[str, Any], list[str]]] = {
                                             "carry the term's spelling in their names (Marlin, MMQ), which its page "
                                             "lists.",
                              "properties": {"kind": {"type": "string", "description": "That record's kind."},
-                                            "id": {"type": "string", "description": "That record's id."}}}},
-             ["spellings", "defined_by"]),
+                                            "id": {"type": "string", "description": "That record's id."}}},
+              "quoted": {**_IDS, "description": "Every stretch of the records' verbatim text (an engine's message, a "
+                                                "quote from a source) that holds one of the spellings as a word, as "
+                                                "recorded, a message with placeholders cut at each: a link on the "
+                                                "term never goes inside one, wherever it is shown (a condition that "
+                                                "quotes an engine's message)."}},
+             ["spellings", "defined_by", "quoted"]),
     "engine": ({"category": _record_field("engine", "category"),
                 "version_read": {**_STRING_OR_NULL, "description": "The record's `version_read`: the release or "
                                  "commit the records read (the one its cells describe); null when it states none."},
@@ -450,11 +455,12 @@ _TRAP_PARTS = {"type": "object", "required": ["trap", "parts"], "additionalPrope
                                                                "in the target's order."}}}
 
 _WHOLE_CHECKPOINT = {
-    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if", "both_conditional", "by_default", "default_layers", "default_kernel", "others_lead"], "additionalProperties": False,
+    "type": ["object", "null"], "required": ["scheme", "verdict", "others", "decided_by", "why", "fallback_if", "both_conditional", "by_default", "default_layers", "default_kernel", "others_lead", "experts_why"], "additionalProperties": False,
     "description": "For a cell of an expert-layer scheme (`layers: experts`) whose record names the scheme of its "
                    "checkpoint's other linear layers (`other_layers.scheme`): the whole checkpoint on this target, the "
                    "worse of this cell's verdict and that scheme's cell here (in the order of the verdict vocabulary). "
-                   "This cell's own `verdict` stays its expert layers'. Null for every other cell.",
+                   "This cell's own `verdict` stays its expert layers'; the Can I run it? comparison ranks and counts "
+                   "the cell's row by this one. Null for every other cell.",
     "properties": {"scheme": {"type": "string", "description": "The scheme of the checkpoint's other linear layers."},
                    "verdict": {"oneOf": [_VERDICT, {"type": "null"}],
                                "description": "The whole checkpoint's verdict: the worse of the two; null where that "
@@ -466,7 +472,10 @@ _WHOLE_CHECKPOINT = {
                                                  "one), `both` (the same verdict); empty where there is no other cell."},
                    "why": {"type": "string", "description": "What the other layers' cell says where it does not "
                                                            "simply run: its gate's or the engine's message (or first "
-                                                           "reason), what it computes as, or its conditions."},
+                                                           "reason), what it computes as, or what it needs to run "
+                                                           "at all (for `runs-if`: the conditions of the last running "
+                                                           "step of its answer, where every earlier step's include "
+                                                           "them; else its own conditions)."},
                    "fallback_if": {"type": "boolean", "description": "A `fallback` whole checkpoint one of whose "
                                                                     "fallback cells is `fallback_if`: shown \"Fallback "
                                                                     "if\", as that cell is; also where a runs-if "
@@ -486,7 +495,11 @@ _WHOLE_CHECKPOINT = {
                                                                     "a default install does not select: `why` is its "
                                                                     "kernel lead (the default install's kernel and "
                                                                     "what it gives, then the opt-in's), not its "
-                                                                    "conditions alone."}}}
+                                                                    "conditions alone."},
+                   "experts_why": {"type": "string", "description": "Where both cells are `runs-if`: what the expert "
+                                                                    "layers need to run at all (the conditions of the "
+                                                                    "last running step of their answer, where every "
+                                                                    "earlier step's include them); else empty."}}}
 
 _CELL = {"type": "object",  # every field is required (below): cell_entry writes each one, null or empty when it has none
          "properties": {"engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
@@ -634,15 +647,23 @@ _RUNS_ON = ("Every cell that loads a model in this format, despite the name: the
             "name it, sorted by scheme then target, whose verdict is `runs`, `runs-if` or `fallback`. A `fallback` "
             "entry loads but computes at another precision (activations left unquantized, say), not in this format: "
             "keep the `runs` and `runs-if` entries (the latter under its named conditions) for where the format "
-            "itself runs.")
-_RUN = {"type": "object", "required": ["scheme", "target", "engine", "verdict", "kernel"],
+            "itself runs. An expert-layer scheme's cell is listed where its `whole_checkpoint` verdict is one of "
+            "those three (a model loads only where its expert and its other layers both do), and read by it.")
+_RUN = {"type": "object", "required": ["scheme", "target", "engine", "verdict", "kernel", "whole_checkpoint"],
         "description": "A derived cell in short: the full one is the cells document's entry for (scheme, target).",
         "properties": {"scheme": {"type": "string", "description": "Scheme record id."},
                        "target": {"type": "string", "description": "Hardware-target record id."},
                        "engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
                        "verdict": {"type": "string", "description": "The cell's derived verdict (see the verdict "
-                                                                    "vocabulary)."},
-                       "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL}}}
+                                                                    "vocabulary); an expert-layer scheme's is its "
+                                                                    "expert layers' alone."},
+                       "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL},
+                       "whole_checkpoint": {"type": ["string", "null"], "description":
+                                            "For a cell of an expert-layer scheme whose checkpoint's other linear "
+                                            "layers have a scheme with a cell on the target: the whole checkpoint's "
+                                            "verdict, the worse of the two (the cells document's "
+                                            "`whole_checkpoint.verdict`), which is what loads; null for any other "
+                                            "cell."}}}
 
 _DERIVED = {"type": "object", "additionalProperties": False,
             "description": "Views computed from the records, by kind: a source's `link`; an accelerator's "

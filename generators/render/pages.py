@@ -413,21 +413,29 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     if record.kind == "kernel":
-        return [kernel_uses_table(atlas.views.kernel_uses.get(record.id, []), record.id, values)]
+        return [kernel_uses_table(atlas.views.kernel_uses.get(record.id, []), record.id, values,
+                                  atlas.views.expert_layer_schemes)]
     return []
 
 
-def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRenderer) -> Table:
-    """The derived cells the engine selects this kernel for: by scheme, how it comes to be selected, the verdict."""
+def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRenderer,
+                      experts: tuple[str, ...] = ()) -> Table:
+    """The derived cells the engine selects this kernel for: by scheme, how it comes to be selected, the verdict. A
+    kernel page is about the kernel: an expert-layer scheme's (`experts`) verdict is its expert layers' own, and the
+    note says so rather than giving the whole checkpoint's (derive/whole_checkpoint.py)."""
     rows = []
     for use in uses:
         targets = joined(", ", [values.ref(f"hardware-target/{t}") for t in use.targets])
         rows.append([badge_of(use.verdict, use.fallback_if), values.ref(f"scheme/{use.scheme}"), targets,
                      _use_when(use, kernel_id, values)])
     # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
-    return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
-                 "Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's "
-                 "page gives the reason.", copies_cells=True)
+    note = ("Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's page "
+            "gives the reason.")
+    if any(use.scheme in experts for use in uses):
+        note += (" An expert-layer scheme's verdict here is its expert layers' own, which this kernel serves; whether "
+                 "the whole checkpoint loads (its other linear layers too) is on the scheme's page.")
+    return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows, note,
+                 copies_cells=True)
 
 
 def _use_when(use: KernelUse, kernel_id: str, values: ValueRenderer) -> Markup:
@@ -733,9 +741,9 @@ def whole_markup(atlas: Any, cell: Cell, values: ValueRenderer) -> Markup:
     if whole.others_lead:  # the other layers' kernels as their answer leads with them, each linked
         lead = kernel_lead(atlas.views.cells[(whole.other, cell.target)], lambda k: values.ref(f"kernel/{k}"), escape_text)
         state = fill_words(whole_state(whole.others.value, "{lead}", True), lead=lead) + escape_text(
-            whole_both(whole.both_conditional))
+            whole_both(whole.both_conditional, whole.experts_why))
     else:
-        state = escape_text(whole_state(whole.others.value, whole.why) + whole_both(whole.both_conditional))
+        state = escape_text(whole_state(whole.others.value, whole.why) + whole_both(whole.both_conditional, whole.experts_why))
     said = (badge_of(whole.verdict, whole.fallback_if) + Markup(" (") + escape_text(whole_decided(whole.decided_by))
             + Markup("): ") + fill_words(words("whole_checkpoint"), scheme=scheme, state=state))
     if whole.by_default is None:

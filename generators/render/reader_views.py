@@ -14,6 +14,7 @@ from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..derive.part_traps import part_traps
 from ..derive.trap_scope import applies_when
+from ..derive.whole_checkpoint import Counted, counted
 from ..derive.wording import fill as fill_slots
 from ..derive.wording import words
 from ..kinds import KINDS, TITLE_OF_KIND
@@ -80,16 +81,29 @@ def format_sections(atlas: Any, record: Record,
     (silent first), its benchmarks."""
     schemes = [s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])]
     answers = sorted(((a.cell.scheme, a.cell.target), a) for s in schemes for a in atlas.views.answers_by_scheme.get(s, []))
-    runs = [[values.ref(f"hardware-target/{a.cell.target}"), cell_badge(a.cell),
+    wholes = atlas.views.whole_checkpoints  # an expert-layer scheme's row: where its whole checkpoint loads
+    listed = [(a, shown) for _, a in answers if (shown := counted(a.cell, wholes)).loads]
+    runs = [[values.ref(f"hardware-target/{a.cell.target}"), cell_badge(a.cell) + _whole_badge(shown),
              kernel_lead(a.cell, lambda k: values.ref(f"kernel/{k}"), escape_text) if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
-            for _, a in answers if a.cell.verdict.loads]
+            for a, shown in listed]
+    note = "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page."
+    if any(shown.whole for _, shown in listed):
+        note += (" An expert-layer scheme's verdict is its expert layers' own: it is listed where the whole checkpoint "
+                 "loads (the worse of it and the cell of the scheme of the checkpoint's other linear layers), whose "
+                 "verdict follows it.")
     traps = [[_severity(atlas, t.id), values.ref(t.ref)] for t in atlas.views.traps_by_format.get(record.id, [])]
     benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
     return [s for s in (
-        ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs,
-         "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page.", True),
+        ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs, note, True),
         ("Traps", ["severity", "trap"], traps, "Silent corruption first, then by severity.", False),
         ("Benchmarks", ["benchmark"], benchmarks, "", False)) if s[2]]
+
+
+def _whole_badge(shown: Counted) -> Markup:
+    """After an expert-layer cell's badge, its whole checkpoint's verdict (derive/whole_checkpoint.py); else nothing."""
+    if shown.whole is None:
+        return Markup("")
+    return Markup("<br><small>whole checkpoint:</small> ") + badge_of(shown.verdict, shown.fallback_if)
 
 
 def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:

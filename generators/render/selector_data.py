@@ -19,6 +19,7 @@ sorted keys, so the same records give the same bytes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -112,6 +113,7 @@ def _selector_files(index: dict[str, Any], cells_document: dict[str, Any], forma
                for kind, entries in index["records"].items() if kind not in UNUSED_KINDS}
     texts = {f"{ROOT}/targets/{target}.json": _compact({"target": target, "cells": entries})
              for target, entries in by_target.items()}
+    records["term"] = _quoting_shown(records.get("term", []), by_target)
     searched = [*texts.values(), _compact({kind: entries for kind, entries in records.items() if kind not in NAMED_ONLY})]
     named = _named(searched)
     for kind in NAMED_ONLY:
@@ -120,3 +122,23 @@ def _selector_files(index: dict[str, Any], cells_document: dict[str, Any], forma
                                                                  for text in searched))]
     page_index = {"records": records, "targets": sorted(by_target), "words": WORDS}
     return {f"{ROOT}/index.json": _compact(page_index), **texts}
+
+
+def _quoting_shown(terms: list[dict[str, Any]], by_target: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The terms with only those quoted stretches (the card skips a use inside one) that some cell's text holds: the
+    card links terms in cells' text alone, and the rest (findings' and chapters' quotes) made the page's data a
+    third larger."""
+    shown = "\n".join(sorted({" ".join(text.split()) for entries in by_target.values() for text in _strings(entries)}))
+    return [{**term, "quoted": [q for q in term["quoted"] if q in shown]} if term.get("quoted") else term
+            for term in terms]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)

@@ -3,9 +3,11 @@
 The page is Markdown with inline HTML. A spelling is looked for as a whole word, case-sensitive, as record text reads
 once escaped for Markdown (escape_text: `float4\\_e2m1f`), and never inside front matter, a heading, a code span, a
 link (its text or its address, Markdown or HTML), an HTML code, heading or script element, an HTML tag, or a record's
-verbatim text (`verbatim_texts`: an engine's message, a quote from a source, which say what the source says and
-nothing the site adds); only its first use on the page is linked, and not on the page it leads to. The link is an HTML anchor with a directory URL, so
-it reads the same inside a Markdown paragraph, a table cell or a block of HTML. Pure; no I/O.
+verbatim text (derive/terms.py `verbatim_texts`: an engine's message, a quote from a source, which say what the source
+says and nothing the site adds; a page shows other records' messages too, a kernel's refusal in a hardware target's
+table of cells, so every page skips each stretch of every record's that holds a spelling, `quoted_stretches`); only
+its first use on the page is linked, and not on the page it leads to. The link is an HTML anchor with a directory URL,
+so it reads the same inside a Markdown paragraph, a table cell or a block of HTML. Pure; no I/O.
 """
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any
 
 from markupsafe import escape
 
@@ -33,32 +34,22 @@ def _pattern(spelling: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w\\]){re.escape(str(escape_text(spelling)))}(?!\w)")
 
 
-def verbatim_texts(data: Any) -> Iterator[str]:
-    """A record's text that quotes someone else word for word: every `quote`, every `failure_message`, and a
-    requirement's `reason` where `reason_verbatim` is not false (the engine's message, as the checks read it)."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if isinstance(value, str) and (key in ("quote", "failure_message") or
-                                           (key == "reason" and data.get("reason_verbatim", True))):
-                yield value
-            else:
-                yield from verbatim_texts(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from verbatim_texts(item)
-
-
-def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequence[str] = ()) -> str:
+def link_terms(text: str, terms: Sequence[TermLink], page: str, verbatim: Sequence[str] = (),
+               shared: tuple[str, ...] = ()) -> str:
     """`text` (the Markdown of `page`) with each spelling's first use outside what _SKIP matches and outside each
-    `verbatim` text made a link."""
+    `verbatim` text (the page's own) or `shared` one (the same for every page, so what it holds is looked up once per
+    spelling, not once per page) made a link."""
     wanted = [t for t in terms if page_of(t.kind, t.record) != page]
     if not wanted or not any(str(escape_text(t.spelling)) in text for t in wanted):
         return text
-    free = _without(_free_spans(text), _verbatim_spans(text, verbatim))
+    free = _free_spans(text)
     starts = [start for start, _ in free]
+    quoted = tuple(verbatim)
     found: list[tuple[int, int, TermLink]] = []
     for term in wanted:
-        match = next((span for span in _uses(text, term.spelling) if _inside(*span, free, starts)), None)
+        match = next((span for span in _uses(text, term.spelling)
+                      if _inside(*span, free, starts) and not _quoted(text, span[0], term.spelling, quoted)
+                      and not _quoted(text, span[0], term.spelling, shared)), None)
         if match and not any(a < match[1] and match[0] < b for a, b, _ in found):
             found.append((*match, term))
     for start, end, term in sorted(found, reverse=True):
@@ -97,36 +88,24 @@ def _inside(start: int, end: int, free: list[tuple[int, int]], starts: list[int]
     return at >= 0 and end <= free[at][1]
 
 
-def _verbatim_spans(text: str, verbatim: Sequence[str]) -> list[tuple[int, int]]:
-    """Where each verbatim text stands in `text`, as a page writes it (escaped for Markdown, or HTML-escaped): a
-    plain search per form (a pattern compiled per form filled the regex cache on every page)."""
-    forms = {f for v in verbatim if v for f in (str(escape_text(v)), str(escape(v)), v) if f}
-    spans = []
-    for form in forms:
-        at = text.find(form)
-        while at >= 0:
-            spans.append((at, at + len(form)))
-            at = text.find(form, at + len(form))
-    return sorted(spans)
+def _quoted(text: str, start: int, spelling: str, verbatim: tuple[str, ...]) -> bool:
+    """Whether the use of `spelling` at `start` lies inside one of the verbatim texts, as a page writes them (escaped
+    for Markdown, HTML-escaped, or as they are): a text holding it at an offset stands in `text` that far before the
+    use. Looked for only around a use (a few per page): a search of the whole page for each of hundreds of texts
+    (quoted_stretches) would cost more than the rest of the linking."""
+    return any(start >= at and text.startswith(form, start - at) for form, at in _holding(verbatim, spelling))
 
 
-def _without(spans: list[tuple[int, int]], cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`spans` (in order, disjoint) less every stretch in `cut`: the cuts merged into disjoint stretches, then one
-    sweep that starts each span at the first stretch ending after it."""
-    merged: list[tuple[int, int]] = []
-    for a, b in sorted(cut):
-        if merged and a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-        else:
-            merged.append((a, b))
-    ends = [b for _, b in merged]
-    kept: list[tuple[int, int]] = []
-    for start, end in spans:
-        at, n = start, bisect.bisect_right(ends, start)
-        while n < len(merged) and merged[n][0] < end:
-            if merged[n][0] > at:
-                kept.append((at, merged[n][0]))
-            at, n = max(at, merged[n][1]), n + 1
-        if at < end:
-            kept.append((at, end))
-    return kept
+@lru_cache(maxsize=256)
+def _holding(verbatim: tuple[str, ...], spelling: str) -> tuple[tuple[str, int], ...]:
+    """Each form of each verbatim text that holds the spelling, with each offset it holds it at."""
+    literal = str(escape_text(spelling))
+    forms = {f for v in verbatim if spelling in v for f in (str(escape_text(v)), str(escape(v)), v)}
+    return tuple((form, at) for form in sorted(forms) for at in _offsets(form, literal))
+
+
+def _offsets(text: str, literal: str) -> Iterator[int]:
+    at = text.find(literal)
+    while at >= 0:
+        yield at
+        at = text.find(literal, at + 1)

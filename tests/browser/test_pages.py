@@ -83,10 +83,13 @@ FIRST = {"EXL2": "formats/exl2/", "ExLlamaV2": "engines/exllamav2/", "GPTQ": "fo
          "FP8 E5M2": "formats/fp8-e5m2/", "FP8": "formats/fp8-e4m3/",
          "kernel": "kernels/marlin-int4-gemm/", "sm_90": "hardware-targets/nvidia-sm90/",
          "gfx942": "hardware-targets/amd-gfx942/", "Hopper": "hardware-targets/nvidia-sm90/",
-         "Machete weight-only 4-bit GEMM": "kernels/machete-gemm/", "MMVQ": "terms/mmvq/", "Marlin": "terms/marlin/",
-         "compute capability": "terms/compute-capability/"}  # the record whose name or id is the query
-# (derive/search_terms.py; 'Hopper' is the architecture the target's accelerators state; a glossary term's spelling,
-# its term page, before the kernels named with it and the Marlin engine),
+         "Machete weight-only 4-bit GEMM": "kernels/machete-gemm/", "MMVQ": "terms/mmvq/", "Marlin": "engines/marlin/",
+         "compute capability": "terms/compute-capability/", "vllm-gguf-mmvq": "kernels/vllm-gguf-mmvq/",
+         "vllm-marlin": "kernels/vllm-marlin/", "llama.cpp MMQ": "kernels/llama-cpp-mmq/"}  # the record whose name or
+# id is the query (derive/search_terms.py; 'Hopper' is the architecture the target's accelerators state; a glossary
+# term's spelling that no record is named or identified by, its term page, before the kernels named with it; the
+# Marlin engine, named and identified 'marlin', before the Marlin glossary page; a kernel's id or name that carries a
+# spelling, its kernel, before the glossary page, whose definition is not in its first section),
 # before the ExLlamaV2 engine and benchmarks that mention EXL2, GPTQModel (which 'GPTQ' begins), every vLLM kernel and
 # trap, ONNX Runtime GenAI (which has both words of 'ONNX Runtime'), the kernels that share four of the id's five words,
 # the ModelOpt checkpoint format, FP8 E4M3 (whose alias 'FP8' is the one word the query shares); 'FlashInfer FP4 GEMM'

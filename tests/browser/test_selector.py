@@ -733,7 +733,8 @@ const box = document.querySelector('#atlas-answer .atlas-compare');
 if (!box) return null;
 return {format: box.dataset.format, title: box.querySelector('h2').textContent,
         tally: [...box.querySelectorAll('.atlas-compare__tally .atlas-verdict')].map(b => [b.className,
-                 Number(b.parentNode.lastChild.textContent.trim())]),
+                 Number(b.nextSibling.textContent.trim()),
+                 Number((b.parentNode.querySelector('.atlas-compare__tally-whole')?.textContent.match(/\\d+/) || [0])[0])]),
         rows: [...box.querySelectorAll('tbody tr')].map(tr => ({scheme: tr.dataset.scheme, verdict: tr.dataset.verdict,
           state: tr.dataset.state || null, stateText: tr.cells[2].textContent,
           badge: tr.querySelector('.atlas-verdict')?.className, answer: tr.querySelector('.atlas-compare__answer')?.href,
@@ -756,6 +757,24 @@ ORDER = ["runs", "runs-if", "fallback", "fails-at-runtime", "refused"]
 def _shown_as(cell: dict) -> tuple[str, bool]:
     """A cell's verdict and whether it is shown with "if" beside it as a fallback (the data API's fallback_if)."""
     return cell["verdict"], bool(cell["verdict"] == "fallback" and cell["fallback_if"])
+
+
+def _ranked_as(cell: dict) -> tuple[str, bool, bool]:
+    """What a comparison row is ranked and counted by: an expert-layer cell's whole checkpoint where the other layers'
+    scheme has a cell, else the cell as shown (`_shown_as`); its verdict, whether "if", and whether that reads otherwise
+    than the row's own badge (the tally then says the row is counted by its whole checkpoint)."""
+    whole = cell["whole_checkpoint"] or {}
+    ranked = ((whole["verdict"], bool(whole["verdict"] == "fallback" and whole["fallback_if"])) if whole.get("verdict")
+              else _shown_as(cell))
+    return (*ranked, ranked != _shown_as(cell))
+
+
+def _tally_of(ranked: list[tuple[str, bool, bool]]) -> list[tuple[str, int, int]]:
+    """The tally the comparison shows for rows ranked so: per verdict as shown, best first, its count and how many of
+    those rows are counted by their whole checkpoint."""
+    shown = sorted({(v, when) for v, when, _ in ranked}, key=lambda k: (ORDER.index(k[0]), k[1]))
+    return [(v, sum(1 for r in ranked if r[:2] == (v, when)), sum(1 for r in ranked if r == (v, when, True)))
+            for v, when in shown]
 
 
 def test_any_engine_compares_every_scheme_that_reads_the_format(browser: Browser, built_site: Path, cells: dict,
@@ -814,10 +833,10 @@ def _compares_every_scheme_that_reads_the_format(browser: Browser, index: dict, 
         if cell["computes_in"]:
             labels = {f["id"]: f["precision_label"] for f in index["records"]["format"]}  # what the multiply runs in
             assert row["computes"] == " or ".join(labels[f] for f in cell["computes_in"])
-    # counted as the rows label them: a fallback a default install does not reach ("Falls back if") after the others
-    labels = [_shown_as(cells[(row["scheme"], target)]) for row in derived]
-    assert [(badge.split("--")[-1], count) for badge, count in shown["tally"]] == [
-        (v, labels.count((v, when))) for v, when in sorted(set(labels), key=lambda k: (ORDER.index(k[0]), k[1]))]
+    # counted as the rows are ranked (an expert-layer row by its whole checkpoint, said beside the count) and labelled:
+    # a fallback a default install does not reach ("Falls back if") after the others
+    ranked = [_ranked_as(cells[(row["scheme"], target)]) for row in derived]
+    assert [(badge.split("--")[-1], count, whole) for badge, count, whole in shown["tally"]] == _tally_of(ranked)
     assert browser.console_errors() == []
     first = derived[0]
     browser.driver.get(first["answer"])
@@ -843,12 +862,35 @@ def test_a_fallback_a_default_install_does_not_reach_says_if_on_the_card_and_in_
     rows = {row["scheme"]: row for row in _comparison(browser)["rows"]}
     # (after it, the whole checkpoint's answer: the dense layers' scheme is refused on a V100)
     assert rows[scheme]["stateText"].startswith("Falls back if") and rows[scheme]["badge"].endswith("atlas-verdict--fallback")
-    # the tally counts the row as it labels it, and so does the related formats' (FP8 through transformers on a V100
-    # without a device_map runs on the host CPU; the default PyTorch has no Volta code)
-    tally = browser.js("return document.querySelector('#atlas-answer .atlas-compare__tally').textContent")
-    assert "Falls back if 1" in tally and "Falls back 1" not in tally
+    # the related formats' tally counts a row as it labels it (FP8 through transformers on a V100 without a device_map
+    # runs on the host CPU; the default PyTorch has no Volta code)
     related = browser.js("return document.querySelector('#atlas-answer .atlas-compare__related').textContent")
     assert cells[("transformers-finegrained-fp8", "nvidia-sm70")]["fallback_if"] and "Falls back if" in related
+    assert browser.console_errors() == []
+
+
+def test_the_comparison_counts_an_expert_layer_row_by_the_whole_checkpoint_it_is_ranked_by(
+        browser: Browser, cells: dict) -> None:
+    """On a V100 vLLM's NVFP4 MoE experts fall back ("Falls back if") and the dense layers' scheme is refused, so the
+    row ranks with the refusals (the whole checkpoint); its tally counted it "Falls back if 1" above rows that are all
+    refused or failing. It now counts it as it ranks it, says so beside the count and after the tally, and the rows'
+    order is the tally's."""
+    scheme, target = "vllm-ct-w4a4-nvfp4-moe", "nvidia-sm70"
+    whole = cells[(scheme, target)]["whole_checkpoint"]
+    assert cells[(scheme, target)]["verdict"] == "fallback" and whole["verdict"] == "refused"
+    browser.open(f"{PAGE}?engine=any&format=nvfp4&hardware=target:{target}")
+    shown = _comparison(browser)
+    derived = [row for row in shown["rows"] if row["verdict"]]
+    row = next(r for r in derived if r["scheme"] == scheme)
+    assert row["stateText"].startswith("Falls back if")  # the row's own badge stays its expert layers'
+    ranked = [_ranked_as(cells[(r["scheme"], target)]) for r in derived]
+    assert ranked == sorted(ranked, key=lambda k: (ORDER.index(k[0]), k[1]))  # the rows in the tally's order
+    assert [(badge.split("--")[-1], count, by_whole) for badge, count, by_whole in shown["tally"]] == _tally_of(ranked)
+    assert ("refused", sum(1 for r in ranked if r[0] == "refused"), 1) in [
+        (badge.split("--")[-1], count, by_whole) for badge, count, by_whole in shown["tally"]]
+    tally = browser.js("return document.querySelector('#atlas-answer .atlas-compare__tally').textContent")
+    assert "Falls back" not in tally and "(1 by the whole checkpoint)" in tally
+    assert "is ranked and counted by its whole checkpoint" in tally
     assert browser.console_errors() == []
 
 
@@ -1483,6 +1525,44 @@ def test_a_card_links_no_glossary_term_inside_an_engine_message(browser: Browser
                         " #atlas-answer .atlas-otherwise__reasons a.atlas-term')].map(a => a.textContent)")
     shown = browser.js("return document.querySelector('#atlas-answer .atlas-card__why-not').textContent")
     assert "Marlin does not support" in shown and inside == []
+    assert browser.console_errors() == []
+
+
+WITH_CONDITION = """const added = %s; const real = window.fetch;
+window.fetch = function (url) {
+  return real.apply(this, arguments).then(function (r) {
+    if (!/data\\/targets\\/nvidia-sm80\\.json$/.test(String(url))) return r;
+    return r.json().then(function (doc) {
+      doc.cells.forEach(function (c) { if (c.scheme === added.scheme) { c.conditions = [added.condition].concat(c.conditions); } });
+      return new Response(JSON.stringify(doc), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  });
+};"""
+
+
+def test_a_card_links_no_glossary_term_inside_an_engine_message_a_condition_quotes(browser: Browser,
+                                                                                   built_site: Path) -> None:
+    """A condition can quote an engine's message verbatim (a check in the engine's words only: "passes the check that
+    otherwise refuses with" the message, cells.py condition_text): the card linked the first "Marlin" inside vLLM's
+    "Marlin FP4 not available". The data index serves each term's verbatim stretches (`quoted`); the card links the
+    first use outside them. No condition today quotes a message with a spelling in it, so the page's data is given one
+    on a real cell."""
+    index = json.loads((built_site / "can-i-run-it" / "data" / "index.json").read_text(encoding="utf-8"))
+    marlin = next(t for t in index["records"]["term"] if "Marlin" in t["spellings"])
+    message = "Marlin FP4 not available"
+    assert message in marlin["quoted"]
+    condition = f"the layer passes the check that otherwise refuses with \u201c{message}\u201d, so Marlin runs"
+    added = browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WITH_CONDITION % json.dumps(
+        {"scheme": "vllm-gguf-q4-k", "condition": condition})})
+    try:
+        browser.open(f"{PAGE}?engine=vllm&scheme=vllm-gguf-q4-k&hardware=target:nvidia-sm80")
+        _card(browser)
+        item = browser.js("return [...document.querySelectorAll('#atlas-answer .atlas-card li')]"
+                          ".filter(li => li.textContent.indexOf(arguments[0]) >= 0).map(li => li.innerHTML)", message)
+    finally:
+        browser.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+    assert len(item) == 1 and f"\u201c{message}\u201d, so <a " in item[0], item
+    assert item[0].endswith('>Marlin</a> runs') and item[0].count("atlas-term") == 1
     assert browser.console_errors() == []
 
 
