@@ -111,7 +111,7 @@ def test_format_and_part_pages_the_format_map_and_the_diff_say_if(real_atlas) ->
     being refused there (whole49), and say "Fallback if" of the same cell on SM 7.5, whose whole checkpoint is one too."""
     key = ("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm70")
     values = ValueRenderer({}, {}, "accelerators/v100.md")
-    _, rows = accelerator_cells(real_atlas, real_atlas.index.must("accelerator", "v100"), values)
+    _, rows, _ = accelerator_cells(real_atlas, real_atlas.index.must("accelerator", "v100"), values)
     verdicts = {str(row[1]): str(row[2]) for row in rows}
     moe = next(v for scheme, v in verdicts.items() if "schemes/vllm-ct-w4a4-nvfp4-moe.md" in scheme)
     assert f">{FALLBACK_IF_LABEL}</span>" in moe

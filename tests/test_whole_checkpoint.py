@@ -9,6 +9,9 @@ from generators.derive.cells import Cell, Otherwise
 from generators.derive.format_map import format_map
 from generators.derive.whole_checkpoint import counted, loads, needs_to_run, why_said
 from generators.render.api import _runs_of_format, answers_of, api_files
+from generators.render.format_map import format_runs_html
+from generators.render.reader_views import accelerator_cells
+from generators.render.values import ValueRenderer
 from generators.model.verdicts import Verdict
 
 
@@ -120,3 +123,38 @@ def test_the_real_expert_cells_are_served_and_listed_as_their_whole_checkpoints(
     listed = {(r["scheme"], r["target"]) for f in real_atlas.index.all("format")
               for r in _runs_of_format(real_atlas, f.id, answers)}
     assert not listed & set(split)
+
+
+def test_the_runs_table_colours_an_expert_kernel_by_its_whole_checkpoint_and_says_both(real_atlas):
+    """Where an expert cell's whole checkpoint loads but reads otherwise than the expert layers' own verdict (their
+    kernel "Runs", the other layers' scheme "Runs if"), the runs table's chip takes the whole checkpoint's colour and
+    its title says both; main's generators coloured it by the expert layers alone."""
+    views = real_atlas.views
+    view = format_map(real_atlas.index, views.tallies, views.answers, views.whole_checkpoints)
+    differ = [r for r in view.runs if r.counted.whole is not None and r.counted.label != r.answer.cell.label]
+    assert differ, "no expert cell's whole checkpoint reads otherwise than its own verdict: this test checks nothing"
+    html = str(format_runs_html(real_atlas, "chapters/format-map.md", {}))
+    for run in differ:
+        chip = (f'class="atlas-runs__kernel verdict-{run.counted.verdict.value}" title="{run.counted.label} (the whole '
+                f'checkpoint; the expert layers alone: {run.answer.cell.label}) via {run.kernel} ({run.scheme}')
+        assert chip in html, chip
+
+
+def test_a_part_page_gives_an_expert_cell_its_whole_checkpoint(real_atlas):
+    """A part's page lists its targets' cells as the hardware target's page does: an expert-layer cell's badge is its
+    expert layers' own, and its whole checkpoint's follows it, so the V100 reader is not left with a "Fallback if" for
+    an NVFP4 MoE checkpoint whose other layers are refused (main gave the expert badge alone)."""
+    wholes = real_atlas.views.whole_checkpoints
+    values = ValueRenderer({}, {}, "accelerators/v100.md")
+    _, rows, note = accelerator_cells(real_atlas, real_atlas.index.must("accelerator", "v100"), values)
+    experts = {str(row[1]).split("schemes/")[1].split(".md")[0]: str(row[2]) for row in rows
+               if "hardware-targets/nvidia-sm70.md" in str(row[0])}
+    shown = {s: w for (s, t), w in wholes.items() if t == "nvidia-sm70" and w.verdict is not None}
+    cells = real_atlas.views.cells
+    assert any(cells[(s, "nvidia-sm70")].verdict.loads and not w.verdict.loads for s, w in shown.items()), \
+        "no expert cell on SM 7.0 loads beside other layers that do not: this test checks nothing"
+    for scheme, whole in shown.items():
+        said = experts[scheme].split("whole checkpoint:</small> ", 1)
+        assert len(said) == 2 and f"verdict-{whole.verdict.value}" in said[1], experts[scheme]
+    assert all("whole checkpoint" not in v for s, v in experts.items() if (s, "nvidia-sm70") not in wholes)
+    assert "whole checkpoint's" in note

@@ -5,7 +5,8 @@ a mixture-of-experts checkpoint's expert layers and nothing of its other linear 
 scheme's method (the record's `other_layers.scheme`). The model loads only where both do, so for each cell of such a
 scheme the whole checkpoint's verdict is the worse of the two cells on the same target, in the vocabulary's own order
 (model/verdicts.worse). Neither cell's own verdict changes; every surface that shows the expert answer adds this one
-beside it (explain, the Can I run it? card and its comparison, the quantization-selection chapter, the scheme page).
+beside it (explain, the Can I run it? card and its comparison, the quantization-selection chapter, the scheme,
+hardware-target and part pages).
 A scheme whose record says no scheme applies (`no_scheme`: the other layers stay in the model dtype) has none.
 
 A surface that counts or lists cells by whether they load (a target's schemes served and refused, a format's "Where it

@@ -381,13 +381,13 @@ def plugin_steps_table(record: Record, values: ValueRenderer) -> list[Table]:
 def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table]:
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
-        columns, rows = accelerator_cells(atlas, record, values)
+        columns, rows, note = accelerator_cells(atlas, record, values)
         trap_columns, trap_rows = accelerator_traps(atlas, record, values)
         traps = [Table("Traps on its answers", trap_columns, trap_rows,
                        "Every trap on an answer of its hardware targets that reaches this part, silent first, then by "
                        "severity; each answer says when it bites.", copies_cells=True)] if trap_rows else []
         return [_tally_table(atlas, record, values), *traps,  # (the traps before the long list of cells)
-                Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
+                Table("Support cells of its hardware targets", columns, rows, note, copies_cells=True)]
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note, copies) for title, columns, rows, note, copies in format_sections(atlas, record, values)]

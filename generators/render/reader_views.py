@@ -99,11 +99,11 @@ def format_sections(atlas: Any, record: Record,
         ("Benchmarks", ["benchmark"], benchmarks, "", False)) if s[2]]
 
 
-def _whole_badge(shown: Counted) -> Markup:
+def _whole_badge(shown: Counted, said: str = "whole checkpoint:") -> Markup:
     """After an expert-layer cell's badge, its whole checkpoint's verdict (derive/whole_checkpoint.py); else nothing."""
     if shown.whole is None:
         return Markup("")
-    return Markup("<br><small>whole checkpoint:</small> ") + badge_of(shown.verdict, shown.fallback_if)
+    return fill("<br><small>{}</small> ", said) + badge_of(shown.verdict, shown.fallback_if)
 
 
 def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
@@ -139,16 +139,35 @@ def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
     return joined("; ", [fill("{}: {}", word, joined(", ", refs)) for word, refs in parts if refs])
 
 
-def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
-    """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to, each with
-    the verdict on this part (its host or its own compute capability may add a need: derive/parts.py)."""
+def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]], str]:
+    """Columns, rows and note: the derived support cells of the hardware targets this accelerator belongs to, each with
+    the verdict on this part (its host or its own compute capability may add a need: derive/parts.py) and, for an
+    expert-layer scheme, its whole checkpoint's under it, as the hardware target's page gives it."""
     targets = targets_of(atlas.index, record.id)
     cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
-    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), _verdict_here(atlas, c, record.id),
+    wholes = atlas.views.whole_checkpoints
+    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"),
+             _verdict_here(atlas, c, record.id) + _whole_here(atlas, counted(c, wholes), record.id),
              kernel_lead(c, lambda k: values.ref(f"kernel/{k}"), escape_text) if c.kernel and c.verdict.loads
              else escape_text("")]
             for s, t, c in cells]
-    return ["hardware target", "scheme", "verdict", "kernel"], rows
+    experts = any(counted(c, wholes).whole for _, _, c in cells)
+    note = ("An expert-layer scheme's verdict is its expert layers' own; under it, the whole checkpoint's: the worse of "
+            "it and the verdict of the scheme of the checkpoint's other linear layers, as the hardware target's page "
+            "gives it. The model loads only where the whole checkpoint does.") if experts else ""
+    return ["hardware target", "scheme", "verdict", "kernel"], rows, note
+
+
+def _whole_here(atlas: Any, shown: Counted, part_id: str) -> Markup:
+    """An expert-layer cell's whole checkpoint on a part's page: the target's (whole_checkpoint.counted), said as the
+    target's where either layers' cell has an answer of its own on this part (derive/parts.py), which it does not
+    account for."""
+    whole = shown.whole
+    if whole is None:
+        return Markup("")
+    own = any(p.part == part_id for key in ((whole.scheme, whole.target), (whole.other, whole.target))
+              if (answer := atlas.views.answers.get(key)) for p in answer.on_parts)
+    return _whole_badge(shown, "whole checkpoint on the target:" if own else "whole checkpoint:")
 
 
 def accelerator_traps(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
