@@ -106,23 +106,27 @@ def test_the_meaning_names_every_way_a_default_install_misses_the_fallback(real_
 
 
 def test_format_and_part_pages_the_format_map_and_the_diff_say_if(real_atlas) -> None:
-    """The V100 part's page and the NVFP4 format's page list the NVFP4 MoE cell on SM 7.0 as "Fallback if"; the
-    format map's hover says it; the diff's content of the cell reads its label (cell_content)."""
+    """The V100 part's page lists the NVFP4 MoE cell on SM 7.0 as "Fallback if" and the diff's content of the cell
+    reads its label (cell_content); the NVFP4 format's page and the format map's runs leave it out, its whole checkpoint
+    being refused there (whole49), and say "Fallback if" of the same cell on SM 7.5, whose whole checkpoint is one too."""
     key = ("vllm-ct-w4a4-nvfp4-moe", "nvidia-sm70")
     values = ValueRenderer({}, {}, "accelerators/v100.md")
-    _, rows = accelerator_cells(real_atlas, real_atlas.index.must("accelerator", "v100"), values)
+    _, rows, _ = accelerator_cells(real_atlas, real_atlas.index.must("accelerator", "v100"), values)
     verdicts = {str(row[1]): str(row[2]) for row in rows}
     moe = next(v for scheme, v in verdicts.items() if "schemes/vllm-ct-w4a4-nvfp4-moe.md" in scheme)
     assert f">{FALLBACK_IF_LABEL}</span>" in moe
+    assert real_atlas.views.whole_checkpoints[key].verdict is Verdict.REFUSED
+    assert real_atlas.views.whole_checkpoints[(key[0], "nvidia-sm75")].label == FALLBACK_IF_LABEL
     values = ValueRenderer({}, {}, "formats/nvfp4.md")
     runs = next(rows for title, _, rows, _, _ in format_sections(real_atlas, real_atlas.index.must("format", "nvfp4"),
                                                                  values) if title == "Where it runs")
-    row = next(r for r in runs if "hardware-targets/nvidia-sm70.md" in str(r[0]) and key[0] + ".md" in str(r[3]))
-    assert f">{FALLBACK_IF_LABEL}</span>" in str(row[1])
-    plain = next(r for r in runs if "hardware-targets/nvidia-sm80.md" in str(r[0]) and key[0] + ".md" in str(r[3]))
-    assert ">Fallback</span>" in str(plain[1])
+    ours = {str(r[0]).split("hardware-targets/")[1].split(".md")[0]: str(r[1]) for r in runs if key[0] + ".md" in str(r[3])}
+    assert "nvidia-sm70" not in ours
+    assert ours["nvidia-sm75"].count(f">{FALLBACK_IF_LABEL}</span>") == 2  # the expert layers' and the whole checkpoint's
+    assert ">Fallback</span>" in ours["nvidia-sm80"]
     runs_map = str(format_runs_html(real_atlas, "chapters/format-map.md", {}))
-    assert f'title="{FALLBACK_IF_LABEL} via vllm-nvfp4-emulation-moe (vllm-ct-w4a4-nvfp4-moe)"' in runs_map
+    assert f"via vllm-nvfp4-emulation-moe ({key[0]})" not in runs_map.split("NVIDIA SM 7.5")[0].split("NVIDIA SM 7.0")[1]
+    assert f'title="{FALLBACK_IF_LABEL} via vllm-marlin-moe (vllm-ct-w4a4-nvfp4-moe)"' in runs_map
     assert cell_contents(real_atlas)[key]["verdict_label"] == FALLBACK_IF_LABEL
 
 

@@ -20,8 +20,8 @@ EXPECTED = {
     "h200-sxm": ("fp16", "tf32"),
     # no MI325X cell: AMD's matrix-core blog states FP16 1307.4 (unv35s) and AMD's CDNA 3 white paper BF16 1307.4,
     # INT8 2614.9 and TF32 653.7 (vendor35)
-    "gaudi-2": ("fp8-e5m2",),
-    "gaudi-3": ("fp16", "tf32"),
+    # no Gaudi 2 or Gaudi 3 cell: Intel's Gaudi 3 technical paper states Gaudi 2's FP8 865 and Gaudi 3's FP16 and TF32
+    # 459 (records/findings/verify50-audit-2026-12-05.yaml)
     # FP16 and TF32 rest on ml-engineering alone and INT4 on Glenn Lockwood's transcription alone, marked unverified by
     # hw44 (records/findings/hw44-audit-2026-12-05.yaml); NVIDIA's A100 80GB datasheet was not found (hw44s)
     "a100-80gb-sxm4": ("fp16", "int4", "tf32"),

@@ -52,12 +52,15 @@ def test_a_cuda_target_page_lists_each_members_capability(built_site: Path):
 
 
 def test_a_figure_no_primary_source_states_is_marked_unverified_wherever_it_is_shown(real_atlas: Atlas):
-    """Gaudi 2's 865 FP8 TFLOPS (ml-engineering alone) and the A10's datasheet figures (compilations only) carry the
-    unverified mark into the ridge points, ratios and hardware table; Gaudi 2's Intel-stated BF16 figure and the A10's
-    24 GB, which NVIDIA's MLPerf hardware table states (finding verify48s-second-reading-2026-12-05), do not."""
+    """The A10's datasheet figures (compilations only) carry the unverified mark into the ridge points, ratios and
+    hardware table; the A10's 24 GB, which NVIDIA's MLPerf hardware table states (finding
+    verify48s-second-reading-2026-12-05), and Gaudi 2's 865 FP8 TFLOPS, which Intel's Gaudi 3 technical paper states
+    (finding verify50-audit-2026-12-05), do not."""
     views = real_atlas.views
+    a10 = {(r.precision, r.compute_source): r.unverified for r in views.ridges if r.accelerator == "a10"}
+    assert a10[("tf32", "gmasse-gpu-specs")]
     gaudi = {(r.precision, r.compute_source): r.unverified for r in views.ridges if r.accelerator == "gaudi-2"}
-    assert gaudi[("fp8", "ml-engineering-accelerators")] and not gaudi[("bf16", "intel-gaudi3-hot-chips-2024")]
+    assert not gaudi[("fp8", "intel-gaudi3-technical-paper-v1-rev3")] and not gaudi[("fp8", "ml-engineering-accelerators")]
     assert all(r.unverified for r in views.ratios if r.accelerator == "a10")
     rows = {r.accelerator: r for g in views.hardware_groups for r in g.rows}
     assert all(f.unverified for f in rows["a10"].bandwidth_gbs) and not any(f.unverified for f in rows["a10"].memory_gb)

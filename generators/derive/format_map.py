@@ -29,6 +29,7 @@ from .members import members
 from .provenance import is_primary
 from .tallies import (MatrixInstruction, NoInstruction, Tally, admits, computes_natively, encoding_statements,
                       matrix_instructions, without_instruction)
+from .whole_checkpoint import Counted, WholeCheckpoint, counted
 
 VENDOR_ORDER = ("NVIDIA", "AMD", "Intel", "Apple", "Arm", "Google", "AWS")
 NATIVE, EMULATED, NONE = "native", "emulated", "none"
@@ -114,13 +115,15 @@ class VendorGroup:
 
 @dataclass(frozen=True)
 class FormatRun:
-    """A format served on a hardware target by an engine's scheme, through a kernel."""
+    """A format served on a hardware target by an engine's scheme, through a kernel: a cell that loads, an expert-layer
+    scheme's where its whole checkpoint does (`counted`, whole_checkpoint.counted: the verdict it is shown by)."""
 
     format: str
     scheme: str
     target: str
     kernel: str
     answer: Answer
+    counted: Counted
     engine: str = ""
 
 
@@ -159,7 +162,10 @@ def vendor_rank(vendor: str) -> tuple[int, str]:
     return (VENDOR_ORDER.index(vendor) if vendor in VENDOR_ORDER else len(VENDOR_ORDER), vendor)
 
 
-def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str, str], Answer]) -> FormatMap:
+def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str, str], Answer],
+               wholes: Mapping[tuple[str, str], WholeCheckpoint] | None = None) -> FormatMap:
+    """The map; its runs are the answers that load, an expert-layer scheme's counted by its whole checkpoint
+    (`wholes`: Views.whole_checkpoints)."""
     used = sorted({f for t in tallies.values() for f in t.native + t.emulated})
     formats = [index.must("format", f) for f in used]
     columns = tuple(MapColumn(f.id, short_name(f.name)) for f in formats)
@@ -183,7 +189,7 @@ def format_map(index: Index, tallies: dict[str, Tally], answers: dict[tuple[str,
     unlisted = tuple(r.id for r in sorted(index.all("accelerator"), key=lambda r: (vendor_rank(str(r.data.get("vendor", ""))), r.id))
                      if not tallies[r.id].listed)
     groups = tuple(VendorGroup(v, tuple(Generation(g, tuple(rows)) for g, rows in gens.items())) for v, gens in vendors.items())
-    return FormatMap(columns, groups, unlisted, _runs(index, answers))
+    return FormatMap(columns, groups, unlisted, _runs(index, answers, wholes or {}))
 
 
 def unverified_formats(view: FormatMap) -> dict[str, tuple[str, ...]]:
@@ -253,9 +259,11 @@ def _cell(accelerator: Mapping[str, Any], fmt: Record, tally: Tally,
     return MapCell(status, peaks, executed, fmt.id in tally.encoding_unstated, stated, others, without, unverified)
 
 
-def _runs(index: Index, answers: dict[tuple[str, str], Answer]) -> tuple[FormatRun, ...]:
+def _runs(index: Index, answers: dict[tuple[str, str], Answer],
+          wholes: Mapping[tuple[str, str], WholeCheckpoint]) -> tuple[FormatRun, ...]:
     order = {t.id: n for n, t in enumerate(sorted(index.all("hardware-target"), key=lambda t: (t.data["order"], t.id)))}
-    runs = [FormatRun(f, s.id, target, a.cell.kernel or "", a, str(s.data.get("engine", "")))
+    shown = {key: c for key, a in answers.items() if (c := counted(a.cell, wholes)).loads}
+    runs = [FormatRun(f, s.id, target, a.cell.kernel or "", a, shown[(scheme, target)], str(s.data.get("engine", "")))
             for s in index.all("scheme") for f in s.data.get("formats", [])
-            for (scheme, target), a in answers.items() if scheme == s.id and a.cell.verdict.loads]
+            for (scheme, target), a in answers.items() if scheme == s.id and (scheme, target) in shown]
     return tuple(sorted(runs, key=lambda r: (r.format, order.get(r.target, 0), r.scheme)))

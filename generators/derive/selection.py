@@ -20,7 +20,7 @@ from .order import rank, targets_in_order
 from .parts import PartAnswer
 from .tallies import Tally
 from .trap_scope import in_releases, parts_named, trap_scope
-from .whole_checkpoint import WholeCheckpoint
+from .whole_checkpoint import WholeCheckpoint, loads
 from ..model.fields import ENUMS, SourcedNumber
 
 CATEGORY_ORDER = ENUMS["accelerator.category"]
@@ -68,7 +68,8 @@ class HardwareGroup:
 
 @dataclass(frozen=True)
 class Served:
-    """A scheme that loads on a target (runs, runs under conditions, or falls back): what it serves, through what."""
+    """A scheme that loads on a target (runs, runs under conditions, or falls back; an expert-layer scheme's whole
+    checkpoint loads): what it serves, through what."""
 
     scheme: str
     engine: str
@@ -121,7 +122,7 @@ class TargetSelection:
     accelerators: tuple[str, ...]
     native: tuple[str, ...]
     served: tuple[Served, ...]
-    refused: tuple[Cell, ...]
+    refused: tuple[Cell, ...]  # those that do not load (an expert-layer scheme's whole checkpoint does not)
     traps: tuple[str, ...]
     encoding_unstated: tuple[str, ...] = ()  # native formats whose encoding no part of the target names (FP8 said alone)
     # of `traps`, those limited to some of the target's parts (trap_scope.parts_named), with those parts, in trap order
@@ -235,8 +236,10 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
     A trap applies to a target when it applies to one of the target's answers (its whole scope matches, see
     `trap_scope`), or when it names one of the target's accelerators and, if it bounds an engine's releases, the
     release read is among them; traps keep the reading order of `traps` (silent first, then by severity). One that
-    names some of the target's parts but not all is limited to those (`trap_parts`, as on the answers). A served
-    expert-layer scheme carries its whole checkpoint (`wholes`), which the chapter shows beside its verdict.
+    names some of the target's parts but not all is limited to those (`trap_parts`, as on the answers). An
+    expert-layer scheme is served or refused as its whole checkpoint (`wholes`, whole_checkpoint.loads): one whose
+    expert layers load beside other layers that do not is refused here. A served one carries its whole checkpoint,
+    which the chapter shows beside its verdict.
     """
     wholes = wholes or {}
     schemes = {s.id: s for s in index.all("scheme")}
@@ -249,8 +252,8 @@ def target_selections(index: Index, answers: dict[tuple[str, str], Answer], tall
         served = tuple(Served(c.scheme, c.engine, tuple(schemes[c.scheme].data.get("formats", [])), c.verdict,
                               c.kernel or "", c.conditions, c, answers[(c.scheme, target.id)].on_parts,
                               wholes.get((c.scheme, target.id)))
-                       for c in target_cells if c.verdict.loads)
-        refused = tuple(c for c in target_cells if not c.verdict.loads)
+                       for c in target_cells if loads(c, wholes))
+        refused = tuple(c for c in target_cells if not loads(c, wholes))
         native = tuple(sorted({f for a in accelerators if a in tallies for f in tallies[a].native}))
         stated = {f for a in accelerators if a in tallies for f in tallies[a].native if f not in tallies[a].encoding_unstated}
         answered = {t for c in target_cells for t in answers[(c.scheme, target.id)].traps}

@@ -5,8 +5,14 @@ a mixture-of-experts checkpoint's expert layers and nothing of its other linear 
 scheme's method (the record's `other_layers.scheme`). The model loads only where both do, so for each cell of such a
 scheme the whole checkpoint's verdict is the worse of the two cells on the same target, in the vocabulary's own order
 (model/verdicts.worse). Neither cell's own verdict changes; every surface that shows the expert answer adds this one
-beside it (explain, the Can I run it? card and its comparison, the quantization-selection chapter, the scheme page).
+beside it (explain, the Can I run it? card and its comparison, the quantization-selection chapter, the scheme,
+hardware-target and part pages).
 A scheme whose record says no scheme applies (`no_scheme`: the other layers stay in the model dtype) has none.
+
+A surface that counts or lists cells by whether they load (a target's schemes served and refused, a format's "Where it
+runs", the format map's runs table, the data API's `runs_on`) counts such a cell by its whole checkpoint, what a reader
+can load (`counted`, `loads`): an expert cell that runs beside other layers that are refused is refused there. A
+surface about the expert layers' own kernels (a kernel page) keeps the cell's verdict and says so.
 
 The worse verdict is the one a reader meets whose install meets every condition either cell names; three cases say
 more. Where both cells are runs-if, the whole checkpoint needs both sets of conditions (`both_conditional`). Where the
@@ -158,3 +164,32 @@ def why_said(cell: Cell) -> str:
     # an engine message that ends where it lists its reasons ("... Reasons:") is followed by the first of them
     lead = cell.failure_message if cell.failure_message.endswith(":") else ""
     return (f"{lead} {cell.reasons[0]}" if lead else cell.failure_message or cell.reasons[0]) + more
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The verdict a cell is counted and listed by where a surface counts what loads: an expert-layer cell's whole
+    checkpoint's (`whole` set), else the cell's own (also where the other layers' scheme has no cell on the target,
+    as the answer card's comparison ranks it)."""
+
+    verdict: Verdict
+    label: str  # Cell.label's words ("Fallback if" apart from a fallback a default install reaches)
+    fallback_if: bool = False  # a fallback that needs what a default install lacks (the label's "Fallback if")
+    whole: WholeCheckpoint | None = None
+
+    @property
+    def loads(self) -> bool:
+        return self.verdict.loads
+
+
+def counted(cell: Cell, wholes: Mapping[tuple[str, str], WholeCheckpoint]) -> Counted:
+    """How a cell counts on a surface that counts or lists what loads (`wholes`: Views.whole_checkpoints)."""
+    whole = wholes.get((cell.scheme, cell.target))
+    if whole is None or whole.verdict is None:
+        return Counted(cell.verdict, cell.label, cell.fallback_if)
+    return Counted(whole.verdict, whole.label, whole.fallback_if, whole)
+
+
+def loads(cell: Cell, wholes: Mapping[tuple[str, str], WholeCheckpoint]) -> bool:
+    """Whether a reader can load what the cell answers for: its whole checkpoint, for an expert-layer cell."""
+    return counted(cell, wholes).loads

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -33,7 +33,7 @@ from ..derive.order import targets_in_order
 from ..derive.route_computes import format_precision
 from ..derive.source_links import source_link
 from ..derive.trap_scope import applies_when
-from ..derive.whole_checkpoint import WholeCheckpoint
+from ..derive.whole_checkpoint import WholeCheckpoint, counted, loads
 from ..kinds import FOLDER_OF_KIND, KINDS
 from ..model.records import Record
 from .api_schemas import SCHEMAS
@@ -265,10 +265,11 @@ def record_document(atlas: Any, record: Record) -> dict[str, Any]:
             "derived": _derived(atlas, record), "backlinks": backlinks}
 
 
-def _run(answer: Answer) -> dict[str, Any]:
+def _run(answer: Answer, wholes: Mapping[tuple[str, str], WholeCheckpoint]) -> dict[str, Any]:
     cell = answer.cell
+    whole = counted(cell, wholes).whole
     return {"scheme": cell.scheme, "target": cell.target, "engine": cell.engine, "verdict": cell.verdict,
-            "kernel": cell.kernel}
+            "kernel": cell.kernel, "whole_checkpoint": whole.verdict if whole else None}
 
 
 def _derived(atlas: Any, record: Record) -> dict[str, Any]:
@@ -278,22 +279,25 @@ def _derived(atlas: Any, record: Record) -> dict[str, Any]:
     if record.kind not in ("accelerator", "scheme", "hardware-target", "format"):
         return {}
     answers = answers_of(atlas)
+    wholes = atlas.views.whole_checkpoints
     if record.kind == "accelerator":
         tally = atlas.views.tallies[record.id]
         targets = targets_of(atlas.index, record.id, targets_in_order(atlas.index))
-        cells = [_run(a) for t in targets for (s, tt), a in answers.items() if tt == t]
+        cells = [_run(a, wholes) for t in targets for (s, tt), a in answers.items() if tt == t]
         return {"native_formats": list(tally.native), "emulated_formats": list(tally.emulated),
                 "hardware_targets": targets, "cells": cells}
     if record.kind == "scheme":
-        return {"cells": [_run(a) for (s, _), a in answers.items() if s == record.id]}
+        return {"cells": [_run(a, wholes) for (s, _), a in answers.items() if s == record.id]}
     if record.kind == "hardware-target":
-        return {"cells": [_run(a) for (_, t), a in answers.items() if t == record.id]}
+        return {"cells": [_run(a, wholes) for (_, t), a in answers.items() if t == record.id]}
     return {"runs_on": _runs_of_format(atlas, record.id, answers)}
 
 
 def _runs_of_format(atlas: Any, format_id: str, answers: dict[tuple[str, str], Answer]) -> list[dict[str, Any]]:
+    """The cells that load a model in the format: an expert-layer scheme's where its whole checkpoint loads."""
     schemes = {s.id for s in atlas.index.all("scheme") if format_id in s.data.get("formats", [])}
-    return [_run(a) for (s, _), a in answers.items() if s in schemes and a.cell.verdict.loads]
+    wholes = atlas.views.whole_checkpoints
+    return [_run(a, wholes) for (s, _), a in answers.items() if s in schemes and loads(a.cell, wholes)]
 
 
 def format_map_document(atlas: Any, answers: dict[tuple[str, str], Answer]) -> dict[str, Any]:

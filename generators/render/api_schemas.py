@@ -648,15 +648,23 @@ _RUNS_ON = ("Every cell that loads a model in this format, despite the name: the
             "name it, sorted by scheme then target, whose verdict is `runs`, `runs-if` or `fallback`. A `fallback` "
             "entry loads but computes at another precision (activations left unquantized, say), not in this format: "
             "keep the `runs` and `runs-if` entries (the latter under its named conditions) for where the format "
-            "itself runs.")
-_RUN = {"type": "object", "required": ["scheme", "target", "engine", "verdict", "kernel"],
+            "itself runs. An expert-layer scheme's cell is listed where its `whole_checkpoint` verdict is one of "
+            "those three (a model loads only where its expert and its other layers both do), and read by it.")
+_RUN = {"type": "object", "required": ["scheme", "target", "engine", "verdict", "kernel", "whole_checkpoint"],
         "description": "A derived cell in short: the full one is the cells document's entry for (scheme, target).",
         "properties": {"scheme": {"type": "string", "description": "Scheme record id."},
                        "target": {"type": "string", "description": "Hardware-target record id."},
                        "engine": {"type": "string", "description": "Engine record id: the scheme's `engine`."},
                        "verdict": {"type": "string", "description": "The cell's derived verdict (see the verdict "
-                                                                    "vocabulary)."},
-                       "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL}}}
+                                                                    "vocabulary); an expert-layer scheme's is its "
+                                                                    "expert layers' alone."},
+                       "kernel": {"type": ["string", "null"], "description": _SELECTED_KERNEL},
+                       "whole_checkpoint": {"type": ["string", "null"], "description":
+                                            "For a cell of an expert-layer scheme whose checkpoint's other linear "
+                                            "layers have a scheme with a cell on the target: the whole checkpoint's "
+                                            "verdict, the worse of the two (the cells document's "
+                                            "`whole_checkpoint.verdict`), which is what loads; null for any other "
+                                            "cell."}}}
 
 _DERIVED = {"type": "object", "additionalProperties": False,
             "description": "Views computed from the records, by kind: a source's `link`; an accelerator's "

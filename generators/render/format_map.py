@@ -7,7 +7,8 @@ native cell with no peak recorded is marked N* and names the instruction and its
 status rests only on unverified figures (the view's `unverified`) gets a superscript u and a dotted outline, so the
 gap shows without hovering.
 The runs table follows each checkpoint format through the engines' dispatch: per hardware target,
-the kernel that serves it, coloured by verdict.
+the kernel that serves it, coloured by verdict; an expert-layer scheme's by its whole checkpoint's (listed only where
+that loads), as every surface that counts what loads counts it (derive/whole_checkpoint.py counted).
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def format_runs_html(atlas: Any, page: str, names: dict[str, str]) -> Markup:
 
 
 def _view(atlas: Any) -> FormatMap:
-    return format_map(atlas.index, atlas.views.tallies, atlas.views.answers)
+    return format_map(atlas.index, atlas.views.tallies, atlas.views.answers, atlas.views.whole_checkpoints)
 
 
 def _legend() -> Markup:
@@ -200,7 +201,7 @@ def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
     by_cell: dict[tuple[str, str], dict[tuple[Verdict, str, str], list[FormatRun]]] = {}
     for run in view.runs:  # (a "Fallback if" apart from a fallback a default install reaches: Cell.label)
         by_cell.setdefault((run.format, run.target), {}).setdefault(
-            (run.answer.cell.verdict, run.answer.cell.label, run.kernel), []).append(run)
+            (run.counted.verdict, _said(run), run.kernel), []).append(run)
     formats = list(dict.fromkeys(run.format for run in view.runs))
     heads = joined("", [fill('<th scope="col" title="{}">{}</th>',
         html.names.get(f"format/{f}", f), html.ref(f"format/{f}", _format_label(html.names.get(f"format/{f}", f))))
@@ -217,6 +218,15 @@ def _runs(view: FormatMap, columns: list[Column], html: _Html) -> Markup:
     return fill('<div class="atlas-grid__scroll atlas-runs" role="region" aria-label="Checkpoint formats by hardware target" '
                 'tabindex="0"><table class="atlas-grid"><thead><tr><th scope="col" class="atlas-grid__corner">'
                 'Hardware target</th>{}</tr></thead><tbody>{}</tbody></table></div>', heads, joined("", rows))
+
+
+def _said(run: FormatRun) -> str:
+    """The verdict a run is coloured and titled by: an expert-layer scheme's whole checkpoint's, said as such where it
+    reads otherwise than the expert layers' own (whose kernel the chip names)."""
+    said = run.counted.label
+    if run.counted.whole is not None and said != run.answer.cell.label:
+        return f"{said} (the whole checkpoint; the expert layers alone: {run.answer.cell.label})"
+    return said
 
 
 def _format_label(name: str) -> str:

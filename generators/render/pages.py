@@ -381,13 +381,13 @@ def plugin_steps_table(record: Record, values: ValueRenderer) -> list[Table]:
 def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table]:
     """Computed sections a kind's page carries beyond its own fields."""
     if record.kind == "accelerator":
-        columns, rows = accelerator_cells(atlas, record, values)
+        columns, rows, note = accelerator_cells(atlas, record, values)
         trap_columns, trap_rows = accelerator_traps(atlas, record, values)
         traps = [Table("Traps on its answers", trap_columns, trap_rows,
                        "Every trap on an answer of its hardware targets that reaches this part, silent first, then by "
                        "severity; each answer says when it bites.", copies_cells=True)] if trap_rows else []
         return [_tally_table(atlas, record, values), *traps,  # (the traps before the long list of cells)
-                Table("Support cells of its hardware targets", columns, rows, copies_cells=True)]
+                Table("Support cells of its hardware targets", columns, rows, note, copies_cells=True)]
     if record.kind == "format":
         return [_format_parts_table(atlas, record, values)] + [
             Table(title, columns, rows, note, copies) for title, columns, rows, note, copies in format_sections(atlas, record, values)]
@@ -413,21 +413,29 @@ def kind_tables(atlas: Any, record: Record, values: ValueRenderer) -> list[Table
     if record.kind == "support-matrix":
         return [published_table(atlas, record, values)]
     if record.kind == "kernel":
-        return [kernel_uses_table(atlas.views.kernel_uses.get(record.id, []), record.id, values)]
+        return [kernel_uses_table(atlas.views.kernel_uses.get(record.id, []), record.id, values,
+                                  atlas.views.expert_layer_schemes)]
     return []
 
 
-def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRenderer) -> Table:
-    """The derived cells the engine selects this kernel for: by scheme, how it comes to be selected, the verdict."""
+def kernel_uses_table(uses: list[KernelUse], kernel_id: str, values: ValueRenderer,
+                      experts: tuple[str, ...] = ()) -> Table:
+    """The derived cells the engine selects this kernel for: by scheme, how it comes to be selected, the verdict. A
+    kernel page is about the kernel: an expert-layer scheme's (`experts`) verdict is its expert layers' own, and the
+    note says so rather than giving the whole checkpoint's (derive/whole_checkpoint.py)."""
     rows = []
     for use in uses:
         targets = joined(", ", [values.ref(f"hardware-target/{t}") for t in use.targets])
         rows.append([badge_of(use.verdict, use.fallback_if), values.ref(f"scheme/{use.scheme}"), targets,
                      _use_when(use, kernel_id, values)])
     # (the verdict first: on a phone the table scrolls sideways, and the answer should not be off screen)
-    return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows,
-                 "Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's "
-                 "page gives the reason.", copies_cells=True)
+    note = ("Derived from the support cells. Where the engine tries this kernel and declines it, the scheme's page "
+            "gives the reason.")
+    if any(use.scheme in experts for use in uses):
+        note += (" An expert-layer scheme's verdict here is its expert layers' own, which this kernel serves; whether "
+                 "the whole checkpoint loads (its other linear layers too) is on the scheme's page.")
+    return Table("Where the engine selects it", ["verdict", "scheme", "hardware targets", "how"], rows, note,
+                 copies_cells=True)
 
 
 def _use_when(use: KernelUse, kernel_id: str, values: ValueRenderer) -> Markup:

@@ -14,6 +14,7 @@ from ..derive.engine_traps import ScopedTrap
 from ..derive.members import targets_of
 from ..derive.part_traps import part_traps
 from ..derive.trap_scope import applies_when
+from ..derive.whole_checkpoint import Counted, counted
 from ..derive.wording import fill as fill_slots
 from ..derive.wording import words
 from ..kinds import KINDS, TITLE_OF_KIND
@@ -80,16 +81,29 @@ def format_sections(atlas: Any, record: Record,
     (silent first), its benchmarks."""
     schemes = [s.id for s in atlas.index.all("scheme") if record.id in s.data.get("formats", [])]
     answers = sorted(((a.cell.scheme, a.cell.target), a) for s in schemes for a in atlas.views.answers_by_scheme.get(s, []))
-    runs = [[values.ref(f"hardware-target/{a.cell.target}"), cell_badge(a.cell),
+    wholes = atlas.views.whole_checkpoints  # an expert-layer scheme's row: where its whole checkpoint loads
+    listed = [(a, shown) for _, a in answers if (shown := counted(a.cell, wholes)).loads]
+    runs = [[values.ref(f"hardware-target/{a.cell.target}"), cell_badge(a.cell) + _whole_badge(shown),
              kernel_lead(a.cell, lambda k: values.ref(f"kernel/{k}"), escape_text) if a.cell.kernel else Markup(""), values.ref(f"scheme/{a.cell.scheme}")]
-            for _, a in answers if a.cell.verdict.loads]
+            for a, shown in listed]
+    note = "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page."
+    if any(shown.whole for _, shown in listed):
+        note += (" An expert-layer scheme's verdict is its expert layers' own: it is listed where the whole checkpoint "
+                 "loads (the worse of it and the cell of the scheme of the checkpoint's other linear layers), whose "
+                 "verdict follows it.")
     traps = [[_severity(atlas, t.id), values.ref(t.ref)] for t in atlas.views.traps_by_format.get(record.id, [])]
     benchmarks = [[values.ref(f"benchmark/{b}")] for b in atlas.views.benchmarks_by_format.get(record.id, [])]
     return [s for s in (
-        ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs,
-         "Derived cells of every engine scheme that loads this format; refusals are on the scheme's page.", True),
+        ("Where it runs", ["hardware target", "verdict", "kernel", "engine scheme"], runs, note, True),
         ("Traps", ["severity", "trap"], traps, "Silent corruption first, then by severity.", False),
         ("Benchmarks", ["benchmark"], benchmarks, "", False)) if s[2]]
+
+
+def _whole_badge(shown: Counted, said: str = "whole checkpoint:") -> Markup:
+    """After an expert-layer cell's badge, its whole checkpoint's verdict (derive/whole_checkpoint.py); else nothing."""
+    if shown.whole is None:
+        return Markup("")
+    return fill("<br><small>{}</small> ", said) + badge_of(shown.verdict, shown.fallback_if)
 
 
 def engine_trap_sections(atlas: Any, record: Record, values: ValueRenderer) -> list[tuple[str, list[str], list[list[Markup]], str]]:
@@ -125,16 +139,35 @@ def _trap_scope(trap: ScopedTrap, values: ValueRenderer) -> Markup:
     return joined("; ", [fill("{}: {}", word, joined(", ", refs)) for word, refs in parts if refs])
 
 
-def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:
-    """Columns and rows: the derived support cells of the hardware targets this accelerator belongs to, each with
-    the verdict on this part (its host or its own compute capability may add a need: derive/parts.py)."""
+def accelerator_cells(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]], str]:
+    """Columns, rows and note: the derived support cells of the hardware targets this accelerator belongs to, each with
+    the verdict on this part (its host or its own compute capability may add a need: derive/parts.py) and, for an
+    expert-layer scheme, its whole checkpoint's under it, as the hardware target's page gives it."""
     targets = targets_of(atlas.index, record.id)
     cells = sorted((c.scheme, c.target, c) for t in targets for c in atlas.views.cells_by_target.get(t, []))
-    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"), _verdict_here(atlas, c, record.id),
+    wholes = atlas.views.whole_checkpoints
+    rows = [[values.ref(f"hardware-target/{t}"), values.ref(f"scheme/{s}"),
+             _verdict_here(atlas, c, record.id) + _whole_here(atlas, counted(c, wholes), record.id),
              kernel_lead(c, lambda k: values.ref(f"kernel/{k}"), escape_text) if c.kernel and c.verdict.loads
              else escape_text("")]
             for s, t, c in cells]
-    return ["hardware target", "scheme", "verdict", "kernel"], rows
+    experts = any(counted(c, wholes).whole for _, _, c in cells)
+    note = ("An expert-layer scheme's verdict is its expert layers' own; under it, the whole checkpoint's: the worse of "
+            "it and the verdict of the scheme of the checkpoint's other linear layers, as the hardware target's page "
+            "gives it. The model loads only where the whole checkpoint does.") if experts else ""
+    return ["hardware target", "scheme", "verdict", "kernel"], rows, note
+
+
+def _whole_here(atlas: Any, shown: Counted, part_id: str) -> Markup:
+    """An expert-layer cell's whole checkpoint on a part's page: the target's (whole_checkpoint.counted), said as the
+    target's where either layers' cell has an answer of its own on this part (derive/parts.py), which it does not
+    account for."""
+    whole = shown.whole
+    if whole is None:
+        return Markup("")
+    own = any(p.part == part_id for key in ((whole.scheme, whole.target), (whole.other, whole.target))
+              if (answer := atlas.views.answers.get(key)) for p in answer.on_parts)
+    return _whole_badge(shown, "whole checkpoint on the target:" if own else "whole checkpoint:")
 
 
 def accelerator_traps(atlas: Any, record: Record, values: ValueRenderer) -> tuple[list[str], list[list[Markup]]]:

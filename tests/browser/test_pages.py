@@ -1,6 +1,7 @@
 """Every page type loads in a real browser without console errors or requests to other hosts; search finds aliases."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -886,3 +887,87 @@ def test_a_part_page_lists_the_traps_on_its_answers_with_unbroken_severity_badge
         shown = browser.js(read)
         assert shown is not None and shown["rows"] >= 3 and shown["overflow"]
         assert shown["tallest"] < 2.2, shown  # one line of the badge's own font, not two
+
+
+# every box that scrolls a table sideways, shown: whether it hides columns, and what the page says of it
+SCROLL_HINTS = """return [...document.querySelectorAll('article .atlas-grid__scroll, article .md-typeset__scrollwrap, article .atlas-map__panels')]
+    .filter(box => box.getBoundingClientRect().width > 0 && box.querySelector('table')).map(box => {
+      const frame = box.parentElement.closest('.atlas-more'), shown = e => !!e && getComputedStyle(e).display !== 'none'
+          && e.getBoundingClientRect().width > 0;
+      const say = frame && frame.querySelector(':scope > .atlas-more__say');
+      const edge = side => frame && frame.querySelector(':scope > .atlas-more__edge--' + side);
+      const right = edge('right'), boxRight = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+      return {name: (box.getAttribute('aria-label') || box.textContent).trim().slice(0, 40),
+              hides: box.scrollWidth > box.clientWidth + 1, say: shown(say) ? say.textContent : '',
+              left: shown(edge('left')), right: shown(right),
+              // the right shade lies on the box's own right edge, inside it, over its last visible cells
+              onEdge: shown(right) ? Math.abs(right.getBoundingClientRect().right - boxRight) <= 1 : null};
+    })"""
+
+
+def _scroll_hints(browser: Browser) -> list[dict[str, object]]:
+    """The boxes once the hints have caught up with the layout (they follow it a frame later)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+    found: list[dict[str, object]] = []
+
+    def settled(_: object) -> bool:
+        found[:] = browser.js(SCROLL_HINTS)
+        return all(bool(box["say"]) == box["hides"] for box in found)
+    with contextlib.suppress(TimeoutException):  # the assertions that follow say what differs
+        WebDriverWait(browser.driver, 5).until(settled)
+    return found
+
+
+def test_a_table_wider_than_its_box_says_more_columns_lie_to_the_right_and_a_table_that_fits_says_nothing(
+        browser: Browser) -> None:
+    """At tablet widths a support grid (and at every width a scheme's release history, the format map's checkpoint grid)
+    scrolls sideways in its box with only a scrollbar to say so: the targets a reader came for sat out of sight. A box
+    that hides columns now says so above it and shades the edge they hide behind; one that fits shows neither."""
+    cases = (("chapters/support-tables/", 768), ("chapters/support-tables/", 1280), ("schemes/vllm-ct-w8a8-fp8/", 1280),
+             ("schemes/vllm-ct-w8a8-fp8/", 390), ("hardware-targets/nvidia-sm90/", 768), ("chapters/format-map/", 390))
+    seen = {}
+    for path, width in cases:
+        if browser.driver.current_url.endswith("/" + path):
+            browser.resize((width, 900))
+        else:
+            browser.open(path, (width, 900))
+        boxes = _scroll_hints(browser)
+        seen[path, width] = sum(bool(box["hides"]) for box in boxes), len(boxes)
+        for box in boxes:
+            expected = ({"say": "Scroll sideways for more columns \u2192", "left": False, "right": True, "onEdge": True}
+                        if box["hides"] else {"say": "", "left": False, "right": False, "onEdge": None})
+            assert {key: box[key] for key in expected} == expected, (path, width, box)
+        assert browser.console_errors() == [], (path, width)
+    # the grids hide targets at 768 px and fit at 1280; a scheme's release history hides releases at 1280 where its
+    # other tables fit; a phone stacks a scheme's and a target's tables, and the format map's checkpoint grid scrolls
+    hiding = {case: counts[0] for case, counts in seen.items()}
+    assert hiding[("chapters/support-tables/", 768)] >= 7 and hiding[("chapters/support-tables/", 1280)] == 0, seen
+    assert 0 < hiding[("schemes/vllm-ct-w8a8-fp8/", 1280)] < seen[("schemes/vllm-ct-w8a8-fp8/", 1280)][1], seen
+    assert hiding[("schemes/vllm-ct-w8a8-fp8/", 390)] == 0 and hiding[("hardware-targets/nvidia-sm90/", 768)] == 0, seen
+    assert hiding[("chapters/format-map/", 390)] == 1, seen
+
+
+def test_a_scrolled_table_shades_the_side_whose_columns_it_hides(browser: Browser) -> None:
+    """Scrolled to its end, a grid says its hidden columns are to the left and shades that edge, past its held first
+    column (the shade falls on the scrolled cells, not on the scheme names); half-way, both."""
+    browser.open("chapters/format-map/", (768, 900))
+    read = """const box = document.querySelector('.atlas-runs'), frame = box.closest('.atlas-more');
+        const shown = side => getComputedStyle(frame.querySelector('.atlas-more__edge--' + side)).display !== 'none';
+        const held = box.querySelector('tbody tr:not([class]) th').getBoundingClientRect().right;
+        return {state: frame.getAttribute('data-atlas-more'), say: frame.querySelector('.atlas-more__say').textContent,
+                left: shown('left'), right: shown('right'),
+                past: shown('left') ? Math.abs(frame.querySelector('.atlas-more__edge--left').getBoundingClientRect().left - held) <= 1 : null}"""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+    for scroll, expected in (("box.scrollWidth", {"state": "left", "say": "\u2190 More columns to the left", "left": True,
+                                                 "right": False, "past": True}),
+                             ("box.scrollWidth / 3", {"state": "left right", "say": "\u2190 More columns on both sides \u2192",
+                                                     "left": True, "right": True, "past": True}),
+                             ("0", {"state": "right", "say": "Scroll sideways for more columns \u2192", "left": False,
+                                    "right": True, "past": None})):
+        browser.js(f"const box = document.querySelector('.atlas-runs'); box.scrollLeft = {scroll}")
+        with contextlib.suppress(TimeoutException):  # the assertion says what differs
+            WebDriverWait(browser.driver, 5).until(lambda _, want=expected: browser.js(read) == want)
+        assert browser.js(read) == expected
+    browser.screenshot("scroll-hint-768")
