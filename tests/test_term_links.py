@@ -137,6 +137,26 @@ def test_a_quoted_stretch_is_a_verbatim_text_holding_a_spelling_cut_at_its_place
     assert quoted_holding(stretches, ["capability of"]) == ["Hopper kernel requires compute capability of 90"]
 
 
+def test_quoted_stretches_follow_an_edit_in_one_process(tree) -> None:
+    """Each record's stretches are kept by its text (an edit under `serve` finds them again for that record alone):
+    a second run in the same process sees the edited message, and a removed record's stretch goes."""
+    from generators.build import check_tree
+    from generators.derive.terms import quoted_stretches
+
+    _with_term(tree, "compute capability")
+    first, _ = check_tree(tree)
+    assert first is not None
+    assert quoted_stretches(first.index, first.views.term_links) == ("Hopper kernel requires compute capability of 90",)
+    edit(tree, "records/kernels/k-generic.yaml", '"Generic kernel requires capability >= 80"',
+         '"Generic kernel requires compute capability 80 or more"')
+    edit(tree, "records/kernels/k-hopper.yaml", "Hopper kernel requires compute capability of 90",
+         "Hopper kernel requires sm_90")
+    second, _ = check_tree(tree)
+    assert second is not None
+    assert quoted_stretches(second.index, second.views.term_links) == (
+        "Generic kernel requires compute capability 80 or more",)
+
+
 def test_no_page_links_a_term_inside_another_record_s_engine_message(tree) -> None:
     """A page shows other records' verbatim text too: a hardware target's table of cells every kernel's refusal as the
     engine prints it, a finding or a chapter the message it quotes. vLLM's "Marlin FP4 not available" had "Marlin"

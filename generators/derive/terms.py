@@ -89,14 +89,28 @@ def quoted_stretches(index: Index, links: Iterable[TermLink]) -> tuple[str, ...]
     it: a message with placeholders split at each (the filled message shows the text between them as recorded), each
     piece trimmed of the spaces and punctuation at its ends. A piece that is a spelling alone is left out: it would
     stop that spelling from being linked anywhere. Sorted, once each."""
-    spellings = [(s, re.compile(rf"(?<!\w){re.escape(s)}(?!\w)")) for s in {t.spelling for t in links}]
+    global _STRETCHES
+    key = tuple(sorted({t.spelling for t in links}))
+    spellings = [(s, re.compile(rf"(?<!\w){re.escape(s)}(?!\w)")) for s in key]
     found: set[str] = set()
+    kept: dict[tuple[str, str, str, tuple[str, ...]], frozenset[str]] = {}
     for record in (r for kind in sorted(index.by_kind) for r in index.by_kind[kind].values()):
-        for text in verbatim_texts(record.data):
-            for piece in (p.strip(_EDGES) for p in _PLACEHOLDER.split(" ".join(text.split()))):
-                if any(s in piece and piece != s and pattern.search(piece) for s, pattern in spellings):
-                    found.add(piece)
+        # a record's own stretches depend on its text and the spellings alone: an edit under `serve` finds them again
+        # for one record, not for all (the walk over every record's text was half of a warm rebuild)
+        at = (record.kind, record.id, record.text_digest, key)
+        mine = _STRETCHES.get(at)
+        if mine is None:
+            mine = frozenset(piece for text in verbatim_texts(record.data)
+                             for piece in (p.strip(_EDGES) for p in _PLACEHOLDER.split(" ".join(text.split())))
+                             if any(s in piece and piece != s and pattern.search(piece) for s, pattern in spellings))
+        kept[at] = mine
+        found |= mine
+    _STRETCHES = kept  # only this run's: a removed or edited record's entry goes
     return tuple(sorted(found))
+
+
+# each record's stretches by (kind, id, text digest, spellings), from the last call (quoted_stretches)
+_STRETCHES: dict[tuple[str, str, str, tuple[str, ...]], frozenset[str]] = {}
 
 
 def quoted_holding(stretches: Iterable[str], spellings: Iterable[str]) -> list[str]:
