@@ -1326,21 +1326,33 @@ def test_vllm_gguf_iq_expert_layers_on_cuda_name_the_mmvq_moe_launchs_65535_pair
     assert v100.kernel == "vllm-gguf-triton" and not [c for c in v100.conditions if c.startswith(bound)]
 
 
-def test_vllm_gguf_q4_0_off_cuda_fails_with_the_q4_0_wrappers_own_message(real_atlas):
-    """vllm-gguf-plugin 0.0.5 hands a Q4_0 weight to ggml_gemm_q4_0_triton, which tests the tensors itself and says
-    "Q4_0 Triton kernel requires CUDA tensors" (triton/gemm/standard_quant/q4_0.py lines 102-103); the other standard
-    and K types go through _validate_args and its "Triton kernels require CUDA tensors" (triton/gemm/utils.py
-    lines 230-231). Second reading rocm49s-second-reading-2026-12-05. An IQ type takes the GEMM only up to
-    mmvq_safe tokens and is dequantized above it (quantization/linear.py lines 37-53), and the first forward pass is
-    the start-up profiling run, so it stops in the dequantize kernel's test first (finding audit55-audit-2026-12-05)."""
+def test_vllm_gguf_off_cuda_fails_first_in_a_quantized_token_embedding_then_in_each_types_own_test(real_atlas):
+    """vllm-gguf-plugin 0.0.5's GGUFEmbeddingMethod dequantizes a quantized token embedding's looked-up rows through
+    ggml_dequantize at every call (quantization/vocal_embeds.py lines 26-43 and 133-141), and the embedding runs before
+    any linear layer in the start-up profiling run, so off CUDA a file whose token embedding is quantized (llama.cpp's
+    quantize stores it in a K, legacy or IQ type) stops in the dequantize kernel's test first, whatever the layers'
+    type (finding embd49-audit-2026-12-05). With an F16, BF16 or F32 token embedding (vLLM's own embedding), a Q4_0
+    layer stops in ggml_gemm_q4_0_triton's test, "Q4_0 Triton kernel requires CUDA tensors" (triton/gemm/standard_quant/
+    q4_0.py lines 102-103), the other standard and K types in _validate_args' "Triton kernels require CUDA tensors"
+    (triton/gemm/utils.py lines 230-231; second reading rocm49s-second-reading-2026-12-05). An IQ type takes the GEMM
+    only up to mmvq_safe tokens and is dequantized above it (quantization/linear.py lines 37-53), and the first forward
+    pass is the start-up profiling run, so it stops in the dequantize kernel's test either way (audit55)."""
     cells = real_atlas.views.cells
+    dequant = "Triton dequant kernels require CUDA tensors"
 
     def runtime_reason(scheme, target):
         cell = cells[(scheme, target)]
         assert (cell.verdict, cell.kernel) == ("fails-at-runtime", "vllm-gguf-triton"), (scheme, target)
         return next(a.reason for a in cell.attempts if a.kernel == "vllm-gguf-triton" and a.after_selection)
 
-    for target in ("intel-gpu", "x86-cpu-avx512"):
-        assert runtime_reason("vllm-gguf-q4-0", target) == "Q4_0 Triton kernel requires CUDA tensors"
-        assert runtime_reason("vllm-gguf-q4-1", target) == "Triton kernels require CUDA tensors"
-        assert runtime_reason("vllm-gguf-iq2-xs", target) == "Triton dequant kernels require CUDA tensors"
+    linear = {"q4-0": "Q4_0 Triton kernel requires CUDA tensors",
+              **{t: "Triton kernels require CUDA tensors"
+                 for t in ("q4-1", "q5-0", "q5-1", "q8-0", "q2-k", "q3-k", "q4-k", "q5-k", "q6-k")}}
+    for target in ("intel-gpu", "x86-cpu-avx2", "x86-cpu-avx512", "x86-cpu-avx512-amx"):
+        for weight_type, message in linear.items():
+            reason = runtime_reason(f"vllm-gguf-{weight_type}", target)
+            quantized, _, unquantized = reason.partition("with an F16, BF16 or F32 token embedding")
+            assert unquantized, reason  # the unquantized embedding is the exception, named after the common case
+            assert f'"{dequant}"' in quantized and "token embedding is quantized" in quantized, reason
+            assert f'"{message}"' not in quantized and f'"{message}"' in unquantized, reason
+        assert runtime_reason("vllm-gguf-iq2-xs", target) == dequant
