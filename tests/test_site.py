@@ -404,3 +404,18 @@ def test_the_format_map_breaks_a_kernel_chip_only_inside_a_long_word(built_site)
     assert any("<wbr>" in word for word in words)  # (MarlinFP8ScaledMM and its like still break)
     spaced = [chip for chip in chips if " " in chip]
     assert spaced and all(chip.count(" ") == chip.count(" <wbr>") for chip in spaced)  # (the link does not wrap)
+
+
+def test_every_searched_section_fits_zensical_s_search_index(built_site):
+    """Zensical (the engine the README offers beside MkDocs) refuses to build a site one of whose search sections has
+    more token positions than its index holds: 65,536 at 10,827 items, which reads as 2 ** (30 - bits of the item
+    count), half as many past 16,384 items. Chapter 04's table of every finding (71,313 positions), a kind index's
+    list of 1,232 sources and a changelog entry of hundreds of changed cells grew past it or near it. MkDocs's own
+    search index splits sections as Zensical does and counts about as many words (69,788 where Zensical counted
+    71,313), so every section of it must stay under half the limit: room for the atlas to grow before it bites."""
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    limit = 2 ** (30 - (len(docs) - 1).bit_length())
+    sizes = sorted(((len(re.findall(r"\w+", re.sub(r"<[^>]+>", " ", d.get("text", "")))), d["location"])
+                    for d in docs), reverse=True)
+    assert sizes[0][0] > 5000, "no large section: the count is not reading the index"
+    assert [s for s in sizes if s[0] > limit // 2] == [], (limit, sizes[:5])

@@ -32,7 +32,7 @@ from .selection import (HardwareGroup, TargetSelection, UncoveredGroup, accelera
 from .tallies import FormatParts, Tally, derive_tallies, most_native, parts_by_format, ranked_by_native
 from .search_terms import SearchTerms, search_terms_by_record
 from .engine_traps import EngineTraps, traps_by_engine
-from .rows import BenchmarkRow, FindingRow, FormatRow, TrapDetail, benchmark_rows, finding_rows, format_rows
+from .rows import BenchmarkRow, FormatRow, TrapDetail, benchmark_rows, finding_verdicts, format_rows
 from .traps import ordered_traps, trap_details, traps_by_regime
 from .terms import TermLink, quoted_stretches, term_links
 from .whole_checkpoint import WholeCheckpoint, whole_checkpoints
@@ -204,9 +204,9 @@ class Views:
         return format_rows(self.index)
 
     @cached_property
-    def finding_rows(self) -> list[FindingRow]:
-        """Every finding's verdict and the claim it checked."""
-        return finding_rows(self.index)
+    def finding_verdicts(self) -> list[tuple[str, int]]:
+        """How many findings reached each verdict, most first."""
+        return finding_verdicts(self.index)
 
     @cached_property
     def traps_by_regime(self) -> dict[str, list[TrapDetail]]:

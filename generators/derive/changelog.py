@@ -36,6 +36,9 @@ class ChangeItem:
     labels: tuple[str, ...] = ()  # each side's label where a reader reads another than its verdict's ("Fallback if")
 
 
+SEARCHED_WORDS = 4000  # an entry's list of changes up to this many words is searched (ChangelogEntry.searched_whole)
+
+
 @dataclass(frozen=True)
 class ChangelogEntry:
     """One release or one commit, with everything that moved in it."""
@@ -47,6 +50,14 @@ class ChangelogEntry:
     items: tuple[ChangeItem, ...]
     link: str = ""  # the commit or the observation it came from, as `kind/id` or a short sha
     description: str = ""  # a commit's whole subject when the title had to be cut short
+
+    @property
+    def searched_whole(self) -> bool:
+        """Whether the site's search may index what moved in it: an entry of thousands of changed cells outgrows
+        Zensical's search index (65,536 token positions a section at 10,000 items, half that past 16,384), so its
+        list is kept out of search (its title and subject stay in)."""
+        words = sum(len(item.text.split()) + sum(len(line.split()) for line in item.detail) for item in self.items)
+        return words <= SEARCHED_WORDS
 
     @property
     def moment(self) -> dt.datetime:
