@@ -99,7 +99,7 @@ class TemplateFunctions:
         record = self._record(kind, record_id, "quote", field)
         if record is None:
             return Markup("")
-        haystack = _SPACE.sub(" ", " ".join(_strings(record.data.get(field))))
+        haystack = _SPACE.sub(" ", " ".join(strings_in(record.data.get(field))))
         needle = _SPACE.sub(" ", text).strip()
         if not needle or needle not in haystack:
             self.context.report("quote", f"quotation {needle[:60]!r} is not in {field!r} of {record.path}; "
@@ -187,13 +187,14 @@ class TemplateFunctions:
 
 
 
-def _strings(value: Any) -> list[str]:
+def strings_in(value: Any) -> list[str]:
+    """Every string in a value of nested lists and mappings, in order (mapping values, not keys)."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
-        return [s for item in value for s in _strings(item)]
+        return [s for item in value for s in strings_in(item)]
     if isinstance(value, dict):
-        return [s for item in value.values() for s in _strings(item)]
+        return [s for item in value.values() for s in strings_in(item)]
     return []
 
 

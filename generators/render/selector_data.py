@@ -19,7 +19,6 @@ sorted keys, so the same records give the same bytes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -27,6 +26,7 @@ import orjson
 from ..derive.emulated_here import notices_of
 from ..derive.route_computes import precision_said
 from ..derive.wording import WORDS, setting_said
+from .functions import strings_in
 
 ROOT = "can-i-run-it/data"
 # kinds whose records the page never lists or links
@@ -128,17 +128,7 @@ def _quoting_shown(terms: list[dict[str, Any]], by_target: dict[str, list[dict[s
     """The terms with only those quoted stretches (the card skips a use inside one) that some cell's text holds: the
     card links terms in cells' text alone, and the rest (findings' and chapters' quotes) made the page's data a
     third larger."""
-    shown = "\n".join(sorted({" ".join(text.split()) for entries in by_target.values() for text in _strings(entries)}))
+    shown = "\n".join(sorted({" ".join(text.split()) for entries in by_target.values() for text in strings_in(entries)}))
     return [{**term, "quoted": [q for q in term["quoted"] if q in shown]} if term.get("quoted") else term
             for term in terms]
 
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
